@@ -1,0 +1,73 @@
+package io.junction.api;
+
+/** Comparison operators of filters and conditions (SPEC 1). */
+public enum CompareOp
+{
+    EQ("=="),
+    NE("!="),
+    LT("<"),
+    LE("<="),
+    GT(">"),
+    GE(">=");
+
+    private final String symbol;
+
+    CompareOp(final String symbol)
+    {
+        this.symbol = symbol;
+    }
+
+    /** @return the operator as written in a join spec. */
+    public String symbol()
+    {
+        return symbol;
+    }
+
+    /**
+     * Applies this operator to the outcome of a comparison.
+     *
+     * @param cmp negative, zero or positive; {@link FieldCompare#INCOMPARABLE} when one side is null
+     *            (false for every operator) and {@link FieldCompare#DIFFERENT_TYPES} when the two values
+     *            have different types (only {@code !=} holds).
+     * @return whether the predicate holds.
+     */
+    public boolean test(final int cmp)
+    {
+        if (cmp == FieldCompare.INCOMPARABLE)
+        {
+            return false;
+        }
+        if (cmp == FieldCompare.DIFFERENT_TYPES)
+        {
+            return this == NE;
+        }
+        switch (this)
+        {
+            case EQ:
+                return cmp == 0;
+            case NE:
+                return cmp != 0;
+            case LT:
+                return cmp < 0;
+            case LE:
+                return cmp <= 0;
+            case GT:
+                return cmp > 0;
+            default:
+                return cmp >= 0;
+        }
+    }
+
+    /** @return the operator for a symbol such as {@code "<="}, or null. */
+    public static CompareOp fromSymbol(final String symbol)
+    {
+        for (final CompareOp op : values())
+        {
+            if (op.symbol.equals(symbol))
+            {
+                return op;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,50 @@
+package io.junction.api;
+
+/** Type tags of a field value in the binary row format ({@link RowFormat}). */
+public final class FieldType
+{
+    /** The row has no such field. Reads as null. */
+    public static final byte ABSENT = 0;
+    /** An explicit JSON null. */
+    public static final byte NULL = 1;
+    /** A signed 64-bit integer. */
+    public static final byte LONG = 2;
+    /** An IEEE 754 double; integral values that fit a long are written as {@link #LONG} by the codecs. */
+    public static final byte DOUBLE = 3;
+    /** A boolean, one byte. */
+    public static final byte BOOLEAN = 4;
+    /** UTF-8 bytes with a 16-bit length prefix. */
+    public static final byte STRING = 5;
+
+    private FieldType()
+    {
+    }
+
+    /** @return true for types that compare as numbers. */
+    public static boolean isNumber(final byte type)
+    {
+        return type == LONG || type == DOUBLE;
+    }
+
+    /** @return a readable name of a tag. */
+    public static String name(final byte type)
+    {
+        switch (type)
+        {
+            case ABSENT:
+                return "absent";
+            case NULL:
+                return "null";
+            case LONG:
+                return "long";
+            case DOUBLE:
+                return "double";
+            case BOOLEAN:
+                return "boolean";
+            case STRING:
+                return "string";
+            default:
+                return "unknown(" + type + ")";
+        }
+    }
+}

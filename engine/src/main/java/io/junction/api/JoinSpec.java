@@ -1,0 +1,359 @@
+package io.junction.api;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What to join, validated and compiled: kind and type, the key fields of each side, per-side
+ * pre-join filters, the post-join condition, interval or window, allowed lateness and state TTL
+ * (SPEC 1). Immutable and thread safe once built.
+ *
+ * <pre>{@code
+ * Schema schema = Schema.of("log_id", "ts", "show_params", "click_params");
+ * JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT)
+ *     .schemas(schema, schema)
+ *     .leftKey("log_id").rightKey("log_id")
+ *     .build();
+ * }</pre>
+ * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
+ * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
+ */
+public final class JoinSpec
+{
+    private final JoinKind kind;
+    private final JoinType type;
+    private final Schema leftSchema;
+    private final Schema rightSchema;
+    private final List<String> leftKey;
+    private final List<String> rightKey;
+    private final List<FieldFilter> leftFilter;
+    private final List<FieldFilter> rightFilter;
+    private final List<ConditionTerm> condition;
+    private final IntervalBounds interval;
+    private final WindowSpec window;
+    private final long allowedLateness;
+    private final long stateTtl;
+
+    private final KeyExtractor leftKeyExtractor;
+    private final KeyExtractor rightKeyExtractor;
+    private final RowPredicate leftPredicate;
+    private final RowPredicate rightPredicate;
+    private final JoinCondition joinCondition;
+
+    private JoinSpec(final Builder b)
+    {
+        kind = b.kind;
+        type = b.type;
+        leftSchema = b.leftSchema;
+        rightSchema = b.rightSchema;
+        leftKey = Collections.unmodifiableList(new ArrayList<>(b.leftKey));
+        rightKey = Collections.unmodifiableList(new ArrayList<>(b.rightKey));
+        leftFilter = Collections.unmodifiableList(new ArrayList<>(b.leftFilter));
+        rightFilter = Collections.unmodifiableList(new ArrayList<>(b.rightFilter));
+        condition = Collections.unmodifiableList(new ArrayList<>(b.condition));
+        interval = b.interval;
+        window = b.window;
+        allowedLateness = b.allowedLateness;
+        stateTtl = b.stateTtl;
+
+        leftKeyExtractor = new KeyExtractor(resolveAll(leftSchema, leftKey, "leftKey"));
+        rightKeyExtractor = new KeyExtractor(resolveAll(rightSchema, rightKey, "rightKey"));
+        leftPredicate = new RowPredicate(leftFilter, leftSchema, "leftFilter.field");
+        rightPredicate = new RowPredicate(rightFilter, rightSchema, "rightFilter.field");
+        joinCondition = new JoinCondition(condition, leftSchema, rightSchema);
+    }
+
+    /** @return a builder for a join of this kind and type. */
+    public static Builder builder(final JoinKind kind, final JoinType type)
+    {
+        return new Builder(kind, type);
+    }
+
+    static int resolve(final Schema schema, final String field, final String what)
+    {
+        final int index = schema.indexOf(field);
+        if (index < 0)
+        {
+            throw new IllegalArgumentException(what + ": unknown field '" + field + "' (schema has " + schema + ")");
+        }
+        return index;
+    }
+
+    private static int[] resolveAll(final Schema schema, final List<String> fields, final String what)
+    {
+        final int[] indices = new int[fields.size()];
+        for (int i = 0; i < indices.length; i++)
+        {
+            indices[i] = resolve(schema, fields.get(i), what);
+        }
+        return indices;
+    }
+
+    public JoinKind kind()
+    {
+        return kind;
+    }
+
+    public JoinType type()
+    {
+        return type;
+    }
+
+    public Schema leftSchema()
+    {
+        return leftSchema;
+    }
+
+    public Schema rightSchema()
+    {
+        return rightSchema;
+    }
+
+    /** @return the schema of one side. */
+    public Schema schema(final Side side)
+    {
+        return side == Side.LEFT ? leftSchema : rightSchema;
+    }
+
+    public List<String> leftKey()
+    {
+        return leftKey;
+    }
+
+    public List<String> rightKey()
+    {
+        return rightKey;
+    }
+
+    public List<FieldFilter> leftFilter()
+    {
+        return leftFilter;
+    }
+
+    public List<FieldFilter> rightFilter()
+    {
+        return rightFilter;
+    }
+
+    public List<ConditionTerm> condition()
+    {
+        return condition;
+    }
+
+    /** @return the interval of an interval join, else null. */
+    public IntervalBounds interval()
+    {
+        return interval;
+    }
+
+    /** @return the windows of a window join, else null. */
+    public WindowSpec window()
+    {
+        return window;
+    }
+
+    /** @return ms of event time a row may lag the watermark and still be joined (interval and window joins). */
+    public long allowedLateness()
+    {
+        return allowedLateness;
+    }
+
+    /** @return ms of event time a regular join keeps a row behind the watermark; 0 keeps rows forever. */
+    public long stateTtl()
+    {
+        return stateTtl;
+    }
+
+    /** @return the compiled key of one side. */
+    public KeyExtractor keyExtractor(final Side side)
+    {
+        return side == Side.LEFT ? leftKeyExtractor : rightKeyExtractor;
+    }
+
+    /** @return the compiled pre-join filter of one side. */
+    public RowPredicate filter(final Side side)
+    {
+        return side == Side.LEFT ? leftPredicate : rightPredicate;
+    }
+
+    /** @return the compiled post-join condition. */
+    public JoinCondition joinCondition()
+    {
+        return joinCondition;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "JoinSpec{" + kind + ' ' + type + " leftKey=" + leftKey + " rightKey=" + rightKey +
+            (interval != null ? " interval=" + interval : "") + (window != null ? " window=" + window : "") +
+            (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
+            (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
+            (condition.isEmpty() ? "" : " condition=" + condition) +
+            (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
+            (stateTtl != 0 ? " stateTtl=" + stateTtl : "") + '}';
+    }
+
+    /** Collects and validates a {@link JoinSpec}. Not thread safe. */
+    public static final class Builder
+    {
+        private final JoinKind kind;
+        private final JoinType type;
+        private Schema leftSchema;
+        private Schema rightSchema;
+        private final List<String> leftKey = new ArrayList<>();
+        private final List<String> rightKey = new ArrayList<>();
+        private final List<FieldFilter> leftFilter = new ArrayList<>();
+        private final List<FieldFilter> rightFilter = new ArrayList<>();
+        private final List<ConditionTerm> condition = new ArrayList<>();
+        private IntervalBounds interval;
+        private WindowSpec window;
+        private long allowedLateness;
+        private long stateTtl;
+
+        private Builder(final JoinKind kind, final JoinType type)
+        {
+            if (kind == null || type == null)
+            {
+                throw new IllegalArgumentException("join kind and type are required: kind=" + kind + " type=" + type);
+            }
+            this.kind = kind;
+            this.type = type;
+        }
+
+        /** Sets the row schemas of the two sides; they may be the same instance. */
+        public Builder schemas(final Schema left, final Schema right)
+        {
+            this.leftSchema = left;
+            this.rightSchema = right;
+            return this;
+        }
+
+        /** Appends key fields of the left row, in order. */
+        public Builder leftKey(final String... fields)
+        {
+            Collections.addAll(leftKey, fields);
+            return this;
+        }
+
+        /** Appends key fields of the right row, in order. */
+        public Builder rightKey(final String... fields)
+        {
+            Collections.addAll(rightKey, fields);
+            return this;
+        }
+
+        /** Adds a pre-join filter term on the left side. */
+        public Builder leftFilter(final String field, final CompareOp op, final Literal value)
+        {
+            leftFilter.add(new FieldFilter(field, op, value));
+            return this;
+        }
+
+        /** Adds a pre-join filter term on the right side. */
+        public Builder rightFilter(final String field, final CompareOp op, final Literal value)
+        {
+            rightFilter.add(new FieldFilter(field, op, value));
+            return this;
+        }
+
+        /** Adds a post-join condition term {@code left.leftField op right.rightField}. */
+        public Builder condition(final String leftField, final CompareOp op, final String rightField)
+        {
+            condition.add(new ConditionTerm(leftField, op, rightField));
+            return this;
+        }
+
+        /** Sets the bounds of an interval join. */
+        public Builder interval(final IntervalBounds bounds)
+        {
+            this.interval = bounds;
+            return this;
+        }
+
+        /** Sets the windows of a window join. */
+        public Builder window(final WindowSpec window)
+        {
+            this.window = window;
+            return this;
+        }
+
+        /** Sets the allowed lateness in ms of event time, >= 0. */
+        public Builder allowedLateness(final long millis)
+        {
+            this.allowedLateness = millis;
+            return this;
+        }
+
+        /** Sets the regular-join state TTL in ms of event time, >= 0 (0 = keep forever). */
+        public Builder stateTtl(final long millis)
+        {
+            this.stateTtl = millis;
+            return this;
+        }
+
+        /** @return the validated spec. */
+        public JoinSpec build()
+        {
+            if (leftSchema == null || rightSchema == null)
+            {
+                throw new IllegalArgumentException("schemas: both sides need a schema");
+            }
+            if (leftKey.isEmpty())
+            {
+                throw new IllegalArgumentException("leftKey: at least one key field is required");
+            }
+            if (leftKey.size() != rightKey.size())
+            {
+                throw new IllegalArgumentException("rightKey: key arity mismatch, leftKey has " + leftKey.size() +
+                    " fields " + leftKey + ", rightKey has " + rightKey.size() + " " + rightKey);
+            }
+            if (allowedLateness < 0)
+            {
+                throw new IllegalArgumentException("allowedLateness must be >= 0: " + allowedLateness);
+            }
+            if (stateTtl < 0)
+            {
+                throw new IllegalArgumentException("stateTtl must be >= 0: " + stateTtl);
+            }
+            switch (kind)
+            {
+                case REGULAR:
+                    if (interval != null)
+                    {
+                        throw new IllegalArgumentException("interval: only for interval joins");
+                    }
+                    if (window != null)
+                    {
+                        throw new IllegalArgumentException("window: only for window joins");
+                    }
+                    break;
+                case INTERVAL:
+                    if (interval == null)
+                    {
+                        throw new IllegalArgumentException("interval: required for an interval join");
+                    }
+                    if (window != null)
+                    {
+                        throw new IllegalArgumentException("window: only for window joins");
+                    }
+                    break;
+                default:
+                    if (window == null)
+                    {
+                        throw new IllegalArgumentException("window: required for a window join");
+                    }
+                    if (interval != null)
+                    {
+                        throw new IllegalArgumentException("interval: only for interval joins");
+                    }
+            }
+            if (kind != JoinKind.REGULAR && stateTtl != 0)
+            {
+                throw new IllegalArgumentException("stateTtl: only for regular joins (interval and window state is bounded by time)");
+            }
+            return new JoinSpec(this);
+        }
+    }
+}

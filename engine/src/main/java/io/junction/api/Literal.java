@@ -1,0 +1,115 @@
+package io.junction.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** A constant of a pre-join filter: null, long, double, boolean or string. Immutable. */
+public final class Literal
+{
+    private final byte type;
+    private final long longValue;
+    private final double doubleValue;
+    private final byte[] utf8;
+
+    private Literal(final byte type, final long longValue, final double doubleValue, final byte[] utf8)
+    {
+        this.type = type;
+        this.longValue = longValue;
+        this.doubleValue = doubleValue;
+        this.utf8 = utf8;
+    }
+
+    /** @return the null literal, which compares false with everything. */
+    public static Literal ofNull()
+    {
+        return new Literal(FieldType.NULL, 0, 0, null);
+    }
+
+    /** @return a long literal. */
+    public static Literal of(final long value)
+    {
+        return new Literal(FieldType.LONG, value, value, null);
+    }
+
+    /** @return a double literal; integral values that fit a long become long literals, as in rows. */
+    public static Literal of(final double value)
+    {
+        if (value == Math.rint(value) && Math.abs(value) < 0x1p53)
+        {
+            return of((long)value);
+        }
+        return new Literal(FieldType.DOUBLE, 0, value, null);
+    }
+
+    /** @return a boolean literal. */
+    public static Literal of(final boolean value)
+    {
+        return new Literal(FieldType.BOOLEAN, value ? 1 : 0, 0, null);
+    }
+
+    /** @return a string literal. */
+    public static Literal of(final String value)
+    {
+        return new Literal(FieldType.STRING, 0, 0, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @return the {@link FieldType} tag. */
+    public byte type()
+    {
+        return type;
+    }
+
+    /** @return the value of a long or boolean (1/0) literal. */
+    public long longValue()
+    {
+        return longValue;
+    }
+
+    /** @return the value of a number literal as a double. */
+    public double doubleValue()
+    {
+        return doubleValue;
+    }
+
+    /** @return the UTF-8 bytes of a string literal (do not modify). */
+    byte[] utf8()
+    {
+        return utf8;
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        if (!(o instanceof Literal))
+        {
+            return false;
+        }
+        final Literal that = (Literal)o;
+        return type == that.type && longValue == that.longValue &&
+            Double.compare(doubleValue, that.doubleValue) == 0 && Arrays.equals(utf8, that.utf8);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return 31 * Long.hashCode(longValue) + type;
+    }
+
+    @Override
+    public String toString()
+    {
+        switch (type)
+        {
+            case FieldType.NULL:
+                return "null";
+            case FieldType.LONG:
+                return Long.toString(longValue);
+            case FieldType.DOUBLE:
+                return Double.toString(doubleValue);
+            case FieldType.BOOLEAN:
+                return Boolean.toString(longValue != 0);
+            default:
+                return '"' + new String(utf8, StandardCharsets.UTF_8) + '"';
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.junction.api;
+
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes one binary row ({@link RowFormat}) into a buffer without allocating. Reusable: call
+ * {@link #wrap} for each row, put the fields (in ascending index order for canonical bytes), then
+ * {@link #finish}.
+ *
+ * <p>Not thread safe: one writer per thread.
+ */
+public final class RowWriter
+{
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private MutableDirectBuffer buffer;
+    private int start;
+    private int limit;
+    private int position;
+    private int fieldSlots;
+    private boolean overflow;
+
+    /**
+     * @param buffer     where to write.
+     * @param offset     where the row starts.
+     * @param capacity   the most bytes the row may take; a row that does not fit makes {@link #finish} return -1.
+     * @param fieldSlots one more than the highest field index this row will hold.
+     * @return this writer.
+     */
+    public RowWriter wrap(final MutableDirectBuffer buffer, final int offset, final int capacity, final int fieldSlots)
+    {
+        if (fieldSlots < 0 || fieldSlots > Schema.MAX_FIELDS)
+        {
+            throw new IllegalArgumentException("fieldSlots must be in [0, " + Schema.MAX_FIELDS + "]: " + fieldSlots);
+        }
+        this.buffer = buffer;
+        this.start = offset;
+        this.limit = offset + Math.min(capacity, RowFormat.MAX_ROW_LENGTH);
+        this.fieldSlots = fieldSlots;
+        this.position = offset + RowFormat.valuesOffset(fieldSlots);
+        this.overflow = position > limit;
+        if (!overflow)
+        {
+            buffer.putShort(offset + RowFormat.FIELD_SLOTS_OFFSET, (short)fieldSlots, ORDER);
+            for (int i = 0; i < fieldSlots; i++)
+            {
+                buffer.putShort(offset + RowFormat.offsetEntry(i), (short)0, ORDER);
+            }
+        }
+        return this;
+    }
+
+    /** Writes an explicit null. */
+    public RowWriter putNull(final int field)
+    {
+        if (begin(field, 1))
+        {
+            buffer.putByte(position++, FieldType.NULL);
+        }
+        return this;
+    }
+
+    /** Writes a long. */
+    public RowWriter putLong(final int field, final long value)
+    {
+        if (begin(field, 9))
+        {
+            buffer.putByte(position, FieldType.LONG);
+            buffer.putLong(position + 1, value, ORDER);
+            position += 9;
+        }
+        return this;
+    }
+
+    /** Writes a double. */
+    public RowWriter putDouble(final int field, final double value)
+    {
+        if (begin(field, 9))
+        {
+            buffer.putByte(position, FieldType.DOUBLE);
+            buffer.putDouble(position + 1, value, ORDER);
+            position += 9;
+        }
+        return this;
+    }
+
+    /** Writes a boolean. */
+    public RowWriter putBoolean(final int field, final boolean value)
+    {
+        if (begin(field, 2))
+        {
+            buffer.putByte(position, FieldType.BOOLEAN);
+            buffer.putByte(position + 1, value ? (byte)1 : (byte)0);
+            position += 2;
+        }
+        return this;
+    }
+
+    /** Writes a string of ASCII characters without allocating (each char must be below 0x80). */
+    public RowWriter putAscii(final int field, final CharSequence value)
+    {
+        final int length = value.length();
+        if (begin(field, 3 + length))
+        {
+            buffer.putByte(position, FieldType.STRING);
+            buffer.putShort(position + 1, (short)length, ORDER);
+            for (int i = 0; i < length; i++)
+            {
+                buffer.putByte(position + 3 + i, (byte)value.charAt(i));
+            }
+            position += 3 + length;
+        }
+        return this;
+    }
+
+    /** Writes a string from UTF-8 bytes. */
+    public RowWriter putUtf8(final int field, final byte[] utf8, final int offset, final int length)
+    {
+        if (begin(field, 3 + length))
+        {
+            buffer.putByte(position, FieldType.STRING);
+            buffer.putShort(position + 1, (short)length, ORDER);
+            buffer.putBytes(position + 3, utf8, offset, length);
+            position += 3 + length;
+        }
+        return this;
+    }
+
+    /** Writes a string; allocates its UTF-8 bytes, so meant for codecs and tools, not hot paths. */
+    public RowWriter putString(final int field, final String value)
+    {
+        final byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        return putUtf8(field, utf8, 0, utf8.length);
+    }
+
+    /** @return the row's length in bytes, or -1 when it did not fit the capacity. */
+    public int finish()
+    {
+        return overflow ? -1 : position - start;
+    }
+
+    private boolean begin(final int field, final int bytes)
+    {
+        if (field < 0 || field >= fieldSlots)
+        {
+            throw new IndexOutOfBoundsException("field " + field + " outside the row's " + fieldSlots + " slots");
+        }
+        if (overflow || position + bytes > limit || (bytes > 3 && bytes - 3 > 0xFFFF))
+        {
+            overflow = true;
+            return false;
+        }
+        buffer.putShort(start + RowFormat.offsetEntry(field), (short)(position - start), ORDER);
+        return true;
+    }
+}

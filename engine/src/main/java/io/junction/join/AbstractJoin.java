@@ -1,0 +1,233 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.KeyExtractor;
+import io.junction.api.KeyHash;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.metrics.JoinCounters;
+import io.junction.state.BucketDescriptor;
+import io.junction.state.KeyIndex;
+import io.junction.state.RowDescriptor;
+import io.junction.state.RowStore;
+import io.junction.time.TimerWheel;
+import io.junction.time.WatermarkTracker;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What every join operator shares: the key index, the row store, the timer wheel, the watermark,
+ * key extraction into a reused buffer, and emission with counting. Designed for extension by the
+ * operators of this package only.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+abstract class AbstractJoin implements JoinOperator
+{
+    /** Returned by {@link #extractKey} when the row can never match: a null key or a failed pre-filter. */
+    static final int UNMATCHABLE = -1;
+    /** Returned by {@link #extractKey} when the key does not fit the key buffer. */
+    static final int TOO_LONG = -2;
+
+    final JoinSpec spec;
+    final JoinType type;
+    final ResultHandler results;
+    final DeadLetterHandler deadLetters;
+    final JoinCounters counters = new JoinCounters();
+    final KeyIndex index;
+    final RowStore store;
+    final TimerWheel wheel;
+    final WatermarkTracker watermarks = new WatermarkTracker();
+
+    /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
+    final UnsafeBuffer key;
+    /** Holds rows that can never match, so that their retractions can be checked; never in the index. */
+    final long unmatchableBucket;
+
+    /** A stored row of the other side while probing. */
+    final RowView otherRow = new RowView();
+    final UnsafeBuffer otherBuffer = new UnsafeBuffer(0, 0);
+    /** A stored row of this side (expiry, padding). */
+    final RowView storedRow = new RowView();
+    final UnsafeBuffer storedBuffer = new UnsafeBuffer(0, 0);
+
+    private boolean closed;
+
+    AbstractJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        this.spec = spec;
+        this.type = spec.type();
+        this.results = results;
+        this.deadLetters = deadLetters;
+        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
+        this.index = new KeyIndex(config.maxKeys());
+        this.store = new RowStore(config.chunkSize());
+        this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
+            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
+        this.unmatchableBucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        BucketDescriptor.init(unmatchableBucket, 0);
+    }
+
+    /**
+     * Extracts the join key of a row into {@link #key} and applies the row's own pre-filter.
+     *
+     * @return the key length, {@link #UNMATCHABLE} or {@link #TOO_LONG}.
+     */
+    final int extractKey(final Side side, final RowView row)
+    {
+        final int length = spec.keyExtractor(side).extract(row, key, 0, key.capacity());
+        if (length == KeyExtractor.KEY_TOO_LONG)
+        {
+            return TOO_LONG;
+        }
+        if (length == KeyExtractor.NULL_KEY || !spec.filter(side).test(row))
+        {
+            return UNMATCHABLE;
+        }
+        return length;
+    }
+
+    /** @return the hash of the key in {@link #key}. */
+    final long keyHash(final int keyLength)
+    {
+        return KeyHash.hash(key, 0, keyLength);
+    }
+
+    /** @return true when a stored record of the other side has the current key and satisfies the condition. */
+    final boolean matches(final long otherRecord, final int keyLength, final Side side, final RowView row)
+    {
+        if (!store.keyEquals(otherRecord, key, 0, keyLength))
+        {
+            return false;
+        }
+        RowStore.wrap(otherRecord, otherBuffer, otherRow);
+        return spec.joinCondition().acceptsAll() ||
+            (side == Side.LEFT ? spec.joinCondition().test(row, otherRow) : spec.joinCondition().test(otherRow, row));
+    }
+
+    /** Emits a pair, ordering the two rows by side. */
+    final void emitPair(final ChangeKind kind, final Side side, final RowView row, final RowView other, final long ts, final long step)
+    {
+        counters.rowsOut++;
+        if (side == Side.LEFT)
+        {
+            results.onResult(kind, row, other, ts, step);
+        }
+        else
+        {
+            results.onResult(kind, other, row, ts, step);
+        }
+    }
+
+    /** Emits a row of {@code side} padded with nulls (or alone, for semi and anti joins). */
+    final void emitPadded(final ChangeKind kind, final Side side, final RowView row, final long ts, final long step)
+    {
+        counters.rowsOut++;
+        if (side == Side.LEFT)
+        {
+            results.onResult(kind, row, null, ts, step);
+        }
+        else
+        {
+            results.onResult(kind, null, row, ts, step);
+        }
+    }
+
+    final void deadLetter(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final DeadLetterReason reason)
+    {
+        if (reason == DeadLetterReason.LATE || reason == DeadLetterReason.LATE_WINDOW)
+        {
+            counters.lateRows++;
+        }
+        else
+        {
+            counters.badInputs++;
+        }
+        deadLetters.onDeadLetter(side, kind, row, ts, step, reason);
+    }
+
+    /** Removes a bucket from the index once it holds no row of either side. */
+    final void releaseIfEmpty(final long bucket)
+    {
+        if (bucket != unmatchableBucket && BucketDescriptor.isEmpty(bucket))
+        {
+            index.remove(bucket);
+        }
+    }
+
+    /** @return the bucket a record belongs to. */
+    static long bucketOf(final long record)
+    {
+        return RowDescriptor.bucket(record);
+    }
+
+    static Side sideOf(final long record)
+    {
+        return RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+    }
+
+    @Override
+    public void onWatermark(final Side side, final long watermark, final long step)
+    {
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onWatermark(final long watermark, final long step)
+    {
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /** The join's watermark moved forward to {@code watermark}. */
+    abstract void onJoinWatermark(long watermark, long step);
+
+    @Override
+    public JoinCounters counters()
+    {
+        counters.liveLeft = store.liveRows(Side.LEFT);
+        counters.liveRight = store.liveRows(Side.RIGHT);
+        counters.stateBytes = store.reservedBytes() + index.offHeapBytes();
+        counters.pendingTimers = wheel.pending();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        index.close();
+        store.close();
+        UnsafeApi.freeMemory(unmatchableBucket);
+    }
+
+    /** @return {@code a + b}, clamped to the long range instead of wrapping. */
+    static long saturatedAdd(final long a, final long b)
+    {
+        final long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0)
+        {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+}

@@ -1,0 +1,43 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.metrics.JoinCounters;
+
+/**
+ * A join operator: a plain single-threaded state machine that knows nothing of threads or rings.
+ * The runtime drives one per partition; tests drive one directly, event by event.
+ *
+ * <p>Not thread safe: every call must come from the thread that owns the operator.
+ */
+public interface JoinOperator extends AutoCloseable
+{
+    /**
+     * Processes one input row. Output and dead letters go to the handlers given at construction
+     * before this returns.
+     *
+     * @param side the input.
+     * @param kind its change kind.
+     * @param row  the row, valid during the call only.
+     * @param ts   its event time in ms.
+     * @param step its input sequence number, carried to every output it causes.
+     */
+    void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
+
+    /** Advances one input's watermark; expiry and emission it causes carry {@code step}. */
+    void onWatermark(Side side, long watermark, long step);
+
+    /** Advances both inputs' watermarks. */
+    void onWatermark(long watermark, long step);
+
+    /** The end of input: acts as a watermark of +infinity on both inputs (SPEC 1). */
+    void onEndOfInput(long step);
+
+    /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */
+    JoinCounters counters();
+
+    /** Frees the operator's off-heap state. */
+    @Override
+    void close();
+}

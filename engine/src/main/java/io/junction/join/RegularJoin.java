@@ -1,0 +1,253 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.state.BucketDescriptor;
+import io.junction.state.KeyIndex;
+import io.junction.state.RowDescriptor;
+import io.junction.time.TimerWheel;
+
+/**
+ * The regular (unbounded) join with a retraction changelog, as Flink SQL's
+ * {@code StreamingJoinOperator} and {@code StreamingSemiAntiJoinOperator} (SPEC 2.1).
+ *
+ * <p>Predicate: keys equal (a null key matches nothing), both rows pass their side's pre-filter,
+ * and the post-join condition holds. Every row is stored until it is retracted or, with a state TTL,
+ * until the watermark passes {@code ts + stateTtl}. Each stored row carries its association count:
+ * the number of other-side rows it matched, so that outer and semi/anti output can change state
+ * exactly when a count crosses zero.
+ * <pre>
+ * on row r of side S, other side O, kind k:
+ *   if k retracts and no stored copy of r: dead-letter, stop
+ *   for each stored o of O matching r:
+ *     accumulate: if O is outer and o.count == 0: emit -(o, null);  o.count++;  emit k(r, o)
+ *     retract:    emit k(r, o);  o.count--;  if O is outer and o.count == 0: emit +(o, null)
+ *   if S is outer and r matched nothing: emit +(r, null) / -(r, null)
+ *   accumulate: store r with its count (unless already older than watermark - stateTtl)
+ *   retract:    remove the stored copy
+ * semi: +l when l's count goes 0 -> 1, -l when 1 -> 0.  anti: +l while 0, -l when it leaves 0.
+ * </pre>
+ * Output timestamps are max(left.ts, right.ts) for pairs and the row's own ts when padded. Expiry
+ * by TTL emits nothing and leaves the counts of the rows that the expired row matched as they are,
+ * so nothing emitted is retracted by expiry.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class RegularJoin extends AbstractJoin
+{
+    private final boolean semiOrAnti;
+    private final boolean semi;
+    private final long stateTtl;
+    private final TimerWheel.ExpiryHandler expiry = this::expire;
+
+    public RegularJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        super(spec, config, results, deadLetters);
+        if (spec.kind() != JoinKind.REGULAR)
+        {
+            throw new IllegalArgumentException("RegularJoin needs a regular join spec: " + spec);
+        }
+        this.semiOrAnti = type.isSemiOrAnti();
+        this.semi = type == JoinType.SEMI;
+        this.stateTtl = spec.stateTtl();
+    }
+
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        counters.rowsIn++;
+        final int keyLength = extractKey(side, row);
+        if (keyLength == TOO_LONG)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            return;
+        }
+        final boolean accumulate = kind.isAccumulate();
+        final long bucket;
+        if (keyLength == UNMATCHABLE)
+        {
+            bucket = unmatchableBucket;
+        }
+        else if (accumulate)
+        {
+            bucket = index.findOrCreate(keyHash(keyLength));
+            if (bucket == KeyIndex.FULL)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
+            }
+        }
+        else
+        {
+            bucket = index.find(keyHash(keyLength));
+        }
+        final int storedKeyLength = Math.max(keyLength, 0);
+
+        if (accumulate)
+        {
+            final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
+            if (matches == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
+            {
+                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+            }
+            else if (semi && side == Side.LEFT && matches > 0)
+            {
+                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+            }
+            if (isExpiredOnArrival(ts))
+            {
+                releaseIfEmpty(bucket);
+                return;
+            }
+            final long record = store.append(bucket, side, key, 0, storedKeyLength, row, ts);
+            RowDescriptor.count(record, matches);
+            if (stateTtl > 0)
+            {
+                scheduleExpiry(record, ts);
+            }
+        }
+        else
+        {
+            final long record = bucket == 0 ? 0 : store.findEqual(bucket, side, key, 0, storedKeyLength, row);
+            if (record == 0)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                return;
+            }
+            final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, false);
+            if (matches == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
+            {
+                emitPadded(ChangeKind.DELETE, side, row, ts, step);
+            }
+            else if (semi && side == Side.LEFT && matches > 0)
+            {
+                emitPadded(ChangeKind.DELETE, side, row, ts, step);
+            }
+            removeRecord(record);
+            releaseIfEmpty(bucket);
+        }
+    }
+
+    /**
+     * Joins the row with the matching rows of the other side, updating their association counts.
+     *
+     * @return how many rows of the other side the row matches.
+     */
+    private int probe(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final int keyLength, final long bucket, final boolean accumulate)
+    {
+        final Side otherSide = side.other();
+        final boolean otherOuter = type.isOuter(otherSide);
+        final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
+        int matches = 0;
+        for (long other = BucketDescriptor.head(bucket, otherSide); other != 0; other = RowDescriptor.keyNext(other))
+        {
+            if (!matches(other, keyLength, side, row))
+            {
+                continue;
+            }
+            matches++;
+            if (semiOrAnti)
+            {
+                if (updatesLeftRows)
+                {
+                    final int count = RowDescriptor.count(other);
+                    final long otherTs = RowDescriptor.ts(other);
+                    if (accumulate)
+                    {
+                        RowDescriptor.count(other, count + 1);
+                        if (count == 0)
+                        {
+                            emitPadded(semi ? ChangeKind.INSERT : ChangeKind.DELETE, Side.LEFT, otherRow, otherTs, step);
+                        }
+                    }
+                    else
+                    {
+                        RowDescriptor.count(other, count - 1);
+                        if (count == 1)
+                        {
+                            emitPadded(semi ? ChangeKind.DELETE : ChangeKind.INSERT, Side.LEFT, otherRow, otherTs, step);
+                        }
+                    }
+                }
+                continue;
+            }
+            final long otherTs = RowDescriptor.ts(other);
+            final long pairTs = Math.max(ts, otherTs);
+            if (accumulate)
+            {
+                final int count = RowDescriptor.count(other);
+                if (otherOuter && count == 0)
+                {
+                    emitPadded(ChangeKind.DELETE, otherSide, otherRow, otherTs, step);
+                }
+                RowDescriptor.count(other, count + 1);
+                emitPair(otherOuter || type.isOuter(side) ? ChangeKind.INSERT : kind, side, row, otherRow, pairTs, step);
+            }
+            else
+            {
+                emitPair(otherOuter || type.isOuter(side) ? ChangeKind.DELETE : kind, side, row, otherRow, pairTs, step);
+                final int count = RowDescriptor.count(other) - 1;
+                RowDescriptor.count(other, count);
+                if (otherOuter && count == 0)
+                {
+                    emitPadded(ChangeKind.INSERT, otherSide, otherRow, otherTs, step);
+                }
+            }
+        }
+        return matches;
+    }
+
+    private boolean isExpiredOnArrival(final long ts)
+    {
+        return stateTtl > 0 && saturatedAdd(ts, stateTtl) < watermarks.current();
+    }
+
+    private void scheduleExpiry(final long record, final long ts)
+    {
+        wheel.schedule(record, saturatedAdd(ts, stateTtl));
+        RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
+    }
+
+    private void removeRecord(final long record)
+    {
+        if ((RowDescriptor.flags(record) & RowDescriptor.FLAG_IN_TIMER) != 0)
+        {
+            wheel.cancel(record);
+        }
+        store.remove(record);
+    }
+
+    private void expire(final long record)
+    {
+        final long bucket = bucketOf(record);
+        store.remove(record);
+        counters.expiredRows++;
+        releaseIfEmpty(bucket);
+    }
+
+    @Override
+    void onJoinWatermark(final long watermark, final long step)
+    {
+        if (stateTtl > 0)
+        {
+            // A row expires once watermark - stateTtl > ts, i.e. its deadline ts + stateTtl < watermark.
+            wheel.advance(watermark, expiry);
+        }
+    }
+
+    @Override
+    public void onEndOfInput(final long step)
+    {
+        // Regular joins keep state until retraction or TTL; the end of input closes nothing.
+    }
+}

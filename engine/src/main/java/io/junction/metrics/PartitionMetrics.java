@@ -1,0 +1,128 @@
+package io.junction.metrics;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Metrics of one partition, safe to read from any thread. The partition thread is the only writer:
+ * it publishes with release stores ({@link #publish}), readers use acquire loads, so a reader sees
+ * values no older than the last batch boundary and never a torn long.
+ */
+public final class PartitionMetrics
+{
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private static final int ROWS_IN = 0;
+    private static final int ROWS_OUT = 1;
+    private static final int LATE_ROWS = 2;
+    private static final int BAD_INPUTS = 3;
+    private static final int EXPIRED_ROWS = 4;
+    private static final int LIVE_LEFT = 5;
+    private static final int LIVE_RIGHT = 6;
+    private static final int STATE_BYTES = 7;
+    private static final int PENDING_TIMERS = 8;
+    private static final int WATERMARK = 9;
+    private static final int HANDLER_ERRORS = 10;
+    private static final int REFUSED_ROWS = 11;
+    private static final int EVENTS = 12;
+    private static final int COUNT = 13;
+
+    private final int partition;
+    private final long[] values = new long[COUNT];
+
+    public PartitionMetrics(final int partition)
+    {
+        this.partition = partition;
+        LONGS.setRelease(values, WATERMARK, Long.MIN_VALUE);
+    }
+
+    /** Copies the operator's counters; called by the partition thread at a batch boundary. */
+    public void publish(final JoinCounters counters, final long events, final long handlerErrors)
+    {
+        LONGS.setRelease(values, ROWS_IN, counters.rowsIn);
+        LONGS.setRelease(values, ROWS_OUT, counters.rowsOut);
+        LONGS.setRelease(values, LATE_ROWS, counters.lateRows);
+        LONGS.setRelease(values, BAD_INPUTS, counters.badInputs);
+        LONGS.setRelease(values, EXPIRED_ROWS, counters.expiredRows);
+        LONGS.setRelease(values, LIVE_LEFT, counters.liveLeft);
+        LONGS.setRelease(values, LIVE_RIGHT, counters.liveRight);
+        LONGS.setRelease(values, STATE_BYTES, counters.stateBytes);
+        LONGS.setRelease(values, PENDING_TIMERS, counters.pendingTimers);
+        LONGS.setRelease(values, WATERMARK, counters.watermark);
+        LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
+        LONGS.setRelease(values, EVENTS, events);
+    }
+
+    /** Counts a row refused at the door (oversized, malformed); called by the publishing thread. */
+    public void countRefused()
+    {
+        LONGS.getAndAdd(values, REFUSED_ROWS, 1L);
+    }
+
+    /** @return a consistent-enough copy for reporting. */
+    public Snapshot snapshot(final long ringOccupancy, final long ringCapacity)
+    {
+        return new Snapshot(
+            partition,
+            get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS) + get(REFUSED_ROWS), get(EXPIRED_ROWS),
+            get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
+            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity);
+    }
+
+    private long get(final int index)
+    {
+        return (long)LONGS.getAcquire(values, index);
+    }
+
+    /** An immutable copy of one partition's metrics. */
+    public static final class Snapshot
+    {
+        public final int partition;
+        public final long rowsIn;
+        public final long rowsOut;
+        public final long lateRows;
+        public final long badInputs;
+        public final long expiredRows;
+        public final long liveLeft;
+        public final long liveRight;
+        public final long stateBytes;
+        public final long pendingTimers;
+        public final long watermark;
+        public final long handlerErrors;
+        public final long events;
+        public final long ringOccupancy;
+        public final long ringCapacity;
+
+        Snapshot(
+            final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+            final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+            final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+            final long ringOccupancy, final long ringCapacity)
+        {
+            this.partition = partition;
+            this.rowsIn = rowsIn;
+            this.rowsOut = rowsOut;
+            this.lateRows = lateRows;
+            this.badInputs = badInputs;
+            this.expiredRows = expiredRows;
+            this.liveLeft = liveLeft;
+            this.liveRight = liveRight;
+            this.stateBytes = stateBytes;
+            this.pendingTimers = pendingTimers;
+            this.watermark = watermark;
+            this.handlerErrors = handlerErrors;
+            this.events = events;
+            this.ringOccupancy = ringOccupancy;
+            this.ringCapacity = ringCapacity;
+        }
+
+        @Override
+        public String toString()
+        {
+            return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
+                " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
+                " stateBytes=" + stateBytes + " timers=" + pendingTimers + " handlerErrors=" + handlerErrors +
+                " ring=" + ringOccupancy + "/" + ringCapacity;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.junction.runtime;
+
+import io.junction.join.StateConfig;
+
+/**
+ * Runtime configuration of a {@link JoinEngine}. Immutable; {@code with*} return copies. Every knob
+ * has a property name read by {@link #fromSystemProperties()}, a default, and a sentence.
+ */
+public final class EngineConfig
+{
+    /** Number of partitions, each a ring and a single-writer thread owning its state. */
+    public static final String PARTITIONS_PROP_NAME = "junction.partitions";
+
+    /** Slots per partition ring, a power of two. */
+    public static final String RING_SIZE_PROP_NAME = "junction.ring.size";
+    /** Default {@link #RING_SIZE_PROP_NAME}. */
+    public static final int RING_SIZE_DEFAULT = 8192;
+
+    /** Bytes of row a ring slot holds; larger rows are refused with {@link Publisher#ROW_TOO_LARGE}. */
+    public static final String SLOT_CAPACITY_PROP_NAME = "junction.ring.slotCapacity";
+    /** Default {@link #SLOT_CAPACITY_PROP_NAME}. */
+    public static final int SLOT_CAPACITY_DEFAULT = 1024;
+
+    /** How idle partition threads wait: blocking, sleeping, yielding or busy-spin. */
+    public static final String WAIT_STRATEGY_PROP_NAME = "junction.wait";
+    /** Default {@link #WAIT_STRATEGY_PROP_NAME}: sleeping, which behaves on hosts with few cores. */
+    public static final WaitStrategyKind WAIT_STRATEGY_DEFAULT = WaitStrategyKind.SLEEPING;
+
+    /** Whether several threads publish at once (multi-producer rings, a CAS per claim). */
+    public static final String MULTI_PRODUCER_PROP_NAME = "junction.multiProducer";
+
+    /** Whether each result's ingest-to-emit latency is recorded into the partition's histogram. */
+    public static final String RECORD_LATENCY_PROP_NAME = "junction.recordLatency";
+
+    private final int partitions;
+    private final int ringSize;
+    private final int slotCapacity;
+    private final WaitStrategyKind waitStrategy;
+    private final boolean multiProducer;
+    private final boolean recordLatency;
+    private final StateConfig state;
+
+    public EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state)
+    {
+        if (partitions < 1 || partitions > 1024)
+        {
+            throw new IllegalArgumentException(PARTITIONS_PROP_NAME + " must be in [1, 1024]: " + partitions);
+        }
+        if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
+        {
+            throw new IllegalArgumentException(RING_SIZE_PROP_NAME + " must be a power of two >= 2: " + ringSize);
+        }
+        if (slotCapacity < 16 || slotCapacity > 0xFFFF)
+        {
+            throw new IllegalArgumentException(SLOT_CAPACITY_PROP_NAME + " must be in [16, 65535]: " + slotCapacity);
+        }
+        if (waitStrategy == null || state == null)
+        {
+            throw new IllegalArgumentException("waitStrategy and state config are required");
+        }
+        this.partitions = partitions;
+        this.ringSize = ringSize;
+        this.slotCapacity = slotCapacity;
+        this.waitStrategy = waitStrategy;
+        this.multiProducer = multiProducer;
+        this.recordLatency = recordLatency;
+        this.state = state;
+    }
+
+    /**
+     * Default partitions: one per two cores (a partition thread and a producer per pair), at least
+     * one, at most eight.
+     */
+    public static int defaultPartitions()
+    {
+        return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
+    }
+
+    /** @return the defaults. */
+    public static EngineConfig defaults()
+    {
+        return new EngineConfig(defaultPartitions(), RING_SIZE_DEFAULT, SLOT_CAPACITY_DEFAULT, WAIT_STRATEGY_DEFAULT,
+            false, true, StateConfig.defaults());
+    }
+
+    /** @return the configuration from system properties, defaults where unset. */
+    public static EngineConfig fromSystemProperties()
+    {
+        final String wait = System.getProperty(WAIT_STRATEGY_PROP_NAME);
+        WaitStrategyKind kind = WAIT_STRATEGY_DEFAULT;
+        if (wait != null)
+        {
+            kind = WaitStrategyKind.fromName(wait);
+            if (kind == null)
+            {
+                throw new IllegalArgumentException(WAIT_STRATEGY_PROP_NAME + " must be blocking, sleeping, yielding or busy-spin: " + wait);
+            }
+        }
+        return new EngineConfig(
+            Integer.getInteger(PARTITIONS_PROP_NAME, defaultPartitions()),
+            Integer.getInteger(RING_SIZE_PROP_NAME, RING_SIZE_DEFAULT),
+            Integer.getInteger(SLOT_CAPACITY_PROP_NAME, SLOT_CAPACITY_DEFAULT),
+            kind,
+            Boolean.parseBoolean(System.getProperty(MULTI_PRODUCER_PROP_NAME, "false")),
+            Boolean.parseBoolean(System.getProperty(RECORD_LATENCY_PROP_NAME, "true")),
+            StateConfig.fromSystemProperties());
+    }
+
+    public EngineConfig withPartitions(final int partitions)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withRingSize(final int ringSize)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withSlotCapacity(final int slotCapacity)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withMultiProducer(final boolean multiProducer)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withRecordLatency(final boolean recordLatency)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public EngineConfig withState(final StateConfig state)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+    }
+
+    public int partitions()
+    {
+        return partitions;
+    }
+
+    public int ringSize()
+    {
+        return ringSize;
+    }
+
+    public int slotCapacity()
+    {
+        return slotCapacity;
+    }
+
+    public WaitStrategyKind waitStrategy()
+    {
+        return waitStrategy;
+    }
+
+    public boolean multiProducer()
+    {
+        return multiProducer;
+    }
+
+    public boolean recordLatency()
+    {
+        return recordLatency;
+    }
+
+    public StateConfig state()
+    {
+        return state;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
+            ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
+            ", state=" + state + '}';
+    }
+}

@@ -1,0 +1,178 @@
+package io.junction.runtime;
+
+import com.lmax.disruptor.RingBuffer;
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.KeyExtractor;
+import io.junction.api.KeyHash;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.metrics.PartitionMetrics;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
+ * and copies it into a preallocated ring slot; broadcasts watermarks and the end of input to every
+ * partition. Allocation-free.
+ *
+ * <p>Results are return codes, not exceptions (the caller decides what a full ring means):
+ * <ul>
+ *   <li>{@link #PUBLISHED}: the event is in the ring.</li>
+ *   <li>{@link #BACK_PRESSURED}: the ring is full ({@code tryPublish} only); retry later or drop.</li>
+ *   <li>{@link #ROW_TOO_LARGE}: the row exceeds the slot capacity; it will never fit, count or dead-letter it.</li>
+ *   <li>{@link #MALFORMED_ROW}: the bytes are not a well-formed row; nothing was published.</li>
+ *   <li>{@link #CLOSED}: the engine is closed.</li>
+ * </ul>
+ *
+ * <p>Not thread safe: one publisher per producing thread, and with single-producer rings (the
+ * default) one producing thread per engine.
+ */
+public final class Publisher
+{
+    public static final int PUBLISHED = 0;
+    public static final int BACK_PRESSURED = -1;
+    public static final int ROW_TOO_LARGE = -2;
+    public static final int MALFORMED_ROW = -3;
+    public static final int CLOSED = -4;
+
+    private final JoinEngine engine;
+    private final RingBuffer<RingSlot>[] rings;
+    private final PartitionMetrics[] metrics;
+    private final KeyExtractor leftKey;
+    private final KeyExtractor rightKey;
+    private final int slotCapacity;
+    private final RowView view = new RowView();
+    private final UnsafeBuffer key;
+
+    Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final PartitionMetrics[] metrics,
+        final JoinSpec spec, final int slotCapacity, final int maxKeyLength)
+    {
+        this.engine = engine;
+        this.rings = rings;
+        this.metrics = metrics;
+        this.leftKey = spec.keyExtractor(Side.LEFT);
+        this.rightKey = spec.keyExtractor(Side.RIGHT);
+        this.slotCapacity = slotCapacity;
+        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
+    }
+
+    /**
+     * Publishes a row, waiting while its partition's ring is full.
+     *
+     * @param ingestNanos when the event entered the system ({@code System.nanoTime()}), the origin of
+     *                    its results' latency; a fixed-rate driver passes the intended send time.
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW} or {@link #CLOSED}.
+     */
+    public int publish(
+        final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos)
+    {
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, true);
+    }
+
+    /**
+     * Publishes a row unless its partition's ring is full.
+     *
+     * @return as {@link #publish}, or {@link #BACK_PRESSURED}.
+     */
+    public int tryPublish(
+        final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos)
+    {
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, false);
+    }
+
+    /** Publishes a row with the current time as its ingest time. */
+    public int publish(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true);
+    }
+
+    private int publish(
+        final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos, final boolean wait)
+    {
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (length > slotCapacity)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        view.wrap(row, offset, length);
+        if (view.validate() != null)
+        {
+            return refuse(MALFORMED_ROW);
+        }
+        final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
+        final int keyLength = extractor.extract(view, key, 0, key.capacity());
+        final long hash = keyLength < 0 ? 0 : KeyHash.hash(key, 0, keyLength);
+        final RingBuffer<RingSlot> ring = rings[KeyHash.partition(hash, rings.length)];
+        if (!wait && !ring.hasAvailableCapacity(1))
+        {
+            return BACK_PRESSURED;
+        }
+        final long sequence = ring.next();
+        final RingSlot slot = ring.get(sequence);
+        slot.type = RingSlot.ROW;
+        slot.side = (byte)side.ordinal();
+        slot.kind = (byte)kind.ordinal();
+        slot.timestamp = ts;
+        slot.step = step;
+        slot.ingestNanos = ingestNanos;
+        slot.rowLength = length;
+        slot.row.putBytes(0, row, offset, length);
+        ring.publish(sequence);
+        return PUBLISHED;
+    }
+
+    /** Advances both inputs' watermarks in every partition; waits for room. */
+    public int watermark(final long watermark, final long step)
+    {
+        return broadcast(RingSlot.WATERMARK, RingSlot.BOTH_SIDES, watermark, step);
+    }
+
+    /** Advances one input's watermark in every partition; waits for room. */
+    public int watermark(final Side side, final long watermark, final long step)
+    {
+        return broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+    }
+
+    /** Signals the end of input (a watermark of +infinity on both inputs, SPEC 1) to every partition. */
+    public int endOfInput(final long step)
+    {
+        return broadcast(RingSlot.END_OF_INPUT, RingSlot.BOTH_SIDES, Long.MAX_VALUE, step);
+    }
+
+    private int broadcast(final byte type, final byte side, final long value, final long step)
+    {
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        final long now = System.nanoTime();
+        for (final RingBuffer<RingSlot> ring : rings)
+        {
+            final long sequence = ring.next();
+            final RingSlot slot = ring.get(sequence);
+            slot.type = type;
+            slot.side = side;
+            slot.timestamp = value;
+            slot.step = step;
+            slot.ingestNanos = now;
+            slot.rowLength = 0;
+            ring.publish(sequence);
+        }
+        return PUBLISHED;
+    }
+
+    private int refuse(final int code)
+    {
+        metrics[0].countRefused();
+        return code;
+    }
+}

@@ -1,0 +1,37 @@
+package io.junction.runtime;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A preallocated ring entry: one input event (a row, a watermark, or the end of input) with its row
+ * bytes copied into a fixed-capacity off-heap buffer. Publishing fills the fields in place; nothing
+ * is allocated per event.
+ */
+final class RingSlot
+{
+    static final byte ROW = 0;
+    static final byte WATERMARK = 1;
+    static final byte END_OF_INPUT = 2;
+
+    /** Watermark target: both inputs. */
+    static final byte BOTH_SIDES = 2;
+
+    final UnsafeBuffer row;
+    byte type;
+    /** 0 left, 1 right, {@link #BOTH_SIDES} for a watermark to both. */
+    byte side;
+    byte kind;
+    int rowLength;
+    /** Event time of a row, or the watermark value. */
+    long timestamp;
+    long step;
+    /** {@code System.nanoTime()} when the event entered the engine (or was meant to, at a fixed rate). */
+    long ingestNanos;
+
+    RingSlot(final int capacity)
+    {
+        row = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity));
+    }
+}

@@ -1,0 +1,63 @@
+package io.junction.tools.workload;
+
+import java.util.Locale;
+
+/**
+ * The benchmark workloads of WORKLOADS.md.
+ * <p>
+ * {@link #W1_BIG} is the W1 generator with N = 10,000,000 impressions; its longer join interval
+ * ({@link Workloads#w1IntervalMillis(Workload)}) is a join parameter, not a generator change.
+ */
+public enum Workload {
+    /** Show-click interval join, 2,000,000 impressions, +/-30 s. */
+    W1("W1"),
+    /** W1 generator with 10,000,000 impressions, joined with a +/-1 h interval. */
+    W1_BIG("W1-big"),
+    /** Orders-payments regular join, uniform keys. */
+    W2("W2"),
+    /** Skewed (Zipf s = 1.1) regular join. */
+    W3("W3");
+
+    private final String displayName;
+
+    Workload(final String displayName) {
+        this.displayName = displayName;
+    }
+
+    /**
+     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3"
+     */
+    public String displayName() {
+        return displayName;
+    }
+
+    /**
+     * Parses a workload name, case-insensitively; accepts the display names ("W1-big") and the constant
+     * names ("W1_BIG").
+     *
+     * @param name the name
+     * @return the workload
+     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3
+     */
+    public static Workload parse(final String name) {
+        if (name != null) {
+            final String n = name.trim();
+            for (final Workload w : values()) {
+                if (w.displayName.equalsIgnoreCase(n) || w.name().equalsIgnoreCase(n)) {
+                    return w;
+                }
+            }
+        }
+        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3");
+    }
+
+    @Override
+    public String toString() {
+        return displayName;
+    }
+
+    /** @return the display name lower-cased, convenient for file names */
+    public String fileName() {
+        return displayName.toLowerCase(Locale.ROOT);
+    }
+}

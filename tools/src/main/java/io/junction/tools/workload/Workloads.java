@@ -1,0 +1,362 @@
+package io.junction.tools.workload;
+
+import java.util.Arrays;
+import java.util.Properties;
+
+/**
+ * Generators of the benchmark workloads W1, W2 and W3, bit-exact with WORKLOADS.md (v1).
+ * <p>
+ * The same events (same seeds, same order) were run through Flink 1.20 and Kafka Streams 4.4, so each
+ * generator must reproduce the counts and checksums of the WORKLOADS.md table; the tests check them. Every
+ * generator emits ONE globally ordered sequence to a {@link WorkloadSink} and finishes with
+ * {@link WorkloadSink#end()}. Generation loops use primitives only (no boxing, no streams); the only
+ * allocations are per call (W1's click array, W3's Zipf table).
+ * <p>
+ * Knobs, each a system property with a default ({@link #generate(Workload, WorkloadSink)}):
+ * <ul>
+ *   <li>{@value #W2_N_PROP_NAME}: rows per side of W2, default {@value #W2_N_DEFAULT}</li>
+ *   <li>{@value #W2_KEYS_PROP_NAME}: distinct W2 keys, default {@value #W2_KEYS_DEFAULT}</li>
+ *   <li>{@value #W3_N_PROP_NAME}: rows per side of W3, default {@value #W3_N_DEFAULT} (the run size;
+ *       the briefed 1,000,000 gives 22.8 billion inner rows)</li>
+ * </ul>
+ */
+public final class Workloads {
+    /** W1 PRNG seed. */
+    public static final long W1_SEED = 0x5EED0001L;
+    /** W2 PRNG seed. */
+    public static final long W2_SEED = 0x5EED0002L;
+    /** W3 PRNG seed. */
+    public static final long W3_SEED = 0x5EED0003L;
+
+    /** Impressions of W1. */
+    public static final int W1_N_DEFAULT = 2_000_000;
+    /** Impressions of W1-big. */
+    public static final int W1_BIG_N_DEFAULT = 10_000_000;
+    /** Probability that an impression is clicked. */
+    public static final double W1_CLICK_PROBABILITY = 0.2;
+    /** Largest click delay in ms (delays are uniform integers in [0, 30000]). */
+    public static final int W1_MAX_CLICK_DELAY_MS = 30_000;
+    /** A W1 watermark is considered after every this many events (both sides counted). */
+    public static final int W1_WATERMARK_EVERY = 1000;
+    /** W1 watermark = max ts seen minus this. */
+    public static final long W1_WATERMARK_LAG_MS = 5000;
+    /** W1 join half-interval (both bounds inclusive). */
+    public static final long W1_INTERVAL_MS = 30_000;
+    /** W1-big join half-interval (both bounds inclusive). */
+    public static final long W1_BIG_INTERVAL_MS = 3_600_000;
+
+    /** System property: rows per side of W2. */
+    public static final String W2_N_PROP_NAME = "w2.n";
+    /** Default rows per side of W2. */
+    public static final int W2_N_DEFAULT = 1_000_000;
+    /** System property: number of distinct W2 keys (keys are 0 .. K-1). */
+    public static final String W2_KEYS_PROP_NAME = "w2.keys";
+    /** Default number of distinct W2 keys. */
+    public static final int W2_KEYS_DEFAULT = 200_000;
+    /** System property: rows per side of W3. */
+    public static final String W3_N_PROP_NAME = "w3.n";
+    /** Default rows per side of W3 (the run size of WORKLOADS.md). */
+    public static final int W3_N_DEFAULT = 50_000;
+    /** Number of W3 ids (keys are 1 .. M). */
+    public static final int W3_M_DEFAULT = 1_000_000;
+    /** Zipf exponent of W3. */
+    public static final double W3_ZIPF_S = 1.1;
+
+    private Workloads() {
+    }
+
+    /**
+     * Generates a workload with its defaults, overridden by the system properties
+     * {@value #W2_N_PROP_NAME}, {@value #W2_KEYS_PROP_NAME} and {@value #W3_N_PROP_NAME}.
+     *
+     * @param w    the workload
+     * @param sink receives the events
+     */
+    public static void generate(final Workload w, final WorkloadSink sink) {
+        generate(w, System.getProperties(), sink);
+    }
+
+    /**
+     * Generates a workload with its defaults, overridden by {@code props} (same names as the system
+     * properties of {@link #generate(Workload, WorkloadSink)}).
+     *
+     * @param w     the workload
+     * @param props overrides; missing names take the default
+     * @param sink  receives the events
+     */
+    public static void generate(final Workload w, final Properties props, final WorkloadSink sink) {
+        switch (w) {
+            case W1:
+                w1(W1_N_DEFAULT, sink);
+                break;
+            case W1_BIG:
+                w1(W1_BIG_N_DEFAULT, sink);
+                break;
+            case W2:
+                w2(intProp(props, W2_N_PROP_NAME, W2_N_DEFAULT), intProp(props, W2_KEYS_PROP_NAME, W2_KEYS_DEFAULT),
+                    sink);
+                break;
+            case W3:
+                w3(intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT), W3_M_DEFAULT, sink);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown workload " + w);
+        }
+    }
+
+    /**
+     * Number of events {@link #generate(Workload, Properties, WorkloadSink)} will emit as rows, or -1 when
+     * it is only known after generation (W1: the click count is random). Handy to size an {@link EventTape}.
+     *
+     * @param w     the workload
+     * @param props overrides
+     * @return rows of both sides, or -1
+     */
+    public static long rowCount(final Workload w, final Properties props) {
+        switch (w) {
+            case W2:
+                return 2L * intProp(props, W2_N_PROP_NAME, W2_N_DEFAULT);
+            case W3:
+                return 2L * intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT);
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * The half-width of the W1 interval join: {@code right.ts ∈ [left.ts - x, left.ts + x]}, both bounds
+     * inclusive.
+     *
+     * @param w {@link Workload#W1} or {@link Workload#W1_BIG}
+     * @return 30,000 for W1, 3,600,000 for W1-big
+     * @throws IllegalArgumentException for W2 and W3 (regular joins, no interval)
+     */
+    public static long w1IntervalMillis(final Workload w) {
+        switch (w) {
+            case W1:
+                return W1_INTERVAL_MS;
+            case W1_BIG:
+                return W1_BIG_INTERVAL_MS;
+            default:
+                throw new IllegalArgumentException(w + " is a regular join, it has no interval; expected W1 or W1-big");
+        }
+    }
+
+    /**
+     * W1, show-click interval join (WORKLOADS.md "W1").
+     * <pre>
+     * rng = SplitMix64(0x5EED0001)
+     * for i in 0 .. n-1:
+     *     impression i: key = mix64(i), ts = i, f1 = i               (left)
+     *     if rng.nextDouble() &lt; 0.2:
+     *         d = floor(rng.nextDouble() * 30001)                     (uniform in [0, 30000])
+     *         click of i: key = mix64(i), ts = i + d                   (right)
+     * clicks sorted by (ts, i); the click of rank c gets f1 = c
+     * merge by ts, the impression before the clicks of equal ts
+     * after the e-th event (1-based, both sides) with e % 1000 == 0:
+     *     watermark(max_ts_seen - 5000) if higher than the last one
+     * end()
+     * </pre>
+     * Clicks are kept as packed longs {@code ts << 32 | i} and sorted with {@link Arrays#sort(long[], int, int)}
+     * (primitive, no boxing; ts and i are non-negative and below 2^31, so the signed order is (ts, i)).
+     *
+     * @param n    number of impressions, 1 .. {@value Integer#MAX_VALUE} - 30000
+     * @param sink receives the events
+     */
+    public static void w1(final int n, final WorkloadSink sink) {
+        if (n < 1 || n > Integer.MAX_VALUE - W1_MAX_CLICK_DELAY_MS) {
+            throw new IllegalArgumentException("W1 n=" + n + " out of range [1, " + (Integer.MAX_VALUE - W1_MAX_CLICK_DELAY_MS) + "]");
+        }
+        final SplitMix64 rng = new SplitMix64(W1_SEED);
+        long[] clicks = new long[n / 5 + 1024];
+        int clickCount = 0;
+        for (int i = 0; i < n; i++) {
+            if (rng.nextDouble() < W1_CLICK_PROBABILITY) {
+                final long d = (long) (rng.nextDouble() * (W1_MAX_CLICK_DELAY_MS + 1));
+                if (clickCount == clicks.length) {
+                    clicks = Arrays.copyOf(clicks, clicks.length + (clicks.length >> 1) + 16);
+                }
+                clicks[clickCount++] = ((i + d) << 32) | i;
+            }
+        }
+        Arrays.sort(clicks, 0, clickCount);
+
+        final W1Merger m = new W1Merger(sink);
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            while (c < clickCount && (clicks[c] >>> 32) < i) {
+                m.emit(WorkloadSink.RIGHT, SplitMix64.mix64(clicks[c] & 0xFFFF_FFFFL), clicks[c] >>> 32, c);
+                c++;
+            }
+            m.emit(WorkloadSink.LEFT, SplitMix64.mix64(i), i, i);
+        }
+        while (c < clickCount) {
+            m.emit(WorkloadSink.RIGHT, SplitMix64.mix64(clicks[c] & 0xFFFF_FFFFL), clicks[c] >>> 32, c);
+            c++;
+        }
+        sink.end();
+    }
+
+    /** Counts merged W1 events and applies the watermark rule. */
+    private static final class W1Merger {
+        private final WorkloadSink sink;
+        private long events;
+        private long maxTs = Long.MIN_VALUE;
+        private long lastWatermark = Long.MIN_VALUE;
+
+        W1Merger(final WorkloadSink sink) {
+            this.sink = sink;
+        }
+
+        void emit(final int side, final long key, final long ts, final long f1) {
+            sink.row(side, key, ts, f1);
+            if (ts > maxTs) {
+                maxTs = ts;
+            }
+            if (++events % W1_WATERMARK_EVERY == 0) {
+                final long w = maxTs - W1_WATERMARK_LAG_MS;
+                if (w > lastWatermark) {
+                    lastWatermark = w;
+                    sink.watermark(w);
+                }
+            }
+        }
+    }
+
+    /**
+     * W2, orders-payments regular join with uniform keys (WORKLOADS.md "W2"): a uniformly random interleaving
+     * of n left and n right rows, keys uniform over 0 .. keys-1, ts = global event index, no watermarks.
+     * <pre>
+     * rng = SplitMix64(0x5EED0002); remL = remR = n
+     * for t in 0 .. 2n-1:
+     *     left = rng.nextDouble() &lt; remL / (double) (remL + remR)
+     *     key  = floor(rng.nextDouble() * keys)
+     *     row(left ? LEFT : RIGHT, key, ts = t, f1 = running number of that side)
+     * end()
+     * </pre>
+     *
+     * @param n    rows per side, at least 1
+     * @param keys number of distinct keys, at least 1
+     * @param sink receives the events
+     */
+    public static void w2(final int n, final int keys, final WorkloadSink sink) {
+        requirePositive("W2 n", n);
+        requirePositive("W2 keys", keys);
+        final SplitMix64 rng = new SplitMix64(W2_SEED);
+        final double k = keys;
+        long remL = n;
+        long remR = n;
+        final long total = 2L * n;
+        for (long t = 0; t < total; t++) {
+            final boolean left = rng.nextDouble() < (double) remL / (double) (remL + remR);
+            final long key = (long) (rng.nextDouble() * k);
+            if (left) {
+                sink.row(WorkloadSink.LEFT, key, t, n - remL);
+                remL--;
+            } else {
+                sink.row(WorkloadSink.RIGHT, key, t, n - remR);
+                remR--;
+            }
+        }
+        sink.end();
+    }
+
+    /**
+     * W3, skewed regular join (WORKLOADS.md "W3"): the W2 algorithm with seed {@code 0x5EED0003} and keys
+     * drawn from Zipf(s = 1.1) over 1 .. m (see {@link #zipfCdf(int, double)} and {@link #zipfKey(double[], double)}).
+     * Note that the interleaving depends on n, so a smaller n is not a prefix of a larger one.
+     *
+     * @param n    rows per side, at least 1 (the run size is 50,000)
+     * @param m    number of ids, at least 1 (1,000,000)
+     * @param sink receives the events
+     */
+    public static void w3(final int n, final int m, final WorkloadSink sink) {
+        requirePositive("W3 n", n);
+        requirePositive("W3 m", m);
+        final double[] cdf = zipfCdf(m, W3_ZIPF_S);
+        final SplitMix64 rng = new SplitMix64(W3_SEED);
+        long remL = n;
+        long remR = n;
+        final long total = 2L * n;
+        for (long t = 0; t < total; t++) {
+            final boolean left = rng.nextDouble() < (double) remL / (double) (remL + remR);
+            final long key = zipfKey(cdf, rng.nextDouble());
+            if (left) {
+                sink.row(WorkloadSink.LEFT, key, t, n - remL);
+                remL--;
+            } else {
+                sink.row(WorkloadSink.RIGHT, key, t, n - remR);
+                remR--;
+            }
+        }
+        sink.end();
+    }
+
+    /**
+     * The Zipf cumulative distribution of W3, exactly as WORKLOADS.md computes it: prefix sums of
+     * {@code Math.pow(i, -s)} for ascending i = 1 .. m in doubles, each prefix then divided by the total H.
+     *
+     * @param m number of ids
+     * @param s exponent
+     * @return {@code cdf} with {@code cdf[k]} for k = 1 .. m at index k (index 0 unused, 0.0)
+     */
+    public static double[] zipfCdf(final int m, final double s) {
+        final double[] cdf = new double[m + 1];
+        double sum = 0.0;
+        for (int i = 1; i <= m; i++) {
+            sum += Math.pow(i, -s);
+            cdf[i] = sum;
+        }
+        final double h = sum;
+        for (int i = 1; i <= m; i++) {
+            cdf[i] = cdf[i] / h;
+        }
+        return cdf;
+    }
+
+    /**
+     * The smallest k in 1 .. m with {@code v < cdf[k]} (binary search), m if none.
+     *
+     * @param cdf a table from {@link #zipfCdf(int, double)}
+     * @param v   a uniform draw in [0, 1)
+     * @return the key
+     */
+    public static long zipfKey(final double[] cdf, final double v) {
+        final int m = cdf.length - 1;
+        int lo = 1;
+        int hi = m;
+        // invariant: answer in [lo, hi]; hi = m also covers "none"
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (v < cdf[mid]) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    }
+
+    private static void requirePositive(final String what, final int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(what + "=" + value + " out of range [1, " + Integer.MAX_VALUE + "]");
+        }
+    }
+
+    private static int intProp(final Properties props, final String name, final int defaultValue) {
+        final String s = props.getProperty(name);
+        if (s == null || s.isBlank()) {
+            return defaultValue;
+        }
+        final int v;
+        try {
+            v = Integer.parseInt(s.trim().replace("_", "").replace(",", ""));
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + name + "=" + s + " is not an integer in [1, " + Integer.MAX_VALUE + "]", e);
+        }
+        if (v < 1) {
+            throw new IllegalArgumentException("-D" + name + "=" + s + " out of range [1, " + Integer.MAX_VALUE + "]");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,306 @@
+package io.junction.tools.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Reproduces the WORKLOADS.md table: counts, checksums and join output rows (brute force). */
+class WorkloadsTest {
+
+    // ---------------------------------------------------------------- W1
+
+    /** Records W1 and checks its order and watermark invariants on the fly. */
+    private static final class W1Recorder implements WorkloadSink {
+        final Checksum checksum = new Checksum();
+        final LongLongHashMap impressionTs;
+        long[] clickKey = new long[1 << 16];
+        long[] clickTs = new long[1 << 16];
+        int clicks;
+        long nextLeftF1;
+        long nextRightF1;
+        long lastTs = Long.MIN_VALUE;
+        int lastSide = RIGHT;
+        long lastWatermark = Long.MIN_VALUE;
+        long events;
+        long watermarks;
+        long lateRows;
+        long wrongWatermarkPlacement;
+        boolean ended;
+        boolean rowAfterEnd;
+
+        W1Recorder(final int n) {
+            impressionTs = new LongLongHashMap(n);
+        }
+
+        @Override
+        public void row(final int side, final long key, final long ts, final long f1) {
+            checksum.row(side, key, ts, f1);
+            rowAfterEnd |= ended;
+            assertTrue(ts > lastTs || ts == lastTs && !(side == LEFT && lastSide == RIGHT),
+                "not (ts, impression first) ordered at event " + events);
+            if (ts <= lastWatermark) {
+                lateRows++;
+            }
+            lastTs = ts;
+            lastSide = side;
+            events++;
+            if (side == LEFT) {
+                assertEquals(nextLeftF1++, f1);
+                assertEquals(f1, ts);
+                assertEquals(SplitMix64.mix64(f1), key);
+                assertEquals(LongLongHashMap.MISSING, impressionTs.put(key, ts), "impression keys are unique");
+            } else {
+                assertEquals(nextRightF1++, f1);
+                if (clicks == clickKey.length) {
+                    clickKey = java.util.Arrays.copyOf(clickKey, clicks * 2);
+                    clickTs = java.util.Arrays.copyOf(clickTs, clicks * 2);
+                }
+                clickKey[clicks] = key;
+                clickTs[clicks] = ts;
+                clicks++;
+            }
+        }
+
+        @Override
+        public void watermark(final long watermark) {
+            assertTrue(watermark > lastWatermark, "watermarks must increase");
+            if (events % 1000 != 0 || watermark != lastTs - 5000) {
+                wrongWatermarkPlacement++;
+            }
+            lastWatermark = watermark;
+            watermarks++;
+        }
+
+        @Override
+        public void end() {
+            assertTrue(!ended, "end() twice");
+            ended = true;
+        }
+
+        /** Brute-force interval join: {inner rows, append-only left outer rows}. */
+        long[] join(final long interval) {
+            final boolean[] matched = new boolean[(int) nextLeftF1];
+            long inner = 0;
+            for (int c = 0; c < clicks; c++) {
+                final long its = impressionTs.get(clickKey[c]);   // keys are unique: at most one candidate
+                if (its != LongLongHashMap.MISSING && clickTs[c] >= its - interval && clickTs[c] <= its + interval) {
+                    inner++;
+                    matched[(int) its] = true;                    // impression ts == its index
+                }
+            }
+            long unmatched = 0;
+            for (final boolean m : matched) {
+                if (!m) {
+                    unmatched++;
+                }
+            }
+            return new long[] {inner, inner + unmatched};
+        }
+    }
+
+    @Test
+    void shouldReproduceW1CountsAndChecksum() {
+        final W1Recorder r = new W1Recorder(Workloads.W1_N_DEFAULT);
+        Workloads.w1(Workloads.W1_N_DEFAULT, r);
+        assertEquals(2_398_949L, r.checksum.events());
+        assertEquals(2_000_000L, r.checksum.left());
+        assertEquals(398_949L, r.checksum.right());
+        assertEquals("2dcdae3550414550", r.checksum.hex());
+        assertTrue(r.ended && !r.rowAfterEnd, "end() exactly once, last");
+        assertEquals(0, r.lateRows, "the merged sequence is ts-ordered, so no row is late");
+        assertEquals(0, r.wrongWatermarkPlacement, "watermark = max ts - 5000 right after every 1000th event");
+        assertEquals(2_398_949L / 1000, r.watermarks);
+
+        final long[] join = r.join(Workloads.w1IntervalMillis(Workload.W1));
+        assertEquals(398_949L, join[0], "W1 inner rows: every click matches exactly its impression");
+        assertEquals(2_000_000L, join[1], "W1 append-only left outer rows");
+    }
+
+    @Test
+    void shouldGiveW1IntervalsPerVariant() {
+        assertEquals(30_000L, Workloads.w1IntervalMillis(Workload.W1));
+        assertEquals(3_600_000L, Workloads.w1IntervalMillis(Workload.W1_BIG));
+        assertThrows(IllegalArgumentException.class, () -> Workloads.w1IntervalMillis(Workload.W2));
+    }
+
+    @Test
+    void shouldMatchEveryClickToItsOwnImpressionForAnyN() {
+        final W1Recorder r = new W1Recorder(10_000);
+        Workloads.w1(10_000, r);
+        assertEquals(10_000L, r.checksum.left());
+        assertEquals(10_000L, r.impressionTs.size());
+        assertEquals(r.clicks, r.join(30_000)[0]);
+    }
+
+    // ---------------------------------------------------------------- W2
+
+    @Test
+    void shouldReproduceW2CountsChecksumAndJoinRows() {
+        final Checksum checksum = new Checksum();
+        final RegularJoinCounter join = new RegularJoinCounter(200_000);
+        Workloads.w2(1_000_000, 200_000, new Tee(checksum, join));
+        assertEquals(2_000_000L, checksum.events());
+        assertEquals(1_000_000L, checksum.left());
+        assertEquals(1_000_000L, checksum.right());
+        assertEquals("762550f0b51997fe", checksum.hex());
+        assertEquals(0, checksum.watermarks());
+        assertTrue(checksum.ended());
+        assertEquals(5_000_737L, join.inner);
+        assertEquals(5_000_737L, join.innerFromCounts());
+        assertEquals(5_007_459L, join.appendOnlyLeftOuter());
+        assertEquals(5_391_191L, join.changelog);
+    }
+
+    @Test
+    void shouldReproduceW2ScaledForKafkaStreams() {
+        final Checksum checksum = new Checksum();
+        final RegularJoinCounter join = new RegularJoinCounter(20_000);
+        final Properties props = new Properties();
+        props.setProperty(Workloads.W2_N_PROP_NAME, "100000");
+        props.setProperty(Workloads.W2_KEYS_PROP_NAME, "20000");
+        Workloads.generate(Workload.W2, props, new Tee(checksum, join));
+        assertEquals(200_000L, checksum.events());
+        assertEquals(100_000L, checksum.left());
+        assertEquals("0646f7acbb3ee137", checksum.hex());
+        assertEquals(500_157L, join.inner);
+        assertEquals(538_623L, join.changelog);
+        assertEquals(500_849L, join.appendOnlyLeftOuter());
+    }
+
+    @Test
+    void shouldNumberRowsPerSideAndStampTsWithTheGlobalIndex() {
+        final long[] next = new long[2];
+        final long[] t = {0};
+        Workloads.w2(1000, 10, new WorkloadSink() {
+            @Override
+            public void row(final int side, final long key, final long ts, final long f1) {
+                assertEquals(next[side]++, f1);
+                assertEquals(t[0]++, ts);
+                assertTrue(key >= 0 && key < 10);
+            }
+
+            @Override
+            public void watermark(final long watermark) {
+                throw new AssertionError();
+            }
+
+            @Override
+            public void end() {
+            }
+        });
+        assertEquals(1000, next[0]);
+        assertEquals(1000, next[1]);
+    }
+
+    // ---------------------------------------------------------------- W3
+
+    @Test
+    void shouldReproduceW3RunSizeCountsChecksumStatsAndJoinRows() {
+        final Checksum checksum = new Checksum();
+        final RegularJoinCounter join = new RegularJoinCounter(1_000_001);
+        Workloads.generate(Workload.W3, new Properties(), new Tee(checksum, join));
+        assertEquals(100_000L, checksum.events());
+        assertEquals(50_000L, checksum.left());
+        assertEquals(50_000L, checksum.right());
+        assertEquals("7a0494d861fa7dcd", checksum.hex());
+        assertEquals(0, join.left[0] + join.right[0], "W3 keys are 1 .. M");
+        assertEquals(24_138, join.distinctKeys());
+        final int hot = join.hottestKey();
+        assertEquals(1, hot);
+        assertEquals(6_136, join.left[hot]);
+        assertEquals(6_237, join.right[hot]);
+        assertEquals(57_123_820L, join.inner);
+        assertEquals(57_123_820L, join.innerFromCounts());
+        assertEquals(57_140_380L, join.changelog);
+        assertEquals(57_135_066L, join.appendOnlyLeftOuter());
+    }
+
+    @Test
+    void shouldReproduceW3AsBriefedWithOneMillionRowsPerSide() {
+        final Checksum checksum = new Checksum();
+        final RegularJoinCounter join = new RegularJoinCounter(1_000_001);
+        Workloads.w3(1_000_000, 1_000_000, new Tee(checksum, join));
+        assertEquals(2_000_000L, checksum.events());
+        assertEquals("c3bbbea79d0849b1", checksum.hex());
+        assertEquals(22_846_200_228L, join.inner);
+        assertEquals(22_846_377_535L, join.changelog);
+    }
+
+    @Test
+    void shouldBuildZipfCdfAndSearchTheSmallestKeyAbove() {
+        final double[] cdf = Workloads.zipfCdf(1000, 1.1);
+        assertEquals(1.0, cdf[1000], 1e-12);
+        assertEquals(1L, Workloads.zipfKey(cdf, 0.0));
+        assertEquals(2L, Workloads.zipfKey(cdf, cdf[1]));           // v < cdf[k] is strict
+        assertEquals(1000L, Workloads.zipfKey(cdf, Math.nextDown(1.0)));
+        for (int k = 2; k <= 1000; k++) {
+            assertTrue(cdf[k] >= cdf[k - 1]);
+        }
+    }
+
+    // ---------------------------------------------------------------- generate / parse
+
+    @Test
+    void shouldParseWorkloadNamesCaseInsensitively() {
+        assertEquals(Workload.W1, Workload.parse("w1"));
+        assertEquals(Workload.W1_BIG, Workload.parse("W1-big"));
+        assertEquals(Workload.W1_BIG, Workload.parse("w1-BIG"));
+        assertEquals(Workload.W1_BIG, Workload.parse("W1_BIG"));
+        assertEquals(Workload.W2, Workload.parse(" W2 "));
+        assertEquals(Workload.W3, Workload.parse("w3"));
+        assertEquals("W1-big", Workload.W1_BIG.toString());
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W4"));
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse(null));
+    }
+
+    @Test
+    void shouldRejectBadSizesWithTheRangeInTheMessage() {
+        final Properties props = new Properties();
+        props.setProperty(Workloads.W2_N_PROP_NAME, "0");
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Workloads.generate(Workload.W2, props, new Checksum()));
+        assertTrue(e.getMessage().contains("w2.n"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Workloads.w1(0, new Checksum()));
+        assertThrows(IllegalArgumentException.class, () -> Workloads.w3(10, 0, new Checksum()));
+    }
+
+    @Test
+    void shouldPredictRowCountsOfRegularJoinWorkloads() {
+        final Properties props = new Properties();
+        assertEquals(2_000_000L, Workloads.rowCount(Workload.W2, props));
+        assertEquals(100_000L, Workloads.rowCount(Workload.W3, props));
+        assertEquals(-1L, Workloads.rowCount(Workload.W1, props));
+    }
+
+    /** Forwards every event to two sinks. */
+    static final class Tee implements WorkloadSink {
+        private final WorkloadSink a;
+        private final WorkloadSink b;
+
+        Tee(final WorkloadSink a, final WorkloadSink b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Override
+        public void row(final int side, final long key, final long ts, final long f1) {
+            a.row(side, key, ts, f1);
+            b.row(side, key, ts, f1);
+        }
+
+        @Override
+        public void watermark(final long watermark) {
+            a.watermark(watermark);
+            b.watermark(watermark);
+        }
+
+        @Override
+        public void end() {
+            a.end();
+            b.end();
+        }
+    }
+}
