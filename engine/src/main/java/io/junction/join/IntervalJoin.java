@@ -2,33 +2,229 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.IntervalBounds;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.state.BucketDescriptor;
+import io.junction.state.KeyIndex;
+import io.junction.state.RowDescriptor;
+import io.junction.state.RowStore;
+import io.junction.time.TimerWheel;
 
-/** The interval join (SPEC 2.2). Work in progress. */
+/**
+ * The event-time interval join with time-bounded state and append-only output (SPEC 2.2), as Flink's
+ * {@code IntervalJoinOperator} for inner joins and Flink SQL's interval join / Spark's stream-stream
+ * outer join for the outer types: an unmatched row is emitted null-padded once, when the watermark
+ * closes it, and never retracted.
+ *
+ * <p>Predicate: keys equal, both pre-filters and the condition hold, and
+ * {@code right.ts - left.ts ∈ [lower, upper]} with the bounds made inclusive (an exclusive upper
+ * counts as {@code upper - 1}, an exclusive lower as {@code lower + 1}), computed without overflow.
+ * <pre>
+ * on row r of side S at step s:
+ *   op other than +I              -> dead-letter NOT_APPEND_ONLY
+ *   r.ts < watermark - lateness   -> dead-letter LATE (counted; not joined, not stored)
+ *   null key or failed pre-filter -> padded at once if S is outer (anti: the left row), never stored
+ *   for each stored o of the other side matching r: emit +(r, o) at max(r.ts, o.ts); count both
+ *     (semi: +l at l's first match, once)
+ *   if r is already closed: pad it now if it never matched, do not store it
+ *   else store r with deadline  left: ts + upper + lateness,  right: ts - lower + lateness
+ * on watermark w at step s: every row with deadline < w is closed: padded (if outer and unmatched;
+ *   anti: the unmatched left rows) at step s, then removed from state.
+ * on end of input: every row is closed.
+ * </pre>
+ * State therefore holds only rows that can still match: it grows with the rows inside the interval,
+ * not with the length of the stream.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
 public final class IntervalJoin extends AbstractJoin
 {
+    private final long lower;
+    private final long upper;
+    private final long lateness;
+    private final boolean semiOrAnti;
+    private final boolean semi;
+    private final boolean padsLeft;
+    private final boolean padsRight;
+    private final TimerWheel.ExpiryHandler expiry = this::close;
+    private long expiryStep;
+    private boolean ended;
+
     public IntervalJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
         super(spec, config, results, deadLetters);
+        if (spec.kind() != JoinKind.INTERVAL)
+        {
+            throw new IllegalArgumentException("IntervalJoin needs an interval join spec: " + spec);
+        }
+        final IntervalBounds bounds = spec.interval();
+        this.lower = bounds.inclusiveLower();
+        this.upper = bounds.inclusiveUpper();
+        this.lateness = spec.allowedLateness();
+        this.semiOrAnti = type.isSemiOrAnti();
+        this.semi = type == JoinType.SEMI;
+        this.padsLeft = type == JoinType.ANTI || type.isOuter(Side.LEFT);
+        this.padsRight = type.isOuter(Side.RIGHT);
     }
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        throw new UnsupportedOperationException("interval join: work in progress");
+        counters.rowsIn++;
+        if (kind != ChangeKind.INSERT)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
+        final long watermark = watermarks.current();
+        if (ts < saturatedSubtract(watermark, lateness))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
+            return;
+        }
+        final int keyLength = extractKey(side, row);
+        if (keyLength == TOO_LONG)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            return;
+        }
+        if (keyLength == UNMATCHABLE)
+        {
+            if (pads(side))
+            {
+                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+            }
+            return;
+        }
+        final long bucket = index.findOrCreate(keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final int matches = probe(side, row, ts, step, keyLength, bucket);
+        if (semi && side == Side.LEFT && matches > 0)
+        {
+            emitPadded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+        }
+        final long deadline = deadline(side, ts);
+        if (ended || deadline < watermark)
+        {
+            // Closed on arrival: joined with what is stored, then padded at once (SPEC 2.2).
+            if (matches == 0 && pads(side))
+            {
+                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+            }
+            releaseIfEmpty(bucket);
+            return;
+        }
+        final long record = store.append(bucket, side, key, 0, keyLength, row, ts);
+        RowDescriptor.count(record, matches);
+        wheel.schedule(record, deadline);
+    }
+
+    private int probe(
+        final Side side, final RowView row, final long ts, final long step, final int keyLength, final long bucket)
+    {
+        final Side otherSide = side.other();
+        final boolean isLeft = side == Side.LEFT;
+        int matches = 0;
+        for (long other = BucketDescriptor.head(bucket, otherSide); other != 0; other = RowDescriptor.keyNext(other))
+        {
+            final long otherTs = RowDescriptor.ts(other);
+            if (!(isLeft ? inInterval(ts, otherTs) : inInterval(otherTs, ts)) || !matches(other, keyLength, side, row))
+            {
+                continue;
+            }
+            matches++;
+            final int count = RowDescriptor.count(other);
+            if (count != Integer.MAX_VALUE)
+            {
+                RowDescriptor.count(other, count + 1);
+            }
+            if (semiOrAnti)
+            {
+                if (semi && !isLeft && count == 0)
+                {
+                    emitPadded(ChangeKind.INSERT, Side.LEFT, otherRow, otherTs, step);
+                }
+                continue;
+            }
+            emitPair(ChangeKind.INSERT, side, row, otherRow, Math.max(ts, otherTs), step);
+        }
+        return matches;
+    }
+
+    /** @return whether {@code rightTs - leftTs} lies in [lower, upper], without overflow. */
+    private boolean inInterval(final long leftTs, final long rightTs)
+    {
+        final long diff = rightTs - leftTs;
+        if (((rightTs ^ leftTs) & (rightTs ^ diff)) < 0)
+        {
+            // The true difference is beyond the long range, hence beyond any bound.
+            return false;
+        }
+        return diff >= lower && diff <= upper;
+    }
+
+    /** @return the last watermark at which a row of this side and ts can still match. */
+    private long deadline(final Side side, final long ts)
+    {
+        final long lastMatch = side == Side.LEFT ? saturatedAdd(ts, upper) : saturatedSubtract(ts, lower);
+        return saturatedAdd(lastMatch, lateness);
+    }
+
+    private boolean pads(final Side side)
+    {
+        return side == Side.LEFT ? padsLeft : padsRight;
+    }
+
+    /** Expiry of one row: pad it if it never matched and its side is padded, then drop it. */
+    private void close(final long record)
+    {
+        final Side side = sideOf(record);
+        if (RowDescriptor.count(record) == 0 && pads(side))
+        {
+            RowStore.wrap(record, storedBuffer, storedRow);
+            emitPadded(ChangeKind.INSERT, side, storedRow, RowDescriptor.ts(record), expiryStep);
+        }
+        final long bucket = bucketOf(record);
+        store.remove(record);
+        counters.expiredRows++;
+        releaseIfEmpty(bucket);
     }
 
     @Override
     void onJoinWatermark(final long watermark, final long step)
     {
+        expiryStep = step;
+        wheel.advance(watermark, expiry);
     }
 
     @Override
     public void onEndOfInput(final long step)
     {
+        watermarks.advanceBoth(Long.MAX_VALUE);
+        ended = true;
+        expiryStep = step;
+        wheel.expireAll(expiry);
+    }
+
+    /** @return {@code a - b}, clamped to the long range instead of wrapping. */
+    static long saturatedSubtract(final long a, final long b)
+    {
+        final long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0)
+        {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
     }
 }

@@ -8,6 +8,7 @@ import io.junction.api.KeyHash;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.metrics.PartitionMetrics;
+import io.junction.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -46,6 +47,8 @@ public final class Publisher
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
+    private BoundedOutOfOrdernessWatermarks leftWatermarks;
+    private BoundedOutOfOrdernessWatermarks rightWatermarks;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final PartitionMetrics[] metrics,
         final JoinSpec spec, final int slotCapacity, final int maxKeyLength)
@@ -57,6 +60,20 @@ public final class Publisher
         this.rightKey = spec.keyExtractor(Side.RIGHT);
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
+    }
+
+    /**
+     * Generates watermarks for both inputs from the rows this publisher publishes, for producers that
+     * have none of their own: each input's watermark trails its highest timestamp by {@code delay} ms
+     * and is broadcast every {@code everyEvents} rows or {@code everyMillis} ms of event time.
+     *
+     * @return this publisher.
+     */
+    public Publisher generateWatermarks(final long delay, final long everyEvents, final long everyMillis)
+    {
+        leftWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
+        rightWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
+        return this;
     }
 
     /**
@@ -127,6 +144,15 @@ public final class Publisher
         slot.rowLength = length;
         slot.row.putBytes(0, row, offset, length);
         ring.publish(sequence);
+        final BoundedOutOfOrdernessWatermarks generator = side == Side.LEFT ? leftWatermarks : rightWatermarks;
+        if (generator != null)
+        {
+            final long watermark = generator.onEvent(ts);
+            if (watermark != BoundedOutOfOrdernessWatermarks.NONE)
+            {
+                broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+            }
+        }
         return PUBLISHED;
     }
 
