@@ -1,0 +1,309 @@
+package io.junction.tools.json;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.junction.api.FieldType;
+import io.junction.api.RowView;
+import io.junction.api.RowWriter;
+import io.junction.api.Schema;
+import java.util.Arrays;
+import java.util.Map;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Converts flat JSON objects (the rows of the replay format, SPEC 1) to and from the engine's binary
+ * row format ({@link io.junction.api.RowFormat}).
+ * <p>
+ * Encoding is canonical, because the engine tells rows apart by their bytes (a retraction must find
+ * "an equal row"): fields are written in ascending field-index order whatever their order in the
+ * JSON text, and numbers are normalised the way SPEC compares them ({@code 1} equals {@code 1.0}):
+ * an integral number that fits a long is a {@link FieldType#LONG}, and so is an integral double with
+ * {@code |v| < 2^53} (where every integer is exact); every other number is a {@link FieldType#DOUBLE}.
+ * Field names are registered in a {@link Schema} shared by both sides, so that a key or condition
+ * field has one index whichever side it comes from.
+ * <p>
+ * Decoding writes field names from {@link Schema#nameOf(int)}, omits absent fields, writes explicit
+ * nulls as {@code null}, escapes strings as JSON requires and writes doubles with
+ * {@link Double#toString(double)}, which Jackson (and any correct parser) reads back as the same double.
+ * <p>
+ * Not thread safe for encoding (one instance per publishing thread); the static decoding methods are
+ * thread safe as long as the schema is (it is).
+ */
+public final class RowJson {
+    /** Returned by {@link #encode} when the row does not fit the given capacity. */
+    public static final int TOO_LARGE = -1;
+
+    /**
+     * One strict mapper for every JSON line the tools read: duplicate names and trailing garbage are
+     * errors, not silently "last one wins" or ignored, because either would make a replay run
+     * something other than what the file says. Thread safe once configured.
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .build();
+
+    private static final double EXACT_INTEGER_LIMIT = 0x1p53;
+
+    private final Schema schema;
+    private final RowWriter writer = new RowWriter();
+    private long[] order = new long[16];
+    private JsonNode[] values = new JsonNode[16];
+
+    /**
+     * @param schema where field names are registered; share it with the join spec and the other side
+     */
+    public RowJson(final Schema schema) {
+        this.schema = schema;
+    }
+
+    /** @return the strict mapper the tools read JSON lines with */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** @return the schema field names are registered in */
+    public Schema schema() {
+        return schema;
+    }
+
+    /**
+     * Parses one JSON object and encodes it; for tests and small tools.
+     *
+     * @param json     a flat JSON object
+     * @param buffer   destination
+     * @param offset   where the row starts
+     * @param capacity the most bytes the row may take
+     * @return the row length, or {@link #TOO_LARGE}
+     * @throws BadInputException when the text is not a flat JSON object
+     */
+    public int encode(final String json, final MutableDirectBuffer buffer, final int offset, final int capacity)
+        throws BadInputException {
+        final JsonNode node;
+        try {
+            node = MAPPER.readTree(json);
+        } catch (final JsonProcessingException e) {
+            throw new BadInputException("invalid JSON: " + e.getOriginalMessage());
+        }
+        return encode(node, buffer, offset, capacity);
+    }
+
+    /**
+     * Encodes a flat JSON object as a canonical binary row, registering new field names. Nothing is
+     * registered when the row is refused.
+     *
+     * @param row      a JSON object whose values are strings, numbers, booleans or nulls
+     * @param buffer   destination
+     * @param offset   where the row starts
+     * @param capacity the most bytes the row may take
+     * @return the row length, or {@link #TOO_LARGE} when it does not fit {@code capacity} (or the
+     *     format's 64 KiB)
+     * @throws BadInputException when the row is not an object, holds a nested value or a number
+     *     outside the double range, or would need more than {@link Schema#MAX_FIELDS} field names
+     */
+    public int encode(final JsonNode row, final MutableDirectBuffer buffer, final int offset, final int capacity)
+        throws BadInputException {
+        if (row == null || !row.isObject()) {
+            throw new BadInputException("row must be a JSON object, got " + kindOf(row));
+        }
+        final int count = row.size();
+        ensureCapacity(count);
+        for (final Map.Entry<String, JsonNode> field : row.properties()) {
+            checkScalar(field.getKey(), field.getValue());
+        }
+        int i = 0;
+        int maxIndex = -1;
+        for (final Map.Entry<String, JsonNode> field : row.properties()) {
+            final int index = register(field.getKey());
+            values[i] = field.getValue();
+            order[i] = ((long) index << 32) | i;
+            maxIndex = Math.max(maxIndex, index);
+            i++;
+        }
+        Arrays.sort(order, 0, count);
+
+        writer.wrap(buffer, offset, capacity, maxIndex + 1);
+        for (int k = 0; k < count; k++) {
+            final int index = (int) (order[k] >>> 32);
+            put(index, values[(int) order[k]]);
+        }
+        Arrays.fill(values, 0, count, null);
+        final int length = writer.finish();
+        return length < 0 ? TOO_LARGE : length;
+    }
+
+    private int register(final String name) throws BadInputException {
+        try {
+            return schema.register(name);
+        } catch (final IllegalStateException full) {
+            throw new BadInputException("row field '" + name + "': " + full.getMessage());
+        }
+    }
+
+    private static void checkScalar(final String name, final JsonNode value) throws BadInputException {
+        if (value.isContainerNode()) {
+            throw new BadInputException("row field '" + name + "' is " + kindOf(value) +
+                ": rows are flat objects of strings, numbers, booleans and nulls (SPEC 1)");
+        }
+        if (value.isNumber() && !(value.isIntegralNumber() && value.canConvertToLong())
+            && !Double.isFinite(value.doubleValue())) {
+            throw new BadInputException("row field '" + name + "': number " + value.asText() + " is outside the double range");
+        }
+        if (!value.isNumber() && !value.isTextual() && !value.isBoolean() && !value.isNull()) {
+            throw new BadInputException("row field '" + name + "' is " + kindOf(value) + ", not a JSON scalar");
+        }
+    }
+
+    private void put(final int index, final JsonNode value) {
+        if (value.isNull()) {
+            writer.putNull(index);
+        } else if (value.isBoolean()) {
+            writer.putBoolean(index, value.booleanValue());
+        } else if (value.isTextual()) {
+            writer.putString(index, value.textValue());
+        } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+            writer.putLong(index, value.longValue());
+        } else {
+            final double d = value.doubleValue();
+            if (isExactInteger(d)) {
+                writer.putLong(index, (long) d);
+            } else {
+                writer.putDouble(index, d);
+            }
+        }
+    }
+
+    /**
+     * @param d a double
+     * @return true when SPEC's number equality makes {@code d} a long: integral and below 2^53 in magnitude
+     */
+    public static boolean isExactInteger(final double d) {
+        return d == Math.rint(d) && Math.abs(d) < EXACT_INTEGER_LIMIT;
+    }
+
+    private void ensureCapacity(final int count) {
+        if (order.length < count) {
+            final int size = Math.max(count, order.length * 2);
+            order = new long[size];
+            values = new JsonNode[size];
+        }
+    }
+
+    /**
+     * Writes a row as a JSON object.
+     *
+     * @param schema names of the row's field indices
+     * @param row    the row (read during the call only)
+     * @param out    where the JSON is appended
+     * @return out
+     */
+    public static StringBuilder appendJson(final Schema schema, final RowView row, final StringBuilder out) {
+        out.append('{');
+        boolean first = true;
+        final int slots = row.fieldSlots();
+        for (int field = 0; field < slots; field++) {
+            final byte type = row.type(field);
+            if (type == FieldType.ABSENT) {
+                continue;
+            }
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            appendString(out, schema.nameOf(field)).append(':');
+            switch (type) {
+                case FieldType.NULL:
+                    out.append("null");
+                    break;
+                case FieldType.LONG:
+                    out.append(row.getLong(field));
+                    break;
+                case FieldType.DOUBLE:
+                    appendDouble(out, row.getDouble(field));
+                    break;
+                case FieldType.BOOLEAN:
+                    out.append(row.getBoolean(field));
+                    break;
+                case FieldType.STRING:
+                    appendString(out, row.getString(field));
+                    break;
+                default:
+                    // validated rows hold no other tag; say so rather than write broken JSON
+                    appendString(out, "<" + FieldType.name(type) + ">");
+            }
+        }
+        return out.append('}');
+    }
+
+    /**
+     * @param schema names of the row's field indices
+     * @param row    the row
+     * @return the row as a JSON object
+     */
+    public static String toJson(final Schema schema, final RowView row) {
+        return appendJson(schema, row, new StringBuilder(64)).toString();
+    }
+
+    /**
+     * Appends a JSON string literal, quoted and escaped.
+     *
+     * @param out   destination
+     * @param value the string
+     * @return out
+     */
+    public static StringBuilder appendString(final StringBuilder out, final String value) {
+        out.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(value, out);
+        return out.append('"');
+    }
+
+    /**
+     * Appends a double so that a JSON parser reads back the same value. Non-finite values cannot come
+     * from JSON input; should a row from elsewhere hold one, it is written as a string rather than as
+     * invalid JSON.
+     *
+     * @param out destination
+     * @param d   the value
+     * @return out
+     */
+    public static StringBuilder appendDouble(final StringBuilder out, final double d) {
+        if (Double.isFinite(d)) {
+            return out.append(d);
+        }
+        return appendString(out, Double.toString(d));
+    }
+
+    /**
+     * @param node a JSON value or null
+     * @return a short description of its kind for messages
+     */
+    public static String kindOf(final JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            return "nothing";
+        }
+        if (node.isObject()) {
+            return "an object";
+        }
+        if (node.isArray()) {
+            return "an array";
+        }
+        if (node.isTextual()) {
+            return "a string";
+        }
+        if (node.isNumber()) {
+            return "a number";
+        }
+        if (node.isBoolean()) {
+            return "a boolean";
+        }
+        if (node.isNull()) {
+            return "null";
+        }
+        return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+    }
+}
