@@ -1,0 +1,110 @@
+package io.junction.tools.replay;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.tools.json.RowJson;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The result and dead-letter handler of one partition during a replay. Rows handed to a handler are
+ * flyweights valid only during the call, so each result is rendered to its JSON line at once and
+ * kept with its step; the replay merges the partitions' lines by step after the engine has closed.
+ * <p>
+ * Not thread safe: called by its partition thread only; read by the replay thread after
+ * {@link io.junction.runtime.JoinEngine#close()} has returned (which waits for the partition thread,
+ * so the lists are safely published).
+ */
+final class PartitionCollector implements ResultHandler, DeadLetterHandler {
+    private final Schema schema;
+    private final StringBuilder line = new StringBuilder(256);
+    private final List<StepLine> results = new ArrayList<>();
+    private final List<StepLine> deadLetters = new ArrayList<>();
+
+    PartitionCollector(final Schema schema) {
+        this.schema = schema;
+    }
+
+    @Override
+    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step) {
+        results.add(new StepLine(step, resultLine(kind, left, right, step).append('}').toString()));
+    }
+
+    @Override
+    public void onWindowResult(
+        final ChangeKind kind, final RowView left, final RowView right, final long windowStart, final long windowEnd,
+        final long step) {
+        final StringBuilder sb = resultLine(kind, left, right, step);
+        sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
+        results.add(new StepLine(step, sb.toString()));
+    }
+
+    @Override
+    public void onDeadLetter(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final DeadLetterReason reason) {
+        deadLetters.add(new StepLine(step, deadLetterLine(schema, line, side, kind, row, ts, step, reason.message())));
+    }
+
+    private StringBuilder resultLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {
+        final StringBuilder sb = line;
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.shortString()).append("\",\"left\":");
+        appendRow(sb, left);
+        sb.append(",\"right\":");
+        appendRow(sb, right);
+        return sb;
+    }
+
+    private void appendRow(final StringBuilder sb, final RowView row) {
+        if (row == null) {
+            sb.append("null");
+        } else {
+            RowJson.appendJson(schema, row, sb);
+        }
+    }
+
+    /**
+     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","side":"left","op":"+I","ts":T,"row":{...}}}.
+     *
+     * @param schema field names
+     * @param sb     a reusable builder (cleared first)
+     * @param side   the row's input
+     * @param kind   its change kind
+     * @param row    the row, or null when it could not be read
+     * @param ts     its event time
+     * @param step   its step
+     * @param reason why it was not processed
+     * @return the line
+     */
+    static String deadLetterLine(
+        final Schema schema, final StringBuilder sb, final Side side, final ChangeKind kind, final RowView row,
+        final long ts, final long step, final String reason) {
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"reason\":");
+        RowJson.appendString(sb, reason);
+        sb.append(",\"side\":\"").append(side.jsonName()).append("\",\"op\":\"").append(kind.shortString())
+            .append("\",\"ts\":").append(ts).append(",\"row\":");
+        if (row == null) {
+            sb.append("null");
+        } else {
+            RowJson.appendJson(schema, row, sb);
+        }
+        return sb.append('}').toString();
+    }
+
+    /** @return the rendered results, in the order this partition produced them */
+    List<StepLine> results() {
+        return results;
+    }
+
+    /** @return the rendered dead letters, in the order this partition produced them */
+    List<StepLine> deadLetters() {
+        return deadLetters;
+    }
+}

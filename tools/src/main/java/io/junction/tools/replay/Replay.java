@@ -1,0 +1,257 @@
+package io.junction.tools.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.RowFormat;
+import io.junction.api.Schema;
+import io.junction.join.StateConfig;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.JoinEngine;
+import io.junction.runtime.Publisher;
+import io.junction.tools.json.BadInputException;
+import io.junction.tools.json.RowJson;
+import io.junction.tools.spec.JoinSpecJson;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Runs a scenario (SPEC 1: a join spec and an event log) through the real runtime: a
+ * {@link JoinEngine} with its rings, partition threads and off-heap state, fed by one
+ * {@link Publisher} exactly as an application would feed it. There is deliberately no second code
+ * path for replay, so that every semantic test run through replay tests the engine that ships.
+ * <p>
+ * Steps are the 0-based indices of the non-blank lines. A row line is encoded canonically
+ * ({@link RowJson}) and published with its step; {@code {"watermark":T}} broadcasts a watermark to
+ * both inputs (or, with {@code "side"}, to one); the end of the log publishes the end of input with
+ * step = the number of non-blank lines; then the engine is closed, which drains every partition.
+ * Lines that are not valid events, and rows the publisher refuses, become dead-letter lines at their
+ * step; they never stop the run and never reach the engine.
+ * <p>
+ * Results are rendered per partition on the partition thread (rows are flyweights) and merged by
+ * step, stably, after the engine has closed.
+ * <p>
+ * Not thread safe: one run at a time per instance (runs are independent; use one instance per thread).
+ */
+public final class Replay {
+    /**
+     * Key capacity per partition for replays: Chronicle Map sizes its segments up front, and the
+     * engine's default (a million keys) makes each start cost far more than a scenario file needs.
+     */
+    public static final long MAX_KEYS_DEFAULT = 65_536;
+    /** Ring slots per partition for replays: a replay is not a throughput run. */
+    public static final int RING_SIZE_DEFAULT = 1024;
+    /** How many partition errors are kept as text (all are counted). */
+    private static final int MAX_ERRORS_KEPT = 100;
+
+    private final EngineConfig config;
+
+    /**
+     * @param config the engine configuration to run with (see {@link #config(int)})
+     */
+    public Replay(final EngineConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * @param partitions number of partitions
+     * @return the engine defaults with state and rings sized for scenario files, so that a start is fast
+     */
+    public static EngineConfig config(final int partitions) {
+        return EngineConfig.defaults()
+            .withPartitions(partitions)
+            .withRingSize(RING_SIZE_DEFAULT)
+            .withState(StateConfig.defaults().withMaxKeys(MAX_KEYS_DEFAULT));
+    }
+
+    /** @return the engine configuration runs use */
+    public EngineConfig engineConfig() {
+        return config;
+    }
+
+    /**
+     * Replays a scenario from its two files.
+     *
+     * @param specFile   the {@code *.join.json}
+     * @param eventsFile the {@code *.events.jsonl}
+     * @return what the run produced
+     * @throws IOException                            when a file cannot be read
+     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     * @throws UnsupportedOperationException          when the engine does not implement the join kind
+     */
+    public ReplayResult run(final Path specFile, final Path eventsFile) throws IOException {
+        final Schema schema = new Schema();
+        final JoinSpec spec = JoinSpecJson.read(specFile, schema);
+        try (BufferedReader events = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8)) {
+            return run(spec, schema, events);
+        }
+    }
+
+    /**
+     * Replays a scenario given as text; for tests.
+     *
+     * @param specJson the join spec
+     * @param events   the event log, lines separated by newlines
+     * @return what the run produced
+     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     */
+    public ReplayResult run(final String specJson, final String events) {
+        final Schema schema = new Schema();
+        final JoinSpec spec = JoinSpecJson.parse(specJson, schema);
+        try (BufferedReader reader = new BufferedReader(new StringReader(events))) {
+            return run(spec, schema, reader);
+        } catch (final IOException e) {
+            throw new IllegalStateException("reading a string cannot fail", e);
+        }
+    }
+
+    /**
+     * Replays an event log against a parsed spec.
+     *
+     * @param spec   the join, built against {@code schema}
+     * @param schema the schema of both sides; row field names are registered in it as they appear
+     * @param events the event log
+     * @return what the run produced
+     * @throws IOException                   when reading the log fails (the engine is closed first)
+     * @throws UnsupportedOperationException when the engine does not implement the join kind
+     */
+    public ReplayResult run(final JoinSpec spec, final Schema schema, final BufferedReader events) throws IOException {
+        final int partitions = config.partitions();
+        final PartitionCollector[] collectors = new PartitionCollector[partitions];
+        for (int p = 0; p < partitions; p++) {
+            collectors[p] = new PartitionCollector(schema);
+        }
+        final AtomicLong errorCount = new AtomicLong();
+        final List<String> errors = new ArrayList<>();
+        final List<StepLine> refused = new ArrayList<>();
+        final boolean tsRequired = spec.kind() != JoinKind.REGULAR;
+        final RowJson codec = new RowJson(schema);
+        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+        final StringBuilder sb = new StringBuilder(256);
+
+        long step = 0;
+        final JoinEngine engine = JoinEngine.builder(spec)
+            .config(config)
+            .resultHandlers(p -> collectors[p])
+            .deadLetterHandlers(p -> collectors[p])
+            .errorHandler(t -> {
+                errorCount.incrementAndGet();
+                synchronized (errors) {
+                    if (errors.size() < MAX_ERRORS_KEPT) {
+                        errors.add(Thread.currentThread().getName() + ": " + t);
+                    }
+                }
+            })
+            .start();
+        try {
+            final Publisher publisher = engine.publisher();
+            long lineNumber = 0;
+            String line;
+            while ((line = events.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired);
+                    if (event.isWatermark()) {
+                        check(event.side() == null
+                            ? publisher.watermark(event.ts(), step)
+                            : publisher.watermark(event.side(), event.ts(), step));
+                    } else {
+                        publishRow(publisher, codec, scratch, event, step, refused, sb);
+                    }
+                } catch (final BadInputException e) {
+                    refused.add(new StepLine(step, badLine(sb, step, "line " + lineNumber + ": " + e.getMessage(), line)));
+                }
+                step++;
+            }
+            check(publisher.endOfInput(step));
+        } finally {
+            engine.close();
+        }
+
+        final List<StepLine> results = new ArrayList<>();
+        final List<StepLine> deadLetters = new ArrayList<>(refused);
+        for (final PartitionCollector collector : collectors) {
+            results.addAll(collector.results());
+            deadLetters.addAll(collector.deadLetters());
+        }
+        // List.sort is stable: lines of one step keep partition order, and each partition's own order
+        results.sort(Comparator.comparingLong(StepLine::step));
+        deadLetters.sort(Comparator.comparingLong(StepLine::step));
+        final List<String> keptErrors;
+        synchronized (errors) {
+            keptErrors = new ArrayList<>(errors);
+        }
+        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics());
+    }
+
+    private static void publishRow(
+        final Publisher publisher, final RowJson codec, final UnsafeBuffer scratch, final ReplayEvent event,
+        final long step, final List<StepLine> refused, final StringBuilder sb) throws BadInputException {
+        final int length = codec.encode(event.row(), scratch, 0, scratch.capacity());
+        final int code = length == RowJson.TOO_LARGE
+            ? Publisher.ROW_TOO_LARGE
+            : publisher.publish(event.side(), event.kind(), scratch, 0, length, event.ts(), step, System.nanoTime());
+        switch (code) {
+            case Publisher.PUBLISHED:
+                return;
+            case Publisher.ROW_TOO_LARGE:
+                refused.add(new StepLine(step, refusedRow(sb, event, step,
+                    DeadLetterReason.ROW_TOO_LARGE.message() + " (row of " +
+                        (length == RowJson.TOO_LARGE ? "more than " + RowFormat.MAX_ROW_LENGTH : length) + " bytes)")));
+                return;
+            case Publisher.MALFORMED_ROW:
+                refused.add(new StepLine(step, refusedRow(sb, event, step,
+                    DeadLetterReason.MALFORMED_ROW.message())));
+                return;
+            default:
+                check(code);
+        }
+    }
+
+    private static void check(final int code) {
+        if (code != Publisher.PUBLISHED) {
+            throw new IllegalStateException("publisher refused an event with code " + code + " during a replay");
+        }
+    }
+
+    private static String refusedRow(final StringBuilder sb, final ReplayEvent event, final long step, final String reason) {
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"reason\":");
+        RowJson.appendString(sb, reason);
+        sb.append(",\"side\":\"").append(event.side().jsonName()).append("\",\"op\":\"")
+            .append(event.kind().shortString()).append("\",\"ts\":").append(event.ts()).append(",\"row\":")
+            .append(writeNode(event.row()));
+        return sb.append('}').toString();
+    }
+
+    private static String badLine(final StringBuilder sb, final long step, final String reason, final String line) {
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"reason\":");
+        RowJson.appendString(sb, reason);
+        sb.append(",\"line\":");
+        RowJson.appendString(sb, line);
+        return sb.append('}').toString();
+    }
+
+    private static String writeNode(final JsonNode node) {
+        try {
+            return RowJson.mapper().writeValueAsString(node);
+        } catch (final JsonProcessingException e) {
+            throw new IllegalStateException("a parsed JSON tree is always writable", e);
+        }
+    }
+}

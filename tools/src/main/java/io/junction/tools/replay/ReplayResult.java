@@ -1,0 +1,111 @@
+package io.junction.tools.replay;
+
+import io.junction.metrics.PartitionMetrics;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What a replay produced: the result lines and dead-letter lines of every partition merged in step
+ * order, the errors the partitions reported, and the engine's final metrics. Immutable.
+ */
+public final class ReplayResult {
+    private final long steps;
+    private final List<StepLine> results;
+    private final List<StepLine> deadLetters;
+    private final long errorCount;
+    private final List<String> errors;
+    private final List<PartitionMetrics.Snapshot> metrics;
+
+    ReplayResult(
+        final long steps, final List<StepLine> results, final List<StepLine> deadLetters, final long errorCount,
+        final List<String> errors, final List<PartitionMetrics.Snapshot> metrics) {
+        this.steps = steps;
+        this.results = Collections.unmodifiableList(results);
+        this.deadLetters = Collections.unmodifiableList(deadLetters);
+        this.errorCount = errorCount;
+        this.errors = Collections.unmodifiableList(errors);
+        this.metrics = Collections.unmodifiableList(metrics);
+    }
+
+    /** @return the number of non-blank input lines, which is also the step of the end-of-log flush */
+    public long steps() {
+        return steps;
+    }
+
+    /** @return result lines, ordered by step (order within a step is free, SPEC 1 "Output") */
+    public List<StepLine> results() {
+        return results;
+    }
+
+    /** @return dead-letter lines (bad lines, refused rows, engine dead letters), ordered by step */
+    public List<StepLine> deadLetters() {
+        return deadLetters;
+    }
+
+    /** @return the result lines' JSON text */
+    public List<String> resultLines() {
+        return texts(results);
+    }
+
+    /** @return the dead-letter lines' JSON text */
+    public List<String> deadLetterLines() {
+        return texts(deadLetters);
+    }
+
+    /**
+     * @return how many exceptions partition threads reported (operator or handler failures); non-zero
+     *     means the output may be incomplete
+     */
+    public long errorCount() {
+        return errorCount;
+    }
+
+    /** @return the first few of those exceptions, as text */
+    public List<String> errors() {
+        return errors;
+    }
+
+    /** @return each partition's metrics after the run */
+    public List<PartitionMetrics.Snapshot> metrics() {
+        return metrics;
+    }
+
+    /**
+     * Writes the result lines, one a line.
+     *
+     * @param out destination (not closed)
+     * @throws IOException when writing fails
+     */
+    public void writeResults(final Writer out) throws IOException {
+        write(results, out);
+    }
+
+    /**
+     * Writes the dead-letter lines, one a line.
+     *
+     * @param out destination (not closed)
+     * @throws IOException when writing fails
+     */
+    public void writeDeadLetters(final Writer out) throws IOException {
+        write(deadLetters, out);
+    }
+
+    private static void write(final List<StepLine> lines, final Writer out) throws IOException {
+        for (final StepLine line : lines) {
+            out.write(line.json());
+            out.write('\n');
+        }
+        out.flush();
+    }
+
+    private static List<String> texts(final List<StepLine> lines) {
+        final List<String> texts = new ArrayList<>(lines.size());
+        for (final StepLine line : lines) {
+            texts.add(line.json());
+        }
+        return texts;
+    }
+}
