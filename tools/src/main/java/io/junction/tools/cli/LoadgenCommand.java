@@ -1,0 +1,163 @@
+package io.junction.tools.cli;
+
+import io.junction.api.JoinType;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.perf.HandOffFloor;
+import io.junction.tools.perf.LatencyReport;
+import io.junction.tools.perf.LoadResult;
+import io.junction.tools.perf.LoadRun;
+import io.junction.tools.workload.Checksum;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.Workload;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code junction loadgen}: drives a WORKLOADS.md workload through the engine, open loop at a fixed
+ * rate (latency from each event's intended send time: coordinated omission corrected) or at max
+ * rate, and reports throughput and ingest-to-emit percentiles next to a bare Disruptor hand-off
+ * floor measured in the same run, optionally as an {@code .hlog} interval log and an SVG plot.
+ */
+@Command(name = "loadgen", mixinStandardHelpOptions = true,
+    description = "Drive a workload (W1, W1-big, W2, W3) through the engine and report throughput and latency percentiles.")
+public final class LoadgenCommand implements Callable<Integer>
+{
+    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2 or W3 (default ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--type", defaultValue = "left", description = "Join type: inner, left, ... (default ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--rate", defaultValue = "0", description = "Offered events/s; 0 = max rate (default ${DEFAULT-VALUE}).")
+    long rate;
+
+    @Option(names = "--partitions", defaultValue = "1", description = "Partitions (default ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--wait-strategy", defaultValue = "sleeping", converter = WaitStrategyConverter.class,
+        description = "blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE}).")
+    WaitStrategyKind waitStrategy;
+
+    @Option(names = "--warmup", defaultValue = "-1", description = "Events excluded from the latency histogram (default: 10% of the workload).")
+    long warmup;
+
+    @Option(names = "--ring-size", defaultValue = "" + EngineConfig.RING_SIZE_DEFAULT, description = "Slots per ring (default ${DEFAULT-VALUE}).")
+    int ringSize;
+
+    @Option(names = "--floor", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Also measure the bare hand-off floor at the same rate (default ${DEFAULT-VALUE}).")
+    boolean floor;
+
+    @Option(names = "--hlog", description = "Write interval histograms (HdrHistogram log format) to this file.")
+    File hlog;
+
+    @Option(names = "--svg", description = "Write the percentile-distribution plot to this file.")
+    File svg;
+
+    @Option(names = "--events", defaultValue = "0", description = "Use only the first N events of the workload (0 = all).")
+    int events;
+
+    @Option(names = "--quiet", description = "No progress line.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final Workload w = Workload.parse(workload);
+        final JoinType joinType = JoinType.fromName(type);
+        if (joinType == null)
+        {
+            System.err.println("unknown --type " + type + ": expected inner, left, right, full, semi or anti");
+            return 2;
+        }
+        System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
+        EventTape tape = EventTape.of(w);
+        if (events > 0 && events < tape.size())
+        {
+            final EventTape prefix = new EventTape(events);
+            tape.replay(prefix, 0, events);
+            prefix.end();
+            tape = prefix;
+        }
+        final Checksum checksum = new Checksum();
+        tape.replay(checksum);
+        System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
+            w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
+
+        final LoadRun.Options options = new LoadRun.Options();
+        options.workload = w;
+        options.type = joinType;
+        options.rate = rate;
+        options.partitions = partitions;
+        options.waitStrategy = waitStrategy;
+        options.ringSize = ringSize;
+        options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 10;
+        options.progress = quiet ? null : System.err;
+        final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
+        final List<LatencyReport.Series> series = new ArrayList<>();
+        series.add(new LatencyReport.Series(result.label, result.latency, result.achievedRate()));
+        LatencyReport.Series floorSeries = null;
+        if (floor)
+        {
+            final Histogram floorHistogram = HandOffFloor.run(tape.size(), rate, options.warmupEvents, ringSize, waitStrategy);
+            floorSeries = new LatencyReport.Series("floor: bare hand-off " + waitStrategy.name().toLowerCase(Locale.ROOT) +
+                (rate > 0 ? " @" + rate + "/s" : " max-rate"), floorHistogram, 0);
+        }
+        printSummary(result);
+        System.out.print(LatencyReport.table(series, floorSeries));
+        if (svg != null)
+        {
+            final List<LatencyReport.Series> plotted = new ArrayList<>(series);
+            if (floorSeries != null)
+            {
+                plotted.add(floorSeries);
+            }
+            LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + type);
+            System.out.println("plot: " + svg);
+        }
+        return 0;
+    }
+
+    static LoadResult run(final EventTape tape, final LoadRun.Options options, final Path hlogPath) throws FileNotFoundException
+    {
+        if (hlogPath == null)
+        {
+            return LoadRun.run(tape, options);
+        }
+        final HistogramLogWriter writer = new HistogramLogWriter(hlogPath.toFile());
+        try
+        {
+            writer.outputLogFormatVersion();
+            final long now = System.currentTimeMillis();
+            writer.outputStartTime(now);
+            writer.setBaseTime(now);
+            writer.outputComment("[" + options.label() + "]");
+            writer.outputLegend();
+            options.hlog = writer;
+            return LoadRun.run(tape, options);
+        }
+        finally
+        {
+            writer.close();
+        }
+    }
+
+    static void printSummary(final LoadResult r)
+    {
+        System.out.printf(Locale.ROOT, "%s: %,d events in %.2f s measured (%,d after warm-up): %,.0f events/s; %,d output rows (%,d padded); " +
+                "live rows at end %,d, state %.1f MiB; late %d, bad %d%n",
+            r.label, r.events, r.measuredSeconds, r.measuredEvents, r.achievedRate(), r.outputs, r.padded, r.liveRows,
+            r.stateBytes / 1048576.0, r.lateRows, r.badInputs);
+    }
+}

@@ -1,0 +1,45 @@
+package io.junction.tools.perf;
+
+import org.HdrHistogram.Histogram;
+
+/** What one load run measured. Immutable once built. */
+public final class LoadResult
+{
+    public final String label;
+    public final long offeredRate;
+    public final long events;
+    public final long measuredEvents;
+    public final double measuredSeconds;
+    public final long outputs;
+    public final long padded;
+    public final Histogram latency;
+    public final long liveRows;
+    public final long stateBytes;
+    public final long lateRows;
+    public final long badInputs;
+
+    LoadResult(
+        final String label, final long offeredRate, final long events, final long measuredEvents,
+        final double measuredSeconds, final long outputs, final long padded, final Histogram latency,
+        final long liveRows, final long stateBytes, final long lateRows, final long badInputs)
+    {
+        this.label = label;
+        this.offeredRate = offeredRate;
+        this.events = events;
+        this.measuredEvents = measuredEvents;
+        this.measuredSeconds = measuredSeconds;
+        this.outputs = outputs;
+        this.padded = padded;
+        this.latency = latency;
+        this.liveRows = liveRows;
+        this.stateBytes = stateBytes;
+        this.lateRows = lateRows;
+        this.badInputs = badInputs;
+    }
+
+    /** @return events per second achieved in the measured phase. */
+    public double achievedRate()
+    {
+        return measuredSeconds > 0 ? measuredEvents / measuredSeconds : 0;
+    }
+}

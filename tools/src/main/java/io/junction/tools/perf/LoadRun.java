@@ -1,0 +1,233 @@
+package io.junction.tools.perf;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinType;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.join.StateConfig;
+import io.junction.metrics.LatencyRecorder;
+import io.junction.metrics.PartitionMetrics;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.JoinEngine;
+import io.junction.runtime.Publisher;
+import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.Workload;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Drives a pre-generated workload through a {@link JoinEngine} and measures it: open loop at a fixed
+ * offered rate (each event has an intended send time; latency is measured from it, so a stalled
+ * producer cannot hide queueing: coordinated omission corrected) or at the maximum rate (latency from
+ * the actual send time). A warm-up prefix of the events is excluded from the latency histogram.
+ * Ingest-to-emit latency is recorded per result by the partition threads.
+ */
+public final class LoadRun
+{
+    /** What to run. Mutable holder filled by the commands. */
+    public static final class Options
+    {
+        public Workload workload = Workload.W1;
+        public JoinType type = JoinType.LEFT;
+        public int partitions = 1;
+        public WaitStrategyKind waitStrategy = EngineConfig.WAIT_STRATEGY_DEFAULT;
+        /** Offered events/s; 0 = as fast as the engine takes them. */
+        public long rate;
+        public long warmupEvents;
+        public int ringSize = EngineConfig.RING_SIZE_DEFAULT;
+        /** Where a live progress line goes every second, or null. */
+        public PrintStream progress;
+        /** Where interval histograms go, or null. */
+        public HistogramLogWriter hlog;
+        public String label;
+
+        public String label()
+        {
+            if (label != null)
+            {
+                return label;
+            }
+            return "junction " + workload.displayName() + " " + type.name().toLowerCase(Locale.ROOT) + " p=" + partitions +
+                " " + waitStrategy.name().toLowerCase(Locale.ROOT).replace('_', '-') +
+                (rate > 0 ? " @" + rate + "/s" : " max-rate");
+        }
+    }
+
+    private LoadRun()
+    {
+    }
+
+    /** @return the key capacity per partition that a workload needs, with headroom for uneven hashing. */
+    static long maxKeysPerPartition(final Workload workload, final int partitions)
+    {
+        final long live;
+        switch (workload)
+        {
+            case W1:
+                live = 100_000;
+                break;
+            case W1_BIG:
+                live = 10_000_000;
+                break;
+            case W2:
+                live = Long.getLong("w2.keys", 200_000);
+                break;
+            default:
+                live = 50_000;
+        }
+        return Math.max(1024, live * 5 / 4 / partitions + 1024);
+    }
+
+    /** Runs the tape through a new engine; closes it before returning. */
+    public static LoadResult run(final EventTape tape, final Options options)
+    {
+        final int partitions = options.partitions;
+        final long[] outputs = new long[partitions];
+        final long[] padded = new long[partitions];
+        final EngineConfig config = EngineConfig.defaults()
+            .withPartitions(partitions)
+            .withWaitStrategy(options.waitStrategy)
+            .withRingSize(options.ringSize)
+            .withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeysPerPartition(options.workload, partitions)));
+        final JoinEngine engine = JoinEngine.builder(WorkloadJoin.spec(options.workload, options.type))
+            .config(config)
+            .resultHandlers(p -> (kind, left, right, ts, step) ->
+            {
+                outputs[p]++;
+                if (left == null || right == null)
+                {
+                    padded[p]++;
+                }
+            })
+            .start();
+        final Histogram total = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
+        final WorkloadJoin.RowEncoder encoder = new WorkloadJoin.RowEncoder();
+        final Publisher publisher = engine.publisher();
+        final int n = tape.size();
+        final long warmup = Math.min(options.warmupEvents, n);
+        final double period = options.rate > 0 ? 1e9 / options.rate : 0;
+        final long start = System.nanoTime();
+        long measureStart = start;
+        long lastProgress = start;
+        long lastProgressEvents = 0;
+        try
+        {
+            for (int i = 0; i < n; i++)
+            {
+                final long ingest;
+                if (period > 0)
+                {
+                    final long intended = start + (long)(i * period);
+                    while (System.nanoTime() < intended)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    ingest = intended;
+                }
+                else
+                {
+                    ingest = System.nanoTime();
+                }
+                final byte type = tape.type(i);
+                switch (type)
+                {
+                    case EventTape.TYPE_LEFT:
+                    case EventTape.TYPE_RIGHT:
+                        final RowView row = encoder.encode(type, tape.key(i), tape.ts(i), tape.f1(i));
+                        publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT,
+                            row.buffer(), row.offset(), row.length(), tape.ts(i), i, ingest);
+                        break;
+                    case EventTape.TYPE_WATERMARK:
+                        publisher.watermark(tape.ts(i), i);
+                        break;
+                    default:
+                        publisher.endOfInput(i);
+                }
+                if (i + 1 == warmup)
+                {
+                    engine.sampleLatency();
+                    measureStart = System.nanoTime();
+                    lastProgress = measureStart;
+                    lastProgressEvents = i + 1;
+                }
+                if ((i & 0x3FFF) == 0 && options.progress != null)
+                {
+                    final long now = System.nanoTime();
+                    if (now - lastProgress >= 1_000_000_000L)
+                    {
+                        final Histogram interval = sample(engine, lastProgress, now, options.hlog);
+                        if (i >= warmup)
+                        {
+                            total.add(interval);
+                        }
+                        progress(options.progress, engine, i + 1, n, (i + 1 - lastProgressEvents) / ((now - lastProgress) / 1e9),
+                            interval, i < warmup);
+                        lastProgress = now;
+                        lastProgressEvents = i + 1;
+                    }
+                }
+            }
+        }
+        finally
+        {
+            engine.close();
+        }
+        final long end = System.nanoTime();
+        total.add(sample(engine, lastProgress, end, options.hlog));
+        long outputSum = 0;
+        long paddedSum = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            outputSum += outputs[p];
+            paddedSum += padded[p];
+        }
+        long live = 0;
+        long bytes = 0;
+        long late = 0;
+        long bad = 0;
+        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        {
+            live += snapshot.liveLeft + snapshot.liveRight;
+            bytes += snapshot.stateBytes;
+            late += snapshot.lateRows;
+            bad += snapshot.badInputs;
+        }
+        return new LoadResult(options.label(), options.rate, n, n - warmup, (end - measureStart) / 1e9, outputSum,
+            paddedSum, total, live, bytes, late, bad);
+    }
+
+    private static Histogram sample(final JoinEngine engine, final long fromNanos, final long toNanos, final HistogramLogWriter hlog)
+    {
+        final Histogram interval = engine.sampleLatency();
+        final long nowMillis = System.currentTimeMillis();
+        interval.setStartTimeStamp(nowMillis - (toNanos - fromNanos) / 1_000_000);
+        interval.setEndTimeStamp(nowMillis);
+        if (hlog != null)
+        {
+            hlog.outputIntervalHistogram(interval);
+        }
+        return interval;
+    }
+
+    private static void progress(
+        final PrintStream out, final JoinEngine engine, final long done, final long total, final double rate,
+        final Histogram interval, final boolean warmingUp)
+    {
+        long live = 0;
+        long bytes = 0;
+        long ring = 0;
+        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        {
+            live += snapshot.liveLeft + snapshot.liveRight;
+            bytes += snapshot.stateBytes;
+            ring += snapshot.ringOccupancy;
+        }
+        out.printf(Locale.ROOT, "%s %5.1f%%  %,12.0f ev/s  p99 %,10.1f us  p99.9 %,10.1f us  live rows %,11d  state %,8.1f MiB  ring %,d%n",
+            warmingUp ? "warm-up" : "measure", 100.0 * done / total, rate,
+            interval.getValueAtPercentile(99) / 1e3, interval.getValueAtPercentile(99.9) / 1e3, live, bytes / 1048576.0, ring);
+    }
+}
