@@ -63,16 +63,23 @@ abstract class AbstractJoin implements JoinOperator
     AbstractJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
+        this(spec, config, results, deadLetters, BucketDescriptor.LENGTH);
+    }
+
+    AbstractJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final int bucketLength)
+    {
         this.spec = spec;
         this.type = spec.type();
         this.results = results;
         this.deadLetters = deadLetters;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
-        this.index = new KeyIndex(config.maxKeys());
+        this.index = new KeyIndex(config.maxKeys(), bucketLength);
         this.store = new RowStore(config.chunkSize());
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        this.unmatchableBucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
         BucketDescriptor.init(unmatchableBucket, 0);
     }
 
@@ -83,7 +90,13 @@ abstract class AbstractJoin implements JoinOperator
      */
     final int extractKey(final Side side, final RowView row)
     {
-        final int length = spec.keyExtractor(side).extract(row, key, 0, key.capacity());
+        return extractKey(side, row, key.capacity());
+    }
+
+    /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
+    final int extractKey(final Side side, final RowView row, final int capacity)
+    {
+        final int length = spec.keyExtractor(side).extract(row, key, 0, capacity);
         if (length == KeyExtractor.KEY_TOO_LONG)
         {
             return TOO_LONG;
@@ -138,6 +151,27 @@ abstract class AbstractJoin implements JoinOperator
         else
         {
             results.onResult(kind, null, row, ts, step);
+        }
+    }
+
+    /** Emits a pair of a window join with its window. */
+    final void emitWindowPair(final RowView left, final RowView right, final long start, final long end, final long step)
+    {
+        counters.rowsOut++;
+        results.onWindowResult(ChangeKind.INSERT, left, right, start, end, step);
+    }
+
+    /** Emits a row of a window join padded with nulls (or alone, for semi and anti joins), with its window. */
+    final void emitWindowPadded(final Side side, final RowView row, final long start, final long end, final long step)
+    {
+        counters.rowsOut++;
+        if (side == Side.LEFT)
+        {
+            results.onWindowResult(ChangeKind.INSERT, row, null, start, end, step);
+        }
+        else
+        {
+            results.onWindowResult(ChangeKind.INSERT, null, row, start, end, step);
         }
     }
 

@@ -25,6 +25,7 @@ public final class KeyIndex implements AutoCloseable
     private final LongValue key = Values.newHeapInstance(LongValue.class);
     private final LongValue value = Values.newHeapInstance(LongValue.class);
     private final long maxKeys;
+    private final int bucketLength;
     private long size;
 
     /**
@@ -33,6 +34,21 @@ public final class KeyIndex implements AutoCloseable
      */
     public KeyIndex(final long maxKeys)
     {
+        this(maxKeys, BucketDescriptor.LENGTH);
+    }
+
+    /**
+     * @param maxKeys      as {@link #KeyIndex(long)}.
+     * @param bucketLength bytes per bucket, at least {@link BucketDescriptor#LENGTH}: operators that keep
+     *                     more per key (a window join's timer links) lay it out after the standard fields.
+     */
+    public KeyIndex(final long maxKeys, final int bucketLength)
+    {
+        if (bucketLength < BucketDescriptor.LENGTH)
+        {
+            throw new IllegalArgumentException("bucketLength must be >= " + BucketDescriptor.LENGTH + ": " + bucketLength);
+        }
+        this.bucketLength = bucketLength;
         if (maxKeys < 1)
         {
             throw new IllegalArgumentException("maxKeys must be >= 1: " + maxKeys);
@@ -42,7 +58,7 @@ public final class KeyIndex implements AutoCloseable
             .name("junction-key-index")
             .entries(maxKeys)
             .create();
-        this.buckets = new NativeArena(Math.max(4096, (int)Math.min(1 << 20, maxKeys * BucketDescriptor.LENGTH)));
+        this.buckets = new NativeArena(Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength)));
     }
 
     /** @return the bucket of a key hash, or 0 when the key has no rows. */
@@ -69,7 +85,7 @@ public final class KeyIndex implements AutoCloseable
             {
                 return FULL;
             }
-            final long bucket = buckets.allocate(BucketDescriptor.LENGTH);
+            final long bucket = buckets.allocate(bucketLength);
             BucketDescriptor.init(bucket, hash);
             value.setValue(bucket);
             try
@@ -80,7 +96,7 @@ public final class KeyIndex implements AutoCloseable
             {
                 // Chronicle Map refuses an insert when a segment is full before maxKeys is reached
                 // (keys hash unevenly): the caller treats it like a full index.
-                buckets.free(bucket, BucketDescriptor.LENGTH);
+                buckets.free(bucket, bucketLength);
                 return FULL;
             }
             size++;
@@ -102,7 +118,7 @@ public final class KeyIndex implements AutoCloseable
                 size--;
             }
         }
-        buckets.free(bucket, BucketDescriptor.LENGTH);
+        buckets.free(bucket, bucketLength);
     }
 
     /** @return live keys. */

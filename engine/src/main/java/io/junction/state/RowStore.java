@@ -132,6 +132,34 @@ public final class RowStore implements AutoCloseable
         return BufferCompare.equals(keyBuffer, 0, key, offset, length);
     }
 
+    /** @return true when two records have equal key bytes. */
+    public static boolean keyEquals(final long a, final long b)
+    {
+        final int length = RowDescriptor.keyLength(a);
+        if (RowDescriptor.keyLength(b) != length)
+        {
+            return false;
+        }
+        final long x = RowDescriptor.keyAddress(a);
+        final long y = RowDescriptor.keyAddress(b);
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            if (UnsafeApi.getLong(x + i) != UnsafeApi.getLong(y + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (UnsafeApi.getByte(x + i) != UnsafeApi.getByte(y + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return true when the record's row bytes equal the row's. */
     public boolean rowEquals(final long record, final RowView row)
     {

@@ -430,7 +430,7 @@ class RegularJoinTest
     }
 
     @Test
-    void shouldRestoreBothPaddingsWhenPairDissolvesInFullJoin()
+    void shouldRestoreLeftPaddingWhenMatchedRightRowIsRetractedInFullJoin()
     {
         try (JoinHarness h = join(JoinType.FULL))
         {
@@ -439,9 +439,23 @@ class RegularJoinTest
             assertEquals(
                 List.of(
                     out("-D", row("id", 1), row("id", 1)),
-                    out("+I", row("id", 1), NULL),
-                    out("-D", NULL, row("id", 1))),
+                    out("+I", row("id", 1), NULL)),
                 kinded(h.right("-D", "id", 1)));
+        }
+    }
+
+    @Test
+    void shouldRestoreRightPaddingWhenMatchedLeftRowIsRetractedInFullJoin()
+    {
+        try (JoinHarness h = join(JoinType.FULL))
+        {
+            h.right("+I", "id", 1);
+            h.left("+I", "id", 1);
+            assertEquals(
+                List.of(
+                    out("-D", row("id", 1), row("id", 1)),
+                    out("+I", NULL, row("id", 1))),
+                kinded(h.left("-D", "id", 1)));
         }
     }
 
@@ -1142,7 +1156,7 @@ class RegularJoinTest
             h.watermark(5000);
             assertEquals(List.of(out("+I", row("id", 1), row("id", 1))), kinded(h.rightAt(3999, "+I", "id", 1)));
             assertLive(h, 1, 0);
-            assertEquals(0, op(h).index.size() - 1, "only the left row's key is indexed");
+            assertEquals(1, op(h).index.size(), "only the left row's key is indexed");
             assertEquals(List.of(), h.leftAt(10_000, "+I", "id", 1, "price", 1), "the right row was not stored");
         }
     }
@@ -1252,6 +1266,32 @@ class RegularJoinTest
                 assertLive(h, 19 - i, 0);
             }
             assertEquals(0, h.counters().pendingTimers);
+        }
+    }
+
+    @Test
+    void shouldExpireRowsSharingOneSlotTurnAfterTurnAsWatermarkCreeps()
+    {
+        // 8 slots of 1 ms; deadlines 8 ms apart all fall into slot 1, each in a later turn
+        try (JoinHarness h = new JoinHarness(spec(JoinType.INNER).stateTtl(1).build(), CONFIG.withWheel(0, 8)))
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                h.leftAt(i * 8L, "+I", "id", i);
+            }
+            for (long wm = -3; wm < 170; wm++)
+            {
+                h.watermark(wm);
+                long alive = 0;
+                for (int i = 0; i < 20; i++)
+                {
+                    if (i * 8L + 1 >= wm)
+                    {
+                        alive++;
+                    }
+                }
+                assertEquals(alive, h.counters().liveLeft, "live rows at watermark " + wm);
+            }
         }
     }
 

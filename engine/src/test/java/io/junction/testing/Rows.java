@@ -23,6 +23,7 @@ import java.util.TreeMap;
 public final class Rows
 {
     private static final int CAPACITY = 1 << 16;
+    private static final ThreadLocal<UnsafeBuffer> SCRATCH = ThreadLocal.withInitial(() -> new UnsafeBuffer(new byte[CAPACITY]));
 
     private Rows()
     {
@@ -47,7 +48,7 @@ public final class Rows
             }
             byIndex.put(index, e.getValue());
         }
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[CAPACITY]);
+        final UnsafeBuffer buffer = SCRATCH.get();
         final RowWriter writer = new RowWriter();
         final int slots = byIndex.isEmpty() ? 0 : byIndex.lastKey() + 1;
         writer.wrap(buffer, 0, CAPACITY, slots);

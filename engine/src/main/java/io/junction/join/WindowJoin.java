@@ -1,0 +1,488 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.api.WindowSpec;
+import io.junction.state.BucketDescriptor;
+import io.junction.state.KeyIndex;
+import io.junction.state.RowDescriptor;
+import io.junction.state.RowStore;
+import io.junction.time.TimerWheel;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The event-time window join (SPEC 2.3), as Flink's {@code DataStream#join} over event-time windows
+ * and Flink SQL's window join (which adds the outer, semi and anti types).
+ *
+ * <p>Assignment: tumbling windows {@code [start, start + size)} with start on multiples of size plus
+ * offset; sliding windows of {@code size} starting on multiples of slide plus offset that contain the
+ * row; session windows per key, where a row opens {@code [ts, ts + gap)} and sessions of both sides
+ * that overlap or touch merge. Emission: a window fires once, when the watermark reaches
+ * {@code end - 1}; it then emits, per key, the pairs of that key's left and right rows satisfying
+ * the condition (inner), the rows without a match null-padded (outer types), or the left rows with a
+ * match (semi) / without one (anti), all carrying {@code [start, end)}. State: a window's rows are
+ * dropped when it fires. A row whose every window has fired is late; a session row is late when its
+ * merged session is already due. A fired session is final: later rows start new sessions.
+ * <pre>
+ * tumbling/sliding: rows are stored per (key, window start) bucket; the bucket is a timer entry due at
+ *   end - 1 and fires by joining its left and right chains.
+ * session: rows are stored per key; the bucket's timer is due at its earliest session's end - 1; on
+ *   firing, the key's rows are clustered by ts (a gap larger than {@code gap} splits sessions), due
+ *   sessions are joined and dropped, and the bucket is rescheduled for the next one.
+ * null key or failed pre-filter: the row is alone in its window; it is stored with its own timer and
+ *   emitted padded (or as anti output) when that window fires, if its side is padded.
+ * </pre>
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class WindowJoin extends AbstractJoin
+{
+    /** Bucket extension for window joins: the bucket's own timer links, after the standard fields. */
+    static final int BUCKET_TIMER_PREV_OFFSET = BucketDescriptor.LENGTH;
+    static final int BUCKET_TIMER_NEXT_OFFSET = BUCKET_TIMER_PREV_OFFSET + 8;
+    static final int BUCKET_DEADLINE_OFFSET = BUCKET_TIMER_NEXT_OFFSET + 8;
+    static final int BUCKET_FLAGS_OFFSET = BUCKET_DEADLINE_OFFSET + 8;
+    static final int BUCKET_LENGTH = BUCKET_FLAGS_OFFSET + 8;
+    private static final int SCHEDULED = 1;
+
+    private final WindowSpec.Kind windowKind;
+    private final long size;
+    private final long slide;
+    private final long offset;
+    private final long gap;
+    private final boolean session;
+    private final boolean semiOrAnti;
+    private final boolean semi;
+    private final boolean padsLeft;
+    private final boolean padsRight;
+    private final TimerWheel bucketWheel;
+    private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
+    private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
+    private long[] scratch = new long[64];
+    private long fireStep;
+    private long fireWatermark = Long.MIN_VALUE;
+    private boolean ended;
+
+    public WindowJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        super(spec, config, results, deadLetters, BUCKET_LENGTH);
+        if (spec.kind() != JoinKind.WINDOW)
+        {
+            throw new IllegalArgumentException("WindowJoin needs a window join spec: " + spec);
+        }
+        final WindowSpec window = spec.window();
+        this.windowKind = window.kind();
+        this.size = window.size();
+        this.slide = window.slide();
+        this.offset = window.offset();
+        this.gap = window.gap();
+        this.session = windowKind == WindowSpec.Kind.SESSION;
+        this.semiOrAnti = type.isSemiOrAnti();
+        this.semi = type == JoinType.SEMI;
+        this.padsLeft = type == JoinType.ANTI || type.isOuter(Side.LEFT);
+        this.padsRight = type.isOuter(Side.RIGHT);
+        this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
+            BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
+    }
+
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        counters.rowsIn++;
+        if (kind != ChangeKind.INSERT)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
+        final int keyLength = extractKey(side, row, key.capacity() - 8);
+        if (keyLength == TOO_LONG)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            return;
+        }
+        final long watermark = ended ? Long.MAX_VALUE : watermarks.current();
+        if (session)
+        {
+            onSessionRow(side, kind, row, ts, step, keyLength, watermark);
+        }
+        else
+        {
+            onWindowedRow(side, kind, row, ts, step, keyLength, watermark);
+        }
+    }
+
+    private void onWindowedRow(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final long watermark)
+    {
+        final long lastStart = ts - Math.floorMod(ts - offset, slide);
+        if (isFired(saturatedAdd(lastStart, size), watermark))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            return;
+        }
+        final long firstStart = saturatedAdd(ts, -size);
+        for (long start = lastStart; start > firstStart; start -= slide)
+        {
+            final long end = saturatedAdd(start, size);
+            if (isFired(end, watermark))
+            {
+                // Later windows were checked first; every earlier one has fired too.
+                break;
+            }
+            if (keyLength == UNMATCHABLE)
+            {
+                if (pads(side))
+                {
+                    final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
+                    wheel.schedule(record, end - 2);
+                }
+                continue;
+            }
+            key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
+            final int windowKeyLength = keyLength + 8;
+            final long bucket = index.findOrCreate(keyHash(windowKeyLength));
+            if (bucket == KeyIndex.FULL)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
+            }
+            if (BucketDescriptor.isEmpty(bucket))
+            {
+                UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+                bucketWheel.schedule(bucket, end - 2);
+            }
+            store.append(bucket, side, key, 0, windowKeyLength, row, ts);
+            if (start < Long.MIN_VALUE + slide)
+            {
+                break;
+            }
+        }
+    }
+
+    private void onSessionRow(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final long watermark)
+    {
+        if (keyLength == UNMATCHABLE)
+        {
+            final long end = saturatedAdd(ts, gap);
+            if (isFired(end, watermark))
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            }
+            else if (pads(side))
+            {
+                final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
+                wheel.schedule(record, end - 2);
+            }
+            return;
+        }
+        final long bucket = index.findOrCreate(keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (BucketDescriptor.isEmpty(bucket))
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+        }
+        // The merged session of the new row: its key's unfired rows clustered with it.
+        int n = 0;
+        for (int s = 0; s < 2; s++)
+        {
+            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            {
+                if (store.keyEquals(r, key, 0, keyLength))
+                {
+                    ensureScratch(n + 1);
+                    scratch[n++] = RowDescriptor.ts(r);
+                }
+            }
+        }
+        ensureScratch(n + 1);
+        scratch[n++] = ts;
+        heapSort(scratch, 0, n, false);
+        long clusterMax = Long.MIN_VALUE;
+        boolean found = false;
+        for (int i = 0; i < n; i++)
+        {
+            if (i > 0 && scratch[i] > saturatedAdd(scratch[i - 1], gap))
+            {
+                if (found)
+                {
+                    break;
+                }
+            }
+            clusterMax = scratch[i];
+            if (scratch[i] == ts)
+            {
+                found = true;
+            }
+        }
+        final long end = saturatedAdd(clusterMax, gap);
+        if (isFired(end, watermark))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            releaseIfEmpty(bucket);
+            return;
+        }
+        store.append(bucket, side, key, 0, keyLength, row, ts);
+        final long deadline = saturatedAdd(ts, gap) - 2;
+        if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            bucketWheel.schedule(bucket, deadline);
+        }
+        else if (deadline < UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET))
+        {
+            // Firing early is harmless: the bucket fires only due sessions and reschedules itself.
+            bucketWheel.cancel(bucket);
+            bucketWheel.schedule(bucket, deadline);
+        }
+    }
+
+    /** @return true when a window ending at {@code end} has fired at {@code watermark} (SPEC 2.3: at end - 1). */
+    private static boolean isFired(final long end, final long watermark)
+    {
+        return watermark != Long.MIN_VALUE && end - 1 <= watermark;
+    }
+
+    private boolean pads(final Side side)
+    {
+        return side == Side.LEFT ? padsLeft : padsRight;
+    }
+
+    /** A bucket's timer: fire its window (tumbling, sliding) or its due sessions. */
+    private void fireBucket(final long bucket)
+    {
+        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+        final long deadline = UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET);
+        int n = gather(bucket);
+        long next = Long.MAX_VALUE;
+        int groupStart = 0;
+        while (groupStart < n)
+        {
+            // Rows of one key together (distinct keys share a bucket only on a hash collision).
+            final long first = scratch[groupStart];
+            int groupEnd = groupStart + 1;
+            for (int j = groupEnd; j < n; j++)
+            {
+                if (RowStore.keyEquals(first, scratch[j]))
+                {
+                    final long t = scratch[groupEnd];
+                    scratch[groupEnd++] = scratch[j];
+                    scratch[j] = t;
+                }
+            }
+            if (!session)
+            {
+                final long end = deadline + 2;
+                emitWindow(groupStart, groupEnd, end - size, end);
+            }
+            else
+            {
+                heapSort(scratch, groupStart, groupEnd, true);
+                int clusterStart = groupStart;
+                for (int i = groupStart + 1; i <= groupEnd; i++)
+                {
+                    if (i == groupEnd || RowDescriptor.ts(scratch[i]) > saturatedAdd(RowDescriptor.ts(scratch[i - 1]), gap))
+                    {
+                        final long start = RowDescriptor.ts(scratch[clusterStart]);
+                        final long end = saturatedAdd(RowDescriptor.ts(scratch[i - 1]), gap);
+                        if (ended || isFired(end, fireWatermark))
+                        {
+                            emitWindow(clusterStart, i, start, end);
+                        }
+                        else
+                        {
+                            next = Math.min(next, end - 2);
+                        }
+                        clusterStart = i;
+                    }
+                }
+            }
+            groupStart = groupEnd;
+        }
+        if (BucketDescriptor.isEmpty(bucket))
+        {
+            index.remove(bucket);
+        }
+        else
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            bucketWheel.schedule(bucket, next);
+        }
+    }
+
+    /** Joins the rows {@code scratch[from, to)} of one key and one window, emits, and drops them. */
+    private void emitWindow(final int from, final int to, final long start, final long end)
+    {
+        for (int i = from; i < to; i++)
+        {
+            RowDescriptor.count(scratch[i], 0);
+        }
+        for (int i = from; i < to; i++)
+        {
+            final long left = scratch[i];
+            if (RowDescriptor.side(left) != 0)
+            {
+                continue;
+            }
+            RowStore.wrap(left, storedBuffer, storedRow);
+            for (int j = from; j < to; j++)
+            {
+                final long right = scratch[j];
+                if (RowDescriptor.side(right) == 0)
+                {
+                    continue;
+                }
+                RowStore.wrap(right, otherBuffer, otherRow);
+                if (!spec.joinCondition().acceptsAll() && !spec.joinCondition().test(storedRow, otherRow))
+                {
+                    continue;
+                }
+                RowDescriptor.count(left, RowDescriptor.count(left) + 1);
+                RowDescriptor.count(right, RowDescriptor.count(right) + 1);
+                if (!semiOrAnti)
+                {
+                    emitWindowPair(storedRow, otherRow, start, end, fireStep);
+                }
+            }
+        }
+        for (int i = from; i < to; i++)
+        {
+            final long record = scratch[i];
+            final boolean isLeft = RowDescriptor.side(record) == 0;
+            final int count = RowDescriptor.count(record);
+            final boolean emit = isLeft ? (semi ? count > 0 : count == 0 && padsLeft) : count == 0 && padsRight;
+            if (emit)
+            {
+                RowStore.wrap(record, storedBuffer, storedRow);
+                emitWindowPadded(isLeft ? Side.LEFT : Side.RIGHT, storedRow, start, end, fireStep);
+            }
+            store.remove(record);
+            counters.expiredRows++;
+        }
+    }
+
+    /** A null-key or filtered row alone in its window: emitted when the window fires. */
+    private void fireLoneRow(final long record)
+    {
+        final long end = UnsafeApi.getLong(record + RowDescriptor.DEADLINE_OFFSET) + 2;
+        final long start = end - (session ? gap : size);
+        RowStore.wrap(record, storedBuffer, storedRow);
+        emitWindowPadded(RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT, storedRow, start, end, fireStep);
+        store.remove(record);
+        counters.expiredRows++;
+    }
+
+    private int gather(final long bucket)
+    {
+        int n = 0;
+        for (int s = 0; s < 2; s++)
+        {
+            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            {
+                ensureScratch(n + 1);
+                scratch[n++] = r;
+            }
+        }
+        return n;
+    }
+
+    private void ensureScratch(final int length)
+    {
+        if (length > scratch.length)
+        {
+            scratch = Arrays.copyOf(scratch, Math.max(length, scratch.length * 2));
+        }
+    }
+
+    /**
+     * Sorts {@code a[from, to)} ascending in place without allocating: by value, or, when
+     * {@code byRecordTs}, by the ts of the records they address.
+     */
+    private static void heapSort(final long[] a, final int from, final int to, final boolean byRecordTs)
+    {
+        final int n = to - from;
+        for (int i = n / 2 - 1; i >= 0; i--)
+        {
+            siftDown(a, from, i, n, byRecordTs);
+        }
+        for (int end = n - 1; end > 0; end--)
+        {
+            final long t = a[from];
+            a[from] = a[from + end];
+            a[from + end] = t;
+            siftDown(a, from, 0, end, byRecordTs);
+        }
+    }
+
+    private static void siftDown(final long[] a, final int base, final int start, final int n, final boolean byRecordTs)
+    {
+        int root = start;
+        while (2 * root + 1 < n)
+        {
+            int child = 2 * root + 1;
+            if (child + 1 < n && sortKey(a[base + child], byRecordTs) < sortKey(a[base + child + 1], byRecordTs))
+            {
+                child++;
+            }
+            if (sortKey(a[base + root], byRecordTs) >= sortKey(a[base + child], byRecordTs))
+            {
+                return;
+            }
+            final long t = a[base + root];
+            a[base + root] = a[base + child];
+            a[base + child] = t;
+            root = child;
+        }
+    }
+
+    private static long sortKey(final long value, final boolean byRecordTs)
+    {
+        return byRecordTs ? RowDescriptor.ts(value) : value;
+    }
+
+    @Override
+    void onJoinWatermark(final long watermark, final long step)
+    {
+        fireStep = step;
+        fireWatermark = watermark;
+        // Due at end - 1 <= watermark, scheduled with deadline end - 2: expired when deadline < watermark.
+        bucketWheel.advance(watermark, bucketFire);
+        wheel.advance(watermark, loneRowFire);
+    }
+
+    @Override
+    public void onEndOfInput(final long step)
+    {
+        watermarks.advanceBoth(Long.MAX_VALUE);
+        ended = true;
+        fireStep = step;
+        fireWatermark = Long.MAX_VALUE;
+        bucketWheel.expireAll(bucketFire);
+        wheel.expireAll(loneRowFire);
+    }
+
+    @Override
+    public io.junction.metrics.JoinCounters counters()
+    {
+        final io.junction.metrics.JoinCounters c = super.counters();
+        c.pendingTimers += bucketWheel.pending();
+        return c;
+    }
+}

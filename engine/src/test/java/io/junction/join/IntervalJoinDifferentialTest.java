@@ -1,0 +1,751 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.CompareOp;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.IntervalBounds;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.Literal;
+import io.junction.api.Side;
+import io.junction.metrics.JoinCounters;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * The interval join against a brute-force model of SPEC 2.2, over thousands of short random logs per
+ * join type: random bounds (inclusive or exclusive, negative or positive), allowed lateness, few keys
+ * (including a string key and null / absent keys), out-of-order rows, watermarks per side and on both
+ * (sometimes going backwards), optional pre-filters and post-join condition, the odd non-insert row.
+ *
+ * <p>The model tracks the join watermark to tell late rows (dead-lettered, then ignored), then joins
+ * every non-late left row with every non-late right row of the whole log; a pair is due at the step of
+ * whichever row came later, a padded (or anti) row at the step of the first watermark that closes it,
+ * at its own step when it is unmatchable or closed on arrival, else at the end of input; a semi row at
+ * its first match. The engine must agree, step by step.
+ *
+ * <p>Seeded: the base seed is random unless {@code -Djunction.interval.seed=N} is given; a failure
+ * prints it, the sequence's own seed ({@code -Djunction.interval.sequenceSeed=N} reruns just that one),
+ * the join and the log in the replay format.
+ */
+class IntervalJoinDifferentialTest
+{
+    private static final int SEQUENCES_PER_TYPE = Integer.getInteger("junction.interval.sequences", 1500);
+    private static final Object ABSENT = IntervalTestRows.ABSENT;
+
+    // ---------------------------------------------------------------------------------------------
+    // Scenario
+
+    private enum EventKind
+    {
+        ROW, WATERMARK_BOTH, WATERMARK_LEFT, WATERMARK_RIGHT
+    }
+
+    private record Event(EventKind kind, Side side, ChangeKind op, long ts, Object key, Object v, String id)
+    {
+        String json()
+        {
+            switch (kind)
+            {
+                case ROW:
+                    final StringBuilder row = new StringBuilder("{");
+                    if (key != ABSENT)
+                    {
+                        row.append("\"k\":").append(jsonValue(key)).append(',');
+                    }
+                    row.append("\"id\":\"").append(id).append('"');
+                    if (v != ABSENT)
+                    {
+                        row.append(",\"v\":").append(jsonValue(v));
+                    }
+                    row.append('}');
+                    return "{\"side\":\"" + side.jsonName() + "\",\"op\":\"" + op.shortString() + "\",\"ts\":" + ts +
+                        ",\"row\":" + row + "}";
+                case WATERMARK_BOTH:
+                    return "{\"watermark\":" + ts + "}";
+                case WATERMARK_LEFT:
+                    return "{\"watermark\":" + ts + ",\"side\":\"left\"}";
+                default:
+                    return "{\"watermark\":" + ts + ",\"side\":\"right\"}";
+            }
+        }
+
+        private static String jsonValue(final Object value)
+        {
+            return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
+        }
+    }
+
+    private record Filter(CompareOp op, long value)
+    {
+        String json(final String what)
+        {
+            return "\"" + what + "\":[{\"field\":\"v\",\"op\":\"" + op.symbol() + "\",\"value\":" + value + "}]";
+        }
+    }
+
+    private static final class Scenario
+    {
+        final long seed;
+        final JoinType type;
+        final long lower;
+        final long upper;
+        final boolean lowerInclusive;
+        final boolean upperInclusive;
+        final long lateness;
+        final Filter leftFilter;
+        final Filter rightFilter;
+        final CompareOp condition;
+        final List<Event> events = new ArrayList<>();
+
+        Scenario(final long seed, final JoinType type)
+        {
+            this.seed = seed;
+            this.type = type;
+            final SplittableRandom random = new SplittableRandom(seed);
+            long lo;
+            long hi;
+            boolean loIn;
+            boolean hiIn;
+            do
+            {
+                lo = random.nextLong(-15, 16);
+                hi = lo + random.nextLong(0, 26);
+                loIn = random.nextInt(4) != 0;
+                hiIn = random.nextInt(4) != 0;
+            }
+            while ((loIn ? lo : lo + 1) > (hiIn ? hi : hi - 1));
+            lower = lo;
+            upper = hi;
+            lowerInclusive = loIn;
+            upperInclusive = hiIn;
+            lateness = random.nextBoolean() ? 0 : random.nextLong(1, 9);
+            leftFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            rightFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            condition = random.nextInt(10) < 3 ? randomOp(random) : null;
+
+            final int length = random.nextInt(5, 41);
+            long cursor = random.nextLong(-50, 51);
+            int ids = 0;
+            for (int i = 0; i < length; i++)
+            {
+                cursor += random.nextLong(0, 5);
+                final int dice = random.nextInt(100);
+                if (dice < 65)
+                {
+                    final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
+                    final ChangeKind op = random.nextInt(100) < 4 ?
+                        new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
+                        ChangeKind.INSERT;
+                    final long ts = cursor + random.nextLong(-25, 9);
+                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
+                        (side == Side.LEFT ? "L" : "R") + ids++));
+                }
+                else
+                {
+                    final long watermark = random.nextInt(10) == 0 ? cursor - random.nextLong(20, 61) : cursor - random.nextLong(0, 16);
+                    final int which = random.nextInt(10);
+                    final EventKind kind = which < 4 ? EventKind.WATERMARK_BOTH :
+                        which < 7 ? EventKind.WATERMARK_LEFT : EventKind.WATERMARK_RIGHT;
+                    events.add(new Event(kind, null, null, watermark, null, null, null));
+                }
+            }
+        }
+
+        private static CompareOp randomOp(final SplittableRandom random)
+        {
+            return CompareOp.values()[random.nextInt(CompareOp.values().length)];
+        }
+
+        private static Object randomKey(final SplittableRandom random)
+        {
+            final int dice = random.nextInt(100);
+            if (dice < 8)
+            {
+                return null;
+            }
+            if (dice < 11)
+            {
+                return ABSENT;
+            }
+            if (dice < 16)
+            {
+                return "1";
+            }
+            return random.nextLong(0, 4);
+        }
+
+        private static Object randomValue(final SplittableRandom random)
+        {
+            final int dice = random.nextInt(100);
+            if (dice < 8)
+            {
+                return null;
+            }
+            if (dice < 11)
+            {
+                return ABSENT;
+            }
+            return random.nextLong(0, 4);
+        }
+
+        long inclusiveLower()
+        {
+            return lowerInclusive ? lower : lower + 1;
+        }
+
+        long inclusiveUpper()
+        {
+            return upperInclusive ? upper : upper - 1;
+        }
+
+        JoinSpec spec()
+        {
+            final JoinSpec.Builder builder = IntervalTestHarness.spec(type, new IntervalBounds(lower, upper, lowerInclusive, upperInclusive))
+                .allowedLateness(lateness);
+            if (leftFilter != null)
+            {
+                builder.leftFilter("v", leftFilter.op(), Literal.of(leftFilter.value()));
+            }
+            if (rightFilter != null)
+            {
+                builder.rightFilter("v", rightFilter.op(), Literal.of(rightFilter.value()));
+            }
+            if (condition != null)
+            {
+                builder.condition("v", condition, "v");
+            }
+            return builder.build();
+        }
+
+        String describe()
+        {
+            final StringBuilder sb = new StringBuilder();
+            sb.append("join: {\"join\":\"interval\",\"type\":\"").append(type.name().toLowerCase())
+                .append("\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"interval\":{\"lower\":").append(lower)
+                .append(",\"upper\":").append(upper).append(",\"lowerInclusive\":").append(lowerInclusive)
+                .append(",\"upperInclusive\":").append(upperInclusive).append("},\"allowedLateness\":").append(lateness);
+            if (leftFilter != null)
+            {
+                sb.append(',').append(leftFilter.json("leftFilter"));
+            }
+            if (rightFilter != null)
+            {
+                sb.append(',').append(rightFilter.json("rightFilter"));
+            }
+            if (condition != null)
+            {
+                sb.append(",\"condition\":[{\"left\":\"v\",\"op\":\"").append(condition.symbol()).append("\",\"right\":\"v\"}]");
+            }
+            sb.append("}\nevents (step: line):\n");
+            for (int i = 0; i < events.size(); i++)
+            {
+                sb.append(String.format("%3d: ", i)).append(events.get(i).json()).append('\n');
+            }
+            sb.append(String.format("%3d: <end of input>%n", events.size()));
+            return sb.toString();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Reference model
+
+    /** A non-late input row, as the model sees it. */
+    private static final class ModelRow
+    {
+        final Event event;
+        final int step;
+        boolean matchable;
+        int closeStep;
+        final List<ModelRow> matches = new ArrayList<>();
+
+        ModelRow(final Event event, final int step)
+        {
+            this.event = event;
+            this.step = step;
+        }
+
+        Side side()
+        {
+            return event.side();
+        }
+
+        long ts()
+        {
+            return event.ts();
+        }
+    }
+
+    /** One expected or actual output: what a step emits. */
+    private record Line(long step, String text, long ts) implements Comparable<Line>
+    {
+        @Override
+        public int compareTo(final Line o)
+        {
+            if (step != o.step)
+            {
+                return Long.compare(step, o.step);
+            }
+            final int c = text.compareTo(o.text);
+            return c != 0 ? c : Long.compare(ts, o.ts);
+        }
+
+        @Override
+        public String toString()
+        {
+            return step + ": " + text + " ts=" + ts;
+        }
+    }
+
+    private static final class Model
+    {
+        final List<ModelRow> left = new ArrayList<>();
+        final List<ModelRow> right = new ArrayList<>();
+        final List<String> deadLetters = new ArrayList<>();
+        final List<Line> expected = new ArrayList<>();
+        /** Rows of each side that the engine may still hold after each step (not closed yet). */
+        final long[] openLeft;
+        final long[] openRight;
+        final int endStep;
+        /** The non-late rows by id. */
+        final Map<String, ModelRow> byId = new HashMap<>();
+
+        Model(final Scenario s)
+        {
+            final List<Event> events = s.events;
+            endStep = events.size();
+            final long[] joinWatermarkAfter = new long[endStep + 1];
+            final long[] joinWatermarkBefore = new long[endStep + 1];
+            long wl = Long.MIN_VALUE;
+            long wr = Long.MIN_VALUE;
+            for (int step = 0; step < endStep; step++)
+            {
+                final Event e = events.get(step);
+                final long before = Math.min(wl, wr);
+                joinWatermarkBefore[step] = before;
+                switch (e.kind())
+                {
+                    case ROW:
+                        if (e.op() != ChangeKind.INSERT)
+                        {
+                            deadLetters.add(step + " " + DeadLetterReason.NOT_APPEND_ONLY);
+                        }
+                        else if (before != Long.MIN_VALUE && e.ts() + s.lateness < before)
+                        {
+                            deadLetters.add(step + " " + DeadLetterReason.LATE);
+                        }
+                        else
+                        {
+                            final ModelRow row = new ModelRow(e, step);
+                            (e.side() == Side.LEFT ? left : right).add(row);
+                            byId.put(e.id(), row);
+                        }
+                        break;
+                    case WATERMARK_BOTH:
+                        wl = Math.max(wl, e.ts());
+                        wr = Math.max(wr, e.ts());
+                        break;
+                    case WATERMARK_LEFT:
+                        wl = Math.max(wl, e.ts());
+                        break;
+                    default:
+                        wr = Math.max(wr, e.ts());
+                }
+                joinWatermarkAfter[step] = Math.min(wl, wr);
+            }
+
+            final long lo = s.inclusiveLower();
+            final long hi = s.inclusiveUpper();
+            for (final ModelRow l : left)
+            {
+                l.matchable = matchable(l.event, s.leftFilter);
+            }
+            for (final ModelRow r : right)
+            {
+                r.matchable = matchable(r.event, s.rightFilter);
+            }
+            for (final ModelRow l : left)
+            {
+                for (final ModelRow r : right)
+                {
+                    final long diff = r.ts() - l.ts();
+                    if (l.matchable && r.matchable && l.event.key().equals(r.event.key()) &&
+                        condition(s.condition, l.event.v(), r.event.v()) && diff >= lo && diff <= hi)
+                    {
+                        l.matches.add(r);
+                        r.matches.add(l);
+                    }
+                }
+            }
+
+            // Closing: a left row when watermark - lateness > ts + upper, a right row when > ts - lower.
+            for (final List<ModelRow> rows : List.of(left, right))
+            {
+                for (final ModelRow x : rows)
+                {
+                    final long lastMatch = x.side() == Side.LEFT ? x.ts() + hi : x.ts() - lo;
+                    final long deadline = lastMatch + s.lateness;   // closed once the join watermark > deadline
+                    if (!x.matchable || closedBy(joinWatermarkBefore[x.step], deadline))
+                    {
+                        x.closeStep = x.step;
+                        continue;
+                    }
+                    x.closeStep = endStep;
+                    for (int step = x.step + 1; step < endStep; step++)
+                    {
+                        if (events.get(step).kind() != EventKind.ROW && closedBy(joinWatermarkAfter[step], deadline))
+                        {
+                            x.closeStep = step;
+                            break;
+                        }
+                    }
+                }
+            }
+
+            openLeft = open(left);
+            openRight = open(right);
+
+            final boolean padLeft = s.type == JoinType.LEFT || s.type == JoinType.FULL;
+            final boolean padRight = s.type == JoinType.RIGHT || s.type == JoinType.FULL;
+            switch (s.type)
+            {
+                case SEMI:
+                    for (final ModelRow l : left)
+                    {
+                        if (!l.matches.isEmpty())
+                        {
+                            int first = Integer.MAX_VALUE;
+                            for (final ModelRow r : l.matches)
+                            {
+                                first = Math.min(first, Math.max(l.step, r.step));
+                            }
+                            expected.add(new Line(first, "+I " + l.event.id() + " null", l.ts()));
+                        }
+                    }
+                    break;
+                case ANTI:
+                    for (final ModelRow l : left)
+                    {
+                        if (l.matches.isEmpty())
+                        {
+                            expected.add(new Line(l.closeStep, "+I " + l.event.id() + " null", l.ts()));
+                        }
+                    }
+                    break;
+                default:
+                    for (final ModelRow l : left)
+                    {
+                        for (final ModelRow r : l.matches)
+                        {
+                            expected.add(new Line(Math.max(l.step, r.step), "+I " + l.event.id() + " " + r.event.id(),
+                                Math.max(l.ts(), r.ts())));
+                        }
+                        if (padLeft && l.matches.isEmpty())
+                        {
+                            expected.add(new Line(l.closeStep, "+I " + l.event.id() + " null", l.ts()));
+                        }
+                    }
+                    if (padRight)
+                    {
+                        for (final ModelRow r : right)
+                        {
+                            if (r.matches.isEmpty())
+                            {
+                                expected.add(new Line(r.closeStep, "+I null " + r.event.id(), r.ts()));
+                            }
+                        }
+                    }
+            }
+            Collections.sort(expected);
+        }
+
+        private long[] open(final List<ModelRow> rows)
+        {
+            final long[] open = new long[endStep + 1];
+            for (final ModelRow x : rows)
+            {
+                for (int step = x.step; step < x.closeStep; step++)
+                {
+                    open[step]++;
+                }
+            }
+            return open;
+        }
+
+        private static boolean closedBy(final long joinWatermark, final long deadline)
+        {
+            return joinWatermark != Long.MIN_VALUE && joinWatermark > deadline;
+        }
+
+        private static boolean matchable(final Event e, final Filter filter)
+        {
+            if (e.key() == null || e.key() == ABSENT)
+            {
+                return false;
+            }
+            return filter == null || compare(filter.op(), e.v(), filter.value());
+        }
+
+        private static boolean condition(final CompareOp op, final Object leftV, final Object rightV)
+        {
+            return op == null || compare(op, leftV, rightV);
+        }
+
+        /** SPEC 1: numbers compare as numbers, null compares false with everything. */
+        private static boolean compare(final CompareOp op, final Object a, final Object b)
+        {
+            if (!(a instanceof Long) || !(b instanceof Long))
+            {
+                return false;
+            }
+            final int c = Long.compare((Long)a, (Long)b);
+            switch (op)
+            {
+                case EQ:
+                    return c == 0;
+                case NE:
+                    return c != 0;
+                case LT:
+                    return c < 0;
+                case LE:
+                    return c <= 0;
+                case GT:
+                    return c > 0;
+                default:
+                    return c >= 0;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The test
+
+    @ParameterizedTest
+    @EnumSource(JoinType.class)
+    void agreesWithABruteForceModelOfSpec(final JoinType type)
+    {
+        final Long only = Long.getLong("junction.interval.sequenceSeed");
+        if (only != null)
+        {
+            check(new Scenario(only, type), "sequenceSeed=" + only);
+            return;
+        }
+        final long base = Long.getLong("junction.interval.seed", new SplittableRandom().nextLong());
+        final SplittableRandom seeds = new SplittableRandom(base ^ type.ordinal() * 0x9E3779B97F4A7C15L);
+        for (int i = 0; i < SEQUENCES_PER_TYPE; i++)
+        {
+            final long seed = seeds.nextLong();
+            check(new Scenario(seed, type), "base seed " + base + " (-Djunction.interval.seed=" + base + "), sequence " + i +
+                " (-Djunction.interval.sequenceSeed=" + seed + ")");
+        }
+    }
+
+    private static void check(final Scenario s, final String seedText)
+    {
+        final Model model = new Model(s);
+        final List<Line> actual = new ArrayList<>();
+        final List<String> deadLetters = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
+        final JoinCounters counters;
+        try (IntervalTestHarness h = new IntervalTestHarness(s.spec()))
+        {
+            for (int step = 0; step < s.events.size(); step++)
+            {
+                final Event e = s.events.get(step);
+                final long at;
+                switch (e.kind())
+                {
+                    case ROW:
+                        at = h.row(e.side(), e.op(), e.ts(), e.key(), e.id(), e.v());
+                        break;
+                    case WATERMARK_BOTH:
+                        at = h.watermark(e.ts());
+                        break;
+                    case WATERMARK_LEFT:
+                        at = h.watermark(Side.LEFT, e.ts());
+                        break;
+                    default:
+                        at = h.watermark(Side.RIGHT, e.ts());
+                }
+                if (at != step)
+                {
+                    throw new IllegalStateException("harness step " + at + " != " + step);
+                }
+                final JoinCounters c = h.counters();
+                if (c.liveLeft > model.openLeft[step] || c.liveRight > model.openRight[step])
+                {
+                    problems.add("after step " + step + " state holds " + c.liveLeft + " left / " + c.liveRight +
+                        " right rows, but only " + model.openLeft[step] + " / " + model.openRight[step] + " can still match or be padded");
+                }
+            }
+            h.end();
+            for (final IntervalTestHarness.Out o : h.out)
+            {
+                actual.add(new Line(o.step(), o.text(), o.ts()));
+                if (o.kind() != ChangeKind.INSERT)
+                {
+                    problems.add("not append-only: " + o);
+                }
+            }
+            for (final IntervalTestHarness.Dead d : h.dead)
+            {
+                deadLetters.add(d.step() + " " + d.reason());
+            }
+            counters = h.counters();
+        }
+        Collections.sort(actual);
+
+        checkInvariants(s, model, actual, problems);
+
+        // Final results: the multisets, ignoring steps.
+        final TreeMap<String, Integer> expectedFinal = multiset(model.expected);
+        final TreeMap<String, Integer> actualFinal = multiset(actual);
+        if (!expectedFinal.equals(actualFinal))
+        {
+            problems.add("final results differ: missing " + difference(expectedFinal, actualFinal) +
+                ", unexpected " + difference(actualFinal, expectedFinal));
+        }
+        else if (!model.expected.equals(actual))
+        {
+            problems.add("same final results, but emitted at other steps (or with other timestamps)");
+        }
+        if (!model.deadLetters.equals(deadLetters))
+        {
+            problems.add("dead letters differ: expected " + model.deadLetters + ", actual " + deadLetters);
+        }
+        final long late = model.deadLetters.stream().filter(d -> d.endsWith(DeadLetterReason.LATE.name())).count();
+        if (counters.lateRows != late || counters.badInputs != model.deadLetters.size() - late)
+        {
+            problems.add("counters: lateRows=" + counters.lateRows + " badInputs=" + counters.badInputs +
+                ", expected " + late + " and " + (model.deadLetters.size() - late));
+        }
+        if (counters.rowsOut != actual.size())
+        {
+            problems.add("counters: rowsOut=" + counters.rowsOut + " but " + actual.size() + " rows were output");
+        }
+        if (counters.liveLeft != 0 || counters.liveRight != 0 || counters.pendingTimers != 0)
+        {
+            problems.add("state after the end of input: liveLeft=" + counters.liveLeft + " liveRight=" + counters.liveRight +
+                " pendingTimers=" + counters.pendingTimers);
+        }
+        if (!problems.isEmpty())
+        {
+            throw new AssertionError("Interval join disagrees with the SPEC 2.2 model, " + s.type + ", " + seedText + "\n" +
+                String.join("\n", problems) + "\n" + s.describe() +
+                "expected:\n" + lines(model.expected) + "actual:\n" + lines(actual));
+        }
+    }
+
+    /** The properties of SPEC 2.2 that every output must have, checked on their own for clearer messages. */
+    private static void checkInvariants(final Scenario s, final Model model, final List<Line> actual, final List<String> problems)
+    {
+        final Map<String, Integer> padded = new HashMap<>();
+        for (final Line line : actual)
+        {
+            final String[] parts = line.text().split(" ");
+            final ModelRow l = "null".equals(parts[1]) ? null : model.byId.get(parts[1]);
+            final ModelRow r = "null".equals(parts[2]) ? null : model.byId.get(parts[2]);
+            if ((!"null".equals(parts[1]) && l == null) || (!"null".equals(parts[2]) && r == null))
+            {
+                problems.add("output of a late or bad row: " + line);
+                continue;
+            }
+            if (l != null && l.side() != Side.LEFT || r != null && r.side() != Side.RIGHT)
+            {
+                problems.add("sides swapped: " + line);
+                continue;
+            }
+            if (l != null && r != null)
+            {
+                if (line.step() < Math.max(l.step, r.step))
+                {
+                    problems.add("pair before both its rows arrived: " + line);
+                }
+                if (!l.matches.contains(r))
+                {
+                    problems.add("pair that does not match (key, filters, condition or interval): " + line);
+                }
+                if (line.ts() != Math.max(l.ts(), r.ts()))
+                {
+                    problems.add("pair timestamp is not max(left.ts, right.ts): " + line);
+                }
+                continue;
+            }
+            final ModelRow alone = l != null ? l : r;
+            if (line.step() < alone.step)
+            {
+                problems.add("output before its row arrived: " + line);
+            }
+            if (line.ts() != alone.ts())
+            {
+                problems.add("padded row does not carry its own timestamp: " + line);
+            }
+            padded.merge(alone.event.id(), 1, Integer::sum);
+            if (s.type == JoinType.SEMI)
+            {
+                if (alone.matches.isEmpty())
+                {
+                    problems.add("semi join emitted a left row that never matched: " + line);
+                }
+                continue;
+            }
+            if (!alone.matches.isEmpty())
+            {
+                problems.add("padded row that matched: " + line);
+            }
+            if (line.step() < alone.closeStep)
+            {
+                problems.add("padded row emitted before the step that closes it (" + alone.closeStep + "): " + line);
+            }
+        }
+        for (final Map.Entry<String, Integer> e : padded.entrySet())
+        {
+            if (e.getValue() > 1)
+            {
+                problems.add(e.getKey() + " emitted alone " + e.getValue() + " times");
+            }
+        }
+    }
+
+    private static TreeMap<String, Integer> multiset(final List<Line> lines)
+    {
+        final TreeMap<String, Integer> counts = new TreeMap<>();
+        for (final Line line : lines)
+        {
+            counts.merge(line.text(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private static List<String> difference(final Map<String, Integer> a, final Map<String, Integer> b)
+    {
+        final List<String> out = new ArrayList<>();
+        for (final Map.Entry<String, Integer> e : a.entrySet())
+        {
+            final int extra = e.getValue() - b.getOrDefault(e.getKey(), 0);
+            for (int i = 0; i < extra; i++)
+            {
+                out.add(e.getKey());
+            }
+        }
+        return out;
+    }
+
+    private static String lines(final List<Line> lines)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Line line : lines)
+        {
+            sb.append("  ").append(line).append('\n');
+        }
+        return sb.toString();
+    }
+}
