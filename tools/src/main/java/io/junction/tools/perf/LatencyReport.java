@@ -118,10 +118,10 @@ public final class LatencyReport
     /** Writes the percentile-distribution plot of the series as an SVG file. */
     public static void writeSvg(final Path file, final List<Series> series, final String title) throws IOException
     {
-        final int width = 900;
+        final int width = 1180;
         final int height = 560;
         final int left = 80;
-        final int right = 260;
+        final int right = 440;
         final int top = 50;
         final int bottom = 60;
         final double maxX = 6; // log10(1 / (1 - 0.999999))
@@ -173,7 +173,7 @@ public final class LatencyReport
             }
             out.write(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">percentile</text>%n", left + plotW / 2, height - 15));
             out.write(String.format(Locale.ROOT,
-                "<text x=\"18\" y=\"%d\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">latency (us, log scale)</text>%n", top + plotH / 2, top + plotH / 2));
+                "<text x=\"18\" y=\"%d\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">latency (log scale)</text>%n", top + plotH / 2, top + plotH / 2));
             for (int s = 0; s < lines.size(); s++)
             {
                 final StringBuilder path = new StringBuilder();
@@ -200,7 +200,7 @@ public final class LatencyReport
         {
             return String.format(Locale.ROOT, "%.0f ms", us / 1000);
         }
-        return us >= 1 ? String.format(Locale.ROOT, "%.0f", us) : String.format(Locale.ROOT, "%.2f", us);
+        return us >= 1 ? String.format(Locale.ROOT, "%.0f us", us) : String.format(Locale.ROOT, "%.2f us", us);
     }
 
     private static String escape(final String s)
