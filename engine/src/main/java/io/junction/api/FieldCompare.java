@@ -32,7 +32,7 @@ public final class FieldCompare
         }
         if (FieldType.isNumber(ta) && FieldType.isNumber(tb))
         {
-            return Double.compare(a.getNumberAsDouble(fa), b.getNumberAsDouble(fb));
+            return compareDoubles(a.getNumberAsDouble(fa), b.getNumberAsDouble(fb));
         }
         if (ta != tb)
         {
@@ -62,7 +62,7 @@ public final class FieldCompare
         }
         if (FieldType.isNumber(ta) && FieldType.isNumber(tb))
         {
-            return Double.compare(row.getNumberAsDouble(field), literal.doubleValue());
+            return compareDoubles(row.getNumberAsDouble(field), literal.doubleValue());
         }
         if (ta != tb)
         {
@@ -73,5 +73,19 @@ public final class FieldCompare
             return Boolean.compare(row.getBoolean(field), literal.longValue() != 0);
         }
         return BufferCompare.compare(row.buffer(), row.stringBytesIndex(field), row.stringLength(field), literal.utf8());
+    }
+
+    /** Numeric order where -0.0 equals 0.0 (as in SQL); NaN sorts above every number, as Double.compare does. */
+    private static int compareDoubles(final double x, final double y)
+    {
+        if (x < y)
+        {
+            return -1;
+        }
+        if (x > y)
+        {
+            return 1;
+        }
+        return x == y ? 0 : Double.compare(x, y);
     }
 }

@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.KeyExtractor;
@@ -83,6 +84,16 @@ abstract class AbstractJoin implements JoinOperator
         BucketDescriptor.init(unmatchableBucket, 0);
     }
 
+    /** Checks the spec's kind before any state is allocated. */
+    static JoinSpec requireKind(final JoinSpec spec, final JoinKind kind)
+    {
+        if (spec.kind() != kind)
+        {
+            throw new IllegalArgumentException("this operator runs " + kind + " joins, not: " + spec);
+        }
+        return spec;
+    }
+
     /**
      * Extracts the join key of a row into {@link #key} and applies the row's own pre-filter.
      *
@@ -96,16 +107,16 @@ abstract class AbstractJoin implements JoinOperator
     /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
     final int extractKey(final Side side, final RowView row, final int capacity)
     {
+        if (!spec.filter(side).test(row))
+        {
+            return UNMATCHABLE;
+        }
         final int length = spec.keyExtractor(side).extract(row, key, 0, capacity);
         if (length == KeyExtractor.KEY_TOO_LONG)
         {
             return TOO_LONG;
         }
-        if (length == KeyExtractor.NULL_KEY || !spec.filter(side).test(row))
-        {
-            return UNMATCHABLE;
-        }
-        return length;
+        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
     }
 
     /** @return the hash of the key in {@link #key}. */

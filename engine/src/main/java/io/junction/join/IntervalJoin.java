@@ -59,11 +59,7 @@ public final class IntervalJoin extends AbstractJoin
     public IntervalJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(spec, config, results, deadLetters);
-        if (spec.kind() != JoinKind.INTERVAL)
-        {
-            throw new IllegalArgumentException("IntervalJoin needs an interval join spec: " + spec);
-        }
+        super(requireKind(spec, JoinKind.INTERVAL), config, results, deadLetters);
         final IntervalBounds bounds = spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();

@@ -50,11 +50,7 @@ public final class RegularJoin extends AbstractJoin
     public RegularJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(spec, config, results, deadLetters);
-        if (spec.kind() != JoinKind.REGULAR)
-        {
-            throw new IllegalArgumentException("RegularJoin needs a regular join spec: " + spec);
-        }
+        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters);
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
         this.stateTtl = spec.stateTtl();
@@ -122,12 +118,18 @@ public final class RegularJoin extends AbstractJoin
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                 return;
             }
-            final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, false);
-            if (matches == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
+            if (keyLength != UNMATCHABLE)
+            {
+                probe(side, kind, row, ts, step, keyLength, bucket, false);
+            }
+            // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
+            // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
+            final int count = RowDescriptor.count(record);
+            if (count == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
             {
                 emitPadded(ChangeKind.DELETE, side, row, ts, step);
             }
-            else if (semi && side == Side.LEFT && matches > 0)
+            else if (semi && side == Side.LEFT && count > 0)
             {
                 emitPadded(ChangeKind.DELETE, side, row, ts, step);
             }

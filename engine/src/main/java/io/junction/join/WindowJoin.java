@@ -76,11 +76,7 @@ public final class WindowJoin extends AbstractJoin
     public WindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(spec, config, results, deadLetters, BUCKET_LENGTH);
-        if (spec.kind() != JoinKind.WINDOW)
-        {
-            throw new IllegalArgumentException("WindowJoin needs a window join spec: " + spec);
-        }
+        super(requireKind(spec, JoinKind.WINDOW), config, results, deadLetters, BUCKET_LENGTH);
         final WindowSpec window = spec.window();
         this.windowKind = window.kind();
         this.size = window.size();

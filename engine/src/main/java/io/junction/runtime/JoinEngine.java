@@ -94,6 +94,19 @@ public final class JoinEngine implements AutoCloseable
         {
             disruptor.start();
         }
+        try
+        {
+            for (final PartitionWorker worker : workers)
+            {
+                worker.awaitStarted();
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while starting the partition threads", e);
+        }
     }
 
     /** @return a builder for an engine running this join. */

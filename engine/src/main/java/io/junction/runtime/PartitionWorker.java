@@ -32,6 +32,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final LatencyRecorder latency;
     private final boolean recordLatency;
     private final RowView row = new RowView();
+    private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private long ingestNanos;
     private long events;
@@ -150,6 +151,22 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             handlerErrors++;
             errorHandler.onError(t);
         }
+    }
+
+    @Override
+    public void onStart()
+    {
+        started.countDown();
+    }
+
+    /**
+     * Waits until the partition thread runs. A Disruptor halted before its processor thread has
+     * started exits without processing what was published (its shutdown only waits for running
+     * processors), so the engine does not hand out publishers before every partition runs.
+     */
+    void awaitStarted() throws InterruptedException
+    {
+        started.await();
     }
 
     @Override

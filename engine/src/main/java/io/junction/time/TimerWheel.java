@@ -117,7 +117,9 @@ public final class TimerWheel
         long expired = 0;
         if (pending != 0)
         {
-            if (!started || targetTick - currentTick >= slots.length)
+            final long ticks = targetTick - currentTick;
+            // A negative difference is an overflow (ticks of 1 ms across the whole long range): scan all.
+            if (!started || ticks >= slots.length || ticks < 0)
             {
                 for (int slot = 0; slot < slots.length && pending != 0; slot++)
                 {

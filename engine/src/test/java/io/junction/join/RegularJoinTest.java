@@ -1339,6 +1339,124 @@ class RegularJoinTest
         }
     }
 
+    @Test
+    void shouldRetractSemiRowWhenLeftRowIsRetractedAfterItsMatchExpired()
+    {
+        // SPEC 1: expiry leaves the left row's count at 1, so +l stays emitted; SPEC 2.1: a left retraction
+        // retracts whatever that left row currently contributes, which is +l
+        try (JoinHarness h = ttlJoin(JoinType.SEMI, 1000))
+        {
+            h.leftAt(10_000, "+I", "id", 1);
+            assertEquals(List.of(signed('+', row("id", 1), NULL)), signed(h.rightAt(0, "+I", "id", 1)));
+            assertEquals(List.of(), h.watermark(2000));
+            assertLive(h, 1, 0);
+            assertEquals(List.of(signed('-', row("id", 1), NULL)), signed(h.leftAt(10_000, "-D", "id", 1)));
+        }
+    }
+
+    @Test
+    void shouldNotRetractAntiRowAgainWhenLeftRowIsRetractedAfterItsMatchExpired()
+    {
+        // the anti row was retracted when its count left 0; expiry keeps the count at 1, so the left row
+        // contributes nothing and its retraction must emit nothing
+        try (JoinHarness h = ttlJoin(JoinType.ANTI, 1000))
+        {
+            assertEquals(List.of(signed('+', row("id", 1), NULL)), signed(h.leftAt(10_000, "+I", "id", 1)));
+            assertEquals(List.of(signed('-', row("id", 1), NULL)), signed(h.rightAt(0, "+I", "id", 1)));
+            assertEquals(List.of(), h.watermark(2000));
+            assertEquals(List.of(), h.leftAt(10_000, "-D", "id", 1));
+        }
+    }
+
+    @Test
+    void shouldNotRetractPaddingNeverEmittedWhenLeftRowIsRetractedAfterItsMatchExpired()
+    {
+        // (l, null) was retracted when r arrived; expiry of r keeps l's count at 1 and (l, r) emitted,
+        // so retracting l must not retract (l, null) a second time
+        try (JoinHarness h = ttlJoin(JoinType.LEFT, 1000))
+        {
+            h.leftAt(10_000, "+I", "id", 1);
+            h.rightAt(0, "+I", "id", 1);
+            h.watermark(2000);
+            final List<String> outputs = kinded(h.leftAt(10_000, "-D", "id", 1));
+            assertTrue(!outputs.contains(out("-D", row("id", 1), NULL)), "retracts a padded row that is not in the output: " + outputs);
+        }
+    }
+
+    // ---------------------------------------------------------------- hash collisions
+
+    /** Replays {@code KeyHash.hash} over the first 8 bytes of a 16-byte key: the state before the second word. */
+    static long firstWordState(final byte[] key)
+    {
+        final long seed = 0x9E3779B97F4A7C15L ^ key.length;
+        final long w0 = new org.agrona.concurrent.UnsafeBuffer(key).getLong(0, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return io.junction.api.KeyHash.mix(seed ^ w0) * 0x9E3779B97F4A7C15L;
+    }
+
+    /**
+     * @return two 13-byte string values whose join keys (tag, length, bytes: 16 bytes) differ but hash
+     * equal, or null when the hash function is not the one this construction assumes.
+     */
+    static byte[][] collidingStrings()
+    {
+        final byte[] keyA = new byte[16];
+        final byte[] keyB = new byte[16];
+        for (final byte[] key : new byte[][] {keyA, keyB})
+        {
+            key[0] = io.junction.api.FieldType.STRING;
+            key[1] = 13;
+        }
+        java.util.Arrays.fill(keyA, 3, 16, (byte)'a');
+        java.util.Arrays.fill(keyB, 3, 8, (byte)'b');
+        final org.agrona.concurrent.UnsafeBuffer a = new org.agrona.concurrent.UnsafeBuffer(keyA);
+        final org.agrona.concurrent.UnsafeBuffer b = new org.agrona.concurrent.UnsafeBuffer(keyB);
+        // the second word of B cancels the difference of the first: the states before the last mix agree
+        b.putLong(8, firstWordState(keyA) ^ a.getLong(8, java.nio.ByteOrder.LITTLE_ENDIAN) ^ firstWordState(keyB),
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (io.junction.api.KeyHash.hash(a, 0, 16) != io.junction.api.KeyHash.hash(b, 0, 16))
+        {
+            return null;
+        }
+        return new byte[][] {java.util.Arrays.copyOfRange(keyA, 3, 16), java.util.Arrays.copyOfRange(keyB, 3, 16)};
+    }
+
+    @Test
+    void shouldNotMatchDistinctKeysWhoseHashesCollide()
+    {
+        final byte[][] keys = collidingStrings();
+        org.junit.jupiter.api.Assumptions.assumeTrue(keys != null, "KeyHash changed: no collision constructed");
+        try (JoinHarness h = join(JoinType.LEFT))
+        {
+            assertEquals(1, h.left("+I", "id", keys[0]).size());
+            assertEquals(List.of(), h.right("+I", "id", keys[1]), "a colliding key is another key");
+            assertEquals(1, op(h).index.size(), "the two keys share one bucket");
+            assertEquals(2, h.right("+I", "id", keys[0]).size(), "-(l, null) and +(l, r)");
+        }
+    }
+
+    @Test
+    void shouldNotRetractRowOfCollidingKey()
+    {
+        final byte[][] keys = collidingStrings();
+        org.junit.jupiter.api.Assumptions.assumeTrue(keys != null, "KeyHash changed: no collision constructed");
+        try (JoinHarness h = join(JoinType.INNER))
+        {
+            h.left("+I", "id", keys[0], "price", 1);
+            assertEquals(List.of(), h.left("-D", "id", keys[1], "price", 1));
+            assertEquals(1, h.deadLetters().size());
+            h.left("+I", "id", keys[1], "price", 1);
+            h.left("-D", "id", keys[0], "price", 1);
+            assertEquals(1, op(h).index.size(), "the bucket stays while the other key has a row");
+            assertEquals(1, h.right("+I", "id", keys[1]).size());
+            assertEquals(0, h.right("+I", "id", keys[0]).size());
+            h.left("-D", "id", keys[1], "price", 1);
+            h.right("-D", "id", keys[1]);
+            h.right("-D", "id", keys[0]);
+            assertEquals(0, op(h).index.size());
+            assertEquals(1, h.deadLetters().size());
+        }
+    }
+
     // ---------------------------------------------------------------- state memory
 
     @Test
@@ -1422,6 +1540,56 @@ class RegularJoinTest
             assertEquals(3, h.counters().rowsIn);
             assertEquals(3, h.counters().rowsOut);
             assertEquals(1, h.counters().badInputs);
+        }
+    }
+
+    @Test
+    void shouldCarryInputStepOnEveryOutput()
+    {
+        for (final JoinType type : JoinType.values())
+        {
+            try (JoinHarness h = join(type))
+            {
+                h.left("+I", "id", 1);
+                h.left("+I", "id", 2);
+                h.right("+I", "id", 1);
+                h.right("+I", "id", 3);
+                h.right("-D", "id", 1);
+                h.left("-D", "id", 1);
+                for (final Output o : h.results().outputs())
+                {
+                    assertTrue(o.step() >= 0 && o.step() < h.nextStep(), type + " " + o);
+                }
+                final long step = h.nextStep();
+                for (final Output o : h.right("+I", "id", 2))
+                {
+                    assertEquals(step, o.step(), type + " " + o);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldStampLeftRowOutputOfSemiJoinWithItsOwnTimestamp()
+    {
+        try (JoinHarness h = join(JoinType.SEMI))
+        {
+            h.leftAt(42, "+I", "id", 1);
+            final List<Output> outputs = h.rightAt(1000, "+I", "id", 1);
+            assertEquals(1, outputs.size());
+            assertEquals(42, outputs.get(0).timestamp());
+        }
+    }
+
+    @Test
+    void shouldEmitNothingAtEndOfInput()
+    {
+        try (JoinHarness h = join(JoinType.FULL))
+        {
+            h.left("+I", "id", 1);
+            h.right("+I", "id", 2);
+            assertEquals(List.of(), h.endOfInput());
+            assertLive(h, 1, 1);
         }
     }
 

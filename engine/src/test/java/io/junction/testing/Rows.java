@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * Builds binary rows from name/value pairs and decodes them back, for tests.
  *
  * <p>Values: {@code null} (explicit null), {@link Integer}/{@link Long} (long), {@link Float}/{@link Double}
- * (double), {@link Boolean}, {@link String}. Fields are written in ascending schema index order, so equal
+ * (double), {@link Boolean}, {@link String}, {@code byte[]} (a string field holding these raw bytes, not checked
+ * to be UTF-8). Fields are written in ascending schema index order, so equal
  * name/value sets give equal bytes whatever order the pairs are given in. A name not listed is absent.
  */
 public final class Rows
@@ -125,6 +126,11 @@ public final class Rows
         else if (value instanceof String)
         {
             writer.putString(index, (String)value);
+        }
+        else if (value instanceof byte[])
+        {
+            final byte[] raw = (byte[])value;
+            writer.putUtf8(index, raw, 0, raw.length);
         }
         else
         {
