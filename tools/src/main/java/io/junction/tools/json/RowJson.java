@@ -12,6 +12,7 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import org.agrona.MutableDirectBuffer;
 
@@ -94,8 +95,8 @@ public final class RowJson {
     }
 
     /**
-     * Encodes a flat JSON object as a canonical binary row, registering new field names. Nothing is
-     * registered when the row is refused.
+     * Encodes a flat JSON object as a canonical binary row, registering new field names. A row that
+     * is bad input registers nothing.
      *
      * @param row      a JSON object whose values are strings, numbers, booleans or nulls
      * @param buffer   destination
@@ -304,6 +305,6 @@ public final class RowJson {
         if (node.isNull()) {
             return "null";
         }
-        return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        return node.getNodeType().toString().toLowerCase(Locale.ROOT);
     }
 }

@@ -214,8 +214,7 @@ public final class Replay {
                         (length == RowJson.TOO_LARGE ? "more than " + RowFormat.MAX_ROW_LENGTH : length) + " bytes)")));
                 return;
             case Publisher.MALFORMED_ROW:
-                refused.add(new StepLine(step, refusedRow(sb, event, step,
-                    DeadLetterReason.MALFORMED_ROW.message())));
+                refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
                 return;
             default:
                 check(code);

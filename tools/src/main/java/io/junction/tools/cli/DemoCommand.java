@@ -1,0 +1,56 @@
+package io.junction.tools.cli;
+
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.demo.ShowClickDemo;
+import io.junction.tools.workload.Workloads;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code junction demo}: the W1 show-click interval left join at full speed ({@link ShowClickDemo}). */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Runs the W1 show-click join (WORKLOADS.md) through the engine at full speed.",
+        "Impressions (left) are joined with clicks (right) on key,",
+        "right.ts in [left.ts - 30000, left.ts + 30000], LEFT join.",
+        "Prints throughput, ingest-to-emit latency, state size and the count check."},
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:the count check passed",
+        "1:the count check failed or partitions reported errors"})
+public final class DemoCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--impressions", paramLabel = "N", description = "W1 impressions (default: ${DEFAULT-VALUE})")
+    private int impressions = Workloads.W1_N_DEFAULT;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "engine partitions (default: ${DEFAULT-VALUE})")
+    private int partitions = EngineConfig.defaultPartitions();
+
+    @Option(names = "--wait-strategy", paramLabel = "KIND", converter = WaitStrategyConverter.class,
+        description = "blocking, sleeping, yielding or busy-spin (default: sleeping)")
+    private WaitStrategyKind waitStrategy = EngineConfig.WAIT_STRATEGY_DEFAULT;
+
+    @Option(names = "--join", paramLabel = "KIND",
+        description = "interval (the W1 join) or regular (the same data as a regular left join); default: ${DEFAULT-VALUE}")
+    private ShowClickDemo.JoinMode join = ShowClickDemo.JoinMode.INTERVAL;
+
+    @Override
+    public Integer call() {
+        final ShowClickDemo demo;
+        try {
+            EngineConfig.defaults().withPartitions(partitions); // validates the count with the engine's own message
+            demo = new ShowClickDemo(impressions, partitions, waitStrategy, join);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        return demo.run(spec.commandLine().getOut()).ok() ? 0 : 1;
+    }
+}

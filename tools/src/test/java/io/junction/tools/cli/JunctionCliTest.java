@@ -1,0 +1,106 @@
+package io.junction.tools.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.junction.api.JoinKind;
+import io.junction.tools.JunctionCli;
+import io.junction.tools.replay.ReplayComparison;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command line in-process: help, replay's exit codes and files, and the demo's mechanics. */
+class JunctionCliTest {
+    @TempDir
+    Path tmp;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(final String... args) {
+        final CommandLine cli = JunctionCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private static Path cases() {
+        final String configured = System.getProperty("junction.cases.dir");
+        return configured != null ? Paths.get(configured) : Paths.get("..", "..", "shared", "cases");
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        assertEquals(0, run("--help"));
+        assertTrue(out.toString().contains("replay"), out.toString());
+        assertTrue(out.toString().contains("demo"), out.toString());
+        assertEquals(0, run("replay", "--help"));
+        assertTrue(out.toString().contains("--dead-letter"), out.toString());
+    }
+
+    @Test
+    void replaysACaseIntoFiles() throws IOException {
+        final String name = "show_click_regular_left";
+        final Path results = tmp.resolve("out.jsonl");
+        final Path deadLetters = tmp.resolve("dead.jsonl");
+        assertEquals(0, run("replay", cases().resolve(name + ".join.json").toString(),
+            cases().resolve(name + ".events.jsonl").toString(), "--partitions", "2",
+            "--out", results.toString(), "--dead-letter", deadLetters.toString()), err.toString());
+        final ReplayComparison c = ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.REGULAR,
+            Files.readAllLines(cases().resolve(name + ".expected.jsonl"), StandardCharsets.UTF_8),
+            Files.readAllLines(results, StandardCharsets.UTF_8));
+        assertTrue(c.matches(), c.describe());
+        assertEquals(List.of(), Files.readAllLines(deadLetters, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writesToStdoutAndStderrByDefault() throws IOException {
+        final Path spec = Files.writeString(tmp.resolve("s.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final Path events = Files.writeString(tmp.resolve("e.events.jsonl"),
+            "{\"side\":\"left\",\"row\":{\"k\":1}}\nnot json\n{\"side\":\"right\",\"row\":{\"k\":1}}\n");
+        assertEquals(0, run("replay", spec.toString(), events.toString(), "--partitions", "1", "--wait-strategy", "blocking"));
+        assertEquals("{\"step\":2,\"op\":\"+I\",\"left\":{\"k\":1},\"right\":{\"k\":1}}\n", out.toString());
+        assertTrue(err.toString().contains("\"step\":1") && err.toString().contains("\"line\":\"not json\""), err.toString());
+    }
+
+    @Test
+    void exitCodesSayWhatWentWrong() throws IOException {
+        final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
+        final Path badSpec = Files.writeString(tmp.resolve("bad.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\",\"j\"]}");
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", badSpec.toString(), events.toString()));
+        assertTrue(err.toString().contains("rightKey"), err.toString());
+        assertEquals(ReplayCommand.EXIT_IO, run("replay", tmp.resolve("missing.join.json").toString(), events.toString()));
+        final Path spec = Files.writeString(tmp.resolve("s.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        assertEquals(ReplayCommand.EXIT_IO, run("replay", spec.toString(), tmp.resolve("missing.events.jsonl").toString()));
+        assertEquals(2, run("replay", spec.toString(), events.toString(), "--wait-strategy", "lazy"), "usage error");
+        assertEquals(ReplayCommand.EXIT_OK, run("replay", spec.toString(), events.toString()));
+    }
+
+    @Test
+    void demoRunsTheRegularJoinVariant() {
+        assertEquals(0, run("demo", "--join", "regular", "--impressions", "5000", "--partitions", "2"), out + "\n" + err);
+        final String report = out.toString();
+        assertTrue(report.contains("every impression exactly once") && report.contains("(OK)"), report);
+        assertTrue(report.contains("p99.9"), report);
+    }
+
+    @Test
+    void demoRunsTheIntervalJoin() {
+        assertEquals(0, run("demo", "--impressions", "5000", "--partitions", "2"), out + "\n" + err);
+        final String report = out.toString();
+        assertTrue(report.contains("(OK)"), report);
+        assertTrue(report.contains("output rows: 5,000"), "append-only: one row per impression\n" + report);
+    }
+}

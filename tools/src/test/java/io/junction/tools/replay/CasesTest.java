@@ -1,0 +1,65 @@
+package io.junction.tools.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.junction.api.JoinSpec;
+import io.junction.api.Schema;
+import io.junction.join.JoinOperators;
+import io.junction.tools.spec.JoinSpecJson;
+import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs every worked case of {@code shared/cases} through the engine by {@link Replay}, with one and
+ * with four partitions, and compares output and dead letters as the cases' README defines. A case
+ * whose join kind the engine does not implement yet is skipped by an assumption that says so, so it
+ * shows up in the report instead of silently disappearing.
+ */
+class CasesTest {
+
+    static Stream<Arguments> cases() {
+        final List<Arguments> arguments = new ArrayList<>();
+        for (final String name : Cases.names()) {
+            arguments.add(Arguments.of(name, 1));
+            arguments.add(Arguments.of(name, 4));
+        }
+        assertFalse(arguments.isEmpty(), "no cases found in " + Cases.dir().toAbsolutePath());
+        return arguments.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1} partition(s)")
+    @MethodSource("cases")
+    void replayMatchesExpectedOutput(final String name, final int partitions) throws Exception {
+        final Schema schema = new Schema();
+        final JoinSpec spec = JoinSpecJson.read(Cases.file(name, "join.json"), schema);
+        assumeTrue(JoinOperators.supports(spec), () -> "skipped: " + spec.kind().name().toLowerCase(Locale.ROOT) +
+            " joins are not implemented by the engine yet (JoinOperators.supports() is false for " + name + ")");
+
+        final ReplayResult result;
+        try (BufferedReader events = Files.newBufferedReader(Cases.file(name, "events.jsonl"), StandardCharsets.UTF_8)) {
+            result = new Replay(Replay.config(partitions)).run(spec, schema, events);
+        }
+
+        assertEquals(0, result.errorCount(), () -> "partition threads reported errors: " + result.errors());
+        final ReplayComparison.Mode mode = ReplayComparison.Mode.parse(String.join("", Cases.lines(name, "mode")));
+        final ReplayComparison output = ReplayComparison.outputs(mode, spec.kind(),
+            Cases.lines(name, "expected.jsonl"), result.resultLines());
+        assertTrue(output.matches(), () -> name + " output (" + mode + " mode): " + output.describe() +
+            "\nactual output:\n" + String.join("\n", result.resultLines()));
+        final ReplayComparison deadLetters = ReplayComparison.deadLetters(
+            Cases.lines(name, "deadletter.jsonl"), result.deadLetterLines());
+        assertTrue(deadLetters.matches(), () -> name + " dead letters: " + deadLetters.describe() +
+            "\nactual dead letters:\n" + String.join("\n", result.deadLetterLines()));
+    }
+}
