@@ -19,7 +19,7 @@ public final class IntervalBounds
         this.upper = upper;
         this.lowerInclusive = lowerInclusive;
         this.upperInclusive = upperInclusive;
-        if (lowerInclusive && lower == Long.MAX_VALUE || !upperInclusive && upper == Long.MIN_VALUE ||
+        if (!lowerInclusive && lower == Long.MAX_VALUE || !upperInclusive && upper == Long.MIN_VALUE ||
             inclusiveLower() > inclusiveUpper())
         {
             throw new IllegalArgumentException("interval is empty: lower=" + lower + (lowerInclusive ? " (inclusive)" : " (exclusive)") +

@@ -12,6 +12,7 @@ import io.junction.metrics.JoinCounters;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -38,7 +39,7 @@ import java.util.TreeMap;
  */
 class IntervalJoinDifferentialTest
 {
-    private static final int SEQUENCES_PER_TYPE = Integer.getInteger("junction.interval.sequences", 1500);
+    private static final int SEQUENCES_PER_TYPE = Integer.getInteger("junction.interval.sequences", 1000);
     private static final Object ABSENT = IntervalTestRows.ABSENT;
 
     // ---------------------------------------------------------------------------------------------
@@ -111,6 +112,11 @@ class IntervalJoinDifferentialTest
             this.seed = seed;
             this.type = type;
             final SplittableRandom random = new SplittableRandom(seed);
+            // Mostly small bounds and timestamps around 0; sometimes bounds at the ends of the long range,
+            // or every timestamp and watermark shifted next to Long.MIN_VALUE or Long.MAX_VALUE.
+            final boolean wide = random.nextInt(100) < 12;
+            final int shift = random.nextInt(100);
+            final long offset = shift < 8 ? Long.MAX_VALUE - 300 : shift < 16 ? Long.MIN_VALUE + 300 : 0;
             long lo;
             long hi;
             boolean loIn;
@@ -119,10 +125,18 @@ class IntervalJoinDifferentialTest
             {
                 lo = random.nextLong(-15, 16);
                 hi = lo + random.nextLong(0, 26);
+                if (wide)
+                {
+                    final int which = random.nextInt(4);
+                    lo = which == 0 ? lo : random.nextBoolean() ? Long.MIN_VALUE : Long.MIN_VALUE + random.nextLong(1, 30);
+                    hi = which == 1 ? hi : which == 3 ? lo + random.nextLong(0, 30) :
+                        random.nextBoolean() ? Long.MAX_VALUE : Long.MAX_VALUE - random.nextLong(1, 30);
+                }
                 loIn = random.nextInt(4) != 0;
                 hiIn = random.nextInt(4) != 0;
             }
-            while ((loIn ? lo : lo + 1) > (hiIn ? hi : hi - 1));
+            while (BigInteger.valueOf(lo).add(loIn ? BigInteger.ZERO : BigInteger.ONE)
+                .compareTo(BigInteger.valueOf(hi).subtract(hiIn ? BigInteger.ZERO : BigInteger.ONE)) > 0);
             lower = lo;
             upper = hi;
             lowerInclusive = loIn;
@@ -133,7 +147,7 @@ class IntervalJoinDifferentialTest
             condition = random.nextInt(10) < 3 ? randomOp(random) : null;
 
             final int length = random.nextInt(5, 41);
-            long cursor = random.nextLong(-50, 51);
+            long cursor = offset + random.nextLong(-50, 51);
             int ids = 0;
             for (int i = 0; i < length; i++)
             {
@@ -145,7 +159,9 @@ class IntervalJoinDifferentialTest
                     final ChangeKind op = random.nextInt(100) < 4 ?
                         new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
                         ChangeKind.INSERT;
-                    final long ts = cursor + random.nextLong(-25, 9);
+                    final long ts = offset == 0 && random.nextInt(100) < 3 ?
+                        (random.nextBoolean() ? Long.MIN_VALUE + random.nextLong(0, 20) : Long.MAX_VALUE - random.nextLong(0, 20)) :
+                        cursor + random.nextLong(-25, 9);
                     events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
                         (side == Side.LEFT ? "L" : "R") + ids++));
                 }
@@ -197,14 +213,14 @@ class IntervalJoinDifferentialTest
             return random.nextLong(0, 4);
         }
 
-        long inclusiveLower()
+        BigInteger inclusiveLower()
         {
-            return lowerInclusive ? lower : lower + 1;
+            return BigInteger.valueOf(lower).add(lowerInclusive ? BigInteger.ZERO : BigInteger.ONE);
         }
 
-        long inclusiveUpper()
+        BigInteger inclusiveUpper()
         {
-            return upperInclusive ? upper : upper - 1;
+            return BigInteger.valueOf(upper).subtract(upperInclusive ? BigInteger.ZERO : BigInteger.ONE);
         }
 
         JoinSpec spec()
@@ -338,7 +354,7 @@ class IntervalJoinDifferentialTest
                         {
                             deadLetters.add(step + " " + DeadLetterReason.NOT_APPEND_ONLY);
                         }
-                        else if (before != Long.MIN_VALUE && e.ts() + s.lateness < before)
+                        else if (big(e.ts()).compareTo(big(before).subtract(big(s.lateness))) < 0)
                         {
                             deadLetters.add(step + " " + DeadLetterReason.LATE);
                         }
@@ -362,8 +378,8 @@ class IntervalJoinDifferentialTest
                 joinWatermarkAfter[step] = Math.min(wl, wr);
             }
 
-            final long lo = s.inclusiveLower();
-            final long hi = s.inclusiveUpper();
+            final BigInteger lo = s.inclusiveLower();
+            final BigInteger hi = s.inclusiveUpper();
             for (final ModelRow l : left)
             {
                 l.matchable = matchable(l.event, s.leftFilter);
@@ -376,9 +392,9 @@ class IntervalJoinDifferentialTest
             {
                 for (final ModelRow r : right)
                 {
-                    final long diff = r.ts() - l.ts();
+                    final BigInteger diff = big(r.ts()).subtract(big(l.ts()));
                     if (l.matchable && r.matchable && l.event.key().equals(r.event.key()) &&
-                        condition(s.condition, l.event.v(), r.event.v()) && diff >= lo && diff <= hi)
+                        condition(s.condition, l.event.v(), r.event.v()) && diff.compareTo(lo) >= 0 && diff.compareTo(hi) <= 0)
                     {
                         l.matches.add(r);
                         r.matches.add(l);
@@ -391,8 +407,8 @@ class IntervalJoinDifferentialTest
             {
                 for (final ModelRow x : rows)
                 {
-                    final long lastMatch = x.side() == Side.LEFT ? x.ts() + hi : x.ts() - lo;
-                    final long deadline = lastMatch + s.lateness;   // closed once the join watermark > deadline
+                    final BigInteger lastMatch = x.side() == Side.LEFT ? big(x.ts()).add(hi) : big(x.ts()).subtract(lo);
+                    final BigInteger deadline = lastMatch.add(big(s.lateness));   // closed once the join watermark > deadline
                     if (!x.matchable || closedBy(joinWatermarkBefore[x.step], deadline))
                     {
                         x.closeStep = x.step;
@@ -480,9 +496,15 @@ class IntervalJoinDifferentialTest
             return open;
         }
 
-        private static boolean closedBy(final long joinWatermark, final long deadline)
+        /** Long.MIN_VALUE is "no watermark yet" (before both inputs have one): it closes nothing. */
+        private static boolean closedBy(final long joinWatermark, final BigInteger deadline)
         {
-            return joinWatermark != Long.MIN_VALUE && joinWatermark > deadline;
+            return joinWatermark != Long.MIN_VALUE && big(joinWatermark).compareTo(deadline) > 0;
+        }
+
+        private static BigInteger big(final long value)
+        {
+            return BigInteger.valueOf(value);
         }
 
         private static boolean matchable(final Event e, final Filter filter)

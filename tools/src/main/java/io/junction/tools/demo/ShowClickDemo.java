@@ -223,6 +223,9 @@ public final class ShowClickDemo {
             // unbounded state: every impression key stays; size the key index for the keys each partition gets
             final long perPartition = (long) (impressions * 1.25 / partitions) + 4096;
             config = config.withState(config.state().withMaxKeys(Math.max(StateConfig.MAX_KEYS_DEFAULT, perPartition)));
+        } else {
+            // W1 keeps ~35 s of rows live (~42k keys): a key index sized for 4x that starts in milliseconds
+            config = config.withState(config.state().withMaxKeys(Math.max(4096, (1L << 18) / partitions)));
         }
         return config;
     }
