@@ -114,7 +114,7 @@ public final class LoadgenCommand implements Callable<Integer>
             floorSeries = new LatencyReport.Series("floor: bare hand-off " + waitStrategy.name().toLowerCase(Locale.ROOT) +
                 (rate > 0 ? " @" + rate + "/s" : " max-rate"), floorHistogram, 0);
         }
-        printSummary(result);
+        printSummary(result, options.warmupEvents);
         System.out.print(LatencyReport.table(series, floorSeries));
         if (svg != null)
         {
@@ -153,11 +153,11 @@ public final class LoadgenCommand implements Callable<Integer>
         }
     }
 
-    static void printSummary(final LoadResult r)
+    static void printSummary(final LoadResult r, final long warmupEvents)
     {
-        System.out.printf(Locale.ROOT, "%s: %,d events in %.2f s measured (%,d after warm-up): %,.0f events/s; %,d output rows (%,d padded); " +
+        System.out.printf(Locale.ROOT, "%s: %,d events in %.2f s (latency measured after %,d warm-up events): %,.0f events/s; %,d output rows (%,d padded); " +
                 "live rows at end %,d, state %.1f MiB; late %d, bad %d%n",
-            r.label, r.events, r.measuredSeconds, r.measuredEvents, r.achievedRate(), r.outputs, r.padded, r.liveRows,
+            r.label, r.events, r.measuredSeconds, warmupEvents, r.achievedRate(), r.outputs, r.padded, r.liveRows,
             r.stateBytes / 1048576.0, r.lateRows, r.badInputs);
     }
 }
