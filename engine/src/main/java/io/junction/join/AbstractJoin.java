@@ -76,7 +76,7 @@ abstract class AbstractJoin implements JoinOperator
         this.results = results;
         this.deadLetters = deadLetters;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
-        this.index = new KeyIndex(config.maxKeys(), bucketLength);
+        this.index = new KeyIndex(config.maxKeys(), bucketLength, config.indexKind());
         this.store = new RowStore(config.chunkSize());
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);

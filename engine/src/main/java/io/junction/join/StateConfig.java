@@ -1,5 +1,7 @@
 package io.junction.join;
 
+import io.junction.state.KeyIndex;
+
 /**
  * Sizes of one operator's state. Immutable. Every knob has a property name, a default and a
  * sentence; {@link #fromSystemProperties()} reads them.
@@ -31,7 +33,13 @@ public final class StateConfig
     /** Default {@link #MAX_KEY_LENGTH_PROP_NAME}. */
     public static final int MAX_KEY_LENGTH_DEFAULT = 1024;
 
+    /** Key index implementation: {@code chronicle} (Chronicle Map) or {@code hash} (off-heap open addressing). */
+    public static final String INDEX_PROP_NAME = "junction.state.index";
+    /** Default {@link #INDEX_PROP_NAME}: Chronicle Map. */
+    public static final KeyIndex.Kind INDEX_DEFAULT = KeyIndex.Kind.CHRONICLE;
+
     private final long maxKeys;
+    private final KeyIndex.Kind indexKind;
     private final int chunkSize;
     private final int tickShift;
     private final int wheelSlots;
@@ -39,6 +47,18 @@ public final class StateConfig
 
     public StateConfig(final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength)
     {
+        this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, INDEX_DEFAULT);
+    }
+
+    public StateConfig(
+        final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
+        final KeyIndex.Kind indexKind)
+    {
+        if (indexKind == null)
+        {
+            throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash");
+        }
+        this.indexKind = indexKind;
         if (maxKeys < 1)
         {
             throw new IllegalArgumentException(MAX_KEYS_PROP_NAME + " must be >= 1: " + maxKeys);
@@ -80,25 +100,47 @@ public final class StateConfig
             Integer.getInteger(CHUNK_SIZE_PROP_NAME, CHUNK_SIZE_DEFAULT),
             Integer.getInteger(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT),
             Integer.getInteger(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
-            Integer.getInteger(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT));
+            Integer.getInteger(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
+            indexKind(System.getProperty(INDEX_PROP_NAME, INDEX_DEFAULT.name())));
+    }
+
+    private static KeyIndex.Kind indexKind(final String name)
+    {
+        final KeyIndex.Kind kind = KeyIndex.Kind.fromName(name);
+        if (kind == null)
+        {
+            throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash: " + name);
+        }
+        return kind;
     }
 
     /** @return a copy with another key capacity. */
     public StateConfig withMaxKeys(final long maxKeys)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
     }
 
     /** @return a copy with another timer wheel geometry. */
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
     }
 
     /** @return a copy with another arena chunk size. */
     public StateConfig withChunkSize(final int chunkSize)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+    }
+
+    /** @return a copy with another key index implementation. */
+    public StateConfig withIndex(final KeyIndex.Kind indexKind)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+    }
+
+    public KeyIndex.Kind indexKind()
+    {
+        return indexKind;
     }
 
     public long maxKeys()
@@ -130,6 +172,6 @@ public final class StateConfig
     public String toString()
     {
         return "StateConfig{maxKeys=" + maxKeys + ", chunkSize=" + chunkSize + ", tickShift=" + tickShift +
-            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + '}';
+            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + '}';
     }
 }

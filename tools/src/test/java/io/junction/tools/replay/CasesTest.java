@@ -3,18 +3,17 @@ package io.junction.tools.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.junction.api.JoinSpec;
+import io.junction.runtime.EngineConfig;
+import io.junction.state.KeyIndex;
 import io.junction.api.Schema;
-import io.junction.join.JoinOperators;
 import io.junction.tools.spec.JoinSpecJson;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,24 +30,23 @@ class CasesTest {
     static Stream<Arguments> cases() {
         final List<Arguments> arguments = new ArrayList<>();
         for (final String name : Cases.names()) {
-            arguments.add(Arguments.of(name, 1));
-            arguments.add(Arguments.of(name, 4));
+            arguments.add(Arguments.of(name, 1, KeyIndex.Kind.CHRONICLE));
+            arguments.add(Arguments.of(name, 4, KeyIndex.Kind.CHRONICLE));
+            arguments.add(Arguments.of(name, 3, KeyIndex.Kind.HASH));
         }
         assertFalse(arguments.isEmpty(), "no cases found in " + Cases.dir().toAbsolutePath());
         return arguments.stream();
     }
 
-    @ParameterizedTest(name = "{0}, {1} partition(s)")
+    @ParameterizedTest(name = "{0}, {1} partition(s), {2} index")
     @MethodSource("cases")
-    void replayMatchesExpectedOutput(final String name, final int partitions) throws Exception {
+    void replayMatchesExpectedOutput(final String name, final int partitions, final KeyIndex.Kind index) throws Exception {
         final Schema schema = new Schema();
         final JoinSpec spec = JoinSpecJson.read(Cases.file(name, "join.json"), schema);
-        assumeTrue(JoinOperators.supports(spec), () -> "skipped: " + spec.kind().name().toLowerCase(Locale.ROOT) +
-            " joins are not implemented by the engine yet (JoinOperators.supports() is false for " + name + ")");
-
         final ReplayResult result;
         try (BufferedReader events = Files.newBufferedReader(Cases.file(name, "events.jsonl"), StandardCharsets.UTF_8)) {
-            result = new Replay(Replay.config(partitions)).run(spec, schema, events);
+            final EngineConfig config = Replay.config(partitions);
+            result = new Replay(config.withState(config.state().withIndex(index))).run(spec, schema, events);
         }
 
         assertEquals(0, result.errorCount(), () -> "partition threads reported errors: " + result.errors());

@@ -1,0 +1,189 @@
+package io.junction.peers;
+
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.RowPayload;
+import io.junction.tools.workload.Workload;
+import io.junction.tools.workload.Workloads;
+
+import org.apache.flink.api.common.functions.AbstractRichFunction;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.writer.BinaryRowWriter;
+import org.apache.flink.table.runtime.generated.GeneratedJoinCondition;
+import org.apache.flink.table.runtime.generated.JoinCondition;
+import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
+import org.apache.flink.table.runtime.operators.join.KeyedCoProcessOperatorWithWatermarkDelay;
+import org.apache.flink.table.runtime.operators.join.interval.IntervalJoinFunction;
+import org.apache.flink.table.runtime.operators.join.interval.RowTimeIntervalJoin;
+import org.apache.flink.table.runtime.operators.join.stream.StreamingJoinOperator;
+import org.apache.flink.table.runtime.operators.join.stream.state.JoinInputSideSpec;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+/**
+ * Flink SQL's runtime join operators, configured as the 1.20 planner configures them, on {@link BinaryRowData}
+ * rows {@code (key BIGINT, ts BIGINT, f1 BIGINT, f2 BIGINT, f3 VARCHAR(32))}, keyed by a binary-row key selector
+ * on {@code key} (what {@code BinaryRowDataKeySelector} does: project to a 1-field BinaryRowData and copy),
+ * heap state ({@code HashMapStateBackend}), no state TTL.
+ * <ul>
+ *   <li>W1 ({@code ON l.key = r.key AND r.ts BETWEEN l.ts - INTERVAL '30' SECOND AND l.ts + INTERVAL '30' SECOND},
+ *       rowtime): {@link RowTimeIntervalJoin} (INNER or LEFT) in a {@link KeyedCoProcessOperatorWithWatermarkDelay},
+ *       bounds -30000 / +30000, allowed lateness 0, min clean-up interval 0 (the
+ *       {@code table.exec.interval-join.min-cleanup-interval} default). Left outer is append-only.</li>
+ *   <li>W2/W3 ({@code ON l.key = r.key}, no time condition): {@link StreamingJoinOperator}, inputs without a
+ *       unique key ({@link JoinInputSideSpec#withoutUniqueKey()}), left outer emits the changelog
+ *       +I(l,null) / -D(l,null) / +I(l,r).</li>
+ * </ul>
+ * The planner's generated join condition for a pure equi-join is "return true"; {@link TrueCondition} is that
+ * class written by hand (the equality itself is the keying).
+ */
+final class FlinkSqlPeer implements Peer {
+    static final LogicalType[] ROW_TYPES = {
+        new BigIntType(), new BigIntType(), new BigIntType(), new BigIntType(), new VarCharType(32)
+    };
+    static final String[] ROW_NAMES = {"key", "ts", "f1", "f2", "f3"};
+    static final InternalTypeInfo<RowData> ROW = InternalTypeInfo.ofFields(ROW_TYPES, ROW_NAMES);
+    static final InternalTypeInfo<RowData> KEY = InternalTypeInfo.ofFields(new BigIntType());
+    static final int TS_INDEX = 1;
+
+    /** The planner's generated condition when the ON clause has only the equi-key: always true. */
+    public static final class TrueCondition extends AbstractRichFunction implements JoinCondition {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean apply(final RowData in1, final RowData in2) {
+            return true;
+        }
+    }
+
+    static GeneratedJoinCondition trueCondition() {
+        return new GeneratedJoinCondition(TrueCondition.class.getName(), "", new Object[0]) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public JoinCondition newInstance(final ClassLoader classLoader) {
+                return new TrueCondition();
+            }
+        };
+    }
+
+    /** Projects field 0 (BIGINT) into a 1-field BinaryRowData and returns a copy, like BinaryRowDataKeySelector. */
+    static final class KeyProjection implements KeySelector<RowData, RowData> {
+        private static final long serialVersionUID = 1L;
+        private transient BinaryRowData reuse;
+        private transient BinaryRowWriter writer;
+
+        @Override
+        public RowData getKey(final RowData row) {
+            if (writer == null) {
+                reuse = new BinaryRowData(1);
+                writer = new BinaryRowWriter(reuse);
+            }
+            writer.reset();
+            if (row.isNullAt(0)) {
+                writer.setNullAt(0);
+            } else {
+                writer.writeLong(0, row.getLong(0));
+            }
+            writer.complete();
+            return reuse.copy();
+        }
+    }
+
+    /** Builds a workload row as BinaryRowData. */
+    static BinaryRowData row(final int side, final long key, final long ts, final long f1) {
+        final long f2 = RowPayload.f2(key, side);
+        final byte[] f3 = new byte[RowPayload.F3_LENGTH];
+        RowPayload.f3(f2, f1, f3);
+        final BinaryRowData r = new BinaryRowData(ROW_TYPES.length);
+        final BinaryRowWriter w = new BinaryRowWriter(r, RowPayload.F3_LENGTH);
+        w.writeLong(0, key);
+        w.writeLong(1, ts);
+        w.writeLong(2, f1);
+        w.writeLong(3, f2);
+        w.writeString(4, StringData.fromBytes(f3));
+        w.complete();
+        return r;
+    }
+
+    @Override
+    public String name() {
+        return "flink-sql";
+    }
+
+    @Override
+    public boolean supports(final Workload w, final JoinKind j) {
+        return w == Workload.W1 || w == Workload.W2 || w == Workload.W3;
+    }
+
+    @Override
+    public long expected(final Expected e, final JoinKind j) {
+        return j == JoinKind.INNER ? e.inner : e.leftChangelog;
+    }
+
+    @Override
+    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape) {
+        final FlinkInput input = new FlinkInput(tape, FlinkSqlPeer::row);
+        final boolean interval = w == Workload.W1;
+        final long bound = interval ? Workloads.w1IntervalMillis(w) : 0;
+        return new Prepared() {
+            @Override
+            public PeerRun newRun() throws Exception {
+                final TwoInputStreamOperator<RowData, RowData, RowData> op =
+                    interval ? intervalJoin(j, bound) : regularJoin(j);
+                final CountingOutput<RowData> out = new CountingOutput<>(true);
+                final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> h =
+                    FlinkInput.harness(op, new KeyProjection(), new KeyProjection(), KEY, out);
+                return new PeerRun() {
+                    @Override
+                    public long run() throws Exception {
+                        input.feed(h);
+                        return out.records;
+                    }
+
+                    @Override
+                    public void close() throws Exception {
+                        h.close();
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return interval
+                    ? "RowTimeIntervalJoin(" + j + ", -" + bound + ", +" + bound
+                        + ", lateness 0, min-cleanup 0) in KeyedCoProcessOperatorWithWatermarkDelay, BinaryRowData, HashMapStateBackend"
+                    : "StreamingJoinOperator(" + (j == JoinKind.LEFT ? "left outer" : "inner")
+                        + ", no unique key, no TTL), BinaryRowData, HashMapStateBackend";
+            }
+        };
+    }
+
+    static TwoInputStreamOperator<RowData, RowData, RowData> intervalJoin(final JoinKind j, final long bound) {
+        final InternalTypeInfo<RowData> out = InternalTypeInfo.ofFields(concat(ROW_TYPES, ROW_TYPES));
+        final IntervalJoinFunction fn = new IntervalJoinFunction(trueCondition(), out, new boolean[] {true});
+        final RowTimeIntervalJoin join = new RowTimeIntervalJoin(
+            j == JoinKind.INNER ? FlinkJoinType.INNER : FlinkJoinType.LEFT,
+            -bound, bound, 0L, 0L, ROW, ROW, fn, TS_INDEX, TS_INDEX);
+        return new KeyedCoProcessOperatorWithWatermarkDelay<>(join, join.getMaxOutputDelay());
+    }
+
+    static TwoInputStreamOperator<RowData, RowData, RowData> regularJoin(final JoinKind j) {
+        return new StreamingJoinOperator(ROW, ROW, trueCondition(),
+            JoinInputSideSpec.withoutUniqueKey(), JoinInputSideSpec.withoutUniqueKey(),
+            j == JoinKind.LEFT, false, new boolean[] {true}, 0L, 0L);
+    }
+
+    private static LogicalType[] concat(final LogicalType[] a, final LogicalType[] b) {
+        final LogicalType[] r = new LogicalType[a.length + b.length];
+        System.arraycopy(a, 0, r, 0, a.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
