@@ -49,7 +49,7 @@ public final class LoadgenCommand implements Callable<Integer>
         description = "blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE}).")
     WaitStrategyKind waitStrategy;
 
-    @Option(names = "--warmup", defaultValue = "-1", description = "Events excluded from the latency histogram (default: 10% of the workload).")
+    @Option(names = "--warmup", defaultValue = "-1", description = "Events excluded from the latency histogram (default: a quarter of the workload, so the JIT has settled).")
     long warmup;
 
     @Option(names = "--ring-size", defaultValue = "" + EngineConfig.RING_SIZE_DEFAULT, description = "Slots per ring (default ${DEFAULT-VALUE}).")
@@ -102,7 +102,7 @@ public final class LoadgenCommand implements Callable<Integer>
         options.partitions = partitions;
         options.waitStrategy = waitStrategy;
         options.ringSize = ringSize;
-        options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 10;
+        options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 4;
         options.progress = quiet ? null : System.err;
         final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
         final List<LatencyReport.Series> series = new ArrayList<>();
