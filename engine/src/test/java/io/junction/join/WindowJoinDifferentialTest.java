@@ -1,0 +1,832 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.CompareOp;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.Literal;
+import io.junction.api.Side;
+import io.junction.api.WindowSpec;
+import io.junction.metrics.JoinCounters;
+import io.junction.state.KeyIndex;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The window join against a brute-force model of SPEC 2.3, over thousands of short random logs for
+ * every join type and window family: tumbling windows of random size and offset, sliding windows of
+ * random size, slide ({@code <= size}) and offset, sessions of random gap; few keys (0..3, the string
+ * "1", null, absent), out-of-order rows, watermarks per side and on both (sometimes going backwards),
+ * optional pre-filters and post-join condition, the odd non-insert row; time scaled so that windows
+ * span many timer-wheel ticks (and sometimes more than one turn of the wheel) or sit next to zero;
+ * half the runs on the off-heap hash index, half on Chronicle Map.
+ *
+ * <p>The model follows SPEC 2.3 literally: it tracks the join watermark (the minimum of both inputs,
+ * never backwards; nothing is due before both inputs have one), assigns each row to its windows that
+ * have not fired (tumbling / sliding arithmetic; sessions by merging, per key, the row's
+ * {@code [ts, ts + gap)} with every unfired session of either side that overlaps or touches it), tells
+ * late rows (no unfired window, or a merged session that is already due), and when the watermark
+ * reaches a window's {@code end - 1} (or at the end of input) joins that window's rows by brute force.
+ * The engine must agree step by step: the multiset of (left, right, window) per step, the dead letters
+ * with their steps and reasons, the counters, and empty state at the end.
+ *
+ * <p>Seeded: the base seed is random unless {@code -Djunction.window.seed=N} is given; a failure
+ * prints it, the sequence's own seed ({@code -Djunction.window.sequenceSeed=N} reruns just that one,
+ * in each combination of type and window), the join and the event log in the replay format.
+ * {@code -Djunction.window.sequences=N} sets the sequences per combination; {@code -Djunction.window.wheel=S,N}
+ * runs on a timer wheel of N slots of 2^S ms instead of the default.
+ */
+class WindowJoinDifferentialTest
+{
+    private static final int SEQUENCES = Integer.getInteger("junction.window.sequences", 400);
+    private static final Object ABSENT = IntervalTestRows.ABSENT;
+    private static final int MAX_REPORTED = 10;
+    /** {@code -Djunction.window.wheel=tickShift,slots} overrides the default timer wheel (for diagnosis). */
+    private static final String WHEEL = System.getProperty("junction.window.wheel");
+
+    // ---------------------------------------------------------------------------------------------
+    // Scenario
+
+    private enum EventKind
+    {
+        ROW, WATERMARK_BOTH, WATERMARK_LEFT, WATERMARK_RIGHT
+    }
+
+    private record Event(EventKind kind, Side side, ChangeKind op, long ts, Object key, Object v, String id)
+    {
+        String json()
+        {
+            switch (kind)
+            {
+                case ROW:
+                    final StringBuilder row = new StringBuilder("{");
+                    if (key != ABSENT)
+                    {
+                        row.append("\"k\":").append(jsonValue(key)).append(',');
+                    }
+                    row.append("\"id\":\"").append(id).append('"');
+                    if (v != ABSENT)
+                    {
+                        row.append(",\"v\":").append(jsonValue(v));
+                    }
+                    row.append('}');
+                    return "{\"side\":\"" + side.jsonName() + "\",\"op\":\"" + op.shortString() + "\",\"ts\":" + ts +
+                        ",\"row\":" + row + "}";
+                case WATERMARK_BOTH:
+                    return "{\"watermark\":" + ts + "}";
+                case WATERMARK_LEFT:
+                    return "{\"watermark\":" + ts + ",\"side\":\"left\"}";
+                default:
+                    return "{\"watermark\":" + ts + ",\"side\":\"right\"}";
+            }
+        }
+
+        private static String jsonValue(final Object value)
+        {
+            return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
+        }
+    }
+
+    private record Filter(CompareOp op, long value)
+    {
+        String json(final String what)
+        {
+            return "\"" + what + "\":[{\"field\":\"v\",\"op\":\"" + op.symbol() + "\",\"value\":" + value + "}]";
+        }
+    }
+
+    private static final class Scenario
+    {
+        final long seed;
+        final JoinType type;
+        final WindowSpec.Kind kind;
+        final long size;
+        final long slide;
+        final long offset;
+        final long gap;
+        final Filter leftFilter;
+        final Filter rightFilter;
+        final CompareOp condition;
+        final KeyIndex.Kind index;
+        final List<Event> events = new ArrayList<>();
+
+        Scenario(final long seed, final JoinType type, final WindowSpec.Kind kind)
+        {
+            this.seed = seed;
+            this.type = type;
+            this.kind = kind;
+            final SplittableRandom random = new SplittableRandom(seed);
+            // Time unit: 1 ms (windows around zero, crossing the wheel's first tick boundary at 0), 37 ms or
+            // 1000 ms (windows over several 1024 ms wheel ticks), 300000 ms (the log spans several turns
+            // of the default wheel, 4096 ticks of 1024 ms). Sometimes everything sits near +-10^12.
+            final int scaleDice = random.nextInt(100);
+            final long scale = scaleDice < 55 ? 1 : scaleDice < 75 ? 37 : scaleDice < 92 ? 1000 : 300_000;
+            final long shift = random.nextInt(100) < 10 ?
+                (random.nextBoolean() ? 1_000_000_000_000L : -1_000_000_000_000L) + random.nextLong(-5000, 5001) : 0;
+            this.index = random.nextBoolean() ? KeyIndex.Kind.HASH : KeyIndex.Kind.CHRONICLE;
+            switch (kind)
+            {
+                case TUMBLING:
+                    size = random.nextLong(1, 13) * scale + jitter(random, scale);
+                    slide = size;
+                    offset = random.nextLong(-30, 31) * scale + jitter(random, scale);
+                    gap = 0;
+                    break;
+                case SLIDING:
+                    size = random.nextLong(1, 16) * scale + jitter(random, scale);
+                    slide = random.nextLong((size + 5) / 6, size + 1);       // at most 6 windows per row
+                    offset = random.nextLong(-30, 31) * scale + jitter(random, scale);
+                    gap = 0;
+                    break;
+                default:
+                    size = 0;
+                    slide = 0;
+                    offset = 0;
+                    gap = random.nextLong(1, 11) * scale + jitter(random, scale);
+            }
+            leftFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            rightFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            condition = random.nextInt(10) < 3 ? randomOp(random) : null;
+
+            final int length = random.nextInt(5, 41);
+            long cursor = random.nextLong(-50, 51);
+            int ids = 0;
+            for (int i = 0; i < length; i++)
+            {
+                cursor += random.nextLong(0, 5);
+                final int dice = random.nextInt(100);
+                if (dice < 65)
+                {
+                    final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
+                    final ChangeKind op = random.nextInt(100) < 4 ?
+                        new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
+                        ChangeKind.INSERT;
+                    final long ts = (cursor + random.nextLong(-25, 9)) * scale + jitter(random, scale) + shift;
+                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
+                        (side == Side.LEFT ? "L" : "R") + ids++));
+                }
+                else
+                {
+                    final long back = random.nextInt(10) == 0 ? random.nextLong(20, 61) : random.nextLong(0, 16);
+                    final long watermark = (cursor - back) * scale + jitter(random, scale) + shift;
+                    final int which = random.nextInt(10);
+                    final EventKind wk = which < 4 ? EventKind.WATERMARK_BOTH :
+                        which < 7 ? EventKind.WATERMARK_LEFT : EventKind.WATERMARK_RIGHT;
+                    events.add(new Event(wk, null, null, watermark, null, null, null));
+                }
+            }
+        }
+
+        private static long jitter(final SplittableRandom random, final long scale)
+        {
+            return scale == 1 ? 0 : random.nextLong(0, scale);
+        }
+
+        private static CompareOp randomOp(final SplittableRandom random)
+        {
+            return CompareOp.values()[random.nextInt(CompareOp.values().length)];
+        }
+
+        private static Object randomKey(final SplittableRandom random)
+        {
+            final int dice = random.nextInt(100);
+            if (dice < 9)
+            {
+                return null;
+            }
+            if (dice < 12)
+            {
+                return ABSENT;
+            }
+            if (dice < 16)
+            {
+                return "1";
+            }
+            return random.nextLong(0, 4);
+        }
+
+        private static Object randomValue(final SplittableRandom random)
+        {
+            final int dice = random.nextInt(100);
+            if (dice < 8)
+            {
+                return null;
+            }
+            if (dice < 11)
+            {
+                return ABSENT;
+            }
+            return random.nextLong(0, 4);
+        }
+
+        WindowSpec window()
+        {
+            switch (kind)
+            {
+                case TUMBLING:
+                    return WindowSpec.tumbling(size, offset);
+                case SLIDING:
+                    return WindowSpec.sliding(size, slide, offset);
+                default:
+                    return WindowSpec.session(gap);
+            }
+        }
+
+        JoinSpec spec()
+        {
+            final JoinSpec.Builder builder = WindowTestHarness.spec(type, window());
+            if (leftFilter != null)
+            {
+                builder.leftFilter("v", leftFilter.op(), Literal.of(leftFilter.value()));
+            }
+            if (rightFilter != null)
+            {
+                builder.rightFilter("v", rightFilter.op(), Literal.of(rightFilter.value()));
+            }
+            if (condition != null)
+            {
+                builder.condition("v", condition, "v");
+            }
+            return builder.build();
+        }
+
+        String windowJson()
+        {
+            switch (kind)
+            {
+                case TUMBLING:
+                    return "{\"kind\":\"tumbling\",\"size\":" + size + ",\"offset\":" + offset + "}";
+                case SLIDING:
+                    return "{\"kind\":\"sliding\",\"size\":" + size + ",\"slide\":" + slide + ",\"offset\":" + offset + "}";
+                default:
+                    return "{\"kind\":\"session\",\"gap\":" + gap + "}";
+            }
+        }
+
+        String describe()
+        {
+            final StringBuilder sb = new StringBuilder();
+            sb.append("index: ").append(index).append('\n');
+            sb.append("join: {\"join\":\"window\",\"type\":\"").append(type.name().toLowerCase())
+                .append("\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"window\":").append(windowJson());
+            if (leftFilter != null)
+            {
+                sb.append(',').append(leftFilter.json("leftFilter"));
+            }
+            if (rightFilter != null)
+            {
+                sb.append(',').append(rightFilter.json("rightFilter"));
+            }
+            if (condition != null)
+            {
+                sb.append(",\"condition\":[{\"left\":\"v\",\"op\":\"").append(condition.symbol()).append("\",\"right\":\"v\"}]");
+            }
+            sb.append("}\nevents (step: line):\n");
+            for (int i = 0; i < events.size(); i++)
+            {
+                sb.append(String.format("%3d: ", i)).append(events.get(i).json()).append('\n');
+            }
+            sb.append(String.format("%3d: <end of input>%n", events.size()));
+            return sb.toString();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Reference model
+
+    /** A non-late input row, as the model sees it. */
+    private static final class ModelRow
+    {
+        final Event event;
+        final boolean matchable;
+
+        ModelRow(final Event event, final boolean matchable)
+        {
+            this.event = event;
+            this.matchable = matchable;
+        }
+
+        Side side()
+        {
+            return event.side();
+        }
+
+        long ts()
+        {
+            return event.ts();
+        }
+
+        String id()
+        {
+            return event.id();
+        }
+    }
+
+    /** An unfired session: its rows, and {@code [min, max + gap)}. */
+    private static final class Session
+    {
+        final List<ModelRow> rows = new ArrayList<>();
+        long min;
+        long max;
+
+        Session(final ModelRow row)
+        {
+            rows.add(row);
+            min = row.ts();
+            max = row.ts();
+        }
+    }
+
+    /** One expected or actual output line: the step and {@link WindowTestHarness.Out#text()}. */
+    private record Line(long step, String text) implements Comparable<Line>
+    {
+        @Override
+        public int compareTo(final Line o)
+        {
+            return step != o.step ? Long.compare(step, o.step) : text.compareTo(o.text);
+        }
+
+        @Override
+        public String toString()
+        {
+            return step + ": " + text;
+        }
+    }
+
+    private static final class Model
+    {
+        final Scenario s;
+        final List<Line> expected = new ArrayList<>();
+        final List<String> deadLetters = new ArrayList<>();
+        /** Rows of each side held in windows that have not fired after each step (a row counts once per window). */
+        final long[] openLeft;
+        final long[] openRight;
+        long lateRows;
+        long badInputs;
+        long rowsIn;
+
+        private long watermarkLeft = Long.MIN_VALUE;
+        private long watermarkRight = Long.MIN_VALUE;
+        private long watermark = Long.MIN_VALUE;
+        /** Tumbling and sliding: the rows of each window that has not fired, by window start. */
+        private final TreeMap<Long, List<ModelRow>> windows = new TreeMap<>();
+        /** Sessions: the unfired sessions of each key, and the sessions of rows that can never match. */
+        private final Map<Object, List<Session>> sessions = new HashMap<>();
+        private final List<Session> loneSessions = new ArrayList<>();
+
+        Model(final Scenario s)
+        {
+            this.s = s;
+            final int endStep = s.events.size();
+            openLeft = new long[endStep + 1];
+            openRight = new long[endStep + 1];
+            for (int step = 0; step < endStep; step++)
+            {
+                final Event e = s.events.get(step);
+                switch (e.kind())
+                {
+                    case ROW:
+                        rowsIn++;
+                        onRow(e, step);
+                        break;
+                    case WATERMARK_BOTH:
+                        advance(e.ts(), e.ts(), step);
+                        break;
+                    case WATERMARK_LEFT:
+                        advance(e.ts(), Long.MIN_VALUE, step);
+                        break;
+                    default:
+                        advance(Long.MIN_VALUE, e.ts(), step);
+                }
+                countOpen(step);
+            }
+            fire(endStep, true);
+            Collections.sort(expected);
+        }
+
+        /** SPEC 2.3: a window fires when the join watermark reaches end - 1 (never before both inputs have one). */
+        private boolean due(final long end)
+        {
+            return watermark != Long.MIN_VALUE && end - 1 <= watermark;
+        }
+
+        private void advance(final long left, final long right, final int step)
+        {
+            watermarkLeft = Math.max(watermarkLeft, left);
+            watermarkRight = Math.max(watermarkRight, right);
+            final long joined = Math.min(watermarkLeft, watermarkRight);
+            if (joined > watermark)
+            {
+                watermark = joined;
+                fire(step, false);
+            }
+        }
+
+        private void onRow(final Event e, final int step)
+        {
+            if (e.op() != ChangeKind.INSERT)
+            {
+                badInputs++;
+                deadLetters.add(step + " " + e.side() + " " + e.id() + " " + DeadLetterReason.NOT_APPEND_ONLY);
+                return;
+            }
+            final Filter filter = e.side() == Side.LEFT ? s.leftFilter : s.rightFilter;
+            final boolean matchable = e.key() != null && e.key() != ABSENT && (filter == null || compare(filter.op(), e.v(), filter.value()));
+            final ModelRow row = new ModelRow(e, matchable);
+            final boolean accepted = s.kind == WindowSpec.Kind.SESSION ? assignToSession(row) : assignToWindows(row);
+            if (!accepted)
+            {
+                lateRows++;
+                deadLetters.add(step + " " + e.side() + " " + e.id() + " " + DeadLetterReason.LATE_WINDOW);
+            }
+        }
+
+        /** Tumbling and sliding: every window of {@code size} starting at offset + n * slide that holds ts. */
+        private boolean assignToWindows(final ModelRow row)
+        {
+            final long ts = row.ts();
+            boolean any = false;
+            for (long start = ts - Math.floorMod(ts - s.offset, s.slide); start > ts - s.size; start -= s.slide)
+            {
+                if (!due(start + s.size))
+                {
+                    windows.computeIfAbsent(start, x -> new ArrayList<>()).add(row);
+                    any = true;
+                }
+            }
+            return any;
+        }
+
+        /**
+         * Sessions: the row's {@code [ts, ts + gap)} merges with every unfired session of its key (either
+         * side) that overlaps or touches it; the row is late when the merged session is already due.
+         */
+        private boolean assignToSession(final ModelRow row)
+        {
+            final long ts = row.ts();
+            final Session merged = new Session(row);
+            if (!row.matchable)
+            {
+                if (due(ts + s.gap))
+                {
+                    return false;
+                }
+                loneSessions.add(merged);
+                return true;
+            }
+            final List<Session> ofKey = sessions.computeIfAbsent(row.event.key(), x -> new ArrayList<>());
+            final List<Session> touching = new ArrayList<>();
+            for (final Session session : ofKey)
+            {
+                if (ts <= session.max + s.gap && session.min <= ts + s.gap)
+                {
+                    touching.add(session);
+                    merged.rows.addAll(session.rows);
+                    merged.min = Math.min(merged.min, session.min);
+                    merged.max = Math.max(merged.max, session.max);
+                }
+            }
+            if (due(merged.max + s.gap))
+            {
+                return false;
+            }
+            ofKey.removeAll(touching);
+            ofKey.add(merged);
+            return true;
+        }
+
+        private void fire(final int step, final boolean all)
+        {
+            if (s.kind != WindowSpec.Kind.SESSION)
+            {
+                for (final Iterator<Map.Entry<Long, List<ModelRow>>> it = windows.entrySet().iterator(); it.hasNext(); )
+                {
+                    final Map.Entry<Long, List<ModelRow>> w = it.next();
+                    final long end = w.getKey() + s.size;
+                    if (all || due(end))
+                    {
+                        emit(w.getValue(), w.getKey(), end, step);
+                        it.remove();
+                    }
+                }
+                return;
+            }
+            final List<List<Session>> lists = new ArrayList<>(sessions.values());
+            lists.add(loneSessions);
+            for (final List<Session> list : lists)
+            {
+                for (final Iterator<Session> it = list.iterator(); it.hasNext(); )
+                {
+                    final Session session = it.next();
+                    final long end = session.max + s.gap;
+                    if (all || due(end))
+                    {
+                        emit(session.rows, session.min, end, step);
+                        it.remove();
+                    }
+                }
+            }
+        }
+
+        /** One window of rows fires: brute-force join of its left and right rows. */
+        private void emit(final List<ModelRow> rows, final long start, final long end, final int step)
+        {
+            final String window = " [" + start + ',' + end + ')';
+            final boolean padLeft = s.type == JoinType.LEFT || s.type == JoinType.FULL;
+            final boolean padRight = s.type == JoinType.RIGHT || s.type == JoinType.FULL;
+            final Set<ModelRow> matchedRight = new HashSet<>();
+            for (final ModelRow l : rows)
+            {
+                if (l.side() != Side.LEFT)
+                {
+                    continue;
+                }
+                boolean matched = false;
+                for (final ModelRow r : rows)
+                {
+                    if (r.side() == Side.RIGHT && l.matchable && r.matchable && l.event.key().equals(r.event.key()) &&
+                        (s.condition == null || compare(s.condition, l.event.v(), r.event.v())))
+                    {
+                        matched = true;
+                        matchedRight.add(r);
+                        if (!s.type.isSemiOrAnti())
+                        {
+                            expected.add(new Line(step, "+I " + l.id() + ' ' + r.id() + window));
+                        }
+                    }
+                }
+                if (s.type == JoinType.SEMI ? matched : !matched && (padLeft || s.type == JoinType.ANTI))
+                {
+                    expected.add(new Line(step, "+I " + l.id() + " null" + window));
+                }
+            }
+            if (padRight)
+            {
+                for (final ModelRow r : rows)
+                {
+                    if (r.side() == Side.RIGHT && !matchedRight.contains(r))
+                    {
+                        expected.add(new Line(step, "+I null " + r.id() + window));
+                    }
+                }
+            }
+        }
+
+        private void countOpen(final int step)
+        {
+            final List<List<ModelRow>> held = new ArrayList<>(windows.values());
+            for (final List<Session> list : sessions.values())
+            {
+                list.forEach(session -> held.add(session.rows));
+            }
+            loneSessions.forEach(session -> held.add(session.rows));
+            for (final List<ModelRow> rows : held)
+            {
+                for (final ModelRow row : rows)
+                {
+                    if (row.side() == Side.LEFT)
+                    {
+                        openLeft[step]++;
+                    }
+                    else
+                    {
+                        openRight[step]++;
+                    }
+                }
+            }
+        }
+
+        /** SPEC 1: numbers compare as numbers, null (or absent) compares false with everything. */
+        private static boolean compare(final CompareOp op, final Object a, final Object b)
+        {
+            if (!(a instanceof Long) || !(b instanceof Long))
+            {
+                return false;
+            }
+            final int c = Long.compare((Long)a, (Long)b);
+            switch (op)
+            {
+                case EQ:
+                    return c == 0;
+                case NE:
+                    return c != 0;
+                case LT:
+                    return c < 0;
+                case LE:
+                    return c <= 0;
+                case GT:
+                    return c > 0;
+                default:
+                    return c >= 0;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The test
+
+    static Stream<Arguments> typesAndWindows()
+    {
+        final List<Arguments> all = new ArrayList<>();
+        for (final JoinType type : JoinType.values())
+        {
+            for (final WindowSpec.Kind kind : WindowSpec.Kind.values())
+            {
+                all.add(Arguments.of(type, kind));
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("typesAndWindows")
+    void agreesWithABruteForceModelOfSpec(final JoinType type, final WindowSpec.Kind kind)
+    {
+        final Long only = Long.getLong("junction.window.sequenceSeed");
+        if (only != null)
+        {
+            final String problem = check(new Scenario(only, type, kind), "sequenceSeed=" + only);
+            if (problem != null)
+            {
+                throw new AssertionError(problem);
+            }
+            return;
+        }
+        final long base = Long.getLong("junction.window.seed", new SplittableRandom().nextLong());
+        // Not base ^ n * 0x9E3779B97F4A7C15L: that is SplittableRandom's own gamma, which would make the
+        // combinations replay the same sequences shifted by a few places.
+        final long combination = type.ordinal() * 3L + kind.ordinal() + 1;
+        final SplittableRandom seeds = new SplittableRandom(base ^ Long.rotateLeft(combination * 0xC2B2AE3D27D4EB4FL, 31));
+        String first = null;
+        final List<Long> failing = new ArrayList<>();
+        for (int i = 0; i < SEQUENCES; i++)
+        {
+            final long seed = seeds.nextLong();
+            final String problem = check(new Scenario(seed, type, kind), "base seed " + base + " (-Djunction.window.seed=" + base +
+                "), sequence " + i + " (-Djunction.window.sequenceSeed=" + seed + ")");
+            if (problem != null)
+            {
+                failing.add(seed);
+                if (first == null)
+                {
+                    first = problem;
+                }
+            }
+        }
+        if (first != null)
+        {
+            throw new AssertionError(failing.size() + " of " + SEQUENCES + " sequences of " + type + " " + kind +
+                " disagree with the model (base seed " + base + "); sequence seeds" +
+                (failing.size() > MAX_REPORTED ? " (first " + MAX_REPORTED + ")" : "") + ": " +
+                failing.subList(0, Math.min(MAX_REPORTED, failing.size())) + "\nfirst failure:\n" + first);
+        }
+    }
+
+    /** @return null when the engine agrees with the model, else a report. */
+    private static String check(final Scenario s, final String seedText)
+    {
+        final Model model = new Model(s);
+        final List<Line> actual = new ArrayList<>();
+        final List<String> deadLetters = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
+        final JoinCounters counters;
+        StateConfig config = WindowTestHarness.SMALL_STATE.withIndex(s.index);
+        if (WHEEL != null)
+        {
+            final String[] shiftAndSlots = WHEEL.split(",");
+            config = config.withWheel(Integer.parseInt(shiftAndSlots[0].trim()), Integer.parseInt(shiftAndSlots[1].trim()));
+        }
+        try (WindowTestHarness h = new WindowTestHarness(s.spec(), config))
+        {
+            for (int step = 0; step < s.events.size(); step++)
+            {
+                final Event e = s.events.get(step);
+                final long at;
+                switch (e.kind())
+                {
+                    case ROW:
+                        at = h.row(e.side(), e.op(), e.ts(), e.key(), e.id(), e.v());
+                        break;
+                    case WATERMARK_BOTH:
+                        at = h.watermark(e.ts());
+                        break;
+                    case WATERMARK_LEFT:
+                        at = h.watermark(Side.LEFT, e.ts());
+                        break;
+                    default:
+                        at = h.watermark(Side.RIGHT, e.ts());
+                }
+                if (at != step)
+                {
+                    throw new IllegalStateException("harness step " + at + " != " + step);
+                }
+                final JoinCounters c = h.counters();
+                if (c.liveLeft > model.openLeft[step] || c.liveRight > model.openRight[step])
+                {
+                    problems.add("after step " + step + " state holds " + c.liveLeft + " left / " + c.liveRight +
+                        " right rows, but unfired windows hold only " + model.openLeft[step] + " / " + model.openRight[step]);
+                }
+            }
+            h.end();
+            for (final WindowTestHarness.Out o : h.out)
+            {
+                actual.add(new Line(o.step(), o.text()));
+            }
+            for (final WindowTestHarness.Dead d : h.dead)
+            {
+                deadLetters.add(d.step() + " " + d.side() + " " + d.id() + " " + d.reason());
+            }
+            counters = h.counters();
+        }
+        Collections.sort(actual);
+
+        if (!model.expected.equals(actual))
+        {
+            final TreeMap<String, Integer> expectedFinal = multiset(model.expected);
+            final TreeMap<String, Integer> actualFinal = multiset(actual);
+            if (!expectedFinal.equals(actualFinal))
+            {
+                problems.add("results differ: missing " + difference(expectedFinal, actualFinal) +
+                    ", unexpected " + difference(actualFinal, expectedFinal));
+            }
+            else
+            {
+                problems.add("same results, but emitted at other steps");
+            }
+        }
+        if (!model.deadLetters.equals(deadLetters))
+        {
+            problems.add("dead letters differ: expected " + model.deadLetters + ", actual " + deadLetters);
+        }
+        if (counters.lateRows != model.lateRows || counters.badInputs != model.badInputs || counters.rowsIn != model.rowsIn)
+        {
+            problems.add("counters: lateRows=" + counters.lateRows + " badInputs=" + counters.badInputs + " rowsIn=" + counters.rowsIn +
+                ", expected " + model.lateRows + ", " + model.badInputs + " and " + model.rowsIn);
+        }
+        if (counters.rowsOut != actual.size())
+        {
+            problems.add("counters: rowsOut=" + counters.rowsOut + " but " + actual.size() + " rows were output");
+        }
+        if (counters.liveLeft != 0 || counters.liveRight != 0 || counters.pendingTimers != 0)
+        {
+            problems.add("state after the end of input: liveLeft=" + counters.liveLeft + " liveRight=" + counters.liveRight +
+                " pendingTimers=" + counters.pendingTimers);
+        }
+        if (problems.isEmpty())
+        {
+            return null;
+        }
+        return "Window join disagrees with the SPEC 2.3 model, " + s.type + " " + s.window() + ", " + seedText + "\n" +
+            String.join("\n", problems) + "\n" + s.describe() +
+            "expected (step: output):\n" + lines(model.expected) + "actual:\n" + lines(actual);
+    }
+
+    /** @return the multiset of output texts, ignoring steps. */
+    private static TreeMap<String, Integer> multiset(final List<Line> lines)
+    {
+        final TreeMap<String, Integer> counts = new TreeMap<>();
+        for (final Line line : lines)
+        {
+            counts.merge(line.text(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private static List<String> difference(final Map<String, Integer> a, final Map<String, Integer> b)
+    {
+        final List<String> out = new ArrayList<>();
+        for (final Map.Entry<String, Integer> e : a.entrySet())
+        {
+            final int extra = e.getValue() - b.getOrDefault(e.getKey(), 0);
+            for (int i = 0; i < extra; i++)
+            {
+                out.add(e.getKey());
+            }
+        }
+        return out;
+    }
+
+    private static String lines(final List<Line> lines)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Line line : lines)
+        {
+            sb.append("  ").append(line).append('\n');
+        }
+        return sb.toString();
+    }
+}
