@@ -236,7 +236,9 @@ public final class WindowJoin extends AbstractJoin
             return;
         }
         store.append(bucket, side, key, 0, keyLength, row, ts);
-        final long deadline = saturatedAdd(ts, gap) - 2;
+        // The merged session's deadline, never below the watermark (the row was not late); the row's own
+        // [ts, ts + gap) may lie before the watermark when it joins a later session.
+        final long deadline = end - 2;
         if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
         {
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);

@@ -55,6 +55,8 @@ class WindowJoinDifferentialTest
     private static final int SEQUENCES = Integer.getInteger("junction.window.sequences", 400);
     private static final Object ABSENT = IntervalTestRows.ABSENT;
     private static final int MAX_REPORTED = 10;
+    /** One base seed for the whole run: every combination's message names the same one. */
+    private static final long BASE_SEED = Long.getLong("junction.window.seed", new SplittableRandom().nextLong());
     /** {@code -Djunction.window.wheel=tickShift,slots} overrides the default timer wheel (for diagnosis). */
     private static final String WHEEL = System.getProperty("junction.window.wheel");
 
@@ -666,7 +668,7 @@ class WindowJoinDifferentialTest
             }
             return;
         }
-        final long base = Long.getLong("junction.window.seed", new SplittableRandom().nextLong());
+        final long base = BASE_SEED;
         // Not base ^ n * 0x9E3779B97F4A7C15L: that is SplittableRandom's own gamma, which would make the
         // combinations replay the same sequences shifted by a few places.
         final long combination = type.ordinal() * 3L + kind.ordinal() + 1;
