@@ -116,6 +116,12 @@ public final class LoadgenCommand implements Callable<Integer>
         }
         printSummary(result, options.warmupEvents);
         System.out.print(LatencyReport.table(series, floorSeries));
+        if (result.endOfInputLatency.getTotalCount() > 0)
+        {
+            System.out.printf(Locale.ROOT, "end of input: %,d results released at once, latency p50 %.1f us, max %.1f us (not in the table)%n",
+                result.endOfInputLatency.getTotalCount(), result.endOfInputLatency.getValueAtPercentile(50) / 1e3,
+                result.endOfInputLatency.getMaxValue() / 1e3);
+        }
         if (svg != null)
         {
             final List<LatencyReport.Series> plotted = new ArrayList<>(series);

@@ -12,7 +12,10 @@ public final class LoadResult
     public final double measuredSeconds;
     public final long outputs;
     public final long padded;
+    /** Ingest-to-emit latency of the steady state: after the warm-up, before the end of input. */
     public final Histogram latency;
+    /** Latency of what the end of input released (every row still live, closed at once). */
+    public final Histogram endOfInputLatency;
     public final long liveRows;
     public final long stateBytes;
     public final long lateRows;
@@ -20,7 +23,7 @@ public final class LoadResult
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
-        final double measuredSeconds, final long outputs, final long padded, final Histogram latency,
+        final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs)
     {
         this.label = label;
@@ -31,6 +34,7 @@ public final class LoadResult
         this.outputs = outputs;
         this.padded = padded;
         this.latency = latency;
+        this.endOfInputLatency = endOfInputLatency;
         this.liveRows = liveRows;
         this.stateBytes = stateBytes;
         this.lateRows = lateRows;
