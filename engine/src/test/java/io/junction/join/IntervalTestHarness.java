@@ -1,16 +1,12 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
-import io.junction.api.DeadLetterReason;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
-import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +17,7 @@ import java.util.stream.Collectors;
  * gets the next step (0, 1, 2...). Records every output and dead letter, decoded to row labels
  * ({@link IntervalTestRows#idOf}).
  */
-final class IntervalTestHarness implements AutoCloseable, ResultHandler, DeadLetterHandler
+final class IntervalTestHarness extends OperatorTestHarness implements ResultHandler
 {
     static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
 
@@ -41,15 +37,8 @@ final class IntervalTestHarness implements AutoCloseable, ResultHandler, DeadLet
         }
     }
 
-    /** One dead letter. */
-    record Dead(long step, Side side, ChangeKind kind, String id, long ts, DeadLetterReason reason)
-    {
-    }
-
     final IntervalJoin join;
     final List<Out> out = new ArrayList<>();
-    final List<Dead> dead = new ArrayList<>();
-    private long step;
 
     IntervalTestHarness(final JoinSpec spec)
     {
@@ -81,73 +70,15 @@ final class IntervalTestHarness implements AutoCloseable, ResultHandler, DeadLet
     }
 
     @Override
-    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+    JoinOperator operator()
     {
-        out.add(new Out(step, kind, IntervalTestRows.idOf(left), IntervalTestRows.idOf(right), timestamp));
+        return join;
     }
 
     @Override
-    public void onDeadLetter(
-        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final DeadLetterReason reason)
+    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
     {
-        dead.add(new Dead(step, side, kind, IntervalTestRows.idOf(row), ts, reason));
-    }
-
-    long left(final long ts, final Object k, final String id)
-    {
-        return row(Side.LEFT, ChangeKind.INSERT, ts, k, id, IntervalTestRows.ABSENT);
-    }
-
-    long left(final long ts, final Object k, final String id, final Object v)
-    {
-        return row(Side.LEFT, ChangeKind.INSERT, ts, k, id, v);
-    }
-
-    long right(final long ts, final Object k, final String id)
-    {
-        return row(Side.RIGHT, ChangeKind.INSERT, ts, k, id, IntervalTestRows.ABSENT);
-    }
-
-    long right(final long ts, final Object k, final String id, final Object v)
-    {
-        return row(Side.RIGHT, ChangeKind.INSERT, ts, k, id, v);
-    }
-
-    /** Feeds one row; @return its step. */
-    long row(final Side side, final ChangeKind kind, final long ts, final Object k, final String id, final Object v)
-    {
-        final long s = step++;
-        join.onRow(side, kind, IntervalTestRows.row(k, id, v), ts, s);
-        return s;
-    }
-
-    /** A watermark on both inputs; @return its step. */
-    long watermark(final long watermark)
-    {
-        final long s = step++;
-        join.onWatermark(watermark, s);
-        return s;
-    }
-
-    /** A watermark on one input; @return its step. */
-    long watermark(final Side side, final long watermark)
-    {
-        final long s = step++;
-        join.onWatermark(side, watermark, s);
-        return s;
-    }
-
-    /** The end of input; @return its step (the number of lines before it). */
-    long end()
-    {
-        final long s = step++;
-        join.onEndOfInput(s);
-        return s;
-    }
-
-    JoinCounters counters()
-    {
-        return join.counters();
+        out.add(new Out(step, kind, IntervalTestRows.idOf(left), IntervalTestRows.idOf(right), timestamp));
     }
 
     /** @return the outputs of one step as sorted {@link Out#text()} lines (order within a step is free). */
@@ -165,9 +96,4 @@ final class IntervalTestHarness implements AutoCloseable, ResultHandler, DeadLet
             .collect(Collectors.toList());
     }
 
-    @Override
-    public void close()
-    {
-        join.close();
-    }
 }

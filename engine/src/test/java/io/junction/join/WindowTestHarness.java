@@ -1,16 +1,12 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
-import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
-import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.metrics.JoinCounters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +18,7 @@ import java.util.stream.Collectors;
  * decoded to row labels ({@link IntervalTestRows#idOf}; rows are {@link IntervalTestRows}'s
  * {@code k, id, v}).
  */
-final class WindowTestHarness implements AutoCloseable, ResultHandler, DeadLetterHandler
+final class WindowTestHarness extends OperatorTestHarness implements ResultHandler
 {
     static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
 
@@ -46,15 +42,8 @@ final class WindowTestHarness implements AutoCloseable, ResultHandler, DeadLette
         }
     }
 
-    /** One dead letter. */
-    record Dead(long step, Side side, ChangeKind kind, String id, long ts, DeadLetterReason reason)
-    {
-    }
-
     final WindowJoin join;
     final List<Out> out = new ArrayList<>();
-    final List<Dead> dead = new ArrayList<>();
-    private long step;
 
     WindowTestHarness(final JoinSpec spec)
     {
@@ -91,6 +80,12 @@ final class WindowTestHarness implements AutoCloseable, ResultHandler, DeadLette
     }
 
     @Override
+    JoinOperator operator()
+    {
+        return join;
+    }
+
+    @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
     {
         // A window join must report its window: an output without one shows up as "<no window>".
@@ -103,70 +98,6 @@ final class WindowTestHarness implements AutoCloseable, ResultHandler, DeadLette
         final long step)
     {
         out.add(new Out(step, kind, IntervalTestRows.idOf(left), IntervalTestRows.idOf(right), windowStart, windowEnd));
-    }
-
-    @Override
-    public void onDeadLetter(
-        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final DeadLetterReason reason)
-    {
-        dead.add(new Dead(step, side, kind, IntervalTestRows.idOf(row), ts, reason));
-    }
-
-    long left(final long ts, final Object k, final String id)
-    {
-        return row(Side.LEFT, ChangeKind.INSERT, ts, k, id, IntervalTestRows.ABSENT);
-    }
-
-    long left(final long ts, final Object k, final String id, final Object v)
-    {
-        return row(Side.LEFT, ChangeKind.INSERT, ts, k, id, v);
-    }
-
-    long right(final long ts, final Object k, final String id)
-    {
-        return row(Side.RIGHT, ChangeKind.INSERT, ts, k, id, IntervalTestRows.ABSENT);
-    }
-
-    long right(final long ts, final Object k, final String id, final Object v)
-    {
-        return row(Side.RIGHT, ChangeKind.INSERT, ts, k, id, v);
-    }
-
-    /** Feeds one row; @return its step. */
-    long row(final Side side, final ChangeKind kind, final long ts, final Object k, final String id, final Object v)
-    {
-        final long s = step++;
-        join.onRow(side, kind, IntervalTestRows.row(k, id, v), ts, s);
-        return s;
-    }
-
-    /** A watermark on both inputs; @return its step. */
-    long watermark(final long watermark)
-    {
-        final long s = step++;
-        join.onWatermark(watermark, s);
-        return s;
-    }
-
-    /** A watermark on one input; @return its step. */
-    long watermark(final Side side, final long watermark)
-    {
-        final long s = step++;
-        join.onWatermark(side, watermark, s);
-        return s;
-    }
-
-    /** The end of input; @return its step (the number of lines before it). */
-    long end()
-    {
-        final long s = step++;
-        join.onEndOfInput(s);
-        return s;
-    }
-
-    JoinCounters counters()
-    {
-        return join.counters();
     }
 
     /** @return the outputs of one step as sorted {@link Out#text()} lines (order within a step is free). */
@@ -184,9 +115,4 @@ final class WindowTestHarness implements AutoCloseable, ResultHandler, DeadLette
             .collect(Collectors.toList());
     }
 
-    @Override
-    public void close()
-    {
-        join.close();
-    }
 }

@@ -13,6 +13,7 @@ import io.junction.tools.workload.Workload;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.File;
@@ -33,11 +34,8 @@ import java.util.concurrent.Callable;
     description = "Drive a workload (W1, W1-big, W2, W3) through the engine and report throughput and latency percentiles.")
 public final class LoadgenCommand implements Callable<Integer>
 {
-    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2 or W3 (default ${DEFAULT-VALUE}).")
-    String workload;
-
-    @Option(names = "--type", defaultValue = "left", description = "Join type: inner, left, ... (default ${DEFAULT-VALUE}).")
-    String type;
+    @Mixin
+    WorkloadOptions load;
 
     @Option(names = "--rate", defaultValue = "0", description = "Offered events/s; 0 = max rate (default ${DEFAULT-VALUE}).")
     long rate;
@@ -65,31 +63,16 @@ public final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--svg", description = "Write the percentile-distribution plot to this file.")
     File svg;
 
-    @Option(names = "--events", defaultValue = "0", description = "Use only the first N events of the workload (0 = all).")
-    int events;
-
     @Option(names = "--quiet", description = "No progress line.")
     boolean quiet;
 
     @Override
     public Integer call() throws Exception
     {
-        final Workload w = Workload.parse(workload);
-        final JoinType joinType = JoinType.fromName(type);
-        if (joinType == null)
-        {
-            System.err.println("unknown --type " + type + ": expected inner, left, right, full, semi or anti");
-            return 2;
-        }
+        final Workload w = load.workload();
+        final JoinType joinType = load.joinType();
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
-        EventTape tape = EventTape.of(w);
-        if (events > 0 && events < tape.size())
-        {
-            final EventTape prefix = new EventTape(events);
-            tape.replay(prefix, 0, events);
-            prefix.end();
-            tape = prefix;
-        }
+        final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
         tape.replay(checksum);
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
@@ -129,7 +112,7 @@ public final class LoadgenCommand implements Callable<Integer>
             {
                 plotted.add(floorSeries);
             }
-            LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + type);
+            LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
         return 0;

@@ -10,6 +10,7 @@ import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.File;
@@ -28,11 +29,8 @@ import java.util.concurrent.Callable;
     description = "Sweep offered rates, partition counts and wait strategies; print achieved rate, p99, p99.9 and the saturation point.")
 public final class SweepCommand implements Callable<Integer>
 {
-    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2 or W3 (default ${DEFAULT-VALUE}).")
-    String workload;
-
-    @Option(names = "--type", defaultValue = "left", description = "Join type (default ${DEFAULT-VALUE}).")
-    String type;
+    @Mixin
+    WorkloadOptions load;
 
     @Option(names = "--rates", split = ",", defaultValue = "100000,200000,400000,800000",
         description = "Offered events/s, comma-separated (default ${DEFAULT-VALUE}).")
@@ -45,9 +43,6 @@ public final class SweepCommand implements Callable<Integer>
         description = "Wait strategies, comma-separated (default ${DEFAULT-VALUE}).")
     List<WaitStrategyKind> waitStrategies;
 
-    @Option(names = "--events", defaultValue = "0", description = "Use only the first N events of the workload per step (0 = all).")
-    int events;
-
     @Option(names = "--p999-budget-us", defaultValue = "10000", description = "p99.9 above this counts as saturated (default ${DEFAULT-VALUE} us).")
     double budgetMicros;
 
@@ -57,21 +52,9 @@ public final class SweepCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final Workload w = Workload.parse(workload);
-        final JoinType joinType = JoinType.fromName(type);
-        if (joinType == null)
-        {
-            System.err.println("unknown --type " + type);
-            return 2;
-        }
-        EventTape tape = EventTape.of(w);
-        if (events > 0 && events < tape.size())
-        {
-            final EventTape prefix = new EventTape(events);
-            tape.replay(prefix, 0, events);
-            prefix.end();
-            tape = prefix;
-        }
+        final Workload w = load.workload();
+        final JoinType joinType = load.joinType();
+        final EventTape tape = load.tape();
         final List<LatencyReport.Series> plotted = new ArrayList<>();
         System.out.printf(Locale.ROOT, "%-10s %-10s %12s %14s %12s %12s %12s %12s %10s%n",
             "wait", "partitions", "offered/s", "achieved/s", "p99 us", "p99.9 us", "floor p99", "floor p99.9", "saturated");
@@ -109,7 +92,7 @@ public final class SweepCommand implements Callable<Integer>
         }
         if (svg != null)
         {
-            LatencyReport.writeSvg(svg.toPath(), plotted, "Junction sweep, " + w.displayName() + " " + type);
+            LatencyReport.writeSvg(svg.toPath(), plotted, "Junction sweep, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
         return 0;

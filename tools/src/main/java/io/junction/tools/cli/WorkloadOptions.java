@@ -1,0 +1,67 @@
+package io.junction.tools.cli;
+
+import io.junction.api.JoinType;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.Workload;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options every load command shares: which WORKLOADS.md workload, which join type, and
+ * optionally only a prefix of its events; and the pre-generated tape they describe.
+ */
+public final class WorkloadOptions
+{
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2 or W3 (default ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--type", defaultValue = "left", description = "Join type: inner, left, right, full, semi or anti (default ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--events", defaultValue = "0", description = "Use only the first N events of the workload (0 = all).")
+    int events;
+
+    /** @return the workload named. */
+    Workload workload()
+    {
+        try
+        {
+            return Workload.parse(workload);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
+    /** @return the join type named. */
+    JoinType joinType()
+    {
+        final JoinType joinType = JoinType.fromName(type);
+        if (joinType == null)
+        {
+            throw new ParameterException(command.commandLine(),
+                "unknown --type " + type + ": expected inner, left, right, full, semi or anti");
+        }
+        return joinType;
+    }
+
+    /** @return the workload's events, generated before anything is timed (a prefix when --events is set). */
+    EventTape tape()
+    {
+        final EventTape tape = EventTape.of(workload());
+        if (events <= 0 || events >= tape.size())
+        {
+            return tape;
+        }
+        final EventTape prefix = new EventTape(events);
+        tape.replay(prefix, 0, events);
+        prefix.end();
+        return prefix;
+    }
+}
