@@ -5,6 +5,8 @@ import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.KeyExtractor;
 import io.junction.api.KeyHash;
+import io.junction.api.Row;
+import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.metrics.PartitionMetrics;
@@ -47,6 +49,9 @@ public final class Publisher
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
+    private RowCodec leftCodec;
+    private RowCodec rightCodec;
+    private UnsafeBuffer typedRow;
     private BoundedOutOfOrdernessWatermarks leftWatermarks;
     private BoundedOutOfOrdernessWatermarks rightWatermarks;
 
@@ -106,6 +111,28 @@ public final class Publisher
     public int publish(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true);
+    }
+
+    /**
+     * Publishes a row given as objects, encoded with the side's schema (the typed layer: allocates, so
+     * for users who prefer objects to flyweights, not for hot paths). Waits while the ring is full.
+     *
+     * @return as {@link #publish(Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     */
+    public int publish(final Side side, final ChangeKind kind, final Row row, final long ts, final long step)
+    {
+        if (typedRow == null)
+        {
+            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
+            leftCodec = new RowCodec(engine.spec().leftSchema());
+            rightCodec = new RowCodec(engine.spec().rightSchema());
+        }
+        final int length = (side == Side.LEFT ? leftCodec : rightCodec).encode(row, typedRow, 0, slotCapacity);
+        if (length < 0)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true);
     }
 
     private int publish(

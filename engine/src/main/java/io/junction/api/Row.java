@@ -1,0 +1,161 @@
+package io.junction.api;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A row as plain objects, for users who prefer them to flyweights and for tests: field names to
+ * values ({@link Long}, {@link Double}, {@link Boolean}, {@link String} or null), in field order.
+ * Immutable. Equality is by value, with numbers compared as the engine compares them: an integral
+ * double equals the long of the same value. Convert with {@link RowCodec}. Allocates: not for hot
+ * paths.
+ */
+public final class Row
+{
+    private final Map<String, Object> fields;
+
+    private Row(final Map<String, Object> fields)
+    {
+        this.fields = Collections.unmodifiableMap(fields);
+    }
+
+    /**
+     * @param namesAndValues alternating field names and values, e.g. {@code Row.of("id", 1L, "name", "a")}.
+     * @return the row.
+     */
+    public static Row of(final Object... namesAndValues)
+    {
+        if (namesAndValues.length % 2 != 0)
+        {
+            throw new IllegalArgumentException("names and values must alternate: " + namesAndValues.length + " arguments");
+        }
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2)
+        {
+            if (!(namesAndValues[i] instanceof String))
+            {
+                throw new IllegalArgumentException("field name expected at argument " + i + ": " + namesAndValues[i]);
+            }
+            fields.put((String)namesAndValues[i], normalise(namesAndValues[i + 1]));
+        }
+        return new Row(fields);
+    }
+
+    /** @return a row of these fields (values as {@link #of}). */
+    public static Row of(final Map<String, ?> values)
+    {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        for (final Map.Entry<String, ?> e : values.entrySet())
+        {
+            fields.put(e.getKey(), normalise(e.getValue()));
+        }
+        return new Row(fields);
+    }
+
+    /** Integers become longs, floats doubles (integral ones below 2^53 longs), as rows store them. */
+    static Object normalise(final Object value)
+    {
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long)
+        {
+            return value;
+        }
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte)
+        {
+            return ((Number)value).longValue();
+        }
+        if (value instanceof Double || value instanceof Float)
+        {
+            final double d = ((Number)value).doubleValue();
+            return d == Math.rint(d) && Math.abs(d) < 0x1p53 ? (Object)(long)d : (Object)d;
+        }
+        if (value instanceof CharSequence)
+        {
+            return value.toString();
+        }
+        throw new IllegalArgumentException("unsupported field value type " + value.getClass().getName() +
+            ": use Long, Double, Boolean, String or null");
+    }
+
+    /** @return the fields in order; absent fields are not in the map, explicit nulls map to null. */
+    public Map<String, Object> fields()
+    {
+        return fields;
+    }
+
+    /** @return whether the row has the field (possibly null). */
+    public boolean has(final String name)
+    {
+        return fields.containsKey(name);
+    }
+
+    /** @return a field's value, or null when absent or null. */
+    public Object get(final String name)
+    {
+        return fields.get(name);
+    }
+
+    /** @return a long field. */
+    public long getLong(final String name)
+    {
+        return ((Number)require(name)).longValue();
+    }
+
+    /** @return a number field as a double. */
+    public double getDouble(final String name)
+    {
+        return ((Number)require(name)).doubleValue();
+    }
+
+    /** @return a string field. */
+    public String getString(final String name)
+    {
+        return (String)require(name);
+    }
+
+    /** @return a boolean field. */
+    public boolean getBoolean(final String name)
+    {
+        return (Boolean)require(name);
+    }
+
+    private Object require(final String name)
+    {
+        final Object value = fields.get(name);
+        if (value == null)
+        {
+            throw new IllegalArgumentException("field '" + name + "' is absent or null in " + this);
+        }
+        return value;
+    }
+
+    @Override
+    public boolean equals(final Object o)
+    {
+        return o instanceof Row && fields.equals(((Row)o).fields);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return Objects.hashCode(fields);
+    }
+
+    @Override
+    public String toString()
+    {
+        final StringBuilder sb = new StringBuilder("{");
+        for (final Map.Entry<String, Object> e : fields.entrySet())
+        {
+            if (sb.length() > 1)
+            {
+                sb.append(", ");
+            }
+            sb.append(e.getKey()).append('=');
+            final Object v = e.getValue();
+            sb.append(v instanceof String ? "\"" + v + "\"" : String.valueOf(v));
+        }
+        return sb.append('}').toString();
+    }
+}
