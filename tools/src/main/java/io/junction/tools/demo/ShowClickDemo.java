@@ -16,6 +16,7 @@ import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
 import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.json.RowJson;
+import io.junction.tools.workload.EncodedRows;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workloads;
 import java.io.PrintWriter;

@@ -1,9 +1,7 @@
-package io.junction.tools.demo;
+package io.junction.tools.workload;
 
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
-import io.junction.tools.workload.EventTape;
-import io.junction.tools.workload.RowPayload;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -18,11 +16,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Not thread safe while encoding; read-only afterwards.
  */
-final class EncodedRows {
+public final class EncodedRows {
     /** Field names in index order, the schema of both sides. */
-    static final String[] FIELDS = {"key", "ts", "f1", "f2", "f3"};
+    public static final String[] FIELDS = {"key", "ts", "f1", "f2", "f3"};
     /** Rows per chunk. */
-    static final int CHUNK_ROWS = 1 << 16;
+    public static final int CHUNK_ROWS = 1 << 16;
 
     private static final int KEY = 0;
     private static final int TS = 1;
@@ -39,7 +37,7 @@ final class EncodedRows {
     }
 
     /** @return the schema of the encoded rows: {@link #FIELDS} at indices 0 .. 4 */
-    static Schema schema() {
+    public static Schema schema() {
         return Schema.of(FIELDS);
     }
 
@@ -49,7 +47,7 @@ final class EncodedRows {
      * @param tape the workload events
      * @return the encoded rows, indexed like the tape
      */
-    static EncodedRows encode(final EventTape tape) {
+    public static EncodedRows encode(final EventTape tape) {
         final RowWriter writer = new RowWriter();
         final byte[] f3 = new byte[RowPayload.F3_LENGTH];
         final int rowLength = encodeOne(writer, new UnsafeBuffer(new byte[256]), 0, 256, 0, 0, 0, 0, f3);
@@ -89,7 +87,7 @@ final class EncodedRows {
     }
 
     /** @return the length of every encoded row */
-    int rowLength() {
+    public int rowLength() {
         return rowLength;
     }
 
@@ -97,7 +95,7 @@ final class EncodedRows {
      * @param i tape index of a row
      * @return the buffer holding it
      */
-    UnsafeBuffer buffer(final int i) {
+    public UnsafeBuffer buffer(final int i) {
         return chunks[i / CHUNK_ROWS];
     }
 
@@ -105,12 +103,12 @@ final class EncodedRows {
      * @param i tape index of a row
      * @return where it starts in {@link #buffer(int)}
      */
-    int offset(final int i) {
+    public int offset(final int i) {
         return (i % CHUNK_ROWS) * rowLength;
     }
 
     /** @return bytes held */
-    long bytes() {
+    public long bytes() {
         long total = 0;
         for (final UnsafeBuffer chunk : chunks) {
             total += chunk.capacity();
