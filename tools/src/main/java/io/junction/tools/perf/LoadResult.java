@@ -20,11 +20,16 @@ public final class LoadResult
     public final long stateBytes;
     public final long lateRows;
     public final long badInputs;
+    /** Garbage collections in this JVM between the first publish and the end of close(). */
+    public final long gcCount;
+    /** Milliseconds those collections took. */
+    public final long gcMillis;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
         final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
-        final long liveRows, final long stateBytes, final long lateRows, final long badInputs)
+        final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
+        final long gcMillis)
     {
         this.label = label;
         this.offeredRate = offeredRate;
@@ -39,6 +44,8 @@ public final class LoadResult
         this.stateBytes = stateBytes;
         this.lateRows = lateRows;
         this.badInputs = badInputs;
+        this.gcCount = gcCount;
+        this.gcMillis = gcMillis;
     }
 
     /** @return events per second achieved in the measured phase. */

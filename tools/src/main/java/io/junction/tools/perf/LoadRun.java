@@ -113,6 +113,7 @@ public final class LoadRun
         final int rowLength = rows.rowLength();
         final long warmup = Math.min(options.warmupEvents, n);
         final double period = options.rate > 0 ? 1e9 / options.rate : 0;
+        final long[] gcBefore = gcCountAndMillis();
         final long start = System.nanoTime();
         long lastProgress = start;
         long lastProgressEvents = 0;
@@ -191,6 +192,7 @@ public final class LoadRun
             engine.close();
         }
         final long end = System.nanoTime();
+        final long[] gcAfter = gcCountAndMillis();
         final Histogram last = sample(engine, lastProgress, end, null);
         final Histogram flush;
         if (endOfInputPublished)
@@ -223,7 +225,20 @@ public final class LoadRun
         // Throughput over the whole run (end of input and drain included): after the warm-up a fixed-rate
         // producer that fell behind catches up faster than the offered rate, which would flatter it.
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
-            paddedSum, total, flush, live, bytes, late, bad);
+            paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1]);
+    }
+
+    /** @return collections and milliseconds spent in them so far, over every collector of this JVM. */
+    private static long[] gcCountAndMillis()
+    {
+        long count = 0;
+        long millis = 0;
+        for (final java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, millis};
     }
 
     /** Waits until the partitions have processed {@code expected} events in total. */
