@@ -27,25 +27,30 @@ for idx in chronicle hash; do
     loadgen --workload W1-big --type left --no-floor --quiet 2>/dev/null | head -1 | sed "s/^/[$idx] /"
 done > "$R/w1big.txt"
 
-# B. Latency at fixed offered rates (coordinated omission corrected) next to the bare hand-off floor.
-for idx_rate in "chronicle 200000" "hash 600000"; do
+# B. Latency at half of each index's saturation (coordinated omission corrected) next to the bare
+# hand-off floor; half of W1 is warm-up, the end-of-input burst is reported apart.
+for idx_rate in "hash 950000" "chronicle 375000"; do
   set -- $idx_rate
   for w in sleeping yielding busy-spin; do
     java $FLAGS -Djunction.state.index=$1 -jar tools/target/junction-tools-all.jar loadgen --workload W1 --type left \
-      --rate $2 --wait-strategy $w --hlog "$R/w1-left-$1-$2-$w.hlog" --svg "$R/w1-left-$1-$2-$w.svg" --quiet 2>/dev/null
+      --rate $2 --wait-strategy $w --warmup 1200000 --hlog "$R/steady-w1-left-$1-$2-$w.hlog" --quiet 2>/dev/null
   done
-done > "$R/latency.txt"
-$T report "$R"/w1-left-hash-600000-*.hlog "$R"/w1-left-chronicle-200000-*.hlog --svg "$R/latency-w1-left.svg" > "$R/latency-report.txt" 2>/dev/null
+done > "$R/latency-steady.txt"
+$T report "$R"/steady-w1-left-*.hlog --svg "$R/latency-steady-w1-left.svg" > "$R/latency-steady-report.txt" 2>/dev/null
+$T sweep --workload W1 --type left --events 1200000 --rates 300000,600000,900000,1200000,1500000 --partitions 1,2 \
+  --p999-budget-us 50000 > "$R/sweep-w1-left-hash.txt" 2>/dev/null
+$T nexmark --events 2000000 > "$R/nexmark.txt" 2>/dev/null
 
 # C. JMH: per-event paths and components, with the allocation profiler.
 java -jar bench/target/benchmarks.jar "RegularJoinBenchmark|IntervalJoinBenchmark|KeyIndexBenchmark|RowStoreBenchmark|TimerWheelBenchmark|RingHandOffBenchmark|RuntimeBenchmark" \
   -wi 2 -w 2 -i 3 -r 2 -f 1 -prof gc -jvmArgsAppend "$FLAGS" -rf text -rff "$R/jmh.txt" > "$R/jmh-log.txt" 2>&1
 
 # D. The naive on-heap join, same events.
-for cfg in "W1 inner" "W1 left" "W2 inner" "W2 left"; do
+for cfg in "W1 inner" "W1 left" "W2 inner" "W2 left" "W3 inner"; do
   java -cp tools/target/junction-tools-all.jar io.junction.tools.naive.NaiveRunner $cfg --runs 3 --prebuilt 2>&1 | tail -4
 done > "$R/naive.txt"
 java -Xmx8g -cp tools/target/junction-tools-all.jar io.junction.tools.naive.NaiveRunner W1-big left --runs 1 --prebuilt > "$R/naive-w1big.txt" 2>&1
+bash bench/scripts/compare-flink.sh
 
 # E. Peers: Flink 1.20 operators (heap state) and Kafka Streams (scaled sizes; its test driver is slow).
 P="mvn -B -q -Ppeers -pl peers package -Dmaven.test.skip=true"
