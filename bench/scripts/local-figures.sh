@@ -37,7 +37,7 @@ for idx_rate in "hash 950000" "chronicle 375000"; do
   done
 done > "$R/latency-steady.txt"
 $T report "$R"/steady-w1-left-*.hlog --svg "$R/latency-steady-w1-left.svg" > "$R/latency-steady-report.txt" 2>/dev/null
-$T sweep --workload W1 --type left --events 1200000 --rates 300000,600000,900000,1200000,1500000 --partitions 1,2 \
+java $FLAGS -Djunction.state.index=hash -jar tools/target/junction-tools-all.jar sweep --workload W1 --type left --events 1200000 --rates 300000,600000,900000,1200000,1500000 --partitions 1,2 \
   --p999-budget-us 50000 > "$R/sweep-w1-left-hash.txt" 2>/dev/null
 $T nexmark --events 2000000 > "$R/nexmark.txt" 2>/dev/null
 
