@@ -28,9 +28,4 @@ public final class JoinOperators
         }
     }
 
-    /** @return whether {@link #create} supports the spec's kind. */
-    public static boolean supports(final JoinSpec spec)
-    {
-        return spec.kind() != null;
-    }
 }

@@ -23,9 +23,8 @@ public final class PartitionMetrics
     private static final int PENDING_TIMERS = 8;
     private static final int WATERMARK = 9;
     private static final int HANDLER_ERRORS = 10;
-    private static final int REFUSED_ROWS = 11;
-    private static final int EVENTS = 12;
-    private static final int COUNT = 13;
+    private static final int EVENTS = 11;
+    private static final int COUNT = 12;
 
     private final int partition;
     private final long[] values = new long[COUNT];
@@ -53,18 +52,12 @@ public final class PartitionMetrics
         LONGS.setRelease(values, EVENTS, events);
     }
 
-    /** Counts a row refused at the door (oversized, malformed); called by the publishing thread. */
-    public void countRefused()
-    {
-        LONGS.getAndAdd(values, REFUSED_ROWS, 1L);
-    }
-
     /** @return a consistent-enough copy for reporting. */
     public Snapshot snapshot(final long ringOccupancy, final long ringCapacity)
     {
         return new Snapshot(
             partition,
-            get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS) + get(REFUSED_ROWS), get(EXPIRED_ROWS),
+            get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
             get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
             get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity);
     }

@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
 /**
@@ -48,6 +49,7 @@ public final class JoinEngine implements AutoCloseable
     private final PartitionWorker[] workers;
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
+    private final AtomicLong refusedRows = new AtomicLong();
     private volatile boolean closed;
 
     @SuppressWarnings("unchecked")
@@ -55,10 +57,6 @@ public final class JoinEngine implements AutoCloseable
     {
         this.spec = builder.spec;
         this.config = builder.config;
-        if (!JoinOperators.supports(spec))
-        {
-            throw new UnsupportedOperationException("join kind not supported by this engine yet: " + spec.kind());
-        }
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
         workers = new PartitionWorker[partitions];
@@ -130,7 +128,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, metrics, spec, config.slotCapacity(), config.state().maxKeyLength());
+        return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength());
     }
 
     /** @return the join this engine runs. */
@@ -155,6 +153,20 @@ public final class JoinEngine implements AutoCloseable
             snapshots.add(metrics[p].snapshot(ring.getBufferSize() - ring.remainingCapacity(), ring.getBufferSize()));
         }
         return Collections.unmodifiableList(snapshots);
+    }
+
+    /**
+     * @return rows that publishers refused at the door (larger than a slot, or malformed), which never
+     *         reached a partition; each publish call also returned the reason.
+     */
+    public long refusedRows()
+    {
+        return refusedRows.get();
+    }
+
+    void countRefused()
+    {
+        refusedRows.incrementAndGet();
     }
 
     /** @return the latency recorder of one partition (ingest-to-emit nanoseconds per result). */

@@ -9,7 +9,6 @@ import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.metrics.PartitionMetrics;
 import io.junction.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -43,7 +42,6 @@ public final class Publisher
 
     private final JoinEngine engine;
     private final RingBuffer<RingSlot>[] rings;
-    private final PartitionMetrics[] metrics;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
     private final int slotCapacity;
@@ -55,12 +53,11 @@ public final class Publisher
     private BoundedOutOfOrdernessWatermarks leftWatermarks;
     private BoundedOutOfOrdernessWatermarks rightWatermarks;
 
-    Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final PartitionMetrics[] metrics,
-        final JoinSpec spec, final int slotCapacity, final int maxKeyLength)
+    Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
+        final int maxKeyLength)
     {
         this.engine = engine;
         this.rings = rings;
-        this.metrics = metrics;
         this.leftKey = spec.keyExtractor(Side.LEFT);
         this.rightKey = spec.keyExtractor(Side.RIGHT);
         this.slotCapacity = slotCapacity;
@@ -225,7 +222,7 @@ public final class Publisher
 
     private int refuse(final int code)
     {
-        metrics[0].countRefused();
+        engine.countRefused();
         return code;
     }
 }

@@ -186,6 +186,7 @@ class JoinEngineTest
             final int length = writer.finish();
             assertEquals(Publisher.ROW_TOO_LARGE,
                 engine.publisher().publish(Side.LEFT, ChangeKind.INSERT, buffer, 0, length, 0, 0, System.nanoTime()));
+            assertEquals(1, engine.refusedRows(), "a refused row is counted");
         }
     }
 
@@ -199,6 +200,7 @@ class JoinEngineTest
             buffer.putShort(0, (short)100);
             assertEquals(Publisher.MALFORMED_ROW,
                 engine.publisher().publish(Side.LEFT, ChangeKind.INSERT, buffer, 0, 10, 0, 0, System.nanoTime()));
+            assertEquals(1, engine.refusedRows(), "a refused row is counted");
         }
     }
 
