@@ -76,8 +76,8 @@ abstract class AbstractJoin implements JoinOperator
         this.results = results;
         this.deadLetters = deadLetters;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
-        this.index = new KeyIndex(config.maxKeys(), bucketLength, config.indexKind());
-        this.store = new RowStore(config.chunkSize());
+        this.index = new KeyIndex(config.maxKeys(), bucketLength, config.indexKind(), config.preallocate());
+        this.store = new RowStore(config.chunkSize(), config.preallocate());
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
         this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);

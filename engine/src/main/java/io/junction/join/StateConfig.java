@@ -38,8 +38,14 @@ public final class StateConfig
     /** Default {@link #INDEX_PROP_NAME}: Chronicle Map. */
     public static final KeyIndex.Kind INDEX_DEFAULT = KeyIndex.Kind.CHRONICLE;
 
+    /** Bytes of row arena each partition takes from the OS and touches at start. */
+    public static final String PREALLOCATE_PROP_NAME = "junction.state.preallocate";
+    /** Default {@link #PREALLOCATE_PROP_NAME}: 0, memory is taken as state grows. */
+    public static final long PREALLOCATE_DEFAULT = 0;
+
     private final long maxKeys;
     private final KeyIndex.Kind indexKind;
+    private final long preallocate;
     private final int chunkSize;
     private final int tickShift;
     private final int wheelSlots;
@@ -54,6 +60,18 @@ public final class StateConfig
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final KeyIndex.Kind indexKind)
     {
+        this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, PREALLOCATE_DEFAULT);
+    }
+
+    public StateConfig(
+        final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
+        final KeyIndex.Kind indexKind, final long preallocate)
+    {
+        if (preallocate < 0)
+        {
+            throw new IllegalArgumentException(PREALLOCATE_PROP_NAME + " must be >= 0: " + preallocate);
+        }
+        this.preallocate = preallocate;
         if (indexKind == null)
         {
             throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash");
@@ -101,7 +119,8 @@ public final class StateConfig
             Integer.getInteger(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT),
             Integer.getInteger(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
             Integer.getInteger(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
-            indexKind(System.getProperty(INDEX_PROP_NAME, INDEX_DEFAULT.name())));
+            indexKind(System.getProperty(INDEX_PROP_NAME, INDEX_DEFAULT.name())),
+            Long.getLong(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT));
     }
 
     private static KeyIndex.Kind indexKind(final String name)
@@ -117,25 +136,36 @@ public final class StateConfig
     /** @return a copy with another key capacity. */
     public StateConfig withMaxKeys(final long maxKeys)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
     /** @return a copy with another timer wheel geometry. */
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
     /** @return a copy with another arena chunk size. */
     public StateConfig withChunkSize(final int chunkSize)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
     /** @return a copy with another key index implementation. */
     public StateConfig withIndex(final KeyIndex.Kind indexKind)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+    }
+
+    /** @return a copy that preallocates this many bytes of row arena per partition. */
+    public StateConfig withPreallocate(final long preallocate)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+    }
+
+    public long preallocate()
+    {
+        return preallocate;
     }
 
     public KeyIndex.Kind indexKind()
@@ -172,6 +202,6 @@ public final class StateConfig
     public String toString()
     {
         return "StateConfig{maxKeys=" + maxKeys + ", chunkSize=" + chunkSize + ", tickShift=" + tickShift +
-            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + '}';
+            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + ", preallocate=" + preallocate + '}';
     }
 }

@@ -92,6 +92,17 @@ public final class KeyIndex implements AutoCloseable
      */
     public KeyIndex(final long maxKeys, final int bucketLength, final Kind kind)
     {
+        this(maxKeys, bucketLength, kind, 0);
+    }
+
+    /**
+     * @param maxKeys            as {@link #KeyIndex(long)}.
+     * @param bucketLength       as {@link #KeyIndex(long, int)}.
+     * @param kind               the implementation.
+     * @param preallocateBuckets bytes of bucket arena to take and touch up front ({@link NativeArena}).
+     */
+    public KeyIndex(final long maxKeys, final int bucketLength, final Kind kind, final long preallocateBuckets)
+    {
         this.kind = kind;
         if (bucketLength < BucketDescriptor.LENGTH)
         {
@@ -130,7 +141,8 @@ public final class KeyIndex implements AutoCloseable
             this.mask = slots - 1;
             this.shift = 64 - Long.numberOfTrailingZeros(slots);
         }
-        this.buckets = new NativeArena(Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength)));
+        this.buckets = new NativeArena(Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength)),
+            Math.min(preallocateBuckets, maxKeys * bucketLength));
     }
 
     /** @return the bucket of a key hash, or 0 when the key has no rows. */

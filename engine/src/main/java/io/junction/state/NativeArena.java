@@ -30,6 +30,9 @@ public final class NativeArena implements AutoCloseable
     private long reservedBytes;
     private long usedBytes;
     private boolean closed;
+    /** Chunks taken and touched up front, handed out before asking the OS for more. */
+    private long[] spare = new long[0];
+    private int spareCount;
 
     public NativeArena()
     {
@@ -39,11 +42,34 @@ public final class NativeArena implements AutoCloseable
     /** @param chunkSize bytes per chunk, a multiple of 8 of at least 4096. */
     public NativeArena(final int chunkSize)
     {
+        this(chunkSize, 0);
+    }
+
+    /**
+     * @param chunkSize    bytes per chunk, a multiple of 8 of at least 4096.
+     * @param preallocate  bytes to take from the OS and touch now, so that a growing state does not
+     *                     pay a page fault per fresh page on the partition thread (as a JVM heap with
+     *                     {@code -Xms} and {@code AlwaysPreTouch}); 0 takes memory only as needed.
+     */
+    public NativeArena(final int chunkSize, final long preallocate)
+    {
         if (chunkSize < 4096 || (chunkSize & (ALIGNMENT - 1)) != 0)
         {
             throw new IllegalArgumentException("chunkSize must be >= 4096 and a multiple of 8: " + chunkSize);
         }
+        if (preallocate < 0)
+        {
+            throw new IllegalArgumentException("preallocate must be >= 0: " + preallocate);
+        }
         this.chunkSize = chunkSize;
+        final int chunksAhead = (int)Math.min(Integer.MAX_VALUE, (preallocate + chunkSize - 1) / chunkSize);
+        spare = new long[chunksAhead];
+        for (int i = chunksAhead - 1; i >= 0; i--)
+        {
+            final long address = reserve(chunkSize);
+            UnsafeApi.setMemory(address, chunkSize, (byte)0);
+            spare[spareCount++] = address;
+        }
     }
 
     /** @return the size a request of {@code length} bytes really takes. */
@@ -77,7 +103,7 @@ public final class NativeArena implements AutoCloseable
         }
         if (cursor + size > chunkEnd)
         {
-            cursor = reserve(chunkSize);
+            cursor = spareCount > 0 ? spare[--spareCount] : reserve(chunkSize);
             chunkEnd = cursor + chunkSize;
         }
         final long address = cursor;
@@ -138,6 +164,7 @@ public final class NativeArena implements AutoCloseable
             UnsafeApi.freeMemory(chunks[i]);
         }
         chunkCount = 0;
+        spareCount = 0;
         reservedBytes = 0;
         usedBytes = 0;
         Arrays.fill(freeHeads, 0);

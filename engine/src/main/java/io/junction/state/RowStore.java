@@ -31,7 +31,16 @@ public final class RowStore implements AutoCloseable
     /** @param chunkSize bytes per arena chunk. */
     public RowStore(final int chunkSize)
     {
-        this.arena = new NativeArena(chunkSize);
+        this(chunkSize, 0);
+    }
+
+    /**
+     * @param chunkSize   bytes per arena chunk.
+     * @param preallocate bytes of arena to take and touch up front ({@link NativeArena}).
+     */
+    public RowStore(final int chunkSize, final long preallocate)
+    {
+        this.arena = new NativeArena(chunkSize, preallocate);
     }
 
     /**

@@ -195,4 +195,20 @@ class NativeArenaTest
         assertThrows(IllegalArgumentException.class, () -> new NativeArena(4095));
         assertThrows(IllegalArgumentException.class, () -> new NativeArena(4100));
     }
+
+    @Test
+    void shouldServePreallocatedChunksBeforeTakingMoreFromTheOs()
+    {
+        try (NativeArena arena = new NativeArena(4096, 3 * 4096))
+        {
+            assertEquals(3 * 4096, arena.reservedBytes(), "three chunks taken up front");
+            for (int i = 0; i < 3 * 4096 / 64; i++)
+            {
+                arena.allocate(64);
+            }
+            assertEquals(3 * 4096, arena.reservedBytes(), "the preallocated chunks serve the first 12 KiB");
+            arena.allocate(64);
+            assertEquals(4 * 4096, arena.reservedBytes(), "then the arena grows as before");
+        }
+    }
 }

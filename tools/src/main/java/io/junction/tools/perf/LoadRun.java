@@ -82,6 +82,36 @@ public final class LoadRun
         return Math.max(1024, live * 5 / 4 / partitions + 1024);
     }
 
+    /**
+     * @return arena bytes per partition taken and touched before timing starts (like a JVM heap's
+     *         {@code -Xms} with pre-touch), so a growing state does not pay page faults on the clock;
+     *         {@code -Djunction.state.preallocate} overrides it.
+     */
+    static long preallocatePerPartition(final Workload workload, final int partitions)
+    {
+        final String configured = System.getProperty(StateConfig.PREALLOCATE_PROP_NAME);
+        if (configured != null)
+        {
+            return Long.parseLong(configured);
+        }
+        final long bytes;
+        switch (workload)
+        {
+            case W1:
+                bytes = 32L << 20;
+                break;
+            case W1_BIG:
+                bytes = 1536L << 20;
+                break;
+            case W2:
+                bytes = Long.getLong("w2.n", 1_000_000) * 2 * 200 + (16L << 20);
+                break;
+            default:
+                bytes = 64L << 20;
+        }
+        return bytes / partitions;
+    }
+
     /** Runs the tape through a new engine; closes it before returning. */
     public static LoadResult run(final EventTape tape, final Options options)
     {
@@ -92,7 +122,8 @@ public final class LoadRun
             .withPartitions(partitions)
             .withWaitStrategy(options.waitStrategy)
             .withRingSize(options.ringSize)
-            .withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeysPerPartition(options.workload, partitions)));
+            .withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeysPerPartition(options.workload, partitions))
+                .withPreallocate(preallocatePerPartition(options.workload, partitions)));
         final JoinEngine engine = JoinEngine.builder(WorkloadJoin.spec(options.workload, options.type))
             .config(config)
             .resultHandlers(p -> (kind, left, right, ts, step) ->
