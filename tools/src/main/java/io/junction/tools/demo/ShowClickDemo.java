@@ -247,6 +247,8 @@ public final class ShowClickDemo {
         out.printf(Locale.ROOT, "  latency ingest-to-emit (us, %,d results): p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max %.1f%n",
             h.getTotalCount(), us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(90)),
             us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()));
+        out.printf(Locale.ROOT, "               (at max rate, so this includes queueing in a full ring; for latency at a fixed%n" +
+            "                offered rate next to a bare hand-off floor: junction loadgen --rate N)%n");
         out.printf(Locale.ROOT, "  live state at end: liveLeft %,d  liveRight %,d  stateBytes %,d  (peak sampled: %,d rows, %,d bytes)%n",
             r.liveLeft(), r.liveRight(), r.stateBytes(), r.peakLiveRows(), r.peakStateBytes());
         final String net = mode == JoinMode.REGULAR ? "net " : "";
