@@ -212,15 +212,4 @@ public final class IntervalJoin extends AbstractJoin
         expiryStep = step;
         wheel.expireAll(expiry);
     }
-
-    /** @return {@code a - b}, clamped to the long range instead of wrapping. */
-    static long saturatedSubtract(final long a, final long b)
-    {
-        final long r = a - b;
-        if (((a ^ b) & (a ^ r)) < 0)
-        {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
-    }
 }

@@ -10,6 +10,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
+import io.junction.metrics.JoinCounters;
 import io.junction.state.BucketDescriptor;
 import io.junction.state.KeyIndex;
 import io.junction.state.RowDescriptor;
@@ -477,9 +478,9 @@ public final class WindowJoin extends AbstractJoin
     }
 
     @Override
-    public io.junction.metrics.JoinCounters counters()
+    public JoinCounters counters()
     {
-        final io.junction.metrics.JoinCounters c = super.counters();
+        final JoinCounters c = super.counters();
         c.pendingTimers += bucketWheel.pending();
         return c;
     }

@@ -1,6 +1,9 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
+import io.junction.join.ScenarioEvents.Event;
+import io.junction.join.ScenarioEvents.EventKind;
+import io.junction.join.ScenarioEvents.Filter;
 import io.junction.api.CompareOp;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.IntervalBounds;
@@ -44,54 +47,6 @@ class IntervalJoinDifferentialTest
 
     // ---------------------------------------------------------------------------------------------
     // Scenario
-
-    private enum EventKind
-    {
-        ROW, WATERMARK_BOTH, WATERMARK_LEFT, WATERMARK_RIGHT
-    }
-
-    private record Event(EventKind kind, Side side, ChangeKind op, long ts, Object key, Object v, String id)
-    {
-        String json()
-        {
-            switch (kind)
-            {
-                case ROW:
-                    final StringBuilder row = new StringBuilder("{");
-                    if (key != ABSENT)
-                    {
-                        row.append("\"k\":").append(jsonValue(key)).append(',');
-                    }
-                    row.append("\"id\":\"").append(id).append('"');
-                    if (v != ABSENT)
-                    {
-                        row.append(",\"v\":").append(jsonValue(v));
-                    }
-                    row.append('}');
-                    return "{\"side\":\"" + side.jsonName() + "\",\"op\":\"" + op.shortString() + "\",\"ts\":" + ts +
-                        ",\"row\":" + row + "}";
-                case WATERMARK_BOTH:
-                    return "{\"watermark\":" + ts + "}";
-                case WATERMARK_LEFT:
-                    return "{\"watermark\":" + ts + ",\"side\":\"left\"}";
-                default:
-                    return "{\"watermark\":" + ts + ",\"side\":\"right\"}";
-            }
-        }
-
-        private static String jsonValue(final Object value)
-        {
-            return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
-        }
-    }
-
-    private record Filter(CompareOp op, long value)
-    {
-        String json(final String what)
-        {
-            return "\"" + what + "\":[{\"field\":\"v\",\"op\":\"" + op.symbol() + "\",\"value\":" + value + "}]";
-        }
-    }
 
     private static final class Scenario
     {
