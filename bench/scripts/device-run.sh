@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One prepared run on the lent 16-core machine (../shared/DEVICE.md): partition scaling and
+# One prepared run on the lent 16-core machine (no Java, no network there): partition scaling and
 # quiet-machine latency, with a bare hand-off floor in the same run. It has no Java and no network:
 # prepare here with bench/scripts/device-prepare.sh, then run this through the device tool with
 # carry [".devcarry"]; results land in $OUT.

@@ -6,7 +6,7 @@ import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.KeyHash;
+import io.junction.internal.row.KeyHash;
 import io.junction.api.Side;
 import io.junction.join.IntervalJoin;
 import io.junction.join.StateConfig;

@@ -1,7 +1,7 @@
 package io.junction.bench;
 
-import io.junction.api.KeyHash;
-import io.junction.state.KeyIndex;
+import io.junction.internal.row.KeyHash;
+import io.junction.internal.state.KeyIndex;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

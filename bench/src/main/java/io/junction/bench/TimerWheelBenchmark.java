@@ -1,8 +1,8 @@
 package io.junction.bench;
 
 import io.junction.join.StateConfig;
-import io.junction.state.RowDescriptor;
-import io.junction.time.TimerWheel;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.time.TimerWheel;
 import org.agrona.UnsafeApi;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

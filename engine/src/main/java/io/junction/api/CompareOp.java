@@ -1,5 +1,7 @@
 package io.junction.api;
 
+import io.junction.internal.row.FieldCompare;
+
 /** Comparison operators of filters and conditions (SPEC 1). */
 public enum CompareOp
 {

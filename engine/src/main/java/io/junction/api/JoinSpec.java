@@ -1,5 +1,8 @@
 package io.junction.api;
 
+import io.junction.internal.row.CompiledJoin;
+
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,11 +38,6 @@ public final class JoinSpec
     private final long allowedLateness;
     private final long stateTtl;
 
-    private final KeyExtractor leftKeyExtractor;
-    private final KeyExtractor rightKeyExtractor;
-    private final RowPredicate leftPredicate;
-    private final RowPredicate rightPredicate;
-    private final JoinCondition joinCondition;
 
     private JoinSpec(final Builder b)
     {
@@ -57,37 +55,14 @@ public final class JoinSpec
         allowedLateness = b.allowedLateness;
         stateTtl = b.stateTtl;
 
-        leftKeyExtractor = new KeyExtractor(resolveAll(leftSchema, leftKey, "leftKey"));
-        rightKeyExtractor = new KeyExtractor(resolveAll(rightSchema, rightKey, "rightKey"));
-        leftPredicate = new RowPredicate(leftFilter, leftSchema, "leftFilter.field");
-        rightPredicate = new RowPredicate(rightFilter, rightSchema, "rightFilter.field");
-        joinCondition = new JoinCondition(condition, leftSchema, rightSchema);
+        // compiled here so that an unknown field fails the build of the spec, naming it
+        CompiledJoin.of(this);
     }
 
     /** @return a builder for a join of this kind and type. */
     public static Builder builder(final JoinKind kind, final JoinType type)
     {
         return new Builder(kind, type);
-    }
-
-    static int resolve(final Schema schema, final String field, final String what)
-    {
-        final int index = schema.indexOf(field);
-        if (index < 0)
-        {
-            throw new IllegalArgumentException(what + ": unknown field '" + field + "' (schema has " + schema + ")");
-        }
-        return index;
-    }
-
-    private static int[] resolveAll(final Schema schema, final List<String> fields, final String what)
-    {
-        final int[] indices = new int[fields.size()];
-        for (int i = 0; i < indices.length; i++)
-        {
-            indices[i] = resolve(schema, fields.get(i), what);
-        }
-        return indices;
     }
 
     public JoinKind kind()
@@ -163,24 +138,6 @@ public final class JoinSpec
     public long stateTtl()
     {
         return stateTtl;
-    }
-
-    /** @return the compiled key of one side. */
-    public KeyExtractor keyExtractor(final Side side)
-    {
-        return side == Side.LEFT ? leftKeyExtractor : rightKeyExtractor;
-    }
-
-    /** @return the compiled pre-join filter of one side. */
-    public RowPredicate filter(final Side side)
-    {
-        return side == Side.LEFT ? leftPredicate : rightPredicate;
-    }
-
-    /** @return the compiled post-join condition. */
-    public JoinCondition joinCondition()
-    {
-        return joinCondition;
     }
 
     @Override

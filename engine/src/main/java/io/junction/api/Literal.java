@@ -1,5 +1,8 @@
 package io.junction.api;
 
+import io.junction.internal.row.BufferCompare;
+import org.agrona.DirectBuffer;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -71,10 +74,15 @@ public final class Literal
         return doubleValue;
     }
 
-    /** @return the UTF-8 bytes of a string literal (do not modify). */
-    byte[] utf8()
+    /**
+     * Compares a UTF-8 string held in a buffer with this string literal by unsigned bytes (Unicode code
+     * point order), without copying either.
+     *
+     * @return negative, zero or positive as the buffer's string sorts before, equal to or after this one.
+     */
+    public int compareUtf8(final DirectBuffer buffer, final int index, final int length)
     {
-        return utf8;
+        return BufferCompare.compare(buffer, index, length, utf8);
     }
 
     @Override

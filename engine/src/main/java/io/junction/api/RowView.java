@@ -1,5 +1,7 @@
 package io.junction.api;
 
+import io.junction.internal.row.BufferCompare;
+
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;

@@ -1,23 +1,26 @@
 package io.junction.join;
 
+import io.junction.metrics.OperatorCounters;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.KeyExtractor;
-import io.junction.api.KeyHash;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
-import io.junction.state.BucketDescriptor;
-import io.junction.state.KeyIndex;
-import io.junction.state.RowDescriptor;
-import io.junction.state.RowStore;
-import io.junction.time.TimerWheel;
-import io.junction.time.WatermarkTracker;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -38,6 +41,7 @@ abstract class AbstractJoin implements JoinOperator
     static final int TOO_LONG = -2;
 
     final JoinSpec spec;
+    final CompiledJoin compiled;
     final JoinType type;
     final ResultHandler results;
     final DeadLetterHandler deadLetters;
@@ -72,6 +76,7 @@ abstract class AbstractJoin implements JoinOperator
         final int bucketLength)
     {
         this.spec = spec;
+        this.compiled = CompiledJoin.of(spec);
         this.type = spec.type();
         this.results = results;
         this.deadLetters = deadLetters;
@@ -107,11 +112,11 @@ abstract class AbstractJoin implements JoinOperator
     /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
     final int extractKey(final Side side, final RowView row, final int capacity)
     {
-        if (!spec.filter(side).test(row))
+        if (!compiled.filter(side).test(row))
         {
             return UNMATCHABLE;
         }
-        final int length = spec.keyExtractor(side).extract(row, key, 0, capacity);
+        final int length = compiled.key(side).extract(row, key, 0, capacity);
         if (length == KeyExtractor.KEY_TOO_LONG)
         {
             return TOO_LONG;
@@ -133,8 +138,8 @@ abstract class AbstractJoin implements JoinOperator
             return false;
         }
         RowStore.wrap(otherRecord, otherBuffer, otherRow);
-        return spec.joinCondition().acceptsAll() ||
-            (side == Side.LEFT ? spec.joinCondition().test(row, otherRow) : spec.joinCondition().test(otherRow, row));
+        return compiled.condition().acceptsAll() ||
+            (side == Side.LEFT ? compiled.condition().test(row, otherRow) : compiled.condition().test(otherRow, row));
     }
 
     /** Emits a pair, ordering the two rows by side. */
@@ -242,7 +247,7 @@ abstract class AbstractJoin implements JoinOperator
     abstract void onJoinWatermark(long watermark, long step);
 
     @Override
-    public JoinCounters counters()
+    public OperatorCounters counters()
     {
         counters.liveLeft = store.liveRows(Side.LEFT);
         counters.liveRight = store.liveRows(Side.RIGHT);

@@ -10,11 +10,11 @@ import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.state.BucketDescriptor;
-import io.junction.state.KeyIndex;
-import io.junction.state.RowDescriptor;
-import io.junction.state.RowStore;
-import io.junction.time.TimerWheel;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
 
 /**
  * The event-time interval join with time-bounded state and append-only output (SPEC 2.2), as Flink's

@@ -3,7 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 
 /**
  * A join operator: a plain single-threaded state machine that knows nothing of threads or rings.
@@ -35,7 +35,7 @@ public interface JoinOperator extends AutoCloseable
     void onEndOfInput(long step);
 
     /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */
-    JoinCounters counters();
+    OperatorCounters counters();
 
     /** Frees the operator's off-heap state. */
     @Override

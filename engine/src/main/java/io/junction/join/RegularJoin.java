@@ -9,10 +9,10 @@ import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.state.BucketDescriptor;
-import io.junction.state.KeyIndex;
-import io.junction.state.RowDescriptor;
-import io.junction.time.TimerWheel;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.time.TimerWheel;
 
 /**
  * The regular (unbounded) join with a retraction changelog, as Flink SQL's

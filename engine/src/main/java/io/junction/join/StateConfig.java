@@ -1,6 +1,6 @@
 package io.junction.join;
 
-import io.junction.state.KeyIndex;
+import io.junction.internal.state.KeyIndex;
 
 /**
  * Sizes of one operator's state. Immutable. Every knob has a property name, a default and a
@@ -36,7 +36,7 @@ public final class StateConfig
     /** Key index implementation: {@code chronicle} (Chronicle Map) or {@code hash} (off-heap open addressing). */
     public static final String INDEX_PROP_NAME = "junction.state.index";
     /** Default {@link #INDEX_PROP_NAME}: Chronicle Map. */
-    public static final KeyIndex.Kind INDEX_DEFAULT = KeyIndex.Kind.CHRONICLE;
+    public static final IndexKind INDEX_DEFAULT = IndexKind.CHRONICLE;
 
     /** Bytes of row arena each partition takes from the OS and touches at start. */
     public static final String PREALLOCATE_PROP_NAME = "junction.state.preallocate";
@@ -44,7 +44,7 @@ public final class StateConfig
     public static final long PREALLOCATE_DEFAULT = 0;
 
     private final long maxKeys;
-    private final KeyIndex.Kind indexKind;
+    private final IndexKind indexKind;
     private final long preallocate;
     private final int chunkSize;
     private final int tickShift;
@@ -58,14 +58,14 @@ public final class StateConfig
 
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
-        final KeyIndex.Kind indexKind)
+        final IndexKind indexKind)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, PREALLOCATE_DEFAULT);
     }
 
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
-        final KeyIndex.Kind indexKind, final long preallocate)
+        final IndexKind indexKind, final long preallocate)
     {
         if (preallocate < 0)
         {
@@ -123,9 +123,9 @@ public final class StateConfig
             Long.getLong(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT));
     }
 
-    private static KeyIndex.Kind indexKind(final String name)
+    private static IndexKind indexKind(final String name)
     {
-        final KeyIndex.Kind kind = KeyIndex.Kind.fromName(name);
+        final IndexKind kind = IndexKind.fromName(name);
         if (kind == null)
         {
             throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash: " + name);
@@ -152,7 +152,7 @@ public final class StateConfig
     }
 
     /** @return a copy with another key index implementation. */
-    public StateConfig withIndex(final KeyIndex.Kind indexKind)
+    public StateConfig withIndex(final IndexKind indexKind)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
@@ -168,7 +168,7 @@ public final class StateConfig
         return preallocate;
     }
 
-    public KeyIndex.Kind indexKind()
+    public IndexKind indexKind()
     {
         return indexKind;
     }

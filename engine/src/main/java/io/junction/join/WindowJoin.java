@@ -1,5 +1,7 @@
 package io.junction.join;
 
+import io.junction.metrics.OperatorCounters;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
@@ -10,12 +12,12 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.metrics.JoinCounters;
-import io.junction.state.BucketDescriptor;
-import io.junction.state.KeyIndex;
-import io.junction.state.RowDescriptor;
-import io.junction.state.RowStore;
-import io.junction.time.TimerWheel;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteOrder;
@@ -349,7 +351,7 @@ public final class WindowJoin extends AbstractJoin
                     continue;
                 }
                 RowStore.wrap(right, otherBuffer, otherRow);
-                if (!spec.joinCondition().acceptsAll() && !spec.joinCondition().test(storedRow, otherRow))
+                if (!compiled.condition().acceptsAll() && !compiled.condition().test(storedRow, otherRow))
                 {
                     continue;
                 }
@@ -478,9 +480,10 @@ public final class WindowJoin extends AbstractJoin
     }
 
     @Override
-    public JoinCounters counters()
+    public OperatorCounters counters()
     {
-        final JoinCounters c = super.counters();
+        super.counters();
+        final JoinCounters c = counters;
         c.pendingTimers += bucketWheel.pending();
         return c;
     }

@@ -1,5 +1,7 @@
 package io.junction.runtime;
 
+import io.junction.metrics.PartitionSnapshot;
+
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
@@ -7,8 +9,8 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.join.JoinOperators;
-import io.junction.metrics.LatencyRecorder;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.LatencyRecorder;
+import io.junction.internal.metrics.PartitionMetrics;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
@@ -38,7 +40,7 @@ import java.util.function.IntFunction;
  * }</pre>
  *
  * <p>Thread safety: {@link #publisher()} hands out publishers (see {@link Publisher} for their
- * rules); {@link #metrics()} and {@link #latency(int)} may be called from any thread.
+ * rules); {@link #metrics()} and {@link #sampleLatency()} may be called from any thread.
  */
 public final class JoinEngine implements AutoCloseable
 {
@@ -144,9 +146,9 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /** @return a snapshot of every partition's metrics, as of each partition's last batch. */
-    public List<PartitionMetrics.Snapshot> metrics()
+    public List<PartitionSnapshot> metrics()
     {
-        final List<PartitionMetrics.Snapshot> snapshots = new ArrayList<>(metrics.length);
+        final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
         for (int p = 0; p < metrics.length; p++)
         {
             final RingBuffer<RingSlot> ring = rings[p];
@@ -169,10 +171,13 @@ public final class JoinEngine implements AutoCloseable
         refusedRows.incrementAndGet();
     }
 
-    /** @return the latency recorder of one partition (ingest-to-emit nanoseconds per result). */
-    public LatencyRecorder latency(final int partition)
+    /**
+     * @return the ingest-to-emit latencies (nanoseconds per result) one partition recorded since the
+     *         previous sample of that partition.
+     */
+    public Histogram sampleLatency(final int partition)
     {
-        return latency[partition];
+        return latency[partition].sampleInterval();
     }
 
     /** @return the latencies recorded in every partition since the previous call, merged. */

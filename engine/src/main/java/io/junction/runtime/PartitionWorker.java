@@ -8,8 +8,8 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.join.JoinOperator;
-import io.junction.metrics.LatencyRecorder;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.LatencyRecorder;
+import io.junction.internal.metrics.PartitionMetrics;
 import org.agrona.ErrorHandler;
 
 import java.util.concurrent.CountDownLatch;

@@ -3,13 +3,14 @@ package io.junction.runtime;
 import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
-import io.junction.api.KeyExtractor;
-import io.junction.api.KeyHash;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.time.BoundedOutOfOrdernessWatermarks;
+import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -58,8 +59,9 @@ public final class Publisher
     {
         this.engine = engine;
         this.rings = rings;
-        this.leftKey = spec.keyExtractor(Side.LEFT);
-        this.rightKey = spec.keyExtractor(Side.RIGHT);
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        this.leftKey = compiled.key(Side.LEFT);
+        this.rightKey = compiled.key(Side.RIGHT);
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
     }

@@ -11,7 +11,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -531,10 +531,10 @@ class IntervalJoinDifferentialTest
         final List<Line> actual = new ArrayList<>();
         final List<String> deadLetters = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
-        final JoinCounters counters;
+        final OperatorCounters counters;
         // Half the scenarios run on the off-heap hash index, half on Chronicle Map: both must agree with the model.
         final StateConfig config = (seedText.hashCode() & 1) == 0 ? IntervalTestHarness.SMALL_STATE
-            : IntervalTestHarness.SMALL_STATE.withIndex(io.junction.state.KeyIndex.Kind.HASH);
+            : IntervalTestHarness.SMALL_STATE.withIndex(IndexKind.HASH);
         try (IntervalTestHarness h = new IntervalTestHarness(s.spec(), config))
         {
             for (int step = 0; step < s.events.size(); step++)
@@ -559,10 +559,10 @@ class IntervalJoinDifferentialTest
                 {
                     throw new IllegalStateException("harness step " + at + " != " + step);
                 }
-                final JoinCounters c = h.counters();
-                if (c.liveLeft > model.openLeft[step] || c.liveRight > model.openRight[step])
+                final OperatorCounters c = h.counters();
+                if (c.liveLeft() > model.openLeft[step] || c.liveRight() > model.openRight[step])
                 {
-                    problems.add("after step " + step + " state holds " + c.liveLeft + " left / " + c.liveRight +
+                    problems.add("after step " + step + " state holds " + c.liveLeft() + " left / " + c.liveRight() +
                         " right rows, but only " + model.openLeft[step] + " / " + model.openRight[step] + " can still match or be padded");
                 }
             }
@@ -602,19 +602,19 @@ class IntervalJoinDifferentialTest
             problems.add("dead letters differ: expected " + model.deadLetters + ", actual " + deadLetters);
         }
         final long late = model.deadLetters.stream().filter(d -> d.endsWith(DeadLetterReason.LATE.name())).count();
-        if (counters.lateRows != late || counters.badInputs != model.deadLetters.size() - late)
+        if (counters.lateRows() != late || counters.badInputs() != model.deadLetters.size() - late)
         {
-            problems.add("counters: lateRows=" + counters.lateRows + " badInputs=" + counters.badInputs +
+            problems.add("counters: lateRows=" + counters.lateRows() + " badInputs=" + counters.badInputs() +
                 ", expected " + late + " and " + (model.deadLetters.size() - late));
         }
-        if (counters.rowsOut != actual.size())
+        if (counters.rowsOut() != actual.size())
         {
-            problems.add("counters: rowsOut=" + counters.rowsOut + " but " + actual.size() + " rows were output");
+            problems.add("counters: rowsOut=" + counters.rowsOut() + " but " + actual.size() + " rows were output");
         }
-        if (counters.liveLeft != 0 || counters.liveRight != 0 || counters.pendingTimers != 0)
+        if (counters.liveLeft() != 0 || counters.liveRight() != 0 || counters.pendingTimers() != 0)
         {
-            problems.add("state after the end of input: liveLeft=" + counters.liveLeft + " liveRight=" + counters.liveRight +
-                " pendingTimers=" + counters.pendingTimers);
+            problems.add("state after the end of input: liveLeft=" + counters.liveLeft() + " liveRight=" + counters.liveRight() +
+                " pendingTimers=" + counters.pendingTimers());
         }
         if (!problems.isEmpty())
         {

@@ -8,7 +8,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -67,7 +67,7 @@ class IntervalJoinStateBoundTest
 
         try (IntervalJoin join = new IntervalJoin(spec, IntervalTestHarness.SMALL_STATE.withChunkSize(CHUNK), results, dead))
         {
-            final long emptyBytes = join.counters().stateBytes;
+            final long emptyBytes = join.counters().stateBytes();
             // Index (map + one bucket chunk, counted once created) + the rows' chunks + one chunk of slack.
             final long bucketChunk = Math.max(4096, Math.min(1 << 20, IntervalTestHarness.SMALL_STATE.maxKeys() * 48));
             final long rowBytes = (maxLiveLeft + maxLiveRight) * RECORD_BYTES;
@@ -86,22 +86,22 @@ class IntervalJoinStateBoundTest
                 if (ts % WATERMARK_EVERY == 0)
                 {
                     join.onWatermark(ts - WATERMARK_LAG, step++);
-                    final JoinCounters c = join.counters();
-                    assertTrue(c.liveLeft <= maxLiveLeft, "liveLeft " + c.liveLeft + " > " + maxLiveLeft + " at ts " + ts);
-                    assertTrue(c.liveRight <= maxLiveRight, "liveRight " + c.liveRight + " > " + maxLiveRight + " at ts " + ts);
-                    assertTrue(c.stateBytes <= stateBound, "stateBytes " + c.stateBytes + " > " + stateBound + " at ts " + ts);
+                    final OperatorCounters c = join.counters();
+                    assertTrue(c.liveLeft() <= maxLiveLeft, "liveLeft " + c.liveLeft() + " > " + maxLiveLeft + " at ts " + ts);
+                    assertTrue(c.liveRight() <= maxLiveRight, "liveRight " + c.liveRight() + " > " + maxLiveRight + " at ts " + ts);
+                    assertTrue(c.stateBytes() <= stateBound, "stateBytes " + c.stateBytes() + " > " + stateBound + " at ts " + ts);
                     if (ts >= UPPER - LOWER + WATERMARK_LAG)
                     {
-                        assertTrue(c.liveLeft >= minLiveLeftAfterWatermark, "liveLeft " + c.liveLeft + " at ts " + ts);
-                        assertTrue(c.liveRight >= minLiveRightAfterWatermark, "liveRight " + c.liveRight + " at ts " + ts);
+                        assertTrue(c.liveLeft() >= minLiveLeftAfterWatermark, "liveLeft " + c.liveLeft() + " at ts " + ts);
+                        assertTrue(c.liveRight() >= minLiveRightAfterWatermark, "liveRight " + c.liveRight() + " at ts " + ts);
                     }
                     if (ts >= LAST_TS / 5)
                     {
                         if (bytesAtWarmUp < 0)
                         {
-                            bytesAtWarmUp = c.stateBytes;
+                            bytesAtWarmUp = c.stateBytes();
                         }
-                        maxBytesAfterWarmUp = Math.max(maxBytesAfterWarmUp, c.stateBytes);
+                        maxBytesAfterWarmUp = Math.max(maxBytesAfterWarmUp, c.stateBytes());
                     }
                 }
             }
@@ -110,11 +110,11 @@ class IntervalJoinStateBoundTest
             assertEquals(0, deadLetters[0], "no row is late: rows arrive in order, the watermark lags them");
 
             join.onEndOfInput(step);
-            final JoinCounters c = join.counters();
-            assertEquals(0, c.liveLeft, "liveLeft after the end of input");
-            assertEquals(0, c.liveRight, "liveRight after the end of input");
-            assertEquals(0, c.pendingTimers, "pending timers after the end of input");
-            assertEquals(stored, c.expiredRows, "every stored row expires once");
+            final OperatorCounters c = join.counters();
+            assertEquals(0, c.liveLeft(), "liveLeft after the end of input");
+            assertEquals(0, c.liveRight(), "liveRight after the end of input");
+            assertEquals(0, c.pendingTimers(), "pending timers after the end of input");
+            assertEquals(stored, c.expiredRows(), "every stored row expires once");
             assertEquals(expectedOutputs(type), outputs[0], "outputs of " + type);
         }
     }

@@ -7,7 +7,7 @@ import io.junction.api.IntervalBounds;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,9 +38,9 @@ class IntervalJoinTest
 
     private static void assertLive(final IntervalTestHarness h, final long left, final long right)
     {
-        final JoinCounters c = h.counters();
-        assertEquals(left, c.liveLeft, "liveLeft");
-        assertEquals(right, c.liveRight, "liveRight");
+        final OperatorCounters c = h.counters();
+        assertEquals(left, c.liveLeft(), "liveLeft");
+        assertEquals(right, c.liveRight(), "liveRight");
     }
 
     @Nested
@@ -75,7 +75,7 @@ class IntervalJoinTest
         @Test
         void replaysWorkedCaseIntervalInnerInclusiveStepByStep()
         {
-            // shared/cases/interval_inner_inclusive: interval [-5, 10], mode "step".
+            // conformance/cases/interval_inner_inclusive: interval [-5, 10], mode "step".
             try (IntervalTestHarness h = IntervalTestHarness.of(JoinType.INNER, -5, 10))
             {
                 h.left(100, 1, "L100");
@@ -238,7 +238,7 @@ class IntervalJoinTest
                 h.left(105, 1, "L105");
                 h.right(101, 1, "R");
                 assertEquals(List.of("3: +I L R", "3: +I L R", "3: +I L105 R"), h.all());
-                assertEquals(3, h.counters().rowsOut);
+                assertEquals(3, h.counters().rowsOut());
             }
         }
 
@@ -273,8 +273,8 @@ class IntervalJoinTest
                 assertLive(h, 1, 0);
                 h.watermark(131);
                 assertLive(h, 0, 0);
-                assertEquals(2, h.counters().expiredRows);
-                assertEquals(0, h.counters().pendingTimers);
+                assertEquals(2, h.counters().expiredRows());
+                assertEquals(0, h.counters().pendingTimers());
                 assertEquals(none(), h.all());
             }
         }
@@ -286,7 +286,7 @@ class IntervalJoinTest
         @Test
         void replaysWorkedCaseIntervalLeftOuterAtTheClosingSteps()
         {
-            // shared/cases/interval_left_outer: interval [-10, 30].
+            // conformance/cases/interval_left_outer: interval [-10, 30].
             try (IntervalTestHarness h = IntervalTestHarness.of(JoinType.LEFT, -10, 30))
             {
                 h.left(100, 1, "L100match");
@@ -315,7 +315,7 @@ class IntervalJoinTest
                 assertEquals(1, h.dead.size());
                 assertEquals(new IntervalTestHarness.Dead(12, Side.LEFT, ChangeKind.INSERT, "L140late", 140, DeadLetterReason.LATE),
                     h.dead.get(0));
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
             }
         }
 
@@ -506,7 +506,7 @@ class IntervalJoinTest
                 final long end = h.end();
                 assertEquals(List.of("1: +I L1 R1", end + ": +I L2 null", end + ": +I null R3"), h.all());
                 assertLive(h, 0, 0);
-                assertEquals(0, h.counters().pendingTimers);
+                assertEquals(0, h.counters().pendingTimers());
             }
         }
     }
@@ -545,7 +545,7 @@ class IntervalJoinTest
             }
         }
 
-        /** shared/cases/interval_{semi,anti}_basic events, then the end of input (step 19). */
+        /** conformance/cases/interval_{semi,anti}_basic events, then the end of input (step 19). */
         private void feedSemiAntiCase(final IntervalTestHarness h)
         {
             h.left(100, 1, "L100");
@@ -828,7 +828,7 @@ class IntervalJoinTest
                 final long late = h.left(95, 1, "Llate");      // would match R, but 95 < 100
                 assertEquals(none(), h.at(late));
                 assertLive(h, 0, 1);
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
                 assertEquals(List.of(new IntervalTestHarness.Dead(late, Side.LEFT, ChangeKind.INSERT, "Llate", 95, DeadLetterReason.LATE)),
                     h.dead);
                 final long end = h.end();
@@ -850,7 +850,7 @@ class IntervalJoinTest
                 assertEquals(DeadLetterReason.LATE, h.dead.get(0).reason());
                 assertEquals(Side.RIGHT, h.dead.get(0).side());
                 assertEquals(late, h.dead.get(0).step());
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
             }
         }
 
@@ -866,7 +866,7 @@ class IntervalJoinTest
                 assertEquals(List.of(onTime + ": +I L90 R"), h.all());
                 assertEquals(1, h.dead.size());
                 assertEquals(late, h.dead.get(0).step());
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
             }
         }
 
@@ -880,7 +880,7 @@ class IntervalJoinTest
                 h.right(50, 1, "Rlate");
                 h.end();
                 assertEquals(none(), h.all());
-                assertEquals(2, h.counters().lateRows);
+                assertEquals(2, h.counters().lateRows());
             }
         }
 
@@ -900,8 +900,8 @@ class IntervalJoinTest
                         new IntervalTestHarness.Dead(bad, Side.RIGHT, kind, "Rbad", 100, DeadLetterReason.NOT_APPEND_ONLY),
                         new IntervalTestHarness.Dead(badLeft, Side.LEFT, kind, "Lbad", 100, DeadLetterReason.NOT_APPEND_ONLY)),
                     h.dead);
-                assertEquals(2, h.counters().badInputs);
-                assertEquals(0, h.counters().lateRows);
+                assertEquals(2, h.counters().badInputs());
+                assertEquals(0, h.counters().lateRows());
                 final long end = h.end();
                 assertEquals(List.of(end + ": +I L null"), h.all());
             }
@@ -918,11 +918,11 @@ class IntervalJoinTest
                 h.watermark(200);
                 h.left(10, 2, "Llate");
                 h.end();
-                final JoinCounters c = h.counters();
-                assertEquals(4, c.rowsIn);
-                assertEquals(2, c.rowsOut);
-                assertEquals(1, c.lateRows);
-                assertEquals(0, c.badInputs);
+                final OperatorCounters c = h.counters();
+                assertEquals(4, c.rowsIn());
+                assertEquals(2, c.rowsOut());
+                assertEquals(1, c.lateRows());
+                assertEquals(0, c.badInputs());
             }
         }
     }
@@ -938,11 +938,11 @@ class IntervalJoinTest
                 h.left(100, 1, "L");
                 h.watermark(Side.LEFT, 1000);
                 assertEquals(none(), h.all());
-                assertEquals(MIN, h.counters().watermark);
+                assertEquals(MIN, h.counters().watermark());
                 h.left(50, 2, "Lnotlate");                   // not late: the join watermark is still MIN
                 assertTrue(h.dead.isEmpty());
                 final long s = h.watermark(Side.RIGHT, 500);
-                assertEquals(500, h.counters().watermark);
+                assertEquals(500, h.counters().watermark());
                 assertEquals(List.of("+I L null", "+I Lnotlate null"), h.at(s));
             }
         }
@@ -955,7 +955,7 @@ class IntervalJoinTest
                 h.left(100, 1, "L");
                 h.watermark(Side.RIGHT, 1000);
                 h.watermark(Side.LEFT, 120);
-                assertEquals(120, h.counters().watermark);
+                assertEquals(120, h.counters().watermark());
                 assertEquals(none(), h.all());
                 final long s = h.watermark(Side.LEFT, 131);
                 assertEquals(List.of(s + ": +I L null"), h.all());
@@ -969,14 +969,14 @@ class IntervalJoinTest
             {
                 h.watermark(200);
                 h.watermark(100);
-                assertEquals(200, h.counters().watermark);
+                assertEquals(200, h.counters().watermark());
                 final long late = h.left(150, 1, "Llate");
                 assertEquals(1, h.dead.size());
                 assertEquals(late, h.dead.get(0).step());
                 h.left(200, 1, "L");
                 h.watermark(Side.LEFT, 50);
                 h.watermark(Side.RIGHT, 220);
-                assertEquals(200, h.counters().watermark, "left input stays at 200");
+                assertEquals(200, h.counters().watermark(), "left input stays at 200");
                 final long s = h.watermark(231);
                 assertEquals(List.of(s + ": +I L null"), h.all());
             }
@@ -990,7 +990,7 @@ class IntervalJoinTest
                 h.end();
                 h.left(100, 1, "L");
                 assertEquals(none(), h.all());
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
                 assertLive(h, 0, 0);
             }
         }

@@ -5,7 +5,7 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +88,7 @@ abstract class OperatorTestHarness implements AutoCloseable, DeadLetterHandler
         return s;
     }
 
-    JoinCounters counters()
+    OperatorCounters counters()
     {
         return operator().counters();
     }

@@ -289,7 +289,7 @@ class RegularJoinDifferentialTest
     {
         final Random random = new Random(batchSeed);
         // Odd batches run on the off-heap hash index, even ones on Chronicle Map: both must agree with the model.
-        final StateConfig config = batch % 2 == 0 ? CONFIG : CONFIG.withIndex(io.junction.state.KeyIndex.Kind.HASH);
+        final StateConfig config = batch % 2 == 0 ? CONFIG : CONFIG.withIndex(IndexKind.HASH);
         try (JoinHarness h = new JoinHarness(spec, config))
         {
             for (int sequence = 0; sequence < SEQUENCES_PER_BATCH; sequence++)
@@ -455,8 +455,8 @@ class RegularJoinDifferentialTest
                     "\nexpected: " + expected + "\nactual:   " + actual + "\noutputs of the last event: " + outputs +
                     "\nevents:\n" + String.join("\n", log));
             }
-            final long liveLeft = h.counters().liveLeft;
-            final long liveRight = h.counters().liveRight;
+            final long liveLeft = h.counters().liveLeft();
+            final long liveRight = h.counters().liveRight();
             if (liveLeft != reference.size(Side.LEFT) || liveRight != reference.size(Side.RIGHT))
             {
                 fail(where + ": live rows " + liveLeft + "/" + liveRight + ", model holds " + reference.size(Side.LEFT) +

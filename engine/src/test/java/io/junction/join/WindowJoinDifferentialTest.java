@@ -11,8 +11,8 @@ import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.metrics.JoinCounters;
-import io.junction.state.KeyIndex;
+import io.junction.metrics.OperatorCounters;
+import io.junction.internal.state.KeyIndex;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -78,7 +78,7 @@ class WindowJoinDifferentialTest
         final Filter leftFilter;
         final Filter rightFilter;
         final CompareOp condition;
-        final KeyIndex.Kind index;
+        final IndexKind index;
         final List<Event> events = new ArrayList<>();
 
         Scenario(final long seed, final JoinType type, final WindowSpec.Kind kind)
@@ -94,7 +94,7 @@ class WindowJoinDifferentialTest
             final long scale = scaleDice < 55 ? 1 : scaleDice < 75 ? 37 : scaleDice < 92 ? 1000 : 300_000;
             final long shift = random.nextInt(100) < 10 ?
                 (random.nextBoolean() ? 1_000_000_000_000L : -1_000_000_000_000L) + random.nextLong(-5000, 5001) : 0;
-            this.index = random.nextBoolean() ? KeyIndex.Kind.HASH : KeyIndex.Kind.CHRONICLE;
+            this.index = random.nextBoolean() ? IndexKind.HASH : IndexKind.CHRONICLE;
             switch (kind)
             {
                 case TUMBLING:
@@ -660,7 +660,7 @@ class WindowJoinDifferentialTest
         final List<Line> actual = new ArrayList<>();
         final List<String> deadLetters = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
-        final JoinCounters counters;
+        final OperatorCounters counters;
         StateConfig config = WindowTestHarness.SMALL_STATE.withIndex(s.index);
         if (WHEEL != null)
         {
@@ -691,10 +691,10 @@ class WindowJoinDifferentialTest
                 {
                     throw new IllegalStateException("harness step " + at + " != " + step);
                 }
-                final JoinCounters c = h.counters();
-                if (c.liveLeft > model.openLeft[step] || c.liveRight > model.openRight[step])
+                final OperatorCounters c = h.counters();
+                if (c.liveLeft() > model.openLeft[step] || c.liveRight() > model.openRight[step])
                 {
-                    problems.add("after step " + step + " state holds " + c.liveLeft + " left / " + c.liveRight +
+                    problems.add("after step " + step + " state holds " + c.liveLeft() + " left / " + c.liveRight() +
                         " right rows, but unfired windows hold only " + model.openLeft[step] + " / " + model.openRight[step]);
                 }
             }
@@ -729,19 +729,19 @@ class WindowJoinDifferentialTest
         {
             problems.add("dead letters differ: expected " + model.deadLetters + ", actual " + deadLetters);
         }
-        if (counters.lateRows != model.lateRows || counters.badInputs != model.badInputs || counters.rowsIn != model.rowsIn)
+        if (counters.lateRows() != model.lateRows || counters.badInputs() != model.badInputs || counters.rowsIn() != model.rowsIn)
         {
-            problems.add("counters: lateRows=" + counters.lateRows + " badInputs=" + counters.badInputs + " rowsIn=" + counters.rowsIn +
+            problems.add("counters: lateRows=" + counters.lateRows() + " badInputs=" + counters.badInputs() + " rowsIn=" + counters.rowsIn() +
                 ", expected " + model.lateRows + ", " + model.badInputs + " and " + model.rowsIn);
         }
-        if (counters.rowsOut != actual.size())
+        if (counters.rowsOut() != actual.size())
         {
-            problems.add("counters: rowsOut=" + counters.rowsOut + " but " + actual.size() + " rows were output");
+            problems.add("counters: rowsOut=" + counters.rowsOut() + " but " + actual.size() + " rows were output");
         }
-        if (counters.liveLeft != 0 || counters.liveRight != 0 || counters.pendingTimers != 0)
+        if (counters.liveLeft() != 0 || counters.liveRight() != 0 || counters.pendingTimers() != 0)
         {
-            problems.add("state after the end of input: liveLeft=" + counters.liveLeft + " liveRight=" + counters.liveRight +
-                " pendingTimers=" + counters.pendingTimers);
+            problems.add("state after the end of input: liveLeft=" + counters.liveLeft() + " liveRight=" + counters.liveRight() +
+                " pendingTimers=" + counters.pendingTimers());
         }
         if (problems.isEmpty())
         {

@@ -7,7 +7,7 @@ import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,17 +51,17 @@ class WindowJoinTest
 
     private static void assertLive(final WindowTestHarness h, final long left, final long right)
     {
-        final JoinCounters c = h.counters();
-        assertEquals(left, c.liveLeft, "liveLeft");
-        assertEquals(right, c.liveRight, "liveRight");
+        final OperatorCounters c = h.counters();
+        assertEquals(left, c.liveLeft(), "liveLeft");
+        assertEquals(right, c.liveRight(), "liveRight");
     }
 
     private static void assertStateEmpty(final WindowTestHarness h)
     {
-        final JoinCounters c = h.counters();
-        assertEquals(0, c.liveLeft, "liveLeft");
-        assertEquals(0, c.liveRight, "liveRight");
-        assertEquals(0, c.pendingTimers, "pendingTimers");
+        final OperatorCounters c = h.counters();
+        assertEquals(0, c.liveLeft(), "liveLeft");
+        assertEquals(0, c.liveRight(), "liveRight");
+        assertEquals(0, c.pendingTimers(), "pendingTimers");
     }
 
     static Stream<Arguments> typesAndWindows()
@@ -84,7 +84,7 @@ class WindowJoinTest
     @Nested
     class WorkedCases
     {
-        /** The events of shared/cases/window_tumbling_inner and window_session_inner (the same log). */
+        /** The events of conformance/cases/window_tumbling_inner and window_session_inner (the same log). */
         private void feedWorkedCaseEvents(final WindowTestHarness h)
         {
             h.left(1, 1, "L1");               // 0
@@ -108,7 +108,7 @@ class WindowJoinTest
         @Test
         void replaysWorkedCaseWindowTumblingInnerStepByStep()
         {
-            // shared/cases/window_tumbling_inner: tumbling size 10, offset 0 (mode "final"; the steps are SPEC's).
+            // conformance/cases/window_tumbling_inner: tumbling size 10, offset 0 (mode "final"; the steps are SPEC's).
             try (WindowTestHarness h = WindowTestHarness.tumbling(JoinType.INNER, 10, 0))
             {
                 feedWorkedCaseEvents(h);
@@ -118,8 +118,8 @@ class WindowJoinTest
                 assertEquals(List.of(
                     late(8, Side.LEFT, "L4late", 4),
                     late(13, Side.RIGHT, "R18late", 18)), h.dead);
-                assertEquals(2, h.counters().lateRows);
-                assertEquals(0, h.counters().badInputs);
+                assertEquals(2, h.counters().lateRows());
+                assertEquals(0, h.counters().badInputs());
                 assertStateEmpty(h);
             }
         }
@@ -127,7 +127,7 @@ class WindowJoinTest
         @Test
         void replaysWorkedCaseWindowSessionInnerStepByStep()
         {
-            // shared/cases/window_session_inner: session gap 5 (mode "final"; the steps are SPEC's).
+            // conformance/cases/window_session_inner: session gap 5 (mode "final"; the steps are SPEC's).
             try (WindowTestHarness h = WindowTestHarness.session(JoinType.INNER, 5))
             {
                 feedWorkedCaseEvents(h);
@@ -138,7 +138,7 @@ class WindowJoinTest
                     "12: +I L9 R10 [4,19)",
                     "12: +I L9 R14 [4,19)"), h.all());
                 assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
-                assertEquals(0, h.counters().lateRows);
+                assertEquals(0, h.counters().lateRows());
                 assertStateEmpty(h);
             }
         }
@@ -461,7 +461,7 @@ class WindowJoinTest
                 h.left(3, 1, "L3");           // [3,8): does not reach [10,15), due at 7 <= 12
                 h.end();
                 assertEquals(List.of(late(2, Side.LEFT, "L3", 3)), h.dead);
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
                 assertEquals(expect("3: +I null R10 [10,15)"), h.all());
             }
         }
@@ -596,7 +596,7 @@ class WindowJoinTest
                 h.watermark(Side.LEFT, 2);
                 final long lateStep = h.left(5, 1, "L");
                 assertEquals(List.of(late(lateStep, Side.LEFT, "L", 5)), h.dead);
-                assertEquals(9, h.counters().watermark);
+                assertEquals(9, h.counters().watermark());
             }
         }
 
@@ -716,8 +716,8 @@ class WindowJoinTest
                     assertEquals(ChangeKind.INSERT, o.kind(), o::toString);
                     assertTrue(o.start() != WindowTestHarness.NO_WINDOW && o.end() - o.start() == 10, o::toString);
                 }
-                assertEquals(h.out.size(), h.counters().rowsOut);
-                assertEquals(6, h.counters().rowsIn);
+                assertEquals(h.out.size(), h.counters().rowsOut());
+                assertEquals(6, h.counters().rowsIn());
             }
         }
     }
@@ -904,8 +904,8 @@ class WindowJoinTest
                 h.end();
                 assertEquals(expect("1: +I null R [0,10)"), h.all());
                 assertEquals(List.of(late(lateStep, Side.LEFT, "Llate", 5)), h.dead);
-                assertEquals(1, h.counters().lateRows);
-                assertEquals(0, h.counters().badInputs);
+                assertEquals(1, h.counters().lateRows());
+                assertEquals(0, h.counters().badInputs());
             }
         }
 
@@ -936,7 +936,7 @@ class WindowJoinTest
                 h.end();
                 assertEquals(expect("3: +I L7 R8 [5,15)"), h.all());
                 assertEquals(List.of(late(lateStep, Side.LEFT, "L9", 9)), h.dead);
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
             }
         }
 
@@ -951,7 +951,7 @@ class WindowJoinTest
                 h.end();
                 assertEquals(none(), h.all());
                 assertEquals(List.of(late(lateStep, Side.LEFT, "Ln", 5)), h.dead);
-                assertEquals(1, h.counters().lateRows);
+                assertEquals(1, h.counters().lateRows());
             }
         }
 
@@ -988,8 +988,8 @@ class WindowJoinTest
                 assertEquals(List.of(
                     new WindowTestHarness.Dead(bad, Side.RIGHT, kind, "Rbad", 2, DeadLetterReason.NOT_APPEND_ONLY),
                     new WindowTestHarness.Dead(badLeft, Side.LEFT, kind, "Lbad", 3, DeadLetterReason.NOT_APPEND_ONLY)), h.dead);
-                assertEquals(2, h.counters().badInputs);
-                assertEquals(0, h.counters().lateRows);
+                assertEquals(2, h.counters().badInputs());
+                assertEquals(0, h.counters().lateRows());
             }
         }
     }
@@ -1187,9 +1187,9 @@ class WindowJoinTest
                 h.left(33, 3, "j", 0);
                 h.end();
                 assertStateEmpty(h);
-                assertEquals(h.out.size(), h.counters().rowsOut);
-                assertEquals(12, h.counters().rowsIn);
-                assertEquals(1, h.counters().badInputs);
+                assertEquals(h.out.size(), h.counters().rowsOut());
+                assertEquals(12, h.counters().rowsIn());
+                assertEquals(1, h.counters().badInputs());
             }
         }
     }

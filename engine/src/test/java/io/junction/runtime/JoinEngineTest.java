@@ -1,5 +1,7 @@
 package io.junction.runtime;
 
+import io.junction.metrics.PartitionSnapshot;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.IntervalBounds;
@@ -11,7 +13,7 @@ import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.join.StateConfig;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.PartitionMetrics;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -128,7 +130,7 @@ class JoinEngineTest
         engine.close();
         assertEquals(10_000, results.get(), "every padded left row is emitted before close returns");
         long rowsIn = 0;
-        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        for (final PartitionSnapshot snapshot : engine.metrics())
         {
             rowsIn += snapshot.rowsIn;
         }
@@ -243,7 +245,7 @@ class JoinEngineTest
         engine.close();
         assertEquals(List.of(DeadLetterReason.RETRACTION_NOT_IN_STATE), reasons);
         long bad = 0;
-        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        for (final PartitionSnapshot snapshot : engine.metrics())
         {
             bad += snapshot.badInputs;
         }

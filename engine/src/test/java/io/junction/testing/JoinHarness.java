@@ -7,7 +7,7 @@ import io.junction.api.Side;
 import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
-import io.junction.metrics.JoinCounters;
+import io.junction.metrics.OperatorCounters;
 
 import java.util.List;
 
@@ -118,7 +118,7 @@ public final class JoinHarness implements AutoCloseable
         return deadLetters;
     }
 
-    public JoinCounters counters()
+    public OperatorCounters counters()
     {
         return operator.counters();
     }

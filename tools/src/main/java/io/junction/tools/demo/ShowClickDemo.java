@@ -1,5 +1,7 @@
 package io.junction.tools.demo;
 
+import io.junction.metrics.PartitionSnapshot;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
@@ -10,7 +12,7 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.join.StateConfig;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
@@ -164,7 +166,7 @@ public final class ShowClickDemo {
                 if ((i & (METRICS_EVERY - 1)) == 0) {
                     long live = 0;
                     long bytes = 0;
-                    for (final PartitionMetrics.Snapshot s : engine.metrics()) {
+                    for (final PartitionSnapshot s : engine.metrics()) {
                         live += s.liveLeft + s.liveRight;
                         bytes += s.stateBytes;
                     }
@@ -180,7 +182,7 @@ public final class ShowClickDemo {
         long liveLeft = 0;
         long liveRight = 0;
         long stateBytes = 0;
-        for (final PartitionMetrics.Snapshot s : engine.metrics()) {
+        for (final PartitionSnapshot s : engine.metrics()) {
             liveLeft += s.liveLeft;
             liveRight += s.liveRight;
             stateBytes += s.stateBytes;

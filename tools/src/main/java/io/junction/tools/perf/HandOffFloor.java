@@ -4,7 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
-import io.junction.metrics.LatencyRecorder;
+import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.runtime.WaitStrategyKind;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;

@@ -1,11 +1,13 @@
 package io.junction.tools.perf;
 
+import io.junction.metrics.PartitionSnapshot;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinType;
 import io.junction.api.Side;
 import io.junction.join.StateConfig;
-import io.junction.metrics.LatencyRecorder;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.LatencyRecorder;
+import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
@@ -246,7 +248,7 @@ public final class LoadRun
         long bytes = 0;
         long late = 0;
         long bad = 0;
-        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        for (final PartitionSnapshot snapshot : engine.metrics())
         {
             live += snapshot.liveLeft + snapshot.liveRight;
             bytes += snapshot.stateBytes;
@@ -278,7 +280,7 @@ public final class LoadRun
         while (true)
         {
             long processed = 0;
-            for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+            for (final PartitionSnapshot snapshot : engine.metrics())
             {
                 processed += snapshot.events;
             }
@@ -310,7 +312,7 @@ public final class LoadRun
         long live = 0;
         long bytes = 0;
         long ring = 0;
-        for (final PartitionMetrics.Snapshot snapshot : engine.metrics())
+        for (final PartitionSnapshot snapshot : engine.metrics())
         {
             live += snapshot.liveLeft + snapshot.liveRight;
             bytes += snapshot.stateBytes;

@@ -1,5 +1,7 @@
 package io.junction.tools.perf;
 
+import io.junction.metrics.PartitionSnapshot;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.CompareOp;
 import io.junction.api.JoinKind;
@@ -12,8 +14,8 @@ import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
 import io.junction.join.StateConfig;
-import io.junction.metrics.LatencyRecorder;
-import io.junction.metrics.PartitionMetrics;
+import io.junction.internal.metrics.LatencyRecorder;
+import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
@@ -183,7 +185,7 @@ public final class NexmarkRun
         }
         long live = 0;
         long bytes = 0;
-        for (final PartitionMetrics.Snapshot s : engine.metrics())
+        for (final PartitionSnapshot s : engine.metrics())
         {
             live += s.liveLeft + s.liveRight;
             bytes += s.stateBytes;

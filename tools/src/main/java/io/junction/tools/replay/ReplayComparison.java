@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Compares a replay's output with an expected output as {@code shared/cases/README.md} defines it.
+ * Compares a replay's output with an expected output as {@code conformance/README.md} defines it.
  * <ul>
  *   <li>{@link Mode#STEP}: for every step, the multiset of (sign of op, left, right, window) must be
  *       equal; {@code +I}/{@code +U} count as {@code +}, {@code -D}/{@code -U} as {@code -}.</li>

@@ -1,6 +1,8 @@
 package io.junction.tools.replay;
 
-import io.junction.metrics.PartitionMetrics;
+import io.junction.metrics.PartitionSnapshot;
+
+import io.junction.internal.metrics.PartitionMetrics;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
@@ -17,11 +19,11 @@ public final class ReplayResult {
     private final List<StepLine> deadLetters;
     private final long errorCount;
     private final List<String> errors;
-    private final List<PartitionMetrics.Snapshot> metrics;
+    private final List<PartitionSnapshot> metrics;
 
     ReplayResult(
         final long steps, final List<StepLine> results, final List<StepLine> deadLetters, final long errorCount,
-        final List<String> errors, final List<PartitionMetrics.Snapshot> metrics) {
+        final List<String> errors, final List<PartitionSnapshot> metrics) {
         this.steps = steps;
         this.results = Collections.unmodifiableList(results);
         this.deadLetters = Collections.unmodifiableList(deadLetters);
@@ -69,7 +71,7 @@ public final class ReplayResult {
     }
 
     /** @return each partition's metrics after the run */
-    public List<PartitionMetrics.Snapshot> metrics() {
+    public List<PartitionSnapshot> metrics() {
         return metrics;
     }
 

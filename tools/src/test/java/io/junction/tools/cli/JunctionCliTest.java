@@ -35,7 +35,7 @@ class JunctionCliTest {
 
     private static Path cases() {
         final String configured = System.getProperty("junction.cases.dir");
-        return configured != null ? Paths.get(configured) : Paths.get("..", "..", "shared", "cases");
+        return configured != null ? Paths.get(configured) : Paths.get("..", "conformance", "cases");
     }
 
     @Test

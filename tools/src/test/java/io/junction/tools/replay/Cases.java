@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The worked cases of {@code shared/cases} (see its README.md): where they are and how to read them.
+ * The worked cases of {@code conformance/cases} (see {@code conformance/README.md}): where they are and how to read them.
  * Surefire sets {@value #CASES_DIR_PROP_NAME}; a run from an IDE in the tools module falls back to
- * {@code ../../shared/cases}.
+ * {@code ../conformance/cases}.
  */
 final class Cases {
     /** System property naming the cases directory. */
@@ -25,7 +25,7 @@ final class Cases {
     /** @return the cases directory */
     static Path dir() {
         final String configured = System.getProperty(CASES_DIR_PROP_NAME);
-        return configured != null ? Paths.get(configured) : Paths.get("..", "..", "shared", "cases");
+        return configured != null ? Paths.get(configured) : Paths.get("..", "conformance", "cases");
     }
 
     /** @return every case name (the files' common prefix), sorted */

@@ -1,12 +1,14 @@
 package io.junction.tools.replay;
 
+import io.junction.join.IndexKind;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.JoinSpec;
 import io.junction.runtime.EngineConfig;
-import io.junction.state.KeyIndex;
+import io.junction.internal.state.KeyIndex;
 import io.junction.api.Schema;
 import io.junction.tools.spec.JoinSpecJson;
 import java.io.BufferedReader;
@@ -20,7 +22,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Runs every worked case of {@code shared/cases} through the engine by {@link Replay}, with one and
+ * Runs every worked case of {@code conformance/cases} through the engine by {@link Replay}, with one and
  * with four partitions, and compares output and dead letters as the cases' README defines. A case
  * whose join kind the engine does not implement yet is skipped by an assumption that says so, so it
  * shows up in the report instead of silently disappearing.
@@ -30,9 +32,9 @@ class CasesTest {
     static Stream<Arguments> cases() {
         final List<Arguments> arguments = new ArrayList<>();
         for (final String name : Cases.names()) {
-            arguments.add(Arguments.of(name, 1, KeyIndex.Kind.CHRONICLE));
-            arguments.add(Arguments.of(name, 4, KeyIndex.Kind.CHRONICLE));
-            arguments.add(Arguments.of(name, 3, KeyIndex.Kind.HASH));
+            arguments.add(Arguments.of(name, 1, IndexKind.CHRONICLE));
+            arguments.add(Arguments.of(name, 4, IndexKind.CHRONICLE));
+            arguments.add(Arguments.of(name, 3, IndexKind.HASH));
         }
         assertFalse(arguments.isEmpty(), "no cases found in " + Cases.dir().toAbsolutePath());
         return arguments.stream();
@@ -40,7 +42,7 @@ class CasesTest {
 
     @ParameterizedTest(name = "{0}, {1} partition(s), {2} index")
     @MethodSource("cases")
-    void replayMatchesExpectedOutput(final String name, final int partitions, final KeyIndex.Kind index) throws Exception {
+    void replayMatchesExpectedOutput(final String name, final int partitions, final IndexKind index) throws Exception {
         final Schema schema = new Schema();
         final JoinSpec spec = JoinSpecJson.read(Cases.file(name, "join.json"), schema);
         final ReplayResult result;

@@ -9,7 +9,7 @@ import io.junction.api.JoinKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The comparison rules of {@code shared/cases/README.md}, checked on hand-made outputs. */
+/** The comparison rules of {@code conformance/README.md}, checked on hand-made outputs. */
 class ReplayComparisonTest {
     private static final String A = "{\"step\":1,\"op\":\"+I\",\"left\":{\"k\":1,\"v\":\"a\"},\"right\":null}";
 

@@ -1,0 +1,94 @@
+package io.junction.internal.metrics;
+
+import io.junction.metrics.OperatorCounters;
+
+/**
+ * What one join operator counts, as plain fields: written by the partition thread that owns the
+ * operator and read by it alone. The runtime copies them into {@link PartitionMetrics} at the end of
+ * each batch, which is where other threads read them.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class JoinCounters implements OperatorCounters
+{
+    /** Input rows received, both sides, whatever became of them. */
+    public long rowsIn;
+    /** Output rows emitted, of any kind. */
+    public long rowsOut;
+    /** Rows dropped as late (interval and window joins). */
+    public long lateRows;
+    /** Bad inputs: retractions of rows not in state, non-append-only ops, oversized keys, full state. */
+    public long badInputs;
+    /** Rows removed from state by expiry (interval bounds, windows, TTL). */
+    public long expiredRows;
+    /** Live rows in state, left side. */
+    public long liveLeft;
+    /** Live rows in state, right side. */
+    public long liveRight;
+    /** Off-heap bytes of the operator's state (index, buckets, row arena). */
+    public long stateBytes;
+    /** Timers pending in the operator's wheel. */
+    public long pendingTimers;
+    /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
+    public long watermark = Long.MIN_VALUE;
+
+    @Override
+    public long rowsIn()
+    {
+        return rowsIn;
+    }
+
+    @Override
+    public long rowsOut()
+    {
+        return rowsOut;
+    }
+
+    @Override
+    public long lateRows()
+    {
+        return lateRows;
+    }
+
+    @Override
+    public long badInputs()
+    {
+        return badInputs;
+    }
+
+    @Override
+    public long expiredRows()
+    {
+        return expiredRows;
+    }
+
+    @Override
+    public long liveLeft()
+    {
+        return liveLeft;
+    }
+
+    @Override
+    public long liveRight()
+    {
+        return liveRight;
+    }
+
+    @Override
+    public long stateBytes()
+    {
+        return stateBytes;
+    }
+
+    @Override
+    public long pendingTimers()
+    {
+        return pendingTimers;
+    }
+
+    @Override
+    public long watermark()
+    {
+        return watermark;
+    }
+}

@@ -1,0 +1,72 @@
+package io.junction.internal.metrics;
+
+import io.junction.metrics.OperatorCounters;
+import io.junction.metrics.PartitionSnapshot;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Metrics of one partition, safe to read from any thread. The partition thread is the only writer:
+ * it publishes with release stores ({@link #publish}), readers use acquire loads, so a reader sees
+ * values no older than the last batch boundary and never a torn long.
+ */
+public final class PartitionMetrics
+{
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private static final int ROWS_IN = 0;
+    private static final int ROWS_OUT = 1;
+    private static final int LATE_ROWS = 2;
+    private static final int BAD_INPUTS = 3;
+    private static final int EXPIRED_ROWS = 4;
+    private static final int LIVE_LEFT = 5;
+    private static final int LIVE_RIGHT = 6;
+    private static final int STATE_BYTES = 7;
+    private static final int PENDING_TIMERS = 8;
+    private static final int WATERMARK = 9;
+    private static final int HANDLER_ERRORS = 10;
+    private static final int EVENTS = 11;
+    private static final int COUNT = 12;
+
+    private final int partition;
+    private final long[] values = new long[COUNT];
+
+    public PartitionMetrics(final int partition)
+    {
+        this.partition = partition;
+        LONGS.setRelease(values, WATERMARK, Long.MIN_VALUE);
+    }
+
+    /** Copies the operator's counters; called by the partition thread at a batch boundary. */
+    public void publish(final OperatorCounters counters, final long events, final long handlerErrors)
+    {
+        LONGS.setRelease(values, ROWS_IN, counters.rowsIn());
+        LONGS.setRelease(values, ROWS_OUT, counters.rowsOut());
+        LONGS.setRelease(values, LATE_ROWS, counters.lateRows());
+        LONGS.setRelease(values, BAD_INPUTS, counters.badInputs());
+        LONGS.setRelease(values, EXPIRED_ROWS, counters.expiredRows());
+        LONGS.setRelease(values, LIVE_LEFT, counters.liveLeft());
+        LONGS.setRelease(values, LIVE_RIGHT, counters.liveRight());
+        LONGS.setRelease(values, STATE_BYTES, counters.stateBytes());
+        LONGS.setRelease(values, PENDING_TIMERS, counters.pendingTimers());
+        LONGS.setRelease(values, WATERMARK, counters.watermark());
+        LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
+        LONGS.setRelease(values, EVENTS, events);
+    }
+
+    /** @return a consistent-enough copy for reporting. */
+    public PartitionSnapshot snapshot(final long ringOccupancy, final long ringCapacity)
+    {
+        return new PartitionSnapshot(
+            partition,
+            get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
+            get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
+            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity);
+    }
+
+    private long get(final int index)
+    {
+        return (long)LONGS.getAcquire(values, index);
+    }
+}

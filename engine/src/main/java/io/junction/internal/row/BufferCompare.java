@@ -1,0 +1,68 @@
+package io.junction.internal.row;
+
+import org.agrona.DirectBuffer;
+
+/** Byte-range equality and unsigned lexicographic order over buffers and arrays, allocation-free. */
+public final class BufferCompare
+{
+    private BufferCompare()
+    {
+    }
+
+    /** @return true when the two ranges hold the same bytes. */
+    public static boolean equals(
+        final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset, final int length)
+    {
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            if (a.getLong(aOffset + i) != b.getLong(bOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return the unsigned lexicographic order of two byte ranges (UTF-8 order is code point order). */
+    public static int compare(
+        final DirectBuffer a, final int aOffset, final int aLength,
+        final DirectBuffer b, final int bOffset, final int bLength)
+    {
+        final int n = Math.min(aLength, bLength);
+        for (int i = 0; i < n; i++)
+        {
+            final int x = a.getByte(aOffset + i) & 0xFF;
+            final int y = b.getByte(bOffset + i) & 0xFF;
+            if (x != y)
+            {
+                return x < y ? -1 : 1;
+            }
+        }
+        return Integer.compare(aLength, bLength);
+    }
+
+    /** @return the unsigned lexicographic order of a buffer range and an array. */
+    public static int compare(
+        final DirectBuffer a, final int aOffset, final int aLength, final byte[] b)
+    {
+        final int n = Math.min(aLength, b.length);
+        for (int i = 0; i < n; i++)
+        {
+            final int x = a.getByte(aOffset + i) & 0xFF;
+            final int y = b[i] & 0xFF;
+            if (x != y)
+            {
+                return x < y ? -1 : 1;
+            }
+        }
+        return Integer.compare(aLength, b.length);
+    }
+}

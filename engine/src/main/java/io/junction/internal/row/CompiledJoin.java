@@ -1,0 +1,68 @@
+package io.junction.internal.row;
+
+import io.junction.api.JoinSpec;
+import io.junction.api.Side;
+
+import java.util.List;
+
+/**
+ * A spec's keys, pre-join filters and post-join condition compiled against its schemas into the forms
+ * the hot path evaluates over binary rows without allocating. Compiled once per operator or publisher;
+ * {@link JoinSpec} compiles one when it is built, so an unknown field fails there, naming it.
+ */
+public final class CompiledJoin
+{
+    private final KeyExtractor leftKey;
+    private final KeyExtractor rightKey;
+    private final RowPredicate leftFilter;
+    private final RowPredicate rightFilter;
+    private final JoinCondition condition;
+
+    private CompiledJoin(final JoinSpec spec)
+    {
+        leftKey = new KeyExtractor(resolveAll(spec, Side.LEFT));
+        rightKey = new KeyExtractor(resolveAll(spec, Side.RIGHT));
+        leftFilter = new RowPredicate(spec.leftFilter(), spec.leftSchema(), "leftFilter.field");
+        rightFilter = new RowPredicate(spec.rightFilter(), spec.rightSchema(), "rightFilter.field");
+        condition = new JoinCondition(spec.condition(), spec.leftSchema(), spec.rightSchema());
+    }
+
+    /**
+     * @return the spec compiled.
+     * @throws IllegalArgumentException naming the spec field when a field name is not in its schema.
+     */
+    public static CompiledJoin of(final JoinSpec spec)
+    {
+        return new CompiledJoin(spec);
+    }
+
+    private static int[] resolveAll(final JoinSpec spec, final Side side)
+    {
+        final List<String> fields = side == Side.LEFT ? spec.leftKey() : spec.rightKey();
+        final String what = side == Side.LEFT ? "leftKey" : "rightKey";
+        final int[] indices = new int[fields.size()];
+        for (int i = 0; i < indices.length; i++)
+        {
+            indices[i] = Fields.resolve(spec.schema(side), fields.get(i), what);
+        }
+        return indices;
+    }
+
+    /** @return the key of one side. */
+    public KeyExtractor key(final Side side)
+    {
+        return side == Side.LEFT ? leftKey : rightKey;
+    }
+
+    /** @return the pre-join filter of one side. */
+    public RowPredicate filter(final Side side)
+    {
+        return side == Side.LEFT ? leftFilter : rightFilter;
+    }
+
+    /** @return the post-join condition. */
+    public JoinCondition condition()
+    {
+        return condition;
+    }
+}

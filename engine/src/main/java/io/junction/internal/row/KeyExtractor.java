@@ -1,0 +1,92 @@
+package io.junction.internal.row;
+
+import io.junction.api.FieldType;
+
+import io.junction.api.RowView;
+
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Extracts the join key of a row as bytes, allocation-free. The key is the concatenation, for each
+ * key field in order, of its type tag and payload (long and double 8 bytes, boolean 1, string a
+ * 16-bit length and UTF-8 bytes), so keys compare by value and type: {@code "1"} and {@code 1} differ
+ * (SPEC 3). A key with a null or absent field is null: it never matches (SPEC 1). Immutable.
+ */
+public final class KeyExtractor
+{
+    /** Returned by {@link #extract} for a null key. */
+    public static final int NULL_KEY = -1;
+    /** Returned by {@link #extract} when the key does not fit the destination. */
+    public static final int KEY_TOO_LONG = -2;
+
+    private final int[] fields;
+
+    public KeyExtractor(final int[] fields)
+    {
+        this.fields = fields.clone();
+    }
+
+    /** @return the number of key fields. */
+    public int arity()
+    {
+        return fields.length;
+    }
+
+    /** @return the index of key field {@code i}. */
+    public int field(final int i)
+    {
+        return fields[i];
+    }
+
+    /**
+     * @return the key length written at {@code dst[offset]}, {@link #NULL_KEY} or {@link #KEY_TOO_LONG}.
+     */
+    public int extract(final RowView row, final MutableDirectBuffer dst, final int offset, final int capacity)
+    {
+        int position = offset;
+        final int limit = offset + capacity;
+        for (final int field : fields)
+        {
+            final byte type = row.type(field);
+            switch (type)
+            {
+                case FieldType.LONG:
+                case FieldType.DOUBLE:
+                    if (position + 9 > limit)
+                    {
+                        return KEY_TOO_LONG;
+                    }
+                    dst.putByte(position, type);
+                    dst.putLong(position + 1, row.buffer().getLong(row.payloadIndex(field), ByteOrder.LITTLE_ENDIAN),
+                        ByteOrder.LITTLE_ENDIAN);
+                    position += 9;
+                    break;
+                case FieldType.BOOLEAN:
+                    if (position + 2 > limit)
+                    {
+                        return KEY_TOO_LONG;
+                    }
+                    dst.putByte(position, type);
+                    dst.putByte(position + 1, row.getBoolean(field) ? (byte)1 : (byte)0);
+                    position += 2;
+                    break;
+                case FieldType.STRING:
+                    final int length = row.stringLength(field);
+                    if (position + 3 + length > limit)
+                    {
+                        return KEY_TOO_LONG;
+                    }
+                    dst.putByte(position, type);
+                    dst.putShort(position + 1, (short)length, ByteOrder.LITTLE_ENDIAN);
+                    dst.putBytes(position + 3, row.buffer(), row.stringBytesIndex(field), length);
+                    position += 3 + length;
+                    break;
+                default:
+                    return NULL_KEY;
+            }
+        }
+        return position - offset;
+    }
+}

@@ -1,0 +1,50 @@
+package io.junction.internal.row;
+
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * A 64-bit hash of key bytes, used both to route a row to its partition and as the key of the
+ * partition's index. Equal keys hash equal; distinct keys that collide are told apart by comparing
+ * the key bytes kept with each stored row.
+ */
+public final class KeyHash
+{
+    private static final long SEED = 0x9E3779B97F4A7C15L;
+
+    private KeyHash()
+    {
+    }
+
+    /** @return the hash of {@code length} bytes at {@code offset}. */
+    public static long hash(final DirectBuffer buffer, final int offset, final int length)
+    {
+        long h = SEED ^ length;
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            h = mix(h ^ buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN)) * 0x9E3779B97F4A7C15L;
+        }
+        long tail = 0;
+        for (int shift = 0; i < length; i++, shift += 8)
+        {
+            tail |= (buffer.getByte(offset + i) & 0xFFL) << shift;
+        }
+        return mix(h ^ tail);
+    }
+
+    /** SplitMix64's finaliser: a bijection, so distinct inputs stay distinct. */
+    public static long mix(final long z0)
+    {
+        long z = (z0 ^ (z0 >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** @return the partition of a key hash among {@code partitions}. */
+    public static int partition(final long hash, final int partitions)
+    {
+        return (int)Long.remainderUnsigned(hash >>> 17 ^ hash, partitions);
+    }
+}

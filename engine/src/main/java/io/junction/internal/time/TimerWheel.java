@@ -1,0 +1,180 @@
+package io.junction.internal.time;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * A hashed timing wheel of event-time deadlines, driven by the watermark, never by the wall clock.
+ * Entries are off-heap records that carry their own links and deadline at offsets given to the
+ * constructor (intrusive, so scheduling and cancelling allocate nothing and need no side table).
+ * A slot covers {@code 2^tickShift} ms; entries whose deadline lies beyond one turn of the wheel
+ * stay in their slot and are skipped until their turn comes.
+ *
+ * <p>Semantics: {@link #advance} expires, in no particular order, every entry whose deadline is
+ * strictly below the watermark, i.e. the entries that the watermark has closed. An entry must be
+ * scheduled with a deadline at or above the last watermark advanced to (an entry that is already
+ * closed is the caller's to handle at once).
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class TimerWheel
+{
+    /** Called for each expired entry, after the entry is unlinked from the wheel. */
+    @FunctionalInterface
+    public interface ExpiryHandler
+    {
+        void onExpiry(long entry);
+    }
+
+    private final int tickShift;
+    private final int mask;
+    private final long[] slots;
+    private final int prevOffset;
+    private final int nextOffset;
+    private final int deadlineOffset;
+    private boolean started;
+    private long currentTick;
+    private long pending;
+
+    /**
+     * @param tickShift      log2 of the ms one slot covers, in [0, 40].
+     * @param slotCount      slots in the wheel, a power of two.
+     * @param prevOffset     offset in an entry of its 8-byte back link.
+     * @param nextOffset     offset in an entry of its 8-byte forward link.
+     * @param deadlineOffset offset in an entry of its 8-byte deadline.
+     */
+    public TimerWheel(
+        final int tickShift, final int slotCount, final int prevOffset, final int nextOffset, final int deadlineOffset)
+    {
+        if (tickShift < 0 || tickShift > 40)
+        {
+            throw new IllegalArgumentException("tickShift must be in [0, 40]: " + tickShift);
+        }
+        if (slotCount < 1 || Integer.bitCount(slotCount) != 1)
+        {
+            throw new IllegalArgumentException("slotCount must be a power of two: " + slotCount);
+        }
+        this.tickShift = tickShift;
+        this.mask = slotCount - 1;
+        this.slots = new long[slotCount];
+        this.prevOffset = prevOffset;
+        this.nextOffset = nextOffset;
+        this.deadlineOffset = deadlineOffset;
+    }
+
+    /** Links an entry with its deadline (ms of event time). */
+    public void schedule(final long entry, final long deadline)
+    {
+        UnsafeApi.putLong(entry + deadlineOffset, deadline);
+        final int slot = (int)(deadline >> tickShift) & mask;
+        final long head = slots[slot];
+        UnsafeApi.putLong(entry + prevOffset, 0);
+        UnsafeApi.putLong(entry + nextOffset, head);
+        if (head != 0)
+        {
+            UnsafeApi.putLong(head + prevOffset, entry);
+        }
+        slots[slot] = entry;
+        pending++;
+    }
+
+    /** Unlinks a scheduled entry before its deadline. */
+    public void cancel(final long entry)
+    {
+        final long prev = UnsafeApi.getLong(entry + prevOffset);
+        final long next = UnsafeApi.getLong(entry + nextOffset);
+        if (prev == 0)
+        {
+            slots[(int)(UnsafeApi.getLong(entry + deadlineOffset) >> tickShift) & mask] = next;
+        }
+        else
+        {
+            UnsafeApi.putLong(prev + nextOffset, next);
+        }
+        if (next != 0)
+        {
+            UnsafeApi.putLong(next + prevOffset, prev);
+        }
+        pending--;
+    }
+
+    /**
+     * Expires every entry whose deadline is below {@code watermark}.
+     *
+     * @return entries expired.
+     */
+    public long advance(final long watermark, final ExpiryHandler handler)
+    {
+        if (watermark == Long.MIN_VALUE)
+        {
+            return 0;
+        }
+        final long limit = watermark - 1;
+        final long targetTick = limit >> tickShift;
+        if (started && targetTick < currentTick)
+        {
+            return 0;
+        }
+        long expired = 0;
+        if (pending != 0)
+        {
+            final long ticks = targetTick - currentTick;
+            // A negative difference is an overflow (ticks of 1 ms across the whole long range): scan all.
+            if (!started || ticks >= slots.length || ticks < 0)
+            {
+                for (int slot = 0; slot < slots.length && pending != 0; slot++)
+                {
+                    expired += expireSlot(slot, limit, handler);
+                }
+            }
+            else
+            {
+                for (long tick = currentTick; tick <= targetTick && pending != 0; tick++)
+                {
+                    expired += expireSlot((int)tick & mask, limit, handler);
+                }
+            }
+        }
+        started = true;
+        currentTick = targetTick;
+        return expired;
+    }
+
+    /**
+     * Expires every entry whatever its deadline: the end of input.
+     *
+     * @return entries expired.
+     */
+    public long expireAll(final ExpiryHandler handler)
+    {
+        long expired = 0;
+        for (int slot = 0; slot < slots.length && pending != 0; slot++)
+        {
+            expired += expireSlot(slot, Long.MAX_VALUE, handler);
+        }
+        return expired;
+    }
+
+    /** @return entries scheduled and not yet expired or cancelled. */
+    public long pending()
+    {
+        return pending;
+    }
+
+    private long expireSlot(final int slot, final long limit, final ExpiryHandler handler)
+    {
+        long expired = 0;
+        long entry = slots[slot];
+        while (entry != 0)
+        {
+            final long next = UnsafeApi.getLong(entry + nextOffset);
+            if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
+            {
+                cancel(entry);
+                expired++;
+                handler.onExpiry(entry);
+            }
+            entry = next;
+        }
+        return expired;
+    }
+}

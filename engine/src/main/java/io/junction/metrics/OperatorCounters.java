@@ -1,0 +1,38 @@
+package io.junction.metrics;
+
+/**
+ * What a join operator has counted, read by the thread that drives it (an operator used without the
+ * runtime) or copied by the runtime into {@link PartitionSnapshot}s for other threads. Read-only.
+ */
+public interface OperatorCounters
+{
+    /** @return input rows received, both sides, whatever became of them. */
+    long rowsIn();
+
+    /** @return output rows emitted, of any kind. */
+    long rowsOut();
+
+    /** @return rows dropped as late (interval and window joins). */
+    long lateRows();
+
+    /** @return bad inputs: retractions of rows not in state, non-append-only ops, oversized keys, full state. */
+    long badInputs();
+
+    /** @return rows removed from state by expiry (interval bounds, windows, TTL). */
+    long expiredRows();
+
+    /** @return live rows in state, left side. */
+    long liveLeft();
+
+    /** @return live rows in state, right side. */
+    long liveRight();
+
+    /** @return off-heap bytes of the operator's state (index, buckets, row arena). */
+    long stateBytes();
+
+    /** @return timers pending in the operator's wheel. */
+    long pendingTimers();
+
+    /** @return the join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
+    long watermark();
+}
