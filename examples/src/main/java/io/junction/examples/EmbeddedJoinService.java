@@ -87,14 +87,17 @@ public final class EmbeddedJoinService
 
         final ResultCounter[] counters = new ResultCounter[config.partitions()];
         final AtomicLong deadLetters = new AtomicLong();
-        try (JoinEngine engine = JoinEngine.builder(spec)
+        final JoinEngine engine = JoinEngine.builder(spec)
             .config(config)
             .resultHandlers(partition -> counters[partition] = new ResultCounter())
             .deadLetterHandler((side, kind, row, ts, step, reason) -> deadLetters.incrementAndGet())
-            .start())
+            .start();
+        final Producer orderProducer = new Producer(engine, Side.LEFT, orders);
+        final Producer paymentProducer = new Producer(engine, Side.RIGHT, orders);
+        // close() drains both rings and waits for the partition threads to stop, so after this block
+        // the counters are complete and visible to this thread
+        try (engine)
         {
-            final Producer orderProducer = new Producer(engine, Side.LEFT, orders);
-            final Producer paymentProducer = new Producer(engine, Side.RIGHT, orders);
             final Thread orderThread = new Thread(orderProducer, "orders-producer");
             final Thread paymentThread = new Thread(paymentProducer, "payments-producer");
             orderThread.start();
@@ -103,40 +106,36 @@ public final class EmbeddedJoinService
             join(paymentThread);
             orderProducer.rethrowFailure();
             paymentProducer.rethrowFailure();
-
             // the end of input closes every order still waiting for a payment, so it comes out padded
             engine.publisher().endOfInput(2L * orders + 1);
-            // close() drains both rings and waits for the partition threads to stop, so their
-            // counters are complete and visible to this thread from here on
-            engine.close();
-
-            long pairs = 0;
-            long padded = 0;
-            long paidCents = 0;
-            long wrongPairs = 0;
-            for (final ResultCounter counter : counters)
-            {
-                pairs += counter.pairs;
-                padded += counter.padded;
-                paidCents += counter.paidCents;
-                wrongPairs += counter.wrongPairs;
-            }
-            long rowsIn = 0;
-            long rowsOut = 0;
-            long lateRows = 0;
-            for (final PartitionSnapshot snapshot : engine.metrics())
-            {
-                System.out.println(snapshot);
-                rowsIn += snapshot.rowsIn;
-                rowsOut += snapshot.rowsOut;
-                lateRows += snapshot.lateRows;
-            }
-            return new Summary(
-                orders, orderProducer.published + paymentProducer.published, pairs, padded, paidCents, wrongPairs,
-                expectedPayments(orders), expectedPairs(orders), expectedPaidCents(orders),
-                rowsIn, rowsOut, lateRows, deadLetters.get(), orderProducer.refused + paymentProducer.refused,
-                orderProducer.retries + paymentProducer.retries);
         }
+
+        long pairs = 0;
+        long padded = 0;
+        long paidCents = 0;
+        long wrongPairs = 0;
+        for (final ResultCounter counter : counters)
+        {
+            pairs += counter.pairs;
+            padded += counter.padded;
+            paidCents += counter.paidCents;
+            wrongPairs += counter.wrongPairs;
+        }
+        long rowsIn = 0;
+        long rowsOut = 0;
+        long lateRows = 0;
+        for (final PartitionSnapshot snapshot : engine.metrics())
+        {
+            System.out.println(snapshot);
+            rowsIn += snapshot.rowsIn;
+            rowsOut += snapshot.rowsOut;
+            lateRows += snapshot.lateRows;
+        }
+        return new Summary(
+            orders, orderProducer.published + paymentProducer.published, pairs, padded, paidCents, wrongPairs,
+            expectedPayments(orders), expectedPairs(orders), expectedPaidCents(orders),
+            rowsIn, rowsOut, lateRows, deadLetters.get(), orderProducer.refused + paymentProducer.refused,
+            orderProducer.retries + paymentProducer.retries);
     }
 
     /** Whether order {@code i} is ever paid. */

@@ -45,11 +45,12 @@ public final class QuickStart
             .build();                                                              // validated: errors name the field
 
         AtomicLong results = new AtomicLong();
-        try (JoinEngine engine = JoinEngine.builder(spec)
-                .config(EngineConfig.defaults().withPartitions(2).withWaitStrategy(WaitStrategyKind.SLEEPING))
-                .resultHandlers(partition -> (kind, left, right, ts, step) -> results.incrementAndGet()) // one per partition thread
-                .deadLetterHandler((side, kind, row, ts, step, reason) -> { /* late rows, bad retractions */ })
-                .start())                                                          // handlers see flyweight rows; null = padded side
+        JoinEngine engine = JoinEngine.builder(spec)
+            .config(EngineConfig.defaults().withPartitions(2).withWaitStrategy(WaitStrategyKind.SLEEPING))
+            .resultHandlers(partition -> (kind, left, right, ts, step) -> results.incrementAndGet()) // one per partition thread
+            .deadLetterHandler((side, kind, row, ts, step, reason) -> { /* late rows, bad retractions */ })
+            .start();                                                              // handlers see flyweight rows; null = padded side
+        try (engine)                                                               // close(): drain, stop, free state
         {
             Publisher publisher = engine.publisher();                              // one per producing thread
             RowWriter writer = new RowWriter();                                    // rows: binary, flyweight-read
@@ -65,10 +66,9 @@ public final class QuickStart
             publisher.publish(Side.LEFT, ChangeKind.INSERT, buffer, 0, length, 2000, 3, System.nanoTime()); // never clicked
             publisher.watermark(5000, 4);                                          // both inputs; or watermark(Side, ...)
             publisher.endOfInput(5);                                               // flushes pending windows/outer rows
-            engine.close();                                                        // drain, stop, free state (idempotent)
-            engine.metrics().forEach(System.out::println);                         // rows in/out, late, bad, live rows, off-heap bytes, ring
-            System.out.println("results " + results.get() + ", p99 ns " + engine.sampleLatency().getValueAtPercentile(99));
         }
+        engine.metrics().forEach(System.out::println);                             // rows in/out, late, bad, live rows, off-heap bytes, ring
+        System.out.println("results " + results.get() + ", p99 ns " + engine.sampleLatency().getValueAtPercentile(99));
         // README:end
     }
 }
