@@ -1,0 +1,144 @@
+package io.junction.examples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The README's "Java API" code block is QuickStart's marked region, line for line, so the README
+ * only ever shows code that compiles and runs (QuickStartTest runs it). When this fails, paste the
+ * region between {@code // README:begin} and {@code // README:end} into the README's block.
+ */
+class ReadmeSnippetTest
+{
+    private static final String SECTION = "## The Java API";
+    private static final String BEGIN = "// README:begin";
+    private static final String END = "// README:end";
+
+    private static Path path(final String property)
+    {
+        final String value = System.getProperty(property);
+        assertNotNull(value, property + " is set by the examples module's Surefire configuration");
+        return Path.of(value);
+    }
+
+    /** @return the lines of the first java code block under the README's Java API heading. */
+    static List<String> readmeBlock(final List<String> readme)
+    {
+        int line = 0;
+        while (line < readme.size() && !readme.get(line).startsWith(SECTION))
+        {
+            line++;
+        }
+        if (line == readme.size())
+        {
+            fail("the README has no section starting with '" + SECTION + "'");
+        }
+        // the block must sit in this section: stop at the next heading of the same level
+        for (line++; line < readme.size() && !readme.get(line).startsWith("## "); line++)
+        {
+            if (readme.get(line).trim().equals("```java"))
+            {
+                final List<String> block = new ArrayList<>();
+                for (line++; line < readme.size() && !readme.get(line).trim().equals("```"); line++)
+                {
+                    block.add(readme.get(line));
+                }
+                if (line == readme.size())
+                {
+                    fail("the README's Java API code block is not closed");
+                }
+                return block;
+            }
+        }
+        return fail("the README's Java API section has no ```java block");
+    }
+
+    /** @return the lines between the begin and end markers. */
+    static List<String> markedRegion(final List<String> source)
+    {
+        final int begin = indexOfMarker(source, BEGIN);
+        final int end = indexOfMarker(source, END);
+        assertTrue(begin < end, "README:begin comes before README:end");
+        return new ArrayList<>(source.subList(begin + 1, end));
+    }
+
+    private static int indexOfMarker(final List<String> source, final String marker)
+    {
+        int found = -1;
+        for (int i = 0; i < source.size(); i++)
+        {
+            if (source.get(i).trim().equals(marker))
+            {
+                assertEquals(-1, found, "exactly one '" + marker + "' line");
+                found = i;
+            }
+        }
+        assertTrue(found >= 0, "QuickStart.java has a '" + marker + "' line");
+        return found;
+    }
+
+    /** @return the lines without trailing blanks and without the indentation they all share. */
+    static List<String> dedent(final List<String> lines)
+    {
+        int common = Integer.MAX_VALUE;
+        for (final String line : lines)
+        {
+            if (!line.isBlank())
+            {
+                int indent = 0;
+                while (line.charAt(indent) == ' ')
+                {
+                    indent++;
+                }
+                common = Math.min(common, indent);
+            }
+        }
+        final List<String> out = new ArrayList<>(lines.size());
+        for (final String line : lines)
+        {
+            out.add(line.isBlank() ? "" : line.substring(common).stripTrailing());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldShowQuickStartsMarkedRegionAsTheReadmeJavaApiBlock() throws IOException
+    {
+        final List<String> readme = Files.readAllLines(path("junction.readme"), StandardCharsets.UTF_8);
+        final List<String> quickStart = Files.readAllLines(
+            path("junction.examples.dir").resolve("src/main/java/io/junction/examples/QuickStart.java"),
+            StandardCharsets.UTF_8);
+
+        final List<String> expected = dedent(markedRegion(quickStart));
+        final List<String> actual = dedent(readmeBlock(readme));
+        assertTrue(expected.size() > 20, "the marked region holds the whole example: " + expected.size() + " lines");
+        assertEquals(String.join("\n", expected), String.join("\n", actual),
+            "README.md's Java API block differs from QuickStart.java's README region: paste the region into the README");
+    }
+
+    @Test
+    void shouldDedentByTheCommonIndentationOnly()
+    {
+        assertEquals(List.of("a", "", "  b"), dedent(List.of("    a  ", "", "      b")));
+    }
+
+    @Test
+    void shouldFindTheBlockUnderTheJavaApiHeading()
+    {
+        final List<String> readme = List.of(
+            "# Title", "```java", "not this", "```",
+            "## The Java API in 30 lines", "", "```java", "    int x = 1;", "```", "## Next", "```java", "nor this", "```");
+        assertEquals(List.of("    int x = 1;"), readmeBlock(readme));
+    }
+}
