@@ -44,6 +44,12 @@ import java.util.function.IntFunction;
  *
  * <p>Thread safety: {@link #publisher()} hands out publishers (see {@link Publisher} for their
  * rules); {@link #metrics()} and {@link #sampleLatency()} may be called from any thread.
+ *
+ * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
+ * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
+ * {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}
+ * ({@link io.junction.metrics.JoinPartitionMXBean}); see {@link Builder#name(String)}. A bean that
+ * cannot be registered is logged and the engine runs without it.
  */
 public final class JoinEngine implements AutoCloseable
 {
