@@ -528,13 +528,18 @@ public final class ShowClickDemo {
         }
         final Histogram h = r.fixedRate().latency;
         final Histogram f = r.floor();
-        out.printf(Locale.ROOT, "summary: %,.0f events/s at max rate, counts %s; at a fixed %,d events/s p50 %.1f us, p99 %.1f us, p99.9 %.1f us " +
-                "(hand-off floor %.1f / %.1f / %.1f us); engine ready in %.2f s%s%n",
+        out.printf(Locale.ROOT, "summary: %,.0f events/s at max rate, counts %s; at a fixed %,d events/s p50 %s, p99 %s, p99.9 %s " +
+                "(hand-off floor %s / %s / %s); engine ready in %.2f s%s%n",
             r.eventsPerSecond(), r.countsOk() ? "OK" : "FAIL", r.offeredRate(),
-            us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)),
-            us(f.getValueAtPercentile(50)), us(f.getValueAtPercentile(99)), us(f.getValueAtPercentile(99.9)),
+            duration(h.getValueAtPercentile(50)), duration(h.getValueAtPercentile(99)), duration(h.getValueAtPercentile(99.9)),
+            duration(f.getValueAtPercentile(50)), duration(f.getValueAtPercentile(99)), duration(f.getValueAtPercentile(99.9)),
             r.engineStartSeconds(), r.fileError() == null ? "; plot " + r.outDir().resolve(SVG) : "");
         out.flush();
+    }
+
+    /** @return a latency in the unit that reads best: microseconds below a millisecond, else milliseconds */
+    static String duration(final long nanos) {
+        return nanos < 1_000_000 ? String.format(Locale.ROOT, "%.1f us", nanos / 1e3) : String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
     private static double us(final long nanos) {
