@@ -1,5 +1,7 @@
 package io.junction.metrics;
 
+import io.junction.api.DeadLetterReason;
+
 /**
  * An immutable copy of one partition's metrics, as of that partition's last batch: what
  * {@code JoinEngine.metrics()} returns and the JMX beans read.
@@ -21,12 +23,26 @@ public final class PartitionSnapshot
     public final long events;
     public final long ringOccupancy;
     public final long ringCapacity;
+    private final long[] deadLetters;
 
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
         final long pendingTimers, final long watermark, final long handlerErrors, final long events,
         final long ringOccupancy, final long ringCapacity)
+    {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes,
+            pendingTimers, watermark, handlerErrors, events, ringOccupancy, ringCapacity, new long[0]);
+    }
+
+    /**
+     * @param deadLetters dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0)
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters)
     {
         this.partition = partition;
         this.rowsIn = rowsIn;
@@ -43,6 +59,25 @@ public final class PartitionSnapshot
         this.events = events;
         this.ringOccupancy = ringOccupancy;
         this.ringCapacity = ringCapacity;
+        this.deadLetters = new long[DeadLetterReason.values().length];
+        System.arraycopy(deadLetters, 0, this.deadLetters, 0, Math.min(deadLetters.length, this.deadLetters.length));
+    }
+
+    /** @return rows this partition handed to its dead-letter handler for this reason. */
+    public long deadLetters(final DeadLetterReason reason)
+    {
+        return deadLetters[reason.ordinal()];
+    }
+
+    /** @return rows this partition handed to its dead-letter handler, every reason. */
+    public long deadLetters()
+    {
+        long total = 0;
+        for (final long count : deadLetters)
+        {
+            total += count;
+        }
+        return total;
     }
 
     @Override
@@ -50,7 +85,7 @@ public final class PartitionSnapshot
     {
         return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
             " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
-            " stateBytes=" + stateBytes + " timers=" + pendingTimers + " handlerErrors=" + handlerErrors +
+            " stateBytes=" + stateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() + " handlerErrors=" + handlerErrors +
             " ring=" + ringOccupancy + "/" + ringCapacity;
     }
 }

@@ -9,6 +9,7 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.join.JoinOperators;
+import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
 import org.HdrHistogram.Histogram;
@@ -17,6 +18,8 @@ import org.agrona.ErrorHandler;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,9 +44,20 @@ import java.util.function.IntFunction;
  *
  * <p>Thread safety: {@link #publisher()} hands out publishers (see {@link Publisher} for their
  * rules); {@link #metrics()} and {@link #sampleLatency()} may be called from any thread.
+ *
+ * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
+ * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
+ * {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}
+ * ({@link io.junction.metrics.JoinPartitionMXBean}); see {@link Builder#name(String)}. A bean that
+ * cannot be registered is logged and the engine runs without it.
  */
 public final class JoinEngine implements AutoCloseable
 {
+    /** Names of the engines started and not yet closed in this JVM: an engine's JMX names must be its own. */
+    private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
+    private static final AtomicLong DEFAULT_NAMES = new AtomicLong();
+
+    private final String name;
     private final JoinSpec spec;
     private final EngineConfig config;
     private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
@@ -53,10 +67,12 @@ public final class JoinEngine implements AutoCloseable
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
     private volatile boolean closed;
+    private EngineBeans beans;
 
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
+        this.name = reserveName(builder.name);
         this.spec = builder.spec;
         this.config = builder.config;
         final int partitions = config.partitions();
@@ -88,6 +104,7 @@ public final class JoinEngine implements AutoCloseable
         catch (final RuntimeException | Error e)
         {
             closeUnstarted();
+            RUNNING_NAMES.remove(name);
             throw e;
         }
         for (final Disruptor<RingSlot> disruptor : disruptors)
@@ -107,6 +124,41 @@ public final class JoinEngine implements AutoCloseable
             close();
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
+        beans = EngineBeans.register(name, operatorName(), metrics, latency,
+            p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get);
+    }
+
+    /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
+    private static String reserveName(final String requested)
+    {
+        if (requested != null)
+        {
+            if (!RUNNING_NAMES.add(requested))
+            {
+                throw new IllegalStateException("an engine named '" + requested + "' is already running in this JVM " +
+                    "(its JMX bean is " + EngineBeans.engineName(requested) + "); give each engine its own JoinEngine.Builder.name(...)");
+            }
+            return requested;
+        }
+        while (true)
+        {
+            final String candidate = "join-" + DEFAULT_NAMES.incrementAndGet();
+            if (RUNNING_NAMES.add(candidate))
+            {
+                return candidate;
+            }
+        }
+    }
+
+    /** Removes the JMX beans and frees the name; called once the partitions have stopped. */
+    private void unregister()
+    {
+        if (beans != null)
+        {
+            beans.unregister();
+            beans = null;
+        }
+        RUNNING_NAMES.remove(name);
     }
 
     /** @return a builder for an engine running this join. */
@@ -131,6 +183,15 @@ public final class JoinEngine implements AutoCloseable
     public Publisher publisher()
     {
         return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength());
+    }
+
+    /**
+     * @return the engine's name: its JMX beans are {@code io.junction:type=JoinEngine,name=<name>} and
+     *         {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}.
+     */
+    public String name()
+    {
+        return name;
     }
 
     /** @return the join this engine runs. */
@@ -224,6 +285,7 @@ public final class JoinEngine implements AutoCloseable
                 interrupted = true;
             }
         }
+        unregister();
         if (interrupted)
         {
             Thread.currentThread().interrupt();
@@ -246,6 +308,7 @@ public final class JoinEngine implements AutoCloseable
     public static final class Builder
     {
         private final JoinSpec spec;
+        private String name;
         private EngineConfig config = EngineConfig.defaults();
         private IntFunction<ResultHandler> resultHandlers;
         private IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
@@ -258,6 +321,21 @@ public final class JoinEngine implements AutoCloseable
                 throw new IllegalArgumentException("spec is required");
             }
             this.spec = spec;
+        }
+
+        /**
+         * Names the engine (default: {@code join-1}, {@code join-2}, ...: the first not in use). The name
+         * is the engine's JMX identity, so it must be unique among the engines running in this JVM:
+         * {@link #start()} fails with {@link IllegalStateException} while another engine of this name runs.
+         */
+        public Builder name(final String name)
+        {
+            if (name == null || name.isBlank())
+            {
+                throw new IllegalArgumentException("an engine name must not be empty");
+            }
+            this.name = name;
+            return this;
         }
 
         public Builder config(final EngineConfig config)

@@ -142,6 +142,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
         final DeadLetterReason reason)
     {
+        metrics.countDeadLetter(reason);
         try
         {
             deadLetters.onDeadLetter(side, kind, row, ts, step, reason);

@@ -7,6 +7,10 @@ import org.HdrHistogram.SingleWriterRecorder;
  * Ingest-to-emit latency of one partition in nanoseconds: an HdrHistogram {@link SingleWriterRecorder}
  * (the partition thread is its only writer, so recording needs no atomic read-modify-write), written
  * allocation-free and sampled as interval histograms by any reader.
+ *
+ * <p>Two readers sample independently: the engine's API ({@link #sampleInterval()}) and the JMX beans
+ * ({@link #sampleForMonitoring()}). A recorder hands each interval out once, so each drain adds the
+ * interval to both readers' pending histograms; neither reader steals the other's values.
  */
 public final class LatencyRecorder
 {
@@ -14,7 +18,15 @@ public final class LatencyRecorder
     public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
 
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, 3);
+    private final Histogram pendingApi = newHistogram();
+    private final Histogram pendingMonitoring = newHistogram();
     private Histogram recycle;
+
+    /** @return an empty histogram with the recorder's range and precision. */
+    public static Histogram newHistogram()
+    {
+        return new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
+    }
 
     /** Records one latency; called by the partition thread. */
     public void record(final long nanos)
@@ -23,12 +35,30 @@ public final class LatencyRecorder
     }
 
     /**
-     * @return the values recorded since the previous call (the reader owns the returned histogram until its next call).
+     * @return the values recorded since the previous call (a copy the caller owns).
      */
     public synchronized Histogram sampleInterval()
     {
+        return take(pendingApi);
+    }
+
+    /**
+     * @return the values recorded since the previous call of this method (a copy the caller owns);
+     *         the first call returns everything since the recorder was made.
+     */
+    public synchronized Histogram sampleForMonitoring()
+    {
+        return take(pendingMonitoring);
+    }
+
+    private Histogram take(final Histogram pending)
+    {
         final Histogram interval = recorder.getIntervalHistogram(recycle);
         recycle = interval;
-        return interval.copy();
+        pendingApi.add(interval);
+        pendingMonitoring.add(interval);
+        final Histogram sample = pending.copy();
+        pending.reset();
+        return sample;
     }
 }

@@ -1,5 +1,6 @@
 package io.junction.internal.metrics;
 
+import io.junction.api.DeadLetterReason;
 import io.junction.metrics.OperatorCounters;
 import io.junction.metrics.PartitionSnapshot;
 
@@ -27,15 +28,25 @@ public final class PartitionMetrics
     private static final int WATERMARK = 9;
     private static final int HANDLER_ERRORS = 10;
     private static final int EVENTS = 11;
-    private static final int COUNT = 12;
+    private static final int DEAD_LETTERS = 12;
+    private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
+    private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
     private final int partition;
     private final long[] values = new long[COUNT];
+    /** Dead letters by reason ordinal, counted by the partition thread; copied out by {@link #publish}. */
+    private final long[] deadLetters = new long[REASONS.length];
 
     public PartitionMetrics(final int partition)
     {
         this.partition = partition;
         LONGS.setRelease(values, WATERMARK, Long.MIN_VALUE);
+    }
+
+    /** Counts one dead letter; called by the partition thread, published with the next {@link #publish}. */
+    public void countDeadLetter(final DeadLetterReason reason)
+    {
+        deadLetters[reason.ordinal()]++;
     }
 
     /** Copies the operator's counters; called by the partition thread at a batch boundary. */
@@ -53,16 +64,31 @@ public final class PartitionMetrics
         LONGS.setRelease(values, WATERMARK, counters.watermark());
         LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
         LONGS.setRelease(values, EVENTS, events);
+        for (int r = 0; r < deadLetters.length; r++)
+        {
+            LONGS.setRelease(values, DEAD_LETTERS + r, deadLetters[r]);
+        }
+    }
+
+    /** @return the partition this is the metrics of. */
+    public int partition()
+    {
+        return partition;
     }
 
     /** @return a consistent-enough copy for reporting. */
     public PartitionSnapshot snapshot(final long ringOccupancy, final long ringCapacity)
     {
+        final long[] byReason = new long[REASONS.length];
+        for (int r = 0; r < byReason.length; r++)
+        {
+            byReason[r] = get(DEAD_LETTERS + r);
+        }
         return new PartitionSnapshot(
             partition,
             get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
             get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
-            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity);
+            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason);
     }
 
     private long get(final int index)

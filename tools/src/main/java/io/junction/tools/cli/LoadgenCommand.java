@@ -11,7 +11,6 @@ import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -120,26 +119,7 @@ public final class LoadgenCommand implements Callable<Integer>
 
     static LoadResult run(final EventTape tape, final LoadRun.Options options, final Path hlogPath) throws FileNotFoundException
     {
-        if (hlogPath == null)
-        {
-            return LoadRun.run(tape, options);
-        }
-        final HistogramLogWriter writer = new HistogramLogWriter(hlogPath.toFile());
-        try
-        {
-            writer.outputLogFormatVersion();
-            final long now = System.currentTimeMillis();
-            writer.outputStartTime(now);
-            writer.setBaseTime(now);
-            writer.outputComment("[" + options.label() + "]");
-            writer.outputLegend();
-            options.hlog = writer;
-            return LoadRun.run(tape, options);
-        }
-        finally
-        {
-            writer.close();
-        }
+        return LoadRun.run(tape, options, hlogPath);
     }
 
     static void printSummary(final LoadResult r, final long warmupEvents)

@@ -3,6 +3,7 @@ package io.junction.tools.perf;
 import io.junction.metrics.PartitionSnapshot;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Side;
 import io.junction.join.StateConfig;
@@ -18,7 +19,9 @@ import io.junction.tools.workload.Workload;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
+import java.io.FileNotFoundException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -46,6 +49,10 @@ public final class LoadRun
         /** Where interval histograms go, or null. */
         public HistogramLogWriter hlog;
         public String label;
+        /** The join to run; null = the workload's ({@link WorkloadJoin#spec}). */
+        public JoinSpec spec;
+        /** Key index capacity per partition; 0 = what the workload needs ({@link #maxKeysPerPartition}). */
+        public long maxKeysPerPartition;
 
         public String label()
         {
@@ -114,6 +121,35 @@ public final class LoadRun
         return bytes / partitions;
     }
 
+    /**
+     * Runs the tape through a new engine, writing its interval histograms to an HdrHistogram log when
+     * {@code hlogPath} is not null; closes the engine and the log before returning.
+     */
+    public static LoadResult run(final EventTape tape, final Options options, final Path hlogPath) throws FileNotFoundException
+    {
+        if (hlogPath == null)
+        {
+            return run(tape, options);
+        }
+        final HistogramLogWriter writer = new HistogramLogWriter(hlogPath.toFile());
+        try
+        {
+            writer.outputLogFormatVersion();
+            final long now = System.currentTimeMillis();
+            writer.outputStartTime(now);
+            writer.setBaseTime(now);
+            writer.outputComment("[" + options.label() + "]");
+            writer.outputLegend();
+            options.hlog = writer;
+            return run(tape, options);
+        }
+        finally
+        {
+            options.hlog = null;
+            writer.close();
+        }
+    }
+
     /** Runs the tape through a new engine; closes it before returning. */
     public static LoadResult run(final EventTape tape, final Options options)
     {
@@ -124,9 +160,10 @@ public final class LoadRun
             .withPartitions(partitions)
             .withWaitStrategy(options.waitStrategy)
             .withRingSize(options.ringSize)
-            .withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeysPerPartition(options.workload, partitions))
+            .withState(StateConfig.fromSystemProperties()
+                .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(preallocatePerPartition(options.workload, partitions)));
-        final JoinEngine engine = JoinEngine.builder(WorkloadJoin.spec(options.workload, options.type))
+        final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type))
             .config(config)
             .resultHandlers(p -> (kind, left, right, ts, step) ->
             {

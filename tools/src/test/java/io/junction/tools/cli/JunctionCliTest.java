@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.JoinKind;
 import io.junction.tools.JunctionCli;
+import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.replay.ReplayComparison;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -90,17 +92,40 @@ class JunctionCliTest {
 
     @Test
     void demoRunsTheRegularJoinVariant() {
-        assertEquals(0, run("demo", "--join", "regular", "--impressions", "5000", "--partitions", "2"), out + "\n" + err);
+        final Path dir = tmp.resolve("regular");
+        assertEquals(0, run("demo", "--join", "regular", "--impressions", "5000", "--partitions", "2", "--out", dir.toString()),
+            out + "\n" + err);
         final String report = out.toString();
         assertTrue(report.contains("every impression exactly once") && report.contains("(OK)"), report);
         assertTrue(report.contains("p99.9"), report);
+        assertTrue(Files.isRegularFile(dir.resolve("latency.svg")), report);
     }
 
     @Test
-    void demoRunsTheIntervalJoin() {
-        assertEquals(0, run("demo", "--impressions", "5000", "--partitions", "2"), out + "\n" + err);
+    void demoRunsTheIntervalJoinInTwoPhasesAndWritesItsPlot() throws IOException {
+        final Path dir = tmp.resolve("demo");
+        assertEquals(0, run("demo", "--impressions", "5000", "--partitions", "2", "--out", dir.toString(), "--rate", "50000"),
+            out + "\n" + err);
         final String report = out.toString();
         assertTrue(report.contains("(OK)"), report);
         assertTrue(report.contains("output rows: 5,000"), "append-only: one row per impression\n" + report);
+        assertTrue(report.contains("phase 2, latency") && report.contains("fixed 50,000 events/s"), report);
+        assertTrue(report.contains("floor (bare Disruptor hand-off)"), report);
+        assertTrue(report.contains("engine ready in"), report);
+        final String lastLine = report.strip().substring(report.strip().lastIndexOf('\n') + 1);
+        assertTrue(lastLine.startsWith("summary: ") && lastLine.contains(dir.resolve("latency.svg").toString()), lastLine);
+
+        // the engine's log holds the measured results; the floor's log and the plot name both lines
+        final Histogram engine = LatencyReport.readLog(dir.resolve("latency.hlog"));
+        assertTrue(engine.getTotalCount() > 0, "results in " + dir.resolve("latency.hlog"));
+        assertTrue(LatencyReport.readLog(dir.resolve("floor.hlog")).getTotalCount() > 0);
+        final String svg = Files.readString(dir.resolve("latency.svg"));
+        assertTrue(svg.startsWith("<svg") && svg.contains("floor: bare Disruptor hand-off") && svg.contains("50,000 ev/s"), svg);
+    }
+
+    @Test
+    void demoRefusesANonPositiveLatencyPhase() {
+        assertEquals(2, run("demo", "--latency-seconds", "0"));
+        assertTrue(err.toString().contains("latency seconds"), err.toString());
     }
 }
