@@ -36,7 +36,7 @@ public interface JoinOperator extends AutoCloseable
 
     /**
      * Marks an input idle (it has sent nothing for the idle timeout): it stops holding back the join's
-     * watermark, which becomes the other input's (or stays where it is when both are idle), so rows
+     * watermark, which becomes the other input's (the higher of the two when both are idle), so rows
      * waiting on the idle input close, padded or expired, with {@code step}. The input's next row or
      * watermark makes it active again. The join's watermark never goes backwards: an input that comes
      * back below it holds it until it catches up, and its rows below it are late as usual.

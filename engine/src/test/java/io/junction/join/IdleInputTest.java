@@ -139,7 +139,7 @@ class IdleInputTest
     }
 
     @Test
-    void bothInputsIdleLeaveTheJoinWatermarkWhereItIs()
+    void bothInputsIdleTakeTheHigherWatermarkSoABurstStillCloses()
     {
         try (IntervalTestHarness h = IntervalTestHarness.of(JoinType.LEFT, -10, 30))
         {
@@ -148,10 +148,11 @@ class IdleInputTest
             h.left(600, 1, "L1");
             h.idle(Side.LEFT);
             assertEquals(500, h.counters().watermark(), "the right input is active: 500");
-            h.idle(Side.RIGHT);
-            assertEquals(500, h.counters().watermark(), "both idle: stays");
             assertLive(h, 1, 0);
-            assertEquals(List.of(), h.all());
+            final long idle = h.idle(Side.RIGHT);
+            assertEquals(700, h.counters().watermark(), "both idle: the higher");
+            assertEquals(List.of("+I L1 null"), h.at(idle));
+            assertLive(h, 0, 0);
         }
     }
 

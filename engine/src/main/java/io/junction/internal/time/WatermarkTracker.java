@@ -8,10 +8,12 @@ import io.junction.api.Side;
  * nothing closes until both inputs have a watermark.
  *
  * <p>Idleness (as Flink's {@code withIdleness}): an input marked idle stops holding the join back, so
- * the join's watermark is the active input's; with both idle it stays where it is. Any event of an
- * idle input (a row or a watermark, whatever its value) makes it active again. The join's watermark
- * never goes backwards: when an input comes back with a watermark below it, the join's watermark
- * holds until that input catches up, and the input's rows below it are late as usual.
+ * the join's watermark is the active input's; with both idle it is the higher of the two (as Flink's
+ * {@code StatusWatermarkValve} when every channel is idle), so that rows a burst left behind still
+ * close when everything goes quiet. Any event of an idle input (a row or a watermark, whatever its
+ * value) makes it active again. The join's watermark never goes backwards: when an input comes back
+ * with a watermark below it, the join's watermark holds until that input catches up, and the input's
+ * rows below it are late as usual.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -115,7 +117,7 @@ public final class WatermarkTracker
         final long candidate;
         if (leftIdle)
         {
-            candidate = rightIdle ? joined : right;
+            candidate = rightIdle ? Math.max(left, right) : right;
         }
         else
         {

@@ -83,15 +83,25 @@ class WatermarkTrackerTest
     }
 
     @Test
-    void shouldHoldWhenBothInputsAreIdle()
+    void shouldTakeTheHigherInputWhenBothAreIdle()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
         tracker.advance(Side.LEFT, 100);
         tracker.advance(Side.RIGHT, 50);
+        assertFalse(tracker.markIdle(Side.LEFT), "already at the right input's 50");
+        assertEquals(50, tracker.current(), "the active right input");
         assertTrue(tracker.markIdle(Side.RIGHT));
-        assertEquals(100, tracker.current());
+        assertEquals(100, tracker.current(), "both idle: the higher");
         assertFalse(tracker.markIdle(Side.LEFT));
-        assertEquals(100, tracker.current());
+    }
+
+    @Test
+    void shouldStayAtMinWhenBothIdleInputsNeverHadAWatermark()
+    {
+        final WatermarkTracker tracker = new WatermarkTracker();
+        assertFalse(tracker.markIdle(Side.LEFT));
+        assertFalse(tracker.markIdle(Side.RIGHT));
+        assertEquals(Long.MIN_VALUE, tracker.current());
     }
 
     @Test
