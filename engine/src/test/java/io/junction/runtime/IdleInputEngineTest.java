@@ -194,6 +194,79 @@ class IdleInputEngineTest
     }
 
     @Test
+    void aReturningInputThatMeetsAFullRingIsBackPressuredAndTellsEveryPartitionOnItsRetry() throws InterruptedException
+    {
+        final CountDownLatch handlerEntered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicLong wmStepOutputs = new AtomicLong();
+        final long wmStep = 1_000_000;
+        final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").interval(IntervalBounds.inclusive(-5, 5)).build();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(2).withRingSize(4)
+            .withState(StateConfig.defaults().withMaxKeys(4096)).withIdleTimeout(Duration.ofSeconds(1));
+        final JoinEngine engine = JoinEngine.builder(spec).config(config).clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                if (step == wmStep)
+                {
+                    wmStepOutputs.incrementAndGet();
+                }
+                if (handlerEntered.getCount() > 0)
+                {
+                    handlerEntered.countDown();
+                    try
+                    {
+                        release.await();
+                    }
+                    catch (final InterruptedException e)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            })
+            .start();
+        long published = 0;
+        try (engine)
+        {
+            final Publisher publisher = engine.publisher();
+            long step = 0;
+            for (int k = 0; k < 20; k++)
+            {
+                publisher.publish(Side.LEFT, ChangeKind.INSERT, row(k, 0), 0, step++);
+            }
+            // Rows that the watermark at 100 does not close, on both partitions.
+            for (int k = 100; k < 140; k++)
+            {
+                publisher.publish(Side.LEFT, ChangeKind.INSERT, row(k, 0), 150, step++);
+                published++;
+            }
+            clock.addAndGet(2 * TIMEOUT_NANOS);
+            publisher.watermark(Side.LEFT, 100, step++);
+            assertTrue(handlerEntered.await(30, TimeUnit.SECONDS), "the right input idle, a padded row should reach the handler");
+
+            // One partition is stuck in its handler: fill its ring (the other drains).
+            for (int k = 200; k < 1200; k++)
+            {
+                if (publisher.tryPublish(Side.LEFT, ChangeKind.INSERT, buffer, 0, row(k, 0).length(), 150, step++, 0) ==
+                    Publisher.PUBLISHED)
+                {
+                    published++;
+                }
+            }
+            assertEquals(Publisher.BACK_PRESSURED,
+                publisher.tryPublish(Side.RIGHT, ChangeKind.INSERT, buffer, 0, row(99_999, 0).length(), 200, step++, 0),
+                "the right input is back, but not every ring has room to hear it");
+            release.countDown();
+
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(99_999, 0), 200, step));
+            // Right is active again in every partition, its watermark still -inf: nothing more closes.
+            assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.LEFT, 10_000, wmStep));
+        }
+        assertEquals(0, wmStepOutputs.get(), "no partition may still think the right input idle");
+        assertEquals(published + 1, live(engine.metrics()));
+    }
+
+    @Test
     void theIdleTimeoutIsOffByDefaultAndReadFromItsProperty()
     {
         assertEquals(Duration.ZERO, EngineConfig.defaults().idleTimeout());
