@@ -243,6 +243,15 @@ abstract class AbstractJoin implements JoinOperator
         }
     }
 
+    @Override
+    public void onIdle(final Side side, final long step)
+    {
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
     /** The join's watermark moved forward to {@code watermark}. */
     abstract void onJoinWatermark(long watermark, long step);
 

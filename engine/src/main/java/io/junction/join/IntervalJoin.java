@@ -74,6 +74,7 @@ public final class IntervalJoin extends AbstractJoin
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         counters.rowsIn++;
+        watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);

@@ -25,11 +25,23 @@ public interface JoinOperator extends AutoCloseable
      */
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
 
-    /** Advances one input's watermark; expiry and emission it causes carry {@code step}. */
+    /**
+     * Advances one input's watermark; expiry and emission it causes carry {@code step}. Makes the input
+     * active if it was idle, whatever the value.
+     */
     void onWatermark(Side side, long watermark, long step);
 
     /** Advances both inputs' watermarks. */
     void onWatermark(long watermark, long step);
+
+    /**
+     * Marks an input idle (it has sent nothing for the idle timeout): it stops holding back the join's
+     * watermark, which becomes the other input's (the higher of the two when both are idle), so rows
+     * waiting on the idle input close, padded or expired, with {@code step}. The input's next row or
+     * watermark makes it active again. The join's watermark never goes backwards: an input that comes
+     * back below it holds it until it catches up, and its rows below it are late as usual.
+     */
+    void onIdle(Side side, long step);
 
     /** The end of input: acts as a watermark of +infinity on both inputs (SPEC 1). */
     void onEndOfInput(long step);

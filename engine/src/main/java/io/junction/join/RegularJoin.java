@@ -60,6 +60,7 @@ public final class RegularJoin extends AbstractJoin
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         counters.rowsIn++;
+        watermarks.markActive(side);
         final int keyLength = extractKey(side, row);
         if (keyLength == TOO_LONG)
         {

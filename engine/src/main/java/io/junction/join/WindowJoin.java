@@ -99,6 +99,7 @@ public final class WindowJoin extends AbstractJoin
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         counters.rowsIn++;
+        watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);

@@ -2,6 +2,8 @@ package io.junction.runtime;
 
 import io.junction.join.StateConfig;
 
+import java.time.Duration;
+
 /**
  * Runtime configuration of a {@link JoinEngine}. Immutable; {@code with*} return copies. Every knob
  * has a property name read by {@link #fromSystemProperties()}, a default, and a sentence.
@@ -32,6 +34,14 @@ public final class EngineConfig
     /** Whether each result's ingest-to-emit latency is recorded into the partition's histogram. */
     public static final String RECORD_LATENCY_PROP_NAME = "junction.recordLatency";
 
+    /**
+     * Processing time in ms after which an input that has sent nothing stops holding back the join's
+     * watermark, until its next event (as Flink's {@code withIdleness}); 0 turns it off.
+     */
+    public static final String IDLE_TIMEOUT_PROP_NAME = "junction.idleTimeoutMillis";
+    /** Default {@link #IDLE_TIMEOUT_PROP_NAME}: off, an input holds the join back however long it is silent. */
+    public static final long IDLE_TIMEOUT_MILLIS_DEFAULT = 0;
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -39,10 +49,19 @@ public final class EngineConfig
     private final boolean multiProducer;
     private final boolean recordLatency;
     private final StateConfig state;
+    private final Duration idleTimeout;
 
+    /** A configuration with the idle timeout off. */
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state)
+    {
+        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, Duration.ZERO);
+    }
+
+    public EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout)
     {
         if (partitions < 1 || partitions > 1024)
         {
@@ -60,6 +79,10 @@ public final class EngineConfig
         {
             throw new IllegalArgumentException("waitStrategy and state config are required");
         }
+        if (idleTimeout == null || idleTimeout.isNegative())
+        {
+            throw new IllegalArgumentException(IDLE_TIMEOUT_PROP_NAME + " must be >= 0 (0 is off): " + idleTimeout);
+        }
         this.partitions = partitions;
         this.ringSize = ringSize;
         this.slotCapacity = slotCapacity;
@@ -67,6 +90,7 @@ public final class EngineConfig
         this.multiProducer = multiProducer;
         this.recordLatency = recordLatency;
         this.state = state;
+        this.idleTimeout = idleTimeout;
     }
 
     /**
@@ -105,42 +129,52 @@ public final class EngineConfig
             kind,
             Boolean.parseBoolean(System.getProperty(MULTI_PRODUCER_PROP_NAME, "false")),
             Boolean.parseBoolean(System.getProperty(RECORD_LATENCY_PROP_NAME, "true")),
-            StateConfig.fromSystemProperties());
+            StateConfig.fromSystemProperties(),
+            Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)));
     }
 
     public EngineConfig withPartitions(final int partitions)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withRingSize(final int ringSize)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public EngineConfig withState(final StateConfig state)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+    }
+
+    /**
+     * @return a copy whose inputs become idle after {@code idleTimeout} of processing time without an
+     *         event ({@link Duration#ZERO}: never, the default); see {@link #IDLE_TIMEOUT_PROP_NAME}.
+     */
+    public EngineConfig withIdleTimeout(final Duration idleTimeout)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     public int partitions()
@@ -178,11 +212,24 @@ public final class EngineConfig
         return state;
     }
 
+    /** @return the idle timeout; {@link Duration#ZERO} when off. */
+    public Duration idleTimeout()
+    {
+        return idleTimeout;
+    }
+
+    /** @return the idle timeout in ns, saturated; 0 when off. */
+    long idleTimeoutNanos()
+    {
+        final long seconds = idleTimeout.getSeconds();
+        return seconds >= Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : idleTimeout.toNanos();
+    }
+
     @Override
     public String toString()
     {
         return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
             ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
-            ", state=" + state + '}';
+            ", state=" + state + ", idleTimeout=" + idleTimeout + '}';
     }
 }

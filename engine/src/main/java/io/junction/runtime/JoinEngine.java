@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
@@ -66,6 +67,8 @@ public final class JoinEngine implements AutoCloseable
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
+    /** Null when the idle timeout is off. */
+    private final InputIdleness idleness;
     private volatile boolean closed;
     private EngineBeans beans;
 
@@ -75,6 +78,7 @@ public final class JoinEngine implements AutoCloseable
         this.name = reserveName(builder.name);
         this.spec = builder.spec;
         this.config = builder.config;
+        this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
         workers = new PartitionWorker[partitions];
@@ -182,7 +186,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength());
+        return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength(), idleness);
     }
 
     /**
@@ -313,6 +317,7 @@ public final class JoinEngine implements AutoCloseable
         private IntFunction<ResultHandler> resultHandlers;
         private IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
         private ErrorHandler errorHandler = new StderrErrorHandler();
+        private LongSupplier clock = System::nanoTime;
 
         private Builder(final JoinSpec spec)
         {
@@ -376,6 +381,21 @@ public final class JoinEngine implements AutoCloseable
         public Builder errorHandler(final ErrorHandler errorHandler)
         {
             this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /**
+         * The processing-time clock, in nanoseconds, that the idle timeout ({@link EngineConfig#idleTimeout()})
+         * is measured with; {@code System::nanoTime} unless a test controls time. Called by publishers
+         * from their threads.
+         */
+        public Builder clock(final LongSupplier nanoClock)
+        {
+            if (nanoClock == null)
+            {
+                throw new IllegalArgumentException("clock is required");
+            }
+            this.clock = nanoClock;
             return this;
         }
 

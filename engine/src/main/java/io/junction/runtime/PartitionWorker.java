@@ -83,6 +83,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                         operator.onWatermark(slot.side == 0 ? Side.LEFT : Side.RIGHT, slot.timestamp, slot.step);
                     }
                     break;
+                case RingSlot.IDLE:
+                    operator.onIdle(slot.side == 0 ? Side.LEFT : Side.RIGHT, slot.step);
+                    break;
                 default:
                     operator.onEndOfInput(slot.step);
             }

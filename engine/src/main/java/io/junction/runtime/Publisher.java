@@ -30,6 +30,11 @@ import java.nio.ByteBuffer;
  *   <li>{@link #CLOSED}: the engine is closed.</li>
  * </ul>
  *
+ * <p>Idle inputs ({@link EngineConfig#idleTimeout()}, off by default): publishing an event of one
+ * input checks whether the other has sent nothing for longer than the timeout, and if so tells every
+ * partition that it is idle, so it no longer holds back the join's watermark; its next event tells
+ * every partition that it is active again. {@link #checkIdle} runs the check when nothing arrives.
+ *
  * <p>Not thread safe: one publisher per producing thread, and with single-producer rings (the
  * default) one producing thread per engine.
  */
@@ -43,6 +48,8 @@ public final class Publisher
 
     private final JoinEngine engine;
     private final RingBuffer<RingSlot>[] rings;
+    /** Null when the idle timeout is off: then publishing reads no clock. */
+    private final InputIdleness idleness;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
     private final int slotCapacity;
@@ -55,10 +62,11 @@ public final class Publisher
     private BoundedOutOfOrdernessWatermarks rightWatermarks;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
-        final int maxKeyLength)
+        final int maxKeyLength, final InputIdleness idleness)
     {
         this.engine = engine;
         this.rings = rings;
+        this.idleness = idleness;
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.leftKey = compiled.key(Side.LEFT);
         this.rightKey = compiled.key(Side.RIGHT);
@@ -155,6 +163,15 @@ public final class Publisher
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(key, 0, keyLength);
         final RingBuffer<RingSlot> ring = rings[KeyHash.partition(hash, rings.length)];
+        final long now = idleness == null ? 0 : idleness.now();
+        if (idleness != null && idleness.onEvent(side.ordinal(), now) &&
+            !broadcastTransition(RingSlot.WATERMARK, side.ordinal(), Long.MIN_VALUE, step, wait))
+        {
+            // Every partition must hear that the input is back (any watermark of it says so) before its
+            // row: the caller retries the row.
+            idleness.retry(side.ordinal(), false);
+            return BACK_PRESSURED;
+        }
         if (!wait && !ring.hasAvailableCapacity(1))
         {
             return BACK_PRESSURED;
@@ -179,19 +196,107 @@ public final class Publisher
                 broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
             }
         }
+        if (idleness != null)
+        {
+            markIdle(side.other().ordinal(), now, step, wait);
+        }
         return PUBLISHED;
     }
 
-    /** Advances both inputs' watermarks in every partition; waits for room. */
+    /** Advances both inputs' watermarks in every partition (an event of both: both are active); waits for room. */
     public int watermark(final long watermark, final long step)
     {
+        if (idleness != null && !engine.isClosed())
+        {
+            // The watermark itself tells every partition that both inputs are active.
+            final long now = idleness.now();
+            idleness.onEvent(0, now);
+            idleness.onEvent(1, now);
+        }
         return broadcast(RingSlot.WATERMARK, RingSlot.BOTH_SIDES, watermark, step);
     }
 
-    /** Advances one input's watermark in every partition; waits for room. */
+    /**
+     * Advances one input's watermark in every partition (an event of that input: it is active); waits
+     * for room. With an idle timeout, then checks whether the other input has become idle.
+     */
     public int watermark(final Side side, final long watermark, final long step)
     {
-        return broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+        if (idleness == null || engine.isClosed())
+        {
+            return broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+        }
+        final long now = idleness.now();
+        idleness.onEvent(side.ordinal(), now);
+        final int result = broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+        markIdle(side.other().ordinal(), now, step, true);
+        return result;
+    }
+
+    /**
+     * Checks both inputs against the idle timeout ({@link EngineConfig#idleTimeout()}) and tells every
+     * partition about an input that has sent nothing for longer: it stops holding back the join's
+     * watermark until its next event. Publishing a row or a watermark of one input already checks the
+     * other; call this from the producing thread (as any publish) when nothing at all arrives, for
+     * example from its poll loop, so that rows waiting on a silent input still close. Waits for room.
+     *
+     * @param step carried to the outputs that closing rows causes.
+     * @return the number of inputs newly marked idle (0 when the idle timeout is off), or {@link #CLOSED}.
+     */
+    public int checkIdle(final long step)
+    {
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (idleness == null)
+        {
+            return 0;
+        }
+        final long now = idleness.now();
+        int marked = 0;
+        for (int side = 0; side < 2; side++)
+        {
+            if (markIdle(side, now, step, true))
+            {
+                marked++;
+            }
+        }
+        return marked;
+    }
+
+    /** Marks an input idle in every partition when it has just become idle; @return whether it did. */
+    private boolean markIdle(final int side, final long now, final long step, final boolean wait)
+    {
+        if (!idleness.becameIdle(side, now))
+        {
+            return false;
+        }
+        if (!broadcastTransition(RingSlot.IDLE, side, 0, step, wait))
+        {
+            idleness.retry(side, true);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Broadcasts an idleness transition; without {@code wait}, only when every ring has room, so that
+     * no partition hears it without the others.
+     */
+    private boolean broadcastTransition(final byte type, final int side, final long value, final long step, final boolean wait)
+    {
+        if (!wait)
+        {
+            for (final RingBuffer<RingSlot> ring : rings)
+            {
+                if (!ring.hasAvailableCapacity(1))
+                {
+                    return false;
+                }
+            }
+        }
+        return broadcast(type, (byte)side, value, step) == PUBLISHED;
     }
 
     /** Signals the end of input (a watermark of +infinity on both inputs, SPEC 1) to every partition. */

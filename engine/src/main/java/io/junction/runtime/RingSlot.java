@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 
 /**
- * A preallocated ring entry: one input event (a row, a watermark, or the end of input) with its row
+ * A preallocated ring entry: one input event (a row, a watermark, an idle input, or the end of input) with its row
  * bytes copied into a fixed-capacity off-heap buffer. Publishing fills the fields in place; nothing
  * is allocated per event.
  */
@@ -14,6 +14,8 @@ final class RingSlot
     static final byte ROW = 0;
     static final byte WATERMARK = 1;
     static final byte END_OF_INPUT = 2;
+    /** The input {@link #side} has sent nothing for the idle timeout (an input coming back sends a watermark). */
+    static final byte IDLE = 3;
 
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;

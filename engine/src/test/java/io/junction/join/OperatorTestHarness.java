@@ -80,6 +80,14 @@ abstract class OperatorTestHarness implements AutoCloseable, DeadLetterHandler
         return s;
     }
 
+    /** Marks one input idle; @return its step. */
+    long idle(final Side side)
+    {
+        final long s = step++;
+        operator().onIdle(side, s);
+        return s;
+    }
+
     /** The end of input; @return its step (the number of lines before it). */
     long end()
     {

@@ -7,54 +7,127 @@ import io.junction.api.Side;
  * (a lower watermark is ignored, SPEC 1). Starts at {@link Long#MIN_VALUE}: nothing is late and
  * nothing closes until both inputs have a watermark.
  *
+ * <p>Idleness (as Flink's {@code withIdleness}): an input marked idle stops holding the join back, so
+ * the join's watermark is the active input's; with both idle it is the higher of the two (as Flink's
+ * {@code StatusWatermarkValve} when every channel is idle), so that rows a burst left behind still
+ * close when everything goes quiet. Any event of an idle input (a row or a watermark, whatever its
+ * value) makes it active again. The join's watermark never goes backwards: when an input comes back
+ * with a watermark below it, the join's watermark holds until that input catches up, and the input's
+ * rows below it are late as usual.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class WatermarkTracker
 {
     private long left = Long.MIN_VALUE;
     private long right = Long.MIN_VALUE;
+    private boolean leftIdle;
+    private boolean rightIdle;
+    /** The join's watermark, kept apart from the inputs' because idleness lets it pass an idle input's. */
+    private long joined = Long.MIN_VALUE;
 
     /**
-     * Advances one input's watermark.
+     * Advances one input's watermark, making that input active.
      *
      * @return true when the join's watermark moved forward.
      */
     public boolean advance(final Side side, final long watermark)
     {
-        final long before = current();
         if (side == Side.LEFT)
         {
             left = Math.max(left, watermark);
+            leftIdle = false;
         }
         else
         {
             right = Math.max(right, watermark);
+            rightIdle = false;
         }
-        return current() > before;
+        return recompute();
     }
 
     /**
-     * Advances both inputs' watermarks.
+     * Advances both inputs' watermarks, making both active.
      *
      * @return true when the join's watermark moved forward.
      */
     public boolean advanceBoth(final long watermark)
     {
-        final long before = current();
         left = Math.max(left, watermark);
         right = Math.max(right, watermark);
-        return current() > before;
+        leftIdle = false;
+        rightIdle = false;
+        return recompute();
+    }
+
+    /**
+     * Marks an input idle: it no longer holds back the join's watermark until its next event.
+     *
+     * @return true when the join's watermark moved forward.
+     */
+    public boolean markIdle(final Side side)
+    {
+        if (side == Side.LEFT)
+        {
+            leftIdle = true;
+        }
+        else
+        {
+            rightIdle = true;
+        }
+        return recompute();
+    }
+
+    /**
+     * Marks an input active (it had a row); never moves the join's watermark, which does not go back.
+     * Cheap enough to call on every row.
+     */
+    public void markActive(final Side side)
+    {
+        if (side == Side.LEFT)
+        {
+            leftIdle = false;
+        }
+        else
+        {
+            rightIdle = false;
+        }
+    }
+
+    /** @return whether an input is idle. */
+    public boolean isIdle(final Side side)
+    {
+        return side == Side.LEFT ? leftIdle : rightIdle;
     }
 
     /** @return the join's watermark. */
     public long current()
     {
-        return Math.min(left, right);
+        return joined;
     }
 
     /** @return one input's watermark. */
     public long input(final Side side)
     {
         return side == Side.LEFT ? left : right;
+    }
+
+    private boolean recompute()
+    {
+        final long candidate;
+        if (leftIdle)
+        {
+            candidate = rightIdle ? Math.max(left, right) : right;
+        }
+        else
+        {
+            candidate = rightIdle ? left : Math.min(left, right);
+        }
+        if (candidate > joined)
+        {
+            joined = candidate;
+            return true;
+        }
+        return false;
     }
 }
