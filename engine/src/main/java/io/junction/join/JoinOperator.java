@@ -25,13 +25,28 @@ public interface JoinOperator extends AutoCloseable
      */
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
 
-    /** Advances one input's watermark; expiry and emission it causes carry {@code step}. */
+    /**
+     * Advances one input's watermark; expiry and emission it causes carry {@code step}.
+     *
+     * @param side      the input.
+     * @param watermark its new watermark, ms; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
+     */
     void onWatermark(Side side, long watermark, long step);
 
-    /** Advances both inputs' watermarks. */
+    /**
+     * Advances both inputs' watermarks.
+     *
+     * @param watermark the new watermark of both inputs, ms; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
+     */
     void onWatermark(long watermark, long step);
 
-    /** The end of input: acts as a watermark of +infinity on both inputs (SPEC 1). */
+    /**
+     * The end of input: acts as a watermark of +infinity on both inputs (SPEC 1).
+     *
+     * @param step the input sequence number of the end of input, carried to everything it emits.
+     */
     void onEndOfInput(long step);
 
     /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */
