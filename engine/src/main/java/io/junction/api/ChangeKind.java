@@ -6,9 +6,13 @@ package io.junction.api;
  */
 public enum ChangeKind
 {
+    /** {@code +I}: a new row; accumulates. */
     INSERT("+I", true),
+    /** {@code -U}: the old version of an updated row; retracts. */
     UPDATE_BEFORE("-U", false),
+    /** {@code +U}: the new version of an updated row; accumulates. */
     UPDATE_AFTER("+U", true),
+    /** {@code -D}: a deleted row; retracts. */
     DELETE("-D", false);
 
     private static final ChangeKind[] VALUES = values();
@@ -34,7 +38,10 @@ public enum ChangeKind
         return accumulate;
     }
 
-    /** @return the kind for an ordinal, as stored in a ring slot. */
+    /**
+     * @param ordinal an ordinal of this enum, as stored in a ring slot.
+     * @return the kind with that ordinal.
+     */
     public static ChangeKind fromOrdinal(final int ordinal)
     {
         return VALUES[ordinal];

@@ -5,11 +5,17 @@ import io.junction.internal.row.FieldCompare;
 /** Comparison operators of filters and conditions (SPEC 1). */
 public enum CompareOp
 {
+    /** {@code ==}: equal. */
     EQ("=="),
+    /** {@code !=}: not equal (also true for values of different types, false when either is null). */
     NE("!="),
+    /** {@code <}: less than. */
     LT("<"),
+    /** {@code <=}: less than or equal. */
     LE("<="),
+    /** {@code >}: greater than. */
     GT(">"),
+    /** {@code >=}: greater than or equal. */
     GE(">=");
 
     private final String symbol;
@@ -60,7 +66,10 @@ public enum CompareOp
         }
     }
 
-    /** @return the operator for a symbol such as {@code "<="}, or null. */
+    /**
+     * @param symbol one of {@code == != < <= > >=}.
+     * @return the operator for the symbol, or null when it is none of them.
+     */
     public static CompareOp fromSymbol(final String symbol)
     {
         for (final CompareOp op : values())

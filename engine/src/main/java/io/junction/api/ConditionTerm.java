@@ -7,6 +7,12 @@ public final class ConditionTerm
     private final CompareOp op;
     private final String rightField;
 
+    /**
+     * @param leftField  a field of the left row.
+     * @param op         the comparison.
+     * @param rightField a field of the right row.
+     * @throws IllegalArgumentException when any argument is null.
+     */
     public ConditionTerm(final String leftField, final CompareOp op, final String rightField)
     {
         if (leftField == null || op == null || rightField == null)
@@ -18,16 +24,19 @@ public final class ConditionTerm
         this.rightField = rightField;
     }
 
+    /** @return the field of the left row. */
     public String leftField()
     {
         return leftField;
     }
 
+    /** @return the comparison. */
     public CompareOp op()
     {
         return op;
     }
 
+    /** @return the field of the right row. */
     public String rightField()
     {
         return rightField;

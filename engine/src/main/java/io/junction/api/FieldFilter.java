@@ -7,6 +7,12 @@ public final class FieldFilter
     private final CompareOp op;
     private final Literal value;
 
+    /**
+     * @param field the field of the row the filter reads.
+     * @param op    the comparison.
+     * @param value the literal the field is compared with.
+     * @throws IllegalArgumentException when any argument is null.
+     */
     public FieldFilter(final String field, final CompareOp op, final Literal value)
     {
         if (field == null || op == null || value == null)
@@ -18,16 +24,19 @@ public final class FieldFilter
         this.value = value;
     }
 
+    /** @return the field the filter reads. */
     public String field()
     {
         return field;
     }
 
+    /** @return the comparison. */
     public CompareOp op()
     {
         return op;
     }
 
+    /** @return the literal the field is compared with. */
     public Literal value()
     {
         return value;

@@ -20,13 +20,19 @@ public final class FieldType
     {
     }
 
-    /** @return true for types that compare as numbers. */
+    /**
+     * @param type a type tag of this class.
+     * @return true for types that compare as numbers.
+     */
     public static boolean isNumber(final byte type)
     {
         return type == LONG || type == DOUBLE;
     }
 
-    /** @return a readable name of a tag. */
+    /**
+     * @param type a type tag of this class.
+     * @return a readable name of the tag.
+     */
     public static String name(final byte type)
     {
         switch (type)

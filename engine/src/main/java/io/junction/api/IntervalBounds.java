@@ -13,6 +13,15 @@ public final class IntervalBounds
     private final boolean lowerInclusive;
     private final boolean upperInclusive;
 
+    /**
+     * Bounds of {@code right.ts - left.ts}.
+     *
+     * @param lower          the lower bound of {@code right.ts - left.ts}, ms.
+     * @param upper          the upper bound, ms.
+     * @param lowerInclusive whether {@code lower} itself is in the interval.
+     * @param upperInclusive whether {@code upper} itself is in the interval.
+     * @throws IllegalArgumentException when no difference satisfies both bounds.
+     */
     public IntervalBounds(final long lower, final long upper, final boolean lowerInclusive, final boolean upperInclusive)
     {
         this.lower = lower;
@@ -27,27 +36,35 @@ public final class IntervalBounds
         }
     }
 
-    /** @return an interval with both bounds inclusive. */
+    /**
+     * @param lower the lower bound of {@code right.ts - left.ts}, ms, inclusive.
+     * @param upper the upper bound, ms, inclusive.
+     * @return an interval with both bounds inclusive.
+     */
     public static IntervalBounds inclusive(final long lower, final long upper)
     {
         return new IntervalBounds(lower, upper, true, true);
     }
 
+    /** @return the lower bound as given. */
     public long lower()
     {
         return lower;
     }
 
+    /** @return the upper bound as given. */
     public long upper()
     {
         return upper;
     }
 
+    /** @return whether the lower bound is in the interval. */
     public boolean lowerInclusive()
     {
         return lowerInclusive;
     }
 
+    /** @return whether the upper bound is in the interval. */
     public boolean upperInclusive()
     {
         return upperInclusive;

@@ -10,7 +10,10 @@ public enum JoinKind
     /** Event-time windows; each window fires once. */
     WINDOW;
 
-    /** @return the kind for a name such as {@code "interval"}, case-insensitive, or null. */
+    /**
+     * @param name a kind's name such as {@code "interval"}, case-insensitive.
+     * @return the kind, or null when the name is none of them.
+     */
     public static JoinKind fromName(final String name)
     {
         for (final JoinKind kind : values())

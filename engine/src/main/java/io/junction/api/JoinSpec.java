@@ -59,58 +59,74 @@ public final class JoinSpec
         CompiledJoin.of(this);
     }
 
-    /** @return a builder for a join of this kind and type. */
+    /**
+     * @param kind regular, interval or window.
+     * @param type inner, left, right, full, semi or anti.
+     * @return a builder for a join of this kind and type.
+     */
     public static Builder builder(final JoinKind kind, final JoinType type)
     {
         return new Builder(kind, type);
     }
 
+    /** @return the join kind. */
     public JoinKind kind()
     {
         return kind;
     }
 
+    /** @return the join type. */
     public JoinType type()
     {
         return type;
     }
 
+    /** @return the schema of the left rows. */
     public Schema leftSchema()
     {
         return leftSchema;
     }
 
+    /** @return the schema of the right rows. */
     public Schema rightSchema()
     {
         return rightSchema;
     }
 
-    /** @return the schema of one side. */
+    /**
+     * @param side an input.
+     * @return the schema of one side.
+     */
     public Schema schema(final Side side)
     {
         return side == Side.LEFT ? leftSchema : rightSchema;
     }
 
+    /** @return the key fields of the left row, in order; unmodifiable. */
     public List<String> leftKey()
     {
         return leftKey;
     }
 
+    /** @return the key fields of the right row, in order; unmodifiable. */
     public List<String> rightKey()
     {
         return rightKey;
     }
 
+    /** @return the pre-join filter terms of the left side (all must hold); unmodifiable. */
     public List<FieldFilter> leftFilter()
     {
         return leftFilter;
     }
 
+    /** @return the pre-join filter terms of the right side (all must hold); unmodifiable. */
     public List<FieldFilter> rightFilter()
     {
         return rightFilter;
     }
 
+    /** @return the post-join condition terms (all must hold); unmodifiable. */
     public List<ConditionTerm> condition()
     {
         return condition;
@@ -179,7 +195,13 @@ public final class JoinSpec
             this.type = type;
         }
 
-        /** Sets the row schemas of the two sides; they may be the same instance. */
+        /**
+         * Sets the row schemas of the two sides; they may be the same instance.
+         *
+         * @param left  the schema of the left rows.
+         * @param right the schema of the right rows.
+         * @return this builder.
+         */
         public Builder schemas(final Schema left, final Schema right)
         {
             this.leftSchema = left;
@@ -187,63 +209,114 @@ public final class JoinSpec
             return this;
         }
 
-        /** Appends key fields of the left row, in order. */
+        /**
+         * Appends key fields of the left row, in order.
+         *
+         * @param fields field names of the left schema.
+         * @return this builder.
+         */
         public Builder leftKey(final String... fields)
         {
             Collections.addAll(leftKey, fields);
             return this;
         }
 
-        /** Appends key fields of the right row, in order. */
+        /**
+         * Appends key fields of the right row, in order.
+         *
+         * @param fields field names of the right schema.
+         * @return this builder.
+         */
         public Builder rightKey(final String... fields)
         {
             Collections.addAll(rightKey, fields);
             return this;
         }
 
-        /** Adds a pre-join filter term on the left side. */
+        /**
+         * Adds a pre-join filter term on the left side.
+         *
+         * @param field a field of the left schema.
+         * @param op    the comparison.
+         * @param value the literal compared with.
+         * @return this builder.
+         */
         public Builder leftFilter(final String field, final CompareOp op, final Literal value)
         {
             leftFilter.add(new FieldFilter(field, op, value));
             return this;
         }
 
-        /** Adds a pre-join filter term on the right side. */
+        /**
+         * Adds a pre-join filter term on the right side.
+         *
+         * @param field a field of the right schema.
+         * @param op    the comparison.
+         * @param value the literal compared with.
+         * @return this builder.
+         */
         public Builder rightFilter(final String field, final CompareOp op, final Literal value)
         {
             rightFilter.add(new FieldFilter(field, op, value));
             return this;
         }
 
-        /** Adds a post-join condition term {@code left.leftField op right.rightField}. */
+        /**
+         * Adds a post-join condition term {@code left.leftField op right.rightField}.
+         *
+         * @param leftField  a field of the left schema.
+         * @param op         the comparison.
+         * @param rightField a field of the right schema.
+         * @return this builder.
+         */
         public Builder condition(final String leftField, final CompareOp op, final String rightField)
         {
             condition.add(new ConditionTerm(leftField, op, rightField));
             return this;
         }
 
-        /** Sets the bounds of an interval join. */
+        /**
+         * Sets the bounds of an interval join.
+         *
+         * @param bounds the bounds of {@code right.ts - left.ts}.
+         * @return this builder.
+         */
         public Builder interval(final IntervalBounds bounds)
         {
             this.interval = bounds;
             return this;
         }
 
-        /** Sets the windows of a window join. */
+        /**
+         * Sets the windows of a window join.
+         *
+         * @param window the windows.
+         * @return this builder.
+         */
         public Builder window(final WindowSpec window)
         {
             this.window = window;
             return this;
         }
 
-        /** Sets the allowed lateness in ms of event time, >= 0. */
+        /**
+         * Sets the allowed lateness in ms of event time, >= 0.
+         *
+         * @param millis the lateness, ms.
+         * @return this builder.
+         */
         public Builder allowedLateness(final long millis)
         {
             this.allowedLateness = millis;
             return this;
         }
 
-        /** Sets the regular-join state TTL in ms of event time, >= 0 (0 = keep forever). */
+        /**
+         * Sets the regular-join state TTL in ms of event time, >= 0 (0 = keep forever).
+         *
+         * @param millis the TTL, ms.
+         * @return this builder.
+         */
         public Builder stateTtl(final long millis)
         {
             this.stateTtl = millis;

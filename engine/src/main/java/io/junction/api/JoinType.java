@@ -3,14 +3,23 @@ package io.junction.api;
 /** Join types (SPEC 2). Semi and anti joins output the left row only. */
 public enum JoinType
 {
+    /** Pairs of matching rows only. */
     INNER,
+    /** Inner, plus every left row without a match, padded with nulls. */
     LEFT,
+    /** Inner, plus every right row without a match, padded with nulls. */
     RIGHT,
+    /** Inner, plus the rows of either side without a match, padded with nulls. */
     FULL,
+    /** The left rows that have at least one match (each once). */
     SEMI,
+    /** The left rows that have no match. */
     ANTI;
 
-    /** @return true when unmatched rows of {@code side} are emitted null-padded. */
+    /**
+     * @param side an input.
+     * @return true when unmatched rows of {@code side} are emitted null-padded.
+     */
     public boolean isOuter(final Side side)
     {
         switch (this)
@@ -32,7 +41,10 @@ public enum JoinType
         return this == SEMI || this == ANTI;
     }
 
-    /** @return the type for a name such as {@code "left"}, case-insensitive, or null. */
+    /**
+     * @param name a type name such as {@code "left"}.
+     * @return the type for a name such as {@code "left"}, case-insensitive, or null.
+     */
     public static JoinType fromName(final String name)
     {
         for (final JoinType type : values())

@@ -28,13 +28,19 @@ public final class Literal
         return new Literal(FieldType.NULL, 0, 0, null);
     }
 
-    /** @return a long literal. */
+    /**
+     * @param value the value.
+     * @return a long literal.
+     */
     public static Literal of(final long value)
     {
         return new Literal(FieldType.LONG, value, value, null);
     }
 
-    /** @return a double literal; integral values that fit a long become long literals, as in rows. */
+    /**
+     * @param value the value, finite.
+     * @return a double literal; integral values that fit a long become long literals, as in rows.
+     */
     public static Literal of(final double value)
     {
         if (value == Math.rint(value) && Math.abs(value) < 0x1p53)
@@ -44,13 +50,19 @@ public final class Literal
         return new Literal(FieldType.DOUBLE, 0, value, null);
     }
 
-    /** @return a boolean literal. */
+    /**
+     * @param value the value.
+     * @return a boolean literal.
+     */
     public static Literal of(final boolean value)
     {
         return new Literal(FieldType.BOOLEAN, value ? 1 : 0, 0, null);
     }
 
-    /** @return a string literal. */
+    /**
+     * @param value the value, not null.
+     * @return a string literal.
+     */
     public static Literal of(final String value)
     {
         return new Literal(FieldType.STRING, 0, 0, value.getBytes(StandardCharsets.UTF_8));
@@ -78,6 +90,9 @@ public final class Literal
      * Compares a UTF-8 string held in a buffer with this string literal by unsigned bytes (Unicode code
      * point order), without copying either.
      *
+     * @param buffer holds the UTF-8 bytes of a string.
+     * @param index  where the bytes start.
+     * @param length how many bytes.
      * @return negative, zero or positive as the buffer's string sorts before, equal to or after this one.
      */
     public int compareUtf8(final DirectBuffer buffer, final int index, final int length)

@@ -25,6 +25,13 @@ public interface ResultHandler
     /**
      * A window join's result, carrying its window {@code [windowStart, windowEnd)}. The default
      * forwards to {@link #onResult} with the window's last instant as the timestamp.
+     *
+     * @param kind        the changelog kind of the output row (always {@link ChangeKind#INSERT}).
+     * @param left        the left row, or null when padded.
+     * @param right       the right row, or null when padded (always null for semi and anti joins).
+     * @param windowStart the window's first instant, inclusive.
+     * @param windowEnd   the window's end, exclusive.
+     * @param step        the input sequence number (replay step) whose processing fired the window.
      */
     default void onWindowResult(
         final ChangeKind kind, final RowView left, final RowView right,

@@ -43,7 +43,10 @@ public final class Row
         return new Row(fields);
     }
 
-    /** @return a row of these fields (values as {@link #of}). */
+    /**
+     * @param values field names and values, in order.
+     * @return a row of these fields (values as {@link #of}).
+     */
     public static Row of(final Map<String, ?> values)
     {
         final Map<String, Object> fields = new LinkedHashMap<>();
@@ -84,37 +87,55 @@ public final class Row
         return fields;
     }
 
-    /** @return whether the row has the field (possibly null). */
+    /**
+     * @param name a field name.
+     * @return whether the row has the field (possibly null).
+     */
     public boolean has(final String name)
     {
         return fields.containsKey(name);
     }
 
-    /** @return a field's value, or null when absent or null. */
+    /**
+     * @param name a field name.
+     * @return a field's value, or null when absent or null.
+     */
     public Object get(final String name)
     {
         return fields.get(name);
     }
 
-    /** @return a long field. */
+    /**
+     * @param name a field name.
+     * @return a long field.
+     */
     public long getLong(final String name)
     {
         return ((Number)require(name)).longValue();
     }
 
-    /** @return a number field as a double. */
+    /**
+     * @param name a field name.
+     * @return a number field as a double.
+     */
     public double getDouble(final String name)
     {
         return ((Number)require(name)).doubleValue();
     }
 
-    /** @return a string field. */
+    /**
+     * @param name a field name.
+     * @return a string field.
+     */
     public String getString(final String name)
     {
         return (String)require(name);
     }
 
-    /** @return a boolean field. */
+    /**
+     * @param name a field name.
+     * @return a boolean field.
+     */
     public boolean getBoolean(final String name)
     {
         return (Boolean)require(name);

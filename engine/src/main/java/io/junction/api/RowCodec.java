@@ -21,6 +21,11 @@ public final class RowCodec
     private final Schema schema;
     private final RowWriter writer = new RowWriter();
 
+    /**
+     * A codec for the rows of one schema.
+     *
+     * @param schema the field names of the rows this codec encodes and decodes.
+     */
     public RowCodec(final Schema schema)
     {
         this.schema = schema;
@@ -29,6 +34,10 @@ public final class RowCodec
     /**
      * Encodes a row.
      *
+     * @param row      the row.
+     * @param buffer   where it is written.
+     * @param offset   where in the buffer it starts.
+     * @param capacity the most bytes it may take.
      * @return its length, or -1 when it does not fit {@code capacity}.
      */
     public int encode(final Row row, final MutableDirectBuffer buffer, final int offset, final int capacity)
@@ -73,13 +82,20 @@ public final class RowCodec
         return writer.finish();
     }
 
-    /** @return the row a view points at, as objects. */
+    /**
+     * @param view a binary row of this codec's schema.
+     * @return the row a view points at, as objects.
+     */
     public Row decode(final RowView view)
     {
         return decode(schema, view);
     }
 
-    /** @return the row a view points at, as objects, with names from {@code schema}. */
+    /**
+     * @param schema the field names.
+     * @param view   a binary row.
+     * @return the row a view points at, as objects, with names from {@code schema}.
+     */
     public static Row decode(final Schema schema, final RowView view)
     {
         final Map<String, Object> fields = new LinkedHashMap<>();

@@ -27,13 +27,19 @@ public final class RowFormat
     {
     }
 
-    /** @return the offset of field {@code i}'s entry in the offset table. */
+    /**
+     * @param field a field index.
+     * @return the offset, within a row, of that field's entry in the offset table.
+     */
     public static int offsetEntry(final int field)
     {
         return OFFSET_TABLE_OFFSET + 2 * field;
     }
 
-    /** @return where values start in a row with {@code fieldSlots} slots. */
+    /**
+     * @param fieldSlots the number of field slots of a row.
+     * @return where values start in a row with that many slots.
+     */
     public static int valuesOffset(final int fieldSlots)
     {
         return OFFSET_TABLE_OFFSET + 2 * fieldSlots;

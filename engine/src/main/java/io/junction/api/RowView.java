@@ -25,7 +25,14 @@ public final class RowView
     private int length;
     private int fieldSlots;
 
-    /** Points this view at a row. */
+    /**
+     * Points this view at a row.
+     *
+     * @param buffer holds the row.
+     * @param offset where the row starts.
+     * @param length the row's length in bytes.
+     * @return this view.
+     */
     public RowView wrap(final DirectBuffer buffer, final int offset, final int length)
     {
         this.buffer = buffer;
@@ -59,63 +66,93 @@ public final class RowView
         return fieldSlots;
     }
 
-    /** @return the type tag of a field; {@link FieldType#ABSENT} when the row does not hold it. */
+    /**
+     * @param field a field index.
+     * @return the type tag of a field; {@link FieldType#ABSENT} when the row does not hold it.
+     */
     public byte type(final int field)
     {
         final int at = valueOffset(field);
         return at == 0 ? FieldType.ABSENT : buffer.getByte(offset + at);
     }
 
-    /** @return true when the field is absent or an explicit null. */
+    /**
+     * @param field a field index.
+     * @return true when the field is absent or an explicit null.
+     */
     public boolean isNull(final int field)
     {
         final byte type = type(field);
         return type == FieldType.ABSENT || type == FieldType.NULL;
     }
 
-    /** @return the long value of a {@link FieldType#LONG} field. */
+    /**
+     * @param field a field index.
+     * @return the long value of a {@link FieldType#LONG} field.
+     */
     public long getLong(final int field)
     {
         return buffer.getLong(offset + valueOffset(field) + 1, ORDER);
     }
 
-    /** @return the value of a {@link FieldType#DOUBLE} field. */
+    /**
+     * @param field a field index.
+     * @return the value of a {@link FieldType#DOUBLE} field.
+     */
     public double getDouble(final int field)
     {
         return buffer.getDouble(offset + valueOffset(field) + 1, ORDER);
     }
 
-    /** @return a number field (long or double) as a double. */
+    /**
+     * @param field a field index.
+     * @return a number field (long or double) as a double.
+     */
     public double getNumberAsDouble(final int field)
     {
         return type(field) == FieldType.LONG ? (double)getLong(field) : getDouble(field);
     }
 
-    /** @return the value of a {@link FieldType#BOOLEAN} field. */
+    /**
+     * @param field a field index.
+     * @return the value of a {@link FieldType#BOOLEAN} field.
+     */
     public boolean getBoolean(final int field)
     {
         return buffer.getByte(offset + valueOffset(field) + 1) != 0;
     }
 
-    /** @return the absolute index in {@link #buffer()} of a present field's payload (after its tag). */
+    /**
+     * @param field a field index.
+     * @return the absolute index in {@link #buffer()} of a present field's payload (after its tag).
+     */
     public int payloadIndex(final int field)
     {
         return offset + valueOffset(field) + 1;
     }
 
-    /** @return the UTF-8 length of a {@link FieldType#STRING} field. */
+    /**
+     * @param field a field index.
+     * @return the UTF-8 length of a {@link FieldType#STRING} field.
+     */
     public int stringLength(final int field)
     {
         return buffer.getShort(offset + valueOffset(field) + 1, ORDER) & 0xFFFF;
     }
 
-    /** @return the absolute index in {@link #buffer()} of a string field's first UTF-8 byte. */
+    /**
+     * @param field a field index.
+     * @return the absolute index in {@link #buffer()} of a string field's first UTF-8 byte.
+     */
     public int stringBytesIndex(final int field)
     {
         return offset + valueOffset(field) + 3;
     }
 
-    /** @return a string field decoded; allocates, so for tools and tests, not hot paths. */
+    /**
+     * @param field a field index.
+     * @return a string field decoded; allocates, so for tools and tests, not hot paths.
+     */
     public String getString(final int field)
     {
         final int length = stringLength(field);
@@ -194,7 +231,10 @@ public final class RowView
         return null;
     }
 
-    /** @return true when both views hold the same bytes. */
+    /**
+     * @param other another view.
+     * @return true when both views hold the same bytes.
+     */
     public boolean contentEquals(final RowView other)
     {
         if (length != other.length)

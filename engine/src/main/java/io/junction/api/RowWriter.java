@@ -53,7 +53,12 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes an explicit null. */
+    /**
+     * Writes an explicit null.
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @return this writer.
+     */
     public RowWriter putNull(final int field)
     {
         if (begin(field, 1))
@@ -63,7 +68,13 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a long. */
+    /**
+     * Writes a long.
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @param value the value.
+     * @return this writer.
+     */
     public RowWriter putLong(final int field, final long value)
     {
         if (begin(field, 9))
@@ -75,7 +86,13 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a double. */
+    /**
+     * Writes a double.
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @param value the value.
+     * @return this writer.
+     */
     public RowWriter putDouble(final int field, final double value)
     {
         if (begin(field, 9))
@@ -87,7 +104,13 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a boolean. */
+    /**
+     * Writes a boolean.
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @param value the value.
+     * @return this writer.
+     */
     public RowWriter putBoolean(final int field, final boolean value)
     {
         if (begin(field, 2))
@@ -99,7 +122,13 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a string of ASCII characters without allocating (each char must be below 0x80). */
+    /**
+     * Writes a string of ASCII characters without allocating (each char must be below 0x80).
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @param value ASCII characters.
+     * @return this writer.
+     */
     public RowWriter putAscii(final int field, final CharSequence value)
     {
         final int length = value.length();
@@ -116,7 +145,15 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a string from UTF-8 bytes. */
+    /**
+     * Writes a string from UTF-8 bytes.
+     *
+     * @param field  the field index, below the field slots given to {@link #wrap}.
+     * @param utf8   holds the UTF-8 bytes.
+     * @param offset where they start.
+     * @param length how many bytes.
+     * @return this writer.
+     */
     public RowWriter putUtf8(final int field, final byte[] utf8, final int offset, final int length)
     {
         if (begin(field, 3 + length))
@@ -129,7 +166,13 @@ public final class RowWriter
         return this;
     }
 
-    /** Writes a string; allocates its UTF-8 bytes, so meant for codecs and tools, not hot paths. */
+    /**
+     * Writes a string; allocates its UTF-8 bytes, so meant for codecs and tools, not hot paths.
+     *
+     * @param field the field index, below the field slots given to {@link #wrap}.
+     * @param value the value.
+     * @return this writer.
+     */
     public RowWriter putString(final int field, final String value)
     {
         final byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);

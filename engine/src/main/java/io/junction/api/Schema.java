@@ -21,7 +21,11 @@ public final class Schema
     private final Map<String, Integer> indexByName = new HashMap<>();
     private volatile String[] names = new String[0];
 
-    /** @return a schema with these fields at indices 0, 1, ... in order. */
+    /**
+     * @param fieldNames distinct field names.
+     * @return a schema with these fields at indices 0, 1, ... in order.
+     * @throws IllegalArgumentException when a name repeats.
+     */
     public static Schema of(final String... fieldNames)
     {
         final Schema schema = new Schema();
@@ -60,14 +64,20 @@ public final class Schema
         return current.length;
     }
 
-    /** @return the index of a field, or -1 when the schema has no such field. */
+    /**
+     * @param name a field name.
+     * @return its index, or -1 when the schema has no such field.
+     */
     public synchronized int indexOf(final String name)
     {
         final Integer index = indexByName.get(name);
         return index == null ? -1 : index;
     }
 
-    /** @return the name of a field index. */
+    /**
+     * @param index a field index of this schema.
+     * @return the field's name.
+     */
     public String nameOf(final int index)
     {
         return names[index];

@@ -3,7 +3,9 @@ package io.junction.api;
 /** The two inputs of a join. */
 public enum Side
 {
+    /** The left input (the first in a spec: {@code leftKey}, {@code leftFilter}). */
     LEFT,
+    /** The right input. */
     RIGHT;
 
     /** @return the other input. */

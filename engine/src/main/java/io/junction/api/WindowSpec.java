@@ -10,8 +10,11 @@ public final class WindowSpec
     /** The window families. */
     public enum Kind
     {
+        /** Fixed-size windows that do not overlap. */
         TUMBLING,
+        /** Fixed-size windows that start every {@code slide} ms and may overlap. */
         SLIDING,
+        /** Per-key windows that grow while rows keep arriving at most {@code gap} ms apart. */
         SESSION
     }
 
@@ -30,7 +33,12 @@ public final class WindowSpec
         this.gap = gap;
     }
 
-    /** @return tumbling windows of {@code size} ms starting at multiples of size plus {@code offset}. */
+    /**
+     * @param size   window length, ms, &gt; 0.
+     * @param offset shift of the window starts, ms.
+     * @return tumbling windows of {@code size} ms starting at multiples of size plus {@code offset}.
+     * @throws IllegalArgumentException when {@code size} is not positive.
+     */
     public static WindowSpec tumbling(final long size, final long offset)
     {
         if (size <= 0)
@@ -40,7 +48,13 @@ public final class WindowSpec
         return new WindowSpec(Kind.TUMBLING, size, size, Math.floorMod(offset, size), 0);
     }
 
-    /** @return sliding windows of {@code size} ms every {@code slide} ms. */
+    /**
+     * @param size   window length, ms, &gt; 0.
+     * @param slide  distance between window starts, ms, &gt; 0.
+     * @param offset shift of the window starts, ms.
+     * @return sliding windows of {@code size} ms every {@code slide} ms.
+     * @throws IllegalArgumentException when {@code size} or {@code slide} is not positive.
+     */
     public static WindowSpec sliding(final long size, final long slide, final long offset)
     {
         if (size <= 0 || slide <= 0)
@@ -50,7 +64,11 @@ public final class WindowSpec
         return new WindowSpec(Kind.SLIDING, size, slide, Math.floorMod(offset, slide), 0);
     }
 
-    /** @return session windows closing after {@code gap} ms without a row of the key. */
+    /**
+     * @param gap the longest distance between two rows of one session, ms, &gt; 0.
+     * @return session windows closing after {@code gap} ms without a row of the key.
+     * @throws IllegalArgumentException when {@code gap} is not positive.
+     */
     public static WindowSpec session(final long gap)
     {
         if (gap <= 0)
@@ -60,26 +78,31 @@ public final class WindowSpec
         return new WindowSpec(Kind.SESSION, 0, 0, 0, gap);
     }
 
+    /** @return the window family. */
     public Kind kind()
     {
         return kind;
     }
 
+    /** @return the window length in ms (tumbling, sliding); 0 for sessions. */
     public long size()
     {
         return size;
     }
 
+    /** @return the distance between window starts in ms (equal to size for tumbling); 0 for sessions. */
     public long slide()
     {
         return slide;
     }
 
+    /** @return the shift of the window starts in ms, reduced modulo the slide; 0 for sessions. */
     public long offset()
     {
         return offset;
     }
 
+    /** @return the session gap in ms; 0 for tumbling and sliding windows. */
     public long gap()
     {
         return gap;

@@ -10,7 +10,10 @@ public enum IndexKind
     /** An off-heap open-addressing table owned by the partition thread: no locks, fewer cache misses. */
     HASH;
 
-    /** @return the kind named, case-insensitive, or null. */
+    /**
+     * @param name {@code chronicle} or {@code hash}.
+     * @return the kind named, case-insensitive, or null.
+     */
     public static IndexKind fromName(final String name)
     {
         for (final IndexKind kind : values())

@@ -27,14 +27,14 @@ import io.junction.internal.time.TimerWheel;
  * counts as {@code upper - 1}, an exclusive lower as {@code lower + 1}), computed without overflow.
  * <pre>
  * on row r of side S at step s:
- *   op other than +I              -> dead-letter NOT_APPEND_ONLY
- *   r.ts < watermark - lateness   -> dead-letter LATE (counted; not joined, not stored)
- *   null key or failed pre-filter -> padded at once if S is outer (anti: the left row), never stored
+ *   op other than +I              -&gt; dead-letter NOT_APPEND_ONLY
+ *   r.ts &lt; watermark - lateness   -&gt; dead-letter LATE (counted; not joined, not stored)
+ *   null key or failed pre-filter -&gt; padded at once if S is outer (anti: the left row), never stored
  *   for each stored o of the other side matching r: emit +(r, o) at max(r.ts, o.ts); count both
  *     (semi: +l at l's first match, once)
  *   if r is already closed: pad it now if it never matched, do not store it
  *   else store r with deadline  left: ts + upper + lateness,  right: ts - lower + lateness
- * on watermark w at step s: every row with deadline < w is closed: padded (if outer and unmatched;
+ * on watermark w at step s: every row with deadline &lt; w is closed: padded (if outer and unmatched;
  *   anti: the unmatched left rows) at step s, then removed from state.
  * on end of input: every row is closed.
  * </pre>
@@ -56,6 +56,15 @@ public final class IntervalJoin extends AbstractJoin
     private long expiryStep;
     private boolean ended;
 
+    /**
+     * Creates the operator and allocates its off-heap state.
+     *
+     * @param spec        a interval join.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @throws IllegalArgumentException when the spec is of another join kind.
+     */
     public IntervalJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {

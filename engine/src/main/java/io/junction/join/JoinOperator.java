@@ -28,10 +28,19 @@ public interface JoinOperator extends AutoCloseable
     /**
      * Advances one input's watermark; expiry and emission it causes carry {@code step}. Makes the input
      * active if it was idle, whatever the value.
+     *
+     * @param side      the input.
+     * @param watermark its new watermark, ms; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
      */
     void onWatermark(Side side, long watermark, long step);
 
-    /** Advances both inputs' watermarks. */
+    /**
+     * Advances both inputs' watermarks.
+     *
+     * @param watermark the new watermark of both inputs, ms; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
+     */
     void onWatermark(long watermark, long step);
 
     /**
@@ -40,10 +49,17 @@ public interface JoinOperator extends AutoCloseable
      * waiting on the idle input close, padded or expired, with {@code step}. The input's next row or
      * watermark makes it active again. The join's watermark never goes backwards: an input that comes
      * back below it holds it until it catches up, and its rows below it are late as usual.
+     *
+     * @param side the input that became idle.
+     * @param step the input sequence number of the idleness event, carried to what it emits.
      */
     void onIdle(Side side, long step);
 
-    /** The end of input: acts as a watermark of +infinity on both inputs (SPEC 1). */
+    /**
+     * The end of input: acts as a watermark of +infinity on both inputs (SPEC 1).
+     *
+     * @param step the input sequence number of the end of input, carried to everything it emits.
+     */
     void onEndOfInput(long step);
 
     /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */

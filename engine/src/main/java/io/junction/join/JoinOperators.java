@@ -12,6 +12,10 @@ public final class JoinOperators
     }
 
     /**
+     * @param spec        the join.
+     * @param config      the sizing of the operator's off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
      * @return a new operator for the spec's kind.
      */
     public static JoinOperator create(

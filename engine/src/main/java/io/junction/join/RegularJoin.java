@@ -47,6 +47,15 @@ public final class RegularJoin extends AbstractJoin
     private final long stateTtl;
     private final TimerWheel.ExpiryHandler expiry = this::expire;
 
+    /**
+     * Creates the operator and allocates its off-heap state.
+     *
+     * @param spec        a regular join.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @throws IllegalArgumentException when the spec is of another join kind.
+     */
     public RegularJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {

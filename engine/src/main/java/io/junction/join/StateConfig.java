@@ -51,11 +51,32 @@ public final class StateConfig
     private final int wheelSlots;
     private final int maxKeyLength;
 
+    /**
+     * A configuration with the default key index and no preallocation.
+     *
+     * @param maxKeys      live keys per partition the key index is sized for, &gt; 0.
+     * @param chunkSize    bytes per row-arena chunk.
+     * @param tickShift    log2 of the ms of event time one timer-wheel slot covers.
+     * @param wheelSlots   slots in the timer wheel, a power of two.
+     * @param maxKeyLength longest join key in bytes.
+     * @throws IllegalArgumentException when a value is out of its range.
+     */
     public StateConfig(final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, INDEX_DEFAULT);
     }
 
+    /**
+     * A configuration without preallocation.
+     *
+     * @param maxKeys      live keys per partition the key index is sized for, &gt; 0.
+     * @param chunkSize    bytes per row-arena chunk.
+     * @param tickShift    log2 of the ms of event time one timer-wheel slot covers.
+     * @param wheelSlots   slots in the timer wheel, a power of two.
+     * @param maxKeyLength longest join key in bytes.
+     * @param indexKind    the key index implementation.
+     * @throws IllegalArgumentException when a value is out of its range.
+     */
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind)
@@ -63,6 +84,18 @@ public final class StateConfig
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, PREALLOCATE_DEFAULT);
     }
 
+    /**
+     * A configuration.
+     *
+     * @param maxKeys      live keys per partition the key index is sized for, &gt; 0.
+     * @param chunkSize    bytes per row-arena chunk.
+     * @param tickShift    log2 of the ms of event time one timer-wheel slot covers.
+     * @param wheelSlots   slots in the timer wheel, a power of two.
+     * @param maxKeyLength longest join key in bytes.
+     * @param indexKind    the key index implementation.
+     * @param preallocate  bytes of row arena each partition takes and touches at start, &gt;= 0.
+     * @throws IllegalArgumentException when a value is out of its range.
+     */
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate)
@@ -133,66 +166,89 @@ public final class StateConfig
         return kind;
     }
 
-    /** @return a copy with another key capacity. */
+    /**
+     * @param maxKeys live keys per partition the key index is sized for.
+     * @return a copy with another key capacity.
+     */
     public StateConfig withMaxKeys(final long maxKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
-    /** @return a copy with another timer wheel geometry. */
+    /**
+     * @param tickShift  log2 of the ms of event time one slot covers.
+     * @param wheelSlots slots in the wheel, a power of two.
+     * @return a copy with another timer wheel geometry.
+     */
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
-    /** @return a copy with another arena chunk size. */
+    /**
+     * @param chunkSize bytes per row-arena chunk.
+     * @return a copy with another arena chunk size.
+     */
     public StateConfig withChunkSize(final int chunkSize)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
-    /** @return a copy with another key index implementation. */
+    /**
+     * @param indexKind the key index implementation.
+     * @return a copy with another key index implementation.
+     */
     public StateConfig withIndex(final IndexKind indexKind)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
-    /** @return a copy that preallocates this many bytes of row arena per partition. */
+    /**
+     * @param preallocate bytes, &gt;= 0.
+     * @return a copy that preallocates this many bytes of row arena per partition.
+     */
     public StateConfig withPreallocate(final long preallocate)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
     }
 
+    /** @return bytes of row arena each partition takes and touches at start. */
     public long preallocate()
     {
         return preallocate;
     }
 
+    /** @return the key index implementation. */
     public IndexKind indexKind()
     {
         return indexKind;
     }
 
+    /** @return live keys per partition the key index is sized for. */
     public long maxKeys()
     {
         return maxKeys;
     }
 
+    /** @return bytes per row-arena chunk. */
     public int chunkSize()
     {
         return chunkSize;
     }
 
+    /** @return log2 of the ms of event time one timer-wheel slot covers. */
     public int tickShift()
     {
         return tickShift;
     }
 
+    /** @return slots in the timer wheel. */
     public int wheelSlots()
     {
         return wheelSlots;
     }
 
+    /** @return the longest join key in bytes. */
     public int maxKeyLength()
     {
         return maxKeyLength;

@@ -76,6 +76,15 @@ public final class WindowJoin extends AbstractJoin
     private long fireWatermark = Long.MIN_VALUE;
     private boolean ended;
 
+    /**
+     * Creates the operator and allocates its off-heap state.
+     *
+     * @param spec        a window join.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @throws IllegalArgumentException when the spec is of another join kind.
+     */
     public WindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {

@@ -8,35 +8,57 @@ import io.junction.api.DeadLetterReason;
  */
 public final class PartitionSnapshot
 {
+    /** The partition index, 0-based. */
     public final int partition;
+    /** Input rows received, both sides. */
     public final long rowsIn;
+    /** Output rows emitted, of any kind. */
     public final long rowsOut;
+    /** Rows dead-lettered as late. */
     public final long lateRows;
+    /** Rows dead-lettered as bad input (all reasons but lateness). */
     public final long badInputs;
+    /** Rows removed from state by expiry (interval bounds, fired windows, TTL). */
     public final long expiredRows;
+    /** Live left rows in state. */
     public final long liveLeft;
+    /** Live right rows in state. */
     public final long liveRight;
+    /** Off-heap bytes of the partition's state (key index, buckets, row arena). */
     public final long stateBytes;
+    /** Timers pending in the partition's wheels. */
     public final long pendingTimers;
+    /** The join's watermark in this partition, {@link Long#MIN_VALUE} before both inputs have one. */
     public final long watermark;
+    /** Exceptions thrown by result or dead-letter handlers (each passed to the error handler). */
     public final long handlerErrors;
+    /** Ring events processed: rows, watermarks and the end of input. */
     public final long events;
+    /** Ring slots in use when the snapshot was taken. */
     public final long ringOccupancy;
+    /** Ring slots in all. */
     public final long ringCapacity;
     private final long[] deadLetters;
 
-    public PartitionSnapshot(
-        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
-        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
-        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
-        final long ringOccupancy, final long ringCapacity)
-    {
-        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes,
-            pendingTimers, watermark, handlerErrors, events, ringOccupancy, ringCapacity, new long[0]);
-    }
-
     /**
-     * @param deadLetters dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0)
+     * A snapshot; built by the runtime (see the fields for the meaning of each value).
+     *
+     * @param partition     the partition index.
+     * @param rowsIn        input rows.
+     * @param rowsOut       output rows.
+     * @param lateRows      late rows.
+     * @param badInputs     bad inputs.
+     * @param expiredRows   expired rows.
+     * @param liveLeft      live left rows.
+     * @param liveRight     live right rows.
+     * @param stateBytes    off-heap state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark     the join's watermark.
+     * @param handlerErrors handler exceptions.
+     * @param events        ring events processed.
+     * @param ringOccupancy ring slots in use.
+     * @param ringCapacity  ring slots in all.
+     * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
      */
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
@@ -63,7 +85,10 @@ public final class PartitionSnapshot
         System.arraycopy(deadLetters, 0, this.deadLetters, 0, Math.min(deadLetters.length, this.deadLetters.length));
     }
 
-    /** @return rows this partition handed to its dead-letter handler for this reason. */
+    /**
+     * @param reason a dead-letter reason.
+     * @return rows this partition handed to its dead-letter handler for this reason.
+     */
     public long deadLetters(final DeadLetterReason reason)
     {
         return deadLetters[reason.ordinal()];

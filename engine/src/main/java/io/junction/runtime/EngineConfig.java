@@ -51,7 +51,18 @@ public final class EngineConfig
     private final StateConfig state;
     private final Duration idleTimeout;
 
-    /** A configuration with the idle timeout off. */
+    /**
+     * A configuration with the idle timeout off; see the property constants for what each value means.
+     *
+     * @param partitions    partitions, each a ring and a thread, in [1, 1024].
+     * @param ringSize      slots per ring, a power of two.
+     * @param slotCapacity  bytes of row per slot, in [16, 65535].
+     * @param waitStrategy  how idle partition threads wait.
+     * @param multiProducer whether several threads publish at once.
+     * @param recordLatency whether ingest-to-emit latency is recorded per result.
+     * @param state         the sizing of each partition's state.
+     * @throws IllegalArgumentException when a value is out of its range or null.
+     */
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state)
@@ -59,6 +70,19 @@ public final class EngineConfig
         this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, Duration.ZERO);
     }
 
+    /**
+     * A configuration; see the property constants for what each value means.
+     *
+     * @param partitions    partitions, each a ring and a thread, in [1, 1024].
+     * @param ringSize      slots per ring, a power of two.
+     * @param slotCapacity  bytes of row per slot, in [16, 65535].
+     * @param waitStrategy  how idle partition threads wait.
+     * @param multiProducer whether several threads publish at once.
+     * @param recordLatency whether ingest-to-emit latency is recorded per result.
+     * @param state         the sizing of each partition's state.
+     * @param idleTimeout   processing time without an event after which an input is idle; zero: never.
+     * @throws IllegalArgumentException when a value is out of its range or null.
+     */
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout)
@@ -96,6 +120,8 @@ public final class EngineConfig
     /**
      * Default partitions: one per two cores (a partition thread and a producer per pair), at least
      * one, at most eight.
+     *
+     * @return half the available processors, between 1 and 8.
      */
     public static int defaultPartitions()
     {
@@ -133,42 +159,85 @@ public final class EngineConfig
             Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)));
     }
 
+    /**
+     * A copy with another number of partitions.
+     *
+     * @param partitions partitions, in [1, 1024].
+     * @return a copy with that value.
+     */
     public EngineConfig withPartitions(final int partitions)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another ring size.
+     *
+     * @param ringSize slots per ring, a power of two.
+     * @return a copy with that value.
+     */
     public EngineConfig withRingSize(final int ringSize)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another slot capacity.
+     *
+     * @param slotCapacity bytes of row per slot, in [16, 65535].
+     * @return a copy with that value.
+     */
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another wait strategy.
+     *
+     * @param waitStrategy how idle partition threads wait.
+     * @return a copy with that value.
+     */
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another multi-producer setting.
+     *
+     * @param multiProducer whether several threads publish at once.
+     * @return a copy with that value.
+     */
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another latency-recording setting.
+     *
+     * @param recordLatency whether latency is recorded per result.
+     * @return a copy with that value.
+     */
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /**
+     * A copy with another state configuration.
+     *
+     * @param state the sizing of each partition's state.
+     * @return a copy with that value.
+     */
     public EngineConfig withState(final StateConfig state)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
     /**
+     * @param idleTimeout processing time without an event after which an input is idle.
      * @return a copy whose inputs become idle after {@code idleTimeout} of processing time without an
      *         event ({@link Duration#ZERO}: never, the default); see {@link #IDLE_TIMEOUT_PROP_NAME}.
      */
@@ -177,36 +246,43 @@ public final class EngineConfig
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
     }
 
+    /** @return the number of partitions. */
     public int partitions()
     {
         return partitions;
     }
 
+    /** @return slots per ring. */
     public int ringSize()
     {
         return ringSize;
     }
 
+    /** @return bytes of row per ring slot. */
     public int slotCapacity()
     {
         return slotCapacity;
     }
 
+    /** @return how idle partition threads wait. */
     public WaitStrategyKind waitStrategy()
     {
         return waitStrategy;
     }
 
+    /** @return whether several threads may publish at once. */
     public boolean multiProducer()
     {
         return multiProducer;
     }
 
+    /** @return whether ingest-to-emit latency is recorded per result. */
     public boolean recordLatency()
     {
         return recordLatency;
     }
 
+    /** @return the sizing of each partition's state. */
     public StateConfig state()
     {
         return state;

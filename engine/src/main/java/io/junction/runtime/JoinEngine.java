@@ -165,7 +165,10 @@ public final class JoinEngine implements AutoCloseable
         RUNNING_NAMES.remove(name);
     }
 
-    /** @return a builder for an engine running this join. */
+    /**
+     * @param spec the join to run.
+     * @return a builder for an engine running this join.
+     */
     public static Builder builder(final JoinSpec spec)
     {
         return new Builder(spec);
@@ -237,6 +240,7 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
+     * @param partition a partition index.
      * @return the ingest-to-emit latencies (nanoseconds per result) one partition recorded since the
      *         previous sample of that partition.
      */
@@ -332,6 +336,9 @@ public final class JoinEngine implements AutoCloseable
          * Names the engine (default: {@code join-1}, {@code join-2}, ...: the first not in use). The name
          * is the engine's JMX identity, so it must be unique among the engines running in this JVM:
          * {@link #start()} fails with {@link IllegalStateException} while another engine of this name runs.
+         *
+         * @param name the engine's name.
+         * @return this builder.
          */
         public Builder name(final String name)
         {
@@ -343,41 +350,72 @@ public final class JoinEngine implements AutoCloseable
             return this;
         }
 
+        /**
+         * Sets the configuration.
+         *
+         * @param config the engine configuration (default: {@link EngineConfig#defaults()}).
+         * @return this builder.
+         */
         public Builder config(final EngineConfig config)
         {
             this.config = config;
             return this;
         }
 
-        /** One result handler shared by every partition: it must be thread safe when partitions > 1. */
+        /**
+         * One result handler shared by every partition: it must be thread safe when partitions > 1.
+         *
+         * @param handler receives every partition's output.
+         * @return this builder.
+         */
         public Builder resultHandler(final ResultHandler handler)
         {
             this.resultHandlers = p -> handler;
             return this;
         }
 
-        /** A result handler per partition, each called by its partition thread only. */
+        /**
+         * A result handler per partition, each called by its partition thread only.
+         *
+         * @param factory called once per partition index at start.
+         * @return this builder.
+         */
         public Builder resultHandlers(final IntFunction<ResultHandler> factory)
         {
             this.resultHandlers = factory;
             return this;
         }
 
-        /** One dead-letter handler shared by every partition: it must be thread safe when partitions > 1. */
+        /**
+         * One dead-letter handler shared by every partition: it must be thread safe when partitions > 1.
+         *
+         * @param handler receives every partition's dead letters.
+         * @return this builder.
+         */
         public Builder deadLetterHandler(final DeadLetterHandler handler)
         {
             this.deadLetterHandlers = p -> handler;
             return this;
         }
 
-        /** A dead-letter handler per partition. */
+        /**
+         * A dead-letter handler per partition.
+         *
+         * @param factory called once per partition index at start.
+         * @return this builder.
+         */
         public Builder deadLetterHandlers(final IntFunction<DeadLetterHandler> factory)
         {
             this.deadLetterHandlers = factory;
             return this;
         }
 
-        /** Where exceptions thrown inside partitions (by handlers or operators) are reported. */
+        /**
+         * Where exceptions thrown inside partitions (by handlers or operators) are reported.
+         *
+         * @param errorHandler receives the exceptions.
+         * @return this builder.
+         */
         public Builder errorHandler(final ErrorHandler errorHandler)
         {
             this.errorHandler = errorHandler;
@@ -388,6 +426,9 @@ public final class JoinEngine implements AutoCloseable
          * The processing-time clock, in nanoseconds, that the idle timeout ({@link EngineConfig#idleTimeout()})
          * is measured with; {@code System::nanoTime} unless a test controls time. Called by publishers
          * from their threads.
+         *
+         * @param nanoClock a monotonic clock in nanoseconds.
+         * @return this builder.
          */
         public Builder clock(final LongSupplier nanoClock)
         {

@@ -40,10 +40,15 @@ import java.nio.ByteBuffer;
  */
 public final class Publisher
 {
+    /** The event is in the ring. */
     public static final int PUBLISHED = 0;
+    /** The ring is full ({@code tryPublish} only); nothing was published: retry later or drop. */
     public static final int BACK_PRESSURED = -1;
+    /** The row is larger than a ring slot and will never fit; nothing was published. */
     public static final int ROW_TOO_LARGE = -2;
+    /** The bytes are not a well-formed binary row; nothing was published. */
     public static final int MALFORMED_ROW = -3;
+    /** The engine is closed; nothing was published. */
     public static final int CLOSED = -4;
 
     private final JoinEngine engine;
@@ -79,6 +84,9 @@ public final class Publisher
      * have none of their own: each input's watermark trails its highest timestamp by {@code delay} ms
      * and is broadcast every {@code everyEvents} rows or {@code everyMillis} ms of event time.
      *
+     * @param delay       how far each input's watermark trails its highest timestamp, ms.
+     * @param everyEvents broadcast a watermark every this many rows of an input.
+     * @param everyMillis or every this many ms of that input's event time.
      * @return this publisher.
      */
     public Publisher generateWatermarks(final long delay, final long everyEvents, final long everyMillis)
@@ -91,6 +99,13 @@ public final class Publisher
     /**
      * Publishes a row, waiting while its partition's ring is full.
      *
+     * @param side        the row's input.
+     * @param kind        its change kind.
+     * @param row         holds the row's bytes ({@link io.junction.api.RowFormat}).
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number, carried to every output it causes.
      * @param ingestNanos when the event entered the system ({@code System.nanoTime()}), the origin of
      *                    its results' latency; a fixed-rate driver passes the intended send time.
      * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW} or {@link #CLOSED}.
@@ -105,6 +120,14 @@ public final class Publisher
     /**
      * Publishes a row unless its partition's ring is full.
      *
+     * @param side        the row's input.
+     * @param kind        its change kind.
+     * @param row         holds the row's bytes ({@link io.junction.api.RowFormat}).
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number, carried to every output it causes.
+     * @param ingestNanos when the event entered the system ({@code System.nanoTime()}).
      * @return as {@link #publish}, or {@link #BACK_PRESSURED}.
      */
     public int tryPublish(
@@ -114,7 +137,16 @@ public final class Publisher
         return publish(side, kind, row, offset, length, ts, step, ingestNanos, false);
     }
 
-    /** Publishes a row with the current time as its ingest time. */
+    /**
+     * Publishes a row with the current time as its ingest time.
+     *
+     * @param side the row's input.
+     * @param kind its change kind.
+     * @param row  the row, read during the call only.
+     * @param ts   its event time, ms.
+     * @param step its input sequence number.
+     * @return as {@link #publish(Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     */
     public int publish(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true);
@@ -124,6 +156,11 @@ public final class Publisher
      * Publishes a row given as objects, encoded with the side's schema (the typed layer: allocates, so
      * for users who prefer objects to flyweights, not for hot paths). Waits while the ring is full.
      *
+     * @param side the row's input.
+     * @param kind its change kind.
+     * @param row  the row as objects.
+     * @param ts   its event time, ms.
+     * @param step its input sequence number.
      * @return as {@link #publish(Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
      */
     public int publish(final Side side, final ChangeKind kind, final Row row, final long ts, final long step)
@@ -203,7 +240,13 @@ public final class Publisher
         return PUBLISHED;
     }
 
-    /** Advances both inputs' watermarks in every partition (an event of both: both are active); waits for room. */
+    /**
+     * Advances both inputs' watermarks in every partition (an event of both: both are active); waits for room.
+     *
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED} or {@link #CLOSED}.
+     */
     public int watermark(final long watermark, final long step)
     {
         if (idleness != null && !engine.isClosed())
@@ -219,6 +262,11 @@ public final class Publisher
     /**
      * Advances one input's watermark in every partition (an event of that input: it is active); waits
      * for room. With an idle timeout, then checks whether the other input has become idle.
+     *
+     * @param side      the input.
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED} or {@link #CLOSED}.
      */
     public int watermark(final Side side, final long watermark, final long step)
     {
@@ -299,7 +347,12 @@ public final class Publisher
         return broadcast(type, (byte)side, value, step) == PUBLISHED;
     }
 
-    /** Signals the end of input (a watermark of +infinity on both inputs, SPEC 1) to every partition. */
+    /**
+     * Signals the end of input (a watermark of +infinity on both inputs, SPEC 1) to every partition.
+     *
+     * @param step its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED} or {@link #CLOSED}.
+     */
     public int endOfInput(final long step)
     {
         return broadcast(RingSlot.END_OF_INPUT, RingSlot.BOTH_SIDES, Long.MAX_VALUE, step);

@@ -38,7 +38,10 @@ public enum WaitStrategyKind
         }
     }
 
-    /** @return the kind for a name such as {@code "busy-spin"} or {@code "YIELDING"}, or null. */
+    /**
+     * @param name a kind's name, case-insensitive, {@code -} or {@code _} between words.
+     * @return the kind for a name such as {@code "busy-spin"} or {@code "YIELDING"}, or null.
+     */
     public static WaitStrategyKind fromName(final String name)
     {
         final String normalised = name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');

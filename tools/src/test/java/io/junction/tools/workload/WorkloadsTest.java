@@ -120,6 +120,22 @@ class WorkloadsTest {
     }
 
     @Test
+    void shouldReproduceW1BigCountsChecksumAndJoinRows() {
+        final W1Recorder r = new W1Recorder(Workloads.W1_BIG_N_DEFAULT);
+        Workloads.generate(Workload.W1_BIG, new Properties(), r);
+        assertEquals(11_999_661L, r.checksum.events());
+        assertEquals(10_000_000L, r.checksum.left());
+        assertEquals(1_999_661L, r.checksum.right());
+        assertEquals("f32504e695f1d096", r.checksum.hex());
+        assertEquals(11_999_661L / 1000, r.watermarks);
+        assertEquals(0, r.lateRows);
+
+        final long[] join = r.join(Workloads.w1IntervalMillis(Workload.W1_BIG));
+        assertEquals(1_999_661L, join[0], "W1-big inner rows: every click matches exactly its impression");
+        assertEquals(10_000_000L, join[1], "W1-big append-only left outer rows");
+    }
+
+    @Test
     void shouldGiveW1IntervalsPerVariant() {
         assertEquals(30_000L, Workloads.w1IntervalMillis(Workload.W1));
         assertEquals(3_600_000L, Workloads.w1IntervalMillis(Workload.W1_BIG));
