@@ -21,12 +21,27 @@ public final class PartitionSnapshot
     public final long events;
     public final long ringOccupancy;
     public final long ringCapacity;
+    /**
+     * Whether the partition's thread died (an error escaped every guard): its rows are no longer
+     * processed and publishing to it returns {@code Publisher.PARTITION_FAILED}.
+     */
+    public final boolean failed;
 
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
         final long pendingTimers, final long watermark, final long handlerErrors, final long events,
         final long ringOccupancy, final long ringCapacity)
+    {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes,
+            pendingTimers, watermark, handlerErrors, events, ringOccupancy, ringCapacity, false);
+    }
+
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final boolean failed)
     {
         this.partition = partition;
         this.rowsIn = rowsIn;
@@ -43,6 +58,7 @@ public final class PartitionSnapshot
         this.events = events;
         this.ringOccupancy = ringOccupancy;
         this.ringCapacity = ringCapacity;
+        this.failed = failed;
     }
 
     @Override
@@ -51,6 +67,6 @@ public final class PartitionSnapshot
         return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
             " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
             " stateBytes=" + stateBytes + " timers=" + pendingTimers + " handlerErrors=" + handlerErrors +
-            " ring=" + ringOccupancy + "/" + ringCapacity;
+            " ring=" + ringOccupancy + "/" + ringCapacity + (failed ? " FAILED" : "");
     }
 }

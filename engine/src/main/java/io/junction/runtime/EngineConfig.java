@@ -32,6 +32,24 @@ public final class EngineConfig
     /** Whether each result's ingest-to-emit latency is recorded into the partition's histogram. */
     public static final String RECORD_LATENCY_PROP_NAME = "junction.recordLatency";
 
+    /**
+     * Milliseconds {@link JoinEngine#close()} waits for the partitions to drain and stop; after it, close
+     * logs what it could not drain and returns.
+     */
+    public static final String CLOSE_TIMEOUT_PROP_NAME = "junction.closeTimeoutMs";
+    /** Default {@link #CLOSE_TIMEOUT_PROP_NAME}. */
+    public static final long CLOSE_TIMEOUT_DEFAULT = 5_000;
+
+    /** Partition threads are named this prefix followed by the partition number ({@code junction-p0}, ...). */
+    public static final String THREAD_NAME_PREFIX_PROP_NAME = "junction.thread.namePrefix";
+    /** Default {@link #THREAD_NAME_PREFIX_PROP_NAME}. */
+    public static final String THREAD_NAME_PREFIX_DEFAULT = "junction-p";
+
+    /** Whether partition threads are daemon threads (they do not keep the JVM alive). */
+    public static final String DAEMON_THREADS_PROP_NAME = "junction.thread.daemon";
+    /** Default {@link #DAEMON_THREADS_PROP_NAME}. */
+    public static final boolean DAEMON_THREADS_DEFAULT = true;
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -39,10 +57,22 @@ public final class EngineConfig
     private final boolean multiProducer;
     private final boolean recordLatency;
     private final StateConfig state;
+    private final long closeTimeoutMillis;
+    private final String threadNamePrefix;
+    private final boolean daemonThreads;
 
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state)
+    {
+        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            CLOSE_TIMEOUT_DEFAULT, THREAD_NAME_PREFIX_DEFAULT, DAEMON_THREADS_DEFAULT);
+    }
+
+    public EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state,
+        final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads)
     {
         if (partitions < 1 || partitions > 1024)
         {
@@ -60,6 +90,14 @@ public final class EngineConfig
         {
             throw new IllegalArgumentException("waitStrategy and state config are required");
         }
+        if (closeTimeoutMillis < 0)
+        {
+            throw new IllegalArgumentException(CLOSE_TIMEOUT_PROP_NAME + " must be >= 0: " + closeTimeoutMillis);
+        }
+        if (threadNamePrefix == null)
+        {
+            throw new IllegalArgumentException(THREAD_NAME_PREFIX_PROP_NAME + " is required");
+        }
         this.partitions = partitions;
         this.ringSize = ringSize;
         this.slotCapacity = slotCapacity;
@@ -67,6 +105,9 @@ public final class EngineConfig
         this.multiProducer = multiProducer;
         this.recordLatency = recordLatency;
         this.state = state;
+        this.closeTimeoutMillis = closeTimeoutMillis;
+        this.threadNamePrefix = threadNamePrefix;
+        this.daemonThreads = daemonThreads;
     }
 
     /**
@@ -105,42 +146,88 @@ public final class EngineConfig
             kind,
             Boolean.parseBoolean(System.getProperty(MULTI_PRODUCER_PROP_NAME, "false")),
             Boolean.parseBoolean(System.getProperty(RECORD_LATENCY_PROP_NAME, "true")),
-            StateConfig.fromSystemProperties());
+            StateConfig.fromSystemProperties(),
+            Long.getLong(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
+            System.getProperty(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
+            Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))));
     }
 
     public EngineConfig withPartitions(final int partitions)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withRingSize(final int ringSize)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     public EngineConfig withState(final StateConfig state)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /** @return a copy where {@link JoinEngine#close()} waits at most this many ms for the partitions. */
+    public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /** @return a copy whose partition threads are named {@code threadNamePrefix + partition}. */
+    public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /** @return a copy whose partition threads are daemon threads or not. */
+    public EngineConfig withDaemonThreads(final boolean daemonThreads)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    public long closeTimeoutMillis()
+    {
+        return closeTimeoutMillis;
+    }
+
+    public String threadNamePrefix()
+    {
+        return threadNamePrefix;
+    }
+
+    public boolean daemonThreads()
+    {
+        return daemonThreads;
     }
 
     public int partitions()
@@ -183,6 +270,7 @@ public final class EngineConfig
     {
         return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
             ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
-            ", state=" + state + '}';
+            ", state=" + state + ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix +
+            ", daemonThreads=" + daemonThreads + '}';
     }
 }

@@ -14,6 +14,8 @@ final class RingSlot
     static final byte ROW = 0;
     static final byte WATERMARK = 1;
     static final byte END_OF_INPUT = 2;
+    /** A claimed slot whose event could not be written: published so the ring moves on, passed over by the partition. */
+    static final byte SKIP = 3;
 
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;
