@@ -22,9 +22,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
@@ -61,6 +61,11 @@ import java.util.function.IntFunction;
  */
 public final class JoinEngine implements AutoCloseable
 {
+    private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
+    /** How long start waits for the partition threads at least: a bound on a hang only. */
+    private static final long START_TIMEOUT_MILLIS = 30_000;
+    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
     private final JoinSpec spec;
     private final EngineConfig config;
     private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
@@ -140,9 +145,6 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
     }
-
-    private static final long START_TIMEOUT_MILLIS = 30_000;
-    private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
     /** @return a builder for an engine running this join. */
     public static Builder builder(final JoinSpec spec)
@@ -384,8 +386,6 @@ public final class JoinEngine implements AutoCloseable
             terminated.countDown();
         }
     }
-
-    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     /** @return events published to a partition and not yet processed. */
     private long backlog(final int partition)

@@ -189,7 +189,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             handlerErrors++;
             try
             {
-                e.addSuppressed(t);
+                // Not e.addSuppressed(t): a handler that throws one shared instance would grow it forever.
                 fallback.onError(e);
             }
             catch (final Throwable ignored)

@@ -15,6 +15,8 @@ import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
@@ -59,6 +61,20 @@ public final class Publisher
     public static final int INVALID_ARGUMENT = -6;
     /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
     public static final int PARTITION_FAILED = -7;
+
+    private static final VarHandle OWNER;
+
+    static
+    {
+        try
+        {
+            OWNER = MethodHandles.lookup().findVarHandle(Publisher.class, "owner", Thread.class);
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final JoinEngine engine;
     private final RingBuffer<RingSlot>[] rings;
@@ -266,27 +282,32 @@ public final class Publisher
     {
         while (true)
         {
-            try
+            // Asking first keeps the exception off the path of a full ring; with one producer (the
+            // default) the claim that follows cannot fail, with several it can lose a race.
+            if (ring.hasAvailableCapacity(1))
             {
-                return ring.tryNext();
+                try
+                {
+                    return ring.tryNext();
+                }
+                catch (final InsufficientCapacityException e)
+                {
+                    // Disruptor's preallocated singleton: no allocation, no stack trace.
+                }
             }
-            catch (final InsufficientCapacityException e)
+            if (!wait)
             {
-                // Disruptor's preallocated singleton: no allocation, no stack trace.
-                if (!wait)
-                {
-                    return BACK_PRESSURED;
-                }
-                if (engine.isFailed(partition))
-                {
-                    return PARTITION_FAILED;
-                }
-                if (engine.isClosed())
-                {
-                    return CLOSED;
-                }
-                LockSupport.parkNanos(1);
+                return BACK_PRESSURED;
             }
+            if (engine.isFailed(partition))
+            {
+                return PARTITION_FAILED;
+            }
+            if (engine.isClosed())
+            {
+                return CLOSED;
+            }
+            LockSupport.parkNanos(1);
         }
     }
 
@@ -421,15 +442,26 @@ public final class Publisher
 
     private void claimOwner(final Thread current)
     {
-        if (owner != null)
+        // The hot path reads the field plainly: only its owner writes it, and a thread that sees a
+        // stale null comes here, where the exchange sees the owner.
+        final Thread previous = (Thread)OWNER.compareAndExchange(this, (Thread)null, current);
+        if (previous != null)
         {
             throw new IllegalStateException("publisher used from thread " + current.getName() + ", owned by " +
-                owner.getName() + ": a publisher is not thread safe; give each producing thread its own" +
+                previous.getName() + ": a publisher is not thread safe; give each producing thread its own" +
                 (engine.config().multiProducer() ? "" : " and configure multiProducer"));
         }
-        engine.claimProducer(current);
-        owner = current;
+        try
+        {
+            engine.claimProducer(current);
+        }
+        catch (final IllegalStateException e)
+        {
+            OWNER.setVolatile(this, (Thread)null);
+            throw e;
+        }
     }
+
 
     private int refuse(final int code)
     {

@@ -114,6 +114,32 @@ class PartitionFailureTest
 
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCloseFromInsideTheErrorHandler() throws Exception
+    {
+        final AtomicReference<JoinEngine> engineRef = new AtomicReference<>();
+        final CountDownLatch closeReturned = new CountDownLatch(1);
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config())
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                throw new IllegalStateException("fatal for this service");
+            })
+            .errorHandler(t ->
+            {
+                engineRef.get().close();
+                closeReturned.countDown();
+            })
+            .start();
+        engineRef.set(engine);
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+        assertTrue(closeReturned.await(20, TimeUnit.SECONDS), "close() called in the error handler returns");
+        engine.close();
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
+        assertFalse(engine.metrics().get(0).failed, "a partition stopped by close has not failed");
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldReturnFromCloseAfterItsTimeoutWhenAHandlerNeverReturns() throws Exception
     {
         final CountDownLatch entered = new CountDownLatch(1);
