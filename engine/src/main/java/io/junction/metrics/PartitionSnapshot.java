@@ -38,6 +38,11 @@ public final class PartitionSnapshot
     public final long ringOccupancy;
     /** Ring slots in all. */
     public final long ringCapacity;
+    /**
+     * Whether the partition's thread died (an error escaped every guard): its rows are no longer
+     * processed and publishing to it returns {@code Publisher.PARTITION_FAILED}.
+     */
+    public final boolean failed;
     private final long[] deadLetters;
 
     /**
@@ -59,12 +64,13 @@ public final class PartitionSnapshot
      * @param ringOccupancy ring slots in use.
      * @param ringCapacity  ring slots in all.
      * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
+     * @param failed        whether the partition's thread died.
      */
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
         final long pendingTimers, final long watermark, final long handlerErrors, final long events,
-        final long ringOccupancy, final long ringCapacity, final long[] deadLetters)
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed)
     {
         this.partition = partition;
         this.rowsIn = rowsIn;
@@ -81,6 +87,7 @@ public final class PartitionSnapshot
         this.events = events;
         this.ringOccupancy = ringOccupancy;
         this.ringCapacity = ringCapacity;
+        this.failed = failed;
         this.deadLetters = new long[DeadLetterReason.values().length];
         System.arraycopy(deadLetters, 0, this.deadLetters, 0, Math.min(deadLetters.length, this.deadLetters.length));
     }
@@ -110,7 +117,7 @@ public final class PartitionSnapshot
     {
         return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
             " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
-            " stateBytes=" + stateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() + " handlerErrors=" + handlerErrors +
-            " ring=" + ringOccupancy + "/" + ringCapacity;
+            " stateBytes=" + stateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() +
+            " handlerErrors=" + handlerErrors + " ring=" + ringOccupancy + "/" + ringCapacity + (failed ? " FAILED" : "");
     }
 }

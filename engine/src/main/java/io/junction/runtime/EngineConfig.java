@@ -42,6 +42,24 @@ public final class EngineConfig
     /** Default {@link #IDLE_TIMEOUT_PROP_NAME}: off, an input holds the join back however long it is silent. */
     public static final long IDLE_TIMEOUT_MILLIS_DEFAULT = 0;
 
+    /**
+     * Milliseconds {@link JoinEngine#close()} waits for the partitions to drain and stop; after it, close
+     * logs what it could not drain and returns.
+     */
+    public static final String CLOSE_TIMEOUT_PROP_NAME = "junction.closeTimeoutMs";
+    /** Default {@link #CLOSE_TIMEOUT_PROP_NAME}. */
+    public static final long CLOSE_TIMEOUT_DEFAULT = 5_000;
+
+    /** Partition threads are named this prefix followed by the partition number ({@code junction-p0}, ...). */
+    public static final String THREAD_NAME_PREFIX_PROP_NAME = "junction.thread.namePrefix";
+    /** Default {@link #THREAD_NAME_PREFIX_PROP_NAME}. */
+    public static final String THREAD_NAME_PREFIX_DEFAULT = "junction-p";
+
+    /** Whether partition threads are daemon threads (they do not keep the JVM alive). */
+    public static final String DAEMON_THREADS_PROP_NAME = "junction.thread.daemon";
+    /** Default {@link #DAEMON_THREADS_PROP_NAME}. */
+    public static final boolean DAEMON_THREADS_DEFAULT = true;
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -50,6 +68,9 @@ public final class EngineConfig
     private final boolean recordLatency;
     private final StateConfig state;
     private final Duration idleTimeout;
+    private final long closeTimeoutMillis;
+    private final String threadNamePrefix;
+    private final boolean daemonThreads;
 
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
@@ -87,6 +108,31 @@ public final class EngineConfig
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout)
     {
+        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            CLOSE_TIMEOUT_DEFAULT, THREAD_NAME_PREFIX_DEFAULT, DAEMON_THREADS_DEFAULT);
+    }
+
+    /**
+     * A configuration with every setting; see the property constants for what each value means.
+     *
+     * @param partitions         partitions, each a ring and a thread, in [1, 1024].
+     * @param ringSize           slots per ring, a power of two.
+     * @param slotCapacity       bytes of row per slot, in [16, 65535].
+     * @param waitStrategy       how idle partition threads wait.
+     * @param multiProducer      whether several threads publish at once.
+     * @param recordLatency      whether ingest-to-emit latency is recorded per result.
+     * @param state              the sizing of each partition's state.
+     * @param idleTimeout        processing time without an event after which an input is idle; zero: never.
+     * @param closeTimeoutMillis how long {@link JoinEngine#close()} waits for the partitions, ms.
+     * @param threadNamePrefix   partition threads are named this prefix and the partition number.
+     * @param daemonThreads      whether partition threads are daemon threads.
+     * @throws IllegalArgumentException when a value is out of its range or null.
+     */
+    public EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
+        final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads)
+    {
         if (partitions < 1 || partitions > 1024)
         {
             throw new IllegalArgumentException(PARTITIONS_PROP_NAME + " must be in [1, 1024]: " + partitions);
@@ -107,6 +153,14 @@ public final class EngineConfig
         {
             throw new IllegalArgumentException(IDLE_TIMEOUT_PROP_NAME + " must be >= 0 (0 is off): " + idleTimeout);
         }
+        if (closeTimeoutMillis < 0)
+        {
+            throw new IllegalArgumentException(CLOSE_TIMEOUT_PROP_NAME + " must be >= 0: " + closeTimeoutMillis);
+        }
+        if (threadNamePrefix == null)
+        {
+            throw new IllegalArgumentException(THREAD_NAME_PREFIX_PROP_NAME + " is required");
+        }
         this.partitions = partitions;
         this.ringSize = ringSize;
         this.slotCapacity = slotCapacity;
@@ -115,6 +169,9 @@ public final class EngineConfig
         this.recordLatency = recordLatency;
         this.state = state;
         this.idleTimeout = idleTimeout;
+        this.closeTimeoutMillis = closeTimeoutMillis;
+        this.threadNamePrefix = threadNamePrefix;
+        this.daemonThreads = daemonThreads;
     }
 
     /**
@@ -156,7 +213,10 @@ public final class EngineConfig
             Boolean.parseBoolean(System.getProperty(MULTI_PRODUCER_PROP_NAME, "false")),
             Boolean.parseBoolean(System.getProperty(RECORD_LATENCY_PROP_NAME, "true")),
             StateConfig.fromSystemProperties(),
-            Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)));
+            Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)),
+            Long.getLong(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
+            System.getProperty(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
+            Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))));
     }
 
     /**
@@ -167,7 +227,8 @@ public final class EngineConfig
      */
     public EngineConfig withPartitions(final int partitions)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -178,7 +239,8 @@ public final class EngineConfig
      */
     public EngineConfig withRingSize(final int ringSize)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -189,7 +251,8 @@ public final class EngineConfig
      */
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -200,7 +263,8 @@ public final class EngineConfig
      */
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -211,7 +275,8 @@ public final class EngineConfig
      */
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -222,7 +287,8 @@ public final class EngineConfig
      */
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -233,7 +299,8 @@ public final class EngineConfig
      */
     public EngineConfig withState(final StateConfig state)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /**
@@ -243,7 +310,8 @@ public final class EngineConfig
      */
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout);
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
     }
 
     /** @return the number of partitions. */
@@ -301,11 +369,60 @@ public final class EngineConfig
         return seconds >= Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : idleTimeout.toNanos();
     }
 
+    /**
+     * @param closeTimeoutMillis ms, at least 0.
+     * @return a copy where {@link JoinEngine#close()} waits at most this many ms for the partitions.
+     */
+    public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /**
+     * @param threadNamePrefix the prefix of partition thread names.
+     * @return a copy whose partition threads are named {@code threadNamePrefix + partition}.
+     */
+    public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /**
+     * @param daemonThreads whether partition threads are daemon threads.
+     * @return a copy whose partition threads are daemon threads or not.
+     */
+    public EngineConfig withDaemonThreads(final boolean daemonThreads)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+    }
+
+    /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
+    public long closeTimeoutMillis()
+    {
+        return closeTimeoutMillis;
+    }
+
+    /** @return the prefix of partition thread names. */
+    public String threadNamePrefix()
+    {
+        return threadNamePrefix;
+    }
+
+    /** @return whether partition threads are daemon threads. */
+    public boolean daemonThreads()
+    {
+        return daemonThreads;
+    }
+
     @Override
     public String toString()
     {
         return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
             ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
-            ", state=" + state + ", idleTimeout=" + idleTimeout + '}';
+            ", state=" + state + ", idleTimeout=" + idleTimeout +
+            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + '}';
     }
 }

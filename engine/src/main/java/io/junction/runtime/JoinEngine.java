@@ -20,9 +20,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 
@@ -44,7 +50,18 @@ import java.util.function.LongSupplier;
  * }</pre>
  *
  * <p>Thread safety: {@link #publisher()} hands out publishers (see {@link Publisher} for their
- * rules); {@link #metrics()} and {@link #sampleLatency()} may be called from any thread.
+ * rules: one per thread, and one publishing thread per engine unless it is multi-producer);
+ * {@link #metrics()}, {@link #sampleLatency()} and {@link #close()} may be called from any thread.
+ *
+ * <p>Threads: partition {@code p} runs on a thread named {@link EngineConfig#threadNamePrefix()}
+ * followed by {@code p} ({@code junction-p0}, ...), a daemon unless configured otherwise; a
+ * {@link Builder#threadFactory ThreadFactory} replaces that, and a
+ * {@link Builder#onPartitionThreadStart start hook} runs on each partition thread before its first
+ * event (to pin it to a CPU with the affinity library of one's choice, for example).
+ *
+ * <p>Errors: whatever a partition's operator or handlers throw goes to the error handler (by default a
+ * {@link LoggingErrorHandler}, which logs through {@link System.Logger}) and is counted; the partition
+ * goes on. A partition thread that dies even so is reported (see {@link PartitionFailedException}).
  *
  * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
  * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
@@ -54,11 +71,16 @@ import java.util.function.LongSupplier;
  */
 public final class JoinEngine implements AutoCloseable
 {
+    private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
+    /** How long start waits for the partition threads at least: a bound on a hang only. */
+    private static final long START_TIMEOUT_MILLIS = 30_000;
+    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** Names of the engines started and not yet closed in this JVM: an engine's JMX names must be its own. */
     private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
     private static final AtomicLong DEFAULT_NAMES = new AtomicLong();
 
     private final String name;
+
     private final JoinSpec spec;
     private final EngineConfig config;
     private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
@@ -67,17 +89,21 @@ public final class JoinEngine implements AutoCloseable
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
+    private final AtomicReference<Thread> producer = new AtomicReference<>();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final LoggingErrorHandler log = new LoggingErrorHandler();
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
+    private volatile EngineBeans beans;
     private volatile boolean closed;
-    private EngineBeans beans;
 
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
-        this.name = reserveName(builder.name);
         this.spec = builder.spec;
         this.config = builder.config;
+        this.name = reserveName(builder.name);
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
@@ -93,13 +119,16 @@ public final class JoinEngine implements AutoCloseable
                 latency[p] = new LatencyRecorder();
                 final ResultHandler results = builder.resultHandlers.apply(p);
                 final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
-                workers[p] = new PartitionWorker(
+                workers[p] = new PartitionWorker(p,
+                    builder.operatorFactory != null ? builder.operatorFactory :
                     (guardedResults, guardedDeadLetters) -> JoinOperators.create(spec, config.state(), guardedResults, guardedDeadLetters),
-                    results, deadLetters, builder.errorHandler, metrics[p], latency[p], config.recordLatency());
+                    results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
+                    builder.onThreadStart, metrics[p], latency[p], config.recordLatency());
                 final Disruptor<RingSlot> disruptor = new Disruptor<>(
-                    () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p),
+                    () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
                     config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
                     config.waitStrategy().create());
+                disruptor.setDefaultExceptionHandler(workers[p]);
                 disruptor.handleEventsWith(workers[p]);
                 disruptors.add(disruptor);
                 rings[p] = disruptor.getRingBuffer();
@@ -117,9 +146,17 @@ public final class JoinEngine implements AutoCloseable
         }
         try
         {
-            for (final PartitionWorker worker : workers)
+            // A bound on a hang only: a ThreadFactory that never runs what it is given.
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                Math.max(START_TIMEOUT_MILLIS, config.closeTimeoutMillis()));
+            for (int p = 0; p < partitions; p++)
             {
-                worker.awaitStarted();
+                if (!workers[p].awaitStarted(deadline - System.nanoTime()))
+                {
+                    close();
+                    throw new IllegalStateException("partition thread " + p + " did not start: does the ThreadFactory " +
+                        "return a thread that runs the Runnable it is given?");
+                }
             }
         }
         catch (final InterruptedException e)
@@ -174,14 +211,34 @@ public final class JoinEngine implements AutoCloseable
         return new Builder(spec);
     }
 
-    private static ThreadFactory threadFactory(final int partition)
+    private ThreadFactory threadFactory(final int partition, final ThreadFactory userFactory)
     {
         final AtomicInteger count = new AtomicInteger();
         return runnable ->
         {
-            final Thread thread = new Thread(runnable, "junction-partition-" + partition +
+            // The worker reports a partition thread that dies (PartitionFailedException, the log): the
+            // throwable ending it need not reach the thread's default handler, which prints to stderr.
+            final Runnable guarded = () ->
+            {
+                try
+                {
+                    runnable.run();
+                }
+                catch (final Throwable t)
+                {
+                    if (!workers[partition].isFailed())
+                    {
+                        LOGGER.log(System.Logger.Level.ERROR, "junction: partition " + partition + " thread ended", t);
+                    }
+                }
+            };
+            if (userFactory != null)
+            {
+                return userFactory.newThread(guarded);
+            }
+            final Thread thread = new Thread(guarded, config.threadNamePrefix() + partition +
                 (count.getAndIncrement() == 0 ? "" : "-" + count.get()));
-            thread.setDaemon(true);
+            thread.setDaemon(config.daemonThreads());
             return thread;
         };
     }
@@ -220,7 +277,8 @@ public final class JoinEngine implements AutoCloseable
         for (int p = 0; p < metrics.length; p++)
         {
             final RingBuffer<RingSlot> ring = rings[p];
-            snapshots.add(metrics[p].snapshot(ring.getBufferSize() - ring.remainingCapacity(), ring.getBufferSize()));
+            snapshots.add(metrics[p].snapshot(ring.getBufferSize() - ring.remainingCapacity(), ring.getBufferSize(),
+                workers[p].isFailed()));
         }
         return Collections.unmodifiableList(snapshots);
     }
@@ -237,6 +295,30 @@ public final class JoinEngine implements AutoCloseable
     void countRefused()
     {
         refusedRows.incrementAndGet();
+    }
+
+    boolean isFailed(final int partition)
+    {
+        return workers[partition].isFailed();
+    }
+
+    /**
+     * Claims the engine for the first thread that publishes, unless its rings are multi-producer:
+     * called once per publisher, so the hot path stays one compare in the publisher.
+     */
+    void claimProducer(final Thread thread)
+    {
+        if (config.multiProducer())
+        {
+            return;
+        }
+        final Thread owner = producer.compareAndExchange(null, thread);
+        if (owner != null && owner != thread)
+        {
+            throw new IllegalStateException("single-producer engine: publisher used from thread " + thread.getName() +
+                ", owned by " + owner.getName() + "; configure multiProducer (EngineConfig.withMultiProducer, " +
+                EngineConfig.MULTI_PRODUCER_PROP_NAME + ") to publish from several threads");
+        }
     }
 
     /**
@@ -266,43 +348,127 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
-     * Drains every event published so far, stops the partition threads and frees their state.
-     * Idempotent. Publishing concurrently with close is the caller's error: those events may be lost.
+     * Drains every event published so far, stops the partition threads and frees their state, waiting
+     * at most {@link EngineConfig#closeTimeoutMillis()}: after it, close logs what it could not drain
+     * and returns (a partition still inside a handler frees its state when that handler returns).
+     * Idempotent; publishers return {@link Publisher#CLOSED} from the start of the first call.
+     * Publishing concurrently with close is the caller's error: those events may be lost.
+     *
+     * <p>May be called from any thread, a handler running on a partition thread included: there it
+     * cannot wait for its own thread, so it returns at once and a closer thread finishes the close
+     * once the handler has returned.
      */
     @Override
     public void close()
     {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        for (final Disruptor<RingSlot> disruptor : disruptors)
-        {
-            disruptor.shutdown();
-        }
-        boolean interrupted = false;
+        final Thread current = Thread.currentThread();
+        boolean onPartitionThread = false;
         for (final PartitionWorker worker : workers)
         {
+            onPartitionThread |= worker != null && worker.isPartitionThread(current);
+        }
+        if (closing.compareAndSet(false, true))
+        {
+            closed = true;
+            if (onPartitionThread)
+            {
+                final Thread closer = new Thread(this::shutDown, config.threadNamePrefix() + "closer");
+                closer.setDaemon(true);
+                closer.start();
+                return;
+            }
+            shutDown();
+        }
+        else if (!onPartitionThread)
+        {
+            // A close under way on another thread: return when it is done, as a first call would.
             try
             {
-                worker.awaitStopped();
+                terminated.await(config.closeTimeoutMillis() + 1000, TimeUnit.MILLISECONDS);
             }
             catch (final InterruptedException e)
             {
-                interrupted = true;
+                Thread.currentThread().interrupt();
             }
         }
-        unregister();
-        if (interrupted)
+    }
+
+    private void shutDown()
+    {
+        try
         {
-            Thread.currentThread().interrupt();
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
+            boolean interrupted = false;
+            for (int p = 0; p < rings.length && !interrupted; p++)
+            {
+                // A dead partition never drains: it is reported already, waiting on it would only stall close.
+                while (!workers[p].isFailed() && backlog(p) > 0 && System.nanoTime() - deadline < 0)
+                {
+                    LockSupport.parkNanos(DRAIN_POLL_NANOS);
+                    interrupted = Thread.interrupted();
+                    if (interrupted)
+                    {
+                        break;
+                    }
+                }
+            }
+            final long[] undrained = new long[rings.length];
+            for (int p = 0; p < rings.length; p++)
+            {
+                undrained[p] = backlog(p);
+                workers[p].requestStop();
+                disruptors.get(p).halt();
+            }
+            final StringBuilder report = new StringBuilder();
+            for (int p = 0; p < workers.length; p++)
+            {
+                boolean stopped = false;
+                try
+                {
+                    stopped = !interrupted && workers[p].awaitStopped(Math.max(0, deadline - System.nanoTime()));
+                }
+                catch (final InterruptedException e)
+                {
+                    interrupted = true;
+                }
+                if (!stopped || undrained[p] > 0)
+                {
+                    report.append(report.length() == 0 ? "" : "; ").append("partition ").append(p).append(": ")
+                        .append(undrained[p]).append(" events not processed")
+                        .append(workers[p].isFailed() ? " (its thread died)" :
+                            stopped ? "" : " (its thread is still running; its state is freed when it stops)");
+                }
+            }
+            if (report.length() > 0)
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "junction: close " + (interrupted ? "was interrupted" :
+                    "returns (timeout " + config.closeTimeoutMillis() + " ms)") + " with events left: " + report);
+            }
+            log.logSummary();
+            unregister();
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
+        finally
+        {
+            terminated.countDown();
+        }
+    }
+
+    /** @return events published to a partition and not yet processed. */
+    private long backlog(final int partition)
+    {
+        final RingBuffer<RingSlot> ring = rings[partition];
+        return ring.getCursor() - ring.getMinimumGatingSequence();
     }
 
     private void closeUnstarted()
     {
         closed = true;
+        closing.set(true);
+        terminated.countDown();
         for (final PartitionWorker worker : workers)
         {
             if (worker != null)
@@ -316,11 +482,14 @@ public final class JoinEngine implements AutoCloseable
     public static final class Builder
     {
         private final JoinSpec spec;
-        private String name;
         private EngineConfig config = EngineConfig.defaults();
         private IntFunction<ResultHandler> resultHandlers;
         private IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
-        private ErrorHandler errorHandler = new StderrErrorHandler();
+        private ErrorHandler errorHandler;
+        private ThreadFactory threadFactory;
+        private IntConsumer onThreadStart;
+        private PartitionWorker.OperatorFactory operatorFactory;
+        private String name;
         private LongSupplier clock = System::nanoTime;
 
         private Builder(final JoinSpec spec)
@@ -332,7 +501,7 @@ public final class JoinEngine implements AutoCloseable
             this.spec = spec;
         }
 
-        /**
+/**
          * Names the engine (default: {@code join-1}, {@code join-2}, ...: the first not in use). The name
          * is the engine's JMX identity, so it must be unique among the engines running in this JVM:
          * {@link #start()} fails with {@link IllegalStateException} while another engine of this name runs.
@@ -411,7 +580,9 @@ public final class JoinEngine implements AutoCloseable
         }
 
         /**
-         * Where exceptions thrown inside partitions (by handlers or operators) are reported.
+         * Where exceptions thrown inside partitions (by handlers or operators) are reported, on the
+         * partition's thread; by default a {@link LoggingErrorHandler}. It must not block; if it throws,
+         * that is counted and logged and the partition goes on.
          *
          * @param errorHandler receives the exceptions.
          * @return this builder.
@@ -419,6 +590,33 @@ public final class JoinEngine implements AutoCloseable
         public Builder errorHandler(final ErrorHandler errorHandler)
         {
             this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /**
+         * Creates the partition threads instead of the engine (names, daemon-ness, priorities, thread
+         * groups are then the factory's); each thread it returns must run the Runnable it is given.
+         *
+         * @param threadFactory creates one thread per partition.
+         * @return this builder.
+         */
+        public Builder threadFactory(final ThreadFactory threadFactory)
+        {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        /**
+         * A hook run on each partition thread as it starts, before its first event, with the partition
+         * number: the place to pin the thread to a CPU with an affinity library (the engine has none of
+         * its own). If it throws, that goes to the error handler and the partition runs unpinned.
+         *
+         * @param hook called with the partition number on each partition thread.
+         * @return this builder.
+         */
+        public Builder onPartitionThreadStart(final IntConsumer hook)
+        {
+            this.onThreadStart = hook;
             return this;
         }
 
@@ -440,6 +638,13 @@ public final class JoinEngine implements AutoCloseable
             return this;
         }
 
+        /** Replaces the operator of every partition: for tests of the runtime. */
+        Builder operatorFactory(final PartitionWorker.OperatorFactory factory)
+        {
+            this.operatorFactory = factory;
+            return this;
+        }
+
         /** @return a started engine. */
         public JoinEngine start()
         {
@@ -448,16 +653,6 @@ public final class JoinEngine implements AutoCloseable
                 throw new IllegalArgumentException("a result handler is required");
             }
             return new JoinEngine(this);
-        }
-    }
-
-    /** Reports partition errors as one line each on standard error: never silent, never fatal. */
-    static final class StderrErrorHandler implements ErrorHandler
-    {
-        @Override
-        public void onError(final Throwable throwable)
-        {
-            System.err.println("junction: error in partition thread " + Thread.currentThread().getName() + ": " + throwable);
         }
     }
 

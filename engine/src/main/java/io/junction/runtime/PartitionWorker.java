@@ -1,6 +1,7 @@
 package io.junction.runtime;
 
 import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.ExceptionHandler;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
@@ -13,17 +14,28 @@ import io.junction.internal.metrics.PartitionMetrics;
 import org.agrona.ErrorHandler;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 /**
  * The consumer of one partition ring: the single writer of that partition's operator and state.
  * Each event is handed to the operator; at the end of each batch the operator's counters are
- * published to {@link PartitionMetrics}. Nothing thrown by the operator or the result handler stops
- * the partition: it is counted and reported to the error handler, and the next event is processed.
+ * published to {@link PartitionMetrics}. Nothing thrown by the operator, the result or dead-letter
+ * handler, or the error handler itself stops the partition: it is counted and reported to the error
+ * handler (a failing error handler to the log), and the next event is processed. Should anything
+ * escape even so (a bug outside those guards), the partition thread ends and the worker reports it:
+ * {@link #isFailed()} turns true, the error handler gets a {@link PartitionFailedException} and the
+ * log an error.
  *
- * <p>Not thread safe: runs on its partition thread only.
+ * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
  */
-final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler
+final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>
 {
+    private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
+
+    private final int partition;
+    private final IntConsumer onThreadStart;
+    private final ErrorHandler fallback;
     private final JoinOperator operator;
     private final ResultHandler results;
     private final DeadLetterHandler deadLetters;
@@ -37,12 +49,20 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private long ingestNanos;
     private long events;
     private long handlerErrors;
+    private volatile Thread thread;
+    private volatile boolean stopRequested;
+    private volatile boolean failed;
+    private volatile Throwable fatal;
 
     PartitionWorker(
-        final OperatorFactory operatorFactory, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final ErrorHandler errorHandler,
+        final int partition, final OperatorFactory operatorFactory, final ResultHandler results,
+        final DeadLetterHandler deadLetters, final ErrorHandler errorHandler, final ErrorHandler fallback,
+        final IntConsumer onThreadStart,
         final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency)
     {
+        this.partition = partition;
+        this.fallback = fallback;
+        this.onThreadStart = onThreadStart;
         this.results = results;
         this.deadLetters = deadLetters;
         this.errorHandler = errorHandler;
@@ -86,14 +106,17 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 case RingSlot.IDLE:
                     operator.onIdle(slot.side == 0 ? Side.LEFT : Side.RIGHT, slot.step);
                     break;
-                default:
+                case RingSlot.END_OF_INPUT:
                     operator.onEndOfInput(slot.step);
+                    break;
+                default:
+                    // SKIP: a slot its publisher could not fill; it counted the row as refused.
+                    break;
             }
         }
         catch (final Throwable t)
         {
-            handlerErrors++;
-            errorHandler.onError(t);
+            reportError(t);
         }
         if (endOfBatch)
         {
@@ -115,8 +138,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            handlerErrors++;
-            errorHandler.onError(t);
+            reportError(t);
         }
     }
 
@@ -135,8 +157,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            handlerErrors++;
-            errorHandler.onError(t);
+            reportError(t);
         }
     }
 
@@ -152,25 +173,68 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            handlerErrors++;
+            reportError(t);
+        }
+    }
+
+    /**
+     * Counts a failure and reports it to the error handler; a failure of the error handler itself is
+     * counted too and goes to the log, so the error path can never end the partition.
+     */
+    private void reportError(final Throwable t)
+    {
+        handlerErrors++;
+        try
+        {
             errorHandler.onError(t);
+        }
+        catch (final Throwable e)
+        {
+            handlerErrors++;
+            try
+            {
+                // Not e.addSuppressed(t): a handler that throws one shared instance would grow it forever.
+                fallback.onError(e);
+            }
+            catch (final Throwable ignored)
+            {
+                // Nothing is left to report to; the count above still shows it.
+            }
         }
     }
 
     @Override
     public void onStart()
     {
-        started.countDown();
+        thread = Thread.currentThread();
+        try
+        {
+            if (onThreadStart != null)
+            {
+                onThreadStart.accept(partition);
+            }
+        }
+        catch (final Throwable t)
+        {
+            // A hint such as CPU pinning that fails must not stop the partition.
+            reportError(t);
+        }
+        finally
+        {
+            started.countDown();
+        }
     }
 
     /**
      * Waits until the partition thread runs. A Disruptor halted before its processor thread has
      * started exits without processing what was published (its shutdown only waits for running
      * processors), so the engine does not hand out publishers before every partition runs.
+     *
+     * @return whether it started within the timeout.
      */
-    void awaitStarted() throws InterruptedException
+    boolean awaitStarted(final long timeoutNanos) throws InterruptedException
     {
-        started.await();
+        return started.await(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -178,13 +242,81 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         try
         {
-            metrics.publish(operator.counters(), events, handlerErrors);
+            if (!stopRequested || fatal != null)
+            {
+                failed = true;
+                final PartitionFailedException failure = new PartitionFailedException(
+                    partition, Thread.currentThread().getName(), fatal);
+                LOGGER.log(System.Logger.Level.ERROR, failure.getMessage(), fatal);
+                reportError(failure);
+            }
+            try
+            {
+                metrics.publish(operator.counters(), events, handlerErrors);
+            }
+            catch (final Throwable t)
+            {
+                reportError(t);
+            }
             operator.close();
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
         }
         finally
         {
             stopped.countDown();
         }
+    }
+
+    /**
+     * Something escaped {@link #onEvent}'s guards: remember it and let the partition thread end, to be
+     * reported as a failed partition by {@link #onShutdown()}.
+     */
+    @Override
+    public void handleEventException(final Throwable ex, final long sequence, final RingSlot event)
+    {
+        fatal = ex;
+        if (ex instanceof RuntimeException)
+        {
+            throw (RuntimeException)ex;
+        }
+        if (ex instanceof Error)
+        {
+            throw (Error)ex;
+        }
+        throw new IllegalStateException(ex);
+    }
+
+    @Override
+    public void handleOnStartException(final Throwable ex)
+    {
+        reportError(ex);
+    }
+
+    @Override
+    public void handleOnShutdownException(final Throwable ex)
+    {
+        reportError(ex);
+    }
+
+    /** Called by the engine before it halts the ring: the end of the thread that follows is no failure. */
+    void requestStop()
+    {
+        stopRequested = true;
+    }
+
+    /** @return whether the partition thread died (not stopped by the engine). */
+    boolean isFailed()
+    {
+        return failed;
+    }
+
+    /** @return whether this is the partition's thread. */
+    boolean isPartitionThread(final Thread candidate)
+    {
+        return candidate == thread;
     }
 
     /** Frees the operator of a partition whose thread never started. */
@@ -194,9 +326,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         stopped.countDown();
     }
 
-    /** Waits until the partition thread has closed its operator. */
-    void awaitStopped() throws InterruptedException
+    /**
+     * Waits until the partition thread has closed its operator.
+     *
+     * @return whether it did within the timeout.
+     */
+    boolean awaitStopped(final long timeoutNanos) throws InterruptedException
     {
-        stopped.await();
+        return stopped.await(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 }

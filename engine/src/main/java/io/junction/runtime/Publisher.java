@@ -1,5 +1,6 @@
 package io.junction.runtime;
 
+import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
@@ -14,7 +15,11 @@ import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
@@ -28,15 +33,22 @@ import java.nio.ByteBuffer;
  *   <li>{@link #ROW_TOO_LARGE}: the row exceeds the slot capacity; it will never fit, count or dead-letter it.</li>
  *   <li>{@link #MALFORMED_ROW}: the bytes are not a well-formed row; nothing was published.</li>
  *   <li>{@link #CLOSED}: the engine is closed.</li>
+ *   <li>{@link #INVALID_ARGUMENT}: the arguments do not describe a row inside the caller's buffer (a
+ *       null side, kind or buffer, a negative offset or length, or {@code offset + length} past the
+ *       buffer's capacity); nothing was read or published.</li>
+ *   <li>{@link #PARTITION_FAILED}: the row's partition (or, for a watermark, one of the partitions)
+ *       has died (see {@link PartitionFailedException}); the event did not reach it.</li>
  * </ul>
+ * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code INVALID_ARGUMENT}) are also
+ * counted in {@link JoinEngine#refusedRows()}. Every argument is checked before a ring slot is
+ * claimed, with the publisher's own bounds checks, so a bad offset or length is refused even when
+ * Agrona's are off ({@code -Dagrona.disable.bounds.checks=true}); a claimed slot is always published.
  *
- * <p>Idle inputs ({@link EngineConfig#idleTimeout()}, off by default): publishing an event of one
- * input checks whether the other has sent nothing for longer than the timeout, and if so tells every
- * partition that it is idle, so it no longer holds back the join's watermark; its next event tells
- * every partition that it is active again. {@link #checkIdle} runs the check when nothing arrives.
- *
- * <p>Not thread safe: one publisher per producing thread, and with single-producer rings (the
- * default) one producing thread per engine.
+ * <p>Not thread safe: a publisher belongs to the first thread that publishes through it, and with
+ * single-producer rings (the default) the engine belongs to the first thread that publishes to it.
+ * Publishing from another thread throws {@link IllegalStateException} before anything is claimed:
+ * that is a programming error (use one publisher per thread and
+ * {@link EngineConfig#withMultiProducer(boolean) multiProducer}), not a condition to handle.
  */
 public final class Publisher
 {
@@ -50,11 +62,27 @@ public final class Publisher
     public static final int MALFORMED_ROW = -3;
     /** The engine is closed; nothing was published. */
     public static final int CLOSED = -4;
+    /** The arguments do not describe a row inside the caller's buffer: a bug in the caller, nothing was read. */
+    public static final int INVALID_ARGUMENT = -6;
+    /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
+    public static final int PARTITION_FAILED = -7;
+
+    private static final VarHandle OWNER;
+
+    static
+    {
+        try
+        {
+            OWNER = MethodHandles.lookup().findVarHandle(Publisher.class, "owner", Thread.class);
+        }
+        catch (final ReflectiveOperationException e)
+        {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final JoinEngine engine;
     private final RingBuffer<RingSlot>[] rings;
-    /** Null when the idle timeout is off: then publishing reads no clock. */
-    private final InputIdleness idleness;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
     private final int slotCapacity;
@@ -65,18 +93,31 @@ public final class Publisher
     private UnsafeBuffer typedRow;
     private BoundedOutOfOrdernessWatermarks leftWatermarks;
     private BoundedOutOfOrdernessWatermarks rightWatermarks;
+    /**
+     * Generated watermarks a full ring could not take under {@code tryPublish}, per ring and side
+     * ({@code ring * 2 + side}), sent before the next event; {@link BoundedOutOfOrdernessWatermarks#NONE} if none.
+     */
+    private final long[] pendingWatermarks;
+    private final long[] pendingSteps;
+    private int pendingCount;
+    private Thread owner;
+    /** Null when the idle timeout is off. */
+    private final InputIdleness idleness;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
         final int maxKeyLength, final InputIdleness idleness)
     {
         this.engine = engine;
-        this.rings = rings;
         this.idleness = idleness;
+        this.rings = rings;
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.leftKey = compiled.key(Side.LEFT);
         this.rightKey = compiled.key(Side.RIGHT);
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
+        this.pendingWatermarks = new long[rings.length * 2];
+        this.pendingSteps = new long[rings.length * 2];
+        Arrays.fill(pendingWatermarks, BoundedOutOfOrdernessWatermarks.NONE);
     }
 
     /**
@@ -85,8 +126,8 @@ public final class Publisher
      * and is broadcast every {@code everyEvents} rows or {@code everyMillis} ms of event time.
      *
      * @param delay       how far each input's watermark trails its highest timestamp, ms.
-     * @param everyEvents broadcast a watermark every this many rows of an input.
-     * @param everyMillis or every this many ms of that input's event time.
+     * @param everyEvents broadcast after this many rows of an input.
+     * @param everyMillis or after this much event time of an input, ms.
      * @return this publisher.
      */
     public Publisher generateWatermarks(final long delay, final long everyEvents, final long everyMillis)
@@ -108,7 +149,10 @@ public final class Publisher
      * @param step        its input sequence number, carried to every output it causes.
      * @param ingestNanos when the event entered the system ({@code System.nanoTime()}), the origin of
      *                    its results' latency; a fixed-rate driver passes the intended send time.
-     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW} or {@link #CLOSED}.
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #INVALID_ARGUMENT},
+     *         {@link #PARTITION_FAILED} or {@link #CLOSED}.
+     * @throws IllegalStateException when called from a thread that does not own this publisher or,
+     *         on a single-producer engine, the engine.
      */
     public int publish(
         final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
@@ -118,7 +162,8 @@ public final class Publisher
     }
 
     /**
-     * Publishes a row unless its partition's ring is full.
+     * Publishes a row unless its partition's ring is full. Never blocks: a watermark generated by
+     * {@link #generateWatermarks} that finds a ring full is sent with the next event instead.
      *
      * @param side        the row's input.
      * @param kind        its change kind.
@@ -149,6 +194,10 @@ public final class Publisher
      */
     public int publish(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        if (row == null)
+        {
+            return publish(side, kind, null, 0, 0, ts, step, System.nanoTime(), true);
+        }
         return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true);
     }
 
@@ -158,13 +207,18 @@ public final class Publisher
      *
      * @param side the row's input.
      * @param kind its change kind.
-     * @param row  the row as objects.
+     * @param row  the row as objects; every field name must be in the side's schema.
      * @param ts   its event time, ms.
      * @param step its input sequence number.
      * @return as {@link #publish(Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
      */
     public int publish(final Side side, final ChangeKind kind, final Row row, final long ts, final long step)
     {
+        checkOwner();
+        if (side == null || row == null)
+        {
+            return refuse(INVALID_ARGUMENT);
+        }
         if (typedRow == null)
         {
             typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
@@ -183,9 +237,16 @@ public final class Publisher
         final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
         final long ts, final long step, final long ingestNanos, final boolean wait)
     {
+        checkOwner();
         if (engine.isClosed())
         {
             return CLOSED;
+        }
+        // Our own bounds checks, before the row is read: Agrona's may be switched off, and then a bad
+        // offset would read (and copy into the ring) memory that is not the caller's.
+        if (side == null || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset)
+        {
+            return refuse(INVALID_ARGUMENT);
         }
         if (length > slotCapacity)
         {
@@ -196,10 +257,19 @@ public final class Publisher
         {
             return refuse(MALFORMED_ROW);
         }
+        if (pendingCount > 0)
+        {
+            sendPendingWatermarks(wait);
+        }
         final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(key, 0, keyLength);
-        final RingBuffer<RingSlot> ring = rings[KeyHash.partition(hash, rings.length)];
+        final int partition = KeyHash.partition(hash, rings.length);
+        if (engine.isFailed(partition))
+        {
+            return PARTITION_FAILED;
+        }
+        final RingBuffer<RingSlot> ring = rings[partition];
         final long now = idleness == null ? 0 : idleness.now();
         if (idleness != null && idleness.onEvent(side.ordinal(), now) &&
             !broadcastTransition(RingSlot.WATERMARK, side.ordinal(), Long.MIN_VALUE, step, wait))
@@ -209,28 +279,43 @@ public final class Publisher
             idleness.retry(side.ordinal(), false);
             return BACK_PRESSURED;
         }
-        if (!wait && !ring.hasAvailableCapacity(1))
+        final long sequence = claim(ring, partition, wait);
+        if (sequence < 0)
         {
-            return BACK_PRESSURED;
+            return (int)sequence;
         }
-        final long sequence = ring.next();
         final RingSlot slot = ring.get(sequence);
-        slot.type = RingSlot.ROW;
-        slot.side = (byte)side.ordinal();
-        slot.kind = (byte)kind.ordinal();
-        slot.timestamp = ts;
-        slot.step = step;
-        slot.ingestNanos = ingestNanos;
-        slot.rowLength = length;
-        slot.row.putBytes(0, row, offset, length);
-        ring.publish(sequence);
+        // Until it is whole the slot says SKIP: whatever fails below, the claimed slot is published
+        // and the partition passes over it instead of stalling or processing a stale row.
+        slot.type = RingSlot.SKIP;
+        boolean filled = false;
+        try
+        {
+            slot.side = (byte)side.ordinal();
+            slot.kind = (byte)kind.ordinal();
+            slot.timestamp = ts;
+            slot.step = step;
+            slot.ingestNanos = ingestNanos;
+            slot.rowLength = length;
+            slot.row.putBytes(0, row, offset, length);
+            slot.type = RingSlot.ROW;
+            filled = true;
+        }
+        finally
+        {
+            ring.publish(sequence);
+            if (!filled)
+            {
+                engine.countRefused();
+            }
+        }
         final BoundedOutOfOrdernessWatermarks generator = side == Side.LEFT ? leftWatermarks : rightWatermarks;
         if (generator != null)
         {
             final long watermark = generator.onEvent(ts);
             if (watermark != BoundedOutOfOrdernessWatermarks.NONE)
             {
-                broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
+                generated((byte)side.ordinal(), watermark, step, wait);
             }
         }
         if (idleness != null)
@@ -238,6 +323,88 @@ public final class Publisher
             markIdle(side.other().ordinal(), now, step, wait);
         }
         return PUBLISHED;
+    }
+
+    /**
+     * Claims the next slot of a ring: waits for room when asked to (unless the engine closes or the
+     * partition dies meanwhile), otherwise gives up at once.
+     *
+     * @return the sequence, or a negative code.
+     */
+    private long claim(final RingBuffer<RingSlot> ring, final int partition, final boolean wait)
+    {
+        while (true)
+        {
+            // Asking first keeps the exception off the path of a full ring; with one producer (the
+            // default) the claim that follows cannot fail, with several it can lose a race.
+            if (ring.hasAvailableCapacity(1))
+            {
+                try
+                {
+                    return ring.tryNext();
+                }
+                catch (final InsufficientCapacityException e)
+                {
+                    // Disruptor's preallocated singleton: no allocation, no stack trace.
+                }
+            }
+            if (!wait)
+            {
+                return BACK_PRESSURED;
+            }
+            if (engine.isFailed(partition))
+            {
+                return PARTITION_FAILED;
+            }
+            if (engine.isClosed())
+            {
+                return CLOSED;
+            }
+            LockSupport.parkNanos(1);
+        }
+    }
+
+    /** Broadcasts a generated watermark of one side; under tryPublish, rings that are full get it later. */
+    private void generated(final byte side, final long watermark, final long step, final boolean wait)
+    {
+        for (int p = 0; p < rings.length; p++)
+        {
+            final int index = p * 2 + side;
+            if (pendingWatermarks[index] == BoundedOutOfOrdernessWatermarks.NONE)
+            {
+                pendingCount++;
+            }
+            // A later watermark of the same side supersedes one not sent yet.
+            pendingWatermarks[index] = watermark;
+            pendingSteps[index] = step;
+        }
+        sendPendingWatermarks(wait);
+    }
+
+    private void sendPendingWatermarks(final boolean wait)
+    {
+        for (int index = 0; index < pendingWatermarks.length && pendingCount > 0; index++)
+        {
+            final long watermark = pendingWatermarks[index];
+            if (watermark == BoundedOutOfOrdernessWatermarks.NONE)
+            {
+                continue;
+            }
+            final int partition = index >> 1;
+            final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, wait);
+            if (sequence == BACK_PRESSURED)
+            {
+                continue;
+            }
+            if (sequence >= 0)
+            {
+                fill(rings[partition], sequence, RingSlot.WATERMARK, (byte)(index & 1), watermark, pendingSteps[index],
+                    System.nanoTime());
+            }
+            // Sent, or its partition is dead or the engine closed: it is no longer pending either way.
+            pendingWatermarks[index] = BoundedOutOfOrdernessWatermarks.NONE;
+            pendingCount--;
+        }
     }
 
     /**
@@ -270,6 +437,11 @@ public final class Publisher
      */
     public int watermark(final Side side, final long watermark, final long step)
     {
+        if (side == null)
+        {
+            checkOwner();
+            return INVALID_ARGUMENT;
+        }
         if (idleness == null || engine.isClosed())
         {
             return broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
@@ -293,6 +465,7 @@ public final class Publisher
      */
     public int checkIdle(final long step)
     {
+        checkOwner();
         if (engine.isClosed())
         {
             return CLOSED;
@@ -358,27 +531,91 @@ public final class Publisher
         return broadcast(RingSlot.END_OF_INPUT, RingSlot.BOTH_SIDES, Long.MAX_VALUE, step);
     }
 
+    /**
+     * Sends an event to every partition that is alive.
+     *
+     * @return {@link #PUBLISHED}, {@link #CLOSED}, or {@link #PARTITION_FAILED} when a partition is dead
+     *         (the others got the event).
+     */
     private int broadcast(final byte type, final byte side, final long value, final long step)
     {
+        checkOwner();
         if (engine.isClosed())
         {
             return CLOSED;
         }
-        final long now = System.nanoTime();
-        for (final RingBuffer<RingSlot> ring : rings)
+        if (pendingCount > 0)
         {
-            final long sequence = ring.next();
-            final RingSlot slot = ring.get(sequence);
-            slot.type = type;
-            slot.side = side;
-            slot.timestamp = value;
-            slot.step = step;
-            slot.ingestNanos = now;
-            slot.rowLength = 0;
-            ring.publish(sequence);
+            sendPendingWatermarks(true);
         }
-        return PUBLISHED;
+        final long now = System.nanoTime();
+        int result = PUBLISHED;
+        for (int p = 0; p < rings.length; p++)
+        {
+            final long sequence = engine.isFailed(p) ? PARTITION_FAILED : claim(rings[p], p, true);
+            if (sequence < 0)
+            {
+                if (sequence == CLOSED)
+                {
+                    return CLOSED;
+                }
+                result = PARTITION_FAILED;
+                continue;
+            }
+            fill(rings[p], sequence, type, side, value, step, now);
+        }
+        return result;
     }
+
+    private static void fill(
+        final RingBuffer<RingSlot> ring, final long sequence, final byte type, final byte side, final long value,
+        final long step, final long ingestNanos)
+    {
+        final RingSlot slot = ring.get(sequence);
+        slot.type = type;
+        slot.side = side;
+        slot.timestamp = value;
+        slot.step = step;
+        slot.ingestNanos = ingestNanos;
+        slot.rowLength = 0;
+        ring.publish(sequence);
+    }
+
+    /**
+     * One compare per call on the hot path; the first call of a thread records it as the owner, and
+     * with single-producer rings claims the engine for it too.
+     */
+    private void checkOwner()
+    {
+        final Thread current = Thread.currentThread();
+        if (current != owner)
+        {
+            claimOwner(current);
+        }
+    }
+
+    private void claimOwner(final Thread current)
+    {
+        // The hot path reads the field plainly: only its owner writes it, and a thread that sees a
+        // stale null comes here, where the exchange sees the owner.
+        final Thread previous = (Thread)OWNER.compareAndExchange(this, (Thread)null, current);
+        if (previous != null)
+        {
+            throw new IllegalStateException("publisher used from thread " + current.getName() + ", owned by " +
+                previous.getName() + ": a publisher is not thread safe; give each producing thread its own" +
+                (engine.config().multiProducer() ? "" : " and configure multiProducer"));
+        }
+        try
+        {
+            engine.claimProducer(current);
+        }
+        catch (final IllegalStateException e)
+        {
+            OWNER.setVolatile(this, (Thread)null);
+            throw e;
+        }
+    }
+
 
     private int refuse(final int code)
     {

@@ -16,6 +16,8 @@ final class RingSlot
     static final byte END_OF_INPUT = 2;
     /** The input {@link #side} has sent nothing for the idle timeout (an input coming back sends a watermark). */
     static final byte IDLE = 3;
+    /** A claimed slot whose event could not be written: published so the ring moves on, passed over by the partition. */
+    static final byte SKIP = 4;
 
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;

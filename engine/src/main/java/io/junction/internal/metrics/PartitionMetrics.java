@@ -79,6 +79,12 @@ public final class PartitionMetrics
     /** @return a consistent-enough copy for reporting. */
     public PartitionSnapshot snapshot(final long ringOccupancy, final long ringCapacity)
     {
+        return snapshot(ringOccupancy, ringCapacity, false);
+    }
+
+    /** @return a consistent-enough copy for reporting, saying whether the partition's thread died. */
+    public PartitionSnapshot snapshot(final long ringOccupancy, final long ringCapacity, final boolean failed)
+    {
         final long[] byReason = new long[REASONS.length];
         for (int r = 0; r < byReason.length; r++)
         {
@@ -88,7 +94,7 @@ public final class PartitionMetrics
             partition,
             get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
             get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
-            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason);
+            get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason, failed);
     }
 
     private long get(final int index)

@@ -1,0 +1,267 @@
+package io.junction.runtime;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.RowView;
+import io.junction.api.RowWriter;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
+import io.junction.join.StateConfig;
+import io.junction.metrics.OperatorCounters;
+import io.junction.metrics.PartitionSnapshot;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Partitions whose own error path fails, engines closed from their handlers or while a handler never
+ * returns, and a partition thread that dies anyway: nothing hangs, nothing is silently lost.
+ */
+class PartitionFailureTest
+{
+    private static final Schema SCHEMA = Schema.of("k", "v");
+    private static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
+    private static final JoinSpec LEFT_JOIN =
+        JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(SCHEMA, SCHEMA).leftKey("k").rightKey("k").build();
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final RowWriter writer = new RowWriter();
+    private final RowView row = new RowView();
+
+    private RowView row(final long k, final long v)
+    {
+        writer.wrap(buffer, 0, buffer.capacity(), 2).putLong(0, k).putLong(1, v);
+        return row.wrap(buffer, 0, writer.finish());
+    }
+
+    private static EngineConfig config()
+    {
+        return EngineConfig.defaults().withPartitions(1).withRingSize(16).withState(SMALL_STATE);
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldKeepThePartitionRunningWhenTheErrorHandlerThrows()
+    {
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger reported = new AtomicInteger();
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config())
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                calls.incrementAndGet();
+                throw new IllegalStateException("result handler failure");
+            })
+            .errorHandler(t ->
+            {
+                reported.incrementAndGet();
+                throw new IllegalStateException("error handler failure");
+            })
+            .start();
+        final Publisher publisher = engine.publisher();
+        for (int i = 0; i < 100; i++)
+        {
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(i, 0), 0, i));
+        }
+        engine.close();
+        final PartitionSnapshot snapshot = engine.metrics().get(0);
+        assertEquals(100, calls.get(), "every row reached the handler");
+        assertEquals(100, reported.get(), "every failure reached the error handler");
+        assertEquals(100, snapshot.rowsIn);
+        assertTrue(snapshot.handlerErrors >= 100, "failures are counted: " + snapshot.handlerErrors);
+        assertFalse(snapshot.failed, "the partition survived its own error path");
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCloseFromInsideAResultHandler() throws Exception
+    {
+        final AtomicReference<JoinEngine> engineRef = new AtomicReference<>();
+        final CountDownLatch closeReturned = new CountDownLatch(1);
+        final AtomicInteger calls = new AtomicInteger();
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config())
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                if (calls.incrementAndGet() == 1)
+                {
+                    engineRef.get().close();
+                    closeReturned.countDown();
+                }
+            })
+            .start();
+        engineRef.set(engine);
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+        assertTrue(closeReturned.await(20, TimeUnit.SECONDS), "close() called on a partition thread returns");
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
+        engine.close();
+        assertEquals(1, engine.metrics().get(0).rowsIn, "the closing partition finished its event");
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCloseFromInsideTheErrorHandler() throws Exception
+    {
+        final AtomicReference<JoinEngine> engineRef = new AtomicReference<>();
+        final CountDownLatch closeReturned = new CountDownLatch(1);
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config())
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                throw new IllegalStateException("fatal for this service");
+            })
+            .errorHandler(t ->
+            {
+                engineRef.get().close();
+                closeReturned.countDown();
+            })
+            .start();
+        engineRef.set(engine);
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+        assertTrue(closeReturned.await(20, TimeUnit.SECONDS), "close() called in the error handler returns");
+        engine.close();
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
+        assertFalse(engine.metrics().get(0).failed, "a partition stopped by close has not failed");
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldReturnFromCloseAfterItsTimeoutWhenAHandlerNeverReturns() throws Exception
+    {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config().withCloseTimeoutMillis(50))
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                entered.countDown();
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            })
+            .start();
+        final Publisher publisher = engine.publisher();
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(i, 0), 0, i));
+        }
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        try
+        {
+            engine.close();
+            assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(9, 0), 0, 9));
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldReportADeadPartitionAndRefuseToPublishToIt() throws Exception
+    {
+        final CountDownLatch died = new CountDownLatch(1);
+        final AtomicReference<Throwable> reported = new AtomicReference<>();
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config())
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .errorHandler(t ->
+            {
+                if (t instanceof PartitionFailedException)
+                {
+                    reported.set(t);
+                    died.countDown();
+                }
+            })
+            .operatorFactory((results, deadLetters) -> new BrokenCountersOperator(
+                JoinOperators.create(LEFT_JOIN, SMALL_STATE, results, deadLetters)))
+            .start();
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+        assertTrue(died.await(20, TimeUnit.SECONDS), "the death of the partition thread is reported");
+        assertTrue(reported.get().getCause() instanceof AssertionError, String.valueOf(reported.get()));
+        assertTrue(engine.metrics().get(0).failed, "the snapshot shows the dead partition");
+        assertEquals(Publisher.PARTITION_FAILED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
+        assertEquals(Publisher.PARTITION_FAILED, publisher.tryPublish(Side.LEFT, ChangeKind.INSERT, buffer, 0,
+            row(3, 0).length(), 0, 2, System.nanoTime()));
+        assertEquals(Publisher.PARTITION_FAILED, publisher.watermark(10, 3));
+        engine.close();
+    }
+
+    /** An operator whose counters fail once it has seen a row: an error no guard inside the worker expects. */
+    private static final class BrokenCountersOperator implements JoinOperator
+    {
+        private final JoinOperator delegate;
+        private boolean broken;
+
+        BrokenCountersOperator(final JoinOperator delegate)
+        {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            broken = true;
+            delegate.onRow(side, kind, row, ts, step);
+        }
+
+        @Override
+        public void onWatermark(final Side side, final long watermark, final long step)
+        {
+            delegate.onWatermark(side, watermark, step);
+        }
+
+        @Override
+        public void onWatermark(final long watermark, final long step)
+        {
+            delegate.onWatermark(watermark, step);
+        }
+
+        @Override
+        public void onIdle(final Side side, final long step)
+        {
+            delegate.onIdle(side, step);
+        }
+
+        @Override
+        public void onEndOfInput(final long step)
+        {
+            delegate.onEndOfInput(step);
+        }
+
+        @Override
+        public OperatorCounters counters()
+        {
+            if (broken)
+            {
+                throw new AssertionError("counters broken");
+            }
+            return delegate.counters();
+        }
+
+        @Override
+        public void close()
+        {
+            delegate.close();
+        }
+    }
+}
