@@ -361,7 +361,6 @@ public final class WindowJoin extends AbstractJoin
     private void fireBucket(final long bucket)
     {
         UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
-        final long deadline = UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET);
         int n = gather(bucket);
         long next = Long.MAX_VALUE;
         int groupStart = 0;
