@@ -18,6 +18,13 @@ public final class WindowSpec
         SESSION
     }
 
+    /**
+     * The most windows one row may belong to: a sliding window needs {@code ceil(size / slide)} at most
+     * this. A row is stored (or, with a null key, padded) once per window, so this bounds the state and
+     * the output one row can cause.
+     */
+    public static final int MAX_WINDOWS_PER_ROW = 1000;
+
     private final Kind kind;
     private final long size;
     private final long slide;
@@ -53,13 +60,20 @@ public final class WindowSpec
      * @param slide  distance between window starts, ms, &gt; 0.
      * @param offset shift of the window starts, ms.
      * @return sliding windows of {@code size} ms every {@code slide} ms.
-     * @throws IllegalArgumentException when {@code size} or {@code slide} is not positive.
+     * @throws IllegalArgumentException when {@code size} or {@code slide} is not positive, or a row would
+     *         be in more than {@link #MAX_WINDOWS_PER_ROW} windows.
      */
     public static WindowSpec sliding(final long size, final long slide, final long offset)
     {
         if (size <= 0 || slide <= 0)
         {
             throw new IllegalArgumentException("window.size and window.slide must be > 0: size=" + size + " slide=" + slide);
+        }
+        if ((size - 1) / slide >= MAX_WINDOWS_PER_ROW)
+        {
+            throw new IllegalArgumentException("window.slide: a sliding window puts a row in up to ceil(size / slide) windows, " +
+                "at most " + MAX_WINDOWS_PER_ROW + ": size=" + size + " slide=" + slide + " gives " +
+                ((size - 1) / slide + 1) + " (raise window.slide or lower window.size)");
         }
         return new WindowSpec(Kind.SLIDING, size, slide, Math.floorMod(offset, slide), 0);
     }

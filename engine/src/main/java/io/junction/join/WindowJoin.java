@@ -13,6 +13,7 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
@@ -36,14 +37,25 @@ import java.util.Arrays;
  * match (semi) / without one (anti), all carrying {@code [start, end)}. State: a window's rows are
  * dropped when it fires. A row whose every window has fired is late; a session row is late when its
  * merged session is already due. A fired session is final: later rows start new sessions.
+ *
+ * <p>Extreme timestamps: window assignment is exact over the whole long range. A window that starts
+ * below {@code Long.MIN_VALUE} is reported from {@code Long.MIN_VALUE}, and an end beyond
+ * {@code Long.MAX_VALUE} saturates to it (the window then fires when the watermark reaches
+ * {@code Long.MAX_VALUE - 1}, or at the end of input); no window has both, since a size is at most
+ * {@code Long.MAX_VALUE}. A row is in at most {@link WindowSpec#MAX_WINDOWS_PER_ROW} windows, and it
+ * is stored in all of them or, when the key index is full, in none (one STATE_FULL dead letter).
  * <pre>
- * tumbling/sliding: rows are stored per (key, window start) bucket; the bucket is a timer entry due at
- *   end - 1 and fires by joining its left and right chains.
+ * tumbling/sliding: rows are stored per (key, window) bucket, the window named by its reported start
+ *   and end (distinct windows never share both); the bucket is a timer entry due at end - 1 and fires
+ *   by joining its left and right chains.
  * session: rows are stored per key; the bucket's timer is due at its earliest session's end - 1; on
  *   firing, the key's rows are clustered by ts (a gap larger than {@code gap} splits sessions), due
- *   sessions are joined and dropped, and the bucket is rescheduled for the next one.
- * null key or failed pre-filter: the row is alone in its window; it is stored with its own timer and
- *   emitted padded (or as anti output) when that window fires, if its side is padded.
+ *   sessions are joined and dropped, and the bucket is rescheduled for the next one. A row that fails
+ *   its pre-filter is stored with its key like any row (it opens, extends and bridges sessions and
+ *   decides lateness) but is marked to match nothing.
+ * null key (any window), failed pre-filter (tumbling, sliding): the row is alone in its window; it is
+ *   stored with its own timer and emitted padded (or as anti output) when that window fires, if its
+ *   side is padded.
  * </pre>
  *
  * <p>Not thread safe: owned by the partition thread.
@@ -55,8 +67,18 @@ public final class WindowJoin extends AbstractJoin
     static final int BUCKET_TIMER_NEXT_OFFSET = BUCKET_TIMER_PREV_OFFSET + 8;
     static final int BUCKET_DEADLINE_OFFSET = BUCKET_TIMER_NEXT_OFFSET + 8;
     static final int BUCKET_FLAGS_OFFSET = BUCKET_DEADLINE_OFFSET + 8;
-    static final int BUCKET_LENGTH = BUCKET_FLAGS_OFFSET + 8;
+    /** Tumbling and sliding: the bucket's window as reported, {@code [start, end)}. */
+    static final int BUCKET_WINDOW_START_OFFSET = BUCKET_FLAGS_OFFSET + 8;
+    static final int BUCKET_WINDOW_END_OFFSET = BUCKET_WINDOW_START_OFFSET + 8;
+    static final int BUCKET_LENGTH = BUCKET_WINDOW_END_OFFSET + 8;
     private static final int SCHEDULED = 1;
+    /** Key bytes after the join key that name a row's window (its start and end) in the key index. */
+    private static final int WINDOW_SUFFIX = 16;
+    /**
+     * The match count of a stored session row that failed its pre-filter: it matches nothing. Lone rows
+     * of tumbling and sliding windows instead keep in their count which of the row's windows they are.
+     */
+    private static final int NEVER_MATCHES = -1;
 
     private final WindowSpec.Kind windowKind;
     private final long size;
@@ -72,6 +94,8 @@ public final class WindowJoin extends AbstractJoin
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
     private long[] scratch = new long[64];
+    /** The records stored for the row being processed, to take back if one of its windows does not fit. */
+    private final long[] appended;
     private long fireStep;
     private long fireWatermark = Long.MIN_VALUE;
     private boolean ended;
@@ -102,6 +126,8 @@ public final class WindowJoin extends AbstractJoin
         this.padsRight = type.isOuter(Side.RIGHT);
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
+        // WindowSpec caps ceil(size / slide) at MAX_WINDOWS_PER_ROW for sliding windows; tumbling has one.
+        this.appended = new long[session ? 0 : (int)((size - 1) / slide + 1)];
     }
 
     @Override
@@ -114,7 +140,14 @@ public final class WindowJoin extends AbstractJoin
             deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
             return;
         }
-        final int keyLength = extractKey(side, row, key.capacity() - 8);
+        int keyLength = extractKey(side, row, key.capacity() - WINDOW_SUFFIX);
+        boolean neverMatches = false;
+        if (session && keyLength == UNMATCHABLE && !compiled.filter(side).test(row))
+        {
+            // SPEC 2.3: a filtered row still takes part in its key's sessions; only a null-key row is alone.
+            keyLength = extractSessionKey(side, row);
+            neverMatches = true;
+        }
         if (keyLength == TOO_LONG)
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
@@ -123,7 +156,7 @@ public final class WindowJoin extends AbstractJoin
         final long watermark = ended ? Long.MAX_VALUE : watermarks.current();
         if (session)
         {
-            onSessionRow(side, kind, row, ts, step, keyLength, watermark);
+            onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, watermark);
         }
         else
         {
@@ -131,58 +164,112 @@ public final class WindowJoin extends AbstractJoin
         }
     }
 
+    /** @return the key of a row whatever its pre-filter says: its length, {@link #UNMATCHABLE} (null) or {@link #TOO_LONG}. */
+    private int extractSessionKey(final Side side, final RowView row)
+    {
+        final int length = compiled.key(side).extract(row, key, 0, key.capacity() - WINDOW_SUFFIX);
+        if (length == KeyExtractor.KEY_TOO_LONG)
+        {
+            return TOO_LONG;
+        }
+        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
+    }
+
+    /**
+     * @return how far {@code ts} lies past the start of its last window, {@code (ts - offset) mod slide},
+     * computed without overflow (offset is in {@code [0, slide)}).
+     */
+    private long lastWindowDistance(final long ts)
+    {
+        return Math.floorMod(Math.floorMod(ts, slide) - offset, slide);
+    }
+
+    /**
+     * Tumbling and sliding: the row's windows are those starting {@code d = lastWindowDistance(ts) + j * slide}
+     * before ts, for {@code j = 0, 1, ...} while {@code d < size}: window j is {@code [ts - d, ts - d + size)},
+     * start clamped to {@code Long.MIN_VALUE} and end to {@code Long.MAX_VALUE}. Window 0 ends last.
+     */
     private void onWindowedRow(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
         final long watermark)
     {
-        final long lastStart = ts - Math.floorMod(ts - offset, slide);
-        if (isFired(saturatedAdd(lastStart, size), watermark))
+        long distance = lastWindowDistance(ts);
+        // A row between windows (slide > size) is in none: every one of its windows has fired.
+        if (distance >= size || isFired(saturatedAdd(ts, size - distance), watermark))
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
             return;
         }
-        final long firstStart = saturatedAdd(ts, -size);
-        for (long start = lastStart; start > firstStart; start -= slide)
+        int stored = 0;
+        for (int j = 0; ; j++)
         {
-            final long end = saturatedAdd(start, size);
+            final long end = saturatedAdd(ts, size - distance);
             if (isFired(end, watermark))
             {
                 // Later windows were checked first; every earlier one has fired too.
                 break;
             }
+            final long start = saturatedSubtract(ts, distance);
+            final long deadline = saturatedSubtract(end, 2);
             if (keyLength == UNMATCHABLE)
             {
                 if (pads(side))
                 {
                     final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
-                    wheel.schedule(record, end - 2);
+                    RowDescriptor.count(record, j);
+                    wheel.schedule(record, deadline);
                 }
-                continue;
             }
-            key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
-            final int windowKeyLength = keyLength + 8;
-            final long bucket = index.findOrCreate(keyHash(windowKeyLength));
-            if (bucket == KeyIndex.FULL)
+            else
             {
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-                return;
+                key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
+                key.putLong(keyLength + 8, end, ByteOrder.LITTLE_ENDIAN);
+                final int windowKeyLength = keyLength + WINDOW_SUFFIX;
+                final long bucket = index.findOrCreate(keyHash(windowKeyLength));
+                if (bucket == KeyIndex.FULL)
+                {
+                    // All or nothing: a row that does not fit in every one of its windows is in none.
+                    takeBack(stored);
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
+                if (BucketDescriptor.isEmpty(bucket))
+                {
+                    UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+                    UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, start);
+                    UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, end);
+                    bucketWheel.schedule(bucket, deadline);
+                }
+                appended[stored++] = store.append(bucket, side, key, 0, windowKeyLength, row, ts);
             }
-            if (BucketDescriptor.isEmpty(bucket))
-            {
-                UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
-                bucketWheel.schedule(bucket, end - 2);
-            }
-            store.append(bucket, side, key, 0, windowKeyLength, row, ts);
-            if (start < Long.MIN_VALUE + slide)
+            if (distance >= size - slide)
             {
                 break;
+            }
+            distance += slide;
+        }
+    }
+
+    /** Removes the last row's first {@code stored} records, and the buckets they leave empty. */
+    private void takeBack(final int stored)
+    {
+        for (int i = stored - 1; i >= 0; i--)
+        {
+            final long record = appended[i];
+            final long bucket = bucketOf(record);
+            store.remove(record);
+            if (BucketDescriptor.isEmpty(bucket))
+            {
+                // Only this row was in it: the bucket was created for it.
+                bucketWheel.cancel(bucket);
+                index.remove(bucket);
             }
         }
     }
 
     private void onSessionRow(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
-        final long watermark)
+        final boolean neverMatches, final long watermark)
     {
         if (keyLength == UNMATCHABLE)
         {
@@ -194,7 +281,7 @@ public final class WindowJoin extends AbstractJoin
             else if (pads(side))
             {
                 final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
-                wheel.schedule(record, end - 2);
+                wheel.schedule(record, saturatedSubtract(end, 2));
             }
             return;
         }
@@ -248,10 +335,14 @@ public final class WindowJoin extends AbstractJoin
             releaseIfEmpty(bucket);
             return;
         }
-        store.append(bucket, side, key, 0, keyLength, row, ts);
+        final long record = store.append(bucket, side, key, 0, keyLength, row, ts);
+        if (neverMatches)
+        {
+            RowDescriptor.count(record, NEVER_MATCHES);
+        }
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
-        final long deadline = end - 2;
+        final long deadline = saturatedSubtract(end, 2);
         if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
         {
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
@@ -280,7 +371,6 @@ public final class WindowJoin extends AbstractJoin
     private void fireBucket(final long bucket)
     {
         UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
-        final long deadline = UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET);
         int n = gather(bucket);
         long next = Long.MAX_VALUE;
         int groupStart = 0;
@@ -300,8 +390,8 @@ public final class WindowJoin extends AbstractJoin
             }
             if (!session)
             {
-                final long end = deadline + 2;
-                emitWindow(groupStart, groupEnd, end - size, end);
+                emitWindow(groupStart, groupEnd, UnsafeApi.getLong(bucket + BUCKET_WINDOW_START_OFFSET),
+                    UnsafeApi.getLong(bucket + BUCKET_WINDOW_END_OFFSET));
             }
             else
             {
@@ -319,7 +409,7 @@ public final class WindowJoin extends AbstractJoin
                         }
                         else
                         {
-                            next = Math.min(next, end - 2);
+                            next = Math.min(next, saturatedSubtract(end, 2));
                         }
                         clusterStart = i;
                     }
@@ -343,12 +433,15 @@ public final class WindowJoin extends AbstractJoin
     {
         for (int i = from; i < to; i++)
         {
-            RowDescriptor.count(scratch[i], 0);
+            if (RowDescriptor.count(scratch[i]) != NEVER_MATCHES)
+            {
+                RowDescriptor.count(scratch[i], 0);
+            }
         }
         for (int i = from; i < to; i++)
         {
             final long left = scratch[i];
-            if (RowDescriptor.side(left) != 0)
+            if (RowDescriptor.side(left) != 0 || RowDescriptor.count(left) == NEVER_MATCHES)
             {
                 continue;
             }
@@ -356,7 +449,7 @@ public final class WindowJoin extends AbstractJoin
             for (int j = from; j < to; j++)
             {
                 final long right = scratch[j];
-                if (RowDescriptor.side(right) == 0)
+                if (RowDescriptor.side(right) == 0 || RowDescriptor.count(right) == NEVER_MATCHES)
                 {
                     continue;
                 }
@@ -378,7 +471,7 @@ public final class WindowJoin extends AbstractJoin
             final long record = scratch[i];
             final boolean isLeft = RowDescriptor.side(record) == 0;
             final int count = RowDescriptor.count(record);
-            final boolean emit = isLeft ? (semi ? count > 0 : count == 0 && padsLeft) : count == 0 && padsRight;
+            final boolean emit = isLeft ? (semi ? count > 0 : count <= 0 && padsLeft) : count <= 0 && padsRight;
             if (emit)
             {
                 RowStore.wrap(record, storedBuffer, storedRow);
@@ -389,11 +482,24 @@ public final class WindowJoin extends AbstractJoin
         }
     }
 
-    /** A null-key or filtered row alone in its window: emitted when the window fires. */
+    /** A null-key (or, tumbling and sliding, filtered) row alone in its window: emitted when the window fires. */
     private void fireLoneRow(final long record)
     {
-        final long end = UnsafeApi.getLong(record + RowDescriptor.DEADLINE_OFFSET) + 2;
-        final long start = end - (session ? gap : size);
+        final long ts = RowDescriptor.ts(record);
+        final long start;
+        final long end;
+        if (session)
+        {
+            start = ts;
+            end = saturatedAdd(ts, gap);
+        }
+        else
+        {
+            // The count holds which of the row's windows this record stands for (see onWindowedRow).
+            final long distance = lastWindowDistance(ts) + RowDescriptor.count(record) * slide;
+            start = saturatedSubtract(ts, distance);
+            end = saturatedAdd(ts, size - distance);
+        }
         RowStore.wrap(record, storedBuffer, storedRow);
         emitWindowPadded(RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT, storedRow, start, end, fireStep);
         store.remove(record);

@@ -8,9 +8,7 @@ package io.junction.runtime;
  */
 public final class PartitionFailedException extends RuntimeException
 {
-    /** Serialization version. */
-    private static final long serialVersionUID = 1L;
-
+    /** The partition that died. */
     private final int partition;
 
     /**

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -34,16 +35,21 @@ import java.util.stream.Stream;
  * every join type and window family: tumbling windows of random size and offset, sliding windows of
  * random size, slide ({@code <= size}) and offset, sessions of random gap; few keys (0..3, the string
  * "1", null, absent), out-of-order rows, watermarks per side and on both (sometimes going backwards),
- * optional pre-filters and post-join condition, the odd non-insert row; time scaled so that windows
- * span many timer-wheel ticks (and sometimes more than one turn of the wheel) or sit next to zero;
- * half the runs on the off-heap hash index, half on Chronicle Map.
+ * optional pre-filters (more often for sessions, where a filtered row still shapes its key's sessions)
+ * and post-join condition, the odd non-insert row; time scaled so that windows span many timer-wheel
+ * ticks (and sometimes more than one turn of the wheel) or sit next to zero; sometimes everything sits
+ * at an end of the long range (timestamps and watermarks clamped to {@code Long.MIN_VALUE} /
+ * {@code Long.MAX_VALUE}, sizes, slides, gaps and offsets up to {@code Long.MAX_VALUE}, slides larger
+ * than the size); half the runs on the off-heap hash index, half on Chronicle Map.
  *
  * <p>The model follows SPEC 2.3 literally: it tracks the join watermark (the minimum of both inputs,
  * never backwards; nothing is due before both inputs have one), assigns each row to its windows that
- * have not fired (tumbling / sliding arithmetic; sessions by merging, per key, the row's
- * {@code [ts, ts + gap)} with every unfired session of either side that overlaps or touches it), tells
- * late rows (no unfired window, or a merged session that is already due), and when the watermark
- * reaches a window's {@code end - 1} (or at the end of input) joins that window's rows by brute force.
+ * have not fired (tumbling / sliding arithmetic in exact integers; sessions by merging, per key, the
+ * row's {@code [ts, ts + gap)} with every unfired session of either side that overlaps or touches it,
+ * a row that fails its pre-filter included: it shapes sessions but matches nothing; a null-key row is
+ * alone), tells late rows (no unfired window, or a merged session that is already due), and when the
+ * watermark reaches a window's {@code end - 1} (or at the end of input) joins that window's rows by
+ * brute force. Windows are reported, and fire, with their start and end clamped to the long range.
  * The engine must agree step by step: the multiset of (left, right, window) per step, the dead letters
  * with their steps and reasons, the counters, and empty state at the end.
  *
@@ -92,31 +98,43 @@ class WindowJoinDifferentialTest
             // of the default wheel, 4096 ticks of 1024 ms). Sometimes everything sits near +-10^12.
             final int scaleDice = random.nextInt(100);
             final long scale = scaleDice < 55 ? 1 : scaleDice < 75 ? 37 : scaleDice < 92 ? 1000 : 300_000;
-            final long shift = random.nextInt(100) < 10 ?
-                (random.nextBoolean() ? 1_000_000_000_000L : -1_000_000_000_000L) + random.nextLong(-5000, 5001) : 0;
+            final int placeDice = random.nextInt(100);
+            // Near an end of the long range, timestamps and watermarks are clamped to it, so that some land on it.
+            final boolean nearMin = placeDice < 6;
+            final boolean nearMax = placeDice >= 6 && placeDice < 12;
+            final long shift = nearMin ? Long.MIN_VALUE + random.nextLong(0, 40) * scale :
+                nearMax ? Long.MAX_VALUE - random.nextLong(100, 250) * scale :
+                placeDice < 22 ? (random.nextBoolean() ? 1_000_000_000_000L : -1_000_000_000_000L) + random.nextLong(-5000, 5001) : 0;
+            // Sometimes windows as large as the long range allows, at either end of it or around zero.
+            final boolean huge = random.nextInt(100) < 8;
             this.index = random.nextBoolean() ? IndexKind.HASH : IndexKind.CHRONICLE;
             switch (kind)
             {
                 case TUMBLING:
-                    size = random.nextLong(1, 13) * scale + jitter(random, scale);
+                    size = huge ? hugeLength(random) : random.nextLong(1, 13) * scale + jitter(random, scale);
                     slide = size;
-                    offset = random.nextLong(-30, 31) * scale + jitter(random, scale);
+                    offset = huge ? random.nextLong() : random.nextLong(-30, 31) * scale + jitter(random, scale);
                     gap = 0;
                     break;
                 case SLIDING:
-                    size = random.nextLong(1, 16) * scale + jitter(random, scale);
-                    slide = random.nextLong((size + 5) / 6, size + 1);       // at most 6 windows per row
-                    offset = random.nextLong(-30, 31) * scale + jitter(random, scale);
+                    size = huge ? hugeLength(random) : random.nextLong(1, 16) * scale + jitter(random, scale);
+                    final int slideDice = random.nextInt(100);
+                    // At most 6 windows per row; sometimes a slide larger than the size (rows between windows are in none).
+                    slide = slideDice < 10 ? size + Math.min(Long.MAX_VALUE - size, random.nextLong(1, 3 * scale + 1)) :
+                        slideDice < 20 || size < 2 ? size : random.nextLong((size - 1) / 6 + 1, size);
+                    offset = huge ? random.nextLong() : random.nextLong(-30, 31) * scale + jitter(random, scale);
                     gap = 0;
                     break;
                 default:
                     size = 0;
                     slide = 0;
                     offset = 0;
-                    gap = random.nextLong(1, 11) * scale + jitter(random, scale);
+                    gap = huge ? hugeLength(random) : random.nextLong(1, 11) * scale + jitter(random, scale);
             }
-            leftFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
-            rightFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            // Sessions get a filter more often: a filtered row still opens, extends and bridges its key's sessions.
+            final int filterChance = kind == WindowSpec.Kind.SESSION ? 5 : 3;
+            leftFilter = random.nextInt(10) < filterChance ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            rightFilter = random.nextInt(10) < filterChance ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
             condition = random.nextInt(10) < 3 ? randomOp(random) : null;
 
             final int length = random.nextInt(5, 41);
@@ -132,20 +150,32 @@ class WindowJoinDifferentialTest
                     final ChangeKind op = random.nextInt(100) < 4 ?
                         new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
                         ChangeKind.INSERT;
-                    final long ts = (cursor + random.nextLong(-25, 9)) * scale + jitter(random, scale) + shift;
+                    final long ts = clampedAdd((cursor + random.nextLong(-25, 9)) * scale + jitter(random, scale), shift);
                     events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
                         (side == Side.LEFT ? "L" : "R") + ids++));
                 }
                 else
                 {
                     final long back = random.nextInt(10) == 0 ? random.nextLong(20, 61) : random.nextLong(0, 16);
-                    final long watermark = (cursor - back) * scale + jitter(random, scale) + shift;
+                    final long watermark = clampedAdd((cursor - back) * scale + jitter(random, scale), shift);
                     final int which = random.nextInt(10);
                     final EventKind wk = which < 4 ? EventKind.WATERMARK_BOTH :
                         which < 7 ? EventKind.WATERMARK_LEFT : EventKind.WATERMARK_RIGHT;
                     events.add(new Event(wk, null, null, watermark, null, null, null));
                 }
             }
+        }
+
+        /** @return a window length from the top of the long range: {@code Long.MAX_VALUE}, a little less, or a large fraction of it. */
+        private static long hugeLength(final SplittableRandom random)
+        {
+            final int dice = random.nextInt(3);
+            return dice == 0 ? Long.MAX_VALUE : dice == 1 ? Long.MAX_VALUE - random.nextLong(1, 1000) : random.nextLong(Long.MAX_VALUE / 4, Long.MAX_VALUE);
+        }
+
+        private static long clampedAdd(final long a, final long b)
+        {
+            return clamp(BigInteger.valueOf(a).add(BigInteger.valueOf(b)));
         }
 
         private static long jitter(final SplittableRandom random, final long scale)
@@ -339,8 +369,8 @@ class WindowJoinDifferentialTest
         private long watermarkLeft = Long.MIN_VALUE;
         private long watermarkRight = Long.MIN_VALUE;
         private long watermark = Long.MIN_VALUE;
-        /** Tumbling and sliding: the rows of each window that has not fired, by window start. */
-        private final TreeMap<Long, List<ModelRow>> windows = new TreeMap<>();
+        /** Tumbling and sliding: the rows of each window that has not fired, by window start (exact, maybe beyond the long range). */
+        private final TreeMap<BigInteger, List<ModelRow>> windows = new TreeMap<>();
         /** Sessions: the unfired sessions of each key, and the sessions of rows that can never match. */
         private final Map<Object, List<Session>> sessions = new HashMap<>();
         private final List<Session> loneSessions = new ArrayList<>();
@@ -402,7 +432,7 @@ class WindowJoinDifferentialTest
                 return;
             }
             final Filter filter = e.side() == Side.LEFT ? s.leftFilter : s.rightFilter;
-            final boolean matchable = e.key() != null && e.key() != ABSENT && (filter == null || compare(filter.op(), e.v(), filter.value()));
+            final boolean matchable = hasKey(e) && (filter == null || compare(filter.op(), e.v(), filter.value()));
             final ModelRow row = new ModelRow(e, matchable);
             final boolean accepted = s.kind == WindowSpec.Kind.SESSION ? assignToSession(row) : assignToWindows(row);
             if (!accepted)
@@ -412,14 +442,20 @@ class WindowJoinDifferentialTest
             }
         }
 
-        /** Tumbling and sliding: every window of {@code size} starting at offset + n * slide that holds ts. */
+        /**
+         * Tumbling and sliding: every window of {@code size} starting at offset + n * slide that holds ts,
+         * in exact integers; it is due when the watermark reaches its end, clamped to the long range, - 1.
+         */
         private boolean assignToWindows(final ModelRow row)
         {
-            final long ts = row.ts();
+            final BigInteger ts = BigInteger.valueOf(row.ts());
+            final BigInteger size = BigInteger.valueOf(s.size);
+            final BigInteger slide = BigInteger.valueOf(s.slide);
             boolean any = false;
-            for (long start = ts - Math.floorMod(ts - s.offset, s.slide); start > ts - s.size; start -= s.slide)
+            for (BigInteger start = ts.subtract(ts.subtract(BigInteger.valueOf(s.offset)).mod(slide));
+                start.compareTo(ts.subtract(size)) > 0; start = start.subtract(slide))
             {
-                if (!due(start + s.size))
+                if (!due(clamp(start.add(size))))
                 {
                     windows.computeIfAbsent(start, x -> new ArrayList<>()).add(row);
                     any = true;
@@ -436,9 +472,10 @@ class WindowJoinDifferentialTest
         {
             final long ts = row.ts();
             final Session merged = new Session(row);
-            if (!row.matchable)
+            if (!hasKey(row.event))
             {
-                if (due(ts + s.gap))
+                // Only a null-key row is alone: a row that fails its filter still shapes its key's sessions.
+                if (due(plusGap(ts)))
                 {
                     return false;
                 }
@@ -449,7 +486,7 @@ class WindowJoinDifferentialTest
             final List<Session> touching = new ArrayList<>();
             for (final Session session : ofKey)
             {
-                if (ts <= session.max + s.gap && session.min <= ts + s.gap)
+                if (ts <= plusGap(session.max) && session.min <= plusGap(ts))
                 {
                     touching.add(session);
                     merged.rows.addAll(session.rows);
@@ -457,7 +494,7 @@ class WindowJoinDifferentialTest
                     merged.max = Math.max(merged.max, session.max);
                 }
             }
-            if (due(merged.max + s.gap))
+            if (due(plusGap(merged.max)))
             {
                 return false;
             }
@@ -470,13 +507,13 @@ class WindowJoinDifferentialTest
         {
             if (s.kind != WindowSpec.Kind.SESSION)
             {
-                for (final Iterator<Map.Entry<Long, List<ModelRow>>> it = windows.entrySet().iterator(); it.hasNext(); )
+                for (final Iterator<Map.Entry<BigInteger, List<ModelRow>>> it = windows.entrySet().iterator(); it.hasNext(); )
                 {
-                    final Map.Entry<Long, List<ModelRow>> w = it.next();
-                    final long end = w.getKey() + s.size;
+                    final Map.Entry<BigInteger, List<ModelRow>> w = it.next();
+                    final long end = clamp(w.getKey().add(BigInteger.valueOf(s.size)));
                     if (all || due(end))
                     {
-                        emit(w.getValue(), w.getKey(), end, step);
+                        emit(w.getValue(), clamp(w.getKey()), end, step);
                         it.remove();
                     }
                 }
@@ -489,7 +526,7 @@ class WindowJoinDifferentialTest
                 for (final Iterator<Session> it = list.iterator(); it.hasNext(); )
                 {
                     final Session session = it.next();
-                    final long end = session.max + s.gap;
+                    final long end = plusGap(session.max);
                     if (all || due(end))
                     {
                         emit(session.rows, session.min, end, step);
@@ -565,6 +602,17 @@ class WindowJoinDifferentialTest
                     }
                 }
             }
+        }
+
+        private static boolean hasKey(final Event e)
+        {
+            return e.key() != null && e.key() != ABSENT;
+        }
+
+        /** @return {@code t + gap}, clamped to the long range: a session's end. */
+        private long plusGap(final long t)
+        {
+            return clamp(BigInteger.valueOf(t).add(BigInteger.valueOf(s.gap)));
         }
 
         /** SPEC 1: numbers compare as numbers, null (or absent) compares false with everything. */
@@ -750,6 +798,12 @@ class WindowJoinDifferentialTest
         return "Window join disagrees with the SPEC 2.3 model, " + s.type + " " + s.window() + ", " + seedText + "\n" +
             String.join("\n", problems) + "\n" + s.describe() +
             "expected (step: output):\n" + lines(model.expected) + "actual:\n" + lines(actual);
+    }
+
+    /** @return {@code value} clamped to the long range. */
+    private static long clamp(final BigInteger value)
+    {
+        return value.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
     }
 
     /** @return the multiset of output texts, ignoring steps. */

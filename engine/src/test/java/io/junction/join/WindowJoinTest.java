@@ -872,8 +872,9 @@ class WindowJoinTest
         }
 
         @Test
-        void aFilteredRowDoesNotBridgeSessions()
+        void aFilteredRowBridgesSessionsAndIsPaddedInTheMergedSession()
         {
+            // SPEC 2.3: a filtered row takes part in its key's sessions but matches nothing.
             try (WindowTestHarness h = new WindowTestHarness(
                 spec(JoinType.FULL, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
             {
@@ -882,9 +883,302 @@ class WindowJoinTest
                 h.right(8, 1, "R8", 1);
                 h.end();
                 assertEquals(expect(
-                    "3: +I L0 null [0,5)",
-                    "3: +I null R8 [8,13)",
-                    "3: +I null Rf [4,9)"), h.all());
+                    "3: +I L0 R8 [0,13)",
+                    "3: +I null Rf [0,13)"), h.all());
+            }
+        }
+
+        @Test
+        void aFilteredRowExtendsASessionInAnInnerJoinButMatchesNothing()
+        {
+            // Issue 8 defect 11, first example.
+            try (WindowTestHarness h = new WindowTestHarness(
+                spec(JoinType.INNER, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
+            {
+                h.left(0, 1, "L0");
+                h.right(5, 1, "R5", 0);
+                h.right(10, 1, "R10", 1);
+                h.end();
+                assertEquals(expect("3: +I L0 R10 [0,15)"), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aFilteredRowOpensASessionThatAnEarlierRowJoins()
+        {
+            // Issue 8 defect 11, second example: the filtered R12 (no v) extends L10's session to [10,14).
+            try (WindowTestHarness h = new WindowTestHarness(
+                spec(JoinType.LEFT, WindowSpec.session(2)).rightFilter("v", CompareOp.LT, Literal.of("bad")).build()))
+            {
+                h.right(12, 0, "R12");
+                h.left(10, 0, "L10");
+                h.end();
+                assertEquals(expect("2: +I L10 null [10,14)"), h.all());
+            }
+        }
+
+        @Test
+        void aFilteredRowIsLateOnlyWhenItsMergedSessionIsDue()
+        {
+            // Issue 8 defect 11, third example: R6 alone would be due at 10, but merges into [6,15).
+            try (WindowTestHarness h = new WindowTestHarness(
+                spec(JoinType.RIGHT, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
+            {
+                h.left(10, 1, "L10");
+                h.watermark(12);
+                h.right(6, 1, "R6", 0);
+                h.watermark(13);
+                assertEquals(none(), h.all());
+                final long at = h.watermark(14);
+                assertEquals(expect(at + ": +I null R6 [6,15)"), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                final long lateStep = h.right(9, 1, "R9", 0);
+                assertEquals(List.of(late(lateStep, Side.RIGHT, "R9", 9)), h.dead);
+            }
+        }
+
+        @Test
+        void antiEmitsAFilteredLeftRowInItsKeysSessionAndSemiDoesNot()
+        {
+            for (final JoinType type : new JoinType[] {JoinType.ANTI, JoinType.SEMI})
+            {
+                try (WindowTestHarness h = new WindowTestHarness(
+                    spec(type, WindowSpec.session(5)).leftFilter("v", CompareOp.EQ, Literal.of(1)).build()))
+                {
+                    h.left(0, 1, "Lf", 0);
+                    h.right(3, 1, "R");
+                    h.end();
+                    assertEquals(type == JoinType.ANTI ? expect("2: +I Lf null [0,8)") : none(), h.all(), type::name);
+                    assertStateEmpty(h);
+                }
+            }
+        }
+
+        @Test
+        void aFilteredRowIsPaddedInEachOfItsSlidingWindows()
+        {
+            try (WindowTestHarness h = new WindowTestHarness(
+                spec(JoinType.FULL, WindowSpec.sliding(10, 5, 0)).leftFilter("v", CompareOp.EQ, Literal.of(1)).build()))
+            {
+                h.left(7, 1, "Lf", 0);
+                h.right(8, 1, "R");
+                h.end();
+                assertEquals(expect(
+                    "2: +I Lf null [0,10)",
+                    "2: +I Lf null [5,15)",
+                    "2: +I null R [0,10)",
+                    "2: +I null R [5,15)"), h.all());
+            }
+        }
+
+        @Test
+        void aNullKeyRowStaysAloneEvenWhenItAlsoFailsItsFilter()
+        {
+            try (WindowTestHarness h = new WindowTestHarness(
+                spec(JoinType.FULL, WindowSpec.session(5)).leftFilter("v", CompareOp.EQ, Literal.of(1)).build()))
+            {
+                h.left(0, 1, "L0", 1);
+                h.left(3, null, "Ln", 0);
+                h.right(5, 1, "R5");
+                h.end();
+                assertEquals(expect(
+                    "3: +I L0 R5 [0,10)",
+                    "3: +I Ln null [3,8)"), h.all());
+            }
+        }
+    }
+
+    /** Issue 8 defects 1 and 2: window assignment is exact at the ends of the long range. */
+    @Nested
+    class ExtremeTimestamps
+    {
+        private static final long MIN = Long.MIN_VALUE;
+        private static final long MAX = Long.MAX_VALUE;
+
+        private String window(final long start, final long end)
+        {
+            return " [" + start + ',' + end + ')';
+        }
+
+        @Test
+        void aRowAtMinValueIsInOneTumblingWindowClampedToMinValue()
+        {
+            // floorMod(MIN, 10) = 2: the window [MIN - 2, MIN + 8) starts below the range and is reported from MIN.
+            try (WindowTestHarness h = WindowTestHarness.tumbling(JoinType.LEFT, 10, 0))
+            {
+                h.left(MIN, 1, "L");
+                h.end();
+                assertEquals(expect("1: +I L null" + window(MIN, MIN + 8)), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aNullKeyRowAtMinValueIsPaddedOnceInATumblingLeftJoin()
+        {
+            try (WindowTestHarness h = WindowTestHarness.tumbling(JoinType.LEFT, 10, 0))
+            {
+                h.left(MIN, null, "Ln");
+                h.end();
+                assertEquals(expect("1: +I Ln null" + window(MIN, MIN + 8)), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aNullKeyRowAtMinValueIsPaddedOncePerSlidingWindow()
+        {
+            // (MIN - 0) mod 3 = 1: the windows end at MIN + 9, + 6 and + 3, all starting below MIN.
+            try (WindowTestHarness h = WindowTestHarness.sliding(JoinType.LEFT, 10, 3))
+            {
+                h.left(MIN, null, "Ln");
+                h.end();
+                assertEquals(expect(
+                    "1: +I Ln null" + window(MIN, MIN + 3),
+                    "1: +I Ln null" + window(MIN, MIN + 6),
+                    "1: +I Ln null" + window(MIN, MIN + 9)), h.all());
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aMatchingPairNearMinValueJoinsInEachSlidingWindow()
+        {
+            // ts - offset = MIN, MIN mod 3 = 1: windows start at ts - 1 = MIN, ts - 4 and ts - 7 (clamped to MIN).
+            try (WindowTestHarness h = new WindowTestHarness(spec(JoinType.INNER, WindowSpec.sliding(10, 3, 1)).build()))
+            {
+                h.left(MIN + 1, 1, "L");
+                h.right(MIN + 1, 1, "R");
+                h.watermark(MIN + 4);
+                assertEquals(expect("2: +I L R" + window(MIN, MIN + 4)), h.all());
+                h.end();
+                assertEquals(expect(
+                    "2: +I L R" + window(MIN, MIN + 4),
+                    "3: +I L R" + window(MIN, MIN + 7),
+                    "3: +I L R" + window(MIN, MIN + 10)), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aWindowOfSizeMaxValueEmitsAPairOnce()
+        {
+            try (WindowTestHarness h = WindowTestHarness.tumbling(JoinType.INNER, MAX, 0))
+            {
+                h.left(5, 1, "L5");
+                h.right(6, 1, "R6");
+                h.left(-1, 2, "Lm1");
+                h.right(MIN, 2, "Rmin");
+                h.right(MIN + 1, 2, "Rmin1");
+                h.left(MAX, 3, "Lmax");
+                h.right(MAX - 1, 3, "Rmax1");
+                h.right(MAX, 3, "Rmax");
+                h.end();
+                // [0, MAX) holds 0..MAX-1; [MIN + 1, 0) holds -1 and MIN + 1; MIN is in [MIN - MAX + 1, MIN + 1);
+                // MAX is in [MAX, 2 MAX), reported as [MAX, MAX).
+                assertEquals(expect(
+                    "8: +I L5 R6" + window(0, MAX),
+                    "8: +I Lm1 Rmin1" + window(MIN + 1, 0),
+                    "8: +I Lmax Rmax" + window(MAX, MAX)), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aWindowWhoseEndSaturatesFiresAtTheEndOfInput()
+        {
+            // MAX mod 10 = 7: [MAX - 7, MAX + 3) is reported as [MAX - 7, MAX) and fires when the watermark reaches MAX - 1.
+            try (WindowTestHarness h = WindowTestHarness.tumbling(JoinType.FULL, 10, 0))
+            {
+                h.left(MAX, 1, "L");
+                h.right(MAX - 3, 1, "R");
+                h.watermark(MAX - 2);
+                h.right(MAX - 7, 2, "R2");
+                assertEquals(none(), h.all());
+                assertTrue(h.dead.isEmpty(), () -> "dead letters: " + h.dead);
+                h.end();
+                assertEquals(expect(
+                    "4: +I L R" + window(MAX - 7, MAX),
+                    "4: +I null R2" + window(MAX - 7, MAX)), h.all());
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aSessionAtTheEndsOfTheRangeSaturates()
+        {
+            try (WindowTestHarness h = WindowTestHarness.session(JoinType.FULL, 5))
+            {
+                h.left(MIN, 1, "Lmin");
+                h.right(MIN + 5, 1, "Rmin");
+                h.left(MAX - 2, 2, "Lmax");
+                h.right(MAX, null, "Rn");
+                h.watermark(MIN + 9);
+                assertEquals(expect("4: +I Lmin Rmin" + window(MIN, MIN + 10)), h.all());
+                h.end();
+                assertEquals(expect(
+                    "4: +I Lmin Rmin" + window(MIN, MIN + 10),
+                    "5: +I Lmax null" + window(MAX - 2, MAX),
+                    "5: +I null Rn" + window(MAX, MAX)), h.all());
+                assertStateEmpty(h);
+            }
+        }
+    }
+
+    /** Issue 8 defects 1 and 2: a row is stored in all of its windows or in none; fan-out is capped at spec time. */
+    @Nested
+    class FanOut
+    {
+        @Test
+        void aRowThatDoesNotFitInAllItsWindowsIsStoredInNoneAndDeadLetteredOnce()
+        {
+            final StateConfig threeKeys = StateConfig.defaults().withIndex(IndexKind.HASH).withMaxKeys(3);
+            try (WindowTestHarness h = new WindowTestHarness(spec(JoinType.FULL, WindowSpec.sliding(10, 3, 0)).build(), threeKeys))
+            {
+                h.left(0, 1, "L");            // in 4 windows: [0,10), [-3,7), [-6,4), [-9,1)
+                assertLive(h, 0, 0);
+                assertEquals(List.of(new WindowTestHarness.Dead(0, Side.LEFT, ChangeKind.INSERT, "L", 0, DeadLetterReason.STATE_FULL)), h.dead);
+                h.right(1, 2, "R");           // in 3 windows: they fit once L's are rolled back
+                assertLive(h, 0, 3);
+                h.end();
+                assertEquals(expect(
+                    "2: +I null R [-6,4)",
+                    "2: +I null R [-3,7)",
+                    "2: +I null R [0,10)"), h.all());
+                assertEquals(1, h.dead.size());
+                assertStateEmpty(h);
+            }
+        }
+
+        @Test
+        void aSlidingWindowWithMoreThanTheWindowsPerRowLimitIsRejected()
+        {
+            final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> WindowSpec.sliding(WindowSpec.MAX_WINDOWS_PER_ROW + 1, 1, 0));
+            assertTrue(e.getMessage().contains("window.slide"), e::getMessage);
+            assertTrue(e.getMessage().contains(String.valueOf(WindowSpec.MAX_WINDOWS_PER_ROW)), e::getMessage);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> WindowSpec.sliding(Long.MAX_VALUE, 1000, 0));
+            assertEquals(WindowSpec.MAX_WINDOWS_PER_ROW, WindowSpec.sliding(WindowSpec.MAX_WINDOWS_PER_ROW, 1, 0).size());
+            assertEquals(Long.MAX_VALUE, WindowSpec.sliding(Long.MAX_VALUE, Long.MAX_VALUE / 1000 + 1, 0).size());
+        }
+
+        @Test
+        void aNullKeyRowIsPaddedInAtMostTheCappedNumberOfWindows()
+        {
+            try (WindowTestHarness h = WindowTestHarness.sliding(JoinType.LEFT, WindowSpec.MAX_WINDOWS_PER_ROW, 1))
+            {
+                h.left(Long.MIN_VALUE, null, "Ln");
+                h.left(0, null, "L0");
+                h.end();
+                assertEquals(2 * WindowSpec.MAX_WINDOWS_PER_ROW, h.out.size());
+                assertStateEmpty(h);
             }
         }
     }

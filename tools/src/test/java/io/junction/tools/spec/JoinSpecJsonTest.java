@@ -110,6 +110,7 @@ class JoinSpecJsonTest {
         "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'hopping','size':1}} | window.kind",
         "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'tumbling','size':10,'gap':1}} | window.gap",
         "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'sliding','size':10}} | window.slide",
+        "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'sliding','size':1001,'slide':1}} | window.slide",
         "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'tumbling','size':0}} | window.size",
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'allowedLateness':-1}      | allowedLateness",
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'stateTtl':1.5}            | stateTtl",
