@@ -7,13 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.JoinKind;
 import io.junction.api.Schema;
 import io.junction.tools.json.RowJson;
-import io.junction.tools.spec.JoinSpecJson;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hostile event logs: bytes that are not UTF-8, a byte order mark, a row that names thousands of
@@ -23,13 +24,17 @@ import org.junit.jupiter.api.Test;
 class ReplayHardeningTest {
     private static final String INNER = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
 
-    private static ReplayResult replay(final String spec, final byte[] log) throws IOException {
-        final ReplayResult result = new Replay(Replay.config(2)).run(JoinSpecJson.parse(spec), () -> new ByteArrayInputStream(log));
+    @TempDir
+    Path dir;
+
+    private ReplayResult replay(final String spec, final byte[] log) throws IOException {
+        final ReplayResult result = new Replay(Replay.config(2)).run(
+            Files.writeString(dir.resolve("s.join.json"), spec), Files.write(dir.resolve("e.events.jsonl"), log));
         assertEquals(0, result.errorCount(), () -> "partition errors: " + result.errors());
         return result;
     }
 
-    private static ReplayResult replay(final String spec, final String... lines) throws IOException {
+    private ReplayResult replay(final String spec, final String... lines) throws IOException {
         return replay(spec, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
     }
 
