@@ -82,6 +82,9 @@ class RowJsonTest {
         assertEquals(FieldType.DOUBLE, view("{\"v\":9223372036854775808}").type(v));
         assertEquals(FieldType.DOUBLE, view("{\"v\":0.5}").type(v));
         assertEquals(0L, view("{\"v\":1e-400}").getLong(v), "underflows to 0.0, which is the integer 0");
+        assertEquals(0L, view("{\"v\":1e-999999999}").getLong(v), "a huge exponent is decided without expanding it");
+        assertThrows(BadInputException.class, () -> encode("{\"v\":1e999999999}"), "outside the double range");
+        assertThrows(BadInputException.class, () -> encode("{\"v\":" + "9".repeat(5_000) + "}"), "too long a number");
     }
 
     @Test

@@ -66,6 +66,19 @@ class ReplayHardeningTest {
     }
 
     @Test
+    void aLineLongerThanTheBoundIsOneDeadLetterAndIsNeverHeldWhole() throws IOException {
+        final String huge = "{\"side\":\"left\",\"row\":{\"k\":2,\"s\":\"" + "x".repeat(EventLines.MAX_LINE_BYTES) + "\"}}";
+        final ReplayResult result = replay(INNER,
+            "{\"side\":\"left\",\"row\":{\"k\":1}}", huge, "{\"side\":\"right\",\"row\":{\"k\":1}}");
+        assertEquals(1, result.deadLetters().size(), () -> String.join("\n", result.deadLetterLines()));
+        final JsonNode deadLetter = json(result.deadLetters().get(0));
+        assertEquals(1, deadLetter.get("step").longValue());
+        assertTrue(deadLetter.get("reason").textValue().startsWith("line 2: line longer than"), deadLetter.get("reason").textValue());
+        assertTrue(deadLetter.get("line").textValue().length() < 1_000, "the echo is a prefix");
+        assertOutput(result, "{\"step\":2,\"op\":\"+I\",\"left\":{\"k\":1},\"right\":{\"k\":1}}");
+    }
+
+    @Test
     void aByteOrderMarkBeforeTheFirstLineIsSkipped() throws IOException {
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
         log.writeBytes(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
