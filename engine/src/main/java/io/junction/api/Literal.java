@@ -39,15 +39,25 @@ public final class Literal
 
     /**
      * @param value the value, finite.
-     * @return a double literal; integral values that fit a long become long literals, as in rows.
+     * @return a double literal; a value that is integral and fits a long becomes a long literal, as
+     *     in rows ({@code -0.0} is the long 0; {@code 2^63} does not fit and stays a double).
      */
     public static Literal of(final double value)
     {
-        if (value == Math.rint(value) && Math.abs(value) < 0x1p53)
+        if (isLongValued(value))
         {
             return of((long)value);
         }
         return new Literal(FieldType.DOUBLE, 0, value, null);
+    }
+
+    /**
+     * The number rule rows and literals share: a double that is integral and in
+     * {@code [-2^63, 2^63)} is that long (exactly: such a double converts without rounding).
+     */
+    static boolean isLongValued(final double value)
+    {
+        return value == Math.rint(value) && value >= -0x1p63 && value < 0x1p63;
     }
 
     /**

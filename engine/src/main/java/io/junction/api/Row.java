@@ -57,7 +57,11 @@ public final class Row
         return new Row(fields);
     }
 
-    /** Integers become longs, floats doubles (integral ones below 2^53 longs), as rows store them. */
+    /**
+     * Integers become longs, floats doubles, and a double that is integral and fits a long becomes
+     * that long (so {@code 1.0}, {@code -0.0} and {@code 2^60} as doubles are longs, {@code 2^63} stays a
+     * double), as rows store them.
+     */
     static Object normalise(final Object value)
     {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long)
@@ -71,7 +75,7 @@ public final class Row
         if (value instanceof Double || value instanceof Float)
         {
             final double d = ((Number)value).doubleValue();
-            return d == Math.rint(d) && Math.abs(d) < 0x1p53 ? (Object)(long)d : (Object)d;
+            return Literal.isLongValued(d) ? (Object)(long)d : (Object)d;
         }
         if (value instanceof CharSequence)
         {

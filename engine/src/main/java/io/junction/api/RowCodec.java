@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * The typed layer over binary rows: {@link Row} objects to and from the {@link RowFormat} bytes of
  * one {@link Schema}. Encoding is canonical (fields in ascending index order, integral doubles as
- * longs), so that equal rows have equal bytes, as retractions need. Field names not yet in the
- * schema are registered. Allocates: for set-up, tests and users who prefer objects, not hot paths;
+ * longs), so that equal rows have equal bytes, as retractions need. A field name that is not in
+ * the schema is an error (a typo in {@link Row#of} must not become a new column). Allocates: for set-up, tests and users who prefer objects, not hot paths;
  * there, write rows with {@link RowWriter} and read them with {@link RowView}.
  *
  * <p>Not thread safe for encoding (one codec per thread); decoding only reads the schema.
@@ -32,13 +32,14 @@ public final class RowCodec
     }
 
     /**
-     * Encodes a row.
+     * Encodes a row. Every field name is checked before anything is written.
      *
      * @param row      the row.
      * @param buffer   where it is written.
      * @param offset   where in the buffer it starts.
      * @param capacity the most bytes it may take.
      * @return its length, or -1 when it does not fit {@code capacity}.
+     * @throws IllegalArgumentException naming the field when the row has a field the schema does not.
      */
     public int encode(final Row row, final MutableDirectBuffer buffer, final int offset, final int capacity)
     {
@@ -47,7 +48,11 @@ public final class RowCodec
         int slots = 0;
         for (final Map.Entry<String, Object> e : row.fields().entrySet())
         {
-            final int index = schema.register(e.getKey());
+            final int index = schema.indexOf(e.getKey());
+            if (index < 0)
+            {
+                throw new IllegalArgumentException("unknown field '" + e.getKey() + "': not in " + schema);
+            }
             order.add(new int[] {index, values.size()});
             values.add(e.getValue());
             slots = Math.max(slots, index + 1);

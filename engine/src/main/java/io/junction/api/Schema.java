@@ -2,73 +2,72 @@ package io.junction.api;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Field names and their indices in the binary row format. A schema only grows: a name keeps its index
- * forever, so rows written earlier stay readable.
+ * Field names and their indices in the binary row format. Immutable: the names are fixed when the
+ * schema is made, so a spec compiled against it, and every row written with it, keep their meaning.
+ * A name that is not in the schema is an error wherever it is used ({@link RowCodec}, the spec's
+ * fields), never a new column: a typo must not silently become one.
  *
- * <p>Thread safety: {@link #register(String)} is synchronized and publishes the new name table
- * through a volatile field, so {@link #nameOf(int)} may be called from any thread. A partition thread
- * that reads a row published through the runtime also sees every name registered before the row was
- * published. {@link #indexOf(String)} is for set-up and tools, not for hot paths.
+ * <p>Thread safe (immutable). {@link #indexOf(String)} is for set-up and tools, not for hot paths.
  */
 public final class Schema
 {
     /** The largest number of fields a row can have: offsets are 16-bit in {@link RowFormat}. */
     public static final int MAX_FIELDS = 4096;
 
-    private final Map<String, Integer> indexByName = new HashMap<>();
-    private volatile String[] names = new String[0];
+    private final Map<String, Integer> indexByName;
+    private final String[] names;
+
+    private Schema(final String[] names)
+    {
+        if (names.length > MAX_FIELDS)
+        {
+            throw new IllegalArgumentException("a schema holds at most " + MAX_FIELDS + " field names, got " + names.length);
+        }
+        final Map<String, Integer> byName = new HashMap<>(names.length * 2);
+        for (int i = 0; i < names.length; i++)
+        {
+            final String name = names[i];
+            if (name == null)
+            {
+                throw new IllegalArgumentException("field name " + i + " is null");
+            }
+            if (byName.putIfAbsent(name, i) != null)
+            {
+                throw new IllegalArgumentException("duplicate field name: " + name);
+            }
+        }
+        this.names = names;
+        this.indexByName = byName;
+    }
 
     /**
      * @param fieldNames distinct field names.
      * @return a schema with these fields at indices 0, 1, ... in order.
-     * @throws IllegalArgumentException when a name repeats.
+     * @throws IllegalArgumentException on a null or duplicate name, or more than {@link #MAX_FIELDS} names.
      */
     public static Schema of(final String... fieldNames)
     {
-        final Schema schema = new Schema();
-        for (final String name : fieldNames)
-        {
-            if (schema.indexOf(name) >= 0)
-            {
-                throw new IllegalArgumentException("duplicate field name: " + name);
-            }
-            schema.register(name);
-        }
-        return schema;
+        return new Schema(fieldNames.clone());
     }
 
     /**
-     * @param name a field name.
-     * @return its index, registering it when it is new.
-     * @throws IllegalStateException when the schema already holds {@link #MAX_FIELDS} names.
+     * @param fieldNames distinct field names.
+     * @return a schema with these fields at indices 0, 1, ... in order (as {@link #of(String...)}).
      */
-    public synchronized int register(final String name)
+    public static Schema of(final List<String> fieldNames)
     {
-        final Integer existing = indexByName.get(name);
-        if (existing != null)
-        {
-            return existing;
-        }
-        final String[] current = names;
-        if (current.length >= MAX_FIELDS)
-        {
-            throw new IllegalStateException("schema is full: at most " + MAX_FIELDS + " field names, adding " + name);
-        }
-        final String[] grown = Arrays.copyOf(current, current.length + 1);
-        grown[current.length] = name;
-        indexByName.put(name, current.length);
-        names = grown;
-        return current.length;
+        return new Schema(fieldNames.toArray(new String[0]));
     }
 
     /**
      * @param name a field name.
      * @return its index, or -1 when the schema has no such field.
      */
-    public synchronized int indexOf(final String name)
+    public int indexOf(final String name)
     {
         final Integer index = indexByName.get(name);
         return index == null ? -1 : index;

@@ -1,7 +1,5 @@
 package io.junction.tools.cli;
 
-import io.junction.api.JoinSpec;
-import io.junction.api.Schema;
 import io.junction.join.StateConfig;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
@@ -9,7 +7,6 @@ import io.junction.tools.replay.Replay;
 import io.junction.tools.replay.ReplayResult;
 import io.junction.tools.spec.JoinSpecException;
 import io.junction.tools.spec.JoinSpecJson;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -39,7 +36,7 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
         "0:the run completed",
         "1:a file could not be read or written",
-        "2:the join spec was rejected (or its join kind is not implemented); nothing ran",
+        "2:an option or the join spec was rejected (or its join kind is not implemented); nothing ran",
         "3:the run completed but partition threads reported errors; the output may be incomplete"})
 public final class ReplayCommand implements Callable<Integer> {
     /** Exit code of a completed run. */
@@ -50,6 +47,13 @@ public final class ReplayCommand implements Callable<Integer> {
     public static final int EXIT_SPEC = 2;
     /** Exit code of a run during which partitions reported errors. */
     public static final int EXIT_ENGINE_ERRORS = 3;
+    /** The largest {@code --partitions} a replay takes. */
+    public static final int MAX_PARTITIONS = 64;
+    /**
+     * The largest {@code --max-keys} a replay takes, and the most keys of all partitions together:
+     * state is sized up front, so the bound is checked before anything is allocated.
+     */
+    public static final long MAX_KEYS_LIMIT = 1L << 24;
 
     @Spec
     private CommandSpec spec;
@@ -60,7 +64,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "EVENTS.events.jsonl", description = "the event log")
     private Path eventsFile;
 
-    @Option(names = "--partitions", paramLabel = "N", description = "engine partitions (default: ${DEFAULT-VALUE})")
+    @Option(names = "--partitions", paramLabel = "N",
+        description = "engine partitions, 1 to " + MAX_PARTITIONS + " (default: ${DEFAULT-VALUE})")
     private int partitions = EngineConfig.defaultPartitions();
 
     @Option(names = "--out", paramLabel = "FILE", description = "write output lines here instead of stdout")
@@ -78,12 +83,14 @@ public final class ReplayCommand implements Callable<Integer> {
     private int slotCapacity = EngineConfig.SLOT_CAPACITY_DEFAULT;
 
     @Option(names = "--max-keys", paramLabel = "N",
-        description = "live join keys per partition the state is sized for (default: ${DEFAULT-VALUE})")
+        description = "live join keys per partition the state is sized for, 1 to 16777216 and at most 16777216 "
+            + "for all partitions together (default: ${DEFAULT-VALUE})")
     private long maxKeys = Replay.MAX_KEYS_DEFAULT;
 
     @Override
     public Integer call() {
         final PrintWriter err = spec.commandLine().getErr();
+        checkOptions();
         final EngineConfig config;
         try {
             config = Replay.config(partitions)
@@ -94,10 +101,9 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
 
-        final Schema schema = new Schema();
-        final JoinSpec joinSpec;
+        final JoinSpecJson.Parsed joinSpec;
         try {
-            joinSpec = JoinSpecJson.read(specFile, schema);
+            joinSpec = JoinSpecJson.read(specFile);
         } catch (final JoinSpecException e) {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
@@ -107,8 +113,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
 
         final ReplayResult result;
-        try (BufferedReader events = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8)) {
-            result = new Replay(config).run(joinSpec, schema, events);
+        try {
+            result = new Replay(config).run(joinSpec, Replay.events(eventsFile));
         } catch (final UnsupportedOperationException e) {
             err.println("junction replay: cannot run join spec " + specFile + ": " + e.getMessage());
             err.flush();
@@ -132,6 +138,63 @@ public final class ReplayCommand implements Callable<Integer> {
             return EXIT_ENGINE_ERRORS;
         }
         return EXIT_OK;
+    }
+
+    /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */
+    private void checkOptions() {
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new ParameterException(spec.commandLine(),
+                "--partitions must be in [1, " + MAX_PARTITIONS + "], got " + partitions);
+        }
+        if (maxKeys < 1 || maxKeys > MAX_KEYS_LIMIT) {
+            throw new ParameterException(spec.commandLine(),
+                "--max-keys must be in [1, " + MAX_KEYS_LIMIT + "], got " + maxKeys);
+        }
+        if (maxKeys * partitions > MAX_KEYS_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "--max-keys " + maxKeys + " times --partitions " +
+                partitions + " is more than the " + MAX_KEYS_LIMIT + " keys a replay sizes state for");
+        }
+        if (out != null && deadLetter != null && sameFile(out, deadLetter)) {
+            throw new ParameterException(spec.commandLine(),
+                "--out and --dead-letter name the same file (" + out + ", " + deadLetter + "): one would overwrite the other");
+        }
+        for (final Path output : new Path[] {out, deadLetter}) {
+            if (output != null && (sameFile(output, specFile) || sameFile(output, eventsFile))) {
+                throw new ParameterException(spec.commandLine(),
+                    "output file " + output + " is an input of the run: it would be overwritten");
+            }
+        }
+    }
+
+    /**
+     * @return true when both paths name one file: the same file when both exist (links and all),
+     *     otherwise the same real folder and name, otherwise the same normalized absolute path
+     */
+    static boolean sameFile(final Path a, final Path b) {
+        try {
+            if (Files.exists(a) && Files.exists(b)) {
+                return Files.isSameFile(a, b);
+            }
+        } catch (final IOException e) {
+            // fall through to comparing names
+        }
+        return resolved(a).equals(resolved(b));
+    }
+
+    private static Path resolved(final Path path) {
+        final Path absolute = path.toAbsolutePath().normalize();
+        final Path parent = absolute.getParent();
+        try {
+            if (Files.exists(absolute)) {
+                return absolute.toRealPath();
+            }
+            if (parent != null && Files.isDirectory(parent)) {
+                return parent.toRealPath().resolve(absolute.getFileName());
+            }
+        } catch (final IOException e) {
+            // the normalized path is the best there is
+        }
+        return absolute;
     }
 
     private static void write(final ReplayResult result, final boolean results, final Path file, final PrintWriter console)

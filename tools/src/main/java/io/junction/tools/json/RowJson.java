@@ -1,11 +1,14 @@
 package io.junction.tools.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.junction.api.FieldType;
 import io.junction.api.RowView;
@@ -14,6 +17,7 @@ import io.junction.api.Schema;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -23,10 +27,10 @@ import org.agrona.MutableDirectBuffer;
  * Encoding is canonical, because the engine tells rows apart by their bytes (a retraction must find
  * "an equal row"): fields are written in ascending field-index order whatever their order in the
  * JSON text, and numbers are normalised the way SPEC compares them ({@code 1} equals {@code 1.0}):
- * an integral number that fits a long is a {@link FieldType#LONG}, and so is an integral double with
- * {@code |v| < 2^53} (where every integer is exact); every other number is a {@link FieldType#DOUBLE}.
- * Field names are registered in a {@link Schema} shared by both sides, so that a key or condition
- * field has one index whichever side it comes from.
+ * a number is a {@link FieldType#LONG} when it is integral and fits one, otherwise the nearest
+ * {@link FieldType#DOUBLE} ({@link JsonNumbers}). Field names are looked up in a {@link Schema} shared
+ * by both sides, so that a key or condition field has one index whichever side it comes from; a name
+ * the schema does not have is bad input (a schema never grows).
  * <p>
  * Decoding writes field names from {@link Schema#nameOf(int)}, omits absent fields, writes explicit
  * nulls as {@code null}, escapes strings as JSON requires and writes doubles with
@@ -40,27 +44,60 @@ public final class RowJson {
     public static final int TOO_LARGE = -1;
 
     /**
+     * How deep a JSON line may nest. An event is an object holding a flat row object (depth 2); the
+     * bound makes a line of thousands of nested brackets a quick, clear bad input.
+     */
+    public static final int MAX_NESTING_DEPTH = 16;
+
+    /**
      * One strict mapper for every JSON line the tools read: duplicate names and trailing garbage are
      * errors, not silently "last one wins" or ignored, because either would make a replay run
-     * something other than what the file says. Thread safe once configured.
+     * something other than what the file says. Non-integer numbers are read as exact decimals, so that
+     * {@link JsonNumbers} can tell {@code 9007199254740993.0} from {@code 9007199254740992} (and
+     * trailing zeros are kept, so that a dead letter echoes the number as written). Thread safe once
+     * configured.
      */
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    private static final ObjectMapper MAPPER = JsonMapper.builder(factory(MAX_NESTING_DEPTH))
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .build();
 
-    private static final double EXACT_INTEGER_LIMIT = 0x1p53;
-
     private final Schema schema;
+    private final ToIntFunction<String> fieldIndex;
     private final RowWriter writer = new RowWriter();
     private long[] order = new long[16];
     private JsonNode[] values = new JsonNode[16];
 
     /**
-     * @param schema where field names are registered; share it with the join spec and the other side
+     * @param schema where field names are looked up; share it with the join spec and the other side
      */
     public RowJson(final Schema schema) {
         this.schema = schema;
+        this.fieldIndex = schema::indexOf;
+    }
+
+    /**
+     * An encoder over a name-to-index function rather than a schema, for sizing rows against field
+     * indices that are not a schema yet (the replay's first pass).
+     *
+     * @param fieldIndex the index of a field name, or -1 when it has none
+     */
+    public RowJson(final ToIntFunction<String> fieldIndex) {
+        this.schema = null;
+        this.fieldIndex = fieldIndex;
+    }
+
+    /**
+     * @param maxNestingDepth how deep a document may nest before reading it fails
+     * @return a JSON factory with that bound (Jackson's default, 500 or 1000 levels, is far more than
+     *     the tools' formats need, and its error has no location)
+     */
+    public static JsonFactory factory(final int maxNestingDepth) {
+        return JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
+            .build();
     }
 
     /** @return the strict mapper the tools read JSON lines with */
@@ -68,7 +105,7 @@ public final class RowJson {
         return MAPPER;
     }
 
-    /** @return the schema field names are registered in */
+    /** @return the schema field names are looked up in; null for an encoder over an index function */
     public Schema schema() {
         return schema;
     }
@@ -95,8 +132,7 @@ public final class RowJson {
     }
 
     /**
-     * Encodes a flat JSON object as a canonical binary row, registering new field names. A row that
-     * is bad input registers nothing.
+     * Encodes a flat JSON object as a canonical binary row.
      *
      * @param row      a JSON object whose values are strings, numbers, booleans or nulls
      * @param buffer   destination
@@ -105,22 +141,20 @@ public final class RowJson {
      * @return the row length, or {@link #TOO_LARGE} when it does not fit {@code capacity} (or the
      *     format's 64 KiB)
      * @throws BadInputException when the row is not an object, holds a nested value or a number
-     *     outside the double range, or would need more than {@link Schema#MAX_FIELDS} field names
+     *     outside the double range, or a field name the schema does not have
      */
     public int encode(final JsonNode row, final MutableDirectBuffer buffer, final int offset, final int capacity)
         throws BadInputException {
-        if (row == null || !row.isObject()) {
-            throw new BadInputException("row must be a JSON object, got " + kindOf(row));
-        }
+        checkRow(row);
         final int count = row.size();
         ensureCapacity(count);
-        for (final Map.Entry<String, JsonNode> field : row.properties()) {
-            checkScalar(field.getKey(), field.getValue());
-        }
         int i = 0;
         int maxIndex = -1;
         for (final Map.Entry<String, JsonNode> field : row.properties()) {
-            final int index = register(field.getKey());
+            final int index = fieldIndex.applyAsInt(field.getKey());
+            if (index < 0) {
+                throw new BadInputException("row field '" + field.getKey() + "' is not in the schema");
+            }
             values[i] = field.getValue();
             order[i] = ((long) index << 32) | i;
             maxIndex = Math.max(maxIndex, index);
@@ -138,11 +172,19 @@ public final class RowJson {
         return length < 0 ? TOO_LARGE : length;
     }
 
-    private int register(final String name) throws BadInputException {
-        try {
-            return schema.register(name);
-        } catch (final IllegalStateException full) {
-            throw new BadInputException("row field '" + name + "': " + full.getMessage());
+    /**
+     * Checks that a row is a flat object of strings, numbers in the double range, booleans and nulls,
+     * whatever its field names.
+     *
+     * @param row the row
+     * @throws BadInputException naming the first bad field
+     */
+    public static void checkRow(final JsonNode row) throws BadInputException {
+        if (row == null || !row.isObject()) {
+            throw new BadInputException("row must be a JSON object, got " + kindOf(row));
+        }
+        for (final Map.Entry<String, JsonNode> field : row.properties()) {
+            checkScalar(field.getKey(), field.getValue());
         }
     }
 
@@ -151,8 +193,7 @@ public final class RowJson {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) +
                 ": rows are flat objects of strings, numbers, booleans and nulls (SPEC 1)");
         }
-        if (value.isNumber() && !(value.isIntegralNumber() && value.canConvertToLong())
-            && !Double.isFinite(value.doubleValue())) {
+        if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue())) {
             throw new BadInputException("row field '" + name + "': number " + value.asText() + " is outside the double range");
         }
         if (!value.isNumber() && !value.isTextual() && !value.isBoolean() && !value.isNull()) {
@@ -167,24 +208,11 @@ public final class RowJson {
             writer.putBoolean(index, value.booleanValue());
         } else if (value.isTextual()) {
             writer.putString(index, value.textValue());
-        } else if (value.isIntegralNumber() && value.canConvertToLong()) {
-            writer.putLong(index, value.longValue());
+        } else if (JsonNumbers.isLong(value)) {
+            writer.putLong(index, JsonNumbers.longValue(value));
         } else {
-            final double d = value.doubleValue();
-            if (isExactInteger(d)) {
-                writer.putLong(index, (long) d);
-            } else {
-                writer.putDouble(index, d);
-            }
+            writer.putDouble(index, value.doubleValue());
         }
-    }
-
-    /**
-     * @param d a double
-     * @return true when SPEC's number equality makes {@code d} a long: integral and below 2^53 in magnitude
-     */
-    public static boolean isExactInteger(final double d) {
-        return d == Math.rint(d) && Math.abs(d) < EXACT_INTEGER_LIMIT;
     }
 
     private void ensureCapacity(final int count) {

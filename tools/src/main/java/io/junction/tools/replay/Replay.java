@@ -14,15 +14,18 @@ import io.junction.runtime.Publisher;
 import io.junction.tools.json.BadInputException;
 import io.junction.tools.json.RowJson;
 import io.junction.tools.spec.JoinSpecJson;
-import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -36,8 +39,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ({@link RowJson}) and published with its step; {@code {"watermark":T}} broadcasts a watermark to
  * both inputs (or, with {@code "side"}, to one); the end of the log publishes the end of input with
  * step = the number of non-blank lines; then the engine is closed, which drains every partition.
- * Lines that are not valid events, and rows the publisher refuses, become dead-letter lines at their
- * step; they never stop the run and never reach the engine.
+ * Lines that are not valid events (including a line that is not UTF-8, or longer than 1 MiB), and
+ * rows the publisher refuses, become dead-letter lines at their step; they never stop the run and
+ * never reach the engine. A UTF-8 byte order mark at the start of the log is skipped ({@link EventLines}).
+ * The schema holds the spec's field names and those of the rows that are published, and nothing else:
+ * a refused row adds no name ({@link #run(JoinSpecJson.Parsed, EventSource)}).
  * <p>
  * Results are rendered per partition on the partition thread (rows are flyweights) and merged by
  * step, stably, after the engine has closed.
@@ -80,6 +86,24 @@ public final class Replay {
         return config;
     }
 
+    /** Opens an event log; a replay opens it twice (field names first, then the run). */
+    @FunctionalInterface
+    public interface EventSource {
+        /**
+         * @return the log's bytes from the start
+         * @throws IOException when it cannot be opened
+         */
+        InputStream open() throws IOException;
+    }
+
+    /**
+     * @param file an event log file
+     * @return a source that opens it
+     */
+    public static EventSource events(final Path file) {
+        return () -> Files.newInputStream(file);
+    }
+
     /**
      * Replays a scenario from its two files.
      *
@@ -91,11 +115,7 @@ public final class Replay {
      * @throws UnsupportedOperationException          when the engine does not implement the join kind
      */
     public ReplayResult run(final Path specFile, final Path eventsFile) throws IOException {
-        final Schema schema = new Schema();
-        final JoinSpec spec = JoinSpecJson.read(specFile, schema);
-        try (BufferedReader events = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8)) {
-            return run(spec, schema, events);
-        }
+        return run(JoinSpecJson.read(specFile), events(eventsFile));
     }
 
     /**
@@ -107,26 +127,108 @@ public final class Replay {
      * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
      */
     public ReplayResult run(final String specJson, final String events) {
-        final Schema schema = new Schema();
-        final JoinSpec spec = JoinSpecJson.parse(specJson, schema);
-        try (BufferedReader reader = new BufferedReader(new StringReader(events))) {
-            return run(spec, schema, reader);
+        final byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
+        try {
+            return run(JoinSpecJson.parse(specJson), () -> new ByteArrayInputStream(bytes));
         } catch (final IOException e) {
-            throw new IllegalStateException("reading a string cannot fail", e);
+            throw new IllegalStateException("reading a byte array cannot fail", e);
         }
     }
 
     /**
-     * Replays an event log against a parsed spec.
+     * Replays an event log against a parsed spec, in two passes over the log. The first collects the
+     * field names of the rows that will be published, in first-seen order after the spec's own names,
+     * and decides which rows are refused before anything runs: a row that would take the names past
+     * {@link Schema#MAX_FIELDS}, or one too large for a ring slot, adds no name. Then the schema is
+     * built (immutable) with the spec against it, and the second pass runs the engine.
      *
-     * @param spec   the join, built against {@code schema}
-     * @param schema the schema of both sides; row field names are registered in it as they appear
-     * @param events the event log
+     * @param spec   the join
+     * @param events the event log, opened once per pass
      * @return what the run produced
      * @throws IOException                   when reading the log fails (the engine is closed first)
      * @throws UnsupportedOperationException when the engine does not implement the join kind
      */
-    public ReplayResult run(final JoinSpec spec, final Schema schema, final BufferedReader events) throws IOException {
+    public ReplayResult run(final JoinSpecJson.Parsed spec, final EventSource events) throws IOException {
+        final boolean tsRequired = spec.kind() != JoinKind.REGULAR;
+        final Map<Long, String> refusedFirst = new HashMap<>();
+        final List<String> names = collectNames(spec, events, tsRequired, refusedFirst);
+        final Schema schema = Schema.of(names);
+        final JoinSpec joinSpec = spec.spec(schema);
+        try (EventLines lines = new EventLines(events.open())) {
+            return run(joinSpec, schema, lines, refusedFirst);
+        }
+    }
+
+    private List<String> collectNames(
+        final JoinSpecJson.Parsed spec, final EventSource events, final boolean tsRequired,
+        final Map<Long, String> refused) throws IOException {
+        final Map<String, Integer> index = new LinkedHashMap<>();
+        for (final String name : spec.fieldNames()) {
+            index.put(name, index.size());
+        }
+        final RowJson sizing = new RowJson(name -> index.getOrDefault(name, -1));
+        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+        final int slotCapacity = config.slotCapacity();
+        final List<String> added = new ArrayList<>();
+        long step = 0;
+        try (EventLines lines = new EventLines(events.open())) {
+            while (lines.next()) {
+                final String line = lines.text();
+                if (line != null && line.isBlank()) {
+                    continue;
+                }
+                final long thisStep = step++;
+                if (line == null) {
+                    continue;
+                }
+                final JsonNode row;
+                try {
+                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired);
+                    if (event.isWatermark()) {
+                        continue;
+                    }
+                    row = event.row();
+                    RowJson.checkRow(row);
+                } catch (final BadInputException e) {
+                    continue; // the run dead-letters it the same way
+                }
+                added.clear();
+                for (final Map.Entry<String, JsonNode> field : row.properties()) {
+                    if (!index.containsKey(field.getKey())) {
+                        added.add(field.getKey());
+                    }
+                }
+                if (added.isEmpty()) {
+                    continue; // the run encodes it against names that are all there
+                }
+                if (index.size() + added.size() > Schema.MAX_FIELDS) {
+                    refused.put(thisStep, "schema is full: the event log names more than " + Schema.MAX_FIELDS +
+                        " fields, and this row adds " + added.size() + " new one(s) from '" + added.get(0) + "'");
+                    continue;
+                }
+                for (final String name : added) {
+                    index.put(name, index.size());
+                }
+                final int length;
+                try {
+                    length = sizing.encode(row, scratch, 0, scratch.capacity());
+                } catch (final BadInputException e) {
+                    throw new IllegalStateException("a checked row with every name indexed encodes", e);
+                }
+                if (length == RowJson.TOO_LARGE || length > slotCapacity) {
+                    for (final String name : added) {
+                        index.remove(name);
+                    }
+                    refused.put(thisStep, tooLarge(length));
+                }
+            }
+        }
+        return new ArrayList<>(index.keySet());
+    }
+
+    private ReplayResult run(
+        final JoinSpec spec, final Schema schema, final EventLines events, final Map<Long, String> refusedFirst)
+        throws IOException {
         final int partitions = config.partitions();
         final PartitionCollector[] collectors = new PartitionCollector[partitions];
         for (int p = 0; p < partitions; p++) {
@@ -156,10 +258,14 @@ public final class Replay {
             .start();
         try {
             final Publisher publisher = engine.publisher();
-            long lineNumber = 0;
-            String line;
-            while ((line = events.readLine()) != null) {
-                lineNumber++;
+            while (events.next()) {
+                final String line = events.text();
+                if (line == null) {
+                    refused.add(new StepLine(step, badLine(sb, step,
+                        "line " + events.lineNumber() + ": " + events.problem(), events.echo())));
+                    step++;
+                    continue;
+                }
                 if (line.isBlank()) {
                     continue;
                 }
@@ -170,10 +276,15 @@ public final class Replay {
                             ? publisher.watermark(event.ts(), step)
                             : publisher.watermark(event.side(), event.ts(), step));
                     } else {
-                        publishRow(publisher, codec, scratch, event, step, refused, sb);
+                        final String reason = refusedFirst.get(step);
+                        if (reason != null) {
+                            refused.add(new StepLine(step, refusedRow(sb, event, step, reason)));
+                        } else {
+                            publishRow(publisher, codec, scratch, event, step, refused, sb);
+                        }
                     }
                 } catch (final BadInputException e) {
-                    refused.add(new StepLine(step, badLine(sb, step, "line " + lineNumber + ": " + e.getMessage(), line)));
+                    refused.add(new StepLine(step, badLine(sb, step, "line " + events.lineNumber() + ": " + e.getMessage(), line)));
                 }
                 step++;
             }
@@ -181,7 +292,6 @@ public final class Replay {
         } finally {
             engine.close();
         }
-
         final List<StepLine> results = new ArrayList<>();
         final List<StepLine> deadLetters = new ArrayList<>(refused);
         for (final PartitionCollector collector : collectors) {
@@ -209,9 +319,7 @@ public final class Replay {
             case Publisher.PUBLISHED:
                 return;
             case Publisher.ROW_TOO_LARGE:
-                refused.add(new StepLine(step, refusedRow(sb, event, step,
-                    DeadLetterReason.ROW_TOO_LARGE.message() + " (row of " +
-                        (length == RowJson.TOO_LARGE ? "more than " + RowFormat.MAX_ROW_LENGTH : length) + " bytes)")));
+                refused.add(new StepLine(step, refusedRow(sb, event, step, tooLarge(length))));
                 return;
             case Publisher.MALFORMED_ROW:
                 refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
@@ -219,6 +327,11 @@ public final class Replay {
             default:
                 check(code);
         }
+    }
+
+    private static String tooLarge(final int length) {
+        return DeadLetterReason.ROW_TOO_LARGE.message() + " (row of " +
+            (length == RowJson.TOO_LARGE ? "more than " + RowFormat.MAX_ROW_LENGTH : length) + " bytes)";
     }
 
     private static void check(final int code) {

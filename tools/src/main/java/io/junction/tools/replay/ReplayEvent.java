@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
 import io.junction.tools.json.BadInputException;
+import io.junction.tools.json.JsonNumbers;
 import io.junction.tools.json.RowJson;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +21,6 @@ import java.util.Set;
 public final class ReplayEvent {
     private static final Set<String> ROW_FIELDS = Set.of("side", "op", "ts", "row");
     private static final Set<String> WATERMARK_FIELDS = Set.of("watermark", "side");
-    private static final double LONG_RANGE = 0x1p63;
 
     private final boolean watermark;
     private final Side side;
@@ -118,14 +118,8 @@ public final class ReplayEvent {
     }
 
     private static long integer(final JsonNode node, final String name) throws BadInputException {
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
-            return node.longValue();
-        }
-        if (node.isNumber() && !node.isIntegralNumber()) {
-            final double d = node.doubleValue();
-            if (d == Math.rint(d) && d >= -LONG_RANGE && d < LONG_RANGE) {
-                return (long) d;
-            }
+        if (node.isNumber() && JsonNumbers.isLong(node)) {
+            return JsonNumbers.longValue(node);
         }
         throw new BadInputException("field '" + name + "': expected an integer in the signed 64-bit range (ms), got " + node);
     }

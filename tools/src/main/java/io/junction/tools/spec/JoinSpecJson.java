@@ -1,5 +1,6 @@
 package io.junction.tools.spec;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -15,37 +16,55 @@ import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Schema;
 import io.junction.api.WindowSpec;
+import io.junction.tools.json.JsonNumbers;
 import io.junction.tools.json.RowJson;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads a join spec file ({@code *.join.json}, SPEC 1 "Join spec") into a validated {@link JoinSpec}.
+ * Reads a join spec file ({@code *.join.json}, SPEC 1 "Join spec") into a validated {@link Parsed} spec,
+ * which builds the {@link JoinSpec} against a {@link Schema}.
  * <p>
  * SPEC asks that a wrong spec runs nothing and says which field is wrong, so this parser is strict
  * where a lenient one would silently run a different join: unknown fields at any level, missing
  * required fields, wrong JSON types, unknown ops and key arity mismatches all throw a
  * {@link JoinSpecException} whose message starts with the field's path. The engine's own checks
- * (empty interval, window sizes, stateTtl on a non-regular join) are reported the same way.
+ * (empty interval, window sizes, stateTtl on a non-regular join) are reported the same way, at parse
+ * time. Hostile specs are rejected the same way, never with a crash: a file over {@link #MAX_SPEC_BYTES},
+ * text that is not UTF-8, nesting deeper than {@link #MAX_NESTING_DEPTH}, more than {@link #MAX_TERMS}
+ * key fields, filter terms or condition terms in one list.
  * <p>
- * Every field name the spec uses (keys, filter fields, condition fields) is registered in the given
- * {@link Schema} before the spec is built, because the engine resolves names to indices at build time
- * and the replay encodes rows of both sides against that one schema. Java-style comments are allowed
- * in spec files (the SPEC's own example carries them); event logs stay plain JSON.
+ * A {@link Schema} is immutable, and the replay's schema holds the event log's field names too, so
+ * parsing does not take a schema: {@link Parsed#fieldNames()} lists every name the spec uses (keys,
+ * filter fields, condition fields, in that order), and {@link Parsed#spec(Schema)} builds the spec
+ * against a schema that holds them. Java-style comments are allowed in spec files (the SPEC's own
+ * example carries them); event logs stay plain JSON.
  * <p>
- * Thread safe (stateless).
+ * Thread safe (stateless; a {@link Parsed} is immutable).
  */
 public final class JoinSpecJson {
-    private static final ObjectMapper SPEC_MAPPER = JsonMapper.builder()
+    /** The longest spec file read, in bytes: a spec is a few hundred bytes. */
+    public static final int MAX_SPEC_BYTES = 1 << 20;
+    /** How deep a spec may nest: a spec object holds arrays of term objects (depth 3). */
+    public static final int MAX_NESTING_DEPTH = 16;
+    /** The most entries of one list: {@code leftKey}, {@code rightKey}, each filter, {@code condition}. */
+    public static final int MAX_TERMS = 256;
+
+    private static final ObjectMapper SPEC_MAPPER = JsonMapper.builder(RowJson.factory(MAX_NESTING_DEPTH))
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
         .build();
 
@@ -58,52 +77,171 @@ public final class JoinSpecJson {
     private static final Set<String> SESSION_FIELDS = Set.of("kind", "gap");
     private static final Set<String> FILTER_FIELDS = Set.of("field", "op", "value");
     private static final Set<String> CONDITION_FIELDS = Set.of("left", "op", "right");
-    private static final double LONG_RANGE = 0x1p63;
 
     private JoinSpecJson() {
     }
 
     /**
+     * A validated spec, not yet bound to a schema. Immutable.
+     */
+    public static final class Parsed {
+        private final JoinKind kind;
+        private final JoinType type;
+        private final List<String> leftKey;
+        private final List<String> rightKey;
+        private final IntervalBounds interval;
+        private final WindowSpec window;
+        private final List<Filter> leftFilter;
+        private final List<Filter> rightFilter;
+        private final List<String[]> condition;
+        private final List<CompareOp> conditionOps;
+        private final long allowedLateness;
+        private final long stateTtl;
+        private final List<String> fieldNames;
+
+        private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
+            final IntervalBounds interval, final WindowSpec window, final List<Filter> leftFilter,
+            final List<Filter> rightFilter, final List<String[]> condition, final List<CompareOp> conditionOps,
+            final long allowedLateness, final long stateTtl) {
+            this.kind = kind;
+            this.type = type;
+            this.leftKey = List.copyOf(leftKey);
+            this.rightKey = List.copyOf(rightKey);
+            this.interval = interval;
+            this.window = window;
+            this.leftFilter = List.copyOf(leftFilter);
+            this.rightFilter = List.copyOf(rightFilter);
+            this.condition = List.copyOf(condition);
+            this.conditionOps = List.copyOf(conditionOps);
+            this.allowedLateness = allowedLateness;
+            this.stateTtl = stateTtl;
+            final Set<String> names = new LinkedHashSet<>(leftKey);
+            names.addAll(rightKey);
+            for (final Filter f : leftFilter) {
+                names.add(f.field);
+            }
+            for (final Filter f : rightFilter) {
+                names.add(f.field);
+            }
+            for (final String[] term : condition) {
+                names.add(term[0]);
+                names.add(term[1]);
+            }
+            this.fieldNames = List.copyOf(names);
+        }
+
+        /** @return the join kind */
+        public JoinKind kind() {
+            return kind;
+        }
+
+        /** @return every field name the spec uses, each once: keys, filter fields, condition fields */
+        public List<String> fieldNames() {
+            return fieldNames;
+        }
+
+        /** @return the spec built against a schema of exactly {@link #fieldNames()} */
+        public JoinSpec spec() {
+            return spec(Schema.of(fieldNames));
+        }
+
+        /**
+         * @param schema the schema of both sides; it must hold every name of {@link #fieldNames()}
+         * @return the spec built against it
+         * @throws JoinSpecException when the engine rejects the spec
+         * @throws IllegalArgumentException when the schema lacks one of the spec's field names
+         */
+        public JoinSpec spec(final Schema schema) {
+            for (final String name : fieldNames) {
+                if (schema.indexOf(name) < 0) {
+                    throw new IllegalArgumentException("the schema lacks the spec's field '" + name + "'");
+                }
+            }
+            final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(schema, schema)
+                .leftKey(leftKey.toArray(new String[0])).rightKey(rightKey.toArray(new String[0]));
+            if (interval != null) {
+                builder.interval(interval);
+            }
+            if (window != null) {
+                builder.window(window);
+            }
+            for (final Filter f : leftFilter) {
+                builder.leftFilter(f.field, f.op, f.value);
+            }
+            for (final Filter f : rightFilter) {
+                builder.rightFilter(f.field, f.op, f.value);
+            }
+            for (int i = 0; i < condition.size(); i++) {
+                builder.condition(condition.get(i)[0], conditionOps.get(i), condition.get(i)[1]);
+            }
+            builder.allowedLateness(allowedLateness).stateTtl(stateTtl);
+            try {
+                return builder.build();
+            } catch (final IllegalArgumentException e) {
+                throw fromEngine(e);
+            }
+        }
+    }
+
+    /**
      * Reads a spec file.
      *
-     * @param path   the {@code *.join.json} file
-     * @param schema where the spec's field names are registered (shared by both sides)
+     * @param path the {@code *.join.json} file
      * @return the validated spec
      * @throws IOException       when the file cannot be read
-     * @throws JoinSpecException when the spec is rejected
+     * @throws JoinSpecException when the spec is rejected (too large, not UTF-8, not a valid spec)
      */
-    public static JoinSpec read(final Path path, final Schema schema) throws IOException {
-        return parse(Files.readString(path, StandardCharsets.UTF_8), schema);
+    public static Parsed read(final Path path) throws IOException {
+        final long size = Files.size(path);
+        if (size > MAX_SPEC_BYTES) {
+            throw new JoinSpecException("spec", "file of " + size + " bytes, more than the " + MAX_SPEC_BYTES +
+                " a spec may have");
+        }
+        final byte[] bytes = Files.readAllBytes(path);
+        final String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (final CharacterCodingException e) {
+            throw new JoinSpecException("spec", "not valid UTF-8 text");
+        }
+        return parse(text);
     }
 
     /**
      * Parses a spec text.
      *
-     * @param json   the spec
-     * @param schema where the spec's field names are registered (shared by both sides)
+     * @param json the spec (a leading byte order mark is ignored)
      * @return the validated spec
      * @throws JoinSpecException when the spec is rejected
      */
-    public static JoinSpec parse(final String json, final Schema schema) {
+    public static Parsed parse(final String json) {
+        final String text = !json.isEmpty() && json.charAt(0) == '\uFEFF' ? json.substring(1) : json;
+        if (text.length() > MAX_SPEC_BYTES) {
+            throw new JoinSpecException("spec", "text of " + text.length() + " characters, more than the " +
+                MAX_SPEC_BYTES + " a spec may have");
+        }
         final JsonNode root;
         try {
-            root = SPEC_MAPPER.readTree(json);
+            root = SPEC_MAPPER.readTree(text);
         } catch (final JsonProcessingException e) {
+            final JsonLocation where = e.getLocation();
             throw new JoinSpecException("spec", "invalid JSON: " + e.getOriginalMessage() +
-                " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+                (where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr()));
         }
-        return parse(root, schema);
+        return parse(root);
     }
 
     /**
      * Validates a parsed spec.
      *
-     * @param root   the spec object
-     * @param schema where the spec's field names are registered (shared by both sides)
+     * @param root the spec object
      * @return the validated spec
      * @throws JoinSpecException when the spec is rejected
      */
-    public static JoinSpec parse(final JsonNode root, final Schema schema) {
+    public static Parsed parse(final JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new JoinSpecException("spec", "must be a JSON object, got " + RowJson.kindOf(root));
         }
@@ -127,64 +265,53 @@ public final class JoinSpecJson {
                 " field(s) " + leftKey + ", rightKey has " + rightKey.size() + " " + rightKey);
         }
 
-        final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(schema, schema);
-        registerAll(schema, leftKey);
-        registerAll(schema, rightKey);
-        builder.leftKey(leftKey.toArray(new String[0])).rightKey(rightKey.toArray(new String[0]));
-
-        final JsonNode interval = root.get("interval");
-        if (kind == JoinKind.INTERVAL && interval == null) {
+        final JsonNode intervalNode = root.get("interval");
+        if (kind == JoinKind.INTERVAL && intervalNode == null) {
             throw new JoinSpecException("interval", "required for an interval join");
         }
-        if (interval != null) {
+        IntervalBounds interval = null;
+        if (intervalNode != null) {
             if (kind != JoinKind.INTERVAL) {
                 throw new JoinSpecException("interval", "only for interval joins, this is a " + kindName + " join");
             }
-            builder.interval(interval(interval));
+            interval = interval(intervalNode);
         }
-        final JsonNode window = root.get("window");
-        if (kind == JoinKind.WINDOW && window == null) {
+        final JsonNode windowNode = root.get("window");
+        if (kind == JoinKind.WINDOW && windowNode == null) {
             throw new JoinSpecException("window", "required for a window join");
         }
-        if (window != null) {
+        WindowSpec window = null;
+        if (windowNode != null) {
             if (kind != JoinKind.WINDOW) {
                 throw new JoinSpecException("window", "only for window joins, this is a " + kindName + " join");
             }
-            builder.window(window(window));
+            window = window(windowNode);
         }
 
-        for (final Filter f : filters(root, "leftFilter")) {
-            schema.register(f.field);
-            builder.leftFilter(f.field, f.op, f.value);
-        }
-        for (final Filter f : filters(root, "rightFilter")) {
-            schema.register(f.field);
-            builder.rightFilter(f.field, f.op, f.value);
-        }
-        final JsonNode condition = root.get("condition");
-        if (condition != null) {
-            requireArray(condition, "condition");
-            for (int i = 0; i < condition.size(); i++) {
+        final List<Filter> leftFilter = filters(root, "leftFilter");
+        final List<Filter> rightFilter = filters(root, "rightFilter");
+        final List<String[]> condition = new ArrayList<>();
+        final List<CompareOp> conditionOps = new ArrayList<>();
+        final JsonNode conditionNode = root.get("condition");
+        if (conditionNode != null) {
+            requireList(conditionNode, "condition");
+            for (int i = 0; i < conditionNode.size(); i++) {
                 final String path = "condition[" + i + "]";
-                final JsonNode term = condition.get(i);
+                final JsonNode term = conditionNode.get(i);
                 requireObject(term, path);
                 checkFields(term, path + ".", CONDITION_FIELDS);
                 final String left = requiredString(term, "left", path + ".");
                 final CompareOp op = op(term, path);
                 final String right = requiredString(term, "right", path + ".");
-                schema.register(left);
-                schema.register(right);
-                builder.condition(left, op, right);
+                condition.add(new String[] {left, right});
+                conditionOps.add(op);
             }
         }
-        builder.allowedLateness(nonNegative(root, "allowedLateness"));
-        builder.stateTtl(nonNegative(root, "stateTtl"));
-
-        try {
-            return builder.build();
-        } catch (final IllegalArgumentException e) {
-            throw fromEngine(e);
-        }
+        final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, interval, window, leftFilter, rightFilter,
+            condition, conditionOps, nonNegative(root, "allowedLateness"), nonNegative(root, "stateTtl"));
+        // the engine's own checks, now, so that a rejected spec is rejected before any event is read
+        parsed.spec();
+        return parsed;
     }
 
     private static IntervalBounds interval(final JsonNode node) {
@@ -247,7 +374,7 @@ public final class JoinSpecJson {
         if (array == null) {
             return result;
         }
-        requireArray(array, name);
+        requireList(array, name);
         for (int i = 0; i < array.size(); i++) {
             final String path = name + "[" + i + "]";
             final JsonNode term = array.get(i);
@@ -274,8 +401,8 @@ public final class JoinSpecJson {
         if (value.isTextual()) {
             return Literal.of(value.textValue());
         }
-        if (value.isIntegralNumber() && value.canConvertToLong()) {
-            return Literal.of(value.longValue());
+        if (value.isNumber() && JsonNumbers.isLong(value)) {
+            return Literal.of(JsonNumbers.longValue(value));
         }
         if (value.isNumber() && Double.isFinite(value.doubleValue())) {
             return Literal.of(value.doubleValue());
@@ -297,7 +424,7 @@ public final class JoinSpecJson {
         if (array == null) {
             throw new JoinSpecException(name, "required");
         }
-        requireArray(array, name);
+        requireList(array, name);
         if (array.isEmpty()) {
             throw new JoinSpecException(name, "at least one key field is required");
         }
@@ -310,12 +437,6 @@ public final class JoinSpecJson {
             fields.add(field.textValue());
         }
         return fields;
-    }
-
-    private static void registerAll(final Schema schema, final List<String> names) {
-        for (final String name : names) {
-            schema.register(name);
-        }
     }
 
     private static long nonNegative(final JsonNode root, final String name) {
@@ -341,9 +462,12 @@ public final class JoinSpecJson {
         }
     }
 
-    private static void requireArray(final JsonNode node, final String path) {
+    private static void requireList(final JsonNode node, final String path) {
         if (!node.isArray()) {
             throw new JoinSpecException(path, "must be an array, got " + RowJson.kindOf(node));
+        }
+        if (node.size() > MAX_TERMS) {
+            throw new JoinSpecException(path, node.size() + " entries, more than the " + MAX_TERMS + " allowed");
         }
     }
 
@@ -372,13 +496,9 @@ public final class JoinSpecJson {
     }
 
     private static long toLong(final JsonNode node, final String path) {
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
-            return node.longValue();
-        }
         if (node.isNumber()) {
-            final double d = node.doubleValue();
-            if (d == Math.rint(d) && d >= -LONG_RANGE && d < LONG_RANGE) {
-                return (long) d;
+            if (JsonNumbers.isLong(node)) {
+                return JsonNumbers.longValue(node);
             }
             throw new JoinSpecException(path, "must be an integer in the signed 64-bit range, got " + node.asText());
         }

@@ -1,6 +1,7 @@
 package io.junction.tools.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.JoinKind;
@@ -88,6 +89,61 @@ class JunctionCliTest {
         assertEquals(ReplayCommand.EXIT_IO, run("replay", spec.toString(), tmp.resolve("missing.events.jsonl").toString()));
         assertEquals(2, run("replay", spec.toString(), events.toString(), "--wait-strategy", "lazy"), "usage error");
         assertEquals(ReplayCommand.EXIT_OK, run("replay", spec.toString(), events.toString()));
+    }
+
+    @Test
+    void refusesOutAndDeadLetterNamingOneFile() throws IOException {
+        final Path spec = Files.writeString(tmp.resolve("s.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "{\"side\":\"left\",\"row\":{\"k\":1}}\n");
+        final Path same = tmp.resolve("both.jsonl");
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", spec.toString(), events.toString(),
+            "--out", same.toString(), "--dead-letter", same.toString()));
+        assertTrue(err.toString().contains("same file"), err.toString());
+        assertFalse(Files.exists(same), "nothing ran, nothing was written");
+        Files.createDirectories(tmp.resolve("sub"));
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", spec.toString(), events.toString(),
+            "--out", same.toString(), "--dead-letter", tmp.resolve("sub").resolve("..").resolve("both.jsonl").toString()),
+            "another spelling of the same path");
+        Files.writeString(same, "keep");
+        final Path link = Files.createSymbolicLink(tmp.resolve("link.jsonl"), same);
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", spec.toString(), events.toString(),
+            "--out", link.toString(), "--dead-letter", same.toString()), "a link to it");
+        assertEquals("keep", Files.readString(same));
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", spec.toString(), events.toString(),
+            "--out", events.toString()), "an output over an input");
+        assertEquals(ReplayCommand.EXIT_OK, run("replay", spec.toString(), events.toString(),
+            "--out", tmp.resolve("o.jsonl").toString(), "--dead-letter", tmp.resolve("d.jsonl").toString()), err.toString());
+    }
+
+    @Test
+    void rejectsHostileSpecsAndOptionsWithExitTwoAndNoStackTrace() throws IOException {
+        final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
+        final Path spec = Files.writeString(tmp.resolve("s.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final Path nested = Files.writeString(tmp.resolve("nested.join.json"), "[".repeat(10_000) + "]".repeat(10_000));
+        final StringBuilder filters = new StringBuilder(
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftFilter\":[");
+        for (int i = 0; i < 5_000; i++) {
+            filters.append(i == 0 ? "" : ",").append("{\"field\":\"f").append(i).append("\",\"op\":\"==\",\"value\":1}");
+        }
+        final Path wide = Files.writeString(tmp.resolve("wide.join.json"), filters.append("]}"));
+        final String[][] runs = {
+            {"replay", nested.toString(), events.toString()},
+            {"replay", wide.toString(), events.toString()},
+            {"replay", spec.toString(), events.toString(), "--max-keys", "1e12"},
+            {"replay", spec.toString(), events.toString(), "--max-keys", "1000000000000"},
+            {"replay", spec.toString(), events.toString(), "--max-keys", "0"},
+            {"replay", spec.toString(), events.toString(), "--max-keys", "16777216", "--partitions", "2"},
+            {"replay", spec.toString(), events.toString(), "--partitions", "100000"},
+            {"replay", spec.toString(), events.toString(), "--slot-capacity", "1000000"},
+        };
+        for (final String[] args : runs) {
+            err.getBuffer().setLength(0);
+            assertEquals(ReplayCommand.EXIT_SPEC, run(args), String.join(" ", args) + "\n" + err);
+            assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+            assertFalse(err.toString().isBlank(), "a message says why");
+        }
     }
 
     @Test

@@ -6,14 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.junction.api.JoinSpec;
 import io.junction.runtime.EngineConfig;
-import io.junction.internal.state.KeyIndex;
-import io.junction.api.Schema;
 import io.junction.tools.spec.JoinSpecJson;
-import java.io.BufferedReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -43,13 +37,10 @@ class CasesTest {
     @ParameterizedTest(name = "{0}, {1} partition(s), {2} index")
     @MethodSource("cases")
     void replayMatchesExpectedOutput(final String name, final int partitions, final IndexKind index) throws Exception {
-        final Schema schema = new Schema();
-        final JoinSpec spec = JoinSpecJson.read(Cases.file(name, "join.json"), schema);
-        final ReplayResult result;
-        try (BufferedReader events = Files.newBufferedReader(Cases.file(name, "events.jsonl"), StandardCharsets.UTF_8)) {
-            final EngineConfig config = Replay.config(partitions);
-            result = new Replay(config.withState(config.state().withIndex(index))).run(spec, schema, events);
-        }
+        final JoinSpecJson.Parsed spec = JoinSpecJson.read(Cases.file(name, "join.json"));
+        final EngineConfig config = Replay.config(partitions);
+        final ReplayResult result = new Replay(config.withState(config.state().withIndex(index)))
+            .run(spec, Replay.events(Cases.file(name, "events.jsonl")));
 
         assertEquals(0, result.errorCount(), () -> "partition threads reported errors: " + result.errors());
         final ReplayComparison.Mode mode = ReplayComparison.Mode.parse(String.join("", Cases.lines(name, "mode")));

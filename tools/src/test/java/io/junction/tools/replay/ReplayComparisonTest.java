@@ -22,6 +22,16 @@ class ReplayComparisonTest {
     }
 
     @Test
+    void numbersCompareByTheValueTheEngineGivesThem() throws Exception {
+        final com.fasterxml.jackson.databind.ObjectMapper json = io.junction.tools.json.RowJson.mapper();
+        assertEquals(ReplayComparison.canonical(json.readTree("9007199254740992")),
+            ReplayComparison.canonical(json.readTree("9007199254740992.0")));
+        assertEquals("1", ReplayComparison.canonical(json.readTree("1.00000000000000001")));
+        assertEquals("9007199254740993", ReplayComparison.canonical(json.readTree("9007199254740993.0")));
+        assertEquals("0.5", ReplayComparison.canonical(json.readTree("5e-1")));
+    }
+
+    @Test
     void rowsCompareAsJsonValues() {
         assertTrue(step(List.of(A), List.of("{\"right\":null,\"left\":{\"v\":\"a\",\"k\":1.0},\"op\":\"+U\",\"step\":1}")),
             "key order, 1 vs 1.0 and +I vs +U do not matter");

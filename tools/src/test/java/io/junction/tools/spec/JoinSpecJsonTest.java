@@ -12,28 +12,33 @@ import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Schema;
 import io.junction.api.WindowSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** SPEC 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
 class JoinSpecJsonTest {
 
     private static JoinSpec parse(final String json) {
-        return JoinSpecJson.parse(json, new Schema());
+        return JoinSpecJson.parse(json).spec();
     }
 
     @Test
     void readsEveryFieldOfAnIntervalJoin() {
-        final Schema schema = new Schema();
-        final JoinSpec spec = JoinSpecJson.parse("{" +
+        final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{" +
             "\"join\":\"interval\",\"type\":\"left\",\"leftKey\":[\"log_id\",\"site\"],\"rightKey\":[\"log_id\",\"site\"]," +
             "\"interval\":{\"lower\":-30000,\"upper\":30000,\"upperInclusive\":false}," +
             "\"leftFilter\":[{\"field\":\"status\",\"op\":\"==\",\"value\":\"ok\"},{\"field\":\"w\",\"op\":\">=\",\"value\":2.0}]," +
             "\"rightFilter\":[{\"field\":\"x\",\"op\":\"!=\",\"value\":null}]," +
             "\"condition\":[{\"left\":\"price\",\"op\":\"<=\",\"right\":\"budget\"}]," +
-            "\"allowedLateness\":500}", schema);
+            "\"allowedLateness\":500}");
+        final Schema schema = Schema.of("extra", "log_id", "site", "status", "w", "x", "price", "budget", "more");
+        final JoinSpec spec = parsed.spec(schema);
         assertEquals(JoinKind.INTERVAL, spec.kind());
         assertEquals(JoinType.LEFT, spec.type());
         assertEquals(List.of("log_id", "site"), spec.leftKey());
@@ -47,9 +52,11 @@ class JoinSpecJsonTest {
         assertEquals(Literal.of(2L), spec.leftFilter().get(1).value(), "2.0 is the long 2, as in rows");
         assertEquals(Literal.ofNull(), spec.rightFilter().get(0).value());
         assertEquals(1, spec.condition().size());
-        for (final String name : List.of("log_id", "site", "status", "w", "x", "price", "budget")) {
-            assertTrue(schema.indexOf(name) >= 0, name + " registered");
-        }
+        assertEquals(List.of("log_id", "site", "status", "w", "x", "price", "budget"), parsed.fieldNames(),
+            "keys, filter fields, condition fields, each once, in that order");
+        assertEquals(schema, spec.leftSchema());
+        assertThrows(IllegalArgumentException.class, () -> parsed.spec(Schema.of("log_id", "site")),
+            "a schema without the spec's names is refused");
     }
 
     @Test
@@ -123,5 +130,74 @@ class JoinSpecJsonTest {
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(json));
         assertEquals(field, e.field(), e.getMessage());
         assertTrue(e.getMessage().startsWith(field + ": "), e.getMessage());
+    }
+
+    private static final String HEAD = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]";
+
+    @Test
+    void rejectsDeepNestingWithAMessageNotACrash() {
+        final String nested = "[".repeat(10_000) + "]".repeat(10_000);
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(nested));
+        assertEquals("spec", e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains("nesting depth"), e.getMessage());
+        final String inside = HEAD + ",\"leftFilter\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+        assertEquals("spec", assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(inside)).field());
+    }
+
+    @Test
+    void rejectsMoreTermsThanTheBound() {
+        final StringBuilder filters = new StringBuilder(HEAD).append(",\"leftFilter\":[");
+        for (int i = 0; i < 5_000; i++) {
+            filters.append(i == 0 ? "" : ",").append("{\"field\":\"f").append(i).append("\",\"op\":\"==\",\"value\":1}");
+        }
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(filters + "]}"));
+        assertEquals("leftFilter", e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains(String.valueOf(JoinSpecJson.MAX_TERMS)), e.getMessage());
+
+        final StringBuilder atBound = new StringBuilder(HEAD).append(",\"condition\":[");
+        for (int i = 0; i < JoinSpecJson.MAX_TERMS; i++) {
+            atBound.append(i == 0 ? "" : ",").append("{\"left\":\"l").append(i).append("\",\"op\":\"<\",\"right\":\"r").append(i).append("\"}");
+        }
+        assertEquals(JoinSpecJson.MAX_TERMS, parse(atBound + "]}").condition().size());
+        final String overBound = atBound + ",{\"left\":\"x\",\"op\":\"<\",\"right\":\"y\"}]}";
+        assertEquals("condition", assertThrows(JoinSpecException.class, () -> parse(overBound)).field());
+        final String keys = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[" + "\"k\",".repeat(300) + "\"k\"],\"rightKey\":[\"k\"]}";
+        assertEquals("leftKey", assertThrows(JoinSpecException.class, () -> parse(keys)).field());
+    }
+
+    @Test
+    void numbersFollowTheIntegerOrNearestDoubleRule() {
+        final JoinSpec spec = parse(HEAD + ",\"leftFilter\":[" +
+            "{\"field\":\"a\",\"op\":\"==\",\"value\":9007199254740992.0}," +
+            "{\"field\":\"b\",\"op\":\"==\",\"value\":9007199254740993.0}," +
+            "{\"field\":\"c\",\"op\":\"==\",\"value\":1.00000000000000001}," +
+            "{\"field\":\"d\",\"op\":\"==\",\"value\":9223372036854775808.0}," +
+            "{\"field\":\"e\",\"op\":\"==\",\"value\":-0.0}]," +
+            "\"allowedLateness\":9007199254740993.0}");
+        assertEquals(Literal.of(9007199254740992L), spec.leftFilter().get(0).value());
+        assertEquals(Literal.of(9007199254740993L), spec.leftFilter().get(1).value(), "exact, not through a double");
+        assertEquals(Literal.of(1L), spec.leftFilter().get(2).value());
+        assertEquals(Literal.of(0x1p63), spec.leftFilter().get(3).value());
+        assertEquals(io.junction.api.FieldType.DOUBLE, spec.leftFilter().get(3).value().type(), "2^63 does not fit a long");
+        assertEquals(Literal.of(0L), spec.leftFilter().get(4).value());
+        assertEquals(9007199254740993L, spec.allowedLateness());
+    }
+
+    @Test
+    void readsAFileWithAByteOrderMarkAndRejectsOneThatIsNotUtf8(@TempDir final Path dir) throws Exception {
+        final byte[] text = (HEAD + "}").getBytes(StandardCharsets.UTF_8);
+        final byte[] bom = new byte[text.length + 3];
+        bom[0] = (byte) 0xEF;
+        bom[1] = (byte) 0xBB;
+        bom[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, bom, 3, text.length);
+        assertEquals(JoinKind.REGULAR, JoinSpecJson.read(Files.write(dir.resolve("bom.join.json"), bom)).kind());
+        final byte[] bad = text.clone();
+        bad[2] = (byte) 0xFF;
+        final JoinSpecException e = assertThrows(JoinSpecException.class,
+            () -> JoinSpecJson.read(Files.write(dir.resolve("bad.join.json"), bad)));
+        assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
+        final Path huge = Files.write(dir.resolve("huge.join.json"), new byte[JoinSpecJson.MAX_SPEC_BYTES + 1]);
+        assertEquals("spec", assertThrows(JoinSpecException.class, () -> JoinSpecJson.read(huge)).field());
     }
 }
