@@ -72,6 +72,8 @@ public final class WindowJoin extends AbstractJoin
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
     private long[] scratch = new long[64];
+    /** Records taken for the row being processed, one per window. */
+    private long[] reserved = new long[16];
     private long fireStep;
     private long fireWatermark = Long.MIN_VALUE;
     private boolean ended;
@@ -132,6 +134,29 @@ public final class WindowJoin extends AbstractJoin
             return;
         }
         final long firstStart = saturatedAdd(ts, -size);
+        final boolean stores = keyLength != UNMATCHABLE || pads(side);
+        // Every record of the row is taken before any is linked: a row that does not fit in all its
+        // windows is stored in none.
+        int windows = 0;
+        for (long start = lastStart; start > firstStart; start -= slide)
+        {
+            if (isFired(saturatedAdd(start, size), watermark))
+            {
+                break;
+            }
+            windows++;
+            if (start < Long.MIN_VALUE + slide)
+            {
+                break;
+            }
+        }
+        final int recordKeyLength = keyLength == UNMATCHABLE ? 0 : keyLength + 8;
+        if (stores && !reserveAll(windows, recordKeyLength, row))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        int used = 0;
         for (long start = lastStart; start > firstStart; start -= slide)
         {
             final long end = saturatedAdd(start, size);
@@ -144,7 +169,7 @@ public final class WindowJoin extends AbstractJoin
             {
                 if (pads(side))
                 {
-                    final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
+                    final long record = store.append(reserved[used++], unmatchableBucket, side, key, 0, 0, row, ts);
                     wheel.schedule(record, end - 2);
                 }
                 continue;
@@ -154,6 +179,7 @@ public final class WindowJoin extends AbstractJoin
             final long bucket = index.findOrCreate(keyHash(windowKeyLength));
             if (bucket == KeyIndex.FULL)
             {
+                rollBack(used, windows, windowKeyLength, row);
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
@@ -162,11 +188,58 @@ public final class WindowJoin extends AbstractJoin
                 UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
                 bucketWheel.schedule(bucket, end - 2);
             }
-            store.append(bucket, side, key, 0, windowKeyLength, row, ts);
+            store.append(reserved[used++], bucket, side, key, 0, windowKeyLength, row, ts);
             if (start < Long.MIN_VALUE + slide)
             {
                 break;
             }
+        }
+    }
+
+    /** Takes {@code n} records for one row into {@link #reserved}; @return false, holding none, when they do not fit. */
+    private boolean reserveAll(final int n, final int keyLength, final RowView row)
+    {
+        if (n > maxLiveRows - store.liveRows())
+        {
+            return false;
+        }
+        if (n > reserved.length)
+        {
+            reserved = Arrays.copyOf(reserved, Math.max(n, reserved.length * 2));
+        }
+        for (int i = 0; i < n; i++)
+        {
+            final long record = store.allocate(keyLength, row.length());
+            if (record == 0)
+            {
+                for (int j = 0; j < i; j++)
+                {
+                    store.release(reserved[j], keyLength, row.length());
+                }
+                return false;
+            }
+            reserved[i] = record;
+        }
+        return true;
+    }
+
+    /** Undoes a keyed row's first {@code used} window records and frees the rest of its {@code n}. */
+    private void rollBack(final int used, final int n, final int keyLength, final RowView row)
+    {
+        for (int i = 0; i < used; i++)
+        {
+            final long record = reserved[i];
+            final long bucket = bucketOf(record);
+            store.remove(record);
+            if (BucketDescriptor.isEmpty(bucket))
+            {
+                bucketWheel.cancel(bucket);
+                index.remove(bucket);
+            }
+        }
+        for (int i = used; i < n; i++)
+        {
+            store.release(reserved[i], keyLength, row.length());
         }
     }
 
@@ -183,8 +256,13 @@ public final class WindowJoin extends AbstractJoin
             }
             else if (pads(side))
             {
-                final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
-                wheel.schedule(record, end - 2);
+                final long record = reserve(0, row);
+                if (record == 0)
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
+                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), end - 2);
             }
             return;
         }
@@ -238,7 +316,14 @@ public final class WindowJoin extends AbstractJoin
             releaseIfEmpty(bucket);
             return;
         }
-        store.append(bucket, side, key, 0, keyLength, row, ts);
+        final long record = reserve(keyLength, row);
+        if (record == 0)
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        store.append(record, bucket, side, key, 0, keyLength, row, ts);
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
         final long deadline = end - 2;

@@ -27,6 +27,8 @@ public final class JoinCounters implements OperatorCounters
     public long liveRight;
     /** Off-heap bytes of the operator's state (index, buckets, row arena). */
     public long stateBytes;
+    /** Bytes the state limit counts: live records plus the key index at its capacity. */
+    public long usedStateBytes;
     /** Timers pending in the operator's wheel. */
     public long pendingTimers;
     /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
@@ -78,6 +80,12 @@ public final class JoinCounters implements OperatorCounters
     public long stateBytes()
     {
         return stateBytes;
+    }
+
+    @Override
+    public long usedStateBytes()
+    {
+        return usedStateBytes;
     }
 
     @Override
