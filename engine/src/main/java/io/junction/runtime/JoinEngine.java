@@ -58,7 +58,8 @@ public final class JoinEngine implements AutoCloseable
     private JoinEngine(final Builder builder)
     {
         this.spec = builder.spec;
-        this.config = builder.config;
+        // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
+        this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
         workers = new PartitionWorker[partitions];
@@ -130,7 +131,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength());
+        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics);
     }
 
     /** @return the join this engine runs. */

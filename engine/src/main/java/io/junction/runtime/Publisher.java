@@ -6,6 +6,9 @@ import io.junction.api.JoinSpec;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.row.KeyHash;
+import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.join.FullPolicy;
+import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
@@ -15,6 +18,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
@@ -28,6 +32,9 @@ import java.nio.ByteBuffer;
  *   <li>{@link #ROW_TOO_LARGE}: the row exceeds the slot capacity; it will never fit, count or dead-letter it.</li>
  *   <li>{@link #MALFORMED_ROW}: the bytes are not a well-formed row; nothing was published.</li>
  *   <li>{@link #CLOSED}: the engine is closed.</li>
+ *   <li>{@link #STATE_FULL}: with the {@code BACK_PRESSURE} full policy, the row's partition is at its
+ *       live-row or byte limit ({@code tryPublish} only; {@code publish} waits until it is not):
+ *       retry once watermarks or retractions have made room. Retractions are never held back.</li>
  * </ul>
  *
  * <p>Not thread safe: one publisher per producing thread, and with single-producer rings (the
@@ -40,6 +47,7 @@ public final class Publisher
     public static final int ROW_TOO_LARGE = -2;
     public static final int MALFORMED_ROW = -3;
     public static final int CLOSED = -4;
+    public static final int STATE_FULL = -5;
 
     private final JoinEngine engine;
     private final RingBuffer<RingSlot>[] rings;
@@ -48,6 +56,11 @@ public final class Publisher
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
+    private final long hashSeed;
+    private final PartitionMetrics[] metrics;
+    private final boolean backPressure;
+    private final long maxLiveRows;
+    private final long maxUsedBytes;
     private RowCodec leftCodec;
     private RowCodec rightCodec;
     private UnsafeBuffer typedRow;
@@ -55,8 +68,15 @@ public final class Publisher
     private BoundedOutOfOrdernessWatermarks rightWatermarks;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
-        final int maxKeyLength)
+        final StateConfig state, final PartitionMetrics[] metrics)
     {
+        final int maxKeyLength = state.maxKeyLength();
+        this.hashSeed = state.hashSeed();
+        this.metrics = metrics;
+        this.backPressure = state.fullPolicy() == FullPolicy.BACK_PRESSURE;
+        this.maxLiveRows = state.maxLiveRows();
+        // Held back one arena chunk below the byte limit: the partition needs a whole chunk to grow.
+        this.maxUsedBytes = state.maxStateBytes() - state.chunkSize();
         this.engine = engine;
         this.rings = rings;
         final CompiledJoin compiled = CompiledJoin.of(spec);
@@ -153,8 +173,25 @@ public final class Publisher
         }
         final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
-        final long hash = keyLength < 0 ? 0 : KeyHash.hash(key, 0, keyLength);
-        final RingBuffer<RingSlot> ring = rings[KeyHash.partition(hash, rings.length)];
+        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
+        final int partition = KeyHash.partition(hash, rings.length);
+        if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
+        {
+            if (!wait)
+            {
+                return STATE_FULL;
+            }
+            while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
+            {
+                if (engine.isClosed())
+                {
+                    return CLOSED;
+                }
+                // Room comes from watermarks and retractions, which take longer than a spin.
+                LockSupport.parkNanos(50_000);
+            }
+        }
+        final RingBuffer<RingSlot> ring = rings[partition];
         if (!wait && !ring.hasAvailableCapacity(1))
         {
             return BACK_PRESSURED;

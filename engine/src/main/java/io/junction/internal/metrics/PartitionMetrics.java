@@ -27,7 +27,8 @@ public final class PartitionMetrics
     private static final int WATERMARK = 9;
     private static final int HANDLER_ERRORS = 10;
     private static final int EVENTS = 11;
-    private static final int COUNT = 12;
+    private static final int USED_STATE_BYTES = 12;
+    private static final int COUNT = 13;
 
     private final int partition;
     private final long[] values = new long[COUNT];
@@ -52,7 +53,17 @@ public final class PartitionMetrics
         LONGS.setRelease(values, PENDING_TIMERS, counters.pendingTimers());
         LONGS.setRelease(values, WATERMARK, counters.watermark());
         LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
+        LONGS.setRelease(values, USED_STATE_BYTES, counters.usedStateBytes());
         LONGS.setRelease(values, EVENTS, events);
+    }
+
+    /**
+     * @return whether the partition, as of its last batch, holds {@code maxLiveRows} rows or more, or
+     *         more than {@code maxUsedBytes} bytes of state: what a back-pressuring publisher asks.
+     */
+    public boolean atLimit(final long maxLiveRows, final long maxUsedBytes)
+    {
+        return get(LIVE_LEFT) + get(LIVE_RIGHT) >= maxLiveRows || get(USED_STATE_BYTES) > maxUsedBytes;
     }
 
     /** @return a consistent-enough copy for reporting. */
