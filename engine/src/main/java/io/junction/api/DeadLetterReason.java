@@ -10,7 +10,7 @@ public enum DeadLetterReason
     KEY_TOO_LONG("bad input: join key longer than the key buffer"),
     ROW_TOO_LARGE("bad input: row larger than a ring slot"),
     MALFORMED_ROW("bad input: malformed binary row"),
-    STATE_FULL("state full: the key index reached its configured capacity");
+    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)");
 
     private final String message;
 

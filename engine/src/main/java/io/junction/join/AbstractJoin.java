@@ -184,6 +184,7 @@ abstract class AbstractJoin implements JoinOperator
     {
         if (!store.keyEquals(otherRecord, key, 0, keyLength))
         {
+            counters.hashCollisions++;
             return false;
         }
         RowStore.wrap(otherRecord, otherBuffer, otherRow);

@@ -89,6 +89,34 @@ class HashFloodingTest
         }
     }
 
+    /** @return stored rows skipped on key bytes by one right row probing each of the first 50 crafted keys. */
+    private static long collisionsWalked(final StateConfig config, final byte[][] keys)
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").build();
+        try (JoinHarness h = new JoinHarness(spec, config))
+        {
+            for (int i = 0; i < keys.length; i++)
+            {
+                h.left("+I", "k", keys[i], "v", (long)i);
+            }
+            for (int i = 0; i < 50; i++)
+            {
+                assertEquals(1, h.right("+I", "k", keys[i], "v", (long)i).size());
+            }
+            return ((io.junction.internal.metrics.JoinCounters)h.counters()).hashCollisions;
+        }
+    }
+
+    @Test
+    void probesWalkNoCollidingKeysUnderAnEngineSeed()
+    {
+        final byte[][] keys = craftedKeys();
+        final StateConfig config = StateConfig.defaults().withMaxKeys(4096);
+        assertEquals(50L * (KEYS - 1), collisionsWalked(config.withHashSeed(KeyHash.DEFAULT_SEED), keys));
+        assertEquals(0, collisionsWalked(config, keys));
+    }
+
     @Test
     void anOperatorWithItsOwnSeedSpreadsCraftedKeysOverOneBucketEach()
     {
