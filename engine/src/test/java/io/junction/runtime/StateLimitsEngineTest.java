@@ -103,6 +103,39 @@ class StateLimitsEngineTest
     }
 
     @Test
+    void publishWaitsUntilTheFullPartitionHasRoom() throws Exception
+    {
+        final ConcurrentLinkedQueue<DeadLetterReason> dead = new ConcurrentLinkedQueue<>();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(64).withMultiProducer(true)
+            .withState(SMALL_STATE.withMaxLiveRows(2).withFullPolicy(FullPolicy.BACK_PRESSURE));
+        try (JoinEngine engine = JoinEngine.builder(spec(JoinType.INNER)).config(config)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .deadLetterHandler((side, kind, r, ts, step, reason) -> dead.add(reason))
+            .start())
+        {
+            final Publisher publisher = engine.publisher();
+            publisher.publish(Side.LEFT, ChangeKind.INSERT, row(0, 0), 0, 0);
+            publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 1), 0, 1);
+            awaitMetrics(() -> live(engine) == 2);
+            final int[] code = new int[1];
+            final Thread waiting = new Thread(() ->
+            {
+                final UnsafeBuffer own = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+                final RowWriter w = new RowWriter();
+                w.wrap(own, 0, own.capacity(), 2).putLong(0, 2).putLong(1, 2);
+                code[0] = engine.publisher().publish(Side.LEFT, ChangeKind.INSERT, own, 0, w.finish(), 0, 2, System.nanoTime());
+            });
+            waiting.start();
+            // The partition is full before the thread starts, so its row can only go in after this retraction.
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.DELETE, row(0, 0), 0, 3));
+            waiting.join();
+            assertEquals(Publisher.PUBLISHED, code[0]);
+            awaitMetrics(() -> live(engine) == 2 && engine.metrics().get(0).rowsIn == 4);
+        }
+        assertEquals(List.of(), new ArrayList<>(dead));
+    }
+
+    @Test
     void rowsThatReachAFullPartitionAreDeadLetteredNotLost()
     {
         final ConcurrentLinkedQueue<DeadLetterReason> dead = new ConcurrentLinkedQueue<>();
