@@ -57,6 +57,8 @@ public final class WindowJoin extends AbstractJoin
     static final int BUCKET_FLAGS_OFFSET = BUCKET_DEADLINE_OFFSET + 8;
     static final int BUCKET_LENGTH = BUCKET_FLAGS_OFFSET + 8;
     private static final int SCHEDULED = 1;
+    /** Most windows one row is stored in; a row with more is rejected as STATE_FULL, not stored in part. */
+    static final int MAX_RECORDS_PER_ROW = 1 << 20;
 
     private final WindowSpec.Kind windowKind;
     private final long size;
@@ -137,8 +139,10 @@ public final class WindowJoin extends AbstractJoin
         final boolean stores = keyLength != UNMATCHABLE || pads(side);
         // Every record of the row is taken before any is linked: a row that does not fit in all its
         // windows is stored in none.
+        // The count stops where the row could not fit anyway, so a huge fan-out costs no more than the room.
+        final long room = Math.min(maxLiveRows - store.liveRows(), MAX_RECORDS_PER_ROW);
         int windows = 0;
-        for (long start = lastStart; start > firstStart; start -= slide)
+        for (long start = lastStart; stores && start > firstStart && windows <= room; start -= slide)
         {
             if (isFired(saturatedAdd(start, size), watermark))
             {
@@ -151,7 +155,7 @@ public final class WindowJoin extends AbstractJoin
             }
         }
         final int recordKeyLength = keyLength == UNMATCHABLE ? 0 : keyLength + 8;
-        if (stores && !reserveAll(windows, recordKeyLength, row))
+        if (stores && (windows > room || !reserveAll(windows, recordKeyLength, row)))
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
@@ -199,10 +203,6 @@ public final class WindowJoin extends AbstractJoin
     /** Takes {@code n} records for one row into {@link #reserved}; @return false, holding none, when they do not fit. */
     private boolean reserveAll(final int n, final int keyLength, final RowView row)
     {
-        if (n > maxLiveRows - store.liveRows())
-        {
-            return false;
-        }
         if (n > reserved.length)
         {
             reserved = Arrays.copyOf(reserved, Math.max(n, reserved.length * 2));

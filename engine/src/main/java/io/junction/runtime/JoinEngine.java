@@ -26,7 +26,9 @@ import java.util.function.IntFunction;
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
  * partition's operator and off-heap state (the single-writer principle: no locks on state). Rows are
  * routed by the hash of their join key, so every row of a key meets every other on one thread;
- * watermarks and the end of input go to every partition.
+ * watermarks and the end of input go to every partition. The key hash is seeded per engine (a secret
+ * random seed unless {@code StateConfig.withHashSeed} fixes one; {@link #config()} shows it), so keys
+ * crafted to collide cannot be precomputed.
  *
  * <pre>{@code
  * try (JoinEngine engine = JoinEngine.builder(spec)

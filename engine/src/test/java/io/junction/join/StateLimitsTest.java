@@ -135,6 +135,22 @@ class StateLimitsTest
 
     @ParameterizedTest
     @EnumSource(IndexKind.class)
+    void rowWithMoreWindowsThanRoomIsRejectedWhole(final IndexKind index)
+    {
+        // Size 5000, slide 1: 5000 windows per row, keyed or padded alone (null key, left join).
+        try (JoinHarness h = new JoinHarness(spec(JoinKind.WINDOW, JoinType.LEFT)
+            .window(WindowSpec.sliding(5000, 1, 0)).build(), rows(index, 100)))
+        {
+            h.leftAt(5, "+I", "k", 1L);
+            h.leftAt(5, "+I", "v", 1L);
+            assertStateFull(h, 2);
+            assertEquals(0, live(h));
+            assertEquals(List.of(), h.endOfInput());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
     void sessionWindowRejectsAtLiveRowLimit(final IndexKind index)
     {
         try (JoinHarness h = new JoinHarness(spec(JoinKind.WINDOW, JoinType.INNER)
