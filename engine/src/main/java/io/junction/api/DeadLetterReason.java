@@ -17,8 +17,8 @@ public enum DeadLetterReason
     ROW_TOO_LARGE("bad input: row larger than a ring slot"),
     /** Bytes that are not a well-formed binary row. */
     MALFORMED_ROW("bad input: malformed binary row"),
-    /** The key index of the partition reached its configured capacity. */
-    STATE_FULL("state full: the key index reached its configured capacity");
+    /** The partition is at a state limit (live rows, bytes, keys), or the OS refused memory. */
+    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)");
 
     private final String message;
 

@@ -50,6 +50,10 @@ abstract class AbstractJoin implements JoinOperator
     final RowStore store;
     final TimerWheel wheel;
     final WatermarkTracker watermarks = new WatermarkTracker();
+    final long maxLiveRows;
+    final FullPolicy fullPolicy;
+    /** Seed of the key hash: the engine's, so that routing and the index agree. */
+    final long hashSeed;
 
     /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
     final UnsafeBuffer key;
@@ -81,8 +85,21 @@ abstract class AbstractJoin implements JoinOperator
         this.results = results;
         this.deadLetters = deadLetters;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
-        this.index = new KeyIndex(config.maxKeys(), bucketLength, config.indexKind(), config.preallocate());
-        this.store = new RowStore(config.chunkSize(), config.preallocate());
+        this.maxLiveRows = config.maxLiveRows();
+        this.fullPolicy = config.fullPolicy();
+        this.hashSeed = config.withResolvedHashSeed().hashSeed();
+        // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
+        this.index = new KeyIndex(Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength, config.indexKind(),
+            config.preallocate());
+        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes();
+        if (rowBytes < config.chunkSize())
+        {
+            index.close();
+            throw new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
+                " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
+                index.maxOffHeapBytes() + " bytes; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME);
+        }
+        this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes);
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
         this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
@@ -127,7 +144,39 @@ abstract class AbstractJoin implements JoinOperator
     /** @return the hash of the key in {@link #key}. */
     final long keyHash(final int keyLength)
     {
-        return KeyHash.hash(key, 0, keyLength);
+        return KeyHash.hash(hashSeed, key, 0, keyLength);
+    }
+
+    /**
+     * Takes the memory of one record for the row before the row has any effect, so that a row that
+     * does not fit is rejected whole ({@link #makeRoom} first, as the policy allows).
+     *
+     * @return an unlinked record for {@link RowStore#append(long, long, Side, org.agrona.DirectBuffer, int, int, RowView, long)},
+     *         or 0 when the state is at a limit.
+     */
+    final long reserve(final int keyLength, final RowView row)
+    {
+        while (true)
+        {
+            if (store.liveRows() < maxLiveRows)
+            {
+                final long record = store.allocate(keyLength, row.length());
+                if (record != 0)
+                {
+                    return record;
+                }
+            }
+            if (!makeRoom())
+            {
+                return 0;
+            }
+        }
+    }
+
+    /** Frees room for one row by the {@link FullPolicy}; @return false when nothing could be freed. */
+    boolean makeRoom()
+    {
+        return false;
     }
 
     /** @return true when a stored record of the other side has the current key and satisfies the condition. */
@@ -135,6 +184,7 @@ abstract class AbstractJoin implements JoinOperator
     {
         if (!store.keyEquals(otherRecord, key, 0, keyLength))
         {
+            counters.hashCollisions++;
             return false;
         }
         RowStore.wrap(otherRecord, otherBuffer, otherRow);
@@ -261,6 +311,7 @@ abstract class AbstractJoin implements JoinOperator
         counters.liveLeft = store.liveRows(Side.LEFT);
         counters.liveRight = store.liveRows(Side.RIGHT);
         counters.stateBytes = store.reservedBytes() + index.offHeapBytes();
+        counters.usedStateBytes = store.usedBytes() + index.maxOffHeapBytes();
         counters.pendingTimers = wheel.pending();
         counters.watermark = watermarks.current();
         return counters;

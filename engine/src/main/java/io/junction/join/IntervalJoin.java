@@ -109,9 +109,22 @@ public final class IntervalJoin extends AbstractJoin
             }
             return;
         }
+        final long deadline = deadline(side, ts);
+        final boolean closed = ended || deadline < watermark;
+        // The record is taken before the row has any effect: a row that does not fit is rejected whole.
+        final long reserved = closed ? 0 : reserve(keyLength, row);
+        if (!closed && reserved == 0)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
         final long bucket = index.findOrCreate(keyHash(keyLength));
         if (bucket == KeyIndex.FULL)
         {
+            if (reserved != 0)
+            {
+                store.release(reserved, keyLength, row.length());
+            }
             deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
@@ -120,8 +133,7 @@ public final class IntervalJoin extends AbstractJoin
         {
             emitPadded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
         }
-        final long deadline = deadline(side, ts);
-        if (ended || deadline < watermark)
+        if (closed)
         {
             // Closed on arrival: joined with what is stored, then padded at once (SPEC 2.2).
             if (matches == 0 && pads(side))
@@ -131,7 +143,7 @@ public final class IntervalJoin extends AbstractJoin
             releaseIfEmpty(bucket);
             return;
         }
-        final long record = store.append(bucket, side, key, 0, keyLength, row, ts);
+        final long record = store.append(reserved, bucket, side, key, 0, keyLength, row, ts);
         RowDescriptor.count(record, matches);
         wheel.schedule(record, deadline);
     }

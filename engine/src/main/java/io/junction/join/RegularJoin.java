@@ -77,6 +77,16 @@ public final class RegularJoin extends AbstractJoin
             return;
         }
         final boolean accumulate = kind.isAccumulate();
+        final int storedKeyLength = Math.max(keyLength, 0);
+        // An accumulated row's record is taken before it has any effect: a row that does not fit is
+        // rejected whole, never joined and then lost.
+        final boolean stores = accumulate && !isExpiredOnArrival(ts);
+        final long reserved = stores ? reserve(storedKeyLength, row) : 0;
+        if (stores && reserved == 0)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
         final long bucket;
         if (keyLength == UNMATCHABLE)
         {
@@ -84,9 +94,13 @@ public final class RegularJoin extends AbstractJoin
         }
         else if (accumulate)
         {
-            bucket = index.findOrCreate(keyHash(keyLength));
+            bucket = findOrCreate(keyHash(keyLength));
             if (bucket == KeyIndex.FULL)
             {
+                if (reserved != 0)
+                {
+                    store.release(reserved, storedKeyLength, row.length());
+                }
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
@@ -95,7 +109,6 @@ public final class RegularJoin extends AbstractJoin
         {
             bucket = index.find(keyHash(keyLength));
         }
-        final int storedKeyLength = Math.max(keyLength, 0);
 
         if (accumulate)
         {
@@ -108,12 +121,13 @@ public final class RegularJoin extends AbstractJoin
             {
                 emitPadded(ChangeKind.INSERT, side, row, ts, step);
             }
-            if (isExpiredOnArrival(ts))
+            if (reserved == 0)
             {
+                // Expired on arrival: joined, never stored.
                 releaseIfEmpty(bucket);
                 return;
             }
-            final long record = store.append(bucket, side, key, 0, storedKeyLength, row, ts);
+            final long record = store.append(reserved, bucket, side, key, 0, storedKeyLength, row, ts);
             RowDescriptor.count(record, matches);
             if (stateTtl > 0)
             {
@@ -217,6 +231,35 @@ public final class RegularJoin extends AbstractJoin
             }
         }
         return matches;
+    }
+
+    /** @return the key's bucket, making room by the policy while the index is full, or {@link KeyIndex#FULL}. */
+    private long findOrCreate(final long hash)
+    {
+        long bucket = index.findOrCreate(hash);
+        while (bucket == KeyIndex.FULL && makeRoom())
+        {
+            bucket = index.findOrCreate(hash);
+        }
+        return bucket;
+    }
+
+    /** EXPIRE_OLDEST: the row with the earliest TTL deadline leaves early, as if its TTL had passed. */
+    @Override
+    boolean makeRoom()
+    {
+        if (fullPolicy != FullPolicy.EXPIRE_OLDEST || stateTtl <= 0)
+        {
+            return false;
+        }
+        final long oldest = wheel.earliest();
+        if (oldest == 0)
+        {
+            return false;
+        }
+        wheel.cancel(oldest);
+        expire(oldest);
+        return true;
     }
 
     private boolean isExpiredOnArrival(final long ts)

@@ -1,6 +1,6 @@
 package io.junction.join;
 
-import io.junction.internal.state.KeyIndex;
+import java.security.SecureRandom;
 
 /**
  * Sizes of one operator's state. Immutable. Every knob has a property name, a default and a
@@ -43,7 +43,40 @@ public final class StateConfig
     /** Default {@link #PREALLOCATE_PROP_NAME}: 0, memory is taken as state grows. */
     public static final long PREALLOCATE_DEFAULT = 0;
 
+    /** Live rows (both sides) per partition; at the limit {@link #FULL_POLICY_PROP_NAME} applies. */
+    public static final String MAX_LIVE_ROWS_PROP_NAME = "junction.state.maxLiveRows";
+    /**
+     * Default {@link #MAX_LIVE_ROWS_PROP_NAME}: 2^24 (about 16.8 million) rows per partition, four times
+     * the largest measured workload (W1-big, ~4.3 million live rows in one partition).
+     */
+    public static final long MAX_LIVE_ROWS_DEFAULT = 1L << 24;
+
+    /**
+     * Off-heap bytes of state per partition: the key index (sized for its capacity), its buckets and
+     * the row arena; the arena takes no memory from the OS beyond it.
+     */
+    public static final String MAX_BYTES_PROP_NAME = "junction.state.maxBytes";
+    /** Default {@link #MAX_BYTES_PROP_NAME}: 4 GiB per partition, room for the default live-row limit at ~230 B a row. */
+    public static final long MAX_BYTES_DEFAULT = 4L << 30;
+
+    /** What a partition does at a limit: {@code reject}, {@code back-pressure} or {@code expire-oldest}. */
+    public static final String FULL_POLICY_PROP_NAME = "junction.state.fullPolicy";
+    /** Default {@link #FULL_POLICY_PROP_NAME}: reject the row with a counted dead letter. */
+    public static final FullPolicy FULL_POLICY_DEFAULT = FullPolicy.REJECT;
+
+    /**
+     * Seed of the key hash that routes rows and keys the index, a long; unset, each engine (or
+     * operator created alone) draws one from {@link SecureRandom}, so that keys crafted to collide
+     * cannot be precomputed. Set it for reproducible partitioning.
+     */
+    public static final String HASH_SEED_PROP_NAME = "junction.state.hashSeed";
+
     private final long maxKeys;
+    private final long maxLiveRows;
+    private final long maxStateBytes;
+    private final FullPolicy fullPolicy;
+    private final boolean fixedHashSeed;
+    private final long hashSeed;
     private final IndexKind indexKind;
     private final long preallocate;
     private final int chunkSize;
@@ -100,6 +133,32 @@ public final class StateConfig
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate)
     {
+        this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0);
+    }
+
+    private StateConfig(
+        final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
+        final IndexKind indexKind, final long preallocate, final long maxLiveRows, final long maxStateBytes,
+        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed)
+    {
+        if (maxLiveRows < 1)
+        {
+            throw new IllegalArgumentException(MAX_LIVE_ROWS_PROP_NAME + " must be >= 1: " + maxLiveRows);
+        }
+        if (maxStateBytes < chunkSize)
+        {
+            throw new IllegalArgumentException(MAX_BYTES_PROP_NAME + " must be at least one arena chunk (" + chunkSize + "): " + maxStateBytes);
+        }
+        if (fullPolicy == null)
+        {
+            throw new IllegalArgumentException(FULL_POLICY_PROP_NAME + " must be reject, back-pressure or expire-oldest");
+        }
+        this.maxLiveRows = maxLiveRows;
+        this.maxStateBytes = maxStateBytes;
+        this.fullPolicy = fullPolicy;
+        this.fixedHashSeed = fixedHashSeed;
+        this.hashSeed = hashSeed;
         if (preallocate < 0)
         {
             throw new IllegalArgumentException(PREALLOCATE_PROP_NAME + " must be >= 0: " + preallocate);
@@ -153,7 +212,22 @@ public final class StateConfig
             Integer.getInteger(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
             Integer.getInteger(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
             indexKind(System.getProperty(INDEX_PROP_NAME, INDEX_DEFAULT.name())),
-            Long.getLong(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT));
+            Long.getLong(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT),
+            Long.getLong(MAX_LIVE_ROWS_PROP_NAME, MAX_LIVE_ROWS_DEFAULT),
+            Long.getLong(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT),
+            fullPolicy(System.getProperty(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
+            System.getProperty(HASH_SEED_PROP_NAME) != null,
+            System.getProperty(HASH_SEED_PROP_NAME) == null ? 0 : Long.decode(System.getProperty(HASH_SEED_PROP_NAME).trim()));
+    }
+
+    private static FullPolicy fullPolicy(final String name)
+    {
+        final FullPolicy policy = FullPolicy.fromName(name);
+        if (policy == null)
+        {
+            throw new IllegalArgumentException(FULL_POLICY_PROP_NAME + " must be reject, back-pressure or expire-oldest: " + name);
+        }
+        return policy;
     }
 
     private static IndexKind indexKind(final String name)
@@ -172,7 +246,8 @@ public final class StateConfig
      */
     public StateConfig withMaxKeys(final long maxKeys)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
     }
 
     /**
@@ -182,7 +257,8 @@ public final class StateConfig
      */
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
     }
 
     /**
@@ -191,7 +267,8 @@ public final class StateConfig
      */
     public StateConfig withChunkSize(final int chunkSize)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
     }
 
     /**
@@ -200,7 +277,8 @@ public final class StateConfig
      */
     public StateConfig withIndex(final IndexKind indexKind)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
     }
 
     /**
@@ -209,7 +287,84 @@ public final class StateConfig
      */
     public StateConfig withPreallocate(final long preallocate)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate);
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+    }
+
+    /**
+     * @param maxLiveRows live rows (both sides) per partition, at least 1.
+     * @return a copy with another live-row limit per partition.
+     */
+    public StateConfig withMaxLiveRows(final long maxLiveRows)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+    }
+
+    /**
+     * @param maxStateBytes off-heap state bytes per partition.
+     * @return a copy with another state byte limit per partition.
+     */
+    public StateConfig withMaxStateBytes(final long maxStateBytes)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+    }
+
+    /**
+     * @param fullPolicy what happens at a limit.
+     * @return a copy with another policy at the limits.
+     */
+    public StateConfig withFullPolicy(final FullPolicy fullPolicy)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+    }
+
+    /**
+     * @param hashSeed the seed of the join-key hash.
+     * @return a copy with a fixed key-hash seed (reproducible partitioning and index layout).
+     */
+    public StateConfig withHashSeed(final long hashSeed)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed);
+    }
+
+    /** @return this configuration if its hash seed is fixed, else a copy with a seed drawn from {@link SecureRandom}. */
+    public StateConfig withResolvedHashSeed()
+    {
+        return fixedHashSeed ? this : withHashSeed(new SecureRandom().nextLong());
+    }
+
+    /** @return live rows (both sides) per partition. */
+    public long maxLiveRows()
+    {
+        return maxLiveRows;
+    }
+
+    /** @return off-heap state bytes per partition. */
+    public long maxStateBytes()
+    {
+        return maxStateBytes;
+    }
+
+    /** @return what happens at a limit. */
+    public FullPolicy fullPolicy()
+    {
+        return fullPolicy;
+    }
+
+    /** @return whether {@link #hashSeed()} was set; when not, engines draw a secret seed of their own. */
+    public boolean hasFixedHashSeed()
+    {
+        return fixedHashSeed;
+    }
+
+    /** @return the key-hash seed; meaningful only when {@link #hasFixedHashSeed()}. */
+    public long hashSeed()
+    {
+        return hashSeed;
     }
 
     /** @return bytes of row arena each partition takes and touches at start. */
@@ -258,6 +413,8 @@ public final class StateConfig
     public String toString()
     {
         return "StateConfig{maxKeys=" + maxKeys + ", chunkSize=" + chunkSize + ", tickShift=" + tickShift +
-            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + ", preallocate=" + preallocate + '}';
+            ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + ", preallocate=" + preallocate +
+            ", maxLiveRows=" + maxLiveRows + ", maxStateBytes=" + maxStateBytes + ", fullPolicy=" + fullPolicy +
+            ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + '}';
     }
 }

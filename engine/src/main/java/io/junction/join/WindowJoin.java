@@ -94,8 +94,8 @@ public final class WindowJoin extends AbstractJoin
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
     private long[] scratch = new long[64];
-    /** The records stored for the row being processed, to take back if one of its windows does not fit. */
-    private final long[] appended;
+    /** Records taken for the row being processed, one per window. */
+    private long[] reserved = new long[16];
     private long fireStep;
     private long fireWatermark = Long.MIN_VALUE;
     private boolean ended;
@@ -127,7 +127,6 @@ public final class WindowJoin extends AbstractJoin
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
         // WindowSpec caps ceil(size / slide) at MAX_WINDOWS_PER_ROW for sliding windows; tumbling has one.
-        this.appended = new long[session ? 0 : (int)((size - 1) / slide + 1)];
     }
 
     @Override
@@ -193,77 +192,116 @@ public final class WindowJoin extends AbstractJoin
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
         final long watermark)
     {
-        long distance = lastWindowDistance(ts);
+        final long firstDistance = lastWindowDistance(ts);
         // A row between windows (slide > size) is in none: every one of its windows has fired.
-        if (distance >= size || isFired(saturatedAdd(ts, size - distance), watermark))
+        if (firstDistance >= size || isFired(saturatedAdd(ts, size - firstDistance), watermark))
         {
             deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
             return;
         }
-        int stored = 0;
-        for (int j = 0; ; j++)
+        // The row's open windows (later windows first: once one has fired, every earlier one has too),
+        // at most WindowSpec.MAX_WINDOWS_PER_ROW. Counting as d = distance + j * slide cannot overflow:
+        // the loop goes on only while d < size - slide.
+        int windows = 0;
+        for (long d = firstDistance; ; d += slide)
         {
-            final long end = saturatedAdd(ts, size - distance);
-            if (isFired(end, watermark))
+            if (isFired(saturatedAdd(ts, size - d), watermark))
             {
-                // Later windows were checked first; every earlier one has fired too.
                 break;
             }
+            windows++;
+            if (d >= size - slide)
+            {
+                break;
+            }
+        }
+        final boolean stores = keyLength != UNMATCHABLE || pads(side);
+        final int recordKeyLength = keyLength == UNMATCHABLE ? 0 : keyLength + WINDOW_SUFFIX;
+        // Every record of the row is taken before any is linked: a row that does not fit in all its
+        // windows is stored in none.
+        if (stores && (windows > maxLiveRows - store.liveRows() || !reserveAll(windows, recordKeyLength, row)))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!stores)
+        {
+            return;
+        }
+        long distance = firstDistance;
+        for (int j = 0; j < windows; j++, distance += slide)
+        {
+            final long end = saturatedAdd(ts, size - distance);
             final long start = saturatedSubtract(ts, distance);
             final long deadline = saturatedSubtract(end, 2);
             if (keyLength == UNMATCHABLE)
             {
-                if (pads(side))
-                {
-                    final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
-                    RowDescriptor.count(record, j);
-                    wheel.schedule(record, deadline);
-                }
+                final long record = store.append(reserved[j], unmatchableBucket, side, key, 0, 0, row, ts);
+                RowDescriptor.count(record, j);
+                wheel.schedule(record, deadline);
+                continue;
             }
-            else
+            key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
+            key.putLong(keyLength + 8, end, ByteOrder.LITTLE_ENDIAN);
+            final long bucket = index.findOrCreate(keyHash(recordKeyLength));
+            if (bucket == KeyIndex.FULL)
             {
-                key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
-                key.putLong(keyLength + 8, end, ByteOrder.LITTLE_ENDIAN);
-                final int windowKeyLength = keyLength + WINDOW_SUFFIX;
-                final long bucket = index.findOrCreate(keyHash(windowKeyLength));
-                if (bucket == KeyIndex.FULL)
-                {
-                    // All or nothing: a row that does not fit in every one of its windows is in none.
-                    takeBack(stored);
-                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-                    return;
-                }
-                if (BucketDescriptor.isEmpty(bucket))
-                {
-                    UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
-                    UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, start);
-                    UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, end);
-                    bucketWheel.schedule(bucket, deadline);
-                }
-                appended[stored++] = store.append(bucket, side, key, 0, windowKeyLength, row, ts);
+                // All or nothing: a row that does not fit in every one of its windows is in none.
+                rollBack(j, windows, recordKeyLength, row);
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
             }
-            if (distance >= size - slide)
+            if (BucketDescriptor.isEmpty(bucket))
             {
-                break;
+                UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+                UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, start);
+                UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, end);
+                bucketWheel.schedule(bucket, deadline);
             }
-            distance += slide;
+            store.append(reserved[j], bucket, side, key, 0, recordKeyLength, row, ts);
         }
     }
 
-    /** Removes the last row's first {@code stored} records, and the buckets they leave empty. */
-    private void takeBack(final int stored)
+    /** Takes {@code n} records for one row into {@link #reserved}; @return false, holding none, when they do not fit. */
+    private boolean reserveAll(final int n, final int keyLength, final RowView row)
     {
-        for (int i = stored - 1; i >= 0; i--)
+        if (n > reserved.length)
         {
-            final long record = appended[i];
+            reserved = Arrays.copyOf(reserved, Math.max(n, reserved.length * 2));
+        }
+        for (int i = 0; i < n; i++)
+        {
+            final long record = store.allocate(keyLength, row.length());
+            if (record == 0)
+            {
+                for (int j = 0; j < i; j++)
+                {
+                    store.release(reserved[j], keyLength, row.length());
+                }
+                return false;
+            }
+            reserved[i] = record;
+        }
+        return true;
+    }
+
+    /** Undoes a keyed row's first {@code used} window records and frees the rest of its {@code n}. */
+    private void rollBack(final int used, final int n, final int keyLength, final RowView row)
+    {
+        for (int i = 0; i < used; i++)
+        {
+            final long record = reserved[i];
             final long bucket = bucketOf(record);
             store.remove(record);
             if (BucketDescriptor.isEmpty(bucket))
             {
-                // Only this row was in it: the bucket was created for it.
                 bucketWheel.cancel(bucket);
                 index.remove(bucket);
             }
+        }
+        for (int i = used; i < n; i++)
+        {
+            store.release(reserved[i], keyLength, row.length());
         }
     }
 
@@ -280,8 +318,13 @@ public final class WindowJoin extends AbstractJoin
             }
             else if (pads(side))
             {
-                final long record = store.append(unmatchableBucket, side, key, 0, 0, row, ts);
-                wheel.schedule(record, saturatedSubtract(end, 2));
+                final long record = reserve(0, row);
+                if (record == 0)
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
+                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), saturatedSubtract(end, 2));
             }
             return;
         }
@@ -335,7 +378,14 @@ public final class WindowJoin extends AbstractJoin
             releaseIfEmpty(bucket);
             return;
         }
-        final long record = store.append(bucket, side, key, 0, keyLength, row, ts);
+        final long reservedRecord = reserve(keyLength, row);
+        if (reservedRecord == 0)
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long record = store.append(reservedRecord, bucket, side, key, 0, keyLength, row, ts);
         if (neverMatches)
         {
             RowDescriptor.count(record, NEVER_MATCHES);

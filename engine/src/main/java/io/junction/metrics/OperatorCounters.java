@@ -30,6 +30,12 @@ public interface OperatorCounters
     /** @return off-heap bytes of the operator's state (index, buckets, row arena). */
     long stateBytes();
 
+    /**
+     * @return bytes that the state byte limit ({@code junction.state.maxBytes}) counts: bytes in live
+     *         records plus the key index at its capacity; unlike {@link #stateBytes()} it falls as rows leave.
+     */
+    long usedStateBytes();
+
     /** @return timers pending in the operator's wheel. */
     long pendingTimers();
 

@@ -36,7 +36,9 @@ import java.util.function.LongSupplier;
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
  * partition's operator and off-heap state (the single-writer principle: no locks on state). Rows are
  * routed by the hash of their join key, so every row of a key meets every other on one thread;
- * watermarks and the end of input go to every partition.
+ * watermarks and the end of input go to every partition. The key hash is seeded per engine (a secret
+ * random seed unless {@code StateConfig.withHashSeed} fixes one; {@link #config()} shows it), so keys
+ * crafted to collide cannot be precomputed.
  *
  * <pre>{@code
  * try (JoinEngine engine = JoinEngine.builder(spec)
@@ -102,7 +104,8 @@ public final class JoinEngine implements AutoCloseable
     private JoinEngine(final Builder builder)
     {
         this.spec = builder.spec;
-        this.config = builder.config;
+        // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
+        this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
         this.name = reserveName(builder.name);
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         final int partitions = config.partitions();
@@ -246,7 +249,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state().maxKeyLength(), idleness);
+        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics, idleness);
     }
 
     /**

@@ -7,6 +7,9 @@ import io.junction.api.JoinSpec;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.row.KeyHash;
+import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.join.FullPolicy;
+import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
@@ -38,6 +41,9 @@ import java.util.concurrent.locks.LockSupport;
  *       buffer's capacity); nothing was read or published.</li>
  *   <li>{@link #PARTITION_FAILED}: the row's partition (or, for a watermark, one of the partitions)
  *       has died (see {@link PartitionFailedException}); the event did not reach it.</li>
+ *   <li>{@link #STATE_FULL}: with the {@code BACK_PRESSURE} full policy, the row's partition is at its
+ *       live-row or byte limit ({@code tryPublish} only; {@code publish} waits until it is not):
+ *       retry once watermarks or retractions have made room. Retractions are never held back.</li>
  * </ul>
  * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code INVALID_ARGUMENT}) are also
  * counted in {@link JoinEngine#refusedRows()}. Every argument is checked before a ring slot is
@@ -62,6 +68,11 @@ public final class Publisher
     public static final int MALFORMED_ROW = -3;
     /** The engine is closed; nothing was published. */
     public static final int CLOSED = -4;
+    /**
+     * With the {@code BACK_PRESSURE} full policy, the row's partition is at its live-row or byte limit
+     * ({@code tryPublish} only): retry once watermarks or retractions have made room.
+     */
+    public static final int STATE_FULL = -5;
     /** The arguments do not describe a row inside the caller's buffer: a bug in the caller, nothing was read. */
     public static final int INVALID_ARGUMENT = -6;
     /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
@@ -88,6 +99,11 @@ public final class Publisher
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
+    private final long hashSeed;
+    private final PartitionMetrics[] metrics;
+    private final boolean backPressure;
+    private final long maxLiveRows;
+    private final long maxUsedBytes;
     private RowCodec leftCodec;
     private RowCodec rightCodec;
     private UnsafeBuffer typedRow;
@@ -105,8 +121,15 @@ public final class Publisher
     private final InputIdleness idleness;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
-        final int maxKeyLength, final InputIdleness idleness)
+        final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness)
     {
+        final int maxKeyLength = state.maxKeyLength();
+        this.hashSeed = state.hashSeed();
+        this.metrics = metrics;
+        this.backPressure = state.fullPolicy() == FullPolicy.BACK_PRESSURE;
+        this.maxLiveRows = state.maxLiveRows();
+        // Held back one arena chunk below the byte limit: the partition needs a whole chunk to grow.
+        this.maxUsedBytes = state.maxStateBytes() - state.chunkSize();
         this.engine = engine;
         this.idleness = idleness;
         this.rings = rings;
@@ -263,8 +286,28 @@ public final class Publisher
         }
         final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
-        final long hash = keyLength < 0 ? 0 : KeyHash.hash(key, 0, keyLength);
+        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
         final int partition = KeyHash.partition(hash, rings.length);
+        if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
+        {
+            if (!wait)
+            {
+                return STATE_FULL;
+            }
+            while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
+            {
+                if (engine.isClosed())
+                {
+                    return CLOSED;
+                }
+                if (engine.isFailed(partition))
+                {
+                    return PARTITION_FAILED;
+                }
+                // Room comes from watermarks and retractions, which take longer than a spin.
+                LockSupport.parkNanos(50_000);
+            }
+        }
         if (engine.isFailed(partition))
         {
             return PARTITION_FAILED;

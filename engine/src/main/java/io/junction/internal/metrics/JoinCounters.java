@@ -27,6 +27,13 @@ public final class JoinCounters implements OperatorCounters
     public long liveRight;
     /** Off-heap bytes of the operator's state (index, buckets, row arena). */
     public long stateBytes;
+    /**
+     * Stored rows a probe skipped because their key differs under an equal 64-bit hash: with a seeded
+     * hash about never; a count that grows means keys collide (a flood, or a fixed seed that leaked).
+     */
+    public long hashCollisions;
+    /** Bytes the state limit counts: live records plus the key index at its capacity. */
+    public long usedStateBytes;
     /** Timers pending in the operator's wheel. */
     public long pendingTimers;
     /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
@@ -78,6 +85,12 @@ public final class JoinCounters implements OperatorCounters
     public long stateBytes()
     {
         return stateBytes;
+    }
+
+    @Override
+    public long usedStateBytes()
+    {
+        return usedStateBytes;
     }
 
     @Override

@@ -28,7 +28,8 @@ public final class PartitionMetrics
     private static final int WATERMARK = 9;
     private static final int HANDLER_ERRORS = 10;
     private static final int EVENTS = 11;
-    private static final int DEAD_LETTERS = 12;
+    private static final int USED_STATE_BYTES = 12;
+    private static final int DEAD_LETTERS = 13;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -63,6 +64,7 @@ public final class PartitionMetrics
         LONGS.setRelease(values, PENDING_TIMERS, counters.pendingTimers());
         LONGS.setRelease(values, WATERMARK, counters.watermark());
         LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
+        LONGS.setRelease(values, USED_STATE_BYTES, counters.usedStateBytes());
         LONGS.setRelease(values, EVENTS, events);
         for (int r = 0; r < deadLetters.length; r++)
         {
@@ -74,6 +76,15 @@ public final class PartitionMetrics
     public int partition()
     {
         return partition;
+    }
+
+    /**
+     * @return whether the partition, as of its last batch, holds {@code maxLiveRows} rows or more, or
+     *         more than {@code maxUsedBytes} bytes of state: what a back-pressuring publisher asks.
+     */
+    public boolean atLimit(final long maxLiveRows, final long maxUsedBytes)
+    {
+        return get(LIVE_LEFT) + get(LIVE_RIGHT) >= maxLiveRows || get(USED_STATE_BYTES) > maxUsedBytes;
     }
 
     /** @return a consistent-enough copy for reporting. */

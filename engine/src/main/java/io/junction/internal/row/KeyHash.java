@@ -8,19 +8,33 @@ import java.nio.ByteOrder;
  * A 64-bit hash of key bytes, used both to route a row to its partition and as the key of the
  * partition's index. Equal keys hash equal; distinct keys that collide are told apart by comparing
  * the key bytes kept with each stored row.
+ *
+ * <p>The hash is seeded, and every engine uses one seed for routing and for its indexes: the
+ * function is invertible for a known seed, so with a fixed public seed an adversary can craft any
+ * number of distinct keys with one hash and pile them into one bucket (each probe then walks them
+ * all). With a secret random seed (the default) such keys cannot be precomputed.
  */
 public final class KeyHash
 {
-    private static final long SEED = 0x9E3779B97F4A7C15L;
+    /** The seed of the unseeded {@link #hash(DirectBuffer, int, int)}, for tools and tests only. */
+    public static final long DEFAULT_SEED = 0x9E3779B97F4A7C15L;
 
     private KeyHash()
     {
     }
 
-    /** @return the hash of {@code length} bytes at {@code offset}. */
+    /** @return the hash of {@code length} bytes at {@code offset} with {@link #DEFAULT_SEED}. */
     public static long hash(final DirectBuffer buffer, final int offset, final int length)
     {
-        long h = SEED ^ length;
+        return hash(DEFAULT_SEED, buffer, offset, length);
+    }
+
+    /** @return the hash of {@code length} bytes at {@code offset} under {@code seed}. */
+    public static long hash(final long seed, final DirectBuffer buffer, final int offset, final int length)
+    {
+        // The seed enters before the first block, so the non-linear mixing of every block depends on
+        // it: inputs that collide under one seed are scattered under another.
+        long h = seed ^ length;
         int i = 0;
         for (; i + 8 <= length; i += 8)
         {

@@ -51,6 +51,7 @@ public final class KeyIndex implements AutoCloseable
     private boolean closed;
     private long offHeapQueries;
     private long chronicleBytes;
+    private final long maxOffHeapBytes;
 
     /**
      * @param maxKeys the most live keys; Chronicle Map sizes its segments from it and cannot grow far
@@ -106,7 +107,7 @@ public final class KeyIndex implements AutoCloseable
             this.value = Values.newHeapInstance(LongValue.class);
             this.map = ChronicleMap.of(LongValue.class, LongValue.class)
                 .name("junction-key-index")
-                .entries(maxKeys)
+                .entries(maxKeys + maxKeys / 8 + 64)
                 .create();
             this.table = 0;
             this.mask = 0;
@@ -127,8 +128,25 @@ public final class KeyIndex implements AutoCloseable
             this.mask = slots - 1;
             this.shift = 64 - Long.numberOfTrailingZeros(slots);
         }
-        this.buckets = new NativeArena(Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength)),
-            Math.min(preallocateBuckets, maxKeys * bucketLength));
+        // Buckets are all one size, so the arena never needs more than the chunks that hold maxKeys of
+        // them (plus the tail wasted at each chunk's end): its limit bounds the index's memory.
+        final int bucketChunk = Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength));
+        final long bucketsPerChunk = bucketChunk / NativeArena.alignedSize(bucketLength);
+        final long bucketLimit = ((maxKeys + bucketsPerChunk - 1) / bucketsPerChunk) * bucketChunk;
+        this.buckets = new NativeArena(bucketChunk, Math.min(preallocateBuckets, maxKeys * bucketLength), bucketLimit);
+        this.maxOffHeapBytes = (kind == IndexKind.CHRONICLE ? map.offHeapMemoryUsed() : (mask + 1) * SLOT) + bucketLimit;
+    }
+
+    /** @return the most off-heap bytes this index takes at its capacity (Chronicle Map: as created). */
+    public long maxOffHeapBytes()
+    {
+        return maxOffHeapBytes;
+    }
+
+    /** @return the most live keys. */
+    public long capacity()
+    {
+        return maxKeys;
     }
 
     /** @return the bucket of a key hash, or 0 when the key has no rows. */
@@ -172,6 +190,10 @@ public final class KeyIndex implements AutoCloseable
                         return FULL;
                     }
                     final long created = buckets.allocate(bucketLength);
+                    if (created == 0)
+                    {
+                        return FULL;
+                    }
                     BucketDescriptor.init(created, hash);
                     UnsafeApi.putLong(slot, hash);
                     UnsafeApi.putLong(slot + 8, created);
@@ -199,16 +221,21 @@ public final class KeyIndex implements AutoCloseable
                 return FULL;
             }
             final long bucket = buckets.allocate(bucketLength);
+            if (bucket == 0)
+            {
+                return FULL;
+            }
             BucketDescriptor.init(bucket, hash);
             value.setValue(bucket);
             try
             {
                 context.insert(context.absentEntry(), context.wrapValueAsData(value));
             }
-            catch (final IllegalStateException segmentFull)
+            catch (final RuntimeException | OutOfMemoryError segmentFull)
             {
                 // Chronicle Map refuses an insert when a segment is full before maxKeys is reached
-                // (keys hash unevenly): the caller treats it like a full index.
+                // (keys hash unevenly), or when it cannot map another tier: the caller treats it like
+                // a full index, never as an error on the partition thread.
                 buckets.free(bucket, bucketLength);
                 return FULL;
             }

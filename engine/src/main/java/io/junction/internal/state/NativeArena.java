@@ -11,6 +11,10 @@ import java.util.Arrays;
  * fixed footprint and never returns to the bump pointer. The free lists are intrusive: a free
  * record's first 8 bytes hold the next free record.
  *
+ * <p>Bounded: the arena takes at most {@code limit} bytes from the OS. An allocation that would need
+ * more, or that the OS refuses (malloc returns null: {@link OutOfMemoryError} from Unsafe), returns
+ * 0 and leaves the arena as it was, so a caller at its memory limit gets an answer, not an error.
+ *
  * <p>Not thread safe: owned by the partition thread. {@link #reservedBytes()} and
  * {@link #usedBytes()} are plain reads, published to other threads by the owner.
  */
@@ -22,6 +26,7 @@ public final class NativeArena implements AutoCloseable
     public static final int DEFAULT_CHUNK_SIZE = 4 << 20;
 
     private final int chunkSize;
+    private final long limit;
     private long[] chunks = new long[16];
     private int chunkCount;
     private long cursor;
@@ -53,6 +58,21 @@ public final class NativeArena implements AutoCloseable
      */
     public NativeArena(final int chunkSize, final long preallocate)
     {
+        this(chunkSize, preallocate, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param chunkSize   as {@link #NativeArena(int, long)}.
+     * @param preallocate as {@link #NativeArena(int, long)}, clamped to {@code limit}.
+     * @param limit       the most bytes the arena takes from the OS.
+     */
+    public NativeArena(final int chunkSize, final long preallocate, final long limit)
+    {
+        if (limit < 1)
+        {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        this.limit = limit;
         if (chunkSize < 4096 || (chunkSize & (ALIGNMENT - 1)) != 0)
         {
             throw new IllegalArgumentException("chunkSize must be >= 4096 and a multiple of 8: " + chunkSize);
@@ -62,11 +82,16 @@ public final class NativeArena implements AutoCloseable
             throw new IllegalArgumentException("preallocate must be >= 0: " + preallocate);
         }
         this.chunkSize = chunkSize;
-        final int chunksAhead = (int)Math.min(Integer.MAX_VALUE, (preallocate + chunkSize - 1) / chunkSize);
+        final int chunksAhead = (int)Math.min(Math.min(Integer.MAX_VALUE, (preallocate + chunkSize - 1) / chunkSize),
+            limit / chunkSize);
         spare = new long[chunksAhead];
         for (int i = chunksAhead - 1; i >= 0; i--)
         {
             final long address = reserve(chunkSize);
+            if (address == 0)
+            {
+                throw new OutOfMemoryError("cannot preallocate " + preallocate + " bytes of state");
+            }
             UnsafeApi.setMemory(address, chunkSize, (byte)0);
             spare[spareCount++] = address;
         }
@@ -80,7 +105,8 @@ public final class NativeArena implements AutoCloseable
 
     /**
      * @param length bytes wanted, > 0.
-     * @return the address of {@link #alignedSize(int)} bytes, not zeroed.
+     * @return the address of {@link #alignedSize(int)} bytes, not zeroed, or 0 when the arena is at its
+     *         limit or the OS has no memory.
      */
     public long allocate(final int length)
     {
@@ -98,12 +124,21 @@ public final class NativeArena implements AutoCloseable
         }
         if (size > chunkSize)
         {
-            usedBytes += size;
-            return reserve(size);
+            final long large = reserve(size);
+            if (large != 0)
+            {
+                usedBytes += size;
+            }
+            return large;
         }
         if (cursor + size > chunkEnd)
         {
-            cursor = spareCount > 0 ? spare[--spareCount] : reserve(chunkSize);
+            final long chunk = spareCount > 0 ? spare[--spareCount] : reserve(chunkSize);
+            if (chunk == 0)
+            {
+                return 0;
+            }
+            cursor = chunk;
             chunkEnd = cursor + chunkSize;
         }
         final long address = cursor;
@@ -138,12 +173,36 @@ public final class NativeArena implements AutoCloseable
         return usedBytes;
     }
 
+    /** @return the most bytes this arena takes from the OS. */
+    public long limit()
+    {
+        return limit;
+    }
+
+    /** @return a new block of memory, or 0 when it would pass the limit or the OS refuses. */
     private long reserve(final int size)
     {
-        final long address = UnsafeApi.allocateMemory(size);
+        if (size > limit - reservedBytes)
+        {
+            return 0;
+        }
         if (chunkCount == chunks.length)
         {
             chunks = Arrays.copyOf(chunks, chunkCount * 2);
+        }
+        final long address;
+        try
+        {
+            address = UnsafeApi.allocateMemory(size);
+        }
+        catch (final OutOfMemoryError malloc)
+        {
+            // Unsafe reports a null from malloc this way: an answer for the caller, not a dead thread.
+            return 0;
+        }
+        if (address == 0)
+        {
+            return 0;
         }
         chunks[chunkCount++] = address;
         reservedBytes += size;

@@ -40,21 +40,66 @@ public final class RowStore implements AutoCloseable
      */
     public RowStore(final int chunkSize, final long preallocate)
     {
-        this.arena = new NativeArena(chunkSize, preallocate);
+        this(chunkSize, preallocate, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param chunkSize   bytes per arena chunk.
+     * @param preallocate bytes of arena to take and touch up front ({@link NativeArena}).
+     * @param limit       the most bytes the arena takes from the OS.
+     */
+    public RowStore(final int chunkSize, final long preallocate, final long limit)
+    {
+        this.arena = new NativeArena(chunkSize, preallocate, limit);
     }
 
     /**
      * Stores a row at the tail of its bucket's chain for {@code side}.
      *
-     * @return the record's address.
+     * @return the record's address, or 0 (nothing stored) when the arena has no memory for it.
      */
     public long append(
         final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
         final RowView row, final long ts)
     {
+        final long record = allocate(keyLength, row.length());
+        if (record == 0)
+        {
+            return 0;
+        }
+        return append(record, bucket, side, key, keyOffset, keyLength, row, ts);
+    }
+
+    /**
+     * Takes the memory of a record without storing anything, so that a row's every allocation can
+     * succeed before any of its effects (output, links) happen.
+     *
+     * @return the record, for {@link #append(long, long, Side, DirectBuffer, int, int, RowView, long)} or
+     *         {@link #release}, or 0 when the arena has no memory for it.
+     */
+    public long allocate(final int keyLength, final int rowLength)
+    {
+        return arena.allocate(RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
+    }
+
+    /** Returns a record from {@link #allocate} that was never appended. */
+    public void release(final long record, final int keyLength, final int rowLength)
+    {
+        arena.free(record, RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
+    }
+
+    /**
+     * Stores a row into a record from {@link #allocate} (with the same key and row lengths) at the
+     * tail of its bucket's chain for {@code side}.
+     *
+     * @return the record's address.
+     */
+    public long append(
+        final long record, final long bucket, final Side side, final DirectBuffer key, final int keyOffset,
+        final int keyLength, final RowView row, final long ts)
+    {
         final int rowLength = row.length();
         final int recordLength = NativeArena.alignedSize(RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
-        final long record = arena.allocate(recordLength);
         final long tail = BucketDescriptor.tail(bucket, side);
         UnsafeApi.putLong(record + RowDescriptor.KEY_PREV_OFFSET, tail);
         UnsafeApi.putLong(record + RowDescriptor.KEY_NEXT_OFFSET, 0);
@@ -213,6 +258,12 @@ public final class RowStore implements AutoCloseable
     public long liveRows(final Side side)
     {
         return side == Side.LEFT ? liveLeft : liveRight;
+    }
+
+    /** @return live rows of both sides. */
+    public long liveRows()
+    {
+        return liveLeft + liveRight;
     }
 
     /** @return off-heap bytes reserved for records. */

@@ -154,6 +154,48 @@ public final class TimerWheel
         return expired;
     }
 
+    /**
+     * @return a pending entry with the earliest deadline (to within one slot once the wheel has been
+     *         advanced: the first entry of this turn in the first slot that has one), or 0 when none is
+     *         pending. Walks at most one turn of slots, or every entry before the first advance.
+     */
+    public long earliest()
+    {
+        if (pending == 0)
+        {
+            return 0;
+        }
+        if (started)
+        {
+            for (int i = 0; i < slots.length; i++)
+            {
+                final long tick = currentTick + i;
+                for (long entry = slots[(int)tick & mask]; entry != 0; entry = UnsafeApi.getLong(entry + nextOffset))
+                {
+                    if (UnsafeApi.getLong(entry + deadlineOffset) >> tickShift == tick)
+                    {
+                        return entry;
+                    }
+                }
+            }
+        }
+        long best = 0;
+        long bestDeadline = Long.MAX_VALUE;
+        for (int slot = 0; slot < slots.length; slot++)
+        {
+            for (long entry = slots[slot]; entry != 0; entry = UnsafeApi.getLong(entry + nextOffset))
+            {
+                final long deadline = UnsafeApi.getLong(entry + deadlineOffset);
+                if (best == 0 || deadline < bestDeadline)
+                {
+                    best = entry;
+                    bestDeadline = deadline;
+                }
+            }
+        }
+        return best;
+    }
+
     /** @return entries scheduled and not yet expired or cancelled. */
     public long pending()
     {

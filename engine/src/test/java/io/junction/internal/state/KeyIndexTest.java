@@ -166,4 +166,30 @@ class KeyIndexTest
     {
         assertThrows(IllegalArgumentException.class, () -> new KeyIndex(0));
     }
+
+    @Test
+    void shouldFillToCapacityThenAnswerFullWithBothKinds()
+    {
+        for (final io.junction.join.IndexKind kind : io.junction.join.IndexKind.values())
+        {
+            for (final long capacity : new long[] {1, 100, 5000})
+            {
+                try (KeyIndex index = new KeyIndex(capacity, BucketDescriptor.LENGTH, kind))
+                {
+                    for (long i = 0; i < capacity; i++)
+                    {
+                        final long bucket = index.findOrCreate(KeyHash.mix(i));
+                        assertTrue(bucket > 0, kind + " capacity " + capacity + " full at " + i);
+                    }
+                    assertEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(capacity)));
+                    assertEquals(capacity, index.size());
+                    assertTrue(index.offHeapBytes() <= index.maxOffHeapBytes() || kind == io.junction.join.IndexKind.CHRONICLE);
+                    // A known key is still found; a freed key makes room for a new one.
+                    assertNotEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(0)));
+                    index.remove(index.find(KeyHash.mix(0)));
+                    assertTrue(index.findOrCreate(KeyHash.mix(capacity)) > 0);
+                }
+            }
+        }
+    }
 }

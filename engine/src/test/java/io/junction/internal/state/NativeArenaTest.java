@@ -211,4 +211,43 @@ class NativeArenaTest
             assertEquals(4 * 4096, arena.reservedBytes(), "then the arena grows as before");
         }
     }
+
+    @Test
+    void shouldAnswerZeroAtItsLimitAndStayUsable()
+    {
+        try (NativeArena arena = new NativeArena(4096, 0, 2 * 4096))
+        {
+            int records = 0;
+            long last = 0;
+            while (true)
+            {
+                final long address = arena.allocate(1000);
+                if (address == 0)
+                {
+                    break;
+                }
+                last = address;
+                records++;
+            }
+            // Four 1000-byte records fit a 4096-byte chunk; the third chunk would pass the limit.
+            assertEquals(8, records);
+            assertEquals(2 * 4096, arena.reservedBytes());
+            assertEquals(8 * 1000, arena.usedBytes());
+            assertEquals(0, arena.allocate(5000), "a large record past the limit");
+            assertEquals(2 * 4096, arena.reservedBytes());
+            // A freed record is reused at the limit.
+            arena.free(last, 1000);
+            assertEquals(last, arena.allocate(1000));
+        }
+    }
+
+    @Test
+    void shouldClampPreallocationToTheLimit()
+    {
+        try (NativeArena arena = new NativeArena(4096, 1 << 20, 3 * 4096))
+        {
+            assertEquals(3 * 4096, arena.reservedBytes());
+            assertEquals(0, arena.allocate(4096 * 4));
+        }
+    }
 }
