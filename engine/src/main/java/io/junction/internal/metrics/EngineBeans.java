@@ -188,7 +188,44 @@ public final class EngineBeans
         }
     }
 
-    static final class PartitionBean implements JoinPartitionMXBean
+    /** The latency attributes both beans share, over the histogram each bean reads for its interval. */
+    abstract static class LatencyAttributes
+    {
+        /** @return the current interval's latencies. */
+        abstract Histogram latency();
+
+        public long getLatencyCount()
+        {
+            return latency().getTotalCount();
+        }
+
+        public double getLatencyP50Micros()
+        {
+            return micros(latency(), 50);
+        }
+
+        public double getLatencyP90Micros()
+        {
+            return micros(latency(), 90);
+        }
+
+        public double getLatencyP99Micros()
+        {
+            return micros(latency(), 99);
+        }
+
+        public double getLatencyP999Micros()
+        {
+            return micros(latency(), 99.9);
+        }
+
+        public double getLatencyMaxMicros()
+        {
+            return micros(latency(), 100);
+        }
+    }
+
+    static final class PartitionBean extends LatencyAttributes implements JoinPartitionMXBean
     {
         private final String engine;
         private final PartitionMetrics metrics;
@@ -213,6 +250,7 @@ public final class EngineBeans
             return metrics.snapshot(ringOccupancy.applyAsLong(p), ringCapacity.applyAsLong(p));
         }
 
+        @Override
         Histogram latency()
         {
             return latency.current();
@@ -338,49 +376,13 @@ public final class EngineBeans
         }
 
         @Override
-        public long getLatencyCount()
-        {
-            return latency().getTotalCount();
-        }
-
-        @Override
         public long getLatencyIntervalMillis()
         {
             return latencyIntervalMillis();
         }
-
-        @Override
-        public double getLatencyP50Micros()
-        {
-            return micros(latency(), 50);
-        }
-
-        @Override
-        public double getLatencyP90Micros()
-        {
-            return micros(latency(), 90);
-        }
-
-        @Override
-        public double getLatencyP99Micros()
-        {
-            return micros(latency(), 99);
-        }
-
-        @Override
-        public double getLatencyP999Micros()
-        {
-            return micros(latency(), 99.9);
-        }
-
-        @Override
-        public double getLatencyMaxMicros()
-        {
-            return micros(latency(), 100);
-        }
     }
 
-    static final class EngineBean implements JoinEngineMXBean
+    static final class EngineBean extends LatencyAttributes implements JoinEngineMXBean
     {
         private final String name;
         private final String operator;
@@ -395,7 +397,8 @@ public final class EngineBeans
             this.refusedRows = refusedRows;
         }
 
-        private Histogram latency()
+        @Override
+        Histogram latency()
         {
             final Histogram merged = LatencyRecorder.newHistogram();
             for (final PartitionBean partition : partitions)
@@ -540,12 +543,6 @@ public final class EngineBeans
         }
 
         @Override
-        public long getLatencyCount()
-        {
-            return latency().getTotalCount();
-        }
-
-        @Override
         public long getLatencyIntervalMillis()
         {
             long longest = 0;
@@ -554,36 +551,6 @@ public final class EngineBeans
                 longest = Math.max(longest, partition.latencyIntervalMillis());
             }
             return longest;
-        }
-
-        @Override
-        public double getLatencyP50Micros()
-        {
-            return micros(latency(), 50);
-        }
-
-        @Override
-        public double getLatencyP90Micros()
-        {
-            return micros(latency(), 90);
-        }
-
-        @Override
-        public double getLatencyP99Micros()
-        {
-            return micros(latency(), 99);
-        }
-
-        @Override
-        public double getLatencyP999Micros()
-        {
-            return micros(latency(), 99.9);
-        }
-
-        @Override
-        public double getLatencyMaxMicros()
-        {
-            return micros(latency(), 100);
         }
     }
 }

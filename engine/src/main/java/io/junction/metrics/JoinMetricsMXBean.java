@@ -1,0 +1,78 @@
+package io.junction.metrics;
+
+import java.util.Map;
+
+/**
+ * What the engine's JMX beans have in common: counters and latency of one partition
+ * ({@link JoinPartitionMXBean}) or, summed and merged, of a whole engine ({@link JoinEngineMXBean}).
+ * Counters are as of each partition's last batch (published with release stores, read with acquire
+ * loads), so they may lag by one batch. Latency is ingest-to-emit (publish call to result handler call)
+ * over a rolling interval: a read rolls it when the current one is at least
+ * {@link JoinEngineMXBean#LATENCY_INTERVAL_MILLIS} old, so reads in quick succession see one interval;
+ * it is 0 when no result was emitted in the interval or latency recording is off.
+ */
+public interface JoinMetricsMXBean
+{
+    /** @return ring events processed: rows, watermarks (once per partition) and the end of input. */
+    long getEvents();
+
+    /** @return input rows received, both sides. */
+    long getRowsIn();
+
+    /** @return output rows emitted, of any kind. */
+    long getRowsOut();
+
+    /** @return rows dropped as late. */
+    long getLateRows();
+
+    /** @return bad inputs (retractions of rows not in state, non-append-only ops, oversized keys, full state). */
+    long getBadInputs();
+
+    /** @return rows removed from state by expiry. */
+    long getExpiredRows();
+
+    /** @return rows handed to the dead-letter handler(s), every reason. */
+    long getDeadLetters();
+
+    /** @return rows handed to the dead-letter handler(s) by {@code DeadLetterReason} name; every reason is present. */
+    Map<String, Long> getDeadLettersByReason();
+
+    /** @return live rows in state, left side. */
+    long getLiveLeftRows();
+
+    /** @return live rows in state, right side. */
+    long getLiveRightRows();
+
+    /** @return off-heap bytes of the state. */
+    long getStateBytes();
+
+    /** @return exceptions thrown by handlers or operators (reported to the error handler). */
+    long getHandlerErrors();
+
+    /** @return events published into the ring(s) and not yet processed. */
+    long getRingOccupancy();
+
+    /** @return slots in the ring(s). */
+    long getRingCapacity();
+
+    /** @return results whose latency is in the current latency interval. */
+    long getLatencyCount();
+
+    /** @return the length of the current latency interval in milliseconds (for an engine, the longest of its partitions'). */
+    long getLatencyIntervalMillis();
+
+    /** @return median ingest-to-emit latency in the current interval, microseconds. */
+    double getLatencyP50Micros();
+
+    /** @return 90th percentile ingest-to-emit latency in the current interval, microseconds. */
+    double getLatencyP90Micros();
+
+    /** @return 99th percentile ingest-to-emit latency in the current interval, microseconds. */
+    double getLatencyP99Micros();
+
+    /** @return 99.9th percentile ingest-to-emit latency in the current interval, microseconds. */
+    double getLatencyP999Micros();
+
+    /** @return highest ingest-to-emit latency in the current interval, microseconds. */
+    double getLatencyMaxMicros();
+}
