@@ -21,6 +21,9 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
     /** @return partitions (threads) of the engine. */
     int getPartitions();
 
+    /** @return partitions whose thread died (see {@code PartitionFailedException}); 0 in a healthy engine. */
+    int getFailedPartitions();
+
     /** @return rows the publishers refused (too large for a slot, malformed); they reached no partition. */
     long getRefusedRows();
 }

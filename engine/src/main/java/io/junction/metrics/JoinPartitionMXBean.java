@@ -25,4 +25,7 @@ public interface JoinPartitionMXBean extends JoinMetricsMXBean
 
     /** @return the join watermark, {@link Long#MIN_VALUE} before both inputs have one. */
     long getWatermark();
+
+    /** @return whether the partition's thread died (see {@code PartitionFailedException}): it processes nothing more. */
+    boolean isFailed();
 }

@@ -169,7 +169,8 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
         beans = EngineBeans.register(name, operatorName(), metrics, latency,
-            p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get);
+            p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get,
+            p -> workers[p].isFailed());
     }
 
     /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */

@@ -199,6 +199,11 @@ class PartitionFailureTest
         assertTrue(died.await(20, TimeUnit.SECONDS), "the death of the partition thread is reported");
         assertTrue(reported.get().getCause() instanceof AssertionError, String.valueOf(reported.get()));
         assertTrue(engine.metrics().get(0).failed, "the snapshot shows the dead partition");
+        final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        assertEquals(Boolean.TRUE, server.getAttribute(new javax.management.ObjectName(
+            "io.junction:type=JoinPartition,name=" + engine.name() + ",partition=0"), "Failed"), "JMX shows it too");
+        assertEquals(1, server.getAttribute(new javax.management.ObjectName(
+            "io.junction:type=JoinEngine,name=" + engine.name()), "FailedPartitions"));
         assertEquals(Publisher.PARTITION_FAILED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
         assertEquals(Publisher.PARTITION_FAILED, publisher.tryPublish(Side.LEFT, ChangeKind.INSERT, buffer, 0,
             row(3, 0).length(), 0, 2, System.nanoTime()));

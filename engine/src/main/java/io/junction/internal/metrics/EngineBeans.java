@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
@@ -65,7 +66,8 @@ public final class EngineBeans
      */
     public static EngineBeans register(
         final String engine, final String operator, final PartitionMetrics[] metrics, final LatencyRecorder[] latency,
-        final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final LongSupplier refusedRows)
+        final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final LongSupplier refusedRows,
+        final IntPredicate failed)
     {
         final EngineBeans beans = new EngineBeans();
         final MBeanServer server;
@@ -81,7 +83,7 @@ public final class EngineBeans
         final PartitionBean[] partitions = new PartitionBean[metrics.length];
         for (int p = 0; p < partitions.length; p++)
         {
-            partitions[p] = new PartitionBean(engine, metrics[p], new LatencyWindow(latency[p]), ringOccupancy, ringCapacity);
+            partitions[p] = new PartitionBean(engine, metrics[p], new LatencyWindow(latency[p]), ringOccupancy, ringCapacity, failed);
         }
         beans.add(server, new EngineBean(engine, operator, partitions, refusedRows), engineName(engine));
         for (int p = 0; p < partitions.length; p++)
@@ -232,11 +234,13 @@ public final class EngineBeans
         private final LatencyWindow latency;
         private final IntToLongFunction ringOccupancy;
         private final IntToLongFunction ringCapacity;
+        private final IntPredicate failed;
 
         PartitionBean(
             final String engine, final PartitionMetrics metrics, final LatencyWindow latency,
-            final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity)
+            final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final IntPredicate failed)
         {
+            this.failed = failed;
             this.engine = engine;
             this.metrics = metrics;
             this.latency = latency;
@@ -247,7 +251,7 @@ public final class EngineBeans
         PartitionSnapshot snapshot()
         {
             final int p = metrics.partition();
-            return metrics.snapshot(ringOccupancy.applyAsLong(p), ringCapacity.applyAsLong(p));
+            return metrics.snapshot(ringOccupancy.applyAsLong(p), ringCapacity.applyAsLong(p), failed.test(p));
         }
 
         @Override
@@ -364,6 +368,12 @@ public final class EngineBeans
         }
 
         @Override
+        public boolean isFailed()
+        {
+            return snapshot().failed;
+        }
+
+        @Override
         public long getRingOccupancy()
         {
             return ringOccupancy.applyAsLong(metrics.partition());
@@ -441,6 +451,17 @@ public final class EngineBeans
         public int getPartitions()
         {
             return partitions.length;
+        }
+
+        @Override
+        public int getFailedPartitions()
+        {
+            int failed = 0;
+            for (final PartitionBean partition : partitions)
+            {
+                failed += partition.isFailed() ? 1 : 0;
+            }
+            return failed;
         }
 
         @Override

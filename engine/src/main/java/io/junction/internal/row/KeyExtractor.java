@@ -53,14 +53,32 @@ public final class KeyExtractor
             switch (type)
             {
                 case FieldType.LONG:
+                    if (position + 9 > limit)
+                    {
+                        return KEY_TOO_LONG;
+                    }
+                    dst.putByte(position, FieldType.LONG);
+                    dst.putLong(position + 1, row.getLong(field), ByteOrder.LITTLE_ENDIAN);
+                    position += 9;
+                    break;
                 case FieldType.DOUBLE:
                     if (position + 9 > limit)
                     {
                         return KEY_TOO_LONG;
                     }
-                    dst.putByte(position, type);
-                    dst.putLong(position + 1, row.buffer().getLong(row.payloadIndex(field), ByteOrder.LITTLE_ENDIAN),
-                        ByteOrder.LITTLE_ENDIAN);
+                    // One key per number: an integral double that fits a long is that long (1.0 is 1,
+                    // -0.0 is 0), whichever way the row was written, as the JSON and typed layers do.
+                    final double value = row.getDouble(field);
+                    if (value == Math.rint(value) && value >= -0x1p63 && value < 0x1p63)
+                    {
+                        dst.putByte(position, FieldType.LONG);
+                        dst.putLong(position + 1, (long)value, ByteOrder.LITTLE_ENDIAN);
+                    }
+                    else
+                    {
+                        dst.putByte(position, FieldType.DOUBLE);
+                        dst.putLong(position + 1, Double.doubleToRawLongBits(value), ByteOrder.LITTLE_ENDIAN);
+                    }
                     position += 9;
                     break;
                 case FieldType.BOOLEAN:

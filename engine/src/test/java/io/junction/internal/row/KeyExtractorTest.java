@@ -84,7 +84,17 @@ class KeyExtractorTest
     void shouldTellLongFromDouble()
     {
         assertFalse(Arrays.equals(key(A, "a", 1), key(A, "a", 1.5)));
-        assertFalse(Arrays.equals(key(A, "a", 2), key(A, "a", 2.0)));
+        assertFalse(Arrays.equals(key(A, "a", Long.MAX_VALUE), key(A, "a", 0x1p63)), "2^63 does not fit a long");
+    }
+
+    @Test
+    void shouldMakeAnIntegralDoubleTheKeyOfItsLong()
+    {
+        // A row written through the binary API with putDouble(2.0) joins the row with putLong(2).
+        assertArrayEquals(key(A, "a", 2L), key(A, "a", 2.0));
+        assertArrayEquals(key(A, "a", 0L), key(A, "a", -0.0));
+        assertArrayEquals(key(A, "a", 1L << 60), key(A, "a", 0x1p60));
+        assertArrayEquals(key(A, "a", Long.MIN_VALUE), key(A, "a", -0x1p63));
     }
 
     @Test
