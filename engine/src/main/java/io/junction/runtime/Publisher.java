@@ -292,6 +292,8 @@ public final class Publisher
         {
             if (!wait)
             {
+                // The room may be waiting on the other input's idleness, and only a publisher broadcasts it.
+                markOtherIdle(side, step, false);
                 return STATE_FULL;
             }
             while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
@@ -304,6 +306,7 @@ public final class Publisher
                 {
                     return PARTITION_FAILED;
                 }
+                markOtherIdle(side, step, true);
                 // Room comes from watermarks and retractions, which take longer than a spin.
                 LockSupport.parkNanos(50_000);
             }
@@ -527,6 +530,15 @@ public final class Publisher
             }
         }
         return marked;
+    }
+
+    /** With an idle timeout, marks the input other than {@code side} idle if it has just become so. */
+    private void markOtherIdle(final Side side, final long step, final boolean wait)
+    {
+        if (idleness != null)
+        {
+            markIdle(side.other().ordinal(), idleness.now(), step, wait);
+        }
     }
 
     /** Marks an input idle in every partition when it has just become idle; @return whether it did. */

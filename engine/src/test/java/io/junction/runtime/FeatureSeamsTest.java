@@ -1,0 +1,358 @@
+package io.junction.runtime;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.IntervalBounds;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.RowView;
+import io.junction.api.RowWriter;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.join.FullPolicy;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
+import io.junction.join.StateConfig;
+import io.junction.metrics.OperatorCounters;
+import io.junction.metrics.PartitionSnapshot;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Where the runtime's features meet: idle inputs with state back-pressure, idle transitions with a
+ * dead partition, the owner check with idleness, pending generated watermarks with idle transitions.
+ * Time is a clock the test controls; waits are latches, bounded only so that a hang fails.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FeatureSeamsTest
+{
+    private static final Schema SCHEMA = Schema.of("k", "v");
+    private static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final JoinSpec INTERVAL_LEFT = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT)
+        .schemas(SCHEMA, SCHEMA).leftKey("k").rightKey("k").interval(IntervalBounds.inclusive(-5, 5)).build();
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+    private final RowWriter writer = new RowWriter();
+    private final RowView row = new RowView();
+    private final AtomicLong clock = new AtomicLong(1_000);
+
+    private RowView row(final long k, final long v)
+    {
+        writer.wrap(buffer, 0, buffer.capacity(), 2).putLong(0, k).putLong(1, v);
+        return row.wrap(buffer, 0, writer.finish());
+    }
+
+    private int tryPublish(final Publisher publisher, final Side side, final long k, final long ts, final long step)
+    {
+        final RowView r = row(k, 0);
+        return publisher.tryPublish(side, ChangeKind.INSERT, r.buffer(), r.offset(), r.length(), ts, step, System.nanoTime());
+    }
+
+    private static long live(final JoinEngine engine)
+    {
+        long live = 0;
+        for (final PartitionSnapshot p : engine.metrics())
+        {
+            live += p.liveLeft + p.liveRight;
+        }
+        return live;
+    }
+
+    /** Spins until the metrics show {@code expected} live rows, failing (not hanging) when they never do. */
+    private static void awaitLive(final JoinEngine engine, final long expected)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (live(engine) != expected)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("live rows stay " + live(engine) + ", expected " + expected);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static EngineConfig backPressureConfig()
+    {
+        return EngineConfig.defaults().withPartitions(1).withRingSize(64).withIdleTimeout(Duration.ofSeconds(1))
+            .withState(SMALL_STATE.withMaxLiveRows(4).withFullPolicy(FullPolicy.BACK_PRESSURE));
+    }
+
+    /**
+     * Left rows wait on a silent right input and fill the partition. Only the right input's idleness
+     * can make room, and only a publisher broadcasts it: tryPublish answering STATE_FULL must still
+     * notice that the other input has gone idle, or the caller retries forever.
+     */
+    @Test
+    void tryPublishRefusedForAFullPartitionStillMarksTheSilentInputIdle()
+    {
+        try (JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(backPressureConfig()).clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start())
+        {
+            final Publisher publisher = engine.publisher();
+            for (int k = 0; k < 4; k++)
+            {
+                assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.LEFT, k, k, k));
+            }
+            assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.LEFT, 1_000, 4));
+            awaitLive(engine, 4);
+            assertEquals(Publisher.STATE_FULL, tryPublish(publisher, Side.LEFT, 4, 500, 5));
+
+            clock.addAndGet(2 * SECOND);
+            // Still full at this call: it can only say so, and tell every partition the right input is idle.
+            assertEquals(Publisher.STATE_FULL, tryPublish(publisher, Side.LEFT, 4, 500, 6));
+            awaitLive(engine, 0);
+            assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.LEFT, 4, 500, 7));
+        }
+    }
+
+    /** As above with publish(), which waits for room: it must not wait for an idle mark only it can send. */
+    @Test
+    void publishWaitingForAFullPartitionMarksTheSilentInputIdleInsteadOfWaitingForever() throws Exception
+    {
+        final ExecutorService producer = Executors.newSingleThreadExecutor();
+        final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(backPressureConfig()).clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start();
+        try
+        {
+            final Publisher publisher = engine.publisher();
+            producer.submit(() ->
+            {
+                for (int k = 0; k < 4; k++)
+                {
+                    assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(k, 0), k, k));
+                }
+                assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.LEFT, 1_000, 4));
+            }).get();
+            awaitLive(engine, 4);
+            clock.addAndGet(2 * SECOND);
+            final Future<Integer> waiting =
+                producer.submit(() -> publisher.publish(Side.LEFT, ChangeKind.INSERT, row(4, 0), 500, 5));
+            try
+            {
+                assertEquals(Publisher.PUBLISHED, waiting.get(30, TimeUnit.SECONDS));
+            }
+            catch (final TimeoutException e)
+            {
+                fail("publish waits for room that only the idle mark of the silent right input can make");
+            }
+        }
+        finally
+        {
+            engine.close();
+            producer.shutdown();
+            assertTrue(producer.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Builds the first partition's operator from the factory given, the others as usual. */
+    private static PartitionWorker.OperatorFactory firstPartition(
+        final JoinSpec spec, final java.util.function.UnaryOperator<JoinOperator> wrap)
+    {
+        final AtomicInteger created = new AtomicInteger();
+        return (results, deadLetters) ->
+        {
+            final JoinOperator operator = JoinOperators.create(spec, SMALL_STATE, results, deadLetters);
+            return created.getAndIncrement() == 0 ? wrap.apply(operator) : operator;
+        };
+    }
+
+    /** Fails its partition thread (through its counters) once it has seen a row. */
+    private static final class BreakOnRowOperator extends ForwardingOperator
+    {
+        private boolean broken;
+
+        BreakOnRowOperator(final JoinOperator delegate)
+        {
+            super(delegate);
+        }
+
+        @Override
+        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            broken = true;
+            super.onRow(side, kind, row, ts, step);
+        }
+
+        @Override
+        public OperatorCounters counters()
+        {
+            if (broken)
+            {
+                throw new AssertionError("counters broken");
+            }
+            return super.counters();
+        }
+    }
+
+    /** Records what reaches the partition. */
+    private static final class RecordingOperator extends ForwardingOperator
+    {
+        private final Queue<String> events;
+
+        RecordingOperator(final JoinOperator delegate, final Queue<String> events)
+        {
+            super(delegate);
+            this.events = events;
+        }
+
+        @Override
+        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            events.add("row " + side + " " + step);
+            super.onRow(side, kind, row, ts, step);
+        }
+
+        @Override
+        public void onWatermark(final Side side, final long watermark, final long step)
+        {
+            events.add("watermark " + side + " " + watermark + " " + step);
+            super.onWatermark(side, watermark, step);
+        }
+
+        @Override
+        public void onWatermark(final long watermark, final long step)
+        {
+            events.add("watermark " + watermark + " " + step);
+            super.onWatermark(watermark, step);
+        }
+
+        @Override
+        public void onIdle(final Side side, final long step)
+        {
+            events.add("idle " + side + " " + step);
+            super.onIdle(side, step);
+        }
+    }
+
+    /** Stops in its first right watermark and in its first idle mark until released. */
+    private static final class BlockingOperator extends ForwardingOperator
+    {
+        private final CountDownLatch firstEntered;
+        private final CountDownLatch firstRelease;
+        private final CountDownLatch secondEntered;
+        private final CountDownLatch secondRelease;
+
+        BlockingOperator(final JoinOperator delegate, final CountDownLatch firstEntered, final CountDownLatch firstRelease,
+            final CountDownLatch secondEntered, final CountDownLatch secondRelease)
+        {
+            super(delegate);
+            this.firstEntered = firstEntered;
+            this.firstRelease = firstRelease;
+            this.secondEntered = secondEntered;
+            this.secondRelease = secondRelease;
+        }
+
+        @Override
+        public void onWatermark(final Side side, final long watermark, final long step)
+        {
+            if (firstEntered.getCount() > 0)
+            {
+                firstEntered.countDown();
+                await(firstRelease);
+            }
+            super.onWatermark(side, watermark, step);
+        }
+
+        @Override
+        public void onIdle(final Side side, final long step)
+        {
+            if (secondEntered.getCount() > 0)
+            {
+                secondEntered.countDown();
+                await(secondRelease);
+            }
+            super.onIdle(side, step);
+        }
+
+        private static void await(final CountDownLatch latch)
+        {
+            try
+            {
+                latch.await();
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static class ForwardingOperator implements JoinOperator
+    {
+        private final JoinOperator delegate;
+
+        ForwardingOperator(final JoinOperator delegate)
+        {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            delegate.onRow(side, kind, row, ts, step);
+        }
+
+        @Override
+        public void onWatermark(final Side side, final long watermark, final long step)
+        {
+            delegate.onWatermark(side, watermark, step);
+        }
+
+        @Override
+        public void onWatermark(final long watermark, final long step)
+        {
+            delegate.onWatermark(watermark, step);
+        }
+
+        @Override
+        public void onIdle(final Side side, final long step)
+        {
+            delegate.onIdle(side, step);
+        }
+
+        @Override
+        public void onEndOfInput(final long step)
+        {
+            delegate.onEndOfInput(step);
+        }
+
+        @Override
+        public OperatorCounters counters()
+        {
+            return delegate.counters();
+        }
+
+        @Override
+        public void close()
+        {
+            delegate.close();
+        }
+    }
+}
