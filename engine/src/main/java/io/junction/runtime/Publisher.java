@@ -323,7 +323,7 @@ public final class Publisher
             // Every partition must hear that the input is back (any watermark of it says so) before its
             // row: the caller retries the row.
             idleness.retry(side.ordinal(), false);
-            return BACK_PRESSURED;
+            return engine.isClosed() ? CLOSED : BACK_PRESSURED;
         }
         final long sequence = claim(ring, partition, wait);
         if (sequence < 0)
@@ -557,22 +557,24 @@ public final class Publisher
     }
 
     /**
-     * Broadcasts an idleness transition; without {@code wait}, only when every ring has room, so that
-     * no partition hears it without the others.
+     * Broadcasts an idleness transition; without {@code wait}, only when every live partition's ring
+     * has room, so that no partition hears it without the others. A dead partition hears nothing more:
+     * the transition is made when every live one has it.
      */
     private boolean broadcastTransition(final byte type, final int side, final long value, final long step, final boolean wait)
     {
         if (!wait)
         {
-            for (final RingBuffer<RingSlot> ring : rings)
+            for (int p = 0; p < rings.length; p++)
             {
-                if (!ring.hasAvailableCapacity(1))
+                if (!engine.isFailed(p) && !rings[p].hasAvailableCapacity(1))
                 {
                     return false;
                 }
             }
         }
-        return broadcast(type, (byte)side, value, step) == PUBLISHED;
+        final int result = broadcast(type, (byte)side, value, step);
+        return result == PUBLISHED || result == PARTITION_FAILED;
     }
 
     /**

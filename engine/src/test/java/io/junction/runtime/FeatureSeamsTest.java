@@ -183,6 +183,53 @@ class FeatureSeamsTest
         };
     }
 
+    /**
+     * A dead partition hears nothing more; the live ones must still hear idle transitions, and an
+     * input coming back must still publish to them (publish never answers BACK_PRESSURED).
+     */
+    @Test
+    void idleTransitionsStillReachTheLivePartitionsWhenOneIsDead() throws Exception
+    {
+        final CountDownLatch died = new CountDownLatch(1);
+        final EngineConfig config = EngineConfig.defaults().withPartitions(2).withRingSize(64)
+            .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
+        try (JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config).clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .errorHandler(t ->
+            {
+                if (t instanceof PartitionFailedException)
+                {
+                    died.countDown();
+                }
+            })
+            .operatorFactory(firstPartition(INTERVAL_LEFT, BreakOnRowOperator::new))
+            .start())
+        {
+            final Publisher publisher = engine.publisher();
+            long step = 0;
+            // Keys spread over both partitions: the first that reaches partition 0 kills it.
+            for (int k = 0; k < 32 && died.getCount() > 0; k++)
+            {
+                publisher.publish(Side.LEFT, ChangeKind.INSERT, row(k, 0), 0, step++);
+                assertTrue(died.await(k == 31 ? 30 : 0, TimeUnit.SECONDS) || k < 31, "partition 0 never died");
+            }
+            assertTrue(died.await(30, TimeUnit.SECONDS));
+
+            clock.addAndGet(2 * SECOND);
+            assertEquals(2, publisher.checkIdle(step++), "both inputs are silent: both are marked idle, once");
+            assertEquals(0, publisher.checkIdle(step++));
+
+            int published = 0;
+            for (int k = 1_000; k < 1_032; k++)
+            {
+                final int code = publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(k, 0), 0, step++);
+                assertNotEquals(Publisher.BACK_PRESSURED, code, "publish never answers BACK_PRESSURED");
+                published += code == Publisher.PUBLISHED ? 1 : 0;
+            }
+            assertTrue(published > 0, "rows of the live partition are published");
+        }
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row. */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
