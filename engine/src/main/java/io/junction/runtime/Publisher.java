@@ -462,6 +462,8 @@ public final class Publisher
      */
     public int watermark(final long watermark, final long step)
     {
+        // Before the shared idleness is touched: a refused call must change nothing.
+        checkOwner();
         if (idleness != null && !engine.isClosed())
         {
             // The watermark itself tells every partition that both inputs are active.
@@ -483,9 +485,9 @@ public final class Publisher
      */
     public int watermark(final Side side, final long watermark, final long step)
     {
+        checkOwner();
         if (side == null)
         {
-            checkOwner();
             return INVALID_ARGUMENT;
         }
         if (idleness == null || engine.isClosed())

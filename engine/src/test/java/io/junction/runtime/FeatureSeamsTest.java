@@ -230,6 +230,58 @@ class FeatureSeamsTest
         }
     }
 
+    /**
+     * A publisher used from the wrong thread is refused before it changes anything: an input's
+     * idleness is shared by every publisher, so a refused watermark must not mark it active (the
+     * owner's next event of that input must still tell every partition that it is back).
+     */
+    @Test
+    void aWatermarkFromTheWrongThreadLeavesTheInputsIdleness() throws Exception
+    {
+        final Queue<String> events = new ConcurrentLinkedQueue<>();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(64)
+            .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
+        final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config).clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .operatorFactory(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(operator, events)))
+            .start();
+        final Publisher publisher = engine.publisher();
+        try (engine)
+        {
+            clock.addAndGet(2 * SECOND);
+            assertEquals(2, publisher.checkIdle(0));
+            final AtomicReference<Throwable> refused = new AtomicReference<>();
+            final Thread intruder = new Thread(() ->
+            {
+                try
+                {
+                    publisher.watermark(Side.RIGHT, 5, 1);
+                }
+                catch (final Throwable t)
+                {
+                    refused.set(t);
+                }
+                try
+                {
+                    publisher.watermark(5, 2);
+                }
+                catch (final IllegalStateException e)
+                {
+                    // Expected as well; the first is asserted below.
+                }
+            });
+            intruder.start();
+            intruder.join();
+            assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1, 0), 10, 3));
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 10, 4));
+        }
+        assertEquals(List.of("idle LEFT 0", "idle RIGHT 0",
+            "watermark RIGHT " + Long.MIN_VALUE + " 3", "row RIGHT 3",
+            "watermark LEFT " + Long.MIN_VALUE + " 4", "row LEFT 4"), new ArrayList<>(events));
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row. */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
