@@ -560,13 +560,22 @@ public final class Publisher
 
     /**
      * Broadcasts an idleness transition; without {@code wait}, only when every live partition's ring
-     * has room, so that no partition hears it without the others. A dead partition hears nothing more:
-     * the transition is made when every live one has it.
+     * has room for it after the generated watermarks still pending (the broadcast sends those first),
+     * so that no partition hears it without the others and nothing waits. A dead partition hears
+     * nothing more: the transition is made when every live one has it.
      */
     private boolean broadcastTransition(final byte type, final int side, final long value, final long step, final boolean wait)
     {
         if (!wait)
         {
+            if (pendingCount > 0)
+            {
+                sendPendingWatermarks(false);
+                if (pendingCount > 0)
+                {
+                    return false;
+                }
+            }
             for (int p = 0; p < rings.length; p++)
             {
                 if (!engine.isFailed(p) && !rings[p].hasAvailableCapacity(1))

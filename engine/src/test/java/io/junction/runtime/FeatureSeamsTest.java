@@ -282,6 +282,95 @@ class FeatureSeamsTest
             "watermark LEFT " + Long.MIN_VALUE + " 4", "row LEFT 4"), new ArrayList<>(events));
     }
 
+    /**
+     * tryPublish never blocks, even when a generated watermark is pending for a ring that has just
+     * room for one event and an input coming back needs that room too. The clock (read once the
+     * pending watermark has found the ring full) lets the partition free exactly one slot.
+     */
+    @Test
+    void tryPublishDoesNotBlockWhenAPendingWatermarkAndAnIdleTransitionShareTheLastSlot() throws Exception
+    {
+        final CountDownLatch firstEntered = new CountDownLatch(1);
+        final CountDownLatch firstRelease = new CountDownLatch(1);
+        final CountDownLatch secondEntered = new CountDownLatch(1);
+        final CountDownLatch secondRelease = new CountDownLatch(1);
+        final AtomicReference<Runnable> onClock = new AtomicReference<>();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(4)
+            .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
+        final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
+            .clock(() ->
+            {
+                final Runnable hook = onClock.getAndSet(null);
+                if (hook != null)
+                {
+                    hook.run();
+                }
+                return clock.get();
+            })
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .operatorFactory(firstPartition(INTERVAL_LEFT, operator ->
+                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease)))
+            .start();
+        final CountDownLatch returned = new CountDownLatch(1);
+        final AtomicInteger blocked = new AtomicInteger();
+        final Thread watchdog = new Thread(() ->
+        {
+            try
+            {
+                if (!returned.await(20, TimeUnit.SECONDS))
+                {
+                    blocked.set(1);
+                }
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+            firstRelease.countDown();
+            secondRelease.countDown();
+        });
+        try (engine)
+        {
+            final Publisher publisher = engine.publisher().generateWatermarks(0, 1, 1);
+            clock.addAndGet(SECOND / 2);
+            // Slot 1: the partition takes it alone and stops in it.
+            assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.RIGHT, 0, 0));
+            assertTrue(firstEntered.await(30, TimeUnit.SECONDS));
+            clock.addAndGet(SECOND / 2 + SECOND / 5);
+            // Slot 2: the left input is idle (the right one is not); the partition stops again in it.
+            assertEquals(1, publisher.checkIdle(1));
+            // Slot 3: a watermark; slot 4: a right row, whose generated watermark finds the ring full.
+            assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.RIGHT, 0, 2));
+            assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.RIGHT, 1, 10, 3));
+
+            // The left input comes back: the partition frees the first slot, only it, while this call runs.
+            onClock.set(() ->
+            {
+                firstRelease.countDown();
+                try
+                {
+                    assertTrue(secondEntered.await(30, TimeUnit.SECONDS));
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            watchdog.start();
+            final int code = tryPublish(publisher, Side.LEFT, 2, 10, 4);
+            returned.countDown();
+            watchdog.join();
+            assertEquals(0, blocked.get(), "tryPublish blocked until the partition made room");
+            assertEquals(Publisher.BACK_PRESSURED, code);
+        }
+        finally
+        {
+            returned.countDown();
+            firstRelease.countDown();
+            secondRelease.countDown();
+        }
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row. */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
