@@ -288,6 +288,11 @@ public final class Publisher
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
         final int partition = KeyHash.partition(hash, rings.length);
+        // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
+        if (engine.isFailed(partition))
+        {
+            return PARTITION_FAILED;
+        }
         if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
         {
             if (!wait)
@@ -310,10 +315,10 @@ public final class Publisher
                 // Room comes from watermarks and retractions, which take longer than a spin.
                 LockSupport.parkNanos(50_000);
             }
-        }
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
+            if (engine.isFailed(partition))
+            {
+                return PARTITION_FAILED;
+            }
         }
         final RingBuffer<RingSlot> ring = rings[partition];
         final long now = idleness == null ? 0 : idleness.now();

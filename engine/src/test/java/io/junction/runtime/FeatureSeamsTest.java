@@ -371,27 +371,73 @@ class FeatureSeamsTest
         }
     }
 
-    /** Fails its partition thread (through its counters) once it has seen a row. */
+    /**
+     * A dead partition answers PARTITION_FAILED, also when its last metrics say it is full: STATE_FULL
+     * asks the caller to retry, and a dead partition never makes room.
+     */
+    @Test
+    void tryPublishToADeadPartitionLeftFullAnswersPartitionFailed() throws Exception
+    {
+        final CountDownLatch died = new CountDownLatch(1);
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").build();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(64)
+            .withState(SMALL_STATE.withMaxLiveRows(1).withFullPolicy(FullPolicy.BACK_PRESSURE));
+        try (JoinEngine engine = JoinEngine.builder(spec).config(config)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .errorHandler(t ->
+            {
+                if (t instanceof PartitionFailedException)
+                {
+                    died.countDown();
+                }
+            })
+            .operatorFactory(firstPartition(spec, operator -> new BreakOnRowOperator(operator, 2)))
+            .start())
+        {
+            final Publisher publisher = engine.publisher();
+            assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.LEFT, 0, 0, 0));
+            awaitLive(engine, 1);
+            // A retraction is never held back; the partition dies on it, its metrics left at the limit.
+            final RowView r = row(0, 0);
+            assertEquals(Publisher.PUBLISHED, publisher.tryPublish(Side.LEFT, ChangeKind.DELETE, r.buffer(), r.offset(),
+                r.length(), 0, 1, System.nanoTime()));
+            assertTrue(died.await(30, TimeUnit.SECONDS));
+            assertEquals(1, live(engine));
+            assertEquals(Publisher.PARTITION_FAILED, tryPublish(publisher, Side.LEFT, 1, 0, 2));
+            assertEquals(Publisher.PARTITION_FAILED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 3));
+        }
+    }
+
+    /** Fails its partition thread (through its counters) once it has seen a row (or its n-th). */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
-        private boolean broken;
+        private final int breakingRow;
+        private int rows;
 
         BreakOnRowOperator(final JoinOperator delegate)
         {
+            this(delegate, 1);
+        }
+
+        /** Fails on the {@code breakingRow}-th row instead (1 is the first). */
+        BreakOnRowOperator(final JoinOperator delegate, final int breakingRow)
+        {
             super(delegate);
+            this.breakingRow = breakingRow;
         }
 
         @Override
         public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
         {
-            broken = true;
+            rows++;
             super.onRow(side, kind, row, ts, step);
         }
 
         @Override
         public OperatorCounters counters()
         {
-            if (broken)
+            if (rows >= breakingRow)
             {
                 throw new AssertionError("counters broken");
             }
