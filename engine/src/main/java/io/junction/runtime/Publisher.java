@@ -238,6 +238,11 @@ public final class Publisher
     public int publish(final Side side, final ChangeKind kind, final Row row, final long ts, final long step)
     {
         checkOwner();
+        if (engine.isClosed())
+        {
+            // As the binary path: a closed engine refuses nothing, it is closed.
+            return CLOSED;
+        }
         if (side == null || row == null)
         {
             return refuse(INVALID_ARGUMENT);

@@ -409,6 +409,24 @@ class FeatureSeamsTest
         }
     }
 
+    /** The typed path answers CLOSED on a closed engine, as the binary path does, before judging its arguments. */
+    @Test
+    void typedPublishToAClosedEngineAnswersClosedAndRefusesNothing()
+    {
+        final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT)
+            .config(EngineConfig.defaults().withPartitions(1).withRingSize(64).withState(SMALL_STATE))
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start();
+        final Publisher publisher = engine.publisher();
+        engine.close();
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, (io.junction.api.Row)null, 0, 1));
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT,
+            io.junction.api.Row.of("k", 1L, "v", "x".repeat(100_000)), 0, 2));
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, io.junction.api.Row.of("k", 1L), 0, 3));
+        assertEquals(0, engine.refusedRows(), "a closed engine refuses nothing: it is closed");
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row (or its n-th). */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
