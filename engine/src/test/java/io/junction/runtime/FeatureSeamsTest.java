@@ -427,6 +427,32 @@ class FeatureSeamsTest
         assertEquals(0, engine.refusedRows(), "a closed engine refuses nothing: it is closed");
     }
 
+    /**
+     * An input is idle only once it has sent nothing for the whole timeout: its last event time is
+     * written coarsely (not on every event), which must make it idle late, never early.
+     */
+    @Test
+    void anInputIsNeverMarkedIdleBeforeItHasBeenSilentForTheTimeout()
+    {
+        try (JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT)
+            .config(EngineConfig.defaults().withPartitions(1).withRingSize(64).withState(SMALL_STATE)
+                .withIdleTimeout(Duration.ofSeconds(1)))
+            .clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start())
+        {
+            final Publisher publisher = engine.publisher();
+            final long start = clock.get();
+            clock.set(start + SECOND / 20);
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
+            clock.set(start + SECOND + 1);
+            // The right input has said nothing for longer than the timeout; the left one spoke 0.95 s ago.
+            assertEquals(1, publisher.checkIdle(1), "only the right input is idle");
+            clock.set(start + SECOND / 20 + SECOND + SECOND / 10);
+            assertEquals(1, publisher.checkIdle(2), "now the left input is idle too");
+        }
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row (or its n-th). */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
