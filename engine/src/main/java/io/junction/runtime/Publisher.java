@@ -335,6 +335,11 @@ public final class Publisher
             idleness.retry(side.ordinal(), false);
             return engine.isClosed() ? CLOSED : BACK_PRESSURED;
         }
+        if (pendingCount > 0 && !sendPendingWatermarks(partition))
+        {
+            // A watermark generated before this row still waits for room in its ring: the row goes after it.
+            return BACK_PRESSURED;
+        }
         final long sequence = claim(ring, partition, wait);
         if (sequence < 0)
         {
@@ -435,6 +440,22 @@ public final class Publisher
             pendingSteps[index] = step;
         }
         sendPendingWatermarks(wait);
+    }
+
+    /**
+     * Sends what is pending for one partition without waiting (the partition may have made room since
+     * the last try); @return whether nothing is pending for it any more.
+     */
+    private boolean sendPendingWatermarks(final int partition)
+    {
+        if (pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
+            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE)
+        {
+            return true;
+        }
+        sendPendingWatermarks(false);
+        return pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
+            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE;
     }
 
     private void sendPendingWatermarks(final boolean wait)

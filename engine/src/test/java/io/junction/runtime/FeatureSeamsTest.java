@@ -453,6 +453,74 @@ class FeatureSeamsTest
         }
     }
 
+    /**
+     * A generated watermark that found its ring full is sent before the next event of that ring: a
+     * row that finds room in the ring while the watermark is still pending (the partition made room
+     * in between) must wait for it, not overtake it, or the row escapes the lateness it was generated with.
+     */
+    @Test
+    void aRowNeverOvertakesAGeneratedWatermarkPendingForItsRing() throws Exception
+    {
+        final CountDownLatch firstEntered = new CountDownLatch(1);
+        final CountDownLatch firstRelease = new CountDownLatch(1);
+        final CountDownLatch secondEntered = new CountDownLatch(1);
+        final CountDownLatch secondRelease = new CountDownLatch(1);
+        final AtomicReference<Runnable> onClock = new AtomicReference<>();
+        final Queue<String> events = new ConcurrentLinkedQueue<>();
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(4)
+            .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
+        final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
+            .clock(() ->
+            {
+                final Runnable hook = onClock.getAndSet(null);
+                if (hook != null)
+                {
+                    hook.run();
+                }
+                return clock.get();
+            })
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .operatorFactory(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(
+                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease, true), events)))
+            .start();
+        try (engine)
+        {
+            final Publisher publisher = engine.publisher().generateWatermarks(0, 1, 1);
+            // Slot 1: the partition takes it alone and stops in it.
+            assertEquals(Publisher.PUBLISHED, publisher.watermark(Side.RIGHT, 0, 0));
+            assertTrue(firstEntered.await(30, TimeUnit.SECONDS));
+            // Slots 2 and 3: a row (the partition stops again in it) and its watermark; slot 4: a row,
+            // whose watermark finds the ring full and waits.
+            assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.RIGHT, 1, 10, 1));
+            assertEquals(Publisher.PUBLISHED, tryPublish(publisher, Side.RIGHT, 2, 20, 2));
+            // While the next call runs, the partition frees the first slot.
+            onClock.set(() ->
+            {
+                firstRelease.countDown();
+                try
+                {
+                    assertTrue(secondEntered.await(30, TimeUnit.SECONDS));
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            final int code = tryPublish(publisher, Side.RIGHT, 3, 5, 3);
+            firstRelease.countDown();
+            secondRelease.countDown();
+            assertEquals(Publisher.BACK_PRESSURED, code, "the ring's pending watermark goes first");
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(3, 0), 5, 4));
+        }
+        finally
+        {
+            firstRelease.countDown();
+            secondRelease.countDown();
+        }
+        assertEquals(List.of("watermark RIGHT 0 0", "row RIGHT 1", "watermark RIGHT 10 1", "row RIGHT 2",
+            "watermark RIGHT 20 2", "row RIGHT 4"), new ArrayList<>(events));
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row (or its n-th). */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
@@ -529,22 +597,41 @@ class FeatureSeamsTest
         }
     }
 
-    /** Stops in its first right watermark and in its first idle mark until released. */
+    /** Stops in its first one-sided watermark, then in its first idle mark (or row), until released. */
     private static final class BlockingOperator extends ForwardingOperator
     {
         private final CountDownLatch firstEntered;
         private final CountDownLatch firstRelease;
         private final CountDownLatch secondEntered;
         private final CountDownLatch secondRelease;
+        private final boolean secondOnRow;
 
         BlockingOperator(final JoinOperator delegate, final CountDownLatch firstEntered, final CountDownLatch firstRelease,
             final CountDownLatch secondEntered, final CountDownLatch secondRelease)
+        {
+            this(delegate, firstEntered, firstRelease, secondEntered, secondRelease, false);
+        }
+
+        BlockingOperator(final JoinOperator delegate, final CountDownLatch firstEntered, final CountDownLatch firstRelease,
+            final CountDownLatch secondEntered, final CountDownLatch secondRelease, final boolean secondOnRow)
         {
             super(delegate);
             this.firstEntered = firstEntered;
             this.firstRelease = firstRelease;
             this.secondEntered = secondEntered;
             this.secondRelease = secondRelease;
+            this.secondOnRow = secondOnRow;
+        }
+
+        @Override
+        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            if (secondOnRow && secondEntered.getCount() > 0)
+            {
+                secondEntered.countDown();
+                await(secondRelease);
+            }
+            super.onRow(side, kind, row, ts, step);
         }
 
         @Override
@@ -561,7 +648,7 @@ class FeatureSeamsTest
         @Override
         public void onIdle(final Side side, final long step)
         {
-            if (secondEntered.getCount() > 0)
+            if (!secondOnRow && secondEntered.getCount() > 0)
             {
                 secondEntered.countDown();
                 await(secondRelease);
