@@ -106,8 +106,9 @@ public final class JoinEngine implements AutoCloseable
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
         this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
-        this.name = reserveName(builder.name);
+        // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
+        this.name = reserveName(builder.name);
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
         workers = new PartitionWorker[partitions];

@@ -521,6 +521,27 @@ class FeatureSeamsTest
             "watermark RIGHT 20 2", "row RIGHT 4"), new ArrayList<>(events));
     }
 
+    /** An engine that fails to start frees its name, whatever failed: a clock that throws included. */
+    @Test
+    void anEngineWhoseClockFailsAtStartFreesItsName()
+    {
+        final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(64).withState(SMALL_STATE)
+            .withIdleTimeout(Duration.ofSeconds(1));
+        assertThrows(IllegalStateException.class, () -> JoinEngine.builder(INTERVAL_LEFT).config(config)
+            .name("seams-clock").clock(() ->
+            {
+                throw new IllegalStateException("no clock");
+            })
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start());
+        try (JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config).name("seams-clock").clock(clock::get)
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start())
+        {
+            assertEquals("seams-clock", engine.name());
+        }
+    }
+
     /** Fails its partition thread (through its counters) once it has seen a row (or its n-th). */
     private static final class BreakOnRowOperator extends ForwardingOperator
     {
