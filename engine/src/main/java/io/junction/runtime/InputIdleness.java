@@ -17,13 +17,18 @@ final class InputIdleness
 {
     // Each value on its own cache line: publishers of one input write its time, all of them read both.
     private static final int STRIDE = 8;
+    /**
+     * Per input, a time no earlier than its last event: written {@link #granularityNanos} ahead of the
+     * event that writes it, so that it stays valid for the events that follow without a write each,
+     * and an input is idle late by at most that much, never early.
+     */
     private static final int LAST_EVENT = 0;
     private static final int IDLE = 2 * STRIDE;
 
     private final AtomicLongArray state = new AtomicLongArray(4 * STRIDE);
     private final LongSupplier clock;
     private final long timeoutNanos;
-    /** Last event times are only rewritten once they are this stale: a shared line is not written per event. */
+    /** How far ahead of an event its last event time is written: a shared line is not written per event. */
     private final long granularityNanos;
 
     InputIdleness(final LongSupplier clock, final long timeoutNanos)
@@ -50,9 +55,9 @@ final class InputIdleness
     boolean onEvent(final int side, final long now)
     {
         final int last = LAST_EVENT + side * STRIDE;
-        if (now - state.getOpaque(last) >= granularityNanos)
+        if (now - state.getOpaque(last) > 0)
         {
-            state.setOpaque(last, now);
+            state.setOpaque(last, now + granularityNanos);
         }
         final int idle = IDLE + side * STRIDE;
         return state.getOpaque(idle) != 0 && state.compareAndSet(idle, 1, 0);

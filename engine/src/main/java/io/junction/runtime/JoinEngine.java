@@ -106,8 +106,9 @@ public final class JoinEngine implements AutoCloseable
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
         this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
-        this.name = reserveName(builder.name);
+        // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
+        this.name = reserveName(builder.name);
         final int partitions = config.partitions();
         rings = new RingBuffer[partitions];
         workers = new PartitionWorker[partitions];
@@ -288,8 +289,11 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
-     * @return rows that publishers refused at the door (larger than a slot, or malformed), which never
-     *         reached a partition; each publish call also returned the reason.
+     * @return rows that publishers refused at the door (larger than a slot, malformed, or arguments
+     *         that do not describe a row: {@link Publisher#ROW_TOO_LARGE}, {@link Publisher#MALFORMED_ROW},
+     *         {@link Publisher#INVALID_ARGUMENT}), which never reached a partition; each publish call also
+     *         returned the reason. Rows to retry ({@link Publisher#BACK_PRESSURED}, {@link Publisher#STATE_FULL})
+     *         and rows a closed engine or a dead partition did not take are not counted.
      */
     public long refusedRows()
     {

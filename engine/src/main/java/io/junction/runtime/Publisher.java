@@ -238,6 +238,11 @@ public final class Publisher
     public int publish(final Side side, final ChangeKind kind, final Row row, final long ts, final long step)
     {
         checkOwner();
+        if (engine.isClosed())
+        {
+            // As the binary path: a closed engine refuses nothing, it is closed.
+            return CLOSED;
+        }
         if (side == null || row == null)
         {
             return refuse(INVALID_ARGUMENT);
@@ -288,10 +293,17 @@ public final class Publisher
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
         final int partition = KeyHash.partition(hash, rings.length);
+        // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
+        if (engine.isFailed(partition))
+        {
+            return PARTITION_FAILED;
+        }
         if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
         {
             if (!wait)
             {
+                // The room may be waiting on the other input's idleness, and only a publisher broadcasts it.
+                markOtherIdle(side, step, false);
                 return STATE_FULL;
             }
             while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
@@ -304,13 +316,14 @@ public final class Publisher
                 {
                     return PARTITION_FAILED;
                 }
+                markOtherIdle(side, step, true);
                 // Room comes from watermarks and retractions, which take longer than a spin.
                 LockSupport.parkNanos(50_000);
             }
-        }
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
+            if (engine.isFailed(partition))
+            {
+                return PARTITION_FAILED;
+            }
         }
         final RingBuffer<RingSlot> ring = rings[partition];
         final long now = idleness == null ? 0 : idleness.now();
@@ -320,6 +333,11 @@ public final class Publisher
             // Every partition must hear that the input is back (any watermark of it says so) before its
             // row: the caller retries the row.
             idleness.retry(side.ordinal(), false);
+            return engine.isClosed() ? CLOSED : BACK_PRESSURED;
+        }
+        if (pendingCount > 0 && !sendPendingWatermarks(partition))
+        {
+            // A watermark generated before this row still waits for room in its ring: the row goes after it.
             return BACK_PRESSURED;
         }
         final long sequence = claim(ring, partition, wait);
@@ -424,6 +442,22 @@ public final class Publisher
         sendPendingWatermarks(wait);
     }
 
+    /**
+     * Sends what is pending for one partition without waiting (the partition may have made room since
+     * the last try); @return whether nothing is pending for it any more.
+     */
+    private boolean sendPendingWatermarks(final int partition)
+    {
+        if (pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
+            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE)
+        {
+            return true;
+        }
+        sendPendingWatermarks(false);
+        return pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
+            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE;
+    }
+
     private void sendPendingWatermarks(final boolean wait)
     {
         for (int index = 0; index < pendingWatermarks.length && pendingCount > 0; index++)
@@ -459,6 +493,8 @@ public final class Publisher
      */
     public int watermark(final long watermark, final long step)
     {
+        // Before the shared idleness is touched: a refused call must change nothing.
+        checkOwner();
         if (idleness != null && !engine.isClosed())
         {
             // The watermark itself tells every partition that both inputs are active.
@@ -480,9 +516,9 @@ public final class Publisher
      */
     public int watermark(final Side side, final long watermark, final long step)
     {
+        checkOwner();
         if (side == null)
         {
-            checkOwner();
             return INVALID_ARGUMENT;
         }
         if (idleness == null || engine.isClosed())
@@ -529,6 +565,15 @@ public final class Publisher
         return marked;
     }
 
+    /** With an idle timeout, marks the input other than {@code side} idle if it has just become so. */
+    private void markOtherIdle(final Side side, final long step, final boolean wait)
+    {
+        if (idleness != null)
+        {
+            markIdle(side.other().ordinal(), idleness.now(), step, wait);
+        }
+    }
+
     /** Marks an input idle in every partition when it has just become idle; @return whether it did. */
     private boolean markIdle(final int side, final long now, final long step, final boolean wait)
     {
@@ -545,22 +590,33 @@ public final class Publisher
     }
 
     /**
-     * Broadcasts an idleness transition; without {@code wait}, only when every ring has room, so that
-     * no partition hears it without the others.
+     * Broadcasts an idleness transition; without {@code wait}, only when every live partition's ring
+     * has room for it after the generated watermarks still pending (the broadcast sends those first),
+     * so that no partition hears it without the others and nothing waits. A dead partition hears
+     * nothing more: the transition is made when every live one has it.
      */
     private boolean broadcastTransition(final byte type, final int side, final long value, final long step, final boolean wait)
     {
         if (!wait)
         {
-            for (final RingBuffer<RingSlot> ring : rings)
+            if (pendingCount > 0)
             {
-                if (!ring.hasAvailableCapacity(1))
+                sendPendingWatermarks(false);
+                if (pendingCount > 0)
+                {
+                    return false;
+                }
+            }
+            for (int p = 0; p < rings.length; p++)
+            {
+                if (!engine.isFailed(p) && !rings[p].hasAvailableCapacity(1))
                 {
                     return false;
                 }
             }
         }
-        return broadcast(type, (byte)side, value, step) == PUBLISHED;
+        final int result = broadcast(type, (byte)side, value, step);
+        return result == PUBLISHED || result == PARTITION_FAILED;
     }
 
     /**
