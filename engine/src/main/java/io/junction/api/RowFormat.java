@@ -18,8 +18,28 @@ public final class RowFormat
 {
     /** Offset of the field-slot count. */
     public static final int FIELD_SLOTS_OFFSET = 0;
-    /** Offset of the first entry of the offset table. */
-    public static final int OFFSET_TABLE_OFFSET = 2;
+    /** Bytes of the field-slot count, a u16. */
+    public static final int FIELD_SLOTS_LENGTH = Short.BYTES;
+    /** Offset of the first entry of the offset table, right after the field-slot count. */
+    public static final int OFFSET_TABLE_OFFSET = FIELD_SLOTS_OFFSET + FIELD_SLOTS_LENGTH;
+    /** Bytes of one offset-table entry, a u16 offset from the row start. */
+    public static final int OFFSET_ENTRY_LENGTH = Short.BYTES;
+    /** Bytes of a value's type tag, a u8 ({@link FieldType}); its payload follows it. */
+    public static final int TAG_LENGTH = Byte.BYTES;
+    /** Bytes of a {@link FieldType#NULL} value's payload: none. */
+    public static final int NULL_PAYLOAD_LENGTH = 0;
+    /** Bytes of a {@link FieldType#LONG} value's payload, an i64. */
+    public static final int LONG_PAYLOAD_LENGTH = Long.BYTES;
+    /** Bytes of a {@link FieldType#DOUBLE} value's payload, an f64. */
+    public static final int DOUBLE_PAYLOAD_LENGTH = Double.BYTES;
+    /** Bytes of a {@link FieldType#BOOLEAN} value's payload, a u8 that is 0 or 1. */
+    public static final int BOOLEAN_PAYLOAD_LENGTH = Byte.BYTES;
+    /** Bytes of the u16 length that starts a {@link FieldType#STRING} value's payload, before its UTF-8 bytes. */
+    public static final int STRING_LENGTH_PREFIX = Short.BYTES;
+    /** Offset of a string value's UTF-8 bytes from its tag: after the tag and the length prefix. */
+    public static final int STRING_BYTES_OFFSET = TAG_LENGTH + STRING_LENGTH_PREFIX;
+    /** The longest string value in UTF-8 bytes, bounded by its u16 length prefix. */
+    public static final int MAX_STRING_LENGTH = 0xFFFF;
     /** The largest row, bounded by the 16-bit offsets. */
     public static final int MAX_ROW_LENGTH = 0xFFFF;
 
@@ -33,7 +53,7 @@ public final class RowFormat
      */
     public static int offsetEntry(final int field)
     {
-        return OFFSET_TABLE_OFFSET + 2 * field;
+        return OFFSET_TABLE_OFFSET + OFFSET_ENTRY_LENGTH * field;
     }
 
     /**
@@ -42,6 +62,6 @@ public final class RowFormat
      */
     public static int valuesOffset(final int fieldSlots)
     {
-        return OFFSET_TABLE_OFFSET + 2 * fieldSlots;
+        return OFFSET_TABLE_OFFSET + OFFSET_ENTRY_LENGTH * fieldSlots;
     }
 }

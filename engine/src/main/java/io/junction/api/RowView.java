@@ -38,7 +38,7 @@ public final class RowView
         this.buffer = buffer;
         this.offset = offset;
         this.length = length;
-        this.fieldSlots = length >= 2 ? buffer.getShort(offset + RowFormat.FIELD_SLOTS_OFFSET, ORDER) & 0xFFFF : 0;
+        this.fieldSlots = length >= RowFormat.FIELD_SLOTS_OFFSET + RowFormat.FIELD_SLOTS_LENGTH ? buffer.getShort(offset + RowFormat.FIELD_SLOTS_OFFSET, ORDER) & 0xFFFF : 0;
         return this;
     }
 
@@ -92,7 +92,7 @@ public final class RowView
      */
     public long getLong(final int field)
     {
-        return buffer.getLong(offset + valueOffset(field) + 1, ORDER);
+        return buffer.getLong(offset + valueOffset(field) + RowFormat.TAG_LENGTH, ORDER);
     }
 
     /**
@@ -101,7 +101,7 @@ public final class RowView
      */
     public double getDouble(final int field)
     {
-        return buffer.getDouble(offset + valueOffset(field) + 1, ORDER);
+        return buffer.getDouble(offset + valueOffset(field) + RowFormat.TAG_LENGTH, ORDER);
     }
 
     /**
@@ -119,7 +119,7 @@ public final class RowView
      */
     public boolean getBoolean(final int field)
     {
-        return buffer.getByte(offset + valueOffset(field) + 1) != 0;
+        return buffer.getByte(offset + valueOffset(field) + RowFormat.TAG_LENGTH) != 0;
     }
 
     /**
@@ -128,7 +128,7 @@ public final class RowView
      */
     public int payloadIndex(final int field)
     {
-        return offset + valueOffset(field) + 1;
+        return offset + valueOffset(field) + RowFormat.TAG_LENGTH;
     }
 
     /**
@@ -137,7 +137,7 @@ public final class RowView
      */
     public int stringLength(final int field)
     {
-        return buffer.getShort(offset + valueOffset(field) + 1, ORDER) & 0xFFFF;
+        return buffer.getShort(offset + valueOffset(field) + RowFormat.TAG_LENGTH, ORDER) & 0xFFFF;
     }
 
     /**
@@ -146,7 +146,7 @@ public final class RowView
      */
     public int stringBytesIndex(final int field)
     {
-        return offset + valueOffset(field) + 3;
+        return offset + valueOffset(field) + RowFormat.STRING_BYTES_OFFSET;
     }
 
     /**
@@ -180,7 +180,7 @@ public final class RowView
      */
     public String validate()
     {
-        if (length < 2)
+        if (length < RowFormat.FIELD_SLOTS_OFFSET + RowFormat.FIELD_SLOTS_LENGTH)
         {
             return "row shorter than its header";
         }
@@ -208,22 +208,25 @@ public final class RowView
             switch (type)
             {
                 case FieldType.NULL:
-                    payload = 0;
+                    payload = RowFormat.NULL_PAYLOAD_LENGTH;
                     break;
                 case FieldType.LONG:
+                    payload = RowFormat.LONG_PAYLOAD_LENGTH;
+                    break;
                 case FieldType.DOUBLE:
-                    payload = 8;
+                    payload = RowFormat.DOUBLE_PAYLOAD_LENGTH;
                     break;
                 case FieldType.BOOLEAN:
-                    payload = 1;
+                    payload = RowFormat.BOOLEAN_PAYLOAD_LENGTH;
                     break;
                 case FieldType.STRING:
-                    payload = at + 3 > length ? Integer.MAX_VALUE / 2 : 2 + stringLength(i);
+                    payload = at + RowFormat.STRING_BYTES_OFFSET > length ? Integer.MAX_VALUE / 2 :
+                        RowFormat.STRING_LENGTH_PREFIX + stringLength(i);
                     break;
                 default:
                     return "field " + i + " has unknown type tag " + type;
             }
-            if ((long)at + 1 + payload > length)
+            if ((long)at + RowFormat.TAG_LENGTH + payload > length)
             {
                 return "field " + i + " value overruns the row";
             }

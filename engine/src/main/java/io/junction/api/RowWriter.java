@@ -61,9 +61,10 @@ public final class RowWriter
      */
     public RowWriter putNull(final int field)
     {
-        if (begin(field, 1))
+        if (begin(field, RowFormat.TAG_LENGTH + RowFormat.NULL_PAYLOAD_LENGTH))
         {
-            buffer.putByte(position++, FieldType.NULL);
+            buffer.putByte(position, FieldType.NULL);
+            position += RowFormat.TAG_LENGTH + RowFormat.NULL_PAYLOAD_LENGTH;
         }
         return this;
     }
@@ -77,11 +78,11 @@ public final class RowWriter
      */
     public RowWriter putLong(final int field, final long value)
     {
-        if (begin(field, 9))
+        if (begin(field, RowFormat.TAG_LENGTH + RowFormat.LONG_PAYLOAD_LENGTH))
         {
             buffer.putByte(position, FieldType.LONG);
-            buffer.putLong(position + 1, value, ORDER);
-            position += 9;
+            buffer.putLong(position + RowFormat.TAG_LENGTH, value, ORDER);
+            position += RowFormat.TAG_LENGTH + RowFormat.LONG_PAYLOAD_LENGTH;
         }
         return this;
     }
@@ -95,11 +96,11 @@ public final class RowWriter
      */
     public RowWriter putDouble(final int field, final double value)
     {
-        if (begin(field, 9))
+        if (begin(field, RowFormat.TAG_LENGTH + RowFormat.DOUBLE_PAYLOAD_LENGTH))
         {
             buffer.putByte(position, FieldType.DOUBLE);
-            buffer.putDouble(position + 1, value, ORDER);
-            position += 9;
+            buffer.putDouble(position + RowFormat.TAG_LENGTH, value, ORDER);
+            position += RowFormat.TAG_LENGTH + RowFormat.DOUBLE_PAYLOAD_LENGTH;
         }
         return this;
     }
@@ -113,11 +114,11 @@ public final class RowWriter
      */
     public RowWriter putBoolean(final int field, final boolean value)
     {
-        if (begin(field, 2))
+        if (begin(field, RowFormat.TAG_LENGTH + RowFormat.BOOLEAN_PAYLOAD_LENGTH))
         {
             buffer.putByte(position, FieldType.BOOLEAN);
-            buffer.putByte(position + 1, value ? (byte)1 : (byte)0);
-            position += 2;
+            buffer.putByte(position + RowFormat.TAG_LENGTH, value ? (byte)1 : (byte)0);
+            position += RowFormat.TAG_LENGTH + RowFormat.BOOLEAN_PAYLOAD_LENGTH;
         }
         return this;
     }
@@ -132,15 +133,15 @@ public final class RowWriter
     public RowWriter putAscii(final int field, final CharSequence value)
     {
         final int length = value.length();
-        if (begin(field, 3 + length))
+        if (begin(field, RowFormat.STRING_BYTES_OFFSET + length))
         {
             buffer.putByte(position, FieldType.STRING);
-            buffer.putShort(position + 1, (short)length, ORDER);
+            buffer.putShort(position + RowFormat.TAG_LENGTH, (short)length, ORDER);
             for (int i = 0; i < length; i++)
             {
-                buffer.putByte(position + 3 + i, (byte)value.charAt(i));
+                buffer.putByte(position + RowFormat.STRING_BYTES_OFFSET + i, (byte)value.charAt(i));
             }
-            position += 3 + length;
+            position += RowFormat.STRING_BYTES_OFFSET + length;
         }
         return this;
     }
@@ -156,12 +157,12 @@ public final class RowWriter
      */
     public RowWriter putUtf8(final int field, final byte[] utf8, final int offset, final int length)
     {
-        if (begin(field, 3 + length))
+        if (begin(field, RowFormat.STRING_BYTES_OFFSET + length))
         {
             buffer.putByte(position, FieldType.STRING);
-            buffer.putShort(position + 1, (short)length, ORDER);
-            buffer.putBytes(position + 3, utf8, offset, length);
-            position += 3 + length;
+            buffer.putShort(position + RowFormat.TAG_LENGTH, (short)length, ORDER);
+            buffer.putBytes(position + RowFormat.STRING_BYTES_OFFSET, utf8, offset, length);
+            position += RowFormat.STRING_BYTES_OFFSET + length;
         }
         return this;
     }
@@ -191,7 +192,8 @@ public final class RowWriter
         {
             throw new IndexOutOfBoundsException("field " + field + " outside the row's " + fieldSlots + " slots");
         }
-        if (overflow || position + bytes > limit || (bytes > 3 && bytes - 3 > 0xFFFF))
+        if (overflow || position + bytes > limit ||
+            (bytes > RowFormat.STRING_BYTES_OFFSET && bytes - RowFormat.STRING_BYTES_OFFSET > RowFormat.MAX_STRING_LENGTH))
         {
             overflow = true;
             return false;

@@ -89,7 +89,7 @@ abstract class AbstractJoin implements JoinOperator
         this.fullPolicy = config.fullPolicy();
         this.hashSeed = config.withResolvedHashSeed().hashSeed();
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        this.index = new KeyIndex(Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength, config.indexKind(),
+        this.index = KeyIndex.create(config.indexKind(), Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength,
             config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes();
         if (rowBytes < config.chunkSize())

@@ -21,6 +21,30 @@ class RowFormatTest
     static final Schema SCHEMA = Schema.of("a", "b", "c", "d", "e", "f");
 
     @Test
+    void layoutConstantsAreTheDocumentedWireFormat()
+    {
+        // The constants are derived from one another; this pins what they derive to, the format on the wire.
+        assertEquals(2, RowFormat.OFFSET_TABLE_OFFSET);
+        assertEquals(2, RowFormat.OFFSET_ENTRY_LENGTH);
+        assertEquals(1, RowFormat.TAG_LENGTH);
+        assertEquals(8, RowFormat.LONG_PAYLOAD_LENGTH);
+        assertEquals(8, RowFormat.DOUBLE_PAYLOAD_LENGTH);
+        assertEquals(1, RowFormat.BOOLEAN_PAYLOAD_LENGTH);
+        assertEquals(3, RowFormat.STRING_BYTES_OFFSET);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+        final int length = new RowWriter().wrap(buffer, 0, 256, 5)
+            .putNull(0).putLong(1, 7).putDouble(2, 0.5).putBoolean(3, false).putString(4, "ab")
+            .finish();
+        assertEquals(2 + 2 * 5 + 1 + 9 + 9 + 2 + 3 + 2, length);
+        assertEquals(RowFormat.valuesOffset(5) + RowFormat.TAG_LENGTH * 4 + RowFormat.NULL_PAYLOAD_LENGTH +
+            RowFormat.LONG_PAYLOAD_LENGTH + RowFormat.DOUBLE_PAYLOAD_LENGTH + RowFormat.BOOLEAN_PAYLOAD_LENGTH +
+            RowFormat.STRING_BYTES_OFFSET + 2, length);
+        final RowView row = new RowView().wrap(buffer, 0, length);
+        assertNull(row.validate());
+        assertEquals(RowFormat.valuesOffset(5) + 1 + 9 + 9 + 2 + RowFormat.STRING_BYTES_OFFSET, row.stringBytesIndex(4));
+    }
+
+    @Test
     void shouldRoundTripEveryType()
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);

@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * ticks (and sometimes more than one turn of the wheel) or sit next to zero; sometimes everything sits
  * at an end of the long range (timestamps and watermarks clamped to {@code Long.MIN_VALUE} /
  * {@code Long.MAX_VALUE}, sizes, slides, gaps and offsets up to {@code Long.MAX_VALUE}, slides larger
- * than the size); half the runs on the off-heap hash index, half on Chronicle Map.
+ * than the size); each combination splits its sequences between the off-heap hash index and Chronicle Map.
  *
  * <p>The model follows SPEC 2.3 literally: it tracks the join watermark (the minimum of both inputs,
  * never backwards; nothing is due before both inputs have one), assigns each row to its windows that
@@ -87,11 +87,12 @@ class WindowJoinDifferentialTest
         final IndexKind index;
         final List<Event> events = new ArrayList<>();
 
-        Scenario(final long seed, final JoinType type, final WindowSpec.Kind kind)
+        Scenario(final long seed, final JoinType type, final WindowSpec.Kind kind, final IndexKind index)
         {
             this.seed = seed;
             this.type = type;
             this.kind = kind;
+            this.index = index;
             final SplittableRandom random = new SplittableRandom(seed);
             // Time unit: 1 ms (windows around zero, crossing the wheel's first tick boundary at 0), 37 ms or
             // 1000 ms (windows over several 1024 ms wheel ticks), 300000 ms (the log spans several turns
@@ -107,7 +108,6 @@ class WindowJoinDifferentialTest
                 placeDice < 22 ? (random.nextBoolean() ? 1_000_000_000_000L : -1_000_000_000_000L) + random.nextLong(-5000, 5001) : 0;
             // Sometimes windows as large as the long range allows, at either end of it or around zero.
             final boolean huge = random.nextInt(100) < 8;
-            this.index = random.nextBoolean() ? IndexKind.HASH : IndexKind.CHRONICLE;
             switch (kind)
             {
                 case TUMBLING:
@@ -651,20 +651,23 @@ class WindowJoinDifferentialTest
         {
             for (final WindowSpec.Kind kind : WindowSpec.Kind.values())
             {
-                all.add(Arguments.of(type, kind));
+                for (final IndexKind index : IndexKind.values())
+                {
+                    all.add(Arguments.of(type, kind, index));
+                }
             }
         }
         return all.stream();
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("typesAndWindows")
-    void agreesWithABruteForceModelOfSpec(final JoinType type, final WindowSpec.Kind kind)
+    void agreesWithABruteForceModelOfSpec(final JoinType type, final WindowSpec.Kind kind, final IndexKind index)
     {
         final Long only = Long.getLong("junction.window.sequenceSeed");
         if (only != null)
         {
-            final String problem = check(new Scenario(only, type, kind), "sequenceSeed=" + only);
+            final String problem = check(new Scenario(only, type, kind, index), "sequenceSeed=" + only);
             if (problem != null)
             {
                 throw new AssertionError(problem);
@@ -674,14 +677,16 @@ class WindowJoinDifferentialTest
         final long base = BASE_SEED;
         // Not base ^ n * 0x9E3779B97F4A7C15L: that is SplittableRandom's own gamma, which would make the
         // combinations replay the same sequences shifted by a few places.
-        final long combination = type.ordinal() * 3L + kind.ordinal() + 1;
+        final long combination = (type.ordinal() * 3L + kind.ordinal()) * IndexKind.values().length + index.ordinal() + 1;
+        // Both key indexes must agree with the model: each runs its share of the combination's sequences.
+        final int sequences = SEQUENCES / IndexKind.values().length;
         final SplittableRandom seeds = new SplittableRandom(base ^ Long.rotateLeft(combination * 0xC2B2AE3D27D4EB4FL, 31));
         String first = null;
         final List<Long> failing = new ArrayList<>();
-        for (int i = 0; i < SEQUENCES; i++)
+        for (int i = 0; i < sequences; i++)
         {
             final long seed = seeds.nextLong();
-            final String problem = check(new Scenario(seed, type, kind), "base seed " + base + " (-Djunction.window.seed=" + base +
+            final String problem = check(new Scenario(seed, type, kind, index), "base seed " + base + " (-Djunction.window.seed=" + base +
                 "), sequence " + i + " (-Djunction.window.sequenceSeed=" + seed + ")");
             if (problem != null)
             {
@@ -694,7 +699,7 @@ class WindowJoinDifferentialTest
         }
         if (first != null)
         {
-            throw new AssertionError(failing.size() + " of " + SEQUENCES + " sequences of " + type + " " + kind +
+            throw new AssertionError(failing.size() + " of " + sequences + " sequences of " + type + " " + kind + " on " + index +
                 " disagree with the model (base seed " + base + "); sequence seeds" +
                 (failing.size() > MAX_REPORTED ? " (first " + MAX_REPORTED + ")" : "") + ": " +
                 failing.subList(0, Math.min(MAX_REPORTED, failing.size())) + "\nfirst failure:\n" + first);

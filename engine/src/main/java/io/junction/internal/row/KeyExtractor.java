@@ -2,6 +2,7 @@ package io.junction.internal.row;
 
 import io.junction.api.FieldType;
 
+import io.junction.api.RowFormat;
 import io.junction.api.RowView;
 
 import org.agrona.MutableDirectBuffer;
@@ -53,16 +54,17 @@ public final class KeyExtractor
             switch (type)
             {
                 case FieldType.LONG:
-                    if (position + 9 > limit)
+                    if (position + RowFormat.TAG_LENGTH + RowFormat.LONG_PAYLOAD_LENGTH > limit)
                     {
                         return KEY_TOO_LONG;
                     }
                     dst.putByte(position, FieldType.LONG);
-                    dst.putLong(position + 1, row.getLong(field), ByteOrder.LITTLE_ENDIAN);
-                    position += 9;
+                    dst.putLong(position + RowFormat.TAG_LENGTH, row.getLong(field), ByteOrder.LITTLE_ENDIAN);
+                    position += RowFormat.TAG_LENGTH + RowFormat.LONG_PAYLOAD_LENGTH;
                     break;
                 case FieldType.DOUBLE:
-                    if (position + 9 > limit)
+                    // A double key takes a long's bytes either way: the two payloads are the same size.
+                    if (position + RowFormat.TAG_LENGTH + RowFormat.DOUBLE_PAYLOAD_LENGTH > limit)
                     {
                         return KEY_TOO_LONG;
                     }
@@ -72,34 +74,34 @@ public final class KeyExtractor
                     if (value == Math.rint(value) && value >= -0x1p63 && value < 0x1p63)
                     {
                         dst.putByte(position, FieldType.LONG);
-                        dst.putLong(position + 1, (long)value, ByteOrder.LITTLE_ENDIAN);
+                        dst.putLong(position + RowFormat.TAG_LENGTH, (long)value, ByteOrder.LITTLE_ENDIAN);
                     }
                     else
                     {
                         dst.putByte(position, FieldType.DOUBLE);
-                        dst.putLong(position + 1, Double.doubleToRawLongBits(value), ByteOrder.LITTLE_ENDIAN);
+                        dst.putLong(position + RowFormat.TAG_LENGTH, Double.doubleToRawLongBits(value), ByteOrder.LITTLE_ENDIAN);
                     }
-                    position += 9;
+                    position += RowFormat.TAG_LENGTH + RowFormat.DOUBLE_PAYLOAD_LENGTH;
                     break;
                 case FieldType.BOOLEAN:
-                    if (position + 2 > limit)
+                    if (position + RowFormat.TAG_LENGTH + RowFormat.BOOLEAN_PAYLOAD_LENGTH > limit)
                     {
                         return KEY_TOO_LONG;
                     }
                     dst.putByte(position, type);
-                    dst.putByte(position + 1, row.getBoolean(field) ? (byte)1 : (byte)0);
-                    position += 2;
+                    dst.putByte(position + RowFormat.TAG_LENGTH, row.getBoolean(field) ? (byte)1 : (byte)0);
+                    position += RowFormat.TAG_LENGTH + RowFormat.BOOLEAN_PAYLOAD_LENGTH;
                     break;
                 case FieldType.STRING:
                     final int length = row.stringLength(field);
-                    if (position + 3 + length > limit)
+                    if (position + RowFormat.STRING_BYTES_OFFSET + length > limit)
                     {
                         return KEY_TOO_LONG;
                     }
                     dst.putByte(position, type);
-                    dst.putShort(position + 1, (short)length, ByteOrder.LITTLE_ENDIAN);
-                    dst.putBytes(position + 3, row.buffer(), row.stringBytesIndex(field), length);
-                    position += 3 + length;
+                    dst.putShort(position + RowFormat.TAG_LENGTH, (short)length, ByteOrder.LITTLE_ENDIAN);
+                    dst.putBytes(position + RowFormat.STRING_BYTES_OFFSET, row.buffer(), row.stringBytesIndex(field), length);
+                    position += RowFormat.STRING_BYTES_OFFSET + length;
                     break;
                 default:
                     return NULL_KEY;

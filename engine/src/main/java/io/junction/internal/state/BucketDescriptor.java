@@ -16,14 +16,22 @@ import org.agrona.UnsafeApi;
  */
 public final class BucketDescriptor
 {
+    /** Offset of the key hash (i64). */
     public static final int HASH_OFFSET = 0;
-    public static final int LEFT_HEAD_OFFSET = 8;
-    public static final int LEFT_TAIL_OFFSET = 16;
-    public static final int RIGHT_HEAD_OFFSET = 24;
-    public static final int RIGHT_TAIL_OFFSET = 32;
-    public static final int LEFT_COUNT_OFFSET = 40;
-    public static final int RIGHT_COUNT_OFFSET = 44;
-    public static final int LENGTH = 48;
+    /** Offset of the left side's first record (i64 address). */
+    public static final int LEFT_HEAD_OFFSET = HASH_OFFSET + Long.BYTES;
+    /** Offset of the left side's last record (i64 address). */
+    public static final int LEFT_TAIL_OFFSET = LEFT_HEAD_OFFSET + Long.BYTES;
+    /** Offset of the right side's first record (i64 address). */
+    public static final int RIGHT_HEAD_OFFSET = LEFT_TAIL_OFFSET + Long.BYTES;
+    /** Offset of the right side's last record (i64 address). */
+    public static final int RIGHT_TAIL_OFFSET = RIGHT_HEAD_OFFSET + Long.BYTES;
+    /** Offset of the left side's record count (i32). */
+    public static final int LEFT_COUNT_OFFSET = RIGHT_TAIL_OFFSET + Long.BYTES;
+    /** Offset of the right side's record count (i32), right after the left one: {@link #isEmpty} reads both as one i64. */
+    public static final int RIGHT_COUNT_OFFSET = LEFT_COUNT_OFFSET + Integer.BYTES;
+    /** Bytes of a standard bucket; operators may lay out more after it. */
+    public static final int LENGTH = RIGHT_COUNT_OFFSET + Integer.BYTES;
 
     private BucketDescriptor()
     {

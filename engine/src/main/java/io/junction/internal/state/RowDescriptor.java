@@ -19,20 +19,34 @@ import org.agrona.UnsafeApi;
  */
 public final class RowDescriptor
 {
+    /** Offset of the previous record of the same key and side (i64 address). */
     public static final int KEY_PREV_OFFSET = 0;
-    public static final int KEY_NEXT_OFFSET = 8;
-    public static final int BUCKET_OFFSET = 16;
-    public static final int TS_OFFSET = 24;
-    public static final int TIMER_PREV_OFFSET = 32;
-    public static final int TIMER_NEXT_OFFSET = 40;
-    public static final int DEADLINE_OFFSET = 48;
-    public static final int COUNT_OFFSET = 56;
-    public static final int FLAGS_OFFSET = 60;
-    public static final int SIDE_OFFSET = 61;
-    public static final int KEY_LENGTH_OFFSET = 62;
-    public static final int ROW_LENGTH_OFFSET = 64;
-    public static final int RECORD_LENGTH_OFFSET = 68;
-    public static final int HEADER_LENGTH = 72;
+    /** Offset of the next record of the same key and side (i64 address). */
+    public static final int KEY_NEXT_OFFSET = KEY_PREV_OFFSET + Long.BYTES;
+    /** Offset of the record's bucket (i64 address). */
+    public static final int BUCKET_OFFSET = KEY_NEXT_OFFSET + Long.BYTES;
+    /** Offset of the row's event time (i64). */
+    public static final int TS_OFFSET = BUCKET_OFFSET + Long.BYTES;
+    /** Offset of the previous record in the same timer-wheel slot (i64 address). */
+    public static final int TIMER_PREV_OFFSET = TS_OFFSET + Long.BYTES;
+    /** Offset of the next record in the same timer-wheel slot (i64 address). */
+    public static final int TIMER_NEXT_OFFSET = TIMER_PREV_OFFSET + Long.BYTES;
+    /** Offset of the record's timer deadline (i64). */
+    public static final int DEADLINE_OFFSET = TIMER_NEXT_OFFSET + Long.BYTES;
+    /** Offset of the row's match count (i32). */
+    public static final int COUNT_OFFSET = DEADLINE_OFFSET + Long.BYTES;
+    /** Offset of the flags (u8). */
+    public static final int FLAGS_OFFSET = COUNT_OFFSET + Integer.BYTES;
+    /** Offset of the side (u8: 0 left, 1 right). */
+    public static final int SIDE_OFFSET = FLAGS_OFFSET + Byte.BYTES;
+    /** Offset of the key bytes' length (u16). */
+    public static final int KEY_LENGTH_OFFSET = SIDE_OFFSET + Byte.BYTES;
+    /** Offset of the row bytes' length (i32). */
+    public static final int ROW_LENGTH_OFFSET = KEY_LENGTH_OFFSET + Short.BYTES;
+    /** Offset of the whole record's length (i32). */
+    public static final int RECORD_LENGTH_OFFSET = ROW_LENGTH_OFFSET + Integer.BYTES;
+    /** Bytes of the header; the key bytes, then the row bytes, follow it. */
+    public static final int HEADER_LENGTH = RECORD_LENGTH_OFFSET + Integer.BYTES;
 
     /** Set while the record is linked into a timer wheel. */
     public static final int FLAG_IN_TIMER = 1;

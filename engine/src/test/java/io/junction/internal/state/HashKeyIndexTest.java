@@ -20,7 +20,7 @@ class HashKeyIndexTest
     void shouldAgreeWithAHashMapUnderRandomInsertsAndRemovals()
     {
         final Random random = new Random(20261130);
-        try (KeyIndex index = new KeyIndex(64, BucketDescriptor.LENGTH, IndexKind.HASH))
+        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 64))
         {
             final Map<Long, Long> model = new HashMap<>();
             final List<Long> live = new ArrayList<>();
@@ -62,7 +62,7 @@ class HashKeyIndexTest
     @Test
     void shouldReportFullAtMaxKeys()
     {
-        try (KeyIndex index = new KeyIndex(3, BucketDescriptor.LENGTH, IndexKind.HASH))
+        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 3))
         {
             for (long h = 1; h <= 3; h++)
             {
@@ -78,7 +78,7 @@ class HashKeyIndexTest
     @Test
     void shouldTreatHashZeroAsAnOrdinaryKey()
     {
-        try (KeyIndex index = new KeyIndex(8, BucketDescriptor.LENGTH, IndexKind.HASH))
+        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 8))
         {
             assertEquals(0, index.find(0));
             final long bucket = index.findOrCreate(0);

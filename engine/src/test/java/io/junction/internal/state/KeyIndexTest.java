@@ -2,7 +2,9 @@ package io.junction.internal.state;
 
 import io.junction.internal.row.KeyHash;
 import io.junction.api.Side;
-import org.junit.jupiter.api.Test;
+import io.junction.join.IndexKind;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -14,20 +16,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class KeyIndexTest
 {
-    @Test
-    void shouldFindNothingInEmptyIndex()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldFindNothingInEmptyIndex(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             assertEquals(0, index.find(KeyHash.mix(1)));
             assertEquals(0, index.size());
         }
     }
 
-    @Test
-    void shouldCreateEmptyBucketCarryingItsHash()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldCreateEmptyBucketCarryingItsHash(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             final long hash = KeyHash.mix(7);
             final long bucket = index.findOrCreate(hash);
@@ -41,10 +45,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldReturnSameBucketForSameHash()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldReturnSameBucketForSameHash(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             final long bucket = index.findOrCreate(KeyHash.mix(7));
             assertEquals(bucket, index.findOrCreate(KeyHash.mix(7)));
@@ -53,10 +58,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldKeepDistinctBucketsForDistinctHashes()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldKeepDistinctBucketsForDistinctHashes(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(1024))
+        try (KeyIndex index = KeyIndex.create(kind, 1024))
         {
             final Set<Long> buckets = new HashSet<>();
             for (int i = 0; i < 500; i++)
@@ -71,10 +77,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldAcceptZeroAndNegativeHashes()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldAcceptZeroAndNegativeHashes(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             final long zero = index.findOrCreate(0);
             final long negative = index.findOrCreate(-1);
@@ -84,10 +91,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldRemoveBucket()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldRemoveBucket(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             final long bucket = index.findOrCreate(KeyHash.mix(3));
             index.findOrCreate(KeyHash.mix(4));
@@ -98,10 +106,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldReportFullAtMaxKeys()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldReportFullAtMaxKeys(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(16))
+        try (KeyIndex index = KeyIndex.create(kind, 16))
         {
             for (int i = 0; i < 16; i++)
             {
@@ -113,10 +122,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldStillFindExistingKeyWhenFull()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldStillFindExistingKeyWhenFull(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(4))
+        try (KeyIndex index = KeyIndex.create(kind, 4))
         {
             final long first = index.findOrCreate(KeyHash.mix(0));
             for (int i = 1; i < 4; i++)
@@ -127,10 +137,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldMakeRoomWhenKeyIsRemovedFromFullIndex()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldMakeRoomWhenKeyIsRemovedFromFullIndex(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(4))
+        try (KeyIndex index = KeyIndex.create(kind, 4))
         {
             final long first = index.findOrCreate(KeyHash.mix(0));
             for (int i = 1; i < 4; i++)
@@ -143,10 +154,11 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldSurviveChurnOfManyKeys()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldSurviveChurnOfManyKeys(final IndexKind kind)
     {
-        try (KeyIndex index = new KeyIndex(64))
+        try (KeyIndex index = KeyIndex.create(kind, 64))
         {
             for (int i = 0; i < 20_000; i++)
             {
@@ -161,34 +173,35 @@ class KeyIndexTest
         }
     }
 
-    @Test
-    void shouldRejectNonPositiveCapacity()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldRejectNonPositiveCapacity(final IndexKind kind)
     {
-        assertThrows(IllegalArgumentException.class, () -> new KeyIndex(0));
+        assertThrows(IllegalArgumentException.class, () -> KeyIndex.create(kind, 0));
     }
 
-    @Test
-    void shouldFillToCapacityThenAnswerFullWithBothKinds()
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void shouldFillToCapacityThenAnswerFull(final IndexKind kind)
     {
-        for (final io.junction.join.IndexKind kind : io.junction.join.IndexKind.values())
+        for (final long capacity : new long[] {1, 100, 5000})
         {
-            for (final long capacity : new long[] {1, 100, 5000})
+            try (KeyIndex index = KeyIndex.create(kind, capacity))
             {
-                try (KeyIndex index = new KeyIndex(capacity, BucketDescriptor.LENGTH, kind))
+                assertEquals(kind, index.kind());
+                assertEquals(capacity, index.capacity());
+                for (long i = 0; i < capacity; i++)
                 {
-                    for (long i = 0; i < capacity; i++)
-                    {
-                        final long bucket = index.findOrCreate(KeyHash.mix(i));
-                        assertTrue(bucket > 0, kind + " capacity " + capacity + " full at " + i);
-                    }
-                    assertEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(capacity)));
-                    assertEquals(capacity, index.size());
-                    assertTrue(index.offHeapBytes() <= index.maxOffHeapBytes() || kind == io.junction.join.IndexKind.CHRONICLE);
-                    // A known key is still found; a freed key makes room for a new one.
-                    assertNotEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(0)));
-                    index.remove(index.find(KeyHash.mix(0)));
-                    assertTrue(index.findOrCreate(KeyHash.mix(capacity)) > 0);
+                    final long bucket = index.findOrCreate(KeyHash.mix(i));
+                    assertTrue(bucket > 0, kind + " capacity " + capacity + " full at " + i);
                 }
+                assertEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(capacity)));
+                assertEquals(capacity, index.size());
+                assertTrue(index.offHeapBytes() <= index.maxOffHeapBytes() || kind == IndexKind.CHRONICLE);
+                // A known key is still found; a freed key makes room for a new one.
+                assertNotEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(0)));
+                index.remove(index.find(KeyHash.mix(0)));
+                assertTrue(index.findOrCreate(KeyHash.mix(capacity)) > 0);
             }
         }
     }

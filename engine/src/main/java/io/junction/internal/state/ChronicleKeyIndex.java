@@ -1,0 +1,164 @@
+package io.junction.internal.state;
+
+import io.junction.join.IndexKind;
+
+import net.openhft.chronicle.core.values.LongValue;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
+import net.openhft.chronicle.values.Values;
+
+/**
+ * {@link IndexKind#CHRONICLE}: a Chronicle Map from key hash to bucket address, with fixed-size
+ * {@link LongValue} keys and values reused across calls and accessed through query contexts.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class ChronicleKeyIndex implements KeyIndex
+{
+    private final ChronicleMap<LongValue, LongValue> map;
+    private final NativeArena buckets;
+    private final LongValue key;
+    private final LongValue value;
+    private final long maxKeys;
+    private final int bucketLength;
+    private final long maxOffHeapBytes;
+    private long size;
+    private boolean closed;
+    private long offHeapQueries;
+    private long chronicleBytes;
+
+    /**
+     * @param maxKeys            the most live keys; Chronicle Map sizes its segments from it and cannot grow
+     *                           far beyond it (a bounded bloat factor), so set it with headroom.
+     * @param bucketLength       bytes per bucket, at least {@link BucketDescriptor#LENGTH}.
+     * @param preallocateBuckets bytes of bucket arena to take and touch up front ({@link NativeArena}).
+     */
+    public ChronicleKeyIndex(final long maxKeys, final int bucketLength, final long preallocateBuckets)
+    {
+        KeyIndexes.checkArguments(maxKeys, bucketLength);
+        this.maxKeys = maxKeys;
+        this.bucketLength = bucketLength;
+        this.key = Values.newHeapInstance(LongValue.class);
+        this.value = Values.newHeapInstance(LongValue.class);
+        this.map = ChronicleMap.of(LongValue.class, LongValue.class)
+            .name("junction-key-index")
+            .entries(maxKeys + maxKeys / 8 + 64)
+            .create();
+        this.buckets = KeyIndexes.bucketArena(maxKeys, bucketLength, preallocateBuckets);
+        this.maxOffHeapBytes = map.offHeapMemoryUsed() + buckets.limit();
+    }
+
+    @Override
+    public long maxOffHeapBytes()
+    {
+        return maxOffHeapBytes;
+    }
+
+    @Override
+    public long capacity()
+    {
+        return maxKeys;
+    }
+
+    @Override
+    public long find(final long hash)
+    {
+        key.setValue(hash);
+        final LongValue found = map.getUsing(key, value);
+        return found == null ? 0 : found.getValue();
+    }
+
+    @Override
+    public long findOrCreate(final long hash)
+    {
+        key.setValue(hash);
+        try (ExternalMapQueryContext<LongValue, LongValue, ?> context = map.queryContext(key))
+        {
+            context.updateLock().lock();
+            final MapEntry<LongValue, LongValue> entry = context.entry();
+            if (entry != null)
+            {
+                return entry.value().getUsing(value).getValue();
+            }
+            if (size >= maxKeys)
+            {
+                return FULL;
+            }
+            final long bucket = buckets.allocate(bucketLength);
+            if (bucket == 0)
+            {
+                return FULL;
+            }
+            BucketDescriptor.init(bucket, hash);
+            value.setValue(bucket);
+            try
+            {
+                context.insert(context.absentEntry(), context.wrapValueAsData(value));
+            }
+            catch (final RuntimeException | OutOfMemoryError segmentFull)
+            {
+                // Chronicle Map refuses an insert when a segment is full before maxKeys is reached
+                // (keys hash unevenly), or when it cannot map another tier: the caller treats it like
+                // a full index, never as an error on the partition thread.
+                buckets.free(bucket, bucketLength);
+                return FULL;
+            }
+            size++;
+            return bucket;
+        }
+    }
+
+    @Override
+    public void remove(final long bucket)
+    {
+        key.setValue(BucketDescriptor.hash(bucket));
+        try (ExternalMapQueryContext<LongValue, LongValue, ?> context = map.queryContext(key))
+        {
+            context.updateLock().lock();
+            final MapEntry<LongValue, LongValue> entry = context.entry();
+            if (entry != null)
+            {
+                context.remove(entry);
+                size--;
+            }
+        }
+        buckets.free(bucket, bucketLength);
+    }
+
+    @Override
+    public IndexKind kind()
+    {
+        return IndexKind.CHRONICLE;
+    }
+
+    @Override
+    public long size()
+    {
+        return size;
+    }
+
+    @Override
+    public long offHeapBytes()
+    {
+        // Chronicle Map sums its segments and tiers to answer; the runtime asks at every batch end, so
+        // ask the map once per 1024 calls: memory only grows in tiers anyway.
+        if ((offHeapQueries++ & 1023) == 0)
+        {
+            chronicleBytes = map.offHeapMemoryUsed();
+        }
+        return chronicleBytes + buckets.reservedBytes();
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        map.close();
+        buckets.close();
+    }
+}
