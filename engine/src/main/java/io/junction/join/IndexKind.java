@@ -5,9 +5,12 @@ import java.util.Locale;
 /** Which key index a partition's state uses: both map a join key's hash to that key's rows. */
 public enum IndexKind
 {
-    /** Chronicle Map: off-heap, segment-locked, the tested default. */
+    /**
+     * Chronicle Map: off-heap and segment-locked; slower per new or expired key than {@link #HASH}, and the
+     * candidate for a durable (memory-mapped, persisted) index. Tested in CI like the default.
+     */
     CHRONICLE,
-    /** An off-heap open-addressing table owned by the partition thread: no locks, fewer cache misses. */
+    /** The default: an off-heap open-addressing table owned by the partition thread: no locks, fewer cache misses. */
     HASH;
 
     /**

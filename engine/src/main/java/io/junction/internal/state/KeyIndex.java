@@ -8,12 +8,12 @@ import io.junction.join.IndexKind;
  * touching the index again. Distinct keys whose hashes collide share a bucket and are told apart by
  * the key bytes kept in each row record. Two implementations, both off-heap and allocation-free:
  * <ul>
- *   <li>{@link IndexKind#CHRONICLE} (the default), {@link ChronicleKeyIndex}: a Chronicle Map with
- *       fixed-size keys and values reused across calls and accessed through query contexts. It can live
- *       in a memory-mapped file and is the engine's reference index; an operation costs ~400-900 ns.</li>
- *   <li>{@link IndexKind#HASH}, {@link HashKeyIndex}: an open-addressing table of {@code [hash, bucket]}
- *       slots in native memory (linear probing, backward-shift deletion, load factor at most 1/2), for
- *       when the key index is the bottleneck: one operation costs a cache miss or two.</li>
+ *   <li>{@link IndexKind#HASH} (the default), {@link HashKeyIndex}: an open-addressing table of
+ *       {@code [hash, bucket]} slots in native memory (linear probing, backward-shift deletion, load
+ *       factor at most 1/2): one operation costs a cache miss or two.</li>
+ *   <li>{@link IndexKind#CHRONICLE}, {@link ChronicleKeyIndex}: a Chronicle Map with fixed-size keys and
+ *       values reused across calls and accessed through query contexts; an operation costs ~400-900 ns.
+ *       It can live in a memory-mapped file, which makes it the candidate for a durable index.</li>
  * </ul>
  *
  * <p>An interface rather than an abstract class: the two implementations share no state worth a common
