@@ -46,6 +46,12 @@ public interface JoinMetricsMXBean
     /** @return off-heap bytes of the state. */
     long getStateBytes();
 
+    /** @return off-heap bytes of the state in use (falls as rows leave); the byte limit applies to it. */
+    long getUsedStateBytes();
+
+    /** @return rows probes passed over because their key differed under an equal key hash (hash flooding shows here). */
+    long getHashCollisions();
+
     /** @return exceptions thrown by handlers or operators (reported to the error handler). */
     long getHandlerErrors();
 

@@ -41,4 +41,10 @@ public interface OperatorCounters
 
     /** @return the join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
     long watermark();
+
+    /**
+     * @return rows a probe passed over because their key differed under an equal 64-bit key hash: with
+     *         a secret hash seed this stays near 0; a growing count means keys collide (hash flooding).
+     */
+    long hashCollisions();
 }

@@ -43,6 +43,10 @@ public final class PartitionSnapshot
      * processed and publishing to it returns {@code Publisher.PARTITION_FAILED}.
      */
     public final boolean failed;
+    /** Off-heap bytes in use (falls as rows leave, unlike {@link #stateBytes}); the byte limit applies to it. */
+    public final long usedStateBytes;
+    /** Rows probes passed over because their key differed under an equal key hash (see {@code OperatorCounters}). */
+    public final long hashCollisions;
     private final long[] deadLetters;
 
     /**
@@ -65,12 +69,15 @@ public final class PartitionSnapshot
      * @param ringCapacity  ring slots in all.
      * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
      * @param failed        whether the partition's thread died.
+     * @param usedStateBytes off-heap bytes in use.
+     * @param hashCollisions rows passed over under an equal key hash.
      */
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
         final long pendingTimers, final long watermark, final long handlerErrors, final long events,
-        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed)
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions)
     {
         this.partition = partition;
         this.rowsIn = rowsIn;
@@ -88,6 +95,8 @@ public final class PartitionSnapshot
         this.ringOccupancy = ringOccupancy;
         this.ringCapacity = ringCapacity;
         this.failed = failed;
+        this.usedStateBytes = usedStateBytes;
+        this.hashCollisions = hashCollisions;
         this.deadLetters = new long[DeadLetterReason.values().length];
         System.arraycopy(deadLetters, 0, this.deadLetters, 0, Math.min(deadLetters.length, this.deadLetters.length));
     }
@@ -117,7 +126,7 @@ public final class PartitionSnapshot
     {
         return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
             " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
-            " stateBytes=" + stateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() +
+            " stateBytes=" + stateBytes + " usedStateBytes=" + usedStateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() +
             " handlerErrors=" + handlerErrors + " ring=" + ringOccupancy + "/" + ringCapacity + (failed ? " FAILED" : "");
     }
 }

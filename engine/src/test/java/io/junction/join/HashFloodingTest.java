@@ -104,7 +104,7 @@ class HashFloodingTest
             {
                 assertEquals(1, h.right("+I", "k", keys[i], "v", (long)i).size());
             }
-            return ((io.junction.internal.metrics.JoinCounters)h.counters()).hashCollisions;
+            return h.counters().hashCollisions();
         }
     }
 

@@ -145,6 +145,9 @@ class JoinEngineJmxTest
             assertEquals(0L, attribute(engineBean, "RingOccupancy"));
             assertEquals(2048L, attribute(engineBean, "RingCapacity"));
             assertTrue((Long)attribute(engineBean, "StateBytes") > 0);
+            assertTrue((Long)attribute(engineBean, "UsedStateBytes") > 0);
+            assertTrue((Long)attribute(engineBean, "UsedStateBytes") <= (Long)attribute(engineBean, "StateBytes"));
+            assertEquals(0L, attribute(engineBean, "HashCollisions"), "a secret seed: no collisions among a few keys");
 
             // the one result's latency, in the first interval (everything since the start)
             assertEquals(1L, attribute(engineBean, "LatencyCount"));

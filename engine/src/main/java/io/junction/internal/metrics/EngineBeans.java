@@ -350,6 +350,18 @@ public final class EngineBeans
         }
 
         @Override
+        public long getUsedStateBytes()
+        {
+            return snapshot().usedStateBytes;
+        }
+
+        @Override
+        public long getHashCollisions()
+        {
+            return snapshot().hashCollisions;
+        }
+
+        @Override
         public long getPendingTimers()
         {
             return snapshot().pendingTimers;
@@ -543,6 +555,18 @@ public final class EngineBeans
         public long getStateBytes()
         {
             return sum(s -> s.stateBytes);
+        }
+
+        @Override
+        public long getUsedStateBytes()
+        {
+            return sum(s -> s.usedStateBytes);
+        }
+
+        @Override
+        public long getHashCollisions()
+        {
+            return sum(s -> s.hashCollisions);
         }
 
         @Override

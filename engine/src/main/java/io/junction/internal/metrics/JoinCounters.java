@@ -104,4 +104,10 @@ public final class JoinCounters implements OperatorCounters
     {
         return watermark;
     }
+
+    @Override
+    public long hashCollisions()
+    {
+        return hashCollisions;
+    }
 }
