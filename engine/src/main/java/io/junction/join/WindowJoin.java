@@ -88,8 +88,6 @@ public final class WindowJoin extends AbstractJoin
     private final boolean session;
     private final boolean semiOrAnti;
     private final boolean semi;
-    private final boolean padsLeft;
-    private final boolean padsRight;
     private final TimerWheel bucketWheel;
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
@@ -122,8 +120,6 @@ public final class WindowJoin extends AbstractJoin
         this.session = windowKind == WindowSpec.Kind.SESSION;
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
-        this.padsLeft = type == JoinType.ANTI || type.isOuter(Side.LEFT);
-        this.padsRight = type.isOuter(Side.RIGHT);
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
         // WindowSpec caps ceil(size / slide) at MAX_WINDOWS_PER_ROW for sliding windows; tumbling has one.
@@ -215,7 +211,7 @@ public final class WindowJoin extends AbstractJoin
                 break;
             }
         }
-        final boolean stores = keyLength != UNMATCHABLE || pads(side);
+        final boolean stores = keyLength != UNMATCHABLE || emitsUnmatched(side);
         final int recordKeyLength = keyLength == UNMATCHABLE ? 0 : keyLength + WINDOW_SUFFIX;
         // Every record of the row is taken before any is linked: a row that does not fit in all its
         // windows is stored in none.
@@ -316,7 +312,7 @@ public final class WindowJoin extends AbstractJoin
             {
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
             }
-            else if (pads(side))
+            else if (emitsUnmatched(side))
             {
                 final long record = reserve(0, row);
                 if (record == 0)
@@ -410,11 +406,6 @@ public final class WindowJoin extends AbstractJoin
     private static boolean isFired(final long end, final long watermark)
     {
         return watermark != Long.MIN_VALUE && end - 1 <= watermark;
-    }
-
-    private boolean pads(final Side side)
-    {
-        return side == Side.LEFT ? padsLeft : padsRight;
     }
 
     /** A bucket's timer: fire its window (tumbling, sliding) or its due sessions. */
@@ -519,13 +510,13 @@ public final class WindowJoin extends AbstractJoin
         for (int i = from; i < to; i++)
         {
             final long record = scratch[i];
-            final boolean isLeft = RowDescriptor.side(record) == 0;
+            final Side side = sideOf(record);
             final int count = RowDescriptor.count(record);
-            final boolean emit = isLeft ? (semi ? count > 0 : count <= 0 && padsLeft) : count <= 0 && padsRight;
+            final boolean emit = semi && side == Side.LEFT ? count > 0 : count <= 0 && emitsUnmatched(side);
             if (emit)
             {
                 RowStore.wrap(record, storedBuffer, storedRow);
-                emitWindowPadded(isLeft ? Side.LEFT : Side.RIGHT, storedRow, start, end, fireStep);
+                emitWindowPadded(side, storedRow, start, end, fireStep);
             }
             store.remove(record);
             counters.expiredRows++;
