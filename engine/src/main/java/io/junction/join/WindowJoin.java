@@ -229,7 +229,7 @@ public final class WindowJoin extends AbstractJoin
         {
             final long end = saturatedAdd(ts, size - distance);
             final long start = saturatedSubtract(ts, distance);
-            final long deadline = saturatedSubtract(end, 2);
+            final long deadline = timerDeadline(end);
             if (keyLength == UNMATCHABLE)
             {
                 final long record = store.append(reserved[j], unmatchableBucket, side, key, 0, 0, row, ts);
@@ -320,7 +320,7 @@ public final class WindowJoin extends AbstractJoin
                     deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
-                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), saturatedSubtract(end, 2));
+                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), timerDeadline(end));
             }
             return;
         }
@@ -388,7 +388,7 @@ public final class WindowJoin extends AbstractJoin
         }
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
-        final long deadline = saturatedSubtract(end, 2);
+        final long deadline = timerDeadline(end);
         if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
         {
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
@@ -400,6 +400,17 @@ public final class WindowJoin extends AbstractJoin
             bucketWheel.cancel(bucket);
             bucketWheel.schedule(bucket, deadline);
         }
+    }
+
+    /**
+     * The timer deadline of a window {@code [start, end)}. The window fires when the watermark reaches
+     * {@code end - 1} (SPEC 2.3, {@link #isFired}), and the {@link TimerWheel} expires the entries whose
+     * deadline is strictly below the watermark, so the entry is due at {@code end - 2}: the first
+     * watermark above it is {@code end - 1}. Saturates at {@code Long.MIN_VALUE} for the earliest ends.
+     */
+    static long timerDeadline(final long end)
+    {
+        return saturatedSubtract(end, 2);
     }
 
     /** @return true when a window ending at {@code end} has fired at {@code watermark} (SPEC 2.3: at end - 1). */
@@ -450,7 +461,7 @@ public final class WindowJoin extends AbstractJoin
                         }
                         else
                         {
-                            next = Math.min(next, saturatedSubtract(end, 2));
+                            next = Math.min(next, timerDeadline(end));
                         }
                         clusterStart = i;
                     }
@@ -620,7 +631,7 @@ public final class WindowJoin extends AbstractJoin
     {
         fireStep = step;
         fireWatermark = watermark;
-        // Due at end - 1 <= watermark, scheduled with deadline end - 2: expired when deadline < watermark.
+        // Windows are scheduled at timerDeadline(end): those with end - 1 <= watermark expire now.
         bucketWheel.advance(watermark, bucketFire);
         wheel.advance(watermark, loneRowFire);
     }
