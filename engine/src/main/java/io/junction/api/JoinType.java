@@ -17,10 +17,14 @@ public enum JoinType
     ANTI;
 
     /**
+     * The padding rule, in one place: which sides' unmatched rows are emitted with nulls for the
+     * other side. LEFT pads left rows, RIGHT right rows, FULL both; INNER, SEMI and ANTI pad none
+     * (anti emits its unmatched left rows alone, see {@link #emitsUnmatched(Side)}).
+     *
      * @param side an input.
      * @return true when unmatched rows of {@code side} are emitted null-padded.
      */
-    public boolean isOuter(final Side side)
+    public boolean padsUnmatched(final Side side)
     {
         switch (this)
         {
@@ -33,6 +37,29 @@ public enum JoinType
             default:
                 return false;
         }
+    }
+
+    /**
+     * Which rows the operators emit when they find no match: the padded sides of
+     * {@link #padsUnmatched(Side)}, plus the left rows of an anti join (emitted alone). A semi join
+     * emits its matched left rows instead, so it emits no unmatched row.
+     *
+     * @param side an input.
+     * @return true when a row of {@code side} without a match is emitted.
+     */
+    public boolean emitsUnmatched(final Side side)
+    {
+        return padsUnmatched(side) || (this == ANTI && side == Side.LEFT);
+    }
+
+    /**
+     * @param side an input.
+     * @return true when unmatched rows of {@code side} are emitted null-padded; the same as
+     *         {@link #padsUnmatched(Side)}.
+     */
+    public boolean isOuter(final Side side)
+    {
+        return padsUnmatched(side);
     }
 
     /** @return true for semi and anti joins, which emit left rows only. */

@@ -52,6 +52,9 @@ abstract class AbstractJoin implements JoinOperator
     final WatermarkTracker watermarks = new WatermarkTracker();
     final long maxLiveRows;
     final FullPolicy fullPolicy;
+    /** {@link JoinType#emitsUnmatched(Side)} per side, read once: it is asked per row. */
+    private final boolean emitsUnmatchedLeft;
+    private final boolean emitsUnmatchedRight;
     /** Seed of the key hash: the engine's, so that routing and the index agree. */
     final long hashSeed;
 
@@ -82,6 +85,8 @@ abstract class AbstractJoin implements JoinOperator
         this.spec = spec;
         this.compiled = CompiledJoin.of(spec);
         this.type = spec.type();
+        this.emitsUnmatchedLeft = type.emitsUnmatched(Side.LEFT);
+        this.emitsUnmatchedRight = type.emitsUnmatched(Side.RIGHT);
         this.results = results;
         this.deadLetters = deadLetters;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
@@ -177,6 +182,12 @@ abstract class AbstractJoin implements JoinOperator
     boolean makeRoom()
     {
         return false;
+    }
+
+    /** @return true when a row of {@code side} without a match is emitted (padded, or alone for anti): {@link JoinType#emitsUnmatched(Side)}. */
+    final boolean emitsUnmatched(final Side side)
+    {
+        return side == Side.LEFT ? emitsUnmatchedLeft : emitsUnmatchedRight;
     }
 
     /** @return true when a stored record of the other side has the current key and satisfies the condition. */

@@ -50,8 +50,6 @@ public final class IntervalJoin extends AbstractJoin
     private final long lateness;
     private final boolean semiOrAnti;
     private final boolean semi;
-    private final boolean padsLeft;
-    private final boolean padsRight;
     private final TimerWheel.ExpiryHandler expiry = this::close;
     private long expiryStep;
     private boolean ended;
@@ -75,8 +73,6 @@ public final class IntervalJoin extends AbstractJoin
         this.lateness = spec.allowedLateness();
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
-        this.padsLeft = type == JoinType.ANTI || type.isOuter(Side.LEFT);
-        this.padsRight = type.isOuter(Side.RIGHT);
     }
 
     @Override
@@ -103,7 +99,7 @@ public final class IntervalJoin extends AbstractJoin
         }
         if (keyLength == UNMATCHABLE)
         {
-            if (pads(side))
+            if (emitsUnmatched(side))
             {
                 emitPadded(ChangeKind.INSERT, side, row, ts, step);
             }
@@ -136,7 +132,7 @@ public final class IntervalJoin extends AbstractJoin
         if (closed)
         {
             // Closed on arrival: joined with what is stored, then padded at once (SPEC 2.2).
-            if (matches == 0 && pads(side))
+            if (matches == 0 && emitsUnmatched(side))
             {
                 emitPadded(ChangeKind.INSERT, side, row, ts, step);
             }
@@ -199,16 +195,11 @@ public final class IntervalJoin extends AbstractJoin
         return saturatedAdd(lastMatch, lateness);
     }
 
-    private boolean pads(final Side side)
-    {
-        return side == Side.LEFT ? padsLeft : padsRight;
-    }
-
     /** Expiry of one row: pad it if it never matched and its side is padded, then drop it. */
     private void close(final long record)
     {
         final Side side = sideOf(record);
-        if (RowDescriptor.count(record) == 0 && pads(side))
+        if (RowDescriptor.count(record) == 0 && emitsUnmatched(side))
         {
             RowStore.wrap(record, storedBuffer, storedRow);
             emitPadded(ChangeKind.INSERT, side, storedRow, RowDescriptor.ts(record), expiryStep);

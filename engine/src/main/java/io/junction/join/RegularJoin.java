@@ -113,7 +113,7 @@ public final class RegularJoin extends AbstractJoin
         if (accumulate)
         {
             final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
-            if (matches == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
+            if (matches == 0 && emitsUnmatched(side))
             {
                 emitPadded(ChangeKind.INSERT, side, row, ts, step);
             }
@@ -149,7 +149,7 @@ public final class RegularJoin extends AbstractJoin
             // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
             // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
             final int count = RowDescriptor.count(record);
-            if (count == 0 && (semiOrAnti ? side == Side.LEFT && !semi : type.isOuter(side)))
+            if (count == 0 && emitsUnmatched(side))
             {
                 emitPadded(ChangeKind.DELETE, side, row, ts, step);
             }
@@ -172,7 +172,7 @@ public final class RegularJoin extends AbstractJoin
         final int keyLength, final long bucket, final boolean accumulate)
     {
         final Side otherSide = side.other();
-        final boolean otherOuter = type.isOuter(otherSide);
+        final boolean otherOuter = type.padsUnmatched(otherSide);
         final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
         int matches = 0;
         for (long other = BucketDescriptor.head(bucket, otherSide); other != 0; other = RowDescriptor.keyNext(other))
@@ -217,11 +217,11 @@ public final class RegularJoin extends AbstractJoin
                     emitPadded(ChangeKind.DELETE, otherSide, otherRow, otherTs, step);
                 }
                 RowDescriptor.count(other, count + 1);
-                emitPair(otherOuter || type.isOuter(side) ? ChangeKind.INSERT : kind, side, row, otherRow, pairTs, step);
+                emitPair(otherOuter || type.padsUnmatched(side) ? ChangeKind.INSERT : kind, side, row, otherRow, pairTs, step);
             }
             else
             {
-                emitPair(otherOuter || type.isOuter(side) ? ChangeKind.DELETE : kind, side, row, otherRow, pairTs, step);
+                emitPair(otherOuter || type.padsUnmatched(side) ? ChangeKind.DELETE : kind, side, row, otherRow, pairTs, step);
                 final int count = RowDescriptor.count(other) - 1;
                 RowDescriptor.count(other, count);
                 if (otherOuter && count == 0)

@@ -1,0 +1,259 @@
+package io.junction.join;
+
+import io.junction.metrics.OperatorCounters;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
+import org.agrona.UnsafeApi;
+
+import java.util.Arrays;
+
+/**
+ * What the two window operators ({@link TimeWindowJoin}, {@link SessionWindowJoin}) share: the window
+ * bucket layout and its timer wheel, the firing of a bucket (its rows grouped by key, each group handed
+ * to {@link #fireKey}), the join and emission of one window's rows, lone rows, and the watermark and
+ * end-of-input handling. {@link WindowJoin} is the public entry point that picks one.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+abstract class AbstractWindowJoin extends AbstractJoin
+{
+    /** Bucket extension for window joins: the bucket's own timer links, after the standard fields. */
+    static final int BUCKET_TIMER_PREV_OFFSET = BucketDescriptor.LENGTH;
+    static final int BUCKET_TIMER_NEXT_OFFSET = BUCKET_TIMER_PREV_OFFSET + 8;
+    static final int BUCKET_DEADLINE_OFFSET = BUCKET_TIMER_NEXT_OFFSET + 8;
+    static final int BUCKET_FLAGS_OFFSET = BUCKET_DEADLINE_OFFSET + 8;
+    /** Tumbling and sliding: the bucket's window as reported, {@code [start, end)}. */
+    static final int BUCKET_WINDOW_START_OFFSET = BUCKET_FLAGS_OFFSET + 8;
+    static final int BUCKET_WINDOW_END_OFFSET = BUCKET_WINDOW_START_OFFSET + 8;
+    static final int BUCKET_LENGTH = BUCKET_WINDOW_END_OFFSET + 8;
+    static final int SCHEDULED = 1;
+    /** Key bytes after the join key that name a row's window (its start and end) in the key index. */
+    static final int WINDOW_SUFFIX = 16;
+    /**
+     * The match count of a stored session row that failed its pre-filter: it matches nothing. Lone rows
+     * of tumbling and sliding windows instead keep in their count which of the row's windows they are.
+     */
+    static final int NEVER_MATCHES = -1;
+
+    final boolean semiOrAnti;
+    final boolean semi;
+    final TimerWheel bucketWheel;
+    private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
+    private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
+    /** The records of the bucket being fired, grouped by key in place; used for nothing else. */
+    long[] records = new long[64];
+    long fireStep;
+    long fireWatermark = Long.MIN_VALUE;
+    boolean ended;
+
+    AbstractWindowJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        super(spec, config, results, deadLetters, BUCKET_LENGTH);
+        this.semiOrAnti = type.isSemiOrAnti();
+        this.semi = type == JoinType.SEMI;
+        this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
+            BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
+    }
+
+    @Override
+    public final void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        counters.rowsIn++;
+        watermarks.markActive(side);
+        if (kind != ChangeKind.INSERT)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
+        onInsert(side, kind, row, ts, step, ended ? Long.MAX_VALUE : watermarks.current());
+    }
+
+    /** An append-only row: assign it to its windows and store it, or dead-letter it. */
+    abstract void onInsert(Side side, ChangeKind kind, RowView row, long ts, long step, long watermark);
+
+    /**
+     * Fires the rows {@code records[from, to)} of one key of a bucket whose timer is due.
+     *
+     * @return the deadline at which the bucket must fire again for these rows, {@code Long.MAX_VALUE} for none.
+     */
+    abstract long fireKey(long bucket, int from, int to);
+
+    /** A row alone in its window (null key; for tumbling and sliding, also a failed pre-filter) whose window fired. */
+    abstract void fireLoneRow(long record);
+
+    /**
+     * The timer deadline of a window {@code [start, end)}. The window fires when the watermark reaches
+     * {@code end - 1} (SPEC 2.3, {@link #isFired}), and the {@link TimerWheel} expires the entries whose
+     * deadline is strictly below the watermark, so the entry is due at {@code end - 2}: the first
+     * watermark above it is {@code end - 1}. Saturates at {@code Long.MIN_VALUE} for the earliest ends.
+     */
+    static long timerDeadline(final long end)
+    {
+        return saturatedSubtract(end, 2);
+    }
+
+    /** @return true when a window ending at {@code end} has fired at {@code watermark} (SPEC 2.3: at end - 1). */
+    static boolean isFired(final long end, final long watermark)
+    {
+        return watermark != Long.MIN_VALUE && end - 1 <= watermark;
+    }
+
+    /** A bucket's timer: fire its window (tumbling, sliding) or its due sessions. */
+    private void fireBucket(final long bucket)
+    {
+        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+        final int n = gather(bucket);
+        long next = Long.MAX_VALUE;
+        int groupStart = 0;
+        while (groupStart < n)
+        {
+            // Rows of one key together (distinct keys share a bucket only on a hash collision).
+            final long first = records[groupStart];
+            int groupEnd = groupStart + 1;
+            for (int j = groupEnd; j < n; j++)
+            {
+                if (RowStore.keyEquals(first, records[j]))
+                {
+                    final long t = records[groupEnd];
+                    records[groupEnd++] = records[j];
+                    records[j] = t;
+                }
+            }
+            next = Math.min(next, fireKey(bucket, groupStart, groupEnd));
+            groupStart = groupEnd;
+        }
+        if (BucketDescriptor.isEmpty(bucket))
+        {
+            index.remove(bucket);
+        }
+        else
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            bucketWheel.schedule(bucket, next);
+        }
+    }
+
+    /** Joins the rows {@code records[from, to)} of one key and one window, emits, and drops them. */
+    final void emitWindow(final int from, final int to, final long start, final long end)
+    {
+        for (int i = from; i < to; i++)
+        {
+            if (RowDescriptor.count(records[i]) != NEVER_MATCHES)
+            {
+                RowDescriptor.count(records[i], 0);
+            }
+        }
+        for (int i = from; i < to; i++)
+        {
+            final long left = records[i];
+            if (RowDescriptor.side(left) != 0 || RowDescriptor.count(left) == NEVER_MATCHES)
+            {
+                continue;
+            }
+            RowStore.wrap(left, storedBuffer, storedRow);
+            for (int j = from; j < to; j++)
+            {
+                final long right = records[j];
+                if (RowDescriptor.side(right) == 0 || RowDescriptor.count(right) == NEVER_MATCHES)
+                {
+                    continue;
+                }
+                RowStore.wrap(right, otherBuffer, otherRow);
+                if (!compiled.condition().acceptsAll() && !compiled.condition().test(storedRow, otherRow))
+                {
+                    continue;
+                }
+                RowDescriptor.count(left, RowDescriptor.count(left) + 1);
+                RowDescriptor.count(right, RowDescriptor.count(right) + 1);
+                if (!semiOrAnti)
+                {
+                    emitWindowPair(storedRow, otherRow, start, end, fireStep);
+                }
+            }
+        }
+        for (int i = from; i < to; i++)
+        {
+            final long record = records[i];
+            final Side side = sideOf(record);
+            final int count = RowDescriptor.count(record);
+            final boolean emit = semi && side == Side.LEFT ? count > 0 : count <= 0 && emitsUnmatched(side);
+            if (emit)
+            {
+                RowStore.wrap(record, storedBuffer, storedRow);
+                emitWindowPadded(side, storedRow, start, end, fireStep);
+            }
+            store.remove(record);
+            counters.expiredRows++;
+        }
+    }
+
+    /** Emits a lone row with its window {@code [start, end)} and drops it. */
+    final void emitLoneRow(final long record, final long start, final long end)
+    {
+        RowStore.wrap(record, storedBuffer, storedRow);
+        emitWindowPadded(sideOf(record), storedRow, start, end, fireStep);
+        store.remove(record);
+        counters.expiredRows++;
+    }
+
+    /** Copies the bucket's records of both sides into {@link #records}; @return how many. */
+    private int gather(final long bucket)
+    {
+        int n = 0;
+        for (int s = 0; s < 2; s++)
+        {
+            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            {
+                if (n == records.length)
+                {
+                    records = Arrays.copyOf(records, n * 2);
+                }
+                records[n++] = r;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    void onJoinWatermark(final long watermark, final long step)
+    {
+        fireStep = step;
+        fireWatermark = watermark;
+        // Windows are scheduled at timerDeadline(end): those with end - 1 <= watermark expire now.
+        bucketWheel.advance(watermark, bucketFire);
+        wheel.advance(watermark, loneRowFire);
+    }
+
+    @Override
+    public final void onEndOfInput(final long step)
+    {
+        watermarks.advanceBoth(Long.MAX_VALUE);
+        ended = true;
+        fireStep = step;
+        fireWatermark = Long.MAX_VALUE;
+        bucketWheel.expireAll(bucketFire);
+        wheel.expireAll(loneRowFire);
+    }
+
+    @Override
+    public final OperatorCounters counters()
+    {
+        super.counters();
+        final JoinCounters c = counters;
+        c.pendingTimers += bucketWheel.pending();
+        return c;
+    }
+}

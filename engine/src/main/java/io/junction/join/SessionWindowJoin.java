@@ -1,0 +1,266 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import org.agrona.UnsafeApi;
+
+import java.util.Arrays;
+
+/**
+ * The session window join behind {@link WindowJoin} (SPEC 2.3).
+ * <pre>
+ * rows are stored per key; the bucket's timer is due at its earliest session's end - 1; on firing,
+ *   the key's rows are clustered by ts (a gap larger than {@code gap} splits sessions), due sessions
+ *   are joined and dropped, and the bucket is rescheduled for the next one. A row that fails its
+ *   pre-filter is stored with its key like any row (it opens, extends and bridges sessions and
+ *   decides lateness) but is marked to match nothing.
+ * null key: the row is alone in its session {@code [ts, ts + gap)}; it is stored with its own timer
+ *   and emitted padded (or as anti output) when that session fires, if its side emits unmatched rows.
+ * </pre>
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class SessionWindowJoin extends AbstractWindowJoin
+{
+    private final long gap;
+    /** The ts of the key's stored rows and of the arriving row, sorted to find the row's merged session; used for nothing else. */
+    private long[] sessionTs = new long[64];
+
+    SessionWindowJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        super(spec, config, results, deadLetters);
+        this.gap = spec.window().gap();
+    }
+
+    @Override
+    void onInsert(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long watermark)
+    {
+        int keyLength = extractKey(side, row, key.capacity() - WINDOW_SUFFIX);
+        boolean neverMatches = false;
+        if (keyLength == UNMATCHABLE && !compiled.filter(side).test(row))
+        {
+            // SPEC 2.3: a filtered row still takes part in its key's sessions; only a null-key row is alone.
+            keyLength = extractSessionKey(side, row);
+            neverMatches = true;
+        }
+        if (keyLength == TOO_LONG)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            return;
+        }
+        onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, watermark);
+    }
+
+    /** @return the key of a row whatever its pre-filter says: its length, {@link #UNMATCHABLE} (null) or {@link #TOO_LONG}. */
+    private int extractSessionKey(final Side side, final RowView row)
+    {
+        final int length = compiled.key(side).extract(row, key, 0, key.capacity() - WINDOW_SUFFIX);
+        if (length == KeyExtractor.KEY_TOO_LONG)
+        {
+            return TOO_LONG;
+        }
+        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
+    }
+
+    private void onSessionRow(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final boolean neverMatches, final long watermark)
+    {
+        if (keyLength == UNMATCHABLE)
+        {
+            final long end = saturatedAdd(ts, gap);
+            if (isFired(end, watermark))
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            }
+            else if (emitsUnmatched(side))
+            {
+                final long record = reserve(0, row);
+                if (record == 0)
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
+                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), timerDeadline(end));
+            }
+            return;
+        }
+        final long bucket = index.findOrCreate(keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (BucketDescriptor.isEmpty(bucket))
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+        }
+        // The merged session of the new row: its key's unfired rows clustered with it.
+        int n = 0;
+        for (int s = 0; s < 2; s++)
+        {
+            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            {
+                if (store.keyEquals(r, key, 0, keyLength))
+                {
+                    ensureSessionTs(n + 1);
+                    sessionTs[n++] = RowDescriptor.ts(r);
+                }
+            }
+        }
+        ensureSessionTs(n + 1);
+        sessionTs[n++] = ts;
+        heapSort(sessionTs, 0, n, false);
+        long clusterMax = Long.MIN_VALUE;
+        boolean found = false;
+        for (int i = 0; i < n; i++)
+        {
+            if (i > 0 && sessionTs[i] > saturatedAdd(sessionTs[i - 1], gap))
+            {
+                if (found)
+                {
+                    break;
+                }
+            }
+            clusterMax = sessionTs[i];
+            if (sessionTs[i] == ts)
+            {
+                found = true;
+            }
+        }
+        final long end = saturatedAdd(clusterMax, gap);
+        if (isFired(end, watermark))
+        {
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            releaseIfEmpty(bucket);
+            return;
+        }
+        final long reservedRecord = reserve(keyLength, row);
+        if (reservedRecord == 0)
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long record = store.append(reservedRecord, bucket, side, key, 0, keyLength, row, ts);
+        if (neverMatches)
+        {
+            RowDescriptor.count(record, NEVER_MATCHES);
+        }
+        // The merged session's deadline, never below the watermark (the row was not late); the row's own
+        // [ts, ts + gap) may lie before the watermark when it joins a later session.
+        final long deadline = timerDeadline(end);
+        if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
+        {
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            bucketWheel.schedule(bucket, deadline);
+        }
+        else if (deadline < UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET))
+        {
+            // Firing early is harmless: the bucket fires only due sessions and reschedules itself.
+            bucketWheel.cancel(bucket);
+            bucketWheel.schedule(bucket, deadline);
+        }
+    }
+
+    @Override
+    long fireKey(final long bucket, final int from, final int to)
+    {
+        long next = Long.MAX_VALUE;
+        heapSort(records, from, to, true);
+        int clusterStart = from;
+        for (int i = from + 1; i <= to; i++)
+        {
+            if (i == to || RowDescriptor.ts(records[i]) > saturatedAdd(RowDescriptor.ts(records[i - 1]), gap))
+            {
+                final long start = RowDescriptor.ts(records[clusterStart]);
+                final long end = saturatedAdd(RowDescriptor.ts(records[i - 1]), gap);
+                if (ended || isFired(end, fireWatermark))
+                {
+                    emitWindow(clusterStart, i, start, end);
+                }
+                else
+                {
+                    next = Math.min(next, timerDeadline(end));
+                }
+                clusterStart = i;
+            }
+        }
+        return next;
+    }
+
+    @Override
+    void fireLoneRow(final long record)
+    {
+        final long ts = RowDescriptor.ts(record);
+        emitLoneRow(record, ts, saturatedAdd(ts, gap));
+    }
+
+    private void ensureSessionTs(final int length)
+    {
+        if (length > sessionTs.length)
+        {
+            sessionTs = Arrays.copyOf(sessionTs, Math.max(length, sessionTs.length * 2));
+        }
+    }
+
+    /**
+     * Sorts {@code a[from, to)} ascending in place without allocating: by value, or, when
+     * {@code byRecordTs}, by the ts of the records they address. Not {@code Arrays.sort}: the records
+     * sort by a key read through their address, which it cannot take, and on {@code long[]} its
+     * dual-pivot quicksort (JDK 14+) may allocate a merge buffer for ranges over 4096 elements that
+     * hold runs, as the two side chains gathered here do. A heap sort is also unstable in a way that
+     * does not depend on the JDK, so the order of a session's output stays as it was.
+     */
+    private static void heapSort(final long[] a, final int from, final int to, final boolean byRecordTs)
+    {
+        final int n = to - from;
+        for (int i = n / 2 - 1; i >= 0; i--)
+        {
+            siftDown(a, from, i, n, byRecordTs);
+        }
+        for (int end = n - 1; end > 0; end--)
+        {
+            final long t = a[from];
+            a[from] = a[from + end];
+            a[from + end] = t;
+            siftDown(a, from, 0, end, byRecordTs);
+        }
+    }
+
+    private static void siftDown(final long[] a, final int base, final int start, final int n, final boolean byRecordTs)
+    {
+        int root = start;
+        while (2 * root + 1 < n)
+        {
+            int child = 2 * root + 1;
+            if (child + 1 < n && sortKey(a[base + child], byRecordTs) < sortKey(a[base + child + 1], byRecordTs))
+            {
+                child++;
+            }
+            if (sortKey(a[base + root], byRecordTs) >= sortKey(a[base + child], byRecordTs))
+            {
+                return;
+            }
+            final long t = a[base + root];
+            a[base + root] = a[base + child];
+            a[base + child] = t;
+            root = child;
+        }
+    }
+
+    private static long sortKey(final long value, final boolean byRecordTs)
+    {
+        return byRecordTs ? RowDescriptor.ts(value) : value;
+    }
+}
