@@ -1,5 +1,7 @@
 package io.junction.runtime;
 
+import io.junction.testing.ForwardingOperator;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
@@ -687,58 +689,6 @@ class FeatureSeamsTest
             {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    private static class ForwardingOperator implements JoinOperator
-    {
-        private final JoinOperator delegate;
-
-        ForwardingOperator(final JoinOperator delegate)
-        {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
-        {
-            delegate.onRow(side, kind, row, ts, step);
-        }
-
-        @Override
-        public void onWatermark(final Side side, final long watermark, final long step)
-        {
-            delegate.onWatermark(side, watermark, step);
-        }
-
-        @Override
-        public void onWatermark(final long watermark, final long step)
-        {
-            delegate.onWatermark(watermark, step);
-        }
-
-        @Override
-        public void onIdle(final Side side, final long step)
-        {
-            delegate.onIdle(side, step);
-        }
-
-        @Override
-        public void onEndOfInput(final long step)
-        {
-            delegate.onEndOfInput(step);
-        }
-
-        @Override
-        public OperatorCounters counters()
-        {
-            return delegate.counters();
-        }
-
-        @Override
-        public void close()
-        {
-            delegate.close();
         }
     }
 }

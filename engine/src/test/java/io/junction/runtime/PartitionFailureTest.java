@@ -1,5 +1,7 @@
 package io.junction.runtime;
 
+import io.junction.testing.ForwardingOperator;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -212,14 +214,13 @@ class PartitionFailureTest
     }
 
     /** An operator whose counters fail once it has seen a row: an error no guard inside the worker expects. */
-    private static final class BrokenCountersOperator implements JoinOperator
+    private static final class BrokenCountersOperator extends ForwardingOperator
     {
-        private final JoinOperator delegate;
         private boolean broken;
 
         BrokenCountersOperator(final JoinOperator delegate)
         {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -230,30 +231,6 @@ class PartitionFailureTest
         }
 
         @Override
-        public void onWatermark(final Side side, final long watermark, final long step)
-        {
-            delegate.onWatermark(side, watermark, step);
-        }
-
-        @Override
-        public void onWatermark(final long watermark, final long step)
-        {
-            delegate.onWatermark(watermark, step);
-        }
-
-        @Override
-        public void onIdle(final Side side, final long step)
-        {
-            delegate.onIdle(side, step);
-        }
-
-        @Override
-        public void onEndOfInput(final long step)
-        {
-            delegate.onEndOfInput(step);
-        }
-
-        @Override
         public OperatorCounters counters()
         {
             if (broken)
@@ -261,12 +238,6 @@ class PartitionFailureTest
                 throw new AssertionError("counters broken");
             }
             return delegate.counters();
-        }
-
-        @Override
-        public void close()
-        {
-            delegate.close();
         }
     }
 }
