@@ -5,7 +5,6 @@ import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 
 import java.util.ArrayList;
@@ -17,7 +16,7 @@ import java.util.stream.Collectors;
  * gets the next step (0, 1, 2...). Records every output and dead letter, decoded to row labels
  * ({@link IntervalTestRows#idOf}).
  */
-final class IntervalTestHarness extends OperatorTestHarness implements ResultHandler
+final class IntervalTestHarness extends OperatorTestHarness
 {
     static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
 
@@ -47,7 +46,8 @@ final class IntervalTestHarness extends OperatorTestHarness implements ResultHan
 
     IntervalTestHarness(final JoinSpec spec, final StateConfig config)
     {
-        this.join = new IntervalJoin(spec, config, this, this);
+        super(spec, config);
+        this.join = (IntervalJoin) operator();
     }
 
     /** @return a spec builder over {@link IntervalTestRows#SCHEMA} joining on {@code k}, interval {@code [lower, upper]}. */
@@ -67,12 +67,6 @@ final class IntervalTestHarness extends OperatorTestHarness implements ResultHan
     static IntervalTestHarness of(final JoinType type, final long lower, final long upper)
     {
         return new IntervalTestHarness(spec(type, lower, upper).build());
-    }
-
-    @Override
-    JoinOperator operator()
-    {
-        return join;
     }
 
     @Override

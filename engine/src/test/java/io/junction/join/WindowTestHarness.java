@@ -4,7 +4,6 @@ import io.junction.api.ChangeKind;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.WindowSpec;
 
@@ -18,7 +17,7 @@ import java.util.stream.Collectors;
  * decoded to row labels ({@link IntervalTestRows#idOf}; rows are {@link IntervalTestRows}'s
  * {@code k, id, v}).
  */
-final class WindowTestHarness extends OperatorTestHarness implements ResultHandler
+final class WindowTestHarness extends OperatorTestHarness
 {
     static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
 
@@ -52,7 +51,8 @@ final class WindowTestHarness extends OperatorTestHarness implements ResultHandl
 
     WindowTestHarness(final JoinSpec spec, final StateConfig config)
     {
-        this.join = new WindowJoin(spec, config, this, this);
+        super(spec, config);
+        this.join = (WindowJoin) operator();
     }
 
     /** @return a spec builder over {@link IntervalTestRows#SCHEMA} joining on {@code k} over {@code window}. */
@@ -77,12 +77,6 @@ final class WindowTestHarness extends OperatorTestHarness implements ResultHandl
     static WindowTestHarness session(final JoinType type, final long gap)
     {
         return new WindowTestHarness(spec(type, WindowSpec.session(gap)).build());
-    }
-
-    @Override
-    JoinOperator operator()
-    {
-        return join;
     }
 
     @Override
