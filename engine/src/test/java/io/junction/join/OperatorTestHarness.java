@@ -12,22 +12,38 @@ import io.junction.testing.JoinHarness;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The interval and window tests' view of the one operator harness, {@link JoinHarness}: it drives the
  * events (one step each, 0, 1, 2..., as a replay would) and this layer only adds what those tests
  * share: rows of {@link IntervalTestRows}'s schema ({@code k, id, v}) fed by label, calls that return
- * the event's step, and dead letters recorded by row label. Subclasses record outputs in their own
- * shape: they are the harness's result listener.
+ * the event's step, outputs and dead letters recorded by row label, and reading the outputs by step.
+ * Subclasses record outputs in their own shape {@code O} (the window join's carry their window): they
+ * are the harness's result listener.
+ *
+ * @param <O> one recorded output.
  */
-abstract class OperatorTestHarness implements AutoCloseable, DeadLetterHandler, ResultHandler
+abstract class OperatorTestHarness<O extends OperatorTestHarness.Recorded> implements AutoCloseable, DeadLetterHandler, ResultHandler
 {
+    static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
+
+    /** One recorded output as the tests compare it. */
+    interface Recorded
+    {
+        long step();
+
+        /** @return the output as text, what tests compare within a step, e.g. {@code "+I L1 R1"}. */
+        String text();
+    }
+
     /** One dead letter. */
     record Dead(long step, Side side, ChangeKind kind, String id, long ts, DeadLetterReason reason)
     {
     }
 
     final List<Dead> dead = new ArrayList<>();
+    final List<O> out = new ArrayList<>();
     private final JoinHarness harness;
 
     OperatorTestHarness(final JoinSpec spec, final StateConfig config)
@@ -113,6 +129,21 @@ abstract class OperatorTestHarness implements AutoCloseable, DeadLetterHandler, 
         final long s = harness.nextStep();
         harness.endOfInput();
         return s;
+    }
+
+    /** @return the outputs of one step as sorted {@link Recorded#text()} lines (order within a step is free). */
+    final List<String> at(final long step)
+    {
+        return out.stream().filter(o -> o.step() == step).map(Recorded::text).sorted().collect(Collectors.toList());
+    }
+
+    /** @return every output as {@code "step: text"}, sorted by step then text. */
+    final List<String> all()
+    {
+        return out.stream()
+            .sorted((a, b) -> a.step() != b.step() ? Long.compare(a.step(), b.step()) : a.text().compareTo(b.text()))
+            .map(o -> o.step() + ": " + o.text())
+            .collect(Collectors.toList());
     }
 
     OperatorCounters counters()
