@@ -440,38 +440,15 @@ class IntervalJoinDifferentialTest
             {
                 return false;
             }
-            return filter == null || compare(filter.op(), e.v(), filter.value());
+            return filter == null || ScenarioEvents.compare(filter.op(), e.v(), filter.value());
         }
 
         private static boolean condition(final CompareOp op, final Object leftV, final Object rightV)
         {
-            return op == null || compare(op, leftV, rightV);
+            return op == null || ScenarioEvents.compare(op, leftV, rightV);
         }
 
         /** SPEC 1: numbers compare as numbers, null compares false with everything. */
-        private static boolean compare(final CompareOp op, final Object a, final Object b)
-        {
-            if (!(a instanceof Long) || !(b instanceof Long))
-            {
-                return false;
-            }
-            final int c = Long.compare((Long)a, (Long)b);
-            switch (op)
-            {
-                case EQ:
-                    return c == 0;
-                case NE:
-                    return c != 0;
-                case LT:
-                    return c < 0;
-                case LE:
-                    return c <= 0;
-                case GT:
-                    return c > 0;
-                default:
-                    return c >= 0;
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -183,4 +183,32 @@ final class ScenarioEvents
         }
         return sb.toString();
     }
+
+    /**
+     * @return the models' SQL comparison of two {@code v} values: true only for two longs that satisfy
+     *         {@code op} (null, absent and strings never match).
+     */
+    static boolean compare(final CompareOp op, final Object a, final Object b)
+    {
+        if (!(a instanceof Long) || !(b instanceof Long))
+        {
+            return false;
+        }
+        final int c = Long.compare((Long)a, (Long)b);
+        switch (op)
+        {
+            case EQ:
+                return c == 0;
+            case NE:
+                return c != 0;
+            case LT:
+                return c < 0;
+            case LE:
+                return c <= 0;
+            case GT:
+                return c > 0;
+            default:
+                return c >= 0;
+        }
+    }
 }

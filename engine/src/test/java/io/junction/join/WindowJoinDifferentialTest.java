@@ -402,7 +402,7 @@ class WindowJoinDifferentialTest
                 return;
             }
             final Filter filter = e.side() == Side.LEFT ? s.leftFilter : s.rightFilter;
-            final boolean matchable = hasKey(e) && (filter == null || compare(filter.op(), e.v(), filter.value()));
+            final boolean matchable = hasKey(e) && (filter == null || ScenarioEvents.compare(filter.op(), e.v(), filter.value()));
             final ModelRow row = new ModelRow(e, matchable);
             final boolean accepted = s.kind == WindowSpec.Kind.SESSION ? assignToSession(row) : assignToWindows(row);
             if (!accepted)
@@ -523,7 +523,7 @@ class WindowJoinDifferentialTest
                 for (final ModelRow r : rows)
                 {
                     if (r.side() == Side.RIGHT && l.matchable && r.matchable && l.event.key().equals(r.event.key()) &&
-                        (s.condition == null || compare(s.condition, l.event.v(), r.event.v())))
+                        (s.condition == null || ScenarioEvents.compare(s.condition, l.event.v(), r.event.v())))
                     {
                         matched = true;
                         matchedRight.add(r);
@@ -586,29 +586,6 @@ class WindowJoinDifferentialTest
         }
 
         /** SPEC 1: numbers compare as numbers, null (or absent) compares false with everything. */
-        private static boolean compare(final CompareOp op, final Object a, final Object b)
-        {
-            if (!(a instanceof Long) || !(b instanceof Long))
-            {
-                return false;
-            }
-            final int c = Long.compare((Long)a, (Long)b);
-            switch (op)
-            {
-                case EQ:
-                    return c == 0;
-                case NE:
-                    return c != 0;
-                case LT:
-                    return c < 0;
-                case LE:
-                    return c <= 0;
-                case GT:
-                    return c > 0;
-                default:
-                    return c >= 0;
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
