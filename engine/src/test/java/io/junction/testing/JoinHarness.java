@@ -20,7 +20,8 @@ import java.util.List;
  * returning the outputs each event produced; every output and dead letter is also collected, decoded.
  *
  * <p>It lives in {@code io.junction.testing} with the collectors it uses, because it needs nothing
- * package-private and tests of every package (join, runtime, tools) can use it. Tests that want the
+ * package-private (it makes the operator through the public {@link JoinOperators}) and the engine's
+ * tests of every package (api, join, runtime) can then use it. Tests that want the
  * outputs in another shape (the interval and window tests record row labels and windows, see
  * {@code io.junction.join.OperatorTestHarness}) pass their own handlers as listeners: each output and
  * dead letter reaches the listener too, with the operator's original flyweights and window.
