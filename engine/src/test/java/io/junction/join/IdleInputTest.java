@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class IdleInputTest
 {
-    private static void assertLive(final OperatorTestHarness h, final long left, final long right)
+    private static void assertLive(final OperatorTestHarness<?> h, final long left, final long right)
     {
         final OperatorCounters c = h.counters();
         assertEquals(left, c.liveLeft(), "liveLeft");

@@ -26,6 +26,17 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import static io.junction.join.ScenarioEvents.difference;
+import static io.junction.join.ScenarioEvents.lines;
+import static io.junction.join.ScenarioEvents.multiset;
+import static io.junction.join.ScenarioEvents.randomFilter;
+import static io.junction.join.ScenarioEvents.randomKey;
+import static io.junction.join.ScenarioEvents.randomOp;
+import static io.junction.join.ScenarioEvents.randomRowOp;
+import static io.junction.join.ScenarioEvents.randomValue;
+import static io.junction.join.ScenarioEvents.randomWatermarkKind;
+import static io.junction.join.ScenarioEvents.sequenceSeeds;
+
 /**
  * The interval join against a brute-force model of SPEC 2.2, over thousands of short random logs per
  * join type: random bounds (inclusive or exclusive, negative or positive), allowed lateness, few keys
@@ -99,8 +110,8 @@ class IntervalJoinDifferentialTest
             lowerInclusive = loIn;
             upperInclusive = hiIn;
             lateness = random.nextBoolean() ? 0 : random.nextLong(1, 9);
-            leftFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
-            rightFilter = random.nextInt(10) < 3 ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            leftFilter = randomFilter(random, 3);
+            rightFilter = randomFilter(random, 3);
             condition = random.nextInt(10) < 3 ? randomOp(random) : null;
 
             final int length = random.nextInt(5, 41);
@@ -113,61 +124,20 @@ class IntervalJoinDifferentialTest
                 if (dice < 65)
                 {
                     final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
-                    final ChangeKind op = random.nextInt(100) < 4 ?
-                        new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
-                        ChangeKind.INSERT;
+                    final ChangeKind op = randomRowOp(random);
                     final long ts = offset == 0 && random.nextInt(100) < 3 ?
                         (random.nextBoolean() ? Long.MIN_VALUE + random.nextLong(0, 20) : Long.MAX_VALUE - random.nextLong(0, 20)) :
                         cursor + random.nextLong(-25, 9);
-                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
+                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random, 8), randomValue(random),
                         (side == Side.LEFT ? "L" : "R") + ids++));
                 }
                 else
                 {
                     final long watermark = random.nextInt(10) == 0 ? cursor - random.nextLong(20, 61) : cursor - random.nextLong(0, 16);
-                    final int which = random.nextInt(10);
-                    final EventKind kind = which < 4 ? EventKind.WATERMARK_BOTH :
-                        which < 7 ? EventKind.WATERMARK_LEFT : EventKind.WATERMARK_RIGHT;
+                    final EventKind kind = randomWatermarkKind(random);
                     events.add(new Event(kind, null, null, watermark, null, null, null));
                 }
             }
-        }
-
-        private static CompareOp randomOp(final SplittableRandom random)
-        {
-            return CompareOp.values()[random.nextInt(CompareOp.values().length)];
-        }
-
-        private static Object randomKey(final SplittableRandom random)
-        {
-            final int dice = random.nextInt(100);
-            if (dice < 8)
-            {
-                return null;
-            }
-            if (dice < 11)
-            {
-                return ABSENT;
-            }
-            if (dice < 16)
-            {
-                return "1";
-            }
-            return random.nextLong(0, 4);
-        }
-
-        private static Object randomValue(final SplittableRandom random)
-        {
-            final int dice = random.nextInt(100);
-            if (dice < 8)
-            {
-                return null;
-            }
-            if (dice < 11)
-            {
-                return ABSENT;
-            }
-            return random.nextLong(0, 4);
         }
 
         BigInteger inclusiveLower()
@@ -258,7 +228,7 @@ class IntervalJoinDifferentialTest
     }
 
     /** One expected or actual output: what a step emits. */
-    private record Line(long step, String text, long ts) implements Comparable<Line>
+    private record Line(long step, String text, long ts) implements Comparable<Line>, ScenarioEvents.Text
     {
         @Override
         public int compareTo(final Line o)
@@ -470,38 +440,15 @@ class IntervalJoinDifferentialTest
             {
                 return false;
             }
-            return filter == null || compare(filter.op(), e.v(), filter.value());
+            return filter == null || ScenarioEvents.compare(filter.op(), e.v(), filter.value());
         }
 
         private static boolean condition(final CompareOp op, final Object leftV, final Object rightV)
         {
-            return op == null || compare(op, leftV, rightV);
+            return op == null || ScenarioEvents.compare(op, leftV, rightV);
         }
 
         /** SPEC 1: numbers compare as numbers, null compares false with everything. */
-        private static boolean compare(final CompareOp op, final Object a, final Object b)
-        {
-            if (!(a instanceof Long) || !(b instanceof Long))
-            {
-                return false;
-            }
-            final int c = Long.compare((Long)a, (Long)b);
-            switch (op)
-            {
-                case EQ:
-                    return c == 0;
-                case NE:
-                    return c != 0;
-                case LT:
-                    return c < 0;
-                case LE:
-                    return c <= 0;
-                case GT:
-                    return c > 0;
-                default:
-                    return c >= 0;
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -533,10 +480,8 @@ class IntervalJoinDifferentialTest
             return;
         }
         final long base = Long.getLong("junction.interval.seed", new SplittableRandom().nextLong());
-        // Not base ^ n * 0x9E3779B97F4A7C15L: that is SplittableRandom's own gamma, which would make the
-        // combinations replay the same sequences shifted by a few places.
         final long combination = type.ordinal() * (long)IndexKind.values().length + index.ordinal() + 1;
-        final SplittableRandom seeds = new SplittableRandom(base ^ Long.rotateLeft(combination * 0xC2B2AE3D27D4EB4FL, 31));
+        final SplittableRandom seeds = sequenceSeeds(base, combination);
         final int sequences = SEQUENCES_PER_TYPE / IndexKind.values().length;
         for (int i = 0; i < sequences; i++)
         {
@@ -711,39 +656,5 @@ class IntervalJoinDifferentialTest
                 problems.add(e.getKey() + " emitted alone " + e.getValue() + " times");
             }
         }
-    }
-
-    private static TreeMap<String, Integer> multiset(final List<Line> lines)
-    {
-        final TreeMap<String, Integer> counts = new TreeMap<>();
-        for (final Line line : lines)
-        {
-            counts.merge(line.text(), 1, Integer::sum);
-        }
-        return counts;
-    }
-
-    private static List<String> difference(final Map<String, Integer> a, final Map<String, Integer> b)
-    {
-        final List<String> out = new ArrayList<>();
-        for (final Map.Entry<String, Integer> e : a.entrySet())
-        {
-            final int extra = e.getValue() - b.getOrDefault(e.getKey(), 0);
-            for (int i = 0; i < extra; i++)
-            {
-                out.add(e.getKey());
-            }
-        }
-        return out;
-    }
-
-    private static String lines(final List<Line> lines)
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (final Line line : lines)
-        {
-            sb.append("  ").append(line).append('\n');
-        }
-        return sb.toString();
     }
 }

@@ -5,27 +5,21 @@ import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Drives one {@link IntervalJoin} event by event, as a replay would: each call is one input line and
  * gets the next step (0, 1, 2...). Records every output and dead letter, decoded to row labels
  * ({@link IntervalTestRows#idOf}).
  */
-final class IntervalTestHarness extends OperatorTestHarness implements ResultHandler
+final class IntervalTestHarness extends OperatorTestHarness<IntervalTestHarness.Out>
 {
-    static final StateConfig SMALL_STATE = StateConfig.defaults().withMaxKeys(4096);
-
     /** One output row. {@code left} / {@code right} are row labels, null when padded. */
-    record Out(long step, ChangeKind kind, String left, String right, long ts)
+    record Out(long step, ChangeKind kind, String left, String right, long ts) implements Recorded
     {
         /** @return {@code "+I L R"} with {@code null} for a padded side: what tests compare within a step. */
-        String text()
+        @Override
+        public String text()
         {
             return kind.shortString() + ' ' + left + ' ' + right;
         }
@@ -38,7 +32,6 @@ final class IntervalTestHarness extends OperatorTestHarness implements ResultHan
     }
 
     final IntervalJoin join;
-    final List<Out> out = new ArrayList<>();
 
     IntervalTestHarness(final JoinSpec spec)
     {
@@ -47,7 +40,8 @@ final class IntervalTestHarness extends OperatorTestHarness implements ResultHan
 
     IntervalTestHarness(final JoinSpec spec, final StateConfig config)
     {
-        this.join = new IntervalJoin(spec, config, this, this);
+        super(spec, config);
+        this.join = (IntervalJoin) operator();
     }
 
     /** @return a spec builder over {@link IntervalTestRows#SCHEMA} joining on {@code k}, interval {@code [lower, upper]}. */
@@ -70,30 +64,9 @@ final class IntervalTestHarness extends OperatorTestHarness implements ResultHan
     }
 
     @Override
-    JoinOperator operator()
-    {
-        return join;
-    }
-
-    @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
     {
         out.add(new Out(step, kind, IntervalTestRows.idOf(left), IntervalTestRows.idOf(right), timestamp));
-    }
-
-    /** @return the outputs of one step as sorted {@link Out#text()} lines (order within a step is free). */
-    List<String> at(final long step)
-    {
-        return out.stream().filter(o -> o.step() == step).map(Out::text).sorted().collect(Collectors.toList());
-    }
-
-    /** @return every output as {@code "step: +I L R"}, sorted by step then text. */
-    List<String> all()
-    {
-        return out.stream()
-            .sorted((a, b) -> a.step() != b.step() ? Long.compare(a.step(), b.step()) : a.text().compareTo(b.text()))
-            .map(o -> o.step() + ": " + o.text())
-            .collect(Collectors.toList());
     }
 
 }

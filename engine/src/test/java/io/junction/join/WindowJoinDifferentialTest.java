@@ -30,6 +30,17 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import static io.junction.join.ScenarioEvents.difference;
+import static io.junction.join.ScenarioEvents.lines;
+import static io.junction.join.ScenarioEvents.multiset;
+import static io.junction.join.ScenarioEvents.randomFilter;
+import static io.junction.join.ScenarioEvents.randomKey;
+import static io.junction.join.ScenarioEvents.randomOp;
+import static io.junction.join.ScenarioEvents.randomRowOp;
+import static io.junction.join.ScenarioEvents.randomValue;
+import static io.junction.join.ScenarioEvents.randomWatermarkKind;
+import static io.junction.join.ScenarioEvents.sequenceSeeds;
+
 /**
  * The window join against a brute-force model of SPEC 2.3, over thousands of short random logs for
  * every join type and window family: tumbling windows of random size and offset, sliding windows of
@@ -133,8 +144,8 @@ class WindowJoinDifferentialTest
             }
             // Sessions get a filter more often: a filtered row still opens, extends and bridges its key's sessions.
             final int filterChance = kind == WindowSpec.Kind.SESSION ? 5 : 3;
-            leftFilter = random.nextInt(10) < filterChance ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
-            rightFilter = random.nextInt(10) < filterChance ? new Filter(randomOp(random), random.nextLong(0, 4)) : null;
+            leftFilter = randomFilter(random, filterChance);
+            rightFilter = randomFilter(random, filterChance);
             condition = random.nextInt(10) < 3 ? randomOp(random) : null;
 
             final int length = random.nextInt(5, 41);
@@ -147,20 +158,16 @@ class WindowJoinDifferentialTest
                 if (dice < 65)
                 {
                     final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
-                    final ChangeKind op = random.nextInt(100) < 4 ?
-                        new ChangeKind[] {ChangeKind.DELETE, ChangeKind.UPDATE_BEFORE, ChangeKind.UPDATE_AFTER}[random.nextInt(3)] :
-                        ChangeKind.INSERT;
+                    final ChangeKind op = randomRowOp(random);
                     final long ts = clampedAdd((cursor + random.nextLong(-25, 9)) * scale + jitter(random, scale), shift);
-                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random), randomValue(random),
+                    events.add(new Event(EventKind.ROW, side, op, ts, randomKey(random, 9), randomValue(random),
                         (side == Side.LEFT ? "L" : "R") + ids++));
                 }
                 else
                 {
                     final long back = random.nextInt(10) == 0 ? random.nextLong(20, 61) : random.nextLong(0, 16);
                     final long watermark = clampedAdd((cursor - back) * scale + jitter(random, scale), shift);
-                    final int which = random.nextInt(10);
-                    final EventKind wk = which < 4 ? EventKind.WATERMARK_BOTH :
-                        which < 7 ? EventKind.WATERMARK_LEFT : EventKind.WATERMARK_RIGHT;
+                    final EventKind wk = randomWatermarkKind(random);
                     events.add(new Event(wk, null, null, watermark, null, null, null));
                 }
             }
@@ -181,43 +188,6 @@ class WindowJoinDifferentialTest
         private static long jitter(final SplittableRandom random, final long scale)
         {
             return scale == 1 ? 0 : random.nextLong(0, scale);
-        }
-
-        private static CompareOp randomOp(final SplittableRandom random)
-        {
-            return CompareOp.values()[random.nextInt(CompareOp.values().length)];
-        }
-
-        private static Object randomKey(final SplittableRandom random)
-        {
-            final int dice = random.nextInt(100);
-            if (dice < 9)
-            {
-                return null;
-            }
-            if (dice < 12)
-            {
-                return ABSENT;
-            }
-            if (dice < 16)
-            {
-                return "1";
-            }
-            return random.nextLong(0, 4);
-        }
-
-        private static Object randomValue(final SplittableRandom random)
-        {
-            final int dice = random.nextInt(100);
-            if (dice < 8)
-            {
-                return null;
-            }
-            if (dice < 11)
-            {
-                return ABSENT;
-            }
-            return random.nextLong(0, 4);
         }
 
         WindowSpec window()
@@ -339,7 +309,7 @@ class WindowJoinDifferentialTest
     }
 
     /** One expected or actual output line: the step and {@link WindowTestHarness.Out#text()}. */
-    private record Line(long step, String text) implements Comparable<Line>
+    private record Line(long step, String text) implements Comparable<Line>, ScenarioEvents.Text
     {
         @Override
         public int compareTo(final Line o)
@@ -432,7 +402,7 @@ class WindowJoinDifferentialTest
                 return;
             }
             final Filter filter = e.side() == Side.LEFT ? s.leftFilter : s.rightFilter;
-            final boolean matchable = hasKey(e) && (filter == null || compare(filter.op(), e.v(), filter.value()));
+            final boolean matchable = hasKey(e) && (filter == null || ScenarioEvents.compare(filter.op(), e.v(), filter.value()));
             final ModelRow row = new ModelRow(e, matchable);
             final boolean accepted = s.kind == WindowSpec.Kind.SESSION ? assignToSession(row) : assignToWindows(row);
             if (!accepted)
@@ -553,7 +523,7 @@ class WindowJoinDifferentialTest
                 for (final ModelRow r : rows)
                 {
                     if (r.side() == Side.RIGHT && l.matchable && r.matchable && l.event.key().equals(r.event.key()) &&
-                        (s.condition == null || compare(s.condition, l.event.v(), r.event.v())))
+                        (s.condition == null || ScenarioEvents.compare(s.condition, l.event.v(), r.event.v())))
                     {
                         matched = true;
                         matchedRight.add(r);
@@ -616,29 +586,6 @@ class WindowJoinDifferentialTest
         }
 
         /** SPEC 1: numbers compare as numbers, null (or absent) compares false with everything. */
-        private static boolean compare(final CompareOp op, final Object a, final Object b)
-        {
-            if (!(a instanceof Long) || !(b instanceof Long))
-            {
-                return false;
-            }
-            final int c = Long.compare((Long)a, (Long)b);
-            switch (op)
-            {
-                case EQ:
-                    return c == 0;
-                case NE:
-                    return c != 0;
-                case LT:
-                    return c < 0;
-                case LE:
-                    return c <= 0;
-                case GT:
-                    return c > 0;
-                default:
-                    return c >= 0;
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -675,12 +622,10 @@ class WindowJoinDifferentialTest
             return;
         }
         final long base = BASE_SEED;
-        // Not base ^ n * 0x9E3779B97F4A7C15L: that is SplittableRandom's own gamma, which would make the
-        // combinations replay the same sequences shifted by a few places.
         final long combination = (type.ordinal() * 3L + kind.ordinal()) * IndexKind.values().length + index.ordinal() + 1;
         // Both key indexes must agree with the model: each runs its share of the combination's sequences.
         final int sequences = SEQUENCES / IndexKind.values().length;
-        final SplittableRandom seeds = new SplittableRandom(base ^ Long.rotateLeft(combination * 0xC2B2AE3D27D4EB4FL, 31));
+        final SplittableRandom seeds = sequenceSeeds(base, combination);
         String first = null;
         final List<Long> failing = new ArrayList<>();
         for (int i = 0; i < sequences; i++)
@@ -809,40 +754,5 @@ class WindowJoinDifferentialTest
     private static long clamp(final BigInteger value)
     {
         return value.max(BigInteger.valueOf(Long.MIN_VALUE)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValueExact();
-    }
-
-    /** @return the multiset of output texts, ignoring steps. */
-    private static TreeMap<String, Integer> multiset(final List<Line> lines)
-    {
-        final TreeMap<String, Integer> counts = new TreeMap<>();
-        for (final Line line : lines)
-        {
-            counts.merge(line.text(), 1, Integer::sum);
-        }
-        return counts;
-    }
-
-    private static List<String> difference(final Map<String, Integer> a, final Map<String, Integer> b)
-    {
-        final List<String> out = new ArrayList<>();
-        for (final Map.Entry<String, Integer> e : a.entrySet())
-        {
-            final int extra = e.getValue() - b.getOrDefault(e.getKey(), 0);
-            for (int i = 0; i < extra; i++)
-            {
-                out.add(e.getKey());
-            }
-        }
-        return out;
-    }
-
-    private static String lines(final List<Line> lines)
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (final Line line : lines)
-        {
-            sb.append("  ").append(line).append('\n');
-        }
-        return sb.toString();
     }
 }

@@ -1,7 +1,10 @@
 package io.junction.testing;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinSpec;
+import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.join.JoinOperator;
@@ -12,8 +15,16 @@ import io.junction.metrics.OperatorCounters;
 import java.util.List;
 
 /**
- * Drives one join operator event by event on the calling thread, numbering events as steps 0, 1, ...
- * and returning the outputs each event produced.
+ * The one operator test harness: drives one join operator (any kind, made by {@link JoinOperators#create})
+ * event by event on the calling thread, as a replay would, numbering events as steps 0, 1, ... and
+ * returning the outputs each event produced; every output and dead letter is also collected, decoded.
+ *
+ * <p>It lives in {@code io.junction.testing} with the collectors it uses, because it needs nothing
+ * package-private (it makes the operator through the public {@link JoinOperators}) and the engine's
+ * tests of every package (api, join, runtime) can then use it. Tests that want the
+ * outputs in another shape (the interval and window tests record row labels and windows, see
+ * {@code io.junction.join.OperatorTestHarness}) pass their own handlers as listeners: each output and
+ * dead letter reaches the listener too, with the operator's original flyweights and window.
  */
 public final class JoinHarness implements AutoCloseable
 {
@@ -25,10 +36,23 @@ public final class JoinHarness implements AutoCloseable
 
     public JoinHarness(final JoinSpec spec, final StateConfig config)
     {
+        this(spec, config, null, null);
+    }
+
+    /**
+     * @param resultListener     also gets every output (window outputs through {@link ResultHandler#onWindowResult}), or null.
+     * @param deadLetterListener also gets every dead letter, or null.
+     */
+    public JoinHarness(
+        final JoinSpec spec, final StateConfig config, final ResultHandler resultListener, final DeadLetterHandler deadLetterListener)
+    {
         this.spec = spec;
         this.results = new CollectingResultHandler(spec.leftSchema(), spec.rightSchema());
         this.deadLetters = new CollectingDeadLetterHandler(spec.leftSchema(), spec.rightSchema());
-        this.operator = JoinOperators.create(spec, config, results, deadLetters);
+        this.operator = JoinOperators.create(
+            spec, config,
+            resultListener == null ? results : new TeeResults(results, resultListener),
+            deadLetterListener == null ? deadLetters : new TeeDeadLetters(deadLetters, deadLetterListener));
     }
 
     /** Feeds a left row ({@code op} as {@code "+I"}, {@code "-D"}, ...) at ts 0. */
@@ -90,6 +114,14 @@ public final class JoinHarness implements AutoCloseable
         return results.since(from);
     }
 
+    /** Marks one input idle. */
+    public List<Output> idle(final Side side)
+    {
+        final int from = results.size();
+        operator.onIdle(side, step++);
+        return results.since(from);
+    }
+
     /** Signals the end of input. */
     public List<Output> endOfInput()
     {
@@ -133,5 +165,36 @@ public final class JoinHarness implements AutoCloseable
     public void close()
     {
         operator.close();
+    }
+
+    /** Collects an output, then hands it to the listener; a window output reaches the listener with its window. */
+    private record TeeResults(CollectingResultHandler collector, ResultHandler listener) implements ResultHandler
+    {
+        @Override
+        public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+        {
+            collector.onResult(kind, left, right, timestamp, step);
+            listener.onResult(kind, left, right, timestamp, step);
+        }
+
+        @Override
+        public void onWindowResult(
+            final ChangeKind kind, final RowView left, final RowView right, final long windowStart, final long windowEnd,
+            final long step)
+        {
+            collector.onWindowResult(kind, left, right, windowStart, windowEnd, step);
+            listener.onWindowResult(kind, left, right, windowStart, windowEnd, step);
+        }
+    }
+
+    private record TeeDeadLetters(CollectingDeadLetterHandler collector, DeadLetterHandler listener) implements DeadLetterHandler
+    {
+        @Override
+        public void onDeadLetter(
+            final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final DeadLetterReason reason)
+        {
+            collector.onDeadLetter(side, kind, row, ts, step, reason);
+            listener.onDeadLetter(side, kind, row, ts, step, reason);
+        }
     }
 }
