@@ -1,8 +1,17 @@
 package io.junction.bench;
 
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.join.RegularJoin;
+import io.junction.join.StateConfig;
+import org.openjdk.jmh.infra.Blackhole;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -47,5 +56,28 @@ final class BenchRows
         buffer.putLong(f1Index, f1, java.nio.ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(f2Index, key * 1_000_003L + side, java.nio.ByteOrder.LITTLE_ENDIAN);
         return view;
+    }
+
+    /**
+     * @return a regular join on {@code key} of the workload schema, sized for {@code maxKeys}, whose
+     *         results go to the blackhole.
+     */
+    static RegularJoin regularJoin(final JoinType type, final long maxKeys, final Blackhole blackhole)
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, type)
+            .schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key").build();
+        return new RegularJoin(spec, StateConfig.defaults().withMaxKeys(maxKeys),
+            (kind, left, right, ts, step) -> blackhole.consume(ts), DeadLetterHandler.NONE);
+    }
+
+    /**
+     * The regular join benchmarks' operation: a left row of the n-th key in a scattered order among
+     * {@code keys} arrives (probes, emits, is stored) and is retracted, so state keeps its size.
+     */
+    void insertAndRetractLeftRow(final RegularJoin join, final long n, final long keys)
+    {
+        final long key = (n * 0x9E3779B97F4A7C15L >>> 1) % keys;
+        join.onRow(Side.LEFT, ChangeKind.INSERT, set(key, n, n, 0), n, n);
+        join.onRow(Side.LEFT, ChangeKind.DELETE, view, n, n);
     }
 }

@@ -1,13 +1,9 @@
 package io.junction.bench;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Side;
 import io.junction.join.RegularJoin;
-import io.junction.join.StateConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -51,17 +47,12 @@ public class KeyGroupBenchmark
     private final BenchRows rows = new BenchRows();
     private int keys;
     private long next;
-    private Blackhole blackhole;
 
     @Setup(Level.Trial)
     public void setUp(final Blackhole blackhole)
     {
-        this.blackhole = blackhole;
         keys = STORED_ROWS / rowsPerKey;
-        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER)
-            .schemas(BenchRows.SCHEMA, BenchRows.SCHEMA).leftKey("key").rightKey("key").build();
-        join = new RegularJoin(spec, StateConfig.defaults().withMaxKeys(keys * 2L),
-            (kind, left, right, ts, step) -> this.blackhole.consume(ts), DeadLetterHandler.NONE);
+        join = BenchRows.regularJoin(JoinType.INNER, keys * 2L, blackhole);
         long step = 0;
         // Rows are inserted round-robin over the keys, as a stream would deliver them, so one key's
         // records are spread over the arena rather than allocated side by side.
@@ -84,9 +75,6 @@ public class KeyGroupBenchmark
     @Benchmark
     public void probeKeyGroup()
     {
-        final long n = next++;
-        final long key = (n * 0x9E3779B97F4A7C15L >>> 1) % keys;
-        join.onRow(Side.LEFT, ChangeKind.INSERT, rows.set(key, n, n, 0), n, n);
-        join.onRow(Side.LEFT, ChangeKind.DELETE, rows.view, n, n);
+        rows.insertAndRetractLeftRow(join, next++, keys);
     }
 }

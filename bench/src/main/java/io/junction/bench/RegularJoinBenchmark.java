@@ -1,13 +1,9 @@
 package io.junction.bench;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Side;
 import io.junction.join.RegularJoin;
-import io.junction.join.StateConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,16 +48,11 @@ public class RegularJoinBenchmark
     private RegularJoin join;
     private final BenchRows rows = new BenchRows();
     private long next;
-    private Blackhole blackhole;
 
     @Setup(Level.Trial)
     public void setUp(final Blackhole blackhole)
     {
-        this.blackhole = blackhole;
-        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, type)
-            .schemas(BenchRows.SCHEMA, BenchRows.SCHEMA).leftKey("key").rightKey("key").build();
-        join = new RegularJoin(spec, StateConfig.defaults().withMaxKeys(keys * 2L),
-            (kind, left, right, ts, step) -> this.blackhole.consume(ts), DeadLetterHandler.NONE);
+        join = BenchRows.regularJoin(type, keys * 2L, blackhole);
         long step = 0;
         for (int k = 0; k < keys; k++)
         {
@@ -82,9 +73,6 @@ public class RegularJoinBenchmark
     @Benchmark
     public void insertAndRetractLeftRow()
     {
-        final long n = next++;
-        final long key = (n * 0x9E3779B97F4A7C15L >>> 1) % keys;
-        join.onRow(Side.LEFT, ChangeKind.INSERT, rows.set(key, n, n, 0), n, n);
-        join.onRow(Side.LEFT, ChangeKind.DELETE, rows.view, n, n);
+        rows.insertAndRetractLeftRow(join, next++, keys);
     }
 }

@@ -300,15 +300,7 @@ class FeatureSeamsTest
         final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(4)
             .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
         final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
-            .clock(() ->
-            {
-                final Runnable hook = onClock.getAndSet(null);
-                if (hook != null)
-                {
-                    hook.run();
-                }
-                return clock.get();
-            })
+            .clock(clockWithHook(onClock))
             .resultHandler((kind, left, right, ts, step) -> { })
             .operatorFactory(firstPartition(INTERVAL_LEFT, operator ->
                 new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease)))
@@ -472,15 +464,7 @@ class FeatureSeamsTest
         final EngineConfig config = EngineConfig.defaults().withPartitions(1).withRingSize(4)
             .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
         final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
-            .clock(() ->
-            {
-                final Runnable hook = onClock.getAndSet(null);
-                if (hook != null)
-                {
-                    hook.run();
-                }
-                return clock.get();
-            })
+            .clock(clockWithHook(onClock))
             .resultHandler((kind, left, right, ts, step) -> { })
             .operatorFactory(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(
                 new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease, true), events)))
@@ -690,5 +674,19 @@ class FeatureSeamsTest
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** The test's clock, which first runs (once) the hook a test has set, to act at the moment it is read. */
+    private java.util.function.LongSupplier clockWithHook(final AtomicReference<Runnable> onClock)
+    {
+        return () ->
+        {
+            final Runnable hook = onClock.getAndSet(null);
+            if (hook != null)
+            {
+                hook.run();
+            }
+            return clock.get();
+        };
     }
 }

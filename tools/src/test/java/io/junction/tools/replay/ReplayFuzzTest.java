@@ -3,7 +3,6 @@ package io.junction.tools.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.tools.spec.JoinSpecException;
@@ -215,8 +214,9 @@ class ReplayFuzzTest {
     }
 
     @Test
-    void theAccountingCheckCatchesALostLine() {
-        // The invariant the fuzz test relies on, shown to hold on a plain case and to be able to fail.
+    void theAccountingInvariantHoldsOnAnUnmutatedCase() {
+        // The invariant the fuzz test relies on, on a plain case: every line is one ring event or one
+        // door dead letter, and the end of input is one more event.
         final String name = Cases.names().get(0);
         final String spec = String.join("\n", Cases.lines(name, "join.json"));
         final String log = String.join("\n", Cases.lines(name, "events.jsonl"));
@@ -224,8 +224,5 @@ class ReplayFuzzTest {
         final PartitionSnapshot only = one.metrics().get(0);
         final long door = one.deadLetters().size() - only.deadLetters();
         assertEquals(one.steps() + 1, only.events + door);
-        if (one.steps() + 1 == only.events - 1 + door) {
-            fail("the check must tell one event less apart");
-        }
     }
 }
