@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
 public class TimerWheelBenchmark
 {
     /** Bytes per entry: a row record header plus a 64-byte row. */
-    static final int ENTRY_LENGTH = RowDescriptor.HEADER_LENGTH + 64;
+    static final int ENTRY_LENGTH = RowDescriptor.TIMED_HEADER_LENGTH + 64;
     /** Events between watermarks (W1). */
     static final int WATERMARK_EVERY = 1000;
     /** Watermark lag behind the latest event time (W1). */

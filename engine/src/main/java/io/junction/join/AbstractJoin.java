@@ -72,15 +72,20 @@ abstract class AbstractJoin implements JoinOperator
 
     private boolean closed;
 
+    /**
+     * @param timedRows whether stored rows are linked into the timer wheel (interval and window joins,
+     *                  regular joins with a state TTL): only then do records carry timer links.
+     */
     AbstractJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final boolean timedRows)
     {
-        this(spec, config, results, deadLetters, BucketDescriptor.LENGTH);
+        this(spec, config, results, deadLetters, BucketDescriptor.LENGTH, timedRows);
     }
 
     AbstractJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final int bucketLength)
+        final int bucketLength, final boolean timedRows)
     {
         this.spec = spec;
         this.compiled = CompiledJoin.of(spec);
@@ -104,7 +109,7 @@ abstract class AbstractJoin implements JoinOperator
                 " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
                 index.maxOffHeapBytes() + " bytes; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME);
         }
-        this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes);
+        this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
         this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
@@ -176,6 +181,22 @@ abstract class AbstractJoin implements JoinOperator
                 return 0;
             }
         }
+    }
+
+    /**
+     * Makes sure the row can join its key's group on {@code side} (which may need a larger array) before
+     * the row has any effect; on failure frees the reserved record.
+     *
+     * @return false, with {@code record} released, when there is no memory for it.
+     */
+    final boolean reserveSlot(final long bucket, final Side side, final long record, final int keyLength, final RowView row)
+    {
+        if (store.reserveSlot(bucket, side))
+        {
+            return true;
+        }
+        store.release(record, keyLength, row.length());
+        return false;
     }
 
     /** Frees room for one row by the {@link FullPolicy}; @return false when nothing could be freed. */

@@ -13,6 +13,7 @@ import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import org.agrona.UnsafeApi;
@@ -61,7 +62,7 @@ abstract class AbstractWindowJoin extends AbstractJoin
     AbstractWindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(spec, config, results, deadLetters, BUCKET_LENGTH);
+        super(spec, config, results, deadLetters, BUCKET_LENGTH, true);
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
@@ -215,8 +216,15 @@ abstract class AbstractWindowJoin extends AbstractJoin
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            final long rows = BucketDescriptor.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            for (int i = 0; i < slots; i++)
             {
+                final long r = RowGroup.record(rows, i);
+                if (r == 0)
+                {
+                    continue;
+                }
                 if (n == records.length)
                 {
                     records = Arrays.copyOf(records, n * 2);

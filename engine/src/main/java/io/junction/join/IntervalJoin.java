@@ -13,6 +13,7 @@ import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 
@@ -66,7 +67,7 @@ public final class IntervalJoin extends AbstractJoin
     public IntervalJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(requireKind(spec, JoinKind.INTERVAL), config, results, deadLetters);
+        super(requireKind(spec, JoinKind.INTERVAL), config, results, deadLetters, true);
         final IntervalBounds bounds = spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();
@@ -124,6 +125,12 @@ public final class IntervalJoin extends AbstractJoin
             deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
+        if (reserved != 0 && !reserveSlot(bucket, side, reserved, keyLength, row))
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
         final int matches = probe(side, row, ts, step, keyLength, bucket);
         if (semi && side == Side.LEFT && matches > 0)
         {
@@ -150,8 +157,15 @@ public final class IntervalJoin extends AbstractJoin
         final Side otherSide = side.other();
         final boolean isLeft = side == Side.LEFT;
         int matches = 0;
-        for (long other = BucketDescriptor.head(bucket, otherSide); other != 0; other = RowDescriptor.keyNext(other))
+        final long rows = BucketDescriptor.rows(bucket, otherSide);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
         {
+            final long other = RowGroup.record(rows, i);
+            if (other == 0)
+            {
+                continue;
+            }
             final long otherTs = RowDescriptor.ts(other);
             if (!(isLeft ? inInterval(ts, otherTs) : inInterval(otherTs, ts)) || !matches(other, keyLength, side, row))
             {

@@ -12,6 +12,7 @@ import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
 import io.junction.internal.time.TimerWheel;
 
 /**
@@ -59,7 +60,7 @@ public final class RegularJoin extends AbstractJoin
     public RegularJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters);
+        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters, spec.stateTtl() > 0);
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
         this.stateTtl = spec.stateTtl();
@@ -108,6 +109,12 @@ public final class RegularJoin extends AbstractJoin
         else
         {
             bucket = index.find(keyHash(keyLength));
+        }
+        if (reserved != 0 && !reserveSlot(bucket, side, reserved, storedKeyLength, row))
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
         }
 
         if (accumulate)
@@ -175,9 +182,12 @@ public final class RegularJoin extends AbstractJoin
         final boolean otherOuter = type.padsUnmatched(otherSide);
         final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
         int matches = 0;
-        for (long other = BucketDescriptor.head(bucket, otherSide); other != 0; other = RowDescriptor.keyNext(other))
+        final long rows = BucketDescriptor.rows(bucket, otherSide);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
         {
-            if (!matches(other, keyLength, side, row))
+            final long other = RowGroup.record(rows, i);
+            if (other == 0 || !matches(other, keyLength, side, row))
             {
                 continue;
             }

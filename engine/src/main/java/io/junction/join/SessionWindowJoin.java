@@ -11,6 +11,7 @@ import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
 import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
@@ -91,7 +92,13 @@ final class SessionWindowJoin extends AbstractWindowJoin
                     deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
-                wheel.schedule(store.append(record, unmatchableBucket, side, key, 0, 0, row, ts), timerDeadline(end));
+                if (store.append(record, unmatchableBucket, side, key, 0, 0, row, ts) == 0)
+                {
+                    store.release(record, 0, row.length());
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
+                wheel.schedule(record, timerDeadline(end));
             }
             return;
         }
@@ -109,9 +116,12 @@ final class SessionWindowJoin extends AbstractWindowJoin
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            for (long r = BucketDescriptor.head(bucket, s == 0 ? Side.LEFT : Side.RIGHT); r != 0; r = RowDescriptor.keyNext(r))
+            final long rows = BucketDescriptor.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            for (int i = 0; i < slots; i++)
             {
-                if (store.keyEquals(r, key, 0, keyLength))
+                final long r = RowGroup.record(rows, i);
+                if (r != 0 && store.keyEquals(r, key, 0, keyLength))
                 {
                     ensureSessionTs(n + 1);
                     sessionTs[n++] = RowDescriptor.ts(r);
@@ -147,6 +157,12 @@ final class SessionWindowJoin extends AbstractWindowJoin
         }
         final long reservedRecord = reserve(keyLength, row);
         if (reservedRecord == 0)
+        {
+            releaseIfEmpty(bucket);
+            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!reserveSlot(bucket, side, reservedRecord, keyLength, row))
         {
             releaseIfEmpty(bucket);
             deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);

@@ -123,6 +123,12 @@ final class TimeWindowJoin extends AbstractWindowJoin
             if (keyLength == UNMATCHABLE)
             {
                 final long record = store.append(reserved[j], unmatchableBucket, side, key, 0, 0, row, ts);
+                if (record == 0)
+                {
+                    rollBackLone(j, windows, row);
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    return;
+                }
                 RowDescriptor.count(record, j);
                 wheel.schedule(record, deadline);
                 continue;
@@ -133,6 +139,17 @@ final class TimeWindowJoin extends AbstractWindowJoin
             if (bucket == KeyIndex.FULL)
             {
                 // All or nothing: a row that does not fit in every one of its windows is in none.
+                rollBack(j, windows, recordKeyLength, row);
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
+            }
+            if (!store.reserveSlot(bucket, side))
+            {
+                if (BucketDescriptor.isEmpty(bucket))
+                {
+                    // Created for this row and not yet scheduled.
+                    index.remove(bucket);
+                }
                 rollBack(j, windows, recordKeyLength, row);
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
@@ -188,6 +205,20 @@ final class TimeWindowJoin extends AbstractWindowJoin
         for (int i = used; i < n; i++)
         {
             store.release(reserved[i], keyLength, row.length());
+        }
+    }
+
+    /** Undoes an unmatchable row's first {@code used} lone records and frees the rest of its {@code n}. */
+    private void rollBackLone(final int used, final int n, final RowView row)
+    {
+        for (int i = 0; i < used; i++)
+        {
+            wheel.cancel(reserved[i]);
+            store.remove(reserved[i]);
+        }
+        for (int i = used; i < n; i++)
+        {
+            store.release(reserved[i], 0, row.length());
         }
     }
 

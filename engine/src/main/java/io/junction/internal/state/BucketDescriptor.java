@@ -4,31 +4,30 @@ import io.junction.api.Side;
 import org.agrona.UnsafeApi;
 
 /**
- * Layout of a key bucket: the head, tail and length of each side's record chain for one key hash,
- * so that one index lookup per event both probes the other side and appends to its own.
+ * Layout of a key bucket: for one key hash, each side's row group ({@link RowGroup}) and live row
+ * count, so that one index lookup per event both probes the other side and appends to its own.
  * <pre>
- *   0          8           16          24           32           40          44          48
- *   +----------+-----------+-----------+------------+------------+-----------+-----------+
- *   | keyHash  | leftHead  | leftTail  | rightHead  | rightTail  | leftCount | rightCount|
- *   |   i64    |   i64     |   i64     |   i64      |   i64      |   i32     |   i32     |
- *   +----------+-----------+-----------+------------+------------+-----------+-----------+
+ *   0          8           16          24          28          32
+ *   +----------+-----------+-----------+-----------+-----------+
+ *   | keyHash  | leftRows  | rightRows | leftCount | rightCount|
+ *   |   i64    |  group    |  group    |   i32     |   i32     |
+ *   +----------+-----------+-----------+-----------+-----------+
  * </pre>
+ * A group reference is 0 (no rows), a record's address (one row, held inline: no array and no
+ * extra cache miss for the common key with one row per side), or an array's address with its low
+ * bit set ({@link RowGroup}).
  */
 public final class BucketDescriptor
 {
     /** Offset of the key hash (i64). */
     public static final int HASH_OFFSET = 0;
-    /** Offset of the left side's first record (i64 address). */
-    public static final int LEFT_HEAD_OFFSET = HASH_OFFSET + Long.BYTES;
-    /** Offset of the left side's last record (i64 address). */
-    public static final int LEFT_TAIL_OFFSET = LEFT_HEAD_OFFSET + Long.BYTES;
-    /** Offset of the right side's first record (i64 address). */
-    public static final int RIGHT_HEAD_OFFSET = LEFT_TAIL_OFFSET + Long.BYTES;
-    /** Offset of the right side's last record (i64 address). */
-    public static final int RIGHT_TAIL_OFFSET = RIGHT_HEAD_OFFSET + Long.BYTES;
-    /** Offset of the left side's record count (i32). */
-    public static final int LEFT_COUNT_OFFSET = RIGHT_TAIL_OFFSET + Long.BYTES;
-    /** Offset of the right side's record count (i32), right after the left one: {@link #isEmpty} reads both as one i64. */
+    /** Offset of the left side's row group reference (i64). */
+    public static final int LEFT_ROWS_OFFSET = HASH_OFFSET + Long.BYTES;
+    /** Offset of the right side's row group reference (i64). */
+    public static final int RIGHT_ROWS_OFFSET = LEFT_ROWS_OFFSET + Long.BYTES;
+    /** Offset of the left side's live row count (i32). */
+    public static final int LEFT_COUNT_OFFSET = RIGHT_ROWS_OFFSET + Long.BYTES;
+    /** Offset of the right side's live row count (i32), right after the left one: {@link #isEmpty} reads both as one i64. */
     public static final int RIGHT_COUNT_OFFSET = LEFT_COUNT_OFFSET + Integer.BYTES;
     /** Bytes of a standard bucket; operators may lay out more after it. */
     public static final int LENGTH = RIGHT_COUNT_OFFSET + Integer.BYTES;
@@ -42,14 +41,10 @@ public final class BucketDescriptor
         return UnsafeApi.getLong(bucket + HASH_OFFSET);
     }
 
-    public static long head(final long bucket, final Side side)
+    /** @return the side's row group reference, for {@link RowGroup#slots} and {@link RowGroup#record}. */
+    public static long rows(final long bucket, final Side side)
     {
-        return UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_HEAD_OFFSET : RIGHT_HEAD_OFFSET));
-    }
-
-    public static long tail(final long bucket, final Side side)
-    {
-        return UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_TAIL_OFFSET : RIGHT_TAIL_OFFSET));
+        return UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET));
     }
 
     public static int count(final long bucket, final Side side)
@@ -61,17 +56,12 @@ public final class BucketDescriptor
     public static void init(final long bucket, final long hash)
     {
         UnsafeApi.putLong(bucket + HASH_OFFSET, hash);
-        UnsafeApi.setMemory(bucket + LEFT_HEAD_OFFSET, LENGTH - LEFT_HEAD_OFFSET, (byte)0);
+        UnsafeApi.setMemory(bucket + LEFT_ROWS_OFFSET, LENGTH - LEFT_ROWS_OFFSET, (byte)0);
     }
 
-    static void head(final long bucket, final Side side, final long record)
+    static void rows(final long bucket, final Side side, final long rows)
     {
-        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_HEAD_OFFSET : RIGHT_HEAD_OFFSET), record);
-    }
-
-    static void tail(final long bucket, final Side side, final long record)
-    {
-        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_TAIL_OFFSET : RIGHT_TAIL_OFFSET), record);
+        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET), rows);
     }
 
     static void count(final long bucket, final Side side, final int count)

@@ -3,61 +3,90 @@ package io.junction.internal.state;
 import org.agrona.UnsafeApi;
 
 /**
- * Layout of a stored row record in the {@link RowStore} arena, addressed by raw address. Records of
- * one key and side form a doubly linked chain from their bucket ({@link BucketDescriptor}); records
- * with a deadline are also linked into the {@code TimerWheel} through the timer fields.
+ * Layout of a stored row record in the {@link RowStore} arena, addressed by raw address. A record is
+ * found through its key's row group ({@link RowGroup}), which holds the addresses of one key's and
+ * side's records in arrival order; the record keeps its position in that group so that removal is
+ * O(1). Records of kinds that expire rows (interval and window joins, regular joins with a state TTL)
+ * carry timer links after the base header and are linked into the {@code TimerWheel}; the others
+ * do without those 24 bytes ({@link #FLAG_TIMED}).
  * <pre>
- *   0        8        16       24       32         40         48         56      60     61    62       64       68
- *   +--------+--------+--------+--------+----------+----------+----------+-------+------+-----+--------+--------+--------+-----+-----+
- *   |keyPrev |keyNext |bucket  |ts      |timerPrev |timerNext |deadline  |count  |flags |side |keyLen  |rowLen  |recLen  | key | row |
- *   |  i64   |  i64   |  i64   |  i64   |  i64     |  i64     |  i64     |  i32  |  u8  | u8  |  u16   |  i32   |  i32   |     |     |
- *   +--------+--------+--------+--------+----------+----------+----------+-------+------+-----+--------+--------+--------+-----+-----+
+ *   0        8        16     20       24       26       28     29     30    32        40        48        56
+ *   +--------+--------+------+--------+--------+--------+------+------+-----+---------+---------+---------+-----+-----+
+ *   |bucket  |ts      |count |groupIx |rowLen  |keyLen  |flags |side  |pad  |timerPrev|timerNext|deadline | key | row |
+ *   |  i64   |  i64   | i32  |  i32   |  u16   |  u16   |  u8  |  u8  |     |  i64    |  i64    |  i64    |     |     |
+ *   +--------+--------+------+--------+--------+--------+------+------+-----+---------+---------+---------+-----+-----+
+ *   |&lt;------------------------ base header (32) -----------------------&gt;|&lt;--- timer links, timed only ---&gt;|
  *   count: matches of this row (regular join association count, interval join matched count).
- *   flags: {@link #FLAG_IN_TIMER} while linked into a timer wheel.
+ *   groupIx: the record's slot in its row group.
+ *   flags: {@link #FLAG_IN_TIMER} while linked into a timer wheel, {@link #FLAG_TIMED} when the record
+ *          has timer links (the key then starts at {@link #TIMED_HEADER_LENGTH}).
  * </pre>
+ * The record's length is not stored: it is {@link #headerLength} + key + row, aligned by the arena.
  * Addresses are 0 for "none".
  */
 public final class RowDescriptor
 {
-    /** Offset of the previous record of the same key and side (i64 address). */
-    public static final int KEY_PREV_OFFSET = 0;
-    /** Offset of the next record of the same key and side (i64 address). */
-    public static final int KEY_NEXT_OFFSET = KEY_PREV_OFFSET + Long.BYTES;
     /** Offset of the record's bucket (i64 address). */
-    public static final int BUCKET_OFFSET = KEY_NEXT_OFFSET + Long.BYTES;
+    public static final int BUCKET_OFFSET = 0;
     /** Offset of the row's event time (i64). */
     public static final int TS_OFFSET = BUCKET_OFFSET + Long.BYTES;
-    /** Offset of the previous record in the same timer-wheel slot (i64 address). */
-    public static final int TIMER_PREV_OFFSET = TS_OFFSET + Long.BYTES;
-    /** Offset of the next record in the same timer-wheel slot (i64 address). */
-    public static final int TIMER_NEXT_OFFSET = TIMER_PREV_OFFSET + Long.BYTES;
-    /** Offset of the record's timer deadline (i64). */
-    public static final int DEADLINE_OFFSET = TIMER_NEXT_OFFSET + Long.BYTES;
     /** Offset of the row's match count (i32). */
-    public static final int COUNT_OFFSET = DEADLINE_OFFSET + Long.BYTES;
+    public static final int COUNT_OFFSET = TS_OFFSET + Long.BYTES;
+    /** Offset of the record's slot in its row group (i32). */
+    public static final int GROUP_INDEX_OFFSET = COUNT_OFFSET + Integer.BYTES;
+    /** Offset of the row bytes' length (u16: a row is at most {@code RowFormat.MAX_ROW_LENGTH} bytes). */
+    public static final int ROW_LENGTH_OFFSET = GROUP_INDEX_OFFSET + Integer.BYTES;
+    /** Offset of the key bytes' length (u16). */
+    public static final int KEY_LENGTH_OFFSET = ROW_LENGTH_OFFSET + Short.BYTES;
     /** Offset of the flags (u8). */
-    public static final int FLAGS_OFFSET = COUNT_OFFSET + Integer.BYTES;
+    public static final int FLAGS_OFFSET = KEY_LENGTH_OFFSET + Short.BYTES;
     /** Offset of the side (u8: 0 left, 1 right). */
     public static final int SIDE_OFFSET = FLAGS_OFFSET + Byte.BYTES;
-    /** Offset of the key bytes' length (u16). */
-    public static final int KEY_LENGTH_OFFSET = SIDE_OFFSET + Byte.BYTES;
-    /** Offset of the row bytes' length (i32). */
-    public static final int ROW_LENGTH_OFFSET = KEY_LENGTH_OFFSET + Short.BYTES;
-    /** Offset of the whole record's length (i32). */
-    public static final int RECORD_LENGTH_OFFSET = ROW_LENGTH_OFFSET + Integer.BYTES;
-    /** Bytes of the header; the key bytes, then the row bytes, follow it. */
-    public static final int HEADER_LENGTH = RECORD_LENGTH_OFFSET + Integer.BYTES;
+    /** Bytes of the header of a record without timer links, padded to the arena's alignment. */
+    public static final int BASE_HEADER_LENGTH = align(SIDE_OFFSET + Byte.BYTES);
+    /** Offset of the previous record in the same timer-wheel slot (i64 address); timed records only. */
+    public static final int TIMER_PREV_OFFSET = BASE_HEADER_LENGTH;
+    /** Offset of the next record in the same timer-wheel slot (i64 address); timed records only. */
+    public static final int TIMER_NEXT_OFFSET = TIMER_PREV_OFFSET + Long.BYTES;
+    /** Offset of the record's timer deadline (i64); timed records only. */
+    public static final int DEADLINE_OFFSET = TIMER_NEXT_OFFSET + Long.BYTES;
+    /** Bytes of the header of a record with timer links; the key bytes, then the row bytes, follow it. */
+    public static final int TIMED_HEADER_LENGTH = DEADLINE_OFFSET + Long.BYTES;
+    /** The largest row a record holds, bounded by its u16 length. */
+    public static final int MAX_ROW_LENGTH = 0xFFFF;
 
     /** Set while the record is linked into a timer wheel. */
     public static final int FLAG_IN_TIMER = 1;
+    /** Set when the record has timer links. */
+    public static final int FLAG_TIMED = 2;
 
     private RowDescriptor()
     {
     }
 
-    public static long keyNext(final long record)
+    private static int align(final int length)
     {
-        return UnsafeApi.getLong(record + KEY_NEXT_OFFSET);
+        return (length + NativeArena.ALIGNMENT - 1) & -NativeArena.ALIGNMENT;
+    }
+
+    /**
+     * @param timed whether the record has timer links.
+     * @return the bytes before the key.
+     */
+    public static int headerLength(final boolean timed)
+    {
+        return timed ? TIMED_HEADER_LENGTH : BASE_HEADER_LENGTH;
+    }
+
+    /**
+     * @param timed     whether the record has timer links.
+     * @param keyLength bytes of the key.
+     * @param rowLength bytes of the row.
+     * @return the bytes the record asks of the arena.
+     */
+    public static int recordLength(final boolean timed, final int keyLength, final int rowLength)
+    {
+        return headerLength(timed) + keyLength + rowLength;
     }
 
     public static long bucket(final long record)
@@ -78,6 +107,16 @@ public final class RowDescriptor
     public static void count(final long record, final int count)
     {
         UnsafeApi.putInt(record + COUNT_OFFSET, count);
+    }
+
+    static int groupIndex(final long record)
+    {
+        return UnsafeApi.getInt(record + GROUP_INDEX_OFFSET);
+    }
+
+    static void groupIndex(final long record, final int index)
+    {
+        UnsafeApi.putInt(record + GROUP_INDEX_OFFSET, index);
     }
 
     public static int flags(final long record)
@@ -103,23 +142,24 @@ public final class RowDescriptor
 
     public static int rowLength(final long record)
     {
-        return UnsafeApi.getInt(record + ROW_LENGTH_OFFSET);
+        return UnsafeApi.getShort(record + ROW_LENGTH_OFFSET) & 0xFFFF;
     }
 
+    /** @return the bytes the record took from the arena, as {@link #recordLength(boolean, int, int)}. */
     public static int recordLength(final long record)
     {
-        return UnsafeApi.getInt(record + RECORD_LENGTH_OFFSET);
+        return recordLength((flags(record) & FLAG_TIMED) != 0, keyLength(record), rowLength(record));
     }
 
     /** @return the address of the key bytes. */
     public static long keyAddress(final long record)
     {
-        return record + HEADER_LENGTH;
+        return record + headerLength((flags(record) & FLAG_TIMED) != 0);
     }
 
     /** @return the address of the row bytes. */
     public static long rowAddress(final long record)
     {
-        return record + HEADER_LENGTH + keyLength(record);
+        return keyAddress(record) + keyLength(record);
     }
 }

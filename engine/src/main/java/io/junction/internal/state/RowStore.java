@@ -9,15 +9,27 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Stored rows of one partition: records ({@link RowDescriptor}) in an off-heap {@link NativeArena},
- * chained per key and side from their bucket ({@link BucketDescriptor}). Appends go to the chain's
- * tail so that a key's rows are visited in arrival order; removal is O(1) through the back link, and
- * the record's memory is reused by the next record of its size class.
+ * grouped per key and side: the bucket ({@link BucketDescriptor}) refers to a {@link RowGroup}, an
+ * array of the rows' record addresses in arrival order (or the one record itself while the side
+ * holds a single row). A probe therefore reads one array and loads the records it names without one
+ * load waiting on the last, instead of chasing a chain; removal is O(1) through the slot index each
+ * record keeps; a record's memory is reused by the next record of its size class.
+ *
+ * <p>Records of a store built for timed rows carry timer links ({@link RowDescriptor#FLAG_TIMED});
+ * the others are 24 bytes shorter.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class RowStore implements AutoCloseable
 {
+    /** Slots of a group's first array, when a side's second row arrives. */
+    static final int FIRST_CAPACITY = 4;
+    /** The most slots of one group: its array stays below 2 GiB. */
+    static final int MAX_CAPACITY = 1 << 27;
+
     private final NativeArena arena;
+    private final boolean timed;
+    private final int headerLength;
     private final UnsafeBuffer keyBuffer = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer rowBuffer = new UnsafeBuffer(0, 0);
     private long liveLeft;
@@ -40,21 +52,30 @@ public final class RowStore implements AutoCloseable
      */
     public RowStore(final int chunkSize, final long preallocate)
     {
-        this(chunkSize, preallocate, Long.MAX_VALUE);
+        this(chunkSize, preallocate, Long.MAX_VALUE, true);
     }
 
     /**
      * @param chunkSize   bytes per arena chunk.
      * @param preallocate bytes of arena to take and touch up front ({@link NativeArena}).
      * @param limit       the most bytes the arena takes from the OS.
+     * @param timed       whether records carry timer links, for kinds that expire rows.
      */
-    public RowStore(final int chunkSize, final long preallocate, final long limit)
+    public RowStore(final int chunkSize, final long preallocate, final long limit, final boolean timed)
     {
         this.arena = new NativeArena(chunkSize, preallocate, limit);
+        this.timed = timed;
+        this.headerLength = RowDescriptor.headerLength(timed);
+    }
+
+    /** @return whether records carry timer links. */
+    public boolean timed()
+    {
+        return timed;
     }
 
     /**
-     * Stores a row at the tail of its bucket's chain for {@code side}.
+     * Stores a row at the end of its bucket's group for {@code side}.
      *
      * @return the record's address, or 0 (nothing stored) when the arena has no memory for it.
      */
@@ -67,7 +88,12 @@ public final class RowStore implements AutoCloseable
         {
             return 0;
         }
-        return append(record, bucket, side, key, keyOffset, keyLength, row, ts);
+        final long stored = append(record, bucket, side, key, keyOffset, keyLength, row, ts);
+        if (stored == 0)
+        {
+            release(record, keyLength, row.length());
+        }
+        return stored;
     }
 
     /**
@@ -79,55 +105,118 @@ public final class RowStore implements AutoCloseable
      */
     public long allocate(final int keyLength, final int rowLength)
     {
-        return arena.allocate(RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
+        return arena.allocate(headerLength + keyLength + rowLength);
     }
 
     /** Returns a record from {@link #allocate} that was never appended. */
     public void release(final long record, final int keyLength, final int rowLength)
     {
-        arena.free(record, RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
+        arena.free(record, headerLength + keyLength + rowLength);
+    }
+
+    /**
+     * Makes room for one more row in the bucket's group for {@code side}, growing or compacting its
+     * array, so that the next {@link #append} to it cannot fail: call it before a row has any effect.
+     * Idempotent while no row is appended.
+     *
+     * @return false, with the group as it was, when the arena has no memory for a larger array.
+     */
+    public boolean reserveSlot(final long bucket, final Side side)
+    {
+        final long rows = BucketDescriptor.rows(bucket, side);
+        if (rows == 0)
+        {
+            return true;
+        }
+        if (!RowGroup.isArray(rows))
+        {
+            final long array = arena.allocate(RowGroup.arrayLength(FIRST_CAPACITY));
+            if (array == 0)
+            {
+                return false;
+            }
+            UnsafeApi.putInt(array + RowGroup.CAPACITY_OFFSET, FIRST_CAPACITY);
+            RowGroup.used(array, 1);
+            UnsafeApi.putLong(RowGroup.slotAddress(array, 0), rows);
+            BucketDescriptor.rows(bucket, side, array | RowGroup.ARRAY_TAG);
+            return true;
+        }
+        final long array = rows ^ RowGroup.ARRAY_TAG;
+        final int capacity = RowGroup.capacity(array);
+        final int used = RowGroup.used(array);
+        if (used < capacity)
+        {
+            return true;
+        }
+        if (BucketDescriptor.count(bucket, side) <= capacity / 2)
+        {
+            compact(array, used, array);
+            return true;
+        }
+        if (capacity >= MAX_CAPACITY)
+        {
+            return false;
+        }
+        final long grown = arena.allocate(RowGroup.arrayLength(capacity * 2));
+        if (grown == 0)
+        {
+            return false;
+        }
+        UnsafeApi.putInt(grown + RowGroup.CAPACITY_OFFSET, capacity * 2);
+        compact(array, used, grown);
+        arena.free(array, RowGroup.arrayLength(capacity));
+        BucketDescriptor.rows(bucket, side, grown | RowGroup.ARRAY_TAG);
+        return true;
     }
 
     /**
      * Stores a row into a record from {@link #allocate} (with the same key and row lengths) at the
-     * tail of its bucket's chain for {@code side}.
+     * end of its bucket's group for {@code side}.
      *
-     * @return the record's address.
+     * @return the record's address, or 0 (the record left unlinked, for {@link #release}) when the group
+     *         has no slot and the arena no memory for one: never after {@link #reserveSlot} said true.
      */
     public long append(
         final long record, final long bucket, final Side side, final DirectBuffer key, final int keyOffset,
         final int keyLength, final RowView row, final long ts)
     {
+        if (!reserveSlot(bucket, side))
+        {
+            return 0;
+        }
         final int rowLength = row.length();
-        final int recordLength = NativeArena.alignedSize(RowDescriptor.HEADER_LENGTH + keyLength + rowLength);
-        final long tail = BucketDescriptor.tail(bucket, side);
-        UnsafeApi.putLong(record + RowDescriptor.KEY_PREV_OFFSET, tail);
-        UnsafeApi.putLong(record + RowDescriptor.KEY_NEXT_OFFSET, 0);
         UnsafeApi.putLong(record + RowDescriptor.BUCKET_OFFSET, bucket);
         UnsafeApi.putLong(record + RowDescriptor.TS_OFFSET, ts);
-        UnsafeApi.putLong(record + RowDescriptor.TIMER_PREV_OFFSET, 0);
-        UnsafeApi.putLong(record + RowDescriptor.TIMER_NEXT_OFFSET, 0);
-        UnsafeApi.putLong(record + RowDescriptor.DEADLINE_OFFSET, Long.MAX_VALUE);
         UnsafeApi.putInt(record + RowDescriptor.COUNT_OFFSET, 0);
-        UnsafeApi.putByte(record + RowDescriptor.FLAGS_OFFSET, (byte)0);
-        UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side.ordinal());
+        UnsafeApi.putShort(record + RowDescriptor.ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putShort(record + RowDescriptor.KEY_LENGTH_OFFSET, (short)keyLength);
-        UnsafeApi.putInt(record + RowDescriptor.ROW_LENGTH_OFFSET, rowLength);
-        UnsafeApi.putInt(record + RowDescriptor.RECORD_LENGTH_OFFSET, recordLength);
-        keyBuffer.wrap(record + RowDescriptor.HEADER_LENGTH, keyLength);
+        UnsafeApi.putByte(record + RowDescriptor.FLAGS_OFFSET, (byte)(timed ? RowDescriptor.FLAG_TIMED : 0));
+        UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side.ordinal());
+        if (timed)
+        {
+            UnsafeApi.putLong(record + RowDescriptor.TIMER_PREV_OFFSET, 0);
+            UnsafeApi.putLong(record + RowDescriptor.TIMER_NEXT_OFFSET, 0);
+            UnsafeApi.putLong(record + RowDescriptor.DEADLINE_OFFSET, Long.MAX_VALUE);
+        }
+        keyBuffer.wrap(record + headerLength, keyLength);
         keyBuffer.putBytes(0, key, keyOffset, keyLength);
-        rowBuffer.wrap(record + RowDescriptor.HEADER_LENGTH + keyLength, rowLength);
+        rowBuffer.wrap(record + headerLength + keyLength, rowLength);
         rowBuffer.putBytes(0, row.buffer(), row.offset(), rowLength);
 
-        if (tail == 0)
+        final long rows = BucketDescriptor.rows(bucket, side);
+        if (rows == 0)
         {
-            BucketDescriptor.head(bucket, side, record);
+            RowDescriptor.groupIndex(record, 0);
+            BucketDescriptor.rows(bucket, side, record);
         }
         else
         {
-            UnsafeApi.putLong(tail + RowDescriptor.KEY_NEXT_OFFSET, record);
+            final long array = rows ^ RowGroup.ARRAY_TAG;
+            final int slot = RowGroup.used(array);
+            UnsafeApi.putLong(RowGroup.slotAddress(array, slot), record);
+            RowGroup.used(array, slot + 1);
+            RowDescriptor.groupIndex(record, slot);
         }
-        BucketDescriptor.tail(bucket, side, record);
         BucketDescriptor.count(bucket, side, BucketDescriptor.count(bucket, side) + 1);
         if (side == Side.LEFT)
         {
@@ -140,30 +229,40 @@ public final class RowStore implements AutoCloseable
         return record;
     }
 
-    /** Unlinks a record from its key chain and frees it. The caller unlinks it from any timer first. */
+    /** Removes a record from its group and frees it. The caller unlinks it from any timer first. */
     public void remove(final long record)
     {
         final long bucket = RowDescriptor.bucket(record);
         final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
-        final long prev = UnsafeApi.getLong(record + RowDescriptor.KEY_PREV_OFFSET);
-        final long next = UnsafeApi.getLong(record + RowDescriptor.KEY_NEXT_OFFSET);
-        if (prev == 0)
+        final int live = BucketDescriptor.count(bucket, side) - 1;
+        BucketDescriptor.count(bucket, side, live);
+        final long rows = BucketDescriptor.rows(bucket, side);
+        if (!RowGroup.isArray(rows))
         {
-            BucketDescriptor.head(bucket, side, next);
+            BucketDescriptor.rows(bucket, side, 0);
         }
         else
         {
-            UnsafeApi.putLong(prev + RowDescriptor.KEY_NEXT_OFFSET, next);
+            final long array = rows ^ RowGroup.ARRAY_TAG;
+            final int slot = RowDescriptor.groupIndex(record);
+            UnsafeApi.putLong(RowGroup.slotAddress(array, slot), 0);
+            int used = RowGroup.used(array);
+            if (slot == used - 1)
+            {
+                // The newest row leaves (a retraction right after its insert): the slot is reused at once.
+                used--;
+                RowGroup.used(array, used);
+            }
+            if (live == 0)
+            {
+                arena.free(array, RowGroup.arrayLength(RowGroup.capacity(array)));
+                BucketDescriptor.rows(bucket, side, 0);
+            }
+            else if (live * 4 < used)
+            {
+                shrink(bucket, side, array, used, live);
+            }
         }
-        if (next == 0)
-        {
-            BucketDescriptor.tail(bucket, side, prev);
-        }
-        else
-        {
-            UnsafeApi.putLong(next + RowDescriptor.KEY_PREV_OFFSET, prev);
-        }
-        BucketDescriptor.count(bucket, side, BucketDescriptor.count(bucket, side) - 1);
         if (side == Side.LEFT)
         {
             liveLeft--;
@@ -173,6 +272,72 @@ public final class RowStore implements AutoCloseable
             liveRight--;
         }
         arena.free(record, RowDescriptor.recordLength(record));
+    }
+
+    /**
+     * Compacts a group whose slots are mostly empty (each compaction follows at least 3/4 of its slots'
+     * removals, so its cost is amortised over them): a single row goes back inline in the bucket; a
+     * large array moves to a smaller one when the arena has memory for it, else compacts in place.
+     */
+    private void shrink(final long bucket, final Side side, final long array, final int used, final int live)
+    {
+        final int capacity = RowGroup.capacity(array);
+        if (live == 1)
+        {
+            for (int i = 0; i < used; i++)
+            {
+                final long record = UnsafeApi.getLong(RowGroup.slotAddress(array, i));
+                if (record != 0)
+                {
+                    RowDescriptor.groupIndex(record, 0);
+                    BucketDescriptor.rows(bucket, side, record);
+                    arena.free(array, RowGroup.arrayLength(capacity));
+                    return;
+                }
+            }
+        }
+        final int smaller = Math.max(FIRST_CAPACITY, Integer.highestOneBit(live) << 2);
+        if (smaller < capacity)
+        {
+            final long target = arena.allocate(RowGroup.arrayLength(smaller));
+            if (target != 0)
+            {
+                UnsafeApi.putInt(target + RowGroup.CAPACITY_OFFSET, smaller);
+                compact(array, used, target);
+                arena.free(array, RowGroup.arrayLength(capacity));
+                BucketDescriptor.rows(bucket, side, target | RowGroup.ARRAY_TAG);
+                return;
+            }
+        }
+        compact(array, used, array);
+    }
+
+    /**
+     * Copies the live slots of {@code from}, in order, to the front of {@code to} (which may be
+     * {@code from}: a slot is only ever written at or before the one being read), and renumbers the
+     * records that moved.
+     */
+    private static void compact(final long from, final int used, final long to)
+    {
+        int live = 0;
+        for (int i = 0; i < used; i++)
+        {
+            final long record = UnsafeApi.getLong(RowGroup.slotAddress(from, i));
+            if (record == 0)
+            {
+                continue;
+            }
+            if (live != i || from != to)
+            {
+                UnsafeApi.putLong(RowGroup.slotAddress(to, live), record);
+            }
+            if (live != i)
+            {
+                RowDescriptor.groupIndex(record, live);
+            }
+            live++;
+        }
+        RowGroup.used(to, live);
     }
 
     /** @return true when the record's key bytes equal the given ones. */
@@ -233,9 +398,12 @@ public final class RowStore implements AutoCloseable
         final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
         final RowView row)
     {
-        for (long record = BucketDescriptor.head(bucket, side); record != 0; record = RowDescriptor.keyNext(record))
+        final long rows = BucketDescriptor.rows(bucket, side);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
         {
-            if (keyEquals(record, key, keyOffset, keyLength) && rowEquals(record, row))
+            final long record = RowGroup.record(rows, i);
+            if (record != 0 && keyEquals(record, key, keyOffset, keyLength) && rowEquals(record, row))
             {
                 return record;
             }

@@ -10,36 +10,46 @@ class DescriptorLayoutTest
     @Test
     void rowRecordHeaderIsTheDocumentedLayout()
     {
-        assertEquals(0, RowDescriptor.KEY_PREV_OFFSET);
-        assertEquals(8, RowDescriptor.KEY_NEXT_OFFSET);
-        assertEquals(16, RowDescriptor.BUCKET_OFFSET);
-        assertEquals(24, RowDescriptor.TS_OFFSET);
+        assertEquals(0, RowDescriptor.BUCKET_OFFSET);
+        assertEquals(8, RowDescriptor.TS_OFFSET);
+        assertEquals(16, RowDescriptor.COUNT_OFFSET);
+        assertEquals(20, RowDescriptor.GROUP_INDEX_OFFSET);
+        assertEquals(24, RowDescriptor.ROW_LENGTH_OFFSET);
+        assertEquals(26, RowDescriptor.KEY_LENGTH_OFFSET);
+        assertEquals(28, RowDescriptor.FLAGS_OFFSET);
+        assertEquals(29, RowDescriptor.SIDE_OFFSET);
+        // The key bytes follow the header in an 8-aligned record: the header keeps them aligned.
+        assertEquals(32, RowDescriptor.BASE_HEADER_LENGTH);
         assertEquals(32, RowDescriptor.TIMER_PREV_OFFSET);
         assertEquals(40, RowDescriptor.TIMER_NEXT_OFFSET);
         assertEquals(48, RowDescriptor.DEADLINE_OFFSET);
-        assertEquals(56, RowDescriptor.COUNT_OFFSET);
-        assertEquals(60, RowDescriptor.FLAGS_OFFSET);
-        assertEquals(61, RowDescriptor.SIDE_OFFSET);
-        assertEquals(62, RowDescriptor.KEY_LENGTH_OFFSET);
-        assertEquals(64, RowDescriptor.ROW_LENGTH_OFFSET);
-        assertEquals(68, RowDescriptor.RECORD_LENGTH_OFFSET);
-        // The key bytes follow the header in an 8-aligned record: the header keeps them aligned.
-        assertEquals(72, RowDescriptor.HEADER_LENGTH);
-        assertEquals(0, RowDescriptor.HEADER_LENGTH % NativeArena.ALIGNMENT);
+        assertEquals(56, RowDescriptor.TIMED_HEADER_LENGTH);
+        assertEquals(0, RowDescriptor.TIMED_HEADER_LENGTH % NativeArena.ALIGNMENT);
+        assertEquals(RowDescriptor.BASE_HEADER_LENGTH, RowDescriptor.headerLength(false));
+        assertEquals(RowDescriptor.TIMED_HEADER_LENGTH, RowDescriptor.headerLength(true));
     }
 
     @Test
     void bucketIsTheDocumentedLayout()
     {
         assertEquals(0, BucketDescriptor.HASH_OFFSET);
-        assertEquals(8, BucketDescriptor.LEFT_HEAD_OFFSET);
-        assertEquals(16, BucketDescriptor.LEFT_TAIL_OFFSET);
-        assertEquals(24, BucketDescriptor.RIGHT_HEAD_OFFSET);
-        assertEquals(32, BucketDescriptor.RIGHT_TAIL_OFFSET);
-        assertEquals(40, BucketDescriptor.LEFT_COUNT_OFFSET);
+        assertEquals(8, BucketDescriptor.LEFT_ROWS_OFFSET);
+        assertEquals(16, BucketDescriptor.RIGHT_ROWS_OFFSET);
+        assertEquals(24, BucketDescriptor.LEFT_COUNT_OFFSET);
         // isEmpty reads both counts as one aligned i64.
         assertEquals(BucketDescriptor.LEFT_COUNT_OFFSET + Integer.BYTES, BucketDescriptor.RIGHT_COUNT_OFFSET);
         assertEquals(0, BucketDescriptor.LEFT_COUNT_OFFSET % Long.BYTES);
-        assertEquals(48, BucketDescriptor.LENGTH);
+        assertEquals(32, BucketDescriptor.LENGTH);
+    }
+
+    @Test
+    void rowGroupArrayIsTheDocumentedLayout()
+    {
+        assertEquals(0, RowGroup.CAPACITY_OFFSET);
+        assertEquals(4, RowGroup.USED_OFFSET);
+        assertEquals(8, RowGroup.SLOTS_OFFSET);
+        assertEquals(8, RowGroup.SLOT_LENGTH);
+        // The tag lives in a bit that an 8-aligned address never sets.
+        assertEquals(0, RowGroup.ARRAY_TAG & -NativeArena.ALIGNMENT);
     }
 }

@@ -38,8 +38,8 @@ class KeyIndexTest
             assertTrue(bucket > 0);
             assertEquals(hash, BucketDescriptor.hash(bucket));
             assertTrue(BucketDescriptor.isEmpty(bucket));
-            assertEquals(0, BucketDescriptor.head(bucket, Side.LEFT));
-            assertEquals(0, BucketDescriptor.tail(bucket, Side.RIGHT));
+            assertEquals(0, BucketDescriptor.rows(bucket, Side.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, Side.RIGHT));
             assertEquals(0, BucketDescriptor.count(bucket, Side.LEFT));
             assertEquals(1, index.size());
         }

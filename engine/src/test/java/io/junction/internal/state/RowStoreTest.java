@@ -1,0 +1,206 @@
+package io.junction.internal.state;
+
+import io.junction.api.RowView;
+import io.junction.api.RowWriter;
+import io.junction.api.Side;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Key-grouped rows: a group's records, in arrival order, against a list model under random appends and removals. */
+class RowStoreTest
+{
+    private final UnsafeBuffer key = new UnsafeBuffer(ByteBuffer.allocateDirect(16));
+    private final UnsafeBuffer rowBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final RowView row = new RowView();
+
+    private RowView row(final long value)
+    {
+        final int length = new RowWriter().wrap(rowBuffer, 0, rowBuffer.capacity(), 1).putLong(0, value).finish();
+        return row.wrap(rowBuffer, 0, length);
+    }
+
+    private static List<Long> groupOf(final long bucket, final Side side)
+    {
+        final List<Long> records = new ArrayList<>();
+        final long rows = BucketDescriptor.rows(bucket, side);
+        for (int i = 0; i < RowGroup.slots(rows); i++)
+        {
+            final long record = RowGroup.record(rows, i);
+            if (record != 0)
+            {
+                records.add(record);
+            }
+        }
+        return records;
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void groupsKeepArrivalOrderUnderRandomAppendsAndRemovals(final boolean timed)
+    {
+        final Random random = new Random(42);
+        final int buckets = 5;
+        final long bucketMemory = UnsafeApi.allocateMemory((long)buckets * BucketDescriptor.LENGTH);
+        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, timed))
+        {
+            final List<List<Long>> model = new ArrayList<>();
+            for (int b = 0; b < buckets * 2; b++)
+            {
+                model.add(new ArrayList<>());
+            }
+            for (int b = 0; b < buckets; b++)
+            {
+                BucketDescriptor.init(bucketMemory + (long)b * BucketDescriptor.LENGTH, b);
+            }
+            long value = 0;
+            for (int op = 0; op < 200_000; op++)
+            {
+                final int b = random.nextInt(buckets);
+                final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
+                final long bucket = bucketMemory + (long)b * BucketDescriptor.LENGTH;
+                final List<Long> expected = model.get(b * 2 + side.ordinal());
+                // Phases of growth and of decay, so that groups grow, compact, shrink and go back inline.
+                final boolean growing = (op / 20_000) % 2 == 0;
+                if (expected.isEmpty() || random.nextInt(100) < (growing ? 60 : 35))
+                {
+                    key.putLong(0, b);
+                    final long record = store.append(bucket, side, key, 0, 8, row(value), value);
+                    assertNotEquals(0, record);
+                    value++;
+                    expected.add(record);
+                }
+                else
+                {
+                    // Mostly the oldest (expiry order), sometimes any (retraction).
+                    final int at = random.nextInt(4) == 0 ? random.nextInt(expected.size()) : 0;
+                    store.remove(expected.remove(at));
+                }
+                assertEquals(expected, groupOf(bucket, side));
+                assertEquals(expected.size(), BucketDescriptor.count(bucket, side));
+                final long rows = BucketDescriptor.rows(bucket, side);
+                if (expected.size() <= 1)
+                {
+                    // One row is held inline, unless its array is waiting to be compacted away.
+                    assertTrue(expected.isEmpty() ? rows == 0 : RowGroup.slots(rows) >= 1);
+                }
+            }
+            long live = 0;
+            for (int b = 0; b < buckets * 2; b++)
+            {
+                final List<Long> expected = model.get(b);
+                for (final long record : expected)
+                {
+                    assertEquals(b % 2, RowDescriptor.side(record));
+                    assertEquals(bucketMemory + (long)(b / 2) * BucketDescriptor.LENGTH, RowDescriptor.bucket(record));
+                }
+                live += expected.size();
+            }
+            assertEquals(live, store.liveRows());
+            for (final List<Long> expected : model)
+            {
+                while (!expected.isEmpty())
+                {
+                    store.remove(expected.remove(expected.size() - 1));
+                }
+            }
+            assertEquals(0, store.liveRows());
+            // Every record and every group array went back to the arena.
+            assertEquals(0, store.usedBytes());
+            for (int b = 0; b < buckets; b++)
+            {
+                assertTrue(BucketDescriptor.isEmpty(bucketMemory + (long)b * BucketDescriptor.LENGTH));
+            }
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucketMemory);
+        }
+    }
+
+    @Test
+    void aSingleRowIsHeldInlineAndASecondMovesBothIntoAnArray()
+    {
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, false))
+        {
+            BucketDescriptor.init(bucket, 7);
+            final long first = store.append(bucket, Side.LEFT, key, 0, 8, row(1), 1);
+            assertEquals(first, BucketDescriptor.rows(bucket, Side.LEFT));
+            final long second = store.append(bucket, Side.LEFT, key, 0, 8, row(2), 2);
+            final long rows = BucketDescriptor.rows(bucket, Side.LEFT);
+            assertTrue(RowGroup.isArray(rows));
+            assertEquals(List.of(first, second), groupOf(bucket, Side.LEFT));
+            store.remove(first);
+            assertEquals(List.of(second), groupOf(bucket, Side.LEFT));
+            store.remove(second);
+            assertEquals(0, BucketDescriptor.rows(bucket, Side.LEFT));
+            assertEquals(0, store.usedBytes());
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
+        }
+    }
+
+    @Test
+    void recordsWithoutTimerLinksAre24BytesShorter()
+    {
+        try (RowStore untimed = new RowStore(1 << 16, 0, Long.MAX_VALUE, false);
+            RowStore timed = new RowStore(1 << 16, 0, Long.MAX_VALUE, true))
+        {
+            final long a = untimed.allocate(8, 40);
+            final long b = timed.allocate(8, 40);
+            assertEquals(RowDescriptor.recordLength(false, 8, 40), (int)untimed.usedBytes());
+            assertEquals(RowDescriptor.recordLength(true, 8, 40), (int)timed.usedBytes());
+            assertEquals(24, timed.usedBytes() - untimed.usedBytes());
+            untimed.release(a, 8, 40);
+            timed.release(b, 8, 40);
+        }
+    }
+
+    @Test
+    void aGroupThatCannotGrowRefusesTheSlotAndStaysAsItWas()
+    {
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        // One 4 KiB chunk: it holds a few records and then nothing more, not even a group's array.
+        try (RowStore store = new RowStore(4096, 0, 4096, false))
+        {
+            BucketDescriptor.init(bucket, 1);
+            final List<Long> stored = new ArrayList<>();
+            long record;
+            while ((record = store.allocate(8, row(0).length())) != 0)
+            {
+                if (!store.reserveSlot(bucket, Side.RIGHT))
+                {
+                    store.release(record, 8, row(0).length());
+                    break;
+                }
+                stored.add(store.append(record, bucket, Side.RIGHT, key, 0, 8, row(stored.size()), stored.size()));
+            }
+            assertFalse(stored.isEmpty());
+            assertEquals(stored, groupOf(bucket, Side.RIGHT));
+            for (final long r : stored)
+            {
+                store.remove(r);
+            }
+            assertEquals(0, store.usedBytes());
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
+        }
+    }
+}
