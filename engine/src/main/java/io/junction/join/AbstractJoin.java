@@ -344,6 +344,7 @@ abstract class AbstractJoin implements JoinOperator
         counters.liveRight = store.liveRows(Side.RIGHT);
         counters.stateBytes = store.reservedBytes() + index.offHeapBytes();
         counters.usedStateBytes = store.usedBytes() + index.maxOffHeapBytes();
+        counters.liveStateBytes = store.usedBytes() + index.liveBytes();
         counters.pendingTimers = wheel.pending();
         counters.watermark = watermarks.current();
         return counters;

@@ -36,6 +36,13 @@ public interface OperatorCounters
      */
     long usedStateBytes();
 
+    /**
+     * @return bytes the live rows account for: their records, their keys' row groups and buckets, and
+     *         each live key's share of the key index at its capacity. Divided by the live rows it is the
+     *         state a row costs, whatever was reserved ahead of it.
+     */
+    long liveStateBytes();
+
     /** @return timers pending in the operator's wheel. */
     long pendingTimers();
 

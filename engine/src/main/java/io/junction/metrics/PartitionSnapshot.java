@@ -47,6 +47,8 @@ public final class PartitionSnapshot
     public final long usedStateBytes;
     /** Rows probes passed over because their key differed under an equal key hash (see {@code OperatorCounters}). */
     public final long hashCollisions;
+    /** Bytes the live rows account for (see {@code OperatorCounters#liveStateBytes}): divided by the live rows, the state a row costs. */
+    public final long liveStateBytes;
     private final long[] deadLetters;
 
     /**
@@ -71,13 +73,14 @@ public final class PartitionSnapshot
      * @param failed        whether the partition's thread died.
      * @param usedStateBytes off-heap bytes in use.
      * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
      */
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
         final long pendingTimers, final long watermark, final long handlerErrors, final long events,
         final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
-        final long usedStateBytes, final long hashCollisions)
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes)
     {
         this.partition = partition;
         this.rowsIn = rowsIn;
@@ -97,6 +100,7 @@ public final class PartitionSnapshot
         this.failed = failed;
         this.usedStateBytes = usedStateBytes;
         this.hashCollisions = hashCollisions;
+        this.liveStateBytes = liveStateBytes;
         this.deadLetters = new long[DeadLetterReason.values().length];
         System.arraycopy(deadLetters, 0, this.deadLetters, 0, Math.min(deadLetters.length, this.deadLetters.length));
     }

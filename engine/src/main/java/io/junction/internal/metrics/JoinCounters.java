@@ -34,6 +34,8 @@ public final class JoinCounters implements OperatorCounters
     public long hashCollisions;
     /** Bytes the state limit counts: live records plus the key index at its capacity. */
     public long usedStateBytes;
+    /** Bytes the live rows account for: records, groups, buckets and their keys' share of the index. */
+    public long liveStateBytes;
     /** Timers pending in the operator's wheel. */
     public long pendingTimers;
     /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
@@ -91,6 +93,12 @@ public final class JoinCounters implements OperatorCounters
     public long usedStateBytes()
     {
         return usedStateBytes;
+    }
+
+    @Override
+    public long liveStateBytes()
+    {
+        return liveStateBytes;
     }
 
     @Override

@@ -30,7 +30,8 @@ public final class PartitionMetrics
     private static final int EVENTS = 11;
     private static final int USED_STATE_BYTES = 12;
     private static final int HASH_COLLISIONS = 13;
-    private static final int DEAD_LETTERS = 14;
+    private static final int LIVE_STATE_BYTES = 14;
+    private static final int DEAD_LETTERS = 15;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -67,6 +68,7 @@ public final class PartitionMetrics
         LONGS.setRelease(values, HANDLER_ERRORS, handlerErrors);
         LONGS.setRelease(values, USED_STATE_BYTES, counters.usedStateBytes());
         LONGS.setRelease(values, HASH_COLLISIONS, counters.hashCollisions());
+        LONGS.setRelease(values, LIVE_STATE_BYTES, counters.liveStateBytes());
         LONGS.setRelease(values, EVENTS, events);
         for (int r = 0; r < deadLetters.length; r++)
         {
@@ -108,7 +110,7 @@ public final class PartitionMetrics
             get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
             get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
             get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason, failed,
-            get(USED_STATE_BYTES), get(HASH_COLLISIONS));
+            get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES));
     }
 
     private long get(final int index)

@@ -139,6 +139,12 @@ public final class ChronicleKeyIndex implements KeyIndex
     }
 
     @Override
+    public long liveBytes()
+    {
+        return size * (NativeArena.alignedSize(bucketLength) + (maxOffHeapBytes - buckets.limit()) / Math.max(1, maxKeys));
+    }
+
+    @Override
     public long offHeapBytes()
     {
         // Chronicle Map sums its segments and tiers to answer; the runtime asks at every batch end, so

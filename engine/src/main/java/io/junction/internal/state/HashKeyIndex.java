@@ -194,6 +194,13 @@ public final class HashKeyIndex implements KeyIndex
     }
 
     @Override
+    public long liveBytes()
+    {
+        // Two slots per key: the table holds at most one key per two slots.
+        return size * (NativeArena.alignedSize(bucketLength) + 2L * SLOT);
+    }
+
+    @Override
     public void close()
     {
         if (closed)

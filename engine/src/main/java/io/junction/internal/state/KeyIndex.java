@@ -100,6 +100,13 @@ public interface KeyIndex extends AutoCloseable
     /** @return off-heap bytes of the index structure and the bucket arena. */
     long offHeapBytes();
 
+    /**
+     * @return the bytes the live keys account for: their buckets, plus each key's share of the index
+     *         structure at its capacity (the structure is sized up front, so this is what a key costs
+     *         once the index is full, not what an empty index has taken).
+     */
+    long liveBytes();
+
     @Override
     void close();
 }

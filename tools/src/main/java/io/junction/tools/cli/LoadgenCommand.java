@@ -125,8 +125,9 @@ public final class LoadgenCommand implements Callable<Integer>
     static void printSummary(final LoadResult r, final long warmupEvents)
     {
         System.out.printf(Locale.ROOT, "%s: %,d events in %.2f s (latency measured after %,d warm-up events): %,.0f events/s; %,d output rows (%,d padded); " +
-                "live rows at end %,d, state %.1f MiB; late %d, bad %d; GC during the run: %d collections, %d ms%n",
+                "live rows at end %,d, state %.1f MiB; late %d, bad %d; GC during the run: %d collections, %d ms; " +
+                "state per live row %.1f B (at the sampled peak of %,d live rows)%n",
             r.label, r.events, r.measuredSeconds, warmupEvents, r.achievedRate(), r.outputs, r.padded, r.liveRows,
-            r.stateBytes / 1048576.0, r.lateRows, r.badInputs, r.gcCount, r.gcMillis);
+            r.stateBytes / 1048576.0, r.lateRows, r.badInputs, r.gcCount, r.gcMillis, r.bytesPerLiveRow(), r.peakLiveRows);
     }
 }

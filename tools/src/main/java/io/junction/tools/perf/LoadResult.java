@@ -24,13 +24,19 @@ public final class LoadResult
     public final long gcCount;
     /** Milliseconds those collections took. */
     public final long gcMillis;
+    /** Live rows at their sampled peak. */
+    public final long peakLiveRows;
+    /** The engine's live state bytes at that peak: divided by {@link #peakLiveRows}, what a row of state costs. */
+    public final long peakLiveStateBytes;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
         final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
-        final long gcMillis)
+        final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes)
     {
+        this.peakLiveRows = peakLiveRows;
+        this.peakLiveStateBytes = peakLiveStateBytes;
         this.label = label;
         this.offeredRate = offeredRate;
         this.events = events;
@@ -46,6 +52,12 @@ public final class LoadResult
         this.badInputs = badInputs;
         this.gcCount = gcCount;
         this.gcMillis = gcMillis;
+    }
+
+    /** @return state bytes per live row at the sampled peak of live rows, 0 when no row was ever live. */
+    public double bytesPerLiveRow()
+    {
+        return peakLiveRows > 0 ? (double)peakLiveStateBytes / peakLiveRows : 0;
     }
 
     /** @return events per second achieved in the measured phase. */

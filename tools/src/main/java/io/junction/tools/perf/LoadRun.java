@@ -189,6 +189,7 @@ public final class LoadRun
         long lastProgressEvents = 0;
         long published = 0;
         long broadcasts = 0;
+        final Footprint footprint = new Footprint();
         boolean endOfInputPublished = false;
         try
         {
@@ -226,6 +227,7 @@ public final class LoadRun
                         // one burst). Its latency is reported on its own so that it neither hides in nor
                         // dominates the steady state: wait until everything before it is processed.
                         awaitProcessed(engine, published + broadcasts * partitions);
+                        footprint.sample(engine);
                         if (i >= warmup)
                         {
                             total.add(sample(engine, lastProgress, System.nanoTime(), options.hlog));
@@ -238,6 +240,10 @@ public final class LoadRun
                     engine.sampleLatency();
                     lastProgress = System.nanoTime();
                     lastProgressEvents = i + 1;
+                }
+                if ((i & 0x3FFF) == 0)
+                {
+                    footprint.sample(engine);
                 }
                 if ((i & 0x3FFF) == 0 && options.progress != null)
                 {
@@ -295,7 +301,34 @@ public final class LoadRun
         // Throughput over the whole run (end of input and drain included): after the warm-up a fixed-rate
         // producer that fell behind catches up faster than the offered rate, which would flatter it.
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
-            paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1]);
+            paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
+            footprint.peakLiveRows, footprint.peakLiveStateBytes);
+    }
+
+    /**
+     * The live rows' footprint where they peaked among the samples (every 16,384 events and just before the
+     * end of input): the engine's own {@code liveStateBytes / liveRows}, what a row of state costs.
+     */
+    private static final class Footprint
+    {
+        long peakLiveRows;
+        long peakLiveStateBytes;
+
+        void sample(final JoinEngine engine)
+        {
+            long live = 0;
+            long bytes = 0;
+            for (final PartitionSnapshot snapshot : engine.metrics())
+            {
+                live += snapshot.liveLeft + snapshot.liveRight;
+                bytes += snapshot.liveStateBytes;
+            }
+            if (live > peakLiveRows)
+            {
+                peakLiveRows = live;
+                peakLiveStateBytes = bytes;
+            }
+        }
     }
 
     /** @return collections and milliseconds spent in them so far, over every collector of this JVM. */
