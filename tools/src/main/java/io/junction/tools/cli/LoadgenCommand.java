@@ -3,6 +3,7 @@ package io.junction.tools.cli;
 import io.junction.api.JoinType;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.perf.DirectRun;
 import io.junction.tools.perf.HandOffFloor;
 import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.perf.LoadResult;
@@ -65,6 +66,10 @@ public final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--quiet", description = "No progress line.")
     boolean quiet;
 
+    @Option(names = "--direct", description = "Drive the join operator on this thread, without rings or partition threads " +
+        "(one untimed pass, then one timed): the join's own per-core cost, as the peers profile drives Flink's operators. Max rate only.")
+    boolean direct;
+
     @Override
     public Integer call() throws Exception
     {
@@ -86,6 +91,16 @@ public final class LoadgenCommand implements Callable<Integer>
         options.ringSize = ringSize;
         options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 4;
         options.progress = quiet ? null : System.err;
+        if (direct)
+        {
+            if (rate > 0 || partitions != 1)
+            {
+                System.err.println("--direct runs one operator at max rate: leave out --rate and --partitions");
+                return 2;
+            }
+            printSummary(DirectRun.run(tape, options), 0);
+            return 0;
+        }
         final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
         final List<LatencyReport.Series> series = new ArrayList<>();
         series.add(new LatencyReport.Series(result.label, result.latency, result.achievedRate()));

@@ -1,0 +1,107 @@
+package io.junction.tools.perf;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
+import io.junction.join.StateConfig;
+import io.junction.tools.workload.EncodedRows;
+import io.junction.tools.workload.EventTape;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A workload through one join operator on the calling thread, with no ring and no partition thread:
+ * the per-core cost of the join itself, measured the way the peers profile drives Flink's operators
+ * (rows encoded before the clock starts; one untimed pass first so that the JIT has compiled the
+ * same paths). Max rate only; no latency.
+ */
+public final class DirectRun
+{
+    private DirectRun()
+    {
+    }
+
+    /** Runs the tape through a new operator once untimed and once timed; closes both. */
+    public static LoadResult run(final EventTape tape, final LoadRun.Options options)
+    {
+        final EncodedRows rows = EncodedRows.encode(tape);
+        pass(tape, rows, options, null);
+        final long[] measured = new long[9];
+        pass(tape, rows, options, measured);
+        final Histogram none = new Histogram(3);
+        final String label = options.label != null ? options.label
+            : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(java.util.Locale.ROOT) + " direct";
+        return new LoadResult(label, 0, tape.size(), tape.size(), measured[0] / 1e9, measured[1], measured[2],
+            none, none, measured[3], measured[4], measured[5], measured[6], 0, 0, measured[7], measured[8]);
+    }
+
+    /**
+     * One pass; when {@code measured} is given, fills it with: nanos, outputs, padded, live rows and state
+     * bytes at the end, late, bad, and the live rows and live state bytes just before the end of input.
+     */
+    private static void pass(final EventTape tape, final EncodedRows rows, final LoadRun.Options options, final long[] measured)
+    {
+        final long[] counts = new long[2];
+        final StateConfig config = StateConfig.fromSystemProperties()
+            .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : LoadRun.maxKeysPerPartition(options.workload, 1))
+            .withPreallocate(LoadRun.preallocatePerPartition(options.workload, 1));
+        try (JoinOperator join = JoinOperators.create(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type),
+            config,
+            (kind, left, right, ts, step) ->
+            {
+                counts[0]++;
+                if (left == null || right == null)
+                {
+                    counts[1]++;
+                }
+            },
+            (side, kind, row, ts, step, reason) ->
+            {
+            }))
+        {
+            final RowView row = new RowView();
+            final int n = tape.size();
+            final int rowLength = rows.rowLength();
+            long peakLive = 0;
+            long peakLiveBytes = 0;
+            final long start = System.nanoTime();
+            for (int i = 0; i < n; i++)
+            {
+                final byte type = tape.type(i);
+                switch (type)
+                {
+                    case EventTape.TYPE_LEFT:
+                    case EventTape.TYPE_RIGHT:
+                        row.wrap(rows.buffer(i), rows.offset(i), rowLength);
+                        join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT, row, tape.ts(i), i);
+                        break;
+                    case EventTape.TYPE_WATERMARK:
+                        join.onWatermark(tape.ts(i), i);
+                        break;
+                    default:
+                        if (measured != null)
+                        {
+                            // The footprint where the live rows stand just before the end of input closes them.
+                            peakLive = join.counters().liveLeft() + join.counters().liveRight();
+                            peakLiveBytes = join.counters().liveStateBytes();
+                        }
+                        join.onEndOfInput(i);
+                }
+            }
+            final long nanos = System.nanoTime() - start;
+            if (measured != null)
+            {
+                measured[0] = nanos;
+                measured[1] = counts[0];
+                measured[2] = counts[1];
+                measured[3] = join.counters().liveLeft() + join.counters().liveRight();
+                measured[4] = join.counters().stateBytes();
+                measured[5] = join.counters().lateRows();
+                measured[6] = join.counters().badInputs();
+                measured[7] = peakLive;
+                measured[8] = peakLiveBytes;
+            }
+        }
+    }
+}
