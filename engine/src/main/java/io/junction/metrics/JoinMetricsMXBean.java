@@ -49,6 +49,9 @@ public interface JoinMetricsMXBean
     /** @return off-heap bytes of the state in use (falls as rows leave); the byte limit applies to it. */
     long getUsedStateBytes();
 
+    /** @return bytes the live rows account for (records, row groups, buckets, their keys' share of the index); per live row, what a row of state costs. */
+    long getLiveStateBytes();
+
     /** @return rows probes passed over because their key differed under an equal key hash (hash flooding shows here). */
     long getHashCollisions();
 

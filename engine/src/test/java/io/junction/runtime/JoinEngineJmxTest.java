@@ -147,6 +147,8 @@ class JoinEngineJmxTest
             assertTrue((Long)attribute(engineBean, "StateBytes") > 0);
             assertTrue((Long)attribute(engineBean, "UsedStateBytes") > 0);
             assertTrue((Long)attribute(engineBean, "UsedStateBytes") <= (Long)attribute(engineBean, "StateBytes"));
+            assertTrue((Long)attribute(engineBean, "LiveStateBytes") > 0);
+            assertTrue((Long)attribute(engineBean, "LiveStateBytes") <= (Long)attribute(engineBean, "UsedStateBytes"));
             assertEquals(0L, attribute(engineBean, "HashCollisions"), "a secret seed: no collisions among a few keys");
 
             // the one result's latency, in the first interval (everything since the start)

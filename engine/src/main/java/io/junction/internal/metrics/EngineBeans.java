@@ -356,6 +356,12 @@ public final class EngineBeans
         }
 
         @Override
+        public long getLiveStateBytes()
+        {
+            return snapshot().liveStateBytes;
+        }
+
+        @Override
         public long getHashCollisions()
         {
             return snapshot().hashCollisions;
@@ -561,6 +567,12 @@ public final class EngineBeans
         public long getUsedStateBytes()
         {
             return sum(s -> s.usedStateBytes);
+        }
+
+        @Override
+        public long getLiveStateBytes()
+        {
+            return sum(s -> s.liveStateBytes);
         }
 
         @Override
