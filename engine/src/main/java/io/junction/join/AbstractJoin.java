@@ -116,6 +116,15 @@ abstract class AbstractJoin implements JoinOperator
         BucketDescriptor.init(unmatchableBucket, 0);
     }
 
+    /** Keeps the values {@link #prefetch} read, so that the JIT cannot drop the reads. */
+    private long prefetched;
+
+    @Override
+    public void prefetch(final long keyHash)
+    {
+        prefetched ^= index.prefetch(keyHash);
+    }
+
     /** Checks the spec's kind before any state is allocated. */
     static JoinSpec requireKind(final JoinSpec spec, final JoinKind kind)
     {

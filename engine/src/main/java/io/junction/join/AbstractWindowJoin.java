@@ -95,6 +95,12 @@ abstract class AbstractWindowJoin extends AbstractJoin
     /** A row alone in its window (null key; for tumbling and sliding, also a failed pre-filter) whose window fired. */
     abstract void fireLoneRow(long record);
 
+    /** Window buckets are keyed by key and window, not by the routing hash: nothing to read ahead. */
+    @Override
+    public final void prefetch(final long keyHash)
+    {
+    }
+
     /**
      * The timer deadline of a window {@code [start, end)}. The window fires when the watermark reaches
      * {@code end - 1} (SPEC 2.3, {@link #isFired}), and the {@link TimerWheel} expires the entries whose

@@ -26,6 +26,18 @@ public interface JoinOperator extends AutoCloseable
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
 
     /**
+     * A hint that a row whose join key has this hash will come soon: the operator may read the memory
+     * that row will need (its key's index slot and bucket), so that the cache misses of several coming
+     * rows overlap instead of each stalling its own row. Changes no state and emits nothing; a wrong
+     * hash costs a few loads. The runtime calls it for the rows already waiting in a partition's ring.
+     *
+     * @param keyHash the engine's seeded hash of the row's join key ({@code StateConfig#hashSeed()}).
+     */
+    default void prefetch(final long keyHash)
+    {
+    }
+
+    /**
      * Advances one input's watermark; expiry and emission it causes carry {@code step}. Makes the input
      * active if it was idle, whatever the value.
      *

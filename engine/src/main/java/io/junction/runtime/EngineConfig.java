@@ -60,6 +60,14 @@ public final class EngineConfig
     /** Default {@link #DAEMON_THREADS_PROP_NAME}. */
     public static final boolean DAEMON_THREADS_DEFAULT = true;
 
+    /**
+     * Whether a partition thread reads ahead, for the rows already waiting in its ring, the memory their
+     * keys will need (index slot, bucket, a key's single rows), so that their cache misses overlap.
+     */
+    public static final String READ_AHEAD_PROP_NAME = "junction.readAhead";
+    /** Default {@link #READ_AHEAD_PROP_NAME}. */
+    public static final boolean READ_AHEAD_DEFAULT = true;
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -71,6 +79,7 @@ public final class EngineConfig
     private final long closeTimeoutMillis;
     private final String threadNamePrefix;
     private final boolean daemonThreads;
+    private final boolean readAhead;
 
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
@@ -133,6 +142,30 @@ public final class EngineConfig
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads)
     {
+        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, READ_AHEAD_DEFAULT);
+    }
+
+    /**
+     * @param partitions         partitions, each a ring and a thread, in [1, 1024].
+     * @param ringSize           slots per ring, a power of two.
+     * @param slotCapacity       bytes of row per slot, in [16, 65535].
+     * @param waitStrategy       how idle partition threads wait.
+     * @param multiProducer      whether several threads publish at once.
+     * @param recordLatency      whether ingest-to-emit latency is recorded per result.
+     * @param state              the sizing of each partition's state.
+     * @param idleTimeout        processing time without an event after which an input is idle; zero: never.
+     * @param closeTimeoutMillis how long {@link JoinEngine#close()} waits for the partitions, ms.
+     * @param threadNamePrefix   partition threads are named this prefix and the partition number.
+     * @param daemonThreads      whether partition threads are daemon threads.
+     * @param readAhead          whether partition threads read ahead for waiting rows ({@link #READ_AHEAD_PROP_NAME}).
+     * @throws IllegalArgumentException when a value is out of its range or null.
+     */
+    public EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
+        final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead)
+    {
         if (partitions < 1 || partitions > 1024)
         {
             throw new IllegalArgumentException(PARTITIONS_PROP_NAME + " must be in [1, 1024]: " + partitions);
@@ -172,6 +205,7 @@ public final class EngineConfig
         this.closeTimeoutMillis = closeTimeoutMillis;
         this.threadNamePrefix = threadNamePrefix;
         this.daemonThreads = daemonThreads;
+        this.readAhead = readAhead;
     }
 
     /**
@@ -216,7 +250,8 @@ public final class EngineConfig
             Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)),
             Long.getLong(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
             System.getProperty(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
-            Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))));
+            Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))),
+            Boolean.parseBoolean(System.getProperty(READ_AHEAD_PROP_NAME, String.valueOf(READ_AHEAD_DEFAULT))));
     }
 
     /**
@@ -228,7 +263,7 @@ public final class EngineConfig
     public EngineConfig withPartitions(final int partitions)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -240,7 +275,7 @@ public final class EngineConfig
     public EngineConfig withRingSize(final int ringSize)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -252,7 +287,7 @@ public final class EngineConfig
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -264,7 +299,7 @@ public final class EngineConfig
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -276,7 +311,7 @@ public final class EngineConfig
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -288,7 +323,7 @@ public final class EngineConfig
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -300,7 +335,7 @@ public final class EngineConfig
     public EngineConfig withState(final StateConfig state)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -311,7 +346,7 @@ public final class EngineConfig
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /** @return the number of partitions. */
@@ -376,7 +411,7 @@ public final class EngineConfig
     public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -386,7 +421,7 @@ public final class EngineConfig
     public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /**
@@ -396,7 +431,7 @@ public final class EngineConfig
     public EngineConfig withDaemonThreads(final boolean daemonThreads)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
     }
 
     /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
@@ -423,6 +458,24 @@ public final class EngineConfig
         return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
             ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
             ", state=" + state + ", idleTimeout=" + idleTimeout +
-            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + '}';
+            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead + "}";
+    }
+
+    /**
+     * A copy that does or does not read ahead for waiting rows.
+     *
+     * @param readAhead whether partition threads read ahead ({@link #READ_AHEAD_PROP_NAME}).
+     * @return a copy with that value.
+     */
+    public EngineConfig withReadAhead(final boolean readAhead)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+    }
+
+    /** @return whether partition threads read ahead for waiting rows. */
+    public boolean readAhead()
+    {
+        return readAhead;
     }
 }

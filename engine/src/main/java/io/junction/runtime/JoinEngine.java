@@ -136,6 +136,10 @@ public final class JoinEngine implements AutoCloseable
                 disruptor.handleEventsWith(workers[p]);
                 disruptors.add(disruptor);
                 rings[p] = disruptor.getRingBuffer();
+                if (config.readAhead())
+                {
+                    workers[p].readAhead(rings[p]);
+                }
             }
         }
         catch (final RuntimeException | Error e)

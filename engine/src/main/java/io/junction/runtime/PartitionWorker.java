@@ -1,6 +1,7 @@
 package io.junction.runtime;
 
 import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.ExceptionHandler;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
@@ -33,6 +34,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
+    /** Events of a batch read ahead at once: enough misses in flight to fill the core's line-fill buffers. */
+    static final int PREFETCH_AHEAD = 8;
+
     private final int partition;
     private final IntConsumer onThreadStart;
     private final ErrorHandler fallback;
@@ -47,6 +51,14 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private long ingestNanos;
+    /** The ring, for reading ahead; null until set, and when look-ahead is off. */
+    private RingBuffer<RingSlot> ring;
+    /** Last sequence of the batch being processed, known from its first event. */
+    private long batchEnd = -1;
+    private boolean batchStarting;
+    private long batchSize;
+    /** Sequences up to this one have had their key's memory read ahead. */
+    private long prefetchedTo = -1;
     private long events;
     private long handlerErrors;
     private volatile Thread thread;
@@ -79,10 +91,39 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         JoinOperator create(ResultHandler guardedResults, DeadLetterHandler guardedDeadLetters);
     }
 
+    /**
+     * Reads ahead for up to {@link #PREFETCH_AHEAD} events of each batch (software pipelining): the rows
+     * already waiting in the ring have their keys' index slots and buckets read in one tight loop,
+     * whose cache misses overlap, instead of one miss after another as each row is processed.
+     */
+    void readAhead(final RingBuffer<RingSlot> ring)
+    {
+        this.ring = ring;
+    }
+
+    @Override
+    public void onBatchStart(final long batchSize, final long queueDepth)
+    {
+        this.batchSize = batchSize;
+        batchStarting = true;
+    }
+
     @Override
     public void onEvent(final RingSlot slot, final long sequence, final boolean endOfBatch)
     {
         events++;
+        if (ring != null)
+        {
+            if (batchStarting)
+            {
+                batchStarting = false;
+                batchEnd = sequence + batchSize - 1;
+            }
+            if (sequence >= prefetchedTo && sequence < batchEnd)
+            {
+                readAhead(sequence + 1, Math.min(batchEnd, sequence + PREFETCH_AHEAD));
+            }
+        }
         ingestNanos = slot.ingestNanos;
         try
         {
@@ -122,6 +163,26 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             metrics.publish(operator.counters(), events, handlerErrors);
         }
+    }
+
+    private void readAhead(final long from, final long to)
+    {
+        try
+        {
+            for (long s = from; s <= to; s++)
+            {
+                final RingSlot ahead = ring.get(s);
+                if (ahead.type == RingSlot.ROW)
+                {
+                    operator.prefetch(ahead.keyHash);
+                }
+            }
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
+        }
+        prefetchedTo = to;
     }
 
     @Override

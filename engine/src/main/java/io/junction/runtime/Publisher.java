@@ -357,6 +357,7 @@ public final class Publisher
             slot.timestamp = ts;
             slot.step = step;
             slot.ingestNanos = ingestNanos;
+            slot.keyHash = hash;
             slot.rowLength = length;
             slot.row.putBytes(0, row, offset, length);
             slot.type = RingSlot.ROW;

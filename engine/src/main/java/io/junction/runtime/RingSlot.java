@@ -33,6 +33,8 @@ final class RingSlot
     long step;
     /** {@code System.nanoTime()} when the event entered the engine (or was meant to, at a fixed rate). */
     long ingestNanos;
+    /** A row's join-key hash as the publisher routed it (the engine's seed), for the partition's look-ahead. */
+    long keyHash;
 
     RingSlot(final int capacity)
     {

@@ -27,6 +27,12 @@ public class ForwardingOperator implements JoinOperator
     }
 
     @Override
+    public void prefetch(final long keyHash)
+    {
+        delegate.prefetch(keyHash);
+    }
+
+    @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
         delegate.onWatermark(side, watermark, step);

@@ -85,6 +85,29 @@ public final class HashKeyIndex implements KeyIndex
     }
 
     @Override
+    public long prefetch(final long hash)
+    {
+        final long bucket = UnsafeApi.getLong(table + home(hash) * SLOT + BUCKET_OFFSET);
+        if (bucket == 0)
+        {
+            return 0;
+        }
+        // A key with one row per side holds it inline: touch that record too (W1's click finds its impression).
+        final long left = UnsafeApi.getLong(bucket + BucketDescriptor.LEFT_ROWS_OFFSET);
+        final long right = UnsafeApi.getLong(bucket + BucketDescriptor.RIGHT_ROWS_OFFSET);
+        long seen = left ^ right;
+        if (left != 0 && !RowGroup.isArray(left))
+        {
+            seen ^= UnsafeApi.getLong(left + RowDescriptor.TS_OFFSET);
+        }
+        if (right != 0 && !RowGroup.isArray(right))
+        {
+            seen ^= UnsafeApi.getLong(right + RowDescriptor.TS_OFFSET);
+        }
+        return seen;
+    }
+
+    @Override
     public long findOrCreate(final long hash)
     {
         long i = home(hash);

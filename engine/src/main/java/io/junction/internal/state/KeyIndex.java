@@ -91,6 +91,18 @@ public interface KeyIndex extends AutoCloseable
      */
     void remove(long bucket);
 
+    /**
+     * Reads the index slot, bucket and single-row records a coming lookup of {@code hash} will need,
+     * so that their cache misses overlap with other work. Changes nothing.
+     *
+     * @param hash the key hash.
+     * @return a value of the memory read, for the caller to keep so that the reads are not optimised away.
+     */
+    default long prefetch(final long hash)
+    {
+        return 0;
+    }
+
     /** @return which implementation this index uses. */
     IndexKind kind();
 

@@ -160,6 +160,7 @@ public final class LoadRun
             .withPartitions(partitions)
             .withWaitStrategy(options.waitStrategy)
             .withRingSize(options.ringSize)
+            .withReadAhead(Boolean.parseBoolean(System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME, String.valueOf(EngineConfig.READ_AHEAD_DEFAULT))))
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(preallocatePerPartition(options.workload, partitions)));
