@@ -116,13 +116,13 @@ abstract class AbstractJoin implements JoinOperator
         BucketDescriptor.init(unmatchableBucket, 0);
     }
 
-    /** Keeps the values {@link #prefetch} read, so that the JIT cannot drop the reads. */
-    private long prefetched;
+    /** Keeps the values {@link #prefetch} and the probes' {@code RowGroup.touch} read, so that the JIT cannot drop the reads. */
+    long touched;
 
     @Override
     public void prefetch(final long keyHash)
     {
-        prefetched ^= index.prefetch(keyHash);
+        touched ^= index.prefetch(keyHash);
     }
 
     /** Checks the spec's kind before any state is allocated. */

@@ -186,6 +186,10 @@ public final class RegularJoin extends AbstractJoin
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
+            if ((i & (RowGroup.TOUCH_GROUP - 1)) == 0 && slots > 1)
+            {
+                touched ^= RowGroup.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
+            }
             final long other = RowGroup.record(rows, i);
             if (other == 0 || !matches(other, keyLength, side, row))
             {
