@@ -1,0 +1,507 @@
+package io.junction.internal.durable;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32C;
+
+/**
+ * Checkpoints of one partition's state in a directory, each complete or ignored, never half-read:
+ * <pre>
+ *   dir/chk-0000000000000042/     owner-only (0700)
+ *       index.bin, arena.bin ...  the state's files (0600), written and fsynced first
+ *       MANIFEST                  written last: to MANIFEST.tmp, fsynced, renamed into place
+ * </pre>
+ * The manifest names the join's fingerprint (a checkpoint of another join is refused, not restored),
+ * the caller's input positions (opaque longs, e.g. source offsets), and each file's size and CRC-32C,
+ * and ends with the CRC-32C of its own text. A directory without a manifest is a checkpoint that
+ * was being written when the process died. Opening picks the newest checkpoint whose manifest and
+ * files all verify, and reports every newer one it passed over and why (a flipped byte, a truncated
+ * or zero-length file, a missing file), naming the file; when every checkpoint is damaged it fails
+ * rather than start on damaged or empty state. The newest two complete checkpoints are kept.
+ *
+ * <p>Not thread safe: one writer (the partition's thread, or the thread that moves the partition).
+ */
+public final class CheckpointStore
+{
+    /** The manifest's name in a checkpoint directory. */
+    public static final String MANIFEST = "MANIFEST";
+    /** Complete checkpoints kept: the newest, and the one before it to fall back to. */
+    public static final int KEPT = 2;
+
+    private static final String HEADER = "junction-checkpoint 1";
+    private static final Pattern DIRECTORY = Pattern.compile("chk-(\\d{19})");
+    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
+    private final Path directory;
+
+    /**
+     * @param directory where the checkpoints live; created owner-only when missing.
+     * @throws IOException when it cannot be created.
+     */
+    public CheckpointStore(final Path directory) throws IOException
+    {
+        this.directory = OwnerOnlyFiles.createDirectories(directory);
+    }
+
+    /** @return the directory of the checkpoints. */
+    public Path directory()
+    {
+        return directory;
+    }
+
+    /**
+     * Starts a checkpoint; nothing of it counts until {@link Writer#commit()}.
+     *
+     * @param id          greater than every checkpoint's in the directory, complete or not.
+     * @param fingerprint the join's fingerprint, checked when the checkpoint is opened.
+     * @param positions   the input positions the checkpoint resumes from (copied).
+     * @return the writer.
+     * @throws IOException when the id is not new or the directory cannot be created.
+     */
+    public Writer begin(final long id, final long fingerprint, final long[] positions) throws IOException
+    {
+        if (id < 0)
+        {
+            throw new IllegalArgumentException("checkpoint id must be >= 0: " + id);
+        }
+        final List<Long> ids = ids();
+        if (!ids.isEmpty() && ids.get(0) >= id)
+        {
+            throw new IOException("checkpoint " + id + " is not newer than checkpoint " + ids.get(0) + " in " + directory);
+        }
+        return new Writer(OwnerOnlyFiles.createDirectories(directory.resolve(name(id))), id, fingerprint, positions.clone());
+    }
+
+    /**
+     * Opens the newest complete checkpoint.
+     *
+     * @param fingerprint the join's fingerprint.
+     * @return the checkpoint, or null when the directory holds none (complete or not).
+     * @throws IOException when checkpoints exist but none verifies, or one belongs to another join.
+     */
+    public Checkpoint latest(final long fingerprint) throws IOException
+    {
+        final List<String> skipped = new ArrayList<>();
+        for (final long id : ids())
+        {
+            final Path dir = directory.resolve(name(id));
+            final Checkpoint checkpoint;
+            try
+            {
+                checkpoint = verify(dir, id, skipped);
+            }
+            catch (final DamagedException e)
+            {
+                skipped.add(e.getMessage());
+                continue;
+            }
+            catch (final NumberFormatException | IndexOutOfBoundsException e)
+            {
+                skipped.add(dir.resolve(MANIFEST) + " is malformed: " + e.getMessage());
+                continue;
+            }
+            if (checkpoint.fingerprint != fingerprint)
+            {
+                throw new IOException(String.format(Locale.ROOT,
+                    "%s holds a checkpoint of another join (fingerprint %016x, this join's %016x): refusing to restore it",
+                    dir, checkpoint.fingerprint, fingerprint));
+            }
+            return checkpoint;
+        }
+        if (skipped.isEmpty())
+        {
+            return null;
+        }
+        throw new IOException("no complete checkpoint in " + directory + ": " + String.join("; ", skipped));
+    }
+
+    /** @return the ids of every checkpoint directory, complete or not, newest first. */
+    private List<Long> ids() throws IOException
+    {
+        final List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory))
+        {
+            for (final Path entry : entries)
+            {
+                final Matcher m = DIRECTORY.matcher(entry.getFileName().toString());
+                if (m.matches() && Files.isDirectory(entry))
+                {
+                    ids.add(Long.parseLong(m.group(1)));
+                }
+            }
+        }
+        ids.sort(Collections.reverseOrder());
+        return ids;
+    }
+
+    private static String name(final long id)
+    {
+        return String.format(Locale.ROOT, "chk-%019d", id);
+    }
+
+    private static final class DamagedException extends Exception
+    {
+        private static final long serialVersionUID = 1L;
+
+        DamagedException(final String message)
+        {
+            super(message, null, false, false);
+        }
+    }
+
+    private static Checkpoint verify(final Path dir, final long id, final List<String> skipped) throws IOException, DamagedException
+    {
+        final Path manifest = dir.resolve(MANIFEST);
+        final byte[] bytes;
+        try
+        {
+            bytes = Files.readAllBytes(manifest);
+        }
+        catch (final NoSuchFileException e)
+        {
+            throw new DamagedException(dir + " is incomplete (no " + MANIFEST + ": it was being written)");
+        }
+        final String text = new String(bytes, StandardCharsets.UTF_8);
+        final int last = text.lastIndexOf("crc32c ");
+        if (last < 0 || !text.endsWith("\n"))
+        {
+            throw new DamagedException(manifest + " is truncated");
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, text.substring(0, last).getBytes(StandardCharsets.UTF_8).length);
+        final String[] lines = text.split("\n");
+        if (!lines[lines.length - 1].equals(String.format(Locale.ROOT, "crc32c %08x", crc.getValue())))
+        {
+            throw new DamagedException(manifest + " is damaged (its checksum does not match)");
+        }
+        if (!HEADER.equals(lines[0]) || !lines[1].equals("id " + id))
+        {
+            throw new DamagedException(manifest + " is not a manifest of checkpoint " + id);
+        }
+        final long fingerprint = Long.parseUnsignedLong(field(lines[2], "fingerprint"), 16);
+        final String[] positionWords = field(lines[3], "positions").split(" ");
+        final long[] positions = new long[Integer.parseInt(positionWords[0])];
+        for (int i = 0; i < positions.length; i++)
+        {
+            positions[i] = Long.parseLong(positionWords[i + 1]);
+        }
+        final Map<String, Path> files = new LinkedHashMap<>();
+        for (int i = 4; i < lines.length - 1; i++)
+        {
+            final String[] words = field(lines[i], "file").split(" ");
+            final Path file = dir.resolve(words[0]);
+            final long size = Long.parseLong(words[1]);
+            final long expected = Long.parseLong(words[2], 16);
+            if (!Files.isRegularFile(file))
+            {
+                throw new DamagedException(file + " is missing");
+            }
+            final long actualSize = Files.size(file);
+            if (actualSize != size)
+            {
+                throw new DamagedException(file + " is " + actualSize + " bytes, the manifest says " + size);
+            }
+            if (crc32c(file) != expected)
+            {
+                throw new DamagedException(file + " is damaged (its checksum does not match the manifest)");
+            }
+            files.put(words[0], file);
+        }
+        return new Checkpoint(id, fingerprint, positions, dir, files, skipped);
+    }
+
+    private static String field(final String line, final String name) throws DamagedException
+    {
+        if (!line.startsWith(name + " "))
+        {
+            throw new DamagedException("manifest line '" + line + "' is not '" + name + "'");
+        }
+        return line.substring(name.length() + 1);
+    }
+
+    private static long crc32c(final Path file) throws IOException
+    {
+        final CRC32C crc = new CRC32C();
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            while (channel.read(buffer) >= 0)
+            {
+                buffer.flip();
+                crc.update(buffer);
+                buffer.clear();
+            }
+        }
+        return crc.getValue();
+    }
+
+    /** Deletes every checkpoint older than the newest {@link #KEPT} complete ones, and incomplete older ones. */
+    private void prune() throws IOException
+    {
+        int complete = 0;
+        for (final long id : ids())
+        {
+            final Path dir = directory.resolve(name(id));
+            if (complete >= KEPT)
+            {
+                deleteTree(dir);
+            }
+            else if (Files.exists(dir.resolve(MANIFEST)))
+            {
+                complete++;
+            }
+        }
+    }
+
+    private static void deleteTree(final Path dir) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : entries)
+            {
+                Files.delete(entry);
+            }
+        }
+        Files.delete(dir);
+    }
+
+    private static void fsyncDirectory(final Path dir) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ))
+        {
+            channel.force(true);
+        }
+        catch (final IOException e)
+        {
+            // Some platforms cannot open a directory for fsync; the rename is then as durable as they allow.
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
+            {
+                throw e;
+            }
+        }
+    }
+
+    /** A checkpoint that opened and verified: its files may be read. */
+    public static final class Checkpoint
+    {
+        /** The checkpoint's id. */
+        public final long id;
+        /** The fingerprint of the join it belongs to. */
+        public final long fingerprint;
+        private final long[] positions;
+        /** Its directory. */
+        public final Path directory;
+        private final Map<String, Path> files;
+        private final List<String> skipped;
+
+        Checkpoint(final long id, final long fingerprint, final long[] positions, final Path directory,
+            final Map<String, Path> files, final List<String> skipped)
+        {
+            this.id = id;
+            this.fingerprint = fingerprint;
+            this.positions = positions;
+            this.directory = directory;
+            this.files = Collections.unmodifiableMap(files);
+            this.skipped = List.copyOf(skipped);
+        }
+
+        /** @return the input positions to resume from (a copy). */
+        public long[] positions()
+        {
+            return positions.clone();
+        }
+
+        /** @return the files by name, in the order they were written. */
+        public Map<String, Path> files()
+        {
+            return files;
+        }
+
+        /** @return why each newer checkpoint was passed over, newest first; empty when this is the newest. */
+        public List<String> skipped()
+        {
+            return skipped;
+        }
+    }
+
+    /** Writes one checkpoint: its files, then {@link #commit()}; or {@link #abort()}. */
+    public final class Writer implements AutoCloseable
+    {
+        private final Path dir;
+        private final long id;
+        private final long fingerprint;
+        private final long[] positions;
+        private final List<CheckpointFile> files = new ArrayList<>();
+        private boolean done;
+
+        private Writer(final Path dir, final long id, final long fingerprint, final long[] positions)
+        {
+            this.dir = dir;
+            this.id = id;
+            this.fingerprint = fingerprint;
+            this.positions = positions;
+        }
+
+        /**
+         * Creates one of the checkpoint's files, owner-only.
+         *
+         * @param name letters, digits, '.', '_' and '-', not {@value #MANIFEST}, unique in the checkpoint.
+         * @return a channel that checksums what it writes; closed by {@link #commit()}.
+         * @throws IOException when it cannot be created.
+         */
+        public WritableByteChannel file(final String name) throws IOException
+        {
+            if (done)
+            {
+                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
+            }
+            if (!FILE_NAME.matcher(name).matches() || name.startsWith(MANIFEST))
+            {
+                throw new IllegalArgumentException("not a checkpoint file name: " + name);
+            }
+            final CheckpointFile file = new CheckpointFile(name,
+                FileChannel.open(OwnerOnlyFiles.createFile(dir.resolve(name)), StandardOpenOption.WRITE));
+            files.add(file);
+            return file;
+        }
+
+        /**
+         * Makes the checkpoint durable and complete: fsyncs its files, writes the manifest last and
+         * renames it into place, fsyncs the directory, then deletes checkpoints beyond the newest {@link #KEPT}.
+         *
+         * @return the checkpoint's directory.
+         * @throws IOException when any step fails; the checkpoint then does not count.
+         */
+        public Path commit() throws IOException
+        {
+            if (done)
+            {
+                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
+            }
+            done = true;
+            final StringBuilder text = new StringBuilder(256);
+            text.append(HEADER).append('\n');
+            text.append("id ").append(id).append('\n');
+            text.append(String.format(Locale.ROOT, "fingerprint %016x%n", fingerprint));
+            text.append("positions ").append(positions.length);
+            for (final long position : positions)
+            {
+                text.append(' ').append(position);
+            }
+            text.append('\n');
+            for (final CheckpointFile file : files)
+            {
+                file.channel.force(true);
+                file.channel.close();
+                text.append(String.format(Locale.ROOT, "file %s %d %08x%n", file.name, file.size, file.crc.getValue()));
+            }
+            final byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+            final CRC32C crc = new CRC32C();
+            crc.update(body);
+            final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x%n", crc.getValue()).getBytes(StandardCharsets.UTF_8);
+            final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
+            {
+                channel.write(ByteBuffer.wrap(body));
+                channel.write(ByteBuffer.wrap(trailer));
+                channel.force(true);
+            }
+            try
+            {
+                Files.move(tmp, dir.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
+            }
+            catch (final AtomicMoveNotSupportedException e)
+            {
+                throw new IOException("the file system of " + dir + " cannot rename atomically: checkpoints need it", e);
+            }
+            fsyncDirectory(dir);
+            fsyncDirectory(directory);
+            prune();
+            return dir;
+        }
+
+        /** Deletes what was written; the checkpoint never counts. Idempotent. */
+        public void abort() throws IOException
+        {
+            if (done && Files.exists(dir.resolve(MANIFEST)))
+            {
+                return;
+            }
+            done = true;
+            for (final CheckpointFile file : files)
+            {
+                file.channel.close();
+            }
+            if (Files.exists(dir))
+            {
+                deleteTree(dir);
+            }
+        }
+
+        /** Aborts unless committed. */
+        @Override
+        public void close() throws IOException
+        {
+            abort();
+        }
+    }
+
+    private static final class CheckpointFile implements WritableByteChannel
+    {
+        final String name;
+        final FileChannel channel;
+        final CRC32C crc = new CRC32C();
+        long size;
+
+        CheckpointFile(final String name, final FileChannel channel)
+        {
+            this.name = name;
+            this.channel = channel;
+        }
+
+        @Override
+        public int write(final ByteBuffer source) throws IOException
+        {
+            final ByteBuffer view = source.duplicate();
+            int written = 0;
+            while (source.hasRemaining())
+            {
+                written += channel.write(source);
+            }
+            view.limit(view.position() + written);
+            crc.update(view);
+            size += written;
+            return written;
+        }
+
+        @Override
+        public boolean isOpen()
+        {
+            return channel.isOpen();
+        }
+
+        @Override
+        public void close()
+        {
+            // The writer closes the channel after fsync in commit().
+        }
+    }
+}

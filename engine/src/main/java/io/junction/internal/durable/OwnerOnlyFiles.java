@@ -1,0 +1,105 @@
+package io.junction.internal.durable;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Creates state directories and files readable and writable by their owner only (0700 / 0600): join
+ * state holds the users' rows, which other local accounts have no business reading. On a file system
+ * without POSIX permissions the owner-only flags of {@link java.io.File} are set instead.
+ */
+public final class OwnerOnlyFiles
+{
+    private static final Set<PosixFilePermission> DIRECTORY = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> FILE = PosixFilePermissions.fromString("rw-------");
+
+    private OwnerOnlyFiles()
+    {
+    }
+
+    /**
+     * Creates a directory and any missing parents, owner-only; an existing directory has its
+     * permissions narrowed to the owner.
+     *
+     * @param directory the directory.
+     * @return the directory.
+     * @throws IOException when it cannot be created, or exists as something else.
+     */
+    public static Path createDirectories(final Path directory) throws IOException
+    {
+        final Path parent = directory.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent))
+        {
+            createDirectories(parent);
+        }
+        try
+        {
+            Files.createDirectory(directory, attribute(DIRECTORY));
+        }
+        catch (final FileAlreadyExistsException e)
+        {
+            if (!Files.isDirectory(directory))
+            {
+                throw new IOException("not a directory: " + directory, e);
+            }
+        }
+        catch (final UnsupportedOperationException e)
+        {
+            Files.createDirectories(directory);
+        }
+        restrict(directory, DIRECTORY);
+        return directory;
+    }
+
+    /**
+     * Creates a new, empty file, owner-only.
+     *
+     * @param file the file, which must not exist.
+     * @return the file.
+     * @throws IOException when it exists or cannot be created.
+     */
+    public static Path createFile(final Path file) throws IOException
+    {
+        try
+        {
+            Files.createFile(file, attribute(FILE));
+        }
+        catch (final UnsupportedOperationException e)
+        {
+            Files.createFile(file);
+        }
+        restrict(file, FILE);
+        return file;
+    }
+
+    private static FileAttribute<Set<PosixFilePermission>> attribute(final Set<PosixFilePermission> permissions)
+    {
+        return PosixFilePermissions.asFileAttribute(permissions);
+    }
+
+    /** The umask may have narrowed what was asked for, never widened it; set it exactly anyway. */
+    private static void restrict(final Path path, final Set<PosixFilePermission> permissions) throws IOException
+    {
+        try
+        {
+            Files.setPosixFilePermissions(path, permissions);
+        }
+        catch (final UnsupportedOperationException e)
+        {
+            final java.io.File file = path.toFile();
+            final boolean directory = file.isDirectory();
+            if (!(file.setReadable(false, false) && file.setReadable(true, true) &&
+                file.setWritable(false, false) && file.setWritable(true, true) &&
+                file.setExecutable(false, false) && (!directory || file.setExecutable(true, true))))
+            {
+                throw new IOException("cannot make " + path + " owner-only", e);
+            }
+        }
+    }
+}
