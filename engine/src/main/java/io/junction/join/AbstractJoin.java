@@ -52,9 +52,7 @@ abstract class AbstractJoin implements JoinOperator
     final WatermarkTracker watermarks = new WatermarkTracker();
     final long maxLiveRows;
     final FullPolicy fullPolicy;
-    /** {@link JoinType#emitsUnmatched(Side)} per side, read once: it is asked per row. */
-    private final boolean emitsUnmatchedLeft;
-    private final boolean emitsUnmatchedRight;
+    final Emitter emit;
     /** Seed of the key hash: the engine's, so that routing and the index agree. */
     final long hashSeed;
 
@@ -90,10 +88,9 @@ abstract class AbstractJoin implements JoinOperator
         this.spec = spec;
         this.compiled = CompiledJoin.of(spec);
         this.type = spec.type();
-        this.emitsUnmatchedLeft = type.emitsUnmatched(Side.LEFT);
-        this.emitsUnmatchedRight = type.emitsUnmatched(Side.RIGHT);
         this.results = results;
         this.deadLetters = deadLetters;
+        this.emit = new Emitter(type, results, deadLetters, counters);
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
         this.maxLiveRows = config.maxLiveRows();
         this.fullPolicy = config.fullPolicy();
@@ -208,7 +205,7 @@ abstract class AbstractJoin implements JoinOperator
     /** @return true when a row of {@code side} without a match is emitted (padded, or alone for anti): {@link JoinType#emitsUnmatched(Side)}. */
     final boolean emitsUnmatched(final Side side)
     {
-        return side == Side.LEFT ? emitsUnmatchedLeft : emitsUnmatchedRight;
+        return emit.emitsUnmatched(side);
     }
 
     /** @return true when a stored record of the other side has the current key and satisfies the condition. */
@@ -227,64 +224,31 @@ abstract class AbstractJoin implements JoinOperator
     /** Emits a pair, ordering the two rows by side. */
     final void emitPair(final ChangeKind kind, final Side side, final RowView row, final RowView other, final long ts, final long step)
     {
-        counters.rowsOut++;
-        if (side == Side.LEFT)
-        {
-            results.onResult(kind, row, other, ts, step);
-        }
-        else
-        {
-            results.onResult(kind, other, row, ts, step);
-        }
+        emit.pair(kind, side, row, other, ts, step);
     }
 
     /** Emits a row of {@code side} padded with nulls (or alone, for semi and anti joins). */
     final void emitPadded(final ChangeKind kind, final Side side, final RowView row, final long ts, final long step)
     {
-        counters.rowsOut++;
-        if (side == Side.LEFT)
-        {
-            results.onResult(kind, row, null, ts, step);
-        }
-        else
-        {
-            results.onResult(kind, null, row, ts, step);
-        }
+        emit.padded(kind, side, row, ts, step);
     }
 
     /** Emits a pair of a window join with its window. */
     final void emitWindowPair(final RowView left, final RowView right, final long start, final long end, final long step)
     {
-        counters.rowsOut++;
-        results.onWindowResult(ChangeKind.INSERT, left, right, start, end, step);
+        emit.windowPair(left, right, start, end, step);
     }
 
     /** Emits a row of a window join padded with nulls (or alone, for semi and anti joins), with its window. */
     final void emitWindowPadded(final Side side, final RowView row, final long start, final long end, final long step)
     {
-        counters.rowsOut++;
-        if (side == Side.LEFT)
-        {
-            results.onWindowResult(ChangeKind.INSERT, row, null, start, end, step);
-        }
-        else
-        {
-            results.onWindowResult(ChangeKind.INSERT, null, row, start, end, step);
-        }
+        emit.windowPadded(side, row, start, end, step);
     }
 
     final void deadLetter(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final DeadLetterReason reason)
     {
-        if (reason == DeadLetterReason.LATE || reason == DeadLetterReason.LATE_WINDOW)
-        {
-            counters.lateRows++;
-        }
-        else
-        {
-            counters.badInputs++;
-        }
-        deadLetters.onDeadLetter(side, kind, row, ts, step, reason);
+        emit.deadLetter(side, kind, row, ts, step, reason);
     }
 
     /** Removes a bucket from the index once it holds no row of either side. */
@@ -365,22 +329,12 @@ abstract class AbstractJoin implements JoinOperator
     /** @return {@code a + b}, clamped to the long range instead of wrapping. */
     static long saturatedAdd(final long a, final long b)
     {
-        final long r = a + b;
-        if (((a ^ r) & (b ^ r)) < 0)
-        {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
+        return TimeMath.saturatedAdd(a, b);
     }
 
     /** @return {@code a - b}, clamped to the long range instead of wrapping. */
     static long saturatedSubtract(final long a, final long b)
     {
-        final long r = a - b;
-        if (((a ^ b) & (a ^ r)) < 0)
-        {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
+        return TimeMath.saturatedSubtract(a, b);
     }
 }
