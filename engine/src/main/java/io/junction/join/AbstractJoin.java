@@ -36,9 +36,9 @@ import java.nio.ByteBuffer;
 abstract class AbstractJoin implements JoinOperator
 {
     /** Returned by {@link #extractKey} when the row can never match: a null key or a failed pre-filter. */
-    static final int UNMATCHABLE = -1;
+    static final int UNMATCHABLE = JoinPredicate.UNMATCHABLE;
     /** Returned by {@link #extractKey} when the key does not fit the key buffer. */
-    static final int TOO_LONG = -2;
+    static final int TOO_LONG = JoinPredicate.TOO_LONG;
 
     final JoinSpec spec;
     final CompiledJoin compiled;
@@ -53,8 +53,8 @@ abstract class AbstractJoin implements JoinOperator
     final long maxLiveRows;
     final FullPolicy fullPolicy;
     final Emitter emit;
-    /** Seed of the key hash: the engine's, so that routing and the index agree. */
-    final long hashSeed;
+    final PartitionState state;
+    final JoinPredicate predicate;
 
     /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
     final UnsafeBuffer key;
@@ -62,13 +62,11 @@ abstract class AbstractJoin implements JoinOperator
     final long unmatchableBucket;
 
     /** A stored row of the other side while probing. */
-    final RowView otherRow = new RowView();
+    final RowView otherRow;
     final UnsafeBuffer otherBuffer = new UnsafeBuffer(0, 0);
     /** A stored row of this side (expiry, padding). */
     final RowView storedRow = new RowView();
     final UnsafeBuffer storedBuffer = new UnsafeBuffer(0, 0);
-
-    private boolean closed;
 
     /**
      * @param timedRows whether stored rows are linked into the timer wheel (interval and window joins,
@@ -91,26 +89,16 @@ abstract class AbstractJoin implements JoinOperator
         this.results = results;
         this.deadLetters = deadLetters;
         this.emit = new Emitter(type, results, deadLetters, counters);
-        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
         this.maxLiveRows = config.maxLiveRows();
         this.fullPolicy = config.fullPolicy();
-        this.hashSeed = config.withResolvedHashSeed().hashSeed();
-        // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        this.index = KeyIndex.create(config.indexKind(), Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength,
-            config.preallocate());
-        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes();
-        if (rowBytes < config.chunkSize())
-        {
-            index.close();
-            throw new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
-                " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
-                index.maxOffHeapBytes() + " bytes; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME);
-        }
-        this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
-        this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
-        BucketDescriptor.init(unmatchableBucket, 0);
+        this.state = new PartitionState(config, bucketLength, timedRows, counters, this::makeRoom);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.key = predicate.key;
+        this.otherRow = predicate.otherRow;
+        this.index = state.index;
+        this.store = state.store;
+        this.wheel = state.wheel;
+        this.unmatchableBucket = state.unmatchableBucket;
     }
 
     /** Checks the spec's kind before any state is allocated. */
@@ -136,22 +124,13 @@ abstract class AbstractJoin implements JoinOperator
     /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
     final int extractKey(final Side side, final RowView row, final int capacity)
     {
-        if (!compiled.filter(side).test(row))
-        {
-            return UNMATCHABLE;
-        }
-        final int length = compiled.key(side).extract(row, key, 0, capacity);
-        if (length == KeyExtractor.KEY_TOO_LONG)
-        {
-            return TOO_LONG;
-        }
-        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
+        return predicate.extractKey(side, row, capacity);
     }
 
     /** @return the hash of the key in {@link #key}. */
     final long keyHash(final int keyLength)
     {
-        return KeyHash.hash(hashSeed, key, 0, keyLength);
+        return predicate.keyHash(keyLength);
     }
 
     /**
@@ -163,21 +142,7 @@ abstract class AbstractJoin implements JoinOperator
      */
     final long reserve(final int keyLength, final RowView row)
     {
-        while (true)
-        {
-            if (store.liveRows() < maxLiveRows)
-            {
-                final long record = store.allocate(keyLength, row.length());
-                if (record != 0)
-                {
-                    return record;
-                }
-            }
-            if (!makeRoom())
-            {
-                return 0;
-            }
-        }
+        return state.reserve(keyLength, row);
     }
 
     /**
@@ -188,12 +153,7 @@ abstract class AbstractJoin implements JoinOperator
      */
     final boolean reserveSlot(final long bucket, final Side side, final long record, final int keyLength, final RowView row)
     {
-        if (store.reserveSlot(bucket, side))
-        {
-            return true;
-        }
-        store.release(record, keyLength, row.length());
-        return false;
+        return state.reserveSlot(bucket, side, record, keyLength, row);
     }
 
     /** Frees room for one row by the {@link FullPolicy}; @return false when nothing could be freed. */
@@ -211,14 +171,7 @@ abstract class AbstractJoin implements JoinOperator
     /** @return true when a stored record of the other side has the current key and satisfies the condition. */
     final boolean matches(final long otherRecord, final int keyLength, final Side side, final RowView row)
     {
-        if (!store.keyEquals(otherRecord, key, 0, keyLength))
-        {
-            counters.hashCollisions++;
-            return false;
-        }
-        RowStore.wrap(otherRecord, otherBuffer, otherRow);
-        return compiled.condition().acceptsAll() ||
-            (side == Side.LEFT ? compiled.condition().test(row, otherRow) : compiled.condition().test(otherRow, row));
+        return predicate.matches(otherRecord, keyLength, side, row);
     }
 
     /** Emits a pair, ordering the two rows by side. */
@@ -254,10 +207,7 @@ abstract class AbstractJoin implements JoinOperator
     /** Removes a bucket from the index once it holds no row of either side. */
     final void releaseIfEmpty(final long bucket)
     {
-        if (bucket != unmatchableBucket && BucketDescriptor.isEmpty(bucket))
-        {
-            index.remove(bucket);
-        }
+        state.releaseIfEmpty(bucket);
     }
 
     /** @return the bucket a record belongs to. */
@@ -304,11 +254,7 @@ abstract class AbstractJoin implements JoinOperator
     @Override
     public OperatorCounters counters()
     {
-        counters.liveLeft = store.liveRows(Side.LEFT);
-        counters.liveRight = store.liveRows(Side.RIGHT);
-        counters.stateBytes = store.reservedBytes() + index.offHeapBytes();
-        counters.usedStateBytes = store.usedBytes() + index.maxOffHeapBytes();
-        counters.pendingTimers = wheel.pending();
+        state.refreshCounters();
         counters.watermark = watermarks.current();
         return counters;
     }
@@ -316,14 +262,7 @@ abstract class AbstractJoin implements JoinOperator
     @Override
     public void close()
     {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        index.close();
-        store.close();
-        UnsafeApi.freeMemory(unmatchableBucket);
+        state.close();
     }
 
     /** @return {@code a + b}, clamped to the long range instead of wrapping. */
