@@ -104,10 +104,7 @@ abstract class AbstractJoin implements JoinOperator
     /** Checks the spec's kind before any state is allocated. */
     static JoinSpec requireKind(final JoinSpec spec, final JoinKind kind)
     {
-        if (spec.kind() != kind)
-        {
-            throw new IllegalArgumentException("this operator runs " + kind + " joins, not: " + spec);
-        }
+        JoinOperators.requireKind(spec, kind);
         return spec;
     }
 
