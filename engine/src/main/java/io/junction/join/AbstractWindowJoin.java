@@ -11,24 +11,32 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
 import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
+
+import static io.junction.join.PartitionState.sideOf;
+import static io.junction.join.TimeMath.saturatedSubtract;
 
 /**
  * What the two window operators ({@link TimeWindowJoin}, {@link SessionWindowJoin}) share: the window
  * bucket layout and its timer wheel, the firing of a bucket (its rows grouped by key, each group handed
  * to {@link #fireKey}), the join and emission of one window's rows, lone rows, and the watermark and
- * end-of-input handling. {@link WindowJoin} is the public entry point that picks one.
+ * end-of-input handling. {@link WindowJoin} is the public entry point that picks one. A base class
+ * because the two share this algorithm; their state and output are held, not inherited: a
+ * {@link PartitionState} and an {@link Emitter}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-abstract class AbstractWindowJoin extends AbstractJoin
+abstract class AbstractWindowJoin implements JoinOperator
 {
     /** Bucket extension for window joins: the bucket's own timer links, after the standard fields. */
     static final int BUCKET_TIMER_PREV_OFFSET = BucketDescriptor.LENGTH;
@@ -48,6 +56,16 @@ abstract class AbstractWindowJoin extends AbstractJoin
      */
     static final int NEVER_MATCHES = -1;
 
+    private final JoinCounters counters = new JoinCounters();
+    private final WatermarkTracker watermarks = new WatermarkTracker();
+    final PartitionState state;
+    final JoinPredicate predicate;
+    final Emitter emit;
+    /** The left and right rows of a window pair, or a row emitted alone. */
+    private final RowView storedRow = new RowView();
+    private final UnsafeBuffer storedBuffer = new UnsafeBuffer(0, 0);
+    private final RowView otherRow = new RowView();
+    private final UnsafeBuffer otherBuffer = new UnsafeBuffer(0, 0);
     final boolean semiOrAnti;
     final boolean semi;
     final TimerWheel bucketWheel;
@@ -62,9 +80,12 @@ abstract class AbstractWindowJoin extends AbstractJoin
     AbstractWindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(spec, config, results, deadLetters, BUCKET_LENGTH, true);
-        this.semiOrAnti = type.isSemiOrAnti();
-        this.semi = type == JoinType.SEMI;
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.state = new PartitionState(config, BUCKET_LENGTH, true, counters, PartitionState.NO_ROOM);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.semiOrAnti = spec.type().isSemiOrAnti();
+        this.semi = spec.type() == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
     }
@@ -76,7 +97,7 @@ abstract class AbstractWindowJoin extends AbstractJoin
         watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
             return;
         }
         onInsert(side, kind, row, ts, step, ended ? Long.MAX_VALUE : watermarks.current());
@@ -144,7 +165,7 @@ abstract class AbstractWindowJoin extends AbstractJoin
         }
         if (BucketDescriptor.isEmpty(bucket))
         {
-            index.remove(bucket);
+            state.index.remove(bucket);
         }
         else
         {
@@ -179,7 +200,7 @@ abstract class AbstractWindowJoin extends AbstractJoin
                     continue;
                 }
                 RowStore.wrap(right, otherBuffer, otherRow);
-                if (!compiled.condition().acceptsAll() && !compiled.condition().test(storedRow, otherRow))
+                if (!predicate.conditionHolds(storedRow, otherRow))
                 {
                     continue;
                 }
@@ -187,7 +208,7 @@ abstract class AbstractWindowJoin extends AbstractJoin
                 RowDescriptor.count(right, RowDescriptor.count(right) + 1);
                 if (!semiOrAnti)
                 {
-                    emitWindowPair(storedRow, otherRow, start, end, fireStep);
+                    emit.windowPair(storedRow, otherRow, start, end, fireStep);
                 }
             }
         }
@@ -196,14 +217,13 @@ abstract class AbstractWindowJoin extends AbstractJoin
             final long record = records[i];
             final Side side = sideOf(record);
             final int count = RowDescriptor.count(record);
-            final boolean emit = semi && side == Side.LEFT ? count > 0 : count <= 0 && emitsUnmatched(side);
-            if (emit)
+            final boolean emits = semi && side == Side.LEFT ? count > 0 : count <= 0 && emit.emitsUnmatched(side);
+            if (emits)
             {
                 RowStore.wrap(record, storedBuffer, storedRow);
-                emitWindowPadded(side, storedRow, start, end, fireStep);
+                emit.windowPadded(side, storedRow, start, end, fireStep);
             }
-            store.remove(record);
-            counters.expiredRows++;
+            state.expireKeepingBucket(record);
         }
     }
 
@@ -211,9 +231,8 @@ abstract class AbstractWindowJoin extends AbstractJoin
     final void emitLoneRow(final long record, final long start, final long end)
     {
         RowStore.wrap(record, storedBuffer, storedRow);
-        emitWindowPadded(sideOf(record), storedRow, start, end, fireStep);
-        store.remove(record);
-        counters.expiredRows++;
+        emit.windowPadded(sideOf(record), storedRow, start, end, fireStep);
+        state.expireKeepingBucket(record);
     }
 
     /** Copies the bucket's records of both sides into {@link #records}; @return how many. */
@@ -242,13 +261,40 @@ abstract class AbstractWindowJoin extends AbstractJoin
     }
 
     @Override
-    void onJoinWatermark(final long watermark, final long step)
+    public final void onWatermark(final Side side, final long watermark, final long step)
+    {
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public final void onWatermark(final long watermark, final long step)
+    {
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public final void onIdle(final Side side, final long step)
+    {
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /** The join's watermark moved forward to {@code watermark}: due windows fire. */
+    private void onJoinWatermark(final long watermark, final long step)
     {
         fireStep = step;
         fireWatermark = watermark;
         // Windows are scheduled at timerDeadline(end): those with end - 1 <= watermark expire now.
         bucketWheel.advance(watermark, bucketFire);
-        wheel.advance(watermark, loneRowFire);
+        state.wheel.advance(watermark, loneRowFire);
     }
 
     @Override
@@ -259,15 +305,21 @@ abstract class AbstractWindowJoin extends AbstractJoin
         fireStep = step;
         fireWatermark = Long.MAX_VALUE;
         bucketWheel.expireAll(bucketFire);
-        wheel.expireAll(loneRowFire);
+        state.wheel.expireAll(loneRowFire);
     }
 
     @Override
     public final OperatorCounters counters()
     {
-        super.counters();
-        final JoinCounters c = counters;
-        c.pendingTimers += bucketWheel.pending();
-        return c;
+        state.refreshCounters();
+        counters.pendingTimers += bucketWheel.pending();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public final void close()
+    {
+        state.close();
     }
 }

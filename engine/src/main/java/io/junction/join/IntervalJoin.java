@@ -10,12 +10,23 @@ import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.OperatorCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.junction.join.JoinPredicate.TOO_LONG;
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.PartitionState.sideOf;
+import static io.junction.join.TimeMath.saturatedAdd;
+import static io.junction.join.TimeMath.saturatedSubtract;
 
 /**
  * The event-time interval join with time-bounded state and append-only output (SPEC 2.2), as Flink's
@@ -44,14 +55,22 @@ import io.junction.internal.time.TimerWheel;
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class IntervalJoin extends AbstractJoin
+public final class IntervalJoin implements JoinOperator
 {
+    private final JoinCounters counters = new JoinCounters();
+    private final WatermarkTracker watermarks = new WatermarkTracker();
+    private final PartitionState state;
+    private final JoinPredicate predicate;
+    private final Emitter emit;
+    /** A stored row being closed. */
+    private final RowView storedRow = new RowView();
+    private final UnsafeBuffer storedBuffer = new UnsafeBuffer(0, 0);
     private final long lower;
     private final long upper;
     private final long lateness;
     private final boolean semiOrAnti;
     private final boolean semi;
-    private final TimerWheel.ExpiryHandler expiry = this::close;
+    private final TimerWheel.ExpiryHandler expiry = this::closeRow;
     private long expiryStep;
     private boolean ended;
 
@@ -67,13 +86,23 @@ public final class IntervalJoin extends AbstractJoin
     public IntervalJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(requireKind(spec, JoinKind.INTERVAL), config, results, deadLetters, true);
+        JoinOperators.requireKind(spec, JoinKind.INTERVAL);
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.state = new PartitionState(config, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
         final IntervalBounds bounds = spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();
         this.lateness = spec.allowedLateness();
-        this.semiOrAnti = type.isSemiOrAnti();
-        this.semi = type == JoinType.SEMI;
+        this.semiOrAnti = spec.type().isSemiOrAnti();
+        this.semi = spec.type() == JoinType.SEMI;
+    }
+
+    @Override
+    public void prefetch(final long keyHash)
+    {
+        state.prefetch(keyHash);
     }
 
     @Override
@@ -83,72 +112,72 @@ public final class IntervalJoin extends AbstractJoin
         watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
             return;
         }
         final long watermark = watermarks.current();
         if (ts < saturatedSubtract(watermark, lateness))
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
             return;
         }
-        final int keyLength = extractKey(side, row);
+        final int keyLength = predicate.extractKey(side, row);
         if (keyLength == TOO_LONG)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
             return;
         }
         if (keyLength == UNMATCHABLE)
         {
-            if (emitsUnmatched(side))
+            if (emit.emitsUnmatched(side))
             {
-                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+                emit.padded(ChangeKind.INSERT, side, row, ts, step);
             }
             return;
         }
         final long deadline = deadline(side, ts);
         final boolean closed = ended || deadline < watermark;
         // The record is taken before the row has any effect: a row that does not fit is rejected whole.
-        final long reserved = closed ? 0 : reserve(keyLength, row);
+        final long reserved = closed ? 0 : state.reserve(keyLength, row);
         if (!closed && reserved == 0)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long bucket = index.findOrCreate(keyHash(keyLength));
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
         if (bucket == KeyIndex.FULL)
         {
             if (reserved != 0)
             {
-                store.release(reserved, keyLength, row.length());
+                state.store.release(reserved, keyLength, row.length());
             }
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        if (reserved != 0 && !reserveSlot(bucket, side, reserved, keyLength, row))
+        if (reserved != 0 && !state.reserveSlot(bucket, side, reserved, keyLength, row))
         {
-            releaseIfEmpty(bucket);
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         final int matches = probe(side, row, ts, step, keyLength, bucket);
         if (semi && side == Side.LEFT && matches > 0)
         {
-            emitPadded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+            emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
         }
         if (closed)
         {
             // Closed on arrival: joined with what is stored, then padded at once (SPEC 2.2).
-            if (matches == 0 && emitsUnmatched(side))
+            if (matches == 0 && emit.emitsUnmatched(side))
             {
-                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+                emit.padded(ChangeKind.INSERT, side, row, ts, step);
             }
-            releaseIfEmpty(bucket);
+            state.releaseIfEmpty(bucket);
             return;
         }
-        final long record = store.append(reserved, bucket, side, key, 0, keyLength, row, ts);
+        final long record = state.store.append(reserved, bucket, side, predicate.key, 0, keyLength, row, ts);
         RowDescriptor.count(record, matches);
-        wheel.schedule(record, deadline);
+        state.wheel.schedule(record, deadline);
     }
 
     private int probe(
@@ -163,7 +192,7 @@ public final class IntervalJoin extends AbstractJoin
         {
             if ((i & (RowGroup.TOUCH_GROUP - 1)) == 0 && slots > 1)
             {
-                touched ^= RowGroup.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
+                state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
             final long other = RowGroup.record(rows, i);
             if (other == 0)
@@ -171,7 +200,7 @@ public final class IntervalJoin extends AbstractJoin
                 continue;
             }
             final long otherTs = RowDescriptor.ts(other);
-            if (!(isLeft ? inInterval(ts, otherTs) : inInterval(otherTs, ts)) || !matches(other, keyLength, side, row))
+            if (!(isLeft ? inInterval(ts, otherTs) : inInterval(otherTs, ts)) || !predicate.matches(other, keyLength, side, row))
             {
                 continue;
             }
@@ -185,11 +214,11 @@ public final class IntervalJoin extends AbstractJoin
             {
                 if (semi && !isLeft && count == 0)
                 {
-                    emitPadded(ChangeKind.INSERT, Side.LEFT, otherRow, otherTs, step);
+                    emit.padded(ChangeKind.INSERT, Side.LEFT, predicate.otherRow, otherTs, step);
                 }
                 continue;
             }
-            emitPair(ChangeKind.INSERT, side, row, otherRow, Math.max(ts, otherTs), step);
+            emit.pair(ChangeKind.INSERT, side, row, predicate.otherRow, Math.max(ts, otherTs), step);
         }
         return matches;
     }
@@ -214,25 +243,49 @@ public final class IntervalJoin extends AbstractJoin
     }
 
     /** Expiry of one row: pad it if it never matched and its side is padded, then drop it. */
-    private void close(final long record)
+    private void closeRow(final long record)
     {
         final Side side = sideOf(record);
-        if (RowDescriptor.count(record) == 0 && emitsUnmatched(side))
+        if (RowDescriptor.count(record) == 0 && emit.emitsUnmatched(side))
         {
             RowStore.wrap(record, storedBuffer, storedRow);
-            emitPadded(ChangeKind.INSERT, side, storedRow, RowDescriptor.ts(record), expiryStep);
+            emit.padded(ChangeKind.INSERT, side, storedRow, RowDescriptor.ts(record), expiryStep);
         }
-        final long bucket = bucketOf(record);
-        store.remove(record);
-        counters.expiredRows++;
-        releaseIfEmpty(bucket);
+        state.expire(record);
     }
 
     @Override
-    void onJoinWatermark(final long watermark, final long step)
+    public void onWatermark(final Side side, final long watermark, final long step)
+    {
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onWatermark(final long watermark, final long step)
+    {
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onIdle(final Side side, final long step)
+    {
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /** The join's watermark moved forward to {@code watermark}: rows whose deadline it passed close. */
+    private void onJoinWatermark(final long watermark, final long step)
     {
         expiryStep = step;
-        wheel.advance(watermark, expiry);
+        state.wheel.advance(watermark, expiry);
     }
 
     @Override
@@ -241,6 +294,20 @@ public final class IntervalJoin extends AbstractJoin
         watermarks.advanceBoth(Long.MAX_VALUE);
         ended = true;
         expiryStep = step;
-        wheel.expireAll(expiry);
+        state.wheel.expireAll(expiry);
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        state.refreshCounters();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        state.close();
     }
 }

@@ -1,6 +1,7 @@
 package io.junction.join;
 
 import io.junction.api.DeadLetterHandler;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
 
@@ -32,4 +33,12 @@ public final class JoinOperators
         }
     }
 
+    /** Checks the spec's kind before an operator allocates any state. */
+    static void requireKind(final JoinSpec spec, final JoinKind kind)
+    {
+        if (spec.kind() != kind)
+        {
+            throw new IllegalArgumentException("this operator runs " + kind + " joins, not: " + spec);
+        }
+    }
 }

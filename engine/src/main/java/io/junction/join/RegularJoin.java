@@ -9,11 +9,19 @@ import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.OperatorCounters;
+
+import static io.junction.join.JoinPredicate.TOO_LONG;
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.TimeMath.saturatedAdd;
 
 /**
  * The regular (unbounded) join with a retraction changelog, as Flink SQL's
@@ -41,8 +49,14 @@ import io.junction.internal.time.TimerWheel;
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class RegularJoin extends AbstractJoin
+public final class RegularJoin implements JoinOperator
 {
+    private final JoinCounters counters = new JoinCounters();
+    private final WatermarkTracker watermarks = new WatermarkTracker();
+    /** The stored rows; package-private for tests that look at the index and the store. */
+    final PartitionState state;
+    private final JoinPredicate predicate;
+    private final Emitter emit;
     private final boolean semiOrAnti;
     private final boolean semi;
     private final long stateTtl;
@@ -60,10 +74,20 @@ public final class RegularJoin extends AbstractJoin
     public RegularJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters, spec.stateTtl() > 0);
-        this.semiOrAnti = type.isSemiOrAnti();
-        this.semi = type == JoinType.SEMI;
+        JoinOperators.requireKind(spec, JoinKind.REGULAR);
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.state = new PartitionState(config, BucketDescriptor.LENGTH, spec.stateTtl() > 0, counters, this::makeRoom);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.semiOrAnti = spec.type().isSemiOrAnti();
+        this.semi = spec.type() == JoinType.SEMI;
         this.stateTtl = spec.stateTtl();
+    }
+
+    @Override
+    public void prefetch(final long keyHash)
+    {
+        state.prefetch(keyHash);
     }
 
     @Override
@@ -71,10 +95,10 @@ public final class RegularJoin extends AbstractJoin
     {
         counters.rowsIn++;
         watermarks.markActive(side);
-        final int keyLength = extractKey(side, row);
+        final int keyLength = predicate.extractKey(side, row);
         if (keyLength == TOO_LONG)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
             return;
         }
         final boolean accumulate = kind.isAccumulate();
@@ -82,59 +106,59 @@ public final class RegularJoin extends AbstractJoin
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
         final boolean stores = accumulate && !isExpiredOnArrival(ts);
-        final long reserved = stores ? reserve(storedKeyLength, row) : 0;
+        final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
         if (stores && reserved == 0)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         final long bucket;
         if (keyLength == UNMATCHABLE)
         {
-            bucket = unmatchableBucket;
+            bucket = state.unmatchableBucket;
         }
         else if (accumulate)
         {
-            bucket = findOrCreate(keyHash(keyLength));
+            bucket = findOrCreate(predicate.keyHash(keyLength));
             if (bucket == KeyIndex.FULL)
             {
                 if (reserved != 0)
                 {
-                    store.release(reserved, storedKeyLength, row.length());
+                    state.store.release(reserved, storedKeyLength, row.length());
                 }
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
         }
         else
         {
-            bucket = index.find(keyHash(keyLength));
+            bucket = state.index.find(predicate.keyHash(keyLength));
         }
-        if (reserved != 0 && !reserveSlot(bucket, side, reserved, storedKeyLength, row))
+        if (reserved != 0 && !state.reserveSlot(bucket, side, reserved, storedKeyLength, row))
         {
-            releaseIfEmpty(bucket);
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
 
         if (accumulate)
         {
             final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
-            if (matches == 0 && emitsUnmatched(side))
+            if (matches == 0 && emit.emitsUnmatched(side))
             {
-                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+                emit.padded(ChangeKind.INSERT, side, row, ts, step);
             }
             else if (semi && side == Side.LEFT && matches > 0)
             {
-                emitPadded(ChangeKind.INSERT, side, row, ts, step);
+                emit.padded(ChangeKind.INSERT, side, row, ts, step);
             }
             if (reserved == 0)
             {
                 // Expired on arrival: joined, never stored.
-                releaseIfEmpty(bucket);
+                state.releaseIfEmpty(bucket);
                 return;
             }
-            final long record = store.append(reserved, bucket, side, key, 0, storedKeyLength, row, ts);
+            final long record = state.store.append(reserved, bucket, side, predicate.key, 0, storedKeyLength, row, ts);
             RowDescriptor.count(record, matches);
             if (stateTtl > 0)
             {
@@ -143,10 +167,10 @@ public final class RegularJoin extends AbstractJoin
         }
         else
         {
-            final long record = bucket == 0 ? 0 : store.findEqual(bucket, side, key, 0, storedKeyLength, row);
+            final long record = bucket == 0 ? 0 : state.store.findEqual(bucket, side, predicate.key, 0, storedKeyLength, row);
             if (record == 0)
             {
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                 return;
             }
             if (keyLength != UNMATCHABLE)
@@ -156,16 +180,16 @@ public final class RegularJoin extends AbstractJoin
             // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
             // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
             final int count = RowDescriptor.count(record);
-            if (count == 0 && emitsUnmatched(side))
+            if (count == 0 && emit.emitsUnmatched(side))
             {
-                emitPadded(ChangeKind.DELETE, side, row, ts, step);
+                emit.padded(ChangeKind.DELETE, side, row, ts, step);
             }
             else if (semi && side == Side.LEFT && count > 0)
             {
-                emitPadded(ChangeKind.DELETE, side, row, ts, step);
+                emit.padded(ChangeKind.DELETE, side, row, ts, step);
             }
             removeRecord(record);
-            releaseIfEmpty(bucket);
+            state.releaseIfEmpty(bucket);
         }
     }
 
@@ -179,7 +203,7 @@ public final class RegularJoin extends AbstractJoin
         final int keyLength, final long bucket, final boolean accumulate)
     {
         final Side otherSide = side.other();
-        final boolean otherOuter = type.padsUnmatched(otherSide);
+        final boolean otherOuter = emit.padsUnmatched(otherSide);
         final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
         int matches = 0;
         final long rows = BucketDescriptor.rows(bucket, otherSide);
@@ -188,10 +212,10 @@ public final class RegularJoin extends AbstractJoin
         {
             if ((i & (RowGroup.TOUCH_GROUP - 1)) == 0 && slots > 1)
             {
-                touched ^= RowGroup.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
+                state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
             final long other = RowGroup.record(rows, i);
-            if (other == 0 || !matches(other, keyLength, side, row))
+            if (other == 0 || !predicate.matches(other, keyLength, side, row))
             {
                 continue;
             }
@@ -207,7 +231,7 @@ public final class RegularJoin extends AbstractJoin
                         RowDescriptor.count(other, count + 1);
                         if (count == 0)
                         {
-                            emitPadded(semi ? ChangeKind.INSERT : ChangeKind.DELETE, Side.LEFT, otherRow, otherTs, step);
+                            emit.padded(semi ? ChangeKind.INSERT : ChangeKind.DELETE, Side.LEFT, predicate.otherRow, otherTs, step);
                         }
                     }
                     else
@@ -215,7 +239,7 @@ public final class RegularJoin extends AbstractJoin
                         RowDescriptor.count(other, count - 1);
                         if (count == 1)
                         {
-                            emitPadded(semi ? ChangeKind.DELETE : ChangeKind.INSERT, Side.LEFT, otherRow, otherTs, step);
+                            emit.padded(semi ? ChangeKind.DELETE : ChangeKind.INSERT, Side.LEFT, predicate.otherRow, otherTs, step);
                         }
                     }
                 }
@@ -228,19 +252,19 @@ public final class RegularJoin extends AbstractJoin
                 final int count = RowDescriptor.count(other);
                 if (otherOuter && count == 0)
                 {
-                    emitPadded(ChangeKind.DELETE, otherSide, otherRow, otherTs, step);
+                    emit.padded(ChangeKind.DELETE, otherSide, predicate.otherRow, otherTs, step);
                 }
                 RowDescriptor.count(other, count + 1);
-                emitPair(otherOuter || type.padsUnmatched(side) ? ChangeKind.INSERT : kind, side, row, otherRow, pairTs, step);
+                emit.pair(otherOuter || emit.padsUnmatched(side) ? ChangeKind.INSERT : kind, side, row, predicate.otherRow, pairTs, step);
             }
             else
             {
-                emitPair(otherOuter || type.padsUnmatched(side) ? ChangeKind.DELETE : kind, side, row, otherRow, pairTs, step);
+                emit.pair(otherOuter || emit.padsUnmatched(side) ? ChangeKind.DELETE : kind, side, row, predicate.otherRow, pairTs, step);
                 final int count = RowDescriptor.count(other) - 1;
                 RowDescriptor.count(other, count);
                 if (otherOuter && count == 0)
                 {
-                    emitPadded(ChangeKind.INSERT, otherSide, otherRow, otherTs, step);
+                    emit.padded(ChangeKind.INSERT, otherSide, predicate.otherRow, otherTs, step);
                 }
             }
         }
@@ -250,28 +274,30 @@ public final class RegularJoin extends AbstractJoin
     /** @return the key's bucket, making room by the policy while the index is full, or {@link KeyIndex#FULL}. */
     private long findOrCreate(final long hash)
     {
-        long bucket = index.findOrCreate(hash);
+        long bucket = state.index.findOrCreate(hash);
         while (bucket == KeyIndex.FULL && makeRoom())
         {
-            bucket = index.findOrCreate(hash);
+            bucket = state.index.findOrCreate(hash);
         }
         return bucket;
     }
 
-    /** EXPIRE_OLDEST: the row with the earliest TTL deadline leaves early, as if its TTL had passed. */
-    @Override
-    boolean makeRoom()
+    /**
+     * The state's {@link PartitionState.RoomMaker}. EXPIRE_OLDEST: the row with the earliest TTL deadline
+     * leaves early, as if its TTL had passed.
+     */
+    private boolean makeRoom()
     {
-        if (fullPolicy != FullPolicy.EXPIRE_OLDEST || stateTtl <= 0)
+        if (state.fullPolicy != FullPolicy.EXPIRE_OLDEST || stateTtl <= 0)
         {
             return false;
         }
-        final long oldest = wheel.earliest();
+        final long oldest = state.wheel.earliest();
         if (oldest == 0)
         {
             return false;
         }
-        wheel.cancel(oldest);
+        state.wheel.cancel(oldest);
         expire(oldest);
         return true;
     }
@@ -283,7 +309,7 @@ public final class RegularJoin extends AbstractJoin
 
     private void scheduleExpiry(final long record, final long ts)
     {
-        wheel.schedule(record, saturatedAdd(ts, stateTtl));
+        state.wheel.schedule(record, saturatedAdd(ts, stateTtl));
         RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
     }
 
@@ -291,26 +317,50 @@ public final class RegularJoin extends AbstractJoin
     {
         if ((RowDescriptor.flags(record) & RowDescriptor.FLAG_IN_TIMER) != 0)
         {
-            wheel.cancel(record);
+            state.wheel.cancel(record);
         }
-        store.remove(record);
+        state.store.remove(record);
     }
 
     private void expire(final long record)
     {
-        final long bucket = bucketOf(record);
-        store.remove(record);
-        counters.expiredRows++;
-        releaseIfEmpty(bucket);
+        state.expire(record);
     }
 
     @Override
-    void onJoinWatermark(final long watermark, final long step)
+    public void onWatermark(final Side side, final long watermark, final long step)
+    {
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onWatermark(final long watermark, final long step)
+    {
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onIdle(final Side side, final long step)
+    {
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /** The join's watermark moved forward to {@code watermark}: rows past their TTL expire. */
+    private void onJoinWatermark(final long watermark, final long step)
     {
         if (stateTtl > 0)
         {
             // A row expires once watermark - stateTtl > ts, i.e. its deadline ts + stateTtl < watermark.
-            wheel.advance(watermark, expiry);
+            state.wheel.advance(watermark, expiry);
         }
     }
 
@@ -318,5 +368,19 @@ public final class RegularJoin extends AbstractJoin
     public void onEndOfInput(final long step)
     {
         // Regular joins keep state until retraction or TTL; the end of input closes nothing.
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        state.refreshCounters();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        state.close();
     }
 }

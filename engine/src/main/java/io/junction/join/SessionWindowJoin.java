@@ -7,7 +7,6 @@ import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
@@ -15,6 +14,10 @@ import io.junction.internal.state.RowGroup;
 import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
+
+import static io.junction.join.JoinPredicate.TOO_LONG;
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.TimeMath.saturatedAdd;
 
 /**
  * The session window join behind {@link WindowJoin} (SPEC 2.3).
@@ -46,31 +49,21 @@ final class SessionWindowJoin extends AbstractWindowJoin
     @Override
     void onInsert(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long watermark)
     {
-        int keyLength = extractKey(side, row, key.capacity() - WINDOW_SUFFIX);
+        final int capacity = predicate.key.capacity() - WINDOW_SUFFIX;
+        int keyLength = predicate.extractKey(side, row, capacity);
         boolean neverMatches = false;
-        if (keyLength == UNMATCHABLE && !compiled.filter(side).test(row))
+        if (keyLength == UNMATCHABLE && !predicate.passesFilter(side, row))
         {
             // SPEC 2.3: a filtered row still takes part in its key's sessions; only a null-key row is alone.
-            keyLength = extractSessionKey(side, row);
+            keyLength = predicate.extractKeyIgnoringFilter(side, row, capacity);
             neverMatches = true;
         }
         if (keyLength == TOO_LONG)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
             return;
         }
         onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, watermark);
-    }
-
-    /** @return the key of a row whatever its pre-filter says: its length, {@link #UNMATCHABLE} (null) or {@link #TOO_LONG}. */
-    private int extractSessionKey(final Side side, final RowView row)
-    {
-        final int length = compiled.key(side).extract(row, key, 0, key.capacity() - WINDOW_SUFFIX);
-        if (length == KeyExtractor.KEY_TOO_LONG)
-        {
-            return TOO_LONG;
-        }
-        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
     }
 
     private void onSessionRow(
@@ -82,30 +75,30 @@ final class SessionWindowJoin extends AbstractWindowJoin
             final long end = saturatedAdd(ts, gap);
             if (isFired(end, watermark))
             {
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
             }
-            else if (emitsUnmatched(side))
+            else if (emit.emitsUnmatched(side))
             {
-                final long record = reserve(0, row);
+                final long record = state.reserve(0, row);
                 if (record == 0)
                 {
-                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
-                if (store.append(record, unmatchableBucket, side, key, 0, 0, row, ts) == 0)
+                if (state.store.append(record, state.unmatchableBucket, side, predicate.key, 0, 0, row, ts) == 0)
                 {
-                    store.release(record, 0, row.length());
-                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    state.store.release(record, 0, row.length());
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
-                wheel.schedule(record, timerDeadline(end));
+                state.wheel.schedule(record, timerDeadline(end));
             }
             return;
         }
-        final long bucket = index.findOrCreate(keyHash(keyLength));
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
         if (bucket == KeyIndex.FULL)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         if (BucketDescriptor.isEmpty(bucket))
@@ -121,7 +114,7 @@ final class SessionWindowJoin extends AbstractWindowJoin
             for (int i = 0; i < slots; i++)
             {
                 final long r = RowGroup.record(rows, i);
-                if (r != 0 && store.keyEquals(r, key, 0, keyLength))
+                if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
                 {
                     ensureSessionTs(n + 1);
                     sessionTs[n++] = RowDescriptor.ts(r);
@@ -151,24 +144,24 @@ final class SessionWindowJoin extends AbstractWindowJoin
         final long end = saturatedAdd(clusterMax, gap);
         if (isFired(end, watermark))
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
-            releaseIfEmpty(bucket);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            state.releaseIfEmpty(bucket);
             return;
         }
-        final long reservedRecord = reserve(keyLength, row);
+        final long reservedRecord = state.reserve(keyLength, row);
         if (reservedRecord == 0)
         {
-            releaseIfEmpty(bucket);
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        if (!reserveSlot(bucket, side, reservedRecord, keyLength, row))
+        if (!state.reserveSlot(bucket, side, reservedRecord, keyLength, row))
         {
-            releaseIfEmpty(bucket);
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long record = store.append(reservedRecord, bucket, side, key, 0, keyLength, row, ts);
+        final long record = state.store.append(reservedRecord, bucket, side, predicate.key, 0, keyLength, row, ts);
         if (neverMatches)
         {
             RowDescriptor.count(record, NEVER_MATCHES);

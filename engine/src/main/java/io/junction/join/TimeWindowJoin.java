@@ -16,6 +16,12 @@ import org.agrona.UnsafeApi;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
+import static io.junction.join.JoinPredicate.TOO_LONG;
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.PartitionState.bucketOf;
+import static io.junction.join.TimeMath.saturatedAdd;
+import static io.junction.join.TimeMath.saturatedSubtract;
+
 /**
  * The tumbling and sliding window join behind {@link WindowJoin} (SPEC 2.3).
  * <pre>
@@ -51,10 +57,10 @@ final class TimeWindowJoin extends AbstractWindowJoin
     @Override
     void onInsert(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long watermark)
     {
-        final int keyLength = extractKey(side, row, key.capacity() - WINDOW_SUFFIX);
+        final int keyLength = predicate.extractKey(side, row, predicate.key.capacity() - WINDOW_SUFFIX);
         if (keyLength == TOO_LONG)
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
             return;
         }
         onWindowedRow(side, kind, row, ts, step, keyLength, watermark);
@@ -82,7 +88,7 @@ final class TimeWindowJoin extends AbstractWindowJoin
         // A row between windows (slide > size) is in none: every one of its windows has fired.
         if (firstDistance >= size || isFired(saturatedAdd(ts, size - firstDistance), watermark))
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE_WINDOW);
             return;
         }
         // The row's open windows (later windows first: once one has fired, every earlier one has too),
@@ -101,13 +107,13 @@ final class TimeWindowJoin extends AbstractWindowJoin
                 break;
             }
         }
-        final boolean stores = keyLength != UNMATCHABLE || emitsUnmatched(side);
+        final boolean stores = keyLength != UNMATCHABLE || emit.emitsUnmatched(side);
         final int recordKeyLength = keyLength == UNMATCHABLE ? 0 : keyLength + WINDOW_SUFFIX;
         // Every record of the row is taken before any is linked: a row that does not fit in all its
         // windows is stored in none.
-        if (stores && (windows > maxLiveRows - store.liveRows() || !reserveAll(windows, recordKeyLength, row)))
+        if (stores && (!state.hasRoomFor(windows) || !reserveAll(windows, recordKeyLength, row)))
         {
-            deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         if (!stores)
@@ -122,36 +128,36 @@ final class TimeWindowJoin extends AbstractWindowJoin
             final long deadline = timerDeadline(end);
             if (keyLength == UNMATCHABLE)
             {
-                final long record = store.append(reserved[j], unmatchableBucket, side, key, 0, 0, row, ts);
+                final long record = state.store.append(reserved[j], state.unmatchableBucket, side, predicate.key, 0, 0, row, ts);
                 if (record == 0)
                 {
                     rollBackLone(j, windows, row);
-                    deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
                 RowDescriptor.count(record, j);
-                wheel.schedule(record, deadline);
+                state.wheel.schedule(record, deadline);
                 continue;
             }
-            key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
-            key.putLong(keyLength + 8, end, ByteOrder.LITTLE_ENDIAN);
-            final long bucket = index.findOrCreate(keyHash(recordKeyLength));
+            predicate.key.putLong(keyLength, start, ByteOrder.LITTLE_ENDIAN);
+            predicate.key.putLong(keyLength + 8, end, ByteOrder.LITTLE_ENDIAN);
+            final long bucket = state.index.findOrCreate(predicate.keyHash(recordKeyLength));
             if (bucket == KeyIndex.FULL)
             {
                 // All or nothing: a row that does not fit in every one of its windows is in none.
                 rollBack(j, windows, recordKeyLength, row);
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
-            if (!store.reserveSlot(bucket, side))
+            if (!state.store.reserveSlot(bucket, side))
             {
                 if (BucketDescriptor.isEmpty(bucket))
                 {
                     // Created for this row and not yet scheduled.
-                    index.remove(bucket);
+                    state.index.remove(bucket);
                 }
                 rollBack(j, windows, recordKeyLength, row);
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
             if (BucketDescriptor.isEmpty(bucket))
@@ -161,7 +167,7 @@ final class TimeWindowJoin extends AbstractWindowJoin
                 UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, end);
                 bucketWheel.schedule(bucket, deadline);
             }
-            store.append(reserved[j], bucket, side, key, 0, recordKeyLength, row, ts);
+            state.store.append(reserved[j], bucket, side, predicate.key, 0, recordKeyLength, row, ts);
         }
     }
 
@@ -174,12 +180,12 @@ final class TimeWindowJoin extends AbstractWindowJoin
         }
         for (int i = 0; i < n; i++)
         {
-            final long record = store.allocate(keyLength, row.length());
+            final long record = state.store.allocate(keyLength, row.length());
             if (record == 0)
             {
                 for (int j = 0; j < i; j++)
                 {
-                    store.release(reserved[j], keyLength, row.length());
+                    state.store.release(reserved[j], keyLength, row.length());
                 }
                 return false;
             }
@@ -195,16 +201,16 @@ final class TimeWindowJoin extends AbstractWindowJoin
         {
             final long record = reserved[i];
             final long bucket = bucketOf(record);
-            store.remove(record);
+            state.store.remove(record);
             if (BucketDescriptor.isEmpty(bucket))
             {
                 bucketWheel.cancel(bucket);
-                index.remove(bucket);
+                state.index.remove(bucket);
             }
         }
         for (int i = used; i < n; i++)
         {
-            store.release(reserved[i], keyLength, row.length());
+            state.store.release(reserved[i], keyLength, row.length());
         }
     }
 
@@ -213,12 +219,12 @@ final class TimeWindowJoin extends AbstractWindowJoin
     {
         for (int i = 0; i < used; i++)
         {
-            wheel.cancel(reserved[i]);
-            store.remove(reserved[i]);
+            state.wheel.cancel(reserved[i]);
+            state.store.remove(reserved[i]);
         }
         for (int i = used; i < n; i++)
         {
-            store.release(reserved[i], 0, row.length());
+            state.store.release(reserved[i], 0, row.length());
         }
     }
 

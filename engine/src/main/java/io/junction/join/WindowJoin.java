@@ -55,7 +55,7 @@ public final class WindowJoin implements JoinOperator
     public WindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        AbstractJoin.requireKind(spec, JoinKind.WINDOW);
+        JoinOperators.requireKind(spec, JoinKind.WINDOW);
         this.operator = spec.window().kind() == WindowSpec.Kind.SESSION ?
             new SessionWindowJoin(spec, config, results, deadLetters) :
             new TimeWindowJoin(spec, config, results, deadLetters);

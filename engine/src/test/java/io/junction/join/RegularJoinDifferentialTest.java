@@ -359,10 +359,10 @@ class RegularJoinDifferentialTest
                 event(side, random.nextBoolean() ? ChangeKind.DELETE : ChangeKind.UPDATE_BEFORE, present(side));
             }
             final RegularJoin op = (RegularJoin)h.operator();
-            if (op.store.usedBytes() != 0 || op.index.size() != 0 || !actual.isEmpty())
+            if (op.state.store.usedBytes() != 0 || op.state.index.size() != 0 || !actual.isEmpty())
             {
-                fail(where + ": state not empty after retracting everything: usedBytes=" + op.store.usedBytes() +
-                    " keys=" + op.index.size() + " output multiset=" + actual + "\nevents:\n" + String.join("\n", log));
+                fail(where + ": state not empty after retracting everything: usedBytes=" + op.state.store.usedBytes() +
+                    " keys=" + op.state.index.size() + " output multiset=" + actual + "\nevents:\n" + String.join("\n", log));
             }
         }
 

@@ -1158,7 +1158,7 @@ class RegularJoinTest
             h.watermark(5000);
             assertEquals(List.of(out("+I", row("id", 1), row("id", 1))), kinded(h.rightAt(3999, "+I", "id", 1)));
             assertLive(h, 1, 0);
-            assertEquals(1, op(h).index.size(), "only the left row's key is indexed");
+            assertEquals(1, op(h).state.index.size(), "only the left row's key is indexed");
             assertEquals(List.of(), h.leftAt(10_000, "+I", "id", 1, "price", 1), "the right row was not stored");
         }
     }
@@ -1183,7 +1183,7 @@ class RegularJoinTest
             h.watermark(5000);
             assertEquals(List.of(out("+I", row("id", 1), NULL)), kinded(h.leftAt(0, "+I", "id", 1)));
             assertLive(h, 0, 0);
-            assertEquals(0, op(h).index.size());
+            assertEquals(0, op(h).state.index.size());
         }
     }
 
@@ -1437,7 +1437,7 @@ class RegularJoinTest
         {
             assertEquals(1, h.left("+I", "id", keys[0]).size());
             assertEquals(List.of(), h.right("+I", "id", keys[1]), "a colliding key is another key");
-            assertEquals(1, op(h).index.size(), "the two keys share one bucket");
+            assertEquals(1, op(h).state.index.size(), "the two keys share one bucket");
             assertEquals(2, h.right("+I", "id", keys[0]).size(), "-(l, null) and +(l, r)");
         }
     }
@@ -1454,13 +1454,13 @@ class RegularJoinTest
             assertEquals(1, h.deadLetters().size());
             h.left("+I", "id", keys[1], "price", 1);
             h.left("-D", "id", keys[0], "price", 1);
-            assertEquals(1, op(h).index.size(), "the bucket stays while the other key has a row");
+            assertEquals(1, op(h).state.index.size(), "the bucket stays while the other key has a row");
             assertEquals(1, h.right("+I", "id", keys[1]).size());
             assertEquals(0, h.right("+I", "id", keys[0]).size());
             h.left("-D", "id", keys[1], "price", 1);
             h.right("-D", "id", keys[1]);
             h.right("-D", "id", keys[0]);
-            assertEquals(0, op(h).index.size());
+            assertEquals(0, op(h).state.index.size());
             assertEquals(1, h.deadLetters().size());
         }
     }
@@ -1488,8 +1488,8 @@ class RegularJoinTest
                     h.left("-D", "id", null, "price", i);
                 }
                 assertLive(h, 0, 0);
-                assertEquals(0, op(h).store.usedBytes(), "record memory all freed");
-                assertEquals(0, op(h).index.size(), "every key removed from the index");
+                assertEquals(0, op(h).state.store.usedBytes(), "record memory all freed");
+                assertEquals(0, op(h).state.index.size(), "every key removed from the index");
                 assertEquals(0, h.deadLetters().size());
             }
         }
@@ -1509,12 +1509,12 @@ class RegularJoinTest
                 h.right("-D", "id", i % 3, "budget", i % 10);
                 if (i == 100)
                 {
-                    reserved = op(h).store.reservedBytes();
+                    reserved = op(h).state.store.reservedBytes();
                 }
             }
             assertTrue(reserved > 0);
-            assertEquals(reserved, op(h).store.reservedBytes(), "reserved bytes stay flat under steady churn");
-            assertEquals(0, op(h).store.usedBytes());
+            assertEquals(reserved, op(h).state.store.reservedBytes(), "reserved bytes stay flat under steady churn");
+            assertEquals(0, op(h).state.store.usedBytes());
         }
     }
 
@@ -1530,8 +1530,8 @@ class RegularJoinTest
             }
             h.watermark(200);
             assertLive(h, 0, 0);
-            assertEquals(0, op(h).store.usedBytes());
-            assertEquals(0, op(h).index.size());
+            assertEquals(0, op(h).state.store.usedBytes());
+            assertEquals(0, op(h).state.index.size());
             assertEquals(0, h.counters().pendingTimers());
             assertEquals(200, h.counters().expiredRows());
         }

@@ -174,7 +174,7 @@ class StateLimitsTest
         final long indexBytes;
         try (RegularJoin probe = new RegularJoin(spec, generous, (k, l, r, ts, s) -> { }, io.junction.api.DeadLetterHandler.NONE))
         {
-            indexBytes = probe.index.maxOffHeapBytes();
+            indexBytes = probe.state.index.maxOffHeapBytes();
         }
         final long limit = indexBytes + 4 * 4096;
         final String pad = "x".repeat(300);

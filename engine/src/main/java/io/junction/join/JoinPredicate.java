@@ -1,0 +1,117 @@
+package io.junction.join;
+
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
+import io.junction.internal.state.RowStore;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A join's predicate applied to the row in hand: its side's pre-filter, its join key (extracted into a
+ * reused buffer and hashed with the engine's seed, so that routing and the key index agree), and the
+ * match of a stored row of the other side against it (same key bytes, the post-join condition).
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class JoinPredicate
+{
+    /** Returned by {@link #extractKey} when the row can never match: a null key or a failed pre-filter. */
+    static final int UNMATCHABLE = -1;
+    /** Returned by {@link #extractKey} when the key does not fit the key buffer. */
+    static final int TOO_LONG = -2;
+
+    /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
+    final UnsafeBuffer key;
+    /** The stored row that {@link #matches} last looked at; valid until its next call. */
+    final RowView otherRow = new RowView();
+    private final UnsafeBuffer otherBuffer = new UnsafeBuffer(0, 0);
+    private final CompiledJoin compiled;
+    private final long hashSeed;
+    private final RowStore store;
+    private final JoinCounters counters;
+
+    /**
+     * @param compiled the spec's keys, filters and condition.
+     * @param config   the key buffer's size and the hash seed.
+     * @param store    the store whose records {@link #matches} compares.
+     * @param counters the operator's counters: this counts hash collisions.
+     */
+    JoinPredicate(final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters)
+    {
+        this.compiled = compiled;
+        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
+        this.hashSeed = config.withResolvedHashSeed().hashSeed();
+        this.store = store;
+        this.counters = counters;
+    }
+
+    /**
+     * Extracts the join key of a row into {@link #key} and applies the row's own pre-filter.
+     *
+     * @return the key length, {@link #UNMATCHABLE} or {@link #TOO_LONG}.
+     */
+    int extractKey(final Side side, final RowView row)
+    {
+        return extractKey(side, row, key.capacity());
+    }
+
+    /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
+    int extractKey(final Side side, final RowView row, final int capacity)
+    {
+        if (!compiled.filter(side).test(row))
+        {
+            return UNMATCHABLE;
+        }
+        return extractKeyIgnoringFilter(side, row, capacity);
+    }
+
+    /** As {@link #extractKey(Side, RowView, int)} whatever the pre-filter says: {@link #UNMATCHABLE} means a null key. */
+    int extractKeyIgnoringFilter(final Side side, final RowView row, final int capacity)
+    {
+        final int length = compiled.key(side).extract(row, key, 0, capacity);
+        if (length == KeyExtractor.KEY_TOO_LONG)
+        {
+            return TOO_LONG;
+        }
+        return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
+    }
+
+    /** @return true when the row passes its side's pre-filter. */
+    boolean passesFilter(final Side side, final RowView row)
+    {
+        return compiled.filter(side).test(row);
+    }
+
+    /** @return the hash of the key in {@link #key}. */
+    long keyHash(final int keyLength)
+    {
+        return KeyHash.hash(hashSeed, key, 0, keyLength);
+    }
+
+    /**
+     * @return true when a stored record of the other side has the current key and satisfies the
+     *         condition with {@code row}; the record is then in {@link #otherRow}.
+     */
+    boolean matches(final long otherRecord, final int keyLength, final Side side, final RowView row)
+    {
+        if (!store.keyEquals(otherRecord, key, 0, keyLength))
+        {
+            counters.hashCollisions++;
+            return false;
+        }
+        RowStore.wrap(otherRecord, otherBuffer, otherRow);
+        return compiled.condition().acceptsAll() ||
+            (side == Side.LEFT ? compiled.condition().test(row, otherRow) : compiled.condition().test(otherRow, row));
+    }
+
+    /** @return true when the post-join condition holds for a left and a right row. */
+    boolean conditionHolds(final RowView left, final RowView right)
+    {
+        return compiled.condition().acceptsAll() || compiled.condition().test(left, right);
+    }
+}
