@@ -271,7 +271,8 @@ public final class JoinSpec
         /**
          * Declares (appends fields of) the unique key of the left rows: at most one live left row has
          * each value of these fields, as a primary key. Regular joins only. A left row that breaks the
-         * promise (a null field, or an insert whose unique key is already live) is dead-lettered
+         * promise in a way the join sees alike under any partitioning (a null field, or an insert whose
+         * unique key is already live with the same join key) is dead-lettered
          * {@link DeadLetterReason#UNIQUE_KEY_VIOLATION}.
          *
          * @param fields field names of the left schema, at least one, no duplicates.

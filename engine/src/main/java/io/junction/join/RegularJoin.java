@@ -53,8 +53,10 @@ import java.util.List;
  * most one live row per side, so its bucket alone answers a duplicate check ({@link UniqueKeyShape#IN_JOIN_KEY});
  * otherwise a {@link UniqueKeyIndex} finds the side's row of a unique key in O(1) for retractions and
  * duplicate checks ({@link UniqueKeyShape#INDEXED}); a side without one keeps rows as above. Rows that
- * break the promise are dead-lettered {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect;
- * for input that keeps it the output is the same as without the declaration.
+ * break the promise as far as both shapes and every partitioning see it alike (a null unique-key field;
+ * an insert whose unique key is live under the same join key, both rows able to match) are
+ * dead-lettered {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect; for input that keeps
+ * it the output is the same as without the declaration.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -89,10 +91,17 @@ public final class RegularJoin extends AbstractJoin
     private final UnsafeBuffer storedUniqueKey;
     private final RowView uniqueKeyRow = new RowView();
     private final UnsafeBuffer uniqueKeyRowBuffer = new UnsafeBuffer(0, 0);
-    /** What {@link #matcher} compares a stored row's unique key with: the side and length of {@link #uniqueKey}. */
+    /** The fields and length of the unique key in {@link #uniqueKey}, for {@link #duplicate}. */
     private KeyExtractor matchedFields;
     private int matchedLength;
-    private final UniqueKeyIndex.Matcher matcher = this::hasMatchedUniqueKey;
+    /** The join-key length in {@link #key}, for {@link #duplicate}. */
+    private int duplicateKeyLength;
+    /** The row whose stored copy {@link #equalRow} looks for. */
+    private RowView retracted;
+    /** Finds a live row that can match with the join key in {@link #key} and the unique key in {@link #uniqueKey}. */
+    private final UniqueKeyIndex.Matcher duplicate = this::isDuplicate;
+    /** Finds the stored copy of {@link #retracted}. */
+    private final UniqueKeyIndex.Matcher equalRow = this::isRetracted;
 
     /**
      * Creates the operator and allocates its off-heap state.
@@ -203,17 +212,27 @@ public final class RegularJoin extends AbstractJoin
                 return;
             }
             uniqueKeyHash = KeyHash.hash(hashSeed, uniqueKey, 0, uniqueKeyLength);
-            final long live = uniqueKeys.find(uniqueKeyHash, matcher);
-            if (accumulate && live != 0)
+            if (accumulate)
             {
-                deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
-                return;
+                // Only a live row of the same join key counts, as in the other shape: rows are routed by
+                // join key, so that is what every partitioning sees alike (the rule is in SEMANTICS 4.4).
+                if (keyLength != UNMATCHABLE)
+                {
+                    duplicateKeyLength = keyLength;
+                    if (uniqueKeys.find(uniqueKeyHash, duplicate) != 0)
+                    {
+                        deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                        return;
+                    }
+                }
             }
-            if (!accumulate)
+            else
             {
-                // The one live row of the unique key is the one to retract, if it is this row: equal row
-                // bytes mean equal key bytes, and its bucket is the key's (or the unmatchable one).
-                if (live == 0 || !store.rowEquals(live, row))
+                // Equal row bytes mean an equal unique key and join key: the record's bucket is the key's
+                // (or the unmatchable one), found without the key index.
+                retracted = row;
+                final long live = uniqueKeys.find(uniqueKeyHash, equalRow);
+                if (live == 0)
                 {
                     deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                     return;
@@ -360,12 +379,23 @@ public final class RegularJoin extends AbstractJoin
         return length;
     }
 
-    /** {@link UniqueKeyIndex.Matcher}: does the stored record's row have the unique key in {@link #uniqueKey}? */
-    private boolean hasMatchedUniqueKey(final long record)
+    /** {@link #duplicate}: a row that can match, of the join key in {@link #key} and the unique key in {@link #uniqueKey}? */
+    private boolean isDuplicate(final long record)
     {
+        if (bucketOf(record) == unmatchableBucket || !store.keyEquals(record, key, 0, duplicateKeyLength))
+        {
+            return false;
+        }
+        // Same join key; the unique key's hash may still be another unique key's.
         RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
         final int length = matchedFields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
         return length == matchedLength && BufferCompare.equals(storedUniqueKey, 0, uniqueKey, 0, length);
+    }
+
+    /** {@link #equalRow}: the stored copy of {@link #retracted}? */
+    private boolean isRetracted(final long record)
+    {
+        return store.rowEquals(record, retracted);
     }
 
     /** @return the hash of a stored record's unique key, extracted into {@link #storedUniqueKey}. */

@@ -362,7 +362,7 @@ class RegularJoinUniqueKeyTest
         {
             t.left("+I", "id", 1, "oid", 7, "price", 10);
             t.right("+I", "id", 2);
-            t.violation(Side.LEFT, "+I", "id", 2, "oid", 7, "price", 10);
+            t.violation(Side.LEFT, "+I", "id", 1, "oid", 7, "price", 11);
             t.violation(Side.LEFT, "+U", "id", 1, "oid", 7, "price", 10);
             t.violation(Side.LEFT, "+I", "id", 1, "oid", null, "price", 10);
             t.violation(Side.LEFT, "+I", "id", 1, "price", 10);
@@ -370,22 +370,45 @@ class RegularJoinUniqueKeyTest
             t.violation(Side.LEFT, "-U", "id", 1, "oid", null, "price", 10);
             // the unique key "7" (a string) is another key than 7
             assertEquals(1, t.left("+I", "id", 2, "oid", "7").size());
-            // a row that can never match holds its unique key too
-            t.left("+I", "oid", 8);
-            t.violation(Side.LEFT, "+I", "id", 1, "oid", 8);
             // retractions: another row of a live unique key, an unknown unique key
             assertEquals(List.of(), t.left("-D", "id", 1, "oid", 7, "price", 11));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
-            assertEquals(List.of(), t.left("-D", "id", 2, "oid", 7, "price", 10));
-            assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
             assertEquals(List.of(), t.left("-D", "id", 1, "oid", 9, "price", 10));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
-            assertEquals(3, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
             assertEquals(List.of("-D " + row("id", 1, "oid", 7, "price", 10) + " null"),
                 t.left("-D", "id", 1, "oid", 7, "price", 10));
-            assertEquals(List.of("-D " + row("oid", 8) + " null"), t.left("-D", "oid", 8));
             assertEquals(1, t.op().uniqueKeyIndex(Side.LEFT).size());
             assertEquals(List.of("+I " + row("id", 3, "oid", 7) + " null"), t.left("+I", "id", 3, "oid", 7), "7 is free again");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void indexedShouldKeepDuplicatesItDoesNotCheckAsWithoutTheDeclaration(final IndexKind index)
+    {
+        // Documented: a duplicate under another join key may be in another partition, and rows that can
+        // never match live apart from their join key; neither is checked, and both work as undeclared.
+        try (Twin t = new Twin(JoinType.FULL, b -> { }, b -> b.leftUniqueKey("oid"), CONFIG.withIndex(index)))
+        {
+            t.left("+I", "id", 1, "oid", 7, "price", 10);
+            t.right("+I", "id", 2);
+            assertEquals(2, t.left("+I", "id", 2, "oid", 7, "price", 10).size(), "joins as undeclared");
+            t.left("+I", "oid", 8);
+            t.left("+I", "oid", 8, "price", 1);
+            assertEquals(4, t.op().uniqueKeyIndex(Side.LEFT).size(), "one entry per live row");
+            t.violation(Side.LEFT, "+I", "id", 2, "oid", 7, "price", 11);
+            // each retraction finds its own row among those of its unique key
+            assertEquals(List.of("-D " + row("id", 2, "oid", 7, "price", 10) + " " + row("id", 2),
+                "+I null " + row("id", 2)), t.left("-D", "id", 2, "oid", 7, "price", 10));
+            assertEquals(List.of("-D " + row("oid", 8, "price", 1) + " null"), t.left("-D", "oid", 8, "price", 1));
+            assertEquals(List.of(), t.left("-D", "id", 2, "oid", 7, "price", 10));
+            assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
+            t.left("-D", "oid", 8);
+            t.left("-D", "id", 1, "oid", 7, "price", 10);
+            t.right("-D", "id", 2);
+            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(0, t.op().store.usedBytes());
         }
     }
 
@@ -399,12 +422,13 @@ class RegularJoinUniqueKeyTest
             t.left("+I", "id", 1, "oid", keys[0]);
             t.left("+I", "id", 1, "oid", keys[1]);
             assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size(), "a colliding unique key is another key");
-            t.violation(Side.LEFT, "+I", "id", 2, "oid", keys[1]);
-            t.violation(Side.LEFT, "+I", "id", 2, "oid", keys[0]);
+            t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[1], "price", 1);
+            t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[0], "price", 1);
             assertEquals(List.of(), t.left("-D", "id", 2, "oid", keys[0]));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
             t.left("-D", "id", 1, "oid", keys[1]);
-            t.violation(Side.LEFT, "+I", "id", 2, "oid", keys[0]);
+            assertEquals(1, t.op().uniqueKeyIndex(Side.LEFT).size());
+            t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[0], "price", 2);
             t.left("-D", "id", 1, "oid", keys[0]);
             assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
         }
@@ -427,7 +451,7 @@ class RegularJoinUniqueKeyTest
             t.row(Side.LEFT, 7000, "+I", "oid", 8);
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter(), "no new dead letter");
             assertEquals(1, t.row(Side.RIGHT, 7000, "+I", "id", 2).size());
-            t.violation(Side.LEFT, "+I", "id", 3, "oid", 7);
+            t.violation(Side.LEFT, "+I", "id", 2, "oid", 7, "price", 1);
         }
     }
 
@@ -448,7 +472,7 @@ class RegularJoinUniqueKeyTest
             assertEquals(0, t.declared.deadLetters().size(), "the evicted row's key is free: " + t.declared.deadLetters().deadLetters());
             assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
             // a violation is rejected before it could evict anything
-            t.violation(Side.LEFT, "+I", "id", 9, "oid", 3);
+            t.violation(Side.LEFT, "+I", "id", 3, "oid", 3, "price", 1);
             assertEquals(2, t.declared.counters().expiredRows());
         }
     }
@@ -499,7 +523,7 @@ class RegularJoinUniqueKeyTest
             t.left("-U", "id", 1, "price", 1);
             t.left("+U", "id", 1, "price", 2);
             t.left("+I", "id", 2, "price", 3);
-            t.violation(Side.RIGHT, "+I", "id", 3, "rid", 11);
+            t.violation(Side.RIGHT, "+I", "id", 1, "rid", 11);
             t.violation(Side.LEFT, "+I", "id", 2, "price", 4);
             t.right("-D", "id", 1, "rid", 11, "budget", 2);
             t.left("-D", "id", 2, "price", 3);

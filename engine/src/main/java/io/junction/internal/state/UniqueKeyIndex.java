@@ -9,10 +9,11 @@ import org.agrona.UnsafeApi;
  * {@link HashKeyIndex}: Fibonacci hashing, linear probing, backward-shift deletion, load factor at
  * most 1/2; a slot whose record is 0 is empty.
  *
- * <p>Distinct unique keys whose hashes collide have one entry each with the same hash, in one probe
- * run: {@link #find} walks the run and asks a {@link Matcher} which of the records with that hash
- * holds the unique key looked for (the caller compares the stored row's unique-key bytes), so the
- * index never holds key bytes of its own.
+ * <p>Several entries may share a hash: distinct unique keys whose hashes collide, or rows that break
+ * the caller's promise without its noticing (the caller decides which duplicates it rejects). They lie
+ * in one probe run: {@link #find} walks it and asks a {@link Matcher} which of the records with that
+ * hash is the one looked for (the caller compares the stored row's bytes), so the index never holds
+ * key bytes of its own.
  *
  * <p>The table starts small and doubles when half full, up to twice {@code maxEntries} slots (the
  * side's live rows are capped by the partition's live-row limit, which is what the caller passes):
@@ -37,13 +38,13 @@ public final class UniqueKeyIndex implements AutoCloseable
     /** Bytes per slot. */
     private static final int SLOT = RECORD_OFFSET + Long.BYTES;
 
-    /** Tells whether a record with the looked-up hash holds the unique key looked up. */
+    /** Tells whether a record with the looked-up hash is the one looked up. */
     @FunctionalInterface
     public interface Matcher
     {
         /**
          * @param record a record whose entry has the hash looked up.
-         * @return true when the record's row has the unique key looked up.
+         * @return true when it is the record looked up.
          */
         boolean matches(long record);
     }
@@ -125,8 +126,8 @@ public final class UniqueKeyIndex implements AutoCloseable
 
     /**
      * @param hash    the unique key's hash.
-     * @param matcher tells which record with that hash holds the unique key.
-     * @return the record holding the unique key, or 0 when none does.
+     * @param matcher tells which record with that hash is the one looked up.
+     * @return the first record in probe order with that hash that the matcher accepts, or 0.
      */
     public long find(final long hash, final Matcher matcher)
     {
@@ -187,8 +188,8 @@ public final class UniqueKeyIndex implements AutoCloseable
     }
 
     /**
-     * Adds an entry; {@link #ensureRoom} must have returned true since the last put. The caller has
-     * made sure that no record holds the same unique key (entries with the same hash may exist).
+     * Adds an entry; {@link #ensureRoom} must have returned true since the last put. Entries with the
+     * same hash may exist.
      *
      * @param hash   the unique key's hash.
      * @param record the record holding it, not 0.
