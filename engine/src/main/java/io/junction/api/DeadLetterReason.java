@@ -11,14 +11,20 @@ public enum DeadLetterReason
     RETRACTION_NOT_IN_STATE("bad input: retraction of a row not in state (never inserted, already retracted or expired), SPEC 1"),
     /** A change kind other than {@code +I} in an interval or window join. */
     NOT_APPEND_ONLY("bad input: interval and window joins take append-only input (+I), SPEC 1"),
-    /** A join key longer than the configured maximum key length. */
-    KEY_TOO_LONG("bad input: join key longer than the key buffer"),
+    /** A join key, or a declared unique key, longer than the configured maximum key length. */
+    KEY_TOO_LONG("bad input: join key (or declared unique key) longer than the key buffer"),
     /** A row that does not fit a ring slot. */
     ROW_TOO_LARGE("bad input: row larger than a ring slot"),
     /** Bytes that are not a well-formed binary row. */
     MALFORMED_ROW("bad input: malformed binary row"),
     /** The partition is at a state limit (live rows, bytes, keys), or the OS refused memory. */
-    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)");
+    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)"),
+    /**
+     * A regular-join row that breaks its side's declared unique key ({@link JoinSpec#uniqueKey(Side)}):
+     * a null unique-key field, or an insert whose unique key is already live on its side in a row of the
+     * same join key (both rows able to match).
+     */
+    UNIQUE_KEY_VIOLATION("bad input: a null unique-key field, or an insert whose unique key is already live on its side with the same join key");
 
     private final String message;
 

@@ -88,6 +88,11 @@ final class JoinPredicate
     }
 
     /** @return the hash of the key in {@link #key}. */
+    long hash(final org.agrona.DirectBuffer bytes, final int length)
+    {
+        return KeyHash.hash(hashSeed, bytes, 0, length);
+    }
+
     long keyHash(final int keyLength)
     {
         return KeyHash.hash(hashSeed, key, 0, keyLength);

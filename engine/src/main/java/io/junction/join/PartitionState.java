@@ -60,6 +60,17 @@ final class PartitionState implements AutoCloseable
         final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
         final RoomMaker roomMaker)
     {
+        this(config, bucketLength, timedRows, counters, roomMaker, 0);
+    }
+
+    /**
+     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
+     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
+     */
+    PartitionState(
+        final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
+        final RoomMaker roomMaker, final long otherOffHeapBytes)
+    {
         this.counters = counters;
         this.roomMaker = roomMaker;
         this.maxLiveRows = config.maxLiveRows();
@@ -67,13 +78,16 @@ final class PartitionState implements AutoCloseable
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
         this.index = KeyIndex.create(config.indexKind(), Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength,
             config.preallocate());
-        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes();
+        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
             index.close();
             throw new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
                 " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
-                index.maxOffHeapBytes() + " bytes; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME);
+                index.maxOffHeapBytes() + " bytes" + (otherOffHeapBytes == 0 ? "" : ", the unique-key indexes " +
+                otherOffHeapBytes + " bytes (" + StateConfig.MAX_LIVE_ROWS_PROP_NAME + " = " + config.maxLiveRows() + ")") +
+                "; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME +
+                (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
         }
         this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),

@@ -10,14 +10,22 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import io.junction.metrics.OperatorCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.List;
 
 import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -47,13 +55,23 @@ import static io.junction.join.TimeMath.saturatedAdd;
  * by TTL emits nothing and leaves the counts of the rows that the expired row matched as they are,
  * so nothing emitted is retracted by expiry.
  *
+ * <p>A side with a declared unique key ({@link JoinSpec#uniqueKey(Side)}) keeps one of Flink's three
+ * state shapes, chosen here once: when the join key holds every unique-key field, a join key has at
+ * most one live row per side, so its bucket alone answers a duplicate check ({@link UniqueKeyShape#IN_JOIN_KEY});
+ * otherwise a {@link UniqueKeyIndex} finds the side's row of a unique key in O(1) for retractions and
+ * duplicate checks ({@link UniqueKeyShape#INDEXED}); a side without one keeps rows as above. Rows that
+ * break the promise as far as both shapes and every partitioning see it alike (a null unique-key field;
+ * an insert whose unique key is live under the same join key, both rows able to match) are
+ * dead-lettered {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect; for input that keeps
+ * it the output is the same as without the declaration.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class RegularJoin implements JoinOperator
 {
     private final JoinCounters counters = new JoinCounters();
     private final WatermarkTracker watermarks = new WatermarkTracker();
-    /** The stored rows; package-private for tests that look at the index and the store. */
+    /** The stored rows; package-private for tests that look at the index and the state.store. */
     final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
@@ -61,6 +79,42 @@ public final class RegularJoin implements JoinOperator
     private final boolean semi;
     private final long stateTtl;
     private final TimerWheel.ExpiryHandler expiry = this::expire;
+
+    /** How a side keeps its rows by unique key (Flink's {@code JoinInputSideSpec}). */
+    enum UniqueKeyShape
+    {
+        /** No unique key declared: rows are found by join key and row bytes. */
+        NONE,
+        /** The join key holds the unique key: at most one live row per join key, found in its bucket. */
+        IN_JOIN_KEY,
+        /** A unique key beyond the join key: rows are found through the side's {@link UniqueKeyIndex}. */
+        INDEXED
+    }
+
+    private final UniqueKeyShape leftShape;
+    private final UniqueKeyShape rightShape;
+    /** The unique-key fields of each side, or null when none is declared. */
+    private final KeyExtractor leftUniqueKey;
+    private final KeyExtractor rightUniqueKey;
+    /** Null unless the side's shape is {@link UniqueKeyShape#INDEXED}. */
+    private final UniqueKeyIndex leftIndex;
+    private final UniqueKeyIndex rightIndex;
+    /** Unique-key bytes of the row being processed, and those of a stored row being compared with them. */
+    private final UnsafeBuffer uniqueKey;
+    private final UnsafeBuffer storedUniqueKey;
+    private final RowView uniqueKeyRow = new RowView();
+    private final UnsafeBuffer uniqueKeyRowBuffer = new UnsafeBuffer(0, 0);
+    /** The fields and length of the unique key in {@link #uniqueKey}, for {@link #duplicate}. */
+    private KeyExtractor matchedFields;
+    private int matchedLength;
+    /** The join-key length in {@link #key}, for {@link #duplicate}. */
+    private int duplicateKeyLength;
+    /** The row whose stored copy {@link #equalRow} looks for. */
+    private RowView retracted;
+    /** Finds a live row that can match with the join key in {@link #key} and the unique key in {@link #uniqueKey}. */
+    private final UniqueKeyIndex.Matcher duplicate = this::isDuplicate;
+    /** Finds the stored copy of {@link #retracted}. */
+    private final UniqueKeyIndex.Matcher equalRow = this::isRetracted;
 
     /**
      * Creates the operator and allocates its off-heap state.
@@ -77,11 +131,69 @@ public final class RegularJoin implements JoinOperator
         JoinOperators.requireKind(spec, JoinKind.REGULAR);
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH, spec.stateTtl() > 0, counters, this::makeRoom);
+        this.state = new PartitionState(config, BucketDescriptor.LENGTH, spec.stateTtl() > 0, counters, this::makeRoom,
+            uniqueKeyIndexBytes(spec, config));
         this.predicate = new JoinPredicate(compiled, config, state.store, counters);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
         this.stateTtl = spec.stateTtl();
+        this.leftShape = shape(spec, Side.LEFT);
+        this.rightShape = shape(spec, Side.RIGHT);
+        this.leftUniqueKey = compiled.uniqueKey(Side.LEFT);
+        this.rightUniqueKey = compiled.uniqueKey(Side.RIGHT);
+        final boolean anyUniqueKey = leftShape != UniqueKeyShape.NONE || rightShape != UniqueKeyShape.NONE;
+        this.uniqueKey = anyUniqueKey ? new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength())) : null;
+        this.storedUniqueKey = anyUniqueKey ? new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength())) : null;
+        UniqueKeyIndex left = null;
+        UniqueKeyIndex right = null;
+        try
+        {
+            left = leftShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
+            right = rightShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
+        }
+        catch (final RuntimeException | Error e)
+        {
+            if (left != null)
+            {
+                left.close();
+            }
+            state.close();
+            throw e;
+        }
+        this.leftIndex = left;
+        this.rightIndex = right;
+    }
+
+    /** @return the shape of a side's state: by its declared unique key and join key. */
+    static UniqueKeyShape shape(final JoinSpec spec, final Side side)
+    {
+        final List<String> uniqueKey = spec.uniqueKey(side);
+        if (uniqueKey.isEmpty())
+        {
+            return UniqueKeyShape.NONE;
+        }
+        return (side == Side.LEFT ? spec.leftKey() : spec.rightKey()).containsAll(uniqueKey)
+            ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED;
+    }
+
+    /** A side's rows are capped by the partition's live-row limit, so its unique keys are too. */
+    private static long uniqueKeyCapacity(final StateConfig config)
+    {
+        return Math.min(config.maxLiveRows(), UniqueKeyIndex.MAX_ENTRIES);
+    }
+
+    /** @return the most bytes of the spec's unique-key indexes, taken from the rows' byte budget. */
+    private static long uniqueKeyIndexBytes(final JoinSpec spec, final StateConfig config)
+    {
+        long bytes = 0;
+        for (final Side side : Side.values())
+        {
+            if (spec.kind() == JoinKind.REGULAR && shape(spec, side) == UniqueKeyShape.INDEXED)
+            {
+                bytes += UniqueKeyIndex.maxOffHeapBytes(uniqueKeyCapacity(config));
+            }
+        }
+        return bytes;
     }
 
     @Override
@@ -103,9 +215,81 @@ public final class RegularJoin implements JoinOperator
         }
         final boolean accumulate = kind.isAccumulate();
         final int storedKeyLength = Math.max(keyLength, 0);
+        final long hash = keyLength == UNMATCHABLE ? 0 : predicate.keyHash(keyLength);
+        final UniqueKeyShape shape = side == Side.LEFT ? leftShape : rightShape;
+        final UniqueKeyIndex uniqueKeys = side == Side.LEFT ? leftIndex : rightIndex;
+        // The promise of a unique key is checked before the row has any effect (no output, no eviction).
+        long uniqueKeyHash = 0;
+        long liveBucket = 0;
+        if (shape == UniqueKeyShape.INDEXED)
+        {
+            final int uniqueKeyLength = extractUniqueKey(side, row);
+            if (uniqueKeyLength == KeyExtractor.KEY_TOO_LONG)
+            {
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+                return;
+            }
+            if (uniqueKeyLength == KeyExtractor.NULL_KEY)
+            {
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                return;
+            }
+            uniqueKeyHash = predicate.hash(uniqueKey, uniqueKeyLength);
+            if (accumulate)
+            {
+                // Only a live row of the same join key counts, as in the other shape: rows are routed by
+                // join key, so that is what every partitioning sees alike (the rule is in SEMANTICS 4.4).
+                if (keyLength != UNMATCHABLE)
+                {
+                    duplicateKeyLength = keyLength;
+                    if (uniqueKeys.find(uniqueKeyHash, duplicate) != 0)
+                    {
+                        emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                        return;
+                    }
+                }
+            }
+            else
+            {
+                // Equal row bytes mean an equal unique key and join key: the record's bucket is the key's
+                // (or the unmatchable one), found without the key index.
+                retracted = row;
+                final long live = uniqueKeys.find(uniqueKeyHash, equalRow);
+                if (live == 0)
+                {
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                    return;
+                }
+                uniqueKeys.remove(uniqueKeyHash, live);
+                retract(side, kind, row, ts, step, keyLength, RowDescriptor.bucket(live), live);
+                return;
+            }
+        }
+        else if (shape == UniqueKeyShape.IN_JOIN_KEY)
+        {
+            if (keyLength == UNMATCHABLE)
+            {
+                // A matchable row's unique key is part of its non-null join key; only here can it be null.
+                if (hasNullField(side == Side.LEFT ? leftUniqueKey : rightUniqueKey, row))
+                {
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                    return;
+                }
+            }
+            else if (accumulate)
+            {
+                liveBucket = state.index.find(hash);
+                if (liveBucket != 0 && holdsKey(liveBucket, side, keyLength))
+                {
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                    return;
+                }
+            }
+        }
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
         final boolean stores = accumulate && !isExpiredOnArrival(ts);
+        final long expiredBefore = counters.expiredRows;
         final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
         if (stores && reserved == 0)
         {
@@ -119,7 +303,9 @@ public final class RegularJoin implements JoinOperator
         }
         else if (accumulate)
         {
-            bucket = findOrCreate(predicate.keyHash(keyLength));
+            // The bucket found by the duplicate check is still the key's unless making room expired rows
+            // (which may have released it).
+            bucket = liveBucket != 0 && counters.expiredRows == expiredBefore ? liveBucket : findOrCreate(hash);
             if (bucket == KeyIndex.FULL)
             {
                 if (reserved != 0)
@@ -132,7 +318,7 @@ public final class RegularJoin implements JoinOperator
         }
         else
         {
-            bucket = state.index.find(predicate.keyHash(keyLength));
+            bucket = state.index.find(hash);
         }
         if (reserved != 0 && !state.reserveSlot(bucket, side, reserved, storedKeyLength, row))
         {
@@ -143,6 +329,13 @@ public final class RegularJoin implements JoinOperator
 
         if (accumulate)
         {
+            if (reserved != 0 && uniqueKeys != null && !uniqueKeys.ensureRoom())
+            {
+                state.store.release(reserved, storedKeyLength, row.length());
+                state.releaseIfEmpty(bucket);
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
+            }
             final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
             if (matches == 0 && emit.emitsUnmatched(side))
             {
@@ -160,6 +353,10 @@ public final class RegularJoin implements JoinOperator
             }
             final long record = state.store.append(reserved, bucket, side, predicate.key, 0, storedKeyLength, row, ts);
             RowDescriptor.count(record, matches);
+            if (uniqueKeys != null)
+            {
+                uniqueKeys.put(uniqueKeyHash, record);
+            }
             if (stateTtl > 0)
             {
                 scheduleExpiry(record, ts);
@@ -173,24 +370,97 @@ public final class RegularJoin implements JoinOperator
                 emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                 return;
             }
-            if (keyLength != UNMATCHABLE)
-            {
-                probe(side, kind, row, ts, step, keyLength, bucket, false);
-            }
-            // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
-            // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
-            final int count = RowDescriptor.count(record);
-            if (count == 0 && emit.emitsUnmatched(side))
-            {
-                emit.padded(ChangeKind.DELETE, side, row, ts, step);
-            }
-            else if (semi && side == Side.LEFT && count > 0)
-            {
-                emit.padded(ChangeKind.DELETE, side, row, ts, step);
-            }
-            removeRecord(record);
-            state.releaseIfEmpty(bucket);
+            retract(side, kind, row, ts, step, keyLength, bucket, record);
         }
+    }
+
+    /** Retracts the stored record of the row: unjoins it, emits its padding and removes it from the row state.store. */
+    private void retract(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final long bucket, final long record)
+    {
+        if (keyLength != UNMATCHABLE)
+        {
+            probe(side, kind, row, ts, step, keyLength, bucket, false);
+        }
+        // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
+        // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
+        final int count = RowDescriptor.count(record);
+        if (count == 0 && emit.emitsUnmatched(side))
+        {
+            emit.padded(ChangeKind.DELETE, side, row, ts, step);
+        }
+        else if (semi && side == Side.LEFT && count > 0)
+        {
+            emit.padded(ChangeKind.DELETE, side, row, ts, step);
+        }
+        removeRecord(record);
+        state.releaseIfEmpty(bucket);
+    }
+
+    /** @return the unique-key length written to {@link #uniqueKey}, {@link KeyExtractor#NULL_KEY} or {@link KeyExtractor#KEY_TOO_LONG}. */
+    private int extractUniqueKey(final Side side, final RowView row)
+    {
+        final KeyExtractor fields = side == Side.LEFT ? leftUniqueKey : rightUniqueKey;
+        final int length = fields.extract(row, uniqueKey, 0, uniqueKey.capacity());
+        matchedFields = fields;
+        matchedLength = length;
+        return length;
+    }
+
+    /** {@link #duplicate}: a row that can match, of the join key in {@link #key} and the unique key in {@link #uniqueKey}? */
+    private boolean isDuplicate(final long record)
+    {
+        if (RowDescriptor.bucket(record) == state.unmatchableBucket || !state.store.keyEquals(record, predicate.key, 0, duplicateKeyLength))
+        {
+            return false;
+        }
+        // Same join key; the unique key's hash may still be another unique key's.
+        RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
+        final int length = matchedFields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
+        return length == matchedLength && BufferCompare.equals(storedUniqueKey, 0, uniqueKey, 0, length);
+    }
+
+    /** {@link #equalRow}: the stored copy of {@link #retracted}? */
+    private boolean isRetracted(final long record)
+    {
+        return state.store.rowEquals(record, retracted);
+    }
+
+    /** @return the hash of a stored record's unique key, extracted into {@link #storedUniqueKey}. */
+    private long storedUniqueKeyHash(final long record, final KeyExtractor fields)
+    {
+        RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
+        final int length = fields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
+        return predicate.hash(storedUniqueKey, length);
+    }
+
+    /** @return true when the bucket holds a row of {@code side} with the key in {@link #key} (not one of another key with the same hash). */
+    private boolean holdsKey(final long bucket, final Side side, final int keyLength)
+    {
+        final long rows = BucketDescriptor.rows(bucket, side);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
+        {
+            final long record = RowGroup.record(rows, i);
+            if (record != 0 && state.store.keyEquals(record, predicate.key, 0, keyLength))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasNullField(final KeyExtractor fields, final RowView row)
+    {
+        for (int i = 0; i < fields.arity(); i++)
+        {
+            if (row.isNull(fields.field(i)))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -324,7 +594,66 @@ public final class RegularJoin implements JoinOperator
 
     private void expire(final long record)
     {
+        forgetUniqueKey(record);
         state.expire(record);
+    }
+
+    /** Removes a record about to leave the store from its side's unique-key index, if the side has one. */
+    private void forgetUniqueKey(final long record)
+    {
+        final boolean left = RowDescriptor.side(record) == 0;
+        final UniqueKeyIndex uniqueKeys = left ? leftIndex : rightIndex;
+        if (uniqueKeys != null)
+        {
+            uniqueKeys.remove(storedUniqueKeyHash(record, left ? leftUniqueKey : rightUniqueKey), record);
+        }
+    }
+
+    /** @return the unique-key index of a side, or null unless its shape is {@link UniqueKeyShape#INDEXED} (tests). */
+    UniqueKeyIndex uniqueKeyIndex(final Side side)
+    {
+        return side == Side.LEFT ? leftIndex : rightIndex;
+    }
+
+    /** @return the state shape of a side (tests). */
+    UniqueKeyShape uniqueKeyShape(final Side side)
+    {
+        return side == Side.LEFT ? leftShape : rightShape;
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        state.refreshCounters();
+        counters.watermark = watermarks.current();
+        // The unique-key indexes as the key index: their tables in stateBytes, their caps in what the limit counts.
+        if (leftIndex != null)
+        {
+            counters.stateBytes += leftIndex.offHeapBytes();
+            counters.usedStateBytes += leftIndex.maxOffHeapBytes();
+            counters.liveStateBytes += leftIndex.offHeapBytes();
+        }
+        if (rightIndex != null)
+        {
+            counters.stateBytes += rightIndex.offHeapBytes();
+            counters.usedStateBytes += rightIndex.maxOffHeapBytes();
+            counters.liveStateBytes += rightIndex.offHeapBytes();
+        }
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        if (leftIndex != null)
+        {
+            leftIndex.close();
+        }
+        if (rightIndex != null)
+        {
+            rightIndex.close();
+        }
+        state.close();
     }
 
     @Override
@@ -370,17 +699,4 @@ public final class RegularJoin implements JoinOperator
         // Regular joins keep state until retraction or TTL; the end of input closes nothing.
     }
 
-    @Override
-    public OperatorCounters counters()
-    {
-        state.refreshCounters();
-        counters.watermark = watermarks.current();
-        return counters;
-    }
-
-    @Override
-    public void close()
-    {
-        state.close();
-    }
 }

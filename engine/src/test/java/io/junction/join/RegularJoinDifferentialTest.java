@@ -181,19 +181,19 @@ class RegularJoinDifferentialTest
         return v != null && w != null && (Long)v <= (Long)w;
     }
 
-    static final class Reference
+    static class Reference
     {
         final JoinType type;
         final boolean[][] match;
         final String[][] pairText;
-        final int[] left = new int[LEFT_ROWS.size()];
-        final int[] right = new int[RIGHT_ROWS.size()];
+        final String[] leftText;
+        final String[] rightText;
+        final int[] left;
+        final int[] right;
 
         Reference(final JoinType type, final Variant variant)
         {
-            this.type = type;
-            match = new boolean[LEFT_ROWS.size()][RIGHT_ROWS.size()];
-            pairText = new String[LEFT_ROWS.size()][RIGHT_ROWS.size()];
+            this(type, LEFT_ROWS.size(), RIGHT_ROWS.size());
             for (final DomainRow l : LEFT_ROWS)
             {
                 for (final DomainRow r : RIGHT_ROWS)
@@ -201,7 +201,24 @@ class RegularJoinDifferentialTest
                     match[l.index()][r.index()] = on(variant, l.values(), r.values());
                     pairText[l.index()][r.index()] = l.text() + " " + r.text();
                 }
+                leftText[l.index()] = l.text();
             }
+            for (final DomainRow r : RIGHT_ROWS)
+            {
+                rightText[r.index()] = r.text();
+            }
+        }
+
+        /** An empty reference over another domain of rows: the caller fills match, pairText and the texts. */
+        Reference(final JoinType type, final int leftRows, final int rightRows)
+        {
+            this.type = type;
+            match = new boolean[leftRows][rightRows];
+            pairText = new String[leftRows][rightRows];
+            leftText = new String[leftRows];
+            rightText = new String[rightRows];
+            left = new int[leftRows];
+            right = new int[rightRows];
         }
 
         int[] rows(final Side side)
@@ -244,7 +261,7 @@ class RegularJoinDifferentialTest
                         add(result, pairText[i][j], left[i] * right[j]);
                     }
                 }
-                final String padded = LEFT_ROWS.get(i).text() + " null";
+                final String padded = leftText[i] + " null";
                 if (matched ? type == JoinType.SEMI : type == JoinType.ANTI || type.isOuter(Side.LEFT))
                 {
                     add(result, padded, left[i]);
@@ -256,7 +273,7 @@ class RegularJoinDifferentialTest
                 {
                     if (right[j] != 0 && !rightMatched[j])
                     {
-                        add(result, "null " + RIGHT_ROWS.get(j).text(), right[j]);
+                        add(result, "null " + rightText[j], right[j]);
                     }
                 }
             }

@@ -83,6 +83,22 @@ class JoinSpecJsonTest {
     }
 
     @Test
+    void readsUniqueKeys() {
+        final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"regular\",\"type\":\"left\"," +
+            "\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"order_id\"],\"rightUniqueKey\":[\"k\",\"line\"]," +
+            "\"leftFilter\":[{\"field\":\"status\",\"op\":\"==\",\"value\":\"ok\"}]}");
+        assertEquals(List.of("k", "order_id", "line", "status"), parsed.fieldNames(),
+            "keys, unique keys, filter fields, each once, in that order");
+        final JoinSpec spec = parsed.spec();
+        assertEquals(List.of("order_id"), spec.leftUniqueKey());
+        assertEquals(List.of("k", "line"), spec.rightUniqueKey());
+        assertThrows(IllegalArgumentException.class, () -> parsed.spec(Schema.of("k", "line", "status")),
+            "a schema without a unique-key field is refused");
+        assertEquals(List.of(), parse("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}")
+            .leftUniqueKey(), "none declared");
+    }
+
+    @Test
     void allowsCommentsLikeTheSpecExample() {
         parse("{\"join\":\"regular\", // the kind\n \"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
     }
@@ -123,6 +139,13 @@ class JoinSpecJsonTest {
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'stateTtl':1.5}            | stateTtl",
         "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'stateTtl':10} | stateTtl",
         "{'join':'regular','join':'interval','type':'inner','leftKey':['a'],'rightKey':['a']}         | spec",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'leftUniqueKeys':['a']}    | leftUniqueKeys",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'leftUniqueKey':[]}        | leftUniqueKey",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'leftUniqueKey':'a'}       | leftUniqueKey",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'rightUniqueKey':['a',2]}  | rightUniqueKey[1]",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'rightUniqueKey':['b','a','b']} | rightUniqueKey[2]",
+        "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'leftUniqueKey':['a']} | leftUniqueKey",
+        "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'session','gap':5},'rightUniqueKey':['a']} | rightUniqueKey",
         "['join']                                                                                      | spec",
     })
     void rejectsWithTheFieldNamed(final String singleQuoted, final String field) {
