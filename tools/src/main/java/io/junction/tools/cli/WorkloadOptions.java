@@ -17,7 +17,7 @@ public final class WorkloadOptions
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2 or W3 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2, W3 or W4 (default ${DEFAULT-VALUE}).")
     String workload;
 
     @Option(names = "--type", defaultValue = "left", description = "Join type: inner, left, right, full, semi or anti (default ${DEFAULT-VALUE}).")
