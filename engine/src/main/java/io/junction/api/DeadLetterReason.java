@@ -18,7 +18,12 @@ public enum DeadLetterReason
     /** Bytes that are not a well-formed binary row. */
     MALFORMED_ROW("bad input: malformed binary row"),
     /** The partition is at a state limit (live rows, bytes, keys), or the OS refused memory. */
-    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)");
+    STATE_FULL("state full: the partition is at its live-row, byte or key limit, or the OS refused memory (junction.state.*)"),
+    /**
+     * A regular-join row that breaks its side's declared unique key ({@link JoinSpec#uniqueKey(Side)}):
+     * a null unique-key field, or an insert whose unique key is already live on its side.
+     */
+    UNIQUE_KEY_VIOLATION("bad input: a null unique-key field, or an insert whose unique key is already live on its side");
 
     private final String message;
 

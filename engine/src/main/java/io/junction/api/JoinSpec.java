@@ -19,6 +19,9 @@ import java.util.List;
  *     .leftKey("log_id").rightKey("log_id")
  *     .build();
  * }</pre>
+ * A regular join may declare a side's unique key ({@link Builder#leftUniqueKey}): a promise, as a
+ * primary key, that at most one live row of that side has each value of those fields, which lets the
+ * operator keep and find that side's rows by it (docs/SEMANTICS.md, "Unique keys").
  * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
  * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
  */
@@ -30,6 +33,8 @@ public final class JoinSpec
     private final Schema rightSchema;
     private final List<String> leftKey;
     private final List<String> rightKey;
+    private final List<String> leftUniqueKey;
+    private final List<String> rightUniqueKey;
     private final List<FieldFilter> leftFilter;
     private final List<FieldFilter> rightFilter;
     private final List<ConditionTerm> condition;
@@ -47,6 +52,8 @@ public final class JoinSpec
         rightSchema = b.rightSchema;
         leftKey = Collections.unmodifiableList(new ArrayList<>(b.leftKey));
         rightKey = Collections.unmodifiableList(new ArrayList<>(b.rightKey));
+        leftUniqueKey = Collections.unmodifiableList(new ArrayList<>(b.leftUniqueKey));
+        rightUniqueKey = Collections.unmodifiableList(new ArrayList<>(b.rightUniqueKey));
         leftFilter = Collections.unmodifiableList(new ArrayList<>(b.leftFilter));
         rightFilter = Collections.unmodifiableList(new ArrayList<>(b.rightFilter));
         condition = Collections.unmodifiableList(new ArrayList<>(b.condition));
@@ -114,6 +121,27 @@ public final class JoinSpec
         return rightKey;
     }
 
+    /** @return the declared unique key of the left rows, in order; empty when none is declared; unmodifiable. */
+    public List<String> leftUniqueKey()
+    {
+        return leftUniqueKey;
+    }
+
+    /** @return the declared unique key of the right rows, in order; empty when none is declared; unmodifiable. */
+    public List<String> rightUniqueKey()
+    {
+        return rightUniqueKey;
+    }
+
+    /**
+     * @param side an input.
+     * @return the declared unique key of one side; empty when none is declared; unmodifiable.
+     */
+    public List<String> uniqueKey(final Side side)
+    {
+        return side == Side.LEFT ? leftUniqueKey : rightUniqueKey;
+    }
+
     /** @return the pre-join filter terms of the left side (all must hold); unmodifiable. */
     public List<FieldFilter> leftFilter()
     {
@@ -160,6 +188,8 @@ public final class JoinSpec
     public String toString()
     {
         return "JoinSpec{" + kind + ' ' + type + " leftKey=" + leftKey + " rightKey=" + rightKey +
+            (leftUniqueKey.isEmpty() ? "" : " leftUniqueKey=" + leftUniqueKey) +
+            (rightUniqueKey.isEmpty() ? "" : " rightUniqueKey=" + rightUniqueKey) +
             (interval != null ? " interval=" + interval : "") + (window != null ? " window=" + window : "") +
             (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
             (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
@@ -177,6 +207,11 @@ public final class JoinSpec
         private Schema rightSchema;
         private final List<String> leftKey = new ArrayList<>();
         private final List<String> rightKey = new ArrayList<>();
+        private final List<String> leftUniqueKey = new ArrayList<>();
+        private final List<String> rightUniqueKey = new ArrayList<>();
+        /** Set by a call to the unique-key setters, so that a declaration without fields is an error, not "none". */
+        private boolean leftUniqueKeyDeclared;
+        private boolean rightUniqueKeyDeclared;
         private final List<FieldFilter> leftFilter = new ArrayList<>();
         private final List<FieldFilter> rightFilter = new ArrayList<>();
         private final List<ConditionTerm> condition = new ArrayList<>();
@@ -230,6 +265,35 @@ public final class JoinSpec
         public Builder rightKey(final String... fields)
         {
             Collections.addAll(rightKey, fields);
+            return this;
+        }
+
+        /**
+         * Declares (appends fields of) the unique key of the left rows: at most one live left row has
+         * each value of these fields, as a primary key. Regular joins only. A left row that breaks the
+         * promise (a null field, or an insert whose unique key is already live) is dead-lettered
+         * {@link DeadLetterReason#UNIQUE_KEY_VIOLATION}.
+         *
+         * @param fields field names of the left schema, at least one, no duplicates.
+         * @return this builder.
+         */
+        public Builder leftUniqueKey(final String... fields)
+        {
+            leftUniqueKeyDeclared = true;
+            Collections.addAll(leftUniqueKey, fields);
+            return this;
+        }
+
+        /**
+         * Declares (appends fields of) the unique key of the right rows, as {@link #leftUniqueKey}.
+         *
+         * @param fields field names of the right schema, at least one, no duplicates.
+         * @return this builder.
+         */
+        public Builder rightUniqueKey(final String... fields)
+        {
+            rightUniqueKeyDeclared = true;
+            Collections.addAll(rightUniqueKey, fields);
             return this;
         }
 
@@ -383,7 +447,39 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("stateTtl: only for regular joins (interval and window state is bounded by time)");
             }
+            checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
+            checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             return new JoinSpec(this);
+        }
+
+        /** The fields' existence in the schema is checked when the spec compiles, as the join key's. */
+        private void checkUniqueKey(final String what, final List<String> fields, final boolean declared)
+        {
+            if (!declared)
+            {
+                return;
+            }
+            if (kind != JoinKind.REGULAR)
+            {
+                throw new IllegalArgumentException(what + ": only for regular joins (interval and window joins take " +
+                    "append-only input, which has no updates to find by key)");
+            }
+            if (fields.isEmpty())
+            {
+                throw new IllegalArgumentException(what + ": at least one field is required");
+            }
+            for (int i = 0; i < fields.size(); i++)
+            {
+                final String field = fields.get(i);
+                if (field == null)
+                {
+                    throw new IllegalArgumentException(what + ": field " + i + " is null");
+                }
+                if (fields.indexOf(field) != i)
+                {
+                    throw new IllegalArgumentException(what + ": duplicate field '" + field + "' in " + fields);
+                }
+            }
         }
     }
 }

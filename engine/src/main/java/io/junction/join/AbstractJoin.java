@@ -82,6 +82,17 @@ abstract class AbstractJoin implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final int bucketLength)
     {
+        this(spec, config, results, deadLetters, bucketLength, 0);
+    }
+
+    /**
+     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
+     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
+     */
+    AbstractJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final int bucketLength, final long otherOffHeapBytes)
+    {
         this.spec = spec;
         this.compiled = CompiledJoin.of(spec);
         this.type = spec.type();
@@ -96,13 +107,16 @@ abstract class AbstractJoin implements JoinOperator
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
         this.index = KeyIndex.create(config.indexKind(), Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength,
             config.preallocate());
-        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes();
+        final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
             index.close();
             throw new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
                 " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
-                index.maxOffHeapBytes() + " bytes; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME);
+                index.maxOffHeapBytes() + " bytes" + (otherOffHeapBytes == 0 ? "" : ", the unique-key indexes " +
+                otherOffHeapBytes + " bytes (" + StateConfig.MAX_LIVE_ROWS_PROP_NAME + " = " + config.maxLiveRows() + ")") +
+                "; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME +
+                (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
         }
         this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes);
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),

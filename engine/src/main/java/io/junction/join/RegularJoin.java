@@ -9,10 +9,20 @@ import io.junction.api.JoinType;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.row.BufferCompare;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
+import io.junction.metrics.OperatorCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * The regular (unbounded) join with a retraction changelog, as Flink SQL's
@@ -38,6 +48,14 @@ import io.junction.internal.time.TimerWheel;
  * by TTL emits nothing and leaves the counts of the rows that the expired row matched as they are,
  * so nothing emitted is retracted by expiry.
  *
+ * <p>A side with a declared unique key ({@link JoinSpec#uniqueKey(Side)}) keeps one of Flink's three
+ * state shapes, chosen here once: when the join key holds every unique-key field, a join key has at
+ * most one live row per side, so its bucket alone answers a duplicate check ({@link UniqueKeyShape#IN_JOIN_KEY});
+ * otherwise a {@link UniqueKeyIndex} finds the side's row of a unique key in O(1) for retractions and
+ * duplicate checks ({@link UniqueKeyShape#INDEXED}); a side without one keeps rows as above. Rows that
+ * break the promise are dead-lettered {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect;
+ * for input that keeps it the output is the same as without the declaration.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class RegularJoin extends AbstractJoin
@@ -46,6 +64,35 @@ public final class RegularJoin extends AbstractJoin
     private final boolean semi;
     private final long stateTtl;
     private final TimerWheel.ExpiryHandler expiry = this::expire;
+
+    /** How a side keeps its rows by unique key (Flink's {@code JoinInputSideSpec}). */
+    enum UniqueKeyShape
+    {
+        /** No unique key declared: rows are found by join key and row bytes. */
+        NONE,
+        /** The join key holds the unique key: at most one live row per join key, found in its bucket. */
+        IN_JOIN_KEY,
+        /** A unique key beyond the join key: rows are found through the side's {@link UniqueKeyIndex}. */
+        INDEXED
+    }
+
+    private final UniqueKeyShape leftShape;
+    private final UniqueKeyShape rightShape;
+    /** The unique-key fields of each side, or null when none is declared. */
+    private final KeyExtractor leftUniqueKey;
+    private final KeyExtractor rightUniqueKey;
+    /** Null unless the side's shape is {@link UniqueKeyShape#INDEXED}. */
+    private final UniqueKeyIndex leftIndex;
+    private final UniqueKeyIndex rightIndex;
+    /** Unique-key bytes of the row being processed, and those of a stored row being compared with them. */
+    private final UnsafeBuffer uniqueKey;
+    private final UnsafeBuffer storedUniqueKey;
+    private final RowView uniqueKeyRow = new RowView();
+    private final UnsafeBuffer uniqueKeyRowBuffer = new UnsafeBuffer(0, 0);
+    /** What {@link #matcher} compares a stored row's unique key with: the side and length of {@link #uniqueKey}. */
+    private KeyExtractor matchedFields;
+    private int matchedLength;
+    private final UniqueKeyIndex.Matcher matcher = this::hasMatchedUniqueKey;
 
     /**
      * Creates the operator and allocates its off-heap state.
@@ -59,10 +106,68 @@ public final class RegularJoin extends AbstractJoin
     public RegularJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
-        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters);
+        super(requireKind(spec, JoinKind.REGULAR), config, results, deadLetters, BucketDescriptor.LENGTH,
+            uniqueKeyIndexBytes(spec, config));
         this.semiOrAnti = type.isSemiOrAnti();
         this.semi = type == JoinType.SEMI;
         this.stateTtl = spec.stateTtl();
+        this.leftShape = shape(spec, Side.LEFT);
+        this.rightShape = shape(spec, Side.RIGHT);
+        this.leftUniqueKey = compiled.uniqueKey(Side.LEFT);
+        this.rightUniqueKey = compiled.uniqueKey(Side.RIGHT);
+        final boolean anyUniqueKey = leftShape != UniqueKeyShape.NONE || rightShape != UniqueKeyShape.NONE;
+        this.uniqueKey = anyUniqueKey ? new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength())) : null;
+        this.storedUniqueKey = anyUniqueKey ? new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength())) : null;
+        UniqueKeyIndex left = null;
+        UniqueKeyIndex right = null;
+        try
+        {
+            left = leftShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
+            right = rightShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
+        }
+        catch (final RuntimeException | Error e)
+        {
+            if (left != null)
+            {
+                left.close();
+            }
+            super.close();
+            throw e;
+        }
+        this.leftIndex = left;
+        this.rightIndex = right;
+    }
+
+    /** @return the shape of a side's state: by its declared unique key and join key. */
+    static UniqueKeyShape shape(final JoinSpec spec, final Side side)
+    {
+        final List<String> uniqueKey = spec.uniqueKey(side);
+        if (uniqueKey.isEmpty())
+        {
+            return UniqueKeyShape.NONE;
+        }
+        return (side == Side.LEFT ? spec.leftKey() : spec.rightKey()).containsAll(uniqueKey)
+            ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED;
+    }
+
+    /** A side's rows are capped by the partition's live-row limit, so its unique keys are too. */
+    private static long uniqueKeyCapacity(final StateConfig config)
+    {
+        return Math.min(config.maxLiveRows(), UniqueKeyIndex.MAX_ENTRIES);
+    }
+
+    /** @return the most bytes of the spec's unique-key indexes, taken from the rows' byte budget. */
+    private static long uniqueKeyIndexBytes(final JoinSpec spec, final StateConfig config)
+    {
+        long bytes = 0;
+        for (final Side side : Side.values())
+        {
+            if (spec.kind() == JoinKind.REGULAR && shape(spec, side) == UniqueKeyShape.INDEXED)
+            {
+                bytes += UniqueKeyIndex.maxOffHeapBytes(uniqueKeyCapacity(config));
+            }
+        }
+        return bytes;
     }
 
     @Override
@@ -78,9 +183,71 @@ public final class RegularJoin extends AbstractJoin
         }
         final boolean accumulate = kind.isAccumulate();
         final int storedKeyLength = Math.max(keyLength, 0);
+        final long hash = keyLength == UNMATCHABLE ? 0 : keyHash(keyLength);
+        final UniqueKeyShape shape = side == Side.LEFT ? leftShape : rightShape;
+        final UniqueKeyIndex uniqueKeys = side == Side.LEFT ? leftIndex : rightIndex;
+        // The promise of a unique key is checked before the row has any effect (no output, no eviction).
+        long uniqueKeyHash = 0;
+        long liveBucket = 0;
+        if (shape == UniqueKeyShape.INDEXED)
+        {
+            final int uniqueKeyLength = extractUniqueKey(side, row);
+            if (uniqueKeyLength == KeyExtractor.KEY_TOO_LONG)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+                return;
+            }
+            if (uniqueKeyLength == KeyExtractor.NULL_KEY)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                return;
+            }
+            uniqueKeyHash = KeyHash.hash(hashSeed, uniqueKey, 0, uniqueKeyLength);
+            final long live = uniqueKeys.find(uniqueKeyHash, matcher);
+            if (accumulate && live != 0)
+            {
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                return;
+            }
+            if (!accumulate)
+            {
+                // The one live row of the unique key is the one to retract, if it is this row: equal row
+                // bytes mean equal key bytes, and its bucket is the key's (or the unmatchable one).
+                if (live == 0 || !store.rowEquals(live, row))
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                    return;
+                }
+                uniqueKeys.remove(uniqueKeyHash, live);
+                retract(side, kind, row, ts, step, keyLength, bucketOf(live), live);
+                return;
+            }
+        }
+        else if (shape == UniqueKeyShape.IN_JOIN_KEY)
+        {
+            if (keyLength == UNMATCHABLE)
+            {
+                // A matchable row's unique key is part of its non-null join key; only here can it be null.
+                if (hasNullField(side == Side.LEFT ? leftUniqueKey : rightUniqueKey, row))
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                    return;
+                }
+            }
+            else if (accumulate)
+            {
+                liveBucket = index.find(hash);
+                if (liveBucket != 0 && holdsKey(liveBucket, side, keyLength))
+                {
+                    deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
+                    return;
+                }
+            }
+        }
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
         final boolean stores = accumulate && !isExpiredOnArrival(ts);
+        final long expiredBefore = counters.expiredRows;
         final long reserved = stores ? reserve(storedKeyLength, row) : 0;
         if (stores && reserved == 0)
         {
@@ -94,7 +261,9 @@ public final class RegularJoin extends AbstractJoin
         }
         else if (accumulate)
         {
-            bucket = findOrCreate(keyHash(keyLength));
+            // The bucket found by the duplicate check is still the key's unless making room expired rows
+            // (which may have released it).
+            bucket = liveBucket != 0 && counters.expiredRows == expiredBefore ? liveBucket : findOrCreate(hash);
             if (bucket == KeyIndex.FULL)
             {
                 if (reserved != 0)
@@ -107,11 +276,18 @@ public final class RegularJoin extends AbstractJoin
         }
         else
         {
-            bucket = index.find(keyHash(keyLength));
+            bucket = index.find(hash);
         }
 
         if (accumulate)
         {
+            if (reserved != 0 && uniqueKeys != null && !uniqueKeys.ensureRoom())
+            {
+                store.release(reserved, storedKeyLength, row.length());
+                releaseIfEmpty(bucket);
+                deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
+            }
             final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
             if (matches == 0 && emitsUnmatched(side))
             {
@@ -129,6 +305,10 @@ public final class RegularJoin extends AbstractJoin
             }
             final long record = store.append(reserved, bucket, side, key, 0, storedKeyLength, row, ts);
             RowDescriptor.count(record, matches);
+            if (uniqueKeys != null)
+            {
+                uniqueKeys.put(uniqueKeyHash, record);
+            }
             if (stateTtl > 0)
             {
                 scheduleExpiry(record, ts);
@@ -142,24 +322,83 @@ public final class RegularJoin extends AbstractJoin
                 deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                 return;
             }
-            if (keyLength != UNMATCHABLE)
-            {
-                probe(side, kind, row, ts, step, keyLength, bucket, false);
-            }
-            // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
-            // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
-            final int count = RowDescriptor.count(record);
-            if (count == 0 && emitsUnmatched(side))
-            {
-                emitPadded(ChangeKind.DELETE, side, row, ts, step);
-            }
-            else if (semi && side == Side.LEFT && count > 0)
-            {
-                emitPadded(ChangeKind.DELETE, side, row, ts, step);
-            }
-            removeRecord(record);
-            releaseIfEmpty(bucket);
+            retract(side, kind, row, ts, step, keyLength, bucket, record);
         }
+    }
+
+    /** Retracts the stored record of the row: unjoins it, emits its padding and removes it from the row store. */
+    private void retract(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final long bucket, final long record)
+    {
+        if (keyLength != UNMATCHABLE)
+        {
+            probe(side, kind, row, ts, step, keyLength, bucket, false);
+        }
+        // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
+        // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
+        final int count = RowDescriptor.count(record);
+        if (count == 0 && emitsUnmatched(side))
+        {
+            emitPadded(ChangeKind.DELETE, side, row, ts, step);
+        }
+        else if (semi && side == Side.LEFT && count > 0)
+        {
+            emitPadded(ChangeKind.DELETE, side, row, ts, step);
+        }
+        removeRecord(record);
+        releaseIfEmpty(bucket);
+    }
+
+    /** @return the unique-key length written to {@link #uniqueKey}, {@link KeyExtractor#NULL_KEY} or {@link KeyExtractor#KEY_TOO_LONG}. */
+    private int extractUniqueKey(final Side side, final RowView row)
+    {
+        final KeyExtractor fields = side == Side.LEFT ? leftUniqueKey : rightUniqueKey;
+        final int length = fields.extract(row, uniqueKey, 0, uniqueKey.capacity());
+        matchedFields = fields;
+        matchedLength = length;
+        return length;
+    }
+
+    /** {@link UniqueKeyIndex.Matcher}: does the stored record's row have the unique key in {@link #uniqueKey}? */
+    private boolean hasMatchedUniqueKey(final long record)
+    {
+        RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
+        final int length = matchedFields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
+        return length == matchedLength && BufferCompare.equals(storedUniqueKey, 0, uniqueKey, 0, length);
+    }
+
+    /** @return the hash of a stored record's unique key, extracted into {@link #storedUniqueKey}. */
+    private long storedUniqueKeyHash(final long record, final KeyExtractor fields)
+    {
+        RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
+        final int length = fields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
+        return KeyHash.hash(hashSeed, storedUniqueKey, 0, length);
+    }
+
+    /** @return true when the bucket holds a row of {@code side} with the key in {@link #key} (not one of another key with the same hash). */
+    private boolean holdsKey(final long bucket, final Side side, final int keyLength)
+    {
+        for (long record = BucketDescriptor.head(bucket, side); record != 0; record = RowDescriptor.keyNext(record))
+        {
+            if (store.keyEquals(record, key, 0, keyLength))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasNullField(final KeyExtractor fields, final RowView row)
+    {
+        for (int i = 0; i < fields.arity(); i++)
+        {
+            if (row.isNull(fields.field(i)))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -285,9 +524,65 @@ public final class RegularJoin extends AbstractJoin
     private void expire(final long record)
     {
         final long bucket = bucketOf(record);
+        forgetUniqueKey(record);
         store.remove(record);
         counters.expiredRows++;
         releaseIfEmpty(bucket);
+    }
+
+    /** Removes a record about to leave the store from its side's unique-key index, if the side has one. */
+    private void forgetUniqueKey(final long record)
+    {
+        final boolean left = sideOf(record) == Side.LEFT;
+        final UniqueKeyIndex uniqueKeys = left ? leftIndex : rightIndex;
+        if (uniqueKeys != null)
+        {
+            uniqueKeys.remove(storedUniqueKeyHash(record, left ? leftUniqueKey : rightUniqueKey), record);
+        }
+    }
+
+    /** @return the unique-key index of a side, or null unless its shape is {@link UniqueKeyShape#INDEXED} (tests). */
+    UniqueKeyIndex uniqueKeyIndex(final Side side)
+    {
+        return side == Side.LEFT ? leftIndex : rightIndex;
+    }
+
+    /** @return the state shape of a side (tests). */
+    UniqueKeyShape uniqueKeyShape(final Side side)
+    {
+        return side == Side.LEFT ? leftShape : rightShape;
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        super.counters();
+        // The unique-key indexes as the key index: their tables in stateBytes, their caps in what the limit counts.
+        if (leftIndex != null)
+        {
+            counters.stateBytes += leftIndex.offHeapBytes();
+            counters.usedStateBytes += leftIndex.maxOffHeapBytes();
+        }
+        if (rightIndex != null)
+        {
+            counters.stateBytes += rightIndex.offHeapBytes();
+            counters.usedStateBytes += rightIndex.maxOffHeapBytes();
+        }
+        return counters;
+    }
+
+    @Override
+    public void close()
+    {
+        if (leftIndex != null)
+        {
+            leftIndex.close();
+        }
+        if (rightIndex != null)
+        {
+            rightIndex.close();
+        }
+        super.close();
     }
 
     @Override

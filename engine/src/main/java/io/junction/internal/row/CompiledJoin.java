@@ -14,6 +14,9 @@ public final class CompiledJoin
 {
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
+    /** Null for a side without a declared unique key. */
+    private final KeyExtractor leftUniqueKey;
+    private final KeyExtractor rightUniqueKey;
     private final RowPredicate leftFilter;
     private final RowPredicate rightFilter;
     private final JoinCondition condition;
@@ -22,6 +25,8 @@ public final class CompiledJoin
     {
         leftKey = new KeyExtractor(resolveAll(spec, Side.LEFT));
         rightKey = new KeyExtractor(resolveAll(spec, Side.RIGHT));
+        leftUniqueKey = uniqueKey(spec, Side.LEFT);
+        rightUniqueKey = uniqueKey(spec, Side.RIGHT);
         leftFilter = new RowPredicate(spec.leftFilter(), spec.leftSchema(), "leftFilter.field");
         rightFilter = new RowPredicate(spec.rightFilter(), spec.rightSchema(), "rightFilter.field");
         condition = new JoinCondition(spec.condition(), spec.leftSchema(), spec.rightSchema());
@@ -46,6 +51,28 @@ public final class CompiledJoin
             indices[i] = Fields.resolve(spec.schema(side), fields.get(i), what);
         }
         return indices;
+    }
+
+    private static KeyExtractor uniqueKey(final JoinSpec spec, final Side side)
+    {
+        final List<String> fields = spec.uniqueKey(side);
+        if (fields.isEmpty())
+        {
+            return null;
+        }
+        final String what = side == Side.LEFT ? "leftUniqueKey" : "rightUniqueKey";
+        final int[] indices = new int[fields.size()];
+        for (int i = 0; i < indices.length; i++)
+        {
+            indices[i] = Fields.resolve(spec.schema(side), fields.get(i), what);
+        }
+        return new KeyExtractor(indices);
+    }
+
+    /** @return the declared unique key of one side, or null when none is declared. */
+    public KeyExtractor uniqueKey(final Side side)
+    {
+        return side == Side.LEFT ? leftUniqueKey : rightUniqueKey;
     }
 
     /** @return the key of one side. */

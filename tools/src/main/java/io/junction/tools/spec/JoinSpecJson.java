@@ -47,7 +47,7 @@ import java.util.TreeSet;
  * <p>
  * A {@link Schema} is immutable, and the replay's schema holds the event log's field names too, so
  * parsing does not take a schema: {@link Parsed#fieldNames()} lists every name the spec uses (keys,
- * filter fields, condition fields, in that order), and {@link Parsed#spec(Schema)} builds the spec
+ * unique keys, filter fields, condition fields, in that order), and {@link Parsed#spec(Schema)} builds the spec
  * against a schema that holds them. Java-style comments are allowed in spec files (the SPEC's own
  * example carries them); event logs stay plain JSON.
  * <p>
@@ -58,7 +58,7 @@ public final class JoinSpecJson {
     public static final int MAX_SPEC_BYTES = 1 << 20;
     /** How deep a spec may nest: a spec object holds arrays of term objects (depth 3). */
     public static final int MAX_NESTING_DEPTH = 16;
-    /** The most entries of one list: {@code leftKey}, {@code rightKey}, each filter, {@code condition}. */
+    /** The most entries of one list: {@code leftKey}, {@code rightKey}, each unique key, each filter, {@code condition}. */
     public static final int MAX_TERMS = 256;
 
     private static final ObjectMapper SPEC_MAPPER = JsonMapper.builder(RowJson.factory(MAX_NESTING_DEPTH))
@@ -69,7 +69,7 @@ public final class JoinSpecJson {
         .build();
 
     private static final Set<String> TOP_LEVEL = Set.of(
-        "join", "type", "leftKey", "rightKey", "interval", "window", "leftFilter", "rightFilter", "condition",
+        "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
         "allowedLateness", "stateTtl");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
@@ -89,6 +89,8 @@ public final class JoinSpecJson {
         private final JoinType type;
         private final List<String> leftKey;
         private final List<String> rightKey;
+        private final List<String> leftUniqueKey;
+        private final List<String> rightUniqueKey;
         private final IntervalBounds interval;
         private final WindowSpec window;
         private final List<Filter> leftFilter;
@@ -100,13 +102,15 @@ public final class JoinSpecJson {
         private final List<String> fieldNames;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
-            final IntervalBounds interval, final WindowSpec window, final List<Filter> leftFilter,
+            final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<Filter> leftFilter,
             final List<Filter> rightFilter, final List<String[]> condition, final List<CompareOp> conditionOps,
             final long allowedLateness, final long stateTtl) {
             this.kind = kind;
             this.type = type;
             this.leftKey = List.copyOf(leftKey);
             this.rightKey = List.copyOf(rightKey);
+            this.leftUniqueKey = leftUniqueKey == null ? null : List.copyOf(leftUniqueKey);
+            this.rightUniqueKey = rightUniqueKey == null ? null : List.copyOf(rightUniqueKey);
             this.interval = interval;
             this.window = window;
             this.leftFilter = List.copyOf(leftFilter);
@@ -117,6 +121,12 @@ public final class JoinSpecJson {
             this.stateTtl = stateTtl;
             final Set<String> names = new LinkedHashSet<>(leftKey);
             names.addAll(rightKey);
+            if (leftUniqueKey != null) {
+                names.addAll(leftUniqueKey);
+            }
+            if (rightUniqueKey != null) {
+                names.addAll(rightUniqueKey);
+            }
             for (final Filter f : leftFilter) {
                 names.add(f.field);
             }
@@ -135,7 +145,7 @@ public final class JoinSpecJson {
             return kind;
         }
 
-        /** @return every field name the spec uses, each once: keys, filter fields, condition fields */
+        /** @return every field name the spec uses, each once: keys, unique keys, filter fields, condition fields */
         public List<String> fieldNames() {
             return fieldNames;
         }
@@ -159,6 +169,12 @@ public final class JoinSpecJson {
             }
             final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(schema, schema)
                 .leftKey(leftKey.toArray(new String[0])).rightKey(rightKey.toArray(new String[0]));
+            if (leftUniqueKey != null) {
+                builder.leftUniqueKey(leftUniqueKey.toArray(new String[0]));
+            }
+            if (rightUniqueKey != null) {
+                builder.rightUniqueKey(rightUniqueKey.toArray(new String[0]));
+            }
             if (interval != null) {
                 builder.interval(interval);
             }
@@ -264,6 +280,8 @@ public final class JoinSpecJson {
             throw new JoinSpecException("rightKey", "key arity mismatch: leftKey has " + leftKey.size() +
                 " field(s) " + leftKey + ", rightKey has " + rightKey.size() + " " + rightKey);
         }
+        final List<String> leftUniqueKey = uniqueKey(root, "leftUniqueKey", kind, kindName);
+        final List<String> rightUniqueKey = uniqueKey(root, "rightUniqueKey", kind, kindName);
 
         final JsonNode intervalNode = root.get("interval");
         if (kind == JoinKind.INTERVAL && intervalNode == null) {
@@ -307,7 +325,7 @@ public final class JoinSpecJson {
                 conditionOps.add(op);
             }
         }
-        final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, interval, window, leftFilter, rightFilter,
+        final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
             condition, conditionOps, nonNegative(root, "allowedLateness"), nonNegative(root, "stateTtl"));
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
@@ -417,6 +435,25 @@ public final class JoinSpecJson {
             throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >=)");
         }
         return op;
+    }
+
+    /** @return the declared unique key, or null when the spec declares none. */
+    private static List<String> uniqueKey(final JsonNode root, final String name, final JoinKind kind,
+        final String kindName) {
+        if (root.get(name) == null) {
+            return null;
+        }
+        if (kind != JoinKind.REGULAR) {
+            throw new JoinSpecException(name, "only for regular joins, this is a " + kindName + " join");
+        }
+        final List<String> fields = keyFields(root, name);
+        final Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < fields.size(); i++) {
+            if (!seen.add(fields.get(i))) {
+                throw new JoinSpecException(name + "[" + i + "]", "duplicate field '" + fields.get(i) + "'");
+            }
+        }
+        return fields;
     }
 
     private static List<String> keyFields(final JsonNode root, final String name) {

@@ -1,0 +1,312 @@
+package io.junction.internal.state;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * One side's unique-key index of a regular join: from the 64-bit hash of a row's unique-key bytes to
+ * the address of its record, so that a retraction or a duplicate check finds the row in O(1) whatever
+ * its join key. An open-addressing table of {@code [hash, record]} slots in native memory, as
+ * {@link HashKeyIndex}: Fibonacci hashing, linear probing, backward-shift deletion, load factor at
+ * most 1/2; a slot whose record is 0 is empty.
+ *
+ * <p>Distinct unique keys whose hashes collide have one entry each with the same hash, in one probe
+ * run: {@link #find} walks the run and asks a {@link Matcher} which of the records with that hash
+ * holds the unique key looked for (the caller compares the stored row's unique-key bytes), so the
+ * index never holds key bytes of its own.
+ *
+ * <p>The table starts small and doubles when half full, up to twice {@code maxEntries} slots (the
+ * side's live rows are capped by the partition's live-row limit, which is what the caller passes):
+ * its memory follows the live rows instead of taking the cap's worth up front, while
+ * {@link #maxOffHeapBytes} bounds it for the partition's byte budget. Growing is the only allocation,
+ * native and amortised: {@link #ensureRoom} does it before a row has any effect, so that
+ * {@link #put} cannot fail.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class UniqueKeyIndex implements AutoCloseable
+{
+    /** The most entries: the table has up to twice as many slots, and its index must fit the shift below. */
+    public static final long MAX_ENTRIES = 1L << 30;
+    /** Entries the table holds before its first growth, unless the cap is lower. */
+    public static final long INITIAL_ENTRIES = 1L << 12;
+
+    /** Offset of a slot's unique-key hash. */
+    private static final int HASH_OFFSET = 0;
+    /** Offset of a slot's record address, 0 when the slot is empty. */
+    private static final int RECORD_OFFSET = HASH_OFFSET + Long.BYTES;
+    /** Bytes per slot. */
+    private static final int SLOT = RECORD_OFFSET + Long.BYTES;
+
+    /** Tells whether a record with the looked-up hash holds the unique key looked up. */
+    @FunctionalInterface
+    public interface Matcher
+    {
+        /**
+         * @param record a record whose entry has the hash looked up.
+         * @return true when the record's row has the unique key looked up.
+         */
+        boolean matches(long record);
+    }
+
+    private final long maxEntries;
+    private final long maxSlots;
+    private long table;
+    private long mask;
+    private int shift;
+    /** Entries the current table may hold: half its slots, and never more than {@link #maxEntries}. */
+    private long threshold;
+    private long size;
+    private boolean closed;
+
+    /**
+     * @param maxEntries the most entries, 1 to {@link #MAX_ENTRIES}.
+     */
+    public UniqueKeyIndex(final long maxEntries)
+    {
+        this(maxEntries, INITIAL_ENTRIES);
+    }
+
+    /**
+     * @param maxEntries     the most entries, 1 to {@link #MAX_ENTRIES}.
+     * @param initialEntries entries the table holds before it first grows (at least 1; capped at {@code maxEntries}).
+     */
+    public UniqueKeyIndex(final long maxEntries, final long initialEntries)
+    {
+        if (maxEntries < 1 || maxEntries > MAX_ENTRIES)
+        {
+            throw new IllegalArgumentException("maxEntries must be in [1, 2^30]: " + maxEntries);
+        }
+        if (initialEntries < 1)
+        {
+            throw new IllegalArgumentException("initialEntries must be >= 1: " + initialEntries);
+        }
+        this.maxEntries = maxEntries;
+        this.maxSlots = slotsFor(maxEntries);
+        final long slots = slotsFor(Math.min(initialEntries, maxEntries));
+        this.table = allocateTable(slots);
+        useTable(table, slots);
+    }
+
+    /**
+     * @param maxEntries the most entries, as the constructor's.
+     * @return the most off-heap bytes an index of this cap takes, for a byte budget set before it is made.
+     */
+    public static long maxOffHeapBytes(final long maxEntries)
+    {
+        return slotsFor(Math.min(Math.max(maxEntries, 1), MAX_ENTRIES)) * SLOT;
+    }
+
+    /** @return slots for {@code entries} at a load factor of at most 1/2: a power of two. */
+    private static long slotsFor(final long entries)
+    {
+        return Long.highestOneBit(entries * 2 - 1) << 1;
+    }
+
+    private static long allocateTable(final long slots)
+    {
+        final long address = UnsafeApi.allocateMemory(slots * SLOT);
+        UnsafeApi.setMemory(address, slots * SLOT, (byte)0);
+        return address;
+    }
+
+    private void useTable(final long address, final long slots)
+    {
+        table = address;
+        mask = slots - 1;
+        shift = 64 - Long.numberOfTrailingZeros(slots);
+        threshold = Math.min(slots >>> 1, maxEntries);
+    }
+
+    private long home(final long hash)
+    {
+        // Fibonacci hashing, as HashKeyIndex: the slot comes from the high bits of a multiplicative mix.
+        return (hash * 0x9E3779B97F4A7C15L) >>> shift;
+    }
+
+    /**
+     * @param hash    the unique key's hash.
+     * @param matcher tells which record with that hash holds the unique key.
+     * @return the record holding the unique key, or 0 when none does.
+     */
+    public long find(final long hash, final Matcher matcher)
+    {
+        for (long i = home(hash); ; i = (i + 1) & mask)
+        {
+            final long slot = table + i * SLOT;
+            final long record = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (record == 0)
+            {
+                return 0;
+            }
+            if (UnsafeApi.getLong(slot + HASH_OFFSET) == hash && matcher.matches(record))
+            {
+                return record;
+            }
+        }
+    }
+
+    /**
+     * Makes sure one more {@link #put} fits, growing the table when it is half full.
+     *
+     * @return false when the index holds {@link #capacity()} entries, or the OS refused the memory to grow.
+     */
+    public boolean ensureRoom()
+    {
+        if (size < threshold)
+        {
+            return true;
+        }
+        final long slots = mask + 1;
+        if (slots >= maxSlots)
+        {
+            return false;
+        }
+        final long grown;
+        try
+        {
+            grown = allocateTable(slots << 1);
+        }
+        catch (final OutOfMemoryError e)
+        {
+            // The OS refused native memory: the row is rejected as at any other state limit.
+            return false;
+        }
+        final long old = table;
+        useTable(grown, slots << 1);
+        for (long i = 0; i < slots; i++)
+        {
+            final long slot = old + i * SLOT;
+            final long record = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (record != 0)
+            {
+                insert(UnsafeApi.getLong(slot + HASH_OFFSET), record);
+            }
+        }
+        UnsafeApi.freeMemory(old);
+        return true;
+    }
+
+    /**
+     * Adds an entry; {@link #ensureRoom} must have returned true since the last put. The caller has
+     * made sure that no record holds the same unique key (entries with the same hash may exist).
+     *
+     * @param hash   the unique key's hash.
+     * @param record the record holding it, not 0.
+     * @throws IllegalStateException when there is no room (a caller that skipped {@link #ensureRoom}).
+     */
+    public void put(final long hash, final long record)
+    {
+        if (size >= threshold)
+        {
+            throw new IllegalStateException("no room: call ensureRoom() before put (size " + size + ")");
+        }
+        insert(hash, record);
+        size++;
+    }
+
+    private void insert(final long hash, final long record)
+    {
+        long i = home(hash);
+        while (UnsafeApi.getLong(table + i * SLOT + RECORD_OFFSET) != 0)
+        {
+            i = (i + 1) & mask;
+        }
+        final long slot = table + i * SLOT;
+        UnsafeApi.putLong(slot + HASH_OFFSET, hash);
+        UnsafeApi.putLong(slot + RECORD_OFFSET, record);
+    }
+
+    /**
+     * Removes the entry of a record.
+     *
+     * @param hash   the hash the record was put with.
+     * @param record the record.
+     * @return false when the record has no entry under that hash.
+     */
+    public boolean remove(final long hash, final long record)
+    {
+        long i = home(hash);
+        while (true)
+        {
+            final long slot = table + i * SLOT;
+            final long stored = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (stored == 0)
+            {
+                return false;
+            }
+            if (stored == record && UnsafeApi.getLong(slot + HASH_OFFSET) == hash)
+            {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        // Backward-shift deletion: move later entries of the probe run into the hole, so that lookups
+        // never need tombstones (an entry moves only if the hole lies between its home and its slot).
+        long hole = i;
+        long j = (i + 1) & mask;
+        while (true)
+        {
+            final long slot = table + j * SLOT;
+            final long stored = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (stored == 0)
+            {
+                break;
+            }
+            final long entryHash = UnsafeApi.getLong(slot + HASH_OFFSET);
+            if (((j - home(entryHash)) & mask) >= ((j - hole) & mask))
+            {
+                final long holeSlot = table + hole * SLOT;
+                UnsafeApi.putLong(holeSlot + HASH_OFFSET, entryHash);
+                UnsafeApi.putLong(holeSlot + RECORD_OFFSET, stored);
+                hole = j;
+            }
+            j = (j + 1) & mask;
+        }
+        final long holeSlot = table + hole * SLOT;
+        UnsafeApi.putLong(holeSlot + HASH_OFFSET, 0);
+        UnsafeApi.putLong(holeSlot + RECORD_OFFSET, 0);
+        size--;
+        return true;
+    }
+
+    /** @return live entries. */
+    public long size()
+    {
+        return size;
+    }
+
+    /** @return the most entries. */
+    public long capacity()
+    {
+        return maxEntries;
+    }
+
+    /** @return slots of the current table. */
+    public long slots()
+    {
+        return mask + 1;
+    }
+
+    /** @return off-heap bytes of the current table. */
+    public long offHeapBytes()
+    {
+        return (mask + 1) * SLOT;
+    }
+
+    /** @return off-heap bytes of the table at its largest. */
+    public long maxOffHeapBytes()
+    {
+        return maxSlots * SLOT;
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        UnsafeApi.freeMemory(table);
+    }
+}
