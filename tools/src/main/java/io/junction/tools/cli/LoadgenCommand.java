@@ -74,6 +74,7 @@ public final class LoadgenCommand implements Callable<Integer>
     {
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
+        final boolean uniqueKey = load.uniqueKey();
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
         final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
@@ -86,6 +87,7 @@ public final class LoadgenCommand implements Callable<Integer>
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
         options.type = joinType;
+        options.uniqueKey = uniqueKey;
         options.rate = rate;
         options.partitions = partitions;
         options.waitStrategy = waitStrategy;

@@ -52,6 +52,8 @@ public final class LoadRun
         public String label;
         /** The join to run; null = the workload's ({@link WorkloadJoin#spec}). */
         public JoinSpec spec;
+        /** Whether the workload's join declares f1 as both sides' unique key (when {@link #spec} is null). */
+        public boolean uniqueKey;
         /** Key index capacity per partition; 0 = what the workload needs ({@link #maxKeysPerPartition}). */
         public long maxKeysPerPartition;
 
@@ -61,7 +63,7 @@ public final class LoadRun
             {
                 return label;
             }
-            return "junction " + workload.displayName() + " " + type.name().toLowerCase(Locale.ROOT) + " p=" + partitions +
+            return "junction " + workload.displayName() + " " + type.name().toLowerCase(Locale.ROOT) + (uniqueKey ? " uk" : "") + " p=" + partitions +
                 " " + waitStrategy.name().toLowerCase(Locale.ROOT).replace('_', '-') +
                 (rate > 0 ? " @" + rate + "/s" : " max-rate");
         }
@@ -172,7 +174,7 @@ public final class LoadRun
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(preallocatePerPartition(options.workload, partitions, tape.rows())));
-        final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type))
+        final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey))
             .config(config)
             .resultHandlers(p -> (kind, left, right, ts, step) ->
             {

@@ -25,19 +25,44 @@ public final class WorkloadJoin
     {
     }
 
-    /** @return the join spec of a workload for a join type. */
+    /** @return the join spec of a workload for a join type, without unique keys. */
     public static JoinSpec spec(final Workload workload, final JoinType type)
     {
-        switch (workload)
+        return spec(workload, type, false);
+    }
+
+    /**
+     * @param workload  the workload
+     * @param type      the join type
+     * @param uniqueKey declare {@code f1} ({@link Workloads#W4_UNIQUE_KEY_FIELD}, unique per live row of a side in
+     *                  every regular-join workload) as both sides' unique key; regular joins only
+     * @return the join spec of a workload for a join type
+     * @throws IllegalArgumentException for a unique key on an interval join (W1, W1-big)
+     */
+    public static JoinSpec spec(final Workload workload, final JoinType type, final boolean uniqueKey)
+    {
+        if (!isRegular(workload))
         {
-            case W1:
-            case W1_BIG:
-                final long x = Workloads.w1IntervalMillis(workload);
-                return JoinSpec.builder(JoinKind.INTERVAL, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key")
-                    .interval(IntervalBounds.inclusive(-x, x)).build();
-            default:
-                return JoinSpec.builder(JoinKind.REGULAR, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key").build();
+            if (uniqueKey)
+            {
+                throw new IllegalArgumentException("unique keys are for regular joins; " + workload.displayName() + " is an interval join");
+            }
+            final long x = Workloads.w1IntervalMillis(workload);
+            return JoinSpec.builder(JoinKind.INTERVAL, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key")
+                .interval(IntervalBounds.inclusive(-x, x)).build();
         }
+        final JoinSpec.Builder b = JoinSpec.builder(JoinKind.REGULAR, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key");
+        if (uniqueKey)
+        {
+            b.leftUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD).rightUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD);
+        }
+        return b.build();
+    }
+
+    /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big). */
+    public static boolean isRegular(final Workload workload)
+    {
+        return workload != Workload.W1 && workload != Workload.W1_BIG;
     }
 
     /**
