@@ -79,7 +79,7 @@ public final class Workloads {
 
     /**
      * Generates a workload with its defaults, overridden by the system properties
-     * {@value #W2_N_PROP_NAME}, {@value #W2_KEYS_PROP_NAME} and {@value #W3_N_PROP_NAME}.
+     * {@value #W2_N_PROP_NAME}, {@value #W2_KEYS_PROP_NAME}, {@value #W3_N_PROP_NAME} and {@value #W4_N_PROP_NAME}.
      *
      * @param w    the workload
      * @param sink receives the events
