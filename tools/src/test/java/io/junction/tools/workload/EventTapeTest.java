@@ -62,8 +62,6 @@ class EventTapeTest {
             }
         });
         assertEquals("+I0@0 -U0@0 +U0@2 +I1@3 end", seen.toString());
-        final Checksum insertOnly = new Checksum();
-        Workloads.w2(10, 3, insertOnly);
         final EventTape w2 = new EventTape();
         Workloads.w2(10, 3, w2);
         assertEquals(true, w2.insertOnly());
