@@ -9,7 +9,10 @@ set -u
 cd "$(dirname "$0")/../.."
 R=bench/results/$(date -u +%Y-%m-%d); mkdir -p "$R"
 FLAGS=$(sed -n 's:.*<junction\.jvm\.flags>\(.*\)</junction\.jvm\.flags>.*:\1:p' pom.xml | head -n 1)
-mvn -B -q -Ppeers -pl peers dependency:build-classpath -Dmdep.outputFile=/tmp/peers-cp.txt >/dev/null 2>&1
+# -am: junction-tools resolves to the reactor's tools/target/classes (no snapshot is installed in ~/.m2);
+# every module writes the file, the peers module last
+mvn -B -q -Ppeers -pl peers -am compile dependency:build-classpath -Dmaven.test.skip=true \
+  -Dmdep.outputFile=/tmp/peers-cp.txt >/dev/null 2>&1
 PCP="peers/target/classes:$(cat /tmp/peers-cp.txt)"
 for round in 1 2 3; do
   for wl in "W1 inner" "W1 left" "W2 inner" "W2 left" "W4 inner" "W4 left"; do
