@@ -2,6 +2,7 @@ package io.junction.peers;
 
 import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.RegularJoinCounts;
 import io.junction.tools.workload.Workload;
 
 import java.util.HashMap;
@@ -22,6 +23,9 @@ import java.util.Map;
  *       {@code +I(l,null)} if there is none; a right row emits one row per left row of its key, plus one
  *       {@code -D(l,null)} per left row when it is the key's first right row. Append-only left outer (Kafka
  *       Streams): inner + left rows whose key never gets a right row.</li>
+ *   <li>W4 (a changelog): {@link RegularJoinCounts}, which counts retractions too (an update's {@code -U} and
+ *       {@code +U} each emit one row per live row of the other side of their key, the left outer changelog's
+ *       padding as for inserts); no append-only count ({@link #leftAppend} = -1).</li>
  * </ul>
  */
 final class Expected {
@@ -85,6 +89,11 @@ final class Expected {
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.right(), sum.left(), sum.left(),
                 table);
         }
+        if (w == Workload.W4) {
+            final RegularJoinCounts counts = RegularJoinCounts.of(tape);
+            return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), counts.inner(), counts.leftChangelog(),
+                -1, table);
+        }
         // regular join: per-key counters of left and right rows seen so far
         final Map<Long, long[]> perKey = new HashMap<>(1 << 16);
         long inner = 0;
@@ -136,6 +145,15 @@ final class Expected {
                 if (s.w3n == 1_000_000) {
                     return new Table("W3 (as briefed)", 2_000_000, "c3bbbea79d0849b1", 22_846_200_228L,
                         22_846_377_535L, -1);
+                }
+                return null;
+            case W4:
+                if (s.w4n == 20_000) {
+                    return new Table("W4 (run size)", 280_000, "575036d4300ee770", 91_368_983, 91_418_031, -1);
+                }
+                if (s.w4n == 200_000) {
+                    return new Table("W4 at 200,000 ids per side", 2_800_000, "ee9a9973eac34011", 9_169_471_996L,
+                        9_169_787_030L, -1);
                 }
                 return null;
             default:

@@ -10,6 +10,8 @@ import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 import java.lang.reflect.Field;
 
@@ -18,6 +20,10 @@ import java.lang.reflect.Field;
  * timestamp = ts) and one {@link Watermark} per watermark, in tape order; the end of input is
  * {@link Watermark#MAX_WATERMARK}. Fed to both inputs of a keyed two-input operator through the operator test
  * harness, with the heap state backend ({@link HashMapStateBackend}) and a {@link CountingOutput}.
+ * <p>
+ * A changelog (W4) needs {@link RowData} rows: each row gets its tape kind as its {@link RowKind}. Flink's
+ * {@code StreamingJoinOperator} erases an input row's kind to {@code +I} before it stores the row, so the
+ * records are not the same after a run: {@link #restoreKinds()} sets them back before the next (not timed).
  */
 final class FlinkInput {
     static final byte LEFT = EventTape.TYPE_LEFT;
@@ -30,19 +36,31 @@ final class FlinkInput {
 
     final byte[] types;
     final Object[] items;
+    /** Each event's change kind when the tape is a changelog, else null. */
+    private final byte[] kinds;
 
     /** Converts the tape; {@code row(side, i)} builds the native row of tape event i. */
     FlinkInput(final EventTape tape, final RowFactory rows) {
         final int n = tape.size();
         types = new byte[n];
         items = new Object[n];
+        kinds = tape.insertOnly() ? null : new byte[n];
         for (int i = 0; i < n; i++) {
             final byte t = tape.type(i);
             types[i] = t;
             switch (t) {
                 case EventTape.TYPE_LEFT:
                 case EventTape.TYPE_RIGHT:
-                    items[i] = new StreamRecord<>(rows.row(t, tape.key(i), tape.ts(i), tape.f1(i)), tape.ts(i));
+                    final Object row = rows.row(t, tape.key(i), tape.ts(i), tape.f1(i));
+                    if (kinds != null) {
+                        if (!(row instanceof RowData)) {
+                            throw new IllegalArgumentException("a changelog (W4) needs RowData rows, this peer builds "
+                                + row.getClass().getName());
+                        }
+                        kinds[i] = tape.kind(i);
+                        ((RowData) row).setRowKind(RowKind.fromByteValue(kinds[i]));
+                    }
+                    items[i] = new StreamRecord<>(row, tape.ts(i));
                     break;
                 case EventTape.TYPE_WATERMARK:
                     items[i] = new Watermark(tape.ts(i));
@@ -50,6 +68,19 @@ final class FlinkInput {
                 default:
                     items[i] = Watermark.MAX_WATERMARK;
                     break;
+            }
+        }
+    }
+
+    /** Sets every row's {@link RowKind} back to its tape kind (Flink erases it); nothing for an insert-only tape. */
+    @SuppressWarnings("unchecked")
+    void restoreKinds() {
+        if (kinds == null) {
+            return;
+        }
+        for (int i = 0, n = types.length; i < n; i++) {
+            if (types[i] == LEFT || types[i] == RIGHT) {
+                ((StreamRecord<RowData>) items[i]).getValue().setRowKind(RowKind.fromByteValue(kinds[i]));
             }
         }
     }

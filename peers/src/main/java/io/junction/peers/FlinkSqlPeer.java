@@ -36,9 +36,14 @@ import org.apache.flink.table.types.logical.VarCharType;
  *       rowtime): {@link RowTimeIntervalJoin} (INNER or LEFT) in a {@link KeyedCoProcessOperatorWithWatermarkDelay},
  *       bounds -30000 / +30000, allowed lateness 0, min clean-up interval 0 (the
  *       {@code table.exec.interval-join.min-cleanup-interval} default). Left outer is append-only.</li>
- *   <li>W2/W3 ({@code ON l.key = r.key}, no time condition): {@link StreamingJoinOperator}, inputs without a
+ *   <li>W2/W3/W4 ({@code ON l.key = r.key}, no time condition): {@link StreamingJoinOperator}, inputs without a
  *       unique key ({@link JoinInputSideSpec#withoutUniqueKey()}), left outer emits the changelog
- *       +I(l,null) / -D(l,null) / +I(l,r).</li>
+ *       +I(l,null) / -D(l,null) / +I(l,r). W4's rows carry their {@code -U}/{@code +U} as {@code RowKind}.</li>
+ *   <li>{@code flink-sql-uk}, W4 only: the same operator with {@code f1} declared as each side's unique key, the
+ *       planner's spec for a side whose primary key is not contained in the join key:
+ *       {@link JoinInputSideSpec#withUniqueKey} with the unique key's type ({@code BIGINT}) and a selector that
+ *       projects {@code f1} into a 1-field BinaryRowData, as the planner's {@code BinaryRowDataKeySelector} does.
+ *       Its state is then a map from unique key to row per join key (Flink's "input side has unique key" shape).</li>
  * </ul>
  * The planner's generated join condition for a pure equi-join is "return true"; {@link TrueCondition} is that
  * class written by hand (the equality itself is the keying).
@@ -51,6 +56,23 @@ final class FlinkSqlPeer implements Peer {
     static final InternalTypeInfo<RowData> ROW = InternalTypeInfo.ofFields(ROW_TYPES, ROW_NAMES);
     static final InternalTypeInfo<RowData> KEY = InternalTypeInfo.ofFields(new BigIntType());
     static final int TS_INDEX = 1;
+    /** Field index of the join key, {@code key}. */
+    static final int KEY_INDEX = 0;
+    /** Field index of W4's unique key, {@code f1} ({@link Workloads#W4_UNIQUE_KEY_FIELD}). */
+    static final int UNIQUE_KEY_INDEX = 2;
+
+    /** Whether the sides declare {@code f1} as their unique key ({@code flink-sql-uk}). */
+    private final boolean uniqueKey;
+
+    /** {@code flink-sql}: no unique key declared. */
+    FlinkSqlPeer() {
+        this(false);
+    }
+
+    /** @param uniqueKey declare {@code f1} as both sides' unique key ({@code flink-sql-uk}, W4 only) */
+    FlinkSqlPeer(final boolean uniqueKey) {
+        this.uniqueKey = uniqueKey;
+    }
 
     /** The planner's generated condition when the ON clause has only the equi-key: always true. */
     public static final class TrueCondition extends AbstractRichFunction implements JoinCondition {
@@ -73,11 +95,22 @@ final class FlinkSqlPeer implements Peer {
         };
     }
 
-    /** Projects field 0 (BIGINT) into a 1-field BinaryRowData and returns a copy, like BinaryRowDataKeySelector. */
+    /** Projects one BIGINT field into a 1-field BinaryRowData and returns a copy, like BinaryRowDataKeySelector. */
     static final class KeyProjection implements KeySelector<RowData, RowData> {
         private static final long serialVersionUID = 1L;
+        private final int field;
         private transient BinaryRowData reuse;
         private transient BinaryRowWriter writer;
+
+        /** Projects the join key, field 0. */
+        KeyProjection() {
+            this(KEY_INDEX);
+        }
+
+        /** @param field index of the BIGINT field projected */
+        KeyProjection(final int field) {
+            this.field = field;
+        }
 
         @Override
         public RowData getKey(final RowData row) {
@@ -86,10 +119,10 @@ final class FlinkSqlPeer implements Peer {
                 writer = new BinaryRowWriter(reuse);
             }
             writer.reset();
-            if (row.isNullAt(0)) {
+            if (row.isNullAt(field)) {
                 writer.setNullAt(0);
             } else {
-                writer.writeLong(0, row.getLong(0));
+                writer.writeLong(0, row.getLong(field));
             }
             writer.complete();
             return reuse.copy();
@@ -114,12 +147,15 @@ final class FlinkSqlPeer implements Peer {
 
     @Override
     public String name() {
-        return "flink-sql";
+        return uniqueKey ? "flink-sql-uk" : "flink-sql";
     }
 
     @Override
     public boolean supports(final Workload w, final JoinKind j) {
-        return w == Workload.W1 || w == Workload.W2 || w == Workload.W3;
+        if (uniqueKey) {
+            return w == Workload.W4;
+        }
+        return w == Workload.W1 || w == Workload.W2 || w == Workload.W3 || w == Workload.W4;
     }
 
     @Override
@@ -135,8 +171,9 @@ final class FlinkSqlPeer implements Peer {
         return new Prepared() {
             @Override
             public PeerRun newRun() throws Exception {
+                input.restoreKinds();
                 final TwoInputStreamOperator<RowData, RowData, RowData> op =
-                    interval ? intervalJoin(j, bound) : regularJoin(j);
+                    interval ? intervalJoin(j, bound) : regularJoin(j, uniqueKey);
                 final CountingOutput<RowData> out = new CountingOutput<>(true);
                 final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> h =
                     FlinkInput.harness(op, new KeyProjection(), new KeyProjection(), KEY, out);
@@ -160,7 +197,8 @@ final class FlinkSqlPeer implements Peer {
                     ? "RowTimeIntervalJoin(" + j + ", -" + bound + ", +" + bound
                         + ", lateness 0, min-cleanup 0) in KeyedCoProcessOperatorWithWatermarkDelay, BinaryRowData, HashMapStateBackend"
                     : "StreamingJoinOperator(" + (j == JoinKind.LEFT ? "left outer" : "inner")
-                        + ", no unique key, no TTL), BinaryRowData, HashMapStateBackend";
+                        + (uniqueKey ? ", unique key f1 on both sides (withUniqueKey, not in the join key)" : ", no unique key")
+                        + ", no TTL), BinaryRowData, HashMapStateBackend";
             }
         };
     }
@@ -174,10 +212,16 @@ final class FlinkSqlPeer implements Peer {
         return new KeyedCoProcessOperatorWithWatermarkDelay<>(join, join.getMaxOutputDelay());
     }
 
-    static TwoInputStreamOperator<RowData, RowData, RowData> regularJoin(final JoinKind j) {
-        return new StreamingJoinOperator(ROW, ROW, trueCondition(),
-            JoinInputSideSpec.withoutUniqueKey(), JoinInputSideSpec.withoutUniqueKey(),
+    static TwoInputStreamOperator<RowData, RowData, RowData> regularJoin(final JoinKind j, final boolean uniqueKey) {
+        return new StreamingJoinOperator(ROW, ROW, trueCondition(), sideSpec(uniqueKey), sideSpec(uniqueKey),
             j == JoinKind.LEFT, false, new boolean[] {true}, 0L, 0L);
+    }
+
+    /** A side's spec: {@code f1} as unique key, not contained in the join key {@code key}; or none. */
+    static JoinInputSideSpec sideSpec(final boolean uniqueKey) {
+        return uniqueKey
+            ? JoinInputSideSpec.withUniqueKey(InternalTypeInfo.ofFields(new BigIntType()), new KeyProjection(UNIQUE_KEY_INDEX))
+            : JoinInputSideSpec.withoutUniqueKey();
     }
 
     private static LogicalType[] concat(final LogicalType[] a, final LogicalType[] b) {

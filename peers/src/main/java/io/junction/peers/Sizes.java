@@ -7,7 +7,7 @@ import io.junction.tools.workload.Workloads;
 /**
  * Workload sizes, from system properties (each also accepted as a {@code -Dname=value} program argument):
  * {@code w1.n} (impressions of W1, default 2,000,000; the peers' own knob, W1's generator has no property),
- * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}.
+ * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}.
  */
 final class Sizes {
     /** System property: W1 impressions. */
@@ -17,12 +17,14 @@ final class Sizes {
     final int w2n;
     final int w2keys;
     final int w3n;
+    final int w4n;
 
-    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n) {
+    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n) {
         this.w1n = w1n;
         this.w2n = w2n;
         this.w2keys = w2keys;
         this.w3n = w3n;
+        this.w4n = w4n;
     }
 
     static Sizes fromSystemProperties() {
@@ -30,7 +32,8 @@ final class Sizes {
             intProp(W1_N, Workloads.W1_N_DEFAULT),
             intProp(Workloads.W2_N_PROP_NAME, Workloads.W2_N_DEFAULT),
             intProp(Workloads.W2_KEYS_PROP_NAME, Workloads.W2_KEYS_DEFAULT),
-            intProp(Workloads.W3_N_PROP_NAME, Workloads.W3_N_DEFAULT));
+            intProp(Workloads.W3_N_PROP_NAME, Workloads.W3_N_DEFAULT),
+            intProp(Workloads.W4_N_PROP_NAME, Workloads.W4_N_DEFAULT));
     }
 
     /** Generates a workload at these sizes into a new tape. */
@@ -46,8 +49,11 @@ final class Sizes {
             case W3:
                 Workloads.w3(w3n, Workloads.W3_M_DEFAULT, tape);
                 break;
+            case W4:
+                Workloads.w4(w4n, Workloads.W4_M_DEFAULT, Workloads.W4_UPDATES, tape);
+                break;
             default:
-                throw new IllegalArgumentException("peers run W1, W2 and W3, not " + w);
+                throw new IllegalArgumentException("peers run W1, W2, W3 and W4, not " + w);
         }
         return tape;
     }
@@ -60,6 +66,8 @@ final class Sizes {
                 return "w2.n=" + w2n + " w2.keys=" + w2keys;
             case W3:
                 return "w3.n=" + w3n;
+            case W4:
+                return "w4.n=" + w4n;
             default:
                 return "";
         }

@@ -8,6 +8,7 @@ import io.junction.tools.perf.HandOffFloor;
 import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.perf.LoadResult;
 import io.junction.tools.perf.LoadRun;
+import io.junction.tools.perf.WorkloadJoin;
 import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
@@ -29,9 +30,12 @@ import java.util.concurrent.Callable;
  * rate (latency from each event's intended send time: coordinated omission corrected) or at max
  * rate, and reports throughput and ingest-to-emit percentiles next to a bare Disruptor hand-off
  * floor measured in the same run, optionally as an {@code .hlog} interval log and an SVG plot.
+ * For inner and left joins it checks the output row count against the workload's (counted from
+ * the events before the run, {@link WorkloadJoin#expectedOutputRows}) and exits with 1 on a mismatch.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Drive a workload (W1, W1-big, W2, W3) through the engine and report throughput and latency percentiles.")
+    description = "Drive a workload (W1, W1-big, W2, W3, W4) through the engine and report throughput and latency percentiles; " +
+        "check the output row count (inner, left) against the workload's.")
 public final class LoadgenCommand implements Callable<Integer>
 {
     @Mixin
@@ -75,6 +79,7 @@ public final class LoadgenCommand implements Callable<Integer>
     {
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
+        final boolean uniqueKey = load.uniqueKey();
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
         final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
@@ -82,9 +87,12 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
+        final long expectedRows = WorkloadJoin.expectedOutputRows(w, joinType, tape);
+
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
         options.type = joinType;
+        options.uniqueKey = uniqueKey;
         options.rate = rate;
         options.partitions = partitions;
         options.waitStrategy = waitStrategy;
@@ -128,6 +136,12 @@ public final class LoadgenCommand implements Callable<Integer>
             }
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
+        }
+        if (expectedRows >= 0)
+        {
+            final boolean ok = result.outputs == expectedRows;
+            System.out.printf(Locale.ROOT, "output rows %,d, expected %,d: %s%n", result.outputs, expectedRows, ok ? "OK" : "MISMATCH");
+            return ok ? 0 : 1;
         }
         return 0;
     }

@@ -54,6 +54,7 @@ public final class SweepCommand implements Callable<Integer>
     {
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
+        final boolean uniqueKey = load.uniqueKey();
         final EventTape tape = load.tape();
         final List<LatencyReport.Series> plotted = new ArrayList<>();
         System.out.printf(Locale.ROOT, "%-10s %-10s %12s %14s %12s %12s %12s %12s %10s%n",
@@ -68,6 +69,7 @@ public final class SweepCommand implements Callable<Integer>
                     final LoadRun.Options options = new LoadRun.Options();
                     options.workload = w;
                     options.type = joinType;
+                    options.uniqueKey = uniqueKey;
                     options.partitions = p;
                     options.waitStrategy = wait;
                     options.rate = rate;

@@ -48,11 +48,35 @@ public interface NaiveJoin extends WorkloadSink {
      */
     void onRow(Row row);
 
+    /**
+     * Processes one changelog row already built: {@link #onRow} for {@code +I}. The default takes inserts only.
+     *
+     * @param kind the row's change kind
+     * @param row  the row; stored by the join when it adds a row, else only compared with the stored rows
+     * @throws UnsupportedOperationException for a kind other than {@code +I}, unless overridden
+     */
+    default void onChange(final JoinedRow.Kind kind, final Row row) {
+        if (kind != JoinedRow.Kind.INSERT) {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " takes insert-only input, got " + kind.shortString());
+        }
+        onRow(row);
+    }
+
     /** @return output rows of kind {@code +I} (pairs and padded rows) */
     long inserts();
 
     /** @return output rows of kind {@code -D} (retracted padded rows; regular left join only) */
     long deletes();
+
+    /** @return output rows of kind {@code -U} or {@code +U} (an inner regular join forwards its input's updates) */
+    default long updates() {
+        return 0;
+    }
+
+    /** @return input retractions that found no equal stored row (dead letters: no output) */
+    default long deadLetters() {
+        return 0;
+    }
 
     /** @return output rows that pair a left and a right row */
     long pairs();
@@ -65,7 +89,7 @@ public interface NaiveJoin extends WorkloadSink {
 
     /** @return every output row, of any kind */
     default long outputRows() {
-        return inserts() + deletes();
+        return inserts() + deletes() + updates();
     }
 
     /** @return rows held in state now, both sides */

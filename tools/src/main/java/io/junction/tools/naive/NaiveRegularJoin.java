@@ -11,16 +11,22 @@ import java.util.function.Consumer;
  * {@code HashMap<Long, ArrayList<Row>>} by join key, boxed {@code Long} keys, one {@link Row} object
  * per input row (and one {@link JoinedRow} per output row when there is a downstream consumer), the
  * association count kept in each left row. It is the on-heap baseline the engine is compared with,
- * and a reference model of SPEC.md 2.1 (Flink SQL regular join changelog) for insert-only input:
+ * and a reference model of SEMANTICS.md 4 (Flink SQL regular join changelog, no condition, no TTL):
  * <ul>
- *   <li>inner: a row emits {@code +I(left, right)} for each stored row of the other side with an
- *       equal key, then is stored.</li>
+ *   <li>inner: a row added ({@code +I}, {@code +U}) emits {@code (left, right)} for each stored row of
+ *       the other side with an equal key, with its own kind, then is stored. A retraction
+ *       ({@code -U}, {@code -D}) removes one stored row equal to it in every field (key, ts, f1; f2
+ *       and f3 are derived) and emits the pairs it removes, with its kind.</li>
  *   <li>left outer: each left row carries the number of right rows it matches. A left row with no
  *       match emits {@code +I(left, null)}. A right row arriving for a left row whose count is 0
- *       first emits {@code -D(left, null)}, then {@code +I(left, right)}.</li>
+ *       first emits {@code -D(left, null)}, then {@code +I(left, right)}. A left retraction emits
+ *       {@code -D(left, null)} when it has no match, else {@code -D(left, right)} per match; a right
+ *       retraction emits {@code -D(left, right)} per left row of its key, then {@code +I(left, null)}
+ *       for each that it leaves without a match. Pairs are always {@code +I} or {@code -D}.</li>
+ *   <li>A retraction with no equal stored row is a dead letter: no output ({@link #deadLetters()}).</li>
  *   <li>Watermarks are ignored (no state TTL): state grows with the input.</li>
  * </ul>
- * The workloads are insert-only, so retractions of input rows are not implemented.
+ * A retraction scans its key's list for the equal row (the no-unique-key shape).
  * <p>
  * Not thread safe: driven by one thread.
  */
@@ -34,6 +40,8 @@ public final class NaiveRegularJoin implements NaiveJoin {
 
     private long inserts;
     private long deletes;
+    private long updates;
+    private long deadLetters;
     private long pairs;
     private long padded;
     private long live;
@@ -65,12 +73,34 @@ public final class NaiveRegularJoin implements NaiveJoin {
     }
 
     @Override
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+        onChange(JoinedRow.Kind.of(kind), Row.of(side, key, ts, f1, f3));
+    }
+
+    @Override
+    public void onChange(final JoinedRow.Kind kind, final Row row) {
+        if (kind == JoinedRow.Kind.INSERT) {
+            onRow(row);
+        } else if (kind == JoinedRow.Kind.UPDATE_AFTER) {
+            add(kind, row);
+        } else {
+            retract(kind, row);
+        }
+    }
+
+    @Override
     public void onRow(final Row row) {
+        add(JoinedRow.Kind.INSERT, row);
+    }
+
+    private void add(final JoinedRow.Kind kind, final Row row) {
+        // outer joins emit +I pairs whatever the input's kind; an inner join forwards +I / +U
+        final JoinedRow.Kind pairKind = type == Type.INNER ? kind : JoinedRow.Kind.INSERT;
         if (row.side == LEFT) {
             final List<Row> rights = rightByKey.get(row.key);
             if (rights != null) {
                 for (final Row right : rights) {
-                    emit(JoinedRow.Kind.INSERT, row, right);
+                    emit(pairKind, row, right);
                 }
                 row.associations = rights.size();
             }
@@ -86,12 +116,59 @@ public final class NaiveRegularJoin implements NaiveJoin {
                         emit(JoinedRow.Kind.DELETE, left, null);
                     }
                     left.associations++;
-                    emit(JoinedRow.Kind.INSERT, left, row);
+                    emit(pairKind, left, row);
                 }
             }
             rightByKey.computeIfAbsent(row.key, k -> new ArrayList<>()).add(row);
         }
         live++;
+    }
+
+    private void retract(final JoinedRow.Kind kind, final Row row) {
+        final Map<Long, ArrayList<Row>> own = row.side == LEFT ? leftByKey : rightByKey;
+        final ArrayList<Row> rows = own.get(row.key);
+        final int at = rows == null ? -1 : indexOfEqual(rows, row);
+        if (at < 0) {
+            deadLetters++;
+            return;
+        }
+        final Row stored = rows.remove(at);
+        live--;
+        final JoinedRow.Kind pairKind = type == Type.INNER ? kind : JoinedRow.Kind.DELETE;
+        if (stored.side == LEFT) {
+            final List<Row> rights = rightByKey.get(stored.key);
+            if (stored.associations == 0) {
+                if (type == Type.LEFT) {
+                    emit(JoinedRow.Kind.DELETE, stored, null);
+                }
+            } else {
+                for (final Row right : rights) {
+                    emit(pairKind, stored, right);
+                }
+            }
+        } else {
+            final List<Row> lefts = leftByKey.get(stored.key);
+            if (lefts != null) {
+                for (final Row left : lefts) {
+                    emit(pairKind, left, stored);
+                    left.associations--;
+                    if (left.associations == 0 && type == Type.LEFT) {
+                        emit(JoinedRow.Kind.INSERT, left, null);
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return the index of the first row of {@code rows} equal to {@code row} in every field, or -1 */
+    private static int indexOfEqual(final List<Row> rows, final Row row) {
+        for (int i = 0, n = rows.size(); i < n; i++) {
+            final Row r = rows.get(i);
+            if (r.ts == row.ts && r.f1 == row.f1 && r.f2 == row.f2 && r.f3.equals(row.f3)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override
@@ -109,11 +186,14 @@ public final class NaiveRegularJoin implements NaiveJoin {
             inserts++;
             if (right == null) {
                 padded++;
-            } else {
-                pairs++;
             }
-        } else {
+        } else if (kind == JoinedRow.Kind.DELETE) {
             deletes++;
+        } else {
+            updates++;
+        }
+        if (left != null && right != null) {
+            pairs++;
         }
         if (downstream != null) {
             downstream.accept(new JoinedRow(kind, left, right));
@@ -128,6 +208,16 @@ public final class NaiveRegularJoin implements NaiveJoin {
     @Override
     public long deletes() {
         return deletes;
+    }
+
+    @Override
+    public long updates() {
+        return updates;
+    }
+
+    @Override
+    public long deadLetters() {
+        return deadLetters;
     }
 
     @Override
@@ -152,7 +242,7 @@ public final class NaiveRegularJoin implements NaiveJoin {
 
     @Override
     public String toString() {
-        return "NaiveRegularJoin{" + type + ", +I=" + inserts + " (pairs=" + pairs + ", padded=" + padded + "), -D="
-            + deletes + ", live=" + live + '}';
+        return "NaiveRegularJoin{" + type + ", +I=" + inserts + " (padded=" + padded + "), -D=" + deletes + ", -U/+U="
+            + updates + ", pairs=" + pairs + ", dead letters=" + deadLetters + ", live=" + live + '}';
     }
 }

@@ -2,6 +2,7 @@ package io.junction.tools.naive;
 
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
+import io.junction.tools.workload.WorkloadSink;
 import io.junction.tools.workload.Workloads;
 
 import java.lang.management.GarbageCollectorMXBean;
@@ -12,12 +13,12 @@ import java.util.function.Consumer;
 
 /**
  * Times the naive on-heap joins ({@link NaiveIntervalJoin} for W1 / W1-big, {@link NaiveRegularJoin}
- * for W2 / W3) on a workload of WORKLOADS.md, as the on-heap baseline for the engine.
+ * for W2 / W3 / W4) on a workload of WORKLOADS.md, as the on-heap baseline for the engine.
  * <pre>
- * java -cp tools/target/junction-tools-all.jar [-Xmx..] [-Dw2.n=.. -Dw2.keys=.. -Dw3.n=..] \
+ * java -cp tools/target/junction-tools-all.jar [-Xmx..] [-Dw2.n=.. -Dw2.keys=.. -Dw3.n=.. -Dw4.n=..] \
  *     io.junction.tools.naive.NaiveRunner WORKLOAD TYPE [--runs N] [--prebuilt] [--count-only]
- *   WORKLOAD     W1 | W1-big | W2 | W3
- *   TYPE         inner | left   (W2/W3 left = Flink SQL changelog, W1 left = append-only)
+ *   WORKLOAD     W1 | W1-big | W2 | W3 | W4
+ *   TYPE         inner | left   (W2/W3/W4 left = Flink SQL changelog, W1 left = append-only)
  *   --runs N     timed runs, each on a fresh join (earlier runs warm the JIT up); default 1
  *   --prebuilt   build the Row objects before timing (as peers get their native rows), instead of
  *                in the timed section from the tape's (key, ts, f1)
@@ -41,17 +42,18 @@ public final class NaiveRunner {
      * @param events       input rows, both sides
      * @param inserts      +I output rows
      * @param deletes      -D output rows
+     * @param updates      -U and +U output rows (W4 inner)
      * @param pairs        output rows pairing two input rows
      * @param elapsedNanos timed section
      * @param gcPauses     GC pauses in the timed section
      * @param gcTotalMs    their total duration
      * @param gcMaxMs      the longest
      */
-    public record Result(Workload workload, NaiveJoin.Type type, long events, long inserts, long deletes, long pairs,
-                         long elapsedNanos, long gcPauses, long gcTotalMs, long gcMaxMs) {
+    public record Result(Workload workload, NaiveJoin.Type type, long events, long inserts, long deletes, long updates,
+                         long pairs, long elapsedNanos, long gcPauses, long gcTotalMs, long gcMaxMs) {
         /** @return every output row */
         public long outputRows() {
-            return inserts + deletes;
+            return inserts + deletes + updates;
         }
 
         /** @return input events per second */
@@ -67,10 +69,10 @@ public final class NaiveRunner {
         @Override
         public String toString() {
             return String.format(Locale.ROOT,
-                "naive %s %s: events=%d events/s=%.0f output=%d (+I=%d -D=%d pairs=%d) output/s=%.0f elapsed_ms=%.1f"
-                    + " gc_pauses=%d gc_total_ms=%d gc_max_pause_ms=%d",
+                "naive %s %s: events=%d events/s=%.0f output=%d (+I=%d -D=%d -U/+U=%d pairs=%d) output/s=%.0f"
+                    + " elapsed_ms=%.1f gc_pauses=%d gc_total_ms=%d gc_max_pause_ms=%d",
                 workload, type.name().toLowerCase(Locale.ROOT), events, eventsPerSecond(), outputRows(), inserts,
-                deletes, pairs, outputRowsPerSecond(), elapsedNanos / 1e6, gcPauses, gcTotalMs, gcMaxMs);
+                deletes, updates, pairs, outputRowsPerSecond(), elapsedNanos / 1e6, gcPauses, gcTotalMs, gcMaxMs);
         }
     }
 
@@ -128,8 +130,8 @@ public final class NaiveRunner {
             }
             final long elapsed = System.nanoTime() - start;
             gc.stop();
-            return new Result(workload, type, tape.rows(), join.inserts(), join.deletes(), join.pairs(), elapsed,
-                gc.count(), gc.totalMillis(), gc.maxMillis());
+            return new Result(workload, type, tape.rows(), join.inserts(), join.deletes(), join.updates(), join.pairs(),
+                elapsed, gc.count(), gc.totalMillis(), gc.maxMillis());
         }
     }
 
@@ -147,14 +149,19 @@ public final class NaiveRunner {
         return rows;
     }
 
-    /** The tape's sequence with its rows taken from {@code rows}. */
+    /** The tape's sequence with its rows taken from {@code rows} (W4's with their change kinds). */
     static void replay(final EventTape tape, final Row[] rows, final NaiveJoin join) {
         int k = 0;
         for (int i = 0; i < tape.size(); i++) {
             switch (tape.type(i)) {
                 case EventTape.TYPE_LEFT:
                 case EventTape.TYPE_RIGHT:
-                    join.onRow(rows[k++]);
+                    final byte kind = tape.kind(i);
+                    if (kind == WorkloadSink.INSERT) {
+                        join.onRow(rows[k++]);
+                    } else {
+                        join.onChange(JoinedRow.Kind.of(kind), rows[k++]);
+                    }
                     break;
                 case EventTape.TYPE_WATERMARK:
                     join.watermark(tape.ts(i));
@@ -233,7 +240,7 @@ public final class NaiveRunner {
 
     private static void usage(final String problem) {
         System.err.println("error: " + problem);
-        System.err.println("usage: NaiveRunner W1|W1-big|W2|W3 inner|left [--runs N] [--prebuilt] [--count-only]");
+        System.err.println("usage: NaiveRunner W1|W1-big|W2|W3|W4 inner|left [--runs N] [--prebuilt] [--count-only]");
         System.exit(2);
     }
 

@@ -16,6 +16,7 @@ import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.workload.EncodedRows;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
+import io.junction.tools.workload.Workloads;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -51,6 +52,8 @@ public final class LoadRun
         public String label;
         /** The join to run; null = the workload's ({@link WorkloadJoin#spec}). */
         public JoinSpec spec;
+        /** Whether the workload's join declares f1 as both sides' unique key (when {@link #spec} is null). */
+        public boolean uniqueKey;
         /** Key index capacity per partition; 0 = what the workload needs ({@link #maxKeysPerPartition}). */
         public long maxKeysPerPartition;
 
@@ -60,7 +63,7 @@ public final class LoadRun
             {
                 return label;
             }
-            return "junction " + workload.displayName() + " " + type.name().toLowerCase(Locale.ROOT) + " p=" + partitions +
+            return "junction " + workload.displayName() + " " + type.name().toLowerCase(Locale.ROOT) + (uniqueKey ? " uk" : "") + " p=" + partitions +
                 " " + waitStrategy.name().toLowerCase(Locale.ROOT).replace('_', '-') +
                 (rate > 0 ? " @" + rate + "/s" : " max-rate");
         }
@@ -85,6 +88,10 @@ public final class LoadRun
             case W2:
                 live = Long.getLong("w2.keys", 200_000);
                 break;
+            case W4:
+                // at most one key per id of either side
+                live = Math.min(Workloads.W4_M_DEFAULT, 2L * Long.getLong(Workloads.W4_N_PROP_NAME, Workloads.W4_N_DEFAULT));
+                break;
             default:
                 live = 50_000;
         }
@@ -96,7 +103,7 @@ public final class LoadRun
      *         {@code -Xms} with pre-touch), so a growing state does not pay page faults on the clock;
      *         {@code -Djunction.state.preallocate} overrides it.
      */
-    static long preallocatePerPartition(final Workload workload, final int partitions)
+    static long preallocatePerPartition(final Workload workload, final int partitions, final long tapeRows)
     {
         final String configured = System.getProperty(StateConfig.PREALLOCATE_PROP_NAME);
         if (configured != null)
@@ -114,6 +121,10 @@ public final class LoadRun
                 break;
             case W2:
                 bytes = Long.getLong("w2.n", 1_000_000) * 2 * 200 + (16L << 20);
+                break;
+            case W4:
+                // room for every version, as if no retracted record's space were reused
+                bytes = tapeRows * 200 + (16L << 20);
                 break;
             default:
                 bytes = 64L << 20;
@@ -163,8 +174,8 @@ public final class LoadRun
             .withReadAhead(Boolean.parseBoolean(System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME, String.valueOf(EngineConfig.READ_AHEAD_DEFAULT))))
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
-                .withPreallocate(preallocatePerPartition(options.workload, partitions)));
-        final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type))
+                .withPreallocate(preallocatePerPartition(options.workload, partitions, tape.rows())));
+        final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey))
             .config(config)
             .resultHandlers(p -> (kind, left, right, ts, step) ->
             {
@@ -215,7 +226,8 @@ public final class LoadRun
                 {
                     case EventTape.TYPE_LEFT:
                     case EventTape.TYPE_RIGHT:
-                        publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT,
+                        // W4's -U/+U keep their kind; the tape's kinds are ChangeKind's ordinals
+                        publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
                             rows.buffer(i), rows.offset(i), rowLength, tape.ts(i), i, ingest);
                         published++;
                         break;

@@ -5,13 +5,15 @@ import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Schema;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.RegularJoinCounts;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 
 
 /**
  * The join each benchmark workload runs (WORKLOADS.md): W1 and W1-big are interval joins on
- * {@code key} with {@code right.ts ∈ [left.ts - x, left.ts + x]}, W2 and W3 regular joins on
+ * {@code key} with {@code right.ts ∈ [left.ts - x, left.ts + x]}, W2, W3 and W4 regular joins on
  * {@code key}, over rows of the workload schema ({@code key, ts, f1, f2, f3}: {@link io.junction.tools.workload.EncodedRows}).
  */
 public final class WorkloadJoin
@@ -23,18 +25,85 @@ public final class WorkloadJoin
     {
     }
 
-    /** @return the join spec of a workload for a join type. */
+    /** @return the join spec of a workload for a join type, without unique keys. */
     public static JoinSpec spec(final Workload workload, final JoinType type)
     {
+        return spec(workload, type, false);
+    }
+
+    /**
+     * @param workload  the workload
+     * @param type      the join type
+     * @param uniqueKey declare {@code f1} ({@link Workloads#W4_UNIQUE_KEY_FIELD}, unique per live row of a side in
+     *                  every regular-join workload) as both sides' unique key; regular joins only
+     * @return the join spec of a workload for a join type
+     * @throws IllegalArgumentException for a unique key on an interval join (W1, W1-big)
+     */
+    public static JoinSpec spec(final Workload workload, final JoinType type, final boolean uniqueKey)
+    {
+        if (!isRegular(workload))
+        {
+            if (uniqueKey)
+            {
+                throw new IllegalArgumentException("unique keys are for regular joins; " + workload.displayName() + " is an interval join");
+            }
+            final long x = Workloads.w1IntervalMillis(workload);
+            return JoinSpec.builder(JoinKind.INTERVAL, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key")
+                .interval(IntervalBounds.inclusive(-x, x)).build();
+        }
+        final JoinSpec.Builder b = JoinSpec.builder(JoinKind.REGULAR, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key");
+        if (uniqueKey)
+        {
+            b.leftUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD).rightUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD);
+        }
+        return b.build();
+    }
+
+    /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big). */
+    public static boolean isRegular(final Workload workload)
+    {
+        return workload != Workload.W1 && workload != Workload.W1_BIG;
+    }
+
+    /**
+     * The output rows a run of a tape must produce, where WORKLOADS.md's construction or counting model gives
+     * them: W1 and W1-big (inner: one row per click; left: one per impression, any prefix of the sequence as
+     * well, since a click never precedes its impression), W2, W3 and W4 (inner, and left outer as a changelog,
+     * counted from the tape by {@link RegularJoinCounts}).
+     *
+     * @param workload the workload the tape holds (or a prefix of it)
+     * @param type     the join type
+     * @param tape     the events
+     * @return the expected output rows, or -1 when not known (other join types)
+     */
+    public static long expectedOutputRows(final Workload workload, final JoinType type, final EventTape tape)
+    {
+        if (type != JoinType.INNER && type != JoinType.LEFT)
+        {
+            return -1;
+        }
         switch (workload)
         {
             case W1:
             case W1_BIG:
-                final long x = Workloads.w1IntervalMillis(workload);
-                return JoinSpec.builder(JoinKind.INTERVAL, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key")
-                    .interval(IntervalBounds.inclusive(-x, x)).build();
+                long left = 0;
+                long right = 0;
+                for (int i = 0, n = tape.size(); i < n; i++)
+                {
+                    final byte t = tape.type(i);
+                    if (t == EventTape.TYPE_LEFT)
+                    {
+                        left++;
+                    }
+                    else if (t == EventTape.TYPE_RIGHT)
+                    {
+                        right++;
+                    }
+                }
+                return type == JoinType.INNER ? right : left;
             default:
-                return JoinSpec.builder(JoinKind.REGULAR, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key").build();
+                final RegularJoinCounts counts = RegularJoinCounts.of(tape);
+                return type == JoinType.INNER ? counts.inner() : counts.leftChangelog();
         }
     }
 }

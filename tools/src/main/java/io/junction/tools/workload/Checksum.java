@@ -1,9 +1,10 @@
 package io.junction.tools.workload;
 
 /**
- * The workload checksum of WORKLOADS.md: {@code h = 0; for each row e in order: h = h*31 + key*7 + ts*3 + side}
- * (64-bit wrapping, left = 0, right = 1), printed as 16 lowercase hex digits. Watermarks and the end of input
- * do not enter the checksum.
+ * The workload checksum of WORKLOADS.md: {@code h = 0; for each row e in order: h = h*31 + key*7 + ts*3 + side + 2*kind}
+ * (64-bit wrapping, left = 0, right = 1, kind = 0 for {@code +I}, 1 {@code -U}, 2 {@code +U}, 3 {@code -D}, so the
+ * insert-only W1-W3 have {@code kind = 0} throughout), printed as 16 lowercase hex digits. Watermarks and the end
+ * of input do not enter the checksum.
  * <p>
  * Not thread safe: owned by the thread feeding it.
  * <p>
@@ -15,15 +16,24 @@ public final class Checksum implements WorkloadSink {
     private long left;
     private long right;
     private long watermarks;
+    private long retractions;
     private boolean ended;
 
     @Override
     public void row(final int side, final long key, final long ts, final long f1) {
-        h = h * 31 + key * 7 + ts * 3 + side;
+        change(side, INSERT, key, ts, f1);
+    }
+
+    @Override
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+        h = h * 31 + key * 7 + ts * 3 + side + 2 * kind;
         if (side == LEFT) {
             left++;
         } else {
             right++;
+        }
+        if (kind == UPDATE_BEFORE || kind == DELETE) {
+            retractions++;
         }
     }
 
@@ -60,6 +70,11 @@ public final class Checksum implements WorkloadSink {
     /** @return right rows */
     public long right() {
         return right;
+    }
+
+    /** @return rows of kind {@code -U} or {@code -D} (both sides; 0 for the insert-only W1-W3) */
+    public long retractions() {
+        return retractions;
     }
 
     /** @return watermarks received (end of input not included) */

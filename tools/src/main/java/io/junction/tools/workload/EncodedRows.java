@@ -9,10 +9,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * starts, as WORKLOADS.md asks of every peer ("converted before timing starts"): the timed loop then
  * only hands bytes to the publisher.
  * <p>
- * Every W1/W2/W3 row has the same five fields of fixed width ({@code key}, {@code ts}, {@code f1},
+ * Every W1-W4 row has the same five fields of fixed width ({@code key}, {@code ts}, {@code f1},
  * {@code f2} longs and the 32-char {@code f3}), so every encoded row has the same length and row
  * {@code i} of the tape lives at a fixed stride; watermark entries keep their (unused) place so that
- * tape index and row index are one. Chunks of {@value #CHUNK_ROWS} rows keep each array small.
+ * tape index and row index are one. A row's change kind is not encoded: it travels beside the bytes
+ * ({@link EventTape#kind(int)}), and a W4 {@code -U} encodes to the same bytes as the version it retracts.
+ * Chunks of {@value #CHUNK_ROWS} rows keep each array small.
  * <p>
  * Not thread safe while encoding; read-only afterwards.
  */

@@ -9,11 +9,13 @@ import java.util.Arrays;
  * Not thread safe: written by one thread; after {@link #end()} (or once writing is finished and the tape is
  * safely published) any number of threads may read it.
  * <p>
- * Layout: chunked primitive arrays, 25 bytes per event (a type byte and three longs), in chunks of
- * {@value #CHUNK_SIZE} events, so capacity grows without copying the events already stored and no single
- * array exceeds 8 MiB. W1-big (about 12 million events with watermarks) takes about 300 MB.
+ * Layout: chunked primitive arrays, 26 bytes per event (a type byte, a change-kind byte and three longs), in
+ * chunks of {@value #CHUNK_SIZE} events, so capacity grows without copying the events already stored and no
+ * single array exceeds 8 MiB. W1-big (about 12 million events with watermarks) takes about 310 MB.
  * <pre>
  * event i: type[i]  LEFT (0) | RIGHT (1) | WATERMARK (2) | END (3)
+ *          kind[i]  INSERT (0) | UPDATE_BEFORE (1) | UPDATE_AFTER (2) | DELETE (3) ({@link WorkloadSink}); INSERT
+ *                   for every row of W1-W3 and for watermarks and the end
  *          key[i]   join key           (0 for WATERMARK and END)
  *          ts[i]    event time; the watermark value for WATERMARK; Long.MAX_VALUE for END
  *          f1[i]    sequence number within the side (0 for WATERMARK and END)
@@ -36,11 +38,13 @@ public final class EventTape implements WorkloadSink {
     private static final int CHUNK_MASK = CHUNK_SIZE - 1;
 
     private byte[][] types = new byte[0][];
+    private byte[][] kinds = new byte[0][];
     private long[][] keys = new long[0][];
     private long[][] tss = new long[0][];
     private long[][] f1s = new long[0][];
     private int size;
     private long rows;
+    private long changes;
 
     /** An empty tape; chunks are added as events arrive. */
     public EventTape() {
@@ -72,21 +76,31 @@ public final class EventTape implements WorkloadSink {
 
     @Override
     public void row(final int side, final long key, final long ts, final long f1) {
-        append((byte) side, key, ts, f1);
+        append((byte) side, INSERT, key, ts, f1);
         rows++;
     }
 
     @Override
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+        WorkloadSink.kindName(kind);   // rejects an unknown kind before it is stored
+        append((byte) side, kind, key, ts, f1);
+        rows++;
+        if (kind != INSERT) {
+            changes++;
+        }
+    }
+
+    @Override
     public void watermark(final long watermark) {
-        append(TYPE_WATERMARK, 0, watermark, 0);
+        append(TYPE_WATERMARK, INSERT, 0, watermark, 0);
     }
 
     @Override
     public void end() {
-        append(TYPE_END, 0, Long.MAX_VALUE, 0);
+        append(TYPE_END, INSERT, 0, Long.MAX_VALUE, 0);
     }
 
-    private void append(final byte type, final long key, final long ts, final long f1) {
+    private void append(final byte type, final byte kind, final long key, final long ts, final long f1) {
         final int i = size;
         if (i == Integer.MAX_VALUE) {
             throw new IllegalStateException("EventTape full: " + Integer.MAX_VALUE + " events");
@@ -97,6 +111,7 @@ public final class EventTape implements WorkloadSink {
         }
         final int j = i & CHUNK_MASK;
         types[c][j] = type;
+        kinds[c][j] = kind;
         keys[c][j] = key;
         tss[c][j] = ts;
         f1s[c][j] = f1;
@@ -109,11 +124,13 @@ public final class EventTape implements WorkloadSink {
             return;
         }
         types = Arrays.copyOf(types, chunks);
+        kinds = Arrays.copyOf(kinds, chunks);
         keys = Arrays.copyOf(keys, chunks);
         tss = Arrays.copyOf(tss, chunks);
         f1s = Arrays.copyOf(f1s, chunks);
         for (int c = old; c < chunks; c++) {
             types[c] = new byte[CHUNK_SIZE];
+            kinds[c] = new byte[CHUNK_SIZE];
             keys[c] = new long[CHUNK_SIZE];
             tss[c] = new long[CHUNK_SIZE];
             f1s[c] = new long[CHUNK_SIZE];
@@ -137,6 +154,26 @@ public final class EventTape implements WorkloadSink {
     public byte type(final int i) {
         check(i);
         return types[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
+    }
+
+    /** @return number of rows of a kind other than {@code +I} (0 for the insert-only W1-W3) */
+    public long changes() {
+        return changes;
+    }
+
+    /** @return whether every row is an insert ({@code +I}), as in W1-W3 */
+    public boolean insertOnly() {
+        return changes == 0;
+    }
+
+    /**
+     * @param i event index
+     * @return the row's change kind: {@link WorkloadSink#INSERT}, {@link WorkloadSink#UPDATE_BEFORE},
+     *         {@link WorkloadSink#UPDATE_AFTER} or {@link WorkloadSink#DELETE} (INSERT for watermarks and the end)
+     */
+    public byte kind(final int i) {
+        check(i);
+        return kinds[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
 
     /**
@@ -193,7 +230,12 @@ public final class EventTape implements WorkloadSink {
             switch (type) {
                 case TYPE_LEFT:
                 case TYPE_RIGHT:
-                    sink.row(type, keys[c][j], tss[c][j], f1s[c][j]);
+                    final byte kind = kinds[c][j];
+                    if (kind == INSERT) {
+                        sink.row(type, keys[c][j], tss[c][j], f1s[c][j]);
+                    } else {
+                        sink.change(type, kind, keys[c][j], tss[c][j], f1s[c][j]);
+                    }
                     break;
                 case TYPE_WATERMARK:
                     sink.watermark(tss[c][j]);

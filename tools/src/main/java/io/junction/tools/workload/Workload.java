@@ -16,7 +16,9 @@ public enum Workload {
     /** Orders-payments regular join, uniform keys. */
     W2("W2"),
     /** Skewed (Zipf s = 1.1) regular join. */
-    W3("W3");
+    W3("W3"),
+    /** Orders and payments as upsert streams: W3's skewed keys, every row updated with -U/+U (a changelog). */
+    W4("W4");
 
     private final String displayName;
 
@@ -25,7 +27,7 @@ public enum Workload {
     }
 
     /**
-     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3"
+     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4"
      */
     public String displayName() {
         return displayName;
@@ -37,7 +39,7 @@ public enum Workload {
      *
      * @param name the name
      * @return the workload
-     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3
+     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4
      */
     public static Workload parse(final String name) {
         if (name != null) {
@@ -48,7 +50,12 @@ public enum Workload {
                 }
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3");
+        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4");
+    }
+
+    /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3) */
+    public boolean isChangelog() {
+        return this == W4;
     }
 
     @Override

@@ -4,13 +4,13 @@ import java.util.Arrays;
 import java.util.Properties;
 
 /**
- * Generators of the benchmark workloads W1, W2 and W3, bit-exact with WORKLOADS.md (v1).
+ * Generators of the benchmark workloads W1, W2, W3 and W4, bit-exact with WORKLOADS.md (v1).
  * <p>
  * The same events (same seeds, same order) were run through Flink 1.20 and Kafka Streams 4.4, so each
  * generator must reproduce the counts and checksums of the WORKLOADS.md table; the tests check them. Every
  * generator emits ONE globally ordered sequence to a {@link WorkloadSink} and finishes with
  * {@link WorkloadSink#end()}. Generation loops use primitives only (no boxing, no streams); the only
- * allocations are per call (W1's click array, W3's Zipf table).
+ * allocations are per call (W1's click array, W3's and W4's Zipf table, W4's per-id arrays).
  * <p>
  * Knobs, each a system property with a default ({@link #generate(Workload, WorkloadSink)}):
  * <ul>
@@ -27,6 +27,8 @@ public final class Workloads {
     public static final long W2_SEED = 0x5EED0002L;
     /** W3 PRNG seed. */
     public static final long W3_SEED = 0x5EED0003L;
+    /** W4 PRNG seed. */
+    public static final long W4_SEED = 0x5EED0004L;
 
     /** Impressions of W1. */
     public static final int W1_N_DEFAULT = 2_000_000;
@@ -59,15 +61,25 @@ public final class Workloads {
     public static final int W3_N_DEFAULT = 50_000;
     /** Number of W3 ids (keys are 1 .. M). */
     public static final int W3_M_DEFAULT = 1_000_000;
-    /** Zipf exponent of W3. */
+    /** Zipf exponent of W3 (and W4). */
     public static final double W3_ZIPF_S = 1.1;
+    /** System property: ids per side of W4. */
+    public static final String W4_N_PROP_NAME = "w4.n";
+    /** Default ids per side of W4. */
+    public static final int W4_N_DEFAULT = 20_000;
+    /** Number of W4 ids a join key is drawn from (keys are 1 .. M, Zipf as W3). */
+    public static final int W4_M_DEFAULT = 1_000_000;
+    /** Updates per W4 id: each a {@code -U} of the previous version immediately followed by a {@code +U}. */
+    public static final int W4_UPDATES = 3;
+    /** The field of the workload schema that is unique per live W4 row of a side: its id, {@code f1}. */
+    public static final String W4_UNIQUE_KEY_FIELD = "f1";
 
     private Workloads() {
     }
 
     /**
      * Generates a workload with its defaults, overridden by the system properties
-     * {@value #W2_N_PROP_NAME}, {@value #W2_KEYS_PROP_NAME} and {@value #W3_N_PROP_NAME}.
+     * {@value #W2_N_PROP_NAME}, {@value #W2_KEYS_PROP_NAME}, {@value #W3_N_PROP_NAME} and {@value #W4_N_PROP_NAME}.
      *
      * @param w    the workload
      * @param sink receives the events
@@ -99,6 +111,9 @@ public final class Workloads {
             case W3:
                 w3(intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT), W3_M_DEFAULT, sink);
                 break;
+            case W4:
+                w4(intProp(props, W4_N_PROP_NAME, W4_N_DEFAULT), W4_M_DEFAULT, W4_UPDATES, sink);
+                break;
             default:
                 throw new IllegalArgumentException("unknown workload " + w);
         }
@@ -118,6 +133,8 @@ public final class Workloads {
                 return 2L * intProp(props, W2_N_PROP_NAME, W2_N_DEFAULT);
             case W3:
                 return 2L * intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT);
+            case W4:
+                return 2L * intProp(props, W4_N_PROP_NAME, W4_N_DEFAULT) * (1 + 2L * W4_UPDATES);
             default:
                 return -1;
         }
@@ -129,7 +146,7 @@ public final class Workloads {
      *
      * @param w {@link Workload#W1} or {@link Workload#W1_BIG}
      * @return 30,000 for W1, 3,600,000 for W1-big
-     * @throws IllegalArgumentException for W2 and W3 (regular joins, no interval)
+     * @throws IllegalArgumentException for W2, W3 and W4 (regular joins, no interval)
      */
     public static long w1IntervalMillis(final Workload w) {
         switch (w) {
@@ -290,6 +307,106 @@ public final class Workloads {
             }
         }
         sink.end();
+    }
+
+    /**
+     * W4, orders and payments as upsert streams (WORKLOADS.md "W4"): {@code n} ids per side, each inserted once
+     * ({@code +I}) with a join key drawn from W3's Zipf(1.1) over 1 .. m, then updated {@code updates} times, each
+     * update a {@code -U} of the id's current version immediately followed by a {@code +U} of its new version
+     * (same key, same {@code f1} = id, new ts). ts is the event's 0-based position in the sequence (the {@code -U}
+     * carries the ts of the version it retracts). No watermarks.
+     * <pre>
+     * rng = SplitMix64(0x5EED0004); per side: ins = n (ids not yet inserted), pend = 0 (updates left of inserted
+     * ids), pool = [] (inserted ids with updates left); opsL = opsR = n * (1 + updates); t = 0
+     * while opsL + opsR &gt; 0:
+     *     side = rng.nextDouble() &lt; opsL / (double) (opsL + opsR) ? LEFT : RIGHT
+     *     insert = rng.nextDouble() &lt; ins / (double) (ins + pend)          (of that side)
+     *     v = rng.nextDouble()
+     *     if insert: id = n - ins; key[id] = zipfKey(cdf, v); ts[id] = t
+     *                +I(side, key[id], t, f1 = id); t += 1; ins -= 1
+     *                if updates &gt; 0: pool.append(id), left[id] = updates; pend += updates
+     *     else:      j = floor(v * pool.size); id = pool[j]
+     *                -U(side, key[id], ts[id], id); +U(side, key[id], t + 1, id); ts[id] = t + 1; t += 2
+     *                pend -= 1; left[id] -= 1; if left[id] == 0: pool[j] = pool.last; pool.removeLast()
+     *     ops[side] -= 1
+     * end()
+     * </pre>
+     * Every operation uses exactly three draws. A row's join key never changes, so {@code f1} is the unique key of
+     * a side and the join key does not contain it (Flink's "input side has unique key" shape).
+     *
+     * @param n       ids per side, at least 1 (the run size is {@value #W4_N_DEFAULT})
+     * @param m       number of join-key ids, at least 1 ({@value #W4_M_DEFAULT})
+     * @param updates updates per id, 0 .. 127 ({@value #W4_UPDATES})
+     * @param sink    receives the events; must take changelog rows ({@link WorkloadSink#change})
+     */
+    public static void w4(final int n, final int m, final int updates, final WorkloadSink sink) {
+        requirePositive("W4 n", n);
+        requirePositive("W4 m", m);
+        if (updates < 0 || updates > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException("W4 updates=" + updates + " out of range [0, " + Byte.MAX_VALUE + "]");
+        }
+        final double[] cdf = zipfCdf(m, W3_ZIPF_S);
+        final SplitMix64 rng = new SplitMix64(W4_SEED);
+        final UpsertSide[] sides = {new UpsertSide(n), new UpsertSide(n)};
+        final long opsPerSide = (long) n * (1 + updates);
+        long opsL = opsPerSide;
+        long opsR = opsPerSide;
+        long t = 0;
+        while (opsL + opsR > 0) {
+            final int side = rng.nextDouble() < (double) opsL / (double) (opsL + opsR) ? WorkloadSink.LEFT : WorkloadSink.RIGHT;
+            final UpsertSide s = sides[side];
+            final boolean insert = rng.nextDouble() < (double) s.ins / (double) (s.ins + s.pend);
+            final double v = rng.nextDouble();
+            if (insert) {
+                final int id = n - s.ins;
+                s.key[id] = zipfKey(cdf, v);
+                s.ts[id] = t;
+                sink.row(side, s.key[id], t, id);
+                t++;
+                s.ins--;
+                if (updates > 0) {
+                    s.left[id] = (byte) updates;
+                    s.pool[s.poolSize++] = id;
+                    s.pend += updates;
+                }
+            } else {
+                final int j = (int) (v * s.poolSize);
+                final int id = s.pool[j];
+                sink.change(side, WorkloadSink.UPDATE_BEFORE, s.key[id], s.ts[id], id);
+                sink.change(side, WorkloadSink.UPDATE_AFTER, s.key[id], t + 1, id);
+                s.ts[id] = t + 1;
+                t += 2;
+                s.pend--;
+                if (--s.left[id] == 0) {
+                    s.pool[j] = s.pool[--s.poolSize];
+                }
+            }
+            if (side == WorkloadSink.LEFT) {
+                opsL--;
+            } else {
+                opsR--;
+            }
+        }
+        sink.end();
+    }
+
+    /** One side of W4 while it is generated: the current version of every id and the ids with updates left. */
+    private static final class UpsertSide {
+        final long[] key;
+        final long[] ts;
+        final byte[] left;
+        final int[] pool;
+        int poolSize;
+        int ins;
+        long pend;
+
+        UpsertSide(final int n) {
+            key = new long[n];
+            ts = new long[n];
+            left = new byte[n];
+            pool = new int[n];
+            ins = n;
+        }
     }
 
     /**

@@ -51,6 +51,14 @@ class JunctionCliTest {
     }
 
     @Test
+    void loadgenRefusesAUniqueKeyOnAnIntervalJoinBeforeGenerating() {
+        assertEquals(2, run("loadgen", "--workload", "W1", "--unique-key", "--no-floor", "--quiet"));
+        assertTrue(err.toString().contains("--unique-key is for the regular joins"), err.toString());
+        assertEquals(0, run("loadgen", "--help"));
+        assertTrue(out.toString().contains("--[no-]unique-key"), out.toString());
+    }
+
+    @Test
     void replaysACaseIntoFiles() throws IOException {
         final String name = "show_click_regular_left";
         final Path results = tmp.resolve("out.jsonl");

@@ -192,4 +192,83 @@ class NaiveJoinSemanticsTest {
         assertEquals("00000000004c4b4f" + "0000000000000002", pair.left().f3);
         assertSame(JoinedRow.Kind.INSERT, pair.kind());
     }
+
+    // ------------------------------------------------------------------ regular join with retractions (SEMANTICS 4.2)
+
+    private static final byte MINUS_U = WorkloadSink.UPDATE_BEFORE;
+    private static final byte PLUS_U = WorkloadSink.UPDATE_AFTER;
+
+    /** The drained output with each row's own kind: {@code +I(l0,r0)}, {@code -U(l0,r0)}, ... */
+    private List<String> drainKinds() {
+        final List<String> described = new ArrayList<>();
+        for (final JoinedRow row : out) {
+            described.add(row.kind().shortString() + "(" + (row.left() == null ? "null" : "l" + row.left().f1) + ","
+                + (row.right() == null ? "null" : "r" + row.right().f1) + ")");
+        }
+        out.clear();
+        return described;
+    }
+
+    @Test
+    void shouldForwardUpdateKindsInAnInnerRegularJoin() {
+        final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER, out::add);
+        join.row(L, 1, 0, 0);
+        join.row(R, 1, 1, 0);
+        join.row(R, 1, 2, 1);
+        assertEquals(List.of("+I(l0,r0)", "+I(l0,r1)"), drainKinds());
+        join.change(L, MINUS_U, 1, 0, 0);
+        join.change(L, PLUS_U, 1, 3, 0);
+        assertEquals(List.of("-U(l0,r0)", "-U(l0,r1)", "+U(l0,r0)", "+U(l0,r1)"), drainKinds());
+        join.change(R, MINUS_U, 1, 1, 0);
+        assertEquals(List.of("-U(l0,r0)"), drainKinds());
+        assertEquals(2, join.liveRows(), "r0 retracted, its +U not sent");
+        assertEquals(5, join.updates());
+        assertEquals(7, join.outputRows());
+    }
+
+    @Test
+    void shouldRetractARowOnlyWhenEveryFieldIsEqual() {
+        final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER, out::add);
+        join.row(L, 1, 5, 0);
+        join.row(R, 1, 6, 0);
+        drainKinds();
+        join.change(L, MINUS_U, 1, 4, 0);            // ts differs: not the stored version
+        join.change(L, MINUS_U, 1, 5, 1);            // f1 differs
+        join.change(L, MINUS_U, 2, 5, 0);            // key differs
+        assertEquals(List.of(), drainKinds(), "a retraction without an equal row is a dead letter");
+        assertEquals(3, join.deadLetters());
+        assertEquals(2, join.liveRows());
+        join.change(L, (byte) WorkloadSink.DELETE, 1, 5, 0);
+        assertEquals(List.of("-D(l0,r0)"), drainKinds());
+        join.change(L, (byte) WorkloadSink.DELETE, 1, 5, 0);
+        assertEquals(4, join.deadLetters(), "retracted once, gone");
+    }
+
+    @Test
+    void shouldPadAndUnpadOnRetractionsInALeftRegularJoin() {
+        final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT, out::add);
+        join.row(L, 1, 0, 0);
+        join.row(R, 1, 1, 0);
+        assertEquals(List.of("+I(l0,null)", "-D(l0,null)", "+I(l0,r0)"), drainKinds());
+        // the key's only right row is updated: its -U takes l0's count to 0, its +U back to 1
+        join.change(R, MINUS_U, 1, 1, 0);
+        assertEquals(List.of("-D(l0,r0)", "+I(l0,null)"), drainKinds());
+        join.change(R, PLUS_U, 1, 2, 0);
+        assertEquals(List.of("-D(l0,null)", "+I(l0,r0)"), drainKinds());
+        // the left row is updated: outer pairs are -D / +I whatever the input's kind
+        join.change(L, MINUS_U, 1, 0, 0);
+        join.change(L, PLUS_U, 1, 3, 0);
+        assertEquals(List.of("-D(l0,r0)", "+I(l0,r0)"), drainKinds());
+        // a left row without a match retracts its padded row
+        join.row(L, 2, 4, 1);
+        join.change(L, MINUS_U, 2, 4, 1);
+        assertEquals(List.of("+I(l1,null)", "-D(l1,null)"), drainKinds());
+        assertEquals(0, join.deadLetters());
+    }
+
+    @Test
+    void shouldRefuseRetractionsInTheIntervalJoin() {
+        final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
+        assertThrows(UnsupportedOperationException.class, () -> join.change(L, MINUS_U, 1, 0, 0));
+    }
 }

@@ -22,6 +22,52 @@ class EventTapeTest {
     }
 
     @Test
+    void shouldStoreAndReplayChangeKinds() {
+        final EventTape tape = new EventTape();
+        tape.row(WorkloadSink.LEFT, 3, 0, 0);
+        tape.change(WorkloadSink.LEFT, WorkloadSink.UPDATE_BEFORE, 3, 0, 0);
+        tape.change(WorkloadSink.LEFT, WorkloadSink.UPDATE_AFTER, 3, 2, 0);
+        tape.change(WorkloadSink.RIGHT, WorkloadSink.INSERT, 3, 3, 0);
+        tape.end();
+        assertEquals(4L, tape.rows());
+        assertEquals(2L, tape.changes());
+        assertEquals(false, tape.insertOnly());
+        assertEquals(WorkloadSink.INSERT, tape.kind(0));
+        assertEquals(WorkloadSink.UPDATE_BEFORE, tape.kind(1));
+        assertEquals(WorkloadSink.UPDATE_AFTER, tape.kind(2));
+        assertEquals(WorkloadSink.INSERT, tape.kind(3));
+        assertEquals(EventTape.TYPE_RIGHT, tape.type(3));
+        assertThrows(IllegalArgumentException.class, () -> tape.change(WorkloadSink.LEFT, (byte) 4, 3, 4, 0));
+
+        final StringBuilder seen = new StringBuilder();
+        tape.replay(new WorkloadSink() {
+            @Override
+            public void row(final int side, final long key, final long ts, final long f1) {
+                seen.append("+I").append(side).append('@').append(ts).append(' ');
+            }
+
+            @Override
+            public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+                seen.append(WorkloadSink.kindName(kind)).append(side).append('@').append(ts).append(' ');
+            }
+
+            @Override
+            public void watermark(final long watermark) {
+                seen.append("wm ");
+            }
+
+            @Override
+            public void end() {
+                seen.append("end");
+            }
+        });
+        assertEquals("+I0@0 -U0@0 +U0@2 +I1@3 end", seen.toString());
+        final EventTape w2 = new EventTape();
+        Workloads.w2(10, 3, w2);
+        assertEquals(true, w2.insertOnly());
+    }
+
+    @Test
     void shouldStoreWatermarksAndRowsAcrossChunks() {
         final EventTape tape = new EventTape(10);
         final Checksum direct = new Checksum();

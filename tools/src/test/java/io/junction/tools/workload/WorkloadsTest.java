@@ -1,9 +1,12 @@
 package io.junction.tools.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.tools.naive.NaiveJoin;
+import io.junction.tools.naive.NaiveRegularJoin;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -257,6 +260,221 @@ class WorkloadsTest {
         }
     }
 
+    // ---------------------------------------------------------------- W4
+
+    /** Checks W4's construction on the fly: ids, versions, -U/+U pairs, positions as ts, fixed keys. */
+    private static final class W4Recorder implements WorkloadSink {
+        final Checksum checksum = new Checksum();
+        final int n;
+        final long[][] key;
+        final long[][] ts;
+        final int[][] updates;
+        final int[] inserted = new int[2];
+        final long[] kinds = new long[4];
+        long position;
+        int pendingPlus = -1;        // side of a -U whose +U must come next, or -1
+        long pendingId;
+        boolean ended;
+
+        W4Recorder(final int n) {
+            this.n = n;
+            key = new long[2][n];
+            ts = new long[2][n];
+            updates = new int[2][n];
+        }
+
+        @Override
+        public void row(final int side, final long k, final long t, final long f1) {
+            change(side, INSERT, k, t, f1);
+        }
+
+        @Override
+        public void change(final int side, final byte kind, final long k, final long t, final long f1) {
+            checksum.change(side, kind, k, t, f1);
+            kinds[kind]++;
+            final int id = Math.toIntExact(f1);
+            if (pendingPlus >= 0) {
+                assertEquals(UPDATE_AFTER, kind, "a -U is immediately followed by its +U, at event " + position);
+                assertEquals(pendingPlus, side);
+                assertEquals(pendingId, f1);
+            }
+            switch (kind) {
+                case INSERT:
+                    assertEquals(inserted[side]++, f1, "ids are numbered in insert order per side");
+                    assertEquals(position, t, "ts of a +I is its position");
+                    assertTrue(k >= 1 && k <= Workloads.W4_M_DEFAULT);
+                    key[side][id] = k;
+                    ts[side][id] = t;
+                    break;
+                case UPDATE_BEFORE:
+                    assertTrue(id < inserted[side], "an update follows its id's insert");
+                    assertEquals(key[side][id], k, "the -U retracts the id's current version: same key");
+                    assertEquals(ts[side][id], t, "the -U retracts the id's current version: same ts");
+                    pendingPlus = side;
+                    pendingId = f1;
+                    break;
+                case UPDATE_AFTER:
+                    assertEquals(side, pendingPlus, "a +U comes right after its -U");
+                    assertEquals(key[side][id], k, "an update never changes the join key");
+                    assertEquals(position, t, "ts of a +U is its position");
+                    ts[side][id] = t;
+                    updates[side][id]++;
+                    pendingPlus = -1;
+                    break;
+                default:
+                    throw new AssertionError("W4 has no deletes");
+            }
+            position++;
+        }
+
+        @Override
+        public void watermark(final long watermark) {
+            throw new AssertionError("W4 has no watermarks");
+        }
+
+        @Override
+        public void end() {
+            assertFalse(ended, "end() twice");
+            assertEquals(-1, pendingPlus, "the last -U has its +U");
+            ended = true;
+        }
+
+        void assertEveryIdUpdated(final int u) {
+            for (int side = 0; side < 2; side++) {
+                assertEquals(n, inserted[side]);
+                for (int id = 0; id < n; id++) {
+                    assertEquals(u, updates[side][id], "updates of id " + id + " on side " + side);
+                }
+            }
+        }
+    }
+
+    private static EventTape w4(final Properties props, final W4Recorder recorder) {
+        final EventTape tape = new EventTape();
+        Workloads.generate(Workload.W4, props, new Tee(tape, recorder));
+        return tape;
+    }
+
+    @Test
+    void shouldReproduceW4RunSizeCountsChecksumStatsAndJoinRowsByANaiveChangelogJoin() {
+        final W4Recorder r = new W4Recorder(Workloads.W4_N_DEFAULT);
+        final EventTape tape = w4(new Properties(), r);
+        assertEquals(280_000L, r.checksum.events());
+        assertEquals(140_000L, r.checksum.left());
+        assertEquals(140_000L, r.checksum.right());
+        assertEquals(120_000L, r.checksum.retractions());
+        assertEquals("575036d4300ee770", r.checksum.hex());
+        assertEquals(40_000L, r.kinds[WorkloadSink.INSERT]);
+        assertEquals(120_000L, r.kinds[WorkloadSink.UPDATE_BEFORE]);
+        assertEquals(120_000L, r.kinds[WorkloadSink.UPDATE_AFTER]);
+        assertTrue(r.ended);
+        r.assertEveryIdUpdated(Workloads.W4_UPDATES);
+        assertEquals(280_001, tape.size(), "rows and the end, no watermarks");
+        assertEquals(120_000L * 2, tape.changes());
+
+        // the hottest key, counted in ids (+I rows)
+        final long[][] idsPerKey = new long[2][Workloads.W4_M_DEFAULT + 1];
+        for (int side = 0; side < 2; side++) {
+            for (int id = 0; id < Workloads.W4_N_DEFAULT; id++) {
+                idsPerKey[side][(int) r.key[side][id]]++;
+            }
+        }
+        int hottest = 1;
+        int distinct = 0;
+        for (int k = 1; k <= Workloads.W4_M_DEFAULT; k++) {
+            final long ids = idsPerKey[0][k] + idsPerKey[1][k];
+            distinct += ids > 0 ? 1 : 0;
+            if (ids > idsPerKey[0][hottest] + idsPerKey[1][hottest]) {
+                hottest = k;
+            }
+        }
+        assertEquals(11_628, distinct);
+        assertEquals(1, hottest);
+        assertEquals(2_523L, idsPerKey[0][1]);
+        assertEquals(2_465L, idsPerKey[1][1]);
+
+        // brute force: rows stored and retracted by value
+        final NaiveRegularJoin inner = new NaiveRegularJoin(NaiveJoin.Type.INNER);
+        tape.replay(inner);
+        assertEquals(0L, inner.deadLetters(), "every -U finds the version it retracts");
+        assertEquals(91_368_983L, inner.outputRows());
+        assertEquals(9_164_585L, inner.inserts());
+        assertEquals(82_204_398L, inner.updates());
+        assertEquals(0L, inner.deletes());
+        assertEquals(40_000L, inner.liveRows(), "n rows per side stay live");
+
+        final NaiveRegularJoin left = new NaiveRegularJoin(NaiveJoin.Type.LEFT);
+        tape.replay(left);
+        assertEquals(0L, left.deadLetters());
+        assertEquals(91_418_031L, left.outputRows());
+        assertEquals(50_294_030L, left.inserts());
+        assertEquals(41_124_001L, left.deletes());
+        assertEquals(0L, left.updates(), "outer pairs are +I or -D");
+        assertEquals(91_368_983L, left.pairs());
+
+        // the counting model loadgen and the peers check against agrees with the brute force
+        final RegularJoinCounts counts = RegularJoinCounts.of(tape);
+        assertEquals(91_368_983L, counts.inner());
+        assertEquals(91_418_031L, counts.leftChangelog());
+        assertEquals(0L, counts.deadLetters());
+        assertEquals(11_628, counts.distinctKeys());
+    }
+
+    @Test
+    void shouldReproduceW4AtTwoHundredThousandIdsPerSideByCounting() {
+        final Properties props = new Properties();
+        props.setProperty(Workloads.W4_N_PROP_NAME, "200000");
+        final Checksum checksum = new Checksum();
+        final RegularJoinCounts counts = new RegularJoinCounts();
+        Workloads.generate(Workload.W4, props, new Tee(checksum, counts));
+        assertEquals(2_800_000L, checksum.events());
+        assertEquals(1_400_000L, checksum.left());
+        assertEquals("ee9a9973eac34011", checksum.hex());
+        assertEquals(9_169_471_996L, counts.inner());
+        assertEquals(9_169_787_030L, counts.leftChangelog());
+        assertEquals(0L, counts.deadLetters());
+    }
+
+    @Test
+    void shouldBuildW4ForAnySizeFromIdsInsertedOnceAndUpdatedUTimes() {
+        final Properties props = new Properties();
+        props.setProperty(Workloads.W4_N_PROP_NAME, "1500");
+        final W4Recorder r = new W4Recorder(1500);
+        final EventTape tape = w4(props, r);
+        r.assertEveryIdUpdated(Workloads.W4_UPDATES);
+        assertEquals(Workloads.rowCount(Workload.W4, props), tape.rows());
+        final NaiveRegularJoin naive = new NaiveRegularJoin(NaiveJoin.Type.LEFT);
+        tape.replay(naive);
+        assertEquals(RegularJoinCounts.of(tape).leftChangelog(), naive.outputRows());
+        assertEquals(0L, naive.deadLetters());
+
+        final W4Recorder none = new W4Recorder(10);
+        Workloads.w4(10, 100, 0, none);
+        none.assertEveryIdUpdated(0);
+        assertEquals(20L, none.checksum.events(), "no updates: inserts only");
+    }
+
+    @Test
+    void shouldRefuseToFeedW4ToAnInsertOnlySink() {
+        final RegularJoinCounter insertOnly = new RegularJoinCounter(1_000_001);
+        final UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            () -> Workloads.w4(100, 1_000_000, 3, insertOnly));
+        assertTrue(e.getMessage().contains("-U"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Workloads.w4(10, 100, -1, new Checksum()));
+        assertThrows(IllegalArgumentException.class, () -> Workloads.w4(0, 100, 3, new Checksum()));
+    }
+
+    @Test
+    void shouldAddTheChangeKindToTheChecksumOnly() {
+        final Checksum insert = new Checksum();
+        insert.row(WorkloadSink.RIGHT, 5, 7, 0);
+        final Checksum update = new Checksum();
+        update.change(WorkloadSink.RIGHT, WorkloadSink.UPDATE_AFTER, 5, 7, 0);
+        assertEquals(5 * 7 + 7 * 3 + 1, insert.value());
+        assertEquals(insert.value() + 2 * WorkloadSink.UPDATE_AFTER, update.value());
+        assertEquals(0L, insert.retractions());
+    }
+
     // ---------------------------------------------------------------- generate / parse
 
     @Test
@@ -267,8 +485,11 @@ class WorkloadsTest {
         assertEquals(Workload.W1_BIG, Workload.parse("W1_BIG"));
         assertEquals(Workload.W2, Workload.parse(" W2 "));
         assertEquals(Workload.W3, Workload.parse("w3"));
+        assertEquals(Workload.W4, Workload.parse("w4"));
+        assertTrue(Workload.W4.isChangelog());
+        assertFalse(Workload.W3.isChangelog());
         assertEquals("W1-big", Workload.W1_BIG.toString());
-        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W4"));
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W5"));
         assertThrows(IllegalArgumentException.class, () -> Workload.parse(null));
     }
 
@@ -288,6 +509,7 @@ class WorkloadsTest {
         final Properties props = new Properties();
         assertEquals(2_000_000L, Workloads.rowCount(Workload.W2, props));
         assertEquals(100_000L, Workloads.rowCount(Workload.W3, props));
+        assertEquals(280_000L, Workloads.rowCount(Workload.W4, props));
         assertEquals(-1L, Workloads.rowCount(Workload.W1, props));
     }
 
@@ -305,6 +527,12 @@ class WorkloadsTest {
         public void row(final int side, final long key, final long ts, final long f1) {
             a.row(side, key, ts, f1);
             b.row(side, key, ts, f1);
+        }
+
+        @Override
+        public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+            a.change(side, kind, key, ts, f1);
+            b.change(side, kind, key, ts, f1);
         }
 
         @Override

@@ -1,0 +1,79 @@
+package io.junction.tools.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.Workload;
+import io.junction.tools.workload.Workloads;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Loadgen's run on small workloads: the engine's output count is the workload's, changelogs included. */
+class LoadRunTest {
+
+    private static LoadResult run(final Workload w, final JoinType type, final int partitions, final EventTape tape) {
+        return run(w, type, partitions, false, tape);
+    }
+
+    private static LoadResult run(final Workload w, final JoinType type, final int partitions, final boolean uniqueKey,
+                                  final EventTape tape) {
+        final LoadRun.Options options = new LoadRun.Options();
+        options.workload = w;
+        options.type = type;
+        options.partitions = partitions;
+        options.uniqueKey = uniqueKey;
+        options.warmupEvents = 0;
+        options.maxKeysPerPartition = 1 << 14;
+        return LoadRun.run(tape, options);
+    }
+
+    @ParameterizedTest(name = "W4 {0} p={1} unique key {2}")
+    @CsvSource({"INNER, 1, false", "LEFT, 1, false", "INNER, 2, false", "LEFT, 2, false",
+        "INNER, 1, true", "LEFT, 1, true", "INNER, 2, true", "LEFT, 2, true"})
+    void shouldProduceW4sOutputRowsFromItsUpdates(final JoinType type, final int partitions, final boolean uniqueKey) {
+        final EventTape tape = new EventTape();
+        Workloads.w4(400, Workloads.W4_M_DEFAULT, Workloads.W4_UPDATES, tape);
+        final long expected = WorkloadJoin.expectedOutputRows(Workload.W4, type, tape);
+        assertTrue(expected > 400 * 2 * 7, "the small W4 still joins its hot key: " + expected);
+        final LoadResult result = run(Workload.W4, type, partitions, uniqueKey, tape);
+        assertEquals(0L, result.badInputs, "every -U finds the version it retracts, f1 is unique per live row");
+        assertEquals(expected, result.outputs);
+        assertEquals(800L, result.liveRows, "one live row per id");
+        assertEquals(tape.size(), result.events);
+    }
+
+    @ParameterizedTest(name = "W2 {0}")
+    @CsvSource({"INNER", "LEFT"})
+    void shouldProduceW2sOutputRows(final JoinType type) {
+        final EventTape tape = new EventTape();
+        Workloads.w2(2_000, 500, tape);
+        final LoadResult result = run(Workload.W2, type, 1, tape);
+        assertEquals(WorkloadJoin.expectedOutputRows(Workload.W2, type, tape), result.outputs);
+    }
+
+    @Test
+    void shouldDeclareF1AsBothSidesUniqueKeyOnRequest() {
+        final JoinSpec spec = WorkloadJoin.spec(Workload.W4, JoinType.LEFT, true);
+        assertEquals(List.of("f1"), spec.leftUniqueKey());
+        assertEquals(List.of("f1"), spec.rightUniqueKey());
+        assertTrue(WorkloadJoin.spec(Workload.W4, JoinType.LEFT).leftUniqueKey().isEmpty());
+        assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W1, JoinType.INNER, true));
+    }
+
+    @ParameterizedTest(name = "W1 {0}")
+    @CsvSource({"INNER", "LEFT"})
+    void shouldExpectOneRowPerClickOrImpressionInW1(final JoinType type) {
+        final EventTape tape = new EventTape();
+        Workloads.w1(5_000, tape);
+        final long expected = WorkloadJoin.expectedOutputRows(Workload.W1, type, tape);
+        assertEquals(type == JoinType.INNER ? tape.rows() - 5_000 : 5_000, expected);
+        assertEquals(expected, run(Workload.W1, type, 1, tape).outputs);
+        assertEquals(-1L, WorkloadJoin.expectedOutputRows(Workload.W1, JoinType.FULL, tape));
+    }
+}
