@@ -106,8 +106,9 @@ public final class LoadgenCommand implements Callable<Integer>
                 System.err.println("--direct runs one operator at max rate: leave out --rate and --partitions");
                 return 2;
             }
-            printSummary(DirectRun.run(tape, options), 0);
-            return 0;
+            final LoadResult direct = DirectRun.run(tape, options);
+            printSummary(direct, 0);
+            return checkOutputRows(direct, expectedRows);
         }
         final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
         final List<LatencyReport.Series> series = new ArrayList<>();
@@ -137,6 +138,12 @@ public final class LoadgenCommand implements Callable<Integer>
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
+        return checkOutputRows(result, expectedRows);
+    }
+
+    /** @return 0 when the run emitted the workload's expected output rows (or none are known), else 1. */
+    private static int checkOutputRows(final LoadResult result, final long expectedRows)
+    {
         if (expectedRows >= 0)
         {
             final boolean ok = result.outputs == expectedRows;

@@ -31,7 +31,8 @@ public final class DirectRun
         pass(tape, rows, options, measured);
         final Histogram none = new Histogram(3);
         final String label = options.label != null ? options.label
-            : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(java.util.Locale.ROOT) + " direct";
+            : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(java.util.Locale.ROOT) +
+                (options.uniqueKey ? " uk" : "") + " direct";
         return new LoadResult(label, 0, tape.size(), tape.size(), measured[0] / 1e9, measured[1], measured[2],
             none, none, measured[3], measured[4], measured[5], measured[6], 0, 0, measured[7], measured[8]);
     }
@@ -45,8 +46,9 @@ public final class DirectRun
         final long[] counts = new long[2];
         final StateConfig config = StateConfig.fromSystemProperties()
             .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : LoadRun.maxKeysPerPartition(options.workload, 1))
-            .withPreallocate(LoadRun.preallocatePerPartition(options.workload, 1));
-        try (JoinOperator join = JoinOperators.create(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type),
+            .withPreallocate(LoadRun.preallocatePerPartition(options.workload, 1, tape.rows()));
+        try (JoinOperator join = JoinOperators.create(options.spec != null ? options.spec
+                : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey),
             config,
             (kind, left, right, ts, step) ->
             {
@@ -74,7 +76,9 @@ public final class DirectRun
                     case EventTape.TYPE_LEFT:
                     case EventTape.TYPE_RIGHT:
                         row.wrap(rows.buffer(i), rows.offset(i), rowLength);
-                        join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT, row, tape.ts(i), i);
+                        // W4's -U/+U keep their kind; the tape's kinds are ChangeKind's ordinals.
+                        join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
+                            row, tape.ts(i), i);
                         break;
                     case EventTape.TYPE_WATERMARK:
                         join.onWatermark(tape.ts(i), i);

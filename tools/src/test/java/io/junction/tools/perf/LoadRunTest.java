@@ -76,4 +76,36 @@ class LoadRunTest {
         assertEquals(expected, run(Workload.W1, type, 1, tape).outputs);
         assertEquals(-1L, WorkloadJoin.expectedOutputRows(Workload.W1, JoinType.FULL, tape));
     }
+
+    @ParameterizedTest(name = "direct {0} {1} unique key {2}")
+    @CsvSource({"W1, INNER, false", "W1, LEFT, false", "W2, INNER, false", "W2, LEFT, false", "W4, INNER, true", "W4, LEFT, false"})
+    void shouldRunTheOperatorDirectlyWithTheSameOutput(final Workload w, final JoinType type, final boolean uniqueKey) {
+        final EventTape tape = new EventTape();
+        switch (w) {
+            case W1:
+                Workloads.w1(5_000, tape);
+                break;
+            case W2:
+                Workloads.w2(2_000, 500, tape);
+                break;
+            default:
+                Workloads.w4(400, Workloads.W4_M_DEFAULT, Workloads.W4_UPDATES, tape);
+        }
+        final LoadRun.Options options = new LoadRun.Options();
+        options.workload = w;
+        options.type = type;
+        options.uniqueKey = uniqueKey;
+        options.maxKeysPerPartition = 1 << 14;
+        final LoadResult result = DirectRun.run(tape, options);
+        assertEquals(WorkloadJoin.expectedOutputRows(w, type, tape), result.outputs);
+        assertEquals(0L, result.badInputs);
+        assertEquals(tape.size(), result.events);
+        assertTrue(result.label.endsWith("direct"), result.label);
+        assertTrue(result.measuredSeconds > 0);
+        if (w != Workload.W1) {
+            // Regular joins keep every live row to the end; the footprint is taken just before the end of input.
+            assertEquals(result.liveRows, result.peakLiveRows);
+            assertTrue(result.bytesPerLiveRow() > 100, "a row with its record and share of its key: " + result.bytesPerLiveRow());
+        }
+    }
 }
