@@ -172,6 +172,7 @@ public final class LoadRun
             .withWaitStrategy(options.waitStrategy)
             .withRingSize(options.ringSize)
             .withReadAhead(Boolean.parseBoolean(System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME, String.valueOf(EngineConfig.READ_AHEAD_DEFAULT))))
+            .withRecordLatency(Boolean.parseBoolean(System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME, "true")))
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(preallocatePerPartition(options.workload, partitions, tape.rows())));
