@@ -7,10 +7,10 @@ import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
-import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.join.RegularJoin.UniqueKeyShape;
+import io.junction.join.RegularJoinDifferentialTest.DomainRow;
 import io.junction.join.RegularJoinDifferentialTest.Variant;
 import io.junction.testing.DeadLetter;
 import io.junction.testing.JoinHarness;
@@ -82,10 +82,6 @@ class RegularJoinUniqueKeyDifferentialTest
         KEEP,
         VIOLATE,
         KEEP_TTL
-    }
-
-    record DomainRow(int index, Map<String, Object> values, String text, RowView view)
-    {
     }
 
     static final List<DomainRow> LEFT_ROWS = domain(LEFT, "id", "v");

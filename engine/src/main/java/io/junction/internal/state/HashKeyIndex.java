@@ -12,12 +12,10 @@ import org.agrona.UnsafeApi;
  */
 public final class HashKeyIndex implements KeyIndex
 {
-    /** Offset of a slot's key hash. */
-    private static final int HASH_OFFSET = 0;
-    /** Offset of a slot's bucket address, 0 when the slot is empty. */
-    private static final int BUCKET_OFFSET = HASH_OFFSET + Long.BYTES;
-    /** Bytes per slot. */
-    private static final int SLOT = BUCKET_OFFSET + Long.BYTES;
+    private static final int HASH_OFFSET = HashSlots.HASH_OFFSET;
+    /** A slot's value: the bucket's address. */
+    private static final int BUCKET_OFFSET = HashSlots.VALUE_OFFSET;
+    private static final int SLOT = HashSlots.SLOT;
     /** The most keys: the table has twice as many slots, and its index must fit the shift below. */
     private static final long MAX_KEYS = 1L << 30;
 
@@ -149,9 +147,7 @@ public final class HashKeyIndex implements KeyIndex
 
     private long home(final long hash)
     {
-        // Fibonacci hashing: the table's index comes from the high bits of a multiplicative mix, so
-        // it is independent of the bits that chose the partition.
-        return (hash * 0x9E3779B97F4A7C15L) >>> shift;
+        return HashSlots.home(hash, shift);
     }
 
     private void removeFromTable(final long hash)
@@ -170,31 +166,7 @@ public final class HashKeyIndex implements KeyIndex
             }
             i = (i + 1) & mask;
         }
-        // Backward-shift deletion: move later entries of the probe run into the hole, so that lookups
-        // never need tombstones.
-        long hole = i;
-        long j = (i + 1) & mask;
-        while (true)
-        {
-            final long slot = table + j * SLOT;
-            final long bucket = UnsafeApi.getLong(slot + BUCKET_OFFSET);
-            if (bucket == 0)
-            {
-                break;
-            }
-            final long entryHome = home(UnsafeApi.getLong(slot + HASH_OFFSET));
-            if (((j - entryHome) & mask) >= ((j - hole) & mask))
-            {
-                final long holeSlot = table + hole * SLOT;
-                UnsafeApi.putLong(holeSlot + HASH_OFFSET, UnsafeApi.getLong(slot + HASH_OFFSET));
-                UnsafeApi.putLong(holeSlot + BUCKET_OFFSET, bucket);
-                hole = j;
-            }
-            j = (j + 1) & mask;
-        }
-        final long holeSlot = table + hole * SLOT;
-        UnsafeApi.putLong(holeSlot + HASH_OFFSET, 0);
-        UnsafeApi.putLong(holeSlot + BUCKET_OFFSET, 0);
+        HashSlots.delete(table, mask, shift, i);
         size--;
     }
 

@@ -31,12 +31,10 @@ public final class UniqueKeyIndex implements AutoCloseable
     /** Entries the table holds before its first growth, unless the cap is lower. */
     public static final long INITIAL_ENTRIES = 1L << 12;
 
-    /** Offset of a slot's unique-key hash. */
-    private static final int HASH_OFFSET = 0;
-    /** Offset of a slot's record address, 0 when the slot is empty. */
-    private static final int RECORD_OFFSET = HASH_OFFSET + Long.BYTES;
-    /** Bytes per slot. */
-    private static final int SLOT = RECORD_OFFSET + Long.BYTES;
+    private static final int HASH_OFFSET = HashSlots.HASH_OFFSET;
+    /** A slot's value: the record's address. */
+    private static final int RECORD_OFFSET = HashSlots.VALUE_OFFSET;
+    private static final int SLOT = HashSlots.SLOT;
 
     /** Tells whether a record with the looked-up hash is the one looked up. */
     @FunctionalInterface
@@ -120,8 +118,7 @@ public final class UniqueKeyIndex implements AutoCloseable
 
     private long home(final long hash)
     {
-        // Fibonacci hashing, as HashKeyIndex: the slot comes from the high bits of a multiplicative mix.
-        return (hash * 0x9E3779B97F4A7C15L) >>> shift;
+        return HashSlots.home(hash, shift);
     }
 
     /**
@@ -241,31 +238,7 @@ public final class UniqueKeyIndex implements AutoCloseable
             }
             i = (i + 1) & mask;
         }
-        // Backward-shift deletion: move later entries of the probe run into the hole, so that lookups
-        // never need tombstones (an entry moves only if the hole lies between its home and its slot).
-        long hole = i;
-        long j = (i + 1) & mask;
-        while (true)
-        {
-            final long slot = table + j * SLOT;
-            final long stored = UnsafeApi.getLong(slot + RECORD_OFFSET);
-            if (stored == 0)
-            {
-                break;
-            }
-            final long entryHash = UnsafeApi.getLong(slot + HASH_OFFSET);
-            if (((j - home(entryHash)) & mask) >= ((j - hole) & mask))
-            {
-                final long holeSlot = table + hole * SLOT;
-                UnsafeApi.putLong(holeSlot + HASH_OFFSET, entryHash);
-                UnsafeApi.putLong(holeSlot + RECORD_OFFSET, stored);
-                hole = j;
-            }
-            j = (j + 1) & mask;
-        }
-        final long holeSlot = table + hole * SLOT;
-        UnsafeApi.putLong(holeSlot + HASH_OFFSET, 0);
-        UnsafeApi.putLong(holeSlot + RECORD_OFFSET, 0);
+        HashSlots.delete(table, mask, shift, i);
         size--;
         return true;
     }
