@@ -9,7 +9,8 @@ import java.util.Arrays;
  * is carved by a bump pointer; a freed record goes onto a free list of its exact size class (8-byte
  * steps) and is reused first, so a steady workload (rows dying as fast as they arrive) stays in a
  * fixed footprint and never returns to the bump pointer. The free lists are intrusive: a free
- * record's first 8 bytes hold the next free record.
+ * record's first 8 bytes hold the next free record. Blocks above {@link #MAX_POOLED_SIZE} (a hot key's
+ * row-group array) are taken from the OS one by one and given back when freed.
  *
  * <p>Bounded: the arena takes at most {@code limit} bytes from the OS. An allocation that would need
  * more, or that the OS refuses (malloc returns null: {@link OutOfMemoryError} from Unsafe), returns
@@ -24,8 +25,15 @@ public final class NativeArena implements AutoCloseable
     public static final int ALIGNMENT = 8;
     /** Default chunk size: large enough that chunk allocation is rare, small enough for small joins. */
     public static final int DEFAULT_CHUNK_SIZE = 4 << 20;
+    /**
+     * The largest block kept on a free list. Larger ones (a hot key's row-group array) get memory of
+     * their own from the OS and give it back when freed: an exact-size free list per large size would
+     * keep memory no other size can use and a heap table with an entry per 8 bytes of the largest size.
+     */
+    public static final int MAX_POOLED_SIZE = 128 << 10;
 
     private final int chunkSize;
+    private final int maxPooledSize;
     private final long limit;
     private long[] chunks = new long[16];
     private int chunkCount;
@@ -82,6 +90,7 @@ public final class NativeArena implements AutoCloseable
             throw new IllegalArgumentException("preallocate must be >= 0: " + preallocate);
         }
         this.chunkSize = chunkSize;
+        this.maxPooledSize = Math.min(chunkSize, MAX_POOLED_SIZE);
         final int chunksAhead = (int)Math.min(Math.min(Integer.MAX_VALUE, (preallocate + chunkSize - 1) / chunkSize),
             limit / chunkSize);
         spare = new long[chunksAhead];
@@ -122,7 +131,7 @@ public final class NativeArena implements AutoCloseable
                 return head;
             }
         }
-        if (size > chunkSize)
+        if (size > maxPooledSize)
         {
             final long large = reserve(size);
             if (large != 0)
@@ -151,6 +160,11 @@ public final class NativeArena implements AutoCloseable
     public void free(final long address, final int length)
     {
         final int size = alignedSize(length);
+        if (size > maxPooledSize)
+        {
+            release(address, size);
+            return;
+        }
         final int sizeClass = size >>> 3;
         if (sizeClass >= freeHeads.length)
         {
@@ -177,6 +191,24 @@ public final class NativeArena implements AutoCloseable
     public long limit()
     {
         return limit;
+    }
+
+    /** Gives a block of its own back to the OS. */
+    private void release(final long address, final int size)
+    {
+        // Scanned from the newest: large blocks are few, and freed far less often than records.
+        for (int i = chunkCount - 1; i >= 0; i--)
+        {
+            if (chunks[i] == address)
+            {
+                chunks[i] = chunks[--chunkCount];
+                UnsafeApi.freeMemory(address);
+                reservedBytes -= size;
+                usedBytes -= size;
+                return;
+            }
+        }
+        throw new IllegalStateException("not a block of this arena: " + address);
     }
 
     /** @return a new block of memory, or 0 when it would pass the limit or the OS refuses. */

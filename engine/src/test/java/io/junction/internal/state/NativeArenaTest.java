@@ -105,8 +105,33 @@ class NativeArenaTest
             assertEquals(10_000, arena.reservedBytes());
             assertEquals(10_000, arena.usedBytes());
             arena.free(big, 10_000);
-            assertEquals(big, arena.allocate(10_000));
+            // A block of its own goes back to the OS.
+            assertEquals(0, arena.reservedBytes());
+            assertEquals(0, arena.usedBytes());
+            final long again = arena.allocate(10_000);
+            UnsafeApi.setMemory(again, 10_000, (byte)7);
             assertEquals(10_000, arena.reservedBytes());
+        }
+    }
+
+    @Test
+    void shouldGiveBlocksAboveThePooledSizeBackToTheOs()
+    {
+        try (NativeArena arena = new NativeArena(NativeArena.DEFAULT_CHUNK_SIZE))
+        {
+            final long small = arena.allocate(64);
+            final long reservedWithChunk = arena.reservedBytes();
+            final int large = NativeArena.MAX_POOLED_SIZE + 8;
+            final long a = arena.allocate(large);
+            final long b = arena.allocate(large);
+            assertEquals(reservedWithChunk + 2L * large, arena.reservedBytes(), "large blocks come from the OS, not the chunk");
+            arena.free(a, large);
+            arena.free(b, large);
+            assertEquals(reservedWithChunk, arena.reservedBytes());
+            assertEquals(64, arena.usedBytes());
+            // A pooled size is still reused from its free list.
+            arena.free(small, 64);
+            assertEquals(small, arena.allocate(64));
         }
     }
 

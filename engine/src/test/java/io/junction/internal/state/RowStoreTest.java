@@ -203,4 +203,33 @@ class RowStoreTest
             UnsafeApi.freeMemory(bucket);
         }
     }
+
+    @Test
+    void aHotKeysLargeGroupArrayGoesBackToTheOsWhenItsRowsLeave()
+    {
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        try (RowStore store = new RowStore(1 << 20, 0, Long.MAX_VALUE, false))
+        {
+            BucketDescriptor.init(bucket, 3);
+            final List<Long> stored = new ArrayList<>();
+            // 40,000 rows: the group's array (320 KiB) is larger than any pooled block.
+            for (int i = 0; i < 40_000; i++)
+            {
+                stored.add(store.append(bucket, Side.LEFT, key, 0, 8, row(i), i));
+            }
+            assertEquals(stored, groupOf(bucket, Side.LEFT));
+            final long reservedAtPeak = store.reservedBytes();
+            for (final long record : stored)
+            {
+                store.remove(record);
+            }
+            assertEquals(0, store.usedBytes());
+            assertTrue(store.reservedBytes() < reservedAtPeak - NativeArena.MAX_POOLED_SIZE,
+                "the large arrays went back to the OS: " + store.reservedBytes() + " of " + reservedAtPeak);
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
+        }
+    }
 }
