@@ -41,7 +41,8 @@ public final class JoinSpec
     private final IntervalBounds interval;
     private final WindowSpec window;
     private final long allowedLateness;
-    private final long stateTtl;
+    private final long leftStateTtl;
+    private final long rightStateTtl;
 
 
     private JoinSpec(final Builder b)
@@ -60,7 +61,8 @@ public final class JoinSpec
         interval = b.interval;
         window = b.window;
         allowedLateness = b.allowedLateness;
-        stateTtl = b.stateTtl;
+        leftStateTtl = b.leftStateTtl;
+        rightStateTtl = b.rightStateTtl;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
         CompiledJoin.of(this);
@@ -178,10 +180,23 @@ public final class JoinSpec
         return allowedLateness;
     }
 
-    /** @return ms of event time a regular join keeps a row behind the watermark; 0 keeps rows forever. */
+    /**
+     * @return the longest a regular join keeps a row behind the watermark, ms of event time: 0 (forever)
+     *         when either side keeps its rows forever, else the larger of the two sides' TTLs; the same as
+     *         {@link #stateTtl(Side)} when both sides have one TTL ({@link Builder#stateTtl(long)}).
+     */
     public long stateTtl()
     {
-        return stateTtl;
+        return leftStateTtl == 0 || rightStateTtl == 0 ? 0 : Math.max(leftStateTtl, rightStateTtl);
+    }
+
+    /**
+     * @param side an input.
+     * @return ms of event time a regular join keeps a row of that side behind the watermark; 0 keeps them forever.
+     */
+    public long stateTtl(final Side side)
+    {
+        return side == Side.LEFT ? leftStateTtl : rightStateTtl;
     }
 
     @Override
@@ -195,7 +210,8 @@ public final class JoinSpec
             (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
             (condition.isEmpty() ? "" : " condition=" + condition) +
             (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
-            (stateTtl != 0 ? " stateTtl=" + stateTtl : "") + '}';
+            (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
+                : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) + '}';
     }
 
     /** Collects and validates a {@link JoinSpec}. Not thread safe. */
@@ -218,7 +234,8 @@ public final class JoinSpec
         private IntervalBounds interval;
         private WindowSpec window;
         private long allowedLateness;
-        private long stateTtl;
+        private long leftStateTtl;
+        private long rightStateTtl;
 
         private Builder(final JoinKind kind, final JoinType type)
         {
@@ -384,7 +401,33 @@ public final class JoinSpec
          */
         public Builder stateTtl(final long millis)
         {
-            this.stateTtl = millis;
+            this.leftStateTtl = millis;
+            this.rightStateTtl = millis;
+            return this;
+        }
+
+        /**
+         * Sets one side's regular-join state TTL in ms of event time, >= 0 (0 = keep that side's rows
+         * forever), as Flink SQL's per-table {@code STATE_TTL} hint: the sides may differ.
+         *
+         * @param side   the input.
+         * @param millis the TTL, ms.
+         * @return this builder.
+         */
+        public Builder stateTtl(final Side side, final long millis)
+        {
+            if (side == null)
+            {
+                throw new IllegalArgumentException("side is required");
+            }
+            if (side == Side.LEFT)
+            {
+                this.leftStateTtl = millis;
+            }
+            else
+            {
+                this.rightStateTtl = millis;
+            }
             return this;
         }
 
@@ -408,9 +451,9 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("allowedLateness must be >= 0: " + allowedLateness);
             }
-            if (stateTtl < 0)
+            if (leftStateTtl < 0 || rightStateTtl < 0)
             {
-                throw new IllegalArgumentException("stateTtl must be >= 0: " + stateTtl);
+                throw new IllegalArgumentException("stateTtl must be >= 0: left " + leftStateTtl + ", right " + rightStateTtl);
             }
             switch (kind)
             {
@@ -444,7 +487,7 @@ public final class JoinSpec
                         throw new IllegalArgumentException("interval: only for interval joins");
                     }
             }
-            if (kind != JoinKind.REGULAR && stateTtl != 0)
+            if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
             {
                 throw new IllegalArgumentException("stateTtl: only for regular joins (interval and window state is bounded by time)");
             }

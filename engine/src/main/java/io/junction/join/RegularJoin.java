@@ -37,7 +37,8 @@ import static io.junction.join.TimeMath.saturatedAdd;
  *
  * <p>Predicate: keys equal (a null key matches nothing), both rows pass their side's pre-filter,
  * and the post-join condition holds. Every row is stored until it is retracted or, with a state TTL,
- * until the watermark passes {@code ts + stateTtl}. Each stored row carries its association count:
+ * until the watermark passes {@code ts + stateTtl} (each side's own TTL: {@link JoinSpec#stateTtl(Side)},
+ * as Flink SQL's per-table {@code STATE_TTL} hint). Each stored row carries its association count:
  * the number of other-side rows it matched, so that outer and semi/anti output can change state
  * exactly when a count crosses zero.
  * <pre>
@@ -47,7 +48,7 @@ import static io.junction.join.TimeMath.saturatedAdd;
  *     accumulate: if O is outer and o.count == 0: emit -(o, null);  o.count++;  emit k(r, o)
  *     retract:    emit k(r, o);  o.count--;  if O is outer and o.count == 0: emit +(o, null)
  *   if S is outer and r matched nothing: emit +(r, null) / -(r, null)
- *   accumulate: store r with its count (unless already older than watermark - stateTtl)
+ *   accumulate: store r with its count (unless already older than watermark - stateTtl of S)
  *   retract:    remove the stored copy
  * semi: +l when l's count goes 0 -> 1, -l when 1 -> 0.  anti: +l while 0, -l when it leaves 0.
  * </pre>
@@ -77,7 +78,10 @@ public final class RegularJoin implements JoinOperator
     private final Emitter emit;
     private final boolean semiOrAnti;
     private final boolean semi;
-    private final long stateTtl;
+    /** Each side's state TTL (0: kept until retracted), and whether either has one. */
+    private final long leftTtl;
+    private final long rightTtl;
+    private final boolean anyTtl;
     private final TimerWheel.ExpiryHandler expiry = this::expire;
 
     /** How a side keeps its rows by unique key (Flink's {@code JoinInputSideSpec}). */
@@ -131,12 +135,15 @@ public final class RegularJoin implements JoinOperator
         JoinOperators.requireKind(spec, JoinKind.REGULAR);
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH, spec.stateTtl() > 0, counters, this::makeRoom,
+        this.state = new PartitionState(config, BucketDescriptor.LENGTH,
+            spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0, counters, this::makeRoom,
             uniqueKeyIndexBytes(spec, config));
         this.predicate = new JoinPredicate(compiled, config, state.store, counters);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
-        this.stateTtl = spec.stateTtl();
+        this.leftTtl = spec.stateTtl(Side.LEFT);
+        this.rightTtl = spec.stateTtl(Side.RIGHT);
+        this.anyTtl = leftTtl > 0 || rightTtl > 0;
         this.leftShape = shape(spec, Side.LEFT);
         this.rightShape = shape(spec, Side.RIGHT);
         this.leftUniqueKey = compiled.uniqueKey(Side.LEFT);
@@ -288,7 +295,7 @@ public final class RegularJoin implements JoinOperator
         }
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
-        final boolean stores = accumulate && !isExpiredOnArrival(ts);
+        final boolean stores = accumulate && !isExpiredOnArrival(side, ts);
         final long expiredBefore = counters.expiredRows;
         final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
         if (stores && reserved == 0)
@@ -357,9 +364,10 @@ public final class RegularJoin implements JoinOperator
             {
                 uniqueKeys.put(uniqueKeyHash, record);
             }
-            if (stateTtl > 0)
+            final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
+            if (ttl > 0)
             {
-                scheduleExpiry(record, ts);
+                scheduleExpiry(record, ts, ttl);
             }
         }
         else
@@ -558,7 +566,7 @@ public final class RegularJoin implements JoinOperator
      */
     private boolean makeRoom()
     {
-        if (state.fullPolicy != FullPolicy.EXPIRE_OLDEST || stateTtl <= 0)
+        if (state.fullPolicy != FullPolicy.EXPIRE_OLDEST || !anyTtl)
         {
             return false;
         }
@@ -572,14 +580,15 @@ public final class RegularJoin implements JoinOperator
         return true;
     }
 
-    private boolean isExpiredOnArrival(final long ts)
+    private boolean isExpiredOnArrival(final Side side, final long ts)
     {
-        return stateTtl > 0 && saturatedAdd(ts, stateTtl) < watermarks.current();
+        final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
+        return ttl > 0 && saturatedAdd(ts, ttl) < watermarks.current();
     }
 
-    private void scheduleExpiry(final long record, final long ts)
+    private void scheduleExpiry(final long record, final long ts, final long ttl)
     {
-        state.wheel.schedule(record, saturatedAdd(ts, stateTtl));
+        state.wheel.schedule(record, saturatedAdd(ts, ttl));
         RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
     }
 
@@ -686,9 +695,9 @@ public final class RegularJoin implements JoinOperator
     /** The join's watermark moved forward to {@code watermark}: rows past their TTL expire. */
     private void onJoinWatermark(final long watermark, final long step)
     {
-        if (stateTtl > 0)
+        if (anyTtl)
         {
-            // A row expires once watermark - stateTtl > ts, i.e. its deadline ts + stateTtl < watermark.
+            // A row expires once watermark - ttl > ts, i.e. its deadline ts + ttl < watermark (its side's ttl).
             state.wheel.advance(watermark, expiry);
         }
     }

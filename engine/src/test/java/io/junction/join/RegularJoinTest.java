@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The regular join's changelog, event by event (SPEC 2.1). */
@@ -1081,6 +1082,55 @@ class RegularJoinTest
     static JoinHarness ttlJoin(final JoinType type, final long ttl)
     {
         return new JoinHarness(spec(type).stateTtl(ttl).build(), CONFIG);
+    }
+
+    /** Per-side TTL (Flink SQL's per-table STATE_TTL hint): each side's rows live by their own TTL; 0 keeps them. */
+    @Test
+    void shouldExpireEachSideByItsOwnTtl()
+    {
+        try (JoinHarness h = new JoinHarness(spec(JoinType.INNER).stateTtl(Side.LEFT, 1000).stateTtl(Side.RIGHT, 5000).build(), CONFIG))
+        {
+            h.leftAt(0, "+I", "id", 1);
+            h.rightAt(0, "+I", "id", 2);
+            h.watermark(1001);
+            assertLive(h, 0, 1);
+            assertEquals(List.of(), h.rightAt(1001, "+I", "id", 1), "the left row is gone after its 1 s");
+            assertEquals(1, h.leftAt(1001, "+I", "id", 2).size(), "the right row lives for its 5 s");
+            h.watermark(5001);
+            // Gone by now: the first left row, the left row of 1001 (its 1 s) and the right row of 0 (its 5 s);
+            // the right row of 1001 has until 6001.
+            assertEquals(3, h.counters().expiredRows());
+            assertLive(h, 0, 1);
+            assertEquals(List.of(), h.leftAt(5001, "+I", "id", 2), "and then it is gone too");
+        }
+    }
+
+    @Test
+    void shouldKeepTheSideWithoutTtlForever()
+    {
+        try (JoinHarness h = new JoinHarness(spec(JoinType.INNER).stateTtl(Side.RIGHT, 1000).build(), CONFIG))
+        {
+            h.leftAt(0, "+I", "id", 1);
+            h.rightAt(0, "+I", "id", 1);
+            h.watermark(1_000_000);
+            assertLive(h, 1, 0);
+            assertEquals(1, h.rightAt(1_000_000, "+I", "id", 1).size(), "the left row has no TTL");
+            // A right row arriving behind its own TTL joins and is not stored; a left row never is.
+            assertEquals(1, h.rightAt(0, "+I", "id", 1).size());
+            assertLive(h, 1, 1);
+            assertEquals(1, h.leftAt(0, "+I", "id", 1).size());
+            assertLive(h, 2, 1);
+        }
+    }
+
+    @Test
+    void shouldReportTheLongestTtlAndRejectANegativeOne()
+    {
+        assertEquals(5000, spec(JoinType.INNER).stateTtl(Side.LEFT, 1000).stateTtl(Side.RIGHT, 5000).build().stateTtl());
+        assertEquals(0, spec(JoinType.INNER).stateTtl(Side.LEFT, 1000).build().stateTtl(), "the right side keeps rows forever");
+        assertEquals(1000, spec(JoinType.INNER).stateTtl(Side.LEFT, 1000).build().stateTtl(Side.LEFT));
+        assertEquals(7, spec(JoinType.INNER).stateTtl(7).build().stateTtl(Side.RIGHT));
+        assertThrows(IllegalArgumentException.class, () -> spec(JoinType.INNER).stateTtl(Side.RIGHT, -1).build());
     }
 
     @Test

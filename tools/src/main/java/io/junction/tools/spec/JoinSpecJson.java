@@ -15,6 +15,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Schema;
+import io.junction.api.Side;
 import io.junction.api.WindowSpec;
 import io.junction.tools.json.JsonNumbers;
 import io.junction.tools.json.RowJson;
@@ -70,7 +71,7 @@ public final class JoinSpecJson {
 
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
-        "allowedLateness", "stateTtl");
+        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
     private static final Set<String> SLIDING_FIELDS = Set.of("kind", "size", "slide", "offset");
@@ -98,13 +99,14 @@ public final class JoinSpecJson {
         private final List<String[]> condition;
         private final List<CompareOp> conditionOps;
         private final long allowedLateness;
-        private final long stateTtl;
+        private final long leftStateTtl;
+        private final long rightStateTtl;
         private final List<String> fieldNames;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<Filter> leftFilter,
             final List<Filter> rightFilter, final List<String[]> condition, final List<CompareOp> conditionOps,
-            final long allowedLateness, final long stateTtl) {
+            final long allowedLateness, final long leftStateTtl, final long rightStateTtl) {
             this.kind = kind;
             this.type = type;
             this.leftKey = List.copyOf(leftKey);
@@ -118,7 +120,8 @@ public final class JoinSpecJson {
             this.condition = List.copyOf(condition);
             this.conditionOps = List.copyOf(conditionOps);
             this.allowedLateness = allowedLateness;
-            this.stateTtl = stateTtl;
+            this.leftStateTtl = leftStateTtl;
+            this.rightStateTtl = rightStateTtl;
             final Set<String> names = new LinkedHashSet<>(leftKey);
             names.addAll(rightKey);
             if (leftUniqueKey != null) {
@@ -190,7 +193,7 @@ public final class JoinSpecJson {
             for (int i = 0; i < condition.size(); i++) {
                 builder.condition(condition.get(i)[0], conditionOps.get(i), condition.get(i)[1]);
             }
-            builder.allowedLateness(allowedLateness).stateTtl(stateTtl);
+            builder.allowedLateness(allowedLateness).stateTtl(Side.LEFT, leftStateTtl).stateTtl(Side.RIGHT, rightStateTtl);
             try {
                 return builder.build();
             } catch (final IllegalArgumentException e) {
@@ -326,7 +329,7 @@ public final class JoinSpecJson {
             }
         }
         final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
-            condition, conditionOps, nonNegative(root, "allowedLateness"), nonNegative(root, "stateTtl"));
+            condition, conditionOps, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
@@ -474,6 +477,11 @@ public final class JoinSpecJson {
             fields.add(field.textValue());
         }
         return fields;
+    }
+
+    /** @return a side's state TTL: its own field when given, else {@code stateTtl} (both sides), else 0. */
+    private static long stateTtl(final JsonNode root, final String sideField) {
+        return root.has(sideField) ? nonNegative(root, sideField) : nonNegative(root, "stateTtl");
     }
 
     private static long nonNegative(final JsonNode root, final String name) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.CompareOp;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
+import io.junction.api.Side;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Schema;
@@ -83,6 +84,17 @@ class JoinSpecJsonTest {
     }
 
     @Test
+    void readsAStateTtlPerSide() {
+        final JoinSpec both = parse("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"stateTtl\":50," +
+            "\"rightStateTtl\":900}");
+        assertEquals(50, both.stateTtl(Side.LEFT), "stateTtl applies to the side without its own");
+        assertEquals(900, both.stateTtl(Side.RIGHT));
+        final JoinSpec one = parse("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftStateTtl\":7}");
+        assertEquals(7, one.stateTtl(Side.LEFT));
+        assertEquals(0, one.stateTtl(Side.RIGHT), "no TTL: kept forever");
+    }
+
+    @Test
     void readsUniqueKeys() {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"regular\",\"type\":\"left\"," +
             "\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"order_id\"],\"rightUniqueKey\":[\"k\",\"line\"]," +
@@ -138,6 +150,8 @@ class JoinSpecJsonTest {
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'allowedLateness':-1}      | allowedLateness",
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'stateTtl':1.5}            | stateTtl",
         "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'stateTtl':10} | stateTtl",
+        "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'rightStateTtl':-5}        | rightStateTtl",
+        "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'leftStateTtl':10} | stateTtl",
         "{'join':'regular','join':'interval','type':'inner','leftKey':['a'],'rightKey':['a']}         | spec",
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'leftUniqueKeys':['a']}    | leftUniqueKeys",
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'leftUniqueKey':[]}        | leftUniqueKey",
