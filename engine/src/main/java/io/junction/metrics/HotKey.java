@@ -72,6 +72,7 @@ public final class HotKey
     {
         final ByteBuffer bytes = ByteBuffer.wrap(key).order(ByteOrder.LITTLE_ENDIAN);
         final StringBuilder text = new StringBuilder();
+        boolean cut = false;
         while (bytes.hasRemaining())
         {
             if (text.length() > 0)
@@ -97,11 +98,13 @@ public final class HotKey
                 final int present = Math.min(length, bytes.remaining());
                 text.append('"').append(new String(key, bytes.position(), present, StandardCharsets.UTF_8));
                 bytes.position(bytes.position() + present);
+                cut |= present < length;
                 text.append(present < length ? "...\"" : "\"");
             }
             else if (type == FieldType.LONG || type == FieldType.DOUBLE || type == FieldType.BOOLEAN || type == FieldType.STRING)
             {
                 text.append("...");
+                cut = true;
                 break;
             }
             else
@@ -109,7 +112,7 @@ public final class HotKey
                 return hex();
             }
         }
-        if (key.length < keyLength && !text.toString().endsWith("..."))
+        if (key.length < keyLength && !cut)
         {
             text.append("...");
         }
