@@ -152,7 +152,8 @@ class HotKeysEngineTest
         {
             reported += engine.hotKeys(p).size();
         }
-        assertEquals(StateConfig.HOT_KEYS_DEFAULT, Math.min(reported, StateConfig.HOT_KEYS_DEFAULT), "the cold keys fill the sketches: 41 keys over 2 partitions");
+        // 41 keys over 2 partitions: one partition holds at least 21, so its sketch is full.
+        assertTrue(reported >= StateConfig.HOT_KEYS_DEFAULT && reported <= 2 * StateConfig.HOT_KEYS_DEFAULT, "reported " + reported);
 
         final CountDownLatch offResults = new CountDownLatch(HOT_LEFT_ROWS * HOT_PROBES + COLD_KEYS);
         final JoinEngine off = start("hot-keys-off", StateConfig.defaults().withMaxKeys(4096).withHotKeys(0), offResults);
