@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  * 0..30 s later, modelled as a click for impression n - delay; a watermark max_ts - 5000 every 1000
  * events expires what can no longer match (and pads it in a left join). State stays at ~35 s of
  * rows, as in W1. Run with {@code -prof gc}: ~0 B/op once warm.
+ *
+ * <p>{@code hotKeys}: the counters of the hot-key sketch ({@code junction.metrics.hotKeys}; 0 = off),
+ * to show its cost on W1's path, its worst case: nearly every key is new, so nearly every row misses
+ * the sketch (a scan of its slots to find the key, one to find the lightest, a copy of the key sample).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -44,6 +48,9 @@ public class IntervalJoinBenchmark
 {
     @Param({"INNER", "LEFT"})
     public JoinType type;
+
+    @Param({"16", "0"})
+    public int hotKeys;
 
     private IntervalJoin join;
     private final BenchRows rows = new BenchRows();
@@ -57,7 +64,7 @@ public class IntervalJoinBenchmark
         final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, type)
             .schemas(BenchRows.SCHEMA, BenchRows.SCHEMA).leftKey("key").rightKey("key")
             .interval(IntervalBounds.inclusive(-30_000, 30_000)).build();
-        join = new IntervalJoin(spec, StateConfig.defaults().withMaxKeys(1 << 18),
+        join = new IntervalJoin(spec, StateConfig.defaults().withMaxKeys(1 << 18).withHotKeys(hotKeys),
             (kind, left, right, ts, step) -> this.blackhole.consume(ts), DeadLetterHandler.NONE);
     }
 

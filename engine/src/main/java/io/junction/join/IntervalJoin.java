@@ -19,8 +19,11 @@ import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
 
 import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -161,6 +164,7 @@ public final class IntervalJoin implements JoinOperator
             return;
         }
         final int matches = probe(side, row, ts, step, keyLength, bucket);
+        state.countKey(bucket, side, predicate.key, keyLength, closed ? 0 : 1);
         if (semi && side == Side.LEFT && matches > 0)
         {
             emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
@@ -303,6 +307,12 @@ public final class IntervalJoin implements JoinOperator
         state.refreshCounters();
         counters.watermark = watermarks.current();
         return counters;
+    }
+
+    @Override
+    public List<HotKey> hotKeys()
+    {
+        return state.hotKeys();
     }
 
     @Override

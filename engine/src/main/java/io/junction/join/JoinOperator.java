@@ -3,7 +3,10 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
+
+import java.util.List;
 
 /**
  * A join operator: a plain single-threaded state machine that knows nothing of threads or rings.
@@ -76,6 +79,19 @@ public interface JoinOperator extends AutoCloseable
 
     /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */
     OperatorCounters counters();
+
+    /**
+     * The hot-key report: the keys the operator's heavy-hitters sketch tracks ({@link StateConfig#hotKeys()}
+     * counters), with the live rows of each read from state now. Allocates; the runtime takes it at
+     * most every {@code JoinEngine.HOT_KEYS_INTERVAL_MILLIS} ms, on the partition thread.
+     *
+     * @return the tracked keys, most rows visited by probes first; empty when the sketch is off or the
+     *         operator keeps none (the window joins).
+     */
+    default List<HotKey> hotKeys()
+    {
+        return List.of();
+    }
 
     /** Frees the operator's off-heap state. */
     @Override

@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
@@ -9,7 +10,12 @@ import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
+import io.junction.metrics.HotKey;
+import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
+
+import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The stored state of one operator in one partition: the key index, the row store, the timer wheel
@@ -41,6 +47,9 @@ final class PartitionState implements AutoCloseable
     private final long maxLiveRows;
     private final JoinCounters counters;
     private final RoomMaker roomMaker;
+    /** The heavy hitters among the keys, by rows stored and rows visited by probes ({@link #countKey}). */
+    private final HotKeySketch hotKeys;
+    private final LongUnaryOperator liveRowsOfKey = this::liveRows;
     private boolean closed;
     /** Keeps what {@link #prefetch} and {@link #touch} read, so that the JIT cannot drop the reads. */
     private long touched;
@@ -73,6 +82,7 @@ final class PartitionState implements AutoCloseable
     {
         this.counters = counters;
         this.roomMaker = roomMaker;
+        this.hotKeys = new HotKeySketch(config.hotKeys());
         this.maxLiveRows = config.maxLiveRows();
         this.fullPolicy = config.fullPolicy();
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
@@ -202,6 +212,30 @@ final class PartitionState implements AutoCloseable
     void touch(final long rows, final int from, final int to)
     {
         touched ^= RowGroup.touch(rows, from, to);
+    }
+
+    /**
+     * Counts one row event of a key for the hot-key report: the rows it stored and the rows of the other
+     * side its probe of {@code bucket} visited (the side's live count: a probe visits every one).
+     */
+    void countKey(final long bucket, final Side side, final DirectBuffer key, final int keyLength, final int storedRows)
+    {
+        if (hotKeys.enabled())
+        {
+            hotKeys.record(BucketDescriptor.hash(bucket), key, 0, keyLength, storedRows, BucketDescriptor.count(bucket, side.other()));
+        }
+    }
+
+    /** @return the hot-key report, with each key's live rows read from its bucket now. */
+    List<HotKey> hotKeys()
+    {
+        return closed ? List.of() : hotKeys.report(liveRowsOfKey);
+    }
+
+    private long liveRows(final long keyHash)
+    {
+        final long bucket = index.find(keyHash);
+        return bucket == 0 ? 0 : (long)BucketDescriptor.count(bucket, Side.LEFT) + BucketDescriptor.count(bucket, Side.RIGHT);
     }
 
     /** Frees the off-heap state; idempotent. */

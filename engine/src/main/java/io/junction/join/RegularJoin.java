@@ -21,6 +21,7 @@ import io.junction.internal.state.RowStore;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -344,6 +345,10 @@ public final class RegularJoin implements JoinOperator
                 return;
             }
             final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
+            if (keyLength != UNMATCHABLE)
+            {
+                state.countKey(bucket, side, predicate.key, keyLength, reserved != 0 ? 1 : 0);
+            }
             if (matches == 0 && emit.emitsUnmatched(side))
             {
                 emit.padded(ChangeKind.INSERT, side, row, ts, step);
@@ -390,6 +395,7 @@ public final class RegularJoin implements JoinOperator
         if (keyLength != UNMATCHABLE)
         {
             probe(side, kind, row, ts, step, keyLength, bucket, false);
+            state.countKey(bucket, side, predicate.key, keyLength, 0);
         }
         // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
         // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
@@ -649,6 +655,12 @@ public final class RegularJoin implements JoinOperator
             counters.liveStateBytes += rightIndex.offHeapBytes();
         }
         return counters;
+    }
+
+    @Override
+    public List<HotKey> hotKeys()
+    {
+        return state.hotKeys();
     }
 
     @Override

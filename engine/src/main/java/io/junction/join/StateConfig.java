@@ -74,6 +74,17 @@ public final class StateConfig
      */
     public static final String HASH_SEED_PROP_NAME = "junction.state.hashSeed";
 
+    /**
+     * Counters of each partition's hot-key sketch (Space-Saving over the key hash, see
+     * {@code io.junction.metrics.HotKey}); 0 turns the hot-key report off.
+     */
+    public static final String HOT_KEYS_PROP_NAME = "junction.metrics.hotKeys";
+    /** Default {@link #HOT_KEYS_PROP_NAME}: 16 keys per partition. */
+    public static final int HOT_KEYS_DEFAULT = 16;
+    /** The most {@link #HOT_KEYS_PROP_NAME} counters: each update scans them. */
+    public static final int HOT_KEYS_MAX = 256;
+
+    private final int hotKeys;
     private final long maxKeys;
     private final long maxLiveRows;
     private final long maxStateBytes;
@@ -137,14 +148,19 @@ public final class StateConfig
         final IndexKind indexKind, final long preallocate)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0);
+            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT);
     }
 
     private StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate, final long maxLiveRows, final long maxStateBytes,
-        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed)
+        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed, final int hotKeys)
     {
+        if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
+        {
+            throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
+        }
+        this.hotKeys = hotKeys;
         if (maxLiveRows < 1)
         {
             throw new IllegalArgumentException(MAX_LIVE_ROWS_PROP_NAME + " must be >= 1: " + maxLiveRows);
@@ -220,7 +236,8 @@ public final class StateConfig
             Long.getLong(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT),
             fullPolicy(System.getProperty(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
             System.getProperty(HASH_SEED_PROP_NAME) != null,
-            System.getProperty(HASH_SEED_PROP_NAME) == null ? 0 : Long.decode(System.getProperty(HASH_SEED_PROP_NAME).trim()));
+            System.getProperty(HASH_SEED_PROP_NAME) == null ? 0 : Long.decode(System.getProperty(HASH_SEED_PROP_NAME).trim()),
+            Integer.getInteger(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT));
     }
 
     private static FullPolicy fullPolicy(final String name)
@@ -250,7 +267,7 @@ public final class StateConfig
     public StateConfig withMaxKeys(final long maxKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -261,7 +278,7 @@ public final class StateConfig
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -271,7 +288,7 @@ public final class StateConfig
     public StateConfig withChunkSize(final int chunkSize)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -281,7 +298,7 @@ public final class StateConfig
     public StateConfig withIndex(final IndexKind indexKind)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -291,7 +308,7 @@ public final class StateConfig
     public StateConfig withPreallocate(final long preallocate)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -301,7 +318,7 @@ public final class StateConfig
     public StateConfig withMaxLiveRows(final long maxLiveRows)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -311,7 +328,7 @@ public final class StateConfig
     public StateConfig withMaxStateBytes(final long maxStateBytes)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -321,7 +338,7 @@ public final class StateConfig
     public StateConfig withFullPolicy(final FullPolicy fullPolicy)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
     }
 
     /**
@@ -331,7 +348,23 @@ public final class StateConfig
     public StateConfig withHashSeed(final long hashSeed)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed);
+            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys);
+    }
+
+    /**
+     * @param hotKeys counters of each partition's hot-key sketch, in [0, {@link #HOT_KEYS_MAX}]; 0 turns it off.
+     * @return a copy with another hot-key sketch size.
+     */
+    public StateConfig withHotKeys(final int hotKeys)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+    }
+
+    /** @return counters of each partition's hot-key sketch, 0 when the hot-key report is off. */
+    public int hotKeys()
+    {
+        return hotKeys;
     }
 
     /** @return this configuration if its hash seed is fixed, else a copy with a seed drawn from {@link SecureRandom}. */
@@ -418,6 +451,6 @@ public final class StateConfig
         return "StateConfig{maxKeys=" + maxKeys + ", chunkSize=" + chunkSize + ", tickShift=" + tickShift +
             ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + ", preallocate=" + preallocate +
             ", maxLiveRows=" + maxLiveRows + ", maxStateBytes=" + maxStateBytes + ", fullPolicy=" + fullPolicy +
-            ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + '}';
+            ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + ", hotKeys=" + hotKeys + '}';
     }
 }

@@ -26,6 +26,13 @@ public interface JoinPartitionMXBean extends JoinMetricsMXBean
     /** @return the join watermark, {@link Long#MIN_VALUE} before both inputs have one. */
     long getWatermark();
 
+    /**
+     * @return the partition's hot-key report, one line per key, most rows visited by probes first
+     *         ({@link HotKey#toString()}: key, rows visited, stored, live, error bound, hash); empty
+     *         when {@code junction.metrics.hotKeys} is 0 or the join keeps none (window joins).
+     */
+    String[] getHotKeys();
+
     /** @return whether the partition's thread died (see {@code PartitionFailedException}): it processes nothing more. */
     boolean isFailed();
 }

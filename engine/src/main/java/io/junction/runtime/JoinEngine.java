@@ -1,5 +1,6 @@
 package io.junction.runtime;
 
+import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
 import com.lmax.disruptor.RingBuffer;
@@ -73,6 +74,9 @@ import java.util.function.LongSupplier;
  */
 public final class JoinEngine implements AutoCloseable
 {
+    /** Least ms between two hot-key reports of a partition ({@link #hotKeys(int)}): a report allocates. */
+    public static final long HOT_KEYS_INTERVAL_MILLIS = 100;
+
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
     /** How long start waits for the partition threads at least: a bound on a hang only. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
@@ -127,7 +131,8 @@ public final class JoinEngine implements AutoCloseable
                     builder.operatorFactory != null ? builder.operatorFactory :
                     (guardedResults, guardedDeadLetters) -> JoinOperators.create(spec, config.state(), guardedResults, guardedDeadLetters),
                     results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
-                    builder.onThreadStart, metrics[p], latency[p], config.recordLatency());
+                    builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
+                    config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0);
                 final Disruptor<RingSlot> disruptor = new Disruptor<>(
                     () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
                     config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
@@ -290,6 +295,22 @@ public final class JoinEngine implements AutoCloseable
                 workers[p].isFailed()));
         }
         return Collections.unmodifiableList(snapshots);
+    }
+
+    /**
+     * The hot-key report of one partition: the keys its heavy-hitters sketch tracks
+     * ({@link io.junction.join.StateConfig#hotKeys()} counters, {@value io.junction.join.StateConfig#HOT_KEYS_PROP_NAME}), with the rows
+     * each stored, the stored rows its probes visited, and its live rows. The partition thread publishes
+     * it at the end of a batch at most every {@link #HOT_KEYS_INTERVAL_MILLIS} ms, at the end of input
+     * and when it stops (so after {@link #close()} it is final); the window joins keep none.
+     *
+     * @param partition a partition index.
+     * @return the partition's tracked keys, most rows visited first; empty before the first report or
+     *         when the report is off.
+     */
+    public List<HotKey> hotKeys(final int partition)
+    {
+        return metrics[partition].hotKeys();
     }
 
     /**

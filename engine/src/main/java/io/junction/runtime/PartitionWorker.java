@@ -60,6 +60,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Sequences up to this one have had their key's memory read ahead. */
     private long prefetchedTo = -1;
     private long events;
+    /** Nanos between hot-key reports, or 0 when the operator keeps none. */
+    private final long hotKeysIntervalNanos;
+    private long hotKeysPublishedAt = System.nanoTime();
+    /** Set by the end of input: the batch that holds it publishes a report whatever the interval. */
+    private boolean hotKeysDue;
     private long handlerErrors;
     private volatile Thread thread;
     private volatile boolean stopRequested;
@@ -70,8 +75,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final int partition, final OperatorFactory operatorFactory, final ResultHandler results,
         final DeadLetterHandler deadLetters, final ErrorHandler errorHandler, final ErrorHandler fallback,
         final IntConsumer onThreadStart,
-        final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency)
+        final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
+        final long hotKeysIntervalNanos)
     {
+        this.hotKeysIntervalNanos = hotKeysIntervalNanos;
         this.partition = partition;
         this.fallback = fallback;
         this.onThreadStart = onThreadStart;
@@ -149,6 +156,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     break;
                 case RingSlot.END_OF_INPUT:
                     operator.onEndOfInput(slot.step);
+                    hotKeysDue = true;
                     break;
                 default:
                     // SKIP: a slot its publisher could not fill; it counted the row as refused.
@@ -162,6 +170,29 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         if (endOfBatch)
         {
             metrics.publish(operator.counters(), events, handlerErrors);
+            if (hotKeysIntervalNanos > 0)
+            {
+                publishHotKeysWhenDue();
+            }
+        }
+    }
+
+    /** The hot-key report allocates: it is taken at most once an interval (and at the end of input), never per event. */
+    private void publishHotKeysWhenDue()
+    {
+        final long now = System.nanoTime();
+        if (hotKeysDue || now - hotKeysPublishedAt >= hotKeysIntervalNanos)
+        {
+            hotKeysDue = false;
+            hotKeysPublishedAt = now;
+            try
+            {
+                metrics.publishHotKeys(operator.hotKeys());
+            }
+            catch (final Throwable t)
+            {
+                reportError(t);
+            }
         }
     }
 
@@ -314,6 +345,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             try
             {
                 metrics.publish(operator.counters(), events, handlerErrors);
+                if (hotKeysIntervalNanos > 0)
+                {
+                    metrics.publishHotKeys(operator.hotKeys());
+                }
             }
             catch (final Throwable t)
             {

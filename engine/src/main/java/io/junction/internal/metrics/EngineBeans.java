@@ -1,6 +1,7 @@
 package io.junction.internal.metrics;
 
 import io.junction.api.DeadLetterReason;
+import io.junction.metrics.HotKey;
 import io.junction.metrics.JoinEngineMXBean;
 import io.junction.metrics.JoinPartitionMXBean;
 import io.junction.metrics.PartitionSnapshot;
@@ -389,6 +390,18 @@ public final class EngineBeans
         public boolean isFailed()
         {
             return snapshot().failed;
+        }
+
+        @Override
+        public String[] getHotKeys()
+        {
+            final List<HotKey> keys = metrics.hotKeys();
+            final String[] lines = new String[keys.size()];
+            for (int i = 0; i < lines.length; i++)
+            {
+                lines[i] = keys.get(i).toString();
+            }
+            return lines;
         }
 
         @Override

@@ -1,11 +1,13 @@
 package io.junction.internal.metrics;
 
 import io.junction.api.DeadLetterReason;
+import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import io.junction.metrics.PartitionSnapshot;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 
 /**
  * Metrics of one partition, safe to read from any thread. The partition thread is the only writer:
@@ -39,6 +41,11 @@ public final class PartitionMetrics
     private final long[] values = new long[COUNT];
     /** Dead letters by reason ordinal, counted by the partition thread; copied out by {@link #publish}. */
     private final long[] deadLetters = new long[REASONS.length];
+    /**
+     * The partition's last hot-key report, an immutable list: the volatile write publishes it (a release
+     * store) and the read sees it whole (an acquire load).
+     */
+    private volatile List<HotKey> hotKeys = List.of();
 
     public PartitionMetrics(final int partition)
     {
@@ -74,6 +81,18 @@ public final class PartitionMetrics
         {
             LONGS.setRelease(values, DEAD_LETTERS + r, deadLetters[r]);
         }
+    }
+
+    /** Publishes a hot-key report taken by the partition thread (an immutable list). */
+    public void publishHotKeys(final List<HotKey> report)
+    {
+        hotKeys = report;
+    }
+
+    /** @return the partition's last published hot-key report, most rows visited first. */
+    public List<HotKey> hotKeys()
+    {
+        return hotKeys;
     }
 
     /** @return the partition this is the metrics of. */

@@ -5,6 +5,7 @@ import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.DirectRun;
 import io.junction.tools.perf.HandOffFloor;
+import io.junction.tools.perf.HotKeyReport;
 import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.perf.LoadResult;
 import io.junction.tools.perf.LoadRun;
@@ -74,6 +75,10 @@ public final class LoadgenCommand implements Callable<Integer>
         "(one untimed pass, then one timed): the join's own per-core cost, as the peers profile drives Flink's operators. Max rate only.")
     boolean direct;
 
+    @Option(names = "--hot-keys", description = "At the end, print each partition's hot keys (by rows visited by probes and by live rows; " +
+        "the sketch's size is the system property junction.metrics.hotKeys, default 16, 0 = off).")
+    boolean hotKeys;
+
     @Override
     public Integer call() throws Exception
     {
@@ -108,6 +113,7 @@ public final class LoadgenCommand implements Callable<Integer>
             }
             final LoadResult direct = DirectRun.run(tape, options);
             printSummary(direct, 0);
+            printHotKeys(direct);
             return checkOutputRows(direct, expectedRows);
         }
         final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
@@ -138,7 +144,16 @@ public final class LoadgenCommand implements Callable<Integer>
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
+        printHotKeys(result);
         return checkOutputRows(result, expectedRows);
+    }
+
+    private void printHotKeys(final LoadResult result)
+    {
+        if (hotKeys)
+        {
+            System.out.print(HotKeyReport.format(result.hotKeys, HotKeyReport.TOP));
+        }
     }
 
     /** @return 0 when the run emitted the workload's expected output rows (or none are known), else 1. */

@@ -1,8 +1,10 @@
 package io.junction.tools.cli;
 
 import io.junction.join.StateConfig;
+import io.junction.metrics.PartitionSnapshot;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.perf.HotKeyReport;
 import io.junction.tools.replay.Replay;
 import io.junction.tools.replay.ReplayResult;
 import io.junction.tools.spec.JoinSpecException;
@@ -87,6 +89,9 @@ public final class ReplayCommand implements Callable<Integer> {
             + "for all partitions together (default: ${DEFAULT-VALUE})")
     private long maxKeys = Replay.MAX_KEYS_DEFAULT;
 
+    @Option(names = "--stats", description = "after the run, print each partition's counters and hot keys to stderr")
+    private boolean stats;
+
     @Override
     public Integer call() {
         final PrintWriter err = spec.commandLine().getErr();
@@ -129,6 +134,9 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (final IOException e) {
             return ioError(err, "cannot write output", e);
         }
+        if (stats) {
+            printStats(result, err);
+        }
         if (result.errorCount() > 0) {
             err.println("junction replay: " + result.errorCount() + " error(s) in partition threads, output may be incomplete:");
             for (final String error : result.errors()) {
@@ -138,6 +146,14 @@ public final class ReplayCommand implements Callable<Integer> {
             return EXIT_ENGINE_ERRORS;
         }
         return EXIT_OK;
+    }
+
+    private static void printStats(final ReplayResult result, final PrintWriter err) {
+        for (final PartitionSnapshot snapshot : result.metrics()) {
+            err.println(snapshot);
+        }
+        err.print(HotKeyReport.format(result.hotKeys(), HotKeyReport.TOP));
+        err.flush();
     }
 
     /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */

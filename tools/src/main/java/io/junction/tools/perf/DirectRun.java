@@ -6,9 +6,13 @@ import io.junction.api.Side;
 import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
+import io.junction.metrics.HotKey;
 import io.junction.tools.workload.EncodedRows;
 import io.junction.tools.workload.EventTape;
 import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A workload through one join operator on the calling thread, with no ring and no partition thread:
@@ -26,22 +30,24 @@ public final class DirectRun
     public static LoadResult run(final EventTape tape, final LoadRun.Options options)
     {
         final EncodedRows rows = EncodedRows.encode(tape);
-        pass(tape, rows, options, null);
+        pass(tape, rows, options, null, new ArrayList<>(1));
         final long[] measured = new long[9];
-        pass(tape, rows, options, measured);
+        final List<List<HotKey>> hotKeys = new ArrayList<>(1);
+        pass(tape, rows, options, measured, hotKeys);
         final Histogram none = new Histogram(3);
         final String label = options.label != null ? options.label
             : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(java.util.Locale.ROOT) +
                 (options.uniqueKey ? " uk" : "") + " direct";
         return new LoadResult(label, 0, tape.size(), tape.size(), measured[0] / 1e9, measured[1], measured[2],
-            none, none, measured[3], measured[4], measured[5], measured[6], 0, 0, measured[7], measured[8]);
+            none, none, measured[3], measured[4], measured[5], measured[6], 0, 0, measured[7], measured[8], hotKeys);
     }
 
     /**
      * One pass; when {@code measured} is given, fills it with: nanos, outputs, padded, live rows and state
      * bytes at the end, late, bad, and the live rows and live state bytes just before the end of input.
      */
-    private static void pass(final EventTape tape, final EncodedRows rows, final LoadRun.Options options, final long[] measured)
+    private static void pass(
+        final EventTape tape, final EncodedRows rows, final LoadRun.Options options, final long[] measured, final List<List<HotKey>> hotKeys)
     {
         final long[] counts = new long[2];
         final StateConfig config = StateConfig.fromSystemProperties()
@@ -106,6 +112,7 @@ public final class DirectRun
                 measured[7] = peakLive;
                 measured[8] = peakLiveBytes;
             }
+            hotKeys.add(join.hotKeys());
         }
     }
 }

@@ -1,5 +1,9 @@
 package io.junction.tools.perf;
 
+import io.junction.metrics.HotKey;
+
+import java.util.List;
+
 import org.HdrHistogram.Histogram;
 
 /** What one load run measured. Immutable once built. */
@@ -28,6 +32,8 @@ public final class LoadResult
     public final long peakLiveRows;
     /** The engine's live state bytes at that peak: divided by {@link #peakLiveRows}, what a row of state costs. */
     public final long peakLiveStateBytes;
+    /** Each partition's hot-key report at the end of the run ({@code JoinEngine.hotKeys}), in partition order. */
+    public final List<List<HotKey>> hotKeys;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
@@ -35,6 +41,17 @@ public final class LoadResult
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
         final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes)
     {
+        this(label, offeredRate, events, measuredEvents, measuredSeconds, outputs, padded, latency, endOfInputLatency,
+            liveRows, stateBytes, lateRows, badInputs, gcCount, gcMillis, peakLiveRows, peakLiveStateBytes, List.of());
+    }
+
+    LoadResult(
+        final String label, final long offeredRate, final long events, final long measuredEvents,
+        final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
+        final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
+        final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys)
+    {
+        this.hotKeys = List.copyOf(hotKeys);
         this.peakLiveRows = peakLiveRows;
         this.peakLiveStateBytes = peakLiveStateBytes;
         this.label = label;

@@ -1,5 +1,6 @@
 package io.junction.tools.perf;
 
+import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
 import io.junction.api.ChangeKind;
@@ -23,6 +24,8 @@ import org.HdrHistogram.HistogramLogWriter;
 import java.io.FileNotFoundException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -314,9 +317,14 @@ public final class LoadRun
         }
         // Throughput over the whole run (end of input and drain included): after the warm-up a fixed-rate
         // producer that fell behind catches up faster than the offered rate, which would flatter it.
+        final List<List<HotKey>> hotKeys = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++)
+        {
+            hotKeys.add(engine.hotKeys(p));
+        }
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
             paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
-            footprint.peakLiveRows, footprint.peakLiveStateBytes);
+            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.RowFormat;
 import io.junction.api.Schema;
 import io.junction.join.StateConfig;
+import io.junction.metrics.HotKey;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
@@ -305,7 +306,11 @@ public final class Replay {
         synchronized (errors) {
             keptErrors = new ArrayList<>(errors);
         }
-        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics());
+        final List<List<HotKey>> hotKeys = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            hotKeys.add(engine.hotKeys(p));
+        }
+        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys);
     }
 
     private static void publishRow(

@@ -1,5 +1,6 @@
 package io.junction.tools.replay;
 
+import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
 import io.junction.internal.metrics.PartitionMetrics;
@@ -20,10 +21,12 @@ public final class ReplayResult {
     private final long errorCount;
     private final List<String> errors;
     private final List<PartitionSnapshot> metrics;
+    private final List<List<HotKey>> hotKeys;
 
     ReplayResult(
         final long steps, final List<StepLine> results, final List<StepLine> deadLetters, final long errorCount,
-        final List<String> errors, final List<PartitionSnapshot> metrics) {
+        final List<String> errors, final List<PartitionSnapshot> metrics, final List<List<HotKey>> hotKeys) {
+        this.hotKeys = List.copyOf(hotKeys);
         this.steps = steps;
         this.results = Collections.unmodifiableList(results);
         this.deadLetters = Collections.unmodifiableList(deadLetters);
@@ -68,6 +71,11 @@ public final class ReplayResult {
     /** @return the first few of those exceptions, as text */
     public List<String> errors() {
         return errors;
+    }
+
+    /** @return each partition's hot-key report after the run, in partition order */
+    public List<List<HotKey>> hotKeys() {
+        return hotKeys;
     }
 
     /** @return each partition's metrics after the run */

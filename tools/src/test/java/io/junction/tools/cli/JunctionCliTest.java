@@ -85,6 +85,30 @@ class JunctionCliTest {
     }
 
     @Test
+    void replayStatsPrintsEachPartitionsCountersAndHotKeysToStderr() throws IOException {
+        final Path spec = Files.writeString(tmp.resolve("s.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final StringBuilder events = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            events.append("{\"side\":\"left\",\"row\":{\"k\":\"hot\",\"v\":").append(i).append("}}\n");
+        }
+        events.append("{\"side\":\"left\",\"row\":{\"k\":\"cold\"}}\n");
+        for (int i = 0; i < 3; i++) {
+            events.append("{\"side\":\"right\",\"row\":{\"k\":\"hot\",\"w\":").append(i).append("}}\n");
+        }
+        final Path log = Files.writeString(tmp.resolve("e.events.jsonl"), events.toString());
+        assertEquals(0, run("replay", spec.toString(), log.toString(), "--partitions", "1", "--stats",
+            "--out", tmp.resolve("out.jsonl").toString()), err.toString());
+        final String stats = err.toString();
+        assertTrue(stats.contains("partition 0: rowsIn=14 rowsOut=30 "), stats);
+        assertTrue(stats.contains("partition 0, by rows visited:\n   1  key=\"hot\" visited=30 stored=13 live=13 error=0 "), stats);
+        assertTrue(stats.contains("   2  key=\"cold\" visited=0 stored=1 live=1 error=0 "), stats);
+        assertEquals(0, run("replay", spec.toString(), log.toString(), "--partitions", "1",
+            "--out", tmp.resolve("out2.jsonl").toString()));
+        assertFalse(err.toString().substring(stats.length()).contains("hot keys"), "only with --stats");
+    }
+
+    @Test
     void exitCodesSayWhatWentWrong() throws IOException {
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
         final Path badSpec = Files.writeString(tmp.resolve("bad.join.json"),
