@@ -11,13 +11,17 @@ public final class ConditionTerm
      * @param leftField  a field of the left row.
      * @param op         the comparison.
      * @param rightField a field of the right row.
-     * @throws IllegalArgumentException when any argument is null.
+     * @throws IllegalArgumentException when any argument is null, or op is {@link CompareOp#IN} (filters only).
      */
     public ConditionTerm(final String leftField, final CompareOp op, final String rightField)
     {
         if (leftField == null || op == null || rightField == null)
         {
             throw new IllegalArgumentException("condition needs left, op and right: " + leftField + " " + op + " " + rightField);
+        }
+        if (op == CompareOp.IN)
+        {
+            throw new IllegalArgumentException("condition: in is for filters over a literal list, not for conditions");
         }
         this.leftField = leftField;
         this.op = op;
