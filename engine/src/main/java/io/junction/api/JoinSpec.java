@@ -464,6 +464,23 @@ public final class JoinSpec
         }
 
         /**
+         * Adds a post-join condition term {@code left.leftField + leftOffset op right.rightField}, for
+         * example {@code condition("ts", 1000, CompareOp.LT, "ts")} for {@code l.ts + 1000 < r.ts}. The
+         * addition saturates at the long range; a left value that is not a number makes the term false.
+         *
+         * @param leftField  a field of the left schema.
+         * @param leftOffset added to the left value.
+         * @param op         the comparison.
+         * @param rightField a field of the right schema.
+         * @return this builder.
+         */
+        public Builder condition(final String leftField, final long leftOffset, final CompareOp op, final String rightField)
+        {
+            condition.add(new ConditionTerm(leftField, leftOffset, op, rightField));
+            return this;
+        }
+
+        /**
          * Sets the bounds of an interval join.
          *
          * @param bounds the bounds of {@code right.ts - left.ts}.

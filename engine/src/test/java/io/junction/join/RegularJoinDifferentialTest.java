@@ -69,7 +69,9 @@ class RegularJoinDifferentialTest
         /** {@code v IN (0, 2, NULL)} and {@code w = 0 OR w > 1}. */
         IN_AND_ANY,
         /** A user RowFilter {@code v <> 1} and a user PairCondition {@code v + w <= 2}. */
-        USER_PREDICATES
+        USER_PREDICATES,
+        /** The condition {@code left.v + 1 <= right.w}. */
+        CONDITION_OFFSET
     }
 
     /** A row of the domain: its values, canonical text and bytes. */
@@ -139,6 +141,10 @@ class RegularJoinDifferentialTest
             b.leftFilter(FieldFilter.in("v", Literal.of(0), Literal.of(2), Literal.ofNull()))
                 .rightFilter(FieldFilter.any(new FieldFilter("w", CompareOp.EQ, Literal.of(0)), new FieldFilter("w", CompareOp.GT, Literal.of(1))));
         }
+        if (variant == Variant.CONDITION_OFFSET)
+        {
+            b.condition("v", 1, CompareOp.LE, "w");
+        }
         if (variant == Variant.USER_PREDICATES)
         {
             final int v = LEFT.indexOf("v");
@@ -171,6 +177,12 @@ class RegularJoinDifferentialTest
                 final Object v = l.get("v");
                 final Object w = r.get("w");
                 return v != null && ((Long)v == 0 || (Long)v == 2) && w != null && ((Long)w == 0 || (Long)w > 1);
+            }
+            case CONDITION_OFFSET:
+            {
+                final Object v = l.get("v");
+                final Object w = r.get("w");
+                return v != null && w != null && (Long)v + 1 <= (Long)w;
             }
             case USER_PREDICATES:
             {

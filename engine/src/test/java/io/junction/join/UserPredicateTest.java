@@ -293,4 +293,37 @@ class UserPredicateTest
         assertTrue(!regular(JoinType.INNER).build().hasUserPredicates());
         assertEquals(FieldFilter.in("s", Literal.of(1)), FieldFilter.in("s", Literal.of(1)));
     }
+
+    @Test
+    void conditionOffsetAddsToTheLeftValueWithSaturation()
+    {
+        final JoinSpec spec = regular(JoinType.INNER).condition("v", 1000, CompareOp.LT, "v").build();
+        assertTrue(spec.toString().contains("left.v + 1000 < right.v"), spec.toString());
+        try (JoinHarness h = new JoinHarness(spec, CONFIG))
+        {
+            h.right("+I", "k", 1, "v", 2000);
+            h.right("+I", "k", 1, "v", 2000.5);
+            h.right("+I", "k", 1, "v", "3000");
+            h.right("+I", "k", 1, "v", null);
+            assertEquals(List.of("+{k=1, v=999} {k=1, v=2000.5d}", "+{k=1, v=999} {k=1, v=2000}"),
+                signed(h.left("+I", "k", 1, "v", 999)));
+            assertEquals(List.of("+{k=1, v=1000} {k=1, v=2000.5d}"), signed(h.left("+I", "k", 1, "v", 1000)), "1000 + 1000 is not < 2000");
+            assertEquals(List.of("+{k=1, v=1000.25d} {k=1, v=2000.5d}"), signed(h.left("+I", "k", 1, "v", 1000.25)), "a double adds as a double");
+            assertEquals(List.of(), h.left("+I", "k", 1, "v", "1"), "a string has no sum");
+            assertEquals(List.of(), h.left("+I", "k", 1, "v", null));
+            assertEquals(List.of(), h.left("+I", "k", 1, "v", Long.MAX_VALUE), "saturates instead of wrapping negative");
+        }
+        try (JoinHarness h = new JoinHarness(regular(JoinType.INNER).condition("v", 10, CompareOp.EQ, "v").build(), CONFIG))
+        {
+            h.right("+I", "k", 1, "v", Long.MAX_VALUE);
+            assertEquals(1, h.left("+I", "k", 1, "v", Long.MAX_VALUE - 1).size(), "MAX - 1 + 10 saturates to MAX");
+        }
+        try (JoinHarness h = new JoinHarness(regular(JoinType.INNER).condition("v", -5, CompareOp.NE, "v").build(), CONFIG))
+        {
+            h.right("+I", "k", 1, "v", "x");
+            h.right("+I", "k", 1, "v", 5);
+            assertEquals(List.of("+{k=1, v=10} {k=1, v=\"x\"}"), signed(h.left("+I", "k", 1, "v", 10)),
+                "a number against a string: only != holds, as without an offset; 10 - 5 is 5");
+        }
+    }
 }

@@ -17,6 +17,8 @@ public final class JoinCondition
     private final int[] leftFields;
     private final CompareOp[] ops;
     private final int[] rightFields;
+    /** Added to the left value; 0 for a plain comparison. */
+    private final long[] leftOffsets;
     private final PairCondition[] user;
 
     public JoinCondition(final List<ConditionTerm> terms, final Schema left, final Schema right)
@@ -37,12 +39,14 @@ public final class JoinCondition
         leftFields = new int[n];
         ops = new CompareOp[n];
         rightFields = new int[n];
+        leftOffsets = new long[n];
         for (int i = 0; i < n; i++)
         {
             final ConditionTerm term = terms.get(i);
             leftFields[i] = Fields.resolve(left, term.leftField(), "condition.left");
             ops[i] = term.op();
             rightFields[i] = Fields.resolve(right, term.rightField(), "condition.right");
+            leftOffsets[i] = term.leftOffset();
         }
     }
 
@@ -66,7 +70,9 @@ public final class JoinCondition
     {
         for (int i = 0; i < leftFields.length; i++)
         {
-            if (!ops[i].test(FieldCompare.compare(left, leftFields[i], right, rightFields[i])))
+            final int cmp = leftOffsets[i] == 0 ? FieldCompare.compare(left, leftFields[i], right, rightFields[i])
+                : FieldCompare.compare(left, leftFields[i], leftOffsets[i], right, rightFields[i]);
+            if (!ops[i].test(cmp))
             {
                 return false;
             }

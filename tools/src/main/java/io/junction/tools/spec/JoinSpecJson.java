@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.junction.api.CompareOp;
+import io.junction.api.ConditionTerm;
 import io.junction.api.FieldFilter;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
@@ -83,7 +84,7 @@ public final class JoinSpecJson {
     private static final Set<String> SESSION_FIELDS = Set.of("kind", "gap");
     private static final Set<String> FILTER_FIELDS = Set.of("field", "op", "value");
     private static final Set<String> ANY_FIELDS = Set.of("any");
-    private static final Set<String> CONDITION_FIELDS = Set.of("left", "op", "right");
+    private static final Set<String> CONDITION_FIELDS = Set.of("left", "leftOffset", "op", "right");
 
     private JoinSpecJson() {
     }
@@ -102,8 +103,7 @@ public final class JoinSpecJson {
         private final WindowSpec window;
         private final List<FieldFilter> leftFilter;
         private final List<FieldFilter> rightFilter;
-        private final List<String[]> condition;
-        private final List<CompareOp> conditionOps;
+        private final List<ConditionTerm> condition;
         private final long allowedLateness;
         private final long leftStateTtl;
         private final long rightStateTtl;
@@ -111,7 +111,7 @@ public final class JoinSpecJson {
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
-            final List<FieldFilter> rightFilter, final List<String[]> condition, final List<CompareOp> conditionOps,
+            final List<FieldFilter> rightFilter, final List<ConditionTerm> condition,
             final long allowedLateness, final long leftStateTtl, final long rightStateTtl) {
             this.kind = kind;
             this.type = type;
@@ -124,7 +124,6 @@ public final class JoinSpecJson {
             this.leftFilter = List.copyOf(leftFilter);
             this.rightFilter = List.copyOf(rightFilter);
             this.condition = List.copyOf(condition);
-            this.conditionOps = List.copyOf(conditionOps);
             this.allowedLateness = allowedLateness;
             this.leftStateTtl = leftStateTtl;
             this.rightStateTtl = rightStateTtl;
@@ -142,9 +141,9 @@ public final class JoinSpecJson {
             for (final FieldFilter f : rightFilter) {
                 addFields(f, names);
             }
-            for (final String[] term : condition) {
-                names.add(term[0]);
-                names.add(term[1]);
+            for (final ConditionTerm term : condition) {
+                names.add(term.leftField());
+                names.add(term.rightField());
             }
             this.fieldNames = List.copyOf(names);
         }
@@ -206,8 +205,8 @@ public final class JoinSpecJson {
             for (final FieldFilter f : rightFilter) {
                 builder.rightFilter(f);
             }
-            for (int i = 0; i < condition.size(); i++) {
-                builder.condition(condition.get(i)[0], conditionOps.get(i), condition.get(i)[1]);
+            for (final ConditionTerm term : condition) {
+                builder.condition(term.leftField(), term.leftOffset(), term.op(), term.rightField());
             }
             builder.allowedLateness(allowedLateness).stateTtl(Side.LEFT, leftStateTtl).stateTtl(Side.RIGHT, rightStateTtl);
             try {
@@ -327,8 +326,7 @@ public final class JoinSpecJson {
 
         final List<FieldFilter> leftFilter = filters(root, "leftFilter");
         final List<FieldFilter> rightFilter = filters(root, "rightFilter");
-        final List<String[]> condition = new ArrayList<>();
-        final List<CompareOp> conditionOps = new ArrayList<>();
+        final List<ConditionTerm> condition = new ArrayList<>();
         final JsonNode conditionNode = root.get("condition");
         if (conditionNode != null) {
             requireList(conditionNode, "condition");
@@ -343,12 +341,16 @@ public final class JoinSpecJson {
                     throw new JoinSpecException(path + ".op", "'in' is for filters over a list of literals, not for conditions");
                 }
                 final String right = requiredString(term, "right", path + ".");
-                condition.add(new String[] {left, right});
-                conditionOps.add(op);
+                final JsonNode offset = term.get("leftOffset");
+                if (offset != null && !(offset.isNumber() && JsonNumbers.isLong(offset))) {
+                    throw new JoinSpecException(path + ".leftOffset", "must be an integer in the signed 64-bit range, got " +
+                        (offset.isNumber() ? offset.asText() : RowJson.kindOf(offset)));
+                }
+                condition.add(new ConditionTerm(left, offset == null ? 0 : JsonNumbers.longValue(offset), op, right));
             }
         }
         final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
-            condition, conditionOps, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
+            condition, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;

@@ -299,4 +299,18 @@ class JoinSpecJsonTest {
             () -> parse(HEAD + ",\"condition\":[{\"left\":\"a\",\"op\":\"in\",\"right\":\"b\"}]}"));
         assertTrue(inCondition.getMessage().startsWith("condition[0].op"), inCondition.getMessage());
     }
+
+    @Test
+    void readsAConditionOffset() {
+        final JoinSpec spec = parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":1000,\"op\":\"<\",\"right\":\"ts\"}," +
+            "{\"left\":\"a\",\"op\":\"==\",\"right\":\"b\"}]}");
+        assertEquals(1000, spec.condition().get(0).leftOffset());
+        assertEquals(0, spec.condition().get(1).leftOffset(), "no offset");
+        assertEquals("left.ts + 1000 < right.ts", spec.condition().get(0).toString());
+        for (final String bad : new String[] {"\"1000\"", "1.5", "1e30", "null"}) {
+            final JoinSpecException e = assertThrows(JoinSpecException.class,
+                () -> parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":" + bad + ",\"op\":\"<\",\"right\":\"ts\"}]}"));
+            assertTrue(e.getMessage().startsWith("condition[0].leftOffset"), e.getMessage());
+        }
+    }
 }
