@@ -22,6 +22,9 @@ import java.util.List;
  * A regular join may declare a side's unique key ({@link Builder#leftUniqueKey}): a promise, as a
  * primary key, that at most one live row of that side has each value of those fields, which lets the
  * operator keep and find that side's rows by it (docs/SEMANTICS.md, "Unique keys").
+ * Filters and conditions are declarative (comparisons, {@link FieldFilter#in IN lists}, {@link FieldFilter#any
+ * disjunctions}, condition offsets: what a JSON spec can say) or, in Java, user functions over the rows
+ * ({@link RowFilter}, {@link PairCondition}), ANDed after the declarative terms.
  * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
  * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
  */
