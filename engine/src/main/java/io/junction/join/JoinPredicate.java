@@ -104,7 +104,7 @@ final class JoinPredicate
         }
     }
 
-    /** Counts a user predicate's failure and reports it; a failure of the report itself is only counted. */
+    /** Counts a user predicate's failure and reports it to the runtime's error handler, which guards its own failures. */
     private void failed(final Throwable t)
     {
         counters.predicateFailures++;
