@@ -16,7 +16,13 @@ public enum CompareOp
     /** {@code >}: greater than. */
     GT(">"),
     /** {@code >=}: greater than or equal. */
-    GE(">=");
+    GE(">="),
+    /**
+     * {@code in}: equal to one of a literal list (pre-join filters only, {@link FieldFilter#in}); as
+     * SQL's {@code IN}, a null field or a null entry never matches. Applied to one comparison it is
+     * {@link #EQ}.
+     */
+    IN("in");
 
     private final String symbol;
 
@@ -52,6 +58,7 @@ public enum CompareOp
         switch (this)
         {
             case EQ:
+            case IN:
                 return cmp == 0;
             case NE:
                 return cmp != 0;
@@ -67,7 +74,7 @@ public enum CompareOp
     }
 
     /**
-     * @param symbol one of {@code == != < <= > >=}.
+     * @param symbol one of {@code == != < <= > >= in}.
      * @return the operator for the symbol, or null when it is none of them.
      */
     public static CompareOp fromSymbol(final String symbol)

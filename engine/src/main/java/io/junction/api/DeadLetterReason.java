@@ -24,7 +24,12 @@ public enum DeadLetterReason
      * a null unique-key field, or an insert whose unique key is already live on its side in a row of the
      * same join key (both rows able to match).
      */
-    UNIQUE_KEY_VIOLATION("bad input: a null unique-key field, or an insert whose unique key is already live on its side with the same join key");
+    UNIQUE_KEY_VIOLATION("bad input: a null unique-key field, or an insert whose unique key is already live on its side with the same join key"),
+    /**
+     * A row whose user pre-join filter ({@link RowFilter}) threw: the row had no effect (its filter runs
+     * before anything else the row does).
+     */
+    PREDICATE_FAILED("user predicate failed: the side's RowFilter threw on this row");
 
     private final String message;
 

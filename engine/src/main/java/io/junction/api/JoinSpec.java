@@ -22,6 +22,9 @@ import java.util.List;
  * A regular join may declare a side's unique key ({@link Builder#leftUniqueKey}): a promise, as a
  * primary key, that at most one live row of that side has each value of those fields, which lets the
  * operator keep and find that side's rows by it (docs/SEMANTICS.md, "Unique keys").
+ * Filters and conditions are declarative (comparisons, {@link FieldFilter#in IN lists}, {@link FieldFilter#any
+ * disjunctions}, condition offsets: what a JSON spec can say) or, in Java, user functions over the rows
+ * ({@link RowFilter}, {@link PairCondition}), ANDed after the declarative terms.
  * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
  * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
  */
@@ -38,6 +41,9 @@ public final class JoinSpec
     private final List<FieldFilter> leftFilter;
     private final List<FieldFilter> rightFilter;
     private final List<ConditionTerm> condition;
+    private final List<RowFilter> leftRowFilters;
+    private final List<RowFilter> rightRowFilters;
+    private final List<PairCondition> pairConditions;
     private final IntervalBounds interval;
     private final WindowSpec window;
     private final long allowedLateness;
@@ -58,6 +64,9 @@ public final class JoinSpec
         leftFilter = Collections.unmodifiableList(new ArrayList<>(b.leftFilter));
         rightFilter = Collections.unmodifiableList(new ArrayList<>(b.rightFilter));
         condition = Collections.unmodifiableList(new ArrayList<>(b.condition));
+        leftRowFilters = Collections.unmodifiableList(new ArrayList<>(b.leftRowFilters));
+        rightRowFilters = Collections.unmodifiableList(new ArrayList<>(b.rightRowFilters));
+        pairConditions = Collections.unmodifiableList(new ArrayList<>(b.pairConditions));
         interval = b.interval;
         window = b.window;
         allowedLateness = b.allowedLateness;
@@ -162,6 +171,28 @@ public final class JoinSpec
         return condition;
     }
 
+    /**
+     * @param side an input.
+     * @return the user filters of one side ({@link Builder#leftFilter(RowFilter)}), ANDed after its
+     *         declarative terms; unmodifiable.
+     */
+    public List<RowFilter> rowFilters(final Side side)
+    {
+        return side == Side.LEFT ? leftRowFilters : rightRowFilters;
+    }
+
+    /** @return the user post-join conditions ({@link Builder#condition(PairCondition)}), ANDed after the terms; unmodifiable. */
+    public List<PairCondition> pairConditions()
+    {
+        return pairConditions;
+    }
+
+    /** @return true when the spec has a user predicate, which the JSON spec (replay) cannot express. */
+    public boolean hasUserPredicates()
+    {
+        return !leftRowFilters.isEmpty() || !rightRowFilters.isEmpty() || !pairConditions.isEmpty();
+    }
+
     /** @return the interval of an interval join, else null. */
     public IntervalBounds interval()
     {
@@ -209,6 +240,9 @@ public final class JoinSpec
             (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
             (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
             (condition.isEmpty() ? "" : " condition=" + condition) +
+            (leftRowFilters.isEmpty() ? "" : " leftRowFilters=" + leftRowFilters.size()) +
+            (rightRowFilters.isEmpty() ? "" : " rightRowFilters=" + rightRowFilters.size()) +
+            (pairConditions.isEmpty() ? "" : " pairConditions=" + pairConditions.size()) +
             (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
             (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
                 : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) + '}';
@@ -231,6 +265,9 @@ public final class JoinSpec
         private final List<FieldFilter> leftFilter = new ArrayList<>();
         private final List<FieldFilter> rightFilter = new ArrayList<>();
         private final List<ConditionTerm> condition = new ArrayList<>();
+        private final List<RowFilter> leftRowFilters = new ArrayList<>();
+        private final List<RowFilter> rightRowFilters = new ArrayList<>();
+        private final List<PairCondition> pairConditions = new ArrayList<>();
         private IntervalBounds interval;
         private WindowSpec window;
         private long allowedLateness;
@@ -354,6 +391,95 @@ public final class JoinSpec
         public Builder condition(final String leftField, final CompareOp op, final String rightField)
         {
             condition.add(new ConditionTerm(leftField, op, rightField));
+            return this;
+        }
+
+        /**
+         * Adds a pre-join filter term on the left side: a comparison, an IN list ({@link FieldFilter#in})
+         * or a disjunction ({@link FieldFilter#any}).
+         *
+         * @param filter the term, over fields of the left schema.
+         * @return this builder.
+         */
+        public Builder leftFilter(final FieldFilter filter)
+        {
+            leftFilter.add(requireNonNull(filter, "leftFilter"));
+            return this;
+        }
+
+        /**
+         * Adds a pre-join filter term on the right side, as {@link #leftFilter(FieldFilter)}.
+         *
+         * @param filter the term, over fields of the right schema.
+         * @return this builder.
+         */
+        public Builder rightFilter(final FieldFilter filter)
+        {
+            rightFilter.add(requireNonNull(filter, "rightFilter"));
+            return this;
+        }
+
+        /**
+         * Adds a user pre-join filter on the left side, ANDed with the declarative terms and evaluated
+         * after them (see {@link RowFilter} for its contract). Java only: the JSON spec cannot express it.
+         *
+         * @param filter the filter.
+         * @return this builder.
+         */
+        public Builder leftFilter(final RowFilter filter)
+        {
+            leftRowFilters.add(requireNonNull(filter, "leftFilter"));
+            return this;
+        }
+
+        /**
+         * Adds a user pre-join filter on the right side, as {@link #leftFilter(RowFilter)}.
+         *
+         * @param filter the filter.
+         * @return this builder.
+         */
+        public Builder rightFilter(final RowFilter filter)
+        {
+            rightRowFilters.add(requireNonNull(filter, "rightFilter"));
+            return this;
+        }
+
+        /**
+         * Adds a user post-join condition, ANDed with the declarative terms and evaluated after them and
+         * after any interval bounds or window (see {@link PairCondition} for its contract). Java only.
+         *
+         * @param condition the condition.
+         * @return this builder.
+         */
+        public Builder condition(final PairCondition condition)
+        {
+            pairConditions.add(requireNonNull(condition, "condition"));
+            return this;
+        }
+
+        private static <T> T requireNonNull(final T value, final String what)
+        {
+            if (value == null)
+            {
+                throw new IllegalArgumentException(what + ": must not be null");
+            }
+            return value;
+        }
+
+        /**
+         * Adds a post-join condition term {@code left.leftField + leftOffset op right.rightField}, for
+         * example {@code condition("ts", 1000, CompareOp.LT, "ts")} for {@code l.ts + 1000 < r.ts}. The
+         * addition saturates at the long range; a left value that is not a number makes the term false.
+         *
+         * @param leftField  a field of the left schema.
+         * @param leftOffset added to the left value.
+         * @param op         the comparison.
+         * @param rightField a field of the right schema.
+         * @return this builder.
+         */
+        public Builder condition(final String leftField, final long leftOffset, final CompareOp op, final String rightField)
+        {
+            condition.add(new ConditionTerm(leftField, leftOffset, op, rightField));
             return this;
         }
 

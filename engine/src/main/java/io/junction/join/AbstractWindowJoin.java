@@ -83,7 +83,7 @@ abstract class AbstractWindowJoin implements JoinOperator
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
         this.state = new PartitionState(config, BUCKET_LENGTH, true, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),

@@ -25,6 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 
+import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
 import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.PartitionState.sideOf;
@@ -93,7 +94,7 @@ public final class IntervalJoin implements JoinOperator
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
         this.state = new PartitionState(config, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
         final IntervalBounds bounds = spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();
@@ -125,6 +126,11 @@ public final class IntervalJoin implements JoinOperator
             return;
         }
         final int keyLength = predicate.extractKey(side, row);
+        if (keyLength == PREDICATE_FAILED)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+            return;
+        }
         if (keyLength == TOO_LONG)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);

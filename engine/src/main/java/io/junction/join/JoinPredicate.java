@@ -7,6 +7,7 @@ import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.row.KeyHash;
 import io.junction.internal.state.RowStore;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -24,6 +25,11 @@ final class JoinPredicate
     static final int UNMATCHABLE = -1;
     /** Returned by {@link #extractKey} when the key does not fit the key buffer. */
     static final int TOO_LONG = -2;
+    /**
+     * Returned by {@link #extractKey} when the side's user filter threw: the operator dead-letters the
+     * row ({@code PREDICATE_FAILED}) before it has any effect; the exception went to the error handler.
+     */
+    static final int PREDICATE_FAILED = -3;
 
     /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
     final UnsafeBuffer key;
@@ -34,15 +40,28 @@ final class JoinPredicate
     private final long hashSeed;
     private final RowStore store;
     private final JoinCounters counters;
+    /** Where a user predicate's exception goes: the runtime's guarded handler; null when driven directly. */
+    private final ErrorHandler errors;
+
+    /** As the five-argument constructor with no error handler: a user predicate's failure is only counted. */
+    JoinPredicate(final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters)
+    {
+        this(compiled, config, store, counters, null);
+    }
 
     /**
      * @param compiled the spec's keys, filters and condition.
      * @param config   the key buffer's size and the hash seed.
      * @param store    the store whose records {@link #matches} compares.
-     * @param counters the operator's counters: this counts hash collisions.
+     * @param counters the operator's counters: this counts hash collisions and user predicate failures.
+     * @param results  the operator's result handler: when it is also an {@link ErrorHandler} (the runtime's
+     *                 partition worker) a user predicate's exception is reported to it.
      */
-    JoinPredicate(final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters)
+    JoinPredicate(
+        final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters,
+        final Object results)
     {
+        this.errors = results instanceof ErrorHandler ? (ErrorHandler)results : null;
         this.compiled = compiled;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
         this.hashSeed = config.withResolvedHashSeed().hashSeed();
@@ -53,7 +72,7 @@ final class JoinPredicate
     /**
      * Extracts the join key of a row into {@link #key} and applies the row's own pre-filter.
      *
-     * @return the key length, {@link #UNMATCHABLE} or {@link #TOO_LONG}.
+     * @return the key length, {@link #UNMATCHABLE}, {@link #TOO_LONG} or {@link #PREDICATE_FAILED}.
      */
     int extractKey(final Side side, final RowView row)
     {
@@ -63,11 +82,36 @@ final class JoinPredicate
     /** As {@link #extractKey(Side, RowView)}, leaving the key buffer's tail beyond {@code capacity} free. */
     int extractKey(final Side side, final RowView row, final int capacity)
     {
-        if (!compiled.filter(side).test(row))
+        final int pass = filter(side, row);
+        if (pass != 1)
         {
-            return UNMATCHABLE;
+            return pass == 0 ? UNMATCHABLE : PREDICATE_FAILED;
         }
         return extractKeyIgnoringFilter(side, row, capacity);
+    }
+
+    /** @return 1 when the row passes its side's pre-filter, 0 when not, -1 when a user filter threw. */
+    private int filter(final Side side, final RowView row)
+    {
+        try
+        {
+            return compiled.filter(side).test(row) ? 1 : 0;
+        }
+        catch (final Throwable t)
+        {
+            failed(t);
+            return -1;
+        }
+    }
+
+    /** Counts a user predicate's failure and reports it to the runtime's error handler, which guards its own failures. */
+    private void failed(final Throwable t)
+    {
+        counters.predicateFailures++;
+        if (errors != null)
+        {
+            errors.onError(t);
+        }
     }
 
     /** As {@link #extractKey(Side, RowView, int)} whatever the pre-filter says: {@link #UNMATCHABLE} means a null key. */
@@ -81,10 +125,10 @@ final class JoinPredicate
         return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
     }
 
-    /** @return true when the row passes its side's pre-filter. */
+    /** @return true when the row passes its side's pre-filter; false (reported) when a user filter threw. */
     boolean passesFilter(final Side side, final RowView row)
     {
-        return compiled.filter(side).test(row);
+        return filter(side, row) == 1;
     }
 
     /** @return the hash of the key in {@link #key}. */
@@ -110,13 +154,28 @@ final class JoinPredicate
             return false;
         }
         RowStore.wrap(otherRecord, otherBuffer, otherRow);
-        return compiled.condition().acceptsAll() ||
-            (side == Side.LEFT ? compiled.condition().test(row, otherRow) : compiled.condition().test(otherRow, row));
+        return side == Side.LEFT ? conditionHolds(row, otherRow) : conditionHolds(otherRow, row);
     }
 
-    /** @return true when the post-join condition holds for a left and a right row. */
+    /**
+     * @return true when the post-join condition holds for a left and a right row. A user condition that
+     *         throws counts as false for the pair (reported): the pair simply does not match, so the row
+     *         being processed keeps all its other effects and stays all-or-nothing.
+     */
     boolean conditionHolds(final RowView left, final RowView right)
     {
-        return compiled.condition().acceptsAll() || compiled.condition().test(left, right);
+        if (compiled.condition().acceptsAll())
+        {
+            return true;
+        }
+        try
+        {
+            return compiled.condition().test(left, right);
+        }
+        catch (final Throwable t)
+        {
+            failed(t);
+            return false;
+        }
     }
 }

@@ -28,6 +28,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
 import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -139,7 +140,7 @@ public final class RegularJoin implements JoinOperator
         this.state = new PartitionState(config, BucketDescriptor.LENGTH,
             spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0, counters, this::makeRoom,
             uniqueKeyIndexBytes(spec, config));
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
         this.leftTtl = spec.stateTtl(Side.LEFT);
@@ -216,6 +217,11 @@ public final class RegularJoin implements JoinOperator
         counters.rowsIn++;
         watermarks.markActive(side);
         final int keyLength = predicate.extractKey(side, row);
+        if (keyLength == PREDICATE_FAILED)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+            return;
+        }
         if (keyLength == TOO_LONG)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);

@@ -15,6 +15,7 @@ import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
 
+import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
 import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -51,6 +52,11 @@ final class SessionWindowJoin extends AbstractWindowJoin
     {
         final int capacity = predicate.key.capacity() - WINDOW_SUFFIX;
         int keyLength = predicate.extractKey(side, row, capacity);
+        if (keyLength == PREDICATE_FAILED)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+            return;
+        }
         boolean neverMatches = false;
         if (keyLength == UNMATCHABLE && !predicate.passesFilter(side, row))
         {

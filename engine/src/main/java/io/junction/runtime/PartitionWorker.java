@@ -30,7 +30,7 @@ import java.util.function.IntConsumer;
  *
  * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
  */
-final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>
+final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
@@ -267,6 +267,16 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             reportError(t);
         }
+    }
+
+    /**
+     * Reports a failure of user code the operator guards itself (a throwing RowFilter or PairCondition),
+     * as a handler's: counted and handed to the error handler; the partition goes on.
+     */
+    @Override
+    public void onError(final Throwable t)
+    {
+        reportError(t);
     }
 
     /**

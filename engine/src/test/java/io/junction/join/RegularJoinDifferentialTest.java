@@ -2,6 +2,8 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.CompareOp;
+import io.junction.api.FieldFilter;
+import io.junction.api.FieldType;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -63,7 +65,13 @@ class RegularJoinDifferentialTest
         FILTERS,
         CONDITION,
         FILTERS_AND_CONDITION,
-        COMPOSITE_KEY
+        COMPOSITE_KEY,
+        /** {@code v IN (0, 2, NULL)} and {@code w = 0 OR w > 1}. */
+        IN_AND_ANY,
+        /** A user RowFilter {@code v <> 1} and a user PairCondition {@code v + w <= 2}. */
+        USER_PREDICATES,
+        /** The condition {@code left.v + 1 <= right.w}. */
+        CONDITION_OFFSET
     }
 
     /** A row of the domain: its values, canonical text and bytes. */
@@ -128,6 +136,22 @@ class RegularJoinDifferentialTest
         {
             b.leftKey("v").rightKey("w");
         }
+        if (variant == Variant.IN_AND_ANY)
+        {
+            b.leftFilter(FieldFilter.in("v", Literal.of(0), Literal.of(2), Literal.ofNull()))
+                .rightFilter(FieldFilter.any(new FieldFilter("w", CompareOp.EQ, Literal.of(0)), new FieldFilter("w", CompareOp.GT, Literal.of(1))));
+        }
+        if (variant == Variant.CONDITION_OFFSET)
+        {
+            b.condition("v", 1, CompareOp.LE, "w");
+        }
+        if (variant == Variant.USER_PREDICATES)
+        {
+            final int v = LEFT.indexOf("v");
+            final int w = RIGHT.indexOf("w");
+            b.leftFilter(row -> row.type(v) == FieldType.LONG && row.getLong(v) != 1)
+                .condition((l, r) -> l.type(v) == FieldType.LONG && r.type(w) == FieldType.LONG && l.getLong(v) + r.getLong(w) <= 2);
+        }
         return b.build();
     }
 
@@ -148,6 +172,24 @@ class RegularJoinDifferentialTest
                 return condition(l, r);
             case FILTERS_AND_CONDITION:
                 return leftFilter(l) && rightFilter(r) && condition(l, r);
+            case IN_AND_ANY:
+            {
+                final Object v = l.get("v");
+                final Object w = r.get("w");
+                return v != null && ((Long)v == 0 || (Long)v == 2) && w != null && ((Long)w == 0 || (Long)w > 1);
+            }
+            case CONDITION_OFFSET:
+            {
+                final Object v = l.get("v");
+                final Object w = r.get("w");
+                return v != null && w != null && (Long)v + 1 <= (Long)w;
+            }
+            case USER_PREDICATES:
+            {
+                final Object v = l.get("v");
+                final Object w = r.get("w");
+                return v != null && (Long)v != 1 && w != null && (Long)v + (Long)w <= 2;
+            }
             default:
                 return sqlEquals(l.get("v"), r.get("w"));
         }

@@ -87,6 +87,55 @@ class PartitionFailureTest
         assertFalse(snapshot.failed, "the partition survived its own error path");
     }
 
+    /**
+     * A throwing user filter dead-letters its row (PREDICATE_FAILED, counted) and a throwing user
+     * condition drops that pair; both reach the error handler and the partition goes on.
+     */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldDeadLetterAThrowingRowFilterAndReportAThrowingCondition()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER).schemas(SCHEMA, SCHEMA).leftKey("k").rightKey("k")
+            .leftFilter(r ->
+            {
+                if (r.getLong(1) < 0)
+                {
+                    throw new IllegalStateException("filter");
+                }
+                return true;
+            })
+            .condition((l, r) ->
+            {
+                if (r.getLong(1) == 7)
+                {
+                    throw new IllegalStateException("condition");
+                }
+                return true;
+            })
+            .build();
+        final AtomicInteger results = new AtomicInteger();
+        final AtomicInteger reported = new AtomicInteger();
+        final java.util.List<io.junction.api.DeadLetterReason> dead = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final JoinEngine engine = JoinEngine.builder(spec).config(config())
+            .resultHandler((kind, left, right, ts, step) -> results.incrementAndGet())
+            .deadLetterHandler((side, kind, r, ts, step, reason) -> dead.add(reason))
+            .errorHandler(t -> reported.incrementAndGet())
+            .start();
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1, 7), 0, 0));
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1, 8), 0, 1));
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, -1), 0, 2));
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 1), 0, 3));
+        engine.close();
+        final PartitionSnapshot snapshot = engine.metrics().get(0);
+        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
+        assertEquals(1, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
+        assertEquals(1, results.get(), "the left row 1 pairs with the right row 8 only");
+        assertEquals(2, reported.get(), "the filter's and the condition's exceptions");
+        assertEquals(2, snapshot.handlerErrors);
+        assertFalse(snapshot.failed);
+    }
+
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldCloseFromInsideAResultHandler() throws Exception

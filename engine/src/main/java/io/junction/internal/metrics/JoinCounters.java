@@ -32,6 +32,8 @@ public final class JoinCounters implements OperatorCounters
      * hash about never; a count that grows means keys collide (a flood, or a fixed seed that leaked).
      */
     public long hashCollisions;
+    /** User filters and conditions that threw (each also reported to the runtime's error handler). */
+    public long predicateFailures;
     /** Bytes the state limit counts: live records plus the key index at its capacity. */
     public long usedStateBytes;
     /** Bytes the live rows account for: records, groups, buckets and their keys' share of the index. */

@@ -27,9 +27,9 @@ public final class CompiledJoin
         rightKey = new KeyExtractor(resolveAll(spec, Side.RIGHT));
         leftUniqueKey = uniqueKey(spec, Side.LEFT);
         rightUniqueKey = uniqueKey(spec, Side.RIGHT);
-        leftFilter = new RowPredicate(spec.leftFilter(), spec.leftSchema(), "leftFilter.field");
-        rightFilter = new RowPredicate(spec.rightFilter(), spec.rightSchema(), "rightFilter.field");
-        condition = new JoinCondition(spec.condition(), spec.leftSchema(), spec.rightSchema());
+        leftFilter = new RowPredicate(spec.leftFilter(), spec.rowFilters(Side.LEFT), spec.leftSchema(), "leftFilter.field");
+        rightFilter = new RowPredicate(spec.rightFilter(), spec.rowFilters(Side.RIGHT), spec.rightSchema(), "rightFilter.field");
+        condition = new JoinCondition(spec.condition(), spec.pairConditions(), spec.leftSchema(), spec.rightSchema());
     }
 
     /**

@@ -51,6 +51,42 @@ public final class FieldCompare
             b.buffer(), b.stringBytesIndex(fb), b.stringLength(fb));
     }
 
+    /**
+     * Compares field {@code fa} of row {@code a} plus {@code offset} with field {@code fb} of row {@code b}.
+     * A long adds with saturation at the long range (no wrap-around); a double adds as a double. A left
+     * value that is null, absent or not a number is {@link #INCOMPARABLE}: arithmetic on it has no value.
+     */
+    public static int compare(final RowView a, final int fa, final long offset, final RowView b, final int fb)
+    {
+        final byte ta = a.type(fa);
+        final byte tb = b.type(fb);
+        if (!FieldType.isNumber(ta) || tb == FieldType.ABSENT || tb == FieldType.NULL)
+        {
+            return INCOMPARABLE;
+        }
+        if (!FieldType.isNumber(tb))
+        {
+            return DIFFERENT_TYPES;
+        }
+        if (ta == FieldType.LONG)
+        {
+            final long x = saturatingAdd(a.getLong(fa), offset);
+            return tb == FieldType.LONG ? Long.compare(x, b.getLong(fb)) : compareDoubles(x, b.getNumberAsDouble(fb));
+        }
+        return compareDoubles(a.getDouble(fa) + offset, b.getNumberAsDouble(fb));
+    }
+
+    /** @return {@code x + y}, clamped to the long range instead of wrapping. */
+    public static long saturatingAdd(final long x, final long y)
+    {
+        final long r = x + y;
+        if (((x ^ r) & (y ^ r)) < 0)
+        {
+            return x < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
     /** Compares field {@code field} of {@code row} with a literal. */
     public static int compare(final RowView row, final int field, final Literal literal)
     {

@@ -26,7 +26,7 @@ class FieldCompareTest
         final Set<CompareOp> ops = EnumSet.noneOf(CompareOp.class);
         for (final CompareOp op : CompareOp.values())
         {
-            if (op.test(cmp))
+            if (op != CompareOp.IN && op.test(cmp))
             {
                 ops.add(op);
             }
@@ -42,7 +42,7 @@ class FieldCompareTest
         final Set<CompareOp> ops = EnumSet.noneOf(CompareOp.class);
         for (final CompareOp op : CompareOp.values())
         {
-            if (op.test(cmp))
+            if (op != CompareOp.IN && op.test(cmp))
             {
                 ops.add(op);
             }

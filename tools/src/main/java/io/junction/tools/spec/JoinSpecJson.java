@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.junction.api.CompareOp;
+import io.junction.api.ConditionTerm;
+import io.junction.api.FieldFilter;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -57,8 +59,12 @@ import java.util.TreeSet;
 public final class JoinSpecJson {
     /** The longest spec file read, in bytes: a spec is a few hundred bytes. */
     public static final int MAX_SPEC_BYTES = 1 << 20;
-    /** How deep a spec may nest: a spec object holds arrays of term objects (depth 3). */
-    public static final int MAX_NESTING_DEPTH = 16;
+    /**
+     * How deep a spec may nest: a spec object holds arrays of term objects (depth 3); each level of
+     * {@code any} adds two and an {@code in} list one, so the engine's {@link FieldFilter#MAX_DEPTH}
+     * levels of {@code any} fit.
+     */
+    public static final int MAX_NESTING_DEPTH = 24;
     /** The most entries of one list: {@code leftKey}, {@code rightKey}, each unique key, each filter, {@code condition}. */
     public static final int MAX_TERMS = 256;
 
@@ -77,7 +83,8 @@ public final class JoinSpecJson {
     private static final Set<String> SLIDING_FIELDS = Set.of("kind", "size", "slide", "offset");
     private static final Set<String> SESSION_FIELDS = Set.of("kind", "gap");
     private static final Set<String> FILTER_FIELDS = Set.of("field", "op", "value");
-    private static final Set<String> CONDITION_FIELDS = Set.of("left", "op", "right");
+    private static final Set<String> ANY_FIELDS = Set.of("any");
+    private static final Set<String> CONDITION_FIELDS = Set.of("left", "leftOffset", "op", "right");
 
     private JoinSpecJson() {
     }
@@ -94,18 +101,17 @@ public final class JoinSpecJson {
         private final List<String> rightUniqueKey;
         private final IntervalBounds interval;
         private final WindowSpec window;
-        private final List<Filter> leftFilter;
-        private final List<Filter> rightFilter;
-        private final List<String[]> condition;
-        private final List<CompareOp> conditionOps;
+        private final List<FieldFilter> leftFilter;
+        private final List<FieldFilter> rightFilter;
+        private final List<ConditionTerm> condition;
         private final long allowedLateness;
         private final long leftStateTtl;
         private final long rightStateTtl;
         private final List<String> fieldNames;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
-            final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<Filter> leftFilter,
-            final List<Filter> rightFilter, final List<String[]> condition, final List<CompareOp> conditionOps,
+            final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
+            final List<FieldFilter> rightFilter, final List<ConditionTerm> condition,
             final long allowedLateness, final long leftStateTtl, final long rightStateTtl) {
             this.kind = kind;
             this.type = type;
@@ -118,7 +124,6 @@ public final class JoinSpecJson {
             this.leftFilter = List.copyOf(leftFilter);
             this.rightFilter = List.copyOf(rightFilter);
             this.condition = List.copyOf(condition);
-            this.conditionOps = List.copyOf(conditionOps);
             this.allowedLateness = allowedLateness;
             this.leftStateTtl = leftStateTtl;
             this.rightStateTtl = rightStateTtl;
@@ -130,17 +135,27 @@ public final class JoinSpecJson {
             if (rightUniqueKey != null) {
                 names.addAll(rightUniqueKey);
             }
-            for (final Filter f : leftFilter) {
-                names.add(f.field);
+            for (final FieldFilter f : leftFilter) {
+                addFields(f, names);
             }
-            for (final Filter f : rightFilter) {
-                names.add(f.field);
+            for (final FieldFilter f : rightFilter) {
+                addFields(f, names);
             }
-            for (final String[] term : condition) {
-                names.add(term[0]);
-                names.add(term[1]);
+            for (final ConditionTerm term : condition) {
+                names.add(term.leftField());
+                names.add(term.rightField());
             }
             this.fieldNames = List.copyOf(names);
+        }
+
+        private static void addFields(final FieldFilter filter, final Set<String> names) {
+            if (filter.isAny()) {
+                for (final FieldFilter alternative : filter.alternatives()) {
+                    addFields(alternative, names);
+                }
+            } else {
+                names.add(filter.field());
+            }
         }
 
         /** @return the join kind */
@@ -184,14 +199,14 @@ public final class JoinSpecJson {
             if (window != null) {
                 builder.window(window);
             }
-            for (final Filter f : leftFilter) {
-                builder.leftFilter(f.field, f.op, f.value);
+            for (final FieldFilter f : leftFilter) {
+                builder.leftFilter(f);
             }
-            for (final Filter f : rightFilter) {
-                builder.rightFilter(f.field, f.op, f.value);
+            for (final FieldFilter f : rightFilter) {
+                builder.rightFilter(f);
             }
-            for (int i = 0; i < condition.size(); i++) {
-                builder.condition(condition.get(i)[0], conditionOps.get(i), condition.get(i)[1]);
+            for (final ConditionTerm term : condition) {
+                builder.condition(term.leftField(), term.leftOffset(), term.op(), term.rightField());
             }
             builder.allowedLateness(allowedLateness).stateTtl(Side.LEFT, leftStateTtl).stateTtl(Side.RIGHT, rightStateTtl);
             try {
@@ -309,10 +324,9 @@ public final class JoinSpecJson {
             window = window(windowNode);
         }
 
-        final List<Filter> leftFilter = filters(root, "leftFilter");
-        final List<Filter> rightFilter = filters(root, "rightFilter");
-        final List<String[]> condition = new ArrayList<>();
-        final List<CompareOp> conditionOps = new ArrayList<>();
+        final List<FieldFilter> leftFilter = filters(root, "leftFilter");
+        final List<FieldFilter> rightFilter = filters(root, "rightFilter");
+        final List<ConditionTerm> condition = new ArrayList<>();
         final JsonNode conditionNode = root.get("condition");
         if (conditionNode != null) {
             requireList(conditionNode, "condition");
@@ -323,13 +337,20 @@ public final class JoinSpecJson {
                 checkFields(term, path + ".", CONDITION_FIELDS);
                 final String left = requiredString(term, "left", path + ".");
                 final CompareOp op = op(term, path);
+                if (op == CompareOp.IN) {
+                    throw new JoinSpecException(path + ".op", "'in' is for filters over a list of literals, not for conditions");
+                }
                 final String right = requiredString(term, "right", path + ".");
-                condition.add(new String[] {left, right});
-                conditionOps.add(op);
+                final JsonNode offset = term.get("leftOffset");
+                if (offset != null && !(offset.isNumber() && JsonNumbers.isLong(offset))) {
+                    throw new JoinSpecException(path + ".leftOffset", "must be an integer in the signed 64-bit range, got " +
+                        (offset.isNumber() ? offset.asText() : RowJson.kindOf(offset)));
+                }
+                condition.add(new ConditionTerm(left, offset == null ? 0 : JsonNumbers.longValue(offset), op, right));
             }
         }
         final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
-            condition, conditionOps, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
+            condition, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
@@ -376,40 +397,69 @@ public final class JoinSpecJson {
         }
     }
 
-    /** A parsed filter term. */
-    private static final class Filter {
-        final String field;
-        final CompareOp op;
-        final Literal value;
-
-        Filter(final String field, final CompareOp op, final Literal value) {
-            this.field = field;
-            this.op = op;
-            this.value = value;
-        }
-    }
-
-    private static List<Filter> filters(final JsonNode root, final String name) {
-        final List<Filter> result = new ArrayList<>();
+    private static List<FieldFilter> filters(final JsonNode root, final String name) {
+        final List<FieldFilter> result = new ArrayList<>();
         final JsonNode array = root.get(name);
         if (array == null) {
             return result;
         }
         requireList(array, name);
         for (int i = 0; i < array.size(); i++) {
-            final String path = name + "[" + i + "]";
-            final JsonNode term = array.get(i);
-            requireObject(term, path);
-            checkFields(term, path + ".", FILTER_FIELDS);
-            final String field = requiredString(term, "field", path + ".");
-            final CompareOp op = op(term, path);
-            final JsonNode value = term.get("value");
-            if (value == null) {
-                throw new JoinSpecException(path + ".value", "required (use null for a null literal)");
-            }
-            result.add(new Filter(field, op, literal(value, path + ".value")));
+            result.add(filter(array.get(i), name + "[" + i + "]", 0));
         }
         return result;
+    }
+
+    /**
+     * One filter term: {@code {"field", "op", "value"}} (with op {@code in}, value a list of literals) or
+     * {@code {"any": [term, ...]}}, which holds when one of its terms does.
+     *
+     * @param depth how many {@code any} enclose the term
+     */
+    private static FieldFilter filter(final JsonNode term, final String path, final int depth) {
+        requireObject(term, path);
+        final JsonNode any = term.get("any");
+        if (any != null) {
+            checkFields(term, path + ".", ANY_FIELDS);
+            requireList(any, path + ".any");
+            if (any.isEmpty()) {
+                throw new JoinSpecException(path + ".any", "at least one filter is required");
+            }
+            if (depth + 1 > FieldFilter.MAX_DEPTH) {
+                throw new JoinSpecException(path + ".any", "nested more than " + FieldFilter.MAX_DEPTH + " levels deep");
+            }
+            final List<FieldFilter> alternatives = new ArrayList<>();
+            for (int i = 0; i < any.size(); i++) {
+                alternatives.add(filter(any.get(i), path + ".any[" + i + "]", depth + 1));
+            }
+            return FieldFilter.any(alternatives);
+        }
+        checkFields(term, path + ".", FILTER_FIELDS);
+        final String field = requiredString(term, "field", path + ".");
+        final CompareOp op = op(term, path);
+        final JsonNode value = term.get("value");
+        if (value == null) {
+            throw new JoinSpecException(path + ".value", op == CompareOp.IN ? "required (a list of literals)"
+                : "required (use null for a null literal)");
+        }
+        if (op == CompareOp.IN) {
+            if (!value.isArray()) {
+                throw new JoinSpecException(path + ".value", "op 'in' needs a list of literals, got " + RowJson.kindOf(value));
+            }
+            requireList(value, path + ".value");
+            if (value.isEmpty()) {
+                throw new JoinSpecException(path + ".value", "an 'in' list needs at least one literal");
+            }
+            final List<Literal> literals = new ArrayList<>();
+            for (int i = 0; i < value.size(); i++) {
+                literals.add(literal(value.get(i), path + ".value[" + i + "]"));
+            }
+            return FieldFilter.in(field, literals);
+        }
+        if (value.isArray()) {
+            throw new JoinSpecException(path + ".value", "a list of literals needs op 'in', not '" + op.symbol() + "'");
+        }
+        return new FieldFilter(field, op, literal(value, path + ".value"));
     }
 
     private static Literal literal(final JsonNode value, final String path) {
@@ -435,7 +485,7 @@ public final class JoinSpecJson {
         final String symbol = requiredString(term, "op", path + ".");
         final CompareOp op = CompareOp.fromSymbol(symbol);
         if (op == null) {
-            throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >=)");
+            throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >= in)");
         }
         return op;
     }

@@ -121,6 +121,11 @@ class JunctionCliTest {
         assertEquals(ReplayCommand.EXIT_IO, run("replay", spec.toString(), tmp.resolve("missing.events.jsonl").toString()));
         assertEquals(2, run("replay", spec.toString(), events.toString(), "--wait-strategy", "lazy"), "usage error");
         assertEquals(ReplayCommand.EXIT_OK, run("replay", spec.toString(), events.toString()));
+        final Path emptyIn = Files.writeString(tmp.resolve("in.join.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
+            "\"leftFilter\":[{\"field\":\"s\",\"op\":\"in\",\"value\":[]}]}");
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", emptyIn.toString(), events.toString()));
+        assertTrue(err.toString().contains("leftFilter[0].value"), err.toString());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.CompareOp;
+import io.junction.api.FieldFilter;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.Side;
@@ -236,5 +237,80 @@ class JoinSpecJsonTest {
         assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
         final Path huge = Files.write(dir.resolve("huge.join.json"), new byte[JoinSpecJson.MAX_SPEC_BYTES + 1]);
         assertEquals("spec", assertThrows(JoinSpecException.class, () -> JoinSpecJson.read(huge)).field());
+    }
+
+    @Test
+    void readsInListsAndDisjunctions() {
+        final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(HEAD +
+            ",\"leftFilter\":[{\"field\":\"state\",\"op\":\"in\",\"value\":[\"OR\",\"ID\",null,3]}," +
+            "{\"any\":[{\"field\":\"a\",\"op\":\"<\",\"value\":0},{\"any\":[{\"field\":\"b\",\"op\":\"in\",\"value\":[true]}]}]}]}");
+        assertEquals(List.of("k", "state", "a", "b"), parsed.fieldNames(), "the fields inside any and in count too");
+        final JoinSpec spec = parsed.spec();
+        final FieldFilter in = spec.leftFilter().get(0);
+        assertEquals(CompareOp.IN, in.op());
+        assertEquals(List.of(Literal.of("OR"), Literal.of("ID"), Literal.ofNull(), Literal.of(3)), in.values());
+        final FieldFilter any = spec.leftFilter().get(1);
+        assertTrue(any.isAny());
+        assertEquals(2, any.alternatives().size());
+        assertEquals(FieldFilter.any(FieldFilter.in("b", Literal.of(true))), any.alternatives().get(1));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{'field':'s','op':'in','value':[]}|leftFilter[0].value|at least one literal",
+        "{'field':'s','op':'in','value':'OR'}|leftFilter[0].value|needs a list",
+        "{'field':'s','op':'==','value':['OR']}|leftFilter[0].value|needs op 'in'",
+        "{'field':'s','op':'in'}|leftFilter[0].value|required",
+        "{'field':'s','op':'in','value':[[1]]}|leftFilter[0].value[0]|must be a string",
+        "{'any':[]}|leftFilter[0].any|at least one filter",
+        "{'any':{'field':'s','op':'==','value':1}}|leftFilter[0].any|must be an array",
+        "{'any':[{'field':'s','op':'==','value':1}],'field':'s'}|leftFilter[0].field|unknown",
+        "{'any':[{'field':'s','op':'like','value':1}]}|leftFilter[0].any[0].op|unknown op",
+    })
+    void rejectsBadInListsAndDisjunctions(final String filter, final String path, final String message) {
+        final String json = HEAD + ",\"leftFilter\":[" + filter.replace('\'', '"') + "]}";
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(json));
+        assertTrue(e.getMessage().startsWith(path), e.getMessage());
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void rejectsInListsTooLongAnyNestedTooDeepAndInInConditions() {
+        final StringBuilder list = new StringBuilder();
+        for (int i = 0; i <= JoinSpecJson.MAX_TERMS; i++) {
+            list.append(i == 0 ? "" : ",").append(i);
+        }
+        final JoinSpecException tooLong = assertThrows(JoinSpecException.class,
+            () -> parse(HEAD + ",\"rightFilter\":[{\"field\":\"s\",\"op\":\"in\",\"value\":[" + list + "]}]}"));
+        assertTrue(tooLong.getMessage().startsWith("rightFilter[0].value"), tooLong.getMessage());
+        assertTrue(tooLong.getMessage().contains("more than the 256"), tooLong.getMessage());
+
+        String nested = "{\"field\":\"s\",\"op\":\"==\",\"value\":1}";
+        for (int i = 0; i < FieldFilter.MAX_DEPTH; i++) {
+            nested = "{\"any\":[" + nested + "]}";
+        }
+        assertEquals(FieldFilter.MAX_DEPTH, parse(HEAD + ",\"leftFilter\":[" + nested + "]}").leftFilter().get(0).depth(),
+            "the deepest nesting allowed parses");
+        final String deeper = "{\"any\":[" + nested + "]}";
+        final JoinSpecException tooDeep = assertThrows(JoinSpecException.class, () -> parse(HEAD + ",\"leftFilter\":[" + deeper + "]}"));
+        assertTrue(tooDeep.getMessage().contains("nested more than 8 levels"), tooDeep.getMessage());
+
+        final JoinSpecException inCondition = assertThrows(JoinSpecException.class,
+            () -> parse(HEAD + ",\"condition\":[{\"left\":\"a\",\"op\":\"in\",\"right\":\"b\"}]}"));
+        assertTrue(inCondition.getMessage().startsWith("condition[0].op"), inCondition.getMessage());
+    }
+
+    @Test
+    void readsAConditionOffset() {
+        final JoinSpec spec = parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":1000,\"op\":\"<\",\"right\":\"ts\"}," +
+            "{\"left\":\"a\",\"op\":\"==\",\"right\":\"b\"}]}");
+        assertEquals(1000, spec.condition().get(0).leftOffset());
+        assertEquals(0, spec.condition().get(1).leftOffset(), "no offset");
+        assertEquals("left.ts + 1000 < right.ts", spec.condition().get(0).toString());
+        for (final String bad : new String[] {"\"1000\"", "1.5", "1e30", "null"}) {
+            final JoinSpecException e = assertThrows(JoinSpecException.class,
+                () -> parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":" + bad + ",\"op\":\"<\",\"right\":\"ts\"}]}"));
+            assertTrue(e.getMessage().startsWith("condition[0].leftOffset"), e.getMessage());
+        }
     }
 }
