@@ -25,8 +25,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 
-import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
-import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.PartitionState.sideOf;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -126,14 +124,10 @@ public final class IntervalJoin implements JoinOperator
             return;
         }
         final int keyLength = predicate.extractKey(side, row);
-        if (keyLength == PREDICATE_FAILED)
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
-            return;
-        }
-        if (keyLength == TOO_LONG)
-        {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
         if (keyLength == UNMATCHABLE)

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.api.DeadLetterReason;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
@@ -30,6 +31,20 @@ final class JoinPredicate
      * row ({@code PREDICATE_FAILED}) before it has any effect; the exception went to the error handler.
      */
     static final int PREDICATE_FAILED = -3;
+
+    /**
+     * @param keyLength what {@link #extractKey} returned.
+     * @return the dead-letter reason of a row whose key was refused ({@link #TOO_LONG}, {@link #PREDICATE_FAILED}),
+     *         or null for a key or {@link #UNMATCHABLE}, which every operator handles its own way.
+     */
+    static DeadLetterReason refusal(final int keyLength)
+    {
+        if (keyLength == TOO_LONG)
+        {
+            return DeadLetterReason.KEY_TOO_LONG;
+        }
+        return keyLength == PREDICATE_FAILED ? DeadLetterReason.PREDICATE_FAILED : null;
+    }
 
     /** Key of the row being processed; valid from {@link #extractKey} until the next call. */
     final UnsafeBuffer key;

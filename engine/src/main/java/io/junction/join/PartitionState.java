@@ -99,10 +99,25 @@ final class PartitionState implements AutoCloseable
                 "; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME +
                 (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
         }
-        this.store = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
+        RowStore rows = null;
+        try
+        {
+            rows = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
+            this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            // Nothing of a state that failed to start stays taken from the OS.
+            if (rows != null)
+            {
+                rows.close();
+            }
+            index.close();
+            throw e;
+        }
+        this.store = rows;
         BucketDescriptor.init(unmatchableBucket, 0);
     }
 
@@ -205,7 +220,11 @@ final class PartitionState implements AutoCloseable
     /** Reads ahead the memory a coming row of this key hash will need ({@link JoinOperator#prefetch}). */
     void prefetch(final long keyHash)
     {
-        touched ^= index.prefetch(keyHash);
+        final long bucket = index.prefetch(keyHash);
+        if (bucket != 0)
+        {
+            touched ^= RowStore.touchBucket(bucket);
+        }
     }
 
     /** Reads the headers of a group's records in slots {@code [from, to)} at once, so that their misses overlap ({@link RowGroup#touch}). */

@@ -28,8 +28,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
-import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
 
@@ -85,6 +83,8 @@ public final class RegularJoin implements JoinOperator
     private final long rightTtl;
     private final boolean anyTtl;
     private final TimerWheel.ExpiryHandler expiry = this::expire;
+    /** Set when {@link #makeRoom} evicted rows while the current row was being admitted (a bucket found before may be gone). */
+    private boolean evicted;
 
     /** How a side keeps its rows by unique key (Flink's {@code JoinInputSideSpec}). */
     enum UniqueKeyShape
@@ -217,14 +217,10 @@ public final class RegularJoin implements JoinOperator
         counters.rowsIn++;
         watermarks.markActive(side);
         final int keyLength = predicate.extractKey(side, row);
-        if (keyLength == PREDICATE_FAILED)
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
-            return;
-        }
-        if (keyLength == TOO_LONG)
-        {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
         final boolean accumulate = kind.isAccumulate();
@@ -293,7 +289,7 @@ public final class RegularJoin implements JoinOperator
             else if (accumulate)
             {
                 liveBucket = state.index.find(hash);
-                if (liveBucket != 0 && holdsKey(liveBucket, side, keyLength))
+                if (liveBucket != 0 && state.store.findKey(liveBucket, side, predicate.key, 0, keyLength) != 0)
                 {
                     emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
                     return;
@@ -303,7 +299,7 @@ public final class RegularJoin implements JoinOperator
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
         final boolean stores = accumulate && !isExpiredOnArrival(side, ts);
-        final long expiredBefore = counters.expiredRows;
+        evicted = false;
         final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
         if (stores && reserved == 0)
         {
@@ -317,9 +313,9 @@ public final class RegularJoin implements JoinOperator
         }
         else if (accumulate)
         {
-            // The bucket found by the duplicate check is still the key's unless making room expired rows
+            // The bucket found by the duplicate check is still the key's unless making room evicted rows
             // (which may have released it).
-            bucket = liveBucket != 0 && counters.expiredRows == expiredBefore ? liveBucket : findOrCreate(hash);
+            bucket = liveBucket != 0 && !evicted ? liveBucket : findOrCreate(hash);
             if (bucket == KeyIndex.FULL)
             {
                 if (reserved != 0)
@@ -343,6 +339,7 @@ public final class RegularJoin implements JoinOperator
 
         if (accumulate)
         {
+            // After reserve: making room may have evicted a row and with it a unique-key entry.
             if (reserved != 0 && uniqueKeys != null && !uniqueKeys.ensureRoom())
             {
                 state.store.release(reserved, storedKeyLength, row.length());
@@ -453,22 +450,6 @@ public final class RegularJoin implements JoinOperator
         RowStore.wrap(record, uniqueKeyRowBuffer, uniqueKeyRow);
         final int length = fields.extract(uniqueKeyRow, storedUniqueKey, 0, storedUniqueKey.capacity());
         return predicate.hash(storedUniqueKey, length);
-    }
-
-    /** @return true when the bucket holds a row of {@code side} with the key in {@link #key} (not one of another key with the same hash). */
-    private boolean holdsKey(final long bucket, final Side side, final int keyLength)
-    {
-        final long rows = BucketDescriptor.rows(bucket, side);
-        final int slots = RowGroup.slots(rows);
-        for (int i = 0; i < slots; i++)
-        {
-            final long record = RowGroup.record(rows, i);
-            if (record != 0 && state.store.keyEquals(record, predicate.key, 0, keyLength))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasNullField(final KeyExtractor fields, final RowView row)
@@ -589,6 +570,7 @@ public final class RegularJoin implements JoinOperator
         }
         state.wheel.cancel(oldest);
         expire(oldest);
+        evicted = true;
         return true;
     }
 
@@ -622,7 +604,7 @@ public final class RegularJoin implements JoinOperator
     /** Removes a record about to leave the store from its side's unique-key index, if the side has one. */
     private void forgetUniqueKey(final long record)
     {
-        final boolean left = RowDescriptor.side(record) == 0;
+        final boolean left = PartitionState.sideOf(record) == Side.LEFT;
         final UniqueKeyIndex uniqueKeys = left ? leftIndex : rightIndex;
         if (uniqueKeys != null)
         {

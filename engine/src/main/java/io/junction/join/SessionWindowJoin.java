@@ -15,8 +15,6 @@ import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
 
-import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
-import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
 
@@ -52,11 +50,6 @@ final class SessionWindowJoin extends AbstractWindowJoin
     {
         final int capacity = predicate.key.capacity() - WINDOW_SUFFIX;
         int keyLength = predicate.extractKey(side, row, capacity);
-        if (keyLength == PREDICATE_FAILED)
-        {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
-            return;
-        }
         boolean neverMatches = false;
         if (keyLength == UNMATCHABLE && !predicate.passesFilter(side, row))
         {
@@ -64,9 +57,10 @@ final class SessionWindowJoin extends AbstractWindowJoin
             keyLength = predicate.extractKeyIgnoringFilter(side, row, capacity);
             neverMatches = true;
         }
-        if (keyLength == TOO_LONG)
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
         onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, watermark);

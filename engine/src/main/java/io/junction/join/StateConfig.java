@@ -1,5 +1,7 @@
 package io.junction.join;
 
+import io.junction.internal.metrics.HotKeySketch;
+
 import java.security.SecureRandom;
 
 /**
@@ -82,7 +84,7 @@ public final class StateConfig
     /** Default {@link #HOT_KEYS_PROP_NAME}: 16 keys per partition. */
     public static final int HOT_KEYS_DEFAULT = 16;
     /** The most {@link #HOT_KEYS_PROP_NAME} counters: each update scans them. */
-    public static final int HOT_KEYS_MAX = 256;
+    public static final int HOT_KEYS_MAX = HotKeySketch.MAX_CAPACITY;
 
     private final int hotKeys;
     private final long maxKeys;

@@ -16,8 +16,6 @@ import org.agrona.UnsafeApi;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
-import static io.junction.join.JoinPredicate.PREDICATE_FAILED;
-import static io.junction.join.JoinPredicate.TOO_LONG;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.PartitionState.bucketOf;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -59,14 +57,10 @@ final class TimeWindowJoin extends AbstractWindowJoin
     void onInsert(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long watermark)
     {
         final int keyLength = predicate.extractKey(side, row, predicate.key.capacity() - WINDOW_SUFFIX);
-        if (keyLength == PREDICATE_FAILED)
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
-            return;
-        }
-        if (keyLength == TOO_LONG)
-        {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.KEY_TOO_LONG);
+            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
         onWindowedRow(side, kind, row, ts, step, keyLength, watermark);

@@ -45,7 +45,8 @@ class JoinPredicateTest
         {
             final JoinPredicate predicate = new JoinPredicate(CompiledJoin.of(SPEC), CONFIG, store, counters);
             final int length = predicate.extractKey(Side.LEFT, row("a", 1));
-            assertTrue(length > 0);
+            // KeyExtractor's format for one string field: type tag (1 byte), u16 length (2), UTF-8 bytes ("a": 1).
+            assertEquals(4, length, "tag + u16 length + \"a\"");
             assertEquals(KeyHash.hash(7, predicate.key, 0, length), predicate.keyHash(length), "the configured seed");
 
             assertFalse(predicate.passesFilter(Side.LEFT, row("a", 0)));

@@ -197,7 +197,15 @@ class PartitionStateTest
     {
         final PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM);
         store(state, key, 1, Side.LEFT, row);
+        assertTrue(state.store.usedBytes() > 0, "the row is in the store: " + state.store.usedBytes());
+        assertTrue(state.store.reservedBytes() > 0, "the store took memory: " + state.store.reservedBytes());
         state.close();
+        // The first close gave the row store's memory back (NativeArena.close zeroes both counts).
+        assertEquals(0, state.store.reservedBytes());
+        assertEquals(0, state.store.usedBytes());
         state.close();
+        // The second close changes nothing (and does not free the memory twice).
+        assertEquals(0, state.store.reservedBytes());
+        assertEquals(0, state.store.usedBytes());
     }
 }

@@ -149,6 +149,14 @@ class JoinEngineJmxTest
             assertTrue((Long)attribute(engineBean, "UsedStateBytes") <= (Long)attribute(engineBean, "StateBytes"));
             assertTrue((Long)attribute(engineBean, "LiveStateBytes") > 0);
             assertTrue((Long)attribute(engineBean, "LiveStateBytes") <= (Long)attribute(engineBean, "UsedStateBytes"));
+            // Every row is processed (awaitEvents above) and nothing else changes the state, so the bean and the
+            // snapshots read the same settled counters: the engine's figure is the sum of its partitions'.
+            long snapshotLiveStateBytes = 0;
+            for (final PartitionSnapshot snapshot : engine.metrics())
+            {
+                snapshotLiveStateBytes += snapshot.liveStateBytes;
+            }
+            assertEquals(snapshotLiveStateBytes, (Long)attribute(engineBean, "LiveStateBytes"));
             assertEquals(0L, attribute(engineBean, "HashCollisions"), "a secret seed: no collisions among a few keys");
 
             // the one result's latency, in the first interval (everything since the start)

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -25,8 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A publisher used wrongly: arguments that do not describe a row inside the caller's buffer, a full
@@ -144,11 +146,26 @@ class PublisherMisuseTest
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(UncheckedBoundsProbe.class.getName());
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
-        assertEquals(0, process.exitValue(), output);
-        assertTrue(output.contains(UncheckedBoundsProbe.OK), output);
+        // The child writes to a file, not a pipe, so a hung child cannot hang the read: wait, then read.
+        final Path log = Files.createTempFile("junction-probe", ".log");
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                fail("the probe did not end within 60 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
+            }
+            final String output = Files.readString(log, StandardCharsets.UTF_8);
+            assertEquals(0, process.exitValue(), output);
+            assertTrue(output.contains(UncheckedBoundsProbe.OK), output);
+        }
+        finally
+        {
+            Files.deleteIfExists(log);
+        }
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,6 +127,18 @@ class StateLimitsEngineTest
                 code[0] = engine.publisher().publish(Side.LEFT, ChangeKind.INSERT, own, 0, w.finish(), 0, 2, System.nanoTime());
             });
             waiting.start();
+            // The publisher parks while it waits for room: see it parked (and still alive) before room is made,
+            // so the test proves that publish really waited rather than went straight through.
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Thread.State state = waiting.getState();
+            while (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING &&
+                state != Thread.State.BLOCKED && state != Thread.State.TERMINATED)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the publisher never waited: " + state);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                state = waiting.getState();
+            }
+            assertTrue(waiting.isAlive(), "publish returned before the partition had room: " + code[0]);
             // The partition is full before the thread starts, so its row can only go in after this retraction.
             assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.DELETE, row(0, 0), 0, 3));
             waiting.join();

@@ -28,6 +28,13 @@ public final class UncheckedBoundsProbe
 
     public static void main(final String[] args)
     {
+        // Without the flag Agrona would check the bounds itself, and the probe would prove nothing.
+        if (!"true".equals(System.getProperty(UnsafeBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME)) || UnsafeBuffer.SHOULD_BOUNDS_CHECK)
+        {
+            System.out.println("unchecked bounds probe: run without -D" + UnsafeBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME +
+                "=true (" + System.getProperty(UnsafeBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME) + ")");
+            System.exit(2);
+        }
         final Schema schema = Schema.of("k", "v");
         final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(schema, schema)
             .leftKey("k").rightKey("k").build();

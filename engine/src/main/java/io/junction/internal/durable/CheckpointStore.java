@@ -179,14 +179,15 @@ public final class CheckpointStore
         {
             throw new DamagedException(dir + " is incomplete (no " + MANIFEST + ": it was being written)");
         }
-        final String text = new String(bytes, StandardCharsets.UTF_8);
+        // ASCII throughout (file names are checked against FILE_NAME), so a char index is a byte offset.
+        final String text = new String(bytes, StandardCharsets.US_ASCII);
         final int last = text.lastIndexOf("crc32c ");
         if (last < 0 || !text.endsWith("\n"))
         {
             throw new DamagedException(manifest + " is truncated");
         }
         final CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, text.substring(0, last).getBytes(StandardCharsets.UTF_8).length);
+        crc.update(bytes, 0, last);
         final String[] lines = text.split("\n");
         if (!lines[lines.length - 1].equals(String.format(Locale.ROOT, "crc32c %08x", crc.getValue())))
         {
@@ -207,6 +208,10 @@ public final class CheckpointStore
         for (int i = 4; i < lines.length - 1; i++)
         {
             final String[] words = field(lines[i], "file").split(" ");
+            if (!FILE_NAME.matcher(words[0]).matches() || words[0].startsWith(MANIFEST))
+            {
+                throw new DamagedException(manifest + " names a file outside the checkpoint: " + words[0]);
+            }
             final Path file = dir.resolve(words[0]);
             final long size = Long.parseLong(words[1]);
             final long expected = Long.parseLong(words[2], 16);
@@ -388,7 +393,8 @@ public final class CheckpointStore
          * renames it into place, fsyncs the directory, then deletes checkpoints beyond the newest {@link #KEPT}.
          *
          * @return the checkpoint's directory.
-         * @throws IOException when any step fails; the checkpoint then does not count.
+         * @throws IOException when a step fails: before the rename the checkpoint does not count; after it
+         *         (fsync of the directory, pruning) it is complete but may not yet be durable or pruned.
          */
         public Path commit() throws IOException
         {
@@ -400,7 +406,7 @@ public final class CheckpointStore
             final StringBuilder text = new StringBuilder(256);
             text.append(HEADER).append('\n');
             text.append("id ").append(id).append('\n');
-            text.append(String.format(Locale.ROOT, "fingerprint %016x%n", fingerprint));
+            text.append(String.format(Locale.ROOT, "fingerprint %016x", fingerprint)).append('\n');
             text.append("positions ").append(positions.length);
             for (final long position : positions)
             {
@@ -411,12 +417,13 @@ public final class CheckpointStore
             {
                 file.channel.force(true);
                 file.channel.close();
-                text.append(String.format(Locale.ROOT, "file %s %d %08x%n", file.name, file.size, file.crc.getValue()));
+                text.append(String.format(Locale.ROOT, "file %s %d %08x", file.name, file.size, file.crc.getValue())).append('\n');
             }
-            final byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+            final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
             final CRC32C crc = new CRC32C();
             crc.update(body);
-            final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x%n", crc.getValue()).getBytes(StandardCharsets.UTF_8);
+            // '\n', not %n: the manifest is the same bytes on every platform.
+            final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
             final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
             {

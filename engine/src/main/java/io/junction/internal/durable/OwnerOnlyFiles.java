@@ -1,7 +1,6 @@
 package io.junction.internal.durable;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
@@ -33,21 +32,10 @@ public final class OwnerOnlyFiles
      */
     public static Path createDirectories(final Path directory) throws IOException
     {
-        final Path parent = directory.toAbsolutePath().getParent();
-        if (parent != null && !Files.isDirectory(parent))
-        {
-            createDirectories(parent);
-        }
         try
         {
-            Files.createDirectory(directory, attribute(DIRECTORY));
-        }
-        catch (final FileAlreadyExistsException e)
-        {
-            if (!Files.isDirectory(directory))
-            {
-                throw new IOException("not a directory: " + directory, e);
-            }
+            // Applies the permissions to every directory it creates; an existing non-directory is an error.
+            Files.createDirectories(directory, attribute(DIRECTORY));
         }
         catch (final UnsupportedOperationException e)
         {
@@ -93,12 +81,15 @@ public final class OwnerOnlyFiles
         catch (final UnsupportedOperationException e)
         {
             final java.io.File file = path.toFile();
-            final boolean directory = file.isDirectory();
-            if (!(file.setReadable(false, false) && file.setReadable(true, true) &&
-                file.setWritable(false, false) && file.setWritable(true, true) &&
-                file.setExecutable(false, false) && (!directory || file.setExecutable(true, true))))
+            // Taking rights from everyone is best effort (some platforms, Windows among them, refuse it and
+            // answer false); giving them to the owner must succeed.
+            file.setReadable(false, false);
+            file.setWritable(false, false);
+            file.setExecutable(false, false);
+            if (!(file.setReadable(true, true) && file.setWritable(true, true) &&
+                (!file.isDirectory() || file.setExecutable(true, true))))
             {
-                throw new IOException("cannot make " + path + " owner-only", e);
+                throw new IOException("cannot make " + path + " readable and writable by its owner", e);
             }
         }
     }

@@ -98,7 +98,7 @@ public final class HotKeySketch
             return;
         }
         totalWeight += weight;
-        int slot = find(hash);
+        int slot = findOrLightest(hash);
         if (slot < 0)
         {
             if (size < capacity)
@@ -109,7 +109,7 @@ public final class HotKeySketch
             }
             else
             {
-                slot = lightest();
+                slot = -slot - 1;
                 // The newcomer may have had up to the displaced key's weight before: its error.
                 errors[slot] = weights[slot];
             }
@@ -124,32 +124,30 @@ public final class HotKeySketch
         visited[slot] += visitedRows;
     }
 
-    private int find(final long hash)
+    /**
+     * One pass over the slots, since most rows of a wide key space miss the sketch.
+     *
+     * @return the slot holding {@code hash}, or else {@code -(lightest slot) - 1} (-1 while none is used).
+     */
+    private int findOrLightest(final long hash)
     {
         final long[] hashes = this.hashes;
+        final long[] weights = this.weights;
+        int lightest = 0;
+        long min = Long.MAX_VALUE;
         for (int i = 0, n = size; i < n; i++)
         {
             if (hashes[i] == hash)
             {
                 return i;
             }
-        }
-        return -1;
-    }
-
-    private int lightest()
-    {
-        int lightest = 0;
-        long min = weights[0];
-        for (int i = 1; i < size; i++)
-        {
             if (weights[i] < min)
             {
                 min = weights[i];
                 lightest = i;
             }
         }
-        return lightest;
+        return -lightest - 1;
     }
 
     /**

@@ -45,7 +45,15 @@ public final class ChronicleKeyIndex implements KeyIndex
             .name("junction-key-index")
             .entries(maxKeys + maxKeys / 8 + 64)
             .create();
-        this.buckets = KeyIndexes.bucketArena(maxKeys, bucketLength, preallocateBuckets);
+        try
+        {
+            this.buckets = KeyIndexes.bucketArena(maxKeys, bucketLength, preallocateBuckets);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            map.close();
+            throw e;
+        }
         this.maxOffHeapBytes = map.offHeapMemoryUsed() + buckets.limit();
     }
 

@@ -44,11 +44,20 @@ public final class HashKeyIndex implements KeyIndex
         this.maxKeys = maxKeys;
         this.bucketLength = bucketLength;
         final long slots = Long.highestOneBit(maxKeys * 2 - 1) << 1;
-        this.table = UnsafeApi.allocateMemory(slots * SLOT);
+        // The bucket arena first: when it throws, no table has been taken yet.
+        this.buckets = KeyIndexes.bucketArena(maxKeys, bucketLength, preallocateBuckets);
+        try
+        {
+            this.table = UnsafeApi.allocateMemory(slots * SLOT);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            buckets.close();
+            throw e;
+        }
         UnsafeApi.setMemory(table, slots * SLOT, (byte)0);
         this.mask = slots - 1;
         this.shift = 64 - Long.numberOfTrailingZeros(slots);
-        this.buckets = KeyIndexes.bucketArena(maxKeys, bucketLength, preallocateBuckets);
         this.maxOffHeapBytes = slots * SLOT + buckets.limit();
     }
 
@@ -85,24 +94,7 @@ public final class HashKeyIndex implements KeyIndex
     @Override
     public long prefetch(final long hash)
     {
-        final long bucket = UnsafeApi.getLong(table + home(hash) * SLOT + BUCKET_OFFSET);
-        if (bucket == 0)
-        {
-            return 0;
-        }
-        // A key with one row per side holds it inline: touch that record too (W1's click finds its impression).
-        final long left = UnsafeApi.getLong(bucket + BucketDescriptor.LEFT_ROWS_OFFSET);
-        final long right = UnsafeApi.getLong(bucket + BucketDescriptor.RIGHT_ROWS_OFFSET);
-        long seen = left ^ right;
-        if (left != 0 && !RowGroup.isArray(left))
-        {
-            seen ^= UnsafeApi.getLong(left + RowDescriptor.TS_OFFSET);
-        }
-        if (right != 0 && !RowGroup.isArray(right))
-        {
-            seen ^= UnsafeApi.getLong(right + RowDescriptor.TS_OFFSET);
-        }
-        return seen;
+        return UnsafeApi.getLong(table + home(hash) * SLOT + BUCKET_OFFSET);
     }
 
     @Override

@@ -92,11 +92,12 @@ public interface KeyIndex extends AutoCloseable
     void remove(long bucket);
 
     /**
-     * Reads the index slot, bucket and single-row records a coming lookup of {@code hash} will need,
-     * so that their cache misses overlap with other work. Changes nothing.
+     * Reads the index slot a coming lookup of {@code hash} probes first, so that its cache miss overlaps
+     * with other work, and returns the bucket found there for the caller to read ahead in turn
+     * ({@link RowStore#touchBucket}). A hint: the bucket may be another key's. Changes nothing.
      *
      * @param hash the key hash.
-     * @return a value of the memory read, for the caller to keep so that the reads are not optimised away.
+     * @return the bucket in the hash's first slot, or 0 when it is empty or the index cannot tell cheaply.
      */
     default long prefetch(final long hash)
     {

@@ -34,9 +34,13 @@ final class KeyIndexes
     {
         // Buckets are all one size, so the arena never needs more than the chunks that hold maxKeys of
         // them (plus the tail wasted at each chunk's end): its limit bounds the index's memory.
-        final int bucketChunk = Math.max(4096, (int)Math.min(1 << 20, maxKeys * bucketLength));
+        // Saturated: a Chronicle index has no key cap, and maxKeys * bucketLength must not wrap.
+        final long allBuckets = maxKeys > Long.MAX_VALUE / bucketLength ? Long.MAX_VALUE : maxKeys * bucketLength;
+        // A chunk is a multiple of the arena's alignment whatever the bucket length.
+        final int bucketChunk = NativeArena.alignedSize(Math.max(4096, (int)Math.min(1 << 20, allBuckets)));
         final long bucketsPerChunk = bucketChunk / NativeArena.alignedSize(bucketLength);
-        final long bucketLimit = ((maxKeys + bucketsPerChunk - 1) / bucketsPerChunk) * bucketChunk;
-        return new NativeArena(bucketChunk, Math.min(preallocateBuckets, maxKeys * bucketLength), bucketLimit);
+        final long chunks = (maxKeys + bucketsPerChunk - 1) / bucketsPerChunk;
+        final long bucketLimit = chunks > Long.MAX_VALUE / bucketChunk ? Long.MAX_VALUE : chunks * bucketChunk;
+        return new NativeArena(bucketChunk, Math.min(preallocateBuckets, allBuckets), bucketLimit);
     }
 }

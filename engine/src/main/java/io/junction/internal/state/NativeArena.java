@@ -99,6 +99,7 @@ public final class NativeArena implements AutoCloseable
             final long address = reserve(chunkSize);
             if (address == 0)
             {
+                close();
                 throw new OutOfMemoryError("cannot preallocate " + preallocate + " bytes of state");
             }
             UnsafeApi.setMemory(address, chunkSize, (byte)0);

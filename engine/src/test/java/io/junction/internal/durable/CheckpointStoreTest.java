@@ -80,12 +80,15 @@ class CheckpointStoreTest
     {
         final CheckpointStore store = new CheckpointStore(temp);
         write(store, 1, "complete");
-        final CheckpointStore.Writer half = store.begin(2, FINGERPRINT, new long[] {5});
-        half.file("arena.bin").write(ByteBuffer.wrap(new byte[100]));
-        // The process dies here: no commit.
-        final CheckpointStore.Checkpoint latest = store.latest(FINGERPRINT);
-        assertEquals(1, latest.id);
-        assertTrue(latest.skipped().get(0).contains("incomplete"), latest.skipped().toString());
+        // Closed (aborted) only after latest() has looked at the half-written checkpoint.
+        try (CheckpointStore.Writer half = store.begin(2, FINGERPRINT, new long[] {5}))
+        {
+            half.file("arena.bin").write(ByteBuffer.wrap(new byte[100]));
+            // The process dies here: no commit.
+            final CheckpointStore.Checkpoint latest = store.latest(FINGERPRINT);
+            assertEquals(1, latest.id);
+            assertTrue(latest.skipped().get(0).contains("incomplete"), latest.skipped().toString());
+        }
     }
 
     @Test
@@ -186,6 +189,13 @@ class CheckpointStoreTest
         {
             assertEquals(0, dirs.count());
         }
-        assertThrows(IllegalArgumentException.class, () -> store.begin(2, FINGERPRINT, new long[0]).file("../escape"));
+        try (CheckpointStore.Writer writer = store.begin(2, FINGERPRINT, new long[0]))
+        {
+            assertThrows(IllegalArgumentException.class, () -> writer.file("../escape"));
+        }
+        try (Stream<Path> dirs = Files.list(temp))
+        {
+            assertEquals(0, dirs.count());
+        }
     }
 }

@@ -15,8 +15,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The Space-Saving sketch against exact counts of a Zipf-distributed key stream. */
 class HotKeySketchTest
@@ -183,6 +185,8 @@ class HotKeySketchTest
     void recordingAllocatesNothing()
     {
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+            "this JVM does not measure the memory a thread allocates");
         final HotKeySketch sketch = new HotKeySketch(16);
         final Zipf zipf = new Zipf(KEYS, 1.1, 3);
         final int[] keys = new int[100_000];
@@ -196,6 +200,8 @@ class HotKeySketchTest
             hashes[i] = hashOf(i);
         }
         final long before = threads.getCurrentThreadAllocatedBytes();
+        // -1 means the JVM is not measuring, and the difference below would be meaningless.
+        assertNotEquals(-1, before, "thread allocation measurement is off");
         for (final int k0 : keys)
         {
             sketch.record(hashes[k0], key, 0, 9, 1, 3);

@@ -175,23 +175,37 @@ class RowStoreTest
     void aGroupThatCannotGrowRefusesTheSlotAndStaysAsItWas()
     {
         final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
-        // One 4 KiB chunk: it holds a few records and then nothing more, not even a group's array.
-        try (RowStore store = new RowStore(4096, 0, 4096, false))
+        // One chunk, and a limit of that one chunk, sized so that a record still fits when the group's array
+        // must grow but the larger array does not, so the loop ends on reserveSlot's refusal, not allocate's 0.
+        // A record is 56 bytes (32 header + 8 key + 13 row, aligned to 8); the group's arrays take
+        // 8 + 8 * capacity bytes and double from 4 slots (40, 72, 136, 264, 520, then 1032 bytes), and none is
+        // reused, as each freed array is of a size class nothing else asks for. When the 65th row arrives the
+        // chunk holds 64 records and arrays of 40..520 bytes: 64 * 56 + 1032 = 4616; the 65th record takes it to
+        // 4672 (it fits) and the array of 128 slots would need 4672 + 1032 = 5704 (it does not).
+        // Any size in [4672, 5703] works; 5440 also does if records were 64 bytes ([5192, 6223]).
+        // (With the 4096-byte chunk of before, allocate ran out first, at the 55th record.)
+        final int chunk = 5440;
+        try (RowStore store = new RowStore(chunk, 0, chunk, false))
         {
             BucketDescriptor.init(bucket, 1);
             final List<Long> stored = new ArrayList<>();
+            boolean refused = false;
             long record;
             while ((record = store.allocate(8, row(0).length())) != 0)
             {
                 if (!store.reserveSlot(bucket, Side.RIGHT))
                 {
+                    refused = true;
                     store.release(record, 8, row(0).length());
                     break;
                 }
                 stored.add(store.append(record, bucket, Side.RIGHT, key, 0, 8, row(stored.size()), stored.size()));
             }
-            assertFalse(stored.isEmpty());
+            assertTrue(refused, "the loop ended because a record did not fit, not because the group could not grow");
+            // The refusal left the group exactly as it was.
             assertEquals(stored, groupOf(bucket, Side.RIGHT));
+            assertEquals(stored.size(), BucketDescriptor.count(bucket, Side.RIGHT));
+            assertFalse(stored.isEmpty());
             for (final long r : stored)
             {
                 store.remove(r);
