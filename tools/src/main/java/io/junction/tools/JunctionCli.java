@@ -5,6 +5,7 @@ import io.junction.tools.cli.LoadgenCommand;
 import io.junction.tools.cli.NexmarkCommand;
 import io.junction.tools.cli.ReplayCommand;
 import io.junction.tools.cli.ReportCommand;
+import io.junction.tools.cli.SoakCommand;
 import io.junction.tools.cli.SweepCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Spec;
  * The {@code junction} command line ({@code tools/bin/junction}): {@code replay} runs a SPEC scenario
  * through the engine, {@code demo} runs the W1 show-click join at full speed; {@code loadgen},
  * {@code sweep} and {@code report} are the latency harness, {@code nexmark} the Nexmark join
- * queries. The only place in the tools that calls {@link System#exit}, so that every command stays
+ * queries, {@code soak} a long fixed-rate run. The only place in the tools that calls {@link System#exit}, so that every command stays
  * usable in-process from tests via {@link #commandLine()}.
  */
 @Command(
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
     description = "Junction, a low-latency stream-stream join engine: tools.",
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
-        NexmarkCommand.class,
+        NexmarkCommand.class, SoakCommand.class,
         CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
@@ -58,6 +59,6 @@ public final class JunctionCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark or help)");
+            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak or help)");
     }
 }
