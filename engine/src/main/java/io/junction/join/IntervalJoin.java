@@ -147,7 +147,18 @@ public final class IntervalJoin implements JoinOperator
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        // A row closed on arrival is only joined with what is stored: it creates no bucket, so a full
+        // index cannot refuse it.
+        final long hash = predicate.keyHash(keyLength);
+        final long bucket = closed ? state.index.find(hash) : state.index.findOrCreate(hash);
+        if (bucket == 0)
+        {
+            if (emit.emitsUnmatched(side))
+            {
+                emit.padded(ChangeKind.INSERT, side, row, ts, step);
+            }
+            return;
+        }
         if (bucket == KeyIndex.FULL)
         {
             if (reserved != 0)

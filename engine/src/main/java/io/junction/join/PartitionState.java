@@ -172,7 +172,7 @@ final class PartitionState implements AutoCloseable
     /** Removes a bucket from the index once it holds no row of either side. */
     void releaseIfEmpty(final long bucket)
     {
-        if (bucket != unmatchableBucket && BucketDescriptor.isEmpty(bucket))
+        if (bucket != 0 && bucket != unmatchableBucket && BucketDescriptor.isEmpty(bucket))
         {
             index.remove(bucket);
         }

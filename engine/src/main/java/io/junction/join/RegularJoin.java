@@ -311,7 +311,7 @@ public final class RegularJoin implements JoinOperator
         {
             bucket = state.unmatchableBucket;
         }
-        else if (accumulate)
+        else if (stores)
         {
             // The bucket found by the duplicate check is still the key's unless making room evicted rows
             // (which may have released it).
@@ -328,6 +328,8 @@ public final class RegularJoin implements JoinOperator
         }
         else
         {
+            // Retractions and rows expired on arrival only join with what is stored: they create no
+            // bucket (0 when the key has none), so a full index never refuses or evicts for them.
             bucket = state.index.find(hash);
         }
         if (reserved != 0 && !state.reserveSlot(bucket, side, reserved, storedKeyLength, row))
@@ -347,8 +349,8 @@ public final class RegularJoin implements JoinOperator
                 emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
-            final int matches = keyLength == UNMATCHABLE ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
-            if (keyLength != UNMATCHABLE)
+            final int matches = keyLength == UNMATCHABLE || bucket == 0 ? 0 : probe(side, kind, row, ts, step, keyLength, bucket, true);
+            if (keyLength != UNMATCHABLE && bucket != 0)
             {
                 state.countKey(bucket, side, predicate.key, keyLength, reserved != 0 ? 1 : 0);
             }

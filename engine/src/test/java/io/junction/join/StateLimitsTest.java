@@ -241,4 +241,48 @@ class StateLimitsTest
             assertEquals(0, h.counters().expiredRows());
         }
     }
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void intervalRowClosedOnArrivalIsPaddedWhenKeyIndexIsFull(final IndexKind index)
+    {
+        // An interval wholly before the left row: a left row can arrive already closed without being late.
+        try (JoinHarness h = new JoinHarness(spec(JoinKind.INTERVAL, JoinType.LEFT)
+            .interval(IntervalBounds.inclusive(-20, -10)).build(),
+            BASE.withIndex(index).withMaxKeys(2).withHashSeed(1)))
+        {
+            h.leftAt(100, "+I", "k", 1L);
+            h.leftAt(100, "+I", "k", 2L);
+            h.watermark(50);
+            // Not late (55 >= 50) but closed (55 - 10 < 50): it only joins with what is stored, so a
+            // new key needs no bucket and the full index must not refuse it.
+            final List<Output> out = h.leftAt(55, "+I", "k", 3L);
+            assertEquals(1, out.size(), out.toString());
+            assertEquals(null, out.get(0).right());
+            assertEquals(List.of(), h.deadLetters().deadLetters());
+            assertEquals(2, live(h));
+            // The stored keys still join.
+            assertEquals(1, h.rightAt(85, "+I", "k", 1L).size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void regularRowExpiredOnArrivalIsJoinedWhenKeyIndexIsFull(final IndexKind index)
+    {
+        try (JoinHarness h = new JoinHarness(spec(JoinKind.REGULAR, JoinType.LEFT).stateTtl(10).build(),
+            BASE.withIndex(index).withMaxKeys(2).withHashSeed(1)))
+        {
+            h.leftAt(100, "+I", "k", 1L);
+            h.leftAt(100, "+I", "k", 2L);
+            h.watermark(105);
+            // Older than watermark - TTL: joined with what is stored, never stored, so it needs no bucket.
+            final List<Output> out = h.leftAt(50, "+I", "k", 3L);
+            assertEquals(1, out.size(), out.toString());
+            assertEquals(null, out.get(0).right());
+            assertEquals(List.of(), h.deadLetters().deadLetters());
+            assertEquals(2, live(h));
+            assertEquals(2, h.rightAt(50, "+I", "k", 1L).size(), "the stored row of a known key still joins (-pad, +pair)");
+            assertEquals(2, live(h));
+        }
+    }
 }
