@@ -25,6 +25,8 @@ import java.util.List;
  * Filters and conditions are declarative (comparisons, {@link FieldFilter#in IN lists}, {@link FieldFilter#any
  * disjunctions}, condition offsets: what a JSON spec can say) or, in Java, user functions over the rows
  * ({@link RowFilter}, {@link PairCondition}), ANDed after the declarative terms.
+ * A window join may be a window coGroup instead ({@link Builder#coGroup(CoGroupFunction)}): a user function,
+ * or a {@link CoGroupBuiltin}, gets each fired window's rows of one key, both sides.
  * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
  * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
  */
