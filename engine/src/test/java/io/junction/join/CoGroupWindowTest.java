@@ -356,6 +356,41 @@ class CoGroupWindowTest
     }
 
     @Test
+    void manyComputedRowsInOneCallAreAllEmittedAndATooLargeRowFailsTheCall()
+    {
+        final Schema out = Schema.of("i", "s");
+        final String text = "x".repeat(200);
+        final JoinSpec spec = CoGroupTestHarness.spec(JoinType.FULL, TUMBLING_10)
+            .coGroup((l, r, s, e, collector) ->
+            {
+                l.next();
+                final int n = (int)l.row().getLong(IntervalTestRows.K);
+                for (int i = 0; i < n; i++)
+                {
+                    // Far more than the collector's first buffer holds: it grows.
+                    collector.row().putLong(0, i).putAscii(1, text);
+                    collector.emitRow();
+                }
+                if (n == 1)
+                {
+                    collector.row().putAscii(1, "y".repeat(70_000));
+                    collector.emitRow();
+                }
+            }, out).build();
+        try (CoGroupTestHarness h = new CoGroupTestHarness(spec))
+        {
+            h.left(1, 5_000L, "L1");
+            h.left(2, 1L, "L2");
+            final long end = h.end();
+            assertEquals(5_000, h.at(end).size());
+            final String last = "null null {i=4999, s=\"" + text + "\"} [0,10)";
+            assertTrue(h.at(end).contains(last), h.at(end).get(0));
+            assertEquals(1, ((JoinCounters)h.counters()).coGroupFailures, "the row over 64 KiB");
+            assertEquals(List.of("L2"), h.dead.stream().map(OperatorTestHarness.Dead::id).collect(Collectors.toList()));
+        }
+    }
+
+    @Test
     void theSpecRefusesWhatACoGroupCannotHave()
     {
         final CoGroupFunction f = (l, r, s, e, out) -> { };

@@ -212,4 +212,38 @@ class CoGroupEngineTest
                 "6: +I {k=5, id=\"L4\"} null [10,20)").stream().sorted().toList(), lines);
         }
     }
+
+    /** The README's example, as written there: views and clicks per user and minute. */
+    @Test
+    void theReadmeExampleRuns()
+    {
+        final Schema events = Schema.of("user", "page");
+        final JoinSpec spec = JoinSpec.builder(JoinKind.WINDOW, JoinType.LEFT)      // groups with at least one view
+            .schemas(events, events).leftKey("user").rightKey("user")
+            .window(WindowSpec.tumbling(60_000, 0))
+            .coGroup((views, clicks, start, end, out) ->
+            {
+                views.next();                                                 // a left group has a view
+                out.row().putField(0, views.row(), 0)                         // user
+                    .putLong(1, views.count()).putLong(2, clicks.count());
+                out.emitRow();
+            }, Schema.of("user", "views", "clicks"))
+            .build();
+        final io.junction.api.CollectingResultHandler results = new io.junction.api.CollectingResultHandler(spec);
+        try (JoinEngine engine = JoinEngine.builder(spec).config(EngineConfig.defaults().withPartitions(2).withRingSize(1024)
+            .withState(StateConfig.defaults().withMaxKeys(4096))).resultHandler(results).start())
+        {
+            final Publisher publisher = engine.publisher();
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("user", "ann", "page", "/a"), 1_000, 0));
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("user", "ann", "page", "/b"), 2_000, 1));
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("user", "ann", "page", "/b"), 3_000, 2));
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("user", "bob", "page", "/a"), 4_000, 3));
+            assertEquals(Publisher.PUBLISHED, publisher.endOfInput(4));
+        }
+        final List<io.junction.api.CollectingResultHandler.Result> out = results.results();
+        assertEquals(1, out.size(), out.toString());
+        assertEquals(Row.of("user", "ann", "views", 2L, "clicks", 1L), out.get(0).row());
+        assertEquals(0, out.get(0).windowStart());
+        assertEquals(60_000, out.get(0).windowEnd());
+    }
 }
