@@ -8,10 +8,12 @@ package io.junction.api;
  *
  * <p>Which groups are called is the join type's rule: {@code full} calls every group, {@code left} those
  * with a left row, {@code right} those with a right row, {@code inner} those with rows on both sides. A
- * row that can never match (a null key, a failed pre-join filter) is a group of its own: it is handed
- * alone, with the other side empty, when its window fires (and when its side is called alone).
+ * row that can never match (a null key, a failed pre-join filter) is a group of its own, with the other
+ * side empty: {@code full} calls it, {@code left} if it is a left row, {@code right} if a right row,
+ * {@code inner} never. Windows, firing, lateness and state are the window join's.
  *
- * <p>Contract: called on the partition thread; it must not block, must not retain the cursors, the rows
+ * <p>Contract: called on the partition thread; one instance serves every partition, so it must be thread
+ * safe (stateless, or with per-thread state). It must not block, must not retain the cursors, the rows
  * or the collector past the call, and should not allocate if the join is to stay garbage-free. Its
  * output is held until it returns: a call that returns emits everything it collected, in order; a call
  * that throws emits nothing. Its rows are then dead-lettered {@link DeadLetterReason#COGROUP_FAILED}
