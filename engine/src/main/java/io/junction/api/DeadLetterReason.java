@@ -29,7 +29,12 @@ public enum DeadLetterReason
      * A row whose user pre-join filter ({@link RowFilter}) threw: the row had no effect (its filter runs
      * before anything else the row does).
      */
-    PREDICATE_FAILED("user predicate failed: the side's RowFilter threw on this row");
+    PREDICATE_FAILED("user predicate failed: the side's RowFilter threw on this row"),
+    /**
+     * A window row whose group's {@link CoGroupFunction} threw when the window fired: the call emitted
+     * nothing, and the row left state with its window (one dead letter per failed call the row was in).
+     */
+    COGROUP_FAILED("user function failed: the CoGroupFunction threw on this row's window and key; the call emitted nothing");
 
     private final String message;
 

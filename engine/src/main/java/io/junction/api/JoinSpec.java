@@ -25,6 +25,8 @@ import java.util.List;
  * Filters and conditions are declarative (comparisons, {@link FieldFilter#in IN lists}, {@link FieldFilter#any
  * disjunctions}, condition offsets: what a JSON spec can say) or, in Java, user functions over the rows
  * ({@link RowFilter}, {@link PairCondition}), ANDed after the declarative terms.
+ * A window join may be a window coGroup instead ({@link Builder#coGroup(CoGroupFunction)}): a user function,
+ * or a {@link CoGroupBuiltin}, gets each fired window's rows of one key, both sides.
  * Configuration errors (an unknown field, key arity mismatch, an empty interval, a missing interval
  * or window) throw {@link IllegalArgumentException} from {@link Builder#build()} naming the field.
  */
@@ -49,7 +51,9 @@ public final class JoinSpec
     private final long allowedLateness;
     private final long leftStateTtl;
     private final long rightStateTtl;
-
+    private final CoGroupFunction coGroup;
+    private final Schema coGroupSchema;
+    private final CoGroupBuiltin coGroupBuiltin;
 
     private JoinSpec(final Builder b)
     {
@@ -72,6 +76,9 @@ public final class JoinSpec
         allowedLateness = b.allowedLateness;
         leftStateTtl = b.leftStateTtl;
         rightStateTtl = b.rightStateTtl;
+        coGroup = b.coGroup;
+        coGroupSchema = b.coGroupSchema;
+        coGroupBuiltin = b.coGroupBuiltin;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
         CompiledJoin.of(this);
@@ -230,6 +237,27 @@ public final class JoinSpec
         return side == Side.LEFT ? leftStateTtl : rightStateTtl;
     }
 
+    /**
+     * @return the window coGroup's function ({@link Builder#coGroup(CoGroupFunction)}), or null for a join:
+     *         a window join with one calls it per fired window and key instead of joining pairs.
+     */
+    public CoGroupFunction coGroup()
+    {
+        return coGroup;
+    }
+
+    /** @return the schema of the coGroup's computed rows ({@link CoGroupCollector#row()}), or null when it emits input rows only. */
+    public Schema coGroupSchema()
+    {
+        return coGroupSchema;
+    }
+
+    /** @return the built-in the coGroup function is ({@link Builder#coGroup(CoGroupBuiltin)}), or null. */
+    public CoGroupBuiltin coGroupBuiltin()
+    {
+        return coGroupBuiltin;
+    }
+
     @Override
     public String toString()
     {
@@ -245,7 +273,8 @@ public final class JoinSpec
             (pairConditions.isEmpty() ? "" : " pairConditions=" + pairConditions.size()) +
             (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
             (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
-                : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) + '}';
+                : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) +
+            (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) + '}';
     }
 
     /** Collects and validates a {@link JoinSpec}. Not thread safe. */
@@ -273,6 +302,9 @@ public final class JoinSpec
         private long allowedLateness;
         private long leftStateTtl;
         private long rightStateTtl;
+        private CoGroupFunction coGroup;
+        private Schema coGroupSchema;
+        private CoGroupBuiltin coGroupBuiltin;
 
         private Builder(final JoinKind kind, final JoinType type)
         {
@@ -557,6 +589,53 @@ public final class JoinSpec
             return this;
         }
 
+        /**
+         * Makes a window join a window coGroup (docs/SEMANTICS.md 6.4): per fired window and key the
+         * function gets both sides' rows and emits input rows through its collector. The join type says
+         * which groups are called (inner, left, right or full; see {@link CoGroupFunction}); windows,
+         * firing, lateness, null keys and pre-join filters are the window join's. No post-join condition:
+         * the function sees every row of the group. One instance serves every partition: it must be
+         * thread safe (stateless, or with per-thread state).
+         *
+         * @param function the function.
+         * @return this builder.
+         */
+        public Builder coGroup(final CoGroupFunction function)
+        {
+            return coGroup(function, null);
+        }
+
+        /**
+         * As {@link #coGroup(CoGroupFunction)}, for a function that also emits computed rows in
+         * {@code output} ({@link CoGroupCollector#row()}).
+         *
+         * @param function the function.
+         * @param output   the schema of its computed rows, or null when it emits input rows only.
+         * @return this builder.
+         */
+        public Builder coGroup(final CoGroupFunction function, final Schema output)
+        {
+            this.coGroup = requireNonNull(function, "coGroup");
+            this.coGroupSchema = output;
+            this.coGroupBuiltin = null;
+            return this;
+        }
+
+        /**
+         * As {@link #coGroup(CoGroupFunction, Schema)} with a built-in function, bound to this builder's
+         * schemas and keys when the spec is built.
+         *
+         * @param builtin the built-in.
+         * @return this builder.
+         */
+        public Builder coGroup(final CoGroupBuiltin builtin)
+        {
+            this.coGroupBuiltin = requireNonNull(builtin, "coGroup");
+            this.coGroup = null;
+            this.coGroupSchema = null;
+            return this;
+        }
+
         /** @return the validated spec. */
         public JoinSpec build()
         {
@@ -619,7 +698,34 @@ public final class JoinSpec
             }
             checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
+            checkCoGroup();
             return new JoinSpec(this);
+        }
+
+        private void checkCoGroup()
+        {
+            if (coGroup == null && coGroupBuiltin == null)
+            {
+                return;
+            }
+            if (kind != JoinKind.WINDOW)
+            {
+                throw new IllegalArgumentException("coGroup: only for window joins");
+            }
+            if (type.isSemiOrAnti())
+            {
+                throw new IllegalArgumentException("coGroup: type must be inner, left, right or full (which groups are " +
+                    "called), not " + type.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (!condition.isEmpty() || !pairConditions.isEmpty())
+            {
+                throw new IllegalArgumentException("condition: not with coGroup (the function sees every row of a group)");
+            }
+            if (coGroupBuiltin != null)
+            {
+                coGroupSchema = coGroupBuiltin.outputSchema(leftKey);
+                coGroup = coGroupBuiltin.function(leftSchema, leftKey, rightSchema, rightKey);
+            }
         }
 
         /** The fields' existence in the schema is checked when the spec compiles, as the join key's. */

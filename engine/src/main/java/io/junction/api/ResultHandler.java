@@ -39,4 +39,26 @@ public interface ResultHandler
     {
         onResult(kind, left, right, windowEnd - 1, step);
     }
+
+    /**
+     * A coGroup's result with a computed row ({@link CoGroupCollector#emitRow}), carrying its window
+     * {@code [windowStart, windowEnd)}. The coGroup's results of input rows alone come through
+     * {@link #onWindowResult}. A handler for a coGroup that computes rows must override this: the default
+     * throws {@link UnsupportedOperationException} (which the runtime counts and reports as any handler
+     * failure), so that computed rows are never dropped silently.
+     *
+     * @param left        the left row emitted with it, or null.
+     * @param right       the right row emitted with it, or null.
+     * @param row         the computed row, in the spec's coGroup output schema ({@link JoinSpec#coGroupSchema()}).
+     * @param windowStart the window's first instant, inclusive.
+     * @param windowEnd   the window's end, exclusive.
+     * @param step        the input sequence number (replay step) whose processing fired the window.
+     */
+    default void onCoGroupResult(
+        final RowView left, final RowView right, final RowView row,
+        final long windowStart, final long windowEnd, final long step)
+    {
+        throw new UnsupportedOperationException(
+            "this ResultHandler takes no coGroup rows: override ResultHandler.onCoGroupResult (" + getClass().getName() + ")");
+    }
 }

@@ -180,6 +180,42 @@ public final class RowWriter
         return putUtf8(field, utf8, 0, utf8.length);
     }
 
+    /**
+     * Copies one field of another row as it is, without allocating: its value and type, an explicit null
+     * as null; a field the source does not hold stays absent here.
+     *
+     * @param field       the field index, below the field slots given to {@link #wrap}.
+     * @param source      the row to copy from.
+     * @param sourceField the field of {@code source}.
+     * @return this writer.
+     */
+    public RowWriter putField(final int field, final RowView source, final int sourceField)
+    {
+        switch (source.type(sourceField))
+        {
+            case FieldType.NULL:
+                return putNull(field);
+            case FieldType.LONG:
+                return putLong(field, source.getLong(sourceField));
+            case FieldType.DOUBLE:
+                return putDouble(field, source.getDouble(sourceField));
+            case FieldType.BOOLEAN:
+                return putBoolean(field, source.getBoolean(sourceField));
+            case FieldType.STRING:
+                final int length = source.stringLength(sourceField);
+                if (begin(field, RowFormat.STRING_BYTES_OFFSET + length))
+                {
+                    buffer.putByte(position, FieldType.STRING);
+                    buffer.putShort(position + RowFormat.TAG_LENGTH, (short)length, ORDER);
+                    buffer.putBytes(position + RowFormat.STRING_BYTES_OFFSET, source.buffer(), source.stringBytesIndex(sourceField), length);
+                    position += RowFormat.STRING_BYTES_OFFSET + length;
+                }
+                return this;
+            default:
+                return this;
+        }
+    }
+
     /** @return the row's length in bytes, or -1 when it did not fit the capacity. */
     public int finish()
     {

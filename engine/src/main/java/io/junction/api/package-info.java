@@ -7,6 +7,10 @@
  * each side by name in a {@link io.junction.api.Schema}, the pre-join filters, the post-join
  * condition, the interval or window, allowed lateness and state TTL. It is validated when built.
  *
+ * <p>A window join can instead be a window coGroup: a {@link io.junction.api.CoGroupFunction} (or a
+ * {@link io.junction.api.CoGroupBuiltin}) gets each fired window's rows of one key through two
+ * allocation-free {@link io.junction.api.RowCursor}s and emits through a {@link io.junction.api.CoGroupCollector}.
+ *
  * <p>Rows are binary ({@link io.junction.api.RowFormat}): written with
  * {@link io.junction.api.RowWriter} and read in place through the flyweight
  * {@link io.junction.api.RowView}, so that the hot path allocates nothing. {@link io.junction.api.Row}

@@ -69,6 +69,8 @@ abstract class AbstractWindowJoin implements JoinOperator
     final boolean semiOrAnti;
     final boolean semi;
     final TimerWheel bucketWheel;
+    /** The window coGroup that replaces the pair join when the spec has a function (SPEC 6.4), else null. */
+    final CoGroupWindows coGroup;
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire = this::fireLoneRow;
     /** The records of the bucket being fired, grouped by key in place; used for nothing else. */
@@ -88,6 +90,7 @@ abstract class AbstractWindowJoin implements JoinOperator
         this.semi = spec.type() == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
+        this.coGroup = spec.coGroup() == null ? null : new CoGroupWindows(spec, state, emit, counters, results);
     }
 
     @Override
@@ -148,18 +151,9 @@ abstract class AbstractWindowJoin implements JoinOperator
         int groupStart = 0;
         while (groupStart < n)
         {
-            // Rows of one key together (distinct keys share a bucket only on a hash collision).
-            final long first = records[groupStart];
-            int groupEnd = groupStart + 1;
-            for (int j = groupEnd; j < n; j++)
-            {
-                if (RowStore.keyEquals(first, records[j]))
-                {
-                    final long t = records[groupEnd];
-                    records[groupEnd++] = records[j];
-                    records[j] = t;
-                }
-            }
+            // Rows of one key together (distinct keys share a bucket only on a hash collision); a coGroup
+            // keeps their arrival order.
+            final int groupEnd = coGroup != null ? coGroup.groupByKey(records, groupStart, n) : groupByKey(groupStart, n);
             next = Math.min(next, fireKey(bucket, groupStart, groupEnd));
             groupStart = groupEnd;
         }
@@ -172,6 +166,23 @@ abstract class AbstractWindowJoin implements JoinOperator
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
             bucketWheel.schedule(bucket, next);
         }
+    }
+
+    /** Moves the rows with the key of {@code records[groupStart]} to the front of {@code records[groupStart, n)}; @return their end. */
+    private int groupByKey(final int groupStart, final int n)
+    {
+        final long first = records[groupStart];
+        int groupEnd = groupStart + 1;
+        for (int j = groupEnd; j < n; j++)
+        {
+            if (RowStore.keyEquals(first, records[j]))
+            {
+                final long t = records[groupEnd];
+                records[groupEnd++] = records[j];
+                records[j] = t;
+            }
+        }
+        return groupEnd;
     }
 
     /** Joins the rows {@code records[from, to)} of one key and one window, emits, and drops them. */
@@ -230,8 +241,15 @@ abstract class AbstractWindowJoin implements JoinOperator
     /** Emits a lone row with its window {@code [start, end)} and drops it. */
     final void emitLoneRow(final long record, final long start, final long end)
     {
-        RowStore.wrap(record, storedBuffer, storedRow);
-        emit.windowPadded(sideOf(record), storedRow, start, end, fireStep);
+        if (coGroup != null)
+        {
+            coGroup.fireLone(record, start, end, fireStep);
+        }
+        else
+        {
+            RowStore.wrap(record, storedBuffer, storedRow);
+            emit.windowPadded(sideOf(record), storedRow, start, end, fireStep);
+        }
         state.expireKeepingBucket(record);
     }
 

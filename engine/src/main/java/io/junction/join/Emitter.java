@@ -92,6 +92,13 @@ final class Emitter
         results.onWindowResult(ChangeKind.INSERT, left, right, start, end, step);
     }
 
+    /** Emits a coGroup's computed row, with the input rows emitted with it (either null), and its window. */
+    void coGroupRow(final RowView left, final RowView right, final RowView row, final long start, final long end, final long step)
+    {
+        counters.rowsOut++;
+        results.onCoGroupResult(left, right, row, start, end, step);
+    }
+
     /** Emits a row of a window join padded with nulls (or alone, for semi and anti joins), with its window. */
     void windowPadded(final Side side, final RowView row, final long start, final long end, final long step)
     {

@@ -185,6 +185,10 @@ final class SessionWindowJoin extends AbstractWindowJoin
     @Override
     long fireKey(final long bucket, final int from, final int to)
     {
+        if (coGroup != null)
+        {
+            return coGroup.fireSessions(records, from, to, gap, ended, fireWatermark, fireStep);
+        }
         long next = Long.MAX_VALUE;
         heapSort(records, from, to, true);
         int clusterStart = from;

@@ -231,8 +231,16 @@ final class TimeWindowJoin extends AbstractWindowJoin
     @Override
     long fireKey(final long bucket, final int from, final int to)
     {
-        emitWindow(from, to, UnsafeApi.getLong(bucket + BUCKET_WINDOW_START_OFFSET),
-            UnsafeApi.getLong(bucket + BUCKET_WINDOW_END_OFFSET));
+        final long start = UnsafeApi.getLong(bucket + BUCKET_WINDOW_START_OFFSET);
+        final long end = UnsafeApi.getLong(bucket + BUCKET_WINDOW_END_OFFSET);
+        if (coGroup != null)
+        {
+            coGroup.fireWindow(records, from, to, start, end, fireStep);
+        }
+        else
+        {
+            emitWindow(from, to, start, end);
+        }
         return Long.MAX_VALUE;
     }
 

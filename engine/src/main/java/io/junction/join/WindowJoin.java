@@ -32,6 +32,11 @@ import io.junction.api.WindowSpec;
  * {@code Long.MAX_VALUE}. A row is in at most {@link WindowSpec#MAX_WINDOWS_PER_ROW} windows, and it
  * is stored in all of them or, when the key index is full, in none (one STATE_FULL dead letter).
  *
+ * <p>Window coGroup (SPEC 6.4): when the spec has a {@link io.junction.api.CoGroupFunction}
+ * ({@link io.junction.api.JoinSpec.Builder#coGroup}), the same windows, state, firing and lateness hand
+ * each fired window's rows of one key, both sides in arrival order, to the function instead of joining
+ * pairs; the join type says which groups are called.
+ *
  * <p>Runs as one of two operators, chosen by the window kind: tumbling and sliding windows store rows
  * per (key, window) bucket; session windows store them per key and cluster them by ts when the
  * bucket's timer fires (the layouts are described on those operators).

@@ -254,6 +254,25 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     }
 
     @Override
+    public void onCoGroupResult(
+        final RowView left, final RowView right, final RowView computed,
+        final long windowStart, final long windowEnd, final long step)
+    {
+        if (recordLatency)
+        {
+            latency.record(System.nanoTime() - ingestNanos);
+        }
+        try
+        {
+            results.onCoGroupResult(left, right, computed, windowStart, windowEnd, step);
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
+        }
+    }
+
+    @Override
     public void onDeadLetter(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
         final DeadLetterReason reason)

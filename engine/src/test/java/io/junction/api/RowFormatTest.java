@@ -45,6 +45,37 @@ class RowFormatTest
     }
 
     @Test
+    void putFieldCopiesEachTypeAndLeavesAnAbsentFieldAbsent()
+    {
+        final UnsafeBuffer source = new UnsafeBuffer(new byte[256]);
+        final int length = new RowWriter().wrap(source, 0, 256, 6)
+            .putNull(0).putLong(1, -7).putDouble(2, 2.5).putBoolean(3, true).putString(4, "héllo")
+            .finish();
+        final RowView from = new RowView().wrap(source, 0, length);
+        final UnsafeBuffer target = new UnsafeBuffer(new byte[256]);
+        final RowWriter writer = new RowWriter().wrap(target, 0, 256, 6);
+        for (int f = 5; f >= 0; f--)
+        {
+            writer.putField(f, from, f);
+        }
+        final RowView copy = new RowView().wrap(target, 0, writer.finish());
+        assertNull(copy.validate());
+        for (int f = 0; f < 6; f++)
+        {
+            assertEquals(from.type(f), copy.type(f), "field " + f);
+        }
+        assertEquals(FieldType.ABSENT, copy.type(5));
+        assertEquals(-7, copy.getLong(1));
+        assertEquals(2.5, copy.getDouble(2));
+        assertTrue(copy.getBoolean(3));
+        assertEquals("héllo", copy.getString(4));
+        final int beyond = new RowWriter().wrap(target, 0, 256, 1).putField(0, from, 40).finish();
+        assertEquals(FieldType.ABSENT, new RowView().wrap(target, 0, beyond).type(0), "a source field beyond the row's slots is absent");
+        final UnsafeBuffer small = new UnsafeBuffer(new byte[8]);
+        assertEquals(-1, new RowWriter().wrap(small, 0, 8, 1).putField(0, from, 4).finish(), "a copy that does not fit overflows");
+    }
+
+    @Test
     void shouldRoundTripEveryType()
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);

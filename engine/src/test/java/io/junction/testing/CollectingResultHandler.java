@@ -28,6 +28,14 @@ public final class CollectingResultHandler implements ResultHandler
         outputs.add(new Output(kind, Rows.decode(leftSchema, left), Rows.decode(rightSchema, right), timestamp, step));
     }
 
+    /** A window coGroup's computed row: recorded by its input rows (the computed row is the listener's to read). */
+    @Override
+    public void onCoGroupResult(
+        final RowView left, final RowView right, final RowView row, final long windowStart, final long windowEnd, final long step)
+    {
+        outputs.add(new Output(ChangeKind.INSERT, Rows.decode(leftSchema, left), Rows.decode(rightSchema, right), windowEnd - 1, step));
+    }
+
     /** @return every output so far, in order (unmodifiable view). */
     public List<Output> outputs()
     {

@@ -185,6 +185,15 @@ public final class JoinHarness implements AutoCloseable
             collector.onWindowResult(kind, left, right, windowStart, windowEnd, step);
             listener.onWindowResult(kind, left, right, windowStart, windowEnd, step);
         }
+
+        @Override
+        public void onCoGroupResult(
+            final RowView left, final RowView right, final RowView row, final long windowStart, final long windowEnd,
+            final long step)
+        {
+            collector.onCoGroupResult(left, right, row, windowStart, windowEnd, step);
+            listener.onCoGroupResult(left, right, row, windowStart, windowEnd, step);
+        }
     }
 
     private record TeeDeadLetters(CollectingDeadLetterHandler collector, DeadLetterHandler listener) implements DeadLetterHandler

@@ -34,6 +34,8 @@ public final class JoinCounters implements OperatorCounters
     public long hashCollisions;
     /** User filters and conditions that threw (each also reported to the runtime's error handler). */
     public long predicateFailures;
+    /** Window coGroup calls whose user function threw (each also reported to the runtime's error handler). */
+    public long coGroupFailures;
     /** Bytes the state limit counts: live records plus the key index at its capacity. */
     public long usedStateBytes;
     /** Bytes the live rows account for: records, groups, buckets and their keys' share of the index. */

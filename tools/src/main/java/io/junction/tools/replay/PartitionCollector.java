@@ -22,12 +22,15 @@ import java.util.List;
  */
 final class PartitionCollector implements ResultHandler, DeadLetterHandler {
     private final Schema schema;
+    /** The field names of a window coGroup's computed rows, or null. */
+    private final Schema coGroupSchema;
     private final StringBuilder line = new StringBuilder(256);
     private final List<StepLine> results = new ArrayList<>();
     private final List<StepLine> deadLetters = new ArrayList<>();
 
-    PartitionCollector(final Schema schema) {
+    PartitionCollector(final Schema schema, final Schema coGroupSchema) {
         this.schema = schema;
+        this.coGroupSchema = coGroupSchema;
     }
 
     @Override
@@ -40,6 +43,18 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         final ChangeKind kind, final RowView left, final RowView right, final long windowStart, final long windowEnd,
         final long step) {
         final StringBuilder sb = resultLine(kind, left, right, step);
+        sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
+        results.add(new StepLine(step, sb.toString()));
+    }
+
+    /** SEMANTICS 6.4: a computed row is written as {@code "row"}, after left and right, before the window. */
+    @Override
+    public void onCoGroupResult(
+        final RowView left, final RowView right, final RowView row, final long windowStart, final long windowEnd,
+        final long step) {
+        final StringBuilder sb = resultLine(ChangeKind.INSERT, left, right, step);
+        sb.append(",\"row\":");
+        RowJson.appendJson(coGroupSchema, row, sb);
         sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
         results.add(new StepLine(step, sb.toString()));
     }

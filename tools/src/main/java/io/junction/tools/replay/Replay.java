@@ -233,7 +233,7 @@ public final class Replay {
         final int partitions = config.partitions();
         final PartitionCollector[] collectors = new PartitionCollector[partitions];
         for (int p = 0; p < partitions; p++) {
-            collectors[p] = new PartitionCollector(schema);
+            collectors[p] = new PartitionCollector(schema, spec.coGroupSchema());
         }
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();

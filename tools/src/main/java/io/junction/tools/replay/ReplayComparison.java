@@ -17,8 +17,8 @@ import java.util.TreeMap;
 /**
  * Compares a replay's output with an expected output as {@code conformance/README.md} defines it.
  * <ul>
- *   <li>{@link Mode#STEP}: for every step, the multiset of (sign of op, left, right, window) must be
- *       equal; {@code +I}/{@code +U} count as {@code +}, {@code -D}/{@code -U} as {@code -}.</li>
+ *   <li>{@link Mode#STEP}: for every step, the multiset of (sign of op, left, right, row, window) must be
+ *       equal ({@code row}: a window coGroup's computed row, SEMANTICS 6.4); {@code +I}/{@code +U} count as {@code +}, {@code -D}/{@code -U} as {@code -}.</li>
  *   <li>{@link Mode#FINAL}: applying each changelog in order must give equal final multisets, and
  *       for interval and window joins the actual output must be append-only.</li>
  *   <li>Dead letters: the multisets of (step, row) must be equal; reasons are free text.</li>
@@ -156,6 +156,7 @@ public final class ReplayComparison {
                 differences.add("not append-only: " + which + " line " + (i + 1) + " retracts: " + line);
             }
             final String rows = "left=" + canonical(node.get("left")) + " right=" + canonical(node.get("right")) +
+                (node.has("row") ? " row=" + canonical(node.get("row")) : "") +
                 (node.has("window") ? " window=" + canonical(node.get("window")) : "");
             final Item item;
             int delta = weight;

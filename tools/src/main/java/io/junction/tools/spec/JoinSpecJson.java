@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.junction.api.CoGroupBuiltin;
 import io.junction.api.CompareOp;
 import io.junction.api.ConditionTerm;
 import io.junction.api.FieldFilter;
@@ -77,7 +78,7 @@ public final class JoinSpecJson {
 
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
-        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl");
+        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
     private static final Set<String> SLIDING_FIELDS = Set.of("kind", "size", "slide", "offset");
@@ -108,6 +109,8 @@ public final class JoinSpecJson {
         private final long leftStateTtl;
         private final long rightStateTtl;
         private final List<String> fieldNames;
+        /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
+        private CoGroupBuiltin coGroup;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
@@ -163,6 +166,11 @@ public final class JoinSpecJson {
             return kind;
         }
 
+        /** @return the built-in coGroup function of a window coGroup ({@code "coGroup"}), or null for a join */
+        public CoGroupBuiltin coGroup() {
+            return coGroup;
+        }
+
         /** @return every field name the spec uses, each once: keys, unique keys, filter fields, condition fields */
         public List<String> fieldNames() {
             return fieldNames;
@@ -209,6 +217,9 @@ public final class JoinSpecJson {
                 builder.condition(term.leftField(), term.leftOffset(), term.op(), term.rightField());
             }
             builder.allowedLateness(allowedLateness).stateTtl(Side.LEFT, leftStateTtl).stateTtl(Side.RIGHT, rightStateTtl);
+            if (coGroup != null) {
+                builder.coGroup(coGroup);
+            }
             try {
                 return builder.build();
             } catch (final IllegalArgumentException e) {
@@ -351,9 +362,30 @@ public final class JoinSpecJson {
         }
         final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
             condition, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
+        parsed.coGroup = coGroup(root, kind, kindName);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
+    }
+
+    /** SEMANTICS 6.4: {@code "coGroup": "count"} names a built-in function; window joins only. */
+    private static CoGroupBuiltin coGroup(final JsonNode root, final JoinKind kind, final String kindName) {
+        final JsonNode node = root.get("coGroup");
+        if (node == null) {
+            return null;
+        }
+        if (kind != JoinKind.WINDOW) {
+            throw new JoinSpecException("coGroup", "only for window joins, this is a " + kindName + " join");
+        }
+        if (!node.isTextual()) {
+            throw new JoinSpecException("coGroup", "must be a string naming a built-in function, got " + RowJson.kindOf(node));
+        }
+        final CoGroupBuiltin builtin = CoGroupBuiltin.fromName(node.textValue());
+        if (builtin == null) {
+            throw new JoinSpecException("coGroup", "unknown function '" + node.textValue() + "' (expected one of " +
+                String.join(", ", CoGroupBuiltin.names()) + ")");
+        }
+        return builtin;
     }
 
     private static IntervalBounds interval(final JsonNode node) {

@@ -50,6 +50,15 @@ class ReplayComparisonTest {
     }
 
     @Test
+    void aCoGroupsComputedRowIsComparedToo() {
+        final String r = "{\"step\":6,\"op\":\"+I\",\"left\":null,\"right\":null,\"row\":{\"k\":1,\"leftCount\":2},\"window\":[0,10]}";
+        assertTrue(step(List.of(r), List.of(r.replace("{\"k\":1,\"leftCount\":2}", "{\"leftCount\":2.0,\"k\":1}"))),
+            "a row compares as a JSON value");
+        assertFalse(step(List.of(r), List.of(r.replace("\"leftCount\":2", "\"leftCount\":3"))));
+        assertFalse(step(List.of(r), List.of(r.replace(",\"row\":{\"k\":1,\"leftCount\":2}", ""))), "a missing row differs");
+    }
+
+    @Test
     void finalModeAppliesTheChangelog() {
         final String retract = A.replace("+I", "-D").replace("\"step\":1", "\"step\":5");
         final String later = A.replace("\"step\":1", "\"step\":9");

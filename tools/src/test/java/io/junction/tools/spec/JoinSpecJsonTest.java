@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.api.CoGroupBuiltin;
 import io.junction.api.CompareOp;
 import io.junction.api.FieldFilter;
 import io.junction.api.JoinKind;
@@ -312,5 +313,57 @@ class JoinSpecJsonTest {
                 () -> parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":" + bad + ",\"op\":\"<\",\"right\":\"ts\"}]}"));
             assertTrue(e.getMessage().startsWith("condition[0].leftOffset"), e.getMessage());
         }
+    }
+
+    private static final String WINDOW = "{\"join\":\"window\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
+        "\"window\":{\"kind\":\"tumbling\",\"size\":10}";
+
+    @Test
+    void readsACoGroupBuiltin() {
+        for (final CoGroupBuiltin builtin : CoGroupBuiltin.values()) {
+            final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(WINDOW + ",\"type\":\"full\",\"coGroup\":\"" + builtin.jsonName() + "\"}");
+            assertEquals(builtin, parsed.coGroup());
+            final JoinSpec spec = parsed.spec();
+            assertEquals(builtin, spec.coGroupBuiltin());
+            assertTrue(spec.coGroup() != null);
+        }
+        assertEquals(List.of("k", "leftCount", "rightCount"),
+            names(parse(WINDOW + ",\"type\":\"left\",\"coGroup\":\"count\"}").coGroupSchema()));
+        assertEquals(List.of("matches"),
+            names(parse(WINDOW + ",\"type\":\"left\",\"coGroup\":\"leftWithMatchCount\"}").coGroupSchema()));
+        assertNull(parse(WINDOW + ",\"type\":\"inner\",\"coGroup\":\"first\"}").coGroupSchema(), "first emits input rows only");
+        assertNull(JoinSpecJson.parse(WINDOW + ",\"type\":\"inner\"}").coGroup(), "a window join");
+    }
+
+    private static List<String> names(final Schema schema) {
+        final java.util.ArrayList<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            names.add(schema.nameOf(i));
+        }
+        return names;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "'type':'full','coGroup':'sum'                                     | coGroup | unknown function 'sum' (expected one of count, first, last, leftWithMatchCount)",
+        "'type':'full','coGroup':['count']                                 | coGroup | must be a string",
+        "'type':'semi','coGroup':'count'                                   | coGroup | type must be inner, left, right or full",
+        "'type':'full','coGroup':'count','condition':[{'left':'a','op':'<','right':'a'}] | condition | not with coGroup",
+    })
+    void rejectsABadCoGroup(final String fields, final String path, final String message) {
+        final String json = (WINDOW + "," + fields + "}").replace('\'', '"');
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json));
+        assertEquals(path, e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void rejectsACoGroupOnAnotherKindAndAKeyThatClashesWithTheCountFields() {
+        final JoinSpecException regular = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(HEAD + ",\"coGroup\":\"count\"}"));
+        assertEquals("coGroup", regular.field(), regular.getMessage());
+        final JoinSpecException clash = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"join\":\"window\",\"type\":\"full\",\"leftKey\":[\"rightCount\"],\"rightKey\":[\"k\"]," +
+            "\"window\":{\"kind\":\"session\",\"gap\":10},\"coGroup\":\"count\"}"));
+        assertEquals("coGroup", clash.field(), clash.getMessage());
     }
 }
