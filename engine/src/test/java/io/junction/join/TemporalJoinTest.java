@@ -278,6 +278,39 @@ class TemporalJoinTest
     }
 
     @Test
+    void aVersionAtExactlyTheWatermarkCountsOnlyForLeftRowsEmittedAfterIt()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.right(5, 1, "R5");
+            h.left(10, 1, "Lbefore");
+            final long w = h.watermark(10);
+            assertEquals(List.of("+I Lbefore R5"), h.at(w), "emitted when the watermark reached 10");
+            final long r10 = h.right(10, 1, "R10");      // not late: ts == watermark
+            assertEquals(List.of(), h.at(r10));
+            final long after = h.left(10, 1, "Lafter");
+            assertEquals(List.of("+I Lafter R10"), h.at(after));
+            assertEquals(List.of(), h.dead);
+        }
+    }
+
+    @Test
+    void anIdleRightInputLetsTheLeftWatermarkEmitWaitingRows()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.right(5, 1, "R5");
+            h.left(20, 1, "L20");
+            h.watermark(Side.LEFT, 30);
+            final long idle = h.idle(Side.RIGHT);
+            assertEquals(List.of("+I L20 R5"), h.at(idle));
+            final long late = h.right(25, 1, "R25");    // the right input is back, below the join watermark
+            assertEquals(DeadLetterReason.LATE, h.dead.get(0).reason());
+            assertEquals(late, h.dead.get(0).step());
+        }
+    }
+
+    @Test
     void aRowThatDoesNotFitIsRejectedWhole()
     {
         final StateConfig tiny = OperatorTestHarness.SMALL_STATE.withMaxLiveRows(2);
