@@ -1,6 +1,6 @@
 package io.junction.api;
 
-/** The family of a join: what bounds its state and how it emits (SPEC 2.1, 2.2, 2.3). */
+/** The family of a join: what bounds its state and how it emits (docs/SEMANTICS.md, sections 4-7). */
 public enum JoinKind
 {
     /** Unbounded state, retraction changelog out (Flink SQL regular join). */
@@ -8,7 +8,18 @@ public enum JoinKind
     /** Time-bounded state, append-only out; outer rows emitted when they close. */
     INTERVAL,
     /** Event-time windows; each window fires once. */
-    WINDOW;
+    WINDOW,
+    /**
+     * Event-time temporal join of an append-only left stream with a versioned table (the right changelog,
+     * keyed by its primary key, the join key): each left row joins the version valid at its {@code ts}
+     * when the watermark reaches it (Flink SQL {@code FOR SYSTEM_TIME AS OF l.ts}); inner and left only.
+     */
+    TEMPORAL,
+    /**
+     * Processing-time lookup join: each left row joins its key's current version (the latest right row
+     * received) at once; right rows emit nothing; inner and left only.
+     */
+    LOOKUP;
 
     /**
      * @param name a kind's name such as {@code "interval"}, case-insensitive.

@@ -85,8 +85,8 @@ public final class JoinSpec
     }
 
     /**
-     * @param kind regular, interval or window.
-     * @param type inner, left, right, full, semi or anti.
+     * @param kind regular, interval, window, temporal or lookup.
+     * @param type inner, left, right, full, semi or anti (temporal and lookup joins: inner or left).
      * @return a builder for a join of this kind and type.
      */
     public static Builder builder(final JoinKind kind, final JoinType type)
@@ -636,7 +636,14 @@ public final class JoinSpec
             return this;
         }
 
-        /** @return the validated spec. */
+        /**
+         * Validates and builds the spec. A temporal or lookup join ({@link JoinKind#TEMPORAL}, {@link JoinKind#LOOKUP})
+         * is inner or left, its {@code rightKey} is the right table's primary key, and it takes no interval,
+         * window, allowed lateness, state TTL or unique key.
+         *
+         * @return the validated spec.
+         * @throws IllegalArgumentException naming the offending field when the spec is not valid.
+         */
         public JoinSpec build()
         {
             if (leftSchema == null || rightSchema == null)
@@ -682,7 +689,7 @@ public final class JoinSpec
                         throw new IllegalArgumentException("window: only for window joins");
                     }
                     break;
-                default:
+                case WINDOW:
                     if (window == null)
                     {
                         throw new IllegalArgumentException("window: required for a window join");
@@ -691,6 +698,9 @@ public final class JoinSpec
                     {
                         throw new IllegalArgumentException("interval: only for interval joins");
                     }
+                    break;
+                default:
+                    checkVersioned();
             }
             if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
             {
@@ -728,6 +738,34 @@ public final class JoinSpec
             }
         }
 
+        /**
+         * The temporal and lookup joins' own rules: the right side is a table keyed by {@code rightKey} (its
+         * primary key, which is the join key), the left side a stream; inner and left only, nothing of the
+         * other kinds (their time bound is the version's validity, not an interval, window, lateness or TTL).
+         */
+        private void checkVersioned()
+        {
+            final String name = kind.name().toLowerCase(java.util.Locale.ROOT);
+            if (type != JoinType.INNER && type != JoinType.LEFT)
+            {
+                throw new IllegalArgumentException("type: a " + name + " join is inner or left, not " +
+                    type.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (interval != null)
+            {
+                throw new IllegalArgumentException("interval: only for interval joins, this is a " + name + " join");
+            }
+            if (window != null)
+            {
+                throw new IllegalArgumentException("window: only for window joins, this is a " + name + " join");
+            }
+            if (allowedLateness != 0)
+            {
+                throw new IllegalArgumentException("allowedLateness: not for a " + name + " join (a left row below the " +
+                    "watermark is late, as its version may already be gone)");
+            }
+        }
+
         /** The fields' existence in the schema is checked when the spec compiles, as the join key's. */
         private void checkUniqueKey(final String what, final List<String> fields, final boolean declared)
         {
@@ -738,7 +776,8 @@ public final class JoinSpec
             if (kind != JoinKind.REGULAR)
             {
                 throw new IllegalArgumentException(what + ": only for regular joins (interval and window joins take " +
-                    "append-only input, which has no updates to find by key)");
+                    "append-only input, which has no updates to find by key; a temporal or lookup join's right key is " +
+                    "its table's primary key)");
             }
             if (fields.isEmpty())
             {

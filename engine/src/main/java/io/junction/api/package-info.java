@@ -2,7 +2,7 @@
  * What a user of Junction writes against: the description of a join and the rows that flow through it.
  *
  * <p>{@link io.junction.api.JoinSpec} (built with {@link io.junction.api.JoinSpec#builder}) says which
- * join to run: its {@link io.junction.api.JoinKind kind} (regular, interval, window), its
+ * join to run: its {@link io.junction.api.JoinKind kind} (regular, interval, window, temporal, lookup), its
  * {@link io.junction.api.JoinType type} (inner, left, right, full, semi, anti), the key fields of
  * each side by name in a {@link io.junction.api.Schema}, the pre-join filters, the post-join
  * condition, the interval or window, allowed lateness and state TTL. It is validated when built.

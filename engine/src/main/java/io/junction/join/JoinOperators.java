@@ -28,6 +28,10 @@ public final class JoinOperators
                 return new RegularJoin(spec, config, results, deadLetters);
             case INTERVAL:
                 return new IntervalJoin(spec, config, results, deadLetters);
+            case TEMPORAL:
+                return new TemporalJoin(spec, config, results, deadLetters);
+            case LOOKUP:
+                return new LookupJoin(spec, config, results, deadLetters);
             default:
                 return new WindowJoin(spec, config, results, deadLetters);
         }

@@ -1,6 +1,7 @@
 /**
  * The join operators, usable without the runtime: {@link io.junction.join.RegularJoin},
- * {@link io.junction.join.IntervalJoin} and {@link io.junction.join.WindowJoin}, each a plain
+ * {@link io.junction.join.IntervalJoin}, {@link io.junction.join.WindowJoin}, {@link io.junction.join.TemporalJoin}
+ * and {@link io.junction.join.LookupJoin}, each a plain
  * single-threaded {@link io.junction.join.JoinOperator} driven event by event (rows, watermarks, end
  * of input) that emits to a {@link io.junction.api.ResultHandler}. {@link io.junction.join.JoinOperators}
  * picks the operator for a spec.

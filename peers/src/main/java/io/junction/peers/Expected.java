@@ -26,6 +26,7 @@ import java.util.Map;
  *   <li>W4 (a changelog): {@link RegularJoinCounts}, which counts retractions too (an update's {@code -U} and
  *       {@code +U} each emit one row per live row of the other side of their key, the left outer changelog's
  *       padding as for inserts); no append-only count ({@link #leftAppend} = -1).</li>
+ *   <li>W5 (a temporal join): every order joins the rate valid at its ts, so inner = left outer = orders.</li>
  * </ul>
  */
 final class Expected {
@@ -88,6 +89,10 @@ final class Expected {
         if (w == Workload.W1 || w == Workload.W1_BIG) {
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.right(), sum.left(), sum.left(),
                 table);
+        }
+        if (w == Workload.W5) {
+            // temporal join: every order joins the rate valid at its ts (each currency has one from ts 0)
+            return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.left(), sum.left(), sum.left(), table);
         }
         if (w == Workload.W4) {
             final RegularJoinCounts counts = RegularJoinCounts.of(tape);
@@ -156,6 +161,9 @@ final class Expected {
                         9_169_787_030L, -1);
                 }
                 return null;
+            case W5:
+                return s.w5n == 1_000_000
+                    ? new Table("W5", 1_101_000, "390bc4b8679b4774", 1_000_000, 1_000_000, 1_000_000) : null;
             default:
                 return null;
         }

@@ -16,8 +16,8 @@ import java.util.Set;
  * to the expected output counts.
  * <pre>
  * PeersMain [--peers=all|flink|kstreams|none|flink-datastream,flink-sql,flink-sql-uk,kstreams-rocksdb,kstreams-memory]
- *           [--workloads=W1,W2[,W3][,W4]] [--joins=inner,left] [--runs=3] [--warmup=0]
- *           [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dkstreams.changelog=true]
+ *           [--workloads=W1,W2[,W3][,W4][,W5]] [--joins=inner,left] [--runs=3] [--warmup=0]
+ *           [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dw5.n=N] [-Dkstreams.changelog=true]
  * </pre>
  * Arguments may also come as one whitespace-separated string (as the Maven profile passes them). For each
  * workload the events are generated once (checksum and counts are checked against WORKLOADS.md where the size is
@@ -28,11 +28,13 @@ import java.util.Set;
 public final class PeersMain {
     /**
      * Every peer; "all" runs these but kstreams-memory (see KafkaStreamsPeer: its window fetch scans the window).
-     * flink-sql-uk runs W4 only (f1 declared as both sides' unique key); the others skip what they do not support.
+     * flink-sql-uk runs W4 only (f1 declared as both sides' unique key), flink-sql-temporal W5 only (the temporal
+     * join); the others skip what they do not support.
      */
-    static final List<String> KNOWN_PEERS =
-        List.of("flink-datastream", "flink-sql", "flink-sql-uk", "kstreams-rocksdb", "kstreams-memory");
-    static final List<String> ALL_PEERS = List.of("flink-datastream", "flink-sql", "flink-sql-uk", "kstreams-rocksdb");
+    static final List<String> KNOWN_PEERS = List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal",
+        "kstreams-rocksdb", "kstreams-memory");
+    static final List<String> ALL_PEERS =
+        List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal", "kstreams-rocksdb");
 
     private PeersMain() {
     }
@@ -259,6 +261,7 @@ public final class PeersMain {
                     out.add("flink-datastream");
                     out.add("flink-sql");
                     out.add("flink-sql-uk");
+                    out.add("flink-sql-temporal");
                     break;
                 case "kstreams":
                 case "kafka":
@@ -285,6 +288,8 @@ public final class PeersMain {
                 return new FlinkSqlPeer();
             case "flink-sql-uk":
                 return new FlinkSqlPeer(true);
+            case "flink-sql-temporal":
+                return new FlinkTemporalPeer();
             case "kstreams-memory":
                 return new KafkaStreamsPeer("memory");
             case "kstreams-rocksdb":
@@ -307,11 +312,12 @@ public final class PeersMain {
     }
 
     private static void usage() {
-        System.out.println("usage: PeersMain [--peers=all|flink|kstreams|none|flink-datastream,flink-sql,flink-sql-uk,kstreams-rocksdb,kstreams-memory]\n"
-            + "                 [--workloads=W1,W2,W3,W4] [--joins=inner,left] [--runs=3] [--warmup=0]\n"
-            + "                 [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dkstreams.changelog=true]\n"
+        System.out.println("usage: PeersMain [--peers=all|flink|kstreams|none|flink-datastream,flink-sql,flink-sql-uk,flink-sql-temporal,kstreams-rocksdb,kstreams-memory]\n"
+            + "                 [--workloads=W1,W2,W3,W4,W5] [--joins=inner,left] [--runs=3] [--warmup=0]\n"
+            + "                 [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dw5.n=N] [-Dkstreams.changelog=true]\n"
             + "defaults: all = flink-datastream,flink-sql,flink-sql-uk,kstreams-rocksdb; W1,W2; inner and left; 3 timed runs;\n"
-            + "full WORKLOADS.md sizes (W3 at its run size 50k/side, W4 at 20k ids/side). flink-sql-uk runs W4 only.\n"
+            + "full WORKLOADS.md sizes (W3 at its run size 50k/side, W4 at 20k ids/side). flink-sql-uk runs W4 only,\n"
+            + "flink-sql-temporal W5 only.\n"
             + "--peers=none only generates and checks the workloads.");
     }
 }

@@ -7,7 +7,7 @@ import io.junction.tools.workload.Workloads;
 /**
  * Workload sizes, from system properties (each also accepted as a {@code -Dname=value} program argument):
  * {@code w1.n} (impressions of W1, default 2,000,000; the peers' own knob, W1's generator has no property),
- * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}.
+ * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}, {@code w5.n}.
  */
 final class Sizes {
     /** System property: W1 impressions. */
@@ -18,13 +18,15 @@ final class Sizes {
     final int w2keys;
     final int w3n;
     final int w4n;
+    final int w5n;
 
-    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n) {
+    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n, final int w5n) {
         this.w1n = w1n;
         this.w2n = w2n;
         this.w2keys = w2keys;
         this.w3n = w3n;
         this.w4n = w4n;
+        this.w5n = w5n;
     }
 
     static Sizes fromSystemProperties() {
@@ -33,7 +35,8 @@ final class Sizes {
             intProp(Workloads.W2_N_PROP_NAME, Workloads.W2_N_DEFAULT),
             intProp(Workloads.W2_KEYS_PROP_NAME, Workloads.W2_KEYS_DEFAULT),
             intProp(Workloads.W3_N_PROP_NAME, Workloads.W3_N_DEFAULT),
-            intProp(Workloads.W4_N_PROP_NAME, Workloads.W4_N_DEFAULT));
+            intProp(Workloads.W4_N_PROP_NAME, Workloads.W4_N_DEFAULT),
+            intProp(Workloads.W5_N_PROP_NAME, Workloads.W5_N_DEFAULT));
     }
 
     /** Generates a workload at these sizes into a new tape. */
@@ -52,8 +55,11 @@ final class Sizes {
             case W4:
                 Workloads.w4(w4n, Workloads.W4_M_DEFAULT, Workloads.W4_UPDATES, tape);
                 break;
+            case W5:
+                Workloads.w5(w5n, Workloads.W5_RATE_EVERY_DEFAULT, tape);
+                break;
             default:
-                throw new IllegalArgumentException("peers run W1, W2, W3 and W4, not " + w);
+                throw new IllegalArgumentException("peers run W1, W2, W3, W4 and W5, not " + w);
         }
         return tape;
     }
@@ -68,6 +74,8 @@ final class Sizes {
                 return "w3.n=" + w3n;
             case W4:
                 return "w4.n=" + w4n;
+            case W5:
+                return "w5.n=" + w5n;
             default:
                 return "";
         }

@@ -90,6 +90,8 @@ public final class NaiveRunner {
                 final long x = Workloads.w1IntervalMillis(workload);
                 return new NaiveIntervalJoin(type, -x, x, downstream);
             }
+            case W5:
+                throw new IllegalArgumentException("no naive temporal join: W5 runs on the engine only");
             default:
                 return new NaiveRegularJoin(type, downstream);
         }

@@ -41,6 +41,15 @@ public final class WorkloadJoin
      */
     public static JoinSpec spec(final Workload workload, final JoinType type, final boolean uniqueKey)
     {
+        if (workload == Workload.W5)
+        {
+            if (uniqueKey)
+            {
+                throw new IllegalArgumentException("unique keys are for regular joins; W5 is a temporal join");
+            }
+            // The rate table's primary key is the currency, the join key (WORKLOADS.md "W5").
+            return JoinSpec.builder(JoinKind.TEMPORAL, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key").build();
+        }
         if (!isRegular(workload))
         {
             if (uniqueKey)
@@ -59,10 +68,10 @@ public final class WorkloadJoin
         return b.build();
     }
 
-    /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big). */
+    /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big) or a temporal join (W5). */
     public static boolean isRegular(final Workload workload)
     {
-        return workload != Workload.W1 && workload != Workload.W1_BIG;
+        return workload != Workload.W1 && workload != Workload.W1_BIG && workload != Workload.W5;
     }
 
     /**
@@ -101,6 +110,17 @@ public final class WorkloadJoin
                     }
                 }
                 return type == JoinType.INNER ? right : left;
+            case W5:
+                // every order joins the rate valid at its ts (each currency has one from ts 0): one row per order
+                long orders = 0;
+                for (int i = 0, n = tape.size(); i < n; i++)
+                {
+                    if (tape.type(i) == EventTape.TYPE_LEFT)
+                    {
+                        orders++;
+                    }
+                }
+                return orders;
             default:
                 final RegularJoinCounts counts = RegularJoinCounts.of(tape);
                 return type == JoinType.INNER ? counts.inner() : counts.leftChangelog();

@@ -137,6 +137,14 @@ public final class Replay {
     }
 
     /**
+     * @param kind a join kind
+     * @return whether its rows need a {@code ts}: event-time joins do; a regular or lookup join takes 0 for a missing one
+     */
+    static boolean tsRequired(final JoinKind kind) {
+        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
+    }
+
+    /**
      * Replays an event log against a parsed spec, in two passes over the log. The first collects the
      * field names of the rows that will be published, in first-seen order after the spec's own names,
      * and decides which rows are refused before anything runs: a row that would take the names past
@@ -150,7 +158,7 @@ public final class Replay {
      * @throws UnsupportedOperationException when the engine does not implement the join kind
      */
     public ReplayResult run(final JoinSpecJson.Parsed spec, final EventSource events) throws IOException {
-        final boolean tsRequired = spec.kind() != JoinKind.REGULAR;
+        final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
         final List<String> names = collectNames(spec, events, tsRequired, refusedFirst);
         final Schema schema = Schema.of(names);
@@ -238,7 +246,7 @@ public final class Replay {
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();
         final List<StepLine> refused = new ArrayList<>();
-        final boolean tsRequired = spec.kind() != JoinKind.REGULAR;
+        final boolean tsRequired = tsRequired(spec.kind());
         final RowJson codec = new RowJson(schema);
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
         final StringBuilder sb = new StringBuilder(256);

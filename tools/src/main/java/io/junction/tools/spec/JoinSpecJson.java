@@ -295,7 +295,7 @@ public final class JoinSpecJson {
         final String kindName = requiredString(root, "join", "");
         final JoinKind kind = JoinKind.fromName(kindName);
         if (kind == null) {
-            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval or window)");
+            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal or lookup)");
         }
         final String typeName = requiredString(root, "type", "");
         final JoinType type = JoinType.fromName(typeName);

@@ -18,7 +18,9 @@ public enum Workload {
     /** Skewed (Zipf s = 1.1) regular join. */
     W3("W3"),
     /** Orders and payments as upsert streams: W3's skewed keys, every row updated with -U/+U (a changelog). */
-    W4("W4");
+    W4("W4"),
+    /** Orders (Zipf currencies) joined with a currency-rate table updated every N ms: a temporal join. */
+    W5("W5");
 
     private final String displayName;
 
@@ -27,7 +29,7 @@ public enum Workload {
     }
 
     /**
-     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4"
+     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5"
      */
     public String displayName() {
         return displayName;
@@ -39,7 +41,7 @@ public enum Workload {
      *
      * @param name the name
      * @return the workload
-     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4
+     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5
      */
     public static Workload parse(final String name) {
         if (name != null) {
@@ -50,10 +52,10 @@ public enum Workload {
                 }
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4");
+        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4, W5");
     }
 
-    /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3) */
+    /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3; W5's rate updates are {@code +U} only) */
     public boolean isChangelog() {
         return this == W4;
     }

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Properties;
 
 /**
- * Generators of the benchmark workloads W1, W2, W3 and W4, bit-exact with WORKLOADS.md (v1).
+ * Generators of the benchmark workloads W1, W2, W3, W4 and W5, bit-exact with WORKLOADS.md (v1).
  * <p>
  * The same events (same seeds, same order) were run through Flink 1.20 and Kafka Streams 4.4, so each
  * generator must reproduce the counts and checksums of the WORKLOADS.md table; the tests check them. Every
@@ -73,6 +73,20 @@ public final class Workloads {
     public static final int W4_UPDATES = 3;
     /** The field of the workload schema that is unique per live W4 row of a side: its id, {@code f1}. */
     public static final String W4_UNIQUE_KEY_FIELD = "f1";
+    /** W5 PRNG seed. */
+    public static final long W5_SEED = 0x5EED0005L;
+    /** System property: orders of W5. */
+    public static final String W5_N_PROP_NAME = "w5.n";
+    /** Default orders of W5 (one per ms of event time). */
+    public static final int W5_N_DEFAULT = 1_000_000;
+    /** System property: ms of event time between two W5 rate updates. */
+    public static final String W5_RATE_EVERY_PROP_NAME = "w5.rateEveryMs";
+    /** Default ms between two W5 rate updates. */
+    public static final int W5_RATE_EVERY_DEFAULT = 10;
+    /** Currencies of W5 (keys 1 .. C): orders draw them from Zipf(1.1), rate updates uniformly. */
+    public static final int W5_CURRENCIES = 1_000;
+    /** Largest delay of a W5 row's ts behind its position (ms): rows, rates included, arrive out of order. */
+    public static final int W5_MAX_DELAY_MS = 999;
 
     private Workloads() {
     }
@@ -114,6 +128,10 @@ public final class Workloads {
             case W4:
                 w4(intProp(props, W4_N_PROP_NAME, W4_N_DEFAULT), W4_M_DEFAULT, W4_UPDATES, sink);
                 break;
+            case W5:
+                w5(intProp(props, W5_N_PROP_NAME, W5_N_DEFAULT), intProp(props, W5_RATE_EVERY_PROP_NAME, W5_RATE_EVERY_DEFAULT),
+                    sink);
+                break;
             default:
                 throw new IllegalArgumentException("unknown workload " + w);
         }
@@ -135,6 +153,11 @@ public final class Workloads {
                 return 2L * intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT);
             case W4:
                 return 2L * intProp(props, W4_N_PROP_NAME, W4_N_DEFAULT) * (1 + 2L * W4_UPDATES);
+            case W5: {
+                final long n = intProp(props, W5_N_PROP_NAME, W5_N_DEFAULT);
+                final long every = intProp(props, W5_RATE_EVERY_PROP_NAME, W5_RATE_EVERY_DEFAULT);
+                return W5_CURRENCIES + n + (n + every - 1) / every;
+            }
             default:
                 return -1;
         }
@@ -388,6 +411,81 @@ public final class Workloads {
             }
         }
         sink.end();
+    }
+
+    /**
+     * W5, orders joined with a currency-rate table (WORKLOADS.md "W5"): a temporal join of an append-only order
+     * stream (left) with the changelog of a rate table keyed by currency (right).
+     * <pre>
+     * rng = SplitMix64(0x5EED0005); cdf = zipfCdf(1000, 1.1)
+     * for c in 1 .. 1000: +I(RIGHT, key = c, ts = 0, f1 = c - 1)                 (the table's first versions)
+     * for i in 0 .. n-1:
+     *     if i % every == 0:
+     *         c = 1 + floor(rng.nextDouble() * 1000); d = floor(rng.nextDouble() * 1000)
+     *         +U(RIGHT, key = c, ts = max(0, i - d), f1 = 1000 + i / every)       (a rate update, up to 999 ms late)
+     *     c = zipfKey(cdf, rng.nextDouble()); d = floor(rng.nextDouble() * 1000)
+     *     +I(LEFT, key = c, ts = max(0, i - d), f1 = i)                             (an order)
+     *     after every event (both sides, the table's first versions included) e with e % 1000 == 0:
+     *         watermark(max_ts_seen - 5000) if higher than the last one
+     * end()
+     * </pre>
+     * No row is late (a row's ts is at least its position minus 999, the watermark at most the position minus
+     * 5000), and every currency has a version from ts 0, so every order joins one: n output rows, inner or left.
+     *
+     * @param n     orders, at least 1
+     * @param every ms (positions) between two rate updates, at least 1
+     * @param sink  receives the events; must take changelog rows ({@link WorkloadSink#change})
+     */
+    public static void w5(final int n, final int every, final WorkloadSink sink) {
+        requirePositive("W5 n", n);
+        requirePositive("W5 rateEveryMs", every);
+        final double[] cdf = zipfCdf(W5_CURRENCIES, W3_ZIPF_S);
+        final SplitMix64 rng = new SplitMix64(W5_SEED);
+        final W5Merger m = new W5Merger(sink);
+        for (int c = 1; c <= W5_CURRENCIES; c++) {
+            m.emit(WorkloadSink.RIGHT, WorkloadSink.INSERT, c, 0, c - 1);
+        }
+        for (int i = 0; i < n; i++) {
+            if (i % every == 0) {
+                final long c = 1 + (long) (rng.nextDouble() * W5_CURRENCIES);
+                final long d = (long) (rng.nextDouble() * (W5_MAX_DELAY_MS + 1));
+                m.emit(WorkloadSink.RIGHT, WorkloadSink.UPDATE_AFTER, c, Math.max(0, i - d), W5_CURRENCIES + i / every);
+            }
+            final long c = zipfKey(cdf, rng.nextDouble());
+            final long d = (long) (rng.nextDouble() * (W5_MAX_DELAY_MS + 1));
+            m.emit(WorkloadSink.LEFT, WorkloadSink.INSERT, c, Math.max(0, i - d), i);
+        }
+        sink.end();
+    }
+
+    /** Counts W5 events and applies W1's watermark rule (every 1000 events, max ts seen - 5000). */
+    private static final class W5Merger {
+        private final WorkloadSink sink;
+        private long events;
+        private long maxTs = Long.MIN_VALUE;
+        private long lastWatermark = Long.MIN_VALUE;
+
+        W5Merger(final WorkloadSink sink) {
+            this.sink = sink;
+        }
+
+        void emit(final int side, final byte kind, final long key, final long ts, final long f1) {
+            if (kind == WorkloadSink.INSERT) {
+                sink.row(side, key, ts, f1);
+            } else {
+                sink.change(side, kind, key, ts, f1);
+            }
+            if (ts > maxTs) {
+                maxTs = ts;
+            }
+            if (++events % W1_WATERMARK_EVERY == 0) {
+                final long w = maxTs - W1_WATERMARK_LAG_MS;
+                if (w > lastWatermark) {
+                    lastWatermark = w;
+                    sink.watermark(w);
+                }
+            }
+        }
     }
 
     /** One side of W4 while it is generated: the current version of every id and the ids with updates left. */

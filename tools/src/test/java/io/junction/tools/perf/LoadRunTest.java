@@ -48,6 +48,24 @@ class LoadRunTest {
         assertEquals(tape.size(), result.events);
     }
 
+    @ParameterizedTest(name = "W5 {0} p={1}")
+    @CsvSource({"INNER, 1", "LEFT, 1", "INNER, 2", "LEFT, 2"})
+    void shouldJoinEveryW5OrderWithTheRateValidAtItsTime(final JoinType type, final int partitions) {
+        final EventTape tape = new EventTape();
+        Workloads.w5(20_000, 10, tape);
+        final long expected = WorkloadJoin.expectedOutputRows(Workload.W5, type, tape);
+        assertEquals(20_000L, expected);
+        final LoadResult result = run(Workload.W5, type, partitions, tape);
+        assertEquals(expected, result.outputs);
+        assertEquals(0L, result.padded, "every currency has a rate from ts 0");
+        assertEquals(0L, result.lateRows);
+        assertEquals(0L, result.badInputs);
+        assertEquals(tape.size(), result.events);
+        assertTrue(result.liveRows >= Workloads.W5_CURRENCIES && result.liveRows < Workloads.W5_CURRENCIES + 2_000,
+            "one rate per currency plus the versions inside the watermark delay: " + result.liveRows);
+        assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W5, JoinType.LEFT, true));
+    }
+
     @ParameterizedTest(name = "W2 {0}")
     @CsvSource({"INNER", "LEFT"})
     void shouldProduceW2sOutputRows(final JoinType type) {

@@ -118,6 +118,17 @@ class JoinSpecJsonTest {
     }
 
     /** Each row: the spec, then the field path its rejection must name. */
+    @Test
+    void readsTemporalAndLookupJoins() {
+        final JoinSpec temporal = parse("{\"join\":\"temporal\",\"type\":\"left\",\"leftKey\":[\"currency\"]," +
+            "\"rightKey\":[\"currency\"],\"condition\":[{\"left\":\"amount\",\"op\":\"<=\",\"right\":\"limit\"}]}");
+        assertEquals(JoinKind.TEMPORAL, temporal.kind());
+        assertEquals(JoinType.LEFT, temporal.type());
+        final JoinSpec lookup = parse("{\"join\":\"LOOKUP\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"id\"]}");
+        assertEquals(JoinKind.LOOKUP, lookup.kind());
+        assertEquals(List.of("id"), lookup.rightKey());
+    }
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', value = {
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a','b']}                       | rightKey",
@@ -162,6 +173,14 @@ class JoinSpecJsonTest {
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a'],'rightUniqueKey':['b','a','b']} | rightUniqueKey[2]",
         "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'leftUniqueKey':['a']} | leftUniqueKey",
         "{'join':'window','type':'inner','leftKey':['a'],'rightKey':['a'],'window':{'kind':'session','gap':5},'rightUniqueKey':['a']} | rightUniqueKey",
+        "{'join':'temporal','type':'right','leftKey':['a'],'rightKey':['a']}                          | type",
+        "{'join':'lookup','type':'semi','leftKey':['a'],'rightKey':['a']}                             | type",
+        "{'join':'temporal','type':'left','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1}} | interval",
+        "{'join':'lookup','type':'left','leftKey':['a'],'rightKey':['a'],'window':{'kind':'session','gap':5}} | window",
+        "{'join':'temporal','type':'left','leftKey':['a'],'rightKey':['a'],'allowedLateness':10}      | allowedLateness",
+        "{'join':'temporal','type':'inner','leftKey':['a'],'rightKey':['a'],'stateTtl':10}            | stateTtl",
+        "{'join':'lookup','type':'inner','leftKey':['a'],'rightKey':['a'],'rightUniqueKey':['a']}     | rightUniqueKey",
+        "{'join':'temporal','type':'inner','leftKey':['a'],'rightKey':['a','b']}                      | rightKey",
         "['join']                                                                                      | spec",
     })
     void rejectsWithTheFieldNamed(final String singleQuoted, final String field) {

@@ -475,6 +475,79 @@ class WorkloadsTest {
         assertEquals(0L, insert.retractions());
     }
 
+    // ---------------------------------------------------------------- W5
+
+    @Test
+    void shouldBuildW5AsOrdersAndRateUpdatesThatAreNeverLate() {
+        final int n = 20_000;
+        final int every = 10;
+        final Properties props = new Properties();
+        props.setProperty(Workloads.W5_N_PROP_NAME, Integer.toString(n));
+        props.setProperty(Workloads.W5_RATE_EVERY_PROP_NAME, Integer.toString(every));
+        final long[] counts = new long[4];
+        final long[] hot = new long[Workloads.W5_CURRENCIES + 1];
+        final long[] watermark = {Long.MIN_VALUE};
+        final WorkloadSink check = new WorkloadSink() {
+            @Override
+            public void row(final int side, final long key, final long ts, final long f1) {
+                change(side, WorkloadSink.INSERT, key, ts, f1);
+            }
+
+            @Override
+            public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+                assertTrue(key >= 1 && key <= Workloads.W5_CURRENCIES, "currency " + key);
+                assertTrue(ts >= watermark[0], "late row at ts " + ts + " below watermark " + watermark[0]);
+                if (side == LEFT) {
+                    assertEquals(WorkloadSink.INSERT, kind, "orders are append-only");
+                    hot[(int) key]++;
+                    counts[0]++;
+                } else if (kind == WorkloadSink.INSERT) {
+                    assertEquals(0L, ts, "the table's first versions are at ts 0");
+                    counts[1]++;
+                } else {
+                    assertEquals(WorkloadSink.UPDATE_AFTER, kind);
+                    counts[2]++;
+                }
+            }
+
+            @Override
+            public void watermark(final long w) {
+                assertTrue(w > watermark[0]);
+                watermark[0] = w;
+                counts[3]++;
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+        final EventTape tape = new EventTape();
+        Workloads.generate(Workload.W5, props, new Tee(tape, check));
+        assertEquals(n, counts[0]);
+        assertEquals(Workloads.W5_CURRENCIES, counts[1]);
+        assertEquals(n / every, counts[2]);
+        assertTrue(counts[3] > 10, "watermarks: " + counts[3]);
+        assertEquals(Workloads.rowCount(Workload.W5, props), tape.rows());
+        assertTrue(hot[1] > n / 10, "Zipf: currency 1 is hot, " + hot[1] + " orders");
+    }
+
+    @Test
+    void shouldReproduceW5sCountsAndChecksum() {
+        final Checksum checksum = new Checksum();
+        final EventTape tape = new EventTape();
+        Workloads.generate(Workload.W5, new Properties(), new Tee(checksum, tape));
+        assertEquals("390bc4b8679b4774", checksum.hex());
+        assertEquals(1_101_000L, tape.rows());
+        long left = 0;
+        long watermarks = 0;
+        for (int i = 0; i < tape.size(); i++) {
+            left += tape.type(i) == EventTape.TYPE_LEFT ? 1 : 0;
+            watermarks += tape.type(i) == EventTape.TYPE_WATERMARK ? 1 : 0;
+        }
+        assertEquals(1_000_000L, left);
+        assertEquals(1_101L, watermarks);
+    }
+
     // ---------------------------------------------------------------- generate / parse
 
     @Test
@@ -489,7 +562,9 @@ class WorkloadsTest {
         assertTrue(Workload.W4.isChangelog());
         assertFalse(Workload.W3.isChangelog());
         assertEquals("W1-big", Workload.W1_BIG.toString());
-        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W5"));
+        assertEquals(Workload.W5, Workload.parse("w5"));
+        assertFalse(Workload.W5.isChangelog());
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W6"));
         assertThrows(IllegalArgumentException.class, () -> Workload.parse(null));
     }
 

@@ -1,0 +1,522 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.HotKey;
+import io.junction.metrics.OperatorCounters;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.TimeMath.saturatedSubtract;
+
+/**
+ * The event-time temporal join of an append-only left stream with a versioned table (docs/SEMANTICS.md
+ * section 7), as Flink SQL's {@code FOR SYSTEM_TIME AS OF l.ts} ({@code TemporalRowTimeJoinOperator}) and
+ * Kafka Streams' stream-table join over a versioned store. The right input is the table's changelog, keyed
+ * by its primary key, which is the join key.
+ * <pre>
+ * right row r of key K at step s:
+ *   -U                         -&gt; ignored (its +U carries the change)
+ *   r.ts &lt; watermark          -&gt; dead-letter LATE (it would rewrite a past that left rows may have seen)
+ *   null key                   -&gt; ignored (no table row has it)
+ *   +I / +U                    -&gt; K's version from r.ts on (a version already at r.ts is replaced)
+ *   -D                         -&gt; a tombstone: no version of K from r.ts on, until the next +I / +U
+ * left row l at step s:
+ *   op other than +I           -&gt; dead-letter NOT_APPEND_ONLY
+ *   l.ts &lt; watermark          -&gt; dead-letter LATE
+ *   null key or failed filter  -&gt; +(l, null) at once for left, nothing for inner
+ *   l.ts == watermark          -&gt; joined now (the watermark has reached it)
+ *   else                       -&gt; waits in the timer wheel
+ * join watermark w at step s: every waiting l with l.ts &lt;= w joins the version of its key valid at l.ts
+ *   (the greatest version ts &lt;= l.ts; none when that is a tombstone) and emits, at s, +(l, version) when the
+ *   pair passes the right filter and the condition, else +(l, null) for left; then the versions no left
+ *   row can select any more are freed.
+ * end of input: every waiting left row is emitted.
+ * </pre>
+ * Versions of a key are kept in its bucket's right group in arrival order and picked by scanning it (a key
+ * holds few: one version at or below the watermark plus those above it). A version leaves state once the
+ * watermark reaches the next version of its key (the next one takes over for every left row still to come),
+ * a tombstone once the watermark reaches it (nothing before it can be selected any more, and nothing after
+ * it is needed to say "no version"). Each version is linked into a second timer wheel at that deadline,
+ * rescheduled when an out-of-order version arrives between it and its successor; versions are freed after
+ * the left rows of the same watermark have picked theirs, so that no left row loses the version it needs.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class TemporalJoin implements JoinOperator
+{
+    /** Bits of a version's count field: a {@code -D} (no version from its ts on). */
+    static final int TOMBSTONE = 1;
+    /** The version fails the right pre-filter: it is selected like any other, and matches nothing. */
+    static final int FILTERED = 2;
+    /** The version is linked into {@link #versionTimers}. */
+    private static final int SCHEDULED = 4;
+
+    private final JoinCounters counters = new JoinCounters();
+    private final WatermarkTracker watermarks = new WatermarkTracker();
+    private final PartitionState state;
+    private final JoinPredicate predicate;
+    private final Emitter emit;
+    /** Versions by the watermark at which they can no longer be selected; waiting left rows are in the state's wheel. */
+    private final TimerWheel versionTimers;
+    private final RowView storedLeft = new RowView();
+    private final UnsafeBuffer storedLeftBuffer = new UnsafeBuffer(0, 0);
+    private final RowView version = new RowView();
+    private final UnsafeBuffer versionBuffer = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer storedKey = new UnsafeBuffer(0, 0);
+    private final boolean padLeft;
+    private final TimerWheel.ExpiryHandler fire = this::fireLeft;
+    private final TimerWheel.ExpiryHandler release = this::releaseVersion;
+    /** Set by {@link #neighbours}: the same key's versions at, before and after a ts (0 for none). */
+    private long same;
+    private long previous;
+    private long next;
+    private long fireStep;
+
+    /**
+     * Creates the operator and allocates its off-heap state.
+     *
+     * @param spec        a temporal join, inner or left.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @throws IllegalArgumentException when the spec is of another join kind.
+     */
+    public TemporalJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        JoinOperators.requireKind(spec, JoinKind.TEMPORAL);
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.padLeft = spec.type() == JoinType.LEFT;
+        this.versionTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
+            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
+        this.state = new PartitionState(config, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM);
+        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+    }
+
+    @Override
+    public void prefetch(final long keyHash)
+    {
+        state.prefetch(keyHash);
+    }
+
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        counters.rowsIn++;
+        watermarks.markActive(side);
+        if (side == Side.LEFT)
+        {
+            onLeft(kind, row, ts, step);
+        }
+        else
+        {
+            onRight(kind, row, ts, step);
+        }
+    }
+
+    private void onLeft(final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        if (kind != ChangeKind.INSERT)
+        {
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
+        final long watermark = watermarks.current();
+        if (ts < watermark)
+        {
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.LATE);
+            return;
+        }
+        final int keyLength = predicate.extractKey(Side.LEFT, row);
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
+        {
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, refused);
+            return;
+        }
+        if (keyLength == UNMATCHABLE)
+        {
+            if (padLeft)
+            {
+                emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+            }
+            return;
+        }
+        if (watermark != Long.MIN_VALUE && ts <= watermark)
+        {
+            // The watermark has already reached the row: it takes the version valid now, at its own step.
+            final long bucket = state.index.find(predicate.keyHash(keyLength));
+            if (bucket != 0)
+            {
+                state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 0);
+            }
+            emitFor(row, ts, versionAt(bucket, predicate.key, keyLength, ts), step);
+            return;
+        }
+        // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
+        final long reserved = state.reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            state.store.release(reserved, keyLength, row.length());
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!state.reserveSlot(bucket, Side.LEFT, reserved, keyLength, row))
+        {
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 1);
+        final long record = state.store.append(reserved, bucket, Side.LEFT, predicate.key, 0, keyLength, row, ts);
+        // Due when the join watermark reaches ts: the wheel fires deadlines strictly below the watermark.
+        state.wheel.schedule(record, saturatedSubtract(ts, 1));
+    }
+
+    private void onRight(final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        if (kind == ChangeKind.UPDATE_BEFORE)
+        {
+            return;
+        }
+        final long watermark = watermarks.current();
+        if (ts < watermark)
+        {
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.LATE);
+            return;
+        }
+        final boolean tombstone = kind == ChangeKind.DELETE;
+        int flags = tombstone ? TOMBSTONE : 0;
+        // A version that fails the right filter is still the key's version (it ends the one before it); it
+        // simply matches nothing. The filter is read once, here; a tombstone has none to pass.
+        int keyLength = tombstone ? predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity())
+            : predicate.extractKey(Side.RIGHT, row);
+        if (keyLength == UNMATCHABLE && !tombstone)
+        {
+            keyLength = predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity());
+            flags |= FILTERED;
+        }
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
+        {
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, refused);
+            return;
+        }
+        if (keyLength == UNMATCHABLE)
+        {
+            return;
+        }
+        final long hash = predicate.keyHash(keyLength);
+        final long existing = state.index.find(hash);
+        neighbours(existing, predicate.key, keyLength, ts);
+        // At the watermark (ts == watermark) the row is the newest version at or below it: the one before
+        // it can no longer be selected, and a tombstone there says no more than "nothing", as an absent version does.
+        final boolean atWatermark = watermark != Long.MIN_VALUE && ts <= watermark;
+        if (tombstone && atWatermark)
+        {
+            dropSuperseded();
+            if (existing != 0)
+            {
+                state.releaseIfEmpty(existing);
+            }
+            return;
+        }
+        final long reserved = state.reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long bucket = existing != 0 ? existing : state.index.findOrCreate(hash);
+        if (bucket == KeyIndex.FULL)
+        {
+            state.store.release(reserved, keyLength, row.length());
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!state.reserveSlot(bucket, Side.RIGHT, reserved, keyLength, row))
+        {
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        state.countKey(bucket, Side.RIGHT, predicate.key, keyLength, 1);
+        // Appended before anything is removed: a removal may shrink the group, an append after it could need memory.
+        final long record = state.store.append(reserved, bucket, Side.RIGHT, predicate.key, 0, keyLength, row, ts);
+        RowDescriptor.count(record, flags);
+        if (same != 0)
+        {
+            // Two changes of one key at one ts: the later one is the version (Flink keeps one row per ts too).
+            free(same);
+            same = 0;
+        }
+        if (tombstone)
+        {
+            schedule(record, saturatedSubtract(ts, 1));
+        }
+        else if (next != 0)
+        {
+            schedule(record, saturatedSubtract(RowDescriptor.ts(next), 1));
+        }
+        if (atWatermark)
+        {
+            dropSuperseded();
+        }
+        else if (previous != 0 && (RowDescriptor.count(previous) & TOMBSTONE) == 0)
+        {
+            // The version before now ends at ts (a tombstone's deadline is its own ts, earlier still).
+            schedule(previous, saturatedSubtract(ts, 1));
+        }
+    }
+
+    /** Frees {@link #previous}, which the version at the watermark has just superseded. */
+    private void dropSuperseded()
+    {
+        if (same != 0)
+        {
+            free(same);
+            same = 0;
+        }
+        if (previous != 0)
+        {
+            free(previous);
+            previous = 0;
+        }
+    }
+
+    /**
+     * Finds the versions of a key (those with these key bytes: a bucket may hold several keys whose hashes
+     * collide) at {@code ts} ({@link #same}), the latest before it ({@link #previous}) and the earliest after
+     * it ({@link #next}).
+     */
+    private void neighbours(final long bucket, final DirectBuffer key, final int keyLength, final long ts)
+    {
+        same = 0;
+        previous = 0;
+        next = 0;
+        if (bucket == 0)
+        {
+            return;
+        }
+        long previousTs = 0;
+        long nextTs = 0;
+        final long rows = BucketDescriptor.rows(bucket, Side.RIGHT);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
+        {
+            final long r = RowGroup.record(rows, i);
+            if (r == 0 || !state.store.keyEquals(r, key, 0, keyLength))
+            {
+                continue;
+            }
+            final long rts = RowDescriptor.ts(r);
+            if (rts == ts)
+            {
+                same = r;
+            }
+            else if (rts < ts)
+            {
+                if (previous == 0 || rts > previousTs)
+                {
+                    previous = r;
+                    previousTs = rts;
+                }
+            }
+            else if (next == 0 || rts < nextTs)
+            {
+                next = r;
+                nextTs = rts;
+            }
+        }
+    }
+
+    /** @return the version of the key valid at {@code ts}: the one with the greatest ts at or below it, or 0. */
+    private long versionAt(final long bucket, final DirectBuffer key, final int keyLength, final long ts)
+    {
+        if (bucket == 0)
+        {
+            return 0;
+        }
+        long best = 0;
+        long bestTs = 0;
+        final long rows = BucketDescriptor.rows(bucket, Side.RIGHT);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
+        {
+            final long r = RowGroup.record(rows, i);
+            if (r == 0)
+            {
+                continue;
+            }
+            final long rts = RowDescriptor.ts(r);
+            if (rts <= ts && (best == 0 || rts > bestTs))
+            {
+                if (state.store.keyEquals(r, key, 0, keyLength))
+                {
+                    best = r;
+                    bestTs = rts;
+                }
+                else
+                {
+                    counters.hashCollisions++;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Emits a left row with the version it joins: the pair when it matches, else the padded row for a left join. */
+    private void emitFor(final RowView left, final long ts, final long selected, final long step)
+    {
+        if (selected != 0 && (RowDescriptor.count(selected) & (TOMBSTONE | FILTERED)) == 0)
+        {
+            RowStore.wrap(selected, versionBuffer, version);
+            if (predicate.conditionHolds(left, version))
+            {
+                emit.pair(ChangeKind.INSERT, Side.LEFT, left, version, ts, step);
+                return;
+            }
+        }
+        if (padLeft)
+        {
+            emit.padded(ChangeKind.INSERT, Side.LEFT, left, ts, step);
+        }
+    }
+
+    /** A waiting left row whose ts the watermark reached: joins its version, then leaves state. */
+    private void fireLeft(final long record)
+    {
+        final long ts = RowDescriptor.ts(record);
+        final long bucket = RowDescriptor.bucket(record);
+        final int keyLength = RowDescriptor.keyLength(record);
+        storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
+        RowStore.wrap(record, storedLeftBuffer, storedLeft);
+        emitFor(storedLeft, ts, versionAt(bucket, storedKey, keyLength, ts), fireStep);
+        state.store.remove(record);
+        state.releaseIfEmpty(bucket);
+    }
+
+    /** A version that no left row can select any more (the watermark reached its successor, or it is a tombstone). */
+    private void releaseVersion(final long record)
+    {
+        RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        state.expire(record);
+    }
+
+    /** Links a version into the version wheel at {@code deadline}, moving it when it is already there. */
+    private void schedule(final long record, final long deadline)
+    {
+        final int flags = RowDescriptor.count(record);
+        if ((flags & SCHEDULED) != 0)
+        {
+            versionTimers.cancel(record);
+        }
+        versionTimers.schedule(record, deadline);
+        RowDescriptor.count(record, flags | SCHEDULED);
+    }
+
+    /** Frees a version now, out of its wheel first; counted as expired. Its bucket is the caller's. */
+    private void free(final long record)
+    {
+        if ((RowDescriptor.count(record) & SCHEDULED) != 0)
+        {
+            versionTimers.cancel(record);
+        }
+        state.expireKeepingBucket(record);
+    }
+
+    @Override
+    public void onWatermark(final Side side, final long watermark, final long step)
+    {
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onWatermark(final long watermark, final long step)
+    {
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onIdle(final Side side, final long step)
+    {
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /**
+     * The join's watermark moved forward: the left rows it reached join their versions first, then the
+     * versions it made unselectable are freed (in that order, so that each left row still finds its own).
+     */
+    private void onJoinWatermark(final long watermark, final long step)
+    {
+        fireStep = step;
+        state.wheel.advance(watermark, fire);
+        versionTimers.advance(watermark, release);
+    }
+
+    @Override
+    public void onEndOfInput(final long step)
+    {
+        watermarks.advanceBoth(Long.MAX_VALUE);
+        fireStep = step;
+        state.wheel.expireAll(fire);
+        versionTimers.advance(Long.MAX_VALUE, release);
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        state.refreshCounters();
+        counters.pendingTimers += versionTimers.pending();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public List<HotKey> hotKeys()
+    {
+        return state.hotKeys();
+    }
+
+    @Override
+    public void close()
+    {
+        state.close();
+    }
+}
