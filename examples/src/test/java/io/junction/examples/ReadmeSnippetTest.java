@@ -1,6 +1,8 @@
 package io.junction.examples;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +13,16 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The README's "Java API" code block is QuickStart's marked region, line for line, so the README
- * only ever shows code that compiles and runs (QuickStartTest runs it). When this fails, paste the
- * region between {@code // README:begin} and {@code // README:end} into the README's block.
+ * The README's code blocks are the examples' marked regions, line for line, so the README only ever
+ * shows code that compiles and runs (the examples' tests run them): the "Java API" block is QuickStart's
+ * region between {@code // README:begin} and {@code // README:end}; the first java block under a
+ * feature's heading is the region between {@code // README:begin NAME} and {@code // README:end NAME}
+ * of that feature's example. When this fails, paste the region into the README's block.
  */
 class ReadmeSnippetTest
 {
@@ -35,17 +40,24 @@ class ReadmeSnippetTest
     /** @return the lines of the first java code block under the README's Java API heading. */
     static List<String> readmeBlock(final List<String> readme)
     {
+        return readmeBlock(readme, SECTION);
+    }
+
+    /** @return the lines of the first java code block under the README heading that starts with {@code heading}. */
+    static List<String> readmeBlock(final List<String> readme, final String heading)
+    {
         int line = 0;
-        while (line < readme.size() && !readme.get(line).startsWith(SECTION))
+        while (line < readme.size() && !readme.get(line).startsWith(heading))
         {
             line++;
         }
         if (line == readme.size())
         {
-            fail("the README has no section starting with '" + SECTION + "'");
+            fail("the README has no section starting with '" + heading + "'");
         }
-        // the block must sit in this section: stop at the next heading of the same level
-        for (line++; line < readme.size() && !readme.get(line).startsWith("## "); line++)
+        final String level = heading.substring(0, heading.indexOf(' ') + 1);
+        // the block must sit in this section: stop at the next heading of the same or a higher level
+        for (line++; line < readme.size() && !isHeadingUpTo(readme.get(line), level.length() - 1); line++)
         {
             if (readme.get(line).trim().equals("```java"))
             {
@@ -64,11 +76,32 @@ class ReadmeSnippetTest
         return fail("the README's Java API section has no ```java block");
     }
 
+    private static boolean isHeadingUpTo(final String line, final int level)
+    {
+        int hashes = 0;
+        while (hashes < line.length() && line.charAt(hashes) == '#')
+        {
+            hashes++;
+        }
+        return hashes > 0 && hashes <= level && line.length() > hashes && line.charAt(hashes) == ' ';
+    }
+
     /** @return the lines between the begin and end markers. */
     static List<String> markedRegion(final List<String> source)
     {
-        final int begin = indexOfMarker(source, BEGIN);
-        final int end = indexOfMarker(source, END);
+        return markedRegion(source, BEGIN, END);
+    }
+
+    /** @return the lines between the begin and end markers of the region named {@code name}. */
+    static List<String> markedRegion(final List<String> source, final String name)
+    {
+        return markedRegion(source, BEGIN + " " + name, END + " " + name);
+    }
+
+    private static List<String> markedRegion(final List<String> source, final String beginMarker, final String endMarker)
+    {
+        final int begin = indexOfMarker(source, beginMarker);
+        final int end = indexOfMarker(source, endMarker);
         assertTrue(begin < end, "README:begin comes before README:end");
         return new ArrayList<>(source.subList(begin + 1, end));
     }
@@ -84,7 +117,7 @@ class ReadmeSnippetTest
                 found = i;
             }
         }
-        assertTrue(found >= 0, "QuickStart.java has a '" + marker + "' line");
+        assertTrue(found >= 0, "the example has a '" + marker + "' line");
         return found;
     }
 
@@ -125,6 +158,33 @@ class ReadmeSnippetTest
         assertTrue(expected.size() > 20, "the marked region holds the whole example: " + expected.size() + " lines");
         assertEquals(String.join("\n", expected), String.join("\n", actual),
             "README.md's Java API block differs from QuickStart.java's README region: paste the region into the README");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "'### Temporal and lookup joins', TemporalJoinExample, temporal",
+        "'### Window coGroup', CoGroupExample, cogroup",
+    })
+    void shouldShowEachFeatureExamplesMarkedRegionUnderItsHeading(final String heading, final String example, final String name)
+        throws IOException
+    {
+        final List<String> readme = Files.readAllLines(path("junction.readme"), StandardCharsets.UTF_8);
+        final List<String> source = Files.readAllLines(
+            path("junction.examples.dir").resolve("src/main/java/io/junction/examples/" + example + ".java"), StandardCharsets.UTF_8);
+
+        final List<String> expected = dedent(markedRegion(source, name));
+        final List<String> actual = dedent(readmeBlock(readme, heading));
+        assertTrue(expected.size() > 10, "the marked region holds the whole example: " + expected.size() + " lines");
+        assertEquals(String.join("\n", expected), String.join("\n", actual),
+            "README.md's block under '" + heading + "' differs from " + example + ".java's region '" + name + "': paste the region into the README");
+    }
+
+    @Test
+    void shouldStopAtTheNextHeadingOfTheSameLevel()
+    {
+        final List<String> readme = List.of("### A", "text", "### B", "```java", "b", "```");
+        assertThrows(AssertionError.class, () -> readmeBlock(readme, "### A"));
+        assertEquals(List.of("b"), readmeBlock(readme, "### B"));
     }
 
     @Test

@@ -1,0 +1,44 @@
+package io.junction.examples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The README's feature examples, run: each must print exactly what its section says it does. */
+class FeatureExamplesTest
+{
+    /** @return the lines main printed, sorted (the partitions' results arrive in any order). */
+    private static List<String> run(final Runnable main)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final PrintStream original = System.out;
+        try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8))
+        {
+            System.setOut(capture);
+            main.run();
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        return bytes.toString(StandardCharsets.UTF_8).lines().sorted().toList();
+    }
+
+    @Test
+    void ordersJoinTheRateValidAtTheirTimeAndTheLateOrderIsDeadLettered()
+    {
+        assertEquals(List.of("late 1", "order 1 rate 114", "order 2 rate 115"), run(() -> TemporalJoinExample.main(new String[0])));
+    }
+
+    @Test
+    void viewsAndClicksAreCountedPerUserAndMinute()
+    {
+        // bob clicked without a view: a left coGroup does not call his group
+        assertEquals(List.of("{user=\"ann\", views=2, clicks=1} in [0, 60000)"), run(() -> CoGroupExample.main(new String[0])));
+    }
+}
