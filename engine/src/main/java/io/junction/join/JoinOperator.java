@@ -93,6 +93,27 @@ public interface JoinOperator extends AutoCloseable
         return List.of();
     }
 
+    /**
+     * @return whether the operator keeps its state in files ({@link StateConfig#stateDirectory()}), so
+     *         that {@link #persist()} works; false for in-memory state.
+     */
+    default boolean durable()
+    {
+        return false;
+    }
+
+    /**
+     * Durable mode only: makes the state directory a complete, consistent image of every event applied
+     * so far (the runtime copies it as a checkpoint before the next event).
+     *
+     * @throws java.io.IOException when the image cannot be written.
+     * @throws IllegalStateException when the operator keeps its state in memory.
+     */
+    default void persist() throws java.io.IOException
+    {
+        throw new IllegalStateException("this operator keeps its state in memory: nothing to persist");
+    }
+
     /** Frees the operator's off-heap state. */
     @Override
     void close();

@@ -99,6 +99,8 @@ public final class StateConfig
     private final int tickShift;
     private final int wheelSlots;
     private final int maxKeyLength;
+    /** Null: in memory. (A minimal stand-in until durable operator state lands.) */
+    private java.nio.file.Path stateDirectory;
 
     /**
      * A configuration with the default key index and no preallocation.
@@ -215,6 +217,24 @@ public final class StateConfig
         this.tickShift = tickShift;
         this.wheelSlots = wheelSlots;
         this.maxKeyLength = maxKeyLength;
+    }
+
+    /**
+     * @param dir the directory this operator keeps its state in, or null for in-memory state.
+     * @return a copy with that state directory.
+     */
+    public StateConfig withStateDirectory(final java.nio.file.Path dir)
+    {
+        final StateConfig copy = new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+        copy.stateDirectory = dir;
+        return copy;
+    }
+
+    /** @return the directory the operator keeps its state in; null for in-memory state (the default). */
+    public java.nio.file.Path stateDirectory()
+    {
+        return stateDirectory;
     }
 
     /** @return the defaults. */
