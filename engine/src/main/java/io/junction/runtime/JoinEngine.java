@@ -129,7 +129,7 @@ public final class JoinEngine implements AutoCloseable
     {
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
+        this.config = builder.config.withState(durableHashSeed(builder.config).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = reserveName(builder.name);
@@ -327,9 +327,11 @@ public final class JoinEngine implements AutoCloseable
         final List<String> found = SmallFiles.read(engineFile);
         if (found == null)
         {
-            SmallFiles.write(engineFile, identity);
+            final List<String> written = new ArrayList<>(identity);
+            written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
+            SmallFiles.write(engineFile, written);
         }
-        else if (!found.equals(identity))
+        else if (found.size() != identity.size() + 1 || !found.subList(0, identity.size()).equals(identity))
         {
             throw new IOException(engineFile + " says this state root belongs to another engine (" + String.join(", ", found) +
                 "; this one: " + String.join(", ", identity) + "): a different join or partition count cannot use it; " +
@@ -460,6 +462,41 @@ public final class JoinEngine implements AutoCloseable
             positions = closed;
         }
         return positions;
+    }
+
+    /**
+     * Durable state is keyed and partitioned by the key hash: a restart must use the seed the state was
+     * written with, which the root's {@value #ENGINE_FILE} file records. A different fixed seed is refused.
+     */
+    private static StateConfig durableHashSeed(final EngineConfig config)
+    {
+        final StateConfig state = config.state();
+        if (config.stateRoot() == null)
+        {
+            return state;
+        }
+        final Path engineFile = config.stateRoot().resolve(ENGINE_FILE);
+        final List<String> found;
+        try
+        {
+            found = SmallFiles.read(engineFile);
+        }
+        catch (final IOException e)
+        {
+            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
+                e.getMessage(), e);
+        }
+        if (found == null || found.size() < 4 || !found.get(3).startsWith("hashSeed "))
+        {
+            return state;
+        }
+        final long seed = Long.parseUnsignedLong(found.get(3).substring("hashSeed ".length()), 16);
+        if (state.hasFixedHashSeed() && state.hashSeed() != seed)
+        {
+            throw new CheckpointException("junction: " + engineFile + " was written with another key-hash seed than the fixed " +
+                "one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): durable state is keyed by it; remove the setting", null);
+        }
+        return state.withHashSeed(seed);
     }
 
     /** Stand-in until every JoinSpec has its own stable fingerprint: a 64-bit hash of the spec's canonical text. */

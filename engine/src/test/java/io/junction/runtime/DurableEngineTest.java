@@ -448,6 +448,34 @@ class DurableEngineTest
     }
 
     @Test
+    void aRestartRoutesWithTheKeyHashSeedTheStateWasWrittenWith() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        final EngineConfig secretSeed = EngineConfig.defaults().withPartitions(2).withStateRoot(root)
+            .withState(StateConfig.defaults().withMaxKeys(1024));
+        final long seed;
+        try (JoinEngine engine = JoinEngine.builder(SPEC).config(secretSeed).resultHandler((kind, left, right, ts, step) -> { })
+            .stateOperatorFactory((state, results, deadLetters) ->
+                new CountingDurableOperator(state.stateDirectory(), counts, stepSums, p -> false))
+            .start())
+        {
+            seed = engine.config().state().hashSeed();
+            engine.close(new long[] {0});
+        }
+        try (JoinEngine engine = JoinEngine.builder(SPEC).config(secretSeed).resultHandler((kind, left, right, ts, step) -> { })
+            .stateOperatorFactory((state, results, deadLetters) ->
+                new CountingDurableOperator(state.stateDirectory(), counts, stepSums, p -> false))
+            .start())
+        {
+            assertEquals(seed, engine.config().state().hashSeed(), "the seed recorded in the root, not a new secret one");
+        }
+        final CheckpointException otherSeed = assertThrows(CheckpointException.class, () -> JoinEngine.builder(SPEC)
+            .config(secretSeed.withState(secretSeed.state().withHashSeed(seed + 1)))
+            .resultHandler((kind, left, right, ts, step) -> { }).start());
+        assertTrue(otherSeed.getMessage().contains("seed"), otherSeed.getMessage());
+    }
+
+    @Test
     void aDamagedStateLeftByACleanCloseIsRestoredFromTheCheckpoint() throws Exception
     {
         final Path root = temp.resolve("root");
