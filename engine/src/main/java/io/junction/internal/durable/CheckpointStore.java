@@ -508,8 +508,13 @@ public final class CheckpointStore
             {
                 Files.createLink(target, existing);
             }
-            catch (final UnsupportedOperationException e)
+            catch (final NoSuchFileException e)
             {
+                throw e;
+            }
+            catch (final UnsupportedOperationException | java.nio.file.FileSystemException e)
+            {
+                // No hard links here (or not across these directories): a copy is as good, only bigger.
                 Files.copy(existing, OwnerOnlyFiles.createFile(target), StandardCopyOption.REPLACE_EXISTING);
             }
             final CheckpointFile file = new CheckpointFile(name, null);
