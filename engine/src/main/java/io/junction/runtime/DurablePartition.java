@@ -115,6 +115,16 @@ final class DurablePartition
         ownNewest = checkpoint.id;
     }
 
+    /** After a reopen: the next checkpoint links the chunks that did not change since the newest one on disk. */
+    void linkToNewestCheckpoint() throws IOException
+    {
+        final List<Long> committed = store().committedIds();
+        if (!committed.isEmpty())
+        {
+            image.linkNextTo(store.directoryOf(committed.get(0)));
+        }
+    }
+
     /** Empties the state directory (a fresh start) and forgets any previous checkpoint's chunks. */
     void clearState() throws IOException
     {

@@ -361,6 +361,10 @@ public final class JoinEngine implements AutoCloseable
             if (clean != null)
             {
                 restoredPositions = clean;
+                for (final DurablePartition durable : durables)
+                {
+                    durable.linkToNewestCheckpoint();
+                }
                 return true;
             }
         }

@@ -165,7 +165,9 @@ class DurableEngineTest
         final Path root = temp.resolve("root");
         try (JoinEngine engine = start(root, 2))
         {
-            publish(engine, engine.publisher(), 0, 300);
+            publish(engine, engine.publisher(), 0, 200);
+            await(engine.checkpoint(new long[] {199}));
+            publish(engine, engine.publisher(), 200, 300);
             engine.close(new long[] {299});
         }
         for (int p = 0; p < 2; p++)
@@ -184,11 +186,30 @@ class DurableEngineTest
                 assertTrue(Files.notExists(root.resolve("partition-" + p).resolve("CLOSED")),
                     "the clean-close file goes before the first mutation, so a later crash restores a checkpoint");
             }
+            final CompletedCheckpoint afterReopen = await(engine.checkpoint(new long[] {299}));
+            assertTrue(afterReopen.bytesLinked() >= 2L * 2 * StateImage.CHUNK_BYTES,
+                "the first checkpoint after a reopen links what did not change since the one before the close: " + afterReopen);
+            publish(engine, engine.publisher(), 300, 350);
         }
-        // That engine closed without positions: not clean, and no checkpoint was ever complete: empty.
+        // That engine closed without positions: not a clean close; its checkpoint is restored.
         try (JoinEngine engine = start(root, 2))
         {
-            assertNull(engine.restoredPositions());
+            assertArrayEquals(new long[] {299}, engine.restoredPositions());
+            assertEquals(300, total(2));
+        }
+    }
+
+    @Test
+    void stateOfARunThatNeverCompletedACheckpointIsDiscardedAndTheRunStartsOver() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            publish(engine, engine.publisher(), 0, 100);
+        }
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertNull(engine.restoredPositions(), "resume from the beginning");
             assertEquals(0, total(2));
         }
     }

@@ -61,6 +61,15 @@ public final class CheckpointStore
         this.directory = OwnerOnlyFiles.createDirectories(directory);
     }
 
+    /**
+     * @param id a checkpoint id.
+     * @return the directory checkpoint {@code id} has (or would have).
+     */
+    public Path directoryOf(final long id)
+    {
+        return directory.resolve(name(id));
+    }
+
     /** @return the directory of the checkpoints. */
     public Path directory()
     {

@@ -278,6 +278,49 @@ public final class StateImage
         pending = null;
     }
 
+    /**
+     * Takes the chunks of an earlier checkpoint as the ones the next checkpoint links to, without
+     * verifying them (as after a reopen, when nothing was restored): a chunk linked whose file was damaged
+     * since fails the new checkpoint's verification when it is opened. Best effort: an unreadable index
+     * leaves nothing to link to, and the next checkpoint writes every chunk.
+     *
+     * @param checkpointDirectory the earlier checkpoint's directory.
+     */
+    public void linkNextTo(final Path checkpointDirectory)
+    {
+        final Map<String, Chunk> chunks = new HashMap<>();
+        try
+        {
+            final List<String> lines = Files.readAllLines(checkpointDirectory.resolve(INDEX), StandardCharsets.US_ASCII);
+            if (lines.isEmpty() || !HEADER.equals(lines.get(0)))
+            {
+                return;
+            }
+            String relative = null;
+            long c = 0;
+            for (int i = 1; i < lines.size(); i++)
+            {
+                final String[] words = lines.get(i).split(" ");
+                if ("file".equals(words[0]))
+                {
+                    relative = words[1];
+                    c = 0;
+                }
+                else
+                {
+                    chunks.put(relative + '#' + c++, new Chunk(words[1], Long.parseLong(words[2]), Long.parseLong(words[3], 16),
+                        Long.parseLong(words[4], 16), checkpointDirectory.resolve(words[1])));
+                }
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            return;
+        }
+        previous = chunks;
+        pending = null;
+    }
+
     /** Forgets the previous checkpoint: the next checkpoint writes every chunk. */
     public void forgetPrevious()
     {
