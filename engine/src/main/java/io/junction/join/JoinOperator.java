@@ -94,8 +94,7 @@ public interface JoinOperator extends AutoCloseable
     }
 
     /**
-     * @return whether the operator keeps its state in files ({@link StateConfig#stateDirectory()}), so
-     *         that {@link #persist()} works; false for in-memory state.
+     * @return true when the operator keeps its state in files ({@link StateConfig#stateDirectory()}).
      */
     default boolean durable()
     {
@@ -103,18 +102,24 @@ public interface JoinOperator extends AutoCloseable
     }
 
     /**
-     * Durable mode only: makes the state directory a complete, consistent image of every event applied
-     * so far (the runtime copies it as a checkpoint before the next event).
+     * Durable mode: makes the state directory a complete, consistent image of every event applied so
+     * far (mapped memory forced, heap-held state written, files synced, the clean marker written last).
+     * Until the next event is applied the directory's files can be copied as a checkpoint; a new
+     * operator of the same spec opened on such a copy resumes exactly here.
      *
-     * @throws java.io.IOException when the image cannot be written.
+     * @throws java.io.IOException   when a file cannot be written or synced (the image is then not clean).
      * @throws IllegalStateException when the operator keeps its state in memory.
      */
     default void persist() throws java.io.IOException
     {
-        throw new IllegalStateException("this operator keeps its state in memory: nothing to persist");
+        throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
     }
 
-    /** Frees the operator's off-heap state. */
+    /**
+     * Frees the operator's off-heap state; in durable mode first {@link #persist()}s it, so that a new
+     * operator of the same spec reopens it (an {@link java.io.UncheckedIOException} when that fails,
+     * after everything is released: the directory is then not a clean image).
+     */
     @Override
     void close();
 }

@@ -141,7 +141,7 @@ public final class JoinEngine implements AutoCloseable
         final int slotCapacity = config.slotCapacity();
         if (config.stateRoot() != null)
         {
-            fingerprint = fingerprint(spec);
+            fingerprint = spec.fingerprint();
             durables = new DurablePartition[partitions];
             for (int p = 0; p < partitions; p++)
             {
@@ -501,18 +501,6 @@ public final class JoinEngine implements AutoCloseable
                 "one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): durable state is keyed by it; remove the setting", null);
         }
         return state.withHashSeed(seed);
-    }
-
-    /** Stand-in until every JoinSpec has its own stable fingerprint: a 64-bit hash of the spec's canonical text. */
-    private static long fingerprint(final JoinSpec spec)
-    {
-        final byte[] text = (spec.toString() + " left=" + spec.leftSchema() + " right=" + spec.rightSchema())
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        final java.util.zip.CRC32C high = new java.util.zip.CRC32C();
-        high.update(text);
-        final java.util.zip.CRC32 low = new java.util.zip.CRC32();
-        low.update(text);
-        return high.getValue() << 32 | low.getValue();
     }
 
     /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
