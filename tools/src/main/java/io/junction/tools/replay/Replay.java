@@ -321,6 +321,11 @@ public final class Replay {
         if (durability != null) {
             final long[] restored = engine.restoredPositions();
             resumeAfter = restored == null ? -1 : restored[0];
+            if (durability.progress() != null) {
+                durability.progress().println("junction replay: " + (resumeAfter < 0 ? "starting at step 0" :
+                    "resuming after step " + resumeAfter));
+                durability.progress().flush();
+            }
             if (durability.resume()) {
                 try {
                     cutSpools(output, partitions, resumeAfter);

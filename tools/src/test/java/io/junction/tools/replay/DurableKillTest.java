@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart resumes from what the last one left; the final output (results and dead letters, which carry
  * their step and are de-duplicated by it) must equal an uninterrupted in-memory run's exactly, as a
  * multiset of lines per step (the order within a step is free, SPEC 1). Regular join with retractions,
- * interval left outer join and tumbling-window join, with 1 and 4 partitions: 24 kills per run.
+ * interval left outer join and tumbling-window join, with 1 and 4 partitions: 4 kills each, 24 per run.
  *
  * <p>Seeded ({@code -Djunction.kill.seed=N}); a failure names the seed, the scenario and the kill.
  */
@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DurableKillTest {
     private static final long SEED = Long.getLong("junction.kill.seed", 0xC4A5L);
     private static final int KILLS_PER_RUN = 4;
-    private static final int EVENTS = 12_000;
+    private static final int EVENTS = 4_000;
+    private static final int MAX_ATTEMPTS = 12;
     private static final int CHECKPOINT_EVERY = 400;
     private static final long CHILD_TIMEOUT_SECONDS = 120;
 
@@ -115,23 +116,28 @@ class DurableKillTest {
         final Path state = tmp.resolve(kind + "-" + partitions + "-state");
         final Path out = tmp.resolve(kind + "-" + partitions + ".out.jsonl");
         final Path dead = tmp.resolve(kind + "-" + partitions + ".dead.jsonl");
-        for (int attempt = 0; attempt < KILLS_PER_RUN; attempt++) {
-            final String where = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s), kill " + attempt;
+        int landed = 0;
+        for (int attempt = 0; landed < KILLS_PER_RUN && attempt < MAX_ATTEMPTS; attempt++) {
+            final String where = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s), attempt " + attempt;
             final Child child = new Child(spec, events, state, out, dead, partitions);
-            final int mode = attempt % 3;
             final boolean triggered;
-            if (mode == 0) {
-                // During a checkpoint: the line is printed as the checkpoint starts; it runs while we kill.
-                triggered = child.awaitLine("checkpoint at step", 1 + random.nextInt(4));
-            } else if (mode == 1) {
-                triggered = child.awaitLine("closing at step", 1);
-            } else {
-                triggered = child.awaitLine("checkpoint at step", 1)
-                    && !child.process.waitFor(random.nextInt(400), TimeUnit.MILLISECONDS);
+            switch (attempt % 3) {
+                case 0:
+                    // During a checkpoint: the line is printed as the checkpoint starts; it runs while we kill.
+                    triggered = child.awaitLine("checkpoint at step", 1 + random.nextInt(2));
+                    break;
+                case 1:
+                    // During the clean close (or the last checkpoint's wait before it).
+                    triggered = child.awaitLine("closing at step", 1);
+                    break;
+                default:
+                    // At a random point of the run.
+                    triggered = child.awaitLine("junction replay: ", 1)
+                        && !child.process.waitFor(random.nextInt(600), TimeUnit.MILLISECONDS);
+                    break;
             }
             if (triggered && child.process.isAlive()) {
                 child.process.destroyForcibly();
-                kills++;
             }
             assertTrue(child.process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS), "child did not end: " + where);
             final int exit = child.process.exitValue();
@@ -139,7 +145,12 @@ class DurableKillTest {
             if (exit != 0 && exit != 137) {
                 throw new AssertionError("child failed with " + exit + ": " + where + "\n" + child.stderr());
             }
+            if (exit == 137) {
+                landed++;
+                kills++;
+            }
         }
+        assertEquals(KILLS_PER_RUN, landed, "kills that landed, " + kind + " join, " + partitions + " partition(s)");
         final Child last = new Child(spec, events, state, out, dead, partitions);
         assertTrue(last.process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last run did not end");
         assertEquals(0, last.process.exitValue(), () -> "the last run failed: " + last.stderr());
