@@ -72,6 +72,18 @@ import java.util.function.LongSupplier;
  * {@link LoggingErrorHandler}, which logs through {@link System.Logger}) and is counted; the partition
  * goes on. A partition thread that dies even so is reported (see {@link PartitionFailedException}).
  *
+ * <p>Durable mode ({@link EngineConfig#withStateRoot}): each partition keeps its state in files under
+ * {@code <root>/partition-<p>/state/}; {@link #checkpoint(long[])} takes a consistent cut of every
+ * partition through its ring, tagged with the caller's input positions; a start on a root that holds
+ * state recovers it (the state a clean {@link #close(long[])} left, else the newest checkpoint complete
+ * and intact in every partition) and reports the positions to resume the input from
+ * ({@link #restoredPositions()}). Output produced after the restored cut is produced again when the input
+ * is replayed from there (at-least-once); every result carries the step of its input, so a sink that
+ * de-duplicates by step gets exactly-once. {@link #checkpointPartition} and {@link #restorePartition} do
+ * the same for one partition while the others go on. A publisher's generated watermarks
+ * ({@link Publisher#generateWatermarks}) are not part of a checkpoint: a resumed publisher generates them
+ * anew from the rows it publishes.
+ *
  * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
  * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
  * {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}
