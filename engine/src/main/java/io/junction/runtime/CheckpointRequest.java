@@ -17,6 +17,8 @@ final class CheckpointRequest
     /** Checkpoints with a lower id may be deleted once this one is written: the newest confirmed at creation. */
     final long floor;
     final int[] partitions;
+    /** A checkpoint of some partitions only ({@link JoinEngine#checkpointPartition}), not of the whole engine. */
+    final boolean partitionOnly;
     final CompletableFuture<CompletedCheckpoint> future = new CompletableFuture<>();
     private final long[] pauseNanos;
     private final long[] bytesWritten;
@@ -34,8 +36,9 @@ final class CheckpointRequest
     }
 
     CheckpointRequest(final long id, final long[] positions, final boolean restore, final long floor,
-        final int[] partitions, final Completion completion)
+        final int[] partitions, final boolean partitionOnly, final Completion completion)
     {
+        this.partitionOnly = partitionOnly;
         this.id = id;
         this.positions = positions == null ? null : positions.clone();
         this.restore = restore;
@@ -51,11 +54,6 @@ final class CheckpointRequest
         remaining = new AtomicInteger(partitions.length);
     }
 
-    /** @return whether it covers every partition of the engine (an engine-wide checkpoint). */
-    boolean engineWide(final int enginePartitions)
-    {
-        return partitions.length == enginePartitions;
-    }
 
     private int index(final int partition)
     {

@@ -36,6 +36,8 @@ final class DurablePartition
     private CheckpointStore store;
     /** The newest checkpoint this partition wrote or was restored from, which per-partition pruning keeps. */
     private long ownNewest = -1;
+    /** Ids of the checkpoints of this partition alone written by this process, oldest first. */
+    private final java.util.ArrayDeque<Long> partitionOnlyIds = new java.util.ArrayDeque<>();
 
     DurablePartition(final Path root, final int partition, final long fingerprint)
     {
@@ -65,7 +67,7 @@ final class DurablePartition
      * older than {@code floor} (the newest one complete in every partition when the checkpoint was asked
      * for), except this partition's newest own one.
      */
-    void checkpoint(final long id, final long[] positions, final long floor) throws IOException
+    void checkpoint(final long id, final long[] positions, final long floor, final boolean partitionOnly) throws IOException
     {
         final CheckpointStore.Writer writer = store().begin(id, fingerprint, positions);
         try
@@ -89,10 +91,21 @@ final class DurablePartition
         image.committed();
         final long keptOwn = ownNewest;
         ownNewest = id;
+        if (partitionOnly)
+        {
+            partitionOnlyIds.addLast(id);
+        }
+        // Checkpoints of this partition alone (which no engine-wide restore uses) beyond the newest two go,
+        // so that a partition checkpointed alone again and again does not pile them up above the floor.
+        final Set<Long> dropped = new HashSet<>();
+        while (partitionOnlyIds.size() > 2)
+        {
+            dropped.add(partitionOnlyIds.removeFirst());
+        }
         final Set<Long> keep = new HashSet<>();
         for (final long candidate : store.committedIds())
         {
-            if (candidate >= floor || candidate == keptOwn || candidate == id)
+            if ((candidate >= floor && !dropped.contains(candidate)) || candidate == keptOwn || candidate == id)
             {
                 keep.add(candidate);
             }

@@ -829,7 +829,8 @@ public final class JoinEngine implements AutoCloseable
         }
         claimProducer(Thread.currentThread());
         final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
-        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, confirmedId, partitions, this::completed);
+        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, confirmedId, partitions,
+            partitions.length != rings.length, this::completed);
         inFlight.add(request);
         for (final int p : partitions)
         {
@@ -892,7 +893,7 @@ public final class JoinEngine implements AutoCloseable
     private void completed(final CheckpointRequest request, final boolean failed)
     {
         inFlight.remove(request);
-        if (failed || request.restore || !request.engineWide(rings.length))
+        if (failed || request.restore || request.partitionOnly)
         {
             return;
         }

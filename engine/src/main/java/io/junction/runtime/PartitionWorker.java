@@ -234,7 +234,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 beforeCheckpoint.accept(partition);
             }
             operator.persist();
-            durable.checkpoint(request.id, request.positions, request.floor);
+            durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
         }
         catch (final Throwable t)
         {

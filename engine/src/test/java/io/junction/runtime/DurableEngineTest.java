@@ -562,6 +562,34 @@ class DurableEngineTest
     }
 
     @Test
+    void checkpointsOfOnePartitionDoNotPileUpNorReplaceTheEngineWideOne() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            final Publisher publisher = engine.publisher();
+            publish(engine, publisher, 0, 100);
+            await(engine.checkpoint(new long[] {99}));
+            for (int i = 1; i <= 5; i++)
+            {
+                publish(engine, publisher, i * 100, i * 100 + 100);
+                await(engine.checkpointPartition(0, new long[] {i * 100 + 99}));
+            }
+            try (Stream<Path> dirs = Files.list(root.resolve("partition-0").resolve("checkpoints")))
+            {
+                assertEquals(3, dirs.count(), "the engine-wide checkpoint and the newest two of the partition alone");
+            }
+            final CompletedCheckpoint restored = await(engine.restorePartition(0));
+            assertArrayEquals(new long[] {599}, restored.positions());
+        }
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertArrayEquals(new long[] {99}, engine.restoredPositions(), "an engine-wide restore takes the engine-wide one");
+            assertEquals(100, total(2));
+        }
+    }
+
+    @Test
     void checkpointsAreRefusedFromAnotherThreadInMemoryModeAndWithoutPositions() throws Exception
     {
         try (JoinEngine memory = JoinEngine.builder(SPEC).config(EngineConfig.defaults().withPartitions(1))
