@@ -333,6 +333,31 @@ class DurableStateTest
     }
 
     @Test
+    void reopenKeepsTheStoredHashSeed(@TempDir final Path dir) throws IOException
+    {
+        assertTrue(JoinOperators.durableHashSeed(dir).isEmpty(), "no image yet");
+        // Not fixed: the fresh state draws a seed, and a reopen without a fixed one uses the stored one.
+        final StateConfig unfixed = StateConfig.defaults().withMaxKeys(1024).withChunkSize(64 * 1024)
+            .withMaxStateBytes(64L << 20).withMaxLiveRows(4096).withStateDirectory(dir);
+        try (JoinOperator op = open(REGULAR, unfixed))
+        {
+            rows(op, Side.LEFT, 0, 100);
+        }
+        final long seed = JoinOperators.durableHashSeed(dir).getAsLong();
+        try (JoinOperator op = open(REGULAR, unfixed))
+        {
+            final int before = results.size();
+            op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 42L, "id", -1L, "v", "x"), 0, 1);
+            assertEquals(2, results.size() - before, "left id 42 is found under the stored seed");
+        }
+        try (JoinOperator op = open(REGULAR, unfixed.withHashSeed(seed)))
+        {
+            assertEquals(100, op.counters().liveLeft(), "the same seed, fixed, reopens too");
+        }
+        assertEquals(seed, JoinOperators.durableHashSeed(dir).getAsLong());
+    }
+
+    @Test
     void memoryModeHasNoPersist()
     {
         try (JoinOperator op = open(REGULAR, CONFIG))
