@@ -357,6 +357,47 @@ class DurableStateTest
         assertEquals(seed, JoinOperators.durableHashSeed(dir).getAsLong());
     }
 
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void aHotKeysLargeGroupSurvivesReopens(final IndexKind index, @TempDir final Path dir)
+    {
+        // 40 000 rows of one key: their group array is a large block (past the pooled sizes), grown,
+        // then shrunk by retractions, across reopens.
+        final JoinSpec inner = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER).schemas(LEFT, RIGHT)
+            .leftKey("k").rightKey("k").build();
+        final StateConfig config = CONFIG.withIndex(index).withStateDirectory(dir);
+        final Counting counting = new Counting();
+        try (JoinOperator op = JoinOperators.create(inner, config, counting, deadLetters))
+        {
+            for (int i = 0; i < 40_000; i++)
+            {
+                op.onRow(Side.LEFT, ChangeKind.INSERT, Rows.row(LEFT, "k", 1L, "id", (long)i, "v", "p"), i, i);
+            }
+        }
+        try (JoinOperator op = JoinOperators.create(inner, config, counting, deadLetters))
+        {
+            for (int i = 0; i < 30_000; i++)
+            {
+                op.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 1L, "id", (long)i, "v", "p"), i, i);
+            }
+            assertEquals(10_000, op.counters().liveLeft());
+        }
+        assertEquals(0, deadLetters.size());
+        try (JoinOperator op = JoinOperators.create(inner, config, counting, deadLetters))
+        {
+            final long before = counting.count;
+            op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 1L, "id", -1L, "v", "x"), 0, 1);
+            assertEquals(10_000, counting.count - before, "the rows left after the retractions, all found");
+            for (int i = 30_000; i < 40_000; i++)
+            {
+                op.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 1L, "id", (long)i, "v", "p"), i, i);
+            }
+            assertEquals(0, op.counters().liveLeft());
+            assertEquals(1, op.counters().liveRight());
+        }
+        assertEquals(0, deadLetters.size());
+    }
+
     @Test
     void memoryModeHasNoPersist()
     {
