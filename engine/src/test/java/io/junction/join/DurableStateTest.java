@@ -399,6 +399,17 @@ class DurableStateTest
     }
 
     @Test
+    void anOperatorOnTheInMemoryConstructorsRefusesADirectory(@TempDir final Path dir)
+    {
+        final Path state = dir.resolve("state");
+        final UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+            () -> new PartitionState(CONFIG.withStateDirectory(state), io.junction.internal.state.BucketDescriptor.LENGTH,
+                false, new io.junction.internal.metrics.JoinCounters(), PartitionState.NO_ROOM).close());
+        assertTrue(refused.getMessage().contains("memory only"), refused.getMessage());
+        assertFalse(Files.exists(state), "nothing created");
+    }
+
+    @Test
     void memoryModeHasNoPersist()
     {
         try (JoinOperator op = open(REGULAR, CONFIG))
