@@ -226,6 +226,42 @@ final class DurableState
         return new DurableState(directory, true, seed, fingerprint, layout, ByteBuffer.wrap(heapBytes), read);
     }
 
+    /**
+     * The key-hash seed a clean image in {@code directory} was built with, for a runtime that must route
+     * rows with it; checks the marker only (magic, checksum, format version).
+     *
+     * @param directory a state directory.
+     * @return the seed, or empty when the directory holds no marker.
+     * @throws DurableStateException when the marker is damaged or of another format.
+     */
+    static java.util.OptionalLong storedHashSeed(final Path directory)
+    {
+        final Path markerPath = directory.resolve(MARKER);
+        if (!Files.exists(markerPath))
+        {
+            return java.util.OptionalLong.empty();
+        }
+        final byte[] marker = read(markerPath);
+        final ByteBuffer m = ByteBuffer.wrap(marker);
+        if (marker.length < 8 * 7 + 4 * 2 + 8 || m.getLong(0) != MARKER_MAGIC)
+        {
+            throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(marker, 0, marker.length - 8);
+        if (m.getLong(marker.length - 8) != crc.getValue())
+        {
+            throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
+        }
+        if (m.getInt(8) != FORMAT_VERSION)
+        {
+            throw new DurableStateException(markerPath + " was written in state format version " + m.getInt(8) +
+                ", this build reads version " + FORMAT_VERSION + ADVICE);
+        }
+        // magic 8, version 4, fingerprint 8, layout 8: the seed follows.
+        return java.util.OptionalLong.of(m.getLong(28));
+    }
+
     private static boolean isEmptyDirectory(final Path directory)
     {
         if (!Files.isDirectory(directory))

@@ -157,7 +157,9 @@ final class PartitionState implements AutoCloseable
         {
             if (spec == null)
             {
-                throw new IllegalArgumentException("durable state needs the join spec");
+                // An operator built on the in-memory constructors has not said how its own fields persist.
+                throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
+                    "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by regular, interval and window joins");
             }
             final Durable opened = openDurable(config, spec, operator, bucketLength, timedRows, otherOffHeapBytes);
             this.durable = opened.directory;
