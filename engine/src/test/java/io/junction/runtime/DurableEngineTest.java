@@ -239,6 +239,11 @@ class DurableEngineTest
             assertTrue(snapshot.maxCheckpointPauseNanos >= snapshot.lastCheckpointPauseNanos);
             assertEquals(second.pauseNanos()[0], snapshot.lastCheckpointPauseNanos);
             assertEquals(second.bytesWritten(), snapshot.lastCheckpointBytesWritten);
+            final javax.management.ObjectName bean = io.junction.internal.metrics.EngineBeans.partitionName(engine.name(), 0);
+            final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            assertEquals(2L, server.getAttribute(bean, "Checkpoints"));
+            assertEquals(snapshot.lastCheckpointPauseNanos / 1000.0, (Double)server.getAttribute(bean, "LastCheckpointPauseMicros"));
+            assertEquals(second.bytesWritten(), server.getAttribute(bean, "LastCheckpointBytesWritten"));
             final Path checkpoints = root.resolve("partition-0").resolve("checkpoints");
             try (Stream<Path> dirs = Files.list(checkpoints))
             {
