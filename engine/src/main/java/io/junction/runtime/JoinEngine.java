@@ -744,7 +744,9 @@ public final class JoinEngine implements AutoCloseable
      * follows exactly the events that {@code positions} describe. On a single-producer engine (the default)
      * any other thread is refused with {@link IllegalStateException}, as a publish would be; on a
      * multi-producer engine, any thread may call it, and the barrier follows in each ring what was
-     * published there before the call: the caller must know which positions that covers.
+     * published there before the call: the caller must know which positions that covers. Two checkpoints
+     * asked for at once from two threads may reach the rings in different orders; the older one then
+     * fails (a partition only writes a checkpoint newer than every one it has).
      *
      * <p>It waits while a ring is full (as {@code publish} does), not for the checkpoint: wait on the
      * future for that. A failure in any partition (its state could not be persisted or copied, its thread

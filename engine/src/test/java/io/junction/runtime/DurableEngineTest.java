@@ -374,6 +374,10 @@ class DurableEngineTest
             case "flipped":
                 flipByte(index, 5);
                 break;
+            case "chunk":
+                // A chunk of the blob that changed since the previous checkpoint (so not a link to it).
+                flipByte(newest.resolve("c-0001-00000000"), 12345);
+                break;
             case "truncated":
                 truncate(index, Files.size(index) / 2);
                 break;
@@ -438,6 +442,12 @@ class DurableEngineTest
     void aFlippedByteIsDetectedAndThePreviousCheckpointRestored() throws Exception
     {
         damagedNewestFallsBack("flipped");
+    }
+
+    @Test
+    void aFlippedByteInAStateChunkIsDetectedAndThePreviousCheckpointRestored() throws Exception
+    {
+        damagedNewestFallsBack("chunk");
     }
 
     @Test
@@ -631,6 +641,21 @@ class DurableEngineTest
         final ExecutionException closed = assertThrows(ExecutionException.class, () -> await(engine.checkpoint(new long[] {5})));
         assertTrue(closed.getCause().getMessage().contains("closed"), closed.getCause().getMessage());
         assertThrows(IllegalArgumentException.class, () -> EngineConfig.defaults().withCheckpointInterval(10, Duration.ZERO));
+    }
+
+    @Test
+    void aPublisherTakesIntervalCheckpointsByTime() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 1, SPEC, EngineConfig.defaults().withStateRoot(root)
+            .withCheckpointInterval(0, Duration.ofNanos(1))))
+        {
+            final Publisher publisher = engine.publisher();
+            publish(engine, publisher, 0, 2 * Publisher.CHECKPOINT_CLOCK_EVERY);
+            await(engine.checkpoint(new long[] {2 * Publisher.CHECKPOINT_CLOCK_EVERY - 1}));
+            assertTrue(engine.metrics().get(0).checkpoints >= 2, "the clock is read every " +
+                Publisher.CHECKPOINT_CLOCK_EVERY + " rows: " + engine.metrics().get(0));
+        }
     }
 
     @Test
