@@ -368,6 +368,8 @@ public final class CheckpointStore
 
     private static void deleteTree(final Path dir) throws IOException
     {
+        // The manifest first: a deletion cut short by a crash leaves an incomplete checkpoint, not a damaged one.
+        Files.deleteIfExists(dir.resolve(MANIFEST));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
         {
             for (final Path entry : entries)
