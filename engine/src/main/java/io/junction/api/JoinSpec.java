@@ -258,6 +258,50 @@ public final class JoinSpec
         return coGroupBuiltin;
     }
 
+    /**
+     * A stable 64-bit fingerprint of everything that defines the join's semantics and state layout:
+     * kind, type, schemas, keys, unique keys, bounds, window, lateness, TTLs, filters and condition, the
+     * coGroup (built-in name, or a function's class name and output schema), and the user predicates (their number and, for a named class, its name; a lambda's is not stable across
+     * JVMs). Not the handlers. The same spec gives the same value in any JVM (FNV-1a over a canonical
+     * text), so durable state and checkpoints written for one join are refused by another.
+     *
+     * @return the fingerprint.
+     */
+    public long fingerprint()
+    {
+        final StringBuilder text = new StringBuilder("junction-spec/1|").append(this)
+            .append("|left=").append(leftSchema).append("|right=").append(rightSchema)
+            .append("|ttl=").append(leftStateTtl).append(',').append(rightStateTtl)
+            .append("|lateness=").append(allowedLateness)
+            .append("|coGroup=").append(coGroupBuiltin != null ? coGroupBuiltin.name() : coGroup == null ? "-" : "function")
+            .append("|coGroupSchema=").append(coGroupSchema);
+        if (coGroupBuiltin == null && coGroup != null)
+        {
+            appendNames(text.append('|'), List.of(coGroup));
+        }
+        appendNames(text.append("|leftRowFilters="), leftRowFilters);
+        appendNames(text.append("|rightRowFilters="), rightRowFilters);
+        appendNames(text.append("|pairConditions="), pairConditions);
+        long hash = 0xcbf29ce484222325L;
+        final byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (final byte b : bytes)
+        {
+            hash ^= b & 0xFF;
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+
+    private static void appendNames(final StringBuilder text, final List<?> predicates)
+    {
+        for (final Object predicate : predicates)
+        {
+            final Class<?> type = predicate.getClass();
+            text.append(type.isSynthetic() || type.isAnonymousClass() || type.getName().contains("$$") ? "?" : type.getName())
+                .append(';');
+        }
+    }
+
     @Override
     public String toString()
     {

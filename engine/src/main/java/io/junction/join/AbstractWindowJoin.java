@@ -84,18 +84,65 @@ abstract class AbstractWindowJoin implements JoinOperator
     {
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, BUCKET_LENGTH, true, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+        this.state = new PartitionState(config, spec, spec.window().kind().name().toLowerCase(java.util.Locale.ROOT) + "-window",
+            BUCKET_LENGTH, true, counters, PartitionState.NO_ROOM, 0);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET);
+            BUCKET_TIMER_PREV_OFFSET, BUCKET_TIMER_NEXT_OFFSET, BUCKET_DEADLINE_OFFSET, state.base);
         this.coGroup = spec.coGroup() == null ? null : new CoGroupWindows(spec, state, emit, counters, results);
+        try
+        {
+            state.restore(heapPart);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            state.close();
+            throw e;
+        }
+    }
+
+    /** The operator's heap-held state in durable mode, the window buckets' timer wheel with it. */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final java.nio.ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+            out.putLong(fireStep).putLong(fireWatermark).put((byte)(ended ? 1 : 0));
+            bucketWheel.save(out);
+        }
+
+        @Override
+        public void load(final java.nio.ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+            fireStep = in.getLong();
+            fireWatermark = in.getLong();
+            ended = in.get() != 0;
+            bucketWheel.load(in);
+        }
+    };
+
+    @Override
+    public final boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public final void persist() throws java.io.IOException
+    {
+        state.persist(heapPart);
     }
 
     @Override
     public final void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
@@ -259,11 +306,11 @@ abstract class AbstractWindowJoin implements JoinOperator
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            final long rows = BucketDescriptor.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
             final int slots = RowGroup.slots(rows);
             for (int i = 0; i < slots; i++)
             {
-                final long r = RowGroup.record(rows, i);
+                final long r = state.store.record(rows, i);
                 if (r == 0)
                 {
                     continue;
@@ -281,6 +328,7 @@ abstract class AbstractWindowJoin implements JoinOperator
     @Override
     public final void onWatermark(final Side side, final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advance(side, watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -290,6 +338,7 @@ abstract class AbstractWindowJoin implements JoinOperator
     @Override
     public final void onWatermark(final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advanceBoth(watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -299,6 +348,7 @@ abstract class AbstractWindowJoin implements JoinOperator
     @Override
     public final void onIdle(final Side side, final long step)
     {
+        state.beginMutation();
         if (watermarks.markIdle(side))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -318,6 +368,7 @@ abstract class AbstractWindowJoin implements JoinOperator
     @Override
     public final void onEndOfInput(final long step)
     {
+        state.beginMutation();
         watermarks.advanceBoth(Long.MAX_VALUE);
         ended = true;
         fireStep = step;
@@ -338,6 +389,6 @@ abstract class AbstractWindowJoin implements JoinOperator
     @Override
     public final void close()
     {
-        state.close();
+        state.close(heapPart);
     }
 }

@@ -91,14 +91,57 @@ public final class IntervalJoin implements JoinOperator
         JoinOperators.requireKind(spec, JoinKind.INTERVAL);
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+        this.state = new PartitionState(config, spec, "interval", BucketDescriptor.LENGTH, true, counters,
+            PartitionState.NO_ROOM, 0);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
         final IntervalBounds bounds = spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();
         this.lateness = spec.allowedLateness();
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
+        try
+        {
+            state.restore(heapPart);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            state.close();
+            throw e;
+        }
+    }
+
+    /** The operator's heap-held state in durable mode. */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final java.nio.ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+            out.putLong(expiryStep).put((byte)(ended ? 1 : 0));
+        }
+
+        @Override
+        public void load(final java.nio.ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+            expiryStep = in.getLong();
+            ended = in.get() != 0;
+        }
+    };
+
+    @Override
+    public boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public void persist() throws java.io.IOException
+    {
+        state.persist(heapPart);
     }
 
     @Override
@@ -110,6 +153,7 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
@@ -201,7 +245,7 @@ public final class IntervalJoin implements JoinOperator
         final Side otherSide = side.other();
         final boolean isLeft = side == Side.LEFT;
         int matches = 0;
-        final long rows = BucketDescriptor.rows(bucket, otherSide);
+        final long rows = state.store.rows(bucket, otherSide);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
@@ -209,7 +253,7 @@ public final class IntervalJoin implements JoinOperator
             {
                 state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
-            final long other = RowGroup.record(rows, i);
+            final long other = state.store.record(rows, i);
             if (other == 0)
             {
                 continue;
@@ -272,6 +316,7 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advance(side, watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -281,6 +326,7 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void onWatermark(final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advanceBoth(watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -290,6 +336,7 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void onIdle(final Side side, final long step)
     {
+        state.beginMutation();
         if (watermarks.markIdle(side))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -306,6 +353,7 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void onEndOfInput(final long step)
     {
+        state.beginMutation();
         watermarks.advanceBoth(Long.MAX_VALUE);
         ended = true;
         expiryStep = step;
@@ -329,6 +377,6 @@ public final class IntervalJoin implements JoinOperator
     @Override
     public void close()
     {
-        state.close();
+        state.close(heapPart);
     }
 }

@@ -93,7 +93,33 @@ public interface JoinOperator extends AutoCloseable
         return List.of();
     }
 
-    /** Frees the operator's off-heap state. */
+    /**
+     * @return true when the operator keeps its state in files ({@link StateConfig#stateDirectory()}).
+     */
+    default boolean durable()
+    {
+        return false;
+    }
+
+    /**
+     * Durable mode: makes the state directory a complete, consistent image of every event applied so
+     * far (mapped memory forced, heap-held state written, files synced, the clean marker written last).
+     * Until the next event is applied the directory's files can be copied as a checkpoint; a new
+     * operator of the same spec opened on such a copy resumes exactly here.
+     *
+     * @throws java.io.IOException   when a file cannot be written or synced (the image is then not clean).
+     * @throws IllegalStateException when the operator keeps its state in memory.
+     */
+    default void persist() throws java.io.IOException
+    {
+        throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
+    }
+
+    /**
+     * Frees the operator's off-heap state; in durable mode first {@link #persist()}s it, so that a new
+     * operator of the same spec reopens it (an {@link java.io.UncheckedIOException} when that fails,
+     * after everything is released: the directory is then not a clean image).
+     */
     @Override
     void close();
 }

@@ -13,11 +13,17 @@ public final class JoinOperators
     }
 
     /**
+     * With a {@link StateConfig#stateDirectory()} the operator keeps its state in files there: a missing or
+     * empty directory starts fresh, a clean image (left by {@link JoinOperator#close()} or
+     * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
+     * anything else is refused before anything is changed.
+     *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
      * @param results     receives the output.
      * @param deadLetters receives the rows that cannot be processed.
      * @return a new operator for the spec's kind.
+     * @throws DurableStateException when the state directory holds state the operator must not reopen.
      */
     public static JoinOperator create(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
@@ -35,6 +41,19 @@ public final class JoinOperators
             default:
                 return new WindowJoin(spec, config, results, deadLetters);
         }
+    }
+
+    /**
+     * The key-hash seed durable state was built with: a runtime that reopens a partition's state must
+     * route rows with the same seed (and the operator refuses a configuration that fixes another one).
+     *
+     * @param stateDirectory a partition's state directory ({@link StateConfig#stateDirectory()}).
+     * @return the seed of the clean image there, or empty when there is none (no marker).
+     * @throws DurableStateException when its marker is damaged or of another format.
+     */
+    public static java.util.OptionalLong durableHashSeed(final java.nio.file.Path stateDirectory)
+    {
+        return DurableState.storedHashSeed(stateDirectory);
     }
 
     /** Checks the spec's kind before an operator allocates any state. */

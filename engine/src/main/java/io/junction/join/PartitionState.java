@@ -1,20 +1,34 @@
 package io.junction.join;
 
+import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.ChronicleKeyIndex;
+import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.MappedFile;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
+import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.metrics.HotKey;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -23,10 +37,30 @@ import java.util.function.LongUnaryOperator;
  * the index's capacity) with the {@link FullPolicy}'s way of making room. An operator holds one and
  * runs its own algorithm over it; this class knows no join semantics beyond keeping rows.
  *
+ * <p>Durable mode ({@link StateConfig#stateDirectory()}): the records, row groups and buckets live in
+ * one mapped arena file, the key index in a mapped table file (or a persisted Chronicle Map), every
+ * reference between them stored as an offset from the arena's address, and {@link #persist} writes the
+ * heap-held rest ({@link DurableState} names the files and the rules for reopening them). A reopened
+ * state maps the files and reads their headers and heap.dat: nothing that grows with the rows.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 final class PartitionState implements AutoCloseable
 {
+    /** The operator's own heap-held state, carried across a close and reopen in heap.dat. */
+    interface HeapPart
+    {
+        /** Writes the operator's fields. */
+        void save(ByteBuffer out);
+
+        /** Reads what {@link #save} wrote, in the same order. */
+        void load(ByteBuffer in);
+    }
+
+    /** Marks the start and the end of the state's part of heap.dat. */
+    private static final int HEAP_MAGIC = 0x4A4E4350;
+    private static final int HEAP_END = 0x4A4E4345;
+
     /** Frees room for one row by the {@link FullPolicy}, for an operator that can evict rows early. */
     interface RoomMaker
     {
@@ -37,6 +71,10 @@ final class PartitionState implements AutoCloseable
     /** For operators that never make room: a row that does not fit is rejected. */
     static final RoomMaker NO_ROOM = () -> false;
 
+    /** The configuration in effect: the given one with the key-hash seed a durable state was built with. */
+    final StateConfig config;
+    /** The address stored references are relative to: the arena file's in durable mode, 0 in memory. */
+    final long base;
     final KeyIndex index;
     final RowStore store;
     /** Stored rows by deadline: interval and TTL expiry, lone window rows. */
@@ -53,9 +91,21 @@ final class PartitionState implements AutoCloseable
     private boolean closed;
     /** Keeps what {@link #prefetch} and {@link #touch} read, so that the JIT cannot drop the reads. */
     private long touched;
+    /** Durable mode: the directory, else null. */
+    private final DurableState durable;
+    /** Durable mode: the arena's file. */
+    private final MappedFile arenaFile;
+    /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
+    private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
+    /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
+    private final long[] uniqueSizes = new long[2];
+    /** True while the files are a clean image: the next change must first mark it dirty ({@link #beginMutation}). */
+    private boolean imageClean;
+    /** True until the first change after a reopen, which removes the reopened marker. */
+    private boolean reopenedMarker;
 
     /**
-     * Allocates the state, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
+     * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
      *
      * @param config       the sizing and limits.
      * @param bucketLength bytes of a bucket in the key index ({@link BucketDescriptor#LENGTH} or an operator's extension of it).
@@ -69,10 +119,12 @@ final class PartitionState implements AutoCloseable
         final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
         final RoomMaker roomMaker)
     {
-        this(config, bucketLength, timedRows, counters, roomMaker, 0);
+        this(config, null, null, bucketLength, timedRows, counters, roomMaker, 0);
     }
 
     /**
+     * As the five-argument constructor, in memory.
+     *
      * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
      *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
      */
@@ -80,24 +132,66 @@ final class PartitionState implements AutoCloseable
         final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
         final RoomMaker roomMaker, final long otherOffHeapBytes)
     {
+        this(config, null, null, bucketLength, timedRows, counters, roomMaker, otherOffHeapBytes);
+    }
+
+    /**
+     * Allocates the state, in memory or, when the configuration names a state directory, in files there
+     * (created, or reopened as the last {@link #persist} left them).
+     *
+     * @param spec              the join, for its fingerprint (durable mode; may be null in memory).
+     * @param operator          the operator's name, part of the durable layout.
+     * @param otherOffHeapBytes as the six-argument constructor.
+     * @throws DurableStateException when the state directory holds state this must not reopen.
+     */
+    PartitionState(
+        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
+        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
+    {
         this.counters = counters;
         this.roomMaker = roomMaker;
         this.hotKeys = new HotKeySketch(config.hotKeys());
         this.maxLiveRows = config.maxLiveRows();
         this.fullPolicy = config.fullPolicy();
+        if (config.stateDirectory() != null)
+        {
+            if (spec == null)
+            {
+                // An operator built on the in-memory constructors has not said how its own fields persist.
+                throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
+                    "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by regular, interval and window joins");
+            }
+            final Durable opened = openDurable(config, spec, operator, bucketLength, timedRows, otherOffHeapBytes);
+            this.durable = opened.directory;
+            this.config = config.withHashSeed(durable.hashSeed);
+            this.arenaFile = opened.arenaFile;
+            this.index = opened.index;
+            this.store = opened.store;
+            this.base = store.base();
+            this.unmatchableBucket = opened.unmatchableBucket;
+            this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
+                RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
+            final ByteBuffer heap = durable.heap();
+            if (heap != null)
+            {
+                uniqueSizes[0] = opened.uniqueLeft;
+                uniqueSizes[1] = opened.uniqueRight;
+                wheel.load(heap);
+                imageClean = true;
+                reopenedMarker = true;
+            }
+            return;
+        }
+        this.config = config;
+        this.durable = null;
+        this.arenaFile = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        this.index = KeyIndex.create(config.indexKind(), Math.min(config.maxKeys(), config.maxLiveRows()), bucketLength,
-            config.preallocate());
+        this.index = KeyIndex.create(config.indexKind(), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
             index.close();
-            throw new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
-                " leaves no room for rows: the key index for " + index.capacity() + " keys takes " +
-                index.maxOffHeapBytes() + " bytes" + (otherOffHeapBytes == 0 ? "" : ", the unique-key indexes " +
-                otherOffHeapBytes + " bytes (" + StateConfig.MAX_LIVE_ROWS_PROP_NAME + " = " + config.maxLiveRows() + ")") +
-                "; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME +
-                (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
+            throw noRoom(config, index.capacity(), index.maxOffHeapBytes(), otherOffHeapBytes);
         }
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
@@ -118,7 +212,343 @@ final class PartitionState implements AutoCloseable
             throw e;
         }
         this.store = rows;
+        this.base = 0;
         BucketDescriptor.init(unmatchableBucket, 0);
+    }
+
+    private static long indexCapacity(final StateConfig config)
+    {
+        return Math.min(config.maxKeys(), config.maxLiveRows());
+    }
+
+    private static IllegalArgumentException noRoom(
+        final StateConfig config, final long keys, final long indexBytes, final long otherOffHeapBytes)
+    {
+        return new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
+            " leaves no room for rows: the key index for " + keys + " keys takes " +
+            indexBytes + " bytes" + (otherOffHeapBytes == 0 ? "" : ", the unique-key indexes " +
+            otherOffHeapBytes + " bytes (" + StateConfig.MAX_LIVE_ROWS_PROP_NAME + " = " + config.maxLiveRows() + ")") +
+            "; raise it or lower " + StateConfig.MAX_KEYS_PROP_NAME +
+            (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
+    }
+
+    /** What {@link #openDurable} opens, for the constructor's final fields. */
+    private static final class Durable
+    {
+        DurableState directory;
+        MappedFile arenaFile;
+        KeyIndex index;
+        RowStore store;
+        long unmatchableBucket;
+        long uniqueLeft;
+        long uniqueRight;
+    }
+
+    /** Validates the directory, then creates or maps its files; on failure releases what it took. */
+    private static Durable openDurable(
+        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
+        final boolean timedRows, final long otherOffHeapBytes)
+    {
+        final long keys = indexCapacity(config);
+        final boolean hash = config.indexKind() != IndexKind.CHRONICLE;
+        final long tableBytes = hash ? HashKeyIndex.tableBytes(keys) : 0;
+        // The buckets live in the arena with the rows: its limit is what the in-memory row and bucket arenas share.
+        final long arenaLimit = config.maxStateBytes() - tableBytes - otherOffHeapBytes;
+        if (arenaLimit < config.chunkSize())
+        {
+            throw noRoom(config, keys, tableBytes, otherOffHeapBytes);
+        }
+        final long layout = DurableState.hash("partition-state/" + DurableState.FORMAT_VERSION + '|' + operator + '|' +
+            bucketLength + '|' + timedRows + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
+            config.tickShift() + '|' + config.wheelSlots() + '|' + arenaLimit + '|' + config.maxLiveRows() + '|' +
+            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION);
+        final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
+        final Durable opened = new Durable();
+        opened.directory = directory;
+        final ByteBuffer heap = directory.heap();
+        long liveLeft = 0;
+        long liveRight = 0;
+        long indexSize = 0;
+        long unmatchableOffset = 0;
+        if (heap != null)
+        {
+            if (heap.getInt() != HEAP_MAGIC)
+            {
+                throw new DurableStateException(directory.file(DurableState.HEAP) + " does not start with the state's part");
+            }
+            liveLeft = heap.getLong();
+            liveRight = heap.getLong();
+            indexSize = heap.getLong();
+            unmatchableOffset = heap.getLong();
+            opened.uniqueLeft = heap.getLong();
+            opened.uniqueRight = heap.getLong();
+        }
+        final boolean reopen = directory.reopened;
+        try
+        {
+            final Path arenaPath = directory.file(DurableState.ARENA);
+            opened.arenaFile = reopen ? MappedFile.open(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit)
+                : MappedFile.create(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit, NativeArena.HEADER_LENGTH);
+            final NativeArena arena = new NativeArena(opened.arenaFile, config.chunkSize(), arenaLimit, reopen);
+            if (hash)
+            {
+                final Path tablePath = directory.file(DurableState.INDEX);
+                final MappedFile table = reopen ? MappedFile.open(tablePath, tableBytes)
+                    : MappedFile.create(tablePath, tableBytes, tableBytes);
+                try
+                {
+                    opened.index = new HashKeyIndex(keys, bucketLength, arena, table, indexSize);
+                }
+                catch (final RuntimeException e)
+                {
+                    table.close();
+                    throw e;
+                }
+            }
+            else
+            {
+                final Path mapPath = directory.file(DurableState.CHRONICLE_INDEX);
+                opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
+                restrictToOwner(mapPath);
+            }
+            opened.store = new RowStore(arena, timedRows);
+            opened.store.liveRows(liveLeft, liveRight);
+            if (reopen)
+            {
+                opened.unmatchableBucket = arena.base() + unmatchableOffset;
+            }
+            else
+            {
+                final long bucket = arena.allocate(bucketLength);
+                if (bucket == 0)
+                {
+                    throw new IllegalStateException("no room in " + arenaPath + " for the first bucket");
+                }
+                BucketDescriptor.init(bucket, 0);
+                opened.unmatchableBucket = bucket;
+            }
+            return opened;
+        }
+        catch (final IOException e)
+        {
+            release(opened);
+            throw new UncheckedIOException("cannot open durable state in " + directory.directory + ": " + e.getMessage(), e);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            release(opened);
+            throw e;
+        }
+    }
+
+    private static void release(final Durable opened)
+    {
+        if (opened.index != null)
+        {
+            opened.index.close();
+        }
+        if (opened.arenaFile != null)
+        {
+            opened.arenaFile.close();
+        }
+    }
+
+    private static void restrictToOwner(final Path file) throws IOException
+    {
+        try
+        {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+        catch (final UnsupportedOperationException e)
+        {
+            // Not POSIX: the directory is owner-only already (OwnerOnlyFiles).
+        }
+    }
+
+    /** @return true when the state lives in files. */
+    boolean durable()
+    {
+        return durable != null;
+    }
+
+    /** @return bytes read from the state directory's files to reopen it (0 when fresh or in memory). */
+    long bytesReadToOpen()
+    {
+        return durable == null ? 0 : durable.bytesRead();
+    }
+
+    /**
+     * Reads the operator's part of a reopened state's heap.dat; nothing when fresh or in memory. The
+     * operator calls it last in its constructor.
+     */
+    void restore(final HeapPart part)
+    {
+        if (durable == null || durable.heap() == null)
+        {
+            return;
+        }
+        final ByteBuffer heap = durable.heap();
+        part.load(heap);
+        if (heap.remaining() != 4 || heap.getInt() != HEAP_END)
+        {
+            throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
+        }
+        durable.heapRead();
+    }
+
+    /**
+     * A side's unique-key index: in memory, or in a file of the state directory (reopened at its saved
+     * size). Closed with the state.
+     *
+     * @param side     the side.
+     * @param capacity the most entries.
+     * @return the index.
+     */
+    UniqueKeyIndex uniqueKeyIndex(final Side side, final long capacity)
+    {
+        final int i = side.ordinal();
+        if (durable == null)
+        {
+            uniqueKeys[i] = new UniqueKeyIndex(capacity);
+            return uniqueKeys[i];
+        }
+        final Path path = durable.file(side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
+        MappedFile file = null;
+        try
+        {
+            file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
+                : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
+            uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
+            return uniqueKeys[i];
+        }
+        catch (final IOException e)
+        {
+            if (file != null)
+            {
+                file.close();
+            }
+            throw new UncheckedIOException("cannot open " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Called before an event changes anything: the first change after a clean image (a reopen or a
+     * persist) marks the arena dirty, so that a process that dies from here on leaves state that is
+     * refused on reopen; after a reopen it also removes the marker. A field test otherwise.
+     */
+    void beginMutation()
+    {
+        if (imageClean)
+        {
+            invalidate();
+        }
+    }
+
+    private void invalidate()
+    {
+        imageClean = false;
+        store.arena().markDirty();
+        if (reopenedMarker)
+        {
+            reopenedMarker = false;
+            try
+            {
+                durable.removeMarker();
+            }
+            catch (final IOException e)
+            {
+                throw new UncheckedIOException("cannot remove " + durable.file(DurableState.MARKER), e);
+            }
+        }
+    }
+
+    /**
+     * Makes the state directory a complete, consistent image: removes the last marker, writes the
+     * arena's header, forces the mapped files, writes heap.dat (the state's part, then the operator's)
+     * and the marker last.
+     *
+     * @param part the operator's heap-held state.
+     * @throws IOException           when a file cannot be written or synced.
+     * @throws IllegalStateException in memory mode, or once closed.
+     */
+    void persist(final HeapPart part) throws IOException
+    {
+        if (durable == null)
+        {
+            throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
+        }
+        if (closed)
+        {
+            throw new IllegalStateException("the state is closed");
+        }
+        durable.removeMarker();
+        store.arena().writeHeader();
+        arenaFile.force();
+        final Map<String, Long> files = new LinkedHashMap<>();
+        files.put(DurableState.ARENA, arenaFile.length());
+        if (index instanceof HashKeyIndex)
+        {
+            ((HashKeyIndex)index).force();
+            files.put(DurableState.INDEX, Files.size(durable.file(DurableState.INDEX)));
+        }
+        else
+        {
+            final Path mapPath = durable.file(DurableState.CHRONICLE_INDEX);
+            DurableState.sync(mapPath);
+            files.put(DurableState.CHRONICLE_INDEX, Files.size(mapPath));
+        }
+        for (int i = 0; i < 2; i++)
+        {
+            if (uniqueKeys[i] != null)
+            {
+                uniqueKeys[i].force();
+                final String name = i == 0 ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT;
+                files.put(name, Files.size(durable.file(name)));
+            }
+        }
+        final ByteBuffer out = ByteBuffer.allocate(64 * 1024 + 4 * wheel.savedLength());
+        out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
+            .putLong(index.size()).putLong(unmatchableBucket - base)
+            .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
+            .putLong(uniqueKeys[1] == null ? 0 : uniqueKeys[1].size());
+        wheel.save(out);
+        part.save(out);
+        out.putInt(HEAP_END);
+        final byte[] bytes = new byte[out.position()];
+        out.flip().get(bytes);
+        durable.writeImage(bytes, files);
+        imageClean = true;
+    }
+
+    /**
+     * The operator's close: in durable mode persists first ({@link #persist}), then releases
+     * everything; idempotent.
+     *
+     * @throws UncheckedIOException when the persist failed (everything is released all the same).
+     */
+    void close(final HeapPart part)
+    {
+        if (closed)
+        {
+            return;
+        }
+        IOException failure = null;
+        if (durable != null)
+        {
+            try
+            {
+                persist(part);
+            }
+            catch (final IOException e)
+            {
+                failure = e;
+            }
+        }
+        close();
+        if (failure != null)
+        {
+            throw new UncheckedIOException("cannot persist the state in " + durable.directory + ": " + failure.getMessage(), failure);
+        }
     }
 
     /**
@@ -181,7 +611,7 @@ final class PartitionState implements AutoCloseable
     /** Drops a stored row whose time has passed, counted as expired, and its bucket once empty. */
     void expire(final long record)
     {
-        final long bucket = bucketOf(record);
+        final long bucket = store.bucketOf(record);
         store.remove(record);
         counters.expiredRows++;
         releaseIfEmpty(bucket);
@@ -192,12 +622,6 @@ final class PartitionState implements AutoCloseable
     {
         store.remove(record);
         counters.expiredRows++;
-    }
-
-    /** @return the bucket a record belongs to. */
-    static long bucketOf(final long record)
-    {
-        return RowDescriptor.bucket(record);
     }
 
     /** @return the side a record was stored for. */
@@ -223,14 +647,14 @@ final class PartitionState implements AutoCloseable
         final long bucket = index.prefetch(keyHash);
         if (bucket != 0)
         {
-            touched ^= RowStore.touchBucket(bucket);
+            touched ^= RowStore.touchBucket(base, bucket);
         }
     }
 
     /** Reads the headers of a group's records in slots {@code [from, to)} at once, so that their misses overlap ({@link RowGroup#touch}). */
     void touch(final long rows, final int from, final int to)
     {
-        touched ^= RowGroup.touch(rows, from, to);
+        touched ^= RowGroup.touch(base, rows, from, to);
     }
 
     /**
@@ -266,8 +690,22 @@ final class PartitionState implements AutoCloseable
             return;
         }
         closed = true;
+        for (final UniqueKeyIndex uniqueKey : uniqueKeys)
+        {
+            if (uniqueKey != null)
+            {
+                uniqueKey.close();
+            }
+        }
         index.close();
         store.close();
-        UnsafeApi.freeMemory(unmatchableBucket);
+        if (durable == null)
+        {
+            UnsafeApi.freeMemory(unmatchableBucket);
+        }
+        else
+        {
+            arenaFile.close();
+        }
     }
 }

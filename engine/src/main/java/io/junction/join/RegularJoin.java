@@ -137,10 +137,10 @@ public final class RegularJoin implements JoinOperator
         JoinOperators.requireKind(spec, JoinKind.REGULAR);
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH,
+        this.state = new PartitionState(config, spec, "regular", BucketDescriptor.LENGTH,
             spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0, counters, this::makeRoom,
             uniqueKeyIndexBytes(spec, config));
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
         this.semi = spec.type() == JoinType.SEMI;
         this.leftTtl = spec.stateTtl(Side.LEFT);
@@ -157,20 +157,48 @@ public final class RegularJoin implements JoinOperator
         UniqueKeyIndex right = null;
         try
         {
-            left = leftShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
-            right = rightShape == UniqueKeyShape.INDEXED ? new UniqueKeyIndex(uniqueKeyCapacity(config)) : null;
+            // The state owns them (and closes them): in durable mode they are files of its directory.
+            left = leftShape == UniqueKeyShape.INDEXED ? state.uniqueKeyIndex(Side.LEFT, uniqueKeyCapacity(config)) : null;
+            right = rightShape == UniqueKeyShape.INDEXED ? state.uniqueKeyIndex(Side.RIGHT, uniqueKeyCapacity(config)) : null;
+            this.leftIndex = left;
+            this.rightIndex = right;
+            state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
         {
-            if (left != null)
-            {
-                left.close();
-            }
             state.close();
             throw e;
         }
-        this.leftIndex = left;
-        this.rightIndex = right;
+    }
+
+    /** The operator's heap-held state in durable mode: counters and watermarks (rows are in the files). */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final java.nio.ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+        }
+
+        @Override
+        public void load(final java.nio.ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+        }
+    };
+
+    @Override
+    public boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public void persist() throws java.io.IOException
+    {
+        state.persist(heapPart);
     }
 
     /** @return the shape of a side's state: by its declared unique key and join key. */
@@ -214,6 +242,7 @@ public final class RegularJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
         final int keyLength = predicate.extractKey(side, row);
@@ -271,7 +300,7 @@ public final class RegularJoin implements JoinOperator
                     return;
                 }
                 uniqueKeys.remove(uniqueKeyHash, live);
-                retract(side, kind, row, ts, step, keyLength, RowDescriptor.bucket(live), live);
+                retract(side, kind, row, ts, step, keyLength, state.store.bucketOf(live), live);
                 return;
             }
         }
@@ -430,7 +459,7 @@ public final class RegularJoin implements JoinOperator
     /** {@link #duplicate}: a row that can match, of the join key in {@link #key} and the unique key in {@link #uniqueKey}? */
     private boolean isDuplicate(final long record)
     {
-        if (RowDescriptor.bucket(record) == state.unmatchableBucket || !state.store.keyEquals(record, predicate.key, 0, duplicateKeyLength))
+        if (state.store.bucketOf(record) == state.unmatchableBucket || !state.store.keyEquals(record, predicate.key, 0, duplicateKeyLength))
         {
             return false;
         }
@@ -479,7 +508,7 @@ public final class RegularJoin implements JoinOperator
         final boolean otherOuter = emit.padsUnmatched(otherSide);
         final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
         int matches = 0;
-        final long rows = BucketDescriptor.rows(bucket, otherSide);
+        final long rows = state.store.rows(bucket, otherSide);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
@@ -487,7 +516,7 @@ public final class RegularJoin implements JoinOperator
             {
                 state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
-            final long other = RowGroup.record(rows, i);
+            final long other = state.store.record(rows, i);
             if (other == 0 || !predicate.matches(other, keyLength, side, row))
             {
                 continue;
@@ -656,20 +685,13 @@ public final class RegularJoin implements JoinOperator
     @Override
     public void close()
     {
-        if (leftIndex != null)
-        {
-            leftIndex.close();
-        }
-        if (rightIndex != null)
-        {
-            rightIndex.close();
-        }
-        state.close();
+        state.close(heapPart);
     }
 
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advance(side, watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -679,6 +701,7 @@ public final class RegularJoin implements JoinOperator
     @Override
     public void onWatermark(final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advanceBoth(watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -688,6 +711,7 @@ public final class RegularJoin implements JoinOperator
     @Override
     public void onIdle(final Side side, final long step)
     {
+        state.beginMutation();
         if (watermarks.markIdle(side))
         {
             onJoinWatermark(watermarks.current(), step);

@@ -109,11 +109,11 @@ final class SessionWindowJoin extends AbstractWindowJoin
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            final long rows = BucketDescriptor.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
             final int slots = RowGroup.slots(rows);
             for (int i = 0; i < slots; i++)
             {
-                final long r = RowGroup.record(rows, i);
+                final long r = state.store.record(rows, i);
                 if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
                 {
                     ensureSessionTs(n + 1);

@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.internal.metrics.HotKeySketch;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 
 /**
@@ -86,6 +87,7 @@ public final class StateConfig
     /** The most {@link #HOT_KEYS_PROP_NAME} counters: each update scans them. */
     public static final int HOT_KEYS_MAX = HotKeySketch.MAX_CAPACITY;
 
+    private final Path stateDirectory;
     private final int hotKeys;
     private final long maxKeys;
     private final long maxLiveRows;
@@ -150,14 +152,16 @@ public final class StateConfig
         final IndexKind indexKind, final long preallocate)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT);
+            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT, null);
     }
 
     private StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate, final long maxLiveRows, final long maxStateBytes,
-        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed, final int hotKeys)
+        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed, final int hotKeys,
+        final Path stateDirectory)
     {
+        this.stateDirectory = stateDirectory;
         if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
         {
             throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
@@ -239,7 +243,7 @@ public final class StateConfig
             fullPolicy(System.getProperty(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
             System.getProperty(HASH_SEED_PROP_NAME) != null,
             System.getProperty(HASH_SEED_PROP_NAME) == null ? 0 : Long.decode(System.getProperty(HASH_SEED_PROP_NAME).trim()),
-            Integer.getInteger(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT));
+            Integer.getInteger(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null);
     }
 
     private static FullPolicy fullPolicy(final String name)
@@ -269,7 +273,7 @@ public final class StateConfig
     public StateConfig withMaxKeys(final long maxKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -280,7 +284,7 @@ public final class StateConfig
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -290,7 +294,7 @@ public final class StateConfig
     public StateConfig withChunkSize(final int chunkSize)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -300,7 +304,7 @@ public final class StateConfig
     public StateConfig withIndex(final IndexKind indexKind)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -310,7 +314,7 @@ public final class StateConfig
     public StateConfig withPreallocate(final long preallocate)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -320,7 +324,7 @@ public final class StateConfig
     public StateConfig withMaxLiveRows(final long maxLiveRows)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -330,7 +334,7 @@ public final class StateConfig
     public StateConfig withMaxStateBytes(final long maxStateBytes)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -340,7 +344,7 @@ public final class StateConfig
     public StateConfig withFullPolicy(final FullPolicy fullPolicy)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -350,7 +354,7 @@ public final class StateConfig
     public StateConfig withHashSeed(final long hashSeed)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys, stateDirectory);
     }
 
     /**
@@ -360,7 +364,89 @@ public final class StateConfig
     public StateConfig withHotKeys(final int hotKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+    }
+
+    /**
+     * @param stateDirectory the directory that holds the operator's state in files (durable mode), or
+     *                       null to keep it in memory (the default).
+     * @return a copy with another state directory.
+     */
+    public StateConfig withStateDirectory(final Path stateDirectory)
+    {
+        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+    }
+
+    /**
+     * The directory of durable state: an operator created with one keeps every byte of its state in
+     * files there, persists them on {@code JoinOperator.persist()} and {@code close()}, and a new
+     * operator of the same spec reopens them where the last one stopped.
+     *
+     * @return the state directory, or null when the state is kept in memory (the default).
+     */
+    public Path stateDirectory()
+    {
+        return stateDirectory;
+    }
+
+    /** @return a builder starting from this configuration. */
+    public Builder toBuilder()
+    {
+        return new Builder(this);
+    }
+
+    /** @return a builder starting from the defaults. */
+    public static Builder builder()
+    {
+        return new Builder(defaults());
+    }
+
+    /** Builds a {@link StateConfig} from a starting one, for settings named by a builder method. */
+    public static final class Builder
+    {
+        private StateConfig config;
+
+        private Builder(final StateConfig config)
+        {
+            this.config = config;
+        }
+
+        /**
+         * @param stateDirectory as {@link StateConfig#withStateDirectory(Path)}.
+         * @return this builder.
+         */
+        public Builder stateDirectory(final Path stateDirectory)
+        {
+            config = config.withStateDirectory(stateDirectory);
+            return this;
+        }
+
+        /**
+         * @param indexKind as {@link StateConfig#withIndex(IndexKind)}.
+         * @return this builder.
+         */
+        public Builder indexKind(final IndexKind indexKind)
+        {
+            config = config.withIndex(indexKind);
+            return this;
+        }
+
+        /**
+         * @param hashSeed as {@link StateConfig#withHashSeed(long)}.
+         * @return this builder.
+         */
+        public Builder hashSeed(final long hashSeed)
+        {
+            config = config.withHashSeed(hashSeed);
+            return this;
+        }
+
+        /** @return the configuration. */
+        public StateConfig build()
+        {
+            return config;
+        }
     }
 
     /** @return counters of each partition's hot-key sketch, 0 when the hot-key report is off. */
@@ -453,6 +539,7 @@ public final class StateConfig
         return "StateConfig{maxKeys=" + maxKeys + ", chunkSize=" + chunkSize + ", tickShift=" + tickShift +
             ", wheelSlots=" + wheelSlots + ", maxKeyLength=" + maxKeyLength + ", index=" + indexKind + ", preallocate=" + preallocate +
             ", maxLiveRows=" + maxLiveRows + ", maxStateBytes=" + maxStateBytes + ", fullPolicy=" + fullPolicy +
-            ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + ", hotKeys=" + hotKeys + '}';
+            ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + ", hotKeys=" + hotKeys +
+            (stateDirectory == null ? "" : ", stateDirectory=" + stateDirectory) + '}';
     }
 }

@@ -17,7 +17,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
-import static io.junction.join.PartitionState.bucketOf;
 import static io.junction.join.TimeMath.saturatedAdd;
 import static io.junction.join.TimeMath.saturatedSubtract;
 
@@ -200,7 +199,7 @@ final class TimeWindowJoin extends AbstractWindowJoin
         for (int i = 0; i < used; i++)
         {
             final long record = reserved[i];
-            final long bucket = bucketOf(record);
+            final long bucket = state.store.bucketOf(record);
             state.store.remove(record);
             if (BucketDescriptor.isEmpty(bucket))
             {

@@ -103,6 +103,18 @@ public final class WindowJoin implements JoinOperator
     }
 
     @Override
+    public boolean durable()
+    {
+        return operator.durable();
+    }
+
+    @Override
+    public void persist() throws java.io.IOException
+    {
+        operator.persist();
+    }
+
+    @Override
     public void close()
     {
         operator.close();

@@ -33,6 +33,21 @@ public interface JoinPartitionMXBean extends JoinMetricsMXBean
      */
     String[] getHotKeys();
 
+    /** @return checkpoints this partition has written (durable mode). */
+    long getCheckpoints();
+
+    /** @return checkpoints that failed in this partition. */
+    long getCheckpointFailures();
+
+    /** @return how long the partition thread paused for its last checkpoint, microseconds. */
+    double getLastCheckpointPauseMicros();
+
+    /** @return the longest checkpoint pause of the partition thread so far, microseconds. */
+    double getMaxCheckpointPauseMicros();
+
+    /** @return bytes of state the last checkpoint wrote (chunks that changed since the one before). */
+    long getLastCheckpointBytesWritten();
+
     /** @return whether the partition's thread died (see {@code PartitionFailedException}): it processes nothing more. */
     boolean isFailed();
 }

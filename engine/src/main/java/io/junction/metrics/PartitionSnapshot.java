@@ -49,6 +49,18 @@ public final class PartitionSnapshot
     public final long hashCollisions;
     /** Bytes the live rows account for (see {@code OperatorCounters#liveStateBytes}): divided by the live rows, the state a row costs. */
     public final long liveStateBytes;
+    /** Checkpoints this partition has written (durable mode). */
+    public final long checkpoints;
+    /** Checkpoints that failed in this partition (each failed the whole checkpoint). */
+    public final long checkpointFailures;
+    /** How long the partition thread paused for its last checkpoint (persist, copy, fsync), ns; 0 before the first. */
+    public final long lastCheckpointPauseNanos;
+    /** The longest checkpoint pause of the partition thread so far, ns. */
+    public final long maxCheckpointPauseNanos;
+    /** Bytes of state the last checkpoint wrote (chunks that changed). */
+    public final long lastCheckpointBytesWritten;
+    /** Bytes of state the last checkpoint hard-linked from the one before (chunks that did not change). */
+    public final long lastCheckpointBytesLinked;
     private final long[] deadLetters;
 
     /**
@@ -82,6 +94,56 @@ public final class PartitionSnapshot
         final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
         final long usedStateBytes, final long hashCollisions, final long liveStateBytes)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes,
+            hashCollisions, liveStateBytes, 0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * A snapshot with checkpoint figures; built by the runtime (see the fields for the meaning of each value).
+     *
+     * @param partition     the partition index.
+     * @param rowsIn        input rows.
+     * @param rowsOut       output rows.
+     * @param lateRows      late rows.
+     * @param badInputs     bad inputs.
+     * @param expiredRows   expired rows.
+     * @param liveLeft      live left rows.
+     * @param liveRight     live right rows.
+     * @param stateBytes    off-heap state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark     the join's watermark.
+     * @param handlerErrors handler exceptions.
+     * @param events        ring events processed.
+     * @param ringOccupancy ring slots in use.
+     * @param ringCapacity  ring slots in all.
+     * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
+     * @param failed        whether the partition's thread died.
+     * @param usedStateBytes off-heap bytes in use.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints             checkpoints written.
+     * @param checkpointFailures      checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos  the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked  bytes the last checkpoint linked.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked)
+    {
+        this.checkpoints = checkpoints;
+        this.checkpointFailures = checkpointFailures;
+        this.lastCheckpointPauseNanos = lastCheckpointPauseNanos;
+        this.maxCheckpointPauseNanos = maxCheckpointPauseNanos;
+        this.lastCheckpointBytesWritten = lastCheckpointBytesWritten;
+        this.lastCheckpointBytesLinked = lastCheckpointBytesLinked;
         this.partition = partition;
         this.rowsIn = rowsIn;
         this.rowsOut = rowsOut;
@@ -131,6 +193,9 @@ public final class PartitionSnapshot
         return "partition " + partition + ": rowsIn=" + rowsIn + " rowsOut=" + rowsOut + " late=" + lateRows +
             " bad=" + badInputs + " expired=" + expiredRows + " liveLeft=" + liveLeft + " liveRight=" + liveRight +
             " stateBytes=" + stateBytes + " usedStateBytes=" + usedStateBytes + " timers=" + pendingTimers + " deadLetters=" + deadLetters() +
-            " handlerErrors=" + handlerErrors + " ring=" + ringOccupancy + "/" + ringCapacity + (failed ? " FAILED" : "");
+            " handlerErrors=" + handlerErrors + " ring=" + ringOccupancy + "/" + ringCapacity +
+            (checkpoints + checkpointFailures == 0 ? "" : " checkpoints=" + checkpoints + " checkpointFailures=" +
+                checkpointFailures + " lastCheckpointPauseMicros=" + lastCheckpointPauseNanos / 1000 +
+                " maxCheckpointPauseMicros=" + maxCheckpointPauseNanos / 1000) + (failed ? " FAILED" : "");
     }
 }

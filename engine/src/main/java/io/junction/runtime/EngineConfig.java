@@ -2,6 +2,7 @@ package io.junction.runtime;
 
 import io.junction.join.StateConfig;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -68,6 +69,25 @@ public final class EngineConfig
     /** Default {@link #READ_AHEAD_PROP_NAME}. */
     public static final boolean READ_AHEAD_DEFAULT = true;
 
+    /**
+     * The root directory of durable state: partition {@code p} keeps its state in
+     * {@code <root>/partition-<p>/state/} and its checkpoints in {@code <root>/partition-<p>/checkpoints/}.
+     * Unset (the default), state lives in memory and is lost when the engine stops.
+     */
+    public static final String STATE_DIR_PROP_NAME = "junction.state.dir";
+
+    /**
+     * Durable mode: each publisher takes a checkpoint after every this many rows it publishes, with the
+     * positions {@code {step of that row}} (the replay step, or whatever the caller passes as step); 0 is off.
+     */
+    public static final String CHECKPOINT_EVERY_EVENTS_PROP_NAME = "junction.checkpoint.everyEvents";
+
+    /**
+     * Durable mode: each publisher takes a checkpoint, after the row it is publishing, when this many ms
+     * have passed since its last one (checked every {@value Publisher#CHECKPOINT_CLOCK_EVERY} rows); 0 is off.
+     */
+    public static final String CHECKPOINT_INTERVAL_PROP_NAME = "junction.checkpoint.intervalMs";
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -80,6 +100,9 @@ public final class EngineConfig
     private final String threadNamePrefix;
     private final boolean daemonThreads;
     private final boolean readAhead;
+    private final Path stateRoot;
+    private final long checkpointEveryEvents;
+    private final Duration checkpointInterval;
 
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
@@ -166,6 +189,31 @@ public final class EngineConfig
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead)
     {
+        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO);
+    }
+
+    private EngineConfig(
+        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
+        final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
+        final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead,
+        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval)
+    {
+        if (checkpointEveryEvents < 0)
+        {
+            throw new IllegalArgumentException(CHECKPOINT_EVERY_EVENTS_PROP_NAME + " must be >= 0 (0 is off): " + checkpointEveryEvents);
+        }
+        if (checkpointInterval == null || checkpointInterval.isNegative())
+        {
+            throw new IllegalArgumentException(CHECKPOINT_INTERVAL_PROP_NAME + " must be >= 0 (0 is off): " + checkpointInterval);
+        }
+        if (stateRoot == null && (checkpointEveryEvents > 0 || !checkpointInterval.isZero()))
+        {
+            throw new IllegalArgumentException("a checkpoint interval needs a state directory (" + STATE_DIR_PROP_NAME + ")");
+        }
+        this.stateRoot = stateRoot;
+        this.checkpointEveryEvents = checkpointEveryEvents;
+        this.checkpointInterval = checkpointInterval;
         if (partitions < 1 || partitions > 1024)
         {
             throw new IllegalArgumentException(PARTITIONS_PROP_NAME + " must be in [1, 1024]: " + partitions);
@@ -251,7 +299,10 @@ public final class EngineConfig
             Long.getLong(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
             System.getProperty(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
             Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))),
-            Boolean.parseBoolean(System.getProperty(READ_AHEAD_PROP_NAME, String.valueOf(READ_AHEAD_DEFAULT))));
+            Boolean.parseBoolean(System.getProperty(READ_AHEAD_PROP_NAME, String.valueOf(READ_AHEAD_DEFAULT))),
+            System.getProperty(STATE_DIR_PROP_NAME) == null ? null : Path.of(System.getProperty(STATE_DIR_PROP_NAME)),
+            Long.getLong(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
+            Duration.ofMillis(Long.getLong(CHECKPOINT_INTERVAL_PROP_NAME, 0)));
     }
 
     /**
@@ -263,7 +314,7 @@ public final class EngineConfig
     public EngineConfig withPartitions(final int partitions)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -275,7 +326,7 @@ public final class EngineConfig
     public EngineConfig withRingSize(final int ringSize)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -287,7 +338,7 @@ public final class EngineConfig
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -299,7 +350,7 @@ public final class EngineConfig
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -311,7 +362,7 @@ public final class EngineConfig
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -323,7 +374,7 @@ public final class EngineConfig
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -335,7 +386,7 @@ public final class EngineConfig
     public EngineConfig withState(final StateConfig state)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -346,7 +397,7 @@ public final class EngineConfig
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /** @return the number of partitions. */
@@ -411,7 +462,7 @@ public final class EngineConfig
     public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -421,7 +472,7 @@ public final class EngineConfig
     public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /**
@@ -431,7 +482,7 @@ public final class EngineConfig
     public EngineConfig withDaemonThreads(final boolean daemonThreads)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
     }
 
     /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
@@ -458,7 +509,9 @@ public final class EngineConfig
         return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
             ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
             ", state=" + state + ", idleTimeout=" + idleTimeout +
-            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead + "}";
+            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead +
+            (stateRoot == null ? "" : ", stateRoot=" + stateRoot + ", checkpointEveryEvents=" + checkpointEveryEvents +
+                ", checkpointInterval=" + checkpointInterval) + "}";
     }
 
     /**
@@ -470,7 +523,57 @@ public final class EngineConfig
     public EngineConfig withReadAhead(final boolean readAhead)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+    }
+
+    /**
+     * Durable mode: partition {@code p} keeps its state in files under {@code <root>/partition-<p>/state/},
+     * its checkpoints under {@code <root>/partition-<p>/checkpoints/} (see {@link JoinEngine#checkpoint}),
+     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}).
+     *
+     * @param root the state root directory; null for in-memory state (the default).
+     * @return a copy with that state root.
+     */
+    public EngineConfig withStateRoot(final Path root)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval);
+    }
+
+    /**
+     * Checkpoints taken by each publisher on its own (durable mode only): after every {@code everyEvents}
+     * rows it publishes, and after a row when {@code every} has passed since its last checkpoint, with the
+     * positions {@code {that row's step}}: resuming replays from the step after it. Either may be off (0);
+     * the caller can also checkpoint explicitly with {@link JoinEngine#checkpoint(long[])}. A failed
+     * interval checkpoint is logged and counted in the partition metrics; processing goes on.
+     *
+     * @param everyEvents rows per publisher between checkpoints, 0 for none by count.
+     * @param every       processing time between checkpoints, {@link Duration#ZERO} for none by time.
+     * @return a copy with that interval.
+     * @throws IllegalArgumentException when a value is negative or there is no state root.
+     */
+    public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every);
+    }
+
+    /** @return the durable state root; null when state is in memory. */
+    public Path stateRoot()
+    {
+        return stateRoot;
+    }
+
+    /** @return rows per publisher between interval checkpoints; 0 when off. */
+    public long checkpointEveryEvents()
+    {
+        return checkpointEveryEvents;
+    }
+
+    /** @return processing time between interval checkpoints; {@link Duration#ZERO} when off. */
+    public Duration checkpointInterval()
+    {
+        return checkpointInterval;
     }
 
     /** @return whether partition threads read ahead for waiting rows. */

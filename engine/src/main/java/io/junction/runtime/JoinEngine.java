@@ -16,10 +16,16 @@ import io.junction.internal.metrics.PartitionMetrics;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
+import io.junction.internal.durable.SmallFiles;
+import io.junction.join.StateConfig;
+
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -66,6 +72,18 @@ import java.util.function.LongSupplier;
  * {@link LoggingErrorHandler}, which logs through {@link System.Logger}) and is counted; the partition
  * goes on. A partition thread that dies even so is reported (see {@link PartitionFailedException}).
  *
+ * <p>Durable mode ({@link EngineConfig#withStateRoot}): each partition keeps its state in files under
+ * {@code <root>/partition-<p>/state/}; {@link #checkpoint(long[])} takes a consistent cut of every
+ * partition through its ring, tagged with the caller's input positions; a start on a root that holds
+ * state recovers it (the state a clean {@link #close(long[])} left, else the newest checkpoint complete
+ * and intact in every partition) and reports the positions to resume the input from
+ * ({@link #restoredPositions()}). Output produced after the restored cut is produced again when the input
+ * is replayed from there (at-least-once); every result carries the step of its input, so a sink that
+ * de-duplicates by step gets exactly-once. {@link #checkpointPartition} and {@link #restorePartition} do
+ * the same for one partition while the others go on. A publisher's generated watermarks
+ * ({@link Publisher#generateWatermarks}) are not part of a checkpoint: a resumed publisher generates them
+ * anew from the rows it publishes.
+ *
  * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
  * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
  * {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}
@@ -104,12 +122,26 @@ public final class JoinEngine implements AutoCloseable
     private volatile EngineBeans beans;
     private volatile boolean closed;
 
+    /** Durable mode: each partition's files; null in memory mode. */
+    private final DurablePartition[] durables;
+    private final long fingerprint;
+    private final AtomicLong nextCheckpointId = new AtomicLong();
+    /** The newest checkpoint complete in every partition (written to {@value #CONFIRMED_FILE}); -1 before the first. */
+    private volatile long confirmedId = -1;
+    private final Object confirmLock = new Object();
+    private final Set<CheckpointRequest> inFlight = ConcurrentHashMap.newKeySet();
+    /** The positions the state was recovered at; null after a fresh start or in memory mode. */
+    private long[] restoredPositions;
+    private long restoredCheckpointId = -1;
+    /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
+    private volatile long[] closePositions;
+
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = builder.config.withState(builder.config.state().withResolvedHashSeed());
+        this.config = builder.config.withState(durableHashSeed(builder.config).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = reserveName(builder.name);
@@ -119,20 +151,71 @@ public final class JoinEngine implements AutoCloseable
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
         final int slotCapacity = config.slotCapacity();
+        if (config.stateRoot() != null)
+        {
+            fingerprint = spec.fingerprint();
+            durables = new DurablePartition[partitions];
+            for (int p = 0; p < partitions; p++)
+            {
+                durables[p] = new DurablePartition(config.stateRoot(), p, fingerprint);
+            }
+        }
+        else
+        {
+            fingerprint = 0;
+            durables = null;
+        }
         try
         {
+            boolean reopened = durables != null && recover(false);
             for (int p = 0; p < partitions; p++)
             {
                 metrics[p] = new PartitionMetrics(p);
                 latency[p] = new LatencyRecorder();
-                final ResultHandler results = builder.resultHandlers.apply(p);
-                final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
-                workers[p] = new PartitionWorker(p,
-                    builder.operatorFactory != null ? builder.operatorFactory :
-                    (guardedResults, guardedDeadLetters) -> JoinOperators.create(spec, config.state(), guardedResults, guardedDeadLetters),
-                    results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
-                    builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
-                    config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0);
+            }
+            try
+            {
+                createWorkers(builder);
+            }
+            catch (final RuntimeException | Error e)
+            {
+                if (!reopened)
+                {
+                    throw e;
+                }
+                // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
+                LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
+                    " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
+                closeWorkers();
+                reopened = recover(true);
+                createWorkers(builder);
+            }
+            if (reopened)
+            {
+                // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
+                for (final DurablePartition durable : durables)
+                {
+                    durable.deleteClosed();
+                }
+            }
+        }
+        catch (final IOException e)
+        {
+            closeUnstarted();
+            RUNNING_NAMES.remove(name);
+            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
+                e.getMessage(), e);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            closeUnstarted();
+            RUNNING_NAMES.remove(name);
+            throw e;
+        }
+        try
+        {
+            for (int p = 0; p < partitions; p++)
+            {
                 final Disruptor<RingSlot> disruptor = new Disruptor<>(
                     () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
                     config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
@@ -181,6 +264,255 @@ public final class JoinEngine implements AutoCloseable
         beans = EngineBeans.register(name, operatorName(), metrics, latency,
             p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get,
             p -> workers[p].isFailed());
+    }
+
+    private void createWorkers(final Builder builder)
+    {
+        for (int p = 0; p < workers.length; p++)
+        {
+            final ResultHandler results = builder.resultHandlers.apply(p);
+            final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
+            final StateConfig state = durables == null ? config.state() :
+                config.state().withStateDirectory(durables[p].stateDirectory());
+            final PartitionWorker.OperatorFactory factory;
+            if (builder.stateOperatorFactory != null)
+            {
+                factory = (guardedResults, guardedDeadLetters) ->
+                    builder.stateOperatorFactory.create(state, guardedResults, guardedDeadLetters);
+            }
+            else if (builder.operatorFactory != null)
+            {
+                factory = builder.operatorFactory;
+            }
+            else
+            {
+                factory = (guardedResults, guardedDeadLetters) -> JoinOperators.create(spec, state, guardedResults, guardedDeadLetters);
+            }
+            workers[p] = new PartitionWorker(p, factory,
+                results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
+                builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
+                config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0,
+                durables == null ? null : durables[p], builder.beforeCheckpoint);
+            if (durables != null && !workers[p].isDurable())
+            {
+                throw new IllegalStateException("partition " + p + "'s operator keeps its state in memory although the engine " +
+                    "has a state root (" + config.stateRoot() + "): durable mode needs operators that keep their state in files");
+            }
+        }
+    }
+
+    /** Frees the operators of workers created before a failed start, and forgets them. */
+    private void closeWorkers()
+    {
+        for (int p = 0; p < workers.length; p++)
+        {
+            if (workers[p] != null)
+            {
+                workers[p].closeUnstarted();
+                workers[p] = null;
+            }
+        }
+    }
+
+    /** The engine's identity in its state root: a root is refused by an engine of another join or partition count. */
+    private static final String ENGINE_FILE = "ENGINE";
+    private static final String ENGINE_HEADER = "junction-engine 1";
+    /** The newest checkpoint complete in every partition, written once the last partition has written it. */
+    private static final String CONFIRMED_FILE = "CHECKPOINT";
+    private static final String CONFIRMED_HEADER = "junction-checkpoint-confirmed 1";
+
+    /**
+     * Recovers the durable state before the operators open: the state a clean close left (every partition's
+     * clean-close file present, at the same positions), else the newest checkpoint complete and intact in
+     * every partition, copied into each state directory, else (no checkpoint was ever complete) empty state.
+     *
+     * @param skipClean restore from checkpoints even where a clean close left state (it did not open).
+     * @return whether the state a clean close left is to be reopened as it is.
+     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged.
+     */
+    private boolean recover(final boolean skipClean) throws IOException
+    {
+        final Path root = io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot());
+        final Path engineFile = root.resolve(ENGINE_FILE);
+        final List<String> identity = List.of(ENGINE_HEADER, "partitions " + durables.length,
+            String.format(java.util.Locale.ROOT, "fingerprint %016x", fingerprint));
+        final List<String> found = SmallFiles.read(engineFile);
+        if (found == null)
+        {
+            final List<String> written = new ArrayList<>(identity);
+            written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
+            SmallFiles.write(engineFile, written);
+        }
+        else if (found.size() != identity.size() + 1 || !found.subList(0, identity.size()).equals(identity))
+        {
+            throw new IOException(engineFile + " says this state root belongs to another engine (" + String.join(", ", found) +
+                "; this one: " + String.join(", ", identity) + "): a different join or partition count cannot use it; " +
+                "start with an empty state directory");
+        }
+        final List<String> confirmed = SmallFiles.read(root.resolve(CONFIRMED_FILE));
+        long confirmedBefore = -1;
+        if (confirmed != null)
+        {
+            if (confirmed.size() != 3 || !CONFIRMED_HEADER.equals(confirmed.get(0)) || !confirmed.get(1).startsWith("id "))
+            {
+                throw new IOException(root.resolve(CONFIRMED_FILE) + " is not a confirmed-checkpoint file");
+            }
+            confirmedBefore = Long.parseLong(confirmed.get(1).substring(3));
+        }
+        long highest = confirmedBefore;
+        for (final DurablePartition durable : durables)
+        {
+            highest = Math.max(highest, durable.store().highestId());
+        }
+        nextCheckpointId.set(highest + 1);
+        confirmedId = confirmedBefore;
+
+        if (!skipClean)
+        {
+            final long[] clean = cleanClosePositions();
+            if (clean != null)
+            {
+                restoredPositions = clean;
+                for (final DurablePartition durable : durables)
+                {
+                    durable.linkToNewestCheckpoint();
+                }
+                return true;
+            }
+        }
+        for (final DurablePartition durable : durables)
+        {
+            durable.deleteClosed();
+        }
+        // Candidates: ids whose manifest is in place in every partition, newest first.
+        java.util.List<Long> common = null;
+        for (final DurablePartition durable : durables)
+        {
+            final List<Long> ids = durable.store().committedIds();
+            if (common == null)
+            {
+                common = new ArrayList<>(ids);
+            }
+            else
+            {
+                common.retainAll(ids);
+            }
+        }
+        final List<String> passedOver = new ArrayList<>();
+        for (final long id : common)
+        {
+            final io.junction.internal.durable.CheckpointStore.Checkpoint[] checkpoints =
+                new io.junction.internal.durable.CheckpointStore.Checkpoint[durables.length];
+            try
+            {
+                for (int p = 0; p < durables.length; p++)
+                {
+                    checkpoints[p] = durables[p].store().open(id, fingerprint);
+                }
+            }
+            catch (final IOException e)
+            {
+                passedOver.add("checkpoint " + id + ": " + e.getMessage());
+                continue;
+            }
+            if (!java.util.Arrays.equals(checkpoints[0].positions(), checkpoints[durables.length - 1].positions()))
+            {
+                passedOver.add("checkpoint " + id + " has other positions in partition " + (durables.length - 1) + " than in partition 0");
+                continue;
+            }
+            for (int p = 0; p < durables.length; p++)
+            {
+                durables[p].restore(checkpoints[p]);
+            }
+            if (!passedOver.isEmpty())
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "junction: restoring " + config.stateRoot() + " from checkpoint " + id +
+                    "; newer ones passed over: " + String.join("; ", passedOver));
+            }
+            restoredPositions = checkpoints[0].positions();
+            restoredCheckpointId = id;
+            confirmedId = Math.max(confirmedBefore, id);
+            return false;
+        }
+        if (confirmedBefore >= 0 || !passedOver.isEmpty())
+        {
+            throw new IOException("no checkpoint complete in every partition of " + root + " is intact" +
+                (confirmedBefore >= 0 ? " (checkpoint " + confirmedBefore + " was complete)" : "") + ": " +
+                (passedOver.isEmpty() ? "none is left" : String.join("; ", passedOver)) +
+                "; the state cannot be recovered: restore the directory from a backup or start with an empty one");
+        }
+        boolean discarded = false;
+        for (final DurablePartition durable : durables)
+        {
+            discarded |= durable.image.hasFiles();
+            durable.clearState();
+        }
+        if (discarded)
+        {
+            LOGGER.log(System.Logger.Level.WARNING, "junction: " + root + " holds state of a run that neither closed cleanly " +
+                "nor completed a checkpoint: it is discarded and the engine starts empty (restoredPositions() is null)");
+        }
+        return false;
+    }
+
+    /** @return the positions every partition's clean-close file holds, or null unless all hold the same. */
+    private long[] cleanClosePositions()
+    {
+        long[] positions = null;
+        for (final DurablePartition durable : durables)
+        {
+            final long[] closed;
+            try
+            {
+                closed = durable.readClosed();
+            }
+            catch (final IOException e)
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "junction: " + e.getMessage() + "; restoring from the newest checkpoint");
+                return null;
+            }
+            if (closed == null || (positions != null && !java.util.Arrays.equals(positions, closed)))
+            {
+                return null;
+            }
+            positions = closed;
+        }
+        return positions;
+    }
+
+    /**
+     * Durable state is keyed and partitioned by the key hash: a restart must use the seed the state was
+     * written with, which the root's {@value #ENGINE_FILE} file records. A different fixed seed is refused.
+     */
+    private static StateConfig durableHashSeed(final EngineConfig config)
+    {
+        final StateConfig state = config.state();
+        if (config.stateRoot() == null)
+        {
+            return state;
+        }
+        final Path engineFile = config.stateRoot().resolve(ENGINE_FILE);
+        final List<String> found;
+        try
+        {
+            found = SmallFiles.read(engineFile);
+        }
+        catch (final IOException e)
+        {
+            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
+                e.getMessage(), e);
+        }
+        if (found == null || found.size() < 4 || !found.get(3).startsWith("hashSeed "))
+        {
+            return state;
+        }
+        final long seed = Long.parseUnsignedLong(found.get(3).substring("hashSeed ".length()), 16);
+        if (state.hasFixedHashSeed() && state.hashSeed() != seed)
+        {
+            throw new CheckpointException("junction: " + engineFile + " was written with another key-hash seed than the fixed " +
+                "one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): durable state is keyed by it; remove the setting", null);
+        }
+        return state.withHashSeed(seed);
     }
 
     /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
@@ -381,6 +713,252 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
+     * Durable mode: the positions the state was recovered at when the engine started on a state root that
+     * held state: those of the clean close that left it, or of the checkpoint it was restored from. The
+     * caller resumes its input after them (the replay: from the step after; Kafka: from the offsets).
+     *
+     * @return a copy of the positions; null when the engine started empty (a new root, or one whose run
+     *         never completed a checkpoint) or keeps its state in memory.
+     */
+    public long[] restoredPositions()
+    {
+        return restoredPositions == null ? null : restoredPositions.clone();
+    }
+
+    /** @return the id of the checkpoint the engine restored at start; -1 when it reopened a clean close or started empty. */
+    public long restoredCheckpointId()
+    {
+        return restoredCheckpointId;
+    }
+
+    /**
+     * Takes a checkpoint of every partition: a consistent cut. A barrier goes into every partition's ring
+     * behind the events published so far; each partition thread, on reaching it, lets its
+     * {@link Builder#beforeCheckpoint sink flush}, has its operator persist its state and copies the state
+     * directory into {@code <root>/partition-<p>/checkpoints/chk-<id>/} (only the chunks that changed
+     * since the previous checkpoint are written; the others are hard links), then goes on with the events
+     * behind the barrier. The checkpoint is complete when every partition has written its part, manifest
+     * last; a restart restores the newest checkpoint complete in every partition.
+     *
+     * <p>Thread: call it from the thread that publishes, between two publish calls, so that the barrier
+     * follows exactly the events that {@code positions} describe. On a single-producer engine (the default)
+     * any other thread is refused with {@link IllegalStateException}, as a publish would be; on a
+     * multi-producer engine, any thread may call it, and the barrier follows in each ring what was
+     * published there before the call: the caller must know which positions that covers. Two checkpoints
+     * asked for at once from two threads may reach the rings in different orders; the older one then
+     * fails (a partition only writes a checkpoint newer than every one it has).
+     *
+     * <p>It waits while a ring is full (as {@code publish} does), not for the checkpoint: wait on the
+     * future for that. A failure in any partition (its state could not be persisted or copied, its thread
+     * died, the engine closed first) completes the future with a {@link CheckpointException} naming the
+     * partition and file; the partitions go on processing either way, and the previous complete
+     * checkpoint remains the one to restore.
+     *
+     * @param positions the caller's input positions that this cut corresponds to (opaque longs: source
+     *                  offsets, the replay step), stored with the checkpoint and returned by
+     *                  {@link #restoredPositions()} after a restore.
+     * @return completes when the checkpoint is complete in every partition, or failed.
+     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
+     *         the engine's producer.
+     * @throws IllegalArgumentException when positions is null.
+     */
+    public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
+    {
+        final int[] all = new int[rings.length];
+        for (int p = 0; p < all.length; p++)
+        {
+            all[p] = p;
+        }
+        return submit(all, positions, false);
+    }
+
+    /**
+     * Takes a checkpoint of one partition while the others go on (for moving a partition between
+     * processes); otherwise as {@link #checkpoint(long[])}. It does not count for an engine-wide restore,
+     * which needs a checkpoint complete in every partition; {@link #restorePartition(int)} restores it.
+     *
+     * @param partition the partition.
+     * @param positions the caller's input positions of this partition's cut.
+     * @return completes when the partition's checkpoint is complete, or failed.
+     * @throws IllegalStateException as {@link #checkpoint(long[])}.
+     * @throws IllegalArgumentException when positions is null or the partition does not exist.
+     */
+    public CompletableFuture<CompletedCheckpoint> checkpointPartition(final int partition, final long[] positions)
+    {
+        checkPartition(partition);
+        return submit(new int[] {partition}, positions, false);
+    }
+
+    /**
+     * Replaces one partition's state with its newest complete checkpoint while the other partitions go
+     * on: a restore event goes into the partition's ring (so the events published before it are applied
+     * to the old state, those after it to the restored one); the partition thread verifies the checkpoint
+     * (a damaged one is passed over for the one before, as at start), closes its operator, copies the
+     * checkpoint into its state directory and opens a new operator on it. The future's
+     * {@link CompletedCheckpoint#positions()} are the positions to resume that partition's input from.
+     * A partition whose restore fails after its old state was released has no state: it fails
+     * ({@link PartitionFailedException}). Thread: as {@link #checkpoint(long[])}.
+     *
+     * @param partition the partition.
+     * @return completes with the checkpoint restored, or failed.
+     * @throws IllegalStateException as {@link #checkpoint(long[])}.
+     * @throws IllegalArgumentException when the partition does not exist.
+     */
+    public CompletableFuture<CompletedCheckpoint> restorePartition(final int partition)
+    {
+        checkPartition(partition);
+        return submit(new int[] {partition}, null, true);
+    }
+
+    private void checkPartition(final int partition)
+    {
+        if (partition < 0 || partition >= rings.length)
+        {
+            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.length + ")");
+        }
+    }
+
+    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore)
+    {
+        if (durables == null)
+        {
+            throw new IllegalStateException("the engine keeps its state in memory: checkpoints need a state root " +
+                "(EngineConfig.withStateRoot, " + EngineConfig.STATE_DIR_PROP_NAME + ")");
+        }
+        if (!restore && positions == null)
+        {
+            throw new IllegalArgumentException("positions are required (an empty array when there are none)");
+        }
+        claimProducer(Thread.currentThread());
+        final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
+        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, confirmedId, partitions,
+            partitions.length != rings.length, this::completed);
+        inFlight.add(request);
+        for (final int p : partitions)
+        {
+            final long sequence = closed ? Publisher.CLOSED : workers[p].isFailed() ? Publisher.PARTITION_FAILED :
+                claim(rings[p], p);
+            if (sequence < 0)
+            {
+                final CheckpointException failure = new CheckpointException(sequence == Publisher.CLOSED
+                    ? "the engine is closed" : "partition " + p + "'s thread died", null);
+                if (restore)
+                {
+                    request.restored(p, -1, null, failure);
+                }
+                else
+                {
+                    request.done(p, 0, 0, 0, failure);
+                }
+                continue;
+            }
+            final RingSlot slot = rings[p].get(sequence);
+            slot.type = restore ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
+            slot.request = request;
+            slot.rowLength = 0;
+            slot.step = id;
+            slot.ingestNanos = System.nanoTime();
+            rings[p].publish(sequence);
+        }
+        return request.future;
+    }
+
+    /** Claims a ring slot for a barrier, waiting for room; a negative code when the engine closes or the partition dies. */
+    private long claim(final RingBuffer<RingSlot> ring, final int partition)
+    {
+        while (true)
+        {
+            if (ring.hasAvailableCapacity(1))
+            {
+                try
+                {
+                    return ring.tryNext();
+                }
+                catch (final com.lmax.disruptor.InsufficientCapacityException e)
+                {
+                    // Lost a race with another producer: try again.
+                }
+            }
+            if (workers[partition].isFailed())
+            {
+                return Publisher.PARTITION_FAILED;
+            }
+            if (closed)
+            {
+                return Publisher.CLOSED;
+            }
+            LockSupport.parkNanos(1_000);
+        }
+    }
+
+    /** Runs on the thread of the last partition to report: confirms an engine-wide checkpoint. */
+    private void completed(final CheckpointRequest request, final boolean failed)
+    {
+        inFlight.remove(request);
+        if (failed || request.restore || request.partitionOnly)
+        {
+            return;
+        }
+        synchronized (confirmLock)
+        {
+            if (request.id <= confirmedId)
+            {
+                return;
+            }
+            try
+            {
+                SmallFiles.write(config.stateRoot().resolve(CONFIRMED_FILE), List.of(CONFIRMED_HEADER,
+                    "id " + request.id, SmallFiles.positionsLine(request.positions)));
+            }
+            catch (final IOException e)
+            {
+                throw new CheckpointException("checkpoint " + request.id + " is complete in every partition but " +
+                    config.stateRoot().resolve(CONFIRMED_FILE) + " could not be written: " + e, e);
+            }
+            confirmedId = request.id;
+        }
+    }
+
+    /** A publisher's interval checkpoint; failures are logged (and counted in the partitions' metrics). */
+    CompletableFuture<CompletedCheckpoint> intervalCheckpoint(final long step)
+    {
+        final CompletableFuture<CompletedCheckpoint> future = checkpoint(new long[] {step});
+        future.whenComplete((done, failure) ->
+        {
+            if (failure != null)
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "junction: interval " + failure.getMessage());
+            }
+        });
+        return future;
+    }
+
+    /**
+     * A clean close in durable mode: drains every partition as {@link #close()} does, has each operator
+     * persist and release its state, then writes {@code positions} into each partition's clean-close file
+     * ({@code <root>/partition-<p>/CLOSED}, written last), so that the next start reopens the state as it
+     * is, without copying a checkpoint, and reports {@code positions} from {@link #restoredPositions()}.
+     * A partition that could not drain in time, or died, writes no clean-close file; the next start then
+     * restores every partition from the newest complete checkpoint. Thread: the producer's, after its
+     * last publish (the positions must describe everything published). In memory mode it is {@link #close()}.
+     *
+     * @param positions the caller's input positions after the last event published.
+     * @throws IllegalArgumentException when positions is null.
+     */
+    public void close(final long[] positions)
+    {
+        if (positions == null)
+        {
+            throw new IllegalArgumentException("positions are required (an empty array when there are none)");
+        }
+        if (durables != null && !closing.get())
+        {
+            closePositions = positions.clone();
+        }
+        close();
+    }
+
+    /**
      * Drains every event published so far, stops the partition threads and frees their state, waiting
      * at most {@link EngineConfig#closeTimeoutMillis()}: after it, close logs what it could not drain
      * and returns (a partition still inside a handler frees its state when that handler returns).
@@ -446,9 +1024,14 @@ public final class JoinEngine implements AutoCloseable
                 }
             }
             final long[] undrained = new long[rings.length];
+            final long[] positions = closePositions;
             for (int p = 0; p < rings.length; p++)
             {
                 undrained[p] = backlog(p);
+                if (positions != null && undrained[p] == 0 && !workers[p].isFailed())
+                {
+                    workers[p].closeAt(positions);
+                }
                 workers[p].requestStop();
                 disruptors.get(p).halt();
             }
@@ -477,6 +1060,11 @@ public final class JoinEngine implements AutoCloseable
                 LOGGER.log(System.Logger.Level.WARNING, "junction: close " + (interrupted ? "was interrupted" :
                     "returns (timeout " + config.closeTimeoutMillis() + " ms)") + " with events left: " + report);
             }
+            for (final CheckpointRequest request : inFlight)
+            {
+                request.abandon("the engine closed before every partition reached it");
+            }
+            inFlight.clear();
             log.logSummary();
             unregister();
             if (interrupted)
@@ -511,6 +1099,13 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
+    /** Creates a partition's operator from its state config (with its state directory in durable mode). */
+    @FunctionalInterface
+    interface StateOperatorFactory
+    {
+        io.junction.join.JoinOperator create(StateConfig state, ResultHandler guardedResults, DeadLetterHandler guardedDeadLetters);
+    }
+
     /** Collects what an engine needs; {@link #start()} builds and starts it. */
     public static final class Builder
     {
@@ -522,6 +1117,8 @@ public final class JoinEngine implements AutoCloseable
         private ThreadFactory threadFactory;
         private IntConsumer onThreadStart;
         private PartitionWorker.OperatorFactory operatorFactory;
+        private StateOperatorFactory stateOperatorFactory;
+        private IntConsumer beforeCheckpoint;
         private String name;
         private LongSupplier clock = System::nanoTime;
 
@@ -668,6 +1265,28 @@ public final class JoinEngine implements AutoCloseable
                 throw new IllegalArgumentException("clock is required");
             }
             this.clock = nanoClock;
+            return this;
+        }
+
+        /**
+         * Durable mode: a hook run on partition {@code p}'s thread at each checkpoint barrier, before the
+         * state is persisted, with the partition number: the place for a sink to make durable the output
+         * this partition has handed it so far (flush, fsync), since a restore will not produce it again. If it
+         * throws, the checkpoint fails (see {@link JoinEngine#checkpoint(long[])}).
+         *
+         * @param hook called with the partition number on each partition thread at each checkpoint.
+         * @return this builder.
+         */
+        public Builder beforeCheckpoint(final IntConsumer hook)
+        {
+            this.beforeCheckpoint = hook;
+            return this;
+        }
+
+        /** Replaces the operator of every partition, given each partition's state config: for tests of the runtime. */
+        Builder stateOperatorFactory(final StateOperatorFactory factory)
+        {
+            this.stateOperatorFactory = factory;
             return this;
         }
 

@@ -40,7 +40,15 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final int partition;
     private final IntConsumer onThreadStart;
     private final ErrorHandler fallback;
-    private final JoinOperator operator;
+    /** Replaced by a restore ({@link RingSlot#RESTORE}); otherwise the same for the partition's life. */
+    private JoinOperator operator;
+    private final OperatorFactory operatorFactory;
+    /** Null in memory mode. */
+    private final DurablePartition durable;
+    /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */
+    private final IntConsumer beforeCheckpoint;
+    /** Set by a clean close: the positions to write into the clean-close file once the operator is closed. */
+    private volatile long[] closePositions;
     private final ResultHandler results;
     private final DeadLetterHandler deadLetters;
     private final ErrorHandler errorHandler;
@@ -78,6 +86,20 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
         final long hotKeysIntervalNanos)
     {
+        this(partition, operatorFactory, results, deadLetters, errorHandler, fallback, onThreadStart, metrics, latency,
+            recordLatency, hotKeysIntervalNanos, null, null);
+    }
+
+    PartitionWorker(
+        final int partition, final OperatorFactory operatorFactory, final ResultHandler results,
+        final DeadLetterHandler deadLetters, final ErrorHandler errorHandler, final ErrorHandler fallback,
+        final IntConsumer onThreadStart,
+        final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
+        final long hotKeysIntervalNanos, final DurablePartition durable, final IntConsumer beforeCheckpoint)
+    {
+        this.durable = durable;
+        this.beforeCheckpoint = beforeCheckpoint;
+        this.operatorFactory = operatorFactory;
         this.hotKeysIntervalNanos = hotKeysIntervalNanos;
         this.partition = partition;
         this.fallback = fallback;
@@ -158,6 +180,14 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     operator.onEndOfInput(slot.step);
                     hotKeysDue = true;
                     break;
+                case RingSlot.CHECKPOINT:
+                    checkpoint(slot.request);
+                    slot.request = null;
+                    break;
+                case RingSlot.RESTORE:
+                    restore(slot.request);
+                    slot.request = null;
+                    break;
                 default:
                     // SKIP: a slot its publisher could not fill; it counted the row as refused.
                     break;
@@ -165,6 +195,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
+            if (operator == null)
+            {
+                // A restore lost the state: nothing can be processed any more; end the thread as a failed partition.
+                fatal = t;
+                throw t instanceof RuntimeException ? (RuntimeException)t : new IllegalStateException(t);
+            }
             reportError(t);
         }
         if (endOfBatch)
@@ -175,6 +211,96 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 publishHotKeysWhenDue();
             }
         }
+    }
+
+    /**
+     * A checkpoint barrier: every event before it has been applied, none after it. Lets the sink flush,
+     * has the operator persist its state, and copies the state directory into the checkpoint. Whatever
+     * fails, fails this partition's part of the checkpoint (and so the checkpoint) and is reported to the
+     * request, not to the error handler: the partition goes on with its state in memory untouched.
+     */
+    private void checkpoint(final CheckpointRequest request)
+    {
+        final long start = System.nanoTime();
+        Throwable failure = null;
+        try
+        {
+            if (durable == null || !operator.durable())
+            {
+                throw new IllegalStateException("partition " + partition + "'s operator keeps its state in memory");
+            }
+            if (beforeCheckpoint != null)
+            {
+                beforeCheckpoint.accept(partition);
+            }
+            operator.persist();
+            durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
+        }
+        catch (final Throwable t)
+        {
+            failure = t;
+        }
+        final long pause = System.nanoTime() - start;
+        final long written = failure == null && durable != null ? durable.image.bytesWritten() : 0;
+        final long linked = failure == null && durable != null ? durable.image.bytesLinked() : 0;
+        metrics.recordCheckpoint(pause, written, linked, failure == null);
+        request.done(partition, pause, written, linked, failure);
+    }
+
+    /**
+     * Replaces the partition's state with its newest complete checkpoint's while the other partitions go
+     * on: verifies the checkpoint first (a damaged one is passed over for the one before), closes the
+     * operator, copies the checkpoint into the state directory and opens a new operator on it. When that
+     * fails after the old state is gone, the partition has no state: it fails (see {@link #isFailed()}).
+     */
+    private void restore(final CheckpointRequest request)
+    {
+        final io.junction.internal.durable.CheckpointStore.Checkpoint checkpoint;
+        try
+        {
+            if (durable == null)
+            {
+                throw new IllegalStateException("partition " + partition + " keeps its state in memory");
+            }
+            checkpoint = durable.newest();
+            if (checkpoint == null)
+            {
+                throw new IllegalStateException("partition " + partition + " has no checkpoint in " +
+                    durable.directory.resolve(DurablePartition.CHECKPOINTS));
+            }
+        }
+        catch (final Throwable t)
+        {
+            request.restored(partition, -1, null, t);
+            return;
+        }
+        try
+        {
+            final JoinOperator old = operator;
+            operator = null;
+            old.close();
+            durable.restore(checkpoint);
+            operator = operatorFactory.create(this, this);
+        }
+        catch (final Throwable t)
+        {
+            request.restored(partition, -1, null, t);
+            throw new IllegalStateException("partition " + partition + " lost its state: its restore from " +
+                checkpoint.directory + " failed", t);
+        }
+        request.restored(partition, checkpoint.id, checkpoint.positions(), null);
+    }
+
+    /** @return whether the partition's operator keeps its state in files. */
+    boolean isDurable()
+    {
+        return operator != null && operator.durable();
+    }
+
+    /** A clean close: once the operator has closed (durable: persisted), write these positions beside the state. */
+    void closeAt(final long[] positions)
+    {
+        closePositions = positions;
     }
 
     /** The hot-key report allocates: it is taken at most once an interval (and at the end of input), never per event. */
@@ -371,6 +497,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 LOGGER.log(System.Logger.Level.ERROR, failure.getMessage(), fatal);
                 reportError(failure);
             }
+            if (operator == null)
+            {
+                return;
+            }
             try
             {
                 metrics.publish(operator.counters(), events, handlerErrors);
@@ -384,6 +514,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 reportError(t);
             }
             operator.close();
+            final long[] positions = closePositions;
+            if (positions != null && durable != null && operator.durable() && !failed)
+            {
+                // Last: the clean-close file says the state directory is a whole image at these positions.
+                durable.writeClosed(positions);
+            }
         }
         catch (final Throwable t)
         {
@@ -447,7 +583,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Frees the operator of a partition whose thread never started. */
     void closeUnstarted()
     {
-        operator.close();
+        if (operator != null)
+        {
+            operator.close();
+        }
         stopped.countDown();
     }
 

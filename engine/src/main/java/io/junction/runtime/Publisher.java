@@ -78,6 +78,9 @@ public final class Publisher
     /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
     public static final int PARTITION_FAILED = -7;
 
+    /** Rows between two looks at the clock for a time-based checkpoint interval. */
+    public static final int CHECKPOINT_CLOCK_EVERY = 256;
+
     private static final VarHandle OWNER;
 
     static
@@ -119,6 +122,13 @@ public final class Publisher
     private Thread owner;
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
+    /** Interval checkpoints: rows between two (0: not by count), ns between two (0: not by time). */
+    private final long checkpointEvery;
+    private final long checkpointNanos;
+    private final boolean intervalCheckpoints;
+    private long rowsSinceCheckpoint;
+    private long lastCheckpointNanos;
+    private java.util.concurrent.CompletableFuture<CompletedCheckpoint> lastCheckpoint;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
         final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness)
@@ -141,6 +151,33 @@ public final class Publisher
         this.pendingWatermarks = new long[rings.length * 2];
         this.pendingSteps = new long[rings.length * 2];
         Arrays.fill(pendingWatermarks, BoundedOutOfOrdernessWatermarks.NONE);
+        final EngineConfig config = engine.config();
+        this.checkpointEvery = config.checkpointEveryEvents();
+        this.checkpointNanos = config.checkpointInterval().toNanos();
+        this.intervalCheckpoints = config.stateRoot() != null && (checkpointEvery > 0 || checkpointNanos > 0);
+        this.lastCheckpointNanos = System.nanoTime();
+    }
+
+    /**
+     * Takes an interval checkpoint after the row of {@code step} when one is due, unless the previous one
+     * is still under way (it is then taken after a later row).
+     */
+    private void checkpointWhenDue(final long step)
+    {
+        final long rows = ++rowsSinceCheckpoint;
+        boolean due = checkpointEvery > 0 && rows >= checkpointEvery;
+        long now = 0;
+        if (!due && checkpointNanos > 0 && (rows & (CHECKPOINT_CLOCK_EVERY - 1)) == 0)
+        {
+            now = System.nanoTime();
+            due = now - lastCheckpointNanos >= checkpointNanos;
+        }
+        if (due && (lastCheckpoint == null || lastCheckpoint.isDone()))
+        {
+            rowsSinceCheckpoint = 0;
+            lastCheckpointNanos = now != 0 ? now : System.nanoTime();
+            lastCheckpoint = engine.intervalCheckpoint(step);
+        }
     }
 
     /**
@@ -383,6 +420,10 @@ public final class Publisher
         if (idleness != null)
         {
             markIdle(side.other().ordinal(), now, step, wait);
+        }
+        if (intervalCheckpoints)
+        {
+            checkpointWhenDue(step);
         }
         return PUBLISHED;
     }

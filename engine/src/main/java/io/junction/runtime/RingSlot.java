@@ -19,6 +19,11 @@ final class RingSlot
     /** A claimed slot whose event could not be written: published so the ring moves on, passed over by the partition. */
     static final byte SKIP = 4;
 
+    /** A checkpoint barrier ({@link #request}): every event before it is in the checkpoint, none after it. */
+    static final byte CHECKPOINT = 5;
+    /** Restore the partition from its newest complete checkpoint ({@link #request}). */
+    static final byte RESTORE = 6;
+
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;
 
@@ -35,6 +40,8 @@ final class RingSlot
     long ingestNanos;
     /** A row's join-key hash as the publisher routed it (the engine's seed), for the partition's look-ahead. */
     long keyHash;
+    /** The checkpoint or restore request of a {@link #CHECKPOINT} or {@link #RESTORE} slot; null otherwise. */
+    CheckpointRequest request;
 
     RingSlot(final int capacity)
     {

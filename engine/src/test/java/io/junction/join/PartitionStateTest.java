@@ -115,8 +115,8 @@ class PartitionStateTest
         {
             final long left = store(state, key, 7, Side.LEFT, row);
             final long right = store(state, key, 7, Side.RIGHT, row);
-            final long bucket = PartitionState.bucketOf(left);
-            assertEquals(bucket, PartitionState.bucketOf(right));
+            final long bucket = state.store.bucketOf(left);
+            assertEquals(bucket, state.store.bucketOf(right));
             assertEquals(Side.LEFT, PartitionState.sideOf(left));
             assertEquals(Side.RIGHT, PartitionState.sideOf(right));
             state.store.remove(left);
@@ -155,7 +155,7 @@ class PartitionStateTest
         try (PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
         {
             final long record = store(state, key, 5, Side.LEFT, row);
-            final long bucket = PartitionState.bucketOf(record);
+            final long bucket = state.store.bucketOf(record);
             state.expireKeepingBucket(record);
             assertEquals(1, counters.expiredRows);
             assertEquals(0, state.store.liveRows());

@@ -61,6 +61,15 @@ public final class CheckpointStore
         this.directory = OwnerOnlyFiles.createDirectories(directory);
     }
 
+    /**
+     * @param id a checkpoint id.
+     * @return the directory checkpoint {@code id} has (or would have).
+     */
+    public Path directoryOf(final long id)
+    {
+        return directory.resolve(name(id));
+    }
+
     /** @return the directory of the checkpoints. */
     public Path directory()
     {
@@ -131,6 +140,87 @@ public final class CheckpointStore
             return null;
         }
         throw new IOException("no complete checkpoint in " + directory + ": " + String.join("; ", skipped));
+    }
+
+    /**
+     * Opens one checkpoint, verifying its manifest and every file.
+     *
+     * @param id          the checkpoint's id.
+     * @param fingerprint the join's fingerprint.
+     * @return the checkpoint.
+     * @throws IOException naming the damaged or missing file, or the other join, when it does not verify.
+     */
+    public Checkpoint open(final long id, final long fingerprint) throws IOException
+    {
+        final Path dir = directory.resolve(name(id));
+        final Checkpoint checkpoint;
+        try
+        {
+            checkpoint = verify(dir, id, List.of());
+        }
+        catch (final DamagedException e)
+        {
+            throw new IOException(e.getMessage());
+        }
+        catch (final NumberFormatException | IndexOutOfBoundsException e)
+        {
+            throw new IOException(dir.resolve(MANIFEST) + " is malformed: " + e.getMessage(), e);
+        }
+        if (checkpoint.fingerprint != fingerprint)
+        {
+            throw new IOException(String.format(Locale.ROOT,
+                "%s holds a checkpoint of another join (fingerprint %016x, this join's %016x): refusing to restore it",
+                dir, checkpoint.fingerprint, fingerprint));
+        }
+        return checkpoint;
+    }
+
+    /**
+     * @return the ids of the checkpoints whose manifest is in place, newest first: candidates only, not
+     *         yet verified ({@link #open(long, long)} verifies).
+     * @throws IOException when the directory cannot be listed.
+     */
+    public List<Long> committedIds() throws IOException
+    {
+        final List<Long> committed = new ArrayList<>();
+        for (final long id : ids())
+        {
+            if (Files.exists(directory.resolve(name(id)).resolve(MANIFEST)))
+            {
+                committed.add(id);
+            }
+        }
+        return committed;
+    }
+
+    /**
+     * @return the highest id of any checkpoint directory, complete or not; -1 when there is none. A new
+     *         checkpoint's id must be greater.
+     * @throws IOException when the directory cannot be listed.
+     */
+    public long highestId() throws IOException
+    {
+        final List<Long> ids = ids();
+        return ids.isEmpty() ? -1 : ids.get(0);
+    }
+
+    /**
+     * Deletes every checkpoint directory, complete or not, whose id is not in {@code keep}: for a caller
+     * that knows which checkpoints still count (those complete in every partition of an engine).
+     *
+     * @param keep the ids to keep.
+     * @throws IOException when one cannot be deleted.
+     */
+    public void retainOnly(final java.util.Set<Long> keep) throws IOException
+    {
+        for (final long id : ids())
+        {
+            if (!keep.contains(id))
+            {
+                deleteTree(directory.resolve(name(id)));
+            }
+        }
+        fsyncDirectory(directory);
     }
 
     /** @return the ids of every checkpoint directory, complete or not, newest first. */
@@ -278,6 +368,8 @@ public final class CheckpointStore
 
     private static void deleteTree(final Path dir) throws IOException
     {
+        // The manifest first: a deletion cut short by a crash leaves an incomplete checkpoint, not a damaged one.
+        Files.deleteIfExists(dir.resolve(MANIFEST));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
         {
             for (final Path entry : entries)
@@ -365,6 +457,18 @@ public final class CheckpointStore
             this.positions = positions;
         }
 
+        /** @return the directory the checkpoint is written in. */
+        public Path directory()
+        {
+            return dir;
+        }
+
+        /** @return the checkpoint's id. */
+        public long id()
+        {
+            return id;
+        }
+
         /**
          * Creates one of the checkpoint's files, owner-only.
          *
@@ -389,6 +493,48 @@ public final class CheckpointStore
         }
 
         /**
+         * Adds a file of an earlier checkpoint to this one as a hard link (no bytes copied: the chunk did
+         * not change); where the file system has no hard links, the file is copied. The size and CRC-32C
+         * are the earlier manifest's: a linked file that was damaged since fails this checkpoint's
+         * verification as it fails the earlier one's.
+         *
+         * @param name     the file's name in this checkpoint (as {@link #file(String)}).
+         * @param existing the earlier checkpoint's file.
+         * @param size     its size in bytes.
+         * @param crc32c   its CRC-32C.
+         * @throws IOException when it can neither be linked nor copied (a missing file among them).
+         */
+        public void link(final String name, final Path existing, final long size, final long crc32c) throws IOException
+        {
+            if (done)
+            {
+                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
+            }
+            if (!FILE_NAME.matcher(name).matches() || name.startsWith(MANIFEST))
+            {
+                throw new IllegalArgumentException("not a checkpoint file name: " + name);
+            }
+            final Path target = dir.resolve(name);
+            try
+            {
+                Files.createLink(target, existing);
+            }
+            catch (final NoSuchFileException e)
+            {
+                throw e;
+            }
+            catch (final UnsupportedOperationException | java.nio.file.FileSystemException e)
+            {
+                // No hard links here (or not across these directories): a copy is as good, only bigger.
+                Files.copy(existing, OwnerOnlyFiles.createFile(target), StandardCopyOption.REPLACE_EXISTING);
+            }
+            final CheckpointFile file = new CheckpointFile(name, null);
+            file.size = size;
+            file.linkedCrc = crc32c;
+            files.add(file);
+        }
+
+        /**
          * Makes the checkpoint durable and complete: fsyncs its files, writes the manifest last and
          * renames it into place, fsyncs the directory, then deletes checkpoints beyond the newest {@link #KEPT}.
          *
@@ -397,6 +543,19 @@ public final class CheckpointStore
          *         (fsync of the directory, pruning) it is complete but may not yet be durable or pruned.
          */
         public Path commit() throws IOException
+        {
+            return commit(true);
+        }
+
+        /**
+         * As {@link #commit()}, pruning or not: a caller that decides itself which checkpoints to keep
+         * ({@link #retainOnly}) commits without pruning.
+         *
+         * @param prune whether to delete checkpoints beyond the newest {@link #KEPT} complete ones.
+         * @return the checkpoint's directory.
+         * @throws IOException as {@link #commit()}.
+         */
+        public Path commit(final boolean prune) throws IOException
         {
             if (done)
             {
@@ -415,9 +574,13 @@ public final class CheckpointStore
             text.append('\n');
             for (final CheckpointFile file : files)
             {
-                file.channel.force(true);
-                file.channel.close();
-                text.append(String.format(Locale.ROOT, "file %s %d %08x", file.name, file.size, file.crc.getValue())).append('\n');
+                if (file.channel != null)
+                {
+                    file.channel.force(true);
+                    file.channel.close();
+                }
+                text.append(String.format(Locale.ROOT, "file %s %d %08x", file.name, file.size,
+                    file.channel == null ? file.linkedCrc : file.crc.getValue())).append('\n');
             }
             final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
             final CRC32C crc = new CRC32C();
@@ -441,7 +604,10 @@ public final class CheckpointStore
             }
             fsyncDirectory(dir);
             fsyncDirectory(directory);
-            prune();
+            if (prune)
+            {
+                prune();
+            }
             return dir;
         }
 
@@ -455,7 +621,10 @@ public final class CheckpointStore
             done = true;
             for (final CheckpointFile file : files)
             {
-                file.channel.close();
+                if (file.channel != null)
+                {
+                    file.channel.close();
+                }
             }
             if (Files.exists(dir))
             {
@@ -477,6 +646,8 @@ public final class CheckpointStore
         final FileChannel channel;
         final CRC32C crc = new CRC32C();
         long size;
+        /** The CRC-32C of a linked file (which has no channel). */
+        long linkedCrc;
 
         CheckpointFile(final String name, final FileChannel channel)
         {
@@ -502,7 +673,7 @@ public final class CheckpointStore
         @Override
         public boolean isOpen()
         {
-            return channel.isOpen();
+            return channel != null && channel.isOpen();
         }
 
         @Override

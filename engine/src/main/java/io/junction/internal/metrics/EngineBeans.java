@@ -387,6 +387,36 @@ public final class EngineBeans
         }
 
         @Override
+        public long getCheckpoints()
+        {
+            return snapshot().checkpoints;
+        }
+
+        @Override
+        public long getCheckpointFailures()
+        {
+            return snapshot().checkpointFailures;
+        }
+
+        @Override
+        public double getLastCheckpointPauseMicros()
+        {
+            return snapshot().lastCheckpointPauseNanos / 1000.0;
+        }
+
+        @Override
+        public double getMaxCheckpointPauseMicros()
+        {
+            return snapshot().maxCheckpointPauseNanos / 1000.0;
+        }
+
+        @Override
+        public long getLastCheckpointBytesWritten()
+        {
+            return snapshot().lastCheckpointBytesWritten;
+        }
+
+        @Override
         public boolean isFailed()
         {
             return snapshot().failed;

@@ -2,6 +2,8 @@ package io.junction.internal.metrics;
 
 import io.junction.metrics.OperatorCounters;
 
+import java.nio.ByteBuffer;
+
 /**
  * What one join operator counts, as plain fields: written by the partition thread that owns the
  * operator and read by it alone. The runtime copies them into {@link PartitionMetrics} at the end of
@@ -44,6 +46,34 @@ public final class JoinCounters implements OperatorCounters
     public long pendingTimers;
     /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
     public long watermark = Long.MIN_VALUE;
+
+    /** Writes every counter (for durable state). */
+    public void save(final ByteBuffer out)
+    {
+        out.putLong(rowsIn).putLong(rowsOut).putLong(lateRows).putLong(badInputs).putLong(expiredRows)
+            .putLong(liveLeft).putLong(liveRight).putLong(stateBytes).putLong(hashCollisions)
+            .putLong(predicateFailures).putLong(usedStateBytes).putLong(liveStateBytes).putLong(pendingTimers)
+            .putLong(watermark);
+    }
+
+    /** Reads what {@link #save} wrote. */
+    public void load(final ByteBuffer in)
+    {
+        rowsIn = in.getLong();
+        rowsOut = in.getLong();
+        lateRows = in.getLong();
+        badInputs = in.getLong();
+        expiredRows = in.getLong();
+        liveLeft = in.getLong();
+        liveRight = in.getLong();
+        stateBytes = in.getLong();
+        hashCollisions = in.getLong();
+        predicateFailures = in.getLong();
+        usedStateBytes = in.getLong();
+        liveStateBytes = in.getLong();
+        pendingTimers = in.getLong();
+        watermark = in.getLong();
+    }
 
     @Override
     public long rowsIn()

@@ -33,7 +33,13 @@ public final class PartitionMetrics
     private static final int USED_STATE_BYTES = 12;
     private static final int HASH_COLLISIONS = 13;
     private static final int LIVE_STATE_BYTES = 14;
-    private static final int DEAD_LETTERS = 15;
+    private static final int CHECKPOINTS = 15;
+    private static final int CHECKPOINT_FAILURES = 16;
+    private static final int LAST_CHECKPOINT_PAUSE = 17;
+    private static final int MAX_CHECKPOINT_PAUSE = 18;
+    private static final int LAST_CHECKPOINT_WRITTEN = 19;
+    private static final int LAST_CHECKPOINT_LINKED = 20;
+    private static final int DEAD_LETTERS = 21;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -83,6 +89,24 @@ public final class PartitionMetrics
         }
     }
 
+    /**
+     * Records one checkpoint of this partition, at once (checkpoints are rare); called by the partition thread.
+     *
+     * @param pauseNanos how long the partition thread paused for it.
+     * @param written    bytes of state it wrote.
+     * @param linked     bytes of state it hard-linked from the previous checkpoint.
+     * @param succeeded  whether it succeeded (a failure counts, its pause too).
+     */
+    public void recordCheckpoint(final long pauseNanos, final long written, final long linked, final boolean succeeded)
+    {
+        LONGS.setRelease(values, succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES,
+            get(succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES) + 1);
+        LONGS.setRelease(values, LAST_CHECKPOINT_PAUSE, pauseNanos);
+        LONGS.setRelease(values, MAX_CHECKPOINT_PAUSE, Math.max(pauseNanos, get(MAX_CHECKPOINT_PAUSE)));
+        LONGS.setRelease(values, LAST_CHECKPOINT_WRITTEN, written);
+        LONGS.setRelease(values, LAST_CHECKPOINT_LINKED, linked);
+    }
+
     /** Publishes a hot-key report taken by the partition thread (an immutable list). */
     public void publishHotKeys(final List<HotKey> report)
     {
@@ -129,7 +153,9 @@ public final class PartitionMetrics
             get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
             get(LIVE_LEFT), get(LIVE_RIGHT), get(STATE_BYTES), get(PENDING_TIMERS), get(WATERMARK),
             get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason, failed,
-            get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES));
+            get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES),
+            get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
+            get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED));
     }
 
     private long get(final int index)

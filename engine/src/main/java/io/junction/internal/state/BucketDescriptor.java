@@ -41,10 +41,21 @@ public final class BucketDescriptor
         return UnsafeApi.getLong(bucket + HASH_OFFSET);
     }
 
-    /** @return the side's row group reference, for {@link RowGroup#slots} and {@link RowGroup#record}. */
+    /** @return the side's row group reference in a state whose base is 0 (in memory), as {@link #rows(long, long, Side)}. */
     public static long rows(final long bucket, final Side side)
     {
-        return UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET));
+        return rows(0, bucket, side);
+    }
+
+    /**
+     * @param base   the state's base address ({@link Refs}).
+     * @param bucket the bucket.
+     * @param side   the side.
+     * @return the side's row group reference, for {@link RowGroup#slots} and {@link RowGroup#record}.
+     */
+    public static long rows(final long base, final long bucket, final Side side)
+    {
+        return Refs.toAddress(base, UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET)));
     }
 
     public static int count(final long bucket, final Side side)
@@ -59,9 +70,9 @@ public final class BucketDescriptor
         UnsafeApi.setMemory(bucket + LEFT_ROWS_OFFSET, LENGTH - LEFT_ROWS_OFFSET, (byte)0);
     }
 
-    static void rows(final long bucket, final Side side, final long rows)
+    static void rows(final long base, final long bucket, final Side side, final long rows)
     {
-        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET), rows);
+        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET), Refs.toStored(base, rows));
     }
 
     static void count(final long bucket, final Side side, final int count)

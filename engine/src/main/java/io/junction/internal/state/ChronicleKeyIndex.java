@@ -18,6 +18,10 @@ public final class ChronicleKeyIndex implements KeyIndex
 {
     private final ChronicleMap<LongValue, LongValue> map;
     private final NativeArena buckets;
+    /** The buckets' base: values are stored relative to it ({@link Refs}). */
+    private final long base;
+    /** Whether the map is persisted to a file and the buckets live in the partition's durable arena. */
+    private final boolean durable;
     private final LongValue key;
     private final LongValue value;
     private final long maxKeys;
@@ -55,6 +59,53 @@ public final class ChronicleKeyIndex implements KeyIndex
             throw e;
         }
         this.maxOffHeapBytes = map.offHeapMemoryUsed() + buckets.limit();
+        this.base = 0;
+        this.durable = false;
+    }
+
+    /**
+     * A durable index: a Chronicle Map persisted to {@code file} (created, or reopened as it is), its
+     * buckets in the partition's durable arena.
+     *
+     * @param maxKeys      as the in-memory constructor.
+     * @param bucketLength bytes per bucket.
+     * @param buckets      the durable arena the buckets live in, closed by its owner.
+     * @param file         the map's file.
+     * @param size         live keys in the map (0 when fresh).
+     * @throws java.io.IOException when the map cannot be created or opened.
+     */
+    public ChronicleKeyIndex(final long maxKeys, final int bucketLength, final NativeArena buckets,
+        final java.io.File file, final long size) throws java.io.IOException
+    {
+        KeyIndexes.checkArguments(maxKeys, bucketLength);
+        this.maxKeys = maxKeys;
+        this.bucketLength = bucketLength;
+        this.key = Values.newHeapInstance(LongValue.class);
+        this.value = Values.newHeapInstance(LongValue.class);
+        this.map = ChronicleMap.of(LongValue.class, LongValue.class)
+            .name("junction-key-index")
+            .entries(maxKeys + maxKeys / 8 + 64)
+            .createPersistedTo(file);
+        this.buckets = buckets;
+        this.base = buckets.base();
+        this.durable = true;
+        this.maxOffHeapBytes = map.offHeapMemoryUsed();
+        this.size = size;
+    }
+
+    /**
+     * @param maxKeys the most live keys.
+     * @return the map a durable index of that capacity creates (the bytes it maps are its own business).
+     */
+    static long entries(final long maxKeys)
+    {
+        return maxKeys + maxKeys / 8 + 64;
+    }
+
+    /** @return the map, for a durable owner that forces its file. */
+    public ChronicleMap<LongValue, LongValue> map()
+    {
+        return map;
     }
 
     @Override
@@ -74,7 +125,7 @@ public final class ChronicleKeyIndex implements KeyIndex
     {
         key.setValue(hash);
         final LongValue found = map.getUsing(key, value);
-        return found == null ? 0 : found.getValue();
+        return found == null ? 0 : base + found.getValue();
     }
 
     @Override
@@ -87,7 +138,7 @@ public final class ChronicleKeyIndex implements KeyIndex
             final MapEntry<LongValue, LongValue> entry = context.entry();
             if (entry != null)
             {
-                return entry.value().getUsing(value).getValue();
+                return base + entry.value().getUsing(value).getValue();
             }
             if (size >= maxKeys)
             {
@@ -99,7 +150,7 @@ public final class ChronicleKeyIndex implements KeyIndex
                 return FULL;
             }
             BucketDescriptor.init(bucket, hash);
-            value.setValue(bucket);
+            value.setValue(bucket - base);
             try
             {
                 context.insert(context.absentEntry(), context.wrapValueAsData(value));
@@ -149,7 +200,8 @@ public final class ChronicleKeyIndex implements KeyIndex
     @Override
     public long liveBytes()
     {
-        return size * (NativeArena.alignedSize(bucketLength) + (maxOffHeapBytes - buckets.limit()) / Math.max(1, maxKeys));
+        final long mapBytes = durable ? maxOffHeapBytes : maxOffHeapBytes - buckets.limit();
+        return size * ((durable ? 0 : NativeArena.alignedSize(bucketLength)) + mapBytes / Math.max(1, maxKeys));
     }
 
     @Override
@@ -161,7 +213,7 @@ public final class ChronicleKeyIndex implements KeyIndex
         {
             chronicleBytes = map.offHeapMemoryUsed();
         }
-        return chronicleBytes + buckets.reservedBytes();
+        return chronicleBytes + (durable ? 0 : buckets.reservedBytes());
     }
 
     @Override
@@ -173,6 +225,9 @@ public final class ChronicleKeyIndex implements KeyIndex
         }
         closed = true;
         map.close();
-        buckets.close();
+        if (!durable)
+        {
+            buckets.close();
+        }
     }
 }

@@ -23,6 +23,10 @@ public final class HashKeyIndex implements KeyIndex
     private final long mask;
     private final int shift;
     private final NativeArena buckets;
+    /** The buckets' base: slot values are stored relative to it ({@link Refs}). */
+    private final long base;
+    /** The table's file in durable mode, else null (the table is malloc'd and the bucket arena is this index's own). */
+    private final MappedFile file;
     private final long maxKeys;
     private final int bucketLength;
     private final long maxOffHeapBytes;
@@ -59,6 +63,61 @@ public final class HashKeyIndex implements KeyIndex
         this.mask = slots - 1;
         this.shift = 64 - Long.numberOfTrailingZeros(slots);
         this.maxOffHeapBytes = slots * SLOT + buckets.limit();
+        this.base = 0;
+        this.file = null;
+    }
+
+    /**
+     * A durable index: its table is the mapped file (fresh: all zeros), its buckets come from the
+     * partition's durable arena, and both stay where they are when the index is reopened.
+     *
+     * @param maxKeys      the most live keys, at most 2^30.
+     * @param bucketLength bytes per bucket.
+     * @param buckets      the durable arena the buckets live in, closed by its owner.
+     * @param file         the table's file, {@link #tableBytes(long)} long; closed by this index.
+     * @param size         live keys in the table (0 when fresh).
+     */
+    public HashKeyIndex(final long maxKeys, final int bucketLength, final NativeArena buckets, final MappedFile file,
+        final long size)
+    {
+        KeyIndexes.checkArguments(maxKeys, bucketLength);
+        if (maxKeys > MAX_KEYS)
+        {
+            throw new IllegalArgumentException("maxKeys must be <= 2^30 for the hash index: " + maxKeys);
+        }
+        final long slots = Long.highestOneBit(maxKeys * 2 - 1) << 1;
+        if (file.length() != slots * SLOT)
+        {
+            throw new IllegalArgumentException(file.path() + " is " + file.length() + " bytes, a table of " + slots + " slots " + slots * SLOT);
+        }
+        this.maxKeys = maxKeys;
+        this.bucketLength = bucketLength;
+        this.buckets = buckets;
+        this.base = buckets.base();
+        this.file = file;
+        this.table = file.address();
+        this.mask = slots - 1;
+        this.shift = 64 - Long.numberOfTrailingZeros(slots);
+        this.maxOffHeapBytes = slots * SLOT;
+        this.size = size;
+    }
+
+    /**
+     * @param maxKeys the most live keys.
+     * @return the bytes of the table of an index of that capacity.
+     */
+    public static long tableBytes(final long maxKeys)
+    {
+        return (Long.highestOneBit(maxKeys * 2 - 1) << 1) * SLOT;
+    }
+
+    /** Forces a durable table to the device. */
+    public void force() throws java.io.IOException
+    {
+        if (file != null)
+        {
+            file.force();
+        }
     }
 
     @Override
@@ -86,7 +145,7 @@ public final class HashKeyIndex implements KeyIndex
             }
             if (UnsafeApi.getLong(slot + HASH_OFFSET) == hash)
             {
-                return bucket;
+                return base + bucket;
             }
         }
     }
@@ -94,7 +153,7 @@ public final class HashKeyIndex implements KeyIndex
     @Override
     public long prefetch(final long hash)
     {
-        return UnsafeApi.getLong(table + home(hash) * SLOT + BUCKET_OFFSET);
+        return Refs.toAddress(base, UnsafeApi.getLong(table + home(hash) * SLOT + BUCKET_OFFSET));
     }
 
     @Override
@@ -118,13 +177,13 @@ public final class HashKeyIndex implements KeyIndex
                 }
                 BucketDescriptor.init(created, hash);
                 UnsafeApi.putLong(slot + HASH_OFFSET, hash);
-                UnsafeApi.putLong(slot + BUCKET_OFFSET, created);
+                UnsafeApi.putLong(slot + BUCKET_OFFSET, created - base);
                 size++;
                 return created;
             }
             if (UnsafeApi.getLong(slot + HASH_OFFSET) == hash)
             {
-                return bucket;
+                return base + bucket;
             }
             i = (i + 1) & mask;
         }
@@ -177,14 +236,15 @@ public final class HashKeyIndex implements KeyIndex
     @Override
     public long offHeapBytes()
     {
-        return (mask + 1) * SLOT + buckets.reservedBytes();
+        // A durable index's buckets are in the partition's arena, counted with the rows.
+        return (mask + 1) * SLOT + (file == null ? buckets.reservedBytes() : 0);
     }
 
     @Override
     public long liveBytes()
     {
         // Two slots per key: the table holds at most one key per two slots.
-        return size * (NativeArena.alignedSize(bucketLength) + 2L * SLOT);
+        return size * ((file == null ? NativeArena.alignedSize(bucketLength) : 0) + 2L * SLOT);
     }
 
     @Override
@@ -195,6 +255,11 @@ public final class HashKeyIndex implements KeyIndex
             return;
         }
         closed = true;
+        if (file != null)
+        {
+            file.close();
+            return;
+        }
         UnsafeApi.freeMemory(table);
         buckets.close();
     }

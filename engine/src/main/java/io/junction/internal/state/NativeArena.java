@@ -1,8 +1,10 @@
 package io.junction.internal.state;
 
 import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
+import java.util.zip.CRC32;
 
 /**
  * An off-heap allocator of records addressed by raw address. Memory comes in chunks from the OS and
@@ -15,6 +17,15 @@ import java.util.Arrays;
  * <p>Bounded: the arena takes at most {@code limit} bytes from the OS. An allocation that would need
  * more, or that the OS refuses (malloc returns null: {@link OutOfMemoryError} from Unsafe), returns
  * 0 and leaves the arena as it was, so a caller at its memory limit gets an answer, not an error.
+ *
+ * <p>Durable ({@link #NativeArena(MappedFile, int, long, boolean)}): the chunks and large blocks are
+ * carved from one mapped file instead of malloc, the file growing a chunk at a time behind the bump
+ * pointer, and freed large blocks go onto exact-size free lists too. Every link the arena stores (free
+ * lists) is an offset from the file's address ({@link Refs}), and its heap-held fields (bump pointer,
+ * current chunk, free-list heads, byte counts) are written to the file's header by
+ * {@link #writeHeader()} and read back by the reopening constructor, so that the state reopens mapped
+ * at another address without reading or rewriting its records. The header's first 8 bytes after the
+ * magic are the image's dirty flag ({@link #markDirty()}).
  *
  * <p>Not thread safe: owned by the partition thread. {@link #reservedBytes()} and
  * {@link #usedBytes()} are plain reads, published to other threads by the owner.
@@ -32,9 +43,41 @@ public final class NativeArena implements AutoCloseable
      */
     public static final int MAX_POOLED_SIZE = 128 << 10;
 
+    /** Bytes of a durable arena file's header, before the first chunk: page aligned. */
+    public static final int HEADER_LENGTH = 34 * 4096;
+    /** The first 8 bytes of a durable arena file. */
+    public static final long MAGIC = 0x4A4E4341_52454E41L;
+    /** Layout version of a durable arena file. */
+    public static final int VERSION = 1;
+    private static final int DIRTY_OFFSET = 8;
+    private static final int CRC_OFFSET = 16;
+    private static final int CHECKED_FROM = 24;
+    private static final int VERSION_OFFSET = 24;
+    private static final int CHUNK_SIZE_OFFSET = 28;
+    private static final int BUMP_OFFSET = 32;
+    private static final int CURSOR_OFFSET = 40;
+    private static final int CHUNK_END_OFFSET = 48;
+    private static final int RESERVED_OFFSET = 56;
+    private static final int USED_OFFSET = 64;
+    private static final int LIMIT_OFFSET = 72;
+    private static final int LARGE_COUNT_OFFSET = 80;
+    private static final int LARGE_TABLE_OFFSET = 128;
+    private static final int LARGE_LISTS = 64;
+    private static final int FREE_HEADS_OFFSET = 2048;
+
     private final int chunkSize;
     private final int maxPooledSize;
     private final long limit;
+    /** Address that stored links are relative to: the mapped file's, 0 in memory. */
+    private final long base;
+    /** The durable arena's file, or null in memory. */
+    private final MappedFile file;
+    /** Offset of the durable file's end of carved memory: the next chunk starts there. */
+    private long bump;
+    /** Exact sizes and heads of the durable arena's free lists of large blocks. */
+    private long[] largeSizes;
+    private long[] largeHeads;
+    private int largeCount;
     private long[] chunks = new long[16];
     private int chunkCount;
     private long cursor;
@@ -81,6 +124,8 @@ public final class NativeArena implements AutoCloseable
             throw new IllegalArgumentException("limit must be >= 1: " + limit);
         }
         this.limit = limit;
+        this.base = 0;
+        this.file = null;
         if (chunkSize < 4096 || (chunkSize & (ALIGNMENT - 1)) != 0)
         {
             throw new IllegalArgumentException("chunkSize must be >= 4096 and a multiple of 8: " + chunkSize);
@@ -107,6 +152,146 @@ public final class NativeArena implements AutoCloseable
         }
     }
 
+    /**
+     * A durable arena in a mapped file: a new one (the file holding only its header, which this writes)
+     * or one reopened as its last {@link #writeHeader()} left it, reading the header only.
+     *
+     * @param file      the file, mapped over at least {@code limit + HEADER_LENGTH} bytes.
+     * @param chunkSize as {@link #NativeArena(int, long)}.
+     * @param limit     the most bytes carved from the file beyond its header.
+     * @param reopen    whether the file holds an arena already.
+     */
+    public NativeArena(final MappedFile file, final int chunkSize, final long limit, final boolean reopen)
+    {
+        if (limit < 1)
+        {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        if (chunkSize < 4096 || (chunkSize & (ALIGNMENT - 1)) != 0)
+        {
+            throw new IllegalArgumentException("chunkSize must be >= 4096 and a multiple of 8: " + chunkSize);
+        }
+        this.file = file;
+        this.base = file.address();
+        this.limit = limit;
+        this.chunkSize = chunkSize;
+        this.maxPooledSize = Math.min(chunkSize, MAX_POOLED_SIZE);
+        this.freeHeads = new long[maxPooledSize / ALIGNMENT + 1];
+        this.largeSizes = new long[LARGE_LISTS];
+        this.largeHeads = new long[LARGE_LISTS];
+        if (!reopen)
+        {
+            bump = HEADER_LENGTH;
+            writeHeader();
+            return;
+        }
+        bump = UnsafeApi.getLong(base + BUMP_OFFSET);
+        cursor = Refs.toAddress(base, UnsafeApi.getLong(base + CURSOR_OFFSET));
+        chunkEnd = Refs.toAddress(base, UnsafeApi.getLong(base + CHUNK_END_OFFSET));
+        reservedBytes = UnsafeApi.getLong(base + RESERVED_OFFSET);
+        usedBytes = UnsafeApi.getLong(base + USED_OFFSET);
+        largeCount = UnsafeApi.getInt(base + LARGE_COUNT_OFFSET);
+        for (int i = 0; i < largeCount; i++)
+        {
+            largeSizes[i] = UnsafeApi.getLong(base + LARGE_TABLE_OFFSET + i * 16L);
+            largeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + LARGE_TABLE_OFFSET + i * 16L + 8));
+        }
+        for (int i = 0; i < freeHeads.length; i++)
+        {
+            freeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + FREE_HEADS_OFFSET + i * 8L));
+        }
+    }
+
+    /** @return the address stored links are relative to: the durable file's, 0 in memory. */
+    public long base()
+    {
+        return base;
+    }
+
+    /**
+     * Writes the arena's heap-held fields into a durable file's header with its checksum, and clears
+     * the dirty flag (the caller then forces the file).
+     */
+    public void writeHeader()
+    {
+        UnsafeApi.putLong(base, MAGIC);
+        UnsafeApi.putInt(base + VERSION_OFFSET, VERSION);
+        UnsafeApi.putInt(base + CHUNK_SIZE_OFFSET, chunkSize);
+        UnsafeApi.putLong(base + BUMP_OFFSET, bump);
+        UnsafeApi.putLong(base + CURSOR_OFFSET, Refs.toStored(base, cursor));
+        UnsafeApi.putLong(base + CHUNK_END_OFFSET, Refs.toStored(base, chunkEnd));
+        UnsafeApi.putLong(base + RESERVED_OFFSET, reservedBytes);
+        UnsafeApi.putLong(base + USED_OFFSET, usedBytes);
+        UnsafeApi.putLong(base + LIMIT_OFFSET, limit);
+        UnsafeApi.putInt(base + LARGE_COUNT_OFFSET, largeCount);
+        for (int i = 0; i < largeCount; i++)
+        {
+            UnsafeApi.putLong(base + LARGE_TABLE_OFFSET + i * 16L, largeSizes[i]);
+            UnsafeApi.putLong(base + LARGE_TABLE_OFFSET + i * 16L + 8, Refs.toStored(base, largeHeads[i]));
+        }
+        for (int i = 0; i < freeHeads.length; i++)
+        {
+            UnsafeApi.putLong(base + FREE_HEADS_OFFSET + i * 8L, Refs.toStored(base, freeHeads[i]));
+        }
+        final byte[] header = new byte[HEADER_LENGTH];
+        new UnsafeBuffer(base, HEADER_LENGTH).getBytes(0, header);
+        UnsafeApi.putLong(base + CRC_OFFSET, headerCrc(header));
+        UnsafeApi.putLong(base + DIRTY_OFFSET, 0);
+    }
+
+    /** Sets a durable file's dirty flag: its image no longer matches a clean close until the next {@link #writeHeader()}. */
+    public void markDirty()
+    {
+        UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
+    }
+
+    /** @return the durable file's length: its header and the memory carved so far. */
+    public long imageLength()
+    {
+        return bump;
+    }
+
+    /**
+     * Checks a durable arena file's header as read from disk, without mapping it.
+     *
+     * @param header the file's first {@link #HEADER_LENGTH} bytes.
+     * @param length the file's length.
+     * @return what is wrong with it, or null.
+     */
+    public static String checkHeader(final byte[] header, final long length)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(header);
+        if (buffer.getLong(0) != MAGIC)
+        {
+            return "is not a Junction arena file (bad magic)";
+        }
+        if (buffer.getLong(CRC_OFFSET) != headerCrc(header))
+        {
+            return "has a damaged header (checksum mismatch)";
+        }
+        if (buffer.getInt(VERSION_OFFSET) != VERSION)
+        {
+            return "has arena format version " + buffer.getInt(VERSION_OFFSET) + ", this build reads " + VERSION;
+        }
+        if (buffer.getLong(DIRTY_OFFSET) != 0)
+        {
+            return "was changed after its last clean close (dirty flag set): the process stopped without closing it";
+        }
+        if (buffer.getLong(BUMP_OFFSET) != length)
+        {
+            return "is " + length + " bytes long, its header says " + buffer.getLong(BUMP_OFFSET);
+        }
+        return null;
+    }
+
+    private static long headerCrc(final byte[] header)
+    {
+        final CRC32 crc = new CRC32();
+        crc.update(header, 0, 8);
+        crc.update(header, CHECKED_FROM, HEADER_LENGTH - CHECKED_FROM);
+        return crc.getValue();
+    }
+
     /** @return the size a request of {@code length} bytes really takes. */
     public static int alignedSize(final int length)
     {
@@ -127,14 +312,14 @@ public final class NativeArena implements AutoCloseable
             final long head = freeHeads[sizeClass];
             if (head != 0)
             {
-                freeHeads[sizeClass] = UnsafeApi.getLong(head);
+                freeHeads[sizeClass] = Refs.toAddress(base, UnsafeApi.getLong(head));
                 usedBytes += size;
                 return head;
             }
         }
         if (size > maxPooledSize)
         {
-            final long large = reserve(size);
+            final long large = file != null ? takeLarge(size) : reserve(size);
             if (large != 0)
             {
                 usedBytes += size;
@@ -171,7 +356,7 @@ public final class NativeArena implements AutoCloseable
         {
             freeHeads = Arrays.copyOf(freeHeads, Math.max(sizeClass + 1, freeHeads.length * 2));
         }
-        UnsafeApi.putLong(address, freeHeads[sizeClass]);
+        UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
         freeHeads[sizeClass] = address;
         usedBytes -= size;
     }
@@ -194,9 +379,31 @@ public final class NativeArena implements AutoCloseable
         return limit;
     }
 
-    /** Gives a block of its own back to the OS. */
+    /** Gives a block of its own back to the OS; in a durable arena, to the free list of its exact size. */
     private void release(final long address, final int size)
     {
+        if (file != null)
+        {
+            usedBytes -= size;
+            for (int i = 0; i < largeCount; i++)
+            {
+                if (largeSizes[i] == size)
+                {
+                    UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
+                    largeHeads[i] = address;
+                    return;
+                }
+            }
+            if (largeCount < LARGE_LISTS)
+            {
+                UnsafeApi.putLong(address, 0);
+                largeSizes[largeCount] = size;
+                largeHeads[largeCount++] = address;
+            }
+            // Else more distinct large sizes than lists (group arrays come in powers of two, so never
+            // in practice): the block stays carved and unused.
+            return;
+        }
         // Scanned from the newest: large blocks are few, and freed far less often than records.
         for (int i = chunkCount - 1; i >= 0; i--)
         {
@@ -212,12 +419,38 @@ public final class NativeArena implements AutoCloseable
         throw new IllegalStateException("not a block of this arena: " + address);
     }
 
+    /** @return a large block of a durable arena, from its exact-size free list or carved anew, or 0. */
+    private long takeLarge(final int size)
+    {
+        for (int i = 0; i < largeCount; i++)
+        {
+            if (largeSizes[i] == size && largeHeads[i] != 0)
+            {
+                final long head = largeHeads[i];
+                largeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(head));
+                return head;
+            }
+        }
+        return reserve(size);
+    }
+
     /** @return a new block of memory, or 0 when it would pass the limit or the OS refuses. */
     private long reserve(final int size)
     {
         if (size > limit - reservedBytes)
         {
             return 0;
+        }
+        if (file != null)
+        {
+            if (!file.ensureLength(bump + size))
+            {
+                return 0;
+            }
+            final long address = base + bump;
+            bump += size;
+            reservedBytes += size;
+            return address;
         }
         if (chunkCount == chunks.length)
         {
@@ -251,6 +484,11 @@ public final class NativeArena implements AutoCloseable
             return;
         }
         closed = true;
+        if (file != null)
+        {
+            // The mapping belongs to the file's owner, who unmaps it after a last writeHeader.
+            return;
+        }
         for (int i = 0; i < chunkCount; i++)
         {
             UnsafeApi.freeMemory(chunks[i]);

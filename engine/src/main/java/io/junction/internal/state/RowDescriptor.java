@@ -89,9 +89,20 @@ public final class RowDescriptor
         return headerLength(timed) + keyLength + rowLength;
     }
 
+    /** @return the record's bucket in a state whose base is 0 (in memory). */
     public static long bucket(final long record)
     {
-        return UnsafeApi.getLong(record + BUCKET_OFFSET);
+        return bucket(0, record);
+    }
+
+    /**
+     * @param base   the state's base address ({@link Refs}).
+     * @param record the record.
+     * @return the record's bucket.
+     */
+    public static long bucket(final long base, final long record)
+    {
+        return Refs.toAddress(base, UnsafeApi.getLong(record + BUCKET_OFFSET));
     }
 
     public static long ts(final long record)

@@ -63,11 +63,22 @@ public final class RowGroup
      */
     public static long record(final long rows, final int slot)
     {
+        return record(0, rows, slot);
+    }
+
+    /**
+     * @param base the state's base address ({@link Refs}).
+     * @param rows a row group reference.
+     * @param slot a slot below {@link #slots(long)}.
+     * @return the record in the slot, or 0 when its row was removed.
+     */
+    public static long record(final long base, final long rows, final int slot)
+    {
         if ((rows & ARRAY_TAG) == 0)
         {
             return rows;
         }
-        return UnsafeApi.getLong(slotAddress(rows ^ ARRAY_TAG, slot));
+        return Refs.toAddress(base, UnsafeApi.getLong(slotAddress(rows ^ ARRAY_TAG, slot)));
     }
 
     /**
@@ -84,6 +95,20 @@ public final class RowGroup
      */
     public static long touch(final long rows, final int from, final int to)
     {
+        return touch(0, rows, from, to);
+    }
+
+    /**
+     * As {@link #touch(long, int, int)} in a state of base {@code base} ({@link Refs}).
+     *
+     * @param base the state's base address.
+     * @param rows a row group reference.
+     * @param from the first slot.
+     * @param to   the slot after the last.
+     * @return a value of the memory read.
+     */
+    public static long touch(final long base, final long rows, final int from, final int to)
+    {
         if ((rows & ARRAY_TAG) == 0)
         {
             return 0;
@@ -92,7 +117,7 @@ public final class RowGroup
         long seen = 0;
         for (int i = from; i < to; i++)
         {
-            final long record = UnsafeApi.getLong(slotAddress(array, i));
+            final long record = Refs.toAddress(base, UnsafeApi.getLong(slotAddress(array, i)));
             if (record != 0)
             {
                 seen ^= UnsafeApi.getLong(record + RowDescriptor.COUNT_OFFSET);
@@ -104,6 +129,16 @@ public final class RowGroup
     static boolean isArray(final long rows)
     {
         return (rows & ARRAY_TAG) != 0;
+    }
+
+    static long slot(final long base, final long array, final int slot)
+    {
+        return Refs.toAddress(base, UnsafeApi.getLong(slotAddress(array, slot)));
+    }
+
+    static void slot(final long base, final long array, final int slot, final long record)
+    {
+        UnsafeApi.putLong(slotAddress(array, slot), Refs.toStored(base, record));
     }
 
     static long slotAddress(final long array, final int slot)

@@ -28,6 +28,8 @@ public final class RowStore implements AutoCloseable
     static final int MAX_CAPACITY = 1 << 27;
 
     private final NativeArena arena;
+    /** The arena's base: stored references are relative to it ({@link Refs}). */
+    private final long base;
     private final boolean timed;
     private final int headerLength;
     private final UnsafeBuffer keyBuffer = new UnsafeBuffer(0, 0);
@@ -63,9 +65,69 @@ public final class RowStore implements AutoCloseable
      */
     public RowStore(final int chunkSize, final long preallocate, final long limit, final boolean timed)
     {
-        this.arena = new NativeArena(chunkSize, preallocate, limit);
+        this(new NativeArena(chunkSize, preallocate, limit), timed);
+    }
+
+    /**
+     * A store over an arena of its owner's (a durable arena in a mapped file), which {@link #close()} closes.
+     *
+     * @param arena the arena.
+     * @param timed whether records carry timer links, for kinds that expire rows.
+     */
+    public RowStore(final NativeArena arena, final boolean timed)
+    {
+        this.arena = arena;
+        this.base = arena.base();
         this.timed = timed;
         this.headerLength = RowDescriptor.headerLength(timed);
+    }
+
+    /** @return the address stored references are relative to ({@link Refs}): 0 in memory. */
+    public long base()
+    {
+        return base;
+    }
+
+    /** @return the arena (for a durable owner that persists its header). */
+    public NativeArena arena()
+    {
+        return arena;
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @param side   a side.
+     * @return the side's row group reference ({@link BucketDescriptor#rows(long, long, Side)} in this store).
+     */
+    public long rows(final long bucket, final Side side)
+    {
+        return BucketDescriptor.rows(base, bucket, side);
+    }
+
+    /**
+     * @param rows a row group reference of this store.
+     * @param slot a slot below {@link RowGroup#slots(long)}.
+     * @return the record in the slot, or 0.
+     */
+    public long record(final long rows, final int slot)
+    {
+        return RowGroup.record(base, rows, slot);
+    }
+
+    /**
+     * @param record a record of this store.
+     * @return its bucket.
+     */
+    public long bucketOf(final long record)
+    {
+        return RowDescriptor.bucket(base, record);
+    }
+
+    /** Restores the live row counts of a reopened durable store. */
+    public void liveRows(final long left, final long right)
+    {
+        liveLeft = left;
+        liveRight = right;
     }
 
     /** @return whether records carry timer links. */
@@ -123,7 +185,7 @@ public final class RowStore implements AutoCloseable
      */
     public boolean reserveSlot(final long bucket, final Side side)
     {
-        final long rows = BucketDescriptor.rows(bucket, side);
+        final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
         {
             return true;
@@ -137,8 +199,8 @@ public final class RowStore implements AutoCloseable
             }
             UnsafeApi.putInt(array + RowGroup.CAPACITY_OFFSET, FIRST_CAPACITY);
             RowGroup.used(array, 1);
-            UnsafeApi.putLong(RowGroup.slotAddress(array, 0), rows);
-            BucketDescriptor.rows(bucket, side, array | RowGroup.ARRAY_TAG);
+            RowGroup.slot(base, array, 0, rows);
+            BucketDescriptor.rows(base, bucket, side, array | RowGroup.ARRAY_TAG);
             return true;
         }
         final long array = rows ^ RowGroup.ARRAY_TAG;
@@ -165,7 +227,7 @@ public final class RowStore implements AutoCloseable
         UnsafeApi.putInt(grown + RowGroup.CAPACITY_OFFSET, capacity * 2);
         compact(array, used, grown);
         arena.free(array, RowGroup.arrayLength(capacity));
-        BucketDescriptor.rows(bucket, side, grown | RowGroup.ARRAY_TAG);
+        BucketDescriptor.rows(base, bucket, side, grown | RowGroup.ARRAY_TAG);
         return true;
     }
 
@@ -185,7 +247,7 @@ public final class RowStore implements AutoCloseable
             return 0;
         }
         final int rowLength = row.length();
-        UnsafeApi.putLong(record + RowDescriptor.BUCKET_OFFSET, bucket);
+        UnsafeApi.putLong(record + RowDescriptor.BUCKET_OFFSET, Refs.toStored(base, bucket));
         UnsafeApi.putLong(record + RowDescriptor.TS_OFFSET, ts);
         UnsafeApi.putInt(record + RowDescriptor.COUNT_OFFSET, 0);
         UnsafeApi.putShort(record + RowDescriptor.ROW_LENGTH_OFFSET, (short)rowLength);
@@ -203,17 +265,17 @@ public final class RowStore implements AutoCloseable
         rowBuffer.wrap(record + headerLength + keyLength, rowLength);
         rowBuffer.putBytes(0, row.buffer(), row.offset(), rowLength);
 
-        final long rows = BucketDescriptor.rows(bucket, side);
+        final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
         {
             RowDescriptor.groupIndex(record, 0);
-            BucketDescriptor.rows(bucket, side, record);
+            BucketDescriptor.rows(base, bucket, side, record);
         }
         else
         {
             final long array = rows ^ RowGroup.ARRAY_TAG;
             final int slot = RowGroup.used(array);
-            UnsafeApi.putLong(RowGroup.slotAddress(array, slot), record);
+            RowGroup.slot(base, array, slot, record);
             RowGroup.used(array, slot + 1);
             RowDescriptor.groupIndex(record, slot);
         }
@@ -232,14 +294,14 @@ public final class RowStore implements AutoCloseable
     /** Removes a record from its group and frees it. The caller unlinks it from any timer first. */
     public void remove(final long record)
     {
-        final long bucket = RowDescriptor.bucket(record);
+        final long bucket = RowDescriptor.bucket(base, record);
         final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
         final int live = BucketDescriptor.count(bucket, side) - 1;
         BucketDescriptor.count(bucket, side, live);
-        final long rows = BucketDescriptor.rows(bucket, side);
+        final long rows = BucketDescriptor.rows(base, bucket, side);
         if (!RowGroup.isArray(rows))
         {
-            BucketDescriptor.rows(bucket, side, 0);
+            BucketDescriptor.rows(base, bucket, side, 0);
         }
         else
         {
@@ -256,7 +318,7 @@ public final class RowStore implements AutoCloseable
             if (live == 0)
             {
                 arena.free(array, RowGroup.arrayLength(RowGroup.capacity(array)));
-                BucketDescriptor.rows(bucket, side, 0);
+                BucketDescriptor.rows(base, bucket, side, 0);
             }
             else if (live * 4 < used)
             {
@@ -286,11 +348,11 @@ public final class RowStore implements AutoCloseable
         {
             for (int i = 0; i < used; i++)
             {
-                final long record = UnsafeApi.getLong(RowGroup.slotAddress(array, i));
+                final long record = RowGroup.slot(base, array, i);
                 if (record != 0)
                 {
                     RowDescriptor.groupIndex(record, 0);
-                    BucketDescriptor.rows(bucket, side, record);
+                    BucketDescriptor.rows(base, bucket, side, record);
                     arena.free(array, RowGroup.arrayLength(capacity));
                     return;
                 }
@@ -305,7 +367,7 @@ public final class RowStore implements AutoCloseable
                 UnsafeApi.putInt(target + RowGroup.CAPACITY_OFFSET, smaller);
                 compact(array, used, target);
                 arena.free(array, RowGroup.arrayLength(capacity));
-                BucketDescriptor.rows(bucket, side, target | RowGroup.ARRAY_TAG);
+                BucketDescriptor.rows(base, bucket, side, target | RowGroup.ARRAY_TAG);
                 return;
             }
         }
@@ -317,23 +379,24 @@ public final class RowStore implements AutoCloseable
      * {@code from}: a slot is only ever written at or before the one being read), and renumbers the
      * records that moved.
      */
-    private static void compact(final long from, final int used, final long to)
+    private void compact(final long from, final int used, final long to)
     {
         int live = 0;
         for (int i = 0; i < used; i++)
         {
-            final long record = UnsafeApi.getLong(RowGroup.slotAddress(from, i));
-            if (record == 0)
+            final long stored = UnsafeApi.getLong(RowGroup.slotAddress(from, i));
+            if (stored == 0)
             {
                 continue;
             }
             if (live != i || from != to)
             {
-                UnsafeApi.putLong(RowGroup.slotAddress(to, live), record);
+                // Both arrays are of this store: the stored reference moves as it is.
+                UnsafeApi.putLong(RowGroup.slotAddress(to, live), stored);
             }
             if (live != i)
             {
-                RowDescriptor.groupIndex(record, live);
+                RowDescriptor.groupIndex(Refs.toAddress(base, stored), live);
             }
             live++;
         }
@@ -350,8 +413,20 @@ public final class RowStore implements AutoCloseable
      */
     public static long touchBucket(final long bucket)
     {
-        final long left = BucketDescriptor.rows(bucket, Side.LEFT);
-        final long right = BucketDescriptor.rows(bucket, Side.RIGHT);
+        return touchBucket(0, bucket);
+    }
+
+    /**
+     * As {@link #touchBucket(long)} in a state of base {@code base} ({@link Refs}).
+     *
+     * @param base   the state's base address.
+     * @param bucket a bucket.
+     * @return a value of the memory read.
+     */
+    public static long touchBucket(final long base, final long bucket)
+    {
+        final long left = BucketDescriptor.rows(base, bucket, Side.LEFT);
+        final long right = BucketDescriptor.rows(base, bucket, Side.RIGHT);
         long seen = left ^ right;
         if (left != 0 && !RowGroup.isArray(left))
         {
@@ -370,11 +445,11 @@ public final class RowStore implements AutoCloseable
      */
     public long findKey(final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
-        final long rows = BucketDescriptor.rows(bucket, side);
+        final long rows = BucketDescriptor.rows(base, bucket, side);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
-            final long record = RowGroup.record(rows, i);
+            final long record = RowGroup.record(base, rows, i);
             if (record != 0 && keyEquals(record, key, keyOffset, keyLength))
             {
                 return record;
@@ -441,11 +516,11 @@ public final class RowStore implements AutoCloseable
         final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
         final RowView row)
     {
-        final long rows = BucketDescriptor.rows(bucket, side);
+        final long rows = BucketDescriptor.rows(base, bucket, side);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
-            final long record = RowGroup.record(rows, i);
+            final long record = RowGroup.record(base, rows, i);
             if (record != 0 && keyEquals(record, key, keyOffset, keyLength) && rowEquals(record, row))
             {
                 return record;

@@ -49,6 +49,10 @@ public final class UniqueKeyIndex implements AutoCloseable
 
     private final long maxEntries;
     private final long maxSlots;
+    /** The records' base: values are stored relative to it ({@link Refs}). */
+    private final long base;
+    /** The table's file in durable mode (the table is its whole content), else null. */
+    private final MappedFile file;
     private long table;
     private long mask;
     private int shift;
@@ -82,8 +86,53 @@ public final class UniqueKeyIndex implements AutoCloseable
         this.maxEntries = maxEntries;
         this.maxSlots = slotsFor(maxEntries);
         final long slots = slotsFor(Math.min(initialEntries, maxEntries));
+        this.base = 0;
+        this.file = null;
         this.table = allocateTable(slots);
         useTable(table, slots);
+    }
+
+    /**
+     * A durable index whose table is a mapped file: a fresh one (empty file) starts at
+     * {@link #INITIAL_ENTRIES}; a reopened one is used as it is, its size as saved.
+     *
+     * @param maxEntries the most entries, 1 to {@link #MAX_ENTRIES}.
+     * @param base       the records' base address ({@link Refs}).
+     * @param file       the file, mapped over {@link #maxOffHeapBytes(long)}; closed by this index.
+     * @param size       live entries of a reopened table, 0 for a fresh one.
+     * @throws java.io.IOException when a fresh table cannot be sized.
+     */
+    public UniqueKeyIndex(final long maxEntries, final long base, final MappedFile file, final long size)
+        throws java.io.IOException
+    {
+        if (maxEntries < 1 || maxEntries > MAX_ENTRIES)
+        {
+            throw new IllegalArgumentException("maxEntries must be in [1, 2^30]: " + maxEntries);
+        }
+        this.maxEntries = maxEntries;
+        this.maxSlots = slotsFor(maxEntries);
+        this.base = base;
+        this.file = file;
+        if (file.length() == 0)
+        {
+            file.setLength(slotsFor(Math.min(INITIAL_ENTRIES, maxEntries)) * SLOT);
+        }
+        final long slots = file.length() / SLOT;
+        if (Long.bitCount(slots) != 1 || slots > maxSlots || slots * SLOT != file.length())
+        {
+            throw new IllegalArgumentException(file.path() + " is " + file.length() + " bytes: not a table of at most " + maxSlots + " slots");
+        }
+        useTable(file.address(), slots);
+        this.size = size;
+    }
+
+    /** Forces a durable table to the device. */
+    public void force() throws java.io.IOException
+    {
+        if (file != null)
+        {
+            file.force();
+        }
     }
 
     /**
@@ -131,11 +180,12 @@ public final class UniqueKeyIndex implements AutoCloseable
         for (long i = home(hash); ; i = (i + 1) & mask)
         {
             final long slot = table + i * SLOT;
-            final long record = UnsafeApi.getLong(slot + RECORD_OFFSET);
-            if (record == 0)
+            final long stored = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (stored == 0)
             {
                 return 0;
             }
+            final long record = base + stored;
             if (UnsafeApi.getLong(slot + HASH_OFFSET) == hash && matcher.matches(record))
             {
                 return record;
@@ -159,6 +209,10 @@ public final class UniqueKeyIndex implements AutoCloseable
         {
             return false;
         }
+        if (file != null)
+        {
+            return growFile(slots);
+        }
         final long grown;
         try
         {
@@ -171,17 +225,53 @@ public final class UniqueKeyIndex implements AutoCloseable
         }
         final long old = table;
         useTable(grown, slots << 1);
-        for (long i = 0; i < slots; i++)
-        {
-            final long slot = old + i * SLOT;
-            final long record = UnsafeApi.getLong(slot + RECORD_OFFSET);
-            if (record != 0)
-            {
-                insert(UnsafeApi.getLong(slot + HASH_OFFSET), record);
-            }
-        }
+        rehash(old, slots);
         UnsafeApi.freeMemory(old);
         return true;
+    }
+
+    /** Entries of the table at {@code from} of {@code slots} slots into the current table, stored references as they are. */
+    private void rehash(final long from, final long slots)
+    {
+        for (long i = 0; i < slots; i++)
+        {
+            final long slot = from + i * SLOT;
+            final long stored = UnsafeApi.getLong(slot + RECORD_OFFSET);
+            if (stored != 0)
+            {
+                insert(UnsafeApi.getLong(slot + HASH_OFFSET), stored);
+            }
+        }
+    }
+
+    /** Doubles a durable table in its file: the old entries are copied aside, the file grown and cleared, and they go back in. */
+    private boolean growFile(final long slots)
+    {
+        final long copy;
+        try
+        {
+            copy = UnsafeApi.allocateMemory(slots * SLOT);
+        }
+        catch (final OutOfMemoryError e)
+        {
+            return false;
+        }
+        try
+        {
+            if (!file.ensureLength((slots << 1) * SLOT))
+            {
+                return false;
+            }
+            UnsafeApi.copyMemory(table, copy, slots * SLOT);
+            UnsafeApi.setMemory(table, slots * SLOT, (byte)0);
+            useTable(file.address(), slots << 1);
+            rehash(copy, slots);
+            return true;
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(copy);
+        }
     }
 
     /**
@@ -198,10 +288,11 @@ public final class UniqueKeyIndex implements AutoCloseable
         {
             throw new IllegalStateException("no room: call ensureRoom() before put (size " + size + ")");
         }
-        insert(hash, record);
+        insert(hash, record - base);
         size++;
     }
 
+    /** Inserts a stored reference. */
     private void insert(final long hash, final long record)
     {
         long i = home(hash);
@@ -223,6 +314,7 @@ public final class UniqueKeyIndex implements AutoCloseable
      */
     public boolean remove(final long hash, final long record)
     {
+        final long target = record - base;
         long i = home(hash);
         while (true)
         {
@@ -232,7 +324,7 @@ public final class UniqueKeyIndex implements AutoCloseable
             {
                 return false;
             }
-            if (stored == record && UnsafeApi.getLong(slot + HASH_OFFSET) == hash)
+            if (stored == target && UnsafeApi.getLong(slot + HASH_OFFSET) == hash)
             {
                 break;
             }
@@ -281,6 +373,11 @@ public final class UniqueKeyIndex implements AutoCloseable
             return;
         }
         closed = true;
+        if (file != null)
+        {
+            file.close();
+            return;
+        }
         UnsafeApi.freeMemory(table);
     }
 }

@@ -1,6 +1,9 @@
 package io.junction.internal.time;
 
+import io.junction.internal.state.Refs;
 import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
 
 /**
  * A hashed timing wheel of event-time deadlines, driven by the watermark, never by the wall clock.
@@ -13,6 +16,10 @@ import org.agrona.UnsafeApi;
  * strictly below the watermark, i.e. the entries that the watermark has closed. An entry must be
  * scheduled with a deadline at or above the last watermark advanced to (an entry that is already
  * closed is the caller's to handle at once).
+ *
+ * <p>The links in the entries are stored relative to a base address ({@link Refs}: 0 in memory, a
+ * durable state's mapping otherwise), and {@link #save}/{@link #load} carry the wheel's own fields
+ * (slot heads, current tick, pending count) across a close and reopen of durable state.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -31,6 +38,7 @@ public final class TimerWheel
     private final int prevOffset;
     private final int nextOffset;
     private final int deadlineOffset;
+    private final long base;
     private boolean started;
     private long currentTick;
     private long pending;
@@ -45,6 +53,22 @@ public final class TimerWheel
     public TimerWheel(
         final int tickShift, final int slotCount, final int prevOffset, final int nextOffset, final int deadlineOffset)
     {
+        this(tickShift, slotCount, prevOffset, nextOffset, deadlineOffset, 0);
+    }
+
+    /**
+     * @param tickShift      log2 of the ms one slot covers, in [0, 40].
+     * @param slotCount      slots in the wheel, a power of two.
+     * @param prevOffset     offset in an entry of its 8-byte back link.
+     * @param nextOffset     offset in an entry of its 8-byte forward link.
+     * @param deadlineOffset offset in an entry of its 8-byte deadline.
+     * @param base           the address links are stored relative to ({@link Refs}).
+     */
+    public TimerWheel(
+        final int tickShift, final int slotCount, final int prevOffset, final int nextOffset, final int deadlineOffset,
+        final long base)
+    {
+        this.base = base;
         if (tickShift < 0 || tickShift > 40)
         {
             throw new IllegalArgumentException("tickShift must be in [0, 40]: " + tickShift);
@@ -68,10 +92,10 @@ public final class TimerWheel
         final int slot = (int)(deadline >> tickShift) & mask;
         final long head = slots[slot];
         UnsafeApi.putLong(entry + prevOffset, 0);
-        UnsafeApi.putLong(entry + nextOffset, head);
+        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, head));
         if (head != 0)
         {
-            UnsafeApi.putLong(head + prevOffset, entry);
+            UnsafeApi.putLong(head + prevOffset, Refs.toStored(base, entry));
         }
         slots[slot] = entry;
         pending++;
@@ -80,19 +104,19 @@ public final class TimerWheel
     /** Unlinks a scheduled entry before its deadline. */
     public void cancel(final long entry)
     {
-        final long prev = UnsafeApi.getLong(entry + prevOffset);
-        final long next = UnsafeApi.getLong(entry + nextOffset);
-        if (prev == 0)
+        final long prevStored = UnsafeApi.getLong(entry + prevOffset);
+        final long nextStored = UnsafeApi.getLong(entry + nextOffset);
+        if (prevStored == 0)
         {
-            slots[(int)(UnsafeApi.getLong(entry + deadlineOffset) >> tickShift) & mask] = next;
+            slots[(int)(UnsafeApi.getLong(entry + deadlineOffset) >> tickShift) & mask] = Refs.toAddress(base, nextStored);
         }
         else
         {
-            UnsafeApi.putLong(prev + nextOffset, next);
+            UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
-        if (next != 0)
+        if (nextStored != 0)
         {
-            UnsafeApi.putLong(next + prevOffset, prev);
+            UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
         }
         pending--;
     }
@@ -170,7 +194,7 @@ public final class TimerWheel
             for (int i = 0; i < slots.length; i++)
             {
                 final long tick = currentTick + i;
-                for (long entry = slots[(int)tick & mask]; entry != 0; entry = UnsafeApi.getLong(entry + nextOffset))
+                for (long entry = slots[(int)tick & mask]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
                 {
                     if (UnsafeApi.getLong(entry + deadlineOffset) >> tickShift == tick)
                     {
@@ -183,7 +207,7 @@ public final class TimerWheel
         long bestDeadline = Long.MAX_VALUE;
         for (int slot = 0; slot < slots.length; slot++)
         {
-            for (long entry = slots[slot]; entry != 0; entry = UnsafeApi.getLong(entry + nextOffset))
+            for (long entry = slots[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
             {
                 final long deadline = UnsafeApi.getLong(entry + deadlineOffset);
                 if (best == 0 || deadline < bestDeadline)
@@ -194,6 +218,46 @@ public final class TimerWheel
             }
         }
         return best;
+    }
+
+    /** @return bytes {@link #save} writes. */
+    public int savedLength()
+    {
+        return 1 + 8 + 8 + 4 + slots.length * 8;
+    }
+
+    /** Writes the wheel's own fields, its slot heads as stored references. */
+    public void save(final ByteBuffer out)
+    {
+        out.put((byte)(started ? 1 : 0));
+        out.putLong(currentTick);
+        out.putLong(pending);
+        out.putInt(slots.length);
+        for (final long head : slots)
+        {
+            out.putLong(Refs.toStored(base, head));
+        }
+    }
+
+    /**
+     * Reads what {@link #save} wrote, onto this wheel of the same geometry.
+     *
+     * @throws IllegalStateException when the saved wheel has another slot count.
+     */
+    public void load(final ByteBuffer in)
+    {
+        started = in.get() != 0;
+        currentTick = in.getLong();
+        pending = in.getLong();
+        final int count = in.getInt();
+        if (count != slots.length)
+        {
+            throw new IllegalStateException("saved wheel has " + count + " slots, this one " + slots.length);
+        }
+        for (int i = 0; i < count; i++)
+        {
+            slots[i] = Refs.toAddress(base, in.getLong());
+        }
     }
 
     /** @return entries scheduled and not yet expired or cancelled. */
@@ -208,7 +272,7 @@ public final class TimerWheel
         long entry = slots[slot];
         while (entry != 0)
         {
-            final long next = UnsafeApi.getLong(entry + nextOffset);
+            final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
             if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
             {
                 cancel(entry);

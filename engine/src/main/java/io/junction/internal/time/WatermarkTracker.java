@@ -2,6 +2,8 @@ package io.junction.internal.time;
 
 import io.junction.api.Side;
 
+import java.nio.ByteBuffer;
+
 /**
  * The join's watermark: the minimum of its two inputs' watermarks, each of which only moves forward
  * (a lower watermark is ignored, SPEC 1). Starts at {@link Long#MIN_VALUE}: nothing is late and
@@ -110,6 +112,23 @@ public final class WatermarkTracker
     public long input(final Side side)
     {
         return side == Side.LEFT ? left : right;
+    }
+
+    /** Writes the tracker's fields (for durable state). */
+    public void save(final ByteBuffer out)
+    {
+        out.putLong(left).putLong(right).putLong(joined).put((byte)((leftIdle ? 1 : 0) | (rightIdle ? 2 : 0)));
+    }
+
+    /** Reads what {@link #save} wrote. */
+    public void load(final ByteBuffer in)
+    {
+        left = in.getLong();
+        right = in.getLong();
+        joined = in.getLong();
+        final byte idle = in.get();
+        leftIdle = (idle & 1) != 0;
+        rightIdle = (idle & 2) != 0;
     }
 
     private boolean recompute()

@@ -2,6 +2,7 @@ package io.junction.tools.cli;
 
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
+import io.junction.runtime.CheckpointException;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.HotKeyReport;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Spec;
         "0:the run completed",
         "1:a file could not be read or written",
         "2:an option or the join spec was rejected (or its join kind is not implemented); nothing ran",
-        "3:the run completed but partition threads reported errors; the output may be incomplete"})
+        "3:the run completed but partition threads reported errors; the output may be incomplete",
+        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)"})
 public final class ReplayCommand implements Callable<Integer> {
     /** Exit code of a completed run. */
     public static final int EXIT_OK = 0;
@@ -49,6 +51,10 @@ public final class ReplayCommand implements Callable<Integer> {
     public static final int EXIT_SPEC = 2;
     /** Exit code of a run during which partitions reported errors. */
     public static final int EXIT_ENGINE_ERRORS = 3;
+    /** Exit code of a durable replay whose state could not be recovered or checkpointed. */
+    public static final int EXIT_STATE = 4;
+    /** Default {@code --checkpoint-every}. */
+    public static final long CHECKPOINT_EVERY_DEFAULT = 10_000;
     /** The largest {@code --partitions} a replay takes. */
     public static final int MAX_PARTITIONS = 64;
     /**
@@ -89,6 +95,23 @@ public final class ReplayCommand implements Callable<Integer> {
             + "for all partitions together (default: ${DEFAULT-VALUE})")
     private long maxKeys = Replay.MAX_KEYS_DEFAULT;
 
+    @Option(names = "--state", paramLabel = "DIR",
+        description = "durable mode: keep the engine's state, its checkpoints and the output spooled so far in DIR "
+            + "(which must be empty or new unless --resume)")
+    private Path stateDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N",
+        description = "with --state: checkpoint every N steps, at the position of the last step applied (default: "
+            + "${DEFAULT-VALUE})")
+    private long checkpointEvery = CHECKPOINT_EVERY_DEFAULT;
+
+    @Option(names = "--resume", description = "with --state: restore the newest checkpoint (or a clean close) in DIR "
+        + "and replay the log from the step after its position; the output is that of an uninterrupted run")
+    private boolean resume;
+
+    @Option(names = "--progress", description = "with --state: print a line to stderr before each checkpoint and before the close")
+    private boolean progress;
+
     @Option(names = "--stats", description = "after the run, print each partition's counters and hot keys to stderr")
     private boolean stats;
 
@@ -119,13 +142,26 @@ public final class ReplayCommand implements Callable<Integer> {
 
         final ReplayResult result;
         try {
-            result = new Replay(config).run(joinSpec, Replay.events(eventsFile));
+            result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
+                progress ? err : null)).run(joinSpec, Replay.events(eventsFile));
+        } catch (final CheckpointException e) {
+            err.println("junction replay: " + e.getMessage());
+            err.flush();
+            return EXIT_STATE;
+        } catch (final IllegalStateException e) {
+            if (stateDir == null) {
+                throw e;
+            }
+            err.println("junction replay: durable state in " + stateDir + ": " + e.getMessage());
+            err.flush();
+            return EXIT_STATE;
         } catch (final UnsupportedOperationException e) {
             err.println("junction replay: cannot run join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
         } catch (final IOException e) {
-            return ioError(err, "cannot read event log " + eventsFile, e);
+            return ioError(err, (stateDir == null ? "cannot read event log " + eventsFile : "cannot run durably (event log "
+                + eventsFile + ", state " + stateDir + ")"), e);
         }
 
         try {
@@ -169,6 +205,12 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxKeys * partitions > MAX_KEYS_LIMIT) {
             throw new ParameterException(spec.commandLine(), "--max-keys " + maxKeys + " times --partitions " +
                 partitions + " is more than the " + MAX_KEYS_LIMIT + " keys a replay sizes state for");
+        }
+        if (stateDir == null && (resume || progress || checkpointEvery != CHECKPOINT_EVERY_DEFAULT)) {
+            throw new ParameterException(spec.commandLine(), "--resume, --progress and --checkpoint-every need --state DIR");
+        }
+        if (checkpointEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every must be >= 1, got " + checkpointEvery);
         }
         if (out != null && deadLetter != null && sameFile(out, deadLetter)) {
             throw new ParameterException(spec.commandLine(),

@@ -27,15 +27,40 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
     private final StringBuilder line = new StringBuilder(256);
     private final List<StepLine> results = new ArrayList<>();
     private final List<StepLine> deadLetters = new ArrayList<>();
+    /** Durable replays: lines go to these files as they are produced (null: kept in the lists). */
+    private final Spool resultSpool;
+    private final Spool deadLetterSpool;
 
     PartitionCollector(final Schema schema, final Schema coGroupSchema) {
+        this(schema, coGroupSchema, null, null);
+    }
+
+    PartitionCollector(final Schema schema, final Schema coGroupSchema, final Spool resultSpool, final Spool deadLetterSpool) {
         this.schema = schema;
         this.coGroupSchema = coGroupSchema;
+        this.resultSpool = resultSpool;
+        this.deadLetterSpool = deadLetterSpool;
+    }
+
+    private void result(final long step, final String json) {
+        if (resultSpool != null) {
+            resultSpool.append(json);
+        } else {
+            results.add(new StepLine(step, json));
+        }
+    }
+
+    /** Makes the spooled lines durable: on the partition thread at a checkpoint, before the state is persisted. */
+    void flush() {
+        if (resultSpool != null) {
+            resultSpool.flush();
+            deadLetterSpool.flush();
+        }
     }
 
     @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step) {
-        results.add(new StepLine(step, resultLine(kind, left, right, step).append('}').toString()));
+        result(step, resultLine(kind, left, right, step).append('}').toString());
     }
 
     @Override
@@ -44,7 +69,7 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         final long step) {
         final StringBuilder sb = resultLine(kind, left, right, step);
         sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
-        results.add(new StepLine(step, sb.toString()));
+        result(step, sb.toString());
     }
 
     /** SEMANTICS 6.4: a computed row is written as {@code "row"}, after left and right, before the window. */
@@ -56,14 +81,19 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         sb.append(",\"row\":");
         RowJson.appendJson(coGroupSchema, row, sb);
         sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
-        results.add(new StepLine(step, sb.toString()));
+        result(step, sb.toString());
     }
 
     @Override
     public void onDeadLetter(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
         final DeadLetterReason reason) {
-        deadLetters.add(new StepLine(step, deadLetterLine(schema, line, side, kind, row, ts, step, reason.message())));
+        final String json = deadLetterLine(schema, line, side, kind, row, ts, step, reason.message());
+        if (deadLetterSpool != null) {
+            deadLetterSpool.append(json);
+        } else {
+            deadLetters.add(new StepLine(step, json));
+        }
     }
 
     private StringBuilder resultLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {

@@ -63,12 +63,50 @@ public final class Replay {
     private static final int MAX_ERRORS_KEPT = 100;
 
     private final EngineConfig config;
+    /** Null: state in memory, output kept in memory until the run ends. */
+    private final Durability durability;
 
     /**
      * @param config the engine configuration to run with (see {@link #config(int)})
      */
     public Replay(final EngineConfig config) {
-        this.config = config;
+        this(config, null);
+    }
+
+    /**
+     * @param config     the engine configuration to run with (see {@link #config(int)})
+     * @param durability where state, checkpoints and spooled output live, or null for a run in memory
+     */
+    public Replay(final EngineConfig config, final Durability durability) {
+        this.config = durability == null ? config : config.withStateRoot(durability.directory().resolve(STATE));
+        this.durability = durability;
+    }
+
+    /** The engine's state root under a durable replay's directory. */
+    static final String STATE = "engine";
+    /** The spooled output lines under a durable replay's directory. */
+    static final String OUTPUT = "output";
+
+    /**
+     * A durable replay: the engine keeps its state under {@code directory/engine/} and checkpoints it every
+     * {@code checkpointEvery} steps with the position {@code {step}} (the last step applied); output lines
+     * are spooled under {@code directory/output/} as they are produced and made durable at each checkpoint.
+     * With {@code resume}, the run restores the newest checkpoint (or the state a clean close left), cuts the
+     * spools back to the steps at or before its position, and replays the log from the step after it; the
+     * output is then exactly that of an uninterrupted run (at-least-once output, de-duplicated by step).
+     *
+     * @param directory       the replay's state directory
+     * @param checkpointEvery steps between checkpoints, at least 1
+     * @param resume          whether to resume what the directory holds (otherwise it must hold nothing)
+     * @param progress        where to print a line before each checkpoint and before the close, or null
+     */
+    public record Durability(Path directory, long checkpointEvery, boolean resume, java.io.PrintWriter progress) {
+        /** Checks the values. */
+        public Durability {
+            if (directory == null || checkpointEvery < 1) {
+                throw new IllegalArgumentException("a durable replay needs a directory and checkpointEvery >= 1");
+            }
+        }
     }
 
     /**
@@ -240,9 +278,23 @@ public final class Replay {
         throws IOException {
         final int partitions = config.partitions();
         final PartitionCollector[] collectors = new PartitionCollector[partitions];
-        for (int p = 0; p < partitions; p++) {
-            collectors[p] = new PartitionCollector(schema, spec.coGroupSchema());
+        final List<Spool> spools = new ArrayList<>();
+        final Path output = durability == null ? null : durability.directory().resolve(OUTPUT);
+        if (durability != null) {
+            prepareDirectory(output);
         }
+        for (int p = 0; p < partitions; p++) {
+            if (output == null) {
+                collectors[p] = new PartitionCollector(schema, spec.coGroupSchema());
+            } else {
+                final Spool results = new Spool(output.resolve("p" + p + ".results.jsonl"));
+                final Spool deadLetters = new Spool(output.resolve("p" + p + ".dead.jsonl"));
+                spools.add(results);
+                spools.add(deadLetters);
+                collectors[p] = new PartitionCollector(schema, spec.coGroupSchema(), results, deadLetters);
+            }
+        }
+        final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();
         final List<StepLine> refused = new ArrayList<>();
@@ -252,10 +304,13 @@ public final class Replay {
         final StringBuilder sb = new StringBuilder(256);
 
         long step = 0;
-        final JoinEngine engine = JoinEngine.builder(spec)
+        final JoinEngine engine;
+        try {
+            engine = JoinEngine.builder(spec)
             .config(config)
             .resultHandlers(p -> collectors[p])
             .deadLetterHandlers(p -> collectors[p])
+            .beforeCheckpoint(p -> collectors[p].flush())
             .errorHandler(t -> {
                 errorCount.incrementAndGet();
                 synchronized (errors) {
@@ -265,17 +320,50 @@ public final class Replay {
                 }
             })
             .start();
+        } catch (final RuntimeException e) {
+            closeAll(spools, refusedSpool);
+            throw e;
+        }
+        // Durable: the last step whose output is already in the spools (restored), -1 for none.
+        long resumeAfter = -1;
+        if (durability != null) {
+            final long[] restored = engine.restoredPositions();
+            resumeAfter = restored == null ? -1 : restored[0];
+            if (durability.progress() != null) {
+                durability.progress().println("junction replay: " + (resumeAfter < 0 ? "starting at step 0" :
+                    "resuming after step " + resumeAfter));
+                durability.progress().flush();
+            }
+            if (durability.resume()) {
+                try {
+                    cutSpools(output, partitions, resumeAfter);
+                } catch (final IOException | RuntimeException e) {
+                    engine.close();
+                    closeAll(spools, refusedSpool);
+                    throw e;
+                }
+            }
+        }
+        java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint = null;
+        boolean cleanClose = false;
         try {
             final Publisher publisher = engine.publisher();
             while (events.next()) {
                 final String line = events.text();
+                if (line != null && line.isBlank()) {
+                    continue;
+                }
+                if (step <= resumeAfter) {
+                    step++; // applied before the restored position; its output is in the spools
+                    continue;
+                }
+                if (durability != null && step > 0 && step % durability.checkpointEvery() == 0) {
+                    checkpoint = checkpoint(engine, checkpoint, step - 1, refused, refusedSpool);
+                }
                 if (line == null) {
                     refused.add(new StepLine(step, badLine(sb, step,
                         "line " + events.lineNumber() + ": " + events.problem(), events.echo())));
                     step++;
-                    continue;
-                }
-                if (line.isBlank()) {
                     continue;
                 }
                 try {
@@ -297,12 +385,41 @@ public final class Replay {
                 }
                 step++;
             }
-            check(publisher.endOfInput(step));
+            if (step > resumeAfter) {
+                check(publisher.endOfInput(step));
+            }
+            if (durability != null) {
+                // The end of input's output is made durable by a last checkpoint, before the clean close:
+                // once the close has written its positions, nothing is produced again.
+                if (step > resumeAfter) {
+                    checkpoint = checkpoint(engine, checkpoint, step, refused, refusedSpool);
+                }
+                awaitCheckpoint(checkpoint);
+                if (durability.progress() != null) {
+                    durability.progress().println("junction replay: closing at step " + step);
+                    durability.progress().flush();
+                }
+                cleanClose = true;
+                engine.close(new long[] {step});
+            }
         } finally {
-            engine.close();
+            if (!cleanClose) {
+                engine.close();
+            }
+            if (durability != null) {
+                closeAll(spools, refusedSpool);
+            }
         }
         final List<StepLine> results = new ArrayList<>();
         final List<StepLine> deadLetters = new ArrayList<>(refused);
+        if (output != null) {
+            deadLetters.clear();
+            deadLetters.addAll(Spool.read(output.resolve("input.dead.jsonl")));
+            for (int p = 0; p < partitions; p++) {
+                results.addAll(Spool.read(output.resolve("p" + p + ".results.jsonl")));
+                deadLetters.addAll(Spool.read(output.resolve("p" + p + ".dead.jsonl")));
+            }
+        }
         for (final PartitionCollector collector : collectors) {
             results.addAll(collector.results());
             deadLetters.addAll(collector.deadLetters());
@@ -319,6 +436,73 @@ public final class Replay {
             hotKeys.add(engine.hotKeys(p));
         }
         return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys);
+    }
+
+    /**
+     * Takes a checkpoint at {@code position} (the last step published), after the previous one has
+     * completed (one at a time), once the replay's own dead letters up to it are durable.
+     */
+    private java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint(
+        final JoinEngine engine, final java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> previous,
+        final long position, final List<StepLine> refused, final Spool refusedSpool) throws IOException {
+        awaitCheckpoint(previous);
+        for (final StepLine line : refused) {
+            refusedSpool.append(line.json());
+        }
+        refused.clear();
+        refusedSpool.flush();
+        if (durability.progress() != null) {
+            durability.progress().println("junction replay: checkpoint at step " + position);
+            durability.progress().flush();
+        }
+        return engine.checkpoint(new long[] {position});
+    }
+
+    private static void awaitCheckpoint(
+        final java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint) throws IOException {
+        if (checkpoint == null) {
+            return;
+        }
+        try {
+            checkpoint.get();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while a checkpoint was written", e);
+        } catch (final java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** A new durable replay needs an empty directory; a resumed one the directory of the run it resumes. */
+    private void prepareDirectory(final Path output) throws IOException {
+        final Path directory = durability.directory();
+        if (!durability.resume() && Files.isDirectory(directory)) {
+            try (java.util.stream.Stream<Path> entries = Files.list(directory)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException(directory + " holds the state of an earlier replay: resume it (--resume) " +
+                        "or give an empty or new directory");
+                }
+            }
+        }
+        io.junction.internal.durable.OwnerOnlyFiles.createDirectories(output);
+    }
+
+    /** Keeps in every spool the lines of the steps up to {@code position}: the rest is produced again. */
+    private static void cutSpools(final Path output, final int partitions, final long position) throws IOException {
+        Spool.truncateAfter(output.resolve("input.dead.jsonl"), position);
+        for (int p = 0; p < partitions; p++) {
+            Spool.truncateAfter(output.resolve("p" + p + ".results.jsonl"), position);
+            Spool.truncateAfter(output.resolve("p" + p + ".dead.jsonl"), position);
+        }
+    }
+
+    private static void closeAll(final List<Spool> spools, final Spool refusedSpool) throws IOException {
+        for (final Spool spool : spools) {
+            spool.close();
+        }
+        if (refusedSpool != null) {
+            refusedSpool.close();
+        }
     }
 
     private static void publishRow(

@@ -1,0 +1,187 @@
+package io.junction.internal.durable;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.CRC32C;
+
+/**
+ * Small text files of the runtime (the engine's identity, the last confirmed checkpoint, a partition's
+ * clean-close positions), each whole or absent: written to a temporary file, fsynced, renamed into place,
+ * the directory fsynced; the last line is the CRC-32C of the others, so a torn or damaged file is
+ * recognised, never half-read. ASCII, '\n' on every platform.
+ */
+public final class SmallFiles
+{
+    private SmallFiles()
+    {
+    }
+
+    /**
+     * Writes a file atomically, owner-only.
+     *
+     * @param file  the file (replaced when it exists).
+     * @param lines its lines, ASCII, without '\n'.
+     * @throws IOException when it cannot be written.
+     */
+    public static void write(final Path file, final List<String> lines) throws IOException
+    {
+        final StringBuilder text = new StringBuilder(128);
+        for (final String line : lines)
+        {
+            text.append(line).append('\n');
+        }
+        final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
+        final CRC32C crc = new CRC32C();
+        crc.update(body);
+        final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        OwnerOnlyFiles.createFile(tmp);
+        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
+        {
+            channel.write(ByteBuffer.wrap(body));
+            channel.write(ByteBuffer.wrap(trailer));
+            channel.force(true);
+        }
+        try
+        {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (final AtomicMoveNotSupportedException e)
+        {
+            throw new IOException("the file system of " + file + " cannot rename atomically: durable state needs it", e);
+        }
+        fsyncDirectory(file.getParent());
+    }
+
+    /**
+     * Reads a file written by {@link #write}.
+     *
+     * @param file the file.
+     * @return its lines without the checksum; null when it does not exist.
+     * @throws IOException naming the file when it is truncated or damaged, or cannot be read.
+     */
+    public static List<String> read(final Path file) throws IOException
+    {
+        final byte[] bytes;
+        try
+        {
+            bytes = Files.readAllBytes(file);
+        }
+        catch (final NoSuchFileException e)
+        {
+            return null;
+        }
+        final String text = new String(bytes, StandardCharsets.US_ASCII);
+        final int last = text.lastIndexOf("crc32c ");
+        if (last < 0 || !text.endsWith("\n"))
+        {
+            throw new IOException(file + " is truncated");
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, last);
+        if (!text.substring(last).equals(String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue())))
+        {
+            throw new IOException(file + " is damaged (its checksum does not match)");
+        }
+        final String body = text.substring(0, last);
+        return body.isEmpty() ? new ArrayList<>() : new ArrayList<>(Arrays.asList(body.split("\n")));
+    }
+
+    /**
+     * Deletes a file and makes the deletion durable.
+     *
+     * @param file the file.
+     * @return whether it existed.
+     * @throws IOException when it cannot be deleted.
+     */
+    public static boolean delete(final Path file) throws IOException
+    {
+        final boolean existed = Files.deleteIfExists(file);
+        if (existed)
+        {
+            fsyncDirectory(file.getParent());
+        }
+        return existed;
+    }
+
+    /**
+     * Makes a directory's entries (creations, renames, deletions) durable.
+     *
+     * @param dir the directory.
+     * @throws IOException when it cannot be synced where the platform can.
+     */
+    public static void fsyncDirectory(final Path dir) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ))
+        {
+            channel.force(true);
+        }
+        catch (final IOException e)
+        {
+            // Some platforms cannot open a directory for fsync; the rename is then as durable as they allow.
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
+            {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * @param positions positions.
+     * @return them as a line: {@code positions N p1 p2 ...}.
+     */
+    public static String positionsLine(final long[] positions)
+    {
+        final StringBuilder line = new StringBuilder("positions ").append(positions.length);
+        for (final long position : positions)
+        {
+            line.append(' ').append(position);
+        }
+        return line.toString();
+    }
+
+    /**
+     * @param line a line written by {@link #positionsLine}.
+     * @param file the file it is from, for the message.
+     * @return the positions.
+     * @throws IOException when the line is not one.
+     */
+    public static long[] parsePositions(final String line, final Path file) throws IOException
+    {
+        try
+        {
+            final String[] words = line.split(" ");
+            if (!"positions".equals(words[0]))
+            {
+                throw new IOException(file + ": '" + line + "' is not a positions line");
+            }
+            final long[] positions = new long[Integer.parseInt(words[1])];
+            if (words.length != positions.length + 2)
+            {
+                throw new IOException(file + ": '" + line + "' does not hold " + positions.length + " positions");
+            }
+            for (int i = 0; i < positions.length; i++)
+            {
+                positions[i] = Long.parseLong(words[i + 2]);
+            }
+            return positions;
+        }
+        catch (final NumberFormatException | IndexOutOfBoundsException e)
+        {
+            throw new IOException(file + ": '" + line + "' is not a positions line", e);
+        }
+    }
+}

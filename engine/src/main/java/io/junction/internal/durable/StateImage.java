@@ -1,0 +1,432 @@
+package io.junction.internal.durable;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+
+/**
+ * Copies a partition's state directory into a checkpoint and back, incrementally. Every state file is
+ * split into chunks of {@link #CHUNK_BYTES}; each chunk is a file of the checkpoint ({@code c-FFFF-CCCCCCCC}).
+ * A chunk whose size, CRC-32C and CRC-32 (64 bits of checksum together) equal those of the same chunk
+ * of the same file in the previous checkpoint is hard-linked to that checkpoint's chunk, not written:
+ * a checkpoint writes only what changed since the previous one, yet each is complete by itself (delete
+ * any other and it still restores). The index of files and chunks ({@value #INDEX}) is a checkpoint file
+ * too, so the manifest's CRCs cover it.
+ *
+ * <p>A chunk shared by hard link is one copy on disk: damage to it damages every checkpoint that shares
+ * it (each one's manifest catches it when opened).
+ *
+ * <p>Not thread safe: one per partition, used by the thread that checkpoints or restores it.
+ */
+public final class StateImage
+{
+    /** Bytes per chunk. */
+    public static final int CHUNK_BYTES = 1 << 20;
+    /** The index file's name in a checkpoint. */
+    public static final String INDEX = "STATE-FILES";
+
+    private static final String HEADER = "junction-state-files 1";
+
+    private final Path stateDirectory;
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+    /** The chunks of the last checkpoint written or restored, by "path#chunk"; empty when there is none. */
+    private Map<String, Chunk> previous = Collections.emptyMap();
+    /** The chunks of the checkpoint being written, until it is committed or aborted. */
+    private Map<String, Chunk> pending;
+    private long bytesWritten;
+    private long bytesLinked;
+
+    /**
+     * @param stateDirectory the directory the operator keeps its files in.
+     */
+    public StateImage(final Path stateDirectory)
+    {
+        this.stateDirectory = stateDirectory;
+    }
+
+    /** @return the state directory. */
+    public Path stateDirectory()
+    {
+        return stateDirectory;
+    }
+
+    /** @return bytes of chunks the last {@link #write} wrote. */
+    public long bytesWritten()
+    {
+        return bytesWritten;
+    }
+
+    /** @return bytes of chunks the last {@link #write} hard-linked to the previous checkpoint's. */
+    public long bytesLinked()
+    {
+        return bytesLinked;
+    }
+
+    /** One chunk of a state file in a checkpoint. */
+    private static final class Chunk
+    {
+        final String name;
+        final long size;
+        final long crc32c;
+        final long crc32;
+        final Path file;
+
+        Chunk(final String name, final long size, final long crc32c, final long crc32, final Path file)
+        {
+            this.name = name;
+            this.size = size;
+            this.crc32c = crc32c;
+            this.crc32 = crc32;
+            this.file = file;
+        }
+    }
+
+    /**
+     * Writes the state directory's files into a checkpoint that is being written (the caller commits it).
+     * The state must not change meanwhile.
+     *
+     * @param writer the checkpoint.
+     * @param dir    the checkpoint's directory (where linked chunks will live).
+     * @throws IOException when a file cannot be read or written.
+     */
+    public void write(final CheckpointStore.Writer writer, final Path dir) throws IOException
+    {
+        bytesWritten = 0;
+        bytesLinked = 0;
+        final List<String> files = list();
+        final Map<String, Chunk> written = new HashMap<>();
+        final StringBuilder index = new StringBuilder(256).append(HEADER).append('\n');
+        final CRC32C crc32c = new CRC32C();
+        final CRC32 crc32 = new CRC32();
+        for (int f = 0; f < files.size(); f++)
+        {
+            final String relative = files.get(f);
+            try (FileChannel in = FileChannel.open(stateDirectory.resolve(relative), StandardOpenOption.READ))
+            {
+                final long size = in.size();
+                final long chunks = (size + CHUNK_BYTES - 1) / CHUNK_BYTES;
+                index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
+                for (long c = 0; c < chunks; c++)
+                {
+                    buffer.clear();
+                    final long at = c * CHUNK_BYTES;
+                    buffer.limit((int)Math.min(CHUNK_BYTES, size - at));
+                    while (buffer.hasRemaining())
+                    {
+                        if (in.read(buffer, at + buffer.position()) < 0)
+                        {
+                            throw new IOException(stateDirectory.resolve(relative) + " shrank while it was copied");
+                        }
+                    }
+                    buffer.flip();
+                    crc32c.reset();
+                    crc32.reset();
+                    crc32c.update(buffer.duplicate());
+                    crc32.update(buffer.duplicate());
+                    final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
+                    final Chunk before = previous.get(relative + '#' + c);
+                    final long length = buffer.remaining();
+                    boolean linked = false;
+                    if (before != null && before.size == length && before.crc32c == crc32c.getValue() &&
+                        before.crc32 == crc32.getValue())
+                    {
+                        try
+                        {
+                            writer.link(name, before.file, length, before.crc32c);
+                            linked = true;
+                            bytesLinked += length;
+                        }
+                        catch (final NoSuchFileException e)
+                        {
+                            // The previous checkpoint was pruned: write the chunk.
+                        }
+                    }
+                    if (!linked)
+                    {
+                        final WritableByteChannel out = writer.file(name);
+                        out.write(buffer);
+                        bytesWritten += length;
+                    }
+                    index.append(String.format(Locale.ROOT, "chunk %s %d %08x %08x", name, length, crc32c.getValue(),
+                        crc32.getValue())).append('\n');
+                    written.put(relative + '#' + c, new Chunk(name, length, crc32c.getValue(), crc32.getValue(),
+                        dir.resolve(name)));
+                }
+            }
+        }
+        final WritableByteChannel out = writer.file(INDEX);
+        out.write(ByteBuffer.wrap(index.toString().getBytes(StandardCharsets.US_ASCII)));
+        pending = written;
+    }
+
+    /** The checkpoint last written is committed: its chunks are the ones the next checkpoint links to. */
+    public void committed()
+    {
+        if (pending != null)
+        {
+            previous = pending;
+            pending = null;
+        }
+    }
+
+    /** The checkpoint last written was not committed: the next one links to the one before. */
+    public void aborted()
+    {
+        pending = null;
+    }
+
+    /**
+     * Replaces the state directory's content with a verified checkpoint's: deletes what is there, then
+     * writes each file from its chunks, fsyncs them and the directories. Remembers the checkpoint's
+     * chunks, so the next checkpoint links to them.
+     *
+     * @param checkpoint a verified checkpoint (its manifest's CRCs have been checked).
+     * @throws IOException when a file cannot be read or written, or the index is malformed.
+     */
+    public void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    {
+        final Path indexFile = checkpoint.files().get(INDEX);
+        if (indexFile == null)
+        {
+            throw new IOException(checkpoint.directory + " has no " + INDEX + ": not a checkpoint of a state directory");
+        }
+        final List<String> lines = Files.readAllLines(indexFile, StandardCharsets.US_ASCII);
+        if (lines.isEmpty() || !HEADER.equals(lines.get(0)))
+        {
+            throw new IOException(indexFile + " is not a state index (header '" + (lines.isEmpty() ? "" : lines.get(0)) + "')");
+        }
+        clear();
+        OwnerOnlyFiles.createDirectories(stateDirectory);
+        final Map<String, Chunk> restored = new HashMap<>();
+        int i = 1;
+        try
+        {
+            while (i < lines.size())
+            {
+                final String[] file = lines.get(i++).split(" ");
+                if (file.length != 4 || !"file".equals(file[0]))
+                {
+                    throw new IOException(indexFile + " line " + i + " is not a file line");
+                }
+                final String relative = file[1];
+                checkRelative(relative, indexFile);
+                final long size = Long.parseLong(file[2]);
+                final long chunks = Long.parseLong(file[3]);
+                final Path target = stateDirectory.resolve(relative);
+                if (target.getParent() != null)
+                {
+                    OwnerOnlyFiles.createDirectories(target.getParent());
+                }
+                long total = 0;
+                try (FileChannel out = FileChannel.open(OwnerOnlyFiles.createFile(target), StandardOpenOption.WRITE))
+                {
+                    for (long c = 0; c < chunks; c++)
+                    {
+                        final String[] chunk = lines.get(i++).split(" ");
+                        if (chunk.length != 5 || !"chunk".equals(chunk[0]))
+                        {
+                            throw new IOException(indexFile + " line " + i + " is not a chunk line");
+                        }
+                        final Path source = checkpoint.files().get(chunk[1]);
+                        if (source == null)
+                        {
+                            throw new IOException(indexFile + " names chunk " + chunk[1] + ", which the manifest does not");
+                        }
+                        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ))
+                        {
+                            long at = 0;
+                            final long length = in.size();
+                            while (at < length)
+                            {
+                                at += in.transferTo(at, length - at, out);
+                            }
+                            total += length;
+                        }
+                        restored.put(relative + '#' + c, new Chunk(chunk[1], Long.parseLong(chunk[2]),
+                            Long.parseLong(chunk[3], 16), Long.parseLong(chunk[4], 16), source));
+                    }
+                    out.force(true);
+                }
+                if (total != size)
+                {
+                    throw new IOException(indexFile + " says " + relative + " is " + size + " bytes, its chunks hold " + total);
+                }
+            }
+        }
+        catch (final NumberFormatException | IndexOutOfBoundsException e)
+        {
+            throw new IOException(indexFile + " is malformed at line " + i + ": " + e, e);
+        }
+        fsyncTree(stateDirectory);
+        previous = restored;
+        pending = null;
+    }
+
+    /**
+     * Takes the chunks of an earlier checkpoint as the ones the next checkpoint links to, without
+     * verifying them (as after a reopen, when nothing was restored): a chunk linked whose file was damaged
+     * since fails the new checkpoint's verification when it is opened. Best effort: an unreadable index
+     * leaves nothing to link to, and the next checkpoint writes every chunk.
+     *
+     * @param checkpointDirectory the earlier checkpoint's directory.
+     */
+    public void linkNextTo(final Path checkpointDirectory)
+    {
+        final Map<String, Chunk> chunks = new HashMap<>();
+        try
+        {
+            final List<String> lines = Files.readAllLines(checkpointDirectory.resolve(INDEX), StandardCharsets.US_ASCII);
+            if (lines.isEmpty() || !HEADER.equals(lines.get(0)))
+            {
+                return;
+            }
+            String relative = null;
+            long c = 0;
+            for (int i = 1; i < lines.size(); i++)
+            {
+                final String[] words = lines.get(i).split(" ");
+                if ("file".equals(words[0]))
+                {
+                    relative = words[1];
+                    c = 0;
+                }
+                else
+                {
+                    chunks.put(relative + '#' + c++, new Chunk(words[1], Long.parseLong(words[2]), Long.parseLong(words[3], 16),
+                        Long.parseLong(words[4], 16), checkpointDirectory.resolve(words[1])));
+                }
+            }
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            return;
+        }
+        previous = chunks;
+        pending = null;
+    }
+
+    /** Forgets the previous checkpoint: the next checkpoint writes every chunk. */
+    public void forgetPrevious()
+    {
+        previous = Collections.emptyMap();
+        pending = null;
+    }
+
+    /**
+     * Deletes everything in the state directory (the directory itself stays).
+     *
+     * @throws IOException when something cannot be deleted.
+     */
+    public void clear() throws IOException
+    {
+        if (Files.isDirectory(stateDirectory, LinkOption.NOFOLLOW_LINKS))
+        {
+            deleteContent(stateDirectory);
+        }
+    }
+
+    /** @return whether the state directory exists and holds anything. */
+    public boolean hasFiles() throws IOException
+    {
+        if (!Files.isDirectory(stateDirectory))
+        {
+            return false;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(stateDirectory))
+        {
+            return entries.iterator().hasNext();
+        }
+    }
+
+    private static void deleteContent(final Path dir) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : entries)
+            {
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+                {
+                    deleteContent(entry);
+                }
+                Files.delete(entry);
+            }
+        }
+    }
+
+    /** @return the state's regular files, relative, '/'-separated, sorted (a stable chunk naming). */
+    private List<String> list() throws IOException
+    {
+        final List<String> files = new ArrayList<>();
+        if (Files.isDirectory(stateDirectory))
+        {
+            collect(stateDirectory, "", files);
+        }
+        Collections.sort(files);
+        return files;
+    }
+
+    private void collect(final Path dir, final String prefix, final List<String> files) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : entries)
+            {
+                final String relative = prefix + entry.getFileName();
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+                {
+                    collect(entry, relative + '/', files);
+                }
+                else if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))
+                {
+                    checkRelative(relative, entry);
+                    files.add(relative);
+                }
+                else
+                {
+                    throw new IOException(entry + " is neither a file nor a directory: a state directory holds only files");
+                }
+            }
+        }
+    }
+
+    private static void checkRelative(final String relative, final Path where) throws IOException
+    {
+        if (relative.isEmpty() || relative.startsWith("/") || relative.contains("..") || relative.chars().anyMatch(
+            ch -> ch <= ' ' || ch >= 127))
+        {
+            throw new IOException(where + ": state file name '" + relative + "' cannot be checkpointed " +
+                "(printable ASCII without spaces or '..' only)");
+        }
+    }
+
+    private static void fsyncTree(final Path dir) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : entries)
+            {
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+                {
+                    fsyncTree(entry);
+                }
+            }
+        }
+        SmallFiles.fsyncDirectory(dir);
+    }
+}

@@ -1,0 +1,420 @@
+package io.junction.join;
+
+import io.junction.internal.durable.OwnerOnlyFiles;
+import io.junction.internal.state.NativeArena;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+/**
+ * The files of one operator's durable state directory and the rules for reopening them.
+ * <pre>
+ *   arena.dat          records, row groups, buckets (mapped; header: bump pointer, free lists, dirty flag)
+ *   index.dat          the hash key index's table (mapped)        | index.cmap: the Chronicle Map index
+ *   unique-left.dat    a side's unique-key index table (mapped), regular joins with such a key
+ *   unique-right.dat
+ *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
+ *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
+ *                      every file's length, heap.dat's checksum, its own checksum
+ * </pre>
+ * A directory is reopened only when the marker is there and intact, names this join, layout and
+ * format, every file it lists has the length it says, heap.dat's checksum matches, and the arena's
+ * header is intact with its dirty flag clear (the flag is set by the first change after a persist,
+ * so a process that dies after changing the state leaves it set). All of that is checked, reading only
+ * the marker, heap.dat and the arena's header, before anything is created or modified; anything else
+ * is a {@link DurableStateException} naming the file.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class DurableState
+{
+    static final String ARENA = "arena.dat";
+    static final String INDEX = "index.dat";
+    static final String CHRONICLE_INDEX = "index.cmap";
+    static final String UNIQUE_LEFT = "unique-left.dat";
+    static final String UNIQUE_RIGHT = "unique-right.dat";
+    static final String HEAP = "heap.dat";
+    static final String MARKER = "clean";
+    /** Version of the directory's format: the marker, heap.dat and the files' layouts. */
+    static final int FORMAT_VERSION = 1;
+    private static final long MARKER_MAGIC = 0x4A4E43434C45414EL;
+    private static final String ADVICE = ": restore the state directory from a checkpoint (or empty it to start afresh)";
+
+    final Path directory;
+    /** True when the directory held a clean image that this reopens. */
+    final boolean reopened;
+    /** The key-hash seed the state was built with (the configured or drawn one when fresh). */
+    final long hashSeed;
+    private final long fingerprint;
+    private final long layout;
+    /** heap.dat's bytes when reopened, until the state and the operator have read them. */
+    private ByteBuffer heap;
+    /** Whether the marker file may be on disk (a reopened image's, or the last persist's). */
+    private boolean markerOnDisk;
+    /** Bytes this read from the directory's files to open it (structural tests: not the arena's records). */
+    private long bytesRead;
+
+    private DurableState(final Path directory, final boolean reopened, final long hashSeed, final long fingerprint,
+        final long layout, final ByteBuffer heap, final long bytesRead)
+    {
+        this.directory = directory;
+        this.reopened = reopened;
+        this.hashSeed = hashSeed;
+        this.fingerprint = fingerprint;
+        this.layout = layout;
+        this.heap = heap;
+        this.markerOnDisk = reopened;
+        this.bytesRead = bytesRead;
+    }
+
+    /**
+     * Validates the directory and, when it holds nothing, creates it owner-only; nothing else is
+     * created or changed here.
+     *
+     * @param directory   the state directory.
+     * @param fingerprint the join's {@link io.junction.api.JoinSpec#fingerprint()}.
+     * @param layout      the state layout's hash ({@link PartitionState}).
+     * @param config      the configuration (its hash seed, when fixed, must be the stored one).
+     * @return the opened directory.
+     * @throws DurableStateException when the directory holds state this must not reopen.
+     */
+    static DurableState open(final Path directory, final long fingerprint, final long layout, final StateConfig config)
+    {
+        if (!Files.exists(directory) || isEmptyDirectory(directory))
+        {
+            try
+            {
+                OwnerOnlyFiles.createDirectories(directory);
+            }
+            catch (final IOException e)
+            {
+                throw new DurableStateException("cannot create state directory " + directory + ": " + e.getMessage(), e);
+            }
+            final long seed = config.withResolvedHashSeed().hashSeed();
+            return new DurableState(directory, false, seed, fingerprint, layout, null, 0);
+        }
+        if (!Files.isDirectory(directory))
+        {
+            throw new DurableStateException(directory + " is not a directory");
+        }
+        final Path markerPath = directory.resolve(MARKER);
+        if (!Files.exists(markerPath))
+        {
+            throw new DurableStateException(markerPath + " is missing: the state in " + directory +
+                " was not closed cleanly (the process stopped without persist or close)" + ADVICE);
+        }
+        final byte[] marker = read(markerPath);
+        long read = marker.length;
+        final ByteBuffer m = ByteBuffer.wrap(marker);
+        if (marker.length < 8 * 7 + 4 * 2 + 8 || m.getLong(0) != MARKER_MAGIC)
+        {
+            throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(marker, 0, marker.length - 8);
+        if (m.getLong(marker.length - 8) != crc.getValue())
+        {
+            throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
+        }
+        m.position(8);
+        final int version = m.getInt();
+        if (version != FORMAT_VERSION)
+        {
+            throw new DurableStateException(markerPath + " was written in state format version " + version +
+                ", this build reads version " + FORMAT_VERSION + ADVICE);
+        }
+        final long storedFingerprint = m.getLong();
+        if (storedFingerprint != fingerprint)
+        {
+            throw new DurableStateException(String.format(
+                "%s belongs to another join (fingerprint %016x, this join's %016x): refusing to reopen it%s",
+                markerPath, storedFingerprint, fingerprint, ADVICE));
+        }
+        final long storedLayout = m.getLong();
+        if (storedLayout != layout)
+        {
+            throw new DurableStateException(String.format(
+                "%s was written with another partition state layout (%016x, this operator's %016x: index kind, " +
+                "key capacity, chunk size, timer wheel or byte limit differ)%s", markerPath, storedLayout, layout, ADVICE));
+        }
+        final long seed = m.getLong();
+        if (config.hasFixedHashSeed() && config.hashSeed() != seed)
+        {
+            throw new DurableStateException(markerPath + " was written with key-hash seed " + seed +
+                ", the configuration fixes " + config.hashSeed() + ": the index would not find its keys" + ADVICE);
+        }
+        final long heapLength = m.getLong();
+        final long heapCrc = m.getLong();
+        final int files = m.getInt();
+        final Map<String, Long> lengths = new LinkedHashMap<>();
+        for (int i = 0; i < files; i++)
+        {
+            final byte[] name = new byte[m.getShort()];
+            m.get(name);
+            lengths.put(new String(name, StandardCharsets.UTF_8), m.getLong());
+        }
+        for (final Map.Entry<String, Long> file : lengths.entrySet())
+        {
+            final Path path = directory.resolve(file.getKey());
+            final long length;
+            try
+            {
+                length = Files.size(path);
+            }
+            catch (final NoSuchFileException e)
+            {
+                throw new DurableStateException(path + " is missing (the marker lists it)" + ADVICE, e);
+            }
+            catch (final IOException e)
+            {
+                throw new DurableStateException("cannot read " + path + ": " + e.getMessage(), e);
+            }
+            if (length != file.getValue())
+            {
+                throw new DurableStateException(path + (length == 0 ? " is empty" : " is " + length + " bytes long") +
+                    ", the marker says " + file.getValue() + " (truncated or replaced)" + ADVICE);
+            }
+        }
+        final Path heapPath = directory.resolve(HEAP);
+        final Path arenaPath = directory.resolve(ARENA);
+        if (!lengths.containsKey(HEAP) || !lengths.containsKey(ARENA) || lengths.get(HEAP) != heapLength)
+        {
+            throw new DurableStateException(markerPath + " does not list " + HEAP + " and " + ARENA + " as written" + ADVICE);
+        }
+        final byte[] heapBytes = read(heapPath);
+        read += heapBytes.length;
+        crc.reset();
+        crc.update(heapBytes, 0, heapBytes.length);
+        if (crc.getValue() != heapCrc)
+        {
+            throw new DurableStateException(heapPath + " is damaged (checksum mismatch with " + MARKER + ")" + ADVICE);
+        }
+        final byte[] header = new byte[NativeArena.HEADER_LENGTH];
+        try (FileChannel channel = FileChannel.open(arenaPath, StandardOpenOption.READ))
+        {
+            final ByteBuffer buffer = ByteBuffer.wrap(header);
+            while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) > 0)
+            {
+                // Read the header only: the records are mapped on demand, never read here.
+            }
+            if (buffer.hasRemaining())
+            {
+                throw new DurableStateException(arenaPath + " is shorter than its header (truncated)" + ADVICE);
+            }
+            read += header.length;
+            final String wrong = NativeArena.checkHeader(header, channel.size());
+            if (wrong != null)
+            {
+                throw new DurableStateException(arenaPath + " " + wrong + ADVICE);
+            }
+        }
+        catch (final IOException e)
+        {
+            throw new DurableStateException("cannot read " + arenaPath + ": " + e.getMessage(), e);
+        }
+        return new DurableState(directory, true, seed, fingerprint, layout, ByteBuffer.wrap(heapBytes), read);
+    }
+
+    /**
+     * The key-hash seed a clean image in {@code directory} was built with, for a runtime that must route
+     * rows with it; checks the marker only (magic, checksum, format version).
+     *
+     * @param directory a state directory.
+     * @return the seed, or empty when the directory holds no marker.
+     * @throws DurableStateException when the marker is damaged or of another format.
+     */
+    static java.util.OptionalLong storedHashSeed(final Path directory)
+    {
+        final Path markerPath = directory.resolve(MARKER);
+        if (!Files.exists(markerPath))
+        {
+            return java.util.OptionalLong.empty();
+        }
+        final byte[] marker = read(markerPath);
+        final ByteBuffer m = ByteBuffer.wrap(marker);
+        if (marker.length < 8 * 7 + 4 * 2 + 8 || m.getLong(0) != MARKER_MAGIC)
+        {
+            throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(marker, 0, marker.length - 8);
+        if (m.getLong(marker.length - 8) != crc.getValue())
+        {
+            throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
+        }
+        if (m.getInt(8) != FORMAT_VERSION)
+        {
+            throw new DurableStateException(markerPath + " was written in state format version " + m.getInt(8) +
+                ", this build reads version " + FORMAT_VERSION + ADVICE);
+        }
+        // magic 8, version 4, fingerprint 8, layout 8: the seed follows.
+        return java.util.OptionalLong.of(m.getLong(28));
+    }
+
+    private static boolean isEmptyDirectory(final Path directory)
+    {
+        if (!Files.isDirectory(directory))
+        {
+            return false;
+        }
+        try (Stream<Path> entries = Files.list(directory))
+        {
+            return entries.findAny().isEmpty();
+        }
+        catch (final IOException e)
+        {
+            throw new DurableStateException("cannot list state directory " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] read(final Path path)
+    {
+        try
+        {
+            return Files.readAllBytes(path);
+        }
+        catch (final IOException e)
+        {
+            throw new DurableStateException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return a reopened image's heap.dat, positioned where the last reader stopped; null when fresh. */
+    ByteBuffer heap()
+    {
+        return heap;
+    }
+
+    /** Drops the reopened heap bytes once everything has read its part. */
+    void heapRead()
+    {
+        heap = null;
+    }
+
+    /** @return bytes read from the files to open the directory. */
+    long bytesRead()
+    {
+        return bytesRead;
+    }
+
+    /** @return a file of the directory. */
+    Path file(final String name)
+    {
+        return directory.resolve(name);
+    }
+
+    /**
+     * Removes the marker, durably, when it may be on disk: first thing on the first change after a
+     * reopen, and at the start of a persist, so that no crash leaves a marker beside files it does not describe.
+     */
+    void removeMarker() throws IOException
+    {
+        if (markerOnDisk)
+        {
+            Files.deleteIfExists(directory.resolve(MARKER));
+            syncDirectory();
+            markerOnDisk = false;
+        }
+    }
+
+    /**
+     * The end of a persist: writes heap.dat, then the marker, each to a new file synced and renamed
+     * into place, and syncs the directory. The caller has forced the mapped files.
+     *
+     * @param heapBytes the heap-held state.
+     * @param files     the name and length of every other file of the image.
+     */
+    void writeImage(final byte[] heapBytes, final Map<String, Long> files) throws IOException
+    {
+        writeAtomically(HEAP, heapBytes);
+        final CRC32 crc = new CRC32();
+        crc.update(heapBytes, 0, heapBytes.length);
+        final Map<String, Long> all = new LinkedHashMap<>(files);
+        all.put(HEAP, (long)heapBytes.length);
+        int length = 8 + 4 + 8 * 5 + 4 + 8;
+        for (final String name : all.keySet())
+        {
+            length += 2 + name.getBytes(StandardCharsets.UTF_8).length + 8;
+        }
+        final ByteBuffer marker = ByteBuffer.allocate(length);
+        marker.putLong(MARKER_MAGIC).putInt(FORMAT_VERSION).putLong(fingerprint).putLong(layout).putLong(hashSeed)
+            .putLong(heapBytes.length).putLong(crc.getValue()).putInt(all.size());
+        for (final Map.Entry<String, Long> file : all.entrySet())
+        {
+            final byte[] name = file.getKey().getBytes(StandardCharsets.UTF_8);
+            marker.putShort((short)name.length).put(name).putLong(file.getValue());
+        }
+        crc.reset();
+        crc.update(marker.array(), 0, marker.position());
+        marker.putLong(crc.getValue());
+        markerOnDisk = true;
+        writeAtomically(MARKER, marker.array());
+        syncDirectory();
+    }
+
+    private void writeAtomically(final String name, final byte[] bytes) throws IOException
+    {
+        final Path target = directory.resolve(name);
+        final Path temporary = directory.resolve(name + ".tmp");
+        Files.deleteIfExists(temporary);
+        OwnerOnlyFiles.createFile(temporary);
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE))
+        {
+            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining())
+            {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        }
+        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** fsyncs a file written through another channel (a Chronicle Map's). */
+    static void sync(final Path file) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
+        {
+            channel.force(true);
+        }
+    }
+
+    private void syncDirectory() throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))
+        {
+            channel.force(true);
+        }
+        catch (final IOException e)
+        {
+            // Some platforms cannot open a directory for sync; the renames are then as durable as they get.
+            if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win"))
+            {
+                throw e;
+            }
+        }
+    }
+
+    /** A 64-bit FNV-1a hash of a text, for the layout hash. */
+    static long hash(final String text)
+    {
+        long hash = 0xcbf29ce484222325L;
+        for (final byte b : text.getBytes(StandardCharsets.UTF_8))
+        {
+            hash ^= b & 0xFF;
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,144 @@
+package io.junction.runtime;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One checkpoint or restore on its way through the rings: each partition it covers reports on its own
+ * thread ({@link #done}); the last one completes the future, exceptionally when any partition failed.
+ * The counter's decrement orders every partition's writes before the completion.
+ */
+final class CheckpointRequest
+{
+    final long id;
+    final long[] positions;
+    final boolean restore;
+    /** Checkpoints with a lower id may be deleted once this one is written: the newest confirmed at creation. */
+    final long floor;
+    final int[] partitions;
+    /** A checkpoint of some partitions only ({@link JoinEngine#checkpointPartition}), not of the whole engine. */
+    final boolean partitionOnly;
+    final CompletableFuture<CompletedCheckpoint> future = new CompletableFuture<>();
+    private final long[] pauseNanos;
+    private final long[] bytesWritten;
+    private final long[] bytesLinked;
+    private final long[][] restoredPositions;
+    private final long[] restoredIds;
+    private final Throwable[] failures;
+    private final AtomicInteger remaining;
+    private final Completion completion;
+
+    /** Runs once every partition has reported, before the future completes. */
+    interface Completion
+    {
+        void completed(CheckpointRequest request, boolean failed);
+    }
+
+    CheckpointRequest(final long id, final long[] positions, final boolean restore, final long floor,
+        final int[] partitions, final boolean partitionOnly, final Completion completion)
+    {
+        this.partitionOnly = partitionOnly;
+        this.id = id;
+        this.positions = positions == null ? null : positions.clone();
+        this.restore = restore;
+        this.floor = floor;
+        this.partitions = partitions;
+        this.completion = completion;
+        pauseNanos = new long[partitions.length];
+        bytesWritten = new long[partitions.length];
+        bytesLinked = new long[partitions.length];
+        restoredPositions = new long[partitions.length][];
+        restoredIds = new long[partitions.length];
+        failures = new Throwable[partitions.length];
+        remaining = new AtomicInteger(partitions.length);
+    }
+
+
+    private int index(final int partition)
+    {
+        for (int i = 0; i < partitions.length; i++)
+        {
+            if (partitions[i] == partition)
+            {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("partition " + partition + " is not in " + Arrays.toString(partitions));
+    }
+
+    /** A partition's checkpoint is written (failure null) or failed. */
+    void done(final int partition, final long pause, final long written, final long linked, final Throwable failure)
+    {
+        final int i = index(partition);
+        pauseNanos[i] = pause;
+        bytesWritten[i] = written;
+        bytesLinked[i] = linked;
+        failures[i] = failure;
+        countDown();
+    }
+
+    /** A partition is restored from checkpoint {@code id} (failure null) or its restore failed. */
+    void restored(final int partition, final long restoredId, final long[] restored, final Throwable failure)
+    {
+        final int i = index(partition);
+        restoredIds[i] = restoredId;
+        restoredPositions[i] = restored;
+        failures[i] = failure;
+        countDown();
+    }
+
+    private void countDown()
+    {
+        if (remaining.decrementAndGet() != 0)
+        {
+            return;
+        }
+        Throwable first = null;
+        final StringBuilder message = new StringBuilder();
+        for (int i = 0; i < partitions.length; i++)
+        {
+            if (failures[i] != null)
+            {
+                first = first == null ? failures[i] : first;
+                message.append(message.length() == 0 ? "" : "; ").append("partition ").append(partitions[i]).append(": ")
+                    .append(failures[i].getMessage() != null ? failures[i].getMessage() : failures[i].toString());
+            }
+        }
+        try
+        {
+            completion.completed(this, first != null);
+        }
+        catch (final Throwable t)
+        {
+            first = first == null ? t : first;
+            message.append(message.length() == 0 ? "" : "; ").append(t);
+        }
+        if (first != null)
+        {
+            future.completeExceptionally(new CheckpointException((restore ? "restore" : "checkpoint " + id) +
+                " failed: " + message, first));
+            return;
+        }
+        long written = 0;
+        long linked = 0;
+        for (int i = 0; i < partitions.length; i++)
+        {
+            written += bytesWritten[i];
+            linked += bytesLinked[i];
+        }
+        future.complete(restore
+            ? new CompletedCheckpoint(restoredIds[0], restoredPositions[0], partitions, new long[partitions.length], 0, 0)
+            : new CompletedCheckpoint(id, positions, partitions, pauseNanos, written, linked));
+    }
+
+    /** Fails the partitions that never reported (their thread stopped first); idempotent per partition. */
+    void abandon(final String why)
+    {
+        if (!future.isDone())
+        {
+            future.completeExceptionally(new CheckpointException((restore ? "restore" : "checkpoint " + id) +
+                " did not complete: " + why, null));
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.junction.runtime;
+
+import io.junction.internal.durable.CheckpointStore;
+import io.junction.internal.durable.OwnerOnlyFiles;
+import io.junction.internal.durable.SmallFiles;
+import io.junction.internal.durable.StateImage;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The files of one partition in durable mode:
+ * <pre>
+ *   root/partition-P/state/          the operator's files (nobody else writes there)
+ *   root/partition-P/checkpoints/    chk-ID/ directories ({@link CheckpointStore}, chunks by {@link StateImage})
+ *   root/partition-P/CLOSED          written last by a clean close: the positions its state resumes from
+ * </pre>
+ * Used by the partition's thread (checkpoint, restore, clean close) and, before the threads start and
+ * after they stop, by the engine's recovery: never by two threads at once.
+ */
+final class DurablePartition
+{
+    static final String STATE = "state";
+    static final String CHECKPOINTS = "checkpoints";
+    static final String CLOSED = "CLOSED";
+    private static final String CLOSED_HEADER = "junction-closed 1";
+
+    final int partition;
+    final Path directory;
+    final long fingerprint;
+    final StateImage image;
+    private CheckpointStore store;
+    /** The newest checkpoint this partition wrote or was restored from, which per-partition pruning keeps. */
+    private long ownNewest = -1;
+    /** Ids of the checkpoints of this partition alone written by this process, oldest first. */
+    private final java.util.ArrayDeque<Long> partitionOnlyIds = new java.util.ArrayDeque<>();
+
+    DurablePartition(final Path root, final int partition, final long fingerprint)
+    {
+        this.partition = partition;
+        this.directory = root.resolve("partition-" + partition);
+        this.fingerprint = fingerprint;
+        this.image = new StateImage(directory.resolve(STATE));
+    }
+
+    Path stateDirectory()
+    {
+        return image.stateDirectory();
+    }
+
+    CheckpointStore store() throws IOException
+    {
+        if (store == null)
+        {
+            OwnerOnlyFiles.createDirectories(directory);
+            store = new CheckpointStore(directory.resolve(CHECKPOINTS));
+        }
+        return store;
+    }
+
+    /**
+     * Copies the state directory (just persisted) into checkpoint {@code id}, then deletes the checkpoints
+     * older than {@code floor} (the newest one complete in every partition when the checkpoint was asked
+     * for), except this partition's newest own one.
+     */
+    void checkpoint(final long id, final long[] positions, final long floor, final boolean partitionOnly) throws IOException
+    {
+        final CheckpointStore.Writer writer = store().begin(id, fingerprint, positions);
+        try
+        {
+            image.write(writer, writer.directory());
+            writer.commit(false);
+        }
+        catch (final IOException | RuntimeException | Error e)
+        {
+            image.aborted();
+            try
+            {
+                writer.abort();
+            }
+            catch (final IOException suppressed)
+            {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        image.committed();
+        final long keptOwn = ownNewest;
+        ownNewest = id;
+        if (partitionOnly)
+        {
+            partitionOnlyIds.addLast(id);
+        }
+        // Checkpoints of this partition alone (which no engine-wide restore uses) beyond the newest two go,
+        // so that a partition checkpointed alone again and again does not pile them up above the floor.
+        final Set<Long> dropped = new HashSet<>();
+        while (partitionOnlyIds.size() > 2)
+        {
+            dropped.add(partitionOnlyIds.removeFirst());
+        }
+        final Set<Long> keep = new HashSet<>();
+        for (final long candidate : store.committedIds())
+        {
+            if ((candidate >= floor && !dropped.contains(candidate)) || candidate == keptOwn || candidate == id)
+            {
+                keep.add(candidate);
+            }
+        }
+        // Directories without a manifest above the floor may be checkpoints of this partition still being
+        // written by nobody (a crash): they are older than id, so not in flight; only complete ones count.
+        store.retainOnly(keep);
+    }
+
+    /** @return the newest complete checkpoint of this partition, verified; null when there is none. */
+    CheckpointStore.Checkpoint newest() throws IOException
+    {
+        return store().latest(fingerprint);
+    }
+
+    /** Replaces the state directory with a verified checkpoint's content. */
+    void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    {
+        image.restore(checkpoint);
+        ownNewest = checkpoint.id;
+    }
+
+    /** After a reopen: the next checkpoint links the chunks that did not change since the newest one on disk. */
+    void linkToNewestCheckpoint() throws IOException
+    {
+        final List<Long> committed = store().committedIds();
+        if (!committed.isEmpty())
+        {
+            image.linkNextTo(store.directoryOf(committed.get(0)));
+        }
+    }
+
+    /** Empties the state directory (a fresh start) and forgets any previous checkpoint's chunks. */
+    void clearState() throws IOException
+    {
+        image.clear();
+        image.forgetPrevious();
+        OwnerOnlyFiles.createDirectories(stateDirectory());
+    }
+
+    /** Writes the clean-close file, last, after the operator has persisted and released its state. */
+    void writeClosed(final long[] positions) throws IOException
+    {
+        OwnerOnlyFiles.createDirectories(directory);
+        SmallFiles.write(directory.resolve(CLOSED), List.of(CLOSED_HEADER,
+            String.format(Locale.ROOT, "fingerprint %016x", fingerprint), SmallFiles.positionsLine(positions)));
+    }
+
+    /**
+     * @return the positions of the clean close; null when there is no clean-close file.
+     * @throws IOException naming the file when it is damaged or of another join.
+     */
+    long[] readClosed() throws IOException
+    {
+        final Path file = directory.resolve(CLOSED);
+        final List<String> lines = SmallFiles.read(file);
+        if (lines == null)
+        {
+            return null;
+        }
+        if (lines.size() != 3 || !CLOSED_HEADER.equals(lines.get(0)))
+        {
+            throw new IOException(file + " is not a clean-close file");
+        }
+        final String expected = String.format(Locale.ROOT, "fingerprint %016x", fingerprint);
+        if (!expected.equals(lines.get(1)))
+        {
+            throw new IOException(file + " is of another join (" + lines.get(1) + ", this join's " + expected + ")");
+        }
+        return SmallFiles.parsePositions(lines.get(2), file);
+    }
+
+    /** Deletes the clean-close file before the first mutation of reopened state: a crash then restores a checkpoint. */
+    void deleteClosed() throws IOException
+    {
+        SmallFiles.delete(directory.resolve(CLOSED));
+    }
+
+    long ownNewest()
+    {
+        return ownNewest;
+    }
+}

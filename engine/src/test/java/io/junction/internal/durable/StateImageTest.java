@@ -1,0 +1,139 @@
+package io.junction.internal.durable;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** State directories are copied chunk by chunk, unchanged chunks linked, and restored byte for byte. */
+class StateImageTest
+{
+    private static final long FINGERPRINT = 0xABCL;
+
+    @TempDir
+    Path temp;
+
+    private final Random random = new Random(17);
+
+    private byte[] bytes(final int size)
+    {
+        final byte[] data = new byte[size];
+        random.nextBytes(data);
+        return data;
+    }
+
+    private static CheckpointStore.Checkpoint checkpoint(final StateImage image, final CheckpointStore store, final long id)
+        throws IOException
+    {
+        final CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id});
+        image.write(writer, writer.directory());
+        writer.commit(false);
+        image.committed();
+        return store.open(id, FINGERPRINT);
+    }
+
+    @Test
+    void aStateDirectoryIsRestoredByteForByteFromItsChunks() throws IOException
+    {
+        final Path state = temp.resolve("state");
+        Files.createDirectories(state.resolve("index"));
+        final byte[] big = bytes(StateImage.CHUNK_BYTES * 2 + 123);
+        final byte[] small = bytes(77);
+        Files.write(state.resolve("arena.bin"), big);
+        Files.write(state.resolve("index").resolve("map.dat"), small);
+        Files.write(state.resolve("empty"), new byte[0]);
+        final StateImage image = new StateImage(state);
+        final CheckpointStore.Checkpoint first = checkpoint(image, new CheckpointStore(temp.resolve("chk")), 1);
+        assertEquals(big.length + small.length, image.bytesWritten());
+
+        Files.write(state.resolve("arena.bin"), bytes(10));
+        Files.write(state.resolve("stray"), bytes(10));
+        image.restore(first);
+        assertArrayEquals(big, Files.readAllBytes(state.resolve("arena.bin")));
+        assertArrayEquals(small, Files.readAllBytes(state.resolve("index").resolve("map.dat")));
+        assertEquals(0, Files.size(state.resolve("empty")));
+        assertFalse(Files.exists(state.resolve("stray")), "a restore replaces the directory's content");
+    }
+
+    @Test
+    void unchangedChunksAreHardLinkedAndChangedOnesWritten() throws IOException
+    {
+        final Path state = temp.resolve("state");
+        Files.createDirectories(state);
+        final byte[] big = bytes(StateImage.CHUNK_BYTES * 3);
+        Files.write(state.resolve("arena.bin"), big);
+        final StateImage image = new StateImage(state);
+        final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
+        final CheckpointStore.Checkpoint first = checkpoint(image, store, 1);
+
+        big[StateImage.CHUNK_BYTES + 5] ^= 1;
+        Files.write(state.resolve("arena.bin"), big);
+        final CheckpointStore.Checkpoint second = checkpoint(image, store, 2);
+        assertEquals(StateImage.CHUNK_BYTES, image.bytesWritten(), "only the middle chunk changed");
+        assertEquals(2L * StateImage.CHUNK_BYTES, image.bytesLinked());
+        final Object firstChunk = Files.readAttributes(first.files().get("c-0000-00000000"), BasicFileAttributes.class).fileKey();
+        assertEquals(firstChunk, Files.readAttributes(second.files().get("c-0000-00000000"), BasicFileAttributes.class).fileKey(),
+            "an unchanged chunk is the same file (a hard link)");
+        assertNotEquals(Files.readAttributes(first.files().get("c-0000-00000001"), BasicFileAttributes.class).fileKey(),
+            Files.readAttributes(second.files().get("c-0000-00000001"), BasicFileAttributes.class).fileKey());
+
+        // The older checkpoint goes: the newer one still restores whole.
+        store.retainOnly(Set.of(2L));
+        Files.write(state.resolve("arena.bin"), bytes(1));
+        image.restore(store.open(2, FINGERPRINT));
+        assertArrayEquals(big, Files.readAllBytes(state.resolve("arena.bin")));
+
+        // Linking to a checkpoint that was deleted since writes the chunk instead.
+        final CheckpointStore.Checkpoint third = checkpoint(image, store, 3);
+        store.retainOnly(Set.of());
+        assertFalse(Files.exists(third.directory));
+        checkpoint(image, store, 4);
+        assertEquals(3L * StateImage.CHUNK_BYTES, image.bytesWritten());
+    }
+
+    @Test
+    void aSymbolicLinkInTheStateDirectoryIsRefused() throws IOException
+    {
+        final Path state = temp.resolve("state");
+        Files.createDirectories(state);
+        Files.write(temp.resolve("outside"), bytes(10));
+        Files.createSymbolicLink(state.resolve("link"), temp.resolve("outside"));
+        final StateImage image = new StateImage(state);
+        final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
+        final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[0]);
+        final IOException refused = assertThrows(IOException.class, () -> image.write(writer, writer.directory()));
+        assertTrue(refused.getMessage().contains("link"), refused.getMessage());
+        writer.abort();
+    }
+
+    @Test
+    void smallFilesAreWholeOrRefusedNamingTheFile() throws IOException
+    {
+        final Path file = temp.resolve("CLOSED");
+        assertEquals(null, SmallFiles.read(file));
+        SmallFiles.write(file, java.util.List.of("a", SmallFiles.positionsLine(new long[] {3, -4})));
+        assertEquals(java.util.List.of("a", "positions 2 3 -4"), SmallFiles.read(file));
+        assertArrayEquals(new long[] {3, -4}, SmallFiles.parsePositions(SmallFiles.read(file).get(1), file));
+        final byte[] good = Files.readAllBytes(file);
+        final byte[] flipped = good.clone();
+        flipped[0] ^= 1;
+        Files.write(file, flipped);
+        assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file + " is damaged"));
+        Files.write(file, java.util.Arrays.copyOf(good, good.length - 3));
+        assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file.toString()));
+        Files.write(file, new byte[0]);
+        assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file + " is truncated"));
+    }
+}
