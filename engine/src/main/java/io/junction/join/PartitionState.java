@@ -43,6 +43,15 @@ import java.util.function.LongUnaryOperator;
  * heap-held rest ({@link DurableState} names the files and the rules for reopening them). A reopened
  * state maps the files and reads their headers and heap.dat: nothing that grows with the rows.
  *
+ * <p>How an operator becomes durable (the regular, interval and window joins do all of it): build the
+ * state with the constructor that takes the spec and a layout name; pass {@link #config} (the stored
+ * hash seed) to its {@link JoinPredicate}; read references through the store ({@link RowStore#rows},
+ * {@link RowStore#record}, {@link RowStore#bucketOf}) and give any {@link TimerWheel} of its own
+ * {@link #base}, never the in-memory statics; call {@link #beginMutation()} first in every event
+ * method; keep its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
+ * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}.
+ * An operator still on the in-memory constructors refuses a state directory.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 final class PartitionState implements AutoCloseable
