@@ -430,11 +430,17 @@ class DurableStateTest
             .leftKey("k").rightKey("k").leftUniqueKey("id").build().fingerprint());
         assertNotEquals(REGULAR.fingerprint(), JoinSpec.builder(JoinKind.REGULAR, JoinType.FULL).schemas(LEFT, RIGHT)
             .leftKey("k").rightKey("k").leftUniqueKey("id").stateTtl(5).build().fingerprint());
+        final JoinSpec.Builder window = JoinSpec.builder(JoinKind.WINDOW, JoinType.FULL).schemas(LEFT, RIGHT)
+            .leftKey("k").rightKey("k").window(io.junction.api.WindowSpec.tumbling(10, 0));
+        assertNotEquals(window.build().fingerprint(), window.coGroup(io.junction.api.CoGroupBuiltin.COUNT).build().fingerprint(),
+            "a coGroup is another join than the window join");
+        assertNotEquals(window.coGroup(io.junction.api.CoGroupBuiltin.FIRST).build().fingerprint(),
+            window.coGroup(io.junction.api.CoGroupBuiltin.LAST).build().fingerprint());
         // A fixed encoding, so another JVM (or build) computes the same value.
         assertEquals(FINGERPRINT_OF_REGULAR, REGULAR.fingerprint(), Long.toHexString(REGULAR.fingerprint()));
     }
 
-    static final long FINGERPRINT_OF_REGULAR = 0x1042791ada38e46dL;
+    static final long FINGERPRINT_OF_REGULAR = 0x5c1b35b7ed1b499cL;
 
     private static void delete(final Path file)
     {
