@@ -75,6 +75,14 @@ public final class LoadgenCommand implements Callable<Integer>
         "(one untimed pass, then one timed): the join's own per-core cost, as the peers profile drives Flink's operators. Max rate only.")
     boolean direct;
 
+    @Option(names = "--state", description = "Durable mode: keep the state in files under this directory (empty, or a former state root, " +
+        "which is emptied first); default: in memory.")
+    File state;
+
+    @Option(names = "--checkpoint-seconds", defaultValue = "0", description = "Durable mode: a checkpoint every S seconds, " +
+        "taken by the publisher; each one's partition-thread pause is reported (default ${DEFAULT-VALUE}: none).")
+    long checkpointSeconds;
+
     @Option(names = "--hot-keys", description = "At the end, print each partition's hot keys (by rows visited by probes and by live rows; " +
         "the sketch's size is the system property junction.metrics.hotKeys, default 16, 0 = off).")
     boolean hotKeys;
@@ -104,6 +112,18 @@ public final class LoadgenCommand implements Callable<Integer>
         options.ringSize = ringSize;
         options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 4;
         options.progress = quiet ? null : System.err;
+        if (checkpointSeconds < 0 || (checkpointSeconds > 0 && state == null))
+        {
+            System.err.println("--checkpoint-seconds needs --state and a value >= 0");
+            return 2;
+        }
+        options.stateRoot = state == null ? null : state.toPath();
+        options.checkpointSeconds = checkpointSeconds;
+        if (direct && state != null)
+        {
+            System.err.println("--direct runs the operator in memory: leave out --state");
+            return 2;
+        }
         if (direct)
         {
             if (rate > 0 || partitions != 1)
@@ -180,5 +200,12 @@ public final class LoadgenCommand implements Callable<Integer>
                 "state per live row %.1f B (at the sampled peak of %,d live rows)%n",
             r.label, r.events, r.measuredSeconds, warmupEvents, r.achievedRate(), r.outputs, r.padded, r.liveRows,
             r.stateBytes / 1048576.0, r.lateRows, r.badInputs, r.gcCount, r.gcMillis, r.bytesPerLiveRow(), r.peakLiveRows);
+        if (r.checkpointPauseNanos.length > 0)
+        {
+            final long[] pauses = r.checkpointPauseNanos.clone();
+            java.util.Arrays.sort(pauses);
+            System.out.printf(Locale.ROOT, "checkpoints: %d partition pauses, p50 %.1f ms, max %.1f ms%n",
+                pauses.length, pauses[pauses.length / 2] / 1e6, pauses[pauses.length - 1] / 1e6);
+        }
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
     description = "Run W1's interval join endlessly (its tape in laps shifted in event time) at a fixed rate and print, " +
-        "every interval, events/s, latency percentiles, live rows, state bytes, RSS and collections.")
+        "every interval, events/s, latency percentiles, live rows, state bytes, RSS, collections and (durable) checkpoint pauses.")
 public final class SoakCommand implements Callable<Integer>
 {
     @Option(names = "--type", defaultValue = "left", description = "Join type (default ${DEFAULT-VALUE}).")
@@ -43,6 +43,13 @@ public final class SoakCommand implements Callable<Integer>
     @Option(names = "--lap-impressions", defaultValue = "0", description = "W1 impressions per lap, with their clicks (0 = W1's 2 million).")
     int lapImpressions;
 
+    @Option(names = "--state", description = "Durable mode: keep the state in files under this directory (empty, or a former " +
+        "state root, which is emptied first); default: in memory.")
+    File state;
+
+    @Option(names = "--checkpoint-seconds", defaultValue = "0", description = "Durable mode: a checkpoint every S seconds (default ${DEFAULT-VALUE}: none).")
+    long checkpointSeconds;
+
     @Option(names = "--csv", description = "Also write the report lines to this CSV file.")
     File csv;
 
@@ -63,7 +70,14 @@ public final class SoakCommand implements Callable<Integer>
             System.err.println("--rate, --duration, --report-every and --partitions must be > 0, --lap-impressions >= 0");
             return 2;
         }
+        if (checkpointSeconds < 0 || (checkpointSeconds > 0 && state == null))
+        {
+            System.err.println("--checkpoint-seconds needs --state and a value >= 0");
+            return 2;
+        }
         final SoakRun.Options options = new SoakRun.Options();
+        options.stateRoot = state == null ? null : state.toPath();
+        options.checkpointSeconds = checkpointSeconds;
         options.type = joinType;
         options.rate = rate;
         options.durationSeconds = durationSeconds;

@@ -34,6 +34,8 @@ public final class LoadResult
     public final long peakLiveStateBytes;
     /** Each partition's hot-key report at the end of the run ({@code JoinEngine.hotKeys}), in partition order. */
     public final List<List<HotKey>> hotKeys;
+    /** Durable runs: each checkpoint's partition-thread pause, ns, in the order seen (empty in memory). */
+    public final long[] checkpointPauseNanos;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
@@ -51,6 +53,18 @@ public final class LoadResult
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
         final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys)
     {
+        this(label, offeredRate, events, measuredEvents, measuredSeconds, outputs, padded, latency, endOfInputLatency,
+            liveRows, stateBytes, lateRows, badInputs, gcCount, gcMillis, peakLiveRows, peakLiveStateBytes, hotKeys, new long[0]);
+    }
+
+    LoadResult(
+        final String label, final long offeredRate, final long events, final long measuredEvents,
+        final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
+        final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
+        final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys,
+        final long[] checkpointPauseNanos)
+    {
+        this.checkpointPauseNanos = checkpointPauseNanos.clone();
         this.hotKeys = List.copyOf(hotKeys);
         this.peakLiveRows = peakLiveRows;
         this.peakLiveStateBytes = peakLiveStateBytes;

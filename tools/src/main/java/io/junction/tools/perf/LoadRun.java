@@ -59,6 +59,10 @@ public final class LoadRun
         public boolean uniqueKey;
         /** Key index capacity per partition; 0 = what the workload needs ({@link #maxKeysPerPartition}). */
         public long maxKeysPerPartition;
+        /** Durable mode: the state root (a former one is emptied first), or null for state in memory. */
+        public Path stateRoot;
+        /** Durable mode: seconds between the publisher's checkpoints (0 = none). */
+        public long checkpointSeconds;
 
         public String label()
         {
@@ -170,7 +174,7 @@ public final class LoadRun
         final int partitions = options.partitions;
         final long[] outputs = new long[partitions];
         final long[] padded = new long[partitions];
-        final EngineConfig config = EngineConfig.defaults()
+        EngineConfig config = EngineConfig.defaults()
             .withPartitions(partitions)
             .withWaitStrategy(options.waitStrategy)
             .withRingSize(options.ringSize)
@@ -179,6 +183,16 @@ public final class LoadRun
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(preallocatePerPartition(options.workload, partitions, tape.rows())));
+        if (options.stateRoot != null)
+        {
+            emptyDirectory(options.stateRoot);
+            config = config.withStateRoot(options.stateRoot);
+            if (options.checkpointSeconds > 0)
+            {
+                config = config.withCheckpointInterval(0, java.time.Duration.ofSeconds(options.checkpointSeconds));
+            }
+        }
+        final SoakRun.CheckpointPauses pauses = new SoakRun.CheckpointPauses();
         final JoinEngine engine = JoinEngine.builder(options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey))
             .config(config)
             .resultHandlers(p -> (kind, left, right, ts, step) ->
@@ -262,6 +276,10 @@ public final class LoadRun
                 {
                     footprint.sample(engine);
                 }
+                if (options.stateRoot != null && (i & 0x3FF) == 0)
+                {
+                    pauses.sample(engine);
+                }
                 if ((i & 0x3FFF) == 0 && options.progress != null)
                 {
                     final long now = System.nanoTime();
@@ -286,6 +304,7 @@ public final class LoadRun
         }
         final long end = System.nanoTime();
         final long[] gcAfter = gcCountAndMillis();
+        pauses.sample(engine);
         final Histogram last = sample(engine, lastProgress, end, null);
         final Histogram flush;
         if (endOfInputPublished)
@@ -324,7 +343,7 @@ public final class LoadRun
         }
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
             paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
-            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys);
+            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all());
     }
 
     /**
@@ -350,6 +369,49 @@ public final class LoadRun
                 peakLiveRows = live;
                 peakLiveStateBytes = bytes;
             }
+        }
+    }
+
+    /**
+     * Empties a directory for a durable run: one that does not exist or is empty, or a former state root
+     * (it holds the engine's {@code ENGINE} file). Anything else is refused, so a mistyped path never
+     * loses a user's files.
+     */
+    static void emptyDirectory(final Path dir)
+    {
+        try
+        {
+            if (!java.nio.file.Files.exists(dir))
+            {
+                return;
+            }
+            try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(dir))
+            {
+                if (entries.findAny().isEmpty())
+                {
+                    return;
+                }
+            }
+            if (!java.nio.file.Files.exists(dir.resolve("ENGINE")))
+            {
+                throw new IllegalArgumentException(dir + " is neither empty nor a Junction state root: not emptied");
+            }
+            try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir))
+            {
+                final List<Path> paths = new ArrayList<>(walk.toList());
+                java.util.Collections.reverse(paths);
+                for (final Path path : paths)
+                {
+                    if (!path.equals(dir))
+                    {
+                        java.nio.file.Files.delete(path);
+                    }
+                }
+            }
+        }
+        catch (final java.io.IOException e)
+        {
+            throw new java.io.UncheckedIOException("cannot empty " + dir, e);
         }
     }
 

@@ -24,6 +24,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,7 @@ import java.util.Locale;
  * the next lap's rows could reach them. Every report interval it prints one line: events/s achieved,
  * latency percentiles of that interval (from each event's intended send time: coordinated omission
  * corrected), live rows, state bytes, the process's resident set, collections so far, and the
- * partitions' longest pause of the interval for checkpoints when checkpoints are on. A healthy engine
+ * partitions' longest pause of the interval for checkpoints when it runs durable with checkpoints. A healthy engine
  * shows every column flat once the first lap has filled the interval.
  */
 public final class SoakRun
@@ -60,6 +61,10 @@ public final class SoakRun
         public Path csv;
         /** An SVG plot of the report lines, or null. */
         public Path svg;
+        /** Durable mode: the state root (emptied first), or null for state in memory. */
+        public Path stateRoot;
+        /** Durable mode: seconds between checkpoints (0 = none). */
+        public long checkpointSeconds;
     }
 
     /** One report line. */
@@ -75,10 +80,16 @@ public final class SoakRun
         public final long stateBytes;
         public final long rssBytes;
         public final long gcCount;
+        /** Checkpoints completed so far (durable mode), summed over the partitions. */
+        public final long checkpoints;
+        /** The longest partition-thread pause of the checkpoints taken in this interval, ns (0: none taken). */
+        public final long checkpointPauseNanos;
 
         Sample(final double elapsedSeconds, final double eventsPerSecond, final Histogram interval, final long liveRows,
-            final long stateBytes, final long rssBytes, final long gcCount)
+            final long stateBytes, final long rssBytes, final long gcCount, final long checkpoints, final long checkpointPauseNanos)
         {
+            this.checkpoints = checkpoints;
+            this.checkpointPauseNanos = checkpointPauseNanos;
             this.elapsedSeconds = elapsedSeconds;
             this.eventsPerSecond = eventsPerSecond;
             this.p50Nanos = interval.getValueAtPercentile(50);
@@ -134,12 +145,22 @@ public final class SoakRun
         // Far enough that a lap's rows never meet the previous lap's, and its first watermark closes them all.
         final long lapShift = (maxTs - minTs) + 4 * interval + 2 * Workloads.W1_WATERMARK_LAG_MS;
         final JoinSpec spec = WorkloadJoin.spec(Workload.W1, options.type);
-        final EngineConfig config = EngineConfig.defaults()
+        EngineConfig config = EngineConfig.defaults()
             .withPartitions(options.partitions)
             .withWaitStrategy(options.waitStrategy)
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(LoadRun.maxKeysPerPartition(Workload.W1, options.partitions))
                 .withPreallocate(LoadRun.preallocatePerPartition(Workload.W1, options.partitions, tape.rows())));
+        if (options.stateRoot != null)
+        {
+            LoadRun.emptyDirectory(options.stateRoot);
+            config = config.withStateRoot(options.stateRoot);
+            if (options.checkpointSeconds > 0)
+            {
+                config = config.withCheckpointInterval(0, Duration.ofSeconds(options.checkpointSeconds));
+            }
+        }
+        final CheckpointPauses pauses = new CheckpointPauses();
         final long[] outputs = new long[options.partitions];
         final EncodedRows rows = EncodedRows.encode(tape);
         final List<Sample> samples = new ArrayList<>();
@@ -178,12 +199,16 @@ public final class SoakRun
                         {
                             return finish(options, samples);
                         }
-                        final Sample sample = sample(engine, (now - start) / 1e9, (event - lastEvents) / ((now - lastReport) / 1e9));
+                        final Sample sample = sample(engine, (now - start) / 1e9, (event - lastEvents) / ((now - lastReport) / 1e9), pauses);
                         samples.add(sample);
                         print(options.out, sample);
                         lastReport = now;
                         lastEvents = event;
                         nextReport += reportNanos;
+                    }
+                    if ((event & 0x3FF) == 0)
+                    {
+                        pauses.sample(engine);
                     }
                     final byte type = tape.type(i);
                     if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
@@ -210,24 +235,28 @@ public final class SoakRun
     {
         if (options.csv != null)
         {
-            final StringBuilder csv = new StringBuilder("elapsed_s,events_per_s,p50_us,p99_us,p999_us,max_us,live_rows,state_bytes,rss_bytes,gc_count\n");
+            final StringBuilder csv = new StringBuilder(
+                "elapsed_s,events_per_s,p50_us,p99_us,p999_us,max_us,live_rows,state_bytes,rss_bytes,gc_count,checkpoints,checkpoint_pause_ms\n");
             for (final Sample s : samples)
             {
-                csv.append(String.format(Locale.ROOT, "%.1f,%.0f,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%d%n", s.elapsedSeconds, s.eventsPerSecond,
-                    s.p50Nanos / 1e3, s.p99Nanos / 1e3, s.p999Nanos / 1e3, s.maxNanos / 1e3, s.liveRows, s.stateBytes, s.rssBytes, s.gcCount));
+                csv.append(String.format(Locale.ROOT, "%.1f,%.0f,%.1f,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%.1f%n", s.elapsedSeconds, s.eventsPerSecond,
+                    s.p50Nanos / 1e3, s.p99Nanos / 1e3, s.p999Nanos / 1e3, s.maxNanos / 1e3, s.liveRows, s.stateBytes, s.rssBytes, s.gcCount,
+                    s.checkpoints, s.checkpointPauseNanos / 1e6));
             }
             Files.writeString(options.csv, csv, StandardCharsets.UTF_8);
         }
         if (options.svg != null)
         {
-            SoakPlot.write(options.svg, samples, String.format(Locale.ROOT, "soak: W1 %s, %,d events/s, %d partition(s)",
-                options.type.name().toLowerCase(Locale.ROOT), options.rate, options.partitions));
+            SoakPlot.write(options.svg, samples, String.format(Locale.ROOT, "soak: W1 %s, %,d events/s, %d partition(s)%s",
+                options.type.name().toLowerCase(Locale.ROOT), options.rate, options.partitions,
+                options.stateRoot == null ? ", state in memory" : ", durable, checkpoint every " + options.checkpointSeconds + " s"));
         }
         return samples;
     }
 
-    private static Sample sample(final JoinEngine engine, final double elapsed, final double eventsPerSecond)
+    private static Sample sample(final JoinEngine engine, final double elapsed, final double eventsPerSecond, final CheckpointPauses pauses)
     {
+        pauses.sample(engine);
         final Histogram latency = engine.sampleLatency();
         long live = 0;
         long bytes = 0;
@@ -242,7 +271,59 @@ public final class SoakRun
             gc += Math.max(0, bean.getCollectionCount());
         }
         return new Sample(elapsed, eventsPerSecond, latency.getTotalCount() == 0 ? new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3) : latency,
-            live, bytes, residentSetBytes(), gc);
+            live, bytes, residentSetBytes(), gc, pauses.checkpoints, pauses.takeIntervalMax());
+    }
+
+    /**
+     * The partition threads' checkpoint pauses as the metrics show them: each partition's pause of its
+     * newest checkpoint, read often enough (every 1,024 events) that a checkpoint is seen before the next.
+     */
+    static final class CheckpointPauses
+    {
+        long checkpoints;
+        private long[] seen = new long[0];
+        private long intervalMax;
+        private long[] all = new long[16];
+        private int count;
+
+        void sample(final JoinEngine engine)
+        {
+            final List<PartitionSnapshot> snapshots = engine.metrics();
+            if (seen.length != snapshots.size())
+            {
+                seen = new long[snapshots.size()];
+            }
+            long total = 0;
+            for (int p = 0; p < snapshots.size(); p++)
+            {
+                final PartitionSnapshot snapshot = snapshots.get(p);
+                if (snapshot.checkpoints != seen[p])
+                {
+                    seen[p] = snapshot.checkpoints;
+                    intervalMax = Math.max(intervalMax, snapshot.lastCheckpointPauseNanos);
+                    if (count == all.length)
+                    {
+                        all = java.util.Arrays.copyOf(all, count * 2);
+                    }
+                    all[count++] = snapshot.lastCheckpointPauseNanos;
+                }
+                total += snapshot.checkpoints;
+            }
+            checkpoints = total;
+        }
+
+        /** @return every pause seen, ns. */
+        long[] all()
+        {
+            return java.util.Arrays.copyOf(all, count);
+        }
+
+        long takeIntervalMax()
+        {
+            final long max = intervalMax;
+            intervalMax = 0;
+            return max;
+        }
     }
 
     /** @return this process's resident set from /proc (Linux), or -1 where there is none. */
@@ -268,15 +349,15 @@ public final class SoakRun
 
     private static void header(final PrintStream out)
     {
-        out.printf(Locale.ROOT, "%9s %12s %10s %10s %10s %10s %11s %11s %10s %6s%n",
-            "elapsed", "events/s", "p50 us", "p99 us", "p99.9 us", "max us", "live rows", "state MiB", "RSS MiB", "GCs");
+        out.printf(Locale.ROOT, "%9s %12s %10s %10s %10s %10s %11s %11s %10s %6s %6s %9s%n",
+            "elapsed", "events/s", "p50 us", "p99 us", "p99.9 us", "max us", "live rows", "state MiB", "RSS MiB", "GCs", "ckpts", "pause ms");
     }
 
     private static void print(final PrintStream out, final Sample s)
     {
-        out.printf(Locale.ROOT, "%8.0fs %,12.0f %10.1f %10.1f %10.1f %10.1f %,11d %11.1f %10.1f %6d%n",
+        out.printf(Locale.ROOT, "%8.0fs %,12.0f %10.1f %10.1f %10.1f %10.1f %,11d %11.1f %10.1f %6d %6d %9.1f%n",
             s.elapsedSeconds, s.eventsPerSecond, s.p50Nanos / 1e3, s.p99Nanos / 1e3, s.p999Nanos / 1e3, s.maxNanos / 1e3,
-            s.liveRows, s.stateBytes / 1048576.0, s.rssBytes / 1048576.0, s.gcCount);
+            s.liveRows, s.stateBytes / 1048576.0, s.rssBytes / 1048576.0, s.gcCount, s.checkpoints, s.checkpointPauseNanos / 1e6);
         out.flush();
     }
 }

@@ -70,6 +70,45 @@ class SoakRunTest
     }
 
     @Test
+    void durableSoakReportsItsCheckpointPauses(@TempDir final Path dir) throws Exception
+    {
+        final SoakRun.Options options = new SoakRun.Options();
+        options.rate = 20_000;
+        options.durationSeconds = 4;
+        options.reportSeconds = 2;
+        options.lapImpressions = 10_000;
+        options.stateRoot = dir.resolve("state");
+        options.checkpointSeconds = 1;
+        options.out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+        final List<SoakRun.Sample> samples = SoakRun.run(options);
+
+        final SoakRun.Sample last = samples.get(samples.size() - 1);
+        assertTrue(last.checkpoints >= 1, "checkpoints: " + last.checkpoints);
+        long pause = 0;
+        for (final SoakRun.Sample s : samples)
+        {
+            pause = Math.max(pause, s.checkpointPauseNanos);
+        }
+        assertTrue(pause > 0, "a checkpoint pauses its partition thread for some time");
+        assertTrue(Files.exists(options.stateRoot.resolve("partition-0").resolve("checkpoints")));
+    }
+
+    @Test
+    void aDirectoryThatIsNoStateRootIsNeverEmptied(@TempDir final Path dir) throws Exception
+    {
+        final Path precious = dir.resolve("notes.txt");
+        Files.writeString(precious, "keep me");
+        assertThrows(IllegalArgumentException.class, () -> LoadRun.emptyDirectory(dir));
+        assertTrue(Files.exists(precious));
+        final Path root = dir.resolve("root");
+        Files.createDirectories(root.resolve("partition-0"));
+        Files.writeString(root.resolve("ENGINE"), "x");
+        LoadRun.emptyDirectory(root);
+        assertEquals(0, Files.list(root).count(), "a former state root is emptied");
+    }
+
+    @Test
     void refusesAClosedLoopRate()
     {
         final SoakRun.Options options = new SoakRun.Options();
