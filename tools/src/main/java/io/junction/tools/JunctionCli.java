@@ -1,6 +1,7 @@
 package io.junction.tools;
 
 import io.junction.tools.cli.DemoCommand;
+import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.LoadgenCommand;
 import io.junction.tools.cli.NexmarkCommand;
 import io.junction.tools.cli.ReplayCommand;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Spec;
  * The {@code junction} command line ({@code tools/bin/junction}): {@code replay} runs a SPEC scenario
  * through the engine, {@code demo} runs the W1 show-click join at full speed; {@code loadgen},
  * {@code sweep} and {@code report} are the latency harness, {@code nexmark} the Nexmark join
- * queries, {@code soak} a long fixed-rate run. The only place in the tools that calls {@link System#exit}, so that every command stays
+ * queries, {@code soak} a long fixed-rate run, {@code durability} the costs of durable state. The only place in the tools that calls {@link System#exit}, so that every command stays
  * usable in-process from tests via {@link #commandLine()}.
  */
 @Command(
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = "Junction, a low-latency stream-stream join engine: tools.",
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
-        NexmarkCommand.class, SoakCommand.class,
+        NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class,
         CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
@@ -59,6 +60,6 @@ public final class JunctionCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak or help)");
+            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak, durability or help)");
     }
 }

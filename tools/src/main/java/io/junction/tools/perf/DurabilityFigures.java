@@ -1,0 +1,163 @@
+package io.junction.tools.perf;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinType;
+import io.junction.api.Side;
+import io.junction.join.StateConfig;
+import io.junction.metrics.PartitionSnapshot;
+import io.junction.runtime.CompletedCheckpoint;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.JoinEngine;
+import io.junction.runtime.Publisher;
+import io.junction.tools.workload.EncodedRows;
+import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.Workload;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * What durability costs on a big state, in one run: a workload is published at max rate into a durable
+ * engine up to a cut (by default the middle of the tape, where W1-big's state is near its peak), then
+ * <ol>
+ *   <li>a first checkpoint (every chunk is new: the full copy), its time and bytes;</li>
+ *   <li>1% more events, then a second checkpoint (only the changed chunks are written);</li>
+ *   <li>a clean close, and a new engine reopening the state as it is (no copy): the start time;</li>
+ *   <li>a close without positions (as after a crash: no clean-close record), and a new engine that
+ *       restores the newest checkpoint: the start time, and that the restored positions are right.</li>
+ * </ol>
+ */
+public final class DurabilityFigures
+{
+    private DurabilityFigures()
+    {
+    }
+
+    /**
+     * Runs the measurement and prints its lines.
+     *
+     * @param workload   the workload (W1, W1-big)
+     * @param type       the join type
+     * @param partitions partitions
+     * @param cutEvents  events published before the first checkpoint; 0 = half the tape
+     * @param root       the state root (emptied first when it is a former one)
+     * @param out        where the lines go
+     * @throws Exception when a checkpoint or a start fails
+     */
+    public static void run(final Workload workload, final JoinType type, final int partitions, final int cutEvents,
+        final Path root, final PrintStream out) throws Exception
+    {
+        final EventTape tape = EventTape.of(workload);
+        final EncodedRows rows = EncodedRows.encode(tape);
+        final int cut = cutEvents > 0 ? Math.min(cutEvents, tape.size() - 1) : tape.size() / 2;
+        final int more = Math.max(1, tape.size() / 100);
+        LoadRun.emptyDirectory(root);
+        final EngineConfig config = EngineConfig.defaults().withPartitions(partitions).withStateRoot(root)
+            .withState(StateConfig.fromSystemProperties().withMaxKeys(LoadRun.maxKeysPerPartition(workload, partitions)));
+        final var spec = WorkloadJoin.spec(workload, type);
+        out.printf(Locale.ROOT, "%s %s, %d partition(s), state root %s%n", workload.displayName(), type.name().toLowerCase(Locale.ROOT), partitions, root);
+
+        JoinEngine engine = JoinEngine.builder(spec).config(config).resultHandlers(p -> (kind, left, right, ts, step) -> { }).start();
+        long t0 = System.nanoTime();
+        publish(engine.publisher(), tape, rows, 0, cut);
+        out.printf(Locale.ROOT, "published %,d events in %.1f s%n", cut, (System.nanoTime() - t0) / 1e9);
+        CompletedCheckpoint first = timedCheckpoint(engine, cut - 1, "first checkpoint (full copy)", out);
+        live(engine, out);
+        publish(engine.publisher(), tape, rows, cut, cut + more);
+        final CompletedCheckpoint second = timedCheckpoint(engine, cut + more - 1, "second checkpoint after " + String.format(Locale.ROOT, "%,d", more) + " more events", out);
+        out.printf(Locale.ROOT, "state files on disk: %.1f MiB; checkpoints: %.1f MiB (hard links counted once)%n",
+            diskBytes(root, "state") / 1048576.0, diskBytes(root, "checkpoints") / 1048576.0);
+        t0 = System.nanoTime();
+        engine.close(new long[] {cut + more - 1});
+        out.printf(Locale.ROOT, "clean close: %.0f ms%n", (System.nanoTime() - t0) / 1e6);
+
+        t0 = System.nanoTime();
+        engine = JoinEngine.builder(spec).config(config).resultHandlers(p -> (kind, left, right, ts, step) -> { }).start();
+        out.printf(Locale.ROOT, "reopen after the clean close: engine started in %.0f ms, resumes after step %s%n",
+            (System.nanoTime() - t0) / 1e6, Arrays.toString(engine.restoredPositions()));
+        engine.close();
+
+        t0 = System.nanoTime();
+        engine = JoinEngine.builder(spec).config(config).resultHandlers(p -> (kind, left, right, ts, step) -> { }).start();
+        out.printf(Locale.ROOT, "restore without a clean close: engine started from checkpoint %d in %.0f ms, resumes after step %s (expected [%d])%n",
+            engine.restoredCheckpointId(), (System.nanoTime() - t0) / 1e6, Arrays.toString(engine.restoredPositions()), second.positions()[0]);
+        engine.close();
+        if (first.id() >= second.id())
+        {
+            throw new IllegalStateException("checkpoint ids do not increase");
+        }
+    }
+
+    private static CompletedCheckpoint timedCheckpoint(final JoinEngine engine, final long position, final String what, final PrintStream out)
+        throws Exception
+    {
+        final long t0 = System.nanoTime();
+        final CompletedCheckpoint done = engine.checkpoint(new long[] {position}).get(10, TimeUnit.MINUTES);
+        final long[] pauses = done.pauseNanos();
+        long max = 0;
+        for (final long p : pauses)
+        {
+            max = Math.max(max, p);
+        }
+        out.printf(Locale.ROOT, "%s: %.0f ms until complete, partition pause max %.0f ms, %.1f MiB written, %.1f MiB linked%n",
+            what, (System.nanoTime() - t0) / 1e6, max / 1e6, done.bytesWritten() / 1048576.0, done.bytesLinked() / 1048576.0);
+        return done;
+    }
+
+    private static void live(final JoinEngine engine, final PrintStream out)
+    {
+        long live = 0;
+        long bytes = 0;
+        for (final PartitionSnapshot s : engine.metrics())
+        {
+            live += s.liveLeft + s.liveRight;
+            bytes += s.stateBytes;
+        }
+        out.printf(Locale.ROOT, "live rows %,d, state %.1f MiB%n", live, bytes / 1048576.0);
+    }
+
+    private static void publish(final Publisher publisher, final EventTape tape, final EncodedRows rows, final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            final byte type = tape.type(i);
+            if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+            {
+                publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
+                    rows.buffer(i), rows.offset(i), rows.rowLength(), tape.ts(i), i, System.nanoTime());
+            }
+            else if (type == EventTape.TYPE_WATERMARK)
+            {
+                publisher.watermark(tape.ts(i), i);
+            }
+        }
+    }
+
+    /** @return bytes the files under each partition's {@code name} directory take on disk, hard links once. */
+    private static long diskBytes(final Path root, final String name) throws IOException
+    {
+        final java.util.Set<Object> seen = new java.util.HashSet<>();
+        long total = 0;
+        try (Stream<Path> walk = Files.walk(root))
+        {
+            for (final Path path : (Iterable<Path>)walk::iterator)
+            {
+                if (Files.isRegularFile(path) && root.relativize(path).toString().contains("/" + name + "/"))
+                {
+                    final Object key = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+                    if (key == null || seen.add(key))
+                    {
+                        total += Files.size(path);
+                    }
+                }
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,35 @@
+package io.junction.tools.perf;
+
+import io.junction.api.JoinType;
+import io.junction.tools.workload.Workload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DurabilityFiguresTest
+{
+    @Test
+    void reopensAndRestoresAtTheCheckpointedStep(@TempDir final Path dir) throws Exception
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DurabilityFigures.run(Workload.W1, JoinType.LEFT, 2, 50_000, dir.resolve("root"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        final String out = bytes.toString(StandardCharsets.UTF_8);
+
+        final Matcher reopen = Pattern.compile("reopen after the clean close: .* resumes after step \\[(\\d+)]").matcher(out);
+        assertTrue(reopen.find(), out);
+        final Matcher restore = Pattern.compile("restore without a clean close: .* resumes after step \\[(\\d+)] \\(expected \\[(\\d+)]\\)").matcher(out);
+        assertTrue(restore.find(), out);
+        assertEquals(restore.group(2), restore.group(1), out);
+        assertEquals(restore.group(2), reopen.group(1), "the clean close was taken where the second checkpoint was");
+        assertTrue(out.contains("first checkpoint (full copy)"), out);
+    }
+}
