@@ -36,6 +36,22 @@ class FeatureExamplesTest
     }
 
     @Test
+    void aSecondEngineReopensTheStateTheFirstClosedCleanly(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    {
+        assertEquals(List.of("results 1", "resume after step 1"), run(() ->
+        {
+            try
+            {
+                DurableExample.main(new String[] {dir.resolve("root").toString()});
+            }
+            catch (final Exception e)
+            {
+                throw new AssertionError(e);
+            }
+        }));
+    }
+
+    @Test
     void viewsAndClicksAreCountedPerUserAndMinute()
     {
         // bob clicked without a view: a left coGroup does not call his group

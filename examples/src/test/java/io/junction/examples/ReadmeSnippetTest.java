@@ -164,6 +164,7 @@ class ReadmeSnippetTest
     @CsvSource({
         "'### Temporal and lookup joins', TemporalJoinExample, temporal",
         "'### Window coGroup', CoGroupExample, cogroup",
+        "'## Durable state, checkpoints and recovery', DurableExample, durable",
     })
     void shouldShowEachFeatureExamplesMarkedRegionUnderItsHeading(final String heading, final String example, final String name)
         throws IOException
