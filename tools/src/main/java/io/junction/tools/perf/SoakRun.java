@@ -206,8 +206,9 @@ public final class SoakRun
                         lastEvents = event;
                         nextReport += reportNanos;
                     }
-                    if ((event & 0x3FF) == 0)
+                    if ((event & 0x3FFF) == 0)
                     {
+                        // the metrics list is garbage: sampled a dozen times a second, not per event
                         pauses.sample(engine);
                     }
                     final byte type = tape.type(i);
@@ -276,7 +277,8 @@ public final class SoakRun
 
     /**
      * The partition threads' checkpoint pauses as the metrics show them: each partition's pause of its
-     * newest checkpoint, read often enough (every 1,024 events) that a checkpoint is seen before the next.
+     * newest checkpoint, read often enough (every 16,384 events in the soak, 1,024 in loadgen's short runs) that a
+     * checkpoint is seen before the next.
      */
     static final class CheckpointPauses
     {
