@@ -45,6 +45,7 @@ class DurableReplayTest {
             Files.writeString(spec, DurableKillTest.spec(kind));
             Files.write(events, DurableKillTest.events(kind, new Random(5)).subList(0, 3000));
             final ReplayResult memory = new Replay(Replay.config(2)).run(spec, events);
+            assertTrue(memory.results().size() > 100, kind + ": output to compare, " + memory.results().size() + " lines");
             final Path state = tmp.resolve(kind + "-state");
             final ReplayResult durable = new Replay(Replay.config(2), new Replay.Durability(state, 250, false, null))
                 .run(spec, events);
