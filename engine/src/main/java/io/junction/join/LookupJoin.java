@@ -20,6 +20,8 @@ import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -39,13 +41,16 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * Time plays no part: watermarks and the end of input emit nothing and nothing is late. State holds one
  * version per key.
  *
+ * <p>With a {@link StateConfig#stateDirectory()} the versions live in its files, and the watermarks and
+ * the counters are carried across a close and reopen.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class LookupJoin implements JoinOperator
 {
     private final JoinCounters counters = new JoinCounters();
     private final WatermarkTracker watermarks = new WatermarkTracker();
-    private final PartitionState state;
+    final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
     private final RowView version = new RowView();
@@ -68,8 +73,48 @@ public final class LookupJoin implements JoinOperator
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
         this.padLeft = spec.type() == JoinType.LEFT;
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+        this.state = new PartitionState(config, spec, "lookup", BucketDescriptor.LENGTH, false, counters,
+            PartitionState.NO_ROOM, 0);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
+        try
+        {
+            state.restore(heapPart);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            state.close();
+            throw e;
+        }
+    }
+
+    /** The operator's heap-held state in durable mode (the table's versions are all in the state's files). */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+        }
+
+        @Override
+        public void load(final ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+        }
+    };
+
+    @Override
+    public boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public void persist() throws IOException
+    {
+        state.persist(heapPart);
     }
 
     @Override
@@ -81,6 +126,7 @@ public final class LookupJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
         if (side == Side.LEFT)
@@ -202,24 +248,28 @@ public final class LookupJoin implements JoinOperator
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
+        state.beginMutation();
         watermarks.advance(side, watermark);
     }
 
     @Override
     public void onWatermark(final long watermark, final long step)
     {
+        state.beginMutation();
         watermarks.advanceBoth(watermark);
     }
 
     @Override
     public void onIdle(final Side side, final long step)
     {
+        state.beginMutation();
         watermarks.markIdle(side);
     }
 
     @Override
     public void onEndOfInput(final long step)
     {
+        state.beginMutation();
         watermarks.advanceBoth(Long.MAX_VALUE);
     }
 
@@ -240,6 +290,6 @@ public final class LookupJoin implements JoinOperator
     @Override
     public void close()
     {
-        state.close();
+        state.close(heapPart);
     }
 }

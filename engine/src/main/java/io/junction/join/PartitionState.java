@@ -43,7 +43,7 @@ import java.util.function.LongUnaryOperator;
  * heap-held rest ({@link DurableState} names the files and the rules for reopening them). A reopened
  * state maps the files and reads their headers and heap.dat: nothing that grows with the rows.
  *
- * <p>How an operator becomes durable (the regular, interval and window joins do all of it): build the
+ * <p>How an operator becomes durable (every join kind's operator does all of it): build the
  * state with the constructor that takes the spec and a layout name; pass {@link #config} (the stored
  * hash seed) to its {@link JoinPredicate}; read references through the store ({@link RowStore#rows},
  * {@link RowStore#record}, {@link RowStore#bucketOf}) and give any {@link TimerWheel} of its own
@@ -168,7 +168,7 @@ final class PartitionState implements AutoCloseable
             {
                 // An operator built on the in-memory constructors has not said how its own fields persist.
                 throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
-                    "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by regular, interval and window joins");
+                    "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by the operators built on the durable constructor");
             }
             final Durable opened = openDurable(config, spec, operator, bucketLength, timedRows, otherOffHeapBytes);
             this.durable = opened.directory;

@@ -23,6 +23,8 @@ import io.junction.metrics.OperatorCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -60,6 +62,9 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * rescheduled when an out-of-order version arrives between it and its successor; versions are freed after
  * the left rows of the same watermark have picked theirs, so that no left row loses the version it needs.
  *
+ * <p>With a {@link StateConfig#stateDirectory()} the waiting rows and the versions live in its files, and
+ * both timer wheels, the watermarks and the counters are carried across a close and reopen.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class TemporalJoin implements JoinOperator
@@ -73,7 +78,7 @@ public final class TemporalJoin implements JoinOperator
 
     private final JoinCounters counters = new JoinCounters();
     private final WatermarkTracker watermarks = new WatermarkTracker();
-    private final PartitionState state;
+    final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
     /** Versions by the watermark at which they can no longer be selected; waiting left rows are in the state's wheel. */
@@ -108,10 +113,59 @@ public final class TemporalJoin implements JoinOperator
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
         this.padLeft = spec.type() == JoinType.LEFT;
+        this.state = new PartitionState(config, spec, "temporal", BucketDescriptor.LENGTH, true, counters,
+            PartitionState.NO_ROOM, 0);
+        // Versions link to each other by offsets from the state's base, as the state's own wheel does.
         this.versionTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        this.state = new PartitionState(config, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM);
-        this.predicate = new JoinPredicate(compiled, config, state.store, counters, results);
+            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, state.base);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
+        try
+        {
+            state.restore(heapPart);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            state.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The operator's heap-held state in durable mode: the version wheel with it (the waiting left rows'
+     * wheel is the state's own). {@link #same}, {@link #previous} and {@link #next} are set afresh by
+     * every event that reads them.
+     */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+            out.putLong(fireStep);
+            versionTimers.save(out);
+        }
+
+        @Override
+        public void load(final ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+            fireStep = in.getLong();
+            versionTimers.load(in);
+        }
+    };
+
+    @Override
+    public boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public void persist() throws IOException
+    {
+        state.persist(heapPart);
     }
 
     @Override
@@ -123,6 +177,7 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
         if (side == Side.LEFT)
@@ -327,11 +382,11 @@ public final class TemporalJoin implements JoinOperator
         }
         long previousTs = 0;
         long nextTs = 0;
-        final long rows = BucketDescriptor.rows(bucket, Side.RIGHT);
+        final long rows = state.store.rows(bucket, Side.RIGHT);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
-            final long r = RowGroup.record(rows, i);
+            final long r = state.store.record(rows, i);
             if (r == 0 || !state.store.keyEquals(r, key, 0, keyLength))
             {
                 continue;
@@ -366,11 +421,11 @@ public final class TemporalJoin implements JoinOperator
         }
         long best = 0;
         long bestTs = 0;
-        final long rows = BucketDescriptor.rows(bucket, Side.RIGHT);
+        final long rows = state.store.rows(bucket, Side.RIGHT);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
-            final long r = RowGroup.record(rows, i);
+            final long r = state.store.record(rows, i);
             if (r == 0)
             {
                 continue;
@@ -414,7 +469,7 @@ public final class TemporalJoin implements JoinOperator
     private void fireLeft(final long record)
     {
         final long ts = RowDescriptor.ts(record);
-        final long bucket = RowDescriptor.bucket(record);
+        final long bucket = state.store.bucketOf(record);
         final int keyLength = RowDescriptor.keyLength(record);
         storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
         RowStore.wrap(record, storedLeftBuffer, storedLeft);
@@ -455,6 +510,7 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advance(side, watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -464,6 +520,7 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void onWatermark(final long watermark, final long step)
     {
+        state.beginMutation();
         if (watermarks.advanceBoth(watermark))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -473,6 +530,7 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void onIdle(final Side side, final long step)
     {
+        state.beginMutation();
         if (watermarks.markIdle(side))
         {
             onJoinWatermark(watermarks.current(), step);
@@ -493,6 +551,7 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void onEndOfInput(final long step)
     {
+        state.beginMutation();
         watermarks.advanceBoth(Long.MAX_VALUE);
         fireStep = step;
         state.wheel.expireAll(fire);
@@ -517,6 +576,6 @@ public final class TemporalJoin implements JoinOperator
     @Override
     public void close()
     {
-        state.close();
+        state.close(heapPart);
     }
 }

@@ -22,6 +22,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -441,6 +443,133 @@ class DurableStateTest
     }
 
     static final long FINGERPRINT_OF_REGULAR = 0x5c1b35b7ed1b499cL;
+
+    static JoinSpec versioned(final JoinKind kind)
+    {
+        return JoinSpec.builder(kind, JoinType.LEFT).schemas(LEFT, RIGHT).leftKey("k").rightKey("k").build();
+    }
+
+    static PartitionState stateOf(final JoinOperator op)
+    {
+        return op instanceof TemporalJoin ? ((TemporalJoin)op).state : ((LookupJoin)op).state;
+    }
+
+    /** The outputs from {@code from} on as "step:right v" (null for a padded row), sorted: order within a step is free. */
+    List<String> stepAndVersion(final int from)
+    {
+        final List<String> out = new ArrayList<>();
+        for (final io.junction.testing.Output o : results.since(from))
+        {
+            out.add(o.step() + ":" + (o.right() == null ? "null" : o.right().get("v")));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = JoinKind.class, names = {"TEMPORAL", "LOOKUP"})
+    void versionedJoinsReopenElsewhereWithTheirVersionsAndWaitingRows(final JoinKind kind, @TempDir final Path dir)
+        throws IOException
+    {
+        final JoinSpec spec = versioned(kind);
+        final boolean temporal = kind == JoinKind.TEMPORAL;
+        final StateConfig config = CONFIG.withStateDirectory(dir.resolve("state"));
+        final long firstBase;
+        final long[] before;
+        try (JoinOperator op = open(spec, config))
+        {
+            firstBase = stateOf(op).base;
+            op.onWatermark(5, 0);
+            for (long k = 0; k < 100; k++)
+            {
+                op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", k, "id", k, "v", "old"), 10, 1);
+                op.onRow(Side.RIGHT, ChangeKind.UPDATE_AFTER, Rows.row(RIGHT, "k", k, "id", k, "v", "new"), 20, 2);
+                op.onRow(Side.LEFT, ChangeKind.INSERT, Rows.row(LEFT, "k", k, "id", 1000 + k, "v", "order"), 15, 3);
+            }
+            before = DurableReopenDifferentialTest.counters(op.counters());
+        }
+        // Temporal: the orders wait for the watermark, both versions of each key are kept (the older one
+        // in the version wheel until the watermark passes 19). Lookup: the orders joined the current version.
+        assertEquals(temporal ? 100 : 0, before[5], "live left");
+        assertEquals(temporal ? 200 : 100, before[6], "live right");
+        assertEquals(temporal ? 200 : 0, before[7], "pending timers");
+        final int emitted = results.size();
+        assertEquals(temporal ? 0 : 100, emitted);
+        final Path placeholder = dir.resolve("placeholder");
+        try (MappedFile taken = MappedFile.create(placeholder, CONFIG.maxStateBytes() + (1 << 20), 4096);
+             JoinOperator op = open(spec, config))
+        {
+            assertTrue(op.durable());
+            assertNotEquals(firstBase, stateOf(op).base, "mapped at another address");
+            assertArrayEquals(before, DurableReopenDifferentialTest.counters(op.counters()), "counters, wheels and watermark restored");
+            op.onWatermark(30, 4);
+            assertEquals(100, op.counters().liveRight(), "the versions at 10 are freed once the watermark passes 19");
+            op.onRow(Side.LEFT, ChangeKind.INSERT, Rows.row(LEFT, "k", 7L, "id", 2000L, "v", "order"), 40, 5);
+            op.onRow(Side.RIGHT, ChangeKind.DELETE, Rows.row(RIGHT, "k", 8L, "id", 8L, "v", "new"), 41, 6);
+            op.onRow(Side.LEFT, ChangeKind.INSERT, Rows.row(LEFT, "k", 8L, "id", 2001L, "v", "order"), 45, 7);
+            op.onEndOfInput(8);
+            final List<String> expected = new ArrayList<>();
+            for (int k = 0; k < 100; k++)
+            {
+                if (temporal)
+                {
+                    // Each order of ts 15 joins the version valid at 15, the one of ts 10, read back after the reopen.
+                    expected.add("4:old");
+                }
+            }
+            expected.add(temporal ? "8:new" : "5:new");
+            expected.add(temporal ? "8:null" : "7:null");
+            expected.sort(null);
+            assertEquals(expected, stepAndVersion(emitted));
+            assertEquals(0, op.counters().liveLeft());
+        }
+        finally
+        {
+            Files.deleteIfExists(placeholder);
+        }
+        assertEquals(0, deadLetters.size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = JoinKind.class, names = {"TEMPORAL", "LOOKUP"})
+    void versionedJoinsRefuseStateChangedAfterItsPersistOrOfTheOtherKind(final JoinKind kind, @TempDir final Path dir)
+        throws IOException
+    {
+        final JoinSpec spec = versioned(kind);
+        final StateConfig config = CONFIG.withStateDirectory(dir.resolve("live"));
+        final JoinOperator op = open(spec, config);
+        try
+        {
+            op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 1L, "id", 1L, "v", "r"), 10, 0);
+            op.onRow(Side.LEFT, ChangeKind.INSERT, Rows.row(LEFT, "k", 1L, "id", 2L, "v", "l"), 12, 1);
+            op.persist();
+            final Path atPersist = dir.resolve("at-persist");
+            copy(dir.resolve("live"), atPersist);
+            // A watermark alone changes the operator's state (it fires the temporal join's waiting row):
+            // the image is marked dirty before it.
+            op.onWatermark(20, 2);
+            final Path afterChange = dir.resolve("after-change");
+            copy(dir.resolve("live"), afterChange);
+            final DurableStateException dirty = assertThrows(DurableStateException.class,
+                () -> open(spec, CONFIG.withStateDirectory(afterChange)).close());
+            assertTrue(dirty.getMessage().contains("dirty flag"), dirty.getMessage());
+            final JoinKind other = kind == JoinKind.TEMPORAL ? JoinKind.LOOKUP : JoinKind.TEMPORAL;
+            assertRefused(atPersist, dir.resolve("other-kind"), d -> { }, versioned(other), CONFIG, "clean", "another join");
+            // The copy taken at the persist reopens there: the row that the watermark fired since still waits.
+            final int emitted = results.size();
+            try (JoinOperator reopened = open(spec, CONFIG.withStateDirectory(atPersist)))
+            {
+                assertEquals(2, reopened.counters().rowsIn());
+                assertEquals(Long.MIN_VALUE, reopened.counters().watermark());
+                reopened.onWatermark(20, 2);
+            }
+            assertEquals(kind == JoinKind.TEMPORAL ? List.of("2:r") : List.of(), stepAndVersion(emitted));
+        }
+        finally
+        {
+            op.close();
+        }
+    }
 
     private static void delete(final Path file)
     {

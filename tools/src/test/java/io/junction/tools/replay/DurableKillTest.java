@@ -73,6 +73,10 @@ class DurableKillTest {
             case "interval":
                 return "{\"join\":\"interval\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
                     + "\"interval\":{\"lower\":-20,\"upper\":20,\"lowerInclusive\":true,\"upperInclusive\":true}}";
+            case "temporal":
+            case "lookup":
+                // The right rows are versions of a table keyed by k (each +I a new version of its key).
+                return "{\"join\":\"" + kind + "\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
             default:
                 return "{\"join\":\"window\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
                     + "\"window\":{\"kind\":\"tumbling\",\"size\":50,\"offset\":0}}";

@@ -39,12 +39,13 @@ class DurableReplayTest {
 
     @Test
     void aDurableReplayProducesTheOutputOfAReplayInMemoryAndResumesItsOwnEnd() throws IOException {
-        for (final String kind : new String[] {"regular", "interval", "window"}) {
+        for (final String kind : new String[] {"regular", "interval", "window", "temporal", "lookup"}) {
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, DurableKillTest.spec(kind));
             Files.write(events, DurableKillTest.events(kind, new Random(5)).subList(0, 3000));
             final ReplayResult memory = new Replay(Replay.config(2)).run(spec, events);
+            assertTrue(memory.results().size() > 100, kind + ": output to compare, " + memory.results().size() + " lines");
             final Path state = tmp.resolve(kind + "-state");
             final ReplayResult durable = new Replay(Replay.config(2), new Replay.Durability(state, 250, false, null))
                 .run(spec, events);
