@@ -391,4 +391,10 @@ abstract class AbstractWindowJoin implements JoinOperator
     {
         state.close(heapPart);
     }
+
+    @Override
+    public final void discard()
+    {
+        state.close();
+    }
 }

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.state.NativeArena;
 
@@ -27,13 +28,15 @@ import java.util.zip.CRC32;
  *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
  *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
  *                      every file's length, heap.dat's checksum, its own checksum
+ *   LOCK               locked ({@link DirectoryLock}) while an operator has the directory open; not state
  * </pre>
  * A directory is reopened only when the marker is there and intact, names this join, layout and
  * format, every file it lists has the length it says, heap.dat's checksum matches, and the arena's
  * header is intact with its dirty flag clear (the flag is set by the first change after a persist,
  * so a process that dies after changing the state leaves it set). All of that is checked, reading only
  * the marker, heap.dat and the arena's header, before anything is created or modified; anything else
- * is a {@link DurableStateException} naming the file.
+ * is a {@link DurableStateException} naming the file. The directory is locked first: a directory another
+ * operator has open (another process, or this one) is refused naming the lock file.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -64,6 +67,8 @@ final class DurableState
     private boolean markerOnDisk;
     /** Bytes this read from the directory's files to open it (structural tests: not the arena's records). */
     private long bytesRead;
+    /** Held from open until {@link #release()}. */
+    private DirectoryLock lock;
 
     private DurableState(final Path directory, final boolean reopened, final long hashSeed, final long fingerprint,
         final long layout, final ByteBuffer heap, final long bytesRead)
@@ -79,17 +84,48 @@ final class DurableState
     }
 
     /**
-     * Validates the directory and, when it holds nothing, creates it owner-only; nothing else is
-     * created or changed here.
+     * Locks the directory (its lock file is created when missing), validates it and, when it holds
+     * nothing, creates it owner-only; nothing else is created or changed here. The lock is held until
+     * {@link #release()}.
      *
      * @param directory   the state directory.
      * @param fingerprint the join's {@link io.junction.api.JoinSpec#fingerprint()}.
      * @param layout      the state layout's hash ({@link PartitionState}).
      * @param config      the configuration (its hash seed, when fixed, must be the stored one).
      * @return the opened directory.
-     * @throws DurableStateException when the directory holds state this must not reopen.
+     * @throws DurableStateException when the directory holds state this must not reopen, or is locked.
      */
     static DurableState open(final Path directory, final long fingerprint, final long layout, final StateConfig config)
+    {
+        if (Files.exists(directory) && !Files.isDirectory(directory))
+        {
+            throw new DurableStateException(directory + " is not a directory");
+        }
+        final DirectoryLock taken;
+        try
+        {
+            // Before anything is read: the files must not be another user's mapped and changing ones.
+            taken = DirectoryLock.acquire(OwnerOnlyFiles.createDirectories(directory), "the state directory");
+        }
+        catch (final IOException e)
+        {
+            throw new DurableStateException(e.getMessage(), e);
+        }
+        try
+        {
+            final DurableState state = validate(directory, fingerprint, layout, config);
+            state.lock = taken;
+            return state;
+        }
+        catch (final RuntimeException | Error e)
+        {
+            taken.close();
+            throw e;
+        }
+    }
+
+    /** Validates a locked directory (see {@link #open}). */
+    private static DurableState validate(final Path directory, final long fingerprint, final long layout, final StateConfig config)
     {
         if (!Files.exists(directory) || isEmptyDirectory(directory))
         {
@@ -270,7 +306,8 @@ final class DurableState
         }
         try (Stream<Path> entries = Files.list(directory))
         {
-            return entries.findAny().isEmpty();
+            // The lock file is no state: a directory that holds only it is a fresh one.
+            return entries.allMatch(entry -> entry.getFileName().toString().equals(DirectoryLock.FILE_NAME));
         }
         catch (final IOException e)
         {
@@ -300,6 +337,15 @@ final class DurableState
     void heapRead()
     {
         heap = null;
+    }
+
+    /** Releases the directory's lock (the state is closed); idempotent. */
+    void release()
+    {
+        if (lock != null)
+        {
+            lock.close();
+        }
     }
 
     /** @return bytes read from the files to open the directory. */

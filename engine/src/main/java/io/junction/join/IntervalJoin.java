@@ -379,4 +379,10 @@ public final class IntervalJoin implements JoinOperator
     {
         state.close(heapPart);
     }
+
+    @Override
+    public void discard()
+    {
+        state.close();
+    }
 }

@@ -116,6 +116,17 @@ public interface JoinOperator extends AutoCloseable
     }
 
     /**
+     * Frees the operator's off-heap state without persisting it, for a runtime that is about to replace
+     * the state directory's files (a restore from a checkpoint): the image left behind is not clean and
+     * must not be reopened. In memory mode the same as {@link #close()}, which it defaults to (an operator
+     * that does not override it persists first). Idempotent with {@link #close()}: only the first call frees.
+     */
+    default void discard()
+    {
+        close();
+    }
+
+    /**
      * Frees the operator's off-heap state; in durable mode first {@link #persist()}s it, so that a new
      * operator of the same spec reopens it (an {@link java.io.UncheckedIOException} when that fails,
      * after everything is released: the directory is then not a clean image).

@@ -110,8 +110,6 @@ final class PartitionState implements AutoCloseable
     private final long[] uniqueSizes = new long[2];
     /** True while the files are a clean image: the next change must first mark it dirty ({@link #beginMutation}). */
     private boolean imageClean;
-    /** True until the first change after a reopen, which removes the reopened marker. */
-    private boolean reopenedMarker;
 
     /**
      * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
@@ -185,9 +183,16 @@ final class PartitionState implements AutoCloseable
             {
                 uniqueSizes[0] = opened.uniqueLeft;
                 uniqueSizes[1] = opened.uniqueRight;
-                wheel.load(heap);
+                try
+                {
+                    wheel.load(heap);
+                }
+                catch (final RuntimeException | Error e)
+                {
+                    release(opened);
+                    throw e;
+                }
                 imageClean = true;
-                reopenedMarker = true;
             }
             return;
         }
@@ -283,6 +288,7 @@ final class PartitionState implements AutoCloseable
         {
             if (heap.getInt() != HEAP_MAGIC)
             {
+                directory.release();
                 throw new DurableStateException(directory.file(DurableState.HEAP) + " does not start with the state's part");
             }
             liveLeft = heap.getLong();
@@ -360,6 +366,7 @@ final class PartitionState implements AutoCloseable
         {
             opened.arenaFile.close();
         }
+        opened.directory.release();
     }
 
     private static void restrictToOwner(final Path file) throws IOException
@@ -442,8 +449,8 @@ final class PartitionState implements AutoCloseable
 
     /**
      * Called before an event changes anything: the first change after a clean image (a reopen or a
-     * persist) marks the arena dirty, so that a process that dies from here on leaves state that is
-     * refused on reopen; after a reopen it also removes the marker. A field test otherwise.
+     * persist) marks the arena dirty and removes the marker, durably, so that a process (or machine) that
+     * dies from here on leaves state that is refused on reopen. A field test otherwise.
      */
     void beginMutation()
     {
@@ -455,20 +462,19 @@ final class PartitionState implements AutoCloseable
 
     private void invalidate()
     {
-        imageClean = false;
         store.arena().markDirty();
-        if (reopenedMarker)
+        try
         {
-            reopenedMarker = false;
-            try
-            {
-                durable.removeMarker();
-            }
-            catch (final IOException e)
-            {
-                throw new UncheckedIOException("cannot remove " + durable.file(DurableState.MARKER), e);
-            }
+            // After every persist, not only after a reopen: the dirty flag is a store into mapped memory that
+            // a power loss may never write back, while the state's pages are; a removed marker stays removed.
+            durable.removeMarker();
         }
+        catch (final IOException e)
+        {
+            // Still clean: the next event tries again before it changes anything.
+            throw new UncheckedIOException("cannot remove " + durable.file(DurableState.MARKER), e);
+        }
+        imageClean = false;
     }
 
     /**
@@ -715,6 +721,7 @@ final class PartitionState implements AutoCloseable
         else
         {
             arenaFile.close();
+            durable.release();
         }
     }
 }

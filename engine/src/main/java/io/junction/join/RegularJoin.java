@@ -689,6 +689,12 @@ public final class RegularJoin implements JoinOperator
     }
 
     @Override
+    public void discard()
+    {
+        state.close();
+    }
+
+    @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
         state.beginMutation();

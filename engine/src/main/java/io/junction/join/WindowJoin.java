@@ -119,4 +119,10 @@ public final class WindowJoin implements JoinOperator
     {
         operator.close();
     }
+
+    @Override
+    public void discard()
+    {
+        operator.discard();
+    }
 }

@@ -3,11 +3,14 @@ package io.junction.runtime;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * One checkpoint or restore on its way through the rings: each partition it covers reports on its own
  * thread ({@link #done}); the last one completes the future, exceptionally when any partition failed.
- * The counter's decrement orders every partition's writes before the completion.
+ * The counter's decrement orders every partition's writes before the completion. Each partition counts
+ * once: a partition whose thread died is failed by the engine ({@link #failPartition}), and whichever
+ * of that and the partition's own report comes first is the one that counts.
  */
 final class CheckpointRequest
 {
@@ -27,6 +30,8 @@ final class CheckpointRequest
     private final long[] restoredIds;
     private final Throwable[] failures;
     private final AtomicInteger remaining;
+    /** 1 once a partition (by index) has reported. */
+    private final AtomicIntegerArray reported;
     private final Completion completion;
 
     /** Runs once every partition has reported, before the future completes. */
@@ -52,6 +57,33 @@ final class CheckpointRequest
         restoredIds = new long[partitions.length];
         failures = new Throwable[partitions.length];
         remaining = new AtomicInteger(partitions.length);
+        reported = new AtomicIntegerArray(partitions.length);
+    }
+
+    /** @return whether the request goes to this partition. */
+    boolean covers(final int partition)
+    {
+        for (final int p : partitions)
+        {
+            if (p == partition)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Fails a partition that will never report (its thread died); nothing when it has reported already. */
+    void failPartition(final int partition, final Throwable why)
+    {
+        if (restore)
+        {
+            restored(partition, -1, null, why);
+        }
+        else
+        {
+            done(partition, 0, 0, 0, why);
+        }
     }
 
 
@@ -71,6 +103,10 @@ final class CheckpointRequest
     void done(final int partition, final long pause, final long written, final long linked, final Throwable failure)
     {
         final int i = index(partition);
+        if (!reported.compareAndSet(i, 0, 1))
+        {
+            return;
+        }
         pauseNanos[i] = pause;
         bytesWritten[i] = written;
         bytesLinked[i] = linked;
@@ -82,6 +118,10 @@ final class CheckpointRequest
     void restored(final int partition, final long restoredId, final long[] restored, final Throwable failure)
     {
         final int i = index(partition);
+        if (!reported.compareAndSet(i, 0, 1))
+        {
+            return;
+        }
         restoredIds[i] = restoredId;
         restoredPositions[i] = restored;
         failures[i] = failure;

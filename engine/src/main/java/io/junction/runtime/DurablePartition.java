@@ -17,7 +17,8 @@ import java.util.Set;
  * <pre>
  *   root/partition-P/state/          the operator's files (nobody else writes there)
  *   root/partition-P/checkpoints/    chk-ID/ directories ({@link CheckpointStore}, chunks by {@link StateImage})
- *   root/partition-P/CLOSED          written last by a clean close: the positions its state resumes from
+ *   root/partition-P/CLOSED          written by a clean close once its checkpoint (at the same positions) is
+ *                                    confirmed: the positions its state resumes from
  * </pre>
  * Used by the partition's thread (checkpoint, restore, clean close) and, before the threads start and
  * after they stop, by the engine's recovery: never by two threads at once.
@@ -176,6 +177,12 @@ final class DurablePartition
             throw new IOException(file + " is of another join (" + lines.get(1) + ", this join's " + expected + ")");
         }
         return SmallFiles.parsePositions(lines.get(2), file);
+    }
+
+    /** @return whether the clean-close file is there (intact or not). */
+    boolean hasClosed()
+    {
+        return java.nio.file.Files.exists(directory.resolve(CLOSED));
     }
 
     /** Deletes the clean-close file before the first mutation of reopened state: a crash then restores a checkpoint. */

@@ -211,6 +211,14 @@ public final class EngineConfig
         {
             throw new IllegalArgumentException("a checkpoint interval needs a state directory (" + STATE_DIR_PROP_NAME + ")");
         }
+        if (multiProducer && (checkpointEveryEvents > 0 || !checkpointInterval.isZero()))
+        {
+            // Each publisher would cut at its own step while the others' rows race its barrier into the rings:
+            // no one position describes such a cut, and a resume from it could skip rows.
+            throw new IllegalArgumentException("interval checkpoints (" + CHECKPOINT_EVERY_EVENTS_PROP_NAME + ", " +
+                CHECKPOINT_INTERVAL_PROP_NAME + ") cannot be used with " + MULTI_PRODUCER_PROP_NAME + ": with several " +
+                "publishers no one publisher's step describes the cut; quiesce the producers and call JoinEngine.checkpoint");
+        }
         this.stateRoot = stateRoot;
         this.checkpointEveryEvents = checkpointEveryEvents;
         this.checkpointInterval = checkpointInterval;
@@ -358,6 +366,8 @@ public final class EngineConfig
      *
      * @param multiProducer whether several threads publish at once.
      * @return a copy with that value.
+     * @throws IllegalArgumentException when multi-producer and interval checkpoints are set
+     *         ({@link #withCheckpointInterval}).
      */
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
@@ -545,12 +555,15 @@ public final class EngineConfig
      * rows it publishes, and after a row when {@code every} has passed since its last checkpoint, with the
      * positions {@code {that row's step}}: resuming replays from the step after it. Either may be off (0);
      * the caller can also checkpoint explicitly with {@link JoinEngine#checkpoint(long[])}. A failed
-     * interval checkpoint is logged and counted in the partition metrics; processing goes on.
+     * interval checkpoint is logged and counted in the partition metrics; processing goes on. Refused on a
+     * multi-producer configuration ({@link #withMultiProducer}): one publisher's step does not describe
+     * a cut that the other publishers' rows race into.
      *
      * @param everyEvents rows per publisher between checkpoints, 0 for none by count.
      * @param every       processing time between checkpoints, {@link Duration#ZERO} for none by time.
      * @return a copy with that interval.
-     * @throws IllegalArgumentException when a value is negative or there is no state root.
+     * @throws IllegalArgumentException when a value is negative, there is no state root, or the
+     *         configuration is multi-producer.
      */
     public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
     {

@@ -16,6 +16,7 @@ import io.junction.internal.metrics.PartitionMetrics;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
+import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.SmallFiles;
 import io.junction.join.StateConfig;
 
@@ -82,7 +83,10 @@ import java.util.function.LongSupplier;
  * de-duplicates by step gets exactly-once. {@link #checkpointPartition} and {@link #restorePartition} do
  * the same for one partition while the others go on. A publisher's generated watermarks
  * ({@link Publisher#generateWatermarks}) are not part of a checkpoint: a resumed publisher generates them
- * anew from the rows it publishes.
+ * anew from the rows it publishes. The engine holds an OS lock on {@code <root>/LOCK} from start until
+ * every partition thread has stopped: a second engine on the same root (another process, or this JVM
+ * before the first one's close has finished) is refused at start with a {@link CheckpointException}
+ * naming the lock file.
  *
  * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
  * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
@@ -135,6 +139,8 @@ public final class JoinEngine implements AutoCloseable
     private long restoredCheckpointId = -1;
     /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
     private volatile long[] closePositions;
+    /** Durable mode: the root's lock, held from before recovery until every partition thread has stopped. */
+    private volatile DirectoryLock rootLock;
 
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
@@ -167,6 +173,10 @@ public final class JoinEngine implements AutoCloseable
         }
         try
         {
+            if (durables != null)
+            {
+                rootLock = lockRoot();
+            }
             boolean reopened = durables != null && recover(false);
             for (int p = 0; p < partitions; p++)
             {
@@ -293,6 +303,10 @@ public final class JoinEngine implements AutoCloseable
                 builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
                 config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0,
                 durables == null ? null : durables[p], builder.beforeCheckpoint);
+            if (durables != null)
+            {
+                workers[p].onFailure(this::partitionFailed);
+            }
             if (durables != null && !workers[p].isDurable())
             {
                 throw new IllegalStateException("partition " + p + "'s operator keeps its state in memory although the engine " +
@@ -366,6 +380,11 @@ public final class JoinEngine implements AutoCloseable
         }
         nextCheckpointId.set(highest + 1);
         confirmedId = confirmedBefore;
+        boolean anyClosed = false;
+        for (final DurablePartition durable : durables)
+        {
+            anyClosed |= durable.hasClosed();
+        }
 
         if (!skipClean)
         {
@@ -379,10 +398,6 @@ public final class JoinEngine implements AutoCloseable
                 }
                 return true;
             }
-        }
-        for (final DurablePartition durable : durables)
-        {
-            durable.deleteClosed();
         }
         // Candidates: ids whose manifest is in place in every partition, newest first.
         java.util.List<Long> common = null;
@@ -415,10 +430,23 @@ public final class JoinEngine implements AutoCloseable
                 passedOver.add("checkpoint " + id + ": " + e.getMessage());
                 continue;
             }
-            if (!java.util.Arrays.equals(checkpoints[0].positions(), checkpoints[durables.length - 1].positions()))
+            String mismatch = null;
+            for (int p = 1; p < durables.length && mismatch == null; p++)
             {
-                passedOver.add("checkpoint " + id + " has other positions in partition " + (durables.length - 1) + " than in partition 0");
+                if (!java.util.Arrays.equals(checkpoints[0].positions(), checkpoints[p].positions()))
+                {
+                    mismatch = "checkpoint " + id + " has other positions in partition " + p + " than in partition 0";
+                }
+            }
+            if (mismatch != null)
+            {
+                passedOver.add(mismatch);
                 continue;
+            }
+            // Before the state is replaced: clean-close records left beside it must never describe a restored state.
+            for (final DurablePartition durable : durables)
+            {
+                durable.deleteClosed();
             }
             for (int p = 0; p < durables.length; p++)
             {
@@ -434,10 +462,12 @@ public final class JoinEngine implements AutoCloseable
             confirmedId = Math.max(confirmedBefore, id);
             return false;
         }
-        if (confirmedBefore >= 0 || !passedOver.isEmpty())
+        if (confirmedBefore >= 0 || !passedOver.isEmpty() || anyClosed)
         {
+            // State existed (a confirmed checkpoint, or a clean close): never start empty in its place.
             throw new IOException("no checkpoint complete in every partition of " + root + " is intact" +
-                (confirmedBefore >= 0 ? " (checkpoint " + confirmedBefore + " was complete)" : "") + ": " +
+                (confirmedBefore >= 0 ? " (checkpoint " + confirmedBefore + " was complete)" : "") +
+                (anyClosed ? " although a clean close left its record (" + DurablePartition.CLOSED + ")" : "") + ": " +
                 (passedOver.isEmpty() ? "none is left" : String.join("; ", passedOver)) +
                 "; the state cannot be recovered: restore the directory from a backup or start with an empty one");
         }
@@ -742,11 +772,13 @@ public final class JoinEngine implements AutoCloseable
      *
      * <p>Thread: call it from the thread that publishes, between two publish calls, so that the barrier
      * follows exactly the events that {@code positions} describe. On a single-producer engine (the default)
-     * any other thread is refused with {@link IllegalStateException}, as a publish would be; on a
-     * multi-producer engine, any thread may call it, and the barrier follows in each ring what was
-     * published there before the call: the caller must know which positions that covers. Two checkpoints
-     * asked for at once from two threads may reach the rings in different orders; the older one then
-     * fails (a partition only writes a checkpoint newer than every one it has).
+     * any other thread is refused with {@link IllegalStateException}, as a publish would be. On a
+     * multi-producer engine any thread may call it, but the barrier goes into the rings one at a time,
+     * racing the other producers' rows: the producers must be quiesced (no publish under way or until the
+     * call returns) for {@code positions} to describe the cut; interval checkpoints are refused there
+     * ({@link EngineConfig#withCheckpointInterval}). Two checkpoints asked for at once from two threads may
+     * reach the rings in different orders; the older one then fails (a partition only writes a checkpoint
+     * newer than every one it has).
      *
      * <p>It waits while a ring is full (as {@code publish} does), not for the checkpoint: wait on the
      * future for that. A failure in any partition (its state could not be persisted or copied, its thread
@@ -764,12 +796,17 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
     {
+        return submit(allPartitions(), positions, false);
+    }
+
+    private int[] allPartitions()
+    {
         final int[] all = new int[rings.length];
         for (int p = 0; p < all.length; p++)
         {
             all[p] = p;
         }
-        return submit(all, positions, false);
+        return all;
     }
 
     /**
@@ -859,6 +896,11 @@ public final class JoinEngine implements AutoCloseable
             slot.step = id;
             slot.ingestNanos = System.nanoTime();
             rings[p].publish(sequence);
+            if (workers[p].isFailed())
+            {
+                // Died while the barrier went in: it never reaches it (the engine may have failed what was in flight before).
+                request.failPartition(p, new CheckpointException("partition " + p + "'s thread died", null));
+            }
         }
         return request.future;
     }
@@ -899,6 +941,12 @@ public final class JoinEngine implements AutoCloseable
         {
             return;
         }
+        confirm(request);
+    }
+
+    /** Records an engine-wide checkpoint complete in every partition as the newest confirmed one. */
+    private void confirm(final CheckpointRequest request)
+    {
         synchronized (confirmLock)
         {
             if (request.id <= confirmedId)
@@ -919,6 +967,97 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
+    /**
+     * Runs on the thread of the last partition to write the clean close's checkpoint: confirms it, then
+     * writes every partition's clean-close record, so that a record is never newer than what a crash
+     * after the next start would restore.
+     */
+    private void closeCompleted(final CheckpointRequest request, final boolean failed)
+    {
+        if (failed)
+        {
+            return;
+        }
+        confirm(request);
+        for (final DurablePartition durable : durables)
+        {
+            try
+            {
+                durable.writeClosed(request.positions);
+            }
+            catch (final IOException e)
+            {
+                throw new CheckpointException("the clean close's checkpoint " + request.id + " is complete but " +
+                    durable.directory.resolve(DurablePartition.CLOSED) + " could not be written: " + e, e);
+            }
+        }
+    }
+
+    /** Called on a partition thread as it dies: what waits on that partition would otherwise wait for ever. */
+    private void partitionFailed(final int partition)
+    {
+        final CheckpointException why = new CheckpointException("partition " + partition +
+            "'s thread died before it reached the barrier", null);
+        for (final CheckpointRequest request : inFlight)
+        {
+            if (request.covers(partition))
+            {
+                request.failPartition(partition, why);
+            }
+        }
+    }
+
+    /** Takes the state root's lock before anything in the root is read or written. */
+    private DirectoryLock lockRoot()
+    {
+        try
+        {
+            return DirectoryLock.acquire(io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot()),
+                "the state root");
+        }
+        catch (final IOException e)
+        {
+            throw new CheckpointException("junction: cannot start on " + config.stateRoot() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Releases the root's lock once every partition thread has stopped (now, or on a thread that waits for them). */
+    private void releaseRootLock(final boolean allStopped)
+    {
+        final DirectoryLock lock = rootLock;
+        if (lock == null)
+        {
+            return;
+        }
+        if (allStopped)
+        {
+            lock.close();
+            return;
+        }
+        // A partition still inside a handler still holds its files: the root stays locked until it stops.
+        final Thread waiter = new Thread(() ->
+        {
+            for (final PartitionWorker worker : workers)
+            {
+                boolean stopped = false;
+                while (!stopped)
+                {
+                    try
+                    {
+                        stopped = worker.awaitStopped(Long.MAX_VALUE);
+                    }
+                    catch (final InterruptedException e)
+                    {
+                        // Only the stop of the partitions releases the lock.
+                    }
+                }
+            }
+            lock.close();
+        }, config.threadNamePrefix() + "unlock");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
     /** A publisher's interval checkpoint; failures are logged (and counted in the partitions' metrics). */
     CompletableFuture<CompletedCheckpoint> intervalCheckpoint(final long step)
     {
@@ -935,12 +1074,16 @@ public final class JoinEngine implements AutoCloseable
 
     /**
      * A clean close in durable mode: drains every partition as {@link #close()} does, has each operator
-     * persist and release its state, then writes {@code positions} into each partition's clean-close file
-     * ({@code <root>/partition-<p>/CLOSED}, written last), so that the next start reopens the state as it
-     * is, without copying a checkpoint, and reports {@code positions} from {@link #restoredPositions()}.
-     * A partition that could not drain in time, or died, writes no clean-close file; the next start then
-     * restores every partition from the newest complete checkpoint. Thread: the producer's, after its
-     * last publish (the positions must describe everything published). In memory mode it is {@link #close()}.
+     * persist and release its state, takes a checkpoint of every partition at {@code positions} (the
+     * {@link Builder#beforeCheckpoint} hook runs; nearly every chunk is a hard link to the previous
+     * checkpoint's), confirms it, and only then writes {@code positions} into each partition's clean-close
+     * file ({@code <root>/partition-<p>/CLOSED}), so that the next start reopens the state as it is, without
+     * copying a checkpoint, and reports {@code positions} from {@link #restoredPositions()}; a crash after
+     * that start restores the close's checkpoint, never an older one. When a partition could not drain in
+     * time, died, or could not write its part of the checkpoint, no clean-close file is written (a warning
+     * is logged); the next start then restores every partition from the newest complete checkpoint.
+     * Thread: the producer's, after its last publish (the positions must describe everything published).
+     * In memory mode it is {@link #close()}.
      *
      * @param positions the caller's input positions after the last event published.
      * @throws IllegalArgumentException when positions is null.
@@ -1025,17 +1168,45 @@ public final class JoinEngine implements AutoCloseable
             }
             final long[] undrained = new long[rings.length];
             final long[] positions = closePositions;
+            boolean clean = positions != null;
             for (int p = 0; p < rings.length; p++)
             {
                 undrained[p] = backlog(p);
-                if (positions != null && undrained[p] == 0 && !workers[p].isFailed())
+                clean &= undrained[p] == 0 && !workers[p].isFailed();
+            }
+            CheckpointRequest atClose = null;
+            if (clean)
+            {
+                // One checkpoint of every partition at the close positions, confirmed before any clean-close
+                // record is written: a crash after the next start then restores the close, not an older cut.
+                atClose = new CheckpointRequest(nextCheckpointId.getAndIncrement(), positions,
+                    false, confirmedId, allPartitions(), false, this::closeCompleted);
+                atClose.future.whenComplete((done, failure) ->
                 {
-                    workers[p].closeAt(positions);
+                    if (failure != null)
+                    {
+                        LOGGER.log(System.Logger.Level.WARNING, "junction: the clean close of " + config.stateRoot() +
+                            " wrote no clean-close record (" + failure.getMessage() + "): the next start restores the " +
+                            "newest checkpoint complete in every partition");
+                    }
+                });
+                for (final PartitionWorker worker : workers)
+                {
+                    worker.closeAt(atClose);
                 }
+            }
+            else if (positions != null)
+            {
+                LOGGER.log(System.Logger.Level.WARNING, "junction: no clean close of " + config.stateRoot() + ": a partition " +
+                    "did not drain or its thread died; the next start restores the newest checkpoint complete in every partition");
+            }
+            for (int p = 0; p < rings.length; p++)
+            {
                 workers[p].requestStop();
                 disruptors.get(p).halt();
             }
             final StringBuilder report = new StringBuilder();
+            boolean allStopped = true;
             for (int p = 0; p < workers.length; p++)
             {
                 boolean stopped = false;
@@ -1046,6 +1217,12 @@ public final class JoinEngine implements AutoCloseable
                 catch (final InterruptedException e)
                 {
                     interrupted = true;
+                }
+                allStopped &= stopped;
+                if (atClose != null && workers[p].isFailed())
+                {
+                    // Died before it was asked (its shutdown never saw the request): it never writes its part.
+                    atClose.failPartition(p, new CheckpointException("partition " + p + "'s thread died", null));
                 }
                 if (!stopped || undrained[p] > 0)
                 {
@@ -1065,6 +1242,7 @@ public final class JoinEngine implements AutoCloseable
                 request.abandon("the engine closed before every partition reached it");
             }
             inFlight.clear();
+            releaseRootLock(allStopped);
             log.logSummary();
             unregister();
             if (interrupted)
@@ -1096,6 +1274,10 @@ public final class JoinEngine implements AutoCloseable
             {
                 worker.closeUnstarted();
             }
+        }
+        if (rootLock != null)
+        {
+            rootLock.close();
         }
     }
 

@@ -47,8 +47,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final DurablePartition durable;
     /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */
     private final IntConsumer beforeCheckpoint;
-    /** Set by a clean close: the positions to write into the clean-close file once the operator is closed. */
-    private volatile long[] closePositions;
+    /** Set by a clean close: the checkpoint to take of the state once the operator has closed (persisted) it. */
+    private volatile CheckpointRequest closeRequest;
+    /** Told the partition's number when its thread dies (the engine fails what waits on it); may be null. */
+    private volatile IntConsumer onFailure;
     private final ResultHandler results;
     private final DeadLetterHandler deadLetters;
     private final ErrorHandler errorHandler;
@@ -249,8 +251,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
 
     /**
      * Replaces the partition's state with its newest complete checkpoint's while the other partitions go
-     * on: verifies the checkpoint first (a damaged one is passed over for the one before), closes the
-     * operator, copies the checkpoint into the state directory and opens a new operator on it. When that
+     * on: verifies the checkpoint first (a damaged one is passed over for the one before), discards the
+     * operator (without persisting the state about to be replaced), copies the checkpoint into the state
+     * directory and opens a new operator on it. When that
      * fails after the old state is gone, the partition has no state: it fails (see {@link #isFailed()}).
      */
     private void restore(final CheckpointRequest request)
@@ -278,7 +281,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             final JoinOperator old = operator;
             operator = null;
-            old.close();
+            old.discard();
             durable.restore(checkpoint);
             operator = operatorFactory.create(this, this);
         }
@@ -297,10 +300,41 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         return operator != null && operator.durable();
     }
 
-    /** A clean close: once the operator has closed (durable: persisted), write these positions beside the state. */
-    void closeAt(final long[] positions)
+    /**
+     * A clean close: once the operator has closed (persisted) its state, the partition thread copies it into
+     * this checkpoint (every partition the same one), which the engine confirms before it writes the
+     * clean-close records; a partition that cannot fails its part, and no record is written.
+     */
+    void closeAt(final CheckpointRequest request)
     {
-        closePositions = positions;
+        closeRequest = request;
+    }
+
+    /** Set before the thread starts: called on the partition thread when it dies. */
+    void onFailure(final IntConsumer callback)
+    {
+        onFailure = callback;
+    }
+
+    /** The close checkpoint: the operator has closed and persisted, so the state directory is the image. */
+    private void closeCheckpoint(final CheckpointRequest request)
+    {
+        final long start = System.nanoTime();
+        Throwable failure = null;
+        try
+        {
+            if (beforeCheckpoint != null)
+            {
+                beforeCheckpoint.accept(partition);
+            }
+            durable.checkpoint(request.id, request.positions, request.floor, false);
+        }
+        catch (final Throwable t)
+        {
+            failure = t;
+        }
+        request.done(partition, System.nanoTime() - start, failure == null ? durable.image.bytesWritten() : 0,
+            failure == null ? durable.image.bytesLinked() : 0, failure);
     }
 
     /** The hot-key report allocates: it is taken at most once an interval (and at the end of input), never per event. */
@@ -487,6 +521,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     @Override
     public void onShutdown()
     {
+        final CheckpointRequest closing = closeRequest;
         try
         {
             if (!stopRequested || fatal != null)
@@ -496,6 +531,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     partition, Thread.currentThread().getName(), fatal);
                 LOGGER.log(System.Logger.Level.ERROR, failure.getMessage(), fatal);
                 reportError(failure);
+                final IntConsumer callback = onFailure;
+                if (callback != null)
+                {
+                    // The checkpoints and restores queued behind the event that ended the thread never run.
+                    callback.accept(partition);
+                }
             }
             if (operator == null)
             {
@@ -514,11 +555,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 reportError(t);
             }
             operator.close();
-            final long[] positions = closePositions;
-            if (positions != null && durable != null && operator.durable() && !failed)
+            if (closing != null && durable != null && operator.durable() && !failed)
             {
-                // Last: the clean-close file says the state directory is a whole image at these positions.
-                durable.writeClosed(positions);
+                closeCheckpoint(closing);
             }
         }
         catch (final Throwable t)
@@ -527,6 +566,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         finally
         {
+            if (closing != null)
+            {
+                // Whatever kept the close checkpoint from being written fails it (nothing when it reported).
+                closing.failPartition(partition, new IllegalStateException("partition " + partition +
+                    (failed ? "'s thread died" : " could not persist its state") + " before the clean close's checkpoint"));
+            }
             stopped.countDown();
         }
     }

@@ -100,6 +100,7 @@ class DurableStateTest
         }
     }
 
+    /** The directory's files, without its lock file (no state: an open creates it, and it stays). */
     static Map<String, byte[]> contents(final Path dir) throws IOException
     {
         final Map<String, byte[]> files = new TreeMap<>();
@@ -107,6 +108,10 @@ class DurableStateTest
         {
             for (final Path file : (Iterable<Path>)list::iterator)
             {
+                if (file.getFileName().toString().equals(io.junction.internal.durable.DirectoryLock.FILE_NAME))
+                {
+                    continue;
+                }
                 files.put(file.getFileName().toString(), Files.readAllBytes(file));
             }
         }
@@ -201,11 +206,15 @@ class DurableStateTest
         final Path crashed = dir.resolve("crashed");
         final JoinOperator abandoned = open(INTERVAL, config.withStateDirectory(crashed));
         rows(abandoned, Side.LEFT, 0, 50);
+        // A copy: the directory itself is locked while the operator has it open.
+        final Path atCrash = dir.resolve("at-crash");
+        copy(crashed, atCrash);
         final DurableStateException noMarker = assertThrows(DurableStateException.class,
-            () -> open(INTERVAL, config.withStateDirectory(crashed.toAbsolutePath())).close());
+            () -> open(INTERVAL, config.withStateDirectory(atCrash.toAbsolutePath())).close());
         assertTrue(noMarker.getMessage().contains("not closed cleanly"), noMarker.getMessage());
 
-        // Persisted, then changed: a copy of the files as a dying process leaves them has the dirty flag set.
+        // Persisted, then changed: a copy of the files as a dying process leaves them has no marker (the first
+        // change removed it) and the dirty flag set.
         abandoned.persist();
         final Path atPersist = dir.resolve("at-persist");
         copy(crashed, atPersist);
@@ -213,6 +222,11 @@ class DurableStateTest
         final Path afterChange = dir.resolve("after-change");
         copy(crashed, afterChange);
         abandoned.close();
+        final DurableStateException changed = assertThrows(DurableStateException.class,
+            () -> open(INTERVAL, config.withStateDirectory(afterChange)).close());
+        assertTrue(changed.getMessage().contains("not closed cleanly"), changed.getMessage());
+        // Were the marker's removal lost, the dirty flag still refuses the changed files.
+        Files.copy(atPersist.resolve("clean"), afterChange.resolve("clean"));
         final DurableStateException dirty = assertThrows(DurableStateException.class,
             () -> open(INTERVAL, config.withStateDirectory(afterChange)).close());
         assertTrue(dirty.getMessage().contains(afterChange.resolve("arena.dat").toString()), dirty.getMessage());
@@ -230,8 +244,10 @@ class DurableStateTest
         assertTrue(Files.exists(crashed.resolve("clean")));
         rows(reopened, Side.RIGHT, 60, 61);
         assertFalse(Files.exists(crashed.resolve("clean")), "the first change removes the marker");
+        final Path afterReopen = dir.resolve("after-reopen");
+        copy(crashed, afterReopen);
         final DurableStateException gone = assertThrows(DurableStateException.class,
-            () -> open(INTERVAL, config.withStateDirectory(crashed.resolve(".").normalize())).close());
+            () -> open(INTERVAL, config.withStateDirectory(afterReopen)).close());
         assertTrue(gone.getMessage().contains("not closed cleanly"), gone.getMessage());
         reopened.close();
         try (JoinOperator op = open(INTERVAL, config.withStateDirectory(crashed)))
@@ -257,6 +273,59 @@ class DurableStateTest
         {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve(name))), name);
         }
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("LOCK"))), "LOCK");
+    }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void theFirstChangeAfterEveryPersistRemovesTheMarker(final IndexKind index, @TempDir final Path dir) throws IOException
+    {
+        // Not only after a reopen: a power loss may write back the changed pages but not the dirty flag's,
+        // and a marker left in place would then vouch for torn state.
+        final StateConfig config = CONFIG.withIndex(index).withStateDirectory(dir);
+        try (JoinOperator op = open(REGULAR, config))
+        {
+            rows(op, Side.LEFT, 0, 100);
+            assertFalse(Files.exists(dir.resolve("clean")), "a fresh state has no marker");
+            for (int round = 0; round < 2; round++)
+            {
+                op.persist();
+                assertTrue(Files.exists(dir.resolve("clean")), "persist writes the marker");
+                rows(op, Side.RIGHT, 1000 + round, 1001 + round);
+                assertFalse(Files.exists(dir.resolve("clean")), "round " + round + ": the first change after a persist removes it");
+            }
+            // A watermark changes state as well.
+            op.persist();
+            op.onWatermark(Side.LEFT, 10, 5000);
+            assertFalse(Files.exists(dir.resolve("clean")), "a watermark after a persist removes it too");
+        }
+        try (JoinOperator op = open(REGULAR, config))
+        {
+            assertEquals(100, op.counters().liveLeft());
+            assertEquals(2, op.counters().liveRight());
+        }
+    }
+
+    @Test
+    void anOpenStateDirectoryIsLockedAgainstASecondOperator(@TempDir final Path dir) throws IOException
+    {
+        final StateConfig config = CONFIG.withStateDirectory(dir);
+        final JoinOperator first = open(REGULAR, config);
+        rows(first, Side.LEFT, 0, 10);
+        first.persist();
+        final DurableStateException locked = assertThrows(DurableStateException.class, () -> open(REGULAR, config).close());
+        assertTrue(locked.getMessage().contains(dir.resolve("LOCK") + " is locked"), locked.getMessage());
+        assertTrue(Files.exists(dir.resolve("clean")), "the refused open changed nothing");
+        first.close();
+        try (JoinOperator second = open(REGULAR, config))
+        {
+            assertEquals(10, second.counters().liveLeft(), "the lock goes with the close");
+            rows(second, Side.LEFT, 10, 20);
+            // A discard (a restore replaces the files next) releases the lock without persisting.
+            second.discard();
+        }
+        final DurableStateException notClean = assertThrows(DurableStateException.class, () -> open(REGULAR, config).close());
+        assertTrue(notClean.getMessage().contains("not closed cleanly"), notClean.getMessage());
     }
 
     @Test

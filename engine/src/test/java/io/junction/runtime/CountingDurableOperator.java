@@ -34,14 +34,41 @@ final class CountingDurableOperator implements JoinOperator
     private final AtomicLongArray counts;
     private final AtomicLongArray stepSums;
     private final IntPredicate failPersist;
+    private final Hooks hooks;
     private final byte[] blob = new byte[BLOB_BYTES];
     private long count;
     private long stepSum;
     private boolean clean;
 
+    /** Test hooks, run on the partition thread. */
+    interface Hooks
+    {
+        Hooks NONE = new Hooks()
+        {
+        };
+
+        /** Before a row is applied. */
+        default void beforeRow(final int partition, final long step)
+        {
+        }
+
+        /** @return whether {@link #counters()} throws, which the runtime calls unguarded at a batch's end: the thread dies. */
+        default boolean dieAtEndOfBatch(final int partition)
+        {
+            return false;
+        }
+    }
+
     CountingDurableOperator(final Path dir, final AtomicLongArray counts, final AtomicLongArray stepSums,
         final IntPredicate failPersist)
     {
+        this(dir, counts, stepSums, failPersist, Hooks.NONE);
+    }
+
+    CountingDurableOperator(final Path dir, final AtomicLongArray counts, final AtomicLongArray stepSums,
+        final IntPredicate failPersist, final Hooks hooks)
+    {
+        this.hooks = hooks;
         this.dir = dir;
         this.partition = Integer.parseInt(dir.getParent().getFileName().toString().substring("partition-".length()));
         this.counts = counts;
@@ -100,6 +127,7 @@ final class CountingDurableOperator implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        hooks.beforeRow(partition, step);
         mutate();
         count++;
         stepSum += step;
@@ -163,6 +191,10 @@ final class CountingDurableOperator implements JoinOperator
     @Override
     public OperatorCounters counters()
     {
+        if (hooks.dieAtEndOfBatch(partition))
+        {
+            throw new IllegalStateException("partition " + partition + "'s thread dies on purpose");
+        }
         final long rows = count;
         return new OperatorCounters()
         {
@@ -244,6 +276,12 @@ final class CountingDurableOperator implements JoinOperator
                 return 0;
             }
         };
+    }
+
+    /** Frees without persisting, as a real durable operator's discard does. */
+    @Override
+    public void discard()
+    {
     }
 
     @Override

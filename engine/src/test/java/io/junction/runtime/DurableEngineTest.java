@@ -8,6 +8,7 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.row.KeyHash;
@@ -27,9 +28,12 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntPredicate;
@@ -37,6 +41,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -62,6 +67,21 @@ class DurableEngineTest
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final RowView view = new RowView();
     private volatile IntPredicate failPersist = p -> false;
+    private volatile CountingDurableOperator.Hooks hooks = CountingDurableOperator.Hooks.NONE;
+    private final CountingDurableOperator.Hooks currentHooks = new CountingDurableOperator.Hooks()
+    {
+        @Override
+        public void beforeRow(final int partition, final long step)
+        {
+            hooks.beforeRow(partition, step);
+        }
+
+        @Override
+        public boolean dieAtEndOfBatch(final int partition)
+        {
+            return hooks.dieAtEndOfBatch(partition);
+        }
+    };
 
     private JoinEngine start(final Path root, final int partitions)
     {
@@ -75,7 +95,7 @@ class DurableEngineTest
                 .withState(StateConfig.defaults().withMaxKeys(1024).withHashSeed(7)).withStateRoot(root))
             .resultHandler((kind, left, right, ts, step) -> { })
             .stateOperatorFactory((state, results, deadLetters) ->
-                new CountingDurableOperator(state.stateDirectory(), counts, stepSums, p -> failPersist.test(p)))
+                new CountingDurableOperator(state.stateDirectory(), counts, stepSums, p -> failPersist.test(p), currentHooks))
             .start();
     }
 
@@ -523,12 +543,13 @@ class DurableEngineTest
             publish(engine, publisher, 50, 80);
             engine.close(new long[] {79});
         }
-        // The operator refuses state without its marker: the runtime restores the checkpoint instead.
+        // The operator refuses state without its marker: the runtime restores the clean close's checkpoint instead.
         Files.delete(root.resolve("partition-1").resolve("state").resolve("CLEAN"));
         try (JoinEngine engine = start(root, 2))
         {
-            assertArrayEquals(new long[] {49}, engine.restoredPositions());
-            assertEquals(50, total(2));
+            assertArrayEquals(new long[] {79}, engine.restoredPositions());
+            assertTrue(engine.restoredCheckpointId() >= 0);
+            assertEquals(80, total(2));
         }
     }
 
@@ -680,6 +701,223 @@ class DurableEngineTest
             assertTrue(positions[0] >= 999 && positions[0] < 1100, "an interval checkpoint at a row's step: " + positions[0]);
             assertEquals(positions[0] + 1, total(2), "its state holds exactly the rows up to its step");
             assertEquals(sumOfSteps(positions[0] + 1), stepTotal(2));
+        }
+    }
+
+    private static void deleteTree(final Path dir) throws IOException
+    {
+        try (Stream<Path> walk = Files.walk(dir))
+        {
+            for (final Path path : walk.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.delete(path);
+            }
+        }
+    }
+
+    @Test
+    void aCrashAfterACleanReopenRestoresTheCloseNotAnOlderCheckpoint() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            final Publisher publisher = engine.publisher();
+            publish(engine, publisher, 0, 200);
+            await(engine.checkpoint(new long[] {199}));
+            publish(engine, publisher, 200, 300);
+            engine.close(new long[] {299});
+        }
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertArrayEquals(new long[] {299}, engine.restoredPositions());
+            assertEquals(-1, engine.restoredCheckpointId(), "reopened as it was");
+            assertEquals(300, total(2));
+            publish(engine, engine.publisher(), 300, 350);
+        }
+        // That engine stopped without a clean close, as a crash would (no clean-close record, no checkpoint).
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertArrayEquals(new long[] {299}, engine.restoredPositions(), "the clean close's checkpoint, not the one at 199");
+            assertTrue(engine.restoredCheckpointId() >= 0, "restored from a checkpoint");
+            assertEquals(300, total(2));
+            assertEquals(sumOfSteps(300), stepTotal(2));
+        }
+    }
+
+    @Test
+    void aCrashAfterTheCleanReopenOfARunThatNeverCheckpointedDoesNotStartEmpty() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            publish(engine, engine.publisher(), 0, 100);
+            engine.close(new long[] {99});
+        }
+        assertTrue(Files.exists(root.resolve("CHECKPOINT")), "the clean close confirmed its checkpoint");
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertArrayEquals(new long[] {99}, engine.restoredPositions());
+            publish(engine, engine.publisher(), 100, 150);
+        }
+        try (JoinEngine engine = start(root, 2))
+        {
+            assertArrayEquals(new long[] {99}, engine.restoredPositions(), "restored, not started empty");
+            assertEquals(100, total(2));
+        }
+    }
+
+    @Test
+    void aCleanCloseWhoseStateAndCheckpointsAreGoneIsRefusedNotStartedEmpty() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            publish(engine, engine.publisher(), 0, 100);
+            engine.close(new long[] {99});
+        }
+        // The state left no longer opens (its marker is gone), and no checkpoint is left to restore.
+        for (int p = 0; p < 2; p++)
+        {
+            Files.delete(root.resolve("partition-" + p).resolve("state").resolve("CLEAN"));
+            deleteTree(root.resolve("partition-" + p).resolve("checkpoints"));
+        }
+        Files.deleteIfExists(root.resolve("CHECKPOINT"));
+        final CheckpointException refused = assertThrows(CheckpointException.class, () -> start(root, 2).close());
+        assertTrue(refused.getMessage().contains("CLOSED"), refused.getMessage());
+        assertTrue(Files.exists(root.resolve("partition-0").resolve("CLOSED")), "the record stays for whoever looks into it");
+        assertTrue(Files.exists(root.resolve("partition-1").resolve("state").resolve("blob")), "nothing was discarded");
+    }
+
+    @Test
+    void aSecondEngineOnARootInUseIsRefusedNamingTheLockFile() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine first = start(root, 2))
+        {
+            publish(first, first.publisher(), 0, 100);
+            await(first.checkpoint(new long[] {99}));
+            final CheckpointException refused = assertThrows(CheckpointException.class, () -> start(root, 2).close());
+            assertTrue(refused.getMessage().contains(root.resolve("LOCK") + " is locked"), refused.getMessage());
+            assertEquals(100, total(2), "the refused engine opened nothing");
+            publish(first, first.publisher(), 100, 110);
+            first.close(new long[] {109});
+        }
+        try (JoinEngine second = start(root, 2))
+        {
+            assertArrayEquals(new long[] {109}, second.restoredPositions(), "the close released the lock");
+            assertEquals(110, total(2));
+        }
+    }
+
+    @Test
+    void intervalCheckpointsAreRefusedOnAMultiProducerEngine()
+    {
+        final EngineConfig durable = EngineConfig.defaults().withStateRoot(temp.resolve("root"));
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> durable.withMultiProducer(true).withCheckpointInterval(100, Duration.ZERO));
+        assertTrue(refused.getMessage().contains(EngineConfig.MULTI_PRODUCER_PROP_NAME), refused.getMessage());
+        assertThrows(IllegalArgumentException.class,
+            () -> durable.withCheckpointInterval(0, Duration.ofSeconds(1)).withMultiProducer(true));
+        // Explicit checkpoints (with the producers quiesced) stay possible.
+        assertTrue(durable.withMultiProducer(true).multiProducer());
+        assertEquals(100, durable.withCheckpointInterval(100, Duration.ZERO).withMultiProducer(false).checkpointEveryEvents());
+    }
+
+    @Test
+    void aCheckpointQueuedBehindTheEventThatKillsAPartitionFailsAtOnce() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        final CountDownLatch applying = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger dying = new AtomicInteger(-1);
+        hooks = new CountingDurableOperator.Hooks()
+        {
+            @Override
+            public void beforeRow(final int partition, final long step)
+            {
+                if (step == 1000)
+                {
+                    dying.set(partition);
+                    applying.countDown();
+                    try
+                    {
+                        release.await();
+                    }
+                    catch (final InterruptedException e)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+
+            @Override
+            public boolean dieAtEndOfBatch(final int partition)
+            {
+                return partition == dying.get();
+            }
+        };
+        try (JoinEngine engine = start(root, 2))
+        {
+            publish(engine, engine.publisher(), 1000, 1001);
+            assertTrue(applying.await(30, TimeUnit.SECONDS));
+            // The barrier goes into the ring behind the row whose batch ends the thread: it is never reached.
+            final CompletableFuture<CompletedCheckpoint> checkpoint = engine.checkpoint(new long[] {1000});
+            release.countDown();
+            final ExecutionException failed = assertThrows(ExecutionException.class, () -> checkpoint.get(20, TimeUnit.SECONDS));
+            final CheckpointException cause = assertInstanceOf(CheckpointException.class, failed.getCause());
+            assertTrue(cause.getMessage().contains("partition " + dying.get() + "'s thread died"), cause.getMessage());
+            assertTrue(engine.isFailed(dying.get()));
+            final ExecutionException later = assertThrows(ExecutionException.class,
+                () -> engine.checkpoint(new long[] {1000}).get(20, TimeUnit.SECONDS));
+            assertTrue(later.getCause().getMessage().contains("thread died"), later.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void aRestoreDiscardsTheStateItReplacesWithoutPersistingIt() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            final Publisher publisher = engine.publisher();
+            publish(engine, publisher, 0, 100);
+            await(engine.checkpoint(new long[] {99}));
+            final long atCheckpoint = counts.get(0);
+            publish(engine, publisher, 100, 200);
+            // The state to be replaced could not even be written (a full disk): the restore needs no persist of it.
+            failPersist = p -> p == 0;
+            final CompletedCheckpoint restored = await(engine.restorePartition(0));
+            assertArrayEquals(new long[] {99}, restored.positions());
+            assertFalse(engine.isFailed(0));
+            assertEquals(atCheckpoint, counts.get(0), "partition 0 is back at the checkpoint");
+            failPersist = p -> false;
+        }
+    }
+
+    @Test
+    void aCheckpointWhosePositionsDifferInAMiddlePartitionIsPassedOver() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        final long newer;
+        try (JoinEngine engine = start(root, 3))
+        {
+            final Publisher publisher = engine.publisher();
+            publish(engine, publisher, 0, 100);
+            await(engine.checkpoint(new long[] {99}));
+            publish(engine, publisher, 100, 200);
+            newer = await(engine.checkpoint(new long[] {199})).id();
+        }
+        // Partition 1's part of the newer checkpoint is rewritten with other positions (not its first or last).
+        final CheckpointStore store = new CheckpointStore(root.resolve("partition-1").resolve("checkpoints"));
+        deleteTree(store.directoryOf(newer));
+        final StateImage image = new StateImage(root.resolve("partition-1").resolve("state"));
+        final CheckpointStore.Writer writer = store.begin(newer, SPEC.fingerprint(), new long[] {150});
+        image.write(writer, writer.directory());
+        writer.commit(false);
+        try (JoinEngine engine = start(root, 3))
+        {
+            assertArrayEquals(new long[] {99}, engine.restoredPositions(), "passed over for the one before");
+            assertEquals(100, total(3));
         }
     }
 }

@@ -526,12 +526,29 @@ public final class CheckpointStore
             catch (final UnsupportedOperationException | java.nio.file.FileSystemException e)
             {
                 // No hard links here (or not across these directories): a copy is as good, only bigger.
-                Files.copy(existing, OwnerOnlyFiles.createFile(target), StandardCopyOption.REPLACE_EXISTING);
+                copyDurably(existing, target);
             }
             final CheckpointFile file = new CheckpointFile(name, null);
             file.size = size;
             file.linkedCrc = crc32c;
             files.add(file);
+        }
+
+        /** Copies a file through a channel and fsyncs it: a copy, unlike a link, has bytes of its own to make durable. */
+        private void copyDurably(final Path existing, final Path target) throws IOException
+        {
+            Files.deleteIfExists(target);
+            try (FileChannel in = FileChannel.open(existing, StandardOpenOption.READ);
+                FileChannel out = FileChannel.open(OwnerOnlyFiles.createFile(target), StandardOpenOption.WRITE))
+            {
+                final long length = in.size();
+                long at = 0;
+                while (at < length)
+                {
+                    at += in.transferTo(at, length - at, out);
+                }
+                out.force(true);
+            }
         }
 
         /**
@@ -587,6 +604,8 @@ public final class CheckpointStore
             crc.update(body);
             // '\n', not %n: the manifest is the same bytes on every platform.
             final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+            // The files' directory entries (created and linked) are durable before the manifest can be.
+            fsyncDirectory(dir);
             final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
             {

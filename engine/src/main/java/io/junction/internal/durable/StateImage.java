@@ -27,7 +27,9 @@ import java.util.zip.CRC32C;
  * of the same file in the previous checkpoint is hard-linked to that checkpoint's chunk, not written:
  * a checkpoint writes only what changed since the previous one, yet each is complete by itself (delete
  * any other and it still restores). The index of files and chunks ({@value #INDEX}) is a checkpoint file
- * too, so the manifest's CRCs cover it.
+ * too, so the manifest's CRCs cover it. Two kinds of file in the state directory are not state and are
+ * never copied: the directory's lock file ({@link DirectoryLock#FILE_NAME}) and {@code *.tmp} files (a
+ * file being written when the process died; the state's own writes rename theirs into place).
  *
  * <p>A chunk shared by hard link is one copy on disk: damage to it damages every checkpoint that shares
  * it (each one's manifest catches it when opened).
@@ -329,7 +331,8 @@ public final class StateImage
     }
 
     /**
-     * Deletes everything in the state directory (the directory itself stays).
+     * Deletes everything in the state directory except its lock file (the directory itself stays): the
+     * lock file is never deleted, since a waiter could then lock a new file while the old one is held.
      *
      * @throws IOException when something cannot be deleted.
      */
@@ -337,11 +340,34 @@ public final class StateImage
     {
         if (Files.isDirectory(stateDirectory, LinkOption.NOFOLLOW_LINKS))
         {
-            deleteContent(stateDirectory);
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(stateDirectory))
+            {
+                for (final Path entry : entries)
+                {
+                    if (isLock(entry, ""))
+                    {
+                        continue;
+                    }
+                    if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+                    {
+                        deleteContent(entry);
+                    }
+                    Files.delete(entry);
+                }
+            }
         }
     }
 
-    /** @return whether the state directory exists and holds anything. */
+    /** @return whether this entry of the state directory (at {@code prefix}) is its lock file, which is no state. */
+    private static boolean isLock(final Path entry, final String prefix)
+    {
+        return prefix.isEmpty() && entry.getFileName().toString().equals(DirectoryLock.FILE_NAME);
+    }
+
+    /**
+     * @return whether the state directory exists and holds anything besides its lock file.
+     * @throws IOException when it cannot be listed.
+     */
     public boolean hasFiles() throws IOException
     {
         if (!Files.isDirectory(stateDirectory))
@@ -350,7 +376,14 @@ public final class StateImage
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(stateDirectory))
         {
-            return entries.iterator().hasNext();
+            for (final Path entry : entries)
+            {
+                if (!isLock(entry, ""))
+                {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -388,6 +421,11 @@ public final class StateImage
             for (final Path entry : entries)
             {
                 final String relative = prefix + entry.getFileName();
+                if (isLock(entry, prefix) || relative.endsWith(".tmp"))
+                {
+                    // Not state: the lock, or a file left half-written by a crash (never renamed into place).
+                    continue;
+                }
                 if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
                 {
                     collect(entry, relative + '/', files);

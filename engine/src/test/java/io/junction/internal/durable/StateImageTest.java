@@ -136,4 +136,76 @@ class StateImageTest
         Files.write(file, new byte[0]);
         assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file + " is truncated"));
     }
+
+    @Test
+    void theLockFileAndLeftoverTmpFilesAreNeitherCopiedNorDeletedByARestore() throws IOException
+    {
+        final Path state = temp.resolve("state");
+        Files.createDirectories(state.resolve("sub"));
+        final byte[] arena = bytes(1000);
+        Files.write(state.resolve("arena.bin"), arena);
+        // What a crash in the middle of an atomic write leaves: never renamed into place, not state.
+        Files.write(state.resolve("heap.dat.tmp"), bytes(10));
+        Files.write(state.resolve("sub").resolve("clean.tmp"), bytes(10));
+        final StateImage image = new StateImage(state);
+        try (DirectoryLock lock = DirectoryLock.acquire(state, "the state directory"))
+        {
+            final CheckpointStore.Checkpoint checkpoint = checkpoint(image, new CheckpointStore(temp.resolve("chk")), 1);
+            final String index = Files.readString(checkpoint.files().get(StateImage.INDEX));
+            assertTrue(index.contains("arena.bin"), index);
+            assertFalse(index.contains(".tmp"), "a leftover temporary file is not state: " + index);
+            assertFalse(index.contains(DirectoryLock.FILE_NAME), "the lock file is not state: " + index);
+            assertEquals(arena.length, image.bytesWritten());
+            image.restore(checkpoint);
+            assertArrayEquals(arena, Files.readAllBytes(state.resolve("arena.bin")));
+            assertFalse(Files.exists(state.resolve("heap.dat.tmp")), "a restore empties the directory first");
+            assertTrue(Files.exists(lock.file()), "but never deletes the lock file: a waiter could lock another one");
+            assertTrue(image.hasFiles());
+            image.clear();
+            assertFalse(image.hasFiles(), "the lock file alone is no state");
+            assertTrue(Files.exists(lock.file()));
+        }
+    }
+
+    @Test
+    void aDirectoryIsLockedByOneHolderAtATime() throws IOException
+    {
+        final Path dir = Files.createDirectories(temp.resolve("locked"));
+        try (DirectoryLock first = DirectoryLock.acquire(dir, "the state root"))
+        {
+            final IOException refused = assertThrows(IOException.class, () -> DirectoryLock.acquire(dir, "the state root"));
+            assertTrue(refused.getMessage().contains(dir.resolve(DirectoryLock.FILE_NAME) + " is locked"), refused.getMessage());
+        }
+        // Released: taken again, and the file left in place is reused.
+        DirectoryLock.acquire(dir, "the state root").close();
+    }
+
+    @Test
+    void aChunkThatCannotBeLinkedIsCopiedAndVerifies() throws IOException
+    {
+        // A hard link across file systems fails (EXDEV): the chunk is copied (and fsynced) instead.
+        final Path shm = Path.of("/dev/shm");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm) &&
+            !Files.getFileStore(shm).equals(Files.getFileStore(temp)), "needs a second file system (/dev/shm)");
+        final Path elsewhere = Files.createTempFile(shm, "junction-chunk", ".bin");
+        try
+        {
+            final byte[] data = bytes(5000);
+            Files.write(elsewhere, data);
+            final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            crc.update(data);
+            final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
+            final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[] {1});
+            writer.link("c-0000-00000000", elsewhere, data.length, crc.getValue());
+            writer.commit(false);
+            final CheckpointStore.Checkpoint opened = store.open(1, FINGERPRINT);
+            assertArrayEquals(data, Files.readAllBytes(opened.files().get("c-0000-00000000")));
+            assertEquals(1, ((Number)Files.getAttribute(opened.files().get("c-0000-00000000"), "unix:nlink")).intValue(),
+                "a copy, not a link");
+        }
+        finally
+        {
+            Files.deleteIfExists(elsewhere);
+        }
+    }
 }

@@ -58,7 +58,10 @@ public final class DurabilityFigures
         final int cut = cutEvents > 0 ? Math.min(cutEvents, tape.size() - 1) : tape.size() / 2;
         final int more = Math.max(1, tape.size() / 100);
         LoadRun.emptyDirectory(root);
+        // A clean close of a big state checkpoints it (every chunk read and checksummed): give it time, since the
+        // next engine on the root waits for the lock that the closing partition threads hold until they stop.
         final EngineConfig config = EngineConfig.defaults().withPartitions(partitions).withStateRoot(root)
+            .withCloseTimeoutMillis(Math.max(EngineConfig.defaults().closeTimeoutMillis(), 600_000))
             .withState(StateConfig.fromSystemProperties().withMaxKeys(LoadRun.maxKeysPerPartition(workload, partitions)));
         final var spec = WorkloadJoin.spec(workload, type);
         out.printf(Locale.ROOT, "%s %s, %d partition(s), state root %s%n", workload.displayName(), type.name().toLowerCase(Locale.ROOT), partitions, root);

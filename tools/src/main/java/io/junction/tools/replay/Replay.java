@@ -331,7 +331,8 @@ public final class Replay {
             resumeAfter = restored == null ? -1 : restored[0];
             if (durability.progress() != null) {
                 durability.progress().println("junction replay: " + (resumeAfter < 0 ? "starting at step 0" :
-                    "resuming after step " + resumeAfter));
+                    "resuming after step " + resumeAfter + (engine.restoredCheckpointId() >= 0
+                        ? " from checkpoint " + engine.restoredCheckpointId() : " (clean close)")));
                 durability.progress().flush();
             }
             if (durability.resume()) {
@@ -389,12 +390,10 @@ public final class Replay {
                 check(publisher.endOfInput(step));
             }
             if (durability != null) {
-                // The end of input's output is made durable by a last checkpoint, before the clean close:
-                // once the close has written its positions, nothing is produced again.
-                if (step > resumeAfter) {
-                    checkpoint = checkpoint(engine, checkpoint, step, refused, refusedSpool);
-                }
+                // The clean close is the last checkpoint (at the end of input): its beforeCheckpoint hook makes
+                // the partitions' output durable, and the replay's own dead letters are made durable first.
                 awaitCheckpoint(checkpoint);
+                flushRefused(refused, refusedSpool);
                 if (durability.progress() != null) {
                     durability.progress().println("junction replay: closing at step " + step);
                     durability.progress().flush();
@@ -446,11 +445,7 @@ public final class Replay {
         final JoinEngine engine, final java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> previous,
         final long position, final List<StepLine> refused, final Spool refusedSpool) throws IOException {
         awaitCheckpoint(previous);
-        for (final StepLine line : refused) {
-            refusedSpool.append(line.json());
-        }
-        refused.clear();
-        refusedSpool.flush();
+        flushRefused(refused, refusedSpool);
         if (durability.progress() != null) {
             durability.progress().println("junction replay: checkpoint at step " + position);
             durability.progress().flush();
@@ -458,18 +453,32 @@ public final class Replay {
         return engine.checkpoint(new long[] {position});
     }
 
+    /** Makes the replay's own dead letters so far durable in their spool (before a checkpoint covers their steps). */
+    private static void flushRefused(final List<StepLine> refused, final Spool refusedSpool) throws IOException {
+        for (final StepLine line : refused) {
+            refusedSpool.append(line.json());
+        }
+        refused.clear();
+        refusedSpool.flush();
+    }
+
+    /** A bound on the wait for one checkpoint: a hang is reported (exit status 4), not waited out for ever. */
+    static final long CHECKPOINT_TIMEOUT_MINUTES = 10;
+
     private static void awaitCheckpoint(
         final java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint) throws IOException {
         if (checkpoint == null) {
             return;
         }
         try {
-            checkpoint.get();
+            checkpoint.get(CHECKPOINT_TIMEOUT_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while a checkpoint was written", e);
         } catch (final java.util.concurrent.ExecutionException e) {
             throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (final java.util.concurrent.TimeoutException e) {
+            throw new IOException("a checkpoint did not complete within " + CHECKPOINT_TIMEOUT_MINUTES + " minutes", e);
         }
     }
 

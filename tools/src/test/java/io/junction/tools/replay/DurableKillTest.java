@@ -47,6 +47,7 @@ class DurableKillTest {
     Path tmp;
 
     private int kills;
+    private int restores;
     private static int children;
 
     @Test
@@ -63,7 +64,8 @@ class DurableKillTest {
             }
         }
         assertTrue(kills >= 20, "SIGKILLs that landed: " + kills);
-        System.out.printf("durable kill test: seed %d, %d kills, %d child JVMs%n", SEED, kills, children);
+        System.out.printf("durable kill test: seed %d, %d kills, %d child JVMs, %d restores from a checkpoint%n", SEED, kills,
+            children, restores);
     }
 
     static String spec(final String kind) {
@@ -122,9 +124,13 @@ class DurableKillTest {
         final Path out = tmp.resolve(kind + "-" + partitions + ".out.jsonl");
         final Path dead = tmp.resolve(kind + "-" + partitions + ".dead.jsonl");
         int landed = 0;
+        int restored = 0;
         for (int attempt = 0; landed < KILLS_PER_RUN && attempt < MAX_ATTEMPTS; attempt++) {
             final String where = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s), attempt " + attempt;
             final Child child = new Child(spec, events, state, out, dead, partitions);
+            if (child.awaitLine("junction replay: ", 1) && child.startLine.contains(" from checkpoint ")) {
+                restored++;
+            }
             final boolean triggered;
             switch (attempt % 3) {
                 case 0:
@@ -160,6 +166,13 @@ class DurableKillTest {
         assertTrue(last.process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last run did not end");
         assertEquals(0, last.process.exitValue(), () -> "the last run failed: " + last.stderr());
         final String where = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s)";
+        if (last.stderr().contains(" from checkpoint ")) {
+            restored++;
+        }
+        // Output equal to an uninterrupted run's would also come from recoveries that always start over:
+        // some restarts must have resumed from a checkpoint ("resuming after step N from checkpoint K").
+        assertTrue(restored >= 1, "restarts that restored a checkpoint: " + restored + ", " + where);
+        restores += restored;
         assertEquals(sorted(expected.results()), sorted(Spool.read(out)), "results after the kills: " + where);
         assertEquals(sorted(expected.deadLetters()), sorted(Spool.read(dead)), "dead letters after the kills: " + where);
         assertTrue(!expected.results().isEmpty(), "the scenario has output");
@@ -181,6 +194,8 @@ class DurableKillTest {
         final Process process;
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         private final StringBuffer stderr = new StringBuffer();
+        /** The replay's first progress line: "starting at step 0" or "resuming after step N ..."; set before it is queued. */
+        volatile String startLine = "";
 
         Child(final Path spec, final Path events, final Path state, final Path out, final Path dead, final int partitions)
             throws IOException {
@@ -212,6 +227,9 @@ class DurableKillTest {
                     String line;
                     while ((line = in.readLine()) != null) {
                         stderr.append(line).append('\n');
+                        if (startLine.isEmpty() && line.startsWith("junction replay: ")) {
+                            startLine = line;
+                        }
                         lines.add(line);
                     }
                 } catch (final IOException e) {
@@ -241,5 +259,6 @@ class DurableKillTest {
         String stderr() {
             return stderr.toString();
         }
+
     }
 }
