@@ -578,4 +578,11 @@ public final class TemporalJoin implements JoinOperator
     {
         state.close(heapPart);
     }
+
+    /** Frees the state without persisting it: a restore is about to replace it. */
+    @Override
+    public void discard()
+    {
+        state.close();
+    }
 }

@@ -615,13 +615,14 @@ class DurableStateTest
             final Path atPersist = dir.resolve("at-persist");
             copy(dir.resolve("live"), atPersist);
             // A watermark alone changes the operator's state (it fires the temporal join's waiting row):
-            // the image is marked dirty before it.
+            // the marker is removed before it.
             op.onWatermark(20, 2);
             final Path afterChange = dir.resolve("after-change");
             copy(dir.resolve("live"), afterChange);
+            assertFalse(Files.exists(afterChange.resolve("clean")), "the first change after a persist removes the marker");
             final DurableStateException dirty = assertThrows(DurableStateException.class,
                 () -> open(spec, CONFIG.withStateDirectory(afterChange)).close());
-            assertTrue(dirty.getMessage().contains("dirty flag"), dirty.getMessage());
+            assertTrue(dirty.getMessage().contains("not closed cleanly"), dirty.getMessage());
             final JoinKind other = kind == JoinKind.TEMPORAL ? JoinKind.LOOKUP : JoinKind.TEMPORAL;
             assertRefused(atPersist, dir.resolve("other-kind"), d -> { }, versioned(other), CONFIG, "clean", "another join");
             // The copy taken at the persist reopens there: the row that the watermark fired since still waits.
