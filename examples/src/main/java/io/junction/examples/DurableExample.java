@@ -52,7 +52,7 @@ public final class DurableExample
         publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1, "ts", 1000), 1000, 0);
         first.checkpoint(new long[] {0}).get(30, TimeUnit.SECONDS);            // consistent cut after step 0 (publishing thread)
         publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 2, "ts", 1100), 1100, 1);
-        first.close(new long[] {1});                                            // clean close: the next start reopens it as is
+        first.close(new long[] {1});                                  // clean close: a last checkpoint, then reopened as is
 
         try (JoinEngine second = JoinEngine.builder(spec).config(config)        // same spec, same partitions, same root
             .resultHandlers(p -> (kind, left, right, ts, step) -> results.incrementAndGet()).start())
