@@ -55,6 +55,9 @@ public interface JoinMetricsMXBean
     /** @return rows probes passed over because their key differed under an equal key hash (hash flooding shows here). */
     long getHashCollisions();
 
+    /** @return user filters, conditions and coGroup functions that threw (each also reported to the error handler). */
+    long getUserCodeFailures();
+
     /** @return exceptions thrown by handlers or operators (reported to the error handler). */
     long getHandlerErrors();
 

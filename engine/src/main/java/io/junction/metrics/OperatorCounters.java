@@ -54,4 +54,15 @@ public interface OperatorCounters
      *         a secret hash seed this stays near 0; a growing count means keys collide (hash flooding).
      */
     long hashCollisions();
+
+    /**
+     * @return calls of user code inside the join that threw: pre-join filters and post-join conditions
+     *         ({@code RowFilter}, {@code PairCondition}) and coGroup functions; each is also reported to the
+     *         engine's error handler (a filter's row is dead-lettered PREDICATE_FAILED, a coGroup call's rows
+     *         COGROUP_FAILED, a throwing condition counts as false).
+     */
+    default long userCodeFailures()
+    {
+        return 0;
+    }
 }

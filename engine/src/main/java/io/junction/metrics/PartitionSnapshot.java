@@ -47,6 +47,8 @@ public final class PartitionSnapshot
     public final long usedStateBytes;
     /** Rows probes passed over because their key differed under an equal key hash (see {@code OperatorCounters}). */
     public final long hashCollisions;
+    /** User filters, conditions and coGroup functions that threw ({@link OperatorCounters#userCodeFailures()}). */
+    public final long userCodeFailures;
     /** Bytes the live rows account for (see {@code OperatorCounters#liveStateBytes}): divided by the live rows, the state a row costs. */
     public final long liveStateBytes;
     /** Checkpoints this partition has written (durable mode). */
@@ -138,6 +140,54 @@ public final class PartitionSnapshot
         final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
         final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes, hashCollisions,
+            liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos, maxCheckpointPauseNanos,
+            lastCheckpointBytesWritten, lastCheckpointBytesLinked, 0);
+    }
+
+    /**
+     * A snapshot with every figure; built by the runtime (see the fields for the meaning of each value).
+     *
+     * @param partition     the partition index.
+     * @param rowsIn        input rows.
+     * @param rowsOut       output rows.
+     * @param lateRows      late rows.
+     * @param badInputs     bad inputs.
+     * @param expiredRows   expired rows.
+     * @param liveLeft      live left rows.
+     * @param liveRight     live right rows.
+     * @param stateBytes    off-heap state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark     the join's watermark.
+     * @param handlerErrors handler exceptions.
+     * @param events        ring events processed.
+     * @param ringOccupancy ring slots in use.
+     * @param ringCapacity  ring slots in all.
+     * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
+     * @param failed        whether the partition's thread died.
+     * @param usedStateBytes off-heap bytes in use.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints             checkpoints written.
+     * @param checkpointFailures      checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos  the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked  bytes the last checkpoint linked.
+     * @param userCodeFailures        user filters, conditions and coGroup functions that threw.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures)
+    {
+        this.userCodeFailures = userCodeFailures;
         this.checkpoints = checkpoints;
         this.checkpointFailures = checkpointFailures;
         this.lastCheckpointPauseNanos = lastCheckpointPauseNanos;

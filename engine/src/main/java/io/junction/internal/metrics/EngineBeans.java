@@ -369,6 +369,12 @@ public final class EngineBeans
         }
 
         @Override
+        public long getUserCodeFailures()
+        {
+            return snapshot().userCodeFailures;
+        }
+
+        @Override
         public long getPendingTimers()
         {
             return snapshot().pendingTimers;
@@ -622,6 +628,12 @@ public final class EngineBeans
         public long getHashCollisions()
         {
             return sum(s -> s.hashCollisions);
+        }
+
+        @Override
+        public long getUserCodeFailures()
+        {
+            return sum(s -> s.userCodeFailures);
         }
 
         @Override

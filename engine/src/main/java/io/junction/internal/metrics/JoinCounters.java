@@ -76,6 +76,12 @@ public final class JoinCounters implements OperatorCounters
     }
 
     @Override
+    public long userCodeFailures()
+    {
+        return predicateFailures + coGroupFailures;
+    }
+
+    @Override
     public long rowsIn()
     {
         return rowsIn;

@@ -39,7 +39,8 @@ public final class PartitionMetrics
     private static final int MAX_CHECKPOINT_PAUSE = 18;
     private static final int LAST_CHECKPOINT_WRITTEN = 19;
     private static final int LAST_CHECKPOINT_LINKED = 20;
-    private static final int DEAD_LETTERS = 21;
+    private static final int USER_CODE_FAILURES = 21;
+    private static final int DEAD_LETTERS = 22;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -82,6 +83,7 @@ public final class PartitionMetrics
         LONGS.setRelease(values, USED_STATE_BYTES, counters.usedStateBytes());
         LONGS.setRelease(values, HASH_COLLISIONS, counters.hashCollisions());
         LONGS.setRelease(values, LIVE_STATE_BYTES, counters.liveStateBytes());
+        LONGS.setRelease(values, USER_CODE_FAILURES, counters.userCodeFailures());
         LONGS.setRelease(values, EVENTS, events);
         for (int r = 0; r < deadLetters.length; r++)
         {
@@ -155,7 +157,7 @@ public final class PartitionMetrics
             get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason, failed,
             get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES),
             get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
-            get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED));
+            get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES));
     }
 
     private long get(final int index)
