@@ -32,6 +32,7 @@ import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -384,22 +385,52 @@ class DurableStateTest
             firstBase = op.state.base;
             rows(op, Side.LEFT, 0, 3000);
         }
-        final Path placeholder = dir.getParent().resolve(dir.getFileName() + ".placeholder");
-        try (MappedFile taken = MappedFile.create(placeholder, CONFIG.maxStateBytes() + (1 << 20), 4096);
-             RegularJoin op = (RegularJoin)open(REGULAR, config))
+        // Occupy the freed address space so the reopen maps elsewhere; the kernel usually hands the first
+        // placeholder the gap the state left, but another mapping of this JVM may take it first: add
+        // placeholders until the reopened state lands at another address.
+        final List<MappedFile> taken = new ArrayList<>();
+        final List<Path> placeholders = new ArrayList<>();
+        try
         {
-            assertNotEquals(firstBase, op.state.base, "mapped at another address");
-            final int before = results.size();
-            op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 5L, "id", -1L, "v", "x"), 0, 1);
-            // Left ids 5, 1005, 2005 have key 5; full join: each loses its padding and gains a pair.
-            assertEquals(6, results.size() - before);
-            // A retraction by unique key finds its row through the reopened unique-key index.
-            op.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 5L, "id", 1005L, "v", "payload-1005"), 1005, 2);
-            assertEquals(2999, op.counters().liveLeft());
+            RegularJoin moved = null;
+            for (int attempt = 0; attempt < 8 && moved == null; attempt++)
+            {
+                final Path placeholder = dir.getParent().resolve(dir.getFileName() + ".placeholder" + attempt);
+                placeholders.add(placeholder);
+                taken.add(MappedFile.create(placeholder, CONFIG.maxStateBytes() + (1 << 20), 4096));
+                final RegularJoin op = (RegularJoin)open(REGULAR, config);
+                if (op.state.base != firstBase)
+                {
+                    moved = op;
+                }
+                else
+                {
+                    op.close();
+                }
+            }
+            assertNotNull(moved, "mapped at another address");
+            try (RegularJoin op = moved)
+            {
+                assertNotEquals(firstBase, op.state.base, "mapped at another address");
+                final int before = results.size();
+                op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 5L, "id", -1L, "v", "x"), 0, 1);
+                // Left ids 5, 1005, 2005 have key 5; full join: each loses its padding and gains a pair.
+                assertEquals(6, results.size() - before);
+                // A retraction by unique key finds its row through the reopened unique-key index.
+                op.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 5L, "id", 1005L, "v", "payload-1005"), 1005, 2);
+                assertEquals(2999, op.counters().liveLeft());
+            }
         }
         finally
         {
-            Files.deleteIfExists(placeholder);
+            for (final MappedFile file : taken)
+            {
+                file.close();
+            }
+            for (final Path placeholder : placeholders)
+            {
+                Files.deleteIfExists(placeholder);
+            }
         }
     }
 

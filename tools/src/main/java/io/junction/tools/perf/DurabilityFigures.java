@@ -1,8 +1,6 @@
 package io.junction.tools.perf;
 
-import io.junction.api.ChangeKind;
 import io.junction.api.JoinType;
-import io.junction.api.Side;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.runtime.CompletedCheckpoint;
@@ -129,16 +127,7 @@ public final class DurabilityFigures
     {
         for (int i = from; i < to; i++)
         {
-            final byte type = tape.type(i);
-            if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
-            {
-                publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
-                    rows.buffer(i), rows.offset(i), rows.rowLength(), tape.ts(i), i, System.nanoTime());
-            }
-            else if (type == EventTape.TYPE_WATERMARK)
-            {
-                publisher.watermark(tape.ts(i), i);
-            }
+            LoadRun.publishEvent(publisher, tape, rows, i, 0, i, System.nanoTime());
         }
     }
 

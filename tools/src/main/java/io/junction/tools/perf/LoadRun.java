@@ -210,7 +210,6 @@ public final class LoadRun
         final EncodedRows rows = EncodedRows.encode(tape);
         final Publisher publisher = engine.publisher();
         final int n = tape.size();
-        final int rowLength = rows.rowLength();
         final long warmup = Math.min(options.warmupEvents, n);
         final double period = options.rate > 0 ? 1e9 / options.rate : 0;
         final long[] gcBefore = gcCountAndMillis();
@@ -239,18 +238,14 @@ public final class LoadRun
                 {
                     ingest = System.nanoTime();
                 }
-                final byte type = tape.type(i);
+                final byte type = publishEvent(publisher, tape, rows, i, 0, i, ingest);
                 switch (type)
                 {
                     case EventTape.TYPE_LEFT:
                     case EventTape.TYPE_RIGHT:
-                        // W4's -U/+U keep their kind; the tape's kinds are ChangeKind's ordinals
-                        publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
-                            rows.buffer(i), rows.offset(i), rowLength, tape.ts(i), i, ingest);
                         published++;
                         break;
                     case EventTape.TYPE_WATERMARK:
-                        publisher.watermark(tape.ts(i), i);
                         broadcasts++;
                         break;
                     default:
@@ -370,6 +365,30 @@ public final class LoadRun
                 peakLiveStateBytes = bytes;
             }
         }
+    }
+
+    /**
+     * Publishes event {@code i} of the tape, a row or a watermark, its time shifted by {@code tsShift}; the
+     * end of input is left to the caller (each driver treats it its own way).
+     *
+     * @return the event's type ({@link EventTape#TYPE_LEFT}, ...)
+     */
+    static byte publishEvent(
+        final Publisher publisher, final EventTape tape, final EncodedRows rows, final int i, final long tsShift,
+        final long step, final long ingestNanos)
+    {
+        final byte type = tape.type(i);
+        if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+        {
+            // W4's -U/+U keep their kind; the tape's kinds are ChangeKind's ordinals
+            publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
+                rows.buffer(i), rows.offset(i), rows.rowLength(), tape.ts(i) + tsShift, step, ingestNanos);
+        }
+        else if (type == EventTape.TYPE_WATERMARK)
+        {
+            publisher.watermark(tape.ts(i) + tsShift, step);
+        }
+        return type;
     }
 
     /**

@@ -1,9 +1,7 @@
 package io.junction.tools.perf;
 
-import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.Side;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
@@ -169,7 +167,6 @@ public final class SoakRun
             .start();
         final Publisher publisher = engine.publisher();
         final int n = tape.size();
-        final int rowLength = rows.rowLength();
         final double period = 1e9 / options.rate;
         final long start = System.nanoTime();
         final long end = start + options.durationSeconds * 1_000_000_000L;
@@ -211,17 +208,8 @@ public final class SoakRun
                         // the metrics list is garbage: sampled a dozen times a second, not per event
                         pauses.sample(engine);
                     }
-                    final byte type = tape.type(i);
-                    if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
-                    {
-                        publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT,
-                            rows.buffer(i), rows.offset(i), rowLength, tape.ts(i) + shift, event, intended);
-                    }
-                    else if (type == EventTape.TYPE_WATERMARK)
-                    {
-                        publisher.watermark(tape.ts(i) + shift, event);
-                    }
                     // the tape's end of input is not sent: the next lap's first watermark closes this lap's rows
+                    LoadRun.publishEvent(publisher, tape, rows, i, shift, event, intended);
                 }
                 lap++;
             }
