@@ -889,8 +889,9 @@ public final class JoinEngine implements AutoCloseable
      *                  offsets, the replay step), stored with the checkpoint and returned by
      *                  {@link #restoredPositions()} after a restore.
      * @return completes when the checkpoint is complete in every partition, or failed.
-     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
-     *         the engine's producer.
+     * @throws IllegalStateException when the engine keeps its state in memory, has a shared checkpoint root
+     *         ({@link EngineConfig#withCheckpointRoot}: use {@link #checkpointPartition}), or the calling
+     *         thread is not the engine's producer.
      * @throws IllegalArgumentException when positions is null.
      */
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
@@ -954,7 +955,8 @@ public final class JoinEngine implements AutoCloseable
      * its state, a damaged one passed over for the one before; but when the partition has no checkpoint
      * at all (nobody ever checkpointed it), its state is emptied instead and the future completes with
      * {@link CompletedCheckpoint#positions()} null and {@link CompletedCheckpoint#id()} -1 (resume the
-     * input from its own committed position). When checkpoints exist but every one is damaged it fails,
+     * input from its own committed position); a checkpoint directory without its manifest (one whose
+     * writer died) is no checkpoint. When checkpoints exist but every one is damaged it fails,
      * never silently empty; the partition then keeps the state it had (nothing was released). A failure
      * after the old state was released fails the partition, as a restore's does. Thread: as
      * {@link #checkpoint(long[])}.
@@ -1240,6 +1242,8 @@ public final class JoinEngine implements AutoCloseable
      *
      * @param positions the caller's input positions after the last event published.
      * @throws IllegalArgumentException when positions is null.
+     * @throws IllegalStateException with a shared checkpoint root ({@link EngineConfig#withCheckpointRoot}):
+     *         cuts are per partition there ({@link #checkpointPartition}); the engine is not closed.
      */
     public void close(final long[] positions)
     {

@@ -261,7 +261,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
      * Replaces the partition's state with its newest complete checkpoint's while the other partitions go
      * on: verifies the checkpoint first (a damaged one is passed over for the one before), discards the
      * operator (without persisting the state about to be replaced), copies the checkpoint into the state
-     * directory and opens a new operator on it. When that
+     * directory and opens a new operator on it. A take-over of a partition whose store holds no checkpoint,
+     * and a drop, empty the state directory instead. When that
      * fails after the old state is gone, the partition has no state: it fails (see {@link #isFailed()}).
      */
     private void restore(final CheckpointRequest request)

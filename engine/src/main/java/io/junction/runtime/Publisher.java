@@ -27,7 +27,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
  * and copies it into a preallocated ring slot; broadcasts watermarks and the end of input to every
- * partition. Allocation-free.
+ * partition. Allocation-free. A producer whose input is partitioned already (a Kafka topic) names
+ * the partition of each row instead ({@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)})
+ * and sends each partition its own watermarks and idleness ({@link #watermark(int, Side, long, long)},
+ * {@link #idle(int, Side, long)}).
  *
  * <p>Results are return codes, not exceptions (the caller decides what a full ring means):
  * <ul>
