@@ -553,7 +553,9 @@ public final class EngineConfig
     /**
      * Durable mode: partition {@code p} keeps its state in files under {@code <root>/partition-<p>/state/},
      * its checkpoints under {@code <root>/partition-<p>/checkpoints/} (see {@link JoinEngine#checkpoint}),
-     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}).
+     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}); with a
+     * shared checkpoint root ({@link #withCheckpointRoot}) the checkpoints live there instead and the
+     * state root is scratch.
      *
      * @param root the state root directory; null for in-memory state (the default).
      * @return a copy with that state root.

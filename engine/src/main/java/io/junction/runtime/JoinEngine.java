@@ -847,7 +847,8 @@ public final class JoinEngine implements AutoCloseable
      * caller resumes its input after them (the replay: from the step after; Kafka: from the offsets).
      *
      * @return a copy of the positions; null when the engine started empty (a new root, or one whose run
-     *         never completed a checkpoint) or keeps its state in memory.
+     *         never completed a checkpoint, or any root with a shared checkpoint root, where partitions are
+     *         taken over one at a time: {@link #takeOverPartition}) or keeps its state in memory.
      */
     public long[] restoredPositions()
     {
@@ -1092,7 +1093,8 @@ public final class JoinEngine implements AutoCloseable
     private void completed(final CheckpointRequest request, final boolean failed)
     {
         inFlight.remove(request);
-        if (failed || request.restore || request.partitionOnly)
+        // With a shared checkpoint root nothing is engine-wide, even a checkpoint of a one-partition engine.
+        if (failed || request.restore || request.partitionOnly || config.checkpointRoot() != null)
         {
             return;
         }

@@ -278,7 +278,7 @@ class PartitionMoveTest
         final ExecutorService threads = Executors.newFixedThreadPool(2);
         try
         {
-            for (int round = 0; round < 5; round++)
+            for (int round = 0; round < 10; round++)
             {
                 final Path shared = temp.resolve("checkpoints-" + round);
                 final CountDownLatch go = new CountDownLatch(1);
