@@ -279,4 +279,50 @@ class ExplicitPartitionPublishTest
             assertNotEquals(Publisher.PUBLISHED, publisher.watermark(PARTITIONS, Side.LEFT, 1, 2));
         }
     }
+
+    @Test
+    void namedPartitionRowsWatermarksAndIdleMarksAllocateNothingOnTheProducer()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").interval(IntervalBounds.inclusive(-5, 5)).build();
+        final java.util.concurrent.atomic.AtomicLong results = new java.util.concurrent.atomic.AtomicLong();
+        final JoinEngine engine = JoinEngine.builder(spec)
+            .config(EngineConfig.defaults().withPartitions(PARTITIONS).withRingSize(4096)
+                .withState(StateConfig.defaults().withMaxKeys(4096)))
+            .resultHandler((kind, left, right, ts, step) -> results.incrementAndGet())
+            .start();
+        try (engine)
+        {
+            final Publisher publisher = engine.publisher();
+            long ts = 0;
+            long least = Long.MAX_VALUE;
+            // The first windows warm the code up (and JIT compilation may allocate): the quietest one is asserted.
+            for (int window = 0; window < 8; window++)
+            {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                assertNotEquals(-1, before, "thread allocation measurement is off");
+                for (int i = 0; i < 50_000; i++, ts++)
+                {
+                    final int partition = (int)(ts & (PARTITIONS - 1));
+                    final int length = row(ts % 1000, ts);
+                    assertEquals(Publisher.PUBLISHED, publisher.publish(partition, Side.LEFT, ChangeKind.INSERT, buffer, 0,
+                        length, ts, ts, 0));
+                    if ((ts & 63) == 63)
+                    {
+                        for (int p = 0; p < PARTITIONS; p++)
+                        {
+                            assertEquals(Publisher.PUBLISHED, publisher.watermark(p, Side.LEFT, ts - 10, ts));
+                            assertEquals(Publisher.PUBLISHED, (ts & 1023) == 1023
+                                ? publisher.idle(p, Side.RIGHT, ts) : publisher.watermark(p, Side.RIGHT, ts - 10, ts));
+                        }
+                    }
+                }
+                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            assertTrue(least < 16 * 1024, "the producer allocated at least " + least + " bytes in each window of 50,000 rows");
+        }
+        assertTrue(results.get() > 300_000, "rows closed as the per-partition watermarks passed them: " + results.get());
+    }
 }
