@@ -4,6 +4,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -33,7 +35,7 @@ import java.util.stream.Stream;
  *
  * <p>The settings are for fast, small tests: one partition of the offsets and transaction topics with
  * replication factor 1, no initial rebalance delay, short group session timeouts and heartbeats allowed
- * (1 s sessions for both group protocols), no automatic topic creation.
+ * (1 s sessions for both group protocols), no automatic topic creation, no time-based retention.
  *
  * <p>{@link #start()} returns once {@code Admin.describeCluster()} answers, or throws with the tail of the
  * broker's log. {@link #close()} closes the child's standard input (on which it halts), then sends TERM,
@@ -190,6 +192,9 @@ public final class KafkaTestBroker implements AutoCloseable
         p.setProperty("log.cleaner.threads", "1");
         p.setProperty("log.cleaner.dedupe.buffer.size", "4194304");
         p.setProperty("log.segment.bytes", "16777216");
+        // No time-based retention: test records carry event times near the epoch (ts = 0, 1, ...), which a
+        // retention check (the first runs 30 s after start) would find 56 years old and delete.
+        p.setProperty("log.retention.ms", "-1");
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
             p.store(out, "KafkaTestBroker");
@@ -285,12 +290,23 @@ public final class KafkaTestBroker implements AutoCloseable
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline)
             {
-                final int described = admin.describeTopics(Set.of(name)).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(name).partitions().size();
-                if (described == partitions)
+                try
                 {
-                    return;
+                    final int described = admin.describeTopics(Set.of(name)).allTopicNames().get(30, TimeUnit.SECONDS)
+                        .get(name).partitions().size();
+                    if (described == partitions)
+                    {
+                        return;
+                    }
                 }
+                catch (final ExecutionException e)
+                {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException))
+                    {
+                        throw e;
+                    }
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
             throw new IllegalStateException("topic " + name + " not described with " + partitions + " partitions in time");
         }
