@@ -357,8 +357,9 @@ public final class KafkaJoinRunner implements AutoCloseable
         partitionCount = left;
         sameOutputPartitions = output == partitions;
         allocate();
-        startEngine();
+        // The producer first: the partition threads send through it from their first result.
         startProducer();
+        startEngine();
         startConsumer();
         LOG.log(System.Logger.Level.INFO, "joining " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
             config.outputTopic() + " over " + partitions + " partitions as a member of group " + config.groupId());
@@ -610,12 +611,12 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             return null;
         }
-        for (final ChangeKind kind : ChangeKind.values())
+        for (int kind = 0; kind < KIND_BYTES.length; kind++)
         {
-            final byte[] k = KIND_BYTES[kind.ordinal()];
+            final byte[] k = KIND_BYTES[kind];
             if (k[0] == v[0] && k[1] == v[1])
             {
-                return kind;
+                return ChangeKind.fromOrdinal(kind);
             }
         }
         return null;
@@ -1202,13 +1203,14 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             closeQuietly(() -> consumer.close(CloseOptions.timeout(CLIENT_CLOSE_TIMEOUT)), "consumer");
         }
+        if (engine != null)
+        {
+            // Before the producer: whatever the rings still hold is joined and sent.
+            closeQuietly(engine::close, "engine");
+        }
         if (producer != null)
         {
             closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT), "producer");
-        }
-        if (engine != null)
-        {
-            closeQuietly(engine::close, "engine");
         }
         if (admin != null)
         {
@@ -1311,7 +1313,7 @@ public final class KafkaJoinRunner implements AutoCloseable
             {
                 producer.send(record, this);
             }
-            catch (final KafkaException e)
+            catch (final KafkaException | IllegalStateException e)
             {
                 onCompletion(null, e);
             }
