@@ -335,6 +335,20 @@ class KafkaJoinRunnerTest
     }
 
     @Test
+    void shouldRunTheReadmeExample() throws Exception
+    {
+        broker.createTopic("shows", 2);
+        broker.createTopic("clicks", 2);
+        broker.createTopic("shows-clicks", 2);
+        final Path dir = JoinFixture.freshDir("example");
+        final List<String> printed = assertTimeoutPreemptively(HANG_GUARD, () -> KafkaJoinExample.run(broker.bootstrapServers(), dir));
+        assertEquals(1, printed.size(), printed.toString());
+        final String line = printed.get(0);
+        assertTrue(line.startsWith("+I ") && line.contains("home") && line.contains("buy") && line.contains(" at 4000 from p") &&
+            line.contains(" R@0#0 +I"), line);
+    }
+
+    @Test
     void shouldRefuseInputsWithDifferentPartitionCounts() throws Exception
     {
         createTopics("mismatch", 2, 3, 2);
