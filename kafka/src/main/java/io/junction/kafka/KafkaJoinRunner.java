@@ -1010,6 +1010,10 @@ public final class KafkaJoinRunner implements AutoCloseable
                 // close() woke a blocking call here: the partitions not yet served stay unserved; close goes on.
                 closeRequested = true;
             }
+            catch (final KafkaJoinException e)
+            {
+                fail(e);
+            }
             catch (final RuntimeException e)
             {
                 fail(new KafkaJoinException("taking over partitions " + assigned + " failed: " + e, e));
@@ -1046,6 +1050,11 @@ public final class KafkaJoinRunner implements AutoCloseable
 
         private int index(final TopicPartition tp)
         {
+            if (tp.partition() >= partitions)
+            {
+                throw new KafkaJoinException("topic '" + tp.topic() + "' now has more than the " + partitions +
+                    " partitions it had at start: the inputs are no longer co-partitioned as the join's state is");
+            }
             return 2 * tp.partition() + (tp.topic().equals(config.leftTopic()) ? 0 : 1);
         }
     }
