@@ -851,7 +851,25 @@ public final class KafkaJoinRunner implements AutoCloseable
     {
         final TopicPartition leftTp = leftPartitions[p];
         final TopicPartition rightTp = rightPartitions[p];
-        final Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(java.util.Set.of(leftTp, rightTp));
+        Map<TopicPartition, OffsetAndMetadata> committed = null;
+        for (int attempt = 1; committed == null; attempt++)
+        {
+            try
+            {
+                committed = consumer.committed(java.util.Set.of(leftTp, rightTp));
+            }
+            catch (final org.apache.kafka.common.errors.TimeoutException e)
+            {
+                // Offsets sent into a transaction that is still open (its member died between sending them and
+                // committing) stay unstable until the coordinator aborts it after transaction.timeout.ms, which by
+                // default is as long as the consumer's default.api.timeout.ms: wait that out once more.
+                if (attempt == 2)
+                {
+                    throw new KafkaJoinException("the committed offsets of partition " + p + " could not be read: " + e +
+                        " (an open transaction's offsets stay unstable until transaction.timeout.ms aborts it)", e);
+                }
+            }
+        }
         final OffsetAndMetadata left = committed.get(leftTp);
         final OffsetAndMetadata right = committed.get(rightTp);
         if (left == null && right == null)
