@@ -54,7 +54,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "kafka", mixinStandardHelpOptions = true,
     description = "Junction over Kafka topics: run a member of a join's consumer group, or load an event log into the input topics.",
-    subcommands = {KafkaCommand.Join.class, KafkaCommand.Produce.class})
+    subcommands = {KafkaCommand.Join.class, KafkaCommand.Produce.class, KafkaCommand.Bench.class})
 public final class KafkaCommand implements Callable<Integer> {
     /** Exit code of a run that ended normally (closed by a signal). */
     public static final int EXIT_OK = 0;
@@ -67,7 +67,7 @@ public final class KafkaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        System.err.println("junction kafka: give a subcommand: join or produce (junction kafka --help)");
+        System.err.println("junction kafka: give a subcommand: join, produce or bench (junction kafka --help)");
         return EXIT_USAGE;
     }
 
@@ -169,9 +169,9 @@ public final class KafkaCommand implements Callable<Integer> {
             description = "partition threads: blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE})")
         WaitStrategyKind waitStrategy;
 
-        @Option(names = "--ready-file", paramLabel = "FILE",
-            description = "write this file once the member has started (for scripts and tests)")
-        Path readyFile;
+        @Option(names = "--stop-with-pid", paramLabel = "PID",
+            description = "stop (as on SIGTERM) when the process PID exits: scripts and tests leave no member behind")
+        Long stopWithPid;
 
         @Override
         public Integer call() throws Exception {
@@ -228,8 +228,13 @@ public final class KafkaCommand implements Callable<Integer> {
             }, "junction-kafka-stop");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
-                if (readyFile != null) {
-                    Files.writeString(readyFile, "started\n");
+                if (stopWithPid != null) {
+                    final java.util.Optional<ProcessHandle> parent = ProcessHandle.of(stopWithPid);
+                    if (parent.isEmpty()) {
+                        System.err.println("junction kafka join: no process " + stopWithPid + " (--stop-with-pid)");
+                        return EXIT_USAGE;
+                    }
+                    parent.get().onExit().thenRun(runner::close);
                 }
                 runner.run();
                 System.err.println("junction kafka join: stopped; consumed " + runner.recordsConsumed() + ", produced " +
@@ -391,6 +396,75 @@ public final class KafkaCommand implements Callable<Integer> {
 
         private static String stripBom(final String line) {
             return line.startsWith("\uFEFF") ? line.substring(1) : line;
+        }
+    }
+
+    /** {@code junction kafka bench}: W1 through the group's topics, events/s and ingest-to-output latency. */
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the",
+            "output topic of members started with the same spec (--format binary), and reports events/s and",
+            "ingest-to-output latency percentiles. --floor relays the input to the output in-process, without a join:",
+            "Kafka's own round trip, measured the same way."})
+    static final class Bench implements Callable<Integer> {
+        @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")
+        String bootstrapServers;
+
+        @Option(names = "--spec", required = true, paramLabel = "SPEC.join.json",
+            description = "the members' join spec (W1's interval join: keys [key], fields ts,f1,f2,f3)")
+        Path specFile;
+
+        @Option(names = "--left", defaultValue = "w1-left", paramLabel = "TOPIC", description = "left topic (default ${DEFAULT-VALUE})")
+        String leftTopic;
+
+        @Option(names = "--right", defaultValue = "w1-right", paramLabel = "TOPIC", description = "right topic (default ${DEFAULT-VALUE})")
+        String rightTopic;
+
+        @Option(names = "--output", defaultValue = "w1-out", paramLabel = "TOPIC", description = "output topic (default ${DEFAULT-VALUE})")
+        String outputTopic;
+
+        @Option(names = "--create-topics", defaultValue = "0", paramLabel = "PARTITIONS",
+            description = "create the three topics first with this many partitions (default: they exist)")
+        int createPartitions;
+
+        @Option(names = "--impressions", defaultValue = "400000", paramLabel = "N", description = "W1 impressions (default ${DEFAULT-VALUE})")
+        int impressions;
+
+        @Option(names = "--rate", defaultValue = "0", paramLabel = "EVENTS/S", description = "offered rate; 0: max (default ${DEFAULT-VALUE})")
+        long rate;
+
+        @Option(names = "--floor", description = "relay instead of join: Kafka's round trip")
+        boolean floor;
+
+        @Option(names = "--stall-seconds", defaultValue = "60", paramLabel = "S",
+            description = "give up when no result arrives for this long (default ${DEFAULT-VALUE})")
+        long stallSeconds;
+
+        @Override
+        public Integer call() throws Exception {
+            final JoinSpec spec = spec(specFile, List.of("ts", "f1", "f2", "f3"));
+            if (spec == null) {
+                return EXIT_USAGE;
+            }
+            if (!spec.leftSchema().toString().equals(io.junction.tools.workload.EncodedRows.schema().toString())) {
+                System.err.println("junction kafka bench: the spec's schema " + spec.leftSchema() + " is not W1's " +
+                    io.junction.tools.workload.EncodedRows.schema() + " (keys [key], no other fields)");
+                return EXIT_USAGE;
+            }
+            if (impressions < 1 || rate < 0 || createPartitions < 0 || stallSeconds < 1) {
+                System.err.println("junction kafka bench: --impressions and --stall-seconds must be >= 1, --rate and --create-topics >= 0");
+                return EXIT_USAGE;
+            }
+            final io.junction.tools.perf.KafkaBench.Options options = new io.junction.tools.perf.KafkaBench.Options();
+            options.bootstrapServers = bootstrapServers;
+            options.leftTopic = leftTopic;
+            options.rightTopic = rightTopic;
+            options.outputTopic = outputTopic;
+            options.createPartitions = createPartitions;
+            options.impressions = impressions;
+            options.rate = rate;
+            options.floor = floor;
+            options.stallTimeout = Duration.ofSeconds(stallSeconds);
+            return io.junction.tools.perf.KafkaBench.run(spec, options, System.out) == 0 ? EXIT_OK : EXIT_FAILED;
         }
     }
 }
