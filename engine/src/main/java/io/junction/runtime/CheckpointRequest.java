@@ -22,7 +22,17 @@ final class CheckpointRequest
     final int[] partitions;
     /** A checkpoint of some partitions only ({@link JoinEngine#checkpointPartition}), not of the whole engine. */
     final boolean partitionOnly;
+    /** What a {@link #restore} request does: {@link #RESTORE}, {@link #TAKE_OVER} or {@link #DROP}. */
+    final byte mode;
+    /** Restore the newest complete checkpoint; fail when there is none. */
+    static final byte RESTORE = 0;
+    /** Restore the newest complete checkpoint; empty the partition when the store holds none at all. */
+    static final byte TAKE_OVER = 1;
+    /** Discard the partition's state and leave it empty. */
+    static final byte DROP = 2;
     final CompletableFuture<CompletedCheckpoint> future = new CompletableFuture<>();
+    /** The id each partition wrote its checkpoint with (a shared store may raise the requested one). */
+    private final long[] writtenIds;
     private final long[] pauseNanos;
     private final long[] bytesWritten;
     private final long[] bytesLinked;
@@ -43,6 +53,13 @@ final class CheckpointRequest
     CheckpointRequest(final long id, final long[] positions, final boolean restore, final long floor,
         final int[] partitions, final boolean partitionOnly, final Completion completion)
     {
+        this(id, positions, restore, RESTORE, floor, partitions, partitionOnly, completion);
+    }
+
+    CheckpointRequest(final long id, final long[] positions, final boolean restore, final byte mode, final long floor,
+        final int[] partitions, final boolean partitionOnly, final Completion completion)
+    {
+        this.mode = mode;
         this.partitionOnly = partitionOnly;
         this.id = id;
         this.positions = positions == null ? null : positions.clone();
@@ -55,6 +72,8 @@ final class CheckpointRequest
         bytesLinked = new long[partitions.length];
         restoredPositions = new long[partitions.length][];
         restoredIds = new long[partitions.length];
+        writtenIds = new long[partitions.length];
+        Arrays.fill(writtenIds, id);
         failures = new Throwable[partitions.length];
         remaining = new AtomicInteger(partitions.length);
         reported = new AtomicIntegerArray(partitions.length);
@@ -97,6 +116,13 @@ final class CheckpointRequest
             }
         }
         throw new IllegalArgumentException("partition " + partition + " is not in " + Arrays.toString(partitions));
+    }
+
+    /** A partition's checkpoint is written with {@code writtenId}, which may be above the requested one. */
+    void written(final int partition, final long writtenId, final long pause, final long written, final long linked)
+    {
+        writtenIds[index(partition)] = writtenId;
+        done(partition, pause, written, linked, null);
     }
 
     /** A partition's checkpoint is written (failure null) or failed. */
@@ -169,7 +195,8 @@ final class CheckpointRequest
         }
         future.complete(restore
             ? new CompletedCheckpoint(restoredIds[0], restoredPositions[0], partitions, new long[partitions.length], 0, 0)
-            : new CompletedCheckpoint(id, positions, partitions, pauseNanos, written, linked));
+            : new CompletedCheckpoint(partitions.length == 1 ? writtenIds[0] : id, positions, partitions, pauseNanos, written,
+                linked));
     }
 
     /** Fails the partitions that never reported (their thread stopped first); idempotent per partition. */

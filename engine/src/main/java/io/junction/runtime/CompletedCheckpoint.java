@@ -20,23 +20,32 @@ public final class CompletedCheckpoint
         final long bytesWritten, final long bytesLinked)
     {
         this.id = id;
-        this.positions = positions.clone();
+        this.positions = positions == null ? null : positions.clone();
         this.partitions = partitions.clone();
         this.pauseNanos = pauseNanos.clone();
         this.bytesWritten = bytesWritten;
         this.bytesLinked = bytesLinked;
     }
 
-    /** @return the checkpoint's id, increasing over the life of a state root. */
+    /**
+     * @return the checkpoint's id, increasing over the life of a state root (with a shared checkpoint
+     *         root: over the life of the partition's store); -1 after a take-over that found no checkpoint
+     *         or a drop.
+     */
     public long id()
     {
         return id;
     }
 
-    /** @return the input positions the checkpoint resumes from (a copy). */
+    /**
+     * @return the input positions the checkpoint resumes from (a copy); null after a
+     *         {@link JoinEngine#takeOverPartition take-over} that found no checkpoint, or a
+     *         {@link JoinEngine#dropPartition drop} (the partition is empty: resume from the input's own
+     *         committed position).
+     */
     public long[] positions()
     {
-        return positions.clone();
+        return positions == null ? null : positions.clone();
     }
 
     /** @return the partitions it covers, ascending (a copy). */

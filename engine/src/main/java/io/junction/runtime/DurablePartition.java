@@ -34,6 +34,10 @@ final class DurablePartition
     final Path directory;
     final long fingerprint;
     final StateImage image;
+    /** Where the checkpoints live: under the partition's directory, or under a shared checkpoint root. */
+    final Path checkpointsDirectory;
+    /** The checkpoints are in a shared checkpoint root, written by other processes too. */
+    final boolean shared;
     private CheckpointStore store;
     /** The newest checkpoint this partition wrote or was restored from, which per-partition pruning keeps. */
     private long ownNewest = -1;
@@ -42,8 +46,20 @@ final class DurablePartition
 
     DurablePartition(final Path root, final int partition, final long fingerprint)
     {
+        this(root, null, partition, fingerprint);
+    }
+
+    /**
+     * @param checkpointRoot a shared checkpoint root: the checkpoints live in
+     *                       {@code <checkpointRoot>/partition-P/checkpoints/}; null for under {@code root}.
+     */
+    DurablePartition(final Path root, final Path checkpointRoot, final int partition, final long fingerprint)
+    {
         this.partition = partition;
         this.directory = root.resolve("partition-" + partition);
+        this.shared = checkpointRoot != null;
+        this.checkpointsDirectory = (checkpointRoot == null ? directory : checkpointRoot.resolve("partition-" + partition))
+            .resolve(CHECKPOINTS);
         this.fingerprint = fingerprint;
         this.image = new StateImage(directory.resolve(STATE));
     }
@@ -57,8 +73,8 @@ final class DurablePartition
     {
         if (store == null)
         {
-            OwnerOnlyFiles.createDirectories(directory);
-            store = new CheckpointStore(directory.resolve(CHECKPOINTS));
+            OwnerOnlyFiles.createDirectories(checkpointsDirectory.getParent());
+            store = new CheckpointStore(checkpointsDirectory);
         }
         return store;
     }
@@ -66,10 +82,15 @@ final class DurablePartition
     /**
      * Copies the state directory (just persisted) into checkpoint {@code id}, then deletes the checkpoints
      * older than {@code floor} (the newest one complete in every partition when the checkpoint was asked
-     * for), except this partition's newest own one.
+     * for), except this partition's newest own one. With a shared checkpoint root the id is raised above
+     * every id in the partition's store (other processes wrote there), and the newest two complete
+     * checkpoints of the partition are kept.
+     *
+     * @return the id the checkpoint was written with.
      */
-    void checkpoint(final long id, final long[] positions, final long floor, final boolean partitionOnly) throws IOException
+    long checkpoint(final long requestedId, final long[] positions, final long floor, final boolean partitionOnly) throws IOException
     {
+        final long id = shared ? Math.max(requestedId, store().highestId() + 1) : requestedId;
         final CheckpointStore.Writer writer = store().begin(id, fingerprint, positions);
         try
         {
@@ -92,6 +113,11 @@ final class DurablePartition
         image.committed();
         final long keptOwn = ownNewest;
         ownNewest = id;
+        if (shared)
+        {
+            pruneShared(id);
+            return id;
+        }
         if (partitionOnly)
         {
             partitionOnlyIds.addLast(id);
@@ -114,6 +140,43 @@ final class DurablePartition
         // Directories without a manifest above the floor may be checkpoints of this partition still being
         // written by nobody (a crash): they are older than id, so not in flight; only complete ones count.
         store.retainOnly(keep);
+        return id;
+    }
+
+    /**
+     * Keeps the newest two complete checkpoints of the partition (the one just written and one to fall
+     * back to) and anything newer than it (another process's, in flight); deletes the rest.
+     */
+    private void pruneShared(final long written) throws IOException
+    {
+        final Set<Long> keep = new HashSet<>();
+        keep.add(written);
+        int complete = 0;
+        for (final long candidate : store.committedIds())
+        {
+            if (candidate > written || complete < 2)
+            {
+                keep.add(candidate);
+            }
+            if (candidate <= written)
+            {
+                complete++;
+            }
+        }
+        for (final long candidate : store.allIds())
+        {
+            if (candidate > written)
+            {
+                keep.add(candidate);
+            }
+        }
+        store.retainOnly(keep);
+    }
+
+    /** @return whether the partition's store holds any checkpoint whose manifest is in place (intact or not). */
+    boolean hasCheckpoints() throws IOException
+    {
+        return !store().committedIds().isEmpty();
     }
 
     /** @return the newest complete checkpoint of this partition, verified; null when there is none. */

@@ -88,6 +88,16 @@ public final class EngineConfig
      */
     public static final String CHECKPOINT_INTERVAL_PROP_NAME = "junction.checkpoint.intervalMs";
 
+    /**
+     * Durable mode: a checkpoint root that several processes share (a directory every member of a group
+     * can read and write): partition {@code p}'s checkpoints live in
+     * {@code <checkpointRoot>/partition-<p>/checkpoints/} instead of under the state root, the state root
+     * is scratch (every partition starts empty), and partitions move between processes with
+     * {@link JoinEngine#checkpointPartition}, {@link JoinEngine#takeOverPartition} and
+     * {@link JoinEngine#dropPartition}. Unset (the default), checkpoints live under the state root.
+     */
+    public static final String CHECKPOINT_DIR_PROP_NAME = "junction.checkpoint.dir";
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -103,6 +113,7 @@ public final class EngineConfig
     private final Path stateRoot;
     private final long checkpointEveryEvents;
     private final Duration checkpointInterval;
+    private final Path checkpointRoot;
 
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
@@ -190,15 +201,16 @@ public final class EngineConfig
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead)
     {
         this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO, null);
     }
 
     private EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead,
-        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval)
+        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval, final Path checkpointRoot)
     {
+        this.checkpointRoot = checkpointRoot;
         if (checkpointEveryEvents < 0)
         {
             throw new IllegalArgumentException(CHECKPOINT_EVERY_EVENTS_PROP_NAME + " must be >= 0 (0 is off): " + checkpointEveryEvents);
@@ -310,7 +322,8 @@ public final class EngineConfig
             Boolean.parseBoolean(System.getProperty(READ_AHEAD_PROP_NAME, String.valueOf(READ_AHEAD_DEFAULT))),
             System.getProperty(STATE_DIR_PROP_NAME) == null ? null : Path.of(System.getProperty(STATE_DIR_PROP_NAME)),
             Long.getLong(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
-            Duration.ofMillis(Long.getLong(CHECKPOINT_INTERVAL_PROP_NAME, 0)));
+            Duration.ofMillis(Long.getLong(CHECKPOINT_INTERVAL_PROP_NAME, 0)),
+            System.getProperty(CHECKPOINT_DIR_PROP_NAME) == null ? null : Path.of(System.getProperty(CHECKPOINT_DIR_PROP_NAME)));
     }
 
     /**
@@ -322,7 +335,7 @@ public final class EngineConfig
     public EngineConfig withPartitions(final int partitions)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -334,7 +347,7 @@ public final class EngineConfig
     public EngineConfig withRingSize(final int ringSize)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -346,7 +359,7 @@ public final class EngineConfig
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -358,7 +371,7 @@ public final class EngineConfig
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -372,7 +385,7 @@ public final class EngineConfig
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -384,7 +397,7 @@ public final class EngineConfig
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -396,7 +409,7 @@ public final class EngineConfig
     public EngineConfig withState(final StateConfig state)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -407,7 +420,7 @@ public final class EngineConfig
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /** @return the number of partitions. */
@@ -472,7 +485,7 @@ public final class EngineConfig
     public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -482,7 +495,7 @@ public final class EngineConfig
     public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -492,7 +505,7 @@ public final class EngineConfig
     public EngineConfig withDaemonThreads(final boolean daemonThreads)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
@@ -521,7 +534,8 @@ public final class EngineConfig
             ", state=" + state + ", idleTimeout=" + idleTimeout +
             ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead +
             (stateRoot == null ? "" : ", stateRoot=" + stateRoot + ", checkpointEveryEvents=" + checkpointEveryEvents +
-                ", checkpointInterval=" + checkpointInterval) + "}";
+                ", checkpointInterval=" + checkpointInterval) +
+            (checkpointRoot == null ? "" : ", checkpointRoot=" + checkpointRoot) + "}";
     }
 
     /**
@@ -533,13 +547,15 @@ public final class EngineConfig
     public EngineConfig withReadAhead(final boolean readAhead)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
      * Durable mode: partition {@code p} keeps its state in files under {@code <root>/partition-<p>/state/},
      * its checkpoints under {@code <root>/partition-<p>/checkpoints/} (see {@link JoinEngine#checkpoint}),
-     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}).
+     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}); with a
+     * shared checkpoint root ({@link #withCheckpointRoot}) the checkpoints live there instead and the
+     * state root is scratch.
      *
      * @param root the state root directory; null for in-memory state (the default).
      * @return a copy with that state root.
@@ -547,7 +563,7 @@ public final class EngineConfig
     public EngineConfig withStateRoot(final Path root)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval, checkpointRoot);
     }
 
     /**
@@ -568,13 +584,37 @@ public final class EngineConfig
     public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every, checkpointRoot);
     }
 
     /** @return the durable state root; null when state is in memory. */
     public Path stateRoot()
     {
         return stateRoot;
+    }
+
+    /**
+     * A shared checkpoint root (see {@link #CHECKPOINT_DIR_PROP_NAME}): partition {@code p}'s checkpoints
+     * live in {@code <root>/partition-<p>/checkpoints/}, where every process of a group finds them; the
+     * key-hash seed of the group is in {@code <root>/SEED}. The engine then starts every partition empty
+     * (its state root is scratch: state left there by an earlier run is deleted), refuses the engine-wide
+     * {@link JoinEngine#checkpoint(long[])} and {@link JoinEngine#close(long[])}, and moves partitions one
+     * at a time. Needs a state root ({@link #withStateRoot}), checked when the engine starts; interval
+     * checkpoints ({@link #withCheckpointInterval}) are refused with it.
+     *
+     * @param root the shared checkpoint root; null for checkpoints under the state root (the default).
+     * @return a copy with that checkpoint root.
+     */
+    public EngineConfig withCheckpointRoot(final Path root)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, root);
+    }
+
+    /** @return the shared checkpoint root; null when checkpoints live under the state root. */
+    public Path checkpointRoot()
+    {
+        return checkpointRoot;
     }
 
     /** @return rows per publisher between interval checkpoints; 0 when off. */

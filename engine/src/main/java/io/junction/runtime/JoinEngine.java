@@ -163,7 +163,7 @@ public final class JoinEngine implements AutoCloseable
             durables = new DurablePartition[partitions];
             for (int p = 0; p < partitions; p++)
             {
-                durables[p] = new DurablePartition(config.stateRoot(), p, fingerprint);
+                durables[p] = new DurablePartition(config.stateRoot(), config.checkpointRoot(), p, fingerprint);
             }
         }
         else
@@ -177,7 +177,7 @@ public final class JoinEngine implements AutoCloseable
             {
                 rootLock = lockRoot();
             }
-            boolean reopened = durables != null && recover(false);
+            boolean reopened = durables != null && (config.checkpointRoot() != null ? startScratch() : recover(false));
             for (int p = 0; p < partitions; p++)
             {
                 metrics[p] = new PartitionMetrics(p);
@@ -485,6 +485,101 @@ public final class JoinEngine implements AutoCloseable
         return false;
     }
 
+    /**
+     * With a shared checkpoint root the state root is scratch: the engine checks that the root is its own
+     * (as {@link #recover} does), records its identity and seed, and empties every partition's state
+     * directory (and removes clean-close records, which would describe the deleted state). Partitions get
+     * their state later, one at a time ({@link #takeOverPartition}).
+     *
+     * @return false: nothing is reopened.
+     * @throws IOException naming the file when the root is another engine's or cannot be emptied.
+     */
+    private boolean startScratch() throws IOException
+    {
+        final Path root = io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot());
+        final Path engineFile = root.resolve(ENGINE_FILE);
+        final List<String> identity = List.of(ENGINE_HEADER, "partitions " + durables.length,
+            String.format(java.util.Locale.ROOT, "fingerprint %016x", fingerprint));
+        final List<String> found = SmallFiles.read(engineFile);
+        if (found != null && (found.size() != identity.size() + 1 || !found.subList(0, identity.size()).equals(identity)))
+        {
+            throw new IOException(engineFile + " says this state root belongs to another engine (" + String.join(", ", found) +
+                "; this one: " + String.join(", ", identity) + "): a different join or partition count cannot use it; " +
+                "start with an empty state directory");
+        }
+        final List<String> written = new ArrayList<>(identity);
+        written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
+        SmallFiles.write(engineFile, written);
+        boolean discarded = false;
+        for (final DurablePartition durable : durables)
+        {
+            durable.deleteClosed();
+            discarded |= durable.image.hasFiles();
+            durable.clearState();
+        }
+        if (discarded)
+        {
+            LOGGER.log(System.Logger.Level.INFO, "junction: " + root + " held state of an earlier run: with the shared " +
+                "checkpoint root " + config.checkpointRoot() + " every partition starts empty (takeOverPartition restores one)");
+        }
+        return false;
+    }
+
+    /** The shared checkpoint root's key-hash seed file, one for every process of a group. */
+    static final String SEED_FILE = "SEED";
+    private static final String SEED_HEADER = "junction-seed 1";
+
+    /**
+     * The seed of a shared checkpoint root: the one in its {@value #SEED_FILE} file, which the first
+     * process to start creates (atomically: racing processes end with the one file that won).
+     */
+    private static StateConfig sharedHashSeed(final EngineConfig config)
+    {
+        final StateConfig state = config.state();
+        if (config.stateRoot() == null)
+        {
+            throw new IllegalArgumentException("a checkpoint root (" + EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") needs a " +
+                "state root (" + EngineConfig.STATE_DIR_PROP_NAME + ", EngineConfig.withStateRoot) for each process's scratch state");
+        }
+        if (config.checkpointEveryEvents() > 0 || !config.checkpointInterval().isZero())
+        {
+            throw new IllegalArgumentException("interval checkpoints (" + EngineConfig.CHECKPOINT_EVERY_EVENTS_PROP_NAME + ", " +
+                EngineConfig.CHECKPOINT_INTERVAL_PROP_NAME + ") are engine-wide: with a checkpoint root (" +
+                EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") checkpoint partitions with checkpointPartition");
+        }
+        final Path file = config.checkpointRoot().resolve(SEED_FILE);
+        try
+        {
+            List<String> found = SmallFiles.read(file);
+            if (found == null)
+            {
+                io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.checkpointRoot());
+                final long drawn = state.hasFixedHashSeed() ? state.hashSeed() : new java.security.SecureRandom().nextLong();
+                SmallFiles.createIfAbsent(file, List.of(SEED_HEADER,
+                    String.format(java.util.Locale.ROOT, "hashSeed %016x", drawn)));
+                // Whoever won the race, the file holds the group's seed now.
+                found = SmallFiles.read(file);
+            }
+            if (found == null || found.size() != 2 || !SEED_HEADER.equals(found.get(0)) || !found.get(1).startsWith("hashSeed "))
+            {
+                throw new IOException(file + " is not a seed file");
+            }
+            final long seed = Long.parseUnsignedLong(found.get(1).substring("hashSeed ".length()), 16);
+            if (state.hasFixedHashSeed() && state.hashSeed() != seed)
+            {
+                throw new CheckpointException("junction: the checkpoint root's seed file " + file + " holds another key-hash " +
+                    "seed than the fixed one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): every process of the group " +
+                    "keys its state with the file's; remove the setting", null);
+            }
+            return state.withHashSeed(seed);
+        }
+        catch (final IOException | NumberFormatException e)
+        {
+            throw new CheckpointException("junction: cannot read the key-hash seed of the checkpoint root " +
+                config.checkpointRoot() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return the positions every partition's clean-close file holds, or null unless all hold the same. */
     private long[] cleanClosePositions()
     {
@@ -516,6 +611,10 @@ public final class JoinEngine implements AutoCloseable
      */
     private static StateConfig durableHashSeed(final EngineConfig config)
     {
+        if (config.checkpointRoot() != null)
+        {
+            return sharedHashSeed(config);
+        }
         final StateConfig state = config.state();
         if (config.stateRoot() == null)
         {
@@ -748,7 +847,8 @@ public final class JoinEngine implements AutoCloseable
      * caller resumes its input after them (the replay: from the step after; Kafka: from the offsets).
      *
      * @return a copy of the positions; null when the engine started empty (a new root, or one whose run
-     *         never completed a checkpoint) or keeps its state in memory.
+     *         never completed a checkpoint, or any root with a shared checkpoint root, where partitions are
+     *         taken over one at a time: {@link #takeOverPartition}) or keeps its state in memory.
      */
     public long[] restoredPositions()
     {
@@ -790,13 +890,15 @@ public final class JoinEngine implements AutoCloseable
      *                  offsets, the replay step), stored with the checkpoint and returned by
      *                  {@link #restoredPositions()} after a restore.
      * @return completes when the checkpoint is complete in every partition, or failed.
-     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
-     *         the engine's producer.
+     * @throws IllegalStateException when the engine keeps its state in memory, has a shared checkpoint root
+     *         ({@link EngineConfig#withCheckpointRoot}: use {@link #checkpointPartition}), or the calling
+     *         thread is not the engine's producer.
      * @throws IllegalArgumentException when positions is null.
      */
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
     {
-        return submit(allPartitions(), positions, false);
+        refuseWithCheckpointRoot("checkpoint(positions)");
+        return submit(allPartitions(), positions, false, CheckpointRequest.RESTORE);
     }
 
     private int[] allPartitions()
@@ -823,7 +925,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> checkpointPartition(final int partition, final long[] positions)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, positions, false);
+        return submit(new int[] {partition}, positions, false, CheckpointRequest.RESTORE);
     }
 
     /**
@@ -844,7 +946,60 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> restorePartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true);
+        return submit(new int[] {partition}, null, true, CheckpointRequest.RESTORE);
+    }
+
+    /**
+     * Takes over one partition from the shared checkpoint store (for a process that has just been given
+     * the partition): as {@link #restorePartition(int)}, through the partition's ring (the events
+     * published before it apply to the old state), the partition's newest complete checkpoint replaces
+     * its state, a damaged one passed over for the one before; but when the partition has no checkpoint
+     * at all (nobody ever checkpointed it), its state is emptied instead and the future completes with
+     * {@link CompletedCheckpoint#positions()} null and {@link CompletedCheckpoint#id()} -1 (resume the
+     * input from its own committed position); a checkpoint directory without its manifest (one whose
+     * writer died) is no checkpoint. When checkpoints exist but every one is damaged it fails,
+     * never silently empty; the partition then keeps the state it had (nothing was released). A failure
+     * after the old state was released fails the partition, as a restore's does. Thread: as
+     * {@link #checkpoint(long[])}.
+     *
+     * @param partition the partition.
+     * @return completes with the checkpoint restored (or positions null and id -1), or failed.
+     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
+     *         the engine's producer.
+     * @throws IllegalArgumentException when the partition does not exist.
+     */
+    public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition)
+    {
+        checkPartition(partition);
+        return submit(new int[] {partition}, null, true, CheckpointRequest.TAKE_OVER);
+    }
+
+    /**
+     * Discards one partition's state and leaves it empty (for a process whose partition was lost or handed
+     * away: it frees the memory and files), through the partition's ring, as
+     * {@link #takeOverPartition(int)}: nothing is persisted and no checkpoint taken. Completes with
+     * {@link CompletedCheckpoint#positions()} null and {@link CompletedCheckpoint#id()} -1. Thread: as
+     * {@link #checkpoint(long[])}.
+     *
+     * @param partition the partition.
+     * @return completes once the partition is empty, or failed.
+     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
+     *         the engine's producer.
+     * @throws IllegalArgumentException when the partition does not exist.
+     */
+    public CompletableFuture<CompletedCheckpoint> dropPartition(final int partition)
+    {
+        checkPartition(partition);
+        return submit(new int[] {partition}, null, true, CheckpointRequest.DROP);
+    }
+
+    private void refuseWithCheckpointRoot(final String what)
+    {
+        if (config.checkpointRoot() != null)
+        {
+            throw new IllegalStateException(what + " is engine-wide, and the engine has a shared checkpoint root (" +
+                config.checkpointRoot() + ") whose partitions move one at a time: use checkpointPartition");
+        }
     }
 
     private void checkPartition(final int partition)
@@ -855,7 +1010,8 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
-    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore)
+    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
+        final byte mode)
     {
         if (durables == null)
         {
@@ -868,7 +1024,7 @@ public final class JoinEngine implements AutoCloseable
         }
         claimProducer(Thread.currentThread());
         final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
-        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, confirmedId, partitions,
+        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, mode, confirmedId, partitions,
             partitions.length != rings.length, this::completed);
         inFlight.add(request);
         for (final int p : partitions)
@@ -937,7 +1093,8 @@ public final class JoinEngine implements AutoCloseable
     private void completed(final CheckpointRequest request, final boolean failed)
     {
         inFlight.remove(request);
-        if (failed || request.restore || request.partitionOnly)
+        // With a shared checkpoint root nothing is engine-wide, even a checkpoint of a one-partition engine.
+        if (failed || request.restore || request.partitionOnly || config.checkpointRoot() != null)
         {
             return;
         }
@@ -1087,6 +1244,8 @@ public final class JoinEngine implements AutoCloseable
      *
      * @param positions the caller's input positions after the last event published.
      * @throws IllegalArgumentException when positions is null.
+     * @throws IllegalStateException with a shared checkpoint root ({@link EngineConfig#withCheckpointRoot}):
+     *         cuts are per partition there ({@link #checkpointPartition}); the engine is not closed.
      */
     public void close(final long[] positions)
     {
@@ -1094,6 +1253,7 @@ public final class JoinEngine implements AutoCloseable
         {
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
+        refuseWithCheckpointRoot("close(positions)");
         if (durables != null && !closing.get())
         {
             closePositions = positions.clone();

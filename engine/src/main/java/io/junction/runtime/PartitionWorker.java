@@ -225,6 +225,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         final long start = System.nanoTime();
         Throwable failure = null;
+        long writtenId = request.id;
         try
         {
             if (durable == null || !operator.durable())
@@ -236,7 +237,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 beforeCheckpoint.accept(partition);
             }
             operator.persist();
-            durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
+            writtenId = durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
         }
         catch (final Throwable t)
         {
@@ -246,14 +247,22 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final long written = failure == null && durable != null ? durable.image.bytesWritten() : 0;
         final long linked = failure == null && durable != null ? durable.image.bytesLinked() : 0;
         metrics.recordCheckpoint(pause, written, linked, failure == null);
-        request.done(partition, pause, written, linked, failure);
+        if (failure == null)
+        {
+            request.written(partition, writtenId, pause, written, linked);
+        }
+        else
+        {
+            request.done(partition, pause, written, linked, failure);
+        }
     }
 
     /**
      * Replaces the partition's state with its newest complete checkpoint's while the other partitions go
      * on: verifies the checkpoint first (a damaged one is passed over for the one before), discards the
      * operator (without persisting the state about to be replaced), copies the checkpoint into the state
-     * directory and opens a new operator on it. When that
+     * directory and opens a new operator on it. A take-over of a partition whose store holds no checkpoint,
+     * and a drop, empty the state directory instead. When that
      * fails after the old state is gone, the partition has no state: it fails (see {@link #isFailed()}).
      */
     private void restore(final CheckpointRequest request)
@@ -265,11 +274,21 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 throw new IllegalStateException("partition " + partition + " keeps its state in memory");
             }
-            checkpoint = durable.newest();
-            if (checkpoint == null)
+            if (request.mode == CheckpointRequest.DROP ||
+                (request.mode == CheckpointRequest.TAKE_OVER && !durable.hasCheckpoints()))
             {
-                throw new IllegalStateException("partition " + partition + " has no checkpoint in " +
-                    durable.directory.resolve(DurablePartition.CHECKPOINTS));
+                // Nothing to restore: the partition starts over empty (a take-over of a partition nobody
+                // checkpointed yet, or a drop that frees the state of a partition handed away).
+                checkpoint = null;
+            }
+            else
+            {
+                checkpoint = durable.newest();
+                if (checkpoint == null)
+                {
+                    throw new IllegalStateException("partition " + partition + " has no checkpoint in " +
+                        durable.checkpointsDirectory);
+                }
             }
         }
         catch (final Throwable t)
@@ -282,14 +301,26 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             final JoinOperator old = operator;
             operator = null;
             old.discard();
-            durable.restore(checkpoint);
+            if (checkpoint == null)
+            {
+                durable.clearState();
+            }
+            else
+            {
+                durable.restore(checkpoint);
+            }
             operator = operatorFactory.create(this, this);
         }
         catch (final Throwable t)
         {
             request.restored(partition, -1, null, t);
-            throw new IllegalStateException("partition " + partition + " lost its state: its restore from " +
-                checkpoint.directory + " failed", t);
+            throw new IllegalStateException("partition " + partition + " lost its state: its " + (checkpoint == null
+                ? "emptying failed" : "restore from " + checkpoint.directory + " failed"), t);
+        }
+        if (checkpoint == null)
+        {
+            request.restored(partition, -1, null, null);
+            return;
         }
         request.restored(partition, checkpoint.id, checkpoint.positions(), null);
     }

@@ -27,7 +27,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
  * and copies it into a preallocated ring slot; broadcasts watermarks and the end of input to every
- * partition. Allocation-free.
+ * partition. Allocation-free. A producer whose input is partitioned already (a Kafka topic) names
+ * the partition of each row instead ({@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)})
+ * and sends each partition its own watermarks and idleness ({@link #watermark(int, Side, long, long)},
+ * {@link #idle(int, Side, long)}).
  *
  * <p>Results are return codes, not exceptions (the caller decides what a full ring means):
  * <ul>
@@ -120,6 +123,10 @@ public final class Publisher
     private final long[] pendingSteps;
     private int pendingCount;
     private Thread owner;
+    /** Set by the first per-partition call: from then on the engine-wide idleness and generators are refused. */
+    private boolean perPartition;
+    /** The private publish's target when the key hash picks the partition. */
+    private static final int BY_KEY = -1;
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
     /** Interval checkpoints: rows between two (0: not by count), ns between two (0: not by time). */
@@ -189,9 +196,16 @@ public final class Publisher
      * @param everyEvents broadcast after this many rows of an input.
      * @param everyMillis or after this much event time of an input, ms.
      * @return this publisher.
+     * @throws IllegalStateException when this publisher has published to named partitions
+     *         ({@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}).
      */
     public Publisher generateWatermarks(final long delay, final long everyEvents, final long everyMillis)
     {
+        if (perPartition)
+        {
+            throw new IllegalStateException("generateWatermarks is engine-wide: it cannot be mixed with per-partition " +
+                "publish, watermark and idle calls");
+        }
         leftWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
         rightWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
         return this;
@@ -218,7 +232,7 @@ public final class Publisher
         final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
         final long ts, final long step, final long ingestNanos)
     {
-        return publish(side, kind, row, offset, length, ts, step, ingestNanos, true);
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, true, BY_KEY);
     }
 
     /**
@@ -239,7 +253,137 @@ public final class Publisher
         final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
         final long ts, final long step, final long ingestNanos)
     {
-        return publish(side, kind, row, offset, length, ts, step, ingestNanos, false);
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, false, BY_KEY);
+    }
+
+    /**
+     * Publishes a row to a partition the caller names instead of the one its key hash picks, waiting
+     * while that partition's ring is full: for a producer whose input is partitioned already (a Kafka
+     * topic partition {@code p} feeds engine partition {@code p}). The key hash still keys the
+     * partition's index, so rows of one key must always go to the same partition. Per-partition calls
+     * ({@code publish/tryPublish(partition, ...)}, {@link #watermark(int, Side, long, long)},
+     * {@link #idle(int, Side, long)}) cannot be mixed with the engine's idle timeout
+     * ({@link EngineConfig#withIdleTimeout}) or {@link #generateWatermarks}, which are engine-wide:
+     * that is refused with {@link IllegalStateException}.
+     *
+     * @param partition   the partition, in [0, partitions).
+     * @param side        the row's input.
+     * @param kind        its change kind.
+     * @param row         holds the row's bytes ({@link io.junction.api.RowFormat}).
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number, carried to every output it causes.
+     * @param ingestNanos when the event entered the system ({@code System.nanoTime()}).
+     * @return as {@link #publish(Side, ChangeKind, DirectBuffer, int, int, long, long, long)};
+     *         {@link #INVALID_ARGUMENT} also when the partition is out of range (nothing claimed).
+     * @throws IllegalStateException when called from a thread that does not own this publisher (or the
+     *         engine), or with the idle timeout or generated watermarks on.
+     */
+    public int publish(
+        final int partition, final Side side, final ChangeKind kind, final DirectBuffer row, final int offset,
+        final int length, final long ts, final long step, final long ingestNanos)
+    {
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, true, explicit(partition));
+    }
+
+    /**
+     * Publishes a row to a named partition unless its ring is full; otherwise as
+     * {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     *
+     * @param partition   the partition, in [0, partitions).
+     * @param side        the row's input.
+     * @param kind        its change kind.
+     * @param row         holds the row's bytes ({@link io.junction.api.RowFormat}).
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number, carried to every output it causes.
+     * @param ingestNanos when the event entered the system ({@code System.nanoTime()}).
+     * @return as {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}, or
+     *         {@link #BACK_PRESSURED}.
+     * @throws IllegalStateException as {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     */
+    public int tryPublish(
+        final int partition, final Side side, final ChangeKind kind, final DirectBuffer row, final int offset,
+        final int length, final long ts, final long step, final long ingestNanos)
+    {
+        return publish(side, kind, row, offset, length, ts, step, ingestNanos, false, explicit(partition));
+    }
+
+    /**
+     * Advances one input's watermark in one partition only (the others do not hear it); waits for room.
+     * The input is active again in that partition. Not with the idle timeout or generated watermarks
+     * (see {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}).
+     *
+     * @param partition the partition, in [0, partitions).
+     * @param side      the input.
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED}, {@link #CLOSED}, {@link #INVALID_ARGUMENT} (a null side or a partition out
+     *         of range: nothing sent) or {@link #PARTITION_FAILED}.
+     * @throws IllegalStateException when called from a thread that does not own this publisher (or the
+     *         engine), or with the idle timeout or generated watermarks on.
+     */
+    public int watermark(final int partition, final Side side, final long watermark, final long step)
+    {
+        return sendTo(partition, side, RingSlot.WATERMARK, watermark, step);
+    }
+
+    /**
+     * Marks one input idle in one partition, as the engine's idle timeout does in every partition: the
+     * input stops holding back that partition's join watermark until its next row or watermark there.
+     * Waits for room. Not with the idle timeout or generated watermarks (see
+     * {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}).
+     *
+     * @param partition the partition, in [0, partitions).
+     * @param side      the input.
+     * @param step      carried to the outputs that closing rows causes.
+     * @return as {@link #watermark(int, Side, long, long)}.
+     * @throws IllegalStateException as {@link #watermark(int, Side, long, long)}.
+     */
+    public int idle(final int partition, final Side side, final long step)
+    {
+        return sendTo(partition, side, RingSlot.IDLE, 0, step);
+    }
+
+    /** An explicit partition as the private publish takes it: out of range is kept out of range. */
+    private int explicit(final int partition)
+    {
+        return partition < 0 ? Integer.MAX_VALUE : partition;
+    }
+
+    private int sendTo(final int partition, final Side side, final byte type, final long value, final long step)
+    {
+        checkOwner();
+        checkPerPartition();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (side == null || partition < 0 || partition >= rings.length)
+        {
+            return INVALID_ARGUMENT;
+        }
+        final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, true);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        fill(rings[partition], sequence, type, (byte)side.ordinal(), value, step, System.nanoTime());
+        return PUBLISHED;
+    }
+
+    /** Per-partition calls and the engine-wide idleness or generated watermarks would contradict each other. */
+    private void checkPerPartition()
+    {
+        perPartition = true;
+        if (idleness != null || leftWatermarks != null)
+        {
+            throw new IllegalStateException("per-partition publish, watermark and idle cannot be mixed with the engine's " +
+                "idle timeout (" + EngineConfig.IDLE_TIMEOUT_PROP_NAME + ") or generateWatermarks, which are engine-wide: " +
+                "turn those off and send each partition's watermarks and idleness yourself");
+        }
     }
 
     /**
@@ -256,9 +400,9 @@ public final class Publisher
     {
         if (row == null)
         {
-            return publish(side, kind, null, 0, 0, ts, step, System.nanoTime(), true);
+            return publish(side, kind, null, 0, 0, ts, step, System.nanoTime(), true, BY_KEY);
         }
-        return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true);
+        return publish(side, kind, row.buffer(), row.offset(), row.length(), ts, step, System.nanoTime(), true, BY_KEY);
     }
 
     /**
@@ -295,21 +439,26 @@ public final class Publisher
         {
             return refuse(ROW_TOO_LARGE);
         }
-        return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true);
+        return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true, BY_KEY);
     }
 
     private int publish(
         final Side side, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
-        final long ts, final long step, final long ingestNanos, final boolean wait)
+        final long ts, final long step, final long ingestNanos, final boolean wait, final int target)
     {
         checkOwner();
+        if (target != BY_KEY)
+        {
+            checkPerPartition();
+        }
         if (engine.isClosed())
         {
             return CLOSED;
         }
         // Our own bounds checks, before the row is read: Agrona's may be switched off, and then a bad
         // offset would read (and copy into the ring) memory that is not the caller's.
-        if (side == null || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset)
+        if (side == null || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset ||
+            target >= rings.length)
         {
             return refuse(INVALID_ARGUMENT);
         }
@@ -329,7 +478,7 @@ public final class Publisher
         final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
         final int keyLength = extractor.extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
-        final int partition = KeyHash.partition(hash, rings.length);
+        final int partition = target == BY_KEY ? KeyHash.partition(hash, rings.length) : target;
         // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
         if (engine.isFailed(partition))
         {

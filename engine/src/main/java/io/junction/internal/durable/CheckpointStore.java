@@ -223,6 +223,15 @@ public final class CheckpointStore
         fsyncDirectory(directory);
     }
 
+    /**
+     * @return the ids of every checkpoint directory, complete or not, newest first.
+     * @throws IOException when the directory cannot be listed.
+     */
+    public List<Long> allIds() throws IOException
+    {
+        return ids();
+    }
+
     /** @return the ids of every checkpoint directory, complete or not, newest first. */
     private List<Long> ids() throws IOException
     {

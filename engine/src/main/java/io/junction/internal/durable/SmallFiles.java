@@ -67,6 +67,60 @@ public final class SmallFiles
     }
 
     /**
+     * Creates a file atomically unless it exists, for a file several processes may race to create (each
+     * writes its own temporary file, then links it into place without replacing): exactly one wins, and
+     * every reader sees a whole file or none.
+     *
+     * @param file  the file.
+     * @param lines its lines, ASCII, without '\n'.
+     * @return whether this call created it (false: it was there, or another process created it first).
+     * @throws IOException when it cannot be written, or the file system has no hard links.
+     */
+    public static boolean createIfAbsent(final Path file, final List<String> lines) throws IOException
+    {
+        final StringBuilder text = new StringBuilder(128);
+        for (final String line : lines)
+        {
+            text.append(line).append('\n');
+        }
+        final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
+        final CRC32C crc = new CRC32C();
+        crc.update(body);
+        final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        // Unique per process and call: racing creators never share a temporary file.
+        final Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "." +
+            Long.toHexString(System.nanoTime()) + "." + Thread.currentThread().getId() + ".tmp");
+        OwnerOnlyFiles.createFile(tmp);
+        try
+        {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
+            {
+                channel.write(ByteBuffer.wrap(body));
+                channel.write(ByteBuffer.wrap(trailer));
+                channel.force(true);
+            }
+            try
+            {
+                Files.createLink(file, tmp);
+            }
+            catch (final java.nio.file.FileAlreadyExistsException e)
+            {
+                return false;
+            }
+            catch (final UnsupportedOperationException e)
+            {
+                throw new IOException("the file system of " + file + " has no hard links: a shared file needs them", e);
+            }
+            fsyncDirectory(file.getParent());
+            return true;
+        }
+        finally
+        {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
      * Reads a file written by {@link #write}.
      *
      * @param file the file.

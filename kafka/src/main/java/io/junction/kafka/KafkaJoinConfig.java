@@ -1,0 +1,560 @@
+package io.junction.kafka;
+
+import io.junction.api.JoinSpec;
+import io.junction.runtime.EngineConfig;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a {@link KafkaJoinRunner} joins and how: the cluster and group, the two input topics and the output
+ * topic, the join, the rows' serde, event-time settings and where state and checkpoints live. Immutable;
+ * built with {@link #builder()}.
+ *
+ * <pre>{@code
+ * KafkaJoinConfig config = KafkaJoinConfig.builder()
+ *     .bootstrapServers("broker:9092").groupId("clicks-join")
+ *     .leftTopic("shows").rightTopic("clicks").outputTopic("shows-clicks")
+ *     .spec(spec)
+ *     .watermarkDelayMillis(2_000).idleTimeoutMillis(30_000)
+ *     .checkpointInterval(Duration.ofSeconds(10))
+ *     .stateDir(Path.of("/var/lib/junction/state"))              // scratch, this process only
+ *     .checkpointDir(Path.of("/mnt/shared/junction/clicks-join"))  // shared by every member
+ *     .build();
+ * }</pre>
+ */
+public final class KafkaJoinConfig
+{
+    /** Default {@link Builder#checkpointInterval}: 10 s. */
+    public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(10);
+    /** Default {@link Builder#startTimeout}: 30 s. */
+    public static final Duration START_TIMEOUT_DEFAULT = Duration.ofSeconds(30);
+    /** Default {@link Builder#metadataCheckInterval}: 5 s. */
+    public static final Duration METADATA_CHECK_INTERVAL_DEFAULT = Duration.ofSeconds(5);
+
+    /**
+     * Client properties the runner sets itself, because its guarantees depend on them; passing one through
+     * {@link Builder#clientProperty} is refused.
+     */
+    public static final Set<String> RUNNER_OWNED_PROPERTIES = Set.of(
+        "bootstrap.servers", "group.id", "group.protocol", "partition.assignment.strategy", "enable.auto.commit",
+        "key.deserializer", "value.deserializer", "key.serializer", "value.serializer", "acks", "enable.idempotence",
+        "isolation.level", "transactional.id");
+
+    private final String bootstrapServers;
+    private final String groupId;
+    private final String leftTopic;
+    private final String rightTopic;
+    private final String outputTopic;
+    private final JoinSpec spec;
+    private final RowDecoder leftDecoder;
+    private final RowDecoder rightDecoder;
+    private final ResultEncoder resultEncoder;
+    private final KafkaDeadLetterHandler deadLetterHandler;
+    private final long watermarkDelayMillis;
+    private final long idleTimeoutMillis;
+    private final Duration checkpointInterval;
+    private final Duration startTimeout;
+    private final Duration metadataCheckInterval;
+    private final Path stateDir;
+    private final Path checkpointDir;
+    private final EngineConfig engineConfig;
+    private final Map<String, Object> clientProperties;
+    private final String engineName;
+
+    private KafkaJoinConfig(final Builder b)
+    {
+        bootstrapServers = b.bootstrapServers;
+        groupId = b.groupId;
+        leftTopic = b.leftTopic;
+        rightTopic = b.rightTopic;
+        outputTopic = b.outputTopic;
+        spec = b.spec;
+        leftDecoder = b.leftDecoder;
+        rightDecoder = b.rightDecoder;
+        resultEncoder = b.resultEncoder != null ? b.resultEncoder : ResultEncoder.binary(b.spec);
+        deadLetterHandler = b.deadLetterHandler != null ? b.deadLetterHandler : KafkaDeadLetterHandler.logging();
+        watermarkDelayMillis = b.watermarkDelayMillis;
+        idleTimeoutMillis = b.idleTimeoutMillis;
+        checkpointInterval = b.checkpointInterval;
+        startTimeout = b.startTimeout;
+        metadataCheckInterval = b.metadataCheckInterval;
+        stateDir = b.stateDir;
+        checkpointDir = b.checkpointDir;
+        engineConfig = b.engineConfig != null ? b.engineConfig : EngineConfig.defaults();
+        clientProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.clientProperties));
+        engineName = b.engineName;
+    }
+
+    /** @return a builder with the defaults. */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /** @return the Kafka cluster's bootstrap servers. */
+    public String bootstrapServers()
+    {
+        return bootstrapServers;
+    }
+
+    /** @return the consumer group every member of this join shares. */
+    public String groupId()
+    {
+        return groupId;
+    }
+
+    /** @return the left input topic. */
+    public String leftTopic()
+    {
+        return leftTopic;
+    }
+
+    /** @return the right input topic. */
+    public String rightTopic()
+    {
+        return rightTopic;
+    }
+
+    /** @return the output topic. */
+    public String outputTopic()
+    {
+        return outputTopic;
+    }
+
+    /** @return the join. */
+    public JoinSpec spec()
+    {
+        return spec;
+    }
+
+    /** @return the left input's value decoder. */
+    public RowDecoder leftDecoder()
+    {
+        return leftDecoder;
+    }
+
+    /** @return the right input's value decoder. */
+    public RowDecoder rightDecoder()
+    {
+        return rightDecoder;
+    }
+
+    /** @return the output records' encoder. */
+    public ResultEncoder resultEncoder()
+    {
+        return resultEncoder;
+    }
+
+    /** @return the dead-letter hook. */
+    public KafkaDeadLetterHandler deadLetterHandler()
+    {
+        return deadLetterHandler;
+    }
+
+    /** @return how far an input partition's watermark trails the highest record timestamp read from it, ms. */
+    public long watermarkDelayMillis()
+    {
+        return watermarkDelayMillis;
+    }
+
+    /** @return after how long without a record an input partition is marked idle, ms; 0: never. */
+    public long idleTimeoutMillis()
+    {
+        return idleTimeoutMillis;
+    }
+
+    /** @return how often each served partition is checkpointed and its offsets committed. */
+    public Duration checkpointInterval()
+    {
+        return checkpointInterval;
+    }
+
+    /** @return how long the start waits for the cluster to describe the topics. */
+    public Duration startTimeout()
+    {
+        return startTimeout;
+    }
+
+    /** @return how often the runner checks that its topics still exist. */
+    public Duration metadataCheckInterval()
+    {
+        return metadataCheckInterval;
+    }
+
+    /** @return this process's scratch state directory. */
+    public Path stateDir()
+    {
+        return stateDir;
+    }
+
+    /** @return the checkpoint directory every member of the group shares. */
+    public Path checkpointDir()
+    {
+        return checkpointDir;
+    }
+
+    /**
+     * @return the engine's configuration; the runner sets its partitions (the topics' partition count), state
+     *         root ({@link #stateDir()}) and checkpoint root ({@link #checkpointDir()}).
+     */
+    public EngineConfig engineConfig()
+    {
+        return engineConfig;
+    }
+
+    /**
+     * @return the engine's name (its JMX bean's), or null for the default {@code kafka-<groupId>-<n>}, {@code n}
+     *         numbering this JVM's runners.
+     */
+    public String engineName()
+    {
+        return engineName;
+    }
+
+    /** @return the extra client properties given to the consumer, the producer and the admin client. */
+    public Map<String, Object> clientProperties()
+    {
+        return clientProperties;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "KafkaJoinConfig[" + bootstrapServers + ", group " + groupId + ", " + leftTopic + " x " + rightTopic + " -> " +
+            outputTopic + ", " + spec + ", watermark delay " + watermarkDelayMillis + " ms, idle timeout " + idleTimeoutMillis +
+            " ms, checkpoints every " + checkpointInterval.toMillis() + " ms into " + checkpointDir + ", state " + stateDir + "]";
+    }
+
+    /** Builds a {@link KafkaJoinConfig}; {@link #build()} checks it. Not thread safe. */
+    public static final class Builder
+    {
+        private String bootstrapServers;
+        private String groupId;
+        private String leftTopic;
+        private String rightTopic;
+        private String outputTopic;
+        private JoinSpec spec;
+        private RowDecoder leftDecoder = RowDecoder.binary();
+        private RowDecoder rightDecoder = RowDecoder.binary();
+        private ResultEncoder resultEncoder;
+        private KafkaDeadLetterHandler deadLetterHandler;
+        private long watermarkDelayMillis;
+        private long idleTimeoutMillis;
+        private Duration checkpointInterval = CHECKPOINT_INTERVAL_DEFAULT;
+        private Duration startTimeout = START_TIMEOUT_DEFAULT;
+        private Duration metadataCheckInterval = METADATA_CHECK_INTERVAL_DEFAULT;
+        private Path stateDir;
+        private Path checkpointDir;
+        private EngineConfig engineConfig;
+        private final Map<String, Object> clientProperties = new LinkedHashMap<>();
+        private String engineName;
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param servers the cluster's bootstrap servers, {@code host:port,...} (required).
+         * @return this builder.
+         */
+        public Builder bootstrapServers(final String servers)
+        {
+            this.bootstrapServers = servers;
+            return this;
+        }
+
+        /**
+         * @param groupId the consumer group every member of this join shares (required).
+         * @return this builder.
+         */
+        public Builder groupId(final String groupId)
+        {
+            this.groupId = groupId;
+            return this;
+        }
+
+        /**
+         * @param topic the left input topic (required), keyed by the left join key.
+         * @return this builder.
+         */
+        public Builder leftTopic(final String topic)
+        {
+            this.leftTopic = topic;
+            return this;
+        }
+
+        /**
+         * @param topic the right input topic (required), keyed by the right join key, with as many partitions
+         *              as the left one.
+         * @return this builder.
+         */
+        public Builder rightTopic(final String topic)
+        {
+            this.rightTopic = topic;
+            return this;
+        }
+
+        /**
+         * @param topic the output topic (required); with as many partitions as the inputs, the results of
+         *              input partition {@code p} go to its partition {@code p}, else the producer partitions
+         *              them by key.
+         * @return this builder.
+         */
+        public Builder outputTopic(final String topic)
+        {
+            this.outputTopic = topic;
+            return this;
+        }
+
+        /**
+         * @param spec the join (required).
+         * @return this builder.
+         */
+        public Builder spec(final JoinSpec spec)
+        {
+            this.spec = spec;
+            return this;
+        }
+
+        /**
+         * @param decoder how left values become rows; default {@link RowDecoder#binary()}.
+         * @return this builder.
+         */
+        public Builder leftDecoder(final RowDecoder decoder)
+        {
+            this.leftDecoder = decoder;
+            return this;
+        }
+
+        /**
+         * @param decoder how right values become rows; default {@link RowDecoder#binary()}.
+         * @return this builder.
+         */
+        public Builder rightDecoder(final RowDecoder decoder)
+        {
+            this.rightDecoder = decoder;
+            return this;
+        }
+
+        /**
+         * @param encoder how results become output records; default {@link ResultEncoder#binary}.
+         * @return this builder.
+         */
+        public Builder resultEncoder(final ResultEncoder encoder)
+        {
+            this.resultEncoder = encoder;
+            return this;
+        }
+
+        /**
+         * @param handler the dead-letter hook; default {@link KafkaDeadLetterHandler#logging()}.
+         * @return this builder.
+         */
+        public Builder deadLetterHandler(final KafkaDeadLetterHandler handler)
+        {
+            this.deadLetterHandler = handler;
+            return this;
+        }
+
+        /**
+         * @param millis the bounded out-of-orderness of each input partition: its watermark trails the highest
+         *               record timestamp read from it by this much, ms (default 0).
+         * @return this builder.
+         */
+        public Builder watermarkDelayMillis(final long millis)
+        {
+            this.watermarkDelayMillis = millis;
+            return this;
+        }
+
+        /**
+         * @param millis after how long without a record an input partition is marked idle (it then stops
+         *               holding back the partition's join watermark until its next record), ms; 0 (the
+         *               default): never.
+         * @return this builder.
+         */
+        public Builder idleTimeoutMillis(final long millis)
+        {
+            this.idleTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * @param interval how often each served partition is checkpointed and its offsets committed (default
+         *                 10 s): the most input a failover replays.
+         * @return this builder.
+         */
+        public Builder checkpointInterval(final Duration interval)
+        {
+            this.checkpointInterval = interval;
+            return this;
+        }
+
+        /**
+         * @param timeout how long the start waits for the cluster to describe the topics before it gives up
+         *                (default 30 s).
+         * @return this builder.
+         */
+        public Builder startTimeout(final Duration timeout)
+        {
+            this.startTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param interval how often the runner checks that its topics still exist with the partitions it
+         *                 started with (default 5 s).
+         * @return this builder.
+         */
+        public Builder metadataCheckInterval(final Duration interval)
+        {
+            this.metadataCheckInterval = interval;
+            return this;
+        }
+
+        /**
+         * @param dir this process's state directory (required): scratch, emptied at start, never shared.
+         * @return this builder.
+         */
+        public Builder stateDir(final Path dir)
+        {
+            this.stateDir = dir;
+            return this;
+        }
+
+        /**
+         * @param dir the checkpoint directory (required): one per join, shared by every member of the group
+         *            (a network file system in production, as Flink's checkpoint directory).
+         * @return this builder.
+         */
+        public Builder checkpointDir(final Path dir)
+        {
+            this.checkpointDir = dir;
+            return this;
+        }
+
+        /**
+         * @param config the engine's configuration (default {@link EngineConfig#defaults()}); its partitions,
+         *               state root and checkpoint root are set by the runner. Its idle timeout and interval
+         *               checkpoints must be off (the runner does both per partition).
+         * @return this builder.
+         */
+        public Builder engineConfig(final EngineConfig config)
+        {
+            this.engineConfig = config;
+            return this;
+        }
+
+        /**
+         * @param name the engine's name, which names its JMX bean and must be unique in the JVM; default
+         *             {@code kafka-<groupId>-<n>}, {@code n} numbering this JVM's runners.
+         * @return this builder.
+         */
+        public Builder engineName(final String name)
+        {
+            this.engineName = name;
+            return this;
+        }
+
+        /**
+         * Passes a property to the Kafka clients the runner creates (consumer, producer, admin client), e.g.
+         * security settings, {@code session.timeout.ms}, {@code max.poll.records}, {@code linger.ms}. The ones
+         * in {@link KafkaJoinConfig#RUNNER_OWNED_PROPERTIES} are refused.
+         *
+         * @param name  the property.
+         * @param value its value.
+         * @return this builder.
+         * @throws IllegalArgumentException for a property the runner owns.
+         */
+        public Builder clientProperty(final String name, final Object value)
+        {
+            if (RUNNER_OWNED_PROPERTIES.contains(name))
+            {
+                throw new IllegalArgumentException(name + " is set by the runner (its guarantees depend on it); " +
+                    "use the builder's own method where there is one");
+            }
+            clientProperties.put(name, value);
+            return this;
+        }
+
+        /**
+         * @return the configuration.
+         * @throws IllegalArgumentException naming what is missing or out of range.
+         */
+        public KafkaJoinConfig build()
+        {
+            require(bootstrapServers, "bootstrapServers");
+            require(groupId, "groupId");
+            require(leftTopic, "leftTopic");
+            require(rightTopic, "rightTopic");
+            require(outputTopic, "outputTopic");
+            require(spec, "spec");
+            require(leftDecoder, "leftDecoder");
+            require(rightDecoder, "rightDecoder");
+            require(stateDir, "stateDir");
+            require(checkpointDir, "checkpointDir");
+            if (leftTopic.equals(rightTopic))
+            {
+                throw new IllegalArgumentException("leftTopic and rightTopic must differ: " + leftTopic);
+            }
+            if (outputTopic.equals(leftTopic) || outputTopic.equals(rightTopic))
+            {
+                throw new IllegalArgumentException("outputTopic must not be an input topic: " + outputTopic);
+            }
+            if (watermarkDelayMillis < 0)
+            {
+                throw new IllegalArgumentException("watermarkDelayMillis must be >= 0: " + watermarkDelayMillis);
+            }
+            if (idleTimeoutMillis < 0)
+            {
+                throw new IllegalArgumentException("idleTimeoutMillis must be >= 0 (0: never idle): " + idleTimeoutMillis);
+            }
+            positive(checkpointInterval, "checkpointInterval");
+            positive(startTimeout, "startTimeout");
+            positive(metadataCheckInterval, "metadataCheckInterval");
+            if (stateDir.toAbsolutePath().normalize().equals(checkpointDir.toAbsolutePath().normalize()))
+            {
+                throw new IllegalArgumentException("stateDir and checkpointDir must differ: " + stateDir);
+            }
+            if (engineConfig != null)
+            {
+                if (!engineConfig.idleTimeout().isZero())
+                {
+                    throw new IllegalArgumentException("the engine's idle timeout must be off: the runner marks each input " +
+                        "partition idle itself (idleTimeoutMillis)");
+                }
+                if (engineConfig.checkpointEveryEvents() > 0 || !engineConfig.checkpointInterval().isZero())
+                {
+                    throw new IllegalArgumentException("the engine's interval checkpoints must be off: the runner checkpoints " +
+                        "each partition itself (checkpointInterval)");
+                }
+                if (engineConfig.multiProducer())
+                {
+                    throw new IllegalArgumentException("the engine must be single-producer: the runner's consumer thread publishes");
+                }
+            }
+            return new KafkaJoinConfig(this);
+        }
+
+        private static void require(final Object value, final String name)
+        {
+            if (value == null)
+            {
+                throw new IllegalArgumentException(name + " is required");
+            }
+        }
+
+        private static void positive(final Duration value, final String name)
+        {
+            if (value == null || value.isZero() || value.isNegative())
+            {
+                throw new IllegalArgumentException(name + " must be positive: " + value);
+            }
+        }
+    }
+}

@@ -1,0 +1,1351 @@
+package io.junction.kafka;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowFormat;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.runtime.CompletedCheckpoint;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.JoinEngine;
+import io.junction.runtime.Publisher;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Junction as a member of a Kafka consumer group: joins a left and a right topic that are co-partitioned
+ * (equal partition counts, each keyed by its join key with the same partitioner, Kafka's default) and writes
+ * the results to an output topic. Run several processes with the same {@link KafkaJoinConfig#groupId()} and
+ * {@link KafkaJoinConfig#checkpointDir()} to spread the partitions over them.
+ *
+ * <h2>Partitions</h2>
+ * Engine partition {@code p} is partition {@code p} of both input topics. The group uses the classic protocol
+ * with the range assignor, which gives left-{@code p} and right-{@code p} to the same member; a member serves
+ * {@code p} only while it holds both (a half-held partition is paused). On revocation it checkpoints {@code p}
+ * (its state and both next offsets) into the shared checkpoint directory, commits those offsets and lets the
+ * partition go; on assignment it takes {@code p} over from its newest complete checkpoint and seeks both inputs
+ * to the checkpoint's offsets (the committed offsets, or the earliest, when {@code p} has none); on loss (its
+ * session lapsed) it drops {@code p} without committing. Each served partition is also checkpointed every
+ * {@link KafkaJoinConfig#checkpointInterval()}, its offsets committed once the checkpoint is complete.
+ *
+ * <h2>Event time</h2>
+ * A row's event time is its record's timestamp. Each (partition, input) has its own watermark: the highest
+ * timestamp read from it minus {@link KafkaJoinConfig#watermarkDelayMillis()}; the join watermark of
+ * {@code p} is the lower of its two inputs'. An input partition without a record for
+ * {@link KafkaJoinConfig#idleTimeoutMillis()} is marked idle and stops holding the join watermark back until
+ * its next record.
+ *
+ * <h2>Output</h2>
+ * Each result is a record of the output topic (in its partition {@code p} when it has as many partitions as
+ * the inputs, else partitioned by key), with the result's event time as timestamp and its {@link Provenance}
+ * in headers. Delivery is at least once: the producer ({@code acks=all}, idempotent) is flushed before each
+ * checkpoint, so everything a checkpoint covers was acknowledged before its offsets are committed; after a
+ * failover the new owner replays from the last checkpoint and writes those results again. The input change
+ * kind is {@code +I} unless the record has a {@code junction.kind} header ({@code +I}, {@code -U},
+ * {@code +U}, {@code -D}).
+ *
+ * <h2>Errors</h2>
+ * Records that cannot be decoded or that the engine refuses, and rows the join does not process (late rows),
+ * are counted dead letters ({@link KafkaDeadLetterHandler}), never a crash. Missing or non-co-partitioned
+ * topics, an unreachable cluster at start, a topic deleted while running, an output that could not be
+ * written and a failed checkpoint stop {@link #run()} with a {@link KafkaJoinException}.
+ *
+ * <h2>Threads</h2>
+ * {@link #run()} runs the consumer on the calling thread, which is the engine's single producer (rows,
+ * watermarks, idleness, checkpoints and take-overs all go from it); the engine's partition threads encode
+ * and send the results. {@link #close()} may be called from any thread; the metrics getters too.
+ */
+public final class KafkaJoinRunner implements AutoCloseable
+{
+    /** Header of an input record naming its change kind; absent: {@code +I}. */
+    public static final String INPUT_KIND_HEADER = "junction.kind";
+
+    private static final System.Logger LOG = System.getLogger(KafkaJoinRunner.class.getName());
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final long ENGINE_WAIT_SECONDS = 120;
+    private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration CLIENT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final long NONE = Long.MIN_VALUE;
+    private static final byte[][] SIDE_BYTES = {
+        "L".getBytes(StandardCharsets.UTF_8), "R".getBytes(StandardCharsets.UTF_8),
+        "WL".getBytes(StandardCharsets.UTF_8), "WR".getBytes(StandardCharsets.UTF_8)};
+    private static final byte[][] KIND_BYTES = kindBytes();
+    /** Numbers the engines of this JVM's runners, whose names (and JMX beans) must differ. */
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
+    private final KafkaJoinConfig config;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final AtomicReference<KafkaJoinException> fatal = new AtomicReference<>();
+    private volatile boolean closeRequested;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile Thread runThread;
+
+    // Metrics: written by the consumer thread (or the producer's callbacks), read by anyone.
+    private final AtomicLong recordsConsumed = new AtomicLong();
+    private final LongAdder outputsProduced = new LongAdder();
+    private final LongAdder deadLetters = new LongAdder();
+    private final AtomicLong checkpoints = new AtomicLong();
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong restored = new AtomicLong();
+    private volatile int servedPartitions;
+    private volatile int partitionCount = -1;
+
+    // The consumer thread's own state, set up by run(): not thread safe, touched by that thread only.
+    private Admin admin;
+    private KafkaProducer<byte[], byte[]> producer;
+    private JoinEngine engine;
+    private Publisher publisher;
+    private int partitions;
+    private boolean sameOutputPartitions;
+    private TopicPartition[] leftPartitions;
+    private TopicPartition[] rightPartitions;
+    /** Per (partition, side), index {@code 2p + side}. */
+    private boolean[] held;
+    private long[] nextOffset;
+    private long[] maxTimestamp;
+    private long[] maxTimestampStep;
+    private long[] sentWatermark;
+    private long[] lastRecordNanos;
+    private boolean[] idle;
+    /** Per partition. */
+    private boolean[] served;
+    private boolean[] parked;
+    private long[] lastStep;
+    /** The periodic checkpoint under way per partition, or null. */
+    private PendingCheckpoint[] pendingCheckpoint;
+    private int parkedGeneration = -1;
+    private long nextCheckpointNanos;
+    private long nextMetadataCheckNanos;
+    private Map<String, KafkaFuture<TopicDescription>> pendingMetadata;
+    private boolean stopping;
+    private final UnsafeBuffer decoded = new UnsafeBuffer(ByteBuffer.allocateDirect(RowFormat.MAX_ROW_LENGTH));
+    private final UnsafeBuffer wrapped = new UnsafeBuffer(new byte[0]);
+
+    /** Bumped by the consumer thread on each take-over of a partition: its sink restarts its ordinals. */
+    private AtomicIntegerArray epochs;
+    /** The first failed send per partition, checked before that partition's next checkpoint. */
+    private AtomicReferenceArray<Exception> sendErrors;
+
+    /**
+     * A runner; nothing connects until {@link #run()}.
+     *
+     * @param config what to join and how.
+     */
+    public KafkaJoinRunner(final KafkaJoinConfig config)
+    {
+        if (config == null)
+        {
+            throw new IllegalArgumentException("config is required");
+        }
+        this.config = config;
+    }
+
+    /** @return the configuration. */
+    public KafkaJoinConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * Checks the topics, starts the engine and consumes until {@link #close()} or a fatal error: blocks the
+     * calling thread, which becomes the group member's consumer thread. Once.
+     *
+     * @throws KafkaJoinException when the topics are missing or not co-partitioned, the cluster does not
+     *         answer within {@link KafkaJoinConfig#startTimeout()}, or the runner cannot go on (a topic
+     *         deleted, an output not written, a checkpoint failed); the message says which.
+     * @throws IllegalStateException when called a second time.
+     */
+    public void run()
+    {
+        if (!started.compareAndSet(false, true))
+        {
+            throw new IllegalStateException("run() is called once per runner");
+        }
+        runThread = Thread.currentThread();
+        try
+        {
+            if (!closeRequested)
+            {
+                start();
+                loop();
+            }
+        }
+        catch (final WakeupException e)
+        {
+            // close() woke a blocking call of the start: the loop's exit below does the rest.
+        }
+        catch (final KafkaJoinException e)
+        {
+            fatal.compareAndSet(null, e);
+        }
+        catch (final RuntimeException e)
+        {
+            fatal.compareAndSet(null, new KafkaJoinException("the runner failed: " + e, e));
+        }
+        finally
+        {
+            try
+            {
+                shutDown();
+            }
+            finally
+            {
+                finished.countDown();
+            }
+        }
+        final KafkaJoinException error = fatal.get();
+        if (error != null)
+        {
+            throw error;
+        }
+    }
+
+    /**
+     * Stops {@link #run()}: the consumer thread takes a last checkpoint of each partition it serves, commits
+     * their offsets, leaves the group and returns. From another thread this waits (up to a minute) until
+     * {@code run()} has returned. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        closeRequested = true;
+        final KafkaConsumer<byte[], byte[]> c = consumer;
+        if (c != null)
+        {
+            c.wakeup();
+        }
+        if (started.get() && Thread.currentThread() != runThread)
+        {
+            try
+            {
+                if (!finished.await(60, TimeUnit.SECONDS))
+                {
+                    LOG.log(System.Logger.Level.WARNING, "the runner's consumer thread did not stop within 60 s");
+                }
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** @return input records read and handled (published or dead-lettered). */
+    public long recordsConsumed()
+    {
+        return recordsConsumed.get();
+    }
+
+    /** @return output records the cluster acknowledged. */
+    public long outputsProduced()
+    {
+        return outputsProduced.sum();
+    }
+
+    /** @return dead letters: records not decoded or refused, and rows the join did not process. */
+    public long deadLetters()
+    {
+        return deadLetters.sum();
+    }
+
+    /** @return partition checkpoints completed by this member. */
+    public long checkpoints()
+    {
+        return checkpoints.get();
+    }
+
+    /** @return offset commits this member made after a checkpoint (periodic, at revocation and at close). */
+    public long commits()
+    {
+        return commits.get();
+    }
+
+    /** @return take-overs of a partition that restored a checkpoint (another member's, or this one's own earlier). */
+    public long partitionsRestored()
+    {
+        return restored.get();
+    }
+
+    /** @return the partitions this member serves now (holding both inputs). */
+    public int servedPartitions()
+    {
+        return servedPartitions;
+    }
+
+    /** @return the input topics' partition count, or -1 before the start has described them. */
+    public int partitions()
+    {
+        return partitionCount;
+    }
+
+    // ------------------------------------------------------------------------------------------ start
+
+    private Map<String, Object> clientProperties()
+    {
+        final Map<String, Object> props = new HashMap<>(config.clientProperties());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        return props;
+    }
+
+    private void start()
+    {
+        final Map<String, Object> adminProps = clientProperties();
+        final int timeoutMillis = (int)Math.min(Integer.MAX_VALUE, config.startTimeout().toMillis());
+        adminProps.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
+        adminProps.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMillis, 30_000));
+        admin = Admin.create(adminProps);
+        final Map<String, TopicDescription> topics = describeTopics(config.startTimeout().toNanos());
+        final int left = topics.get(config.leftTopic()).partitions().size();
+        final int right = topics.get(config.rightTopic()).partitions().size();
+        final int output = topics.get(config.outputTopic()).partitions().size();
+        if (left != right)
+        {
+            throw new KafkaJoinException("the input topics are not co-partitioned: left topic '" + config.leftTopic() + "' has " +
+                left + " partitions, right topic '" + config.rightTopic() + "' has " + right + "; both must have the same " +
+                "partition count and be keyed by the join key with the same partitioner");
+        }
+        partitions = left;
+        partitionCount = left;
+        sameOutputPartitions = output == partitions;
+        allocate();
+        startEngine();
+        startProducer();
+        startConsumer();
+        LOG.log(System.Logger.Level.INFO, "joining " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
+            config.outputTopic() + " over " + partitions + " partitions as a member of group " + config.groupId());
+    }
+
+    /** Describes the three topics, waiting at most {@code timeoutNanos}; a clear error for each way it fails. */
+    private Map<String, TopicDescription> describeTopics(final long timeoutNanos)
+    {
+        final long deadline = System.nanoTime() + timeoutNanos;
+        final List<String> names = List.of(config.leftTopic(), config.rightTopic(), config.outputTopic());
+        final Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(names).topicNameValues();
+        final Map<String, TopicDescription> described = new HashMap<>();
+        for (final String name : names)
+        {
+            try
+            {
+                described.put(name, futures.get(name).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            }
+            catch (final ExecutionException e)
+            {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException)
+                {
+                    throw new KafkaJoinException("topic '" + name + "' does not exist on " + config.bootstrapServers() +
+                        ": create the " + role(name) + " topic first", e.getCause());
+                }
+                if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException)
+                {
+                    throw unreachable(e.getCause());
+                }
+                throw new KafkaJoinException("could not describe topic '" + name + "': " + e.getCause(), e.getCause());
+            }
+            catch (final TimeoutException e)
+            {
+                throw unreachable(e);
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+                throw new KafkaJoinException("interrupted while describing the topics", e);
+            }
+        }
+        return described;
+    }
+
+    private KafkaJoinException unreachable(final Throwable cause)
+    {
+        return new KafkaJoinException("the Kafka cluster at " + config.bootstrapServers() + " did not describe the topics within " +
+            config.startTimeout().toMillis() + " ms: is it reachable?", cause);
+    }
+
+    private String role(final String topic)
+    {
+        return topic.equals(config.leftTopic()) ? "left input" : topic.equals(config.rightTopic()) ? "right input" : "output";
+    }
+
+    private void allocate()
+    {
+        final int sides = partitions * 2;
+        leftPartitions = new TopicPartition[partitions];
+        rightPartitions = new TopicPartition[partitions];
+        for (int p = 0; p < partitions; p++)
+        {
+            leftPartitions[p] = new TopicPartition(config.leftTopic(), p);
+            rightPartitions[p] = new TopicPartition(config.rightTopic(), p);
+        }
+        held = new boolean[sides];
+        nextOffset = new long[sides];
+        maxTimestamp = new long[sides];
+        maxTimestampStep = new long[sides];
+        sentWatermark = new long[sides];
+        lastRecordNanos = new long[sides];
+        idle = new boolean[sides];
+        served = new boolean[partitions];
+        parked = new boolean[partitions];
+        lastStep = new long[partitions];
+        pendingCheckpoint = new PendingCheckpoint[partitions];
+        epochs = new AtomicIntegerArray(partitions);
+        sendErrors = new AtomicReferenceArray<>(partitions);
+    }
+
+    private void startEngine()
+    {
+        final EngineConfig engineConfig = config.engineConfig()
+            .withPartitions(partitions)
+            .withStateRoot(config.stateDir())
+            .withCheckpointRoot(config.checkpointDir());
+        engine = JoinEngine.builder(config.spec())
+            .name(config.engineName() != null ? config.engineName() : "kafka-" + config.groupId() + "-" + INSTANCES.incrementAndGet())
+            .config(engineConfig)
+            .resultHandlers(PartitionSink::new)
+            .deadLetterHandlers(this::engineDeadLetters)
+            .beforeCheckpoint(this::beforeCheckpoint)
+            .start();
+        publisher = engine.publisher();
+    }
+
+    private void startProducer()
+    {
+        final Map<String, Object> props = clientProperties();
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private void startConsumer()
+    {
+        final Map<String, Object> props = clientProperties();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        final KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer = c;
+        c.subscribe(List.of(config.leftTopic(), config.rightTopic()), new Rebalance());
+        if (closeRequested)
+        {
+            // close() may have looked before the consumer existed.
+            c.wakeup();
+        }
+        final long now = System.nanoTime();
+        nextCheckpointNanos = now + config.checkpointInterval().toNanos();
+        nextMetadataCheckNanos = now + config.metadataCheckInterval().toNanos();
+    }
+
+    // ------------------------------------------------------------------------------------------ loop
+
+    private void loop()
+    {
+        while (!closeRequested && fatal.get() == null)
+        {
+            final ConsumerRecords<byte[], byte[]> records;
+            try
+            {
+                records = consumer.poll(POLL_TIMEOUT);
+            }
+            catch (final WakeupException e)
+            {
+                continue;
+            }
+            final long now = System.nanoTime();
+            for (final ConsumerRecord<byte[], byte[]> record : records)
+            {
+                if (fatal.get() != null)
+                {
+                    break;
+                }
+                onRecord(record, now);
+            }
+            publishWatermarks();
+            markIdle(now);
+            completeCheckpoints();
+            if (now - nextCheckpointNanos >= 0)
+            {
+                nextCheckpointNanos = now + config.checkpointInterval().toNanos();
+                requestCheckpoints();
+            }
+            checkMetadata(now);
+        }
+    }
+
+    private void onRecord(final ConsumerRecord<byte[], byte[]> record, final long now)
+    {
+        final int p = record.partition();
+        final boolean left = record.topic().equals(config.leftTopic());
+        final Side side = left ? Side.LEFT : Side.RIGHT;
+        final int s = side.ordinal();
+        if (p >= partitions || !served[p])
+        {
+            // Fetched before its partition left this member: its next owner reads it from the checkpoint.
+            return;
+        }
+        final int i = 2 * p + s;
+        final long offset = record.offset();
+        final long step = (offset << 1) | s;
+        final long ts = record.timestamp();
+        nextOffset[i] = offset + 1;
+        lastStep[p] = step;
+        lastRecordNanos[i] = now;
+        idle[i] = false;
+        recordsConsumed.lazySet(recordsConsumed.get() + 1);
+
+        final byte[] value = record.value();
+        final ChangeKind kind = kindOf(record);
+        if (value == null || kind == null)
+        {
+            deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            return;
+        }
+        final RowDecoder decoder = left ? config.leftDecoder() : config.rightDecoder();
+        final UnsafeBuffer row;
+        final int length;
+        if (decoder == RowDecoder.binary())
+        {
+            wrapped.wrap(value);
+            row = wrapped;
+            length = value.length;
+        }
+        else
+        {
+            row = decoded;
+            length = decoder.decode(value, decoded);
+        }
+        if (length < 0)
+        {
+            deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            return;
+        }
+        final int result = publisher.publish(p, side, kind, row, 0, length, ts, step, System.nanoTime());
+        switch (result)
+        {
+            case Publisher.PUBLISHED:
+                if (ts > maxTimestamp[i])
+                {
+                    maxTimestamp[i] = ts;
+                    maxTimestampStep[i] = step;
+                }
+                break;
+            case Publisher.ROW_TOO_LARGE:
+                deadLetter(p, side, offset, ts, DeadLetterReason.ROW_TOO_LARGE);
+                break;
+            case Publisher.MALFORMED_ROW:
+            case Publisher.INVALID_ARGUMENT:
+                deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+                break;
+            case Publisher.CLOSED:
+                fail(new KafkaJoinException("the engine closed under the runner"));
+                break;
+            case Publisher.PARTITION_FAILED:
+                fail(new KafkaJoinException("engine partition " + p + " failed (see the engine's error log): the runner stops; " +
+                    "its partitions restart from their last checkpoints on the group's other members or a restart"));
+                break;
+            default:
+                fail(new KafkaJoinException("the engine answered " + result + " to a publish of partition " + p));
+                break;
+        }
+    }
+
+    private static ChangeKind kindOf(final ConsumerRecord<byte[], byte[]> record)
+    {
+        final Header header = record.headers().lastHeader(INPUT_KIND_HEADER);
+        if (header == null)
+        {
+            return ChangeKind.INSERT;
+        }
+        final byte[] v = header.value();
+        if (v == null || v.length != 2)
+        {
+            return null;
+        }
+        for (final ChangeKind kind : ChangeKind.values())
+        {
+            final byte[] k = KIND_BYTES[kind.ordinal()];
+            if (k[0] == v[0] && k[1] == v[1])
+            {
+                return kind;
+            }
+        }
+        return null;
+    }
+
+    private void deadLetter(final int p, final Side side, final long offset, final long ts, final DeadLetterReason reason)
+    {
+        deadLetters.increment();
+        try
+        {
+            config.deadLetterHandler().onDeadLetter(p, side, offset, ts, reason, null);
+        }
+        catch (final RuntimeException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "the dead-letter handler threw", e);
+        }
+    }
+
+    /** After each poll: the watermark of each (partition, input) that advanced, with the step of the record that advanced it. */
+    private void publishWatermarks()
+    {
+        final long delay = config.watermarkDelayMillis();
+        for (int i = 0; i < maxTimestamp.length; i++)
+        {
+            final long max = maxTimestamp[i];
+            if (max == NONE || !served[i >> 1])
+            {
+                continue;
+            }
+            final long watermark = max >= NONE + delay ? max - delay : NONE;
+            if (watermark > sentWatermark[i])
+            {
+                sentWatermark[i] = watermark;
+                final int result = publisher.watermark(i >> 1, side(i), watermark, ~maxTimestampStep[i]);
+                checkControl(result, "watermark", i >> 1);
+            }
+        }
+    }
+
+    private void markIdle(final long now)
+    {
+        final long timeout = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
+        if (timeout == 0)
+        {
+            return;
+        }
+        for (int i = 0; i < idle.length; i++)
+        {
+            final int p = i >> 1;
+            if (served[p] && !idle[i] && now - lastRecordNanos[i] >= timeout)
+            {
+                idle[i] = true;
+                checkControl(publisher.idle(p, side(i), ~lastStep[p]), "idleness mark", p);
+            }
+        }
+    }
+
+    private void checkControl(final int result, final String what, final int p)
+    {
+        if (result == Publisher.PARTITION_FAILED)
+        {
+            fail(new KafkaJoinException("engine partition " + p + " failed (see the engine's error log) at a " + what));
+        }
+        else if (result != Publisher.PUBLISHED && result != Publisher.CLOSED)
+        {
+            fail(new KafkaJoinException("the engine answered " + result + " to a " + what + " of partition " + p));
+        }
+    }
+
+    private static Side side(final int index)
+    {
+        return (index & 1) == 0 ? Side.LEFT : Side.RIGHT;
+    }
+
+    // ------------------------------------------------------------------------------------------ checkpoints
+
+    private long[] positions(final int p)
+    {
+        return new long[] {nextOffset[2 * p], nextOffset[2 * p + 1]};
+    }
+
+    private void requestCheckpoints()
+    {
+        for (int p = 0; p < partitions; p++)
+        {
+            if (served[p] && pendingCheckpoint[p] == null)
+            {
+                final long[] positions = positions(p);
+                pendingCheckpoint[p] = new PendingCheckpoint(engine.checkpointPartition(p, positions), positions, epochs.get(p));
+            }
+        }
+    }
+
+    /** Commits the offsets of each periodic checkpoint that completed, if its partition is still served as then. */
+    private void completeCheckpoints()
+    {
+        for (int p = 0; p < partitions; p++)
+        {
+            final PendingCheckpoint pending = pendingCheckpoint[p];
+            if (pending == null || !pending.future.isDone())
+            {
+                continue;
+            }
+            pendingCheckpoint[p] = null;
+            try
+            {
+                pending.future.join();
+                checkpoints.incrementAndGet();
+            }
+            catch (final RuntimeException e)
+            {
+                fail(new KafkaJoinException("checkpoint of partition " + p + " failed: " + causeOf(e), causeOf(e)));
+                return;
+            }
+            if (served[p] && pending.epoch == epochs.get(p))
+            {
+                final Map<TopicPartition, OffsetAndMetadata> offsets = offsets(p, pending.positions);
+                consumer.commitAsync(offsets, (committed, error) ->
+                {
+                    if (error == null)
+                    {
+                        commits.incrementAndGet();
+                    }
+                    else
+                    {
+                        // The checkpoint holds the positions: the next owner resumes from it either way.
+                        LOG.log(System.Logger.Level.WARNING, "offset commit after a checkpoint failed: " + error);
+                    }
+                });
+            }
+        }
+    }
+
+    /** A periodic checkpoint requested, with the positions it covers and its partition's epoch then. */
+    private static final class PendingCheckpoint
+    {
+        final CompletableFuture<CompletedCheckpoint> future;
+        final long[] positions;
+        final int epoch;
+
+        PendingCheckpoint(final CompletableFuture<CompletedCheckpoint> future, final long[] positions, final int epoch)
+        {
+            this.future = future;
+            this.positions = positions;
+            this.epoch = epoch;
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> offsets(final int p, final long[] positions)
+    {
+        final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        offsets.put(leftPartitions[p], new OffsetAndMetadata(positions[0]));
+        offsets.put(rightPartitions[p], new OffsetAndMetadata(positions[1]));
+        return offsets;
+    }
+
+    /**
+     * Checkpoints the given partitions (all at once) and, once every one is complete, commits their offsets in
+     * one commit, unless an input topic has gone (a commit of a deleted topic's offsets only times out).
+     *
+     * @return for each partition, whether its checkpoint completed.
+     */
+    private boolean[] checkpointAndCommit(final boolean[] which)
+    {
+        final boolean[] done = new boolean[partitions];
+        final List<CompletableFuture<CompletedCheckpoint>> futures = new ArrayList<>();
+        final long[][] positions = new long[partitions][];
+        for (int p = 0; p < partitions; p++)
+        {
+            if (which[p])
+            {
+                positions[p] = positions(p);
+                futures.add(engine.checkpointPartition(p, positions[p]));
+            }
+            else
+            {
+                futures.add(null);
+            }
+        }
+        final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            if (!which[p])
+            {
+                continue;
+            }
+            try
+            {
+                await(futures.get(p), "checkpoint of partition " + p);
+                checkpoints.incrementAndGet();
+                done[p] = true;
+                offsets.putAll(offsets(p, positions[p]));
+            }
+            catch (final KafkaJoinException e)
+            {
+                fail(e);
+            }
+        }
+        if (!offsets.isEmpty() && inputTopicsExist())
+        {
+            commitSync(offsets);
+        }
+        return done;
+    }
+
+    /** A quick look whether both input topics still exist; false (and the runner fails) when one is gone. */
+    private boolean inputTopicsExist()
+    {
+        final Map<String, KafkaFuture<TopicDescription>> described =
+            admin.describeTopics(List.of(config.leftTopic(), config.rightTopic())).topicNameValues();
+        for (final Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet())
+        {
+            try
+            {
+                e.getValue().get(COMMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            catch (final ExecutionException ex)
+            {
+                if (ex.getCause() instanceof UnknownTopicOrPartitionException)
+                {
+                    fail(deleted(e.getKey(), ex.getCause()));
+                    return false;
+                }
+            }
+            catch (final TimeoutException ex)
+            {
+                // No answer: the commit may still get through; the checkpoint holds the positions either way.
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private KafkaJoinException deleted(final String topic, final Throwable cause)
+    {
+        return new KafkaJoinException("the " + role(topic) + " topic '" + topic + "' was deleted while the runner ran", cause);
+    }
+
+    private void commitSync(final Map<TopicPartition, OffsetAndMetadata> offsets)
+    {
+        for (int attempt = 0; attempt < 2; attempt++)
+        {
+            try
+            {
+                consumer.commitSync(offsets, COMMIT_TIMEOUT);
+                commits.incrementAndGet();
+                return;
+            }
+            catch (final WakeupException e)
+            {
+                // close() woke the consumer while it committed: commit once more, the close needs it.
+            }
+            catch (final KafkaException e)
+            {
+                // The checkpoint holds the positions and is authoritative: the next owner resumes from it.
+                LOG.log(System.Logger.Level.WARNING, "offset commit " + offsets + " failed: " + e);
+                return;
+            }
+        }
+    }
+
+    private CompletedCheckpoint await(final CompletableFuture<CompletedCheckpoint> future, final String what)
+    {
+        try
+        {
+            return future.get(ENGINE_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+        catch (final ExecutionException e)
+        {
+            throw new KafkaJoinException(what + " failed: " + e.getCause(), e.getCause());
+        }
+        catch (final TimeoutException e)
+        {
+            throw new KafkaJoinException(what + " did not complete within " + ENGINE_WAIT_SECONDS + " s", e);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            throw new KafkaJoinException("interrupted while waiting for the " + what, e);
+        }
+    }
+
+    private static Throwable causeOf(final Throwable e)
+    {
+        return (e instanceof java.util.concurrent.CompletionException || e instanceof ExecutionException) && e.getCause() != null ?
+            e.getCause() : e;
+    }
+
+    // ------------------------------------------------------------------------------------------ rebalances
+
+    /** Group membership changes, run by the consumer inside poll on the consumer thread. */
+    private final class Rebalance implements ConsumerRebalanceListener
+    {
+        @Override
+        public void onPartitionsRevoked(final Collection<TopicPartition> revoked)
+        {
+            if (stopping)
+            {
+                return;
+            }
+            try
+            {
+                final boolean[] affected = new boolean[partitions];
+                for (final TopicPartition tp : revoked)
+                {
+                    final int i = index(tp);
+                    held[i] = false;
+                    affected[i >> 1] = true;
+                }
+                // Kept until the new assignment is known: the eager protocol revokes everything on every
+                // rebalance, and a partition that comes straight back need not be restored.
+                parkedGeneration = consumer.groupMetadata().generationId();
+                final boolean[] handBack = new boolean[partitions];
+                for (int p = 0; p < partitions; p++)
+                {
+                    handBack[p] = affected[p] && served[p];
+                    served[p] &= !handBack[p];
+                }
+                final boolean[] checkpointed = checkpointAndCommit(handBack);
+                for (int p = 0; p < partitions; p++)
+                {
+                    if (checkpointed[p])
+                    {
+                        parked[p] = true;
+                    }
+                    else if (handBack[p])
+                    {
+                        drop(p);
+                    }
+                }
+                servedPartitions = countServed();
+            }
+            catch (final RuntimeException e)
+            {
+                fail(new KafkaJoinException("handing partitions " + revoked + " back failed: " + e, e));
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(final Collection<TopicPartition> assigned)
+        {
+            if (stopping)
+            {
+                return;
+            }
+            try
+            {
+                for (final TopicPartition tp : assigned)
+                {
+                    held[index(tp)] = true;
+                }
+                // A parked partition is resumed as it is only when no generation passed in between (in which
+                // another member could have served it and checkpointed a newer state).
+                final boolean parkedCurrent = consumer.groupMetadata().generationId() == parkedGeneration + 1;
+                final List<TopicPartition> pause = new ArrayList<>();
+                for (int p = 0; p < partitions; p++)
+                {
+                    final boolean both = held[2 * p] && held[2 * p + 1];
+                    if (parked[p] && !(both && parkedCurrent))
+                    {
+                        drop(p);
+                    }
+                    if (both && !served[p])
+                    {
+                        serve(p);
+                    }
+                    else if (!both)
+                    {
+                        if (held[2 * p])
+                        {
+                            pause.add(leftPartitions[p]);
+                        }
+                        if (held[2 * p + 1])
+                        {
+                            pause.add(rightPartitions[p]);
+                        }
+                    }
+                }
+                if (!pause.isEmpty())
+                {
+                    consumer.pause(pause);
+                }
+                servedPartitions = countServed();
+            }
+            catch (final WakeupException e)
+            {
+                // close() woke a blocking call here: the partitions not yet served stay unserved; close goes on.
+                closeRequested = true;
+            }
+            catch (final RuntimeException e)
+            {
+                fail(new KafkaJoinException("taking over partitions " + assigned + " failed: " + e, e));
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(final Collection<TopicPartition> lost)
+        {
+            if (stopping)
+            {
+                return;
+            }
+            try
+            {
+                for (final TopicPartition tp : lost)
+                {
+                    final int i = index(tp);
+                    held[i] = false;
+                    final int p = i >> 1;
+                    if (served[p] || parked[p])
+                    {
+                        // Another member may serve it already: no commit, no checkpoint; it restarts from the last one.
+                        drop(p);
+                    }
+                }
+                servedPartitions = countServed();
+            }
+            catch (final RuntimeException e)
+            {
+                fail(new KafkaJoinException("dropping lost partitions " + lost + " failed: " + e, e));
+            }
+        }
+
+        private int index(final TopicPartition tp)
+        {
+            return 2 * tp.partition() + (tp.topic().equals(config.leftTopic()) ? 0 : 1);
+        }
+    }
+
+    /** Starts serving {@code p}, held on both inputs now: resumed as parked, or taken over from its newest checkpoint. */
+    private void serve(final int p)
+    {
+        final TopicPartition leftTp = leftPartitions[p];
+        final TopicPartition rightTp = rightPartitions[p];
+        final long now = System.nanoTime();
+        long[] positions;
+        if (parked[p])
+        {
+            parked[p] = false;
+            positions = positions(p);
+        }
+        else
+        {
+            epochs.incrementAndGet(p);
+            final CompletedCheckpoint checkpoint = await(engine.takeOverPartition(p), "take-over of partition " + p);
+            positions = checkpoint.positions();
+            if (positions != null && positions.length != 2)
+            {
+                throw new KafkaJoinException("the checkpoint of partition " + p + " in " + config.checkpointDir() + " holds " +
+                    positions.length + " positions, not 2 (left and right offsets): is it another job's directory?");
+            }
+            if (positions != null)
+            {
+                restored.incrementAndGet();
+            }
+            else
+            {
+                // Never checkpointed: the committed offsets, else the earliest (auto.offset.reset).
+                positions = new long[] {consumer.position(leftTp), consumer.position(rightTp)};
+            }
+            for (int s = 0; s < 2; s++)
+            {
+                final int i = 2 * p + s;
+                maxTimestamp[i] = NONE;
+                maxTimestampStep[i] = 0;
+                sentWatermark[i] = NONE;
+            }
+            lastStep[p] = 0;
+        }
+        consumer.seek(leftTp, positions[0]);
+        consumer.seek(rightTp, positions[1]);
+        consumer.resume(List.of(leftTp, rightTp));
+        for (int s = 0; s < 2; s++)
+        {
+            final int i = 2 * p + s;
+            nextOffset[i] = positions[s];
+            lastRecordNanos[i] = now;
+            idle[i] = false;
+        }
+        served[p] = true;
+    }
+
+    private void drop(final int p)
+    {
+        served[p] = false;
+        parked[p] = false;
+        epochs.incrementAndGet(p);
+        // Through the ring: nothing waits for it, the partition's next take-over queues behind it.
+        engine.dropPartition(p);
+    }
+
+    private int countServed()
+    {
+        int n = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            n += served[p] ? 1 : 0;
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------------------------------ metadata
+
+    /** Every metadata check interval: are the three topics still there with their partitions? Never blocks. */
+    private void checkMetadata(final long now)
+    {
+        if (pendingMetadata == null)
+        {
+            if (now - nextMetadataCheckNanos >= 0)
+            {
+                pendingMetadata = admin.describeTopics(List.of(config.leftTopic(), config.rightTopic(), config.outputTopic()))
+                    .topicNameValues();
+            }
+            return;
+        }
+        for (final KafkaFuture<TopicDescription> future : pendingMetadata.values())
+        {
+            if (!future.isDone())
+            {
+                return;
+            }
+        }
+        final Map<String, KafkaFuture<TopicDescription>> done = pendingMetadata;
+        pendingMetadata = null;
+        nextMetadataCheckNanos = now + config.metadataCheckInterval().toNanos();
+        for (final Map.Entry<String, KafkaFuture<TopicDescription>> e : done.entrySet())
+        {
+            final String topic = e.getKey();
+            try
+            {
+                final int count = e.getValue().get().partitions().size();
+                if (!topic.equals(config.outputTopic()) && count != partitions)
+                {
+                    fail(new KafkaJoinException("the " + role(topic) + " topic '" + topic + "' now has " + count +
+                        " partitions, not " + partitions + ": the inputs are no longer co-partitioned as at start"));
+                }
+            }
+            catch (final ExecutionException ex)
+            {
+                if (ex.getCause() instanceof UnknownTopicOrPartitionException)
+                {
+                    fail(deleted(topic, ex.getCause()));
+                }
+                else
+                {
+                    // An unreachable cluster for a while is the consumer's to ride out: check again later.
+                    LOG.log(System.Logger.Level.DEBUG, "metadata check of " + topic + " failed: " + ex.getCause());
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                fail(new KafkaJoinException("interrupted", ex));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ shutdown
+
+    private void fail(final KafkaJoinException e)
+    {
+        if (fatal.compareAndSet(null, e))
+        {
+            LOG.log(System.Logger.Level.ERROR, e.getMessage(), e.getCause());
+        }
+    }
+
+    private void shutDown()
+    {
+        if (consumer != null && fatal.get() == null)
+        {
+            // A clean close: a last checkpoint and commit of each served partition, so nothing is replayed.
+            final boolean[] last = served.clone();
+            Arrays.fill(served, false);
+            checkpointAndCommit(last);
+        }
+        stopping = true;
+        servedPartitions = 0;
+        if (consumer != null)
+        {
+            closeQuietly(() -> consumer.close(CloseOptions.timeout(CLIENT_CLOSE_TIMEOUT)), "consumer");
+        }
+        if (producer != null)
+        {
+            closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT), "producer");
+        }
+        if (engine != null)
+        {
+            closeQuietly(engine::close, "engine");
+        }
+        if (admin != null)
+        {
+            closeQuietly(() -> admin.close(CLIENT_CLOSE_TIMEOUT), "admin client");
+        }
+    }
+
+    private static void closeQuietly(final Runnable close, final String what)
+    {
+        try
+        {
+            close.run();
+        }
+        catch (final RuntimeException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "closing the " + what + " failed: " + e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ partition threads
+
+    /** Partition {@code p}'s thread, at each checkpoint barrier: every output so far acknowledged, or the checkpoint fails. */
+    private void beforeCheckpoint(final int p)
+    {
+        producer.flush();
+        final Exception error = sendErrors.get(p);
+        if (error != null)
+        {
+            throw new KafkaJoinException("an output of partition " + p + " could not be written to '" + config.outputTopic() +
+                "': " + error, error);
+        }
+    }
+
+    private DeadLetterHandler engineDeadLetters(final int p)
+    {
+        return (side, kind, row, ts, step, reason) ->
+        {
+            deadLetters.increment();
+            final long cause = step < 0 ? ~step : step;
+            try
+            {
+                config.deadLetterHandler().onDeadLetter(p, side, cause >>> 1, ts, reason, row);
+            }
+            catch (final RuntimeException e)
+            {
+                LOG.log(System.Logger.Level.WARNING, "the dead-letter handler threw", e);
+            }
+        };
+    }
+
+    /**
+     * Partition {@code p}'s results: encoded and sent with their provenance. Owned by the partition's thread.
+     */
+    private final class PartitionSink implements ResultHandler, Callback
+    {
+        private final int partition;
+        private final byte[] partitionBytes;
+        private final ResultEncoder encoder = config.resultEncoder();
+        private long lastStep = NONE;
+        private int seq;
+        private int epoch = -1;
+
+        PartitionSink(final int partition)
+        {
+            this.partition = partition;
+            this.partitionBytes = ByteBuffer.allocate(Integer.BYTES).putInt(partition).array();
+        }
+
+        @Override
+        public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+        {
+            final int current = epochs.get(partition);
+            if (current != epoch)
+            {
+                epoch = current;
+                lastStep = NONE;
+            }
+            if (step == lastStep)
+            {
+                seq++;
+            }
+            else
+            {
+                lastStep = step;
+                seq = 0;
+            }
+            final boolean watermark = step < 0;
+            final long cause = watermark ? ~step : step;
+            final int side = (int)(cause & 1) + (watermark ? 2 : 0);
+            final RecordHeaders headers = new RecordHeaders();
+            headers.add(new RecordHeader(Provenance.PARTITION, partitionBytes));
+            headers.add(new RecordHeader(Provenance.SIDE, SIDE_BYTES[side]));
+            headers.add(new RecordHeader(Provenance.OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(cause >>> 1).array()));
+            headers.add(new RecordHeader(Provenance.SEQ, ByteBuffer.allocate(Integer.BYTES).putInt(seq).array()));
+            headers.add(new RecordHeader(Provenance.KIND, KIND_BYTES[kind.ordinal()]));
+            final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.outputTopic(),
+                sameOutputPartitions ? Integer.valueOf(partition) : null, timestamp >= 0 ? Long.valueOf(timestamp) : null,
+                encoder.key(kind, left, right, timestamp), encoder.value(kind, left, right, timestamp), headers);
+            try
+            {
+                producer.send(record, this);
+            }
+            catch (final KafkaException e)
+            {
+                onCompletion(null, e);
+            }
+        }
+
+        @Override
+        public void onCompletion(final RecordMetadata metadata, final Exception error)
+        {
+            if (error == null)
+            {
+                outputsProduced.increment();
+                return;
+            }
+            sendErrors.compareAndSet(partition, null, error);
+            fail(new KafkaJoinException("an output of partition " + partition + " could not be written to '" +
+                config.outputTopic() + "': " + error, error));
+        }
+    }
+
+    private static byte[][] kindBytes()
+    {
+        final ChangeKind[] kinds = ChangeKind.values();
+        final byte[][] bytes = new byte[kinds.length][];
+        for (final ChangeKind kind : kinds)
+        {
+            bytes[kind.ordinal()] = kind.shortString().getBytes(StandardCharsets.UTF_8);
+        }
+        return bytes;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "KafkaJoinRunner[" + config.groupId() + ": " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
+            config.outputTopic() + ", " + servedPartitions + " of " + partitionCount + " partitions served]";
+    }
+}

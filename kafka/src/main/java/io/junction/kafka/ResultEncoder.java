@@ -1,0 +1,51 @@
+package io.junction.kafka;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.RowView;
+
+/**
+ * Turns a join result into the key and value of its output record. Called on the engine's partition
+ * threads, concurrently: an encoder must be thread safe (stateless, or with per-thread scratch state).
+ * The rows are flyweights valid only during the call.
+ */
+public interface ResultEncoder
+{
+    /**
+     * @param kind      the result's change kind.
+     * @param left      the left row, or null when padded.
+     * @param right     the right row, or null when padded (always null for semi and anti joins).
+     * @param timestamp the result's event time, ms.
+     * @return the output record's key, or null for none.
+     */
+    byte[] key(ChangeKind kind, RowView left, RowView right, long timestamp);
+
+    /**
+     * @param kind      the result's change kind.
+     * @param left      the left row, or null when padded.
+     * @param right     the right row, or null when padded.
+     * @param timestamp the result's event time, ms.
+     * @return the output record's value.
+     */
+    byte[] value(ChangeKind kind, RowView left, RowView right, long timestamp);
+
+    /**
+     * The default encoding ({@link BinaryResult} reads it back). Value, big-endian:
+     * <pre>
+     *   +---------+---------------------+-----------+----------------------+------------+----------+
+     *   | kind u8 | left length i32|-1  | left row  | right length i32|-1  | right row  | ts i64   |
+     *   +---------+---------------------+-----------+----------------------+------------+----------+
+     *   kind: the ChangeKind's ordinal (0 +I, 1 -U, 2 +U, 3 -D); a length of -1: that side is padded (no bytes).
+     *   rows: binary rows (io.junction.api.RowFormat) as the engine holds them.
+     * </pre>
+     * Key: a binary row of the join key's values, field {@code i} holding the {@code i}-th key field of the
+     * left row (of the right row when the left is padded), so that equal join keys have equal record keys.
+     *
+     * @param spec the join, for its key fields.
+     * @return the binary encoder.
+     */
+    static ResultEncoder binary(final JoinSpec spec)
+    {
+        return new BinaryResultEncoder(spec);
+    }
+}

@@ -1,0 +1,35 @@
+package io.junction.kafka;
+
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Turns a Kafka record's value into a binary row ({@link io.junction.api.RowFormat}) of the input's schema.
+ * One decoder per input ({@link KafkaJoinConfig.Builder#leftDecoder}); called on the runner's consumer thread
+ * only, so it may keep scratch state.
+ */
+@FunctionalInterface
+public interface RowDecoder
+{
+    /** Returned by {@link #decode} for a value that is not a row: the record becomes a counted dead letter. */
+    int MALFORMED = -1;
+
+    /**
+     * @param value the record's value; never null (a null value is a dead letter before any decoder).
+     * @param out   a reusable buffer to write the row into, from index 0; its capacity is
+     *              {@link io.junction.api.RowFormat#MAX_ROW_LENGTH}.
+     * @return the row's length in bytes, or a negative code ({@link #MALFORMED}) when the value is not a row.
+     */
+    int decode(byte[] value, MutableDirectBuffer out);
+
+    /**
+     * The decoder of values that already are binary rows ({@link io.junction.api.RowCodec} or
+     * {@link io.junction.api.RowWriter} bytes): the runner reads them in place, without a copy, and the
+     * engine validates them (a malformed one is a dead letter).
+     *
+     * @return the binary decoder.
+     */
+    static RowDecoder binary()
+    {
+        return BinaryRowDecoder.INSTANCE;
+    }
+}

@@ -1,0 +1,70 @@
+package io.junction.kafka;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A group member in a child JVM, for {@link KafkaJoinFailoverTest}: runs a {@link KafkaJoinRunner} on the
+ * fixture's inner join until its standard input closes (then closes the runner cleanly and exits 0), or
+ * until it is killed. Exits 1 when the runner fails.
+ *
+ * <p>Arguments: bootstrap servers, topic prefix, state directory, checkpoint directory.
+ */
+public final class RunnerMain
+{
+    private RunnerMain()
+    {
+    }
+
+    /**
+     * @param args bootstrap servers, topic prefix, state directory, checkpoint directory.
+     */
+    public static void main(final String[] args)
+    {
+        final String prefix = args[1];
+        final KafkaJoinRunner runner = new KafkaJoinRunner(KafkaJoinConfig.builder()
+            .bootstrapServers(args[0])
+            .spec(JoinFixture.INNER)
+            .groupId(prefix + "-group")
+            .leftTopic(prefix + "-left").rightTopic(prefix + "-right").outputTopic(prefix + "-out")
+            .stateDir(Path.of(args[2]))
+            .checkpointDir(Path.of(args[3]))
+            .checkpointInterval(Duration.ofMillis(500))
+            .metadataCheckInterval(Duration.ofSeconds(1))
+            .engineConfig(JoinFixture.engineConfig())
+            .clientProperty("session.timeout.ms", 3_000)
+            .clientProperty("heartbeat.interval.ms", 300)
+            .build());
+        final Thread watchdog = new Thread(() ->
+        {
+            try
+            {
+                while (System.in.read() >= 0)
+                {
+                    // The parent never writes: only the end of input matters.
+                }
+            }
+            catch (final IOException e)
+            {
+                // A broken pipe is the parent gone.
+            }
+            runner.close();
+        }, "stdin-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        try
+        {
+            runner.run();
+            System.out.println("RunnerMain: closed after " + runner.recordsConsumed() + " records, " + runner.outputsProduced() +
+                " outputs, " + runner.checkpoints() + " checkpoints, " + runner.partitionsRestored() + " partitions restored");
+            System.out.flush();
+            System.exit(0);
+        }
+        catch (final RuntimeException e)
+        {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+}
