@@ -435,6 +435,9 @@ public final class KafkaCommand implements Callable<Integer> {
         @Option(names = "--floor", description = "relay instead of join: Kafka's round trip")
         boolean floor;
 
+        @Option(names = "--create-only", description = "create the topics (--create-topics) and exit: start the members next")
+        boolean createOnly;
+
         @Option(names = "--stall-seconds", defaultValue = "60", paramLabel = "S",
             description = "give up when no result arrives for this long (default ${DEFAULT-VALUE})")
         long stallSeconds;
@@ -464,6 +467,14 @@ public final class KafkaCommand implements Callable<Integer> {
             options.rate = rate;
             options.floor = floor;
             options.stallTimeout = Duration.ofSeconds(stallSeconds);
+            if (createOnly) {
+                if (createPartitions < 1) {
+                    System.err.println("junction kafka bench: --create-only needs --create-topics");
+                    return EXIT_USAGE;
+                }
+                io.junction.tools.perf.KafkaBench.createTopics(options);
+                return EXIT_OK;
+            }
             return io.junction.tools.perf.KafkaBench.run(spec, options, System.out) == 0 ? EXIT_OK : EXIT_FAILED;
         }
     }

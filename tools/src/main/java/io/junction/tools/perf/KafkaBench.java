@@ -190,7 +190,13 @@ public final class KafkaBench {
         return reader.distinct == expected ? 0 : 1;
     }
 
-    private static void createTopics(final Options options) throws Exception {
+    /**
+     * Creates the three topics with {@link Options#createPartitions} partitions each.
+     *
+     * @param options names the topics and the cluster
+     * @throws Exception when the cluster refuses
+     */
+    public static void createTopics(final Options options) throws Exception {
         final Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers);
         try (Admin admin = Admin.create(props)) {
