@@ -20,14 +20,16 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/junction-kafka-bench.XXXXXX")"
 trap 'exec 3>&- 2>/dev/null || true; sleep 2; rm -rf "$work"' EXIT
 
 cd "$root"
-mvn -B -q ${JUNCTION_MVN_OPTS:-} -DskipTests package -pl tools -am
-mvn -B -q ${JUNCTION_MVN_OPTS:-} dependency:build-classpath -pl engine,kafka -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
-broker_cp="$root/kafka/target/test-classes:$root/kafka/target/classes:$root/engine/target/classes:$(cat kafka/target/test-classpath.txt)"
+# the tools jar, and the kafka module's test classpath (the broker's) written to kafka/target/test-classpath.txt
+mvn -B -q ${JUNCTION_MVN_OPTS:-} -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile=target/test-classpath.txt -pl tools -am
+touch "$root/tools/target/junction-tools-all.jar"
+broker_cp="$root/kafka/target/test-classes:$root/kafka/target/classes:$(cat kafka/target/test-classpath.txt)"
 junction="$root/tools/bin/junction"
 spec="$root/bench/scripts/w1-inner.join.json"
 
 # The broker lives as long as this script: it stops when fd 3 (its stdin) closes.
-exec 3> >(exec java -Djunction.kafka.broker.dir="$work/broker" -cp "$broker_cp" io.junction.kafka.testing.StandaloneBroker > "$work/broker.out" 2>&1)
+exec 3> >(exec java -Djunction.kafka.broker.dir="$work/broker" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$broker_cp" io.junction.kafka.testing.StandaloneBroker > "$work/broker.out" 2> "$work/broker.err")
 for _ in $(seq 1 120); do
     [[ -s "$work/broker.out" ]] && break
     sleep 1

@@ -71,6 +71,17 @@ public final class KafkaBench {
     private KafkaBench() {
     }
 
+    /** Assigns and positions a consumer (the offset lookups happen here, not in the timed part). */
+    private static void position(final KafkaConsumer<?, ?> consumer, final List<TopicPartition> partitions,
+                                 final java.util.concurrent.CountDownLatch ready) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        for (final TopicPartition partition : partitions) {
+            consumer.position(partition, Duration.ofSeconds(30));
+        }
+        ready.countDown();
+    }
+
     /**
      * Runs once and prints the report.
      *
@@ -110,8 +121,10 @@ public final class KafkaBench {
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(120), 3);
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread relay = options.floor ? relay(spec, options, stop, failure) : null;
-        final Reader reader = new Reader(options, indexBySideAndF1, dueNanos, latency, expected);
+        // Counted down by the reader and the relay once they are assigned and positioned: the clock starts after.
+        final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(options.floor ? 2 : 1);
+        final Thread relay = options.floor ? relay(spec, options, stop, failure, ready) : null;
+        final Reader reader = new Reader(options, indexBySideAndF1, dueNanos, latency, expected, ready);
         final Thread readerThread = new Thread(() -> {
             try {
                 reader.run(stop);
@@ -125,12 +138,17 @@ public final class KafkaBench {
         }
         final ResultEncoder keys = ResultEncoder.binary(spec);
         final RowView view = new RowView();
-        final long start = System.nanoTime();
-        reader.start = start;
-        final long period = options.rate > 0 ? 1_000_000_000L / options.rate : 0;
         final AtomicReference<Exception> sendFailure = new AtomicReference<>();
         long sent = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties(options))) {
+            // Not timed: the producer's metadata, the reader's (and relay's) assignment and positions.
+            producer.partitionsFor(options.leftTopic);
+            producer.partitionsFor(options.rightTopic);
+            if (!ready.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the reader did not get ready in 60 s");
+            }
+            final long start = System.nanoTime();
+            final long period = options.rate > 0 ? 1_000_000_000L / options.rate : 0;
             for (int i = 0; i < size; i++) {
                 final byte type = tape.type(i);
                 if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT) {
@@ -161,8 +179,11 @@ public final class KafkaBench {
                 sent++;
             }
             producer.flush();
+            reader.start = start;
+            reader.sentNanos = System.nanoTime() - start;
         }
-        final long sentNanos = System.nanoTime() - start;
+        final long start = reader.start;
+        final long sentNanos = reader.sentNanos;
         readerThread.join();
         stop.set(true);
         if (relay != null) {
@@ -243,13 +264,17 @@ public final class KafkaBench {
         private final long expected;
         private final boolean[][] seen;
         volatile long start;
+        volatile long sentNanos;
         long distinct;
         long records;
         long unreadable;
         long lastNanos;
 
+        private final java.util.concurrent.CountDownLatch ready;
+
         Reader(final Options options, final int[][] indexBySideAndF1, final long[] dueNanos, final Histogram latency,
-               final long expected) {
+               final long expected, final java.util.concurrent.CountDownLatch ready) {
+            this.ready = ready;
             this.options = options;
             this.indexBySideAndF1 = indexBySideAndF1;
             this.dueNanos = dueNanos;
@@ -261,9 +286,7 @@ public final class KafkaBench {
         void run(final AtomicBoolean stop) {
             final RowView row = new RowView();
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(options))) {
-                final List<TopicPartition> partitions = partitions(consumer, options.outputTopic);
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
+                position(consumer, partitions(consumer, options.outputTopic), ready);
                 long lastProgress = System.nanoTime();
                 while (distinct < expected && !stop.get()) {
                     final long polled = System.nanoTime();
@@ -318,7 +341,7 @@ public final class KafkaBench {
 
     /** The floor: copies every input record to the output topic, with the provenance a member would write. */
     private static Thread relay(final JoinSpec spec, final Options options, final AtomicBoolean stop,
-                                final AtomicReference<Throwable> failure) {
+                                final AtomicReference<Throwable> failure, final java.util.concurrent.CountDownLatch ready) {
         final ResultEncoder encoder = ResultEncoder.binary(spec);
         return new Thread(() -> {
             final RowView row = new RowView();
@@ -327,8 +350,7 @@ public final class KafkaBench {
                  KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties(options))) {
                 final List<TopicPartition> partitions = new ArrayList<>(partitions(consumer, options.leftTopic));
                 partitions.addAll(partitions(consumer, options.rightTopic));
-                consumer.assign(partitions);
-                consumer.seekToBeginning(partitions);
+                position(consumer, partitions, ready);
                 while (!stop.get()) {
                     for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                         final boolean left = record.topic().equals(options.leftTopic);
