@@ -357,8 +357,9 @@ public final class KafkaJoinRunner implements AutoCloseable
         partitionCount = left;
         sameOutputPartitions = output == partitions;
         allocate();
-        startEngine();
+        // The producer first: the partition threads send through it from their first result.
         startProducer();
+        startEngine();
         startConsumer();
         LOG.log(System.Logger.Level.INFO, "joining " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
             config.outputTopic() + " over " + partitions + " partitions as a member of group " + config.groupId());
@@ -610,12 +611,12 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             return null;
         }
-        for (final ChangeKind kind : ChangeKind.values())
+        for (int kind = 0; kind < KIND_BYTES.length; kind++)
         {
-            final byte[] k = KIND_BYTES[kind.ordinal()];
+            final byte[] k = KIND_BYTES[kind];
             if (k[0] == v[0] && k[1] == v[1])
             {
-                return kind;
+                return ChangeKind.fromOrdinal(kind);
             }
         }
         return null;
@@ -1009,6 +1010,10 @@ public final class KafkaJoinRunner implements AutoCloseable
                 // close() woke a blocking call here: the partitions not yet served stay unserved; close goes on.
                 closeRequested = true;
             }
+            catch (final KafkaJoinException e)
+            {
+                fail(e);
+            }
             catch (final RuntimeException e)
             {
                 fail(new KafkaJoinException("taking over partitions " + assigned + " failed: " + e, e));
@@ -1045,6 +1050,11 @@ public final class KafkaJoinRunner implements AutoCloseable
 
         private int index(final TopicPartition tp)
         {
+            if (tp.partition() >= partitions)
+            {
+                throw new KafkaJoinException("topic '" + tp.topic() + "' now has more than the " + partitions +
+                    " partitions it had at start: the inputs are no longer co-partitioned as the join's state is");
+            }
             return 2 * tp.partition() + (tp.topic().equals(config.leftTopic()) ? 0 : 1);
         }
     }
@@ -1202,13 +1212,14 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             closeQuietly(() -> consumer.close(CloseOptions.timeout(CLIENT_CLOSE_TIMEOUT)), "consumer");
         }
+        if (engine != null)
+        {
+            // Before the producer: whatever the rings still hold is joined and sent.
+            closeQuietly(engine::close, "engine");
+        }
         if (producer != null)
         {
             closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT), "producer");
-        }
-        if (engine != null)
-        {
-            closeQuietly(engine::close, "engine");
         }
         if (admin != null)
         {
@@ -1311,7 +1322,7 @@ public final class KafkaJoinRunner implements AutoCloseable
             {
                 producer.send(record, this);
             }
-            catch (final KafkaException e)
+            catch (final KafkaException | IllegalStateException e)
             {
                 onCompletion(null, e);
             }

@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The W1-like interval join of the runner tests, its input as Kafka records and a brute-force oracle:
@@ -53,16 +54,17 @@ final class JoinFixture
     static final long UPPER = 1_000;
     static final Schema LEFT = Schema.of("k", "ts", "f1");
     static final Schema RIGHT = Schema.of("k", "ts", "f2");
-    static final JoinSpec INNER = spec(JoinType.INNER);
+    static final JoinSpec INNER = spec(JoinKind.INTERVAL, JoinType.INNER);
 
     private JoinFixture()
     {
     }
 
-    static JoinSpec spec(final JoinType type)
+    /** The fixture's join: on equal keys, an interval join with {@code right.ts - left.ts} in [0, UPPER]. */
+    static JoinSpec spec(final JoinKind kind, final JoinType type)
     {
-        return JoinSpec.builder(JoinKind.INTERVAL, type).schemas(LEFT, RIGHT).leftKey("k").rightKey("k")
-            .interval(IntervalBounds.inclusive(0, UPPER)).build();
+        final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(LEFT, RIGHT).leftKey("k").rightKey("k");
+        return (kind == JoinKind.INTERVAL ? builder.interval(IntervalBounds.inclusive(0, UPPER)) : builder).build();
     }
 
     /** An input row: its side, key, event time, payload field and binary bytes; where it landed once produced. */
@@ -287,14 +289,14 @@ final class JoinFixture
     }
 
     /** Waits until the condition holds, failing with the message after the bound: a hang guard, not a timing assert. */
-    static void await(final BooleanSupplier condition, final long seconds, final String what)
+    static void await(final BooleanSupplier condition, final long seconds, final Supplier<String> what)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() > deadline)
             {
-                throw new AssertionError("not within " + seconds + " s: " + what);
+                throw new AssertionError("not within " + seconds + " s: " + what.get());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }

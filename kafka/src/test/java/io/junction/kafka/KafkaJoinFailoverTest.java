@@ -167,10 +167,10 @@ class KafkaJoinFailoverTest
                 startMember(dir, "a");
                 startMember(dir, "b");
                 final Process c = startMember(dir, "c");
-                JoinFixture.await(() -> stableWith(3), 120, "three members sharing the partitions" + logs(dir));
+                JoinFixture.await(() -> stableWith(3), 120, () -> "three members sharing the partitions" + logs(dir));
                 JoinFixture.produce(broker, PREFIX + "-left", PREFIX + "-right", phases.get(0));
                 JoinFixture.await(() -> JoinFixture.distinctResults(broker, PREFIX + "-out").containsAll(firstPhase), 120,
-                    "the first third's results" + logs(dir));
+                    () -> "the first third's results" + logs(dir));
 
                 // SIGKILL while the second third streams in: no close, no last checkpoint; its partitions go
                 // back to the group when its session lapses, and their input since its last checkpoint is replayed.
@@ -180,8 +180,8 @@ class KafkaJoinFailoverTest
                 startMember(dir, "d");
                 JoinFixture.produce(broker, PREFIX + "-left", PREFIX + "-right", phases.get(2));
                 JoinFixture.await(() -> JoinFixture.distinctResults(broker, PREFIX + "-out").containsAll(expected), 180,
-                    "every result after the failover" + logs(dir));
-                JoinFixture.await(() -> stableWith(3), 120, "the group stable again with a, b and d" + logs(dir));
+                    () -> "every result after the failover" + logs(dir));
+                JoinFixture.await(() -> stableWith(3), 120, () -> "the group stable again with a, b and d" + logs(dir));
 
                 for (final Process member : members)
                 {

@@ -1,6 +1,7 @@
 package io.junction.kafka;
 
 import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinType;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
@@ -10,12 +11,17 @@ import io.junction.kafka.JoinFixture.Event;
 import io.junction.kafka.testing.KafkaTestBroker;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,7 +150,7 @@ class KafkaJoinRunnerTest
         {
             final CompletableFuture<Void> run = runInBackground(runner, "runner-single");
             JoinFixture.await(() -> runner.outputsProduced() >= expected.size() && runner.deadLetters() >= 3 || run.isDone(),
-                120, "the runner's outputs (" + runner.outputsProduced() + " of " + expected.size() + ")");
+                120, () -> "the runner's outputs (" + runner.outputsProduced() + " of " + expected.size() + ")");
             runner.close();
             run.get();
         });
@@ -215,18 +221,18 @@ class KafkaJoinRunnerTest
             final CompletableFuture<Void> runA = runInBackground(a, "runner-a");
             JoinFixture.produce(broker, "moving-left", "moving-right", first);
             JoinFixture.await(() -> a.outputsProduced() >= firstResults || runA.isDone(), 120,
-                "member a's outputs of the first half (" + a.outputsProduced() + " of " + firstResults + ")");
+                () -> "member a's outputs of the first half (" + a.outputsProduced() + " of " + firstResults + ")");
 
             final CompletableFuture<Void> runB = runInBackground(b, "runner-b");
             JoinFixture.await(() -> a.servedPartitions() > 0 && b.servedPartitions() > 0 &&
                     a.servedPartitions() + b.servedPartitions() == 4 || runA.isDone() || runB.isDone(), 120,
-                "the partitions shared by both members (a " + a.servedPartitions() + ", b " + b.servedPartitions() + ")");
+                () -> "the partitions shared by both members (a " + a.servedPartitions() + ", b " + b.servedPartitions() + ")");
             JoinFixture.produce(broker, "moving-left", "moving-right", second);
             JoinFixture.await(() -> a.outputsProduced() + b.outputsProduced() >= expected.size() || runA.isDone() || runB.isDone(),
-                120, "the members' outputs (" + (a.outputsProduced() + b.outputsProduced()) + " of " + expected.size() + ")");
+                120, () -> "the members' outputs (" + (a.outputsProduced() + b.outputsProduced()) + " of " + expected.size() + ")");
             // Outputs may include duplicates: wait until the content is complete (or give up at the guard).
             JoinFixture.await(() -> JoinFixture.distinctResults(broker, "moving-out").containsAll(expectedSet) || runA.isDone() || runB.isDone(), 120,
-                "every expected result on the output topic");
+                () -> "every expected result on the output topic");
             a.close();
             b.close();
             runA.get();
@@ -247,7 +253,7 @@ class KafkaJoinRunnerTest
         final List<Event> lefts = JoinFixture.impressions(0, n);
         JoinFixture.produce(broker, "idle-left", "idle-right", lefts);
         final Path dir = JoinFixture.freshDir("idle");
-        final KafkaJoinRunner runner = new KafkaJoinRunner(JoinFixture.config(broker, JoinFixture.spec(JoinType.LEFT))
+        final KafkaJoinRunner runner = new KafkaJoinRunner(JoinFixture.config(broker, JoinFixture.spec(JoinKind.INTERVAL, JoinType.LEFT))
             .groupId("idle-group").leftTopic("idle-left").rightTopic("idle-right").outputTopic("idle-out")
             .stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints"))
             .idleTimeoutMillis(300)
@@ -259,7 +265,7 @@ class KafkaJoinRunnerTest
         {
             final CompletableFuture<Void> run = runInBackground(runner, "runner-idle");
             JoinFixture.await(() -> runner.outputsProduced() >= closing || run.isDone(), 120,
-                "padded outputs (" + runner.outputsProduced() + " of at least " + closing + ")");
+                () -> "padded outputs (" + runner.outputsProduced() + " of at least " + closing + ")");
             runner.close();
             run.get();
         });
@@ -276,6 +282,70 @@ class KafkaJoinRunnerTest
             assertTrue(provenance.watermarkCaused());
             assertTrue(provenance.offset() >= 0 && provenance.offset() < n);
         }
+    }
+
+    @Test
+    void shouldReadChangeKindsFromTheInputHeaderAndWriteThemInTheOutput() throws Exception
+    {
+        createTopics("changelog", 1, 1, 1);
+        final byte[] left = JoinFixture.encode(JoinFixture.LEFT, Row.of("k", 1L, "ts", 1L, "f1", 7L));
+        final byte[] right = JoinFixture.encode(JoinFixture.RIGHT, Row.of("k", 1L, "ts", 2L, "f2", 70L));
+        final Path dir = JoinFixture.freshDir("changelog");
+        final KafkaJoinRunner runner = new KafkaJoinRunner(JoinFixture.config(broker, JoinFixture.spec(JoinKind.REGULAR, JoinType.INNER))
+            .groupId("changelog-group").leftTopic("changelog-left").rightTopic("changelog-right").outputTopic("changelog-out")
+            .stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints"))
+            .build());
+        assertTimeoutPreemptively(HANG_GUARD, () ->
+        {
+            final CompletableFuture<Void> run = runInBackground(runner, "runner-changelog");
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer()))
+            {
+                producer.send(new ProducerRecord<>("changelog-left", 0, 1L, JoinFixture.key(1), left)).get();
+                producer.send(new ProducerRecord<>("changelog-right", 0, 2L, JoinFixture.key(1), right)).get();
+                // The two topics are read concurrently: the retraction goes in once the pair has been joined.
+                JoinFixture.await(() -> runner.outputsProduced() >= 1 || run.isDone(), 120, () -> "the pair's output");
+                producer.send(kinded("changelog-left", 3L, left, "-D")).get();
+                producer.send(kinded("changelog-left", 4L, left, "??")).get();
+            }
+            JoinFixture.await(() -> runner.outputsProduced() >= 2 && runner.deadLetters() >= 1 || run.isDone(), 120,
+                () -> "the retraction's output and the dead letter (" + runner.outputsProduced() + " outputs, " +
+                    runner.deadLetters() + " dead letters)");
+            runner.close();
+            run.get();
+        });
+        assertEquals(1, runner.deadLetters(), "an unknown change kind is a dead letter");
+        final List<String> output = new ArrayList<>();
+        for (final ConsumerRecord<byte[], byte[]> record : JoinFixture.readAll(broker, "changelog-out"))
+        {
+            final BinaryResult result = BinaryResult.parse(record.value());
+            final Provenance provenance = Provenance.of(record.headers());
+            assertEquals(result.kind().shortString(), provenance.kind());
+            output.add(result.kind().shortString() + " " + JoinFixture.describe(result) + " by " + provenance.side() + "@" +
+                provenance.offset());
+        }
+        assertEquals(List.of("+I 7|70|2 by R@0", "-D 7|70|3 by L@1"), output);
+    }
+
+    private static ProducerRecord<byte[], byte[]> kinded(final String topic, final long ts, final byte[] row, final String kind)
+    {
+        final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, 0, ts, JoinFixture.key(1), row);
+        record.headers().add(KafkaJoinRunner.INPUT_KIND_HEADER, kind.getBytes(StandardCharsets.UTF_8));
+        return record;
+    }
+
+    @Test
+    void shouldRunTheReadmeExample() throws Exception
+    {
+        broker.createTopic("shows", 2);
+        broker.createTopic("clicks", 2);
+        broker.createTopic("shows-clicks", 2);
+        final Path dir = JoinFixture.freshDir("example");
+        final List<String> printed = assertTimeoutPreemptively(HANG_GUARD, () -> KafkaJoinExample.run(broker.bootstrapServers(), dir));
+        assertEquals(1, printed.size(), printed.toString());
+        final String line = printed.get(0);
+        assertTrue(line.startsWith("+I ") && line.contains("home") && line.contains("buy") && line.contains(" at 4000 from p") &&
+            line.contains(" R@0#0 +I"), line);
     }
 
     @Test
@@ -325,7 +395,7 @@ class KafkaJoinRunnerTest
         final ExecutionException e = assertTimeoutPreemptively(HANG_GUARD, () ->
         {
             final CompletableFuture<Void> run = runInBackground(runner, "runner-deleted");
-            JoinFixture.await(() -> runner.recordsConsumed() == events.size() || run.isDone(), 120, "the input consumed");
+            JoinFixture.await(() -> runner.recordsConsumed() == events.size() || run.isDone(), 120, () -> "the input consumed");
             broker.deleteTopic("deleted-right");
             return assertThrows(ExecutionException.class, () -> run.get(120, TimeUnit.SECONDS));
         });

@@ -3,6 +3,8 @@ package io.junction.kafka;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A group member in a child JVM, for {@link KafkaJoinFailoverTest}: runs a {@link KafkaJoinRunner} on the
@@ -36,6 +38,7 @@ public final class RunnerMain
             .clientProperty("session.timeout.ms", 3_000)
             .clientProperty("heartbeat.interval.ms", 300)
             .build());
+        final CountDownLatch runReturned = new CountDownLatch(1);
         final Thread watchdog = new Thread(() ->
         {
             try
@@ -49,13 +52,27 @@ public final class RunnerMain
             {
                 // A broken pipe is the parent gone.
             }
+            // close() waits (a minute at most) for run() to return, and main exits then; a member whose run()
+            // has not returned soon after must not outlive its parent: halt, with a status that says so.
             runner.close();
+            try
+            {
+                if (!runReturned.await(30, TimeUnit.SECONDS))
+                {
+                    Runtime.getRuntime().halt(3);
+                }
+            }
+            catch (final InterruptedException e)
+            {
+                Runtime.getRuntime().halt(3);
+            }
         }, "stdin-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
         try
         {
             runner.run();
+            runReturned.countDown();
             System.out.println("RunnerMain: closed after " + runner.recordsConsumed() + " records, " + runner.outputsProduced() +
                 " outputs, " + runner.checkpoints() + " checkpoints, " + runner.partitionsRestored() + " partitions restored");
             System.out.flush();
@@ -63,6 +80,7 @@ public final class RunnerMain
         }
         catch (final RuntimeException e)
         {
+            runReturned.countDown();
             e.printStackTrace();
             System.exit(1);
         }

@@ -1,0 +1,72 @@
+package io.junction.kafka;
+
+import io.junction.runtime.EngineConfig;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class KafkaJoinConfigTest
+{
+    private static KafkaJoinConfig.Builder complete()
+    {
+        return KafkaJoinConfig.builder()
+            .bootstrapServers("127.0.0.1:9092").groupId("g")
+            .leftTopic("l").rightTopic("r").outputTopic("o")
+            .spec(JoinFixture.INNER)
+            .stateDir(Path.of("state")).checkpointDir(Path.of("checkpoints"));
+    }
+
+    private static void assertRefused(final KafkaJoinConfig.Builder builder, final String message)
+    {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::build);
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void shouldApplyTheDefaults()
+    {
+        final KafkaJoinConfig config = complete().build();
+        assertSame(RowDecoder.binary(), config.leftDecoder());
+        assertSame(RowDecoder.binary(), config.rightDecoder());
+        assertEquals(KafkaJoinConfig.CHECKPOINT_INTERVAL_DEFAULT, config.checkpointInterval());
+        assertEquals(0, config.idleTimeoutMillis());
+        assertEquals(0, config.watermarkDelayMillis());
+        assertTrue(config.clientProperties().isEmpty());
+    }
+
+    @Test
+    void shouldNameWhatIsMissing()
+    {
+        assertRefused(complete().groupId(null), "groupId is required");
+        assertRefused(complete().checkpointDir(null), "checkpointDir is required");
+        assertRefused(complete().spec(null), "spec is required");
+    }
+
+    @Test
+    void shouldRefuseSettingsThatBreakTheRunnersGuarantees()
+    {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> complete().clientProperty("enable.auto.commit", true));
+        assertTrue(e.getMessage().contains("enable.auto.commit is set by the runner"), e.getMessage());
+        assertRefused(complete().rightTopic("l"), "must differ");
+        assertRefused(complete().outputTopic("r"), "must not be an input topic");
+        assertRefused(complete().checkpointDir(Path.of("state")), "stateDir and checkpointDir must differ");
+        assertRefused(complete().watermarkDelayMillis(-1), "watermarkDelayMillis");
+        assertRefused(complete().checkpointInterval(Duration.ZERO), "checkpointInterval must be positive");
+        assertRefused(complete().engineConfig(EngineConfig.defaults().withIdleTimeout(Duration.ofSeconds(1))),
+            "the engine's idle timeout must be off");
+        assertRefused(complete().engineConfig(EngineConfig.defaults().withMultiProducer(true)), "single-producer");
+    }
+
+    @Test
+    void shouldPassOtherClientPropertiesThrough()
+    {
+        assertEquals(6_000, complete().clientProperty("session.timeout.ms", 6_000).build().clientProperties().get("session.timeout.ms"));
+    }
+}
