@@ -90,11 +90,16 @@ final class KafkaGroupFailoverTest {
             for (int m = 1; m <= 3; m++) {
                 members.add(new Member(m, spec, checkpoints));
             }
-            // Part of the first third joined and was checkpointed (every second): kill a member mid-stream.
+            // Every member serves partitions and part of the first third joined and was checkpointed (every
+            // second): kill a member mid-stream.
+            for (final Member member : members) {
+                member.awaitServing(Duration.ofSeconds(120));
+            }
             seen.readUntil(output, expected.size() / 6, Duration.ofSeconds(120));
             final Member killed = members.get(1);
             killed.process.destroyForcibly();
             assertTrue(killed.process.waitFor(30, TimeUnit.SECONDS), "the killed member is gone");
+            final long[] logLengthAtKill = {Files.size(members.get(0).log), Files.size(members.get(2).log)};
             produce(spec, events.subList(third, 2 * third), "2");
             members.add(new Member(4, spec, checkpoints));
             produce(spec, events.subList(2 * third, events.size()), "3");
@@ -106,8 +111,17 @@ final class KafkaGroupFailoverTest {
                 assertEquals(1, result.getValue(), "the input's rows are distinct, so each result is one pair");
             }
             assertEquals(0, seen.badProvenance, "every output record names the partition it came from");
-            final String logs = logs(members);
-            assertTrue(logs.contains("from checkpoint"), "some partition was taken over from a checkpoint:\n" + logs);
+            // The killed member's partitions moved with their state: a survivor or the newcomer took one of
+            // them over from its checkpoint after the kill.
+            final java.util.Set<Integer> servedByKilled = partitions(Files.readString(killed.log), SERVED);
+            final java.util.Set<Integer> takenOverAfterKill = new java.util.TreeSet<>();
+            takenOverAfterKill.addAll(partitions(logAfter(members.get(0).log, logLengthAtKill[0]), FROM_CHECKPOINT));
+            takenOverAfterKill.addAll(partitions(logAfter(members.get(2).log, logLengthAtKill[1]), FROM_CHECKPOINT));
+            takenOverAfterKill.addAll(partitions(Files.readString(members.get(3).log), FROM_CHECKPOINT));
+            assertTrue(!servedByKilled.isEmpty(), "the killed member served partitions:\n" + logs(members));
+            takenOverAfterKill.retainAll(servedByKilled);
+            assertTrue(!takenOverAfterKill.isEmpty(), "a partition of the killed member " + servedByKilled +
+                " was taken over from a checkpoint after the kill:\n" + logs(members));
         } finally {
             for (final Member member : members) {
                 member.stop();
@@ -144,6 +158,26 @@ final class KafkaGroupFailoverTest {
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
             "--left", "left", "--right", "right", "--spec", spec.toString(), "--fields", "f1", file.toString());
         assertEquals(0, exit, "junction kafka produce " + file);
+    }
+
+    private static final java.util.regex.Pattern SERVED =
+        java.util.regex.Pattern.compile("partition (\\d+): (taken over from checkpoint|no checkpoint)");
+    private static final java.util.regex.Pattern FROM_CHECKPOINT =
+        java.util.regex.Pattern.compile("partition (\\d+): taken over from checkpoint");
+
+    private static java.util.Set<Integer> partitions(final String log, final java.util.regex.Pattern pattern) {
+        final java.util.Set<Integer> found = new java.util.TreeSet<>();
+        final java.util.regex.Matcher m = pattern.matcher(log);
+        while (m.find()) {
+            found.add(Integer.parseInt(m.group(1)));
+        }
+        return found;
+    }
+
+    private static String logAfter(final Path log, final long from) throws IOException {
+        final byte[] bytes = Files.readAllBytes(log);
+        return new String(bytes, (int) Math.min(from, bytes.length), bytes.length - (int) Math.min(from, bytes.length),
+            StandardCharsets.UTF_8);
     }
 
     /** The replay's results as canonical (op, left, right) strings, counted. */
@@ -261,6 +295,18 @@ final class KafkaGroupFailoverTest {
             command.add("--stop-with-pid=" + ProcessHandle.current().pid());
             this.process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        }
+
+        /** Waits until the member logs that it serves a partition (its JVM may start slowly on a busy machine). */
+        void awaitServing(final Duration within) throws IOException {
+            final long deadline = System.nanoTime() + within.toNanos();
+            while (partitions(Files.readString(log), SERVED).isEmpty()) {
+                if (System.nanoTime() > deadline || !process.isAlive()) {
+                    throw new AssertionError("member " + number + " serves no partition (" +
+                        (process.isAlive() ? "within " + within : "it exited") + "):\n" + Files.readString(log));
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            }
         }
 
         void stop() throws InterruptedException {
