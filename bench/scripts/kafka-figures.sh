@@ -43,7 +43,7 @@ run_members() { # N NAME: starts N members on topics NAME-*, prints their pids
         JAVA_OPTS="-Xmx1g" "$junction" kafka join --format binary --spec "$spec" --fields ts,f1,f2,f3 \
             --bootstrap-servers "$servers" --group "$name" --left "$name-left" --right "$name-right" --output "$name-out" \
             --state "$work/$name/state-$m" --checkpoint-dir "$work/$name/checkpoints" --checkpoint-ms 10000 \
-            --watermark-delay 5000 --stop-with-pid $$ > "$work/$name-member-$m.log" 2>&1 &
+            --watermark-delay 5000 --max-keys 65536 --stop-with-pid $$ > "$work/$name-member-$m.log" 2>&1 &
         echo $!
     done
 }

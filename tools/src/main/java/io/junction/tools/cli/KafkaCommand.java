@@ -169,6 +169,11 @@ public final class KafkaCommand implements Callable<Integer> {
             description = "partition threads: blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE})")
         WaitStrategyKind waitStrategy;
 
+        @Option(names = "--max-keys", paramLabel = "N",
+            description = "keys per partition the state is sized for (default: junction.state.maxKeys, else 1,048,576); " +
+                "each checkpoint reads the whole key index, so size it to the live keys")
+        Long maxKeys;
+
         @Option(names = "--stop-with-pid", paramLabel = "PID",
             description = "stop (as on SIGTERM) when the process PID exits: scripts and tests leave no member behind")
         Long stopWithPid;
@@ -203,10 +208,14 @@ public final class KafkaCommand implements Callable<Integer> {
                 .watermarkDelayMillis(watermarkDelay).idleTimeoutMillis(idleMillis)
                 .checkpointInterval(Duration.ofMillis(checkpointMillis))
                 .startTimeout(Duration.ofMillis(startTimeoutMillis))
-                .stateDir(stateDir).checkpointDir(checkpointDir)
-                .engineConfig(EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy));
+                .stateDir(stateDir).checkpointDir(checkpointDir);
             final KafkaJoinConfig config;
             try {
+                EngineConfig engine = EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy);
+                if (maxKeys != null) {
+                    engine = engine.withState(engine.state().withMaxKeys(maxKeys));
+                }
+                builder.engineConfig(engine);
                 for (final Map.Entry<String, String> p : connection.properties.entrySet()) {
                     builder.clientProperty(p.getKey(), p.getValue());
                 }
