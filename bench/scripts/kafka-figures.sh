@@ -20,11 +20,11 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/junction-kafka-bench.XXXXXX")"
 trap 'exec 3>&- 2>/dev/null || true; sleep 2; rm -rf "$work"' EXIT
 
 cd "$root"
-# the tools jar, and the kafka module's test classpath (the broker's) written to kafka/target/test-classpath.txt
+# the tools jar, and the broker's classpath (module kafka-testkit) written to kafka-testkit/target/test-classpath.txt
 mvn -B -q ${JUNCTION_MVN_OPTS:-} -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile=target/test-classpath.txt -pl tools -am
+    -Dmdep.outputFile=target/test-classpath.txt -pl kafka-testkit,tools -am
 touch "$root/tools/target/junction-tools-all.jar"
-broker_cp="$root/kafka/target/test-classes:$root/kafka/target/classes:$(cat kafka/target/test-classpath.txt)"
+broker_cp="$root/kafka-testkit/target/classes:$(cat kafka-testkit/target/test-classpath.txt)"
 junction="$root/tools/bin/junction"
 spec="$root/bench/scripts/w1-inner.join.json"
 
