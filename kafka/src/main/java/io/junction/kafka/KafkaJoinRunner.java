@@ -1380,11 +1380,15 @@ public final class KafkaJoinRunner implements AutoCloseable
             if (checkpoint.positions() != null)
             {
                 restored.incrementAndGet();
+                LOG.log(System.Logger.Level.INFO, "partition " + p + ": taken over from checkpoint " + checkpoint.id() +
+                    " at offsets left " + positions[0] + ", right " + positions[1]);
             }
             else if (!transactional)
             {
                 // Never checkpointed: the committed offsets, else the earliest (auto.offset.reset).
                 positions = new long[] {consumer.position(leftTp), consumer.position(rightTp)};
+                LOG.log(System.Logger.Level.INFO, "partition " + p + ": no checkpoint, starting empty at offsets left " +
+                    positions[0] + ", right " + positions[1]);
             }
             for (int s = 0; s < 2; s++)
             {

@@ -1,0 +1,490 @@
+package io.junction.tools.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.RowView;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.kafka.KafkaJoinConfig;
+import io.junction.kafka.KafkaJoinException;
+import io.junction.kafka.KafkaJoinRunner;
+import io.junction.kafka.ResultEncoder;
+import io.junction.kafka.RowDecoder;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.WaitStrategyKind;
+import io.junction.tools.json.BadInputException;
+import io.junction.tools.json.RowJson;
+import io.junction.tools.kafka.JsonResultEncoder;
+import io.junction.tools.kafka.JsonRowDecoder;
+import io.junction.tools.replay.ReplayEvent;
+import io.junction.tools.spec.JoinSpecException;
+import io.junction.tools.spec.JoinSpecJson;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code junction kafka}: Junction as a member of a Kafka consumer group ({@code join}), and loading a replay
+ * event log into the two input topics ({@code produce}), keyed as the runner expects.
+ */
+@Command(name = "kafka", mixinStandardHelpOptions = true,
+    description = "Junction over Kafka topics: run a member of a join's consumer group, or load an event log into the input topics.",
+    subcommands = {KafkaCommand.Join.class, KafkaCommand.Produce.class, KafkaCommand.Bench.class})
+public final class KafkaCommand implements Callable<Integer> {
+    /** Exit code of a run that ended normally (closed by a signal). */
+    public static final int EXIT_OK = 0;
+    /** Exit code of a file that could not be read. */
+    public static final int EXIT_IO = 1;
+    /** Exit code of a rejected option, spec or topic layout. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code of a run the runner stopped with an error (unreachable cluster, a deleted topic, ...). */
+    public static final int EXIT_FAILED = 3;
+
+    @Override
+    public Integer call() {
+        System.err.println("junction kafka: give a subcommand: join, produce or bench (junction kafka --help)");
+        return EXIT_USAGE;
+    }
+
+    /** Options both subcommands share. */
+    static final class Connection {
+        @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
+            description = "the Kafka cluster")
+        String bootstrapServers;
+
+        @Option(names = "--left", required = true, paramLabel = "TOPIC", description = "the left input topic")
+        String leftTopic;
+
+        @Option(names = "--right", required = true, paramLabel = "TOPIC", description = "the right input topic")
+        String rightTopic;
+
+        @Option(names = "--fields", split = ",", paramLabel = "NAME",
+            description = "the rows' field names beyond those the spec names (the schema of both inputs)")
+        List<String> fields = new ArrayList<>();
+
+        @Option(names = "--format", defaultValue = "json", paramLabel = "json|binary",
+            description = "record values: json (a row object in, a result object out) or binary (RowFormat rows in, " +
+                "the runner's binary results out); default ${DEFAULT-VALUE}")
+        String format;
+
+        @Option(names = {"-X", "--property"}, paramLabel = "NAME=VALUE",
+            description = "a Kafka client property (security settings, timeouts, linger.ms, ...)")
+        Map<String, String> properties = Map.of();
+    }
+
+    /** The spec and schema of a command line; null and a message on stderr when rejected. */
+    static JoinSpec spec(final Path file, final List<String> fields) {
+        final JoinSpecJson.Parsed parsed;
+        try {
+            parsed = JoinSpecJson.read(file);
+        } catch (final JoinSpecException e) {
+            System.err.println("junction kafka: " + file + ": " + e.getMessage());
+            return null;
+        } catch (final IOException e) {
+            System.err.println("junction kafka: cannot read " + file + ": " + e.getMessage());
+            return null;
+        }
+        final Set<String> names = new LinkedHashSet<>(parsed.fieldNames());
+        names.addAll(fields);
+        try {
+            return parsed.spec(Schema.of(names.toArray(new String[0])));
+        } catch (final IllegalArgumentException e) {
+            System.err.println("junction kafka: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** {@code junction kafka join}: one member of the group; runs until SIGTERM/SIGINT or a fatal error. */
+    @Command(name = "join", mixinStandardHelpOptions = true,
+        description = {"Runs one member of a join's consumer group until it is stopped (SIGTERM, Ctrl-C) or fails.",
+            "Start as many as you like with the same --group and --checkpoint-dir: Kafka spreads the partitions over them,",
+            "and a partition moves with its state (its newest checkpoint) when a member leaves, dies or joins."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:stopped by a signal after its last checkpoints", "1:a file could not be read",
+            "2:an option or the spec was rejected; nothing ran",
+            "3:the runner stopped with an error: unreachable cluster, missing topic, unequal partition counts, a deleted topic, ..."})
+    static final class Join implements Callable<Integer> {
+        @picocli.CommandLine.Mixin
+        Connection connection = new Connection();
+
+        @Option(names = "--spec", required = true, paramLabel = "SPEC.join.json", description = "the join spec (SEMANTICS 1.1)")
+        Path specFile;
+
+        @Option(names = "--group", required = true, paramLabel = "ID", description = "the consumer group id every member shares")
+        String group;
+
+        @Option(names = "--output", required = true, paramLabel = "TOPIC", description = "the output topic")
+        String outputTopic;
+
+        @Option(names = "--state", required = true, paramLabel = "DIR",
+            description = "this process's scratch state directory (emptied at start, never shared)")
+        Path stateDir;
+
+        @Option(names = "--checkpoint-dir", required = true, paramLabel = "DIR",
+            description = "the checkpoint directory every member of the group shares")
+        Path checkpointDir;
+
+        @Option(names = "--checkpoint-ms", defaultValue = "10000", paramLabel = "MS",
+            description = "checkpoint and commit each served partition this often (default ${DEFAULT-VALUE})")
+        long checkpointMillis;
+
+        @Option(names = "--watermark-delay", defaultValue = "0", paramLabel = "MS",
+            description = "bounded out-of-orderness of each input partition (default ${DEFAULT-VALUE})")
+        long watermarkDelay;
+
+        @Option(names = "--idle-ms", defaultValue = "0", paramLabel = "MS",
+            description = "mark an input partition idle after this long without records (default ${DEFAULT-VALUE}: never)")
+        long idleMillis;
+
+        @Option(names = "--start-timeout-ms", defaultValue = "30000", paramLabel = "MS",
+            description = "how long the start waits for the cluster (default ${DEFAULT-VALUE})")
+        long startTimeoutMillis;
+
+        @Option(names = "--wait-strategy", defaultValue = "sleeping", converter = WaitStrategyConverter.class,
+            description = "partition threads: blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE})")
+        WaitStrategyKind waitStrategy;
+
+        @Option(names = "--max-keys", paramLabel = "N",
+            description = "keys per partition the state is sized for (default: junction.state.maxKeys, else 1,048,576); " +
+                "each checkpoint reads the whole key index, so size it to the live keys")
+        Long maxKeys;
+
+        @Option(names = "--stop-with-pid", paramLabel = "PID",
+            description = "stop (as on SIGTERM) when the process PID exits: scripts and tests leave no member behind")
+        Long stopWithPid;
+
+        @Override
+        public Integer call() throws Exception {
+            final JoinSpec spec = spec(specFile, connection.fields);
+            if (spec == null) {
+                return EXIT_USAGE;
+            }
+            if (checkpointMillis <= 0 || watermarkDelay < 0 || idleMillis < 0 || startTimeoutMillis <= 0) {
+                System.err.println("junction kafka join: --checkpoint-ms and --start-timeout-ms must be > 0, " +
+                    "--watermark-delay and --idle-ms >= 0");
+                return EXIT_USAGE;
+            }
+            final boolean json;
+            if ("json".equals(connection.format)) {
+                json = true;
+            } else if ("binary".equals(connection.format)) {
+                json = false;
+            } else {
+                System.err.println("junction kafka join: --format is json or binary, not " + connection.format);
+                return EXIT_USAGE;
+            }
+            final KafkaJoinConfig.Builder builder = KafkaJoinConfig.builder()
+                .bootstrapServers(connection.bootstrapServers).groupId(group)
+                .leftTopic(connection.leftTopic).rightTopic(connection.rightTopic).outputTopic(outputTopic)
+                .spec(spec)
+                .leftDecoder(json ? new JsonRowDecoder(spec.leftSchema()) : RowDecoder.binary())
+                .rightDecoder(json ? new JsonRowDecoder(spec.rightSchema()) : RowDecoder.binary())
+                .resultEncoder(json ? new JsonResultEncoder(spec) : ResultEncoder.binary(spec))
+                .watermarkDelayMillis(watermarkDelay).idleTimeoutMillis(idleMillis)
+                .checkpointInterval(Duration.ofMillis(checkpointMillis))
+                .startTimeout(Duration.ofMillis(startTimeoutMillis))
+                .stateDir(stateDir).checkpointDir(checkpointDir);
+            final KafkaJoinConfig config;
+            try {
+                EngineConfig engine = EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy);
+                if (maxKeys != null) {
+                    engine = engine.withState(engine.state().withMaxKeys(maxKeys));
+                }
+                builder.engineConfig(engine);
+                for (final Map.Entry<String, String> p : connection.properties.entrySet()) {
+                    builder.clientProperty(p.getKey(), p.getValue());
+                }
+                config = builder.build();
+            } catch (final IllegalArgumentException | IllegalStateException e) {
+                System.err.println("junction kafka join: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+            final KafkaJoinRunner runner = new KafkaJoinRunner(config);
+            final CountDownLatch stopped = new CountDownLatch(1);
+            final Thread hook = new Thread(() -> {
+                runner.close();
+                try {
+                    // The JVM exits when this hook returns: let the member finish its last checkpoints first.
+                    stopped.await(60, TimeUnit.SECONDS);
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "junction-kafka-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                if (stopWithPid != null) {
+                    final java.util.Optional<ProcessHandle> parent = ProcessHandle.of(stopWithPid);
+                    if (parent.isEmpty()) {
+                        System.err.println("junction kafka join: no process " + stopWithPid + " (--stop-with-pid)");
+                        return EXIT_USAGE;
+                    }
+                    parent.get().onExit().thenRun(runner::close);
+                }
+                runner.run();
+                System.err.println("junction kafka join: stopped; consumed " + runner.recordsConsumed() + ", produced " +
+                    runner.outputsProduced() + ", dead letters " + runner.deadLetters() + ", checkpoints " +
+                    runner.checkpoints());
+                return EXIT_OK;
+            } catch (final KafkaJoinException e) {
+                System.err.println("junction kafka join: " + e.getMessage());
+                return EXIT_FAILED;
+            } finally {
+                stopped.countDown();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (final IllegalStateException shuttingDown) {
+                    // the hook is running: it waits on the latch just released
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code junction kafka produce}: writes an event log's rows into the input topics, keyed by their join key
+     * as the runner expects (the binary key row, with Kafka's default partitioner), the row's {@code ts} as
+     * the record timestamp, and a non-insert change kind in a header. Watermark lines are skipped (the members
+     * derive watermarks from the records' timestamps).
+     */
+    @Command(name = "produce", mixinStandardHelpOptions = true,
+        description = {"Writes an event log's rows (SEMANTICS 1.2) into the left and right topics, keyed by join key.",
+            "Watermark lines are skipped: members derive watermarks from record timestamps."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:every row was written", "1:the log could not be read", "2:an option, the spec or a line was rejected",
+            "3:the cluster refused a write"})
+    static final class Produce implements Callable<Integer> {
+        @picocli.CommandLine.Mixin
+        Connection connection = new Connection();
+
+        @Option(names = "--spec", required = true, paramLabel = "SPEC.join.json", description = "the join spec: its keys key the records")
+        Path specFile;
+
+        @Parameters(index = "0", paramLabel = "EVENTS.events.jsonl", description = "the event log")
+        Path eventsFile;
+
+        @Option(names = "--create-topics", paramLabel = "PARTITIONS",
+            description = "create both input topics first, with this many partitions (replication factor 1)")
+        Integer createPartitions;
+
+        @Override
+        public Integer call() throws Exception {
+            final JoinSpec spec = spec(specFile, connection.fields);
+            if (spec == null) {
+                return EXIT_USAGE;
+            }
+            final boolean json = "json".equals(connection.format);
+            if (!json && !"binary".equals(connection.format)) {
+                System.err.println("junction kafka produce: --format is json or binary, not " + connection.format);
+                return EXIT_USAGE;
+            }
+            final Properties props = new Properties();
+            props.putAll(connection.properties);
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
+            if (createPartitions != null) {
+                if (createPartitions < 1) {
+                    System.err.println("junction kafka produce: --create-topics must be >= 1");
+                    return EXIT_USAGE;
+                }
+                final Properties adminProps = new Properties();
+                adminProps.putAll(connection.properties);
+                adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
+                try (Admin admin = Admin.create(adminProps)) {
+                    admin.createTopics(List.of(new NewTopic(connection.leftTopic, createPartitions, (short) 1),
+                        new NewTopic(connection.rightTopic, createPartitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                }
+            }
+            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            props.put(ProducerConfig.ACKS_CONFIG, "all");
+            props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            final RowJson leftRows = new RowJson(spec.leftSchema());
+            final RowJson rightRows = new RowJson(spec.rightSchema());
+            final ResultEncoder keys = ResultEncoder.binary(spec);
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[io.junction.api.RowFormat.MAX_ROW_LENGTH]);
+            final RowView view = new RowView();
+            final java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            long rows = 0;
+            long watermarks = 0;
+            long lineNumber = 0;
+            try (BufferedReader in = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8);
+                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lineNumber++;
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    final ReplayEvent event;
+                    try {
+                        event = ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
+                    } catch (final BadInputException e) {
+                        System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
+                        return EXIT_USAGE;
+                    }
+                    if (event.isWatermark()) {
+                        watermarks++;
+                        continue;
+                    }
+                    final Side side = event.side();
+                    final JsonNode row = event.row();
+                    final int length;
+                    try {
+                        length = (side == Side.LEFT ? leftRows : rightRows).encode(row, buffer, 0, buffer.capacity());
+                    } catch (final BadInputException e) {
+                        System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
+                        return EXIT_USAGE;
+                    }
+                    if (length < 0) {
+                        System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": row too large");
+                        return EXIT_USAGE;
+                    }
+                    view.wrap(buffer, 0, length);
+                    final byte[] key = side == Side.LEFT
+                        ? keys.key(ChangeKind.INSERT, view, null, event.ts())
+                        : keys.key(ChangeKind.INSERT, null, view, event.ts());
+                    final byte[] value;
+                    if (json) {
+                        value = RowJson.mapper().writeValueAsBytes(row);
+                    } else {
+                        value = new byte[length];
+                        buffer.getBytes(0, value);
+                    }
+                    final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                        side == Side.LEFT ? connection.leftTopic : connection.rightTopic, null, event.ts(), key, value);
+                    if (event.kind() != ChangeKind.INSERT) {
+                        record.headers().add(new RecordHeader(KafkaJoinRunner.INPUT_KIND_HEADER,
+                            event.kind().shortString().getBytes(StandardCharsets.UTF_8)));
+                    }
+                    producer.send(record, (metadata, error) -> {
+                        if (error != null) {
+                            failure.compareAndSet(null, error);
+                        }
+                    });
+                    rows++;
+                }
+                producer.flush();
+                if (failure.get() != null) {
+                    System.err.println("junction kafka produce: a write failed: " + failure.get());
+                    return EXIT_FAILED;
+                }
+            } catch (final IOException e) {
+                System.err.println("junction kafka produce: cannot read " + eventsFile + ": " + e.getMessage());
+                return EXIT_IO;
+            } catch (final org.apache.kafka.common.KafkaException e) {
+                System.err.println("junction kafka produce: " + e.getMessage());
+                return EXIT_FAILED;
+            }
+            System.err.println("junction kafka produce: wrote " + rows + " rows" +
+                (watermarks > 0 ? " (skipped " + watermarks + " watermark lines)" : ""));
+            return EXIT_OK;
+        }
+
+        private static String stripBom(final String line) {
+            return line.startsWith("\uFEFF") ? line.substring(1) : line;
+        }
+    }
+
+    /** {@code junction kafka bench}: W1 through the group's topics, events/s and ingest-to-output latency. */
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the",
+            "output topic of members started with the same spec (--format binary), and reports events/s and",
+            "ingest-to-output latency percentiles. --floor relays the input to the output in-process, without a join:",
+            "Kafka's own round trip, measured the same way."})
+    static final class Bench implements Callable<Integer> {
+        @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")
+        String bootstrapServers;
+
+        @Option(names = "--spec", required = true, paramLabel = "SPEC.join.json",
+            description = "the members' join spec (W1's interval join: keys [key], fields ts,f1,f2,f3)")
+        Path specFile;
+
+        @Option(names = "--left", defaultValue = "w1-left", paramLabel = "TOPIC", description = "left topic (default ${DEFAULT-VALUE})")
+        String leftTopic;
+
+        @Option(names = "--right", defaultValue = "w1-right", paramLabel = "TOPIC", description = "right topic (default ${DEFAULT-VALUE})")
+        String rightTopic;
+
+        @Option(names = "--output", defaultValue = "w1-out", paramLabel = "TOPIC", description = "output topic (default ${DEFAULT-VALUE})")
+        String outputTopic;
+
+        @Option(names = "--create-topics", defaultValue = "0", paramLabel = "PARTITIONS",
+            description = "create the three topics first with this many partitions (default: they exist)")
+        int createPartitions;
+
+        @Option(names = "--impressions", defaultValue = "400000", paramLabel = "N", description = "W1 impressions (default ${DEFAULT-VALUE})")
+        int impressions;
+
+        @Option(names = "--rate", defaultValue = "0", paramLabel = "EVENTS/S", description = "offered rate; 0: max (default ${DEFAULT-VALUE})")
+        long rate;
+
+        @Option(names = "--floor", description = "relay instead of join: Kafka's round trip")
+        boolean floor;
+
+        @Option(names = "--create-only", description = "create the topics (--create-topics) and exit: start the members next")
+        boolean createOnly;
+
+        @Option(names = "--stall-seconds", defaultValue = "60", paramLabel = "S",
+            description = "give up when no result arrives for this long (default ${DEFAULT-VALUE})")
+        long stallSeconds;
+
+        @Override
+        public Integer call() throws Exception {
+            final JoinSpec spec = spec(specFile, List.of("ts", "f1", "f2", "f3"));
+            if (spec == null) {
+                return EXIT_USAGE;
+            }
+            if (!spec.leftSchema().toString().equals(io.junction.tools.workload.EncodedRows.schema().toString())) {
+                System.err.println("junction kafka bench: the spec's schema " + spec.leftSchema() + " is not W1's " +
+                    io.junction.tools.workload.EncodedRows.schema() + " (keys [key], no other fields)");
+                return EXIT_USAGE;
+            }
+            if (impressions < 1 || rate < 0 || createPartitions < 0 || stallSeconds < 1) {
+                System.err.println("junction kafka bench: --impressions and --stall-seconds must be >= 1, --rate and --create-topics >= 0");
+                return EXIT_USAGE;
+            }
+            final io.junction.tools.perf.KafkaBench.Options options = new io.junction.tools.perf.KafkaBench.Options();
+            options.bootstrapServers = bootstrapServers;
+            options.leftTopic = leftTopic;
+            options.rightTopic = rightTopic;
+            options.outputTopic = outputTopic;
+            options.createPartitions = createPartitions;
+            options.impressions = impressions;
+            options.rate = rate;
+            options.floor = floor;
+            options.stallTimeout = Duration.ofSeconds(stallSeconds);
+            if (createOnly) {
+                if (createPartitions < 1) {
+                    System.err.println("junction kafka bench: --create-only needs --create-topics");
+                    return EXIT_USAGE;
+                }
+                io.junction.tools.perf.KafkaBench.createTopics(options);
+                return EXIT_OK;
+            }
+            return io.junction.tools.perf.KafkaBench.run(spec, options, System.out) == 0 ? EXIT_OK : EXIT_FAILED;
+        }
+    }
+}

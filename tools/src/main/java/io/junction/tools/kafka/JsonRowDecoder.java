@@ -1,0 +1,48 @@
+package io.junction.tools.kafka;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.junction.api.Schema;
+import io.junction.kafka.RowDecoder;
+import io.junction.tools.json.BadInputException;
+import io.junction.tools.json.RowJson;
+import java.io.IOException;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Reads record values that are JSON objects of a row's fields, the {@code "row"} objects of the replay
+ * format (SEMANTICS 1.2), into binary rows. Parsing JSON allocates: this decoder is for tools, tests and
+ * moderate rates; a service at full speed publishes binary rows ({@link RowDecoder#binary()}).
+ * Not thread safe: one per input, used on the runner's consumer thread only.
+ */
+public final class JsonRowDecoder implements RowDecoder {
+    private final RowJson json;
+
+    /** @param schema the rows' fields; a value naming another field is malformed */
+    public JsonRowDecoder(final Schema schema) {
+        this.json = new RowJson(schema);
+    }
+
+    @Override
+    public int decode(final byte[] value, final MutableDirectBuffer out) {
+        final JsonNode node;
+        try {
+            node = RowJson.mapper().readTree(value);
+        } catch (final IOException e) {
+            return MALFORMED;
+        }
+        if (node == null) {
+            return MALFORMED;
+        }
+        try {
+            final int length = json.encode(node, out, 0, out.capacity());
+            return length < 0 ? MALFORMED : length;
+        } catch (final BadInputException e) {
+            return MALFORMED;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JsonRowDecoder" + json.schema();
+    }
+}
