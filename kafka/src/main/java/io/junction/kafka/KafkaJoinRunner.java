@@ -1370,6 +1370,8 @@ public final class KafkaJoinRunner implements AutoCloseable
                 // Never committed: from the beginning, whatever checkpoints exist (none was committed).
                 final Map<TopicPartition, Long> beginning = consumer.beginningOffsets(List.of(leftTp, rightTp));
                 positions = new long[] {beginning.get(leftTp), beginning.get(rightTp)};
+                LOG.log(System.Logger.Level.INFO, "partition " + p + ": nothing committed, starting empty at the beginning, " +
+                    "offsets left " + positions[0] + ", right " + positions[1]);
             }
             else if (positions != null && positions.length != 2 && positions.length != 3)
             {
