@@ -30,6 +30,8 @@ final class CheckpointRequest
     static final byte TAKE_OVER = 1;
     /** Discard the partition's state and leave it empty. */
     static final byte DROP = 2;
+    /** Restore the newest complete checkpoint whose positions equal {@link #positions}; fail when there is none. */
+    static final byte TAKE_OVER_AT = 3;
     final CompletableFuture<CompletedCheckpoint> future = new CompletableFuture<>();
     /** The id each partition wrote its checkpoint with (a shared store may raise the requested one). */
     private final long[] writtenIds;

@@ -115,7 +115,7 @@ final class DurablePartition
         ownNewest = id;
         if (shared)
         {
-            pruneShared(id);
+            pruneShared(id, keptOwn);
             return id;
         }
         if (partitionOnly)
@@ -145,12 +145,21 @@ final class DurablePartition
 
     /**
      * Keeps the newest two complete checkpoints of the partition (the one just written and one to fall
-     * back to) and anything newer than it (another process's, in flight); deletes the rest.
+     * back to), the one this partition was restored from or wrote before this one ({@code previousOwn}),
+     * and anything newer than the one written (another process's, in flight); deletes the rest. Keeping
+     * the previous own one matters to a caller that commits its input positions after each checkpoint
+     * (the Kafka runner's exactly-once mode): when a process restored checkpoint A (the committed one)
+     * while a newer B had been written but never committed, its next checkpoint C must not prune A
+     * before C is committed.
      */
-    private void pruneShared(final long written) throws IOException
+    private void pruneShared(final long written, final long previousOwn) throws IOException
     {
         final Set<Long> keep = new HashSet<>();
         keep.add(written);
+        if (previousOwn >= 0)
+        {
+            keep.add(previousOwn);
+        }
         int complete = 0;
         for (final long candidate : store.committedIds())
         {
@@ -185,6 +194,15 @@ final class DurablePartition
         return store().latest(fingerprint);
     }
 
+    /**
+     * @return the newest intact checkpoint of this partition whose positions equal {@code positions};
+     *         null when there is none.
+     */
+    CheckpointStore.Checkpoint at(final long[] positions) throws IOException
+    {
+        return store().latest(fingerprint, positions);
+    }
+
     /** Replaces the state directory with a verified checkpoint's content. */
     void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
@@ -207,6 +225,7 @@ final class DurablePartition
     {
         image.clear();
         image.forgetPrevious();
+        ownNewest = -1;
         OwnerOnlyFiles.createDirectories(stateDirectory());
     }
 

@@ -975,6 +975,38 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
+     * Takes over one partition at the cut its input committed (for a caller that commits its input
+     * positions after each checkpoint, atomically with its output: the Kafka runner's exactly-once mode):
+     * as {@link #takeOverPartition(int)}, but the checkpoint restored is the newest complete one whose
+     * {@link CompletedCheckpoint#positions() positions} equal {@code positions} exactly; newer ones (written
+     * but never committed: their outputs were never made visible) and damaged ones are passed over.
+     * {@code positions} null means nothing was ever committed: the partition's state is emptied even when
+     * checkpoints exist (none of them was committed) and the future completes with positions null and id -1.
+     * When no intact checkpoint has those positions the future fails with a {@link CheckpointException}
+     * naming the positions and the checkpoint directory, and the partition keeps the state it had.
+     *
+     * <p>With a shared checkpoint root a partition's pruning keeps its newest two complete checkpoints and
+     * the one it was restored from or last wrote before; so with one commit per checkpoint (checkpoint,
+     * then commit its positions, before the next checkpoint) the committed one is always kept, even when
+     * the process dies between a checkpoint and its commit, twice in a row. Thread: as
+     * {@link #checkpoint(long[])}.
+     *
+     * @param partition the partition.
+     * @param positions the committed positions (compared with {@link java.util.Arrays#equals(long[], long[])}),
+     *                  or null when nothing was ever committed.
+     * @return completes with the checkpoint restored (or positions null and id -1), or failed.
+     * @throws IllegalStateException when the engine keeps its state in memory, or the calling thread is not
+     *         the engine's producer.
+     * @throws IllegalArgumentException when the partition does not exist.
+     */
+    public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition, final long[] positions)
+    {
+        checkPartition(partition);
+        return positions == null ? submit(new int[] {partition}, null, true, CheckpointRequest.DROP)
+            : submit(new int[] {partition}, positions, true, CheckpointRequest.TAKE_OVER_AT);
+    }
+
+    /**
      * Discards one partition's state and leaves it empty (for a process whose partition was lost or handed
      * away: it frees the memory and files), through the partition's ring, as
      * {@link #takeOverPartition(int)}: nothing is persisted and no checkpoint taken. Completes with

@@ -281,6 +281,16 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 // checkpointed yet, or a drop that frees the state of a partition handed away).
                 checkpoint = null;
             }
+            else if (request.mode == CheckpointRequest.TAKE_OVER_AT)
+            {
+                checkpoint = durable.at(request.positions);
+                if (checkpoint == null)
+                {
+                    throw new CheckpointException("partition " + partition + " has no intact checkpoint at positions " +
+                        java.util.Arrays.toString(request.positions) + " in " + durable.checkpointsDirectory +
+                        " (those positions were committed, so their checkpoint should be there)", null);
+                }
+            }
             else
             {
                 checkpoint = durable.newest();

@@ -136,6 +136,15 @@ class PartitionMoveTest
         sink.await();
     }
 
+    /** The marker's rows without resetting the sink's latch: the caller expects them with the results before. */
+    private void markerRows(final Publisher publisher, final Sink sink, final int partition, final long k, final long step)
+        throws InterruptedException
+    {
+        publish(publisher, partition, Side.LEFT, k, 100, step);
+        publish(publisher, partition, Side.RIGHT, k, 100, step + 1);
+        sink.await();
+    }
+
     private static <T> T get(final Future<T> future) throws Exception
     {
         return future.get(30, TimeUnit.SECONDS);
@@ -200,6 +209,113 @@ class PartitionMoveTest
             publish(pa, p, Side.RIGHT, 6, 103, 20);
             sinkA.await();
             assertTrue(sinkA.lines.contains(p + " 20 6 6"), "A has the state back: " + sinkA.lines);
+        }
+    }
+
+    @Test
+    void takingOverAtCommittedPositionsRestoresTheCheckpointWithThosePositions() throws Exception
+    {
+        final Path shared = temp.resolve("checkpoints");
+        final int p = 1;
+        final Sink sinkA = new Sink();
+        final long older;
+        final long newer;
+        try (JoinEngine a = start(temp.resolve("a"), shared, sinkA))
+        {
+            final Publisher pa = a.publisher();
+            publish(pa, p, Side.LEFT, 5, 100, 1);
+            older = get(a.checkpointPartition(p, new long[] {1, 2})).id();
+            publish(pa, p, Side.LEFT, 6, 100, 2);
+            newer = get(a.checkpointPartition(p, new long[] {3, 4})).id();
+            assertTrue(newer > older);
+        }
+        final Sink sink = new Sink();
+        try (JoinEngine b = start(temp.resolve("b"), shared, sink))
+        {
+            final Publisher pb = b.publisher();
+            // {1, 2}: the older checkpoint, which holds left 5 but not left 6.
+            final CompletedCheckpoint atOlder = get(b.takeOverPartition(p, new long[] {1, 2}));
+            assertEquals(older, atOlder.id());
+            assertArrayEquals(new long[] {1, 2}, atOlder.positions());
+            sink.expect(2);
+            publish(pb, p, Side.RIGHT, 5, 101, 10);
+            publish(pb, p, Side.RIGHT, 6, 101, 11);
+            markerRows(pb, sink, p, 900, 12);
+            assertEquals(List.of(p + " 10 5 5", p + " 13 900 900"), sink.sorted(), "the older state: 5 joins, 6 is not there");
+
+            // {3, 4}: the newer one, which holds both.
+            sink.lines.clear();
+            final CompletedCheckpoint atNewer = get(b.takeOverPartition(p, new long[] {3, 4}));
+            assertEquals(newer, atNewer.id());
+            sink.expect(2);
+            publish(pb, p, Side.RIGHT, 6, 101, 20);
+            markerRows(pb, sink, p, 901, 21);
+            assertEquals(List.of(p + " 20 6 6", p + " 22 901 901"), sink.sorted(), "the newer state: 6 joins");
+
+            // {9, 9}: no checkpoint has them: fails, naming the positions and the directory; the state stays.
+            sink.lines.clear();
+            final ExecutionException failure = assertThrows(ExecutionException.class,
+                () -> get(b.takeOverPartition(p, new long[] {9, 9})));
+            assertInstanceOf(CheckpointException.class, failure.getCause());
+            final String message = failure.getCause().getMessage();
+            assertTrue(message.contains("[9, 9]"), message);
+            assertTrue(message.contains(shared.resolve("partition-" + p).resolve("checkpoints").toString()), message);
+            sink.expect(2);
+            publish(pb, p, Side.RIGHT, 6, 101, 30);
+            markerRows(pb, sink, p, 902, 31);
+            assertEquals(List.of(p + " 30 6 6", p + " 32 902 902"), sink.sorted(), "the failed take-over kept the state");
+
+            // null: nothing was ever committed, so no checkpoint counts: the partition is emptied.
+            sink.lines.clear();
+            final CompletedCheckpoint nothing = get(b.takeOverPartition(p, null));
+            assertNull(nothing.positions());
+            assertEquals(-1, nothing.id());
+            publish(pb, p, Side.RIGHT, 5, 101, 40);
+            publish(pb, p, Side.RIGHT, 6, 101, 41);
+            marker(pb, sink, p, 903, 42);
+            assertEquals(List.of(p + " 43 903 903"), sink.sorted(), "empty: neither 5 nor 6 is there");
+            assertEquals(List.of(older, newer), checkpointIds(shared, p), "an emptying take-over deletes no checkpoint");
+        }
+    }
+
+    @Test
+    void theCommittedCheckpointSurvivesTwoOwnersDyingBetweenCheckpointAndCommit() throws Exception
+    {
+        final Path shared = temp.resolve("checkpoints");
+        final int p = 0;
+        final long committed;
+        try (JoinEngine a = start(temp.resolve("a"), shared, new Sink()))
+        {
+            final Publisher pa = a.publisher();
+            publish(pa, p, Side.LEFT, 5, 100, 1);
+            committed = get(a.checkpointPartition(p, new long[] {1, 1})).id();
+            publish(pa, p, Side.LEFT, 6, 100, 2);
+            // Written, never committed: the owner dies before its commit.
+            get(a.checkpointPartition(p, new long[] {2, 1}));
+        }
+        try (JoinEngine b = start(temp.resolve("b"), shared, new Sink()))
+        {
+            assertEquals(committed, get(b.takeOverPartition(p, new long[] {1, 1})).id());
+            publish(b.publisher(), p, Side.LEFT, 7, 100, 2);
+            // The new owner's checkpoint, also never committed: the newest two are now this one and A's
+            // uncommitted one, but the committed one it was restored from stays.
+            get(b.checkpointPartition(p, new long[] {2, 1}));
+            assertTrue(checkpointIds(shared, p).contains(committed), checkpointIds(shared, p).toString());
+        }
+        final Sink sink = new Sink();
+        try (JoinEngine c = start(temp.resolve("c"), shared, sink))
+        {
+            final Publisher pc = c.publisher();
+            assertEquals(committed, get(c.takeOverPartition(p, new long[] {1, 1})).id());
+            sink.expect(2);
+            publish(pc, p, Side.RIGHT, 5, 101, 10);
+            publish(pc, p, Side.RIGHT, 6, 101, 11);
+            publish(pc, p, Side.RIGHT, 7, 101, 12);
+            markerRows(pc, sink, p, 900, 13);
+            assertEquals(List.of(p + " 10 5 5", p + " 14 900 900"), sink.sorted(), "the committed state exactly");
+            // Its own first checkpoint after that still keeps the one it restored until the next.
+            get(c.checkpointPartition(p, new long[] {3, 3}));
+            assertTrue(checkpointIds(shared, p).contains(committed), checkpointIds(shared, p).toString());
         }
     }
 

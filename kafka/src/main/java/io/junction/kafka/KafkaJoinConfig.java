@@ -65,6 +65,7 @@ public final class KafkaJoinConfig
     private final EngineConfig engineConfig;
     private final Map<String, Object> clientProperties;
     private final String engineName;
+    private final boolean exactlyOnce;
 
     private KafkaJoinConfig(final Builder b)
     {
@@ -88,6 +89,16 @@ public final class KafkaJoinConfig
         engineConfig = b.engineConfig != null ? b.engineConfig : EngineConfig.defaults();
         clientProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.clientProperties));
         engineName = b.engineName;
+        exactlyOnce = b.exactlyOnce;
+    }
+
+    /**
+     * @return whether the output is exactly-once: transactional, committed with the input offsets once per
+     *         checkpoint interval (see {@link Builder#exactlyOnce(boolean)}); false (the default): at least once.
+     */
+    public boolean exactlyOnce()
+    {
+        return exactlyOnce;
     }
 
     /** @return a builder with the defaults. */
@@ -253,6 +264,7 @@ public final class KafkaJoinConfig
         private EngineConfig engineConfig;
         private final Map<String, Object> clientProperties = new LinkedHashMap<>();
         private String engineName;
+        private boolean exactlyOnce;
 
         private Builder()
         {
@@ -447,6 +459,28 @@ public final class KafkaJoinConfig
         public Builder engineConfig(final EngineConfig config)
         {
             this.engineConfig = config;
+            return this;
+        }
+
+        /**
+         * Exactly-once output (default false: at least once, de-duplicated by provenance downstream). With it the
+         * producer is transactional and, once per {@link #checkpointInterval}, on revocation and at close, the
+         * runner checkpoints every partition it serves and commits the outputs since the last commit together
+         * with the input offsets ({@code sendOffsetsToTransaction} with the consumer's group metadata); after a
+         * failover a partition restarts from the checkpoint of its committed offsets, and outputs of events after
+         * them were never committed. The output topic's committed content is then one run's changelog of the
+         * join, each result once. Consumers of the output must read with {@code isolation.level=read_committed};
+         * outputs become visible at each commit, so up to a checkpoint interval later (the latency cost). Needs
+         * a cluster with transactions; keep {@code transaction.timeout.ms} above the checkpoint interval (a
+         * killed member's open transaction holds back {@code read_committed} readers of the partitions it wrote
+         * until that timeout aborts it).
+         *
+         * @param exactlyOnce whether the output is exactly-once.
+         * @return this builder.
+         */
+        public Builder exactlyOnce(final boolean exactlyOnce)
+        {
+            this.exactlyOnce = exactlyOnce;
             return this;
         }
 

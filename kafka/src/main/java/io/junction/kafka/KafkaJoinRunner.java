@@ -32,6 +32,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -48,7 +49,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -86,11 +89,37 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Output</h2>
  * Each result is a record of the output topic (in its partition {@code p} when it has as many partitions as
  * the inputs, else partitioned by key), with the result's event time as timestamp and its {@link Provenance}
- * in headers. Delivery is at least once: the producer ({@code acks=all}, idempotent) is flushed before each
+ * in headers. Delivery is at least once (exactly once with {@link KafkaJoinConfig#exactlyOnce()}, below):
+ * the producer ({@code acks=all}, idempotent) is flushed before each
  * checkpoint, so everything a checkpoint covers was acknowledged before its offsets are committed; after a
  * failover the new owner replays from the last checkpoint and writes those results again. The input change
  * kind is {@code +I} unless the record has a {@code junction.kind} header ({@code +I}, {@code -U},
  * {@code +U}, {@code -D}).
+ *
+ * <h2>Exactly-once output</h2>
+ * With {@link KafkaJoinConfig#exactlyOnce()} the producer is transactional ({@code transactional.id} =
+ * the group id, a dash and a random UUID per runner: fencing of zombies is by the consumer group
+ * metadata passed to {@code sendOffsetsToTransaction}, KIP-447, so per-instance ids are right) and the
+ * outputs, the input offsets and the checkpoints move together, once per
+ * {@link KafkaJoinConfig#checkpointInterval()} (and on revocation, and at close): the consumer thread stops
+ * publishing, checkpoints every partition it serves and waits for all (each checkpoint flushes the producer
+ * first), then sends the offsets of every served partition's two inputs into the transaction with the
+ * consumer's group metadata and commits it, and begins the next. No separate offset commit. The offsets
+ * carry a token of the commit in their metadata, and the checkpoint's positions are the two offsets and that
+ * token; on assignment a partition is taken over at exactly the checkpoint whose positions are the committed
+ * ones ({@link JoinEngine#takeOverPartition(int, long[])}), not at the newest: a newer checkpoint was written
+ * by an owner that died before its commit, and its outputs are not visible. A partition never committed
+ * starts empty from its inputs' beginning. When partitions are lost (the member's session lapsed), the open
+ * transaction is aborted, after the lost partitions are dropped and what they still had queued was sent into
+ * it, and the other partitions the member served are taken over again at their committed checkpoints too
+ * (their uncommitted outputs went with the abort). A killed member's open transaction is aborted by the
+ * transaction coordinator after {@code transaction.timeout.ms} or fenced; either way its outputs never
+ * become visible to {@code read_committed} consumers. A failed commit (fenced, a stale group generation, a
+ * timeout) or checkpoint stops {@link #run()} with a {@link KafkaJoinException}, the transaction aborted
+ * where the producer still can. What it covers: the output topic's committed content is one run's changelog
+ * of the join, each result exactly once, however members fail or move partitions, provided consumers read
+ * it with {@code isolation.level=read_committed}. Its cost: outputs become visible only at each commit (up
+ * to a checkpoint interval of latency), and the consumer thread waits for each cycle.
  *
  * <h2>Errors</h2>
  * Records that cannot be decoded or that the engine refuses, and rows the join does not process (late rows),
@@ -160,6 +189,10 @@ public final class KafkaJoinRunner implements AutoCloseable
     private boolean[] served;
     private boolean[] parked;
     private long[] lastStep;
+    /** Exactly-once: the producer is transactional and each commit cycle is one transaction. */
+    private boolean transactional;
+    /** Exactly-once: a transaction is open (begun and neither committed nor aborted). */
+    private boolean inTransaction;
     /** The periodic checkpoint under way per partition, or null. */
     private PendingCheckpoint[] pendingCheckpoint;
     private int parkedGeneration = -1;
@@ -461,7 +494,28 @@ public final class KafkaJoinRunner implements AutoCloseable
         final Map<String, Object> props = clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        transactional = config.exactlyOnce();
+        if (transactional)
+        {
+            // Per instance: zombies are fenced by the group metadata sent with the offsets (KIP-447), not by the id.
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, config.groupId() + "-" + UUID.randomUUID());
+        }
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        if (transactional)
+        {
+            try
+            {
+                producer.initTransactions();
+                // Before the engine starts: the partition threads send into it from their first result.
+                producer.beginTransaction();
+                inTransaction = true;
+            }
+            catch (final KafkaException e)
+            {
+                throw new KafkaJoinException("the transactional producer could not start (exactly-once needs a cluster " +
+                    "with transactions): " + e, e);
+            }
+        }
     }
 
     private void startConsumer()
@@ -512,11 +566,22 @@ public final class KafkaJoinRunner implements AutoCloseable
             }
             publishWatermarks();
             markIdle(now);
-            completeCheckpoints();
-            if (now - nextCheckpointNanos >= 0)
+            if (transactional)
             {
-                nextCheckpointNanos = now + config.checkpointInterval().toNanos();
-                requestCheckpoints();
+                if (now - nextCheckpointNanos >= 0 && fatal.get() == null)
+                {
+                    commitCycle(true);
+                    nextCheckpointNanos = System.nanoTime() + config.checkpointInterval().toNanos();
+                }
+            }
+            else
+            {
+                completeCheckpoints();
+                if (now - nextCheckpointNanos >= 0)
+                {
+                    nextCheckpointNanos = now + config.checkpointInterval().toNanos();
+                    requestCheckpoints();
+                }
             }
             checkMetadata(now);
         }
@@ -696,6 +761,167 @@ public final class KafkaJoinRunner implements AutoCloseable
     private long[] positions(final int p)
     {
         return new long[] {nextOffset[2 * p], nextOffset[2 * p + 1]};
+    }
+
+    /** Prefix of the offsets' metadata in exactly-once mode, before the commit's token. */
+    static final String TOKEN_PREFIX = "junction-eos ";
+
+    /**
+     * Exactly-once: one commit cycle, on the consumer thread (the only publisher, so nothing is published
+     * meanwhile). Checkpoints every served partition at its two next offsets and a fresh token, waits for all
+     * (each flushes the producer first), sends those offsets (the token in their metadata) into the
+     * transaction with the group metadata, commits it and, unless {@code next} is false, begins the next.
+     * Any failure fails the runner (the caller's shutdown aborts the transaction where it can).
+     *
+     * @return whether the cycle committed.
+     */
+    private boolean commitCycle(final boolean next)
+    {
+        final long token = ThreadLocalRandom.current().nextLong();
+        final long[][] positions = new long[partitions][];
+        final List<CompletableFuture<CompletedCheckpoint>> futures = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            if (served[p])
+            {
+                positions[p] = new long[] {nextOffset[2 * p], nextOffset[2 * p + 1], token};
+                futures.add(engine.checkpointPartition(p, positions[p]));
+            }
+            else
+            {
+                futures.add(null);
+            }
+        }
+        final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        final String metadata = TOKEN_PREFIX + token;
+        try
+        {
+            for (int p = 0; p < partitions; p++)
+            {
+                if (positions[p] != null)
+                {
+                    await(futures.get(p), "checkpoint of partition " + p);
+                    checkpoints.incrementAndGet();
+                    offsets.put(leftPartitions[p], new OffsetAndMetadata(positions[p][0], metadata));
+                    offsets.put(rightPartitions[p], new OffsetAndMetadata(positions[p][1], metadata));
+                }
+            }
+            if (fatal.get() != null)
+            {
+                // An output failed meanwhile: its transaction must not commit.
+                return false;
+            }
+            if (!offsets.isEmpty())
+            {
+                producer.sendOffsetsToTransaction(offsets, groupMetadata());
+            }
+            producer.commitTransaction();
+            inTransaction = false;
+            commits.incrementAndGet();
+            if (next)
+            {
+                producer.beginTransaction();
+                inTransaction = true;
+            }
+            return true;
+        }
+        catch (final KafkaJoinException e)
+        {
+            fail(e);
+        }
+        catch (final KafkaException | IllegalStateException e)
+        {
+            fail(new KafkaJoinException("the exactly-once commit of " + offsets + " failed (the transaction is aborted; " +
+                "the partitions restart from their committed checkpoints on the group's members): " + e, e));
+        }
+        return false;
+    }
+
+    private ConsumerGroupMetadata groupMetadata()
+    {
+        return consumer.groupMetadata();
+    }
+
+    /**
+     * Exactly-once: the positions partition {@code p} was committed at ({@code {left, right, token}}), or
+     * null when neither input was ever committed. One committed and the other not (not written by this
+     * runner, which commits both at once) counts the missing one as its beginning offset.
+     */
+    private long[] committedPositions(final int p)
+    {
+        final TopicPartition leftTp = leftPartitions[p];
+        final TopicPartition rightTp = rightPartitions[p];
+        Map<TopicPartition, OffsetAndMetadata> committed = null;
+        for (int attempt = 1; committed == null; attempt++)
+        {
+            try
+            {
+                committed = consumer.committed(java.util.Set.of(leftTp, rightTp));
+            }
+            catch (final org.apache.kafka.common.errors.TimeoutException e)
+            {
+                // Offsets sent into a transaction that is still open (its member died between sending them and
+                // committing) stay unstable until the coordinator aborts it after transaction.timeout.ms, which by
+                // default is as long as the consumer's default.api.timeout.ms: wait that out once more.
+                if (attempt == 2)
+                {
+                    throw new KafkaJoinException("the committed offsets of partition " + p + " could not be read: " + e +
+                        " (an open transaction's offsets stay unstable until transaction.timeout.ms aborts it)", e);
+                }
+            }
+        }
+        final OffsetAndMetadata left = committed.get(leftTp);
+        final OffsetAndMetadata right = committed.get(rightTp);
+        if (left == null && right == null)
+        {
+            return null;
+        }
+        final Map<TopicPartition, Long> beginning = left == null || right == null
+            ? consumer.beginningOffsets(List.of(leftTp, rightTp)) : Map.of();
+        final long leftOffset = left != null ? left.offset() : beginning.get(leftTp);
+        final long rightOffset = right != null ? right.offset() : beginning.get(rightTp);
+        final String leftToken = left != null ? left.metadata() : null;
+        final String rightToken = right != null ? right.metadata() : null;
+        final String token = leftToken != null && leftToken.startsWith(TOKEN_PREFIX) ? leftToken :
+            rightToken != null && rightToken.startsWith(TOKEN_PREFIX) ? rightToken : null;
+        if (token == null)
+        {
+            // Committed by the at-least-once mode: its checkpoints hold the two offsets only.
+            return new long[] {leftOffset, rightOffset};
+        }
+        if (left != null && right != null && !leftToken.equals(rightToken))
+        {
+            throw new KafkaJoinException("the committed offsets of partition " + p + " carry different commit tokens ('" +
+                leftToken + "', '" + rightToken + "'): were they committed by something other than this runner?");
+        }
+        try
+        {
+            return new long[] {leftOffset, rightOffset, Long.parseLong(token.substring(TOKEN_PREFIX.length()))};
+        }
+        catch (final NumberFormatException e)
+        {
+            throw new KafkaJoinException("the committed offsets of partition " + p + " carry a malformed commit token '" + token +
+                "'", e);
+        }
+    }
+
+    /** Exactly-once: aborts the open transaction, quietly (a fenced producer cannot: the coordinator aborts it). */
+    private void abortQuietly()
+    {
+        if (!inTransaction)
+        {
+            return;
+        }
+        inTransaction = false;
+        try
+        {
+            producer.abortTransaction();
+        }
+        catch (final KafkaException | IllegalStateException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "aborting the transaction failed (it is aborted by the coordinator or was " +
+                "fenced; its outputs never become visible to read_committed consumers): " + e);
+        }
     }
 
     private void requestCheckpoints()
@@ -937,9 +1163,27 @@ public final class KafkaJoinRunner implements AutoCloseable
                 for (int p = 0; p < partitions; p++)
                 {
                     handBack[p] = affected[p] && served[p];
-                    served[p] &= !handBack[p];
                 }
-                final boolean[] checkpointed = checkpointAndCommit(handBack);
+                final boolean[] checkpointed;
+                if (transactional)
+                {
+                    // One transaction covers every served partition's outputs: commit them all.
+                    final boolean committed = fatal.get() == null && commitCycle(true);
+                    checkpointed = new boolean[partitions];
+                    for (int p = 0; p < partitions; p++)
+                    {
+                        checkpointed[p] = committed && handBack[p];
+                        served[p] &= !handBack[p];
+                    }
+                }
+                else
+                {
+                    for (int p = 0; p < partitions; p++)
+                    {
+                        served[p] &= !handBack[p];
+                    }
+                    checkpointed = checkpointAndCommit(handBack);
+                }
                 for (int p = 0; p < partitions; p++)
                 {
                     if (checkpointed[p])
@@ -1034,11 +1278,15 @@ public final class KafkaJoinRunner implements AutoCloseable
                     final int i = index(tp);
                     held[i] = false;
                     final int p = i >> 1;
-                    if (served[p] || parked[p])
+                    if (!transactional && (served[p] || parked[p]))
                     {
                         // Another member may serve it already: no commit, no checkpoint; it restarts from the last one.
                         drop(p);
                     }
+                }
+                if (transactional)
+                {
+                    abortAfterLoss();
                 }
                 servedPartitions = countServed();
             }
@@ -1059,6 +1307,45 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
     }
 
+    /**
+     * Exactly-once, after partitions were lost: the open transaction holds outputs of the lost partitions past
+     * their committed offsets, so it is aborted; first every served partition is dropped and the drops awaited
+     * (what their rings still held is sent before the abort, not into the next transaction). The partitions
+     * still held on both inputs are then served again from their committed checkpoints.
+     */
+    private void abortAfterLoss()
+    {
+        final List<CompletableFuture<CompletedCheckpoint>> drops = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            if (served[p] || parked[p])
+            {
+                served[p] = false;
+                parked[p] = false;
+                epochs.incrementAndGet(p);
+                drops.add(engine.dropPartition(p));
+            }
+        }
+        for (final CompletableFuture<CompletedCheckpoint> drop : drops)
+        {
+            await(drop, "drop of a lost partition");
+        }
+        if (inTransaction)
+        {
+            inTransaction = false;
+            producer.abortTransaction();
+        }
+        producer.beginTransaction();
+        inTransaction = true;
+        for (int p = 0; p < partitions; p++)
+        {
+            if (held[2 * p] && held[2 * p + 1])
+            {
+                serve(p);
+            }
+        }
+    }
+
     /** Starts serving {@code p}, held on both inputs now: resumed as parked, or taken over from its newest checkpoint. */
     private void serve(final int p)
     {
@@ -1074,20 +1361,31 @@ public final class KafkaJoinRunner implements AutoCloseable
         else
         {
             epochs.incrementAndGet(p);
-            final CompletedCheckpoint checkpoint = await(engine.takeOverPartition(p), "take-over of partition " + p);
+            final long[] committed = transactional ? committedPositions(p) : null;
+            final CompletedCheckpoint checkpoint = await(transactional ? engine.takeOverPartition(p, committed) :
+                engine.takeOverPartition(p), "take-over of partition " + p);
             positions = checkpoint.positions();
-            if (positions != null && positions.length != 2)
+            if (transactional && positions == null)
+            {
+                // Never committed: from the beginning, whatever checkpoints exist (none was committed).
+                final Map<TopicPartition, Long> beginning = consumer.beginningOffsets(List.of(leftTp, rightTp));
+                positions = new long[] {beginning.get(leftTp), beginning.get(rightTp)};
+                LOG.log(System.Logger.Level.INFO, "partition " + p + ": nothing committed, starting empty at the beginning, " +
+                    "offsets left " + positions[0] + ", right " + positions[1]);
+            }
+            else if (positions != null && positions.length != 2 && positions.length != 3)
             {
                 throw new KafkaJoinException("the checkpoint of partition " + p + " in " + config.checkpointDir() + " holds " +
-                    positions.length + " positions, not 2 (left and right offsets): is it another job's directory?");
+                    positions.length + " positions, not 2 (left and right offsets) or 3 (and the exactly-once commit's " +
+                    "token): is it another job's directory?");
             }
-            if (positions != null)
+            if (checkpoint.positions() != null)
             {
                 restored.incrementAndGet();
                 LOG.log(System.Logger.Level.INFO, "partition " + p + ": taken over from checkpoint " + checkpoint.id() +
                     " at offsets left " + positions[0] + ", right " + positions[1]);
             }
-            else
+            else if (!transactional)
             {
                 // Never checkpointed: the committed offsets, else the earliest (auto.offset.reset).
                 positions = new long[] {consumer.position(leftTp), consumer.position(rightTp)};
@@ -1206,9 +1504,17 @@ public final class KafkaJoinRunner implements AutoCloseable
         if (consumer != null && fatal.get() == null)
         {
             // A clean close: a last checkpoint and commit of each served partition, so nothing is replayed.
-            final boolean[] last = served.clone();
-            Arrays.fill(served, false);
-            checkpointAndCommit(last);
+            if (transactional)
+            {
+                commitCycle(false);
+                Arrays.fill(served, false);
+            }
+            else
+            {
+                final boolean[] last = served.clone();
+                Arrays.fill(served, false);
+                checkpointAndCommit(last);
+            }
         }
         stopping = true;
         servedPartitions = 0;
@@ -1223,6 +1529,11 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         if (producer != null)
         {
+            if (transactional)
+            {
+                // After the engine's close: what it sent last goes with the abort. Nothing when the last cycle committed.
+                abortQuietly();
+            }
             closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT), "producer");
         }
         if (admin != null)

@@ -210,10 +210,16 @@ final class JoinFixture
     /** Every record of a topic up to its current end. */
     static List<ConsumerRecord<byte[], byte[]>> readAll(final KafkaTestBroker broker, final String topic)
     {
+        return readAll(broker, topic, "read_committed");
+    }
+
+    /** Every record of a topic up to its current end, read with the isolation level given. */
+    static List<ConsumerRecord<byte[], byte[]>> readAll(final KafkaTestBroker broker, final String topic, final String isolation)
+    {
         final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer()))
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation), new ByteArrayDeserializer(), new ByteArrayDeserializer()))
         {
             final List<TopicPartition> partitions = new ArrayList<>();
             for (final PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30)))

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,8 @@ class KafkaJoinConfigTest
         assertEquals(0, config.idleTimeoutMillis());
         assertEquals(0, config.watermarkDelayMillis());
         assertTrue(config.clientProperties().isEmpty());
+        assertFalse(config.exactlyOnce(), "at least once unless asked");
+        assertTrue(complete().exactlyOnce(true).build().exactlyOnce());
     }
 
     @Test

@@ -2,15 +2,11 @@ package io.junction.kafka;
 
 import io.junction.kafka.JoinFixture.Event;
 import io.junction.kafka.testing.KafkaTestBroker;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.common.GroupState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,64 +50,14 @@ class KafkaJoinFailoverTest
 
     private Process startMember(final Path dir, final String name) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            // The engine's JVM flags (--add-opens and the like), as the test JVM got them.
-            if (arg.startsWith("--add-") || arg.startsWith("-Dchronicle"))
-            {
-                command.add(arg);
-            }
-        }
-        command.add("-Xmx256m");
-        command.add("-XX:+UseSerialGC");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(RunnerMain.class.getName());
-        command.add(broker.bootstrapServers());
-        command.add(PREFIX);
-        command.add(dir.resolve("state-" + name).toString());
-        command.add(dir.resolve("checkpoints").toString());
-        final Process process = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve(name + ".log").toFile())
-            .start();
+        final Process process = Members.start(broker, dir, name, PREFIX);
         members.add(process);
         return process;
     }
 
-    private static ConsumerGroupDescription group() throws Exception
-    {
-        return broker.admin().describeConsumerGroups(List.of(PREFIX + "-group")).all().get(30, TimeUnit.SECONDS)
-            .get(PREFIX + "-group");
-    }
-
-    /** The group is stable with exactly {@code count} members, each holding some partitions. */
     private static boolean stableWith(final int count)
     {
-        try
-        {
-            final ConsumerGroupDescription group = group();
-            if (group.groupState() != GroupState.STABLE || group.members().size() != count)
-            {
-                return false;
-            }
-            for (final MemberDescription member : group.members())
-            {
-                if (member.assignment().topicPartitions().isEmpty())
-                {
-                    return false;
-                }
-            }
-            return true;
-        }
-        catch (final Exception e)
-        {
-            return false;
-        }
+        return Members.stableWith(broker, PREFIX + "-group", count);
     }
 
     private static String logs(final Path dir)

@@ -11,10 +11,15 @@ import java.util.concurrent.TimeUnit;
  * fixture's inner join until its standard input closes (then closes the runner cleanly and exits 0), or
  * until it is killed. Exits 1 when the runner fails.
  *
- * <p>Arguments: bootstrap servers, topic prefix, state directory, checkpoint directory.
+ * <p>Arguments: bootstrap servers, topic prefix, state directory, checkpoint directory and optionally
+ * {@value #EXACTLY_ONCE}: then the runner runs {@link KafkaJoinExactlyOnceTest}'s regular left join with
+ * exactly-once output.
  */
 public final class RunnerMain
 {
+    /** The optional fifth argument: exactly-once output, the regular left join of {@link KafkaJoinExactlyOnceTest}. */
+    static final String EXACTLY_ONCE = "exactly-once";
+
     private RunnerMain()
     {
     }
@@ -25,9 +30,18 @@ public final class RunnerMain
     public static void main(final String[] args)
     {
         final String prefix = args[1];
-        final KafkaJoinRunner runner = new KafkaJoinRunner(KafkaJoinConfig.builder()
+        final boolean exactlyOnce = args.length > 4 && EXACTLY_ONCE.equals(args[4]);
+        final KafkaJoinConfig.Builder builder = KafkaJoinConfig.builder();
+        if (exactlyOnce)
+        {
+            // A killed member's open transaction holds read_committed readers back until it times out.
+            builder.exactlyOnce(true).clientProperty("transaction.timeout.ms", 10_000)
+                // The test finds this member's partitions in the group by its client id: the state directory's name.
+                .clientProperty("client.id", Path.of(args[2]).getFileName().toString());
+        }
+        final KafkaJoinRunner runner = new KafkaJoinRunner(builder
             .bootstrapServers(args[0])
-            .spec(JoinFixture.INNER)
+            .spec(exactlyOnce ? KafkaJoinExactlyOnceTest.REGULAR_LEFT : JoinFixture.INNER)
             .groupId(prefix + "-group")
             .leftTopic(prefix + "-left").rightTopic(prefix + "-right").outputTopic(prefix + "-out")
             .stateDir(Path.of(args[2]))

@@ -108,6 +108,23 @@ public final class CheckpointStore
      */
     public Checkpoint latest(final long fingerprint) throws IOException
     {
+        return latest(fingerprint, null);
+    }
+
+    /**
+     * Opens the newest complete checkpoint whose input positions equal {@code positions} exactly (for a
+     * caller that knows which cut its input committed): newer ones at other positions, and damaged ones,
+     * are passed over.
+     *
+     * @param fingerprint the join's fingerprint.
+     * @param positions   the positions wanted; null for any (as {@link #latest(long)}).
+     * @return the checkpoint, or null when no intact checkpoint has those positions (and, with positions
+     *         null, none is damaged either).
+     * @throws IOException when, with positions null, checkpoints exist but none verifies; or one belongs
+     *         to another join.
+     */
+    public Checkpoint latest(final long fingerprint, final long[] positions) throws IOException
+    {
         final List<String> skipped = new ArrayList<>();
         for (final long id : ids())
         {
@@ -133,9 +150,13 @@ public final class CheckpointStore
                     "%s holds a checkpoint of another join (fingerprint %016x, this join's %016x): refusing to restore it",
                     dir, checkpoint.fingerprint, fingerprint));
             }
+            if (positions != null && !java.util.Arrays.equals(positions, checkpoint.positions))
+            {
+                continue;
+            }
             return checkpoint;
         }
-        if (skipped.isEmpty())
+        if (skipped.isEmpty() || positions != null)
         {
             return null;
         }

@@ -174,6 +174,8 @@ public final class KafkaTestBroker implements AutoCloseable
         p.setProperty("transaction.state.log.num.partitions", "1");
         p.setProperty("transaction.state.log.replication.factor", "1");
         p.setProperty("transaction.state.log.min.isr", "1");
+        // A killed transactional member's open transaction is aborted soon after its timeout, not up to 10 s later.
+        p.setProperty("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         p.setProperty("share.coordinator.state.topic.num.partitions", "1");
         p.setProperty("share.coordinator.state.topic.replication.factor", "1");
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
