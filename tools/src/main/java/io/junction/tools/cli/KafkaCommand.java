@@ -169,6 +169,11 @@ public final class KafkaCommand implements Callable<Integer> {
             description = "partition threads: blocking, sleeping, yielding or busy-spin (default ${DEFAULT-VALUE})")
         WaitStrategyKind waitStrategy;
 
+        @Option(names = "--exactly-once",
+            description = "transactional output: read it with isolation.level=read_committed; results become visible " +
+                "once per checkpoint interval (--checkpoint-ms)")
+        boolean exactlyOnce;
+
         @Option(names = "--max-keys", paramLabel = "N",
             description = "keys per partition the state is sized for (default: junction.state.maxKeys, else 1,048,576); " +
                 "each checkpoint reads the whole key index, so size it to the live keys")
@@ -208,7 +213,8 @@ public final class KafkaCommand implements Callable<Integer> {
                 .watermarkDelayMillis(watermarkDelay).idleTimeoutMillis(idleMillis)
                 .checkpointInterval(Duration.ofMillis(checkpointMillis))
                 .startTimeout(Duration.ofMillis(startTimeoutMillis))
-                .stateDir(stateDir).checkpointDir(checkpointDir);
+                .stateDir(stateDir).checkpointDir(checkpointDir)
+                .exactlyOnce(exactlyOnce);
             final KafkaJoinConfig config;
             try {
                 EngineConfig engine = EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy);

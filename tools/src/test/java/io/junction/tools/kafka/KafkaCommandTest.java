@@ -84,6 +84,18 @@ final class KafkaCommandTest {
     }
 
     @Test
+    void anExactlyOnceMemberBuildsItsTransactionalConfigAndStillEndsWithAnErrorWhenTheClusterIsGone() throws IOException {
+        final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        final int port = closedPort();
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run("kafka", "join", "--exactly-once",
+            "--bootstrap-servers=127.0.0.1:" + port, "--group=g", "--left=l", "--right=r", "--output=o",
+            "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck"),
+            "--start-timeout-ms=2000"));
+        assertEquals(3, exit, err());
+        assertTrue(err().contains("127.0.0.1:" + port), "the error names the cluster: " + err());
+    }
+
+    @Test
     void produceRefusesABadEventLineNamingIt() throws IOException {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         final Path events = Files.writeString(dir.resolve("e.events.jsonl"),
