@@ -418,7 +418,7 @@ public final class KafkaCommand implements Callable<Integer> {
     @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the",
             "output topic of members started with the same spec (--format binary), and reports events/s and",
-            "ingest-to-output latency percentiles. --floor relays the input to the output in-process, without a join:",
+            "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up). --floor relays the input to the output in-process, without a join:",
             "Kafka's own round trip, measured the same way."})
     static final class Bench implements Callable<Integer> {
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")
