@@ -731,12 +731,24 @@ public final class KafkaJoinRunner implements AutoCloseable
         for (int i = 0; i < idle.length; i++)
         {
             final int p = i >> 1;
-            if (served[p] && !idle[i] && now - lastRecordNanos[i] >= timeout)
+            if (served[p] && !idle[i] && now - lastRecordNanos[i] >= timeout && caughtUp(i))
             {
                 idle[i] = true;
                 checkControl(publisher.idle(p, side(i), ~lastStep[p]), "idleness mark", p);
             }
         }
+    }
+
+    /**
+     * Whether the consumer has read input partition {@code i} to its end: only then is its silence idleness. While a
+     * take-over replays, fetches may favour one input for longer than the idle timeout; marking the other idle then
+     * would let the join watermark pass rows still waiting in Kafka, which would arrive late. An unknown lag (no
+     * fetch answered yet) is not idleness either.
+     */
+    private boolean caughtUp(final int i)
+    {
+        final java.util.OptionalLong lag = consumer.currentLag((i & 1) == 0 ? leftPartitions[i >> 1] : rightPartitions[i >> 1]);
+        return lag.isPresent() && lag.getAsLong() == 0;
     }
 
     private void checkControl(final int result, final String what, final int p)
