@@ -62,21 +62,7 @@ class KafkaJoinFailoverTest
 
     private static String logs(final Path dir)
     {
-        final StringBuilder out = new StringBuilder();
-        for (final String name : List.of("a", "b", "c", "d"))
-        {
-            try
-            {
-                final List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
-                out.append("\n--- ").append(name).append(".log (last lines)\n")
-                    .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
-            }
-            catch (final IOException e)
-            {
-                out.append("\n--- no ").append(name).append(".log");
-            }
-        }
-        return out.toString();
+        return Members.logs(dir, "a", "b", "c", "d");
     }
 
     @Test

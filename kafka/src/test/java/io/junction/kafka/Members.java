@@ -94,4 +94,24 @@ final class Members
             return false;
         }
     }
+
+    /** @return the last lines of each member's log in {@code dir} ({@code NAME.log}), for a failure message. */
+    static String logs(final Path dir, final String... names)
+    {
+        final StringBuilder out = new StringBuilder();
+        for (final String name : names)
+        {
+            try
+            {
+                final List<String> lines = java.nio.file.Files.readAllLines(dir.resolve(name + ".log"));
+                out.append("\n--- ").append(name).append(".log (last lines)\n")
+                    .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+            }
+            catch (final java.io.IOException e)
+            {
+                out.append("\n--- no ").append(name).append(".log");
+            }
+        }
+        return out.toString();
+    }
 }

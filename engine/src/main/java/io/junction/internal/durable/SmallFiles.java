@@ -28,6 +28,20 @@ public final class SmallFiles
     {
     }
 
+    /** @return the lines, each ended by '\n', then the line {@code crc32c <hex>} over them: a small file's bytes. */
+    private static byte[] checksummed(final List<String> lines)
+    {
+        final StringBuilder text = new StringBuilder(128);
+        for (final String line : lines)
+        {
+            text.append(line).append('\n');
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(text.toString().getBytes(StandardCharsets.US_ASCII));
+        text.append(String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()));
+        return text.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
     /**
      * Writes a file atomically, owner-only.
      *
@@ -37,22 +51,13 @@ public final class SmallFiles
      */
     public static void write(final Path file, final List<String> lines) throws IOException
     {
-        final StringBuilder text = new StringBuilder(128);
-        for (final String line : lines)
-        {
-            text.append(line).append('\n');
-        }
-        final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
-        final CRC32C crc = new CRC32C();
-        crc.update(body);
-        final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        final byte[] content = checksummed(lines);
         final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         OwnerOnlyFiles.createFile(tmp);
         try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
         {
-            channel.write(ByteBuffer.wrap(body));
-            channel.write(ByteBuffer.wrap(trailer));
+            channel.write(ByteBuffer.wrap(content));
             channel.force(true);
         }
         try
@@ -78,15 +83,7 @@ public final class SmallFiles
      */
     public static boolean createIfAbsent(final Path file, final List<String> lines) throws IOException
     {
-        final StringBuilder text = new StringBuilder(128);
-        for (final String line : lines)
-        {
-            text.append(line).append('\n');
-        }
-        final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
-        final CRC32C crc = new CRC32C();
-        crc.update(body);
-        final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        final byte[] content = checksummed(lines);
         // Unique per process and call: racing creators never share a temporary file.
         final Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "." +
             Long.toHexString(System.nanoTime()) + "." + Thread.currentThread().getId() + ".tmp");
@@ -95,8 +92,7 @@ public final class SmallFiles
         {
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
             {
-                channel.write(ByteBuffer.wrap(body));
-                channel.write(ByteBuffer.wrap(trailer));
+                channel.write(ByteBuffer.wrap(content));
                 channel.force(true);
             }
             try
