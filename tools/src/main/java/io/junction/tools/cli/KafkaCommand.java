@@ -95,6 +95,15 @@ public final class KafkaCommand implements Callable<Integer> {
         @Option(names = {"-X", "--property"}, paramLabel = "NAME=VALUE",
             description = "a Kafka client property (security settings, timeouts, linger.ms, ...)")
         Map<String, String> properties = Map.of();
+
+        /** @return whether values are JSON (false: binary); null, with the reason on stderr, for another format */
+        Boolean json(final String command) {
+            if ("json".equals(format) || "binary".equals(format)) {
+                return "json".equals(format);
+            }
+            System.err.println("junction kafka " + command + ": --format is json or binary, not " + format);
+            return null;
+        }
     }
 
     /** The spec and schema of a command line; null and a message on stderr when rejected. */
@@ -194,13 +203,8 @@ public final class KafkaCommand implements Callable<Integer> {
                     "--watermark-delay and --idle-ms >= 0");
                 return EXIT_USAGE;
             }
-            final boolean json;
-            if ("json".equals(connection.format)) {
-                json = true;
-            } else if ("binary".equals(connection.format)) {
-                json = false;
-            } else {
-                System.err.println("junction kafka join: --format is json or binary, not " + connection.format);
+            final Boolean json = connection.json("join");
+            if (json == null) {
                 return EXIT_USAGE;
             }
             final KafkaJoinConfig.Builder builder = KafkaJoinConfig.builder()
@@ -302,9 +306,8 @@ public final class KafkaCommand implements Callable<Integer> {
             if (spec == null) {
                 return EXIT_USAGE;
             }
-            final boolean json = "json".equals(connection.format);
-            if (!json && !"binary".equals(connection.format)) {
-                System.err.println("junction kafka produce: --format is json or binary, not " + connection.format);
+            final Boolean json = connection.json("produce");
+            if (json == null) {
                 return EXIT_USAGE;
             }
             final Properties props = new Properties();
