@@ -54,6 +54,8 @@ public final class JoinSpec
     private final CoGroupFunction coGroup;
     private final Schema coGroupSchema;
     private final CoGroupBuiltin coGroupBuiltin;
+    /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
+    private final MultiJoinSpec multi;
 
     private JoinSpec(final Builder b)
     {
@@ -79,6 +81,7 @@ public final class JoinSpec
         coGroup = b.coGroup;
         coGroupSchema = b.coGroupSchema;
         coGroupBuiltin = b.coGroupBuiltin;
+        multi = b.multi;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
         CompiledJoin.of(this);
@@ -92,6 +95,35 @@ public final class JoinSpec
     public static Builder builder(final JoinKind kind, final JoinType type)
     {
         return new Builder(kind, type);
+    }
+
+    /**
+     * A multi-way join ({@link JoinKind#MULTI}, SPEC 2.6) of the given inputs. The binary view of the spec
+     * ({@link #leftKey()}, {@link #rightKey()}, {@link #leftSchema()}, {@link #rightSchema()}) describes its
+     * first two inputs; everything else is in {@link #multi()}.
+     *
+     * @param multi the inputs, validated.
+     * @return the spec.
+     * @throws IllegalArgumentException when {@code multi} is null.
+     */
+    public static JoinSpec multi(final MultiJoinSpec multi)
+    {
+        if (multi == null)
+        {
+            throw new IllegalArgumentException("multi: the inputs are required");
+        }
+        final Builder builder = new Builder(JoinKind.MULTI, JoinType.INNER)
+            .schemas(multi.schema(0), multi.schema(1))
+            .leftKey(multi.key(0).toArray(new String[0]))
+            .rightKey(multi.key(1).toArray(new String[0]));
+        builder.multi = multi;
+        return builder.build();
+    }
+
+    /** @return the inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
+    public MultiJoinSpec multi()
+    {
+        return multi;
     }
 
     /** @return the join kind. */
@@ -270,6 +302,7 @@ public final class JoinSpec
     public long fingerprint()
     {
         final StringBuilder text = new StringBuilder("junction-spec/1|").append(this)
+            .append(multi == null ? "" : "|" + multi)
             .append("|left=").append(leftSchema).append("|right=").append(rightSchema)
             .append("|ttl=").append(leftStateTtl).append(',').append(rightStateTtl)
             .append("|lateness=").append(allowedLateness)
@@ -318,7 +351,8 @@ public final class JoinSpec
             (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
             (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
                 : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) +
-            (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) + '}';
+            (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) +
+            (multi == null ? "" : " " + multi) + '}';
     }
 
     /** Collects and validates a {@link JoinSpec}. Not thread safe. */
@@ -349,6 +383,8 @@ public final class JoinSpec
         private CoGroupFunction coGroup;
         private Schema coGroupSchema;
         private CoGroupBuiltin coGroupBuiltin;
+        /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
+        private MultiJoinSpec multi;
 
         private Builder(final JoinKind kind, final JoinType type)
         {
@@ -743,6 +779,9 @@ public final class JoinSpec
                         throw new IllegalArgumentException("interval: only for interval joins");
                     }
                     break;
+                case MULTI:
+                    checkMulti();
+                    break;
                 default:
                     checkVersioned();
             }
@@ -754,6 +793,21 @@ public final class JoinSpec
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
             return new JoinSpec(this);
+        }
+
+        /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */
+        private void checkMulti()
+        {
+            if (multi == null)
+            {
+                throw new IllegalArgumentException("multi: a multi-way join is built with JoinSpec.multi(MultiJoinSpec)");
+            }
+            if (interval != null || window != null || allowedLateness != 0 || !leftFilter.isEmpty() || !rightFilter.isEmpty() ||
+                !condition.isEmpty() || !leftRowFilters.isEmpty() || !rightRowFilters.isEmpty() || !pairConditions.isEmpty() ||
+                leftUniqueKeyDeclared || rightUniqueKeyDeclared)
+            {
+                throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
+            }
         }
 
         private void checkCoGroup()

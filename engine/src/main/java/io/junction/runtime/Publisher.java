@@ -102,6 +102,8 @@ public final class Publisher
     private final RingBuffer<RingSlot>[] rings;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
+    /** A multi-way join's key per input (SPEC 2.6: rows route by the common key); null for the binary kinds. */
+    private final KeyExtractor[] inputKeys;
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
@@ -153,6 +155,7 @@ public final class Publisher
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.leftKey = compiled.key(Side.LEFT);
         this.rightKey = compiled.key(Side.RIGHT);
+        this.inputKeys = spec.multi() == null ? null : inputKeys(spec.multi());
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
         this.pendingWatermarks = new long[rings.length * 2];
@@ -906,6 +909,127 @@ public final class Publisher
         }
     }
 
+
+    private static KeyExtractor[] inputKeys(final io.junction.api.MultiJoinSpec multi)
+    {
+        final KeyExtractor[] extractors = new KeyExtractor[multi.inputs()];
+        for (int i = 0; i < extractors.length; i++)
+        {
+            final java.util.List<String> fields = multi.key(i);
+            final int[] indices = new int[fields.size()];
+            for (int f = 0; f < indices.length; f++)
+            {
+                indices[f] = multi.schema(i).indexOf(fields.get(f));
+            }
+            extractors[i] = new KeyExtractor(indices);
+        }
+        return extractors;
+    }
+
+    /**
+     * Publishes a row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}, SPEC 2.6), routed
+     * by its key (the common key: equal keys of every input reach one partition); waits for room. A row
+     * whose key is null routes as the key hash 0 (it matches nothing, so any partition is right). The input
+     * idleness and the watermark generators of the binary kinds do not apply to these rows.
+     *
+     * @param input       the input's index in the spec.
+     * @param kind        the row's change kind.
+     * @param row         the buffer holding the encoded row.
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number.
+     * @param ingestNanos {@code System.nanoTime()} when it entered the engine.
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #CLOSED},
+     *         {@link #INVALID_ARGUMENT} (not a multi-way join, an input out of range, a bad buffer range) or
+     *         {@link #PARTITION_FAILED}.
+     */
+    public int publishInput(
+        final int input, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos)
+    {
+        checkOwner();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (inputKeys == null || input < 0 || input >= inputKeys.length || kind == null || row == null || offset < 0 ||
+            length < 0 || length > row.capacity() - offset)
+        {
+            return refuse(INVALID_ARGUMENT);
+        }
+        if (length > slotCapacity)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        view.wrap(row, offset, length);
+        if (view.validate() != null)
+        {
+            return refuse(MALFORMED_ROW);
+        }
+        final int keyLength = inputKeys[input].extract(view, key, 0, key.capacity());
+        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
+        final int partition = KeyHash.partition(hash, rings.length);
+        if (engine.isFailed(partition))
+        {
+            return PARTITION_FAILED;
+        }
+        final RingBuffer<RingSlot> ring = rings[partition];
+        final long sequence = claim(ring, partition, true);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        final RingSlot slot = ring.get(sequence);
+        slot.type = RingSlot.SKIP;
+        boolean filled = false;
+        try
+        {
+            slot.side = (byte)input;
+            slot.kind = (byte)kind.ordinal();
+            slot.timestamp = ts;
+            slot.step = step;
+            slot.ingestNanos = ingestNanos;
+            slot.keyHash = hash;
+            slot.rowLength = length;
+            slot.row.putBytes(0, row, offset, length);
+            slot.type = RingSlot.INPUT_ROW;
+            filled = true;
+        }
+        finally
+        {
+            ring.publish(sequence);
+            if (!filled)
+            {
+                engine.countRefused();
+            }
+        }
+        if (intervalCheckpoints)
+        {
+            checkpointWhenDue(step);
+        }
+        return PUBLISHED;
+    }
+
+    /**
+     * Advances the watermark of input {@code input} of a multi-way join in every partition; waits for room.
+     * The join's watermark is the minimum over its inputs ({@link #watermark(long, long)} advances them all).
+     *
+     * @param input     the input's index in the spec.
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED}, {@link #CLOSED}, {@link #INVALID_ARGUMENT} (not a multi-way join, an input
+     *         out of range) or {@link #PARTITION_FAILED}.
+     */
+    public int watermarkInput(final int input, final long watermark, final long step)
+    {
+        checkOwner();
+        if (inputKeys == null || input < 0 || input >= inputKeys.length)
+        {
+            return INVALID_ARGUMENT;
+        }
+        return broadcast(RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
+    }
 
     private int refuse(final int code)
     {

@@ -180,6 +180,7 @@ public final class Replay {
      */
     static boolean tsRequired(final JoinKind kind) {
         return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
+        // MULTI: as the regular join (SPEC 2.6), ts defaults to 0
     }
 
     /**
@@ -230,7 +231,7 @@ public final class Replay {
                 }
                 final JsonNode row;
                 try {
-                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired);
+                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired, spec.inputNames());
                     if (event.isWatermark()) {
                         continue;
                     }
@@ -293,12 +294,14 @@ public final class Replay {
                 spools.add(deadLetters);
                 collectors[p] = new PartitionCollector(schema, spec.coGroupSchema(), results, deadLetters);
             }
+            collectors[p].multiInputs(spec.multi());
         }
         final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();
         final List<StepLine> refused = new ArrayList<>();
         final boolean tsRequired = tsRequired(spec.kind());
+        final List<String> inputs = spec.multi() == null ? null : spec.multi().names();
         final RowJson codec = new RowJson(schema);
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
         final StringBuilder sb = new StringBuilder(256);
@@ -368,10 +371,12 @@ public final class Replay {
                     continue;
                 }
                 try {
-                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired);
+                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired, inputs);
                     if (event.isWatermark()) {
                         check(event.side() == null
                             ? publisher.watermark(event.ts(), step)
+                            : event.input() >= 0
+                            ? publisher.watermarkInput(event.input(), event.ts(), step)
                             : publisher.watermark(event.side(), event.ts(), step));
                     } else {
                         final String reason = refusedFirst.get(step);
@@ -520,6 +525,8 @@ public final class Replay {
         final int length = codec.encode(event.row(), scratch, 0, scratch.capacity());
         final int code = length == RowJson.TOO_LARGE
             ? Publisher.ROW_TOO_LARGE
+            : event.input() >= 0
+            ? publisher.publishInput(event.input(), event.kind(), scratch, 0, length, event.ts(), step, System.nanoTime())
             : publisher.publish(event.side(), event.kind(), scratch, 0, length, event.ts(), step, System.nanoTime());
         switch (code) {
             case Publisher.PUBLISHED:
@@ -550,7 +557,9 @@ public final class Replay {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
-        sb.append(",\"side\":\"").append(event.side().jsonName()).append("\",\"op\":\"")
+        sb.append(",\"side\":");
+        RowJson.appendString(sb, event.sideName());
+        sb.append(",\"op\":\"")
             .append(event.kind().shortString()).append("\",\"ts\":").append(event.ts()).append(",\"row\":")
             .append(writeNode(event.row()));
         return sb.append('}').toString();
