@@ -104,6 +104,8 @@ public final class Publisher
     private final KeyExtractor rightKey;
     /** A multi-way join's key per input (SPEC 2.6: rows route by the common key); null for the binary kinds. */
     private final KeyExtractor[] inputKeys;
+    /** A multi-way join's typed layer, per input; made on first use. */
+    private RowCodec[] inputCodecs;
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
@@ -1009,6 +1011,50 @@ public final class Publisher
             checkpointWhenDue(step);
         }
         return PUBLISHED;
+    }
+
+    /**
+     * Publishes a row of input {@code input} of a multi-way join given as objects, encoded with that input's
+     * schema (the typed layer: allocates, not for hot paths). Waits while the ring is full.
+     *
+     * @param input the input's index in the spec.
+     * @param kind  its change kind.
+     * @param row   the row as objects; every field name must be in the input's schema.
+     * @param ts    its event time, ms.
+     * @param step  its input sequence number.
+     * @return as {@link #publishInput(int, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     */
+    public int publishInput(final int input, final ChangeKind kind, final Row row, final long ts, final long step)
+    {
+        checkOwner();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (inputKeys == null || input < 0 || input >= inputKeys.length || row == null)
+        {
+            return refuse(INVALID_ARGUMENT);
+        }
+        if (typedRow == null)
+        {
+            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
+            leftCodec = new RowCodec(engine.spec().leftSchema());
+            rightCodec = new RowCodec(engine.spec().rightSchema());
+        }
+        if (inputCodecs == null)
+        {
+            inputCodecs = new RowCodec[inputKeys.length];
+            for (int i = 0; i < inputCodecs.length; i++)
+            {
+                inputCodecs[i] = new RowCodec(engine.spec().multi().schema(i));
+            }
+        }
+        final int length = inputCodecs[input].encode(row, typedRow, 0, slotCapacity);
+        if (length < 0)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        return publishInput(input, kind, typedRow, 0, length, ts, step, System.nanoTime());
     }
 
     /**
