@@ -107,7 +107,14 @@ final class MultiJoinModel {
                     }
                 }
             } else {
-                final int i = names.indexOf(event.get("side").textValue());
+                final int i = event.has("side") && event.get("side").isTextual() ? names.indexOf(event.get("side").textValue()) : -1;
+                if (i < 0) {
+                    // not an input of this join: a bad line, which changes nothing
+                    deadLetters.add("{\"step\":" + step + ",\"reason\":\"bad input: field 'side' names no input\",\"line\":" +
+                        write(RowJson.mapper().getNodeFactory().textNode(line)) + "}");
+                    step++;
+                    continue;
+                }
                 final String op = event.has("op") ? event.get("op").textValue() : "+I";
                 final long ts = event.has("ts") ? event.get("ts").asLong() : 0;
                 final JsonNode row = event.get("row");
@@ -127,7 +134,9 @@ final class MultiJoinModel {
                         }
                     }
                     if (!found) {
-                        deadLetters.add("{\"step\":" + step + ",\"reason\":\"not in state\",\"row\":" + canonical + "}");
+                        deadLetters.add("{\"step\":" + step + ",\"reason\":\"bad input: retraction of a row not in state " +
+                            "(never inserted, already retracted or expired), SPEC 1\",\"side\":\"" + names.get(i) + "\",\"row\":" +
+                            write(row) + "}");
                     }
                 }
             }
