@@ -67,21 +67,21 @@ class MultiJoinReplayTest {
         }
         spec.append("]}");
         final StringBuilder events = new StringBuilder();
-        for (int k = 0; k < 8; k++) {
+        for (int k = 0; k < 12; k++) {
             for (final int input : new int[] {0, 8, 15}) {
                 events.append("{\"side\":\"i").append(input).append("\",\"row\":{\"k\":").append(k).append(",\"v\":9}}\n");
             }
         }
         final java.util.Random random = new java.util.Random(16);
-        for (int e = 0; e < 160; e++) {
+        for (int e = 0; e < 100; e++) {
             final int input = random.nextInt(16);
             events.append("{\"side\":\"i").append(input).append("\",\"op\":\"").append(random.nextInt(6) == 0 ? "-D" : "+I")
-                .append("\",\"row\":{\"k\":").append(random.nextInt(8)).append(",\"v\":").append(random.nextInt(2)).append("}}\n");
+                .append("\",\"row\":{\"k\":").append(random.nextInt(12)).append(",\"v\":").append(random.nextInt(2)).append("}}\n");
         }
         final ReplayResult one = new Replay(Replay.config(1)).run(spec.toString(), events.toString());
         final ReplayResult four = new Replay(Replay.config(4)).run(spec.toString(), events.toString());
         final MultiJoinModel.Expected model = new MultiJoinModel(spec.toString()).run(events.toString());
-        assertFalse(model.results().isEmpty(), () -> "model empty; engine lines " + one.resultLines().size() + "\n" + events);
+        assertTrue(model.results().size() > 100, () -> "the model emits " + model.results().size() + " lines");
         for (final ReplayResult result : List.of(one, four)) {
             final ReplayComparison output = ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.MULTI, model.results(),
                 result.resultLines());
