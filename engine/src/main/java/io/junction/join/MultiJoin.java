@@ -55,41 +55,58 @@ import java.util.PriorityQueue;
  * {@link ChangeKind#INSERT} or {@link ChangeKind#DELETE}; dead letters through
  * {@link DeadLetterHandler#onMultiDeadLetter} with the input's index.
  *
- * <p>The rows are held on the heap (a copy of each stored row's bytes): the per-event path allocates the
- * stored copy of an inserted row (and a key's group when the key is new), nothing else. State in memory
- * only: a {@link StateConfig#stateDirectory()} is refused.
+ * <p>The rows are held on the heap, a copy of each stored row's bytes in a pooled entry: once the pool
+ * holds retracted or expired entries, the per-event path allocates nothing but a key's group when the
+ * key is new (and the by-content bookkeeping of rows that can never match). State in memory only: a
+ * {@link StateConfig#stateDirectory()} is refused.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class MultiJoin implements JoinOperator
 {
-    /** A stored copy of one input row. */
+    /**
+     * A stored copy of one input row. Entries are pooled: a retracted or expired entry is reused (with its
+     * byte array, when large enough) by a later row once nothing refers to it, so that the steady state of
+     * a stream of inserts and retractions allocates nothing.
+     */
     private static final class Entry
     {
-        final byte[] bytes;
-        final int hash;
-        final long ts;
-        final int input;
+        byte[] bytes = new byte[64];
+        int length;
+        int hash;
+        long ts;
+        int input;
         /** The key's group; null for a row that can never match. */
-        final Group group;
+        Group group;
         /** {@code ts + stateTtl} of its input, saturated; unused without a TTL. */
-        final long deadline;
+        long deadline;
         /** Retracted or expired: skipped by the TTL queue. */
         boolean removed;
+        /** In the TTL queue: released to the pool only once the queue has let go of it. */
+        boolean queued;
 
-        Entry(final byte[] bytes, final long ts, final int input, final Group group, final long deadline)
+        void fill(final RowView row, final long ts, final int input, final Group group, final long deadline)
         {
-            this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes);
+            final int n = row.length();
+            if (bytes.length < n)
+            {
+                bytes = new byte[Math.max(n, bytes.length * 2)];
+            }
+            row.buffer().getBytes(row.offset(), bytes, 0, n);
+            this.length = n;
+            this.hash = Bytes.hash(bytes, n);
             this.ts = ts;
             this.input = input;
             this.group = group;
             this.deadline = deadline;
+            this.removed = false;
+            this.queued = false;
         }
 
         boolean sameRow(final Entry other)
         {
-            return other != null && hash == other.hash && Arrays.equals(bytes, other.bytes);
+            return other != null && hash == other.hash && length == other.length &&
+                Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
         }
     }
 
@@ -195,7 +212,7 @@ public final class MultiJoin implements JoinOperator
             for (int k = 0; k < sizes[input]; k++)
             {
                 final Entry e = list[k];
-                if (e.hash == hash && e.bytes.length == length && Arrays.equals(e.bytes, 0, length, bytes, 0, length))
+                if (e.hash == hash && e.length == length && Arrays.equals(e.bytes, 0, length, bytes, 0, length))
                 {
                     return e;
                 }
@@ -309,6 +326,10 @@ public final class MultiJoin implements JoinOperator
     private boolean collecting;
     private final Map<Combination, int[]> net = new HashMap<>();
     private final ArrayList<Entry> expiring = new ArrayList<>();
+    /** Removed entries for reuse; at most {@link #MAX_POOLED}. */
+    private Entry[] pool = new Entry[64];
+    private int poolSize;
+    private static final int MAX_POOLED = 1 << 16;
     private final ArrayList<Group> expiringGroups = new ArrayList<>();
     private long expiryPass;
 
@@ -449,12 +470,17 @@ public final class MultiJoin implements JoinOperator
             deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final byte[] bytes = new byte[row.length()];
-        row.buffer().getBytes(row.offset(), bytes, 0, bytes.length);
         if (!matchable)
         {
-            final Entry entry = new Entry(bytes, ts, input, null, deadline);
-            unmatchable.get(input).computeIfAbsent(new Bytes(bytes), b -> new ArrayList<>(1)).add(entry);
+            final Entry entry = obtain(row, ts, input, null, deadline);
+            rowProbe.set(row.buffer(), row.offset(), row.length());
+            ArrayList<Entry> copies = unmatchable.get(input).get(rowProbe);
+            if (copies == null)
+            {
+                copies = new ArrayList<>(1);
+                unmatchable.get(input).put(new Bytes(rowProbe.copy()), copies);
+            }
+            copies.add(entry);
             stored(entry);
             if (input == 0)
             {
@@ -469,7 +495,7 @@ public final class MultiJoin implements JoinOperator
             group = new Group(new Bytes(probe.copy()), n);
             groups.put(group.key, group);
         }
-        final Entry entry = new Entry(bytes, ts, input, group, deadline);
+        final Entry entry = obtain(row, ts, input, group, deadline);
         current = group;
         if (input == 0)
         {
@@ -510,6 +536,7 @@ public final class MultiJoin implements JoinOperator
             {
                 lone(entry, -1);
             }
+            release(entry);
             return;
         }
         probe.set(key, 0, keyLength);
@@ -539,6 +566,43 @@ public final class MultiJoin implements JoinOperator
         {
             groups.remove(group.key);
         }
+        release(entry);
+    }
+
+    /** @return a pooled entry holding a copy of the row. */
+    private Entry obtain(final RowView row, final long ts, final int input, final Group group, final long deadline)
+    {
+        final Entry entry;
+        if (poolSize > 0)
+        {
+            entry = pool[--poolSize];
+            pool[poolSize] = null;
+        }
+        else
+        {
+            entry = new Entry();
+        }
+        entry.fill(row, ts, input, group, deadline);
+        return entry;
+    }
+
+    /** Returns a removed entry to the pool, unless the TTL queue still holds it (it is released when polled). */
+    private void release(final Entry entry)
+    {
+        if (entry.queued)
+        {
+            return;
+        }
+        entry.group = null;
+        if (poolSize == pool.length)
+        {
+            if (pool.length >= MAX_POOLED)
+            {
+                return;
+            }
+            pool = Arrays.copyOf(pool, pool.length * 2);
+        }
+        pool[poolSize++] = entry;
     }
 
     /** A first-input row that matches nothing: padded through the chain when every later join is left. */
@@ -630,8 +694,8 @@ public final class MultiJoin implements JoinOperator
         }
         else
         {
-            buffers[level].wrap(entry.bytes);
-            views[level].wrap(buffers[level], 0, entry.bytes.length);
+            buffers[level].wrap(entry.bytes, 0, entry.length);
+            views[level].wrap(buffers[level], 0, entry.length);
             out[level] = views[level];
         }
     }
@@ -679,9 +743,10 @@ public final class MultiJoin implements JoinOperator
     private void stored(final Entry entry)
     {
         liveRows[entry.input]++;
-        storedBytes += entry.bytes.length;
+        storedBytes += entry.length;
         if (ttl[entry.input] > 0)
         {
+            entry.queued = true;
             expiries.add(entry);
         }
     }
@@ -690,7 +755,7 @@ public final class MultiJoin implements JoinOperator
     {
         entry.removed = true;
         liveRows[entry.input]--;
-        storedBytes -= entry.bytes.length;
+        storedBytes -= entry.length;
     }
 
     private long totalLive()
@@ -791,7 +856,12 @@ public final class MultiJoin implements JoinOperator
         while (!expiries.isEmpty() && expiries.peek().deadline < watermark)
         {
             final Entry e = expiries.poll();
-            if (!e.removed)
+            e.queued = false;
+            if (e.removed)
+            {
+                release(e);
+            }
+            else
             {
                 expiring.add(e);
             }
@@ -808,12 +878,12 @@ public final class MultiJoin implements JoinOperator
             counters.expiredRows++;
             if (e.group == null)
             {
-                final Bytes content = new Bytes(e.bytes);
-                final ArrayList<Entry> copies = unmatchable.get(e.input).get(content);
+                rowProbe.set(new UnsafeBuffer(e.bytes, 0, e.length), 0, e.length);
+                final ArrayList<Entry> copies = unmatchable.get(e.input).get(rowProbe);
                 copies.remove(e);
                 if (copies.isEmpty())
                 {
-                    unmatchable.get(e.input).remove(content);
+                    unmatchable.get(e.input).remove(rowProbe);
                 }
                 removed(e);
                 if (e.input == 0)
@@ -865,6 +935,10 @@ public final class MultiJoin implements JoinOperator
             {
                 groups.remove(group.key);
             }
+        }
+        for (final Entry e : expiring)
+        {
+            release(e);
         }
         expiring.clear();
         expiringGroups.clear();

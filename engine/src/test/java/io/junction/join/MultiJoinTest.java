@@ -265,4 +265,60 @@ class MultiJoinTest
         assertThrows(UnsupportedOperationException.class, () -> new MultiJoin(JoinSpec.multi(ops(JoinType.INNER, JoinType.LEFT).build()),
             StateConfig.defaults().withStateDirectory(java.nio.file.Path.of("/nonexistent")), results, deadLetters));
     }
+
+    @Test
+    void theSteadyStateOfInsertsAndRetractionsAllocatesNothing()
+    {
+        final int keys = 16;
+        final RowView[] orders = new RowView[keys];
+        final RowView[] payments = new RowView[keys];
+        final RowView[] shipments = new RowView[keys];
+        for (int k = 0; k < keys; k++)
+        {
+            orders[k] = order(k);
+            payments[k] = payment(k, "p");
+            shipments[k] = shipment(k, "s");
+        }
+        final long[] emitted = {0};
+        final ResultHandler counting = new ResultHandler()
+        {
+            @Override
+            public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+            {
+            }
+
+            @Override
+            public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
+            {
+                emitted[0]++;
+            }
+        };
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        try (MultiJoin join = new MultiJoin(JoinSpec.multi(ops(JoinType.LEFT, JoinType.LEFT).build()), StateConfig.defaults(),
+            counting, deadLetters))
+        {
+            for (int k = 0; k < keys; k++)
+            {
+                join.onInputRow(0, ChangeKind.INSERT, orders[k], 0, 0);
+            }
+            long least = Long.MAX_VALUE;
+            for (int window = 0; window < 4; window++)
+            {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 10_000; i++)
+                {
+                    final int k = i % keys;
+                    join.onInputRow(1, ChangeKind.INSERT, payments[k], 0, i);
+                    join.onInputRow(2, ChangeKind.INSERT, shipments[k], 0, i);
+                    join.onInputRow(1, ChangeKind.DELETE, payments[k], 0, i);
+                    join.onInputRow(2, ChangeKind.DELETE, shipments[k], 0, i);
+                }
+                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            assertTrue(least < 16 * 1024, "allocated at least " + least + " bytes in each window of 40,000 events");
+            assertEquals(keys + 4 * 10_000 * 8, emitted[0]);
+            assertEquals(List.of(), dead);
+        }
+    }
 }
