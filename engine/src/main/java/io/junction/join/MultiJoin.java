@@ -57,8 +57,9 @@ import java.util.PriorityQueue;
  *
  * <p>The rows are held on the heap, a copy of each stored row's bytes in a pooled entry: once the pool
  * holds retracted or expired entries, the per-event path allocates nothing but a key's group when the
- * key is new (and the by-content bookkeeping of rows that can never match). State in memory only: a
- * {@link StateConfig#stateDirectory()} is refused.
+ * key is new (and the by-content bookkeeping of rows that can never match). Durable mode
+ * ({@link StateConfig#stateDirectory()}): {@link #persist()} writes the rows, watermarks and counters to one
+ * checksummed file there, which a new operator of the same spec reopens; the runtime's checkpoints copy it.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -343,11 +344,8 @@ public final class MultiJoin implements JoinOperator
     public MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
         JoinOperators.requireKind(spec, JoinKind.MULTI);
-        if (config.stateDirectory() != null)
-        {
-            throw new UnsupportedOperationException("multi-way joins keep their state in memory only: durable state (" +
-                "StateConfig.stateDirectory " + config.stateDirectory() + ") is not supported for them yet");
-        }
+        this.stateDirectory = config.stateDirectory();
+        this.fingerprint = spec.fingerprint();
         final MultiJoinSpec multi = spec.multi();
         this.n = multi.inputs();
         this.results = results;
@@ -416,6 +414,192 @@ public final class MultiJoin implements JoinOperator
         {
             buffers[i] = new UnsafeBuffer(new byte[0]);
             views[i] = new RowView();
+        }
+        if (stateDirectory != null)
+        {
+            load();
+        }
+    }
+
+    /** The state file in the state directory (durable mode): every stored row, the watermarks and the counters. */
+    static final String STATE_FILE = "multi-join.state";
+    private static final int STATE_MAGIC = 0x4A4D4A31;
+    private final java.nio.file.Path stateDirectory;
+    private final long fingerprint;
+    private boolean released;
+
+    @Override
+    public boolean durable()
+    {
+        return stateDirectory != null;
+    }
+
+    /**
+     * Durable mode: writes every stored row (in arrival order per key and input, so that retractions and
+     * expiry take the same copies after a reopen), the inputs' watermarks, idleness and the counters to
+     * {@value #STATE_FILE}, checksummed, through a temporary file moved into place and synced.
+     */
+    @Override
+    public void persist() throws java.io.IOException
+    {
+        if (stateDirectory == null)
+        {
+            throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
+        }
+        io.junction.internal.durable.OwnerOnlyFiles.createDirectories(stateDirectory);
+        final java.nio.file.Path file = stateDirectory.resolve(STATE_FILE);
+        final java.nio.file.Path temporary = stateDirectory.resolve(STATE_FILE + ".tmp");
+        java.nio.file.Files.deleteIfExists(temporary);
+        io.junction.internal.durable.OwnerOnlyFiles.createFile(temporary);
+        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        try (java.io.FileOutputStream fileOut = new java.io.FileOutputStream(temporary.toFile());
+             java.io.DataOutputStream out = new java.io.DataOutputStream(new java.util.zip.CheckedOutputStream(
+                 new java.io.BufferedOutputStream(fileOut, 1 << 16), crc)))
+        {
+            out.writeInt(STATE_MAGIC);
+            out.writeLong(fingerprint);
+            out.writeInt(n);
+            for (int i = 0; i < n; i++)
+            {
+                out.writeLong(watermarks[i]);
+                out.writeBoolean(idle[i]);
+            }
+            out.writeLong(joinWatermark);
+            out.writeLong(counters.rowsIn);
+            out.writeLong(counters.rowsOut);
+            out.writeLong(counters.lateRows);
+            out.writeLong(counters.badInputs);
+            out.writeLong(counters.expiredRows);
+            long rows = 0;
+            for (int i = 0; i < n; i++)
+            {
+                rows += liveRows[i];
+            }
+            out.writeLong(rows);
+            for (int i = 0; i < n; i++)
+            {
+                for (final ArrayList<Entry> copies : unmatchable.get(i).values())
+                {
+                    for (final Entry e : copies)
+                    {
+                        writeEntry(out, e);
+                    }
+                }
+            }
+            for (final Group group : groups.values())
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    for (int k = 0; k < group.sizes[i]; k++)
+                    {
+                        writeEntry(out, group.rows[i][k]);
+                    }
+                }
+            }
+            out.flush();
+            final long checksum = crc.getValue();
+            out.writeLong(checksum);
+            out.flush();
+            fileOut.getFD().sync();
+        }
+        java.nio.file.Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        io.junction.internal.durable.SmallFiles.fsyncDirectory(stateDirectory);
+    }
+
+    private static void writeEntry(final java.io.DataOutputStream out, final Entry e) throws java.io.IOException
+    {
+        out.writeByte(e.input);
+        out.writeLong(e.ts);
+        out.writeInt(e.length);
+        out.write(e.bytes, 0, e.length);
+    }
+
+    /** Reopens what {@link #persist()} wrote; a missing file is a fresh start, anything else wrong is refused. */
+    private void load()
+    {
+        final java.nio.file.Path file = stateDirectory.resolve(STATE_FILE);
+        if (!java.nio.file.Files.exists(file))
+        {
+            return;
+        }
+        final byte[] bytes;
+        try
+        {
+            bytes = java.nio.file.Files.readAllBytes(file);
+        }
+        catch (final java.io.IOException e)
+        {
+            throw new DurableStateException("cannot read the multi-way join's state " + file + ": " + e.getMessage(), e);
+        }
+        if (bytes.length < Long.BYTES)
+        {
+            throw new DurableStateException(file + " is not a multi-way join's state (too short)");
+        }
+        final java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, 0, bytes.length - Long.BYTES);
+        final ByteBuffer in = ByteBuffer.wrap(bytes);
+        if (in.getLong(bytes.length - Long.BYTES) != crc.getValue())
+        {
+            throw new DurableStateException(file + " is damaged (checksum mismatch)");
+        }
+        if (in.getInt() != STATE_MAGIC)
+        {
+            throw new DurableStateException(file + " is not a multi-way join's state");
+        }
+        if (in.getLong() != fingerprint || in.getInt() != n)
+        {
+            throw new DurableStateException(file + " holds the state of another join spec");
+        }
+        for (int i = 0; i < n; i++)
+        {
+            watermarks[i] = in.getLong();
+            idle[i] = in.get() != 0;
+        }
+        joinWatermark = in.getLong();
+        counters.rowsIn = in.getLong();
+        counters.rowsOut = in.getLong();
+        counters.lateRows = in.getLong();
+        counters.badInputs = in.getLong();
+        counters.expiredRows = in.getLong();
+        counters.watermark = joinWatermark;
+        final long rows = in.getLong();
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final RowView row = new RowView();
+        for (long r = 0; r < rows; r++)
+        {
+            final int input = in.get();
+            final long ts = in.getLong();
+            final int length = in.getInt();
+            row.wrap(buffer, in.position(), length);
+            in.position(in.position() + length);
+            final int keyLength = keys[input].extract(row, key, 0, key.capacity());
+            final boolean matchable = keyLength >= 0 && filters[input].test(row);
+            final long deadline = ttl[input] > 0 ? saturatedAdd(ts, ttl[input]) : Long.MAX_VALUE;
+            if (!matchable)
+            {
+                final Entry entry = obtain(row, ts, input, null, deadline);
+                rowProbe.set(row.buffer(), row.offset(), row.length());
+                ArrayList<Entry> copies = unmatchable.get(input).get(rowProbe);
+                if (copies == null)
+                {
+                    copies = new ArrayList<>(1);
+                    unmatchable.get(input).put(new Bytes(rowProbe.copy()), copies);
+                }
+                copies.add(entry);
+                stored(entry);
+                continue;
+            }
+            probe.set(key, 0, keyLength);
+            Group group = groups.get(probe);
+            if (group == null)
+            {
+                group = new Group(new Bytes(probe.copy()), n);
+                groups.put(group.key, group);
+            }
+            final Entry entry = obtain(row, ts, input, group, deadline);
+            group.add(entry);
+            stored(entry);
         }
     }
 
@@ -981,8 +1165,41 @@ public final class MultiJoin implements JoinOperator
     }
 
     @Override
+    public void discard()
+    {
+        release();
+    }
+
+    /** In durable mode persists first ({@link java.io.UncheckedIOException} when that fails, after releasing). */
+    @Override
     public void close()
     {
+        if (released)
+        {
+            return;
+        }
+        java.io.IOException failure = null;
+        if (stateDirectory != null)
+        {
+            try
+            {
+                persist();
+            }
+            catch (final java.io.IOException e)
+            {
+                failure = e;
+            }
+        }
+        release();
+        if (failure != null)
+        {
+            throw new java.io.UncheckedIOException(failure);
+        }
+    }
+
+    private void release()
+    {
+        released = true;
         groups.clear();
         for (final Map<Bytes, ArrayList<Entry>> map : unmatchable)
         {

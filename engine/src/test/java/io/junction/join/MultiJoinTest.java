@@ -262,8 +262,6 @@ class MultiJoinTest
             .condition("orders.amt", CompareOp.LT, "refunds.amt").build()).getMessage().startsWith("condition[0].right"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ops(JoinType.INNER, JoinType.LEFT)
             .condition("orders.nope", CompareOp.LT, "payments.amt").build()).getMessage().startsWith("condition[0].left"));
-        assertThrows(UnsupportedOperationException.class, () -> new MultiJoin(JoinSpec.multi(ops(JoinType.INNER, JoinType.LEFT).build()),
-            StateConfig.defaults().withStateDirectory(java.nio.file.Path.of("/nonexistent")), results, deadLetters));
     }
 
     @Test
