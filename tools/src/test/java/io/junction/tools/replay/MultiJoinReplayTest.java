@@ -39,6 +39,21 @@ class MultiJoinReplayTest {
             dead.get(2).contains("not in state"), dead.get(2));
         assertTrue(dead.get(3).startsWith("{\"step\":6,"), dead.get(3));
         assertEquals(0, result.errorCount(), result.errors().toString());
+        // the engine's metrics count the operator's rows: rows in, rows out, bad inputs, live rows per side
+        long rowsIn = 0;
+        long rowsOut = 0;
+        long badInputs = 0;
+        long live = 0;
+        for (final io.junction.metrics.PartitionSnapshot p : result.metrics()) {
+            rowsIn += p.rowsIn;
+            rowsOut += p.rowsOut;
+            badInputs += p.badInputs;
+            live += p.liveLeft + p.liveRight;
+        }
+        assertEquals(3, rowsIn, "the rows that reached the operator");
+        assertEquals(3, rowsOut);
+        assertEquals(1, badInputs);
+        assertEquals(2, live, "one order, one payment");
     }
 
     @Test
