@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * (a step that emitted both signs of one combination would differ from the difference).
  */
 class MultiJoinDifferentialTest {
-    private static final int SCENARIOS = 200;
+    /** 200 by default; {@code -Djunction.multi.scenarios=N} runs a longer sweep. */
+    private static final int SCENARIOS = Integer.getInteger("junction.multi.scenarios", 200);
 
     @Test
     void randomScenariosMatchTheChainOfBinaryJoinsAtEveryStep() {
