@@ -179,8 +179,8 @@ public final class Replay {
      * @return whether its rows need a {@code ts}: event-time joins do; a regular or lookup join takes 0 for a missing one
      */
     static boolean tsRequired(final JoinKind kind) {
-        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
         // MULTI: as the regular join (SPEC 2.6), ts defaults to 0
+        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
     }
 
     /**
