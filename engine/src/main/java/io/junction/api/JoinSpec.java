@@ -753,7 +753,9 @@ public final class JoinSpec
             checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
-            return new JoinSpec(this);
+            final JoinSpec spec = new JoinSpec(this);
+            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
+            return spec;
         }
 
         private void checkCoGroup()

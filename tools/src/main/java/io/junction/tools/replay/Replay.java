@@ -530,6 +530,9 @@ public final class Replay {
             case Publisher.MALFORMED_ROW:
                 refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
                 return;
+            case Publisher.SCHEMA_MISMATCH:
+                refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.SCHEMA_MISMATCH.message())));
+                return;
             default:
                 check(code);
         }
