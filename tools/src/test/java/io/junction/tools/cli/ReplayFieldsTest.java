@@ -123,4 +123,26 @@ class ReplayFieldsTest {
         assertEquals("schema_mismatch", first.get("code").textValue(), first.toString());
         assertEquals(1, first.get("step").asLong());
     }
+
+    @Test
+    void shouldPrintWhatTheReadmesReplayExampleSays() throws IOException {
+        final Path root = Path.of("..");
+        final List<String> readme = Files.readAllLines(root.resolve("README.md"));
+        final String command = "$ tools/bin/junction replay examples/replay/shows.join.json examples/replay/shows.events.jsonl";
+        int line = readme.indexOf(command);
+        assertTrue(line >= 0, "the README shows the command " + command);
+        final List<String> stdout = new ArrayList<>();
+        String summary = null;
+        for (line++; !readme.get(line).equals("```"); line++) {
+            if (readme.get(line).startsWith("junction replay: ")) {
+                summary = readme.get(line);
+            } else {
+                stdout.add(readme.get(line));
+            }
+        }
+        assertEquals(0, run("replay", root.resolve("examples/replay/shows.join.json").toString(),
+            root.resolve("examples/replay/shows.events.jsonl").toString()), err.toString());
+        assertEquals(stdout, out.toString().lines().toList(), "the README's output lines");
+        assertEquals(summary, lastLine(errLines()), "the README's summary line");
+    }
 }
