@@ -362,7 +362,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private static int ioError(final PrintWriter err, final String what, final IOException e) {
-        err.println("junction replay: " + what + ": " + e);
+        err.println("junction replay: " + what + ": " + io.junction.tools.JunctionCli.describe(e));
         err.flush();
         return EXIT_IO;
     }

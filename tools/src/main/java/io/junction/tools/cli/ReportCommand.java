@@ -1,11 +1,13 @@
 package io.junction.tools.cli;
 
 import io.junction.tools.perf.LatencyReport;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -30,10 +32,10 @@ public final class ReportCommand implements Callable<Integer>
         final List<LatencyReport.Series> series = new ArrayList<>();
         for (final File log : logs)
         {
-            series.add(new LatencyReport.Series(log.getName(), LatencyReport.readLog(log.toPath()), 0));
+            series.add(new LatencyReport.Series(log.getName(), read(log), 0));
         }
         final LatencyReport.Series floorSeries = floor == null ? null :
-            new LatencyReport.Series("floor " + floor.getName(), LatencyReport.readLog(floor.toPath()), 0);
+            new LatencyReport.Series("floor " + floor.getName(), read(floor), 0);
         System.out.print(LatencyReport.table(series, floorSeries));
         if (svg != null)
         {
@@ -46,5 +48,37 @@ public final class ReportCommand implements Callable<Integer>
             System.out.println("plot: " + svg);
         }
         return 0;
+    }
+
+    /**
+     * @return the log's histograms merged
+     * @throws CliError (exit 1) when the file is missing, unreadable, or no HdrHistogram interval log:
+     *     a table of zeros would read as a measurement
+     */
+    private static Histogram read(final File log)
+    {
+        if (!log.isFile())
+        {
+            throw new CliError(1, log.exists() ? log + " is not a file" : "no such file: " + log);
+        }
+        if (!log.canRead())
+        {
+            throw new CliError(1, "permission denied: " + log);
+        }
+        final Histogram histogram;
+        try
+        {
+            histogram = LatencyReport.readLog(log.toPath());
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            throw new CliError(1, log + " is not an HdrHistogram interval log (.hlog, as 'junction loadgen --hlog' writes)");
+        }
+        if (histogram.getTotalCount() == 0)
+        {
+            throw new CliError(1, log + " holds no latency values: not an HdrHistogram interval log (.hlog, as " +
+                "'junction loadgen --hlog' writes), or an empty one");
+        }
+        return histogram;
     }
 }
