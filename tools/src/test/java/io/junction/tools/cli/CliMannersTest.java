@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.tools.JunctionCli;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.junction.tools.json.RowJson;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -92,5 +98,30 @@ class CliMannersTest {
         assertTrue(err.toString().contains("kafka"), err.toString());
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("kafka"), out.toString());
+    }
+
+    @Test
+    void shouldWriteTheHgrmAndJsonOfAReport() throws IOException {
+        final Histogram histogram = new Histogram(3);
+        for (long v = 1; v <= 1000; v++) {
+            histogram.recordValue(v * 1000); // 1..1000 us, in ns
+        }
+        final Path log = tmp.resolve("run.hlog");
+        try (PrintStream out = new PrintStream(log.toFile(), StandardCharsets.UTF_8)) {
+            final HistogramLogWriter writer = new HistogramLogWriter(out);
+            writer.outputLogFormatVersion();
+            writer.outputIntervalHistogram(histogram);
+        }
+        final Path hgrm = tmp.resolve("run.hgrm");
+        final Path json = tmp.resolve("run.json");
+        assertEquals(0, run("report", log.toString(), "--hgrm", hgrm.toString(), "--json", json.toString()), err.toString());
+        final String distribution = Files.readString(hgrm);
+        assertTrue(distribution.startsWith("# run.hlog") && distribution.contains("Value     Percentile"), distribution);
+        final JsonNode result = RowJson.mapper().readTree(Files.readString(json));
+        assertEquals("us", result.get("unit").textValue());
+        final JsonNode series = result.get("series").get(0);
+        assertEquals(1000, series.get("count").asLong());
+        assertEquals(500, series.get("p50").asDouble(), 1.0);
+        assertEquals(1000, series.get("max").asDouble(), 1.0);
     }
 }
