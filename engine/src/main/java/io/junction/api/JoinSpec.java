@@ -792,7 +792,9 @@ public final class JoinSpec
             checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
-            return new JoinSpec(this);
+            final JoinSpec spec = new JoinSpec(this);
+            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
+            return spec;
         }
 
         /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */

@@ -152,7 +152,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
     }
 
     /**
-     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","side":"left","op":"+I","ts":T,"row":{...}}}.
+     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","code":"late","side":"left","op":"+I","ts":T,"row":{...}}}
+     * ({@link DeadLetterCodes}).
      *
      * @param schema field names
      * @param sb     a reusable builder (cleared first)
@@ -177,6 +178,7 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
+        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
         sb.append(",\"side\":");
         RowJson.appendString(sb, side);
         sb.append(",\"op\":\"").append(kind.shortString())
