@@ -179,7 +179,7 @@ public final class Replay {
      * @return whether its rows need a {@code ts}: event-time joins do; a regular or lookup join takes 0 for a missing one
      */
     static boolean tsRequired(final JoinKind kind) {
-        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
+        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL || kind == JoinKind.ASOF;
     }
 
     /**
