@@ -379,7 +379,7 @@ public final class AsofJoin implements JoinOperator
             if (direction != AsofSpec.Direction.BACKWARD)
             {
                 state.wheel.cancel(l);
-                state.wheel.schedule(l, saturatedAdd(finalTs(lts, ts), lateness));
+                state.wheel.schedule(l, saturatedAdd(finalTsWith(lts, ts), lateness));
             }
         }
     }
