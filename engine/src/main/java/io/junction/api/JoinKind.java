@@ -1,6 +1,6 @@
 package io.junction.api;
 
-/** The family of a join: what bounds its state and how it emits (docs/SEMANTICS.md, sections 4-8). */
+/** The family of a join: what bounds its state and how it emits (docs/SEMANTICS.md, sections 4-7, 10). */
 public enum JoinKind
 {
     /** Unbounded state, retraction changelog out (Flink SQL regular join). */

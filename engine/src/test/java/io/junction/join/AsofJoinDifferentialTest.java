@@ -37,7 +37,7 @@ import static io.junction.join.ScenarioEvents.randomWatermarkKind;
 import static io.junction.join.ScenarioEvents.sequenceSeeds;
 
 /**
- * The ASOF join against a brute-force model of SPEC 2.5 (docs/SEMANTICS.md section 8), over many short
+ * The ASOF join against a brute-force model of SPEC 2.5 (docs/SEMANTICS.md section 10), over many short
  * random logs per direction, emission mode and type: random tolerance (or none), allowed lateness,
  * pre-filters and a condition, rows out of order, several rows of a key at one ts, late rows of both
  * sides, watermarks per side and on both (sometimes going backwards), few keys (a string key, null and
