@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * What to join, validated and compiled: kind and type, the key fields of each side, per-side
- * pre-join filters, the post-join condition, interval or window, allowed lateness and state TTL
- * (SPEC 1). Immutable and thread safe once built.
+ * pre-join filters, the post-join condition, interval, window or ASOF options ({@link AsofSpec}), allowed
+ * lateness and state TTL (SPEC 1). Immutable and thread safe once built.
  *
  * <pre>{@code
  * Schema schema = Schema.of("log_id", "ts", "show_params", "click_params");
@@ -87,8 +87,8 @@ public final class JoinSpec
     }
 
     /**
-     * @param kind regular, interval, window, temporal or lookup.
-     * @param type inner, left, right, full, semi or anti (temporal and lookup joins: inner or left).
+     * @param kind regular, interval, window, temporal, lookup or asof.
+     * @param type inner, left, right, full, semi or anti (temporal, lookup and asof joins: inner or left).
      * @return a builder for a join of this kind and type.
      */
     public static Builder builder(final JoinKind kind, final JoinType type)
@@ -220,7 +220,7 @@ public final class JoinSpec
         return asof;
     }
 
-    /** @return ms of event time a row may lag the watermark and still be joined (interval and window joins). */
+    /** @return ms of event time a row may lag the watermark and still be joined (interval, window and asof joins). */
     public long allowedLateness()
     {
         return allowedLateness;

@@ -11,6 +11,8 @@ import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
+import io.junction.metrics.HotKey;
+import io.junction.metrics.OperatorCounters;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -277,6 +279,35 @@ class AsofJoinTest
             assertEquals(List.of(), h.at(h.watermark(Side.LEFT, 50)));
             assertEquals(List.of(), h.at(h.watermark(Side.RIGHT, 10)));
             assertEquals(List.of("+I L10 null"), h.at(h.idle(Side.RIGHT)));
+        }
+    }
+
+    @Test
+    void countersAndHotKeysReportTheStateAsForTheOtherKinds()
+    {
+        try (VersionedTestHarness h = asof(JoinType.LEFT, BACKWARD, FINAL))
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                h.right(i, "hot", "R" + i);
+            }
+            h.left(30, "hot", "Lhot");
+            h.left(30, "cold", "Lcold");
+            final OperatorCounters before = h.counters();
+            assertEquals(22, before.rowsIn());
+            assertEquals(2, before.liveLeft());
+            assertEquals(20, before.liveRight(), "no watermark yet: nothing is freed");
+            final List<HotKey> report = h.operator().hotKeys();
+            assertEquals("\"hot\"", report.get(0).keyText());
+            assertEquals(21, report.get(0).storedRows);
+            assertEquals(21, report.get(0).liveRows);
+            assertEquals(List.of("+I Lcold null", "+I Lhot R19"), h.at(h.watermark(31)));
+            final OperatorCounters after = h.counters();
+            assertEquals(2, after.rowsOut());
+            assertEquals(0, after.liveLeft());
+            assertEquals(1, after.liveRight(), "only the newest row at or below the watermark can still be selected");
+            assertEquals(19, after.expiredRows(), "freed right rows count as expired");
+            assertEquals(31, after.watermark());
         }
     }
 
