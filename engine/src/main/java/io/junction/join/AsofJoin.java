@@ -262,7 +262,9 @@ public final class AsofJoin implements JoinOperator
             return;
         }
         state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 1);
-        final long best = bestFor(bucket, predicate.key, keyLength, row, ts, 0);
+        // Final backward needs no candidate now: its F is l.ts whatever it is, and the match is found when final.
+        final long best = eager || direction != AsofSpec.Direction.BACKWARD
+            ? bestFor(bucket, predicate.key, keyLength, row, ts, 0) : 0;
         final long record = state.store.append(reserved, bucket, Side.LEFT, predicate.key, 0, keyLength, row, ts);
         if (eager)
         {

@@ -57,7 +57,7 @@ import static io.junction.join.ScenarioEvents.sequenceSeeds;
  */
 class AsofJoinDifferentialTest
 {
-    private static final int SEQUENCES = Integer.getInteger("junction.asof.sequences", 160);
+    private static final int SEQUENCES = Integer.getInteger("junction.asof.sequences", 100);
 
     private static final class Scenario
     {
