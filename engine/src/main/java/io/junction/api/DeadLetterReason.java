@@ -3,14 +3,20 @@ package io.junction.api;
 /** Why an input row was not processed. Each is counted; none stops the partition. */
 public enum DeadLetterReason
 {
-    /** An interval-join row older than the join watermark minus the allowed lateness; a temporal-join row older than the join watermark. */
-    LATE("late: ts < join watermark - allowedLateness (SPEC 2.2)"),
+    /**
+     * An interval-join or ASOF-join row older than the join watermark minus the allowed lateness; a
+     * temporal-join row older than the join watermark.
+     */
+    LATE("late: ts < join watermark - allowedLateness (SPEC 2.2, 2.5)"),
     /** A window-join row all of whose windows have already fired. */
     LATE_WINDOW("late: every window of the row already fired (SPEC 2.3)"),
     /** A retraction for which no equal row is stored. */
     RETRACTION_NOT_IN_STATE("bad input: retraction of a row not in state (never inserted, already retracted or expired), SPEC 1"),
-    /** A change kind other than {@code +I} in an interval or window join, or on the left input of a temporal or lookup join. */
-    NOT_APPEND_ONLY("bad input: interval and window joins, and the left input of temporal and lookup joins, take append-only input (+I), SPEC 1"),
+    /**
+     * A change kind other than {@code +I} in an interval, window or ASOF join, or on the left input of a
+     * temporal or lookup join.
+     */
+    NOT_APPEND_ONLY("bad input: interval, window and asof joins, and the left input of temporal and lookup joins, take append-only input (+I), SPEC 1"),
     /** A join key, or a declared unique key, longer than the configured maximum key length. */
     KEY_TOO_LONG("bad input: join key (or declared unique key) longer than the key buffer"),
     /** A row that does not fit a ring slot. */

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * What to join, validated and compiled: kind and type, the key fields of each side, per-side
- * pre-join filters, the post-join condition, interval or window, allowed lateness and state TTL
- * (SPEC 1). Immutable and thread safe once built.
+ * pre-join filters, the post-join condition, interval, window or ASOF options ({@link AsofSpec}), allowed
+ * lateness and state TTL (SPEC 1). Immutable and thread safe once built.
  *
  * <pre>{@code
  * Schema schema = Schema.of("log_id", "ts", "show_params", "click_params");
@@ -48,6 +48,7 @@ public final class JoinSpec
     private final List<PairCondition> pairConditions;
     private final IntervalBounds interval;
     private final WindowSpec window;
+    private final AsofSpec asof;
     private final long allowedLateness;
     private final long leftStateTtl;
     private final long rightStateTtl;
@@ -75,6 +76,7 @@ public final class JoinSpec
         pairConditions = Collections.unmodifiableList(new ArrayList<>(b.pairConditions));
         interval = b.interval;
         window = b.window;
+        asof = b.asof;
         allowedLateness = b.allowedLateness;
         leftStateTtl = b.leftStateTtl;
         rightStateTtl = b.rightStateTtl;
@@ -88,8 +90,8 @@ public final class JoinSpec
     }
 
     /**
-     * @param kind regular, interval, window, temporal or lookup.
-     * @param type inner, left, right, full, semi or anti (temporal and lookup joins: inner or left).
+     * @param kind regular, interval, window, temporal, lookup or asof.
+     * @param type inner, left, right, full, semi or anti (temporal, lookup and asof joins: inner or left).
      * @return a builder for a join of this kind and type.
      */
     public static Builder builder(final JoinKind kind, final JoinType type)
@@ -244,7 +246,13 @@ public final class JoinSpec
         return window;
     }
 
-    /** @return ms of event time a row may lag the watermark and still be joined (interval and window joins). */
+    /** @return the options of an ASOF join (direction, tolerance, emission), else null. */
+    public AsofSpec asof()
+    {
+        return asof;
+    }
+
+    /** @return ms of event time a row may lag the watermark and still be joined (interval, window and asof joins). */
     public long allowedLateness()
     {
         return allowedLateness;
@@ -342,6 +350,7 @@ public final class JoinSpec
             (leftUniqueKey.isEmpty() ? "" : " leftUniqueKey=" + leftUniqueKey) +
             (rightUniqueKey.isEmpty() ? "" : " rightUniqueKey=" + rightUniqueKey) +
             (interval != null ? " interval=" + interval : "") + (window != null ? " window=" + window : "") +
+            (asof != null ? " " + asof : "") +
             (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
             (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
             (condition.isEmpty() ? "" : " condition=" + condition) +
@@ -377,6 +386,7 @@ public final class JoinSpec
         private final List<PairCondition> pairConditions = new ArrayList<>();
         private IntervalBounds interval;
         private WindowSpec window;
+        private AsofSpec asof;
         private long allowedLateness;
         private long leftStateTtl;
         private long rightStateTtl;
@@ -620,6 +630,18 @@ public final class JoinSpec
         }
 
         /**
+         * Sets the options of an ASOF join ({@link JoinKind#ASOF}): direction, tolerance and emission mode.
+         *
+         * @param options the options.
+         * @return this builder.
+         */
+        public Builder asof(final AsofSpec options)
+        {
+            this.asof = requireNonNull(options, "asof");
+            return this;
+        }
+
+        /**
          * Sets the allowed lateness in ms of event time, >= 0.
          *
          * @param millis the lateness, ms.
@@ -719,7 +741,8 @@ public final class JoinSpec
         /**
          * Validates and builds the spec. A temporal or lookup join ({@link JoinKind#TEMPORAL}, {@link JoinKind#LOOKUP})
          * is inner or left, its {@code rightKey} is the right table's primary key, and it takes no interval,
-         * window, allowed lateness, state TTL or unique key.
+         * window, allowed lateness, state TTL or unique key. An ASOF join ({@link JoinKind#ASOF}) needs its
+         * {@link #asof options}, is inner or left, and takes no interval, window, state TTL or unique key.
          *
          * @return the validated spec.
          * @throws IllegalArgumentException naming the offending field when the spec is not valid.
@@ -782,8 +805,15 @@ public final class JoinSpec
                 case MULTI:
                     checkMulti();
                     break;
+                case ASOF:
+                    checkAsof();
+                    break;
                 default:
                     checkVersioned();
+            }
+            if (kind != JoinKind.ASOF && asof != null)
+            {
+                throw new IllegalArgumentException("asof: only for asof joins, this is a " + kind.name().toLowerCase(java.util.Locale.ROOT) + " join");
             }
             if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
             {
@@ -863,6 +893,31 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("allowedLateness: not for a " + name + " join (a left row below the " +
                     "watermark is late, as its version may already be gone)");
+            }
+        }
+
+        /**
+         * The ASOF join's own rules (SPEC 2.5): its options are required; inner or left only; no interval or
+         * window (its time bound is the direction and tolerance); allowed lateness, filters and a condition apply.
+         */
+        private void checkAsof()
+        {
+            if (asof == null)
+            {
+                throw new IllegalArgumentException("asof: required for an asof join (direction, tolerance, emit)");
+            }
+            if (type != JoinType.INNER && type != JoinType.LEFT)
+            {
+                throw new IllegalArgumentException("type: an asof join is inner or left, not " +
+                    type.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (interval != null)
+            {
+                throw new IllegalArgumentException("interval: only for interval joins, this is an asof join");
+            }
+            if (window != null)
+            {
+                throw new IllegalArgumentException("window: only for window joins, this is an asof join");
             }
         }
 

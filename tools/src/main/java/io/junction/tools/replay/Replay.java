@@ -186,7 +186,7 @@ public final class Replay {
      */
     static boolean tsRequired(final JoinKind kind) {
         // MULTI: as the regular join (SPEC 2.6), ts defaults to 0
-        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
+        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL || kind == JoinKind.ASOF;
     }
 
     /**
