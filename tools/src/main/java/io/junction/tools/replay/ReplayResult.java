@@ -35,6 +35,20 @@ public final class ReplayResult {
         this.metrics = Collections.unmodifiableList(metrics);
     }
 
+    /** Rows the join dropped by state TTL or eviction (SPEC 2.7 visible expiry), ordered by step. */
+    private List<StepLine> expired = List.of();
+
+    /** Sets the expired rows; the replay's, once, before it hands the result out. */
+    ReplayResult withExpired(final List<StepLine> lines) {
+        this.expired = Collections.unmodifiableList(lines);
+        return this;
+    }
+
+    /** @return the expired rows' lines ({@code {"step":..,"side":..,"reason":..,"ts":..,"row":..}}), ordered by step */
+    public List<String> expiredLines() {
+        return texts(expired);
+    }
+
     /** @return the number of non-blank input lines, which is also the step of the end-of-log flush */
     public long steps() {
         return steps;
