@@ -181,5 +181,11 @@ class ShapingReplayTest {
         assertEquals(List.of(
             "{\"step\":3,\"side\":\"left\",\"reason\":\"state-ttl\",\"ts\":100,\"row\":{\"k\":1,\"s\":\"a\"}}",
             "{\"step\":4,\"side\":\"right\",\"reason\":\"state-ttl\",\"ts\":105,\"row\":{\"k\":2,\"c\":\"x\"}}"), lines);
+        // counted per side in the partitions' metrics (what JMX reads)
+        final ReplayResult result = new Replay(Replay.config(2)).run(JoinSpecJson.read(spec), Replay.events(events));
+        assertEquals(1, result.metrics().stream().mapToLong(m -> m.expiredLeft).sum());
+        assertEquals(1, result.metrics().stream().mapToLong(m -> m.expiredRight).sum());
+        assertEquals(0, result.metrics().stream().mapToLong(m -> m.evictedRows).sum());
+        assertEquals(lines, result.expiredLines());
     }
 }
