@@ -914,7 +914,7 @@ public final class JoinSpec
             {
                 return ResultKey.LEFT;
             }
-            if (left && right && (type == JoinType.INNER || type == JoinType.RIGHT) && leftKey.containsAll(leftUniqueKey))
+            if (left && right && type == JoinType.RIGHT && leftKey.containsAll(leftUniqueKey))
             {
                 return ResultKey.RIGHT;
             }

@@ -9,7 +9,7 @@ public enum ResultKey
 {
     /** The left unique key: inner and left joins whose right unique key lies in the right join key, semi and anti joins. */
     LEFT,
-    /** The right unique key: the mirror, for right (and inner) joins whose left unique key lies in the left join key. */
+    /** The right unique key: the mirror, for right joins whose left unique key lies in the left join key. */
     RIGHT,
     /** Both unique keys together (full joins, and any join where neither side matches at most one row). */
     BOTH;

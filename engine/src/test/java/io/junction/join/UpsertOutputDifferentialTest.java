@@ -122,7 +122,7 @@ class UpsertOutputDifferentialTest
         assertEquals(ResultKey.LEFT, spec(JoinType.LEFT, Keys.RIGHT_IN_JOIN_KEY, false, -1).resultKey());
         assertEquals(ResultKey.LEFT, spec(JoinType.INNER, Keys.RIGHT_IN_JOIN_KEY, false, -1).resultKey());
         assertEquals(ResultKey.RIGHT, spec(JoinType.RIGHT, Keys.LEFT_IN_JOIN_KEY, false, -1).resultKey());
-        assertEquals(ResultKey.RIGHT, spec(JoinType.INNER, Keys.LEFT_IN_JOIN_KEY, false, -1).resultKey());
+        assertEquals(ResultKey.BOTH, spec(JoinType.INNER, Keys.LEFT_IN_JOIN_KEY, false, -1).resultKey());
         assertEquals(ResultKey.BOTH, spec(JoinType.RIGHT, Keys.RIGHT_IN_JOIN_KEY, false, -1).resultKey());
         assertEquals(ResultKey.BOTH, spec(JoinType.FULL, Keys.RIGHT_IN_JOIN_KEY, false, -1).resultKey());
         assertEquals(ResultKey.LEFT, spec(JoinType.SEMI, Keys.OUTSIDE, false, -1).resultKey());
