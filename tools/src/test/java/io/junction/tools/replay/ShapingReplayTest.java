@@ -158,6 +158,23 @@ class ShapingReplayTest {
     }
 
     @Test
+    void upsertLinesCompareByOpKeyAndRows() {
+        final String a = "{\"step\":1,\"op\":\"upsert\",\"key\":{\"left\":{\"id\":1}},\"left\":{\"id\":1,\"s\":\"a\"},\"right\":null}";
+        final String aReordered = "{\"op\":\"upsert\",\"step\":1,\"right\":null,\"left\":{\"s\":\"a\",\"id\":1.0},\"key\":{\"left\":{\"id\":1}}}";
+        final String otherKey = a.replace("\"key\":{\"left\":{\"id\":1}}", "\"key\":{\"left\":{\"id\":2}}");
+        final String delete = "{\"step\":2,\"op\":\"delete\",\"key\":{\"left\":{\"id\":1}},\"left\":{\"id\":1,\"s\":\"a\"},\"right\":null}";
+        final ReplayComparison.Mode step = ReplayComparison.Mode.STEP;
+        assertTrue(ReplayComparison.outputs(step, JoinKind.REGULAR, List.of(a), List.of(aReordered)).matches());
+        assertTrue(!ReplayComparison.outputs(step, JoinKind.REGULAR, List.of(a), List.of(otherKey)).matches());
+        assertTrue(!ReplayComparison.outputs(step, JoinKind.REGULAR, List.of(a), List.of(a.replace("upsert", "delete"))).matches());
+        // final mode: the table the lines leave
+        final ReplayComparison.Mode last = ReplayComparison.Mode.FINAL;
+        assertTrue(ReplayComparison.outputs(last, JoinKind.REGULAR, List.of(a, delete), List.of()).matches());
+        assertTrue(ReplayComparison.outputs(last, JoinKind.REGULAR, List.of(a), List.of(a.replace("\"step\":1", "\"step\":7"))).matches());
+        assertTrue(!ReplayComparison.outputs(last, JoinKind.REGULAR, List.of(a), List.of(a, delete)).matches());
+    }
+
+    @Test
     void expiredRowsGoToTheExpiredFile() throws IOException {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"stateTtl\":10,\"padOnExpiry\":true}");
