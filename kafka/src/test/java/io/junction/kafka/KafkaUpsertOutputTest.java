@@ -44,10 +44,10 @@ class KafkaUpsertOutputTest
         final Map<Long, String> expected = new TreeMap<>();
         for (long i = 0; i < 300; i++)
         {
-            events.add(new Event(true, i, i, i));
+            events.add(new Event(true, i, 1_000 + i, i));
             if (i % 3 == 0)
             {
-                events.add(new Event(false, i, i + (i % 2 == 0 ? 5 : -5), i * 10));
+                events.add(new Event(false, i, 1_000 + i + (i % 2 == 0 ? 5 : -5), i * 10));
             }
             expected.put(i, i + "|" + (i % 3 == 0 ? String.valueOf(i * 10) : "null"));
         }
@@ -58,7 +58,10 @@ class KafkaUpsertOutputTest
             broker.createTopic("upsert-out", 2);
             JoinFixture.produce(broker, "upsert-left", "upsert-right", events);
             final Path dir = JoinFixture.freshDir("upsert");
+            // the left unique key lies outside the join key: its index is sized by the live-row limit
+            final io.junction.runtime.EngineConfig engine = JoinFixture.engineConfig();
             final KafkaJoinRunner runner = new KafkaJoinRunner(JoinFixture.config(broker, spec)
+                .engineConfig(engine.withState(engine.state().withMaxLiveRows(1 << 14)))
                 .groupId("upsert-group").leftTopic("upsert-left").rightTopic("upsert-right").outputTopic("upsert-out")
                 .stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints")).build());
             final Map<Long, String> table = new TreeMap<>();
