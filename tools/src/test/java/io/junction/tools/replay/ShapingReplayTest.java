@@ -140,7 +140,7 @@ class ShapingReplayTest {
     void onePartitionAndFourGiveTheSameLinesPerStep(final String spec) {
         final Random random = new Random(spec.hashCode());
         final boolean uniqueRightByKey = spec.contains("\"rightUniqueKey\":[\"k\"]");
-        for (int run = 0; run < 12; run++) {
+        for (int run = 0; run < 8; run++) {
             final String log = randomLog(random, false, uniqueRightByKey);
             final ReplayResult one = new Replay(Replay.config(1)).run(spec, log);
             final ReplayResult four = new Replay(Replay.config(4)).run(spec, log);
