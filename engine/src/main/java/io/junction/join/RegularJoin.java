@@ -76,8 +76,10 @@ import static io.junction.join.TimeMath.saturatedAdd;
  * when that comes first: one timer per record, moved on to the TTL deadline when the delay ends). While
  * pending, a row is neither padded when unmatched nor retracted padded when it matches; when its timer
  * fires (the first join watermark above its deadline) it is padded if its count is 0 then; a pending
- * row that expires (TTL or eviction: it can never match again) is padded at its expiry if unmatched;
- * the end of input pads every pending unmatched row. Rows that can never match (null key, own filter)
+ * unmatched row that its TTL expires first leaves the state silently, a copy of it (in the bucket of rows
+ * that never match, {@link RowDescriptor#FLAG_AWAITING_PAD}) waiting to be padded when its delay ends (with
+ * padOnExpiry, or without room for the copy, or when evicted, it is padded at its expiry); the end of
+ * input pads every pending unmatched row. Rows that can never match (null key, own filter)
  * and rows not stored (expired on arrival) are padded at once. With {@link JoinSpec#padOnExpiry()} and
  * no delay, a side with a TTL pads its rows as with a delay equal to its TTL: at their expiry. With
  * upsert output ({@link OutputMode#UPSERT}) the lines go through an {@link UpsertFold}, flushed at the end
@@ -105,6 +107,8 @@ public final class RegularJoin implements JoinOperator
     private final long leftPadDelay;
     private final long rightPadDelay;
     private final boolean anyPadDelay;
+    /** Pad a pending unmatched row when its TTL expires it, rather than when its delay ends. */
+    private final boolean padOnExpiry;
     /** Rows of the wheel: TTL expiry or padded-row delays. */
     private final boolean timed;
     /** Folds the output into upserts by result key, or null for the retraction changelog. */
@@ -179,6 +183,7 @@ public final class RegularJoin implements JoinOperator
         this.leftPadDelay = padDelay(spec, Side.LEFT);
         this.rightPadDelay = padDelay(spec, Side.RIGHT);
         this.anyPadDelay = leftPadDelay >= 0 || rightPadDelay >= 0;
+        this.padOnExpiry = spec.padOnExpiry();
         this.timed = spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0 || anyPadDelay;
         this.state = new PartitionState(config, spec, "regular", BucketDescriptor.LENGTH,
             timed, counters, this::makeRoom, uniqueKeyIndexBytes(spec, config));
@@ -719,9 +724,22 @@ public final class RegularJoin implements JoinOperator
      */
     private void onTimer(final long record)
     {
-        RowDescriptor.flags(record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER);
-        padIfPending(record);
-        final long ttl = PartitionState.sideOf(record) == Side.LEFT ? leftTtl : rightTtl;
+        final int flags = RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER;
+        RowDescriptor.flags(record, flags);
+        if ((flags & RowDescriptor.FLAG_AWAITING_PAD) != 0)
+        {
+            // An expired row's copy: its delay is over; padded if still pending, then gone.
+            padIfPending(record);
+            state.store.remove(record);
+            return;
+        }
+        final Side side = PartitionState.sideOf(record);
+        if ((flags & RowDescriptor.FLAG_PAD_PENDING) != 0 &&
+            saturatedAdd(RowDescriptor.ts(record), side == Side.LEFT ? leftPadDelay : rightPadDelay) < timerWatermark)
+        {
+            padIfPending(record);
+        }
+        final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
         if (ttl <= 0)
         {
             return;
@@ -735,6 +753,39 @@ public final class RegularJoin implements JoinOperator
         {
             schedule(record, deadline);
         }
+    }
+
+    /**
+     * Copies a pending unmatched record that expires into the bucket of rows that never match, marked
+     * {@link RowDescriptor#FLAG_AWAITING_PAD} and timed at its delay's end. No room is made for it (this runs
+     * inside the wheel's advance).
+     *
+     * @return false when there is no room: the caller pads the row at once.
+     */
+    private boolean awaitPad(final long record)
+    {
+        final Side side = PartitionState.sideOf(record);
+        final int rowLength = RowDescriptor.rowLength(record);
+        if (!state.hasRoomFor(1))
+        {
+            return false;
+        }
+        final long copy = state.store.allocate(0, rowLength);
+        if (copy == 0)
+        {
+            return false;
+        }
+        final long ts = RowDescriptor.ts(record);
+        RowStore.wrap(record, timedRowBuffer, timedRow);
+        if (state.store.append(copy, state.unmatchableBucket, side, predicate.key, 0, 0, timedRow, ts) == 0)
+        {
+            state.store.release(copy, 0, rowLength);
+            return false;
+        }
+        RowDescriptor.flags(copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
+        schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay));
+        RowDescriptor.flags(record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
+        return true;
     }
 
     /** Ends a record's padded-row delay: pads it (at {@link #eventStep}) when it is pending and unmatched. */
@@ -759,7 +810,26 @@ public final class RegularJoin implements JoinOperator
      */
     private void drop(final long record, final ExpiryReason reason, final long step)
     {
-        padIfPending(record);
+        if ((RowDescriptor.flags(record) & RowDescriptor.FLAG_AWAITING_PAD) != 0)
+        {
+            // Evicted while waiting for its padding (it left the state at its expiry): padded now.
+            padIfPending(record);
+            state.store.remove(record);
+            return;
+        }
+        if (reason == ExpiryReason.STATE_TTL && !padOnExpiry && isPending(record) && RowDescriptor.count(record) == 0)
+        {
+            // SPEC 2.7: expiry is silent and padding waits for the first watermark above ts + D: a copy out of
+            // reach of every probe waits for it (padded now only when there is no room for the copy).
+            if (!awaitPad(record))
+            {
+                padIfPending(record);
+            }
+        }
+        else
+        {
+            padIfPending(record);
+        }
         final Side side = PartitionState.sideOf(record);
         if (side == Side.LEFT)
         {

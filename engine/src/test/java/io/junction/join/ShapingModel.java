@@ -20,10 +20,11 @@ import java.util.function.Predicate;
  *   <li>A retraction removes the oldest equal stored copy (none: a dead letter, no output), retracting its
  *       pairs ({@code +(o, null)} when o's count returns to 0 and o is not pending), then its own padded
  *       row if its stored count is 0 and it is not pending.</li>
- *   <li>The join watermark (min of the inputs') rises to W: each pending row whose {@code ts + D < W}, or
- *       whose {@code ts + ttl < W}, stops pending and is padded if its count is 0; then rows with
- *       {@code ts + ttl < W} leave the state silently, keeping the counts of the rows they matched.</li>
- *   <li>End of input: every pending row is padded if its count is 0.</li>
+ *   <li>The join watermark (min of the inputs') rises to W: each pending row whose {@code ts + D < W}
+ *       stops pending and is padded if its count is 0; then rows with {@code ts + ttl < W} leave the state
+ *       silently, keeping the counts of the rows they matched; one still pending and unmatched is padded
+ *       all the same at the first watermark above its {@code ts + D} (it can never match again).</li>
+ *   <li>End of input: every pending row, in the state or expired, is padded if its count is 0.</li>
  * </ul>
  * Outputs are {@code "+ left right"} / {@code "- left right"} texts, {@code null} for a padded side.
  */
@@ -57,6 +58,9 @@ final class ShapingModel
     private final Predicate<Integer> rightMatchable;
     private final List<Copy> left = new ArrayList<>();
     private final List<Copy> right = new ArrayList<>();
+    /** Rows that expired unmatched inside their delay: out of the state, waiting only for their padding. */
+    private final List<Copy> awaiting = new ArrayList<>();
+    private final List<Side> awaitingSide = new ArrayList<>();
     private long leftWatermark = Long.MIN_VALUE;
     private long rightWatermark = Long.MIN_VALUE;
 
@@ -195,6 +199,17 @@ final class ShapingModel
             return out;
         }
         final long w = watermark();
+        for (int i = 0; i < awaiting.size(); i++)
+        {
+            final Copy c = awaiting.get(i);
+            if (plus(c.ts, delay) < w)
+            {
+                out.add("+ " + padded(awaitingSide.get(i), c.text));
+                awaiting.remove(i);
+                awaitingSide.remove(i);
+                i--;
+            }
+        }
         for (final Side s : Side.values())
         {
             final List<Copy> mine = s == Side.LEFT ? left : right;
@@ -202,7 +217,7 @@ final class ShapingModel
             for (final Copy c : new ArrayList<>(mine))
             {
                 final boolean expires = ttl > 0 && plus(c.ts, ttl) < w;
-                if (c.pending && (plus(c.ts, delay) < w || expires))
+                if (c.pending && plus(c.ts, delay) < w)
                 {
                     c.pending = false;
                     if (c.count == 0)
@@ -212,6 +227,12 @@ final class ShapingModel
                 }
                 if (expires)
                 {
+                    // expiry is silent; an unmatched row inside its delay is still padded when the delay ends
+                    if (c.pending && c.count == 0)
+                    {
+                        awaiting.add(c);
+                        awaitingSide.add(s);
+                    }
                     mine.remove(c);
                 }
             }
@@ -222,6 +243,12 @@ final class ShapingModel
     List<String> endOfInput()
     {
         final List<String> out = new ArrayList<>();
+        for (int i = 0; i < awaiting.size(); i++)
+        {
+            out.add("+ " + padded(awaitingSide.get(i), awaiting.get(i).text));
+        }
+        awaiting.clear();
+        awaitingSide.clear();
         for (final Side s : Side.values())
         {
             for (final Copy c : s == Side.LEFT ? left : right)

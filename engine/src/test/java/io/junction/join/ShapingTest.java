@@ -208,13 +208,33 @@ class ShapingTest
     }
 
     @Test
-    void aPendingRowThatExpiresBeforeItsDelayIsPaddedAtItsExpiry()
+    void aPendingRowThatExpiresBeforeItsDelayEndsIsPaddedWhenTheDelayEnds()
     {
         try (JoinHarness h = new JoinHarness(regular(JoinType.LEFT).stateTtl(5).paddedDelay(50).build(), CONFIG))
         {
             h.leftAt(100, "+I", "log_id", 1L, "show", "a");
+            h.leftAt(100, "+I", "log_id", 2L, "show", "b");
+            assertEquals(List.of(), h.watermark(106), "expiry is silent");
+            // expired: it matches nothing now, and its retraction is a dead letter
+            assertEquals(List.of(), h.rightAt(107, "+I", "log_id", 1L, "click", "x"));
+            assertEquals(List.of(), h.leftAt(100, "-D", "log_id", 2L, "show", "b"));
+            assertEquals(1, h.deadLetters().size());
+            assertEquals(List.of(), h.watermark(150));
+            assertEquals(2, h.watermark(151).size(), "both padded when their delay ends");
+            assertEquals(List.of(), h.endOfInput());
+            assertEquals(0, h.counters().liveLeft());
+        }
+        try (JoinHarness h = new JoinHarness(regular(JoinType.LEFT).stateTtl(5).paddedDelay(50).build(), CONFIG))
+        {
+            h.leftAt(100, "+I", "log_id", 1L, "show", "a");
+            h.watermark(106);
+            assertEquals(1, h.endOfInput().size(), "the end of input pads it");
+        }
+        try (JoinHarness h = new JoinHarness(regular(JoinType.LEFT).stateTtl(5).paddedDelay(50).padOnExpiry(true).build(), CONFIG))
+        {
+            h.leftAt(100, "+I", "log_id", 1L, "show", "a");
             assertEquals(List.of(), h.watermark(105));
-            assertEquals(1, h.watermark(106).size());
+            assertEquals(1, h.watermark(106).size(), "padOnExpiry: padded at its expiry");
             assertEquals(List.of(), h.watermark(200));
             assertEquals(List.of(), h.endOfInput());
         }
