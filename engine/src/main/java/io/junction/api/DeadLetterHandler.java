@@ -20,4 +20,20 @@ public interface DeadLetterHandler
      * @param reason why it was not processed.
      */
     void onDeadLetter(Side side, ChangeKind kind, RowView row, long ts, long step, DeadLetterReason reason);
+
+    /**
+     * A dead letter of a multi-way join's input ({@link JoinKind#MULTI}). The default forwards it to
+     * {@link #onDeadLetter} with input 0 as {@link Side#LEFT} and every other input as {@link Side#RIGHT}.
+     * @param input  the index of the input the row came from.
+     * @param kind   its change kind.
+     * @param row    the row, or null when it could not be read.
+     * @param ts     its event time.
+     * @param step   its input sequence number.
+     * @param reason why it was not processed.
+     */
+    default void onMultiDeadLetter(final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final DeadLetterReason reason)
+    {
+        onDeadLetter(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step, reason);
+    }
 }

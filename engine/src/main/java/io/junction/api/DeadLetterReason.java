@@ -34,7 +34,14 @@ public enum DeadLetterReason
      * A window row whose group's {@link CoGroupFunction} threw when the window fired: the call emitted
      * nothing, and the row left state with its window (one dead letter per failed call the row was in).
      */
-    COGROUP_FAILED("user function failed: the CoGroupFunction threw on this row's window and key; the call emitted nothing");
+    COGROUP_FAILED("user function failed: the CoGroupFunction threw on this row's window and key; the call emitted nothing"),
+    /**
+     * A row that does not fit its side's {@link Schema}: more field slots than the schema has fields, or,
+     * with a typed schema ({@link Schema#of(Field...)}), a value of another type than its field's or a
+     * required field absent or null. Refused at the door ({@code Publisher.SCHEMA_MISMATCH}), it never
+     * reaches a partition.
+     */
+    SCHEMA_MISMATCH("bad input: row does not fit its side's schema (more field slots than fields, a mistyped value or a missing required field)");
 
     private final String message;
 

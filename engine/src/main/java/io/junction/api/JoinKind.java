@@ -19,7 +19,12 @@ public enum JoinKind
      * Processing-time lookup join: each left row joins its key's current version (the latest right row
      * received) at once; right rows emit nothing; inner and left only.
      */
-    LOOKUP;
+    LOOKUP,
+    /**
+     * Multi-way join: 2 to 16 named inputs on a common key, each after the first inner or left joined to
+     * all before it, with a minimal changelog ({@link MultiJoinSpec}, SPEC 2.6).
+     */
+    MULTI;
 
     /**
      * @param name a kind's name such as {@code "interval"}, case-insensitive.

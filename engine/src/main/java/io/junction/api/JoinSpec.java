@@ -58,6 +58,8 @@ public final class JoinSpec
     private final OutputMode output;
     private final ResultKey resultKey;
     private final boolean padOnExpiry;
+    /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
+    private final MultiJoinSpec multi;
 
     private JoinSpec(final Builder b)
     {
@@ -87,6 +89,7 @@ public final class JoinSpec
         output = b.output;
         resultKey = b.resultKey;
         padOnExpiry = b.padOnExpiry;
+        multi = b.multi;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
         CompiledJoin.of(this);
@@ -100,6 +103,35 @@ public final class JoinSpec
     public static Builder builder(final JoinKind kind, final JoinType type)
     {
         return new Builder(kind, type);
+    }
+
+    /**
+     * A multi-way join ({@link JoinKind#MULTI}, SPEC 2.6) of the given inputs. The binary view of the spec
+     * ({@link #leftKey()}, {@link #rightKey()}, {@link #leftSchema()}, {@link #rightSchema()}) describes its
+     * first two inputs; everything else is in {@link #multi()}.
+     *
+     * @param multi the inputs, validated.
+     * @return the spec.
+     * @throws IllegalArgumentException when {@code multi} is null.
+     */
+    public static JoinSpec multi(final MultiJoinSpec multi)
+    {
+        if (multi == null)
+        {
+            throw new IllegalArgumentException("multi: the inputs are required");
+        }
+        final Builder builder = new Builder(JoinKind.MULTI, JoinType.INNER)
+            .schemas(multi.schema(0), multi.schema(1))
+            .leftKey(multi.key(0).toArray(new String[0]))
+            .rightKey(multi.key(1).toArray(new String[0]));
+        builder.multi = multi;
+        return builder.build();
+    }
+
+    /** @return the inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
+    public MultiJoinSpec multi()
+    {
+        return multi;
     }
 
     /** @return the join kind. */
@@ -315,6 +347,7 @@ public final class JoinSpec
     public long fingerprint()
     {
         final StringBuilder text = new StringBuilder("junction-spec/1|").append(this)
+            .append(multi == null ? "" : "|" + multi)
             .append("|left=").append(leftSchema).append("|right=").append(rightSchema)
             .append("|ttl=").append(leftStateTtl).append(',').append(rightStateTtl)
             .append("|lateness=").append(allowedLateness)
@@ -366,7 +399,8 @@ public final class JoinSpec
             (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) +
             (paddedDelay >= 0 ? " paddedDelay=" + paddedDelay : "") +
             (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
-            (padOnExpiry ? " padOnExpiry" : "") + '}';
+            (padOnExpiry ? " padOnExpiry" : "") +
+            (multi == null ? "" : " " + multi) + '}';
     }
 
     /** Collects and validates a {@link JoinSpec}. Not thread safe. */
@@ -402,6 +436,8 @@ public final class JoinSpec
         private OutputMode output = OutputMode.RETRACT;
         private ResultKey resultKey;
         private boolean padOnExpiry;
+        /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
+        private MultiJoinSpec multi;
 
         private Builder(final JoinKind kind, final JoinType type)
         {
@@ -838,6 +874,9 @@ public final class JoinSpec
                         throw new IllegalArgumentException("interval: only for interval joins");
                     }
                     break;
+                case MULTI:
+                    checkMulti();
+                    break;
                 default:
                     checkVersioned();
             }
@@ -849,7 +888,24 @@ public final class JoinSpec
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
             checkShaping();
-            return new JoinSpec(this);
+            final JoinSpec spec = new JoinSpec(this);
+            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
+            return spec;
+        }
+
+        /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */
+        private void checkMulti()
+        {
+            if (multi == null)
+            {
+                throw new IllegalArgumentException("multi: a multi-way join is built with JoinSpec.multi(MultiJoinSpec)");
+            }
+            if (interval != null || window != null || allowedLateness != 0 || !leftFilter.isEmpty() || !rightFilter.isEmpty() ||
+                !condition.isEmpty() || !leftRowFilters.isEmpty() || !rightRowFilters.isEmpty() || !pairConditions.isEmpty() ||
+                leftUniqueKeyDeclared || rightUniqueKeyDeclared)
+            {
+                throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
+            }
         }
 
         /** SPEC 2.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */

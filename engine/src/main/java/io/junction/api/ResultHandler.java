@@ -61,4 +61,27 @@ public interface ResultHandler
         throw new UnsupportedOperationException(
             "this ResultHandler takes no coGroup rows: override ResultHandler.onCoGroupResult (" + getClass().getName() + ")");
     }
+
+    /**
+     * A multi-way join's result ({@link JoinKind#MULTI}, SPEC 2.6): one row per input, in the spec's input
+     * order, null for a padded input. The array and its rows are the operator's, valid only during the call.
+     * The default forwards a two-input join's result to {@link #onResult} (input 0 as left, input 1 as right)
+     * and throws {@link UnsupportedOperationException} for more inputs (counted and reported by the runtime
+     * as any handler failure), so that results are never dropped silently: a handler of a join of three or
+     * more inputs must override it.
+     * @param kind      {@link ChangeKind#INSERT} or {@link ChangeKind#DELETE}.
+     * @param rows      one row per input, null for a padded one.
+     * @param timestamp the greatest event time of the rows.
+     * @param step      the input sequence number (replay step) whose processing produced it.
+     */
+    default void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
+    {
+        if (rows.length == 2)
+        {
+            onResult(kind, rows[0], rows[1], timestamp, step);
+            return;
+        }
+        throw new UnsupportedOperationException(
+            "this ResultHandler takes no multi-way results: override ResultHandler.onMultiResult (" + getClass().getName() + ")");
+    }
 }

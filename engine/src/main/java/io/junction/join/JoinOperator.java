@@ -29,6 +29,32 @@ public interface JoinOperator extends AutoCloseable
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
 
     /**
+     * Processes one row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}); for the binary
+     * kinds input 0 is the left side and input 1 the right (the default forwards to {@link #onRow}).
+     * @param input the input's index in the spec.
+     * @param kind  its change kind.
+     * @param row   the row, valid during the call only.
+     * @param ts    its event time in ms.
+     * @param step  its input sequence number.
+     */
+    default void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        onRow(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step);
+    }
+
+    /**
+     * Advances the watermark of input {@code input} of a multi-way join; for the binary kinds input 0 is the
+     * left side and input 1 the right (the default forwards to {@link #onWatermark(Side, long, long)}).
+     * @param input     the input's index in the spec.
+     * @param watermark its new watermark, ms; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
+     */
+    default void onInputWatermark(final int input, final long watermark, final long step)
+    {
+        onWatermark(input == 0 ? Side.LEFT : Side.RIGHT, watermark, step);
+    }
+
+    /**
      * A hint that a row whose join key has this hash will come soon: the operator may read the memory
      * that row will need (its key's index slot and bucket), so that the cache misses of several coming
      * rows overlap instead of each stalling its own row. Changes no state and emits nothing; a wrong

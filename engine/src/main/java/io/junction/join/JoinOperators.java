@@ -38,6 +38,8 @@ public final class JoinOperators
                 return new TemporalJoin(spec, config, results, deadLetters);
             case LOOKUP:
                 return new LookupJoin(spec, config, results, deadLetters);
+            case MULTI:
+                return new MultiJoin(spec, config, results, deadLetters);
             default:
                 return new WindowJoin(spec, config, results, deadLetters);
         }

@@ -776,7 +776,8 @@ public final class JoinEngine implements AutoCloseable
 
     /**
      * @return rows that publishers refused at the door (larger than a slot, malformed, or arguments
-     *         that do not describe a row: {@link Publisher#ROW_TOO_LARGE}, {@link Publisher#MALFORMED_ROW},
+     *         that do not describe a row, or rows that do not fit their schema: {@link Publisher#ROW_TOO_LARGE},
+     *         {@link Publisher#MALFORMED_ROW}, {@link Publisher#SCHEMA_MISMATCH},
      *         {@link Publisher#INVALID_ARGUMENT}), which never reached a partition; each publish call also
      *         returned the reason. Rows to retry ({@link Publisher#BACK_PRESSURED}, {@link Publisher#STATE_FULL})
      *         and rows a closed engine or a dead partition did not take are not counted.

@@ -166,6 +166,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     operator.onRow(slot.side == 0 ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(slot.kind),
                         row, slot.timestamp, slot.step);
                     break;
+                case RingSlot.INPUT_ROW:
+                    row.wrap(slot.row, 0, slot.rowLength);
+                    operator.onInputRow(slot.side, ChangeKind.fromOrdinal(slot.kind), row, slot.timestamp, slot.step);
+                    break;
+                case RingSlot.INPUT_WATERMARK:
+                    operator.onInputWatermark(slot.side, slot.timestamp, slot.step);
+                    break;
                 case RingSlot.WATERMARK:
                     if (slot.side == RingSlot.BOTH_SIDES)
                     {
@@ -405,7 +412,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             for (long s = from; s <= to; s++)
             {
                 final RingSlot ahead = ring.get(s);
-                if (ahead.type == RingSlot.ROW)
+                if (ahead.type == RingSlot.ROW || ahead.type == RingSlot.INPUT_ROW)
                 {
                     operator.prefetch(ahead.keyHash);
                 }
@@ -452,6 +459,39 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 reportError(t);
             }
+        }
+    }
+
+    @Override
+    public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
+    {
+        if (recordLatency)
+        {
+            latency.record(System.nanoTime() - ingestNanos);
+        }
+        try
+        {
+            results.onMultiResult(kind, rows, timestamp, step);
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
+        }
+    }
+
+    @Override
+    public void onMultiDeadLetter(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final DeadLetterReason reason)
+    {
+        metrics.countDeadLetter(reason);
+        try
+        {
+            deadLetters.onMultiDeadLetter(input, kind, row, ts, step, reason);
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
         }
     }
 

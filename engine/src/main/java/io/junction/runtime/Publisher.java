@@ -13,6 +13,7 @@ import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
+import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
@@ -38,6 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@link #BACK_PRESSURED}: the ring is full ({@code tryPublish} only); retry later or drop.</li>
  *   <li>{@link #ROW_TOO_LARGE}: the row exceeds the slot capacity; it will never fit, count or dead-letter it.</li>
  *   <li>{@link #MALFORMED_ROW}: the bytes are not a well-formed row; nothing was published.</li>
+ *   <li>{@link #SCHEMA_MISMATCH}: a well-formed row that does not fit its side's schema: more field
+ *       slots than the schema has fields (whatever the schema), or with a typed schema
+ *       ({@link io.junction.api.Schema#of(io.junction.api.Field...)}) a value of another type than its
+ *       field's, or a required field absent or null; nothing was published. Its dead-letter reason is
+ *       {@link io.junction.api.DeadLetterReason#SCHEMA_MISMATCH}.</li>
  *   <li>{@link #CLOSED}: the engine is closed.</li>
  *   <li>{@link #INVALID_ARGUMENT}: the arguments do not describe a row inside the caller's buffer (a
  *       null side, kind or buffer, a negative offset or length, or {@code offset + length} past the
@@ -48,7 +54,7 @@ import java.util.concurrent.locks.LockSupport;
  *       live-row or byte limit ({@code tryPublish} only; {@code publish} waits until it is not):
  *       retry once watermarks or retractions have made room. Retractions are never held back.</li>
  * </ul>
- * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code INVALID_ARGUMENT}) are also
+ * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code SCHEMA_MISMATCH}, {@code INVALID_ARGUMENT}) are also
  * counted in {@link JoinEngine#refusedRows()}. Every argument is checked before a ring slot is
  * claimed, with the publisher's own bounds checks, so a bad offset or length is refused even when
  * Agrona's are off ({@code -Dagrona.disable.bounds.checks=true}); a claimed slot is always published.
@@ -80,6 +86,12 @@ public final class Publisher
     public static final int INVALID_ARGUMENT = -6;
     /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
     public static final int PARTITION_FAILED = -7;
+    /**
+     * The row does not fit its side's schema: more field slots than fields, or (typed schemas) a mistyped
+     * value or a missing required field; nothing was published
+     * ({@link io.junction.api.DeadLetterReason#SCHEMA_MISMATCH}).
+     */
+    public static final int SCHEMA_MISMATCH = -8;
 
     /** Rows between two looks at the clock for a time-based checkpoint interval. */
     public static final int CHECKPOINT_CLOCK_EVERY = 256;
@@ -102,6 +114,12 @@ public final class Publisher
     private final RingBuffer<RingSlot>[] rings;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
+    /** A multi-way join's key per input (SPEC 2.6: rows route by the common key); null for the binary kinds. */
+    private final KeyExtractor[] inputKeys;
+    /** A multi-way join's typed layer, per input; made on first use. */
+    private RowCodec[] inputCodecs;
+    private final Schema leftSchema;
+    private final Schema rightSchema;
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
@@ -153,6 +171,9 @@ public final class Publisher
         final CompiledJoin compiled = CompiledJoin.of(spec);
         this.leftKey = compiled.key(Side.LEFT);
         this.rightKey = compiled.key(Side.RIGHT);
+        this.inputKeys = spec.multi() == null ? null : inputKeys(spec.multi());
+        this.leftSchema = spec.leftSchema();
+        this.rightSchema = spec.rightSchema();
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
         this.pendingWatermarks = new long[rings.length * 2];
@@ -223,7 +244,7 @@ public final class Publisher
      * @param step        its input sequence number, carried to every output it causes.
      * @param ingestNanos when the event entered the system ({@code System.nanoTime()}), the origin of
      *                    its results' latency; a fixed-rate driver passes the intended send time.
-     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #INVALID_ARGUMENT},
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #SCHEMA_MISMATCH}, {@link #INVALID_ARGUMENT},
      *         {@link #PARTITION_FAILED} or {@link #CLOSED}.
      * @throws IllegalStateException when called from a thread that does not own this publisher or,
      *         on a single-producer engine, the engine.
@@ -470,6 +491,10 @@ public final class Publisher
         if (view.validate() != null)
         {
             return refuse(MALFORMED_ROW);
+        }
+        if (!(side == Side.LEFT ? leftSchema : rightSchema).conforms(view))
+        {
+            return refuse(SCHEMA_MISMATCH);
         }
         if (pendingCount > 0)
         {
@@ -906,6 +931,171 @@ public final class Publisher
         }
     }
 
+
+    private static KeyExtractor[] inputKeys(final io.junction.api.MultiJoinSpec multi)
+    {
+        final KeyExtractor[] extractors = new KeyExtractor[multi.inputs()];
+        for (int i = 0; i < extractors.length; i++)
+        {
+            final java.util.List<String> fields = multi.key(i);
+            final int[] indices = new int[fields.size()];
+            for (int f = 0; f < indices.length; f++)
+            {
+                indices[f] = multi.schema(i).indexOf(fields.get(f));
+            }
+            extractors[i] = new KeyExtractor(indices);
+        }
+        return extractors;
+    }
+
+    /**
+     * Publishes a row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}, SPEC 2.6), routed
+     * by its key (the common key: equal keys of every input reach one partition); waits for room. A row
+     * whose key is null routes as the key hash 0 (it matches nothing, so any partition is right). The input
+     * idleness and the watermark generators of the binary kinds do not apply to these rows.
+     *
+     * @param input       the input's index in the spec.
+     * @param kind        the row's change kind.
+     * @param row         the buffer holding the encoded row.
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number.
+     * @param ingestNanos {@code System.nanoTime()} when it entered the engine.
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #CLOSED},
+     *         {@link #INVALID_ARGUMENT} (not a multi-way join, an input out of range, a bad buffer range) or
+     *         {@link #PARTITION_FAILED}.
+     */
+    public int publishInput(
+        final int input, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos)
+    {
+        checkOwner();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (inputKeys == null || input < 0 || input >= inputKeys.length || kind == null || row == null || offset < 0 ||
+            length < 0 || length > row.capacity() - offset)
+        {
+            return refuse(INVALID_ARGUMENT);
+        }
+        if (length > slotCapacity)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        view.wrap(row, offset, length);
+        if (view.validate() != null)
+        {
+            return refuse(MALFORMED_ROW);
+        }
+        final int keyLength = inputKeys[input].extract(view, key, 0, key.capacity());
+        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
+        final int partition = KeyHash.partition(hash, rings.length);
+        if (engine.isFailed(partition))
+        {
+            return PARTITION_FAILED;
+        }
+        final RingBuffer<RingSlot> ring = rings[partition];
+        final long sequence = claim(ring, partition, true);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        final RingSlot slot = ring.get(sequence);
+        slot.type = RingSlot.SKIP;
+        boolean filled = false;
+        try
+        {
+            slot.side = (byte)input;
+            slot.kind = (byte)kind.ordinal();
+            slot.timestamp = ts;
+            slot.step = step;
+            slot.ingestNanos = ingestNanos;
+            slot.keyHash = hash;
+            slot.rowLength = length;
+            slot.row.putBytes(0, row, offset, length);
+            slot.type = RingSlot.INPUT_ROW;
+            filled = true;
+        }
+        finally
+        {
+            ring.publish(sequence);
+            if (!filled)
+            {
+                engine.countRefused();
+            }
+        }
+        if (intervalCheckpoints)
+        {
+            checkpointWhenDue(step);
+        }
+        return PUBLISHED;
+    }
+
+    /**
+     * Publishes a row of input {@code input} of a multi-way join given as objects, encoded with that input's
+     * schema (the typed layer: allocates, not for hot paths). Waits while the ring is full.
+     *
+     * @param input the input's index in the spec.
+     * @param kind  its change kind.
+     * @param row   the row as objects; every field name must be in the input's schema.
+     * @param ts    its event time, ms.
+     * @param step  its input sequence number.
+     * @return as {@link #publishInput(int, ChangeKind, DirectBuffer, int, int, long, long, long)}.
+     */
+    public int publishInput(final int input, final ChangeKind kind, final Row row, final long ts, final long step)
+    {
+        checkOwner();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (inputKeys == null || input < 0 || input >= inputKeys.length || row == null)
+        {
+            return refuse(INVALID_ARGUMENT);
+        }
+        if (typedRow == null)
+        {
+            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
+            leftCodec = new RowCodec(engine.spec().leftSchema());
+            rightCodec = new RowCodec(engine.spec().rightSchema());
+        }
+        if (inputCodecs == null)
+        {
+            inputCodecs = new RowCodec[inputKeys.length];
+            for (int i = 0; i < inputCodecs.length; i++)
+            {
+                inputCodecs[i] = new RowCodec(engine.spec().multi().schema(i));
+            }
+        }
+        final int length = inputCodecs[input].encode(row, typedRow, 0, slotCapacity);
+        if (length < 0)
+        {
+            return refuse(ROW_TOO_LARGE);
+        }
+        return publishInput(input, kind, typedRow, 0, length, ts, step, System.nanoTime());
+    }
+
+    /**
+     * Advances the watermark of input {@code input} of a multi-way join in every partition; waits for room.
+     * The join's watermark is the minimum over its inputs ({@link #watermark(long, long)} advances them all).
+     *
+     * @param input     the input's index in the spec.
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED}, {@link #CLOSED}, {@link #INVALID_ARGUMENT} (not a multi-way join, an input
+     *         out of range) or {@link #PARTITION_FAILED}.
+     */
+    public int watermarkInput(final int input, final long watermark, final long step)
+    {
+        checkOwner();
+        if (inputKeys == null || input < 0 || input >= inputKeys.length)
+        {
+            return INVALID_ARGUMENT;
+        }
+        return broadcast(RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
+    }
 
     private int refuse(final int code)
     {

@@ -24,12 +24,17 @@ final class RingSlot
     /** Restore the partition from its newest complete checkpoint ({@link #request}). */
     static final byte RESTORE = 6;
 
+    /** A row of a multi-way join's input {@link #side} (the input's index, 0 to 15). */
+    static final byte INPUT_ROW = 7;
+    /** A watermark of a multi-way join's input {@link #side} (the input's index). */
+    static final byte INPUT_WATERMARK = 8;
+
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;
 
     final UnsafeBuffer row;
     byte type;
-    /** 0 left, 1 right, {@link #BOTH_SIDES} for a watermark to both. */
+    /** 0 left, 1 right, {@link #BOTH_SIDES} for a watermark to both; the input's index for {@link #INPUT_ROW} and {@link #INPUT_WATERMARK}. */
     byte side;
     byte kind;
     int rowLength;

@@ -651,6 +651,9 @@ public final class KafkaJoinRunner implements AutoCloseable
             case Publisher.INVALID_ARGUMENT:
                 deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
                 break;
+            case Publisher.SCHEMA_MISMATCH:
+                deadLetter(p, side, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
+                break;
             case Publisher.CLOSED:
                 fail(new KafkaJoinException("the engine closed under the runner"));
                 break;

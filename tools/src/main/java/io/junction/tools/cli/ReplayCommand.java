@@ -1,5 +1,7 @@
 package io.junction.tools.cli;
 
+import io.junction.api.Field;
+import io.junction.api.Schema;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.runtime.CheckpointException;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code junction replay SPEC EVENTS}: runs a SPEC 1 scenario through the engine ({@link Replay}) and
  * writes the output lines (stdout or {@code --out}) and dead-letter lines (stderr or
- * {@code --dead-letter}), each merged in step order.
+ * {@code --dead-letter}), each merged in step order, then a one-line summary to stderr (events, outputs,
+ * dead letters by code). A spec field that no row of the log carried ends the run with a warning and
+ * exit status 5 ({@code --strict}: refused before the run); {@code --fields} declares the rows instead.
  */
 @Command(
     name = "replay",
@@ -41,7 +45,9 @@ import picocli.CommandLine.Spec;
         "1:a file could not be read or written",
         "2:an option or the join spec was rejected (or its join kind is not implemented); nothing ran",
         "3:the run completed but partition threads reported errors; the output may be incomplete",
-        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)"})
+        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)",
+        "5:a spec field (key, filter or condition) that no row of the log carried: a misspelt name? (a warning "
+            + "names it; with --strict nothing ran)"})
 public final class ReplayCommand implements Callable<Integer> {
     /** Exit code of a completed run. */
     public static final int EXIT_OK = 0;
@@ -53,6 +59,8 @@ public final class ReplayCommand implements Callable<Integer> {
     public static final int EXIT_ENGINE_ERRORS = 3;
     /** Exit code of a durable replay whose state could not be recovered or checkpointed. */
     public static final int EXIT_STATE = 4;
+    /** Exit code of a run (or, with {@code --strict}, a refused run) in which no row carried some spec field. */
+    public static final int EXIT_FIELDS_NOT_CARRIED = 5;
     /** Default {@code --checkpoint-every}. */
     public static final long CHECKPOINT_EVERY_DEFAULT = 10_000;
     /** The largest {@code --partitions} a replay takes. */
@@ -115,6 +123,15 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--expired", paramLabel = "FILE", description = "write the rows a regular join drops by stateTtl or "
         + "expire-oldest eviction here, one JSON line each: step, side, reason, ts, row (docs/SEMANTICS.md 4.7)")
     private Path expired;
+    @Option(names = "--fields", paramLabel = "NAME[:TYPE][!],...", split = ",",
+        description = "declare the rows' fields instead of learning them from the log; TYPE is long, double, boolean "
+            + "or string, ! makes a field required. A spec field not declared rejects the spec (exit 2); a row "
+            + "that does not fit is a schema_mismatch dead letter")
+    private java.util.List<String> fields;
+
+    @Option(names = "--strict", description = "without --fields: refuse to run (exit 5) when no row of the log "
+        + "carries one of the spec's fields, instead of running and warning")
+    private boolean strict;
 
     @Option(names = "--stats", description = "after the run, print each partition's counters and hot keys to stderr")
     private boolean stats;
@@ -144,10 +161,19 @@ public final class ReplayCommand implements Callable<Integer> {
             return ioError(err, "cannot read join spec " + specFile, e);
         }
 
+        final Schema declared = declaredFields();
         final ReplayResult result;
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
-                progress ? err : null)).run(joinSpec, Replay.events(eventsFile));
+                progress ? err : null)).fields(declared).strict(strict).run(joinSpec, Replay.events(eventsFile));
+        } catch (final Replay.SpecFieldsNotCarriedException e) {
+            err.println("junction replay: refused (--strict): " + e.getMessage());
+            err.flush();
+            return EXIT_FIELDS_NOT_CARRIED;
+        } catch (final JoinSpecException e) {
+            err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
+            err.flush();
+            return EXIT_SPEC;
         } catch (final CheckpointException e) {
             err.println("junction replay: " + e.getMessage());
             err.flush();
@@ -185,6 +211,8 @@ public final class ReplayCommand implements Callable<Integer> {
         if (stats) {
             printStats(result, err);
         }
+        err.println("junction replay: " + result.summary());
+        err.flush();
         if (result.errorCount() > 0) {
             err.println("junction replay: " + result.errorCount() + " error(s) in partition threads, output may be incomplete:");
             for (final String error : result.errors()) {
@@ -193,7 +221,65 @@ public final class ReplayCommand implements Callable<Integer> {
             err.flush();
             return EXIT_ENGINE_ERRORS;
         }
+        if (!result.specFieldsNotCarried().isEmpty()) {
+            err.println("junction replay: warning: no row of " + eventsFile + " carries the spec's field(s) "
+                + result.specFieldsNotCarried() + ": the output is what a misspelt name gives (empty or padded); "
+                + "check the names, or declare the rows with --fields");
+            err.flush();
+            return EXIT_FIELDS_NOT_CARRIED;
+        }
         return EXIT_OK;
+    }
+
+    /** @return the schema {@code --fields} declares, or null without it */
+    private Schema declaredFields() {
+        if (fields == null) {
+            return null;
+        }
+        if (strict) {
+            throw new ParameterException(spec.commandLine(), "--strict is for learnt fields; --fields declares them already");
+        }
+        final Field[] declared = new Field[fields.size()];
+        for (int i = 0; i < declared.length; i++) {
+            String text = fields.get(i).trim();
+            final boolean required = text.endsWith("!");
+            if (required) {
+                text = text.substring(0, text.length() - 1);
+            }
+            final int colon = text.indexOf(':');
+            final String name = colon < 0 ? text : text.substring(0, colon);
+            final String type = colon < 0 ? "" : text.substring(colon + 1);
+            if (name.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--fields: empty field name in '" + fields.get(i) + "'");
+            }
+            Field field;
+            switch (type) {
+                case "":
+                    field = Field.any(name);
+                    break;
+                case "long":
+                    field = Field.longField(name);
+                    break;
+                case "double":
+                    field = Field.doubleField(name);
+                    break;
+                case "boolean":
+                    field = Field.booleanField(name);
+                    break;
+                case "string":
+                    field = Field.string(name);
+                    break;
+                default:
+                    throw new ParameterException(spec.commandLine(), "--fields: type of '" + name + "' must be long, double, "
+                        + "boolean or string, got '" + type + "'");
+            }
+            declared[i] = required ? field.required() : field;
+        }
+        try {
+            return Schema.of(declared);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--fields: " + e.getMessage(), e);
+        }
     }
 
     private static void printStats(final ReplayResult result, final PrintWriter err) {
@@ -291,7 +377,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private static int ioError(final PrintWriter err, final String what, final IOException e) {
-        err.println("junction replay: " + what + ": " + e);
+        err.println("junction replay: " + what + ": " + io.junction.tools.JunctionCli.describe(e));
         err.flush();
         return EXIT_IO;
     }

@@ -40,6 +40,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     private boolean upsert;
     /** Expired rows ({@code --expired}), kept in memory. */
     private final List<StepLine> expired = new ArrayList<>();
+    /** A multi-way join's input names (SPEC 2.6 output {@code "rows"}), or null. */
+    private List<String> inputNames;
 
     PartitionCollector(final Schema schema, final Schema coGroupSchema) {
         this(schema, coGroupSchema, null, null);
@@ -91,6 +93,41 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     /** @return the rendered expired rows, in the order this partition dropped them */
     List<StepLine> expired() {
         return expired;
+    }
+
+    /** A multi-way join: results are written with {@code "rows"} keyed by input name (SPEC 2.6). */
+    void multiInputs(final io.junction.api.MultiJoinSpec multi) {
+        this.inputNames = multi == null ? null : multi.names();
+    }
+
+    /** SPEC 2.6: {@code {"step":S,"op":"+I","rows":{"orders":{...},"payments":null}}}. */
+    @Override
+    public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step) {
+        final StringBuilder sb = line;
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.shortString()).append("\",\"rows\":{");
+        for (int i = 0; i < rows.length; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            RowJson.appendString(sb, inputNames.get(i)).append(':');
+            appendRow(sb, rows[i]);
+        }
+        result(step, sb.append("}}").toString());
+    }
+
+    @Override
+    public void onMultiDeadLetter(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final DeadLetterReason reason) {
+        final String side = inputNames != null && input >= 0 && input < inputNames.size()
+            ? inputNames.get(input) : (input == 0 ? Side.LEFT : Side.RIGHT).jsonName();
+        final String json = deadLetterLine(schema, line, side, kind, row, ts, step, reason.message());
+        if (deadLetterSpool != null) {
+            deadLetterSpool.append(json);
+        } else {
+            deadLetters.add(new StepLine(step, json));
+        }
     }
 
     private void result(final long step, final String json) {
@@ -201,7 +238,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     }
 
     /**
-     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","side":"left","op":"+I","ts":T,"row":{...}}}.
+     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","code":"late","side":"left","op":"+I","ts":T,"row":{...}}}
+     * ({@link DeadLetterCodes}).
      *
      * @param schema field names
      * @param sb     a reusable builder (cleared first)
@@ -216,10 +254,20 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     static String deadLetterLine(
         final Schema schema, final StringBuilder sb, final Side side, final ChangeKind kind, final RowView row,
         final long ts, final long step, final String reason) {
+        return deadLetterLine(schema, sb, side.jsonName(), kind, row, ts, step, reason);
+    }
+
+    /** As {@link #deadLetterLine(Schema, StringBuilder, Side, ChangeKind, RowView, long, long, String)}, the side by name. */
+    static String deadLetterLine(
+        final Schema schema, final StringBuilder sb, final String side, final ChangeKind kind, final RowView row,
+        final long ts, final long step, final String reason) {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
-        sb.append(",\"side\":\"").append(side.jsonName()).append("\",\"op\":\"").append(kind.shortString())
+        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
+        sb.append(",\"side\":");
+        RowJson.appendString(sb, side);
+        sb.append(",\"op\":\"").append(kind.shortString())
             .append("\",\"ts\":").append(ts).append(",\"row\":");
         if (row == null) {
             sb.append("null");

@@ -18,6 +18,8 @@ import java.util.TreeMap;
  * Compares a replay's output with an expected output as {@code conformance/README.md} defines it.
  * <ul>
  *   <li>{@link Mode#STEP}: for every step, the multiset of (sign of op, left, right, row, window) must be
+ *       equal (a multi-way join's lines carry {@code rows} instead of left and right, SPEC 2.6: compared as
+ *       one value, input names in any order, a padded input {@code null} or absent alike); the multiset must be
  *       equal ({@code row}: a window coGroup's computed row, SEMANTICS 6.4); {@code +I}/{@code +U} count as {@code +}, {@code -D}/{@code -U} as {@code -}.</li>
  *   <li>{@link Mode#FINAL}: applying each changelog in order must give equal final multisets, and
  *       for every join but the regular join the actual output must be append-only.</li>
@@ -82,7 +84,7 @@ public final class ReplayComparison {
         final Map<Item, Integer> counts = new TreeMap<>(Item.ORDER);
         count(mode, expected, -1, "expected", counts, differences, false);
         count(mode, actual, +1, "actual", counts, differences,
-            mode == Mode.FINAL && kind != JoinKind.REGULAR);
+            mode == Mode.FINAL && kind != JoinKind.REGULAR && kind != JoinKind.MULTI);
         report(counts, mode == Mode.STEP, differences);
         return new ReplayComparison(differences);
     }
@@ -176,7 +178,8 @@ public final class ReplayComparison {
             if (appendOnly && "-".equals(sign)) {
                 differences.add("not append-only: " + which + " line " + (i + 1) + " retracts: " + line);
             }
-            final String rows = "left=" + canonical(node.get("left")) + " right=" + canonical(node.get("right")) +
+            final String rows = node.has("rows") ? "rows=" + canonicalRows(node.get("rows")) :
+                "left=" + canonical(node.get("left")) + " right=" + canonical(node.get("right")) +
                 (node.has("row") ? " row=" + canonical(node.get("row")) : "") +
                 (node.has("window") ? " window=" + canonical(node.get("window")) : "");
             final Item item;
@@ -269,6 +272,33 @@ public final class ReplayComparison {
             default:
                 return null;
         }
+    }
+
+    /**
+     * A multi-way join's {@code "rows"} (SPEC 2.6) as a canonical text: input names sorted, a padded input
+     * ({@code null}) the same as an absent one, each row canonical.
+     *
+     * @param rows the {@code rows} object
+     * @return its canonical text
+     */
+    static String canonicalRows(final JsonNode rows) {
+        if (rows == null || !rows.isObject()) {
+            return canonical(rows);
+        }
+        final TreeMap<String, String> sorted = new TreeMap<>();
+        for (final Map.Entry<String, JsonNode> input : rows.properties()) {
+            if (input.getValue() != null && !input.getValue().isNull()) {
+                sorted.put(input.getKey(), canonical(input.getValue()));
+            }
+        }
+        final StringBuilder sb = new StringBuilder("{");
+        for (final Map.Entry<String, String> input : sorted.entrySet()) {
+            if (sb.length() > 1) {
+                sb.append(',');
+            }
+            RowJson.appendString(sb, input.getKey()).append(':').append(input.getValue());
+        }
+        return sb.append('}').toString();
     }
 
     /**

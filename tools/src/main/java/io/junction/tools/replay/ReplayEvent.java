@@ -27,13 +27,69 @@ public final class ReplayEvent {
     private final ChangeKind kind;
     private final long ts;
     private final JsonNode row;
+    /** A multi-way join's input index (SPEC 2.6: {@code side} names the input); -1 for the binary kinds or both inputs. */
+    private final int input;
+    /** What {@code side} said: left, right, or the input's name; null for a watermark of every input. */
+    private final String sideName;
 
     private ReplayEvent(final boolean watermark, final Side side, final ChangeKind kind, final long ts, final JsonNode row) {
+        this(watermark, side, kind, ts, row, -1, side == null ? null : side.jsonName());
+    }
+
+    private ReplayEvent(final boolean watermark, final Side side, final ChangeKind kind, final long ts, final JsonNode row,
+        final int input, final String sideName) {
         this.watermark = watermark;
         this.side = side;
         this.kind = kind;
         this.ts = ts;
         this.row = row;
+        this.input = input;
+        this.sideName = sideName;
+    }
+
+    /**
+     * Parses one non-blank line of a multi-way join's log (SPEC 2.6): {@code side} names one of the inputs
+     * (a row event needs it; a watermark without it advances every input). The event's {@link #side()} is
+     * {@link Side#LEFT} for the first input and {@link Side#RIGHT} for the others.
+     *
+     * @param line       the line's text
+     * @param tsRequired whether a row needs {@code ts}
+     * @param inputs     the input names, in the spec's order
+     * @return the event
+     * @throws BadInputException when the line is not valid JSON, not one of the shapes, or names no input
+     */
+    public static ReplayEvent parse(final String line, final boolean tsRequired, final java.util.List<String> inputs)
+        throws BadInputException {
+        if (inputs == null) {
+            return parse(line, tsRequired);
+        }
+        final JsonNode node;
+        try {
+            node = RowJson.mapper().readTree(line);
+        } catch (final JsonProcessingException e) {
+            throw new BadInputException("invalid JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw new BadInputException("an event must be a JSON object, got " + RowJson.kindOf(node));
+        }
+        final JsonNode sideNode = node.get("side");
+        int input = -1;
+        if (sideNode != null) {
+            input = sideNode.isTextual() ? inputs.indexOf(sideNode.textValue()) : -1;
+            if (input < 0) {
+                throw new BadInputException("field 'side': expected one of the inputs " + inputs + ", got " + sideNode);
+            }
+        }
+        // The binary shape checks, with the side replaced by one they accept.
+        final com.fasterxml.jackson.databind.node.ObjectNode copy = ((com.fasterxml.jackson.databind.node.ObjectNode)node).deepCopy();
+        if (sideNode != null) {
+            copy.put("side", input == 0 ? "left" : "right");
+        }
+        final ReplayEvent binary = parse(copy, tsRequired);
+        if (binary.isWatermark()) {
+            return new ReplayEvent(true, binary.side(), null, binary.ts(), null, input, input < 0 ? null : inputs.get(input));
+        }
+        return new ReplayEvent(false, binary.side(), binary.kind(), binary.ts(), binary.row(), input, inputs.get(input));
     }
 
     /**
@@ -52,6 +108,10 @@ public final class ReplayEvent {
         } catch (final JsonProcessingException e) {
             throw new BadInputException("invalid JSON: " + e.getOriginalMessage());
         }
+        return parse(node, tsRequired);
+    }
+
+    private static ReplayEvent parse(final JsonNode node, final boolean tsRequired) throws BadInputException {
         if (node == null || !node.isObject()) {
             throw new BadInputException("an event must be a JSON object, got " + RowJson.kindOf(node));
         }
@@ -122,6 +182,16 @@ public final class ReplayEvent {
             return JsonNumbers.longValue(node);
         }
         throw new BadInputException("field '" + name + "': expected an integer in the signed 64-bit range (ms), got " + node);
+    }
+
+    /** @return a multi-way join's input index; -1 for the binary kinds, or a watermark of every input */
+    public int input() {
+        return input;
+    }
+
+    /** @return the {@code side} as the line gave it: left, right or an input's name; null for a watermark of every input */
+    public String sideName() {
+        return sideName;
     }
 
     /** @return true for a watermark, false for a row event */

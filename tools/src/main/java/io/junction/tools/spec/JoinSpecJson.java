@@ -117,6 +117,8 @@ public final class JoinSpecJson {
         private long paddedDelay = -1;
         private OutputMode output = OutputMode.RETRACT;
         private boolean padOnExpiry;
+        /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
+        private final MultiInputs multi;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
@@ -136,6 +138,7 @@ public final class JoinSpecJson {
             this.allowedLateness = allowedLateness;
             this.leftStateTtl = leftStateTtl;
             this.rightStateTtl = rightStateTtl;
+            this.multi = null;
             final Set<String> names = new LinkedHashSet<>(leftKey);
             names.addAll(rightKey);
             if (leftUniqueKey != null) {
@@ -155,6 +158,44 @@ public final class JoinSpecJson {
                 names.add(term.rightField());
             }
             this.fieldNames = List.copyOf(names);
+        }
+
+        /** A multi-way join (SPEC 2.6). */
+        private Parsed(final MultiInputs multi) {
+            this.kind = JoinKind.MULTI;
+            this.type = JoinType.INNER;
+            this.leftKey = multi.keys.get(0);
+            this.rightKey = multi.keys.get(1);
+            this.leftUniqueKey = null;
+            this.rightUniqueKey = null;
+            this.interval = null;
+            this.window = null;
+            this.leftFilter = List.of();
+            this.rightFilter = List.of();
+            this.condition = List.of();
+            this.allowedLateness = 0;
+            this.leftStateTtl = 0;
+            this.rightStateTtl = 0;
+            this.multi = multi;
+            final Set<String> names = new LinkedHashSet<>();
+            for (final List<String> key : multi.keys) {
+                names.addAll(key);
+            }
+            for (final List<FieldFilter> filters : multi.filters) {
+                for (final FieldFilter f : filters) {
+                    addFields(f, names);
+                }
+            }
+            for (final String[] term : multi.conditions) {
+                names.add(term[0].substring(term[0].indexOf('.') + 1));
+                names.add(term[2].substring(term[2].indexOf('.') + 1));
+            }
+            this.fieldNames = List.copyOf(names);
+        }
+
+        /** @return a multi-way join's input names in order, or null for the binary kinds */
+        public List<String> inputNames() {
+            return multi == null ? null : multi.names;
         }
 
         private static void addFields(final FieldFilter filter, final Set<String> names) {
@@ -198,6 +239,9 @@ public final class JoinSpecJson {
                 if (schema.indexOf(name) < 0) {
                     throw new IllegalArgumentException("the schema lacks the spec's field '" + name + "'");
                 }
+            }
+            if (multi != null) {
+                return multi.spec(schema);
             }
             final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(schema, schema)
                 .leftKey(leftKey.toArray(new String[0])).rightKey(rightKey.toArray(new String[0]));
@@ -300,12 +344,18 @@ public final class JoinSpecJson {
         if (root == null || !root.isObject()) {
             throw new JoinSpecException("spec", "must be a JSON object, got " + RowJson.kindOf(root));
         }
+        final JsonNode joinNode = root.get("join");
+        if (joinNode != null && joinNode.isTextual() && "multi".equals(joinNode.textValue())) {
+            final Parsed parsed = new Parsed(multi(root));
+            parsed.spec();
+            return parsed;
+        }
         checkFields(root, "", TOP_LEVEL);
 
         final String kindName = requiredString(root, "join", "");
         final JoinKind kind = JoinKind.fromName(kindName);
         if (kind == null) {
-            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal or lookup)");
+            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup or multi)");
         }
         final String typeName = requiredString(root, "type", "");
         final JoinType type = JoinType.fromName(typeName);
@@ -379,6 +429,154 @@ public final class JoinSpecJson {
         return parsed;
     }
 
+    private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl");
+    private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl");
+    private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
+
+    /** A multi-way join's inputs as the spec gives them (SPEC 2.6), bound to a schema by {@link #spec(Schema)}. Immutable. */
+    private static final class MultiInputs {
+        final List<String> names;
+        final List<JoinType> types;
+        final List<List<String>> keys;
+        final List<List<FieldFilter>> filters;
+        final List<Long> ttls;
+        /** {@code {left, op symbol, right}} per term. */
+        final List<String[]> conditions;
+
+        MultiInputs(final List<String> names, final List<JoinType> types, final List<List<String>> keys,
+            final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions) {
+            this.names = List.copyOf(names);
+            this.types = java.util.Collections.unmodifiableList(new ArrayList<>(types));
+            this.keys = List.copyOf(keys);
+            this.filters = List.copyOf(filters);
+            this.ttls = List.copyOf(ttls);
+            this.conditions = List.copyOf(conditions);
+        }
+
+        JoinSpec spec(final Schema schema) {
+            final io.junction.api.MultiJoinSpec.Builder builder = io.junction.api.MultiJoinSpec.builder(schema);
+            for (int i = 0; i < names.size(); i++) {
+                builder.input(names.get(i), null, types.get(i), keys.get(i).toArray(new String[0]));
+            }
+            for (int i = 0; i < names.size(); i++) {
+                for (final FieldFilter f : filters.get(i)) {
+                    builder.filter(names.get(i), f);
+                }
+                builder.stateTtl(names.get(i), ttls.get(i));
+            }
+            for (final String[] term : conditions) {
+                builder.condition(term[0], CompareOp.fromSymbol(term[1]), term[2]);
+            }
+            try {
+                return JoinSpec.multi(builder.build());
+            } catch (final IllegalArgumentException e) {
+                final String message = String.valueOf(e.getMessage());
+                final int colon = message.indexOf(": ");
+                if (colon > 0 && !message.substring(0, colon).contains(" ")) {
+                    return rethrow(new JoinSpecException(message.substring(0, colon), message.substring(colon + 2)));
+                }
+                return rethrow(new JoinSpecException("inputs", message));
+            }
+        }
+
+        private static JoinSpec rethrow(final JoinSpecException e) {
+            throw e;
+        }
+    }
+
+    /** SPEC 2.6: {@code "join": "multi"} with {@code "inputs"} and an optional {@code "condition"} over {@code "input.field"}. */
+    private static MultiInputs multi(final JsonNode root) {
+        checkFields(root, "", MULTI_TOP_LEVEL);
+        final long defaultTtl = nonNegative(root, "stateTtl");
+        final JsonNode inputs = root.get("inputs");
+        if (inputs == null) {
+            throw new JoinSpecException("inputs", "required for a multi-way join");
+        }
+        requireList(inputs, "inputs");
+        if (inputs.size() < 2 || inputs.size() > io.junction.api.MultiJoinSpec.MAX_INPUTS) {
+            throw new JoinSpecException("inputs", "a multi-way join has 2 to " + io.junction.api.MultiJoinSpec.MAX_INPUTS +
+                " inputs, not " + inputs.size());
+        }
+        final List<String> names = new ArrayList<>();
+        final List<JoinType> types = new ArrayList<>();
+        final List<List<String>> keys = new ArrayList<>();
+        final List<List<FieldFilter>> filters = new ArrayList<>();
+        final List<Long> ttls = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            final String path = "inputs[" + i + "]";
+            final JsonNode input = inputs.get(i);
+            requireObject(input, path);
+            checkFields(input, path + ".", MULTI_INPUT_FIELDS);
+            final String name = requiredString(input, "name", path + ".");
+            if (name.isEmpty() || name.indexOf('.') >= 0) {
+                throw new JoinSpecException(path + ".name", "must be a non-empty name without '.', got '" + name + "'");
+            }
+            if (names.contains(name)) {
+                throw new JoinSpecException(path + ".name", "duplicate input name '" + name + "'");
+            }
+            names.add(name);
+            final JsonNode typeNode = input.get("type");
+            if (i == 0) {
+                if (typeNode != null) {
+                    throw new JoinSpecException(path + ".type", "the first input has no type (it is joined to nothing)");
+                }
+                types.add(null);
+            } else {
+                final String typeName = requiredString(input, "type", path + ".");
+                final JoinType type = JoinType.fromName(typeName);
+                if (type != JoinType.INNER && type != JoinType.LEFT) {
+                    throw new JoinSpecException(path + ".type", "unknown type '" + typeName + "' (expected inner or left)");
+                }
+                types.add(type);
+            }
+            final List<String> key = keyFields(input, "key", path + ".");
+            if (i > 0 && key.size() != keys.get(0).size()) {
+                throw new JoinSpecException(path + ".key", "key arity mismatch: inputs[0].key has " + keys.get(0).size() +
+                    " field(s) " + keys.get(0) + ", this input has " + key.size() + " " + key);
+            }
+            keys.add(key);
+            filters.add(filters(input, "filter", path + "."));
+            ttls.add(input.has("stateTtl") ? nonNegative(input, "stateTtl", path + ".") : defaultTtl);
+        }
+        final List<String[]> conditions = new ArrayList<>();
+        final JsonNode conditionNode = root.get("condition");
+        if (conditionNode != null) {
+            requireList(conditionNode, "condition");
+            for (int i = 0; i < conditionNode.size(); i++) {
+                final String path = "condition[" + i + "]";
+                final JsonNode term = conditionNode.get(i);
+                requireObject(term, path);
+                checkFields(term, path + ".", MULTI_CONDITION_FIELDS);
+                final String left = requiredString(term, "left", path + ".");
+                final CompareOp op = op(term, path);
+                if (op == CompareOp.IN) {
+                    throw new JoinSpecException(path + ".op", "'in' is for filters over a list of literals, not for conditions");
+                }
+                final String right = requiredString(term, "right", path + ".");
+                final int leftInput = conditionInput(left, names, path + ".left");
+                final int rightInput = conditionInput(right, names, path + ".right");
+                if (leftInput == 0 && rightInput == 0) {
+                    throw new JoinSpecException(path, "names the first input '" + names.get(0) +
+                        "' alone (it has no ON clause: use its filter)");
+                }
+                conditions.add(new String[] {left, op.symbol(), right});
+            }
+        }
+        return new MultiInputs(names, types, keys, filters, ttls, conditions);
+    }
+
+    private static int conditionInput(final String operand, final List<String> names, final String path) {
+        final int dot = operand.indexOf('.');
+        if (dot <= 0 || dot == operand.length() - 1) {
+            throw new JoinSpecException(path, "must be \"input.field\", got '" + operand + "'");
+        }
+        final int input = names.indexOf(operand.substring(0, dot));
+        if (input < 0) {
+            throw new JoinSpecException(path, "unknown input '" + operand.substring(0, dot) + "' (inputs: " + names + ")");
+        }
+        return input;
+    }
+
     /** SEMANTICS 6.4: {@code "coGroup": "count"} names a built-in function; window joins only. */
     private static CoGroupBuiltin coGroup(final JsonNode root, final JoinKind kind, final String kindName) {
         final JsonNode node = root.get("coGroup");
@@ -441,8 +639,13 @@ public final class JoinSpecJson {
     }
 
     private static List<FieldFilter> filters(final JsonNode root, final String name) {
+        return filters(root, name, "");
+    }
+
+    private static List<FieldFilter> filters(final JsonNode root, final String field, final String prefix) {
+        final String name = prefix + field;
         final List<FieldFilter> result = new ArrayList<>();
-        final JsonNode array = root.get(name);
+        final JsonNode array = root.get(field);
         if (array == null) {
             return result;
         }
@@ -580,7 +783,12 @@ public final class JoinSpecJson {
     }
 
     private static List<String> keyFields(final JsonNode root, final String name) {
-        final JsonNode array = root.get(name);
+        return keyFields(root, name, "");
+    }
+
+    private static List<String> keyFields(final JsonNode root, final String member, final String prefix) {
+        final String name = prefix + member;
+        final JsonNode array = root.get(member);
         if (array == null) {
             throw new JoinSpecException(name, "required");
         }
@@ -605,9 +813,13 @@ public final class JoinSpecJson {
     }
 
     private static long nonNegative(final JsonNode root, final String name) {
-        final long value = optionalLong(root, name, "", 0);
+        return nonNegative(root, name, "");
+    }
+
+    private static long nonNegative(final JsonNode root, final String name, final String prefix) {
+        final long value = optionalLong(root, name, prefix, 0);
         if (value < 0) {
-            throw new JoinSpecException(name, "must be >= 0, got " + value);
+            throw new JoinSpecException(prefix + name, "must be >= 0, got " + value);
         }
         return value;
     }
