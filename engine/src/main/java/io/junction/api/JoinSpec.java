@@ -55,6 +55,10 @@ public final class JoinSpec
     private final CoGroupFunction coGroup;
     private final Schema coGroupSchema;
     private final CoGroupBuiltin coGroupBuiltin;
+    private final long paddedDelay;
+    private final OutputMode output;
+    private final ResultKey resultKey;
+    private final boolean padOnExpiry;
     /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
     private final MultiJoinSpec multi;
 
@@ -83,6 +87,10 @@ public final class JoinSpec
         coGroup = b.coGroup;
         coGroupSchema = b.coGroupSchema;
         coGroupBuiltin = b.coGroupBuiltin;
+        paddedDelay = b.paddedDelay;
+        output = b.output;
+        resultKey = b.resultKey;
+        padOnExpiry = b.padOnExpiry;
         multi = b.multi;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
@@ -299,6 +307,43 @@ public final class JoinSpec
     }
 
     /**
+     * @return the padded-row delay of a regular outer join in ms of event time (SPEC 2.7): an unmatched
+     *         row is padded only once the join watermark passes {@code ts + paddedDelay}; -1 when none is
+     *         set (padded at once, SPEC 2.1).
+     */
+    public long paddedDelay()
+    {
+        return paddedDelay;
+    }
+
+    /** @return true when a padded-row delay is set ({@link Builder#paddedDelay}). */
+    public boolean hasPaddedDelay()
+    {
+        return paddedDelay >= 0;
+    }
+
+    /** @return how results leave the join: the retraction changelog (default) or upserts by result key. */
+    public OutputMode output()
+    {
+        return output;
+    }
+
+    /** @return which unique keys key the results of upsert output, or null for the retraction changelog. */
+    public ResultKey resultKey()
+    {
+        return resultKey;
+    }
+
+    /**
+     * @return true when an outer row of a side with a state TTL that is still unmatched when it expires is
+     *         padded at its expiry, its padding waiting for the expiry unless a padded-row delay ends first.
+     */
+    public boolean padOnExpiry()
+    {
+        return padOnExpiry;
+    }
+
+    /**
      * A stable 64-bit fingerprint of everything that defines the join's semantics and state layout:
      * kind, type, schemas, keys, unique keys, bounds, window, lateness, TTLs, filters and condition, the
      * coGroup (built-in name, or a function's class name and output schema), and the user predicates (their number and, for a named class, its name; a lambda's is not stable across
@@ -361,6 +406,9 @@ public final class JoinSpec
             (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
                 : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) +
             (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) +
+            (paddedDelay >= 0 ? " paddedDelay=" + paddedDelay : "") +
+            (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
+            (padOnExpiry ? " padOnExpiry" : "") +
             (multi == null ? "" : " " + multi) + '}';
     }
 
@@ -393,6 +441,11 @@ public final class JoinSpec
         private CoGroupFunction coGroup;
         private Schema coGroupSchema;
         private CoGroupBuiltin coGroupBuiltin;
+        private long paddedDelay = -1;
+        private boolean paddedDelaySet;
+        private OutputMode output = OutputMode.RETRACT;
+        private ResultKey resultKey;
+        private boolean padOnExpiry;
         /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
         private MultiJoinSpec multi;
 
@@ -692,6 +745,48 @@ public final class JoinSpec
         }
 
         /**
+         * Sets the padded-row delay of a regular left, right or full join, ms of event time, >= 0 (SPEC 2.7):
+         * a row without a match is emitted null-padded only at the first join watermark above
+         * {@code ts + millis}, if still unmatched then; a match before that emits the joined row directly.
+         *
+         * @param millis the delay, ms.
+         * @return this builder.
+         */
+        public Builder paddedDelay(final long millis)
+        {
+            this.paddedDelay = millis;
+            this.paddedDelaySet = true;
+            return this;
+        }
+
+        /**
+         * Sets how results leave a regular join (SPEC 2.7): {@link OutputMode#UPSERT} needs unique keys
+         * that make the result keyed ({@link JoinSpec#resultKey()}).
+         *
+         * @param mode the output mode.
+         * @return this builder.
+         */
+        public Builder output(final OutputMode mode)
+        {
+            this.output = requireNonNull(mode, "output");
+            return this;
+        }
+
+        /**
+         * Pads an outer row that is still unmatched when its state TTL expires it, at the expiry (its
+         * padding waits for the expiry unless a padded-row delay ends first). Regular outer joins with a
+         * state TTL on an outer side.
+         *
+         * @param pad whether to.
+         * @return this builder.
+         */
+        public Builder padOnExpiry(final boolean pad)
+        {
+            this.padOnExpiry = pad;
+            return this;
+        }
+
+        /**
          * Makes a window join a window coGroup (docs/SEMANTICS.md 6.4): per fired window and key the
          * function gets both sides' rows and emits input rows through its collector. The join type says
          * which groups are called (inner, left, right or full; see {@link CoGroupFunction}); windows,
@@ -822,6 +917,7 @@ public final class JoinSpec
             checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
+            checkShaping();
             final JoinSpec spec = new JoinSpec(this);
             SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
             return spec;
@@ -840,6 +936,82 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
             }
+        }
+
+        /** SPEC 2.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
+        private void checkShaping()
+        {
+            final String typeName = type.name().toLowerCase(java.util.Locale.ROOT);
+            final boolean outer = type.isOuter(Side.LEFT) || type.isOuter(Side.RIGHT);
+            if (paddedDelaySet)
+            {
+                if (kind != JoinKind.REGULAR)
+                {
+                    throw new IllegalArgumentException("paddedDelay: only for regular joins");
+                }
+                if (!outer)
+                {
+                    throw new IllegalArgumentException("paddedDelay: only for left, right or full joins (it delays their " +
+                        "padded rows), not " + typeName);
+                }
+                if (paddedDelay < 0)
+                {
+                    throw new IllegalArgumentException("paddedDelay must be >= 0: " + paddedDelay);
+                }
+            }
+            if (padOnExpiry)
+            {
+                if (kind != JoinKind.REGULAR || !outer)
+                {
+                    throw new IllegalArgumentException("padOnExpiry: only for regular left, right or full joins");
+                }
+                if (!(type.isOuter(Side.LEFT) && leftStateTtl > 0) && !(type.isOuter(Side.RIGHT) && rightStateTtl > 0))
+                {
+                    throw new IllegalArgumentException("padOnExpiry: needs a stateTtl on an outer side (rows that never expire " +
+                        "are never padded at expiry)");
+                }
+            }
+            resultKey = null;
+            if (output == OutputMode.UPSERT)
+            {
+                if (kind != JoinKind.REGULAR)
+                {
+                    throw new IllegalArgumentException("output: upsert only for regular joins");
+                }
+                resultKey = resultKey();
+            }
+        }
+
+        /** @return which unique keys key the result, or throws naming why the result is not keyed. */
+        private ResultKey resultKey()
+        {
+            final boolean left = leftUniqueKeyDeclared;
+            final boolean right = rightUniqueKeyDeclared;
+            if (type.isSemiOrAnti())
+            {
+                if (!left)
+                {
+                    throw new IllegalArgumentException("output: upsert output of a " + type.name().toLowerCase(java.util.Locale.ROOT) +
+                        " join is keyed by the left row: declare leftUniqueKey");
+                }
+                return ResultKey.LEFT;
+            }
+            if (left && right && (type == JoinType.INNER || type == JoinType.LEFT) && rightKey.containsAll(rightUniqueKey))
+            {
+                return ResultKey.LEFT;
+            }
+            if (left && right && type == JoinType.RIGHT && leftKey.containsAll(leftUniqueKey))
+            {
+                return ResultKey.RIGHT;
+            }
+            if (left && right)
+            {
+                return ResultKey.BOTH;
+            }
+            throw new IllegalArgumentException("output: upsert output needs a keyed result: declare " +
+                (left ? "rightUniqueKey" : right ? "leftUniqueKey" : "leftUniqueKey and rightUniqueKey") +
+                " (a " + type.name().toLowerCase(java.util.Locale.ROOT) + " join is keyed by both unique keys, or by one " +
+                "side's when the other side's unique key lies in its join key)");
         }
 
         private void checkCoGroup()

@@ -30,7 +30,8 @@ import java.util.function.IntConsumer;
  *
  * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
  */
-final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler
+final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler,
+    io.junction.api.ExpiryHandler
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
@@ -439,6 +440,25 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         catch (final Throwable t)
         {
             reportError(t);
+        }
+    }
+
+    /** Visible expiry (docs/SEMANTICS.md 4.7): forwarded when the partition's result handler is also an ExpiryHandler. */
+    @Override
+    public void onExpired(
+        final io.junction.api.Side side, final RowView row, final long timestamp, final io.junction.api.ExpiryReason reason,
+        final long step)
+    {
+        if (results instanceof io.junction.api.ExpiryHandler)
+        {
+            try
+            {
+                ((io.junction.api.ExpiryHandler)results).onExpired(side, row, timestamp, reason, step);
+            }
+            catch (final Throwable t)
+            {
+                reportError(t);
+            }
         }
     }
 

@@ -120,6 +120,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--progress", description = "with --state: print a line to stderr before each checkpoint and before the close")
     private boolean progress;
 
+    @Option(names = "--expired", paramLabel = "FILE", description = "write the rows a regular join drops by stateTtl or "
+        + "expire-oldest eviction here, one JSON line each: step, side, reason, ts, row (docs/SEMANTICS.md 4.7)")
+    private Path expired;
     @Option(names = "--fields", paramLabel = "NAME[:TYPE][!],...", split = ",",
         description = "declare the rows' fields instead of learning them from the log; TYPE is long, double, boolean "
             + "or string, ! makes a field required. A spec field not declared rejects the spec (exit 2); a row "
@@ -194,6 +197,14 @@ public final class ReplayCommand implements Callable<Integer> {
         try {
             write(result, true, out, spec.commandLine().getOut());
             write(result, false, deadLetter, err);
+            if (expired != null) {
+                try (Writer writer = Files.newBufferedWriter(expired, StandardCharsets.UTF_8)) {
+                    for (final String line : result.expiredLines()) {
+                        writer.write(line);
+                        writer.write('\n');
+                    }
+                }
+            }
         } catch (final IOException e) {
             return ioError(err, "cannot write output", e);
         }
@@ -303,7 +314,11 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                 "--out and --dead-letter name the same file (" + out + ", " + deadLetter + "): one would overwrite the other");
         }
-        for (final Path output : new Path[] {out, deadLetter}) {
+        if (expired != null && (out != null && sameFile(expired, out) || deadLetter != null && sameFile(expired, deadLetter))) {
+            throw new ParameterException(spec.commandLine(),
+                "--expired names the same file as --out or --dead-letter (" + expired + "): one would overwrite the other");
+        }
+        for (final Path output : new Path[] {out, deadLetter, expired}) {
             if (output != null && (sameFile(output, specFile) || sameFile(output, eventsFile))) {
                 throw new ParameterException(spec.commandLine(),
                     "output file " + output + " is an input of the run: it would be overwritten");

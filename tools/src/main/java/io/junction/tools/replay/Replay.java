@@ -396,6 +396,9 @@ public final class Replay {
             }
             collectors[p].multiInputs(spec.multi());
         }
+        for (final PartitionCollector collector : collectors) {
+            collector.output(spec); // SPEC 2.7: upsert lines
+        }
         final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();
@@ -539,7 +542,13 @@ public final class Replay {
         for (int p = 0; p < partitions; p++) {
             hotKeys.add(engine.hotKeys(p));
         }
-        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys);
+        final List<StepLine> expired = new ArrayList<>();
+        for (final PartitionCollector collector : collectors) {
+            expired.addAll(collector.expired());
+        }
+        expired.sort(Comparator.comparingLong(StepLine::step));
+        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys)
+            .withExpired(expired);
     }
 
     /**

@@ -134,6 +134,9 @@ public final class ReplayComparison {
     private static void count(
         final Mode mode, final List<String> lines, final int weight, final String which, final Map<Item, Integer> counts,
         final List<String> differences, final boolean appendOnly) {
+        // SPEC 2.7 upsert lines in final mode: the table by key that applying them in step order leaves
+        final Map<String, long[]> upsertSteps = new TreeMap<>();
+        final Map<String, String> upserted = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++) {
             final String line = lines.get(i);
             if (line.isBlank()) {
@@ -147,6 +150,24 @@ public final class ReplayComparison {
             final JsonNode op = node.get("op");
             if (step == null || !step.canConvertToLong() || op == null || !op.isTextual()) {
                 differences.add(which + " line " + (i + 1) + " lacks a step or an op: " + line);
+                continue;
+            }
+            if ("upsert".equals(op.textValue()) || "delete".equals(op.textValue())) {
+                final String key = "key=" + canonical(node.get("key"));
+                final String rows = "left=" + canonical(node.get("left")) + " right=" + canonical(node.get("right"));
+                if (mode == Mode.STEP) {
+                    counts.merge(new Item(step.longValue(), op.textValue() + " " + key + " " + rows), weight, Integer::sum);
+                } else {
+                    final long[] last = upsertSteps.get(key);
+                    if (last == null || last[0] <= step.longValue()) {
+                        upsertSteps.put(key, new long[] {step.longValue()});
+                        if ("upsert".equals(op.textValue())) {
+                            upserted.put(key, rows);
+                        } else {
+                            upserted.remove(key);
+                        }
+                    }
+                }
                 continue;
             }
             final String sign = sign(op.textValue());
@@ -172,6 +193,9 @@ public final class ReplayComparison {
                 }
             }
             counts.merge(item, delta, Integer::sum);
+        }
+        for (final Map.Entry<String, String> row : upserted.entrySet()) {
+            counts.merge(new Item(0, "upserted " + row.getKey() + " " + row.getValue()), weight, Integer::sum);
         }
     }
 

@@ -48,9 +48,23 @@ public final class ReplayResult {
         this.metrics = Collections.unmodifiableList(metrics);
     }
 
+    /** Rows the join dropped by state TTL or eviction (SPEC 2.7 visible expiry), ordered by step. */
+    private List<StepLine> expired = List.of();
+
+    /** Sets the expired rows; the replay's, once, before it hands the result out. */
+    ReplayResult withExpired(final List<StepLine> lines) {
+        this.expired = Collections.unmodifiableList(lines);
+        return this;
+    }
+
+    /** @return the expired rows' lines ({@code {"step":..,"side":..,"reason":..,"ts":..,"row":..}}), ordered by step */
+    public List<String> expiredLines() {
+        return texts(expired);
+    }
+
     /** @return this result, noting the spec fields that no accepted row of the log carried */
     ReplayResult withSpecFieldsNotCarried(final List<String> fields) {
-        return new ReplayResult(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, fields);
+        return new ReplayResult(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, fields).withExpired(expired);
     }
 
     /**

@@ -18,6 +18,7 @@ import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
+import io.junction.api.OutputMode;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
@@ -79,7 +80,8 @@ public final class JoinSpecJson {
 
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
-        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof");
+        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof",
+        "paddedDelay", "output", "padOnExpiry");
     private static final Set<String> ASOF_FIELDS = Set.of("direction", "tolerance", "emit");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
@@ -115,6 +117,10 @@ public final class JoinSpecJson {
         private final List<String> fieldNames;
         /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
         private CoGroupBuiltin coGroup;
+        /** SPEC 2.7, set once by {@link #parse(JsonNode)}: the padded-row delay (-1: none), the output mode, padOnExpiry. */
+        private long paddedDelay = -1;
+        private OutputMode output = OutputMode.RETRACT;
+        private boolean padOnExpiry;
         /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
         private final MultiInputs multi;
 
@@ -271,6 +277,10 @@ public final class JoinSpecJson {
             if (coGroup != null) {
                 builder.coGroup(coGroup);
             }
+            if (paddedDelay >= 0) {
+                builder.paddedDelay(paddedDelay);
+            }
+            builder.output(output).padOnExpiry(padOnExpiry);
             try {
                 return builder.build();
             } catch (final IllegalArgumentException e) {
@@ -421,6 +431,7 @@ public final class JoinSpecJson {
             condition, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
         parsed.coGroup = coGroup(root, kind, kindName);
         parsed.asof = asof(root, kind, kindName);
+        shaping(root, parsed, kind, kindName);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
@@ -779,6 +790,33 @@ public final class JoinSpecJson {
             throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >= in)");
         }
         return op;
+    }
+
+    /** SPEC 2.7: {@code paddedDelay}, {@code output}, {@code padOnExpiry} (the engine checks the join types). */
+    private static void shaping(final JsonNode root, final Parsed parsed, final JoinKind kind, final String kindName) {
+        for (final String name : List.of("paddedDelay", "output", "padOnExpiry")) {
+            if (root.has(name) && kind != JoinKind.REGULAR) {
+                throw new JoinSpecException(name, "only for regular joins, this is a " + kindName + " join");
+            }
+        }
+        if (root.has("paddedDelay")) {
+            if (root.get("paddedDelay").isNull()) {
+                throw new JoinSpecException("paddedDelay", "must be an integer (ms), got null");
+            }
+            parsed.paddedDelay = nonNegative(root, "paddedDelay");
+        }
+        final JsonNode output = root.get("output");
+        if (output != null) {
+            if (!output.isTextual()) {
+                throw new JoinSpecException("output", "must be a string, got " + RowJson.kindOf(output));
+            }
+            final OutputMode mode = OutputMode.fromName(output.textValue());
+            if (mode == null) {
+                throw new JoinSpecException("output", "unknown output '" + output.textValue() + "' (expected retract or upsert)");
+            }
+            parsed.output = mode;
+        }
+        parsed.padOnExpiry = optionalBoolean(root, "padOnExpiry", "", false);
     }
 
     /** @return the declared unique key, or null when the spec declares none. */
