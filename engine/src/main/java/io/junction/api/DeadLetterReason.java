@@ -3,7 +3,7 @@ package io.junction.api;
 /** Why an input row was not processed. Each is counted; none stops the partition. */
 public enum DeadLetterReason
 {
-    /** An interval-join row older than the join watermark minus the allowed lateness; a temporal-join row older than the join watermark. */
+    /** An interval-join row older than the join watermark minus the allowed lateness; a temporal-join left row older than the join watermark (a right row is never late). */
     LATE("late: ts < join watermark - allowedLateness (SPEC 2.2)"),
     /** A window-join row all of whose windows have already fired. */
     LATE_WINDOW("late: every window of the row already fired (SPEC 2.3)"),
