@@ -1,0 +1,49 @@
+package io.junction.tools.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.junction.join.FullPolicy;
+import io.junction.runtime.EngineConfig;
+import io.junction.tools.replay.Replay;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code junction replay} honours {@code -Djunction.*} options given in {@code JAVA_OPTS} (issue 20, item 12):
+ * set properties replace the replay's defaults; unset ones leave them.
+ */
+class ReplayPropertiesTest {
+    private static final String[] SET = {EngineConfig.CLOSE_TIMEOUT_PROP_NAME, EngineConfig.RING_SIZE_PROP_NAME,
+        "junction.state.fullPolicy"};
+
+    @AfterEach
+    void clear() {
+        for (final String name : SET) {
+            System.clearProperty(name);
+        }
+    }
+
+    @Test
+    void setPropertiesReplaceTheReplayDefaults() {
+        final EngineConfig defaults = ReplayCommand.withSystemProperties(Replay.config(1), 100);
+        assertEquals(Replay.config(1).ringSize(), defaults.ringSize(), "nothing set: the replay's own ring size");
+        System.setProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME, "1234");
+        System.setProperty(EngineConfig.RING_SIZE_PROP_NAME, "512");
+        System.setProperty("junction.state.fullPolicy", "expire-oldest");
+        final EngineConfig config = ReplayCommand.withSystemProperties(Replay.config(1), 100);
+        assertEquals(1234, config.closeTimeoutMillis());
+        assertEquals(512, config.ringSize());
+        assertEquals(FullPolicy.EXPIRE_OLDEST, config.state().fullPolicy());
+        assertEquals(100, config.state().maxKeys(), "the option's key capacity");
+    }
+
+    @Test
+    void aBadValueIsRefusedNamingTheProperty() {
+        System.setProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME, "soon");
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> ReplayCommand.withSystemProperties(Replay.config(1), 100));
+        assertTrue(e.getMessage().contains("junction.closeTimeoutMs"), e.getMessage());
+    }
+}
