@@ -152,6 +152,8 @@ public final class JoinEngine implements AutoCloseable
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
+        // Before anything is allocated: rings that cannot fit end the start with a message, not an OutOfMemoryError.
+        builder.config.checkRingMemory();
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
         this.config = builder.config.withState(durableHashSeed(builder.config).withResolvedHashSeed());

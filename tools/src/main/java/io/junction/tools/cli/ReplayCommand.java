@@ -125,6 +125,7 @@ public final class ReplayCommand implements Callable<Integer> {
             config = withSystemProperties(Replay.config(partitions)
                 .withWaitStrategy(waitStrategy)
                 .withSlotCapacity(slotCapacity), maxKeys);
+            config.checkRingMemory();
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -9,6 +9,12 @@ import io.junction.runtime.EngineConfig;
 import io.junction.tools.replay.Replay;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import io.junction.tools.JunctionCli;
+import picocli.CommandLine;
 
 /**
  * {@code junction replay} honours {@code -Djunction.*} options given in {@code JAVA_OPTS} (issue 20, item 12):
@@ -45,5 +51,21 @@ class ReplayPropertiesTest {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ReplayCommand.withSystemProperties(Replay.config(1), 100));
         assertTrue(e.getMessage().contains("junction.closeTimeoutMs"), e.getMessage());
+    }
+
+    @Test
+    void ringsThatCannotFitTheJvmAreRefusedAtStartWithExit2() {
+        // 64 x 8192 x 65535 bytes is 32 GiB of direct memory: far above any test JVM's limit.
+        System.setProperty(EngineConfig.RING_SIZE_PROP_NAME, "8192");
+        final Path cases = Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));
+        final StringWriter err = new StringWriter();
+        final CommandLine cli = JunctionCli.commandLine();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+        final int exit = cli.execute("replay", cases.resolve("regular_condition.join.json").toString(),
+            cases.resolve("regular_condition.events.jsonl").toString(), "--partitions", "64", "--slot-capacity", "65535",
+            "--max-keys", "16");
+        assertEquals(2, exit, err.toString());
+        assertTrue(err.toString().contains("bytes of direct memory"), err.toString());
     }
 }
