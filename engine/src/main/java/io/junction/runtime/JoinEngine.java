@@ -362,6 +362,16 @@ public final class JoinEngine implements AutoCloseable
         final List<String> found = SmallFiles.read(engineFile);
         if (found == null)
         {
+            for (final DurablePartition durable : durables)
+            {
+                if (durable.store().highestId() >= 0 || durable.hasClosed())
+                {
+                    // A fresh identity would carry a new hash seed, which the state's indexes were not built with.
+                    throw new IOException(engineFile + " is missing, but the root holds state (checkpoints or a clean " +
+                        "close): the hash seed and join it records are unknown; restore the file from a copy of the root, " +
+                        "or start with an empty state directory");
+                }
+            }
             final List<String> written = new ArrayList<>(identity);
             written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
             SmallFiles.write(engineFile, written);

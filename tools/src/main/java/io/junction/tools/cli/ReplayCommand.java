@@ -145,7 +145,8 @@ public final class ReplayCommand implements Callable<Integer> {
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
                 progress ? err : null)).run(joinSpec, Replay.events(eventsFile));
-        } catch (final CheckpointException e) {
+        } catch (final CheckpointException | io.junction.join.DurableStateException e) {
+            // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());
             err.flush();
             return EXIT_STATE;
@@ -193,7 +194,6 @@ public final class ReplayCommand implements Callable<Integer> {
         err.flush();
     }
 
-    /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */
     /**
      * {@code -Djunction.*} options (from {@code JAVA_OPTS}, as the README says) for the options the command
      * line did not give: an option given wins over its property.
@@ -260,6 +260,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */
     private void checkOptions() {
         if (partitions < 1 || partitions > MAX_PARTITIONS) {
             throw new ParameterException(spec.commandLine(),
