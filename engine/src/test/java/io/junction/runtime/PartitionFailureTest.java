@@ -129,9 +129,11 @@ class PartitionFailureTest
         assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 1), 0, 3));
         engine.close();
         final PartitionSnapshot snapshot = engine.metrics().get(0);
-        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
-        assertEquals(1, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
-        assertEquals(1, results.get(), "the left row 1 pairs with the right row 8 only");
+        // The filter's row, and the row for one of whose pairs the condition threw: dead-lettered whole.
+        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED,
+            io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
+        assertEquals(2, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
+        assertEquals(0, results.get(), "the left row 1 is refused whole: no pair with the right row 8 either");
         assertEquals(2, reported.get(), "the filter's and the condition's exceptions");
         assertEquals(2, snapshot.handlerErrors);
         assertFalse(snapshot.failed);
