@@ -35,7 +35,12 @@ public enum DeadLetterReason
      * A window row whose group's {@link CoGroupFunction} threw when the window fired: the call emitted
      * nothing, and the row left state with its window (one dead letter per failed call the row was in).
      */
-    COGROUP_FAILED("user function failed: the CoGroupFunction threw on this row's window and key; the call emitted nothing (SEMANTICS 6.4)");
+    COGROUP_FAILED("user function failed: the CoGroupFunction threw on this row's window and key; the call emitted nothing (SEMANTICS 6.4)"),
+    /**
+     * A Kafka record value its input's format cannot read: invalid JSON, or not a row of the input's fields
+     * (last, so that the other reasons keep their ordinals).
+     */
+    UNDECODABLE_VALUE("undecodable value: the record's value is not a row in the input's format, such as invalid JSON or an unknown field (SEMANTICS 1.4)");
 
     private final String message;
 
