@@ -322,8 +322,20 @@ public final class KafkaCommand implements Callable<Integer> {
                 adminProps.putAll(connection.properties);
                 adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
                 try (Admin admin = Admin.create(adminProps)) {
-                    admin.createTopics(List.of(new NewTopic(connection.leftTopic, createPartitions, (short) 1),
-                        new NewTopic(connection.rightTopic, createPartitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    // A topic that exists already is used as it is (a note says so), never a stack trace.
+                    final var created = admin.createTopics(List.of(new NewTopic(connection.leftTopic, createPartitions, (short) 1),
+                        new NewTopic(connection.rightTopic, createPartitions, (short) 1))).values();
+                    for (final var topic : created.entrySet()) {
+                        try {
+                            topic.getValue().get(30, TimeUnit.SECONDS);
+                        } catch (final java.util.concurrent.ExecutionException e) {
+                            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                                throw e;
+                            }
+                            System.err.println("junction kafka produce: topic " + topic.getKey() +
+                                " exists already: used as it is (--create-topics creates only missing topics)");
+                        }
+                    }
                 }
             }
             props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

@@ -153,6 +153,20 @@ final class KafkaGroupFailoverTest {
         return lines;
     }
 
+    @Test
+    void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException {
+        // Issue 20, item 13: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
+        final Path spec = Files.writeString(dir.resolve("spec.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final Path events = Files.write(dir.resolve("e.events.jsonl"), List.of("{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}"));
+        for (int i = 0; i < 2; i++) {
+            final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
+                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--fields", "k",
+                "--create-topics", "2", events.toString());
+            assertEquals(0, exit, "junction kafka produce --create-topics, run " + i);
+        }
+    }
+
     private void produce(final Path spec, final List<String> lines, final String name) throws IOException {
         final Path file = Files.write(dir.resolve("part" + name + ".events.jsonl"), lines);
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
