@@ -236,11 +236,18 @@ public final class KafkaCommand implements Callable<Integer> {
             }
             final KafkaJoinRunner runner = new KafkaJoinRunner(config);
             final CountDownLatch stopped = new CountDownLatch(1);
+            final java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(EXIT_FAILED);
             final Thread hook = new Thread(() -> {
                 runner.close();
                 try {
                     // The JVM exits when this hook returns: let the member finish its last checkpoints first.
-                    stopped.await(60, TimeUnit.SECONDS);
+                    if (stopped.await(60, TimeUnit.SECONDS)) {
+                        // A SIGTERM that stopped the member cleanly is a clean stop: the run's status (0), not
+                        // the 143 the JVM would report for the signal.
+                        System.out.flush();
+                        System.err.flush();
+                        Runtime.getRuntime().halt(status.get());
+                    }
                 } catch (final InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -259,6 +266,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 System.err.println("junction kafka join: stopped; consumed " + runner.recordsConsumed() + ", produced " +
                     runner.outputsProduced() + ", dead letters " + runner.deadLetters() + ", checkpoints " +
                     runner.checkpoints());
+                status.set(EXIT_OK);
                 return EXIT_OK;
             } catch (final KafkaJoinException e) {
                 System.err.println("junction kafka join: " + e.getMessage());
