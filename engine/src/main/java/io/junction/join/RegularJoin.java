@@ -97,6 +97,13 @@ public final class RegularJoin implements JoinOperator
     private final JoinPredicate predicate;
     private final Emitter emit;
     private final boolean semiOrAnti;
+    /** The spec has user pair conditions, which may throw: see {@link #conditionsEvaluate}. */
+    private final boolean userConditions;
+    /** Results of {@link #conditionsEvaluate} by slot of the other side's group: the record and whether it matched. */
+    private long[] checkedRecords = new long[16];
+    private boolean[] checkedMatches = new boolean[16];
+    /** Slots of {@link #checkedRecords} that are valid, 0 outside a row's processing. */
+    private int checked;
     private final boolean semi;
     /** Each side's state TTL (0: kept until retracted), and whether either has one. */
     private final long leftTtl;
@@ -189,6 +196,7 @@ public final class RegularJoin implements JoinOperator
             timed, counters, this::makeRoom, uniqueKeyIndexBytes(spec, config));
         this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
+        this.userConditions = !spec.pairConditions().isEmpty();
         this.semi = spec.type() == JoinType.SEMI;
         this.leftTtl = spec.stateTtl(Side.LEFT);
         this.rightTtl = spec.stateTtl(Side.RIGHT);
@@ -330,6 +338,7 @@ public final class RegularJoin implements JoinOperator
         state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
+        checked = 0;
         final int keyLength = predicate.extractKey(side, row);
         final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
         if (refused != null)
@@ -384,6 +393,11 @@ public final class RegularJoin implements JoinOperator
                     emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                     return;
                 }
+                if (!conditionsEvaluate(side, row, keyLength, state.store.bucketOf(live)))
+                {
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+                    return;
+                }
                 uniqueKeys.remove(uniqueKeyHash, live);
                 retract(side, kind, row, ts, step, keyLength, state.store.bucketOf(live), live);
                 return;
@@ -412,6 +426,12 @@ public final class RegularJoin implements JoinOperator
         }
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
+        if (accumulate && userConditions && keyLength != UNMATCHABLE
+            && !conditionsEvaluate(side, row, keyLength, liveBucket != 0 ? liveBucket : state.index.find(hash)))
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+            return;
+        }
         final boolean stores = accumulate && !isExpiredOnArrival(side, ts);
         evicted = false;
         final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
@@ -510,6 +530,11 @@ public final class RegularJoin implements JoinOperator
             if (record == 0)
             {
                 emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                return;
+            }
+            if (!conditionsEvaluate(side, row, keyLength, bucket))
+            {
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
                 return;
             }
             retract(side, kind, row, ts, step, keyLength, bucket, record);
@@ -612,7 +637,8 @@ public final class RegularJoin implements JoinOperator
                 state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
             final long other = state.store.record(rows, i);
-            if (other == 0 || !predicate.matches(other, keyLength, side, row))
+            if (other == 0 || !(i < checked && checkedRecords[i] == other ? checkedMatch(i, other)
+                : predicate.matches(other, keyLength, side, row)))
             {
                 continue;
             }
@@ -665,7 +691,54 @@ public final class RegularJoin implements JoinOperator
                 }
             }
         }
+        checked = 0;
         return matches;
+    }
+
+    /**
+     * A user condition that throws must not leave a row half applied (SEMANTICS 4.1): the row's pairs are
+     * evaluated before it has any effect, and a row for which a user condition throws is dead-lettered
+     * PREDICATE_FAILED whole. The results are kept by slot for {@link #probe}, which does not ask again.
+     *
+     * @return false when a user condition threw for a pair of the row.
+     */
+    private boolean conditionsEvaluate(final Side side, final RowView row, final int keyLength, final long bucket)
+    {
+        checked = 0;
+        if (!userConditions || keyLength == UNMATCHABLE || bucket == 0)
+        {
+            return true;
+        }
+        final long rows = state.store.rows(bucket, side.other());
+        final int slots = RowGroup.slots(rows);
+        if (slots > checkedRecords.length)
+        {
+            checkedRecords = new long[Math.max(slots, 2 * checkedRecords.length)];
+            checkedMatches = new boolean[checkedRecords.length];
+        }
+        for (int i = 0; i < slots; i++)
+        {
+            final long other = state.store.record(rows, i);
+            checkedRecords[i] = other;
+            final int match = other == 0 ? 0 : predicate.match(other, keyLength, side, row);
+            if (match < 0)
+            {
+                return false;
+            }
+            checkedMatches[i] = match == 1;
+        }
+        checked = slots;
+        return true;
+    }
+
+    /** @return the kept result of slot {@code i}, with the record wrapped as a match is. */
+    private boolean checkedMatch(final int i, final long other)
+    {
+        if (checkedMatches[i])
+        {
+            predicate.wrapOther(other);
+        }
+        return checkedMatches[i];
     }
 
     /** @return the key's bucket, making room by the policy while the index is full, or {@link KeyIndex#FULL}. */

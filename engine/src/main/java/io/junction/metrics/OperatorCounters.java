@@ -75,7 +75,7 @@ public interface OperatorCounters
      * @return calls of user code inside the join that threw: pre-join filters and post-join conditions
      *         ({@code RowFilter}, {@code PairCondition}) and coGroup functions; each is also reported to the
      *         engine's error handler (a filter's row is dead-lettered PREDICATE_FAILED, a coGroup call's rows
-     *         COGROUP_FAILED, a throwing condition counts as false).
+     *         COGROUP_FAILED, a throwing condition dead-letters its row in a regular join, counts as false in the others).
      */
     default long userCodeFailures()
     {

@@ -368,6 +368,66 @@ public final class EngineConfig
             checkpointDir == null ? null : Path.of(checkpointDir));
     }
 
+    /** @return bytes of direct memory the rings take: partitions x ring size x slot capacity. */
+    public long ringBytes()
+    {
+        return (long)partitions * ringSize * slotCapacity;
+    }
+
+    /**
+     * Checks that the rings fit the JVM's direct memory (each ring slot holds a direct buffer of
+     * {@link #slotCapacity()} bytes, allocated at start): {@code -XX:MaxDirectMemorySize}, by default the
+     * maximum heap. Checked by {@link JoinEngine} before it allocates anything.
+     *
+     * @throws IllegalArgumentException naming the three options when they take more than the limit.
+     */
+    public void checkRingMemory()
+    {
+        final long limit = maxDirectMemory();
+        if (ringBytes() > limit)
+        {
+            throw new IllegalArgumentException("the rings need " + partitions + " partitions x " + ringSize + " slots (" +
+                RING_SIZE_PROP_NAME + ") x " + slotCapacity + " bytes (" + SLOT_CAPACITY_PROP_NAME + ") = " + ringBytes() +
+                " bytes of direct memory, more than the JVM's " + limit + " (-XX:MaxDirectMemorySize, by default the " +
+                "maximum heap -Xmx): lower the ring size or the slot capacity, or give the JVM more memory");
+        }
+    }
+
+    /** @return the JVM's direct-memory limit: -XX:MaxDirectMemorySize when given, else the maximum heap. */
+    static long maxDirectMemory()
+    {
+        long limit = Runtime.getRuntime().maxMemory();
+        for (final String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (argument.startsWith("-XX:MaxDirectMemorySize="))
+            {
+                final long given = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
+                limit = given > 0 ? given : limit;
+            }
+        }
+        return limit;
+    }
+
+    /** @return a JVM size option's bytes ({@code 512m}, {@code 2g}, {@code 1048576}), or -1 when it does not parse. */
+    static long parseSize(final String text)
+    {
+        final String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (t.isEmpty())
+        {
+            return -1;
+        }
+        final char unit = t.charAt(t.length() - 1);
+        final long scale = unit == 'k' ? 1L << 10 : unit == 'm' ? 1L << 20 : unit == 'g' ? 1L << 30 : unit == 't' ? 1L << 40 : 1;
+        try
+        {
+            return Long.parseLong(scale == 1 ? t : t.substring(0, t.length() - 1)) * scale;
+        }
+        catch (final NumberFormatException e)
+        {
+            return -1;
+        }
+    }
+
     /**
      * A copy with another number of partitions.
      *

@@ -631,7 +631,8 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         if (length < 0)
         {
-            deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            deadLetter(p, side, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
+                : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
         }
         final int result = publisher.publish(p, side, kind, row, 0, length, ts, step, System.nanoTime());

@@ -139,13 +139,14 @@ public final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintWriter err = spec.commandLine().getErr();
-        checkOptions();
         final EngineConfig config;
         try {
-            config = Replay.config(partitions)
+            propertiesForOptionsNotGiven();
+            checkOptions();
+            config = withSystemProperties(Replay.config(partitions)
                 .withWaitStrategy(waitStrategy)
-                .withSlotCapacity(slotCapacity)
-                .withState(StateConfig.defaults().withMaxKeys(maxKeys));
+                .withSlotCapacity(slotCapacity), maxKeys);
+            config.checkRingMemory();
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -174,7 +175,8 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
-        } catch (final CheckpointException e) {
+        } catch (final CheckpointException | io.junction.join.DurableStateException e) {
+            // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());
             err.flush();
             return EXIT_STATE;
@@ -288,6 +290,72 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         err.print(HotKeyReport.format(result.hotKeys(), HotKeyReport.TOP));
         err.flush();
+    }
+
+    /**
+     * {@code -Djunction.*} options (from {@code JAVA_OPTS}, as the README says) for the options the command
+     * line did not give: an option given wins over its property.
+     */
+    private void propertiesForOptionsNotGiven() {
+        final picocli.CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (!given.hasMatchedOption("--partitions") && System.getProperty(EngineConfig.PARTITIONS_PROP_NAME) != null) {
+            partitions = intProperty(EngineConfig.PARTITIONS_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--slot-capacity") && System.getProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME) != null) {
+            slotCapacity = intProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--max-keys") && System.getProperty(StateConfig.MAX_KEYS_PROP_NAME) != null) {
+            maxKeys = longProperty(StateConfig.MAX_KEYS_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--wait-strategy") && System.getProperty(EngineConfig.WAIT_STRATEGY_PROP_NAME) != null) {
+            waitStrategy = EngineConfig.fromSystemProperties().waitStrategy();
+        }
+    }
+
+    /**
+     * The replay's configuration with every {@code -Djunction.*} property that is set applied (the engine's
+     * and the state's, {@code EngineConfig.fromSystemProperties}); the replay's own defaults where none is.
+     *
+     * @param base    the replay's configuration from its options.
+     * @param maxKeys the key capacity per partition (option or property).
+     * @return the configuration to run with.
+     * @throws IllegalArgumentException naming a property whose value is not valid.
+     */
+    static EngineConfig withSystemProperties(final EngineConfig base, final long maxKeys) {
+        final EngineConfig props = EngineConfig.fromSystemProperties();
+        EngineConfig config = base.withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeys));
+        if (System.getProperty(EngineConfig.RING_SIZE_PROP_NAME) != null) {
+            config = config.withRingSize(intProperty(EngineConfig.RING_SIZE_PROP_NAME));
+        }
+        if (System.getProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME) != null) {
+            config = config.withCloseTimeoutMillis(longProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME));
+        }
+        if (System.getProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME) != null) {
+            config = config.withIdleTimeout(java.time.Duration.ofMillis(longProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME)));
+        }
+        if (System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME) != null) {
+            config = config.withReadAhead(props.readAhead());
+        }
+        if (System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME) != null) {
+            config = config.withRecordLatency(props.recordLatency());
+        }
+        return config;
+    }
+
+    private static int intProperty(final String name) {
+        try {
+            return Integer.parseInt(System.getProperty(name).trim());
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
+        }
+    }
+
+    private static long longProperty(final String name) {
+        try {
+            return Long.parseLong(System.getProperty(name).trim());
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
+        }
     }
 
     /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */

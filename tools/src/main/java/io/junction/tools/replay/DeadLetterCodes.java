@@ -1,7 +1,6 @@
 package io.junction.tools.replay;
 
 import io.junction.api.DeadLetterReason;
-import java.util.Locale;
 
 /**
  * The machine-readable {@code "code"} of a replay dead-letter line, written beside its free-text
@@ -32,7 +31,7 @@ public final class DeadLetterCodes {
      * @return its code
      */
     public static String of(final DeadLetterReason reason) {
-        return reason.name().toLowerCase(Locale.ROOT);
+        return reason.code();
     }
 
     /**

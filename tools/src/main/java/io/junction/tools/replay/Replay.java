@@ -507,11 +507,12 @@ public final class Replay {
                     durability.progress().flush();
                 }
                 cleanClose = true;
-                engine.close(new long[] {step});
+                closeComplete(engine, engine.close(new long[] {step}), errorCount, errors);
             }
         } finally {
             if (!cleanClose) {
-                engine.close();
+                // A close that gave up (a partition stopped making progress) leaves output missing: an error.
+                closeComplete(engine, engine.closeCompletely(), errorCount, errors);
             }
             if (durability != null) {
                 closeAll(spools, refusedSpool);
@@ -574,6 +575,17 @@ public final class Replay {
         }
         refused.clear();
         refusedSpool.flush();
+    }
+
+    /** Counts a close that did not complete as a partition error, so that the replay never exits 0 with output missing. */
+    private static void closeComplete(final JoinEngine engine, final boolean complete, final AtomicLong errorCount,
+        final List<String> errors) {
+        if (!complete) {
+            errorCount.incrementAndGet();
+            synchronized (errors) {
+                errors.add("engine: " + engine.closeShortfall());
+            }
+        }
     }
 
     /** A bound on the wait for one checkpoint: a hang is reported (exit status 4), not waited out for ever. */
