@@ -48,7 +48,7 @@ public enum DeadLetterReason
      * required field absent or null. Refused at the door ({@code Publisher.SCHEMA_MISMATCH}), it never
      * reaches a partition.
      */
-    SCHEMA_MISMATCH("bad input: row does not fit its side's schema (more field slots than fields, a mistyped value or a missing required field)"),
+    SCHEMA_MISMATCH("schema mismatch: the row does not fit its side's schema: more field slots than fields, a mistyped value or a missing required field (SEMANTICS 1.4)"),
     /**
      * A Kafka record value its input's format cannot read: invalid JSON, or not a row of the input's fields
      * (last, so that the other reasons keep their ordinals).
