@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -144,7 +145,7 @@ class InterruptedPartitionTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (results.get() < expected && System.nanoTime() - deadline < 0)
         {
-            Thread.sleep(1);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // a bounded wait for a condition, not a sleep-and-hope
         }
         assertEquals(expected, results.get());
     }
