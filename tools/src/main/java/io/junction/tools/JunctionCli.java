@@ -3,6 +3,7 @@ package io.junction.tools;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.KafkaCommand;
+import io.junction.tools.cli.MultiBenchCommand;
 import io.junction.tools.cli.LoadgenCommand;
 import io.junction.tools.cli.NexmarkCommand;
 import io.junction.tools.cli.ReplayCommand;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
     description = "Junction, a low-latency stream-stream join engine: tools.",
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
-        NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class,
+        NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
