@@ -23,4 +23,16 @@ class W7BenchTest {
             assertTrue(multi.stateBytes > 0 && chain.stateBytes > 0, multi + " / " + chain);
         }
     }
+
+    @Test
+    void w7sLineCountsAreThoseOfWorkloadsMd() {
+        final W7Bench.Result multi = W7Bench.runMulti(W7.DEFAULT_ORDERS, false);
+        final W7Bench.Result chain = W7Bench.runChain(W7.DEFAULT_ORDERS, false);
+        assertEquals(242_048, multi.events);
+        assertEquals(318_102, multi.outputLines);
+        assertEquals(318_102, chain.outputLines, "the chain's last level");
+        assertEquals(748_756, chain.allLines, "the chain's three levels");
+        assertEquals(22_924, multi.liveInputRows);
+        assertEquals(0, multi.deadLetters + chain.deadLetters);
+    }
 }
