@@ -244,19 +244,22 @@ class KafkaMultiJoinRunnerTest
     }
 
     @Test
-    void shouldJoinThreeCoPartitionedTopicsToTheBruteForceChainWithRetractions() throws Exception
+    void shouldJoinThreeCoPartitionedTopicsToTheBruteForceChainWithRetractionsAcrossARestart() throws Exception
     {
-        final String prefix = "multi3";
-        createTopics(prefix, 3, 3, 3);
-        final List<List<long[]>> live = new ArrayList<>();
-        final List<Change> changes = changes(23, 400, live);
-        produce(prefix, changes);
-        final long malformed = JoinFixture.produceRaw(broker, prefix + "-shipments", 0, 5_000, new byte[] {1, 2, 3});
-        final TreeMap<String, Integer> expected = expected(live);
-        assertTrue(expected.size() > 10, "the scenario joins something: " + expected.size());
+        joinWithARestart("multi3", false);
+    }
 
-        final ConcurrentLinkedQueue<String> deadLetters = new ConcurrentLinkedQueue<>();
-        final KafkaJoinRunner runner = new KafkaJoinRunner(config(prefix, JoinFixture.freshDir(prefix))
+    @Test
+    void shouldJoinThemExactlyOnceAcrossARestart() throws Exception
+    {
+        joinWithARestart("multi3eos", true);
+    }
+
+    private static KafkaJoinRunner runner(final String prefix, final Path dir, final boolean exactlyOnce,
+        final ConcurrentLinkedQueue<String> deadLetters)
+    {
+        return new KafkaJoinRunner(config(prefix, dir)
+            .exactlyOnce(exactlyOnce)
             .deadLetterHandler(new KafkaDeadLetterHandler()
             {
                 @Override
@@ -274,18 +277,51 @@ class KafkaMultiJoinRunnerTest
                 }
             })
             .build());
-        final int records = changes.size() + 1;
+    }
+
+    /** Runs one member until it has read {@code records}, then closes it (its last checkpoints and commit). */
+    private static void runUntil(final KafkaJoinRunner runner, final long records, final String name)
+    {
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-multi3");
+            final CompletableFuture<Void> run = runInBackground(runner, name);
             JoinFixture.await(() -> runner.recordsConsumed() >= records || run.isDone(), 120,
                 () -> "the runner's input (" + runner.recordsConsumed() + " of " + records + ")");
             // The close's last checkpoint flushes every output of what was read.
             runner.close();
             run.get();
         });
+    }
+
+    /**
+     * The first half of the changes through one member, closed; the second half through a new member of the group,
+     * which takes the three partitions over from their checkpoints (three offsets each) and reads on from there.
+     */
+    private static void joinWithARestart(final String prefix, final boolean exactlyOnce) throws Exception
+    {
+        createTopics(prefix, 3, 3, 3);
+        final List<List<long[]>> live = new ArrayList<>();
+        final List<Change> changes = changes(23, 400, live);
+        final List<Change> first = new ArrayList<>(changes.subList(0, 200));
+        final List<Change> second = new ArrayList<>(changes.subList(200, changes.size()));
+        produce(prefix, first);
+        final long malformed = JoinFixture.produceRaw(broker, prefix + "-shipments", 0, 5_000, new byte[] {1, 2, 3});
+        final TreeMap<String, Integer> expected = expected(live);
+        assertTrue(expected.size() > 10, "the scenario joins something: " + expected.size());
+
+        final ConcurrentLinkedQueue<String> deadLetters = new ConcurrentLinkedQueue<>();
+        final Path dir = JoinFixture.freshDir(prefix);
+        final KafkaJoinRunner one = runner(prefix, dir, exactlyOnce, deadLetters);
+        runUntil(one, first.size() + 1, "runner-" + prefix + "-1");
+        assertEquals(3, one.partitions());
         assertEquals(List.of("0/2/" + malformed + "/" + DeadLetterReason.MALFORMED_ROW), new ArrayList<>(deadLetters));
-        assertEquals(3, runner.partitions());
+
+        produce(prefix, second);
+        final KafkaJoinRunner two = runner(prefix, dir, exactlyOnce, deadLetters);
+        runUntil(two, second.size(), "runner-" + prefix + "-2");
+        assertEquals(3, two.partitionsRestored(), "each partition taken over from the first member's last checkpoint");
+        assertEquals(second.size(), two.recordsConsumed(), "read on from the checkpoints' offsets, nothing twice");
+        assertEquals(1, deadLetters.size(), deadLetters.toString());
 
         final Map<String, Change> byPosition = new HashMap<>();
         for (final Change c : changes)
@@ -330,7 +366,7 @@ class KafkaMultiJoinRunnerTest
             }
         }
         assertEquals(expected, materialized, "the output's materialized result is the chain's over the final rows");
-        assertEquals(output.size(), runner.outputsProduced());
+        assertEquals(output.size(), one.outputsProduced() + two.outputsProduced(), "each output written once");
     }
 
     @Test
