@@ -1,6 +1,6 @@
 package io.junction.api;
 
-/** The family of a join: what bounds its state and how it emits (docs/SEMANTICS.md, sections 4-7). */
+/** The family of a join: what bounds its state and how it emits (docs/SEMANTICS.md, sections 4-7, 10). */
 public enum JoinKind
 {
     /** Unbounded state, retraction changelog out (Flink SQL regular join). */
@@ -24,7 +24,13 @@ public enum JoinKind
      * Multi-way join: 2 to 16 named inputs on a common key, each after the first inner or left joined to
      * all before it, with a minimal changelog ({@link MultiJoinSpec}, SPEC 2.6).
      */
-    MULTI;
+    MULTI,
+    /**
+     * Event-time ASOF join of two append-only streams: each left row joins the right row of its key nearest
+     * in time in the spec's {@link AsofSpec direction} (within an optional tolerance), emitted once when the
+     * watermark proves it final, or eagerly with {@code -U/+U} corrections (SPEC 2.5); inner and left only.
+     */
+    ASOF;
 
     /**
      * @param name a kind's name such as {@code "interval"}, case-insensitive.

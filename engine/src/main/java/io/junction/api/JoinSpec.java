@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * What to join, validated and compiled: kind and type, the key fields of each side, per-side
- * pre-join filters, the post-join condition, interval or window, allowed lateness and state TTL
- * (SPEC 1). Immutable and thread safe once built.
+ * pre-join filters, the post-join condition, interval, window or ASOF options ({@link AsofSpec}), allowed
+ * lateness and state TTL (SPEC 1). Immutable and thread safe once built.
  *
  * <pre>{@code
  * Schema schema = Schema.of("log_id", "ts", "show_params", "click_params");
@@ -48,12 +48,17 @@ public final class JoinSpec
     private final List<PairCondition> pairConditions;
     private final IntervalBounds interval;
     private final WindowSpec window;
+    private final AsofSpec asof;
     private final long allowedLateness;
     private final long leftStateTtl;
     private final long rightStateTtl;
     private final CoGroupFunction coGroup;
     private final Schema coGroupSchema;
     private final CoGroupBuiltin coGroupBuiltin;
+    private final long paddedDelay;
+    private final OutputMode output;
+    private final ResultKey resultKey;
+    private final boolean padOnExpiry;
     /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
     private final MultiJoinSpec multi;
 
@@ -75,12 +80,17 @@ public final class JoinSpec
         pairConditions = Collections.unmodifiableList(new ArrayList<>(b.pairConditions));
         interval = b.interval;
         window = b.window;
+        asof = b.asof;
         allowedLateness = b.allowedLateness;
         leftStateTtl = b.leftStateTtl;
         rightStateTtl = b.rightStateTtl;
         coGroup = b.coGroup;
         coGroupSchema = b.coGroupSchema;
         coGroupBuiltin = b.coGroupBuiltin;
+        paddedDelay = b.paddedDelay;
+        output = b.output;
+        resultKey = b.resultKey;
+        padOnExpiry = b.padOnExpiry;
         multi = b.multi;
 
         // compiled here so that an unknown field fails the build of the spec, naming it
@@ -88,8 +98,8 @@ public final class JoinSpec
     }
 
     /**
-     * @param kind regular, interval, window, temporal or lookup.
-     * @param type inner, left, right, full, semi or anti (temporal and lookup joins: inner or left).
+     * @param kind regular, interval, window, temporal, lookup or asof.
+     * @param type inner, left, right, full, semi or anti (temporal, lookup and asof joins: inner or left).
      * @return a builder for a join of this kind and type.
      */
     public static Builder builder(final JoinKind kind, final JoinType type)
@@ -244,7 +254,13 @@ public final class JoinSpec
         return window;
     }
 
-    /** @return ms of event time a row may lag the watermark and still be joined (interval and window joins). */
+    /** @return the options of an ASOF join (direction, tolerance, emission), else null. */
+    public AsofSpec asof()
+    {
+        return asof;
+    }
+
+    /** @return ms of event time a row may lag the watermark and still be joined (interval, window and asof joins). */
     public long allowedLateness()
     {
         return allowedLateness;
@@ -288,6 +304,43 @@ public final class JoinSpec
     public CoGroupBuiltin coGroupBuiltin()
     {
         return coGroupBuiltin;
+    }
+
+    /**
+     * @return the padded-row delay of a regular outer join in ms of event time (SPEC 2.7): an unmatched
+     *         row is padded only once the join watermark passes {@code ts + paddedDelay}; -1 when none is
+     *         set (padded at once, SPEC 2.1).
+     */
+    public long paddedDelay()
+    {
+        return paddedDelay;
+    }
+
+    /** @return true when a padded-row delay is set ({@link Builder#paddedDelay}). */
+    public boolean hasPaddedDelay()
+    {
+        return paddedDelay >= 0;
+    }
+
+    /** @return how results leave the join: the retraction changelog (default) or upserts by result key. */
+    public OutputMode output()
+    {
+        return output;
+    }
+
+    /** @return which unique keys key the results of upsert output, or null for the retraction changelog. */
+    public ResultKey resultKey()
+    {
+        return resultKey;
+    }
+
+    /**
+     * @return true when an outer row of a side with a state TTL that is still unmatched when it expires is
+     *         padded at its expiry, its padding waiting for the expiry unless a padded-row delay ends first.
+     */
+    public boolean padOnExpiry()
+    {
+        return padOnExpiry;
     }
 
     /**
@@ -342,6 +395,7 @@ public final class JoinSpec
             (leftUniqueKey.isEmpty() ? "" : " leftUniqueKey=" + leftUniqueKey) +
             (rightUniqueKey.isEmpty() ? "" : " rightUniqueKey=" + rightUniqueKey) +
             (interval != null ? " interval=" + interval : "") + (window != null ? " window=" + window : "") +
+            (asof != null ? " " + asof : "") +
             (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
             (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
             (condition.isEmpty() ? "" : " condition=" + condition) +
@@ -352,6 +406,9 @@ public final class JoinSpec
             (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
                 : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) +
             (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) +
+            (paddedDelay >= 0 ? " paddedDelay=" + paddedDelay : "") +
+            (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
+            (padOnExpiry ? " padOnExpiry" : "") +
             (multi == null ? "" : " " + multi) + '}';
     }
 
@@ -377,12 +434,18 @@ public final class JoinSpec
         private final List<PairCondition> pairConditions = new ArrayList<>();
         private IntervalBounds interval;
         private WindowSpec window;
+        private AsofSpec asof;
         private long allowedLateness;
         private long leftStateTtl;
         private long rightStateTtl;
         private CoGroupFunction coGroup;
         private Schema coGroupSchema;
         private CoGroupBuiltin coGroupBuiltin;
+        private long paddedDelay = -1;
+        private boolean paddedDelaySet;
+        private OutputMode output = OutputMode.RETRACT;
+        private ResultKey resultKey;
+        private boolean padOnExpiry;
         /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
         private MultiJoinSpec multi;
 
@@ -620,6 +683,18 @@ public final class JoinSpec
         }
 
         /**
+         * Sets the options of an ASOF join ({@link JoinKind#ASOF}): direction, tolerance and emission mode.
+         *
+         * @param options the options.
+         * @return this builder.
+         */
+        public Builder asof(final AsofSpec options)
+        {
+            this.asof = requireNonNull(options, "asof");
+            return this;
+        }
+
+        /**
          * Sets the allowed lateness in ms of event time, >= 0.
          *
          * @param millis the lateness, ms.
@@ -666,6 +741,48 @@ public final class JoinSpec
             {
                 this.rightStateTtl = millis;
             }
+            return this;
+        }
+
+        /**
+         * Sets the padded-row delay of a regular left, right or full join, ms of event time, >= 0 (SPEC 2.7):
+         * a row without a match is emitted null-padded only at the first join watermark above
+         * {@code ts + millis}, if still unmatched then; a match before that emits the joined row directly.
+         *
+         * @param millis the delay, ms.
+         * @return this builder.
+         */
+        public Builder paddedDelay(final long millis)
+        {
+            this.paddedDelay = millis;
+            this.paddedDelaySet = true;
+            return this;
+        }
+
+        /**
+         * Sets how results leave a regular join (SPEC 2.7): {@link OutputMode#UPSERT} needs unique keys
+         * that make the result keyed ({@link JoinSpec#resultKey()}).
+         *
+         * @param mode the output mode.
+         * @return this builder.
+         */
+        public Builder output(final OutputMode mode)
+        {
+            this.output = requireNonNull(mode, "output");
+            return this;
+        }
+
+        /**
+         * Pads an outer row that is still unmatched when its state TTL expires it, at the expiry (its
+         * padding waits for the expiry unless a padded-row delay ends first). Regular outer joins with a
+         * state TTL on an outer side.
+         *
+         * @param pad whether to.
+         * @return this builder.
+         */
+        public Builder padOnExpiry(final boolean pad)
+        {
+            this.padOnExpiry = pad;
             return this;
         }
 
@@ -719,7 +836,8 @@ public final class JoinSpec
         /**
          * Validates and builds the spec. A temporal or lookup join ({@link JoinKind#TEMPORAL}, {@link JoinKind#LOOKUP})
          * is inner or left, its {@code rightKey} is the right table's primary key, and it takes no interval,
-         * window, allowed lateness, state TTL or unique key.
+         * window, allowed lateness, state TTL or unique key. An ASOF join ({@link JoinKind#ASOF}) needs its
+         * {@link #asof options}, is inner or left, and takes no interval, window, state TTL or unique key.
          *
          * @return the validated spec.
          * @throws IllegalArgumentException naming the offending field when the spec is not valid.
@@ -782,8 +900,15 @@ public final class JoinSpec
                 case MULTI:
                     checkMulti();
                     break;
+                case ASOF:
+                    checkAsof();
+                    break;
                 default:
                     checkVersioned();
+            }
+            if (kind != JoinKind.ASOF && asof != null)
+            {
+                throw new IllegalArgumentException("asof: only for asof joins, this is a " + kind.name().toLowerCase(java.util.Locale.ROOT) + " join");
             }
             if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
             {
@@ -792,7 +917,10 @@ public final class JoinSpec
             checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
-            return new JoinSpec(this);
+            checkShaping();
+            final JoinSpec spec = new JoinSpec(this);
+            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
+            return spec;
         }
 
         /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */
@@ -808,6 +936,82 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
             }
+        }
+
+        /** SPEC 2.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
+        private void checkShaping()
+        {
+            final String typeName = type.name().toLowerCase(java.util.Locale.ROOT);
+            final boolean outer = type.isOuter(Side.LEFT) || type.isOuter(Side.RIGHT);
+            if (paddedDelaySet)
+            {
+                if (kind != JoinKind.REGULAR)
+                {
+                    throw new IllegalArgumentException("paddedDelay: only for regular joins");
+                }
+                if (!outer)
+                {
+                    throw new IllegalArgumentException("paddedDelay: only for left, right or full joins (it delays their " +
+                        "padded rows), not " + typeName);
+                }
+                if (paddedDelay < 0)
+                {
+                    throw new IllegalArgumentException("paddedDelay must be >= 0: " + paddedDelay);
+                }
+            }
+            if (padOnExpiry)
+            {
+                if (kind != JoinKind.REGULAR || !outer)
+                {
+                    throw new IllegalArgumentException("padOnExpiry: only for regular left, right or full joins");
+                }
+                if (!(type.isOuter(Side.LEFT) && leftStateTtl > 0) && !(type.isOuter(Side.RIGHT) && rightStateTtl > 0))
+                {
+                    throw new IllegalArgumentException("padOnExpiry: needs a stateTtl on an outer side (rows that never expire " +
+                        "are never padded at expiry)");
+                }
+            }
+            resultKey = null;
+            if (output == OutputMode.UPSERT)
+            {
+                if (kind != JoinKind.REGULAR)
+                {
+                    throw new IllegalArgumentException("output: upsert only for regular joins");
+                }
+                resultKey = resultKey();
+            }
+        }
+
+        /** @return which unique keys key the result, or throws naming why the result is not keyed. */
+        private ResultKey resultKey()
+        {
+            final boolean left = leftUniqueKeyDeclared;
+            final boolean right = rightUniqueKeyDeclared;
+            if (type.isSemiOrAnti())
+            {
+                if (!left)
+                {
+                    throw new IllegalArgumentException("output: upsert output of a " + type.name().toLowerCase(java.util.Locale.ROOT) +
+                        " join is keyed by the left row: declare leftUniqueKey");
+                }
+                return ResultKey.LEFT;
+            }
+            if (left && right && (type == JoinType.INNER || type == JoinType.LEFT) && rightKey.containsAll(rightUniqueKey))
+            {
+                return ResultKey.LEFT;
+            }
+            if (left && right && type == JoinType.RIGHT && leftKey.containsAll(leftUniqueKey))
+            {
+                return ResultKey.RIGHT;
+            }
+            if (left && right)
+            {
+                return ResultKey.BOTH;
+            }
+            throw new IllegalArgumentException("output: upsert output needs a keyed result: declare " +
+                (left ? "rightUniqueKey" : right ? "leftUniqueKey" : "leftUniqueKey and rightUniqueKey") +
+                " (a " + type.name().toLowerCase(java.util.Locale.ROOT) + " join is keyed by both unique keys, or by one " +
+                "side's when the other side's unique key lies in its join key)");
         }
 
         private void checkCoGroup()
@@ -861,6 +1065,31 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("allowedLateness: not for a " + name + " join (a left row below the " +
                     "watermark is late, as its version may already be gone)");
+            }
+        }
+
+        /**
+         * The ASOF join's own rules (SPEC 2.5): its options are required; inner or left only; no interval or
+         * window (its time bound is the direction and tolerance); allowed lateness, filters and a condition apply.
+         */
+        private void checkAsof()
+        {
+            if (asof == null)
+            {
+                throw new IllegalArgumentException("asof: required for an asof join (direction, tolerance, emit)");
+            }
+            if (type != JoinType.INNER && type != JoinType.LEFT)
+            {
+                throw new IllegalArgumentException("type: an asof join is inner or left, not " +
+                    type.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (interval != null)
+            {
+                throw new IllegalArgumentException("interval: only for interval joins, this is an asof join");
+            }
+            if (window != null)
+            {
+                throw new IllegalArgumentException("window: only for window joins, this is an asof join");
             }
         }
 

@@ -151,31 +151,46 @@ public final class MultiJoinSpec
         return names.indexOf(name);
     }
 
-    /** @return the schema of input {@code i}. */
+    /**
+     * @param i an input index, 0-based.
+     * @return the schema of input {@code i}.
+     */
     public Schema schema(final int i)
     {
         return schemas.get(i);
     }
 
-    /** @return how input {@code i} joins the inputs before it; null for the first input. */
+    /**
+     * @param i an input index, 0-based.
+     * @return how input {@code i} joins the inputs before it; null for the first input.
+     */
     public JoinType type(final int i)
     {
         return types.get(i);
     }
 
-    /** @return the key fields of input {@code i}. */
+    /**
+     * @param i an input index, 0-based.
+     * @return the key fields of input {@code i}.
+     */
     public List<String> key(final int i)
     {
         return keys.get(i);
     }
 
-    /** @return the pre-join filter terms of input {@code i} (ANDed). */
+    /**
+     * @param i an input index, 0-based.
+     * @return the pre-join filter terms of input {@code i} (ANDed).
+     */
     public List<FieldFilter> filter(final int i)
     {
         return filters.get(i);
     }
 
-    /** @return the state TTL of input {@code i}, ms of event time, 0 for none. */
+    /**
+     * @param i an input index, 0-based.
+     * @return the state TTL of input {@code i}, ms of event time, 0 for none.
+     */
     public long stateTtl(final int i)
     {
         return stateTtl[i];

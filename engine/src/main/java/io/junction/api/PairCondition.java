@@ -7,9 +7,11 @@ package io.junction.api;
  *
  * <p>Contract: called on the partition thread for each candidate pair after the declarative terms
  * hold; it must not allocate on the hot path, must not block, must not retain the views (both are
- * reused) and must give the same answer for the same pair. A condition that throws counts as false
- * for that pair (the pair does not match, so every row stays all-or-nothing) and the exception goes
- * to the engine's error handler, counted as a handler error, as a result handler's failure does.
+ * reused) and must give the same answer for the same pair. In a regular join a condition that throws
+ * for any pair of a row dead-letters that row whole ({@code PREDICATE_FAILED}, before it has any effect,
+ * insert or retraction alike), so a condition that throws only sometimes cannot leave match counts
+ * wrong; in the other joins it counts as false for that pair. The exception goes to the engine's error
+ * handler, counted as a handler error, as a result handler's failure does (docs/SEMANTICS.md 2.3).
  */
 @FunctionalInterface
 public interface PairCondition

@@ -11,6 +11,11 @@ import java.util.Map;
  * A name that is not in the schema is an error wherever it is used ({@link RowCodec}, the spec's
  * fields), never a new column: a typo must not silently become one.
  *
+ * <p>Every schema refuses, at publish, a row with more field slots than it has fields
+ * ({@code Publisher.SCHEMA_MISMATCH}). A typed schema ({@link #of(Field...)}) also refuses a value of
+ * another type than its field's and a required field absent or null, and a spec built on it may not
+ * compare values of incompatible types (keys, filters, conditions: rejected at {@code build()}).
+ *
  * <p>Thread safe (immutable). {@link #indexOf(String)} is for set-up and tools, not for hot paths.
  */
 public final class Schema
@@ -20,8 +25,26 @@ public final class Schema
 
     private final Map<String, Integer> indexByName;
     private final String[] names;
+    private final Field[] fields;
+    /** Whether any field has a type or is required: only then does {@link #conforms} look at values. */
+    private final boolean typed;
 
     private Schema(final String[] names)
+    {
+        this(names, untyped(names));
+    }
+
+    private static Field[] untyped(final String[] names)
+    {
+        final Field[] fields = new Field[names.length];
+        for (int i = 0; i < names.length; i++)
+        {
+            fields[i] = names[i] == null ? null : Field.any(names[i]);
+        }
+        return fields;
+    }
+
+    private Schema(final String[] names, final Field[] fields)
     {
         if (names.length > MAX_FIELDS)
         {
@@ -42,6 +65,117 @@ public final class Schema
         }
         this.names = names;
         this.indexByName = byName;
+        this.fields = fields;
+        boolean anyTyped = false;
+        for (final Field field : fields)
+        {
+            anyTyped |= field.type() != Field.ANY || field.isRequired();
+        }
+        this.typed = anyTyped;
+    }
+
+    /**
+     * A typed schema: {@code Schema.of(Field.longField("order_id").required(), Field.string("method"))}.
+     *
+     * @param fields distinct fields.
+     * @return a schema with these fields at indices 0, 1, ... in order.
+     * @throws IllegalArgumentException on a null or duplicate name, or more than {@link #MAX_FIELDS} fields.
+     */
+    public static Schema of(final Field... fields)
+    {
+        final String[] names = new String[fields.length];
+        for (int i = 0; i < fields.length; i++)
+        {
+            if (fields[i] == null)
+            {
+                throw new IllegalArgumentException("field " + i + " is null");
+            }
+            names[i] = fields[i].name();
+        }
+        return new Schema(names, fields.clone());
+    }
+
+    /**
+     * @param index a field index of this schema.
+     * @return the field: its name, type ({@link Field#ANY} in a names-only schema) and whether it is required.
+     */
+    public Field field(final int index)
+    {
+        return fields[index];
+    }
+
+    /** @return whether any field has a type or is required ({@link #of(Field...)}). */
+    public boolean isTyped()
+    {
+        return typed;
+    }
+
+    /**
+     * Whether a well-formed row fits this schema: no more field slots than fields and, when typed, each
+     * value of its field's type and each required field present and not null. Allocation-free: called
+     * by the publisher for every row.
+     *
+     * @param row a validated row.
+     * @return whether it fits.
+     */
+    public boolean conforms(final RowView row)
+    {
+        final int slots = row.fieldSlots();
+        if (slots > names.length)
+        {
+            return false;
+        }
+        if (!typed)
+        {
+            return true;
+        }
+        for (int i = 0; i < fields.length; i++)
+        {
+            final byte type = i < slots ? row.type(i) : FieldType.ABSENT;
+            if (type == FieldType.ABSENT || type == FieldType.NULL)
+            {
+                if (fields[i].isRequired())
+                {
+                    return false;
+                }
+            }
+            else if (!fields[i].accepts(type))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Why a row does not fit (for tools and dead-letter texts, not hot paths).
+     *
+     * @param row a validated row.
+     * @return null when it fits, else a sentence naming the field.
+     */
+    public String mismatch(final RowView row)
+    {
+        final int slots = row.fieldSlots();
+        if (slots > names.length)
+        {
+            return "row has " + slots + " field slots, the schema " + names.length + " fields";
+        }
+        for (int i = 0; i < fields.length; i++)
+        {
+            final byte type = i < slots ? row.type(i) : FieldType.ABSENT;
+            if (type == FieldType.ABSENT || type == FieldType.NULL)
+            {
+                if (fields[i].isRequired())
+                {
+                    return "required field '" + names[i] + "' is " + FieldType.name(type);
+                }
+            }
+            else if (!fields[i].accepts(type))
+            {
+                return "field '" + names[i] + "' is " + FieldType.name(fields[i].type()) + ", the row holds a " + FieldType.name(type);
+            }
+        }
+        return null;
     }
 
     /**
@@ -91,6 +225,6 @@ public final class Schema
     @Override
     public String toString()
     {
-        return "Schema" + Arrays.toString(names);
+        return "Schema" + (typed ? Arrays.toString(fields) : Arrays.toString(names));
     }
 }

@@ -192,7 +192,8 @@ abstract class AbstractWindowJoin implements JoinOperator
     /** A bucket's timer: fire its window (tumbling, sliding) or its due sessions. */
     private void fireBucket(final long bucket)
     {
-        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+        // Only the scheduled bit: the other flags are the operator's (a session join's summary of its sessions).
+        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & ~SCHEDULED);
         final int n = gather(bucket);
         long next = Long.MAX_VALUE;
         int groupStart = 0;
@@ -210,7 +211,7 @@ abstract class AbstractWindowJoin implements JoinOperator
         }
         else
         {
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) | SCHEDULED);
             bucketWheel.schedule(bucket, next);
         }
     }

@@ -40,6 +40,8 @@ public final class JoinOperators
                 return new LookupJoin(spec, config, results, deadLetters);
             case MULTI:
                 return new MultiJoin(spec, config, results, deadLetters);
+            case ASOF:
+                return new AsofJoin(spec, config, results, deadLetters);
             default:
                 return new WindowJoin(spec, config, results, deadLetters);
         }

@@ -173,9 +173,27 @@ final class JoinPredicate
     }
 
     /**
+     * As {@link #matches}, telling a user condition that threw apart from one that is false.
+     *
+     * @return 1 when the record matches (it is then in {@link #otherRow}), 0 when not, -1 when a user condition threw.
+     */
+    int match(final long otherRecord, final int keyLength, final Side side, final RowView row)
+    {
+        final long failuresBefore = counters.predicateFailures;
+        final boolean matched = matches(otherRecord, keyLength, side, row);
+        return counters.predicateFailures != failuresBefore ? -1 : matched ? 1 : 0;
+    }
+
+    /** Wraps a stored record of the other side in {@link #otherRow}, as {@link #matches} does when it matches. */
+    void wrapOther(final long otherRecord)
+    {
+        RowStore.wrap(otherRecord, otherBuffer, otherRow);
+    }
+
+    /**
      * @return true when the post-join condition holds for a left and a right row. A user condition that
-     *         throws counts as false for the pair (reported): the pair simply does not match, so the row
-     *         being processed keeps all its other effects and stays all-or-nothing.
+     *         throws counts as false for the pair (reported); a regular join asks {@link #match} first and
+     *         dead-letters the whole row instead.
      */
     boolean conditionHolds(final RowView left, final RowView right)
     {

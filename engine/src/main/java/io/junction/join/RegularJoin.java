@@ -3,9 +3,12 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.ExpiryHandler;
+import io.junction.api.ExpiryReason;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
+import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
@@ -66,6 +69,23 @@ import static io.junction.join.TimeMath.saturatedAdd;
  * dead-lettered {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect; for input that keeps
  * it the output is the same as without the declaration.
  *
+ * <p>Shaping the changelog (SPEC 2.7, docs/SEMANTICS.md "Padded-row delay", "Upsert output", "Visible
+ * expiry"). With a padded-row delay D ({@link JoinSpec#paddedDelay()}) every stored row of an outer
+ * side arrives pending ({@link RowDescriptor#FLAG_PAD_PENDING}) unless the join watermark is already
+ * above {@code ts + D}, and is linked into the state's timer wheel at {@code ts + D} (or its TTL deadline
+ * when that comes first: one timer per record, moved on to the TTL deadline when the delay ends). While
+ * pending, a row is neither padded when unmatched nor retracted padded when it matches; when its timer
+ * fires (the first join watermark above its deadline) it is padded if its count is 0 then; a pending
+ * unmatched row that its TTL expires first leaves the state silently, a copy of it (in the bucket of rows
+ * that never match, {@link RowDescriptor#FLAG_AWAITING_PAD}) waiting to be padded when its delay ends (with
+ * padOnExpiry, or without room for the copy, or when evicted, it is padded at its expiry); the end of
+ * input pads every pending unmatched row. Rows that can never match (null key, own filter)
+ * and rows not stored (expired on arrival) are padded at once. With {@link JoinSpec#padOnExpiry()} and
+ * no delay, a side with a TTL pads its rows as with a delay equal to its TTL: at their expiry. With
+ * upsert output ({@link OutputMode#UPSERT}) the lines go through an {@link UpsertFold}, flushed at the end
+ * of each event. Expiry and evictions are counted per side and reported to the result handler when it is
+ * also an {@link ExpiryHandler}.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class RegularJoin implements JoinOperator
@@ -77,12 +97,38 @@ public final class RegularJoin implements JoinOperator
     private final JoinPredicate predicate;
     private final Emitter emit;
     private final boolean semiOrAnti;
+    /** The spec has user pair conditions, which may throw: see {@link #conditionsEvaluate}. */
+    private final boolean userConditions;
+    /** Results of {@link #conditionsEvaluate} by slot of the other side's group: the record and whether it matched. */
+    private long[] checkedRecords = new long[16];
+    private boolean[] checkedMatches = new boolean[16];
+    /** Slots of {@link #checkedRecords} that are valid, 0 outside a row's processing. */
+    private int checked;
     private final boolean semi;
     /** Each side's state TTL (0: kept until retracted), and whether either has one. */
     private final long leftTtl;
     private final long rightTtl;
     private final boolean anyTtl;
-    private final TimerWheel.ExpiryHandler expiry = this::expire;
+    private final TimerWheel.ExpiryHandler timer = this::onTimer;
+    /** Each side's padded-row delay, -1 when its unmatched rows are padded at once (SPEC 2.7). */
+    private final long leftPadDelay;
+    private final long rightPadDelay;
+    private final boolean anyPadDelay;
+    /** Pad a pending unmatched row when its TTL expires it, rather than when its delay ends. */
+    private final boolean padOnExpiry;
+    /** Rows of the wheel: TTL expiry or padded-row delays. */
+    private final boolean timed;
+    /** Folds the output into upserts by result key, or null for the retraction changelog. */
+    private final UpsertFold fold;
+    /** Told of expired and evicted rows, or null. */
+    private final ExpiryHandler expiryHandler;
+    /** The step and join watermark of the event being processed, for timers and evictions. */
+    private long eventStep;
+    private long timerWatermark;
+    /** Wraps a stored record for output when its timer fires or it expires. */
+    private final RowView timedRow = new RowView();
+    private final UnsafeBuffer timedRowBuffer = new UnsafeBuffer(0, 0);
+    private final TimerWheel.ExpiryHandler padPending = this::padIfPending;
     /** Set when {@link #makeRoom} evicted rows while the current row was being admitted (a bucket found before may be gone). */
     private boolean evicted;
 
@@ -136,12 +182,21 @@ public final class RegularJoin implements JoinOperator
     {
         JoinOperators.requireKind(spec, JoinKind.REGULAR);
         final CompiledJoin compiled = CompiledJoin.of(spec);
-        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.fold = spec.output() == OutputMode.UPSERT
+            ? new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), results, counters)
+            : null;
+        this.expiryHandler = results instanceof ExpiryHandler ? (ExpiryHandler)results : null;
+        this.emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
+        this.leftPadDelay = padDelay(spec, Side.LEFT);
+        this.rightPadDelay = padDelay(spec, Side.RIGHT);
+        this.anyPadDelay = leftPadDelay >= 0 || rightPadDelay >= 0;
+        this.padOnExpiry = spec.padOnExpiry();
+        this.timed = spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0 || anyPadDelay;
         this.state = new PartitionState(config, spec, "regular", BucketDescriptor.LENGTH,
-            spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0, counters, this::makeRoom,
-            uniqueKeyIndexBytes(spec, config));
+            timed, counters, this::makeRoom, uniqueKeyIndexBytes(spec, config));
         this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
         this.semiOrAnti = spec.type().isSemiOrAnti();
+        this.userConditions = !spec.pairConditions().isEmpty();
         this.semi = spec.type() == JoinType.SEMI;
         this.leftTtl = spec.stateTtl(Side.LEFT);
         this.rightTtl = spec.stateTtl(Side.RIGHT);
@@ -201,6 +256,23 @@ public final class RegularJoin implements JoinOperator
         state.persist(heapPart);
     }
 
+    /**
+     * @return a side's padded-row delay: the spec's for an outer side, else its TTL with padOnExpiry, else -1
+     *         (padded at once).
+     */
+    static long padDelay(final JoinSpec spec, final Side side)
+    {
+        if (spec.kind() != JoinKind.REGULAR || !spec.type().padsUnmatched(side))
+        {
+            return -1;
+        }
+        if (spec.hasPaddedDelay())
+        {
+            return spec.paddedDelay();
+        }
+        return spec.padOnExpiry() && spec.stateTtl(side) > 0 ? spec.stateTtl(side) : -1;
+    }
+
     /** @return the shape of a side's state: by its declared unique key and join key. */
     static UniqueKeyShape shape(final JoinSpec spec, final Side side)
     {
@@ -242,9 +314,31 @@ public final class RegularJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        eventStep = step;
+        try
+        {
+            processRow(side, kind, row, ts, step);
+        }
+        finally
+        {
+            flushFold();
+        }
+    }
+
+    private void flushFold()
+    {
+        if (fold != null)
+        {
+            fold.flush();
+        }
+    }
+
+    private void processRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
         state.beginMutation();
         counters.rowsIn++;
         watermarks.markActive(side);
+        checked = 0;
         final int keyLength = predicate.extractKey(side, row);
         final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
         if (refused != null)
@@ -299,6 +393,11 @@ public final class RegularJoin implements JoinOperator
                     emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                     return;
                 }
+                if (!conditionsEvaluate(side, row, keyLength, state.store.bucketOf(live)))
+                {
+                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+                    return;
+                }
                 uniqueKeys.remove(uniqueKeyHash, live);
                 retract(side, kind, row, ts, step, keyLength, state.store.bucketOf(live), live);
                 return;
@@ -327,6 +426,12 @@ public final class RegularJoin implements JoinOperator
         }
         // An accumulated row's record is taken before it has any effect: a row that does not fit is
         // rejected whole, never joined and then lost.
+        if (accumulate && userConditions && keyLength != UNMATCHABLE
+            && !conditionsEvaluate(side, row, keyLength, liveBucket != 0 ? liveBucket : state.index.find(hash)))
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
+            return;
+        }
         final boolean stores = accumulate && !isExpiredOnArrival(side, ts);
         evicted = false;
         final long reserved = stores ? state.reserve(storedKeyLength, row) : 0;
@@ -383,7 +488,11 @@ public final class RegularJoin implements JoinOperator
             {
                 state.countKey(bucket, side, predicate.key, keyLength, reserved != 0 ? 1 : 0);
             }
-            if (matches == 0 && emit.emitsUnmatched(side))
+            // SPEC 2.7: a stored, matchable row of a delayed side waits out its delay before it is padded.
+            final long padDelay = side == Side.LEFT ? leftPadDelay : rightPadDelay;
+            final boolean pending = padDelay >= 0 && reserved != 0 && keyLength != UNMATCHABLE &&
+                saturatedAdd(ts, padDelay) >= watermarks.current();
+            if (matches == 0 && emit.emitsUnmatched(side) && !pending)
             {
                 emit.padded(ChangeKind.INSERT, side, row, ts, step);
             }
@@ -404,9 +513,15 @@ public final class RegularJoin implements JoinOperator
                 uniqueKeys.put(uniqueKeyHash, record);
             }
             final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
-            if (ttl > 0)
+            if (pending)
             {
-                scheduleExpiry(record, ts, ttl);
+                RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
+                final long padDeadline = saturatedAdd(ts, padDelay);
+                schedule(record, ttl > 0 ? Math.min(padDeadline, saturatedAdd(ts, ttl)) : padDeadline);
+            }
+            else if (ttl > 0)
+            {
+                schedule(record, saturatedAdd(ts, ttl));
             }
         }
         else
@@ -415,6 +530,11 @@ public final class RegularJoin implements JoinOperator
             if (record == 0)
             {
                 emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
+                return;
+            }
+            if (!conditionsEvaluate(side, row, keyLength, bucket))
+            {
+                emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
                 return;
             }
             retract(side, kind, row, ts, step, keyLength, bucket, record);
@@ -434,7 +554,7 @@ public final class RegularJoin implements JoinOperator
         // The stored count, not a recount: rows that expired by TTL keep the counts of the rows they
         // matched (SPEC 2.1), so the row retracts what it contributes, not what a recount would say.
         final int count = RowDescriptor.count(record);
-        if (count == 0 && emit.emitsUnmatched(side))
+        if (count == 0 && emit.emitsUnmatched(side) && !isPending(record))
         {
             emit.padded(ChangeKind.DELETE, side, row, ts, step);
         }
@@ -517,7 +637,8 @@ public final class RegularJoin implements JoinOperator
                 state.touch(rows, i, Math.min(slots, i + RowGroup.TOUCH_GROUP));
             }
             final long other = state.store.record(rows, i);
-            if (other == 0 || !predicate.matches(other, keyLength, side, row))
+            if (other == 0 || !(i < checked && checkedRecords[i] == other ? checkedMatch(i, other)
+                : predicate.matches(other, keyLength, side, row)))
             {
                 continue;
             }
@@ -552,7 +673,7 @@ public final class RegularJoin implements JoinOperator
             if (accumulate)
             {
                 final int count = RowDescriptor.count(other);
-                if (otherOuter && count == 0)
+                if (otherOuter && count == 0 && !isPending(other))
                 {
                     emit.padded(ChangeKind.DELETE, otherSide, predicate.otherRow, otherTs, step);
                 }
@@ -564,13 +685,60 @@ public final class RegularJoin implements JoinOperator
                 emit.pair(otherOuter || emit.padsUnmatched(side) ? ChangeKind.DELETE : kind, side, row, predicate.otherRow, pairTs, step);
                 final int count = RowDescriptor.count(other) - 1;
                 RowDescriptor.count(other, count);
-                if (otherOuter && count == 0)
+                if (otherOuter && count == 0 && !isPending(other))
                 {
                     emit.padded(ChangeKind.INSERT, otherSide, predicate.otherRow, otherTs, step);
                 }
             }
         }
+        checked = 0;
         return matches;
+    }
+
+    /**
+     * A user condition that throws must not leave a row half applied (SEMANTICS 4.1): the row's pairs are
+     * evaluated before it has any effect, and a row for which a user condition throws is dead-lettered
+     * PREDICATE_FAILED whole. The results are kept by slot for {@link #probe}, which does not ask again.
+     *
+     * @return false when a user condition threw for a pair of the row.
+     */
+    private boolean conditionsEvaluate(final Side side, final RowView row, final int keyLength, final long bucket)
+    {
+        checked = 0;
+        if (!userConditions || keyLength == UNMATCHABLE || bucket == 0)
+        {
+            return true;
+        }
+        final long rows = state.store.rows(bucket, side.other());
+        final int slots = RowGroup.slots(rows);
+        if (slots > checkedRecords.length)
+        {
+            checkedRecords = new long[Math.max(slots, 2 * checkedRecords.length)];
+            checkedMatches = new boolean[checkedRecords.length];
+        }
+        for (int i = 0; i < slots; i++)
+        {
+            final long other = state.store.record(rows, i);
+            checkedRecords[i] = other;
+            final int match = other == 0 ? 0 : predicate.match(other, keyLength, side, row);
+            if (match < 0)
+            {
+                return false;
+            }
+            checkedMatches[i] = match == 1;
+        }
+        checked = slots;
+        return true;
+    }
+
+    /** @return the kept result of slot {@code i}, with the record wrapped as a match is. */
+    private boolean checkedMatch(final int i, final long other)
+    {
+        if (checkedMatches[i])
+        {
+            predicate.wrapOther(other);
+        }
+        return checkedMatches[i];
     }
 
     /** @return the key's bucket, making room by the policy while the index is full, or {@link KeyIndex#FULL}. */
@@ -600,7 +768,8 @@ public final class RegularJoin implements JoinOperator
             return false;
         }
         state.wheel.cancel(oldest);
-        expire(oldest);
+        RowDescriptor.flags(oldest, RowDescriptor.flags(oldest) & ~RowDescriptor.FLAG_IN_TIMER);
+        drop(oldest, ExpiryReason.EVICTED, eventStep);
         evicted = true;
         return true;
     }
@@ -611,10 +780,148 @@ public final class RegularJoin implements JoinOperator
         return ttl > 0 && saturatedAdd(ts, ttl) < watermarks.current();
     }
 
-    private void scheduleExpiry(final long record, final long ts, final long ttl)
+    private void schedule(final long record, final long deadline)
     {
-        state.wheel.schedule(record, saturatedAdd(ts, ttl));
+        state.wheel.schedule(record, deadline);
         RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
+    }
+
+    private static boolean isPending(final long record)
+    {
+        return (RowDescriptor.flags(record) & RowDescriptor.FLAG_PAD_PENDING) != 0;
+    }
+
+    /**
+     * The wheel's handler: a record's deadline is below the join watermark {@link #timerWatermark}. A pending
+     * row's delay is over: padded if unmatched; then a row with a TTL expires, or waits for its TTL deadline.
+     */
+    private void onTimer(final long record)
+    {
+        final int flags = RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER;
+        RowDescriptor.flags(record, flags);
+        if ((flags & RowDescriptor.FLAG_AWAITING_PAD) != 0)
+        {
+            // An expired row's copy: its delay is over; padded if still pending, then gone.
+            padIfPending(record);
+            state.store.remove(record);
+            return;
+        }
+        final Side side = PartitionState.sideOf(record);
+        if ((flags & RowDescriptor.FLAG_PAD_PENDING) != 0 &&
+            saturatedAdd(RowDescriptor.ts(record), side == Side.LEFT ? leftPadDelay : rightPadDelay) < timerWatermark)
+        {
+            padIfPending(record);
+        }
+        final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
+        if (ttl <= 0)
+        {
+            return;
+        }
+        final long deadline = saturatedAdd(RowDescriptor.ts(record), ttl);
+        if (deadline < timerWatermark)
+        {
+            drop(record, ExpiryReason.STATE_TTL, eventStep);
+        }
+        else
+        {
+            schedule(record, deadline);
+        }
+    }
+
+    /**
+     * Copies a pending unmatched record that expires into the bucket of rows that never match, marked
+     * {@link RowDescriptor#FLAG_AWAITING_PAD} and timed at its delay's end. No room is made for it (this runs
+     * inside the wheel's advance).
+     *
+     * @return false when there is no room: the caller pads the row at once.
+     */
+    private boolean awaitPad(final long record)
+    {
+        final Side side = PartitionState.sideOf(record);
+        final int rowLength = RowDescriptor.rowLength(record);
+        if (!state.hasRoomFor(1))
+        {
+            return false;
+        }
+        final long copy = state.store.allocate(0, rowLength);
+        if (copy == 0)
+        {
+            return false;
+        }
+        final long ts = RowDescriptor.ts(record);
+        RowStore.wrap(record, timedRowBuffer, timedRow);
+        if (state.store.append(copy, state.unmatchableBucket, side, predicate.key, 0, 0, timedRow, ts) == 0)
+        {
+            state.store.release(copy, 0, rowLength);
+            return false;
+        }
+        RowDescriptor.flags(copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
+        schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay));
+        RowDescriptor.flags(record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
+        return true;
+    }
+
+    /** Ends a record's padded-row delay: pads it (at {@link #eventStep}) when it is pending and unmatched. */
+    private void padIfPending(final long record)
+    {
+        final int flags = RowDescriptor.flags(record);
+        if ((flags & RowDescriptor.FLAG_PAD_PENDING) == 0)
+        {
+            return;
+        }
+        RowDescriptor.flags(record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
+        if (RowDescriptor.count(record) == 0)
+        {
+            RowStore.wrap(record, timedRowBuffer, timedRow);
+            emit.padded(ChangeKind.INSERT, PartitionState.sideOf(record), timedRow, RowDescriptor.ts(record), eventStep);
+        }
+    }
+
+    /**
+     * Drops a record unlinked from the wheel, by TTL or eviction: a pending unmatched row is padded first
+     * (it can never match again), the handler is told, the side's counter moves.
+     */
+    private void drop(final long record, final ExpiryReason reason, final long step)
+    {
+        if ((RowDescriptor.flags(record) & RowDescriptor.FLAG_AWAITING_PAD) != 0)
+        {
+            // Evicted while waiting for its padding (it left the state at its expiry): padded now.
+            padIfPending(record);
+            state.store.remove(record);
+            return;
+        }
+        if (reason == ExpiryReason.STATE_TTL && !padOnExpiry && isPending(record) && RowDescriptor.count(record) == 0)
+        {
+            // SPEC 2.7: expiry is silent and padding waits for the first watermark above ts + D: a copy out of
+            // reach of every probe waits for it (padded now only when there is no room for the copy).
+            if (!awaitPad(record))
+            {
+                padIfPending(record);
+            }
+        }
+        else
+        {
+            padIfPending(record);
+        }
+        final Side side = PartitionState.sideOf(record);
+        if (side == Side.LEFT)
+        {
+            counters.expiredLeft++;
+        }
+        else
+        {
+            counters.expiredRight++;
+        }
+        if (reason == ExpiryReason.EVICTED)
+        {
+            counters.evictedRows++;
+        }
+        if (expiryHandler != null)
+        {
+            RowStore.wrap(record, timedRowBuffer, timedRow);
+            expiryHandler.onExpired(side, timedRow, RowDescriptor.ts(record), reason, step);
+        }
+        expire(record);
     }
 
     private void removeRecord(final long record)
@@ -724,20 +1031,47 @@ public final class RegularJoin implements JoinOperator
         }
     }
 
-    /** The join's watermark moved forward to {@code watermark}: rows past their TTL expire. */
+    /**
+     * The join's watermark moved forward to {@code watermark}: rows past their TTL expire, rows past their
+     * padded-row delay are padded if unmatched.
+     */
     private void onJoinWatermark(final long watermark, final long step)
     {
-        if (anyTtl)
+        if (timed)
         {
-            // A row expires once watermark - ttl > ts, i.e. its deadline ts + ttl < watermark (its side's ttl).
-            state.wheel.advance(watermark, expiry);
+            // A row expires once watermark - ttl > ts, i.e. its deadline ts + ttl < watermark (its side's ttl);
+            // its delay ends once the watermark is above ts + D: the same strict test.
+            eventStep = step;
+            timerWatermark = watermark;
+            try
+            {
+                state.wheel.advance(watermark, timer);
+            }
+            finally
+            {
+                flushFold();
+            }
         }
     }
 
     @Override
     public void onEndOfInput(final long step)
     {
-        // Regular joins keep state until retraction or TTL; the end of input closes nothing.
+        // Regular joins keep state until retraction or TTL; the end of input pads every row still inside its
+        // padded-row delay (SPEC 2.7) and closes nothing else.
+        if (anyPadDelay)
+        {
+            state.beginMutation();
+            eventStep = step;
+            try
+            {
+                state.wheel.visitAll(padPending);
+            }
+            finally
+            {
+                flushFold();
+            }
+        }
     }
 
 }

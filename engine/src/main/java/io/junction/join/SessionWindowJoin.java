@@ -35,8 +35,21 @@ import static io.junction.join.TimeMath.saturatedAdd;
 final class SessionWindowJoin extends AbstractWindowJoin
 {
     private final long gap;
+    /** Bucket flag: the bucket's window fields hold its key's latest unfired session, {@code [start, max ts]}. */
+    static final long SUMMARY = 2;
+    /** Bucket flag with {@link #SUMMARY}: the key has that one unfired session only. */
+    static final long SINGLE = 4;
+    /** Bucket flag: the bucket holds rows of more than one key (equal hashes): no summary. */
+    static final long MIXED = 8;
     /** The ts of the key's stored rows and of the arriving row, sorted to find the row's merged session; used for nothing else. */
     private long[] sessionTs = new long[64];
+    /** Set by {@link #fastSession} and {@link #gatheredSession}: the row's merged session end ts, and the summary with the row. */
+    private long clusterMax;
+    private long tailStart;
+    private long tailMax;
+    private boolean single;
+    /** Rows whose merged session needed the key's rows gathered and sorted (the slow path); for tests. */
+    private long gathers;
 
     SessionWindowJoin(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
@@ -101,45 +114,41 @@ final class SessionWindowJoin extends AbstractWindowJoin
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        if (BucketDescriptor.isEmpty(bucket))
+        // The merged session of the new row: its key's unfired rows clustered with it. The bucket's summary of
+        // its latest session answers in O(1) for a row of that session, after it, or of a key with one session;
+        // otherwise the key's rows are gathered and sorted (and the summary rebuilt).
+        final long flags = UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET);
+        final boolean empty = BucketDescriptor.isEmpty(bucket);
+        long clusterMax;
+        long tailStart;
+        long tailMax;
+        boolean single;
+        boolean mixed = (flags & MIXED) != 0;
+        if (!empty && !mixed && !sameKeyAsStored(bucket, keyLength))
         {
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, 0);
+            // Another key under an equal hash: the summary cannot tell the keys apart, gather every time.
+            mixed = true;
         }
-        // The merged session of the new row: its key's unfired rows clustered with it.
-        int n = 0;
-        for (int s = 0; s < 2; s++)
+        if (empty)
         {
-            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
-            final int slots = RowGroup.slots(rows);
-            for (int i = 0; i < slots; i++)
-            {
-                final long r = state.store.record(rows, i);
-                if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
-                {
-                    ensureSessionTs(n + 1);
-                    sessionTs[n++] = RowDescriptor.ts(r);
-                }
-            }
+            clusterMax = ts;
+            tailStart = ts;
+            tailMax = ts;
+            single = true;
         }
-        ensureSessionTs(n + 1);
-        sessionTs[n++] = ts;
-        heapSort(sessionTs, 0, n, false);
-        long clusterMax = Long.MIN_VALUE;
-        boolean found = false;
-        for (int i = 0; i < n; i++)
+        else if (!mixed && (flags & SUMMARY) != 0 && fastSession(flags, bucket, ts))
         {
-            if (i > 0 && sessionTs[i] > saturatedAdd(sessionTs[i - 1], gap))
-            {
-                if (found)
-                {
-                    break;
-                }
-            }
-            clusterMax = sessionTs[i];
-            if (sessionTs[i] == ts)
-            {
-                found = true;
-            }
+            clusterMax = this.clusterMax;
+            tailStart = this.tailStart;
+            tailMax = this.tailMax;
+            single = this.single;
+        }
+        else
+        {
+            clusterMax = gatheredSession(bucket, keyLength, ts);
+            tailStart = this.tailStart;
+            tailMax = this.tailMax;
+            single = this.single;
         }
         final long end = saturatedAdd(clusterMax, gap);
         if (isFired(end, watermark))
@@ -166,12 +175,17 @@ final class SessionWindowJoin extends AbstractWindowJoin
         {
             RowDescriptor.count(record, NEVER_MATCHES);
         }
+        // The row is stored: the summary now includes it.
+        final long scheduled = empty ? 0 : UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED;
+        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, scheduled | (mixed ? MIXED : SUMMARY | (single ? SINGLE : 0)));
+        UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, tailStart);
+        UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, tailMax);
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
         final long deadline = timerDeadline(end);
-        if ((UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED) == 0)
+        if (scheduled == 0)
         {
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) | SCHEDULED);
             bucketWheel.schedule(bucket, deadline);
         }
         else if (deadline < UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET))
@@ -187,11 +201,16 @@ final class SessionWindowJoin extends AbstractWindowJoin
     {
         if (coGroup != null)
         {
+            // The sessions left are gathered again at the key's next row, which rebuilds the summary.
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & (SCHEDULED | MIXED));
             return coGroup.fireSessions(records, from, to, gap, ended, fireWatermark, fireStep);
         }
         long next = Long.MAX_VALUE;
         heapSort(records, from, to, true);
         int clusterStart = from;
+        int unfired = 0;
+        long lastStart = 0;
+        long lastMax = 0;
         for (int i = from + 1; i <= to; i++)
         {
             if (i == to || RowDescriptor.ts(records[i]) > saturatedAdd(RowDescriptor.ts(records[i - 1]), gap))
@@ -205,11 +224,155 @@ final class SessionWindowJoin extends AbstractWindowJoin
                 else
                 {
                     next = Math.min(next, timerDeadline(end));
+                    unfired++;
+                    lastStart = start;
+                    lastMax = RowDescriptor.ts(records[i - 1]);
                 }
                 clusterStart = i;
             }
         }
+        final long flags = UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET);
+        if (unfired > 0 && (flags & MIXED) == 0)
+        {
+            // The sessions left: the latest one is the summary's (sessions fire in ts order, so it is the key's latest).
+            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, (flags & SCHEDULED) | SUMMARY | (unfired == 1 ? SINGLE : 0));
+            UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, lastStart);
+            UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, lastMax);
+        }
         return next;
+    }
+
+    /**
+     * The merged session of a row at {@code ts} from the summary of the key's latest session alone, when it
+     * can tell: the row is at or after that session's start, or the key has that one session only.
+     *
+     * @return false when the key's rows must be gathered; else {@link #clusterMax} and the new summary are set.
+     */
+    private boolean fastSession(final long flags, final long bucket, final long ts)
+    {
+        final long start = UnsafeApi.getLong(bucket + BUCKET_WINDOW_START_OFFSET);
+        final long max = UnsafeApi.getLong(bucket + BUCKET_WINDOW_END_OFFSET);
+        final boolean one = (flags & SINGLE) != 0;
+        if (ts >= start)
+        {
+            if (ts <= saturatedAdd(max, gap))
+            {
+                // In or right after the latest session: it extends it (no session after it to bridge to).
+                clusterMax = Math.max(max, ts);
+                tailStart = start;
+                tailMax = clusterMax;
+                single = one;
+            }
+            else
+            {
+                // A new latest session, alone.
+                clusterMax = ts;
+                tailStart = ts;
+                tailMax = ts;
+                single = false;
+            }
+            return true;
+        }
+        if (!one)
+        {
+            // Before the latest session of several: it may join or bridge the earlier ones.
+            return false;
+        }
+        tailMax = max;
+        if (start <= saturatedAdd(ts, gap))
+        {
+            // Joins the key's only session from before its start.
+            clusterMax = max;
+            tailStart = ts;
+            single = true;
+        }
+        else
+        {
+            // A session of its own before the only one.
+            clusterMax = ts;
+            tailStart = start;
+            single = false;
+        }
+        return true;
+    }
+
+    /**
+     * Gathers the ts of the key's stored rows and {@code ts}, sorts them and clusters them by the gap.
+     *
+     * @return the greatest ts of the row's merged session; {@link #tailStart}, {@link #tailMax} and
+     *         {@link #single} are set to the summary with the row.
+     */
+    private long gatheredSession(final long bucket, final int keyLength, final long ts)
+    {
+        gathers++;
+        int n = 0;
+        for (int s = 0; s < 2; s++)
+        {
+            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            for (int i = 0; i < slots; i++)
+            {
+                final long r = state.store.record(rows, i);
+                if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
+                {
+                    ensureSessionTs(n + 1);
+                    sessionTs[n++] = RowDescriptor.ts(r);
+                }
+            }
+        }
+        ensureSessionTs(n + 1);
+        sessionTs[n++] = ts;
+        heapSort(sessionTs, 0, n, false);
+        long found = Long.MIN_VALUE;
+        boolean inCluster = false;
+        int clusters = 1;
+        long start = sessionTs[0];
+        for (int i = 0; i < n; i++)
+        {
+            if (i > 0 && sessionTs[i] > saturatedAdd(sessionTs[i - 1], gap))
+            {
+                clusters++;
+                start = sessionTs[i];
+                inCluster = false;
+            }
+            if (sessionTs[i] == ts)
+            {
+                inCluster = true;
+            }
+            if (inCluster)
+            {
+                found = sessionTs[i];
+            }
+        }
+        tailStart = start;
+        tailMax = sessionTs[n - 1];
+        single = clusters == 1;
+        return found;
+    }
+
+    /** @return rows whose merged session needed the key's rows gathered and sorted. */
+    long gathers()
+    {
+        return gathers;
+    }
+
+    /** @return whether the key is the one of a stored row of the bucket (a bucket holds several keys only on a hash collision). */
+    private boolean sameKeyAsStored(final long bucket, final int keyLength)
+    {
+        for (int s = 0; s < 2; s++)
+        {
+            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            for (int i = 0; i < slots; i++)
+            {
+                final long r = state.store.record(rows, i);
+                if (r != 0)
+                {
+                    return state.store.keyEquals(r, predicate.key, 0, keyLength);
+                }
+            }
+        }
+        return true;
     }
 
     @Override

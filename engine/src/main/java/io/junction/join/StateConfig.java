@@ -1,9 +1,12 @@
 package io.junction.join;
 
+import io.junction.internal.config.ConfigMap;
 import io.junction.internal.metrics.HotKeySketch;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Sizes of one operator's state. Immutable. Every knob has a property name, a default and a
@@ -227,23 +230,45 @@ public final class StateConfig
         return new StateConfig(MAX_KEYS_DEFAULT, CHUNK_SIZE_DEFAULT, TICK_SHIFT_DEFAULT, WHEEL_SLOTS_DEFAULT, MAX_KEY_LENGTH_DEFAULT);
     }
 
-    /** @return the configuration from system properties, defaults where unset. */
+    /** The names of every property {@link #from(Map)} reads. */
+    public static final Set<String> PROPERTY_NAMES = Set.of(MAX_KEYS_PROP_NAME, CHUNK_SIZE_PROP_NAME, TICK_SHIFT_PROP_NAME,
+        WHEEL_SLOTS_PROP_NAME, MAX_KEY_LENGTH_PROP_NAME, INDEX_PROP_NAME, PREALLOCATE_PROP_NAME, MAX_LIVE_ROWS_PROP_NAME,
+        MAX_BYTES_PROP_NAME, FULL_POLICY_PROP_NAME, HASH_SEED_PROP_NAME, HOT_KEYS_PROP_NAME);
+
+    /** @return the configuration from system properties, defaults where unset (as {@link #from(Map)}). */
     public static StateConfig fromSystemProperties()
     {
+        return from(ConfigMap.systemProperties(PROPERTY_NAMES));
+    }
+
+    /**
+     * The configuration from properties named as the system properties ({@code junction.state.maxKeys},
+     * ...; see {@link #PROPERTY_NAMES}), defaults where unset: for a service whose configuration is a
+     * map or a {@link java.util.Properties} file. Names of other prefixes are ignored; a value that does
+     * not parse is an error naming the property. {@code EngineConfig.from(Map)} also refuses unknown
+     * {@code junction.*} names.
+     *
+     * @param properties property names and values.
+     * @return the configuration.
+     * @throws IllegalArgumentException naming the property whose value is invalid.
+     */
+    public static StateConfig from(final Map<String, String> properties)
+    {
+        final ConfigMap map = new ConfigMap(properties);
         return new StateConfig(
-            Long.getLong(MAX_KEYS_PROP_NAME, MAX_KEYS_DEFAULT),
-            Integer.getInteger(CHUNK_SIZE_PROP_NAME, CHUNK_SIZE_DEFAULT),
-            Integer.getInteger(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT),
-            Integer.getInteger(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
-            Integer.getInteger(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
-            indexKind(System.getProperty(INDEX_PROP_NAME, INDEX_DEFAULT.name())),
-            Long.getLong(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT),
-            Long.getLong(MAX_LIVE_ROWS_PROP_NAME, MAX_LIVE_ROWS_DEFAULT),
-            Long.getLong(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT),
-            fullPolicy(System.getProperty(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
-            System.getProperty(HASH_SEED_PROP_NAME) != null,
-            System.getProperty(HASH_SEED_PROP_NAME) == null ? 0 : Long.decode(System.getProperty(HASH_SEED_PROP_NAME).trim()),
-            Integer.getInteger(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null);
+            map.longValue(MAX_KEYS_PROP_NAME, MAX_KEYS_DEFAULT),
+            map.intValue(CHUNK_SIZE_PROP_NAME, CHUNK_SIZE_DEFAULT),
+            map.intValue(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT),
+            map.intValue(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
+            map.intValue(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
+            indexKind(map.string(INDEX_PROP_NAME, INDEX_DEFAULT.name())),
+            map.longValue(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT),
+            map.longValue(MAX_LIVE_ROWS_PROP_NAME, MAX_LIVE_ROWS_DEFAULT),
+            map.longValue(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT),
+            fullPolicy(map.string(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
+            map.has(HASH_SEED_PROP_NAME),
+            map.longValue(HASH_SEED_PROP_NAME, 0),
+            map.intValue(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null);
     }
 
     private static FullPolicy fullPolicy(final String name)

@@ -36,12 +36,15 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * Kafka Streams' stream-table join over a versioned store. The right input is the table's changelog, keyed
  * by its primary key, which is the join key.
  * <pre>
- * right row r of key K at step s:
+ * right row r of key K at step s (never late: it counts for every left row not emitted yet):
  *   -U                         -&gt; ignored (its +U carries the change)
- *   r.ts &lt; watermark          -&gt; dead-letter LATE (it would rewrite a past that left rows may have seen)
  *   null key                   -&gt; ignored (no table row has it)
+ *   r.ts &lt;= watermark and K has a change c with r.ts &lt; c.ts &lt;= watermark
+ *                              -&gt; superseded on arrival: every left row still to come has ts &gt; watermark,
+ *                                 so c (or a later change) comes between; counted as expired
  *   +I / +U                    -&gt; K's version from r.ts on (a version already at r.ts is replaced)
  *   -D                         -&gt; a tombstone: no version of K from r.ts on, until the next +I / +U
+ *   r.ts &lt;= watermark          -&gt; the change of K before r is freed (r supersedes it for every left row to come)
  * left row l at step s:
  *   op other than +I           -&gt; dead-letter NOT_APPEND_ONLY
  *   l.ts &lt; watermark          -&gt; dead-letter LATE
@@ -55,10 +58,11 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * end of input: every waiting left row is emitted.
  * </pre>
  * Versions of a key are kept in its bucket's right group in arrival order and picked by scanning it (a key
- * holds few: one version at or below the watermark plus those above it). A version leaves state once the
- * watermark reaches the next version of its key (the next one takes over for every left row still to come),
- * a tombstone once the watermark reaches it (nothing before it can be selected any more, and nothing after
- * it is needed to say "no version"). Each version is linked into a second timer wheel at that deadline,
+ * holds few: one change at or below the watermark plus those above it). A change, a tombstone too, leaves
+ * state once the watermark reaches the next change of its key (the next one takes over for every left row
+ * still to come). The change at or below the watermark is kept even when it is a tombstone: a right row that
+ * arrives below the watermark and older than it is superseded by it, whatever was freed before it. Each
+ * change is linked into a second timer wheel at that deadline,
  * rescheduled when an out-of-order version arrives between it and its successor; versions are freed after
  * the left rows of the same watermark have picked theirs, so that no left row loses the version it needs.
  *
@@ -261,12 +265,9 @@ public final class TemporalJoin implements JoinOperator
         {
             return;
         }
+        // A right row is never late (SPEC 2.4): below the watermark it still changes the table from its ts on
+        // for every left row not emitted yet, which all have a ts above the watermark.
         final long watermark = watermarks.current();
-        if (ts < watermark)
-        {
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.LATE);
-            return;
-        }
         final boolean tombstone = kind == ChangeKind.DELETE;
         int flags = tombstone ? TOMBSTONE : 0;
         // A version that fails the right filter is still the key's version (it ends the one before it); it
@@ -291,16 +292,14 @@ public final class TemporalJoin implements JoinOperator
         final long hash = predicate.keyHash(keyLength);
         final long existing = state.index.find(hash);
         neighbours(existing, predicate.key, keyLength, ts);
-        // At the watermark (ts == watermark) the row is the newest version at or below it: the one before
-        // it can no longer be selected, and a tombstone there says no more than "nothing", as an absent version does.
+        // At or below the watermark the key keeps one change there (its newest, a tombstone too); every left
+        // row still to come has a ts above the watermark.
         final boolean atWatermark = watermark != Long.MIN_VALUE && ts <= watermark;
-        if (tombstone && atWatermark)
+        if (atWatermark && next != 0 && RowDescriptor.ts(next) <= watermark)
         {
-            dropSuperseded();
-            if (existing != 0)
-            {
-                state.releaseIfEmpty(existing);
-            }
+            // Older than the key's change at the watermark, which comes between it and every left row still to
+            // come: superseded on arrival (as are the versions already freed before that change), counted as expired.
+            counters.expiredRows++;
             return;
         }
         final long reserved = state.reserve(keyLength, row);
@@ -332,11 +331,8 @@ public final class TemporalJoin implements JoinOperator
             free(same);
             same = 0;
         }
-        if (tombstone)
-        {
-            schedule(record, saturatedSubtract(ts, 1));
-        }
-        else if (next != 0)
+        // A change (a tombstone too) stays until the watermark reaches the next change of its key.
+        if (next != 0)
         {
             schedule(record, saturatedSubtract(RowDescriptor.ts(next), 1));
         }
@@ -344,9 +340,9 @@ public final class TemporalJoin implements JoinOperator
         {
             dropSuperseded();
         }
-        else if (previous != 0 && (RowDescriptor.count(previous) & TOMBSTONE) == 0)
+        else if (previous != 0)
         {
-            // The version before now ends at ts (a tombstone's deadline is its own ts, earlier still).
+            // The change before now ends at ts.
             schedule(previous, saturatedSubtract(ts, 1));
         }
     }

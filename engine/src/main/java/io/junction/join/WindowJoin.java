@@ -72,6 +72,12 @@ public final class WindowJoin implements JoinOperator
         operator.onRow(side, kind, row, ts, step);
     }
 
+    /** @return session windows: the rows whose merged session needed the key's rows gathered and sorted; else 0. */
+    long sessionGathers()
+    {
+        return operator instanceof SessionWindowJoin ? ((SessionWindowJoin)operator).gathers() : 0;
+    }
+
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {

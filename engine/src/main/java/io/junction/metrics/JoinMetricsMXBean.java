@@ -31,6 +31,15 @@ public interface JoinMetricsMXBean
     /** @return rows removed from state by expiry. */
     long getExpiredRows();
 
+    /** @return of those, a regular join's left rows dropped by state TTL or eviction (docs/SEMANTICS.md 4.7). */
+    long getExpiredLeftRows();
+
+    /** @return of those, a regular join's right rows dropped by state TTL or eviction. */
+    long getExpiredRightRows();
+
+    /** @return a regular join's rows evicted by the {@code expire-oldest} policy before their TTL. */
+    long getEvictedRows();
+
     /** @return rows handed to the dead-letter handler(s), every reason. */
     long getDeadLetters();
 

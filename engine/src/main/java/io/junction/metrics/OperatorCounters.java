@@ -21,6 +21,22 @@ public interface OperatorCounters
     /** @return rows removed from state by expiry (interval bounds, windows, TTL). */
     long expiredRows();
 
+    /**
+     * @param side an input.
+     * @return of {@link #expiredRows()}: a regular join's rows of that side dropped by state TTL or by
+     *         {@code expire-oldest} eviction (docs/SEMANTICS.md "Visible expiry"); 0 where not counted.
+     */
+    default long expiredRows(final io.junction.api.Side side)
+    {
+        return 0;
+    }
+
+    /** @return a regular join's rows evicted by the {@code expire-oldest} policy before their TTL; 0 where not counted. */
+    default long evictedRows()
+    {
+        return 0;
+    }
+
     /** @return live rows in state, left side. */
     long liveLeft();
 
@@ -59,7 +75,7 @@ public interface OperatorCounters
      * @return calls of user code inside the join that threw: pre-join filters and post-join conditions
      *         ({@code RowFilter}, {@code PairCondition}) and coGroup functions; each is also reported to the
      *         engine's error handler (a filter's row is dead-lettered PREDICATE_FAILED, a coGroup call's rows
-     *         COGROUP_FAILED, a throwing condition counts as false).
+     *         COGROUP_FAILED, a throwing condition dead-letters its row in a regular join, counts as false in the others).
      */
     default long userCodeFailures()
     {

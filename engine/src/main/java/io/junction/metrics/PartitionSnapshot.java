@@ -20,6 +20,12 @@ public final class PartitionSnapshot
     public final long badInputs;
     /** Rows removed from state by expiry (interval bounds, fired windows, TTL). */
     public final long expiredRows;
+    /** Of those, a regular join's rows dropped by state TTL or eviction, left side (docs/SEMANTICS.md 4.7). */
+    public final long expiredLeft;
+    /** Of those, a regular join's rows dropped by state TTL or eviction, right side. */
+    public final long expiredRight;
+    /** A regular join's rows evicted by the {@code expire-oldest} policy before their TTL. */
+    public final long evictedRows;
     /** Live left rows in state. */
     public final long liveLeft;
     /** Live right rows in state. */
@@ -187,6 +193,59 @@ public final class PartitionSnapshot
         final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
         final long userCodeFailures)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes, hashCollisions,
+            liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos, maxCheckpointPauseNanos,
+            lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, 0, 0, 0);
+    }
+
+    /**
+     * As the constructor before, with a regular join's expiry per side (docs/SEMANTICS.md 4.7).
+     *
+     * @param partition the partition.
+     * @param rowsIn rows in.
+     * @param rowsOut rows out.
+     * @param lateRows late rows.
+     * @param badInputs bad inputs.
+     * @param expiredRows expired rows.
+     * @param liveLeft live left rows.
+     * @param liveRight live right rows.
+     * @param stateBytes state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark the watermark.
+     * @param handlerErrors handler errors.
+     * @param events events.
+     * @param ringOccupancy ring occupancy.
+     * @param ringCapacity ring capacity.
+     * @param deadLetters dead letters by reason ordinal.
+     * @param failed whether the thread died.
+     * @param usedStateBytes bytes the limit counts.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints checkpoints written.
+     * @param checkpointFailures checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked bytes the last checkpoint linked.
+     * @param userCodeFailures user code that threw.
+     * @param expiredLeft left rows dropped by TTL or eviction.
+     * @param expiredRight right rows dropped by TTL or eviction.
+     * @param evictedRows rows evicted by expire-oldest.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows)
+    {
+        this.expiredLeft = expiredLeft;
+        this.expiredRight = expiredRight;
+        this.evictedRows = evictedRows;
         this.userCodeFailures = userCodeFailures;
         this.checkpoints = checkpoints;
         this.checkpointFailures = checkpointFailures;

@@ -1,9 +1,14 @@
 package io.junction.runtime;
 
+import io.junction.internal.config.ConfigMap;
 import io.junction.join.StateConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Runtime configuration of a {@link JoinEngine}. Immutable; {@code with*} return copies. Every knob
@@ -56,10 +61,15 @@ public final class EngineConfig
     /** Default {@link #THREAD_NAME_PREFIX_PROP_NAME}. */
     public static final String THREAD_NAME_PREFIX_DEFAULT = "junction-p";
 
-    /** Whether partition threads are daemon threads (they do not keep the JVM alive). */
+    /**
+     * Whether partition threads are daemon threads (they do not keep the JVM alive). Not by default: an
+     * engine that was never closed keeps the JVM running (a thread dump shows {@code junction-p*} threads)
+     * instead of silently dropping what its rings still hold when the JVM exits; close every engine
+     * ({@link JoinEngine#close()}, try-with-resources), or set this for tools that exit by themselves.
+     */
     public static final String DAEMON_THREADS_PROP_NAME = "junction.thread.daemon";
-    /** Default {@link #DAEMON_THREADS_PROP_NAME}. */
-    public static final boolean DAEMON_THREADS_DEFAULT = true;
+    /** Default {@link #DAEMON_THREADS_PROP_NAME}: partition threads keep the JVM alive until the engine is closed. */
+    public static final boolean DAEMON_THREADS_DEFAULT = false;
 
     /**
      * Whether a partition thread reads ahead, for the rows already waiting in its ring, the memory their
@@ -294,10 +304,40 @@ public final class EngineConfig
             false, true, StateConfig.defaults());
     }
 
-    /** @return the configuration from system properties, defaults where unset. */
+    /** The names of every engine property {@link #from(Map)} reads ({@link StateConfig#PROPERTY_NAMES} besides). */
+    public static final Set<String> PROPERTY_NAMES = Set.of(PARTITIONS_PROP_NAME, RING_SIZE_PROP_NAME, SLOT_CAPACITY_PROP_NAME,
+        WAIT_STRATEGY_PROP_NAME, MULTI_PRODUCER_PROP_NAME, RECORD_LATENCY_PROP_NAME, IDLE_TIMEOUT_PROP_NAME,
+        CLOSE_TIMEOUT_PROP_NAME, THREAD_NAME_PREFIX_PROP_NAME, DAEMON_THREADS_PROP_NAME, READ_AHEAD_PROP_NAME,
+        STATE_DIR_PROP_NAME, CHECKPOINT_EVERY_EVENTS_PROP_NAME, CHECKPOINT_INTERVAL_PROP_NAME, CHECKPOINT_DIR_PROP_NAME);
+
+    /** @return the configuration from system properties, defaults where unset (as {@link #from(Map)}). */
     public static EngineConfig fromSystemProperties()
     {
-        final String wait = System.getProperty(WAIT_STRATEGY_PROP_NAME);
+        final Map<String, String> properties = new HashMap<>(ConfigMap.systemProperties(PROPERTY_NAMES));
+        properties.putAll(ConfigMap.systemProperties(StateConfig.PROPERTY_NAMES));
+        return from(properties);
+    }
+
+    /**
+     * The configuration from properties with the system properties' names ({@code junction.partitions},
+     * {@code junction.state.maxKeys}, ...: {@link #PROPERTY_NAMES} and {@link StateConfig#PROPERTY_NAMES}),
+     * defaults where unset: for a service whose configuration is a map or a {@link java.util.Properties}
+     * file ({@code EngineConfig.from((Map) properties)} after checking the values are strings). Each value
+     * is validated as its wither validates it. Names outside the {@code junction.} prefix are ignored, so
+     * a whole application configuration may be passed; an unknown {@code junction.*} name is an error, so
+     * a misspelt property is never silently ignored.
+     *
+     * @param properties property names and values.
+     * @return the configuration.
+     * @throws IllegalArgumentException naming the unknown property, or the property whose value is invalid.
+     */
+    public static EngineConfig from(final Map<String, String> properties)
+    {
+        final ConfigMap map = new ConfigMap(properties);
+        final Set<String> known = new HashSet<>(PROPERTY_NAMES);
+        known.addAll(StateConfig.PROPERTY_NAMES);
+        map.checkKnown(known);
+        final String wait = map.string(WAIT_STRATEGY_PROP_NAME, null);
         WaitStrategyKind kind = WAIT_STRATEGY_DEFAULT;
         if (wait != null)
         {
@@ -307,23 +347,85 @@ public final class EngineConfig
                 throw new IllegalArgumentException(WAIT_STRATEGY_PROP_NAME + " must be blocking, sleeping, yielding or busy-spin: " + wait);
             }
         }
+        final String stateDir = map.string(STATE_DIR_PROP_NAME, null);
+        final String checkpointDir = map.string(CHECKPOINT_DIR_PROP_NAME, null);
         return new EngineConfig(
-            Integer.getInteger(PARTITIONS_PROP_NAME, defaultPartitions()),
-            Integer.getInteger(RING_SIZE_PROP_NAME, RING_SIZE_DEFAULT),
-            Integer.getInteger(SLOT_CAPACITY_PROP_NAME, SLOT_CAPACITY_DEFAULT),
+            map.intValue(PARTITIONS_PROP_NAME, defaultPartitions()),
+            map.intValue(RING_SIZE_PROP_NAME, RING_SIZE_DEFAULT),
+            map.intValue(SLOT_CAPACITY_PROP_NAME, SLOT_CAPACITY_DEFAULT),
             kind,
-            Boolean.parseBoolean(System.getProperty(MULTI_PRODUCER_PROP_NAME, "false")),
-            Boolean.parseBoolean(System.getProperty(RECORD_LATENCY_PROP_NAME, "true")),
-            StateConfig.fromSystemProperties(),
-            Duration.ofMillis(Long.getLong(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)),
-            Long.getLong(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
-            System.getProperty(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
-            Boolean.parseBoolean(System.getProperty(DAEMON_THREADS_PROP_NAME, String.valueOf(DAEMON_THREADS_DEFAULT))),
-            Boolean.parseBoolean(System.getProperty(READ_AHEAD_PROP_NAME, String.valueOf(READ_AHEAD_DEFAULT))),
-            System.getProperty(STATE_DIR_PROP_NAME) == null ? null : Path.of(System.getProperty(STATE_DIR_PROP_NAME)),
-            Long.getLong(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
-            Duration.ofMillis(Long.getLong(CHECKPOINT_INTERVAL_PROP_NAME, 0)),
-            System.getProperty(CHECKPOINT_DIR_PROP_NAME) == null ? null : Path.of(System.getProperty(CHECKPOINT_DIR_PROP_NAME)));
+            map.booleanValue(MULTI_PRODUCER_PROP_NAME, false),
+            map.booleanValue(RECORD_LATENCY_PROP_NAME, true),
+            StateConfig.from(properties),
+            Duration.ofMillis(map.longValue(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)),
+            map.longValue(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
+            map.string(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
+            map.booleanValue(DAEMON_THREADS_PROP_NAME, DAEMON_THREADS_DEFAULT),
+            map.booleanValue(READ_AHEAD_PROP_NAME, READ_AHEAD_DEFAULT),
+            stateDir == null ? null : Path.of(stateDir),
+            map.longValue(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
+            Duration.ofMillis(map.longValue(CHECKPOINT_INTERVAL_PROP_NAME, 0)),
+            checkpointDir == null ? null : Path.of(checkpointDir));
+    }
+
+    /** @return bytes of direct memory the rings take: partitions x ring size x slot capacity. */
+    public long ringBytes()
+    {
+        return (long)partitions * ringSize * slotCapacity;
+    }
+
+    /**
+     * Checks that the rings fit the JVM's direct memory (each ring slot holds a direct buffer of
+     * {@link #slotCapacity()} bytes, allocated at start): {@code -XX:MaxDirectMemorySize}, by default the
+     * maximum heap. Checked by {@link JoinEngine} before it allocates anything.
+     *
+     * @throws IllegalArgumentException naming the three options when they take more than the limit.
+     */
+    public void checkRingMemory()
+    {
+        final long limit = maxDirectMemory();
+        if (ringBytes() > limit)
+        {
+            throw new IllegalArgumentException("the rings need " + partitions + " partitions x " + ringSize + " slots (" +
+                RING_SIZE_PROP_NAME + ") x " + slotCapacity + " bytes (" + SLOT_CAPACITY_PROP_NAME + ") = " + ringBytes() +
+                " bytes of direct memory, more than the JVM's " + limit + " (-XX:MaxDirectMemorySize, by default the " +
+                "maximum heap -Xmx): lower the ring size or the slot capacity, or give the JVM more memory");
+        }
+    }
+
+    /** @return the JVM's direct-memory limit: -XX:MaxDirectMemorySize when given, else the maximum heap. */
+    static long maxDirectMemory()
+    {
+        long limit = Runtime.getRuntime().maxMemory();
+        for (final String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        {
+            if (argument.startsWith("-XX:MaxDirectMemorySize="))
+            {
+                final long given = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
+                limit = given > 0 ? given : limit;
+            }
+        }
+        return limit;
+    }
+
+    /** @return a JVM size option's bytes ({@code 512m}, {@code 2g}, {@code 1048576}), or -1 when it does not parse. */
+    static long parseSize(final String text)
+    {
+        final String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (t.isEmpty())
+        {
+            return -1;
+        }
+        final char unit = t.charAt(t.length() - 1);
+        final long scale = unit == 'k' ? 1L << 10 : unit == 'm' ? 1L << 20 : unit == 'g' ? 1L << 30 : unit == 't' ? 1L << 40 : 1;
+        try
+        {
+            return Long.parseLong(scale == 1 ? t : t.substring(0, t.length() - 1)) * scale;
+        }
+        catch (final NumberFormatException e)
+        {
+            return -1;
+        }
     }
 
     /**

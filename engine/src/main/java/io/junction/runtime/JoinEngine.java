@@ -103,6 +103,11 @@ public final class JoinEngine implements AutoCloseable
     /** How long start waits for the partition threads at least: a bound on a hang only. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
     private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /**
+     * Close waits past its timeout while a partition makes progress: at least one event, result or dead
+     * letter within this time (or within the close timeout when that is longer).
+     */
+    static final long PROGRESS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Names of the engines started and not yet closed in this JVM: an engine's JMX names must be its own. */
     private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
     private static final AtomicLong DEFAULT_NAMES = new AtomicLong();
@@ -139,12 +144,16 @@ public final class JoinEngine implements AutoCloseable
     private long restoredCheckpointId = -1;
     /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
     private volatile long[] closePositions;
+    /** Set by a close that gave up or could not close cleanly: what it left undone; null otherwise. */
+    private volatile String closeShortfall;
     /** Durable mode: the root's lock, held from before recovery until every partition thread has stopped. */
     private volatile DirectoryLock rootLock;
 
     @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
+        // Before anything is allocated: rings that cannot fit end the start with a message, not an OutOfMemoryError.
+        builder.config.checkRingMemory();
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
         this.config = builder.config.withState(durableHashSeed(builder.config).withResolvedHashSeed());
@@ -229,7 +238,7 @@ public final class JoinEngine implements AutoCloseable
                 final Disruptor<RingSlot> disruptor = new Disruptor<>(
                     () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
                     config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
-                    config.waitStrategy().create());
+                    new UninterruptibleWaitStrategy(config.waitStrategy().create(), workers[p]));
                 disruptor.setDefaultExceptionHandler(workers[p]);
                 disruptor.handleEventsWith(workers[p]);
                 disruptors.add(disruptor);
@@ -353,6 +362,16 @@ public final class JoinEngine implements AutoCloseable
         final List<String> found = SmallFiles.read(engineFile);
         if (found == null)
         {
+            for (final DurablePartition durable : durables)
+            {
+                if (durable.store().highestId() >= 0 || durable.hasClosed())
+                {
+                    // A fresh identity would carry a new hash seed, which the state's indexes were not built with.
+                    throw new IOException(engineFile + " is missing, but the root holds state (checkpoints or a clean " +
+                        "close): the hash seed and join it records are unknown; restore the file from a copy of the root, " +
+                        "or start with an empty state directory");
+                }
+            }
             final List<String> written = new ArrayList<>(identity);
             written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
             SmallFiles.write(engineFile, written);
@@ -776,7 +795,8 @@ public final class JoinEngine implements AutoCloseable
 
     /**
      * @return rows that publishers refused at the door (larger than a slot, malformed, or arguments
-     *         that do not describe a row: {@link Publisher#ROW_TOO_LARGE}, {@link Publisher#MALFORMED_ROW},
+     *         that do not describe a row, or rows that do not fit their schema: {@link Publisher#ROW_TOO_LARGE},
+     *         {@link Publisher#MALFORMED_ROW}, {@link Publisher#SCHEMA_MISMATCH},
      *         {@link Publisher#INVALID_ARGUMENT}), which never reached a partition; each publish call also
      *         returned the reason. Rows to retry ({@link Publisher#BACK_PRESSURED}, {@link Publisher#STATE_FULL})
      *         and rows a closed engine or a dead partition did not take are not counted.
@@ -1275,11 +1295,13 @@ public final class JoinEngine implements AutoCloseable
      * In memory mode it is {@link #close()}.
      *
      * @param positions the caller's input positions after the last event published.
+     * @return as {@link #closeCompletely()}: in durable mode also false when the clean-close record was not
+     *         written.
      * @throws IllegalArgumentException when positions is null.
      * @throws IllegalStateException with a shared checkpoint root ({@link EngineConfig#withCheckpointRoot}):
      *         cuts are per partition there ({@link #checkpointPartition}); the engine is not closed.
      */
-    public void close(final long[] positions)
+    public boolean close(final long[] positions)
     {
         if (positions == null)
         {
@@ -1290,13 +1312,43 @@ public final class JoinEngine implements AutoCloseable
         {
             closePositions = positions.clone();
         }
+        return closeCompletely();
+    }
+
+    /**
+     * Closes as {@link #close()} does and says whether the close did all it had to: every event published
+     * was processed, every partition thread stopped and none had died (and, for {@link #close(long[])}
+     * in durable mode, the clean-close record was written). False when close gave up: no progress within
+     * {@link EngineConfig#closeTimeoutMillis()}, an interrupt, a dead partition; {@link #closeShortfall()}
+     * then says what was left. Called on a partition thread it cannot wait, and returns false.
+     *
+     * @return whether the close completed.
+     */
+    public boolean closeCompletely()
+    {
         close();
+        if (terminated.getCount() > 0)
+        {
+            return false;
+        }
+        return closeShortfall == null;
+    }
+
+    /**
+     * @return what the close left undone (the events not processed per partition, a dead partition, no
+     *         clean-close record), or null when it completed or has not run.
+     */
+    public String closeShortfall()
+    {
+        return closeShortfall;
     }
 
     /**
      * Drains every event published so far, stops the partition threads and frees their state, waiting
-     * at most {@link EngineConfig#closeTimeoutMillis()}: after it, close logs what it could not drain
-     * and returns (a partition still inside a handler frees its state when that handler returns).
+     * {@link EngineConfig#closeTimeoutMillis()} and past it while a partition is still making progress
+     * (an event, a result or a dead letter at least every second, or every close timeout when longer):
+     * after that, close logs what it could not drain and returns (a partition still inside a handler
+     * frees its state when that handler returns); {@link #closeCompletely()} tells the caller.
      * Idempotent; publishers return {@link Publisher#CLOSED} from the start of the first call.
      * Publishing concurrently with close is the caller's error: those events may be lost.
      *
@@ -1327,10 +1379,11 @@ public final class JoinEngine implements AutoCloseable
         }
         else if (!onPartitionThread)
         {
-            // A close under way on another thread: return when it is done, as a first call would.
+            // A close under way on another thread: return when it is done, as a first call would (it is
+            // bounded: it gives up once no partition makes progress).
             try
             {
-                terminated.await(config.closeTimeoutMillis() + 1000, TimeUnit.MILLISECONDS);
+                terminated.await();
             }
             catch (final InterruptedException e)
             {
@@ -1343,13 +1396,27 @@ public final class JoinEngine implements AutoCloseable
     {
         try
         {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
+            final long timeout = TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
+            long deadline = System.nanoTime() + timeout;
             boolean interrupted = false;
             for (int p = 0; p < rings.length && !interrupted; p++)
             {
                 // A dead partition never drains: it is reported already, waiting on it would only stall close.
-                while (!workers[p].isFailed() && backlog(p) > 0 && System.nanoTime() - deadline < 0)
+                long seen = workers[p].progress();
+                while (!workers[p].isFailed() && backlog(p) > 0)
                 {
+                    final long now = System.nanoTime();
+                    if (now - deadline >= 0)
+                    {
+                        // Out of time: wait on only while the partition is still making progress.
+                        final long progress = workers[p].progress();
+                        if (progress == seen)
+                        {
+                            break;
+                        }
+                        seen = progress;
+                        deadline = now + Math.max(timeout, PROGRESS_GRACE_NANOS);
+                    }
                     LockSupport.parkNanos(DRAIN_POLL_NANOS);
                     interrupted = Thread.interrupted();
                     if (interrupted)
@@ -1358,6 +1425,8 @@ public final class JoinEngine implements AutoCloseable
                     }
                 }
             }
+            // Stopping (in durable mode: persisting and the close's checkpoint) has a timeout of its own.
+            deadline = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
             final long[] undrained = new long[rings.length];
             final long[] positions = closePositions;
             boolean clean = positions != null;
@@ -1404,7 +1473,7 @@ public final class JoinEngine implements AutoCloseable
                 boolean stopped = false;
                 try
                 {
-                    stopped = !interrupted && workers[p].awaitStopped(Math.max(0, deadline - System.nanoTime()));
+                    stopped = !interrupted && awaitStopped(workers[p], deadline, timeout);
                 }
                 catch (final InterruptedException e)
                 {
@@ -1426,8 +1495,20 @@ public final class JoinEngine implements AutoCloseable
             }
             if (report.length() > 0)
             {
-                LOGGER.log(System.Logger.Level.WARNING, "junction: close " + (interrupted ? "was interrupted" :
-                    "returns (timeout " + config.closeTimeoutMillis() + " ms)") + " with events left: " + report);
+                final String shortfall = "close " + (interrupted ? "was interrupted" :
+                    "gave up (no progress within junction.closeTimeoutMs=" + config.closeTimeoutMillis() + ")") +
+                    " with events left: " + report;
+                closeShortfall = shortfall;
+                LOGGER.log(System.Logger.Level.WARNING, "junction: " + shortfall);
+            }
+            else if (atClose != null && (!atClose.future.isDone() || atClose.future.isCompletedExceptionally()))
+            {
+                closeShortfall = "the clean close wrote no clean-close record (see the log): the next start restores " +
+                    "the newest checkpoint complete in every partition";
+            }
+            else if (positions != null && !clean)
+            {
+                closeShortfall = "no clean close: a partition did not drain or its thread died";
             }
             for (final CheckpointRequest request : inFlight)
             {
@@ -1446,6 +1527,29 @@ public final class JoinEngine implements AutoCloseable
         {
             terminated.countDown();
         }
+    }
+
+    /**
+     * Waits for a partition thread to stop until {@code deadline}, and past it while the partition makes progress.
+     *
+     * @return whether it stopped.
+     */
+    private static boolean awaitStopped(final PartitionWorker worker, final long deadline, final long timeout)
+        throws InterruptedException
+    {
+        long until = deadline;
+        long seen = worker.progress();
+        while (!worker.awaitStopped(Math.max(0, until - System.nanoTime())))
+        {
+            final long progress = worker.progress();
+            if (progress == seen)
+            {
+                return false;
+            }
+            seen = progress;
+            until = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
+        }
+        return true;
     }
 
     /** @return events published to a partition and not yet processed. */

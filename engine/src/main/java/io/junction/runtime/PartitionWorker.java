@@ -16,6 +16,7 @@ import org.agrona.ErrorHandler;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
@@ -30,7 +31,8 @@ import java.util.function.IntConsumer;
  *
  * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
  */
-final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler
+final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler,
+    io.junction.api.ExpiryHandler
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
@@ -70,12 +72,20 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Sequences up to this one have had their key's memory read ahead. */
     private long prefetchedTo = -1;
     private long events;
+    /**
+     * Events, results and dead letters handled so far, published by release stores for the engine's close,
+     * which waits while it grows ({@link #progress()}). Written by the partition thread only.
+     */
+    private final AtomicLong progress = new AtomicLong();
+    private long progressCount;
     /** Nanos between hot-key reports, or 0 when the operator keeps none. */
     private final long hotKeysIntervalNanos;
     private long hotKeysPublishedAt = System.nanoTime();
     /** Set by the end of input: the batch that holds it publishes a report whatever the interval. */
     private boolean hotKeysDue;
     private long handlerErrors;
+    /** Interrupts found set on the partition thread and cleared ({@link #clearInterrupt()}). */
+    private long interruptsCleared;
     private volatile Thread thread;
     private volatile boolean stopRequested;
     private volatile boolean failed;
@@ -143,6 +153,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     public void onEvent(final RingSlot slot, final long sequence, final boolean endOfBatch)
     {
         events++;
+        progressed();
         if (ring != null)
         {
             if (batchStarting)
@@ -215,6 +226,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             reportError(t);
         }
+        // User filters and conditions ran inside the operator: no interrupt they set outlives the event.
+        clearInterrupt();
         if (endOfBatch)
         {
             metrics.publish(operator.counters(), events, handlerErrors);
@@ -245,6 +258,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             if (beforeCheckpoint != null)
             {
                 beforeCheckpoint.accept(partition);
+                clearInterrupt();
             }
             operator.persist();
             writtenId = durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
@@ -437,11 +451,32 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         try
         {
+            progressed();
             results.onResult(kind, left, right, timestamp, step);
+            clearInterrupt();
         }
         catch (final Throwable t)
         {
             reportError(t);
+        }
+    }
+
+    /** Visible expiry (docs/SEMANTICS.md 4.7): forwarded when the partition's result handler is also an ExpiryHandler. */
+    @Override
+    public void onExpired(
+        final io.junction.api.Side side, final RowView row, final long timestamp, final io.junction.api.ExpiryReason reason,
+        final long step)
+    {
+        if (results instanceof io.junction.api.ExpiryHandler)
+        {
+            try
+            {
+                ((io.junction.api.ExpiryHandler)results).onExpired(side, row, timestamp, reason, step);
+            }
+            catch (final Throwable t)
+            {
+                reportError(t);
+            }
         }
     }
 
@@ -489,7 +524,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         try
         {
+            progressed();
             results.onWindowResult(kind, left, right, windowStart, windowEnd, step);
+            clearInterrupt();
         }
         catch (final Throwable t)
         {
@@ -508,7 +545,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         try
         {
+            progressed();
             results.onCoGroupResult(left, right, computed, windowStart, windowEnd, step);
+            clearInterrupt();
         }
         catch (final Throwable t)
         {
@@ -524,7 +563,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         metrics.countDeadLetter(reason);
         try
         {
+            progressed();
             deadLetters.onDeadLetter(side, kind, row, ts, step, reason);
+            clearInterrupt();
         }
         catch (final Throwable t)
         {
@@ -552,6 +593,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         try
         {
             errorHandler.onError(t);
+            if (Thread.interrupted())
+            {
+                // Cleared, counted, not reported again (an error handler that interrupts would report for ever).
+                interruptsCleared++;
+            }
         }
         catch (final Throwable e)
         {
@@ -577,6 +623,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             if (onThreadStart != null)
             {
                 onThreadStart.accept(partition);
+                clearInterrupt();
             }
         }
         catch (final Throwable t)
@@ -689,6 +736,53 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     public void handleOnShutdownException(final Throwable ex)
     {
         reportError(ex);
+    }
+
+    /**
+     * The partition thread is not interruptible: an interrupt (a user callback that sets the flag, or
+     * another thread's {@code Thread.interrupt()}) would close the channels its file I/O runs on, or end
+     * a blocking wait with an exception. So the flag is cleared after every user callback and every event,
+     * and each one found is counted and reported to the error handler (a handler error); the partition goes on.
+     */
+    private void clearInterrupt()
+    {
+        if (Thread.interrupted())
+        {
+            interruptsCleared++;
+            reportError(new IllegalStateException("partition " + partition + ": its thread's interrupt flag was set " +
+                "(by a handler, a filter or condition, or another thread) and has been cleared: partition threads " +
+                "are not interruptible (an interrupt would close the files of durable state)"));
+        }
+    }
+
+    /** The wait for the next event ended by an interrupt (a blocking wait strategy): cleared by the wait, counted. */
+    void interruptedWhileWaiting()
+    {
+        interruptsCleared++;
+        reportError(new IllegalStateException("partition " + partition + ": its thread was interrupted while waiting " +
+            "for events; the interrupt is ignored: partition threads are not interruptible"));
+    }
+
+    /** @return interrupts of the partition thread found and cleared (each also a handler error). Thread: the partition's, or after it stopped. */
+    long interruptsCleared()
+    {
+        return interruptsCleared;
+    }
+
+    /** Counts one step of progress (an event, a result, a dead letter): a release store, no fence. */
+    private void progressed()
+    {
+        progress.lazySet(++progressCount);
+    }
+
+    /**
+     * Thread: any (the engine's close reads it while the partition drains).
+     *
+     * @return a count that grows with every event, result and dead letter the partition handles.
+     */
+    long progress()
+    {
+        return progress.get();
     }
 
     /** Called by the engine before it halts the ring: the end of the thread that follows is no failure. */

@@ -13,6 +13,7 @@ import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
+import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
@@ -38,6 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@link #BACK_PRESSURED}: the ring is full ({@code tryPublish} only); retry later or drop.</li>
  *   <li>{@link #ROW_TOO_LARGE}: the row exceeds the slot capacity; it will never fit, count or dead-letter it.</li>
  *   <li>{@link #MALFORMED_ROW}: the bytes are not a well-formed row; nothing was published.</li>
+ *   <li>{@link #SCHEMA_MISMATCH}: a well-formed row that does not fit its side's schema: more field
+ *       slots than the schema has fields (whatever the schema), or with a typed schema
+ *       ({@link io.junction.api.Schema#of(io.junction.api.Field...)}) a value of another type than its
+ *       field's, or a required field absent or null; nothing was published. Its dead-letter reason is
+ *       {@link io.junction.api.DeadLetterReason#SCHEMA_MISMATCH}.</li>
  *   <li>{@link #CLOSED}: the engine is closed.</li>
  *   <li>{@link #INVALID_ARGUMENT}: the arguments do not describe a row inside the caller's buffer (a
  *       null side, kind or buffer, a negative offset or length, or {@code offset + length} past the
@@ -48,7 +54,7 @@ import java.util.concurrent.locks.LockSupport;
  *       live-row or byte limit ({@code tryPublish} only; {@code publish} waits until it is not):
  *       retry once watermarks or retractions have made room. Retractions are never held back.</li>
  * </ul>
- * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code INVALID_ARGUMENT}) are also
+ * Refused rows ({@code ROW_TOO_LARGE}, {@code MALFORMED_ROW}, {@code SCHEMA_MISMATCH}, {@code INVALID_ARGUMENT}) are also
  * counted in {@link JoinEngine#refusedRows()}. Every argument is checked before a ring slot is
  * claimed, with the publisher's own bounds checks, so a bad offset or length is refused even when
  * Agrona's are off ({@code -Dagrona.disable.bounds.checks=true}); a claimed slot is always published.
@@ -80,6 +86,12 @@ public final class Publisher
     public static final int INVALID_ARGUMENT = -6;
     /** The partition's thread died: the engine can no longer process its rows; close it and start anew. */
     public static final int PARTITION_FAILED = -7;
+    /**
+     * The row does not fit its side's schema: more field slots than fields, or (typed schemas) a mistyped
+     * value or a missing required field; nothing was published
+     * ({@link io.junction.api.DeadLetterReason#SCHEMA_MISMATCH}).
+     */
+    public static final int SCHEMA_MISMATCH = -8;
 
     /** Rows between two looks at the clock for a time-based checkpoint interval. */
     public static final int CHECKPOINT_CLOCK_EVERY = 256;
@@ -106,6 +118,8 @@ public final class Publisher
     private final KeyExtractor[] inputKeys;
     /** A multi-way join's typed layer, per input; made on first use. */
     private RowCodec[] inputCodecs;
+    private final Schema leftSchema;
+    private final Schema rightSchema;
     private final int slotCapacity;
     private final RowView view = new RowView();
     private final UnsafeBuffer key;
@@ -158,6 +172,8 @@ public final class Publisher
         this.leftKey = compiled.key(Side.LEFT);
         this.rightKey = compiled.key(Side.RIGHT);
         this.inputKeys = spec.multi() == null ? null : inputKeys(spec.multi());
+        this.leftSchema = spec.leftSchema();
+        this.rightSchema = spec.rightSchema();
         this.slotCapacity = slotCapacity;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
         this.pendingWatermarks = new long[rings.length * 2];
@@ -228,7 +244,7 @@ public final class Publisher
      * @param step        its input sequence number, carried to every output it causes.
      * @param ingestNanos when the event entered the system ({@code System.nanoTime()}), the origin of
      *                    its results' latency; a fixed-rate driver passes the intended send time.
-     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #INVALID_ARGUMENT},
+     * @return {@link #PUBLISHED}, {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW}, {@link #SCHEMA_MISMATCH}, {@link #INVALID_ARGUMENT},
      *         {@link #PARTITION_FAILED} or {@link #CLOSED}.
      * @throws IllegalStateException when called from a thread that does not own this publisher or,
      *         on a single-producer engine, the engine.
@@ -475,6 +491,10 @@ public final class Publisher
         if (view.validate() != null)
         {
             return refuse(MALFORMED_ROW);
+        }
+        if (!(side == Side.LEFT ? leftSchema : rightSchema).conforms(view))
+        {
+            return refuse(SCHEMA_MISMATCH);
         }
         if (pendingCount > 0)
         {

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.ChangeKind;
 import io.junction.api.CompareOp;
 import io.junction.api.DeadLetterHandler;
@@ -44,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * outputs and dead letters, event by event, and the reopened runs the same counters as the uninterrupted
  * durable one (the in-memory one the same semantic counters). Every join kind (regular with and without
  * TTL and unique keys, interval, tumbling, sliding, session, every type; temporal and lookup, inner and
- * left, over a changelog of versions), both key indexes.
+ * left, over a changelog of versions; ASOF, each direction, both emission modes), both key indexes.
  *
  * <p>Reproducible: the seed is {@value #DEFAULT_SEED} unless {@code -Djunction.test.seed=N} is given; a
  * failure names the scenario's seed and its split points.
@@ -62,12 +63,19 @@ class DurableReopenDifferentialTest
 
     enum Shape
     {
-        REGULAR, REGULAR_TTL, REGULAR_UNIQUE, INTERVAL, TUMBLING, SLIDING, SESSION, TEMPORAL, LOOKUP;
+        REGULAR, REGULAR_TTL, REGULAR_UNIQUE, INTERVAL, TUMBLING, SLIDING, SESSION, TEMPORAL, LOOKUP,
+        ASOF_BACKWARD_EAGER, ASOF_FORWARD_FINAL, ASOF_NEAREST_EAGER;
 
         /** @return true for the joins of a stream with a versioned table (inner and left only). */
         boolean versioned()
         {
             return this == TEMPORAL || this == LOOKUP;
+        }
+
+        /** @return true for the ASOF joins (inner and left only, append-only inputs). */
+        boolean asof()
+        {
+            return name().startsWith("ASOF");
         }
     }
 
@@ -78,7 +86,7 @@ class DurableReopenDifferentialTest
         {
             for (final JoinType type : JoinType.values())
             {
-                if (shape.versioned() && type != JoinType.INNER && type != JoinType.LEFT)
+                if ((shape.versioned() || shape.asof()) && type != JoinType.INNER && type != JoinType.LEFT)
                 {
                     continue;
                 }
@@ -94,7 +102,8 @@ class DurableReopenDifferentialTest
     static JoinSpec spec(final Shape shape, final JoinType type)
     {
         final JoinKind kind = shape == Shape.INTERVAL ? JoinKind.INTERVAL : shape == Shape.TEMPORAL ? JoinKind.TEMPORAL
-            : shape == Shape.LOOKUP ? JoinKind.LOOKUP : shape.name().startsWith("REGULAR") ? JoinKind.REGULAR : JoinKind.WINDOW;
+            : shape == Shape.LOOKUP ? JoinKind.LOOKUP : shape.name().startsWith("REGULAR") ? JoinKind.REGULAR
+            : shape.asof() ? JoinKind.ASOF : JoinKind.WINDOW;
         final JoinSpec.Builder b = JoinSpec.builder(kind, type).schemas(LEFT, RIGHT).leftKey("k").rightKey("k")
             .rightFilter("v", CompareOp.NE, Literal.of(3));
         switch (shape)
@@ -117,10 +126,19 @@ class DurableReopenDifferentialTest
             case SESSION:
                 b.window(WindowSpec.session(3));
                 break;
+            case ASOF_BACKWARD_EAGER:
+                b.asof(AsofSpec.of(AsofSpec.Direction.BACKWARD).withEmit(AsofSpec.Emit.EAGER)).allowedLateness(1);
+                break;
+            case ASOF_FORWARD_FINAL:
+                b.asof(AsofSpec.of(AsofSpec.Direction.FORWARD).withTolerance(6));
+                break;
+            case ASOF_NEAREST_EAGER:
+                b.asof(AsofSpec.of(AsofSpec.Direction.NEAREST).withTolerance(5).withEmit(AsofSpec.Emit.EAGER)).allowedLateness(2);
+                break;
             default:
                 break;
         }
-        if (type != JoinType.SEMI && type != JoinType.ANTI && kind != JoinKind.WINDOW)
+        if (type != JoinType.SEMI && type != JoinType.ANTI && kind != JoinKind.WINDOW && shape != Shape.ASOF_NEAREST_EAGER)
         {
             b.condition("v", CompareOp.LE, "v");
         }
@@ -156,7 +174,8 @@ class DurableReopenDifferentialTest
                     continue;
                 }
                 final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
-                final ChangeKind op = shape.versioned() ? versionedOp(random, side) : ChangeKind.INSERT;
+                final ChangeKind op = shape.versioned() ? versionedOp(random, side)
+                    : shape.asof() && random.nextInt(40) == 0 ? ChangeKind.DELETE : ChangeKind.INSERT;
                 final Map<String, Object> row = new TreeMap<>();
                 if (random.nextInt(10) != 0)
                 {
@@ -342,7 +361,7 @@ class DurableReopenDifferentialTest
         final StateConfig memory = CONFIG.withIndex(index);
         final SplittableRandom master = new SplittableRandom(SEED ^ (shape.ordinal() * 31L + type.ordinal()) * 131 + index.ordinal());
         // The versioned joins get more scenarios: their version wheel and waiting left rows cross each reopen.
-        final int scenarios = shape.versioned() ? 2 * SCENARIOS : SCENARIOS;
+        final int scenarios = shape.versioned() || shape.asof() ? 2 * SCENARIOS : SCENARIOS;
         long produced = 0;
         for (int s = 0; s < scenarios; s++)
         {

@@ -7,7 +7,6 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Schema;
 import io.junction.api.Side;
-import io.junction.internal.state.MappedFile;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
 import io.junction.testing.Rows;
@@ -32,7 +31,6 @@ import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -385,51 +383,32 @@ class DurableStateTest
             firstBase = op.state.base;
             rows(op, Side.LEFT, 0, 3000);
         }
-        // Occupy the freed address space so the reopen maps elsewhere; the kernel usually hands the first
-        // placeholder the gap the state left, but another mapping of this JVM may take it first: add
-        // placeholders until the reopened state lands at another address.
-        final List<MappedFile> taken = new ArrayList<>();
-        final List<Path> placeholders = new ArrayList<>();
+        // Deterministically elsewhere: a copy of the closed state is opened while the original is open
+        // again. The two cannot share an address, so at least one of them is not at the first base.
+        final Path copy = dir.resolveSibling(dir.getFileName() + ".copy");
+        copy(dir, copy);
+        final RegularJoin again = (RegularJoin)open(REGULAR, config);
+        RegularJoin other = null;
         try
         {
-            RegularJoin moved = null;
-            for (int attempt = 0; attempt < 8 && moved == null; attempt++)
-            {
-                final Path placeholder = dir.getParent().resolve(dir.getFileName() + ".placeholder" + attempt);
-                placeholders.add(placeholder);
-                taken.add(MappedFile.create(placeholder, CONFIG.maxStateBytes() + (1 << 20), 4096));
-                final RegularJoin op = (RegularJoin)open(REGULAR, config);
-                if (op.state.base != firstBase)
-                {
-                    moved = op;
-                }
-                else
-                {
-                    op.close();
-                }
-            }
-            assertNotNull(moved, "mapped at another address");
-            try (RegularJoin op = moved)
-            {
-                assertNotEquals(firstBase, op.state.base, "mapped at another address");
-                final int before = results.size();
-                op.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 5L, "id", -1L, "v", "x"), 0, 1);
-                // Left ids 5, 1005, 2005 have key 5; full join: each loses its padding and gains a pair.
-                assertEquals(6, results.size() - before);
-                // A retraction by unique key finds its row through the reopened unique-key index.
-                op.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 5L, "id", 1005L, "v", "payload-1005"), 1005, 2);
-                assertEquals(2999, op.counters().liveLeft());
-            }
+            other = (RegularJoin)open(REGULAR, CONFIG.withStateDirectory(copy));
+            assertNotEquals(again.state.base, other.state.base, "two open states share no address");
+            final RegularJoin moved = again.state.base != firstBase ? again : other;
+            assertNotEquals(firstBase, moved.state.base, "mapped at another address");
+            final int before = results.size();
+            moved.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 5L, "id", -1L, "v", "x"), 0, 1);
+            // Left ids 5, 1005, 2005 have key 5; full join: each loses its padding and gains a pair.
+            assertEquals(6, results.size() - before);
+            // A retraction by unique key finds its row through the reopened unique-key index.
+            moved.onRow(Side.LEFT, ChangeKind.DELETE, Rows.row(LEFT, "k", 5L, "id", 1005L, "v", "payload-1005"), 1005, 2);
+            assertEquals(2999, moved.counters().liveLeft());
         }
         finally
         {
-            for (final MappedFile file : taken)
+            again.close();
+            if (other != null)
             {
-                file.close();
-            }
-            for (final Path placeholder : placeholders)
-            {
-                Files.deleteIfExists(placeholder);
+                other.close();
             }
         }
     }
@@ -595,9 +574,12 @@ class DurableStateTest
         assertEquals(temporal ? 200 : 0, before[7], "pending timers");
         final int emitted = results.size();
         assertEquals(temporal ? 0 : 100, emitted);
-        final Path placeholder = dir.resolve("placeholder");
-        try (MappedFile taken = MappedFile.create(placeholder, CONFIG.maxStateBytes() + (1 << 20), 4096);
-             JoinOperator op = open(spec, config))
+        // Deterministically elsewhere: a copy of the closed state is opened; when it lands at the first base,
+        // the original is opened beside it (it cannot land there too) and is the one tested.
+        copy(dir.resolve("state"), dir.resolve("copy"));
+        final JoinOperator copyOp = open(spec, CONFIG.withStateDirectory(dir.resolve("copy")));
+        final JoinOperator op = stateOf(copyOp).base != firstBase ? copyOp : open(spec, config);
+        try
         {
             assertTrue(op.durable());
             assertNotEquals(firstBase, stateOf(op).base, "mapped at another address");
@@ -625,7 +607,11 @@ class DurableStateTest
         }
         finally
         {
-            Files.deleteIfExists(placeholder);
+            op.close();
+            if (op != copyOp)
+            {
+                copyOp.close();
+            }
         }
         assertEquals(0, deadLetters.size());
     }

@@ -285,4 +285,23 @@ class StateLimitsTest
             assertEquals(2, live(h));
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void regularRowExpiredOnArrivalEvictsNothingUnderExpireOldest(final IndexKind index)
+    {
+        try (JoinHarness h = new JoinHarness(spec(JoinKind.REGULAR, JoinType.LEFT).stateTtl(10).build(),
+            BASE.withIndex(index).withMaxKeys(2).withHashSeed(1).withFullPolicy(FullPolicy.EXPIRE_OLDEST)))
+        {
+            h.leftAt(100, "+I", "k", 1L);
+            h.leftAt(100, "+I", "k", 2L);
+            h.watermark(105);
+            // Expired on arrival, of a new key, at a full index: it needs no bucket, so no stored row makes room.
+            final List<Output> out = h.leftAt(50, "+I", "k", 3L);
+            assertEquals(1, out.size(), out.toString());
+            assertEquals(0, h.counters().expiredRows(), "no stored row was evicted for it");
+            assertEquals(2, live(h));
+            assertEquals(List.of(), h.deadLetters().deadLetters());
+        }
+    }
 }

@@ -112,26 +112,100 @@ class TemporalJoinTest
             h.left(20, 1, "L2");
             final long w = h.watermark(20);
             assertEquals(List.of("+I L1 B", "+I L2 null"), h.at(w));
-            assertEquals(0, h.counters().liveRight(), "A and C were replaced; the tombstone at the watermark ends B, and both go");
+            assertEquals(1, h.counters().liveRight(), "A and C were replaced; the tombstone at the watermark ends B and stays");
         }
     }
 
     @Test
-    void lateRowsOfEitherSideAreDeadLettered()
+    void lateLeftRowsAreDeadLettered()
     {
         try (VersionedTestHarness h = temporal(JoinType.LEFT))
         {
             h.right(5, 1, "R5");
             h.watermark(10);
             final long lateLeft = h.left(9, 1, "L9");
-            final long lateRight = h.right(9, 1, "R9");
             final long onTime = h.left(10, 1, "L10");
             assertEquals(List.of(), h.at(lateLeft));
             assertEquals(List.of("+I L10 R5"), h.at(onTime), "ts == watermark: joined at once, at its own step");
-            assertEquals(2, h.dead.size());
-            assertEquals(new OperatorTestHarness.Dead(lateLeft, Side.LEFT, ChangeKind.INSERT, "L9", 9, DeadLetterReason.LATE), h.dead.get(0));
-            assertEquals(new OperatorTestHarness.Dead(lateRight, Side.RIGHT, ChangeKind.INSERT, "R9", 9, DeadLetterReason.LATE), h.dead.get(1));
-            assertEquals(2, h.counters().lateRows());
+            assertEquals(List.of(new OperatorTestHarness.Dead(lateLeft, Side.LEFT, ChangeKind.INSERT, "L9", 9, DeadLetterReason.LATE)), h.dead);
+            assertEquals(1, h.counters().lateRows());
+        }
+    }
+
+    @Test
+    void aRightVersionBelowTheWatermarkCountsForEveryLeftRowNotYetEmitted()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.right(5, 1, "R5");
+            h.left(10, 1, "L10");
+            assertEquals(List.of("+I L10 R5"), h.at(h.watermark(10)));
+            h.left(20, 1, "L20");
+            h.left(30, 1, "L30");
+            final long late = h.right(8, 1, "R8");       // below the watermark: not late, the version from 8 on
+            assertEquals(List.of(), h.at(late));
+            h.right(25, 1, "R25");
+            assertEquals(List.of("+I L20 R8", "+I L30 R25"), h.at(h.watermark(40)), "L10, already emitted, is not revised");
+            assertEquals(List.of("+I L40 R25"), h.at(h.left(40, 1, "L40")));
+            assertEquals(List.of(), h.dead);
+            assertEquals(0, h.counters().lateRows());
+            assertEquals(1, h.counters().liveRight(), "R5 and R8 were superseded at or below the watermark");
+        }
+    }
+
+    @Test
+    void aRightVersionBelowTheWatermarkOlderThanTheKeptVersionChangesNothing()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.right(5, 1, "R5");
+            h.right(8, 1, "R8");
+            h.watermark(10);                              // R5 is freed: R8 is the version at the watermark
+            assertEquals(1, h.counters().expiredRows());
+            h.left(20, 1, "L20");
+            h.right(3, 1, "R3");                          // older than the freed R5: superseded by R8 at once
+            h.right(6, 1, "R6");
+            assertEquals(List.of("+I L20 R8"), h.at(h.watermark(20)));
+            assertEquals(1, h.counters().liveRight());
+            assertEquals(3, h.counters().expiredRows(), "a version superseded on arrival counts as expired");
+            assertEquals(List.of(), h.dead);
+        }
+    }
+
+    @Test
+    void aTombstoneAtOrBelowTheWatermarkIsKeptForTheRightRowsBelowIt()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.right(5, 1, "R5");
+            h.right("-D", 8, 1, "D8", ABSENT);
+            h.watermark(10);
+            assertEquals(1, h.counters().liveRight(), "R5 is freed, the tombstone at 8 is the key's change at the watermark");
+            h.left(20, 1, "L20");
+            h.right(6, 1, "R6");                          // ended by the tombstone at 8 before any waiting left row
+            assertEquals(List.of("+I L20 null"), h.at(h.watermark(20)));
+            h.left(30, 1, "L30");
+            h.right(9, 1, "R9");                          // after the tombstone: the version from 9 on
+            assertEquals(List.of("+I L30 R9"), h.at(h.watermark(30)));
+            h.left(40, 1, "L40");
+            h.right("-D", 25, 1, "D25", ABSENT);          // a tombstone below the watermark ends R9 for L40
+            assertEquals(List.of("+I L40 null"), h.at(h.watermark(40)));
+            assertEquals(List.of(), h.dead);
+        }
+    }
+
+    @Test
+    void aRightVersionBelowTheWatermarkOfAKeyWithoutStateCounts()
+    {
+        try (VersionedTestHarness h = temporal(JoinType.LEFT))
+        {
+            h.watermark(10);
+            h.left(20, 1, "L20");
+            h.left(20, 2, "M20");
+            h.right(3, 1, "R3");
+            h.right("-D", 4, 2, "D4", ABSENT);
+            assertEquals(List.of("+I L20 R3", "+I M20 null"), h.at(h.watermark(25)));
+            assertEquals(List.of(), h.dead);
         }
     }
 
@@ -249,8 +323,8 @@ class TemporalJoinTest
             assertEquals(6 + 7, h.counters().liveRight());
             assertEquals(8, h.counters().expiredRows(), "R0..R3 and S0..S3");
             h.watermark(95);
-            // key 1: R9 only; key 2: nothing (the tombstone at 95 ends S9 and goes with it)
-            assertEquals(1, h.counters().liveRight());
+            // key 1: R9 only; key 2: the tombstone at 95 (it ends S9, and stays for the right rows below it)
+            assertEquals(2, h.counters().liveRight());
             h.left(95, 1, "L1");
             h.left(96, 2, "L2");
             h.right(96, 2, "S96");
@@ -271,7 +345,7 @@ class TemporalJoinTest
             h.right(20, 1, "R20");
             assertEquals(1, h.counters().liveRight(), "R10 can no longer be selected");
             h.right("-D", 20, 1, "D20", ABSENT);
-            assertEquals(0, h.counters().liveRight(), "a tombstone at the watermark leaves nothing to keep");
+            assertEquals(1, h.counters().liveRight(), "a tombstone at the watermark replaces R20, and stays");
             final long l = h.left(20, 1, "L20");
             assertEquals(List.of("+I L20 null"), h.at(l));
         }
@@ -304,9 +378,9 @@ class TemporalJoinTest
             h.watermark(Side.LEFT, 30);
             final long idle = h.idle(Side.RIGHT);
             assertEquals(List.of("+I L20 R5"), h.at(idle));
-            final long late = h.right(25, 1, "R25");    // the right input is back, below the join watermark
-            assertEquals(DeadLetterReason.LATE, h.dead.get(0).reason());
-            assertEquals(late, h.dead.get(0).step());
+            h.right(25, 1, "R25");                      // the right input is back, below the join watermark: not late
+            assertEquals(List.of(), h.dead);
+            assertEquals(List.of("+I L30 R25"), h.at(h.left(30, 1, "L30")), "L20, already emitted, is not revised");
         }
     }
 

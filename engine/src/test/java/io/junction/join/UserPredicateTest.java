@@ -132,7 +132,7 @@ class UserPredicateTest
     }
 
     @Test
-    void throwingPairConditionCountsAsFalseForThatPairOnly()
+    void aRowForWhichAPairConditionThrowsIsDeadLetteredWhole()
     {
         final PairCondition throwsOn7 = (l, r) ->
         {
@@ -146,16 +146,40 @@ class UserPredicateTest
         {
             h.right("+I", "k", 1, "v", 7);
             h.right("+I", "k", 1, "v", 8);
-            assertEquals(List.of("+{k=1, v=1} {k=1, v=8}"), signed(h.left("+I", "k", 1, "v", 1)));
+            assertEquals(List.of(), signed(h.left("+I", "k", 1, "v", 1)), "no effect: no pair, no padding");
             assertEquals(1, ((JoinCounters)h.counters()).predicateFailures);
-            assertEquals(List.of(), h.deadLetters().deadLetters(), "the row itself was processed");
-            // the row is in state and its retraction retracts exactly what the insert emitted
-            assertEquals(List.of("-{k=1, v=1} {k=1, v=8}"), signed(h.left("-D", "k", 1, "v", 1)));
+            assertEquals(1, h.deadLetters().deadLetters().size());
+            assertEquals(DeadLetterReason.PREDICATE_FAILED, h.deadLetters().deadLetters().get(0).reason());
+            assertEquals(2, h.counters().liveRight());
+            assertEquals(0, h.counters().liveLeft(), "not stored");
         }
-        try (JoinHarness h = new JoinHarness(regular(JoinType.LEFT).condition(throwsOn7).build(), CONFIG))
+    }
+
+    @Test
+    void aConditionThatThrowsOnSomeCallsOnlyNeverLeavesMatchCountsWrong()
+    {
+        // Throws on its second call only: the pair's insert held, its retraction would be judged "false".
+        final int[] calls = {0};
+        final PairCondition flaky = (l, r) ->
         {
-            h.right("+I", "k", 1, "v", 7);
-            assertEquals(List.of("+{k=1, v=1} null"), signed(h.left("+I", "k", 1, "v", 1)), "no pair holds: padded");
+            if (++calls[0] == 2)
+            {
+                throw new IllegalStateException("second call");
+            }
+            return true;
+        };
+        try (JoinHarness h = new JoinHarness(regular(JoinType.LEFT).condition(flaky).build(), CONFIG))
+        {
+            assertEquals(List.of("+{k=1, v=1} null"), signed(h.left("+I", "k", 1, "v", 1)));
+            assertEquals(List.of("+{k=1, v=1} {k=1, v=8}", "-{k=1, v=1} null"), signed(h.right("+I", "k", 1, "v", 8)));
+            // The retraction's condition throws: the retraction is refused whole, the right row stays joined.
+            assertEquals(List.of(), signed(h.right("-D", "k", 1, "v", 8)));
+            assertEquals(DeadLetterReason.PREDICATE_FAILED, h.deadLetters().deadLetters().get(0).reason());
+            assertEquals(1, h.counters().liveRight());
+            // Retried, it goes through: the pair is retracted and the left row padded again (its count is right).
+            assertEquals(List.of("+{k=1, v=1} null", "-{k=1, v=1} {k=1, v=8}"), signed(h.right("-D", "k", 1, "v", 8)));
+            assertEquals(List.of("-{k=1, v=1} null"), signed(h.left("-D", "k", 1, "v", 1)), "the left row is unmatched again");
+            assertEquals(0, h.counters().liveLeft() + h.counters().liveRight());
         }
     }
 

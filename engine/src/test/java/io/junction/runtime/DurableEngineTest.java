@@ -220,6 +220,22 @@ class DurableEngineTest
     }
 
     @Test
+    void aRootWithStateButNoEngineFileIsRefusedNamingTheFile() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        try (JoinEngine engine = start(root, 2))
+        {
+            publish(engine, engine.publisher(), 0, 100);
+            await(engine.checkpoint(new long[] {99}));
+            engine.close(new long[] {99});
+        }
+        Files.delete(root.resolve("ENGINE"));
+        final CheckpointException e = assertThrows(CheckpointException.class, () -> start(root, 2));
+        assertTrue(e.getMessage().contains(root.resolve("ENGINE") + " is missing"), e.getMessage());
+        assertTrue(Files.notExists(root.resolve("ENGINE")), "no fresh identity was written over the state");
+    }
+
+    @Test
     void stateOfARunThatNeverCompletedACheckpointIsDiscardedAndTheRunStartsOver() throws Exception
     {
         final Path root = temp.resolve("root");

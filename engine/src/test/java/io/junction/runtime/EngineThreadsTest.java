@@ -58,18 +58,19 @@ class EngineThreadsTest
     }
 
     @Test
-    void shouldNamePartitionThreadsJunctionPNAndMakeThemDaemonsByDefault()
+    void shouldNamePartitionThreadsJunctionPNAndMakeThemNonDaemonsByDefault()
     {
-        assertEquals(Map.of(0, "junction-p0 true", 1, "junction-p1 true"),
+        // non-daemon: a forgotten close() keeps the JVM alive rather than dropping queued events at exit
+        assertEquals(Map.of(0, "junction-p0 false", 1, "junction-p1 false"),
             threadsSeenByHandlers(JoinEngine.builder(LEFT_JOIN).config(CONFIG)));
     }
 
     @Test
     void shouldUseTheConfiguredNamePrefixAndDaemonSetting()
     {
-        assertEquals(Map.of(0, "orders-join-0 false", 1, "orders-join-1 false"),
+        assertEquals(Map.of(0, "orders-join-0 true", 1, "orders-join-1 true"),
             threadsSeenByHandlers(JoinEngine.builder(LEFT_JOIN)
-                .config(CONFIG.withThreadNamePrefix("orders-join-").withDaemonThreads(false))));
+                .config(CONFIG.withThreadNamePrefix("orders-join-").withDaemonThreads(true))));
     }
 
     @Test

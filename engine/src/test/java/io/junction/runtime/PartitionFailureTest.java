@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -128,9 +129,11 @@ class PartitionFailureTest
         assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 1), 0, 3));
         engine.close();
         final PartitionSnapshot snapshot = engine.metrics().get(0);
-        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
-        assertEquals(1, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
-        assertEquals(1, results.get(), "the left row 1 pairs with the right row 8 only");
+        // The filter's row, and the row for one of whose pairs the condition threw: dead-lettered whole.
+        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED,
+            io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
+        assertEquals(2, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
+        assertEquals(0, results.get(), "the left row 1 is refused whole: no pair with the right row 8 either");
         assertEquals(2, reported.get(), "the filter's and the condition's exceptions");
         assertEquals(2, snapshot.handlerErrors);
         assertFalse(snapshot.failed);
@@ -217,13 +220,42 @@ class PartitionFailureTest
         assertTrue(entered.await(10, TimeUnit.SECONDS));
         try
         {
-            engine.close();
+            assertFalse(engine.closeCompletely(), "a close that gave up says so");
+            assertTrue(engine.closeShortfall().contains("partition 0: 3 events not processed"), engine.closeShortfall());
             assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(9, 0), 0, 9));
         }
         finally
         {
             release.countDown();
         }
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void closeWaitsPastItsTimeoutWhileAPartitionIsStillEmitting()
+    {
+        // One right row matches 300 stored left rows; each pair takes the handler 2 ms: the partition
+        // emits for about 600 ms, far past the 50 ms close timeout, but never stops making progress.
+        final AtomicInteger pairs = new AtomicInteger();
+        final JoinEngine engine = JoinEngine.builder(LEFT_JOIN).config(config().withRingSize(1024).withCloseTimeoutMillis(50))
+            .resultHandler((kind, left, right, ts, step) ->
+            {
+                if (right != null && kind == ChangeKind.INSERT)
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                    pairs.incrementAndGet();
+                }
+            })
+            .start();
+        final Publisher publisher = engine.publisher();
+        for (int i = 0; i < 300; i++)
+        {
+            assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, i), 0, i));
+        }
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1, 0), 0, 300));
+        assertTrue(engine.closeCompletely(), () -> "close gave up: " + engine.closeShortfall());
+        assertEquals(300, pairs.get(), "every pair was emitted before close returned");
+        assertEquals(null, engine.closeShortfall());
     }
 
     @Test

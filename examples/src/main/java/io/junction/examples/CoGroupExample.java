@@ -14,7 +14,7 @@ import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
 
 /**
- * The README's window coGroup example, as a program the build compiles and runs (the lines between the
+ * docs/JAVA_API.md's window coGroup example, as a program the build compiles and runs (the lines between the
  * {@code README:begin cogroup} and {@code README:end cogroup} markers are the README's block, word for
  * word): views and clicks per user and minute. It prints one computed row, ann's 2 views and 1 click;
  * bob clicked without a view, and a left coGroup calls only groups with a view.

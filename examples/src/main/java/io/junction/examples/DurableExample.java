@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The README's durable-state example, as a program the build compiles and runs (the lines between the
+ * docs/DURABILITY.md's durable-state example, as a program the build compiles and runs (the lines between the
  * {@code README:begin durable} and {@code README:end durable} markers are the README's block, word for
  * word): a show is stored, checkpointed and the engine closed cleanly; a second engine on the same
  * directory reopens the state and joins a click to the show the first one stored. It prints

@@ -20,7 +20,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The README's "Java API in 30 lines", as a program the build compiles and runs. The lines between
+ * docs/JAVA_API.md's flyweight "Java API in one screen", as a program the build compiles and runs. The lines between
  * the {@code README:begin} and {@code README:end} markers are the README's code block, word for word
  * ({@code ReadmeSnippetTest} fails when the two differ), so the README never shows code that does not
  * compile. It prints each partition's metrics and then {@code results 2}: the click joined to its

@@ -15,7 +15,7 @@ import io.junction.runtime.Publisher;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The README's temporal-join example, as a program the build compiles and runs (the lines between the
+ * docs/JAVA_API.md's temporal-join example, as a program the build compiles and runs (the lines between the
  * {@code README:begin temporal} and {@code README:end temporal} markers are the README's block, word for
  * word): orders joined with the currency rate valid at their time, one rate arriving out of order and
  * one order arriving late. It prints {@code order 1 rate 114}, {@code order 2 rate 115} and {@code late 1}.

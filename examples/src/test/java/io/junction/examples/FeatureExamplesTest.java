@@ -30,6 +30,16 @@ class FeatureExamplesTest
     }
 
     @Test
+    void theTypedExampleJoinsThePaidOrderRefusesTheMistypedPaymentAndPadsTheUnpaidOrder()
+    {
+        final List<String> lines = run(() -> TypedQuickStart.main(new String[0]));
+        assertEquals(3, lines.size(), lines.toString());
+        assertEquals("+I {order_id=1, method=\"card\", amount=9.5} {order_id=1, status=\"paid\"}", lines.get(0));
+        assertEquals("+I {order_id=2, method=\"cash\", amount=20} null", lines.get(1));
+        assertEquals("mistyped order_id refused: true", lines.get(2));
+    }
+
+    @Test
     void ordersJoinTheRateValidAtTheirTimeAndTheLateOrderIsDeadLettered()
     {
         assertEquals(List.of("late 1", "order 1 rate 114", "order 2 rate 115"), run(() -> TemporalJoinExample.main(new String[0])));

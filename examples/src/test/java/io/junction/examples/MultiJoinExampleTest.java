@@ -39,19 +39,4 @@ class MultiJoinExampleTest
         assertEquals(List.of("1 +I p1 -", "2 +I p1 s1", "2 -D p1 -"), bytes.toString(StandardCharsets.UTF_8).lines().sorted().toList());
     }
 
-    @Test
-    void theDocsShowTheExamplesMarkedRegion() throws IOException
-    {
-        final Path dir = Path.of(System.getProperty("junction.examples.dir"));
-        final List<String> docs = Files.readAllLines(dir.resolve("../docs/SEMANTICS.md"), StandardCharsets.UTF_8);
-        final List<String> source = Files.readAllLines(
-            dir.resolve("src/main/java/io/junction/examples/MultiJoinExample.java"), StandardCharsets.UTF_8);
-        final List<String> expected = ReadmeSnippetTest.dedent(ReadmeSnippetTest.markedRegion(source, "multi"));
-        final String heading = docs.stream().filter(l -> l.startsWith("## ") && l.contains(TITLE)).findFirst()
-            .orElseThrow(() -> new AssertionError("docs/SEMANTICS.md has no '## ... " + TITLE + "' section"));
-        final List<String> actual = ReadmeSnippetTest.dedent(ReadmeSnippetTest.readmeBlock(docs, heading));
-        assertTrue(expected.size() > 10, "the marked region holds the whole example: " + expected.size() + " lines");
-        assertEquals(String.join("\n", expected), String.join("\n", actual),
-            "docs/SEMANTICS.md's block under '" + heading + "' differs from MultiJoinExample.java's region 'multi': paste it in");
-    }
 }

@@ -1,108 +1,119 @@
 package io.junction.examples;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The README's code blocks are the examples' marked regions, line for line, so the README only ever
- * shows code that compiles and runs (the examples' tests run them): the "Java API" block is QuickStart's
- * region between {@code // README:begin} and {@code // README:end}; the first java block under a
- * feature's heading is the region between {@code // README:begin NAME} and {@code // README:end NAME}
- * of that feature's example. When this fails, paste the region into the README's block.
+ * Every Java code block in README.md and docs/*.md is a marked region of code the build compiles (and
+ * the examples' tests run), line for line after dedenting, so the docs only ever show code that
+ * compiles. The regions: each example's lines between {@code // README:begin NAME} and
+ * {@code // README:end NAME} (examples/src/main/java; QuickStart's markers have no name), and the Kafka
+ * runner's example between {@code // --- the README block starts here} and
+ * {@code // --- the README block ends here} (kafka/src/test/java/.../KafkaJoinExample.java). Every region
+ * must also appear in the docs. When this fails, paste the region into the block.
  */
 class ReadmeSnippetTest
 {
-    private static final String SECTION = "## The Java API";
     private static final String BEGIN = "// README:begin";
     private static final String END = "// README:end";
+    private static final String KAFKA_BEGIN = "// --- the README block starts here";
+    private static final String KAFKA_END = "// --- the README block ends here";
 
-    private static Path path(final String property)
+    private static Path root()
     {
-        final String value = System.getProperty(property);
-        assertNotNull(value, property + " is set by the examples module's Surefire configuration");
-        return Path.of(value);
+        final String readme = System.getProperty("junction.readme");
+        assertNotNull(readme, "junction.readme is set by the examples module's Surefire configuration");
+        return Path.of(readme).toAbsolutePath().getParent();
     }
 
-    /** @return the lines of the first java code block under the README's Java API heading. */
-    static List<String> readmeBlock(final List<String> readme)
+    /** @return README.md and every docs/*.md, in name order. */
+    static List<Path> docs(final Path root) throws IOException
     {
-        return readmeBlock(readme, SECTION);
+        final List<Path> docs = new ArrayList<>();
+        docs.add(root.resolve("README.md"));
+        try (Stream<Path> files = Files.list(root.resolve("docs")))
+        {
+            files.filter(p -> p.getFileName().toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
     }
 
-    /** @return the lines of the first java code block under the README heading that starts with {@code heading}. */
-    static List<String> readmeBlock(final List<String> readme, final String heading)
+    /** @return the java code blocks of a markdown text, each keyed by "file:line" of its opening fence. */
+    static Map<String, List<String>> javaBlocks(final String file, final List<String> lines)
     {
-        int line = 0;
-        while (line < readme.size() && !readme.get(line).startsWith(heading))
+        final Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (int line = 0; line < lines.size(); line++)
         {
-            line++;
-        }
-        if (line == readme.size())
-        {
-            fail("the README has no section starting with '" + heading + "'");
-        }
-        final String level = heading.substring(0, heading.indexOf(' ') + 1);
-        // the block must sit in this section: stop at the next heading of the same or a higher level
-        for (line++; line < readme.size() && !isHeadingUpTo(readme.get(line), level.length() - 1); line++)
-        {
-            if (readme.get(line).trim().equals("```java"))
+            if (lines.get(line).trim().equals("```java"))
             {
+                final int start = line;
                 final List<String> block = new ArrayList<>();
-                for (line++; line < readme.size() && !readme.get(line).trim().equals("```"); line++)
+                for (line++; line < lines.size() && !lines.get(line).trim().equals("```"); line++)
                 {
-                    block.add(readme.get(line));
+                    block.add(lines.get(line));
                 }
-                if (line == readme.size())
+                if (line == lines.size())
                 {
-                    fail("the README's Java API code block is not closed");
+                    fail(file + ":" + (start + 1) + ": a ```java block is not closed");
                 }
-                return block;
+                blocks.put(file + ":" + (start + 1), dedent(block));
             }
         }
-        return fail("the README's Java API section has no ```java block");
+        return blocks;
     }
 
-    private static boolean isHeadingUpTo(final String line, final int level)
+    /** @return every marked region of the sources (dedented), keyed by "file NAME". */
+    static Map<String, List<String>> regions(final Path root) throws IOException
     {
-        int hashes = 0;
-        while (hashes < line.length() && line.charAt(hashes) == '#')
+        final Map<String, List<String>> regions = new LinkedHashMap<>();
+        try (Stream<Path> files = Files.list(root.resolve("examples/src/main/java/io/junction/examples")))
         {
-            hashes++;
+            for (final Path file : (Iterable<Path>)files.filter(p -> p.toString().endsWith(".java")).sorted()::iterator)
+            {
+                regions.putAll(markedRegions(file.getFileName().toString(), Files.readAllLines(file, StandardCharsets.UTF_8)));
+            }
         }
-        return hashes > 0 && hashes <= level && line.length() > hashes && line.charAt(hashes) == ' ';
+        final Path kafka = root.resolve("kafka/src/test/java/io/junction/kafka/KafkaJoinExample.java");
+        regions.put("KafkaJoinExample", dedent(region(Files.readAllLines(kafka, StandardCharsets.UTF_8), KAFKA_BEGIN, KAFKA_END)));
+        return regions;
     }
 
-    /** @return the lines between the begin and end markers. */
-    static List<String> markedRegion(final List<String> source)
+    /** @return the named regions of one source: {@code // README:begin NAME} to {@code // README:end NAME}. */
+    static Map<String, List<String>> markedRegions(final String file, final List<String> source)
     {
-        return markedRegion(source, BEGIN, END);
+        final Map<String, List<String>> regions = new LinkedHashMap<>();
+        for (final String line : source)
+        {
+            final String trimmed = line.trim();
+            if (trimmed.startsWith(BEGIN))
+            {
+                final String name = trimmed.substring(BEGIN.length()).trim();
+                final String suffix = name.isEmpty() ? "" : " " + name;
+                regions.put(file + (name.isEmpty() ? "" : " " + name), dedent(region(source, BEGIN + suffix, END + suffix)));
+            }
+        }
+        return regions;
     }
 
-    /** @return the lines between the begin and end markers of the region named {@code name}. */
-    static List<String> markedRegion(final List<String> source, final String name)
-    {
-        return markedRegion(source, BEGIN + " " + name, END + " " + name);
-    }
-
-    private static List<String> markedRegion(final List<String> source, final String beginMarker, final String endMarker)
+    private static List<String> region(final List<String> source, final String beginMarker, final String endMarker)
     {
         final int begin = indexOfMarker(source, beginMarker);
         final int end = indexOfMarker(source, endMarker);
-        assertTrue(begin < end, "README:begin comes before README:end");
+        assertTrue(begin < end, beginMarker + " comes before " + endMarker);
         return new ArrayList<>(source.subList(begin + 1, end));
     }
 
@@ -145,61 +156,81 @@ class ReadmeSnippetTest
         return out;
     }
 
-    @Test
-    void shouldShowQuickStartsMarkedRegionAsTheReadmeJavaApiBlock() throws IOException
+    private static Map<String, List<String>> allBlocks(final Path root) throws IOException
     {
-        final List<String> readme = Files.readAllLines(path("junction.readme"), StandardCharsets.UTF_8);
-        final List<String> quickStart = Files.readAllLines(
-            path("junction.examples.dir").resolve("src/main/java/io/junction/examples/QuickStart.java"),
-            StandardCharsets.UTF_8);
-
-        final List<String> expected = dedent(markedRegion(quickStart));
-        final List<String> actual = dedent(readmeBlock(readme));
-        assertTrue(expected.size() > 20, "the marked region holds the whole example: " + expected.size() + " lines");
-        assertEquals(String.join("\n", expected), String.join("\n", actual),
-            "README.md's Java API block differs from QuickStart.java's README region: paste the region into the README");
-    }
-
-    @ParameterizedTest
-    @CsvSource({
-        "'### Temporal and lookup joins', TemporalJoinExample, temporal",
-        "'### Window coGroup', CoGroupExample, cogroup",
-        "'## Durable state, checkpoints and recovery', DurableExample, durable",
-    })
-    void shouldShowEachFeatureExamplesMarkedRegionUnderItsHeading(final String heading, final String example, final String name)
-        throws IOException
-    {
-        final List<String> readme = Files.readAllLines(path("junction.readme"), StandardCharsets.UTF_8);
-        final List<String> source = Files.readAllLines(
-            path("junction.examples.dir").resolve("src/main/java/io/junction/examples/" + example + ".java"), StandardCharsets.UTF_8);
-
-        final List<String> expected = dedent(markedRegion(source, name));
-        final List<String> actual = dedent(readmeBlock(readme, heading));
-        assertTrue(expected.size() > 10, "the marked region holds the whole example: " + expected.size() + " lines");
-        assertEquals(String.join("\n", expected), String.join("\n", actual),
-            "README.md's block under '" + heading + "' differs from " + example + ".java's region '" + name + "': paste the region into the README");
+        final Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (final Path doc : docs(root))
+        {
+            blocks.putAll(javaBlocks(root.relativize(doc).toString(), Files.readAllLines(doc, StandardCharsets.UTF_8)));
+        }
+        return blocks;
     }
 
     @Test
-    void shouldStopAtTheNextHeadingOfTheSameLevel()
+    void shouldShowOnlyCompiledCodeInEveryJavaBlockOfTheReadmeAndTheDocs() throws IOException
     {
-        final List<String> readme = List.of("### A", "text", "### B", "```java", "b", "```");
-        assertThrows(AssertionError.class, () -> readmeBlock(readme, "### A"));
-        assertEquals(List.of("b"), readmeBlock(readme, "### B"));
+        final Path root = root();
+        final Map<String, List<String>> regions = regions(root);
+        final Map<String, List<String>> blocks = allBlocks(root);
+        assertTrue(blocks.size() >= 7, "the README and docs hold the examples' blocks: " + blocks.keySet());
+        final List<String> unmatched = new ArrayList<>();
+        for (final Map.Entry<String, List<String>> block : blocks.entrySet())
+        {
+            if (!regions.containsValue(block.getValue()))
+            {
+                unmatched.add(block.getKey() + " (" + block.getValue().size() + " lines, first: " +
+                    (block.getValue().isEmpty() ? "" : block.getValue().get(0)) + ")");
+            }
+        }
+        assertEquals(List.of(), unmatched, "java blocks that are no marked region of a compiled example " +
+            "(paste the region into the block, or make the block a region of an example): regions " + regions.keySet());
+    }
+
+    @Test
+    void shouldShowEveryExamplesRegionSomewhereInTheDocs() throws IOException
+    {
+        final Path root = root();
+        final Map<String, List<String>> blocks = allBlocks(root);
+        final List<String> missing = new ArrayList<>();
+        for (final Map.Entry<String, List<String>> region : regions(root).entrySet())
+        {
+            assertTrue(region.getValue().size() > 10, region.getKey() + " holds the whole example: " + region.getValue().size() + " lines");
+            if (!blocks.containsValue(region.getValue()))
+            {
+                missing.add(region.getKey());
+            }
+        }
+        assertEquals(List.of(), missing, "regions no doc shows (or shows differently): paste each into its block");
+    }
+
+    @Test
+    void shouldPutTheTypedExampleFirstInTheReadme() throws IOException
+    {
+        final Path root = root();
+        final Map<String, List<String>> readme = javaBlocks("README.md",
+            Files.readAllLines(root.resolve("README.md"), StandardCharsets.UTF_8));
+        assertTrue(!readme.isEmpty(), "the README has a java block");
+        final List<String> first = readme.values().iterator().next();
+        assertEquals(regions(root).get("TypedQuickStart.java typed"), first, "the README's first java block is TypedQuickStart's");
+        assertTrue(first.size() < 25, "the typed example is under 25 lines: " + first.size());
+    }
+
+    @Test
+    void shouldFindBlocksAndRegions()
+    {
+        final Map<String, List<String>> blocks = javaBlocks("x.md",
+            List.of("# T", "```java", "    int x = 1;", "```", "text", "```", "not java", "```", "```java", "b", "```"));
+        assertEquals(List.of("x.md:2", "x.md:9"), new ArrayList<>(blocks.keySet()));
+        assertEquals(List.of("int x = 1;"), blocks.get("x.md:2"));
+        final Map<String, List<String>> regions = markedRegions("A.java",
+            List.of("a", "    // README:begin one", "      x", "    // README:end one", "// README:begin", "y", "// README:end"));
+        assertEquals(List.of("x"), regions.get("A.java one"));
+        assertEquals(List.of("y"), regions.get("A.java"));
     }
 
     @Test
     void shouldDedentByTheCommonIndentationOnly()
     {
         assertEquals(List.of("a", "", "  b"), dedent(List.of("    a  ", "", "      b")));
-    }
-
-    @Test
-    void shouldFindTheBlockUnderTheJavaApiHeading()
-    {
-        final List<String> readme = List.of(
-            "# Title", "```java", "not this", "```",
-            "## The Java API in 30 lines", "", "```java", "    int x = 1;", "```", "## Next", "```java", "nor this", "```");
-        assertEquals(List.of("    int x = 1;"), readmeBlock(readme));
     }
 }

@@ -21,11 +21,20 @@ final class BinaryResultEncoder implements ResultEncoder
     /** A multi-way join's key fields per input, or null for the binary kinds. */
     private final int[][] inputKeys;
     private final ThreadLocal<KeyScratch> scratch = ThreadLocal.withInitial(KeyScratch::new);
+    /**
+     * Upsert output (SPEC 2.7): the unique-key fields of each side in the result key, or null when that side
+     * is not part of it; both null for the retraction changelog.
+     */
+    private final int[] leftResultKey;
+    private final int[] rightResultKey;
 
     BinaryResultEncoder(final JoinSpec spec)
     {
         this.leftKey = indexes(spec, Side.LEFT, spec.leftKey());
         this.rightKey = indexes(spec, Side.RIGHT, spec.rightKey());
+        final io.junction.api.ResultKey resultKey = spec.resultKey();
+        this.leftResultKey = resultKey != null && resultKey.includes(Side.LEFT) ? indexes(spec, Side.LEFT, spec.leftUniqueKey()) : null;
+        this.rightResultKey = resultKey != null && resultKey.includes(Side.RIGHT) ? indexes(spec, Side.RIGHT, spec.rightUniqueKey()) : null;
         if (spec.kind() == JoinKind.MULTI)
         {
             final MultiJoinSpec multi = spec.multi();
@@ -82,6 +91,48 @@ final class BinaryResultEncoder implements ResultEncoder
         return out.array();
     }
 
+    /**
+     * Upsert output's record key: a binary row of the result key's fields, the left unique key's then the
+     * right's (each null for a padded side), so that one result key is one record key of a compacted topic.
+     */
+    private byte[] resultKey(final RowView left, final RowView right)
+    {
+        final int leftFields = leftResultKey == null ? 0 : leftResultKey.length;
+        final int rightFields = rightResultKey == null ? 0 : rightResultKey.length;
+        final KeyScratch s = scratch.get();
+        s.writer.wrap(s.buffer, 0, RowFormat.MAX_ROW_LENGTH, leftFields + rightFields);
+        for (int i = 0; i < leftFields; i++)
+        {
+            if (left == null)
+            {
+                s.writer.putNull(i);
+            }
+            else
+            {
+                s.writer.putField(i, left, leftResultKey[i]);
+            }
+        }
+        for (int i = 0; i < rightFields; i++)
+        {
+            if (right == null)
+            {
+                s.writer.putNull(leftFields + i);
+            }
+            else
+            {
+                s.writer.putField(leftFields + i, right, rightResultKey[i]);
+            }
+        }
+        final int length = s.writer.finish();
+        if (length < 0)
+        {
+            return null;
+        }
+        final byte[] key = new byte[length];
+        s.buffer.getBytes(0, key);
+        return key;
+    }
+
     private static int[] indexes(final JoinSpec spec, final Side side, final List<String> fields)
     {
         final int[] indexes = new int[fields.size()];
@@ -95,6 +146,10 @@ final class BinaryResultEncoder implements ResultEncoder
     @Override
     public byte[] key(final ChangeKind kind, final RowView left, final RowView right, final long timestamp)
     {
+        if (leftResultKey != null || rightResultKey != null)
+        {
+            return resultKey(left, right);
+        }
         final RowView row = left != null ? left : right;
         if (row == null)
         {
@@ -124,6 +179,10 @@ final class BinaryResultEncoder implements ResultEncoder
     @Override
     public byte[] value(final ChangeKind kind, final RowView left, final RowView right, final long timestamp)
     {
+        if ((leftResultKey != null || rightResultKey != null) && !kind.isAccumulate())
+        {
+            return null; // upsert output: a delete is a tombstone of its result key
+        }
         final int leftLength = left == null ? 0 : left.length();
         final int rightLength = right == null ? 0 : right.length();
         final ByteBuffer out = ByteBuffer.allocate(BinaryResult.HEADER_BYTES + leftLength + rightLength);

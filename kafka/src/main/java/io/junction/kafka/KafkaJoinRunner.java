@@ -719,7 +719,8 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         if (length < 0)
         {
-            deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            deadLetter(p, s, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
+                : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
         }
         final int result = multi ? publisher.publishInput(p, s, kind, row, 0, length, ts, step, System.nanoTime()) :
@@ -739,6 +740,9 @@ public final class KafkaJoinRunner implements AutoCloseable
             case Publisher.MALFORMED_ROW:
             case Publisher.INVALID_ARGUMENT:
                 deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
+                break;
+            case Publisher.SCHEMA_MISMATCH:
+                deadLetter(p, s, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
                 break;
             case Publisher.CLOSED:
                 fail(new KafkaJoinException("the engine closed under the runner"));

@@ -80,6 +80,10 @@ public interface ResultEncoder
      * left row (of the right row when the left is padded), so that equal join keys have equal record keys.
      * A multi-way join's value is {@link BinaryMultiResult}'s layout (one length and row per input); its key the
      * common key's values of the first input that is not padded.
+     * With upsert output ({@code JoinSpec.output() == UPSERT}, SPEC 2.7) the key is the result key instead:
+     * a binary row of the left unique key's fields then the right's, as {@code JoinSpec.resultKey()} names
+     * them (a padded side's fields null), and a delete's value is null: a tombstone, so that a compacted
+     * topic keeps the last result row per result key.
      *
      * @param spec the join, for its key fields.
      * @return the binary encoder.

@@ -12,12 +12,17 @@ public interface RowDecoder
 {
     /** Returned by {@link #decode} for a value that is not a row: the record becomes a counted dead letter. */
     int MALFORMED = -1;
+    /** Returned by {@link #decode} for a value its format cannot read (invalid JSON, not a row of the schema): dead letter {@code UNDECODABLE_VALUE}. */
+    int UNDECODABLE = -2;
+    /** Returned by {@link #decode} for a value whose row is larger than a row may be: dead letter {@code ROW_TOO_LARGE}. */
+    int TOO_LARGE = -3;
 
     /**
      * @param value the record's value; never null (a null value is a dead letter before any decoder).
      * @param out   a reusable buffer to write the row into, from index 0; its capacity is
      *              {@link io.junction.api.RowFormat#MAX_ROW_LENGTH}.
-     * @return the row's length in bytes, or a negative code ({@link #MALFORMED}) when the value is not a row.
+     * @return the row's length in bytes, or a negative code ({@link #MALFORMED}, {@link #UNDECODABLE},
+     *         {@link #TOO_LARGE}) when the value is not a row.
      */
     int decode(byte[] value, MutableDirectBuffer out);
 

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The README's Java block under "Running Junction as a Kafka consumer group" is {@link KafkaJoinExample}'s marked
- * region, line for line (dedented), so the README shows code the tests run. When this fails, paste the region
- * into the README's block.
+ * docs/KAFKA.md's Java block under "Running Junction as a Kafka consumer group" is {@link KafkaJoinExample}'s marked
+ * region, line for line (dedented), so the docs show code the tests run. When this fails, paste the region
+ * into the block.
  */
 final class KafkaReadmeExampleTest
 {
@@ -27,9 +27,9 @@ final class KafkaReadmeExampleTest
     void readmeBlockIsTheExamplesRegion() throws IOException
     {
         final List<String> readme = Files.readAllLines(
-            Path.of(System.getProperty("junction.readme", "../README.md")), StandardCharsets.UTF_8);
+            Path.of(System.getProperty("junction.kafka.doc", "../docs/KAFKA.md")), StandardCharsets.UTF_8);
         final int heading = readme.indexOf(HEADING);
-        assertTrue(heading >= 0, "the README has the section '" + HEADING + "'");
+        assertTrue(heading >= 0, "docs/KAFKA.md has the section '" + HEADING + "'");
         int line = heading + 1;
         while (line < readme.size() && !readme.get(line).equals("```java"))
         {
@@ -62,6 +62,6 @@ final class KafkaReadmeExampleTest
         }
         assertTrue(!region.isEmpty(), "KafkaJoinExample has its README region");
         assertEquals(String.join("\n", region), String.join("\n", block),
-            "README.md's Kafka block differs from KafkaJoinExample's region: paste the region into the README");
+            "docs/KAFKA.md's Kafka block differs from KafkaJoinExample's region: paste the region into the block");
     }
 }

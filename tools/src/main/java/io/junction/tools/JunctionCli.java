@@ -1,5 +1,6 @@
 package io.junction.tools;
 
+import io.junction.tools.cli.CliError;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.KafkaCommand;
@@ -10,6 +11,11 @@ import io.junction.tools.cli.ReplayCommand;
 import io.junction.tools.cli.ReportCommand;
 import io.junction.tools.cli.SoakCommand;
 import io.junction.tools.cli.SweepCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,7 +26,9 @@ import picocli.CommandLine.Spec;
  * The {@code junction} command line ({@code tools/bin/junction}): {@code replay} runs a SPEC scenario
  * through the engine, {@code demo} runs the W1 show-click join at full speed; {@code loadgen},
  * {@code sweep} and {@code report} are the latency harness, {@code nexmark} the Nexmark join
- * queries, {@code soak} a long fixed-rate run, {@code durability} the costs of durable state. The only place in the tools that calls {@link System#exit}, so that every command stays
+ * queries, {@code soak} a long fixed-rate run, {@code durability} the costs of durable state, {@code kafka} a
+ * Kafka consumer-group member and its producer and bench. Errors are one line each: an option error
+ * prints its message and "try --help", a failed command its message without exception names. The only place in the tools that calls {@link System#exit}, so that every command stays
  * usable in-process from tests via {@link #commandLine()}.
  */
 @Command(
@@ -33,6 +41,8 @@ import picocli.CommandLine.Spec;
         NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
+    /** Set to true to get the stack trace of a failed command. */
+    public static final String DEBUG_PROP_NAME = "junction.debug";
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
     private static final String SLF4J_VERBOSITY_PROP_NAME = "slf4j.internal.verbosity";
 
@@ -41,7 +51,64 @@ public final class JunctionCli implements Runnable {
 
     /** @return a configured command line, for {@link #main} and for tests */
     public static CommandLine commandLine() {
-        return new CommandLine(new JunctionCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new JunctionCli()).setCaseInsensitiveEnumValuesAllowed(true)
+            .setParameterExceptionHandler(JunctionCli::optionError)
+            .setExecutionExceptionHandler(JunctionCli::failure);
+    }
+
+    /**
+     * An option error: the message and where help is, not the whole usage (which would bury the message).
+     *
+     * @return the command's exit status for invalid input (2)
+     */
+    static int optionError(final ParameterException e, final String[] args) {
+        final CommandLine command = e.getCommandLine();
+        final PrintWriter err = command.getErr();
+        err.println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("try '" + command.getCommandSpec().qualifiedName() + " --help'");
+        err.flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /**
+     * A command that failed: one line for the user, without exception class names or a stack trace
+     * (set {@code -Djunction.debug=true}, in {@code JAVA_OPTS}, for the trace).
+     *
+     * @return the error's exit status ({@link CliError}) or 1
+     */
+    static int failure(final Exception e, final CommandLine command, final CommandLine.ParseResult parsed) {
+        final PrintWriter err = command.getErr();
+        err.println(command.getCommandSpec().qualifiedName() + ": " + describe(e));
+        if (Boolean.getBoolean(DEBUG_PROP_NAME)) {
+            e.printStackTrace(err);
+        } else if (!(e instanceof CliError) && !(e instanceof IOException)) {
+            err.println("(an unexpected error: -D" + DEBUG_PROP_NAME + "=true in JAVA_OPTS prints its stack trace)");
+        }
+        err.flush();
+        return e instanceof CliError ? ((CliError) e).exitCode() : 1;
+    }
+
+    /**
+     * @param e an exception
+     * @return a sentence for the user, naming the file of a file error
+     */
+    public static String describe(final Throwable e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file: " + ((NoSuchFileException) e).getFile();
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied: " + ((AccessDeniedException) e).getFile();
+        }
+        if (e instanceof FileSystemException) {
+            final FileSystemException f = (FileSystemException) e;
+            return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : "cannot be read or written");
+        }
+        final String message = e.getMessage();
+        if (message == null || message.isBlank()) {
+            return e.getCause() != null ? describe(e.getCause()) : "internal error";
+        }
+        return message;
     }
 
     /**
@@ -62,6 +129,6 @@ public final class JunctionCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak, durability or help)");
+            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak, durability, kafka or help)");
     }
 }

@@ -315,6 +315,24 @@ public final class EngineBeans
         }
 
         @Override
+        public long getExpiredLeftRows()
+        {
+            return snapshot().expiredLeft;
+        }
+
+        @Override
+        public long getExpiredRightRows()
+        {
+            return snapshot().expiredRight;
+        }
+
+        @Override
+        public long getEvictedRows()
+        {
+            return snapshot().evictedRows;
+        }
+
+        @Override
         public long getDeadLetters()
         {
             return snapshot().deadLetters();
@@ -571,6 +589,24 @@ public final class EngineBeans
         public long getExpiredRows()
         {
             return sum(s -> s.expiredRows);
+        }
+
+        @Override
+        public long getExpiredLeftRows()
+        {
+            return sum(s -> s.expiredLeft);
+        }
+
+        @Override
+        public long getExpiredRightRows()
+        {
+            return sum(s -> s.expiredRight);
+        }
+
+        @Override
+        public long getEvictedRows()
+        {
+            return sum(s -> s.evictedRows);
         }
 
         @Override

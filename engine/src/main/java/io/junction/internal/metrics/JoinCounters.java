@@ -23,6 +23,12 @@ public final class JoinCounters implements OperatorCounters
     public long badInputs;
     /** Rows removed from state by expiry (interval bounds, windows, TTL). */
     public long expiredRows;
+    /** Of {@link #expiredRows}: regular-join rows dropped by state TTL or eviction, left side (SPEC 2.7 visible expiry). */
+    public long expiredLeft;
+    /** Of {@link #expiredRows}: regular-join rows dropped by state TTL or eviction, right side. */
+    public long expiredRight;
+    /** Of those: rows the {@code expire-oldest} policy evicted before their TTL. */
+    public long evictedRows;
     /** Live rows in state, left side. */
     public long liveLeft;
     /** Live rows in state, right side. */
@@ -53,7 +59,7 @@ public final class JoinCounters implements OperatorCounters
         out.putLong(rowsIn).putLong(rowsOut).putLong(lateRows).putLong(badInputs).putLong(expiredRows)
             .putLong(liveLeft).putLong(liveRight).putLong(stateBytes).putLong(hashCollisions)
             .putLong(predicateFailures).putLong(usedStateBytes).putLong(liveStateBytes).putLong(pendingTimers)
-            .putLong(watermark);
+            .putLong(watermark).putLong(expiredLeft).putLong(expiredRight).putLong(evictedRows);
     }
 
     /** Reads what {@link #save} wrote. */
@@ -73,6 +79,9 @@ public final class JoinCounters implements OperatorCounters
         liveStateBytes = in.getLong();
         pendingTimers = in.getLong();
         watermark = in.getLong();
+        expiredLeft = in.getLong();
+        expiredRight = in.getLong();
+        evictedRows = in.getLong();
     }
 
     @Override
@@ -109,6 +118,18 @@ public final class JoinCounters implements OperatorCounters
     public long expiredRows()
     {
         return expiredRows;
+    }
+
+    @Override
+    public long expiredRows(final io.junction.api.Side side)
+    {
+        return side == io.junction.api.Side.LEFT ? expiredLeft : expiredRight;
+    }
+
+    @Override
+    public long evictedRows()
+    {
+        return evictedRows;
     }
 
     @Override

@@ -40,7 +40,10 @@ public final class PartitionMetrics
     private static final int LAST_CHECKPOINT_WRITTEN = 19;
     private static final int LAST_CHECKPOINT_LINKED = 20;
     private static final int USER_CODE_FAILURES = 21;
-    private static final int DEAD_LETTERS = 22;
+    private static final int EXPIRED_LEFT = 22;
+    private static final int EXPIRED_RIGHT = 23;
+    private static final int EVICTED_ROWS = 24;
+    private static final int DEAD_LETTERS = 25;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -85,6 +88,9 @@ public final class PartitionMetrics
         LONGS.setRelease(values, LIVE_STATE_BYTES, counters.liveStateBytes());
         LONGS.setRelease(values, USER_CODE_FAILURES, counters.userCodeFailures());
         LONGS.setRelease(values, EVENTS, events);
+        LONGS.setRelease(values, EXPIRED_LEFT, counters.expiredRows(io.junction.api.Side.LEFT));
+        LONGS.setRelease(values, EXPIRED_RIGHT, counters.expiredRows(io.junction.api.Side.RIGHT));
+        LONGS.setRelease(values, EVICTED_ROWS, counters.evictedRows());
         for (int r = 0; r < deadLetters.length; r++)
         {
             LONGS.setRelease(values, DEAD_LETTERS + r, deadLetters[r]);
@@ -157,7 +163,8 @@ public final class PartitionMetrics
             get(HANDLER_ERRORS), get(EVENTS), ringOccupancy, ringCapacity, byReason, failed,
             get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES),
             get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
-            get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES));
+            get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
+            get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS));
     }
 
     private long get(final int index)

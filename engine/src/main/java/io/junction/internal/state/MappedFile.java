@@ -5,7 +5,6 @@ import net.openhft.chronicle.core.OS;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
@@ -13,7 +12,9 @@ import java.nio.file.Path;
  * A file of durable state mapped into memory as one contiguous region: the whole of {@code reserve}
  * bytes is mapped at once (address space only), and the file's length grows in steps as its owner
  * needs, by writing zeros, so that the file holds exactly the image in use (no sparse tail, and a full
- * disk is an answer at growth time, never a fault on a later store into a hole).
+ * disk is an answer at growth time, never a fault on a later store into a hole). Growth and force go
+ * through the {@link RandomAccessFile}, whose operations an interrupt of the thread cannot break; its channel
+ * serves the map only.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -27,7 +28,7 @@ public final class MappedFile implements AutoCloseable
     private final long address;
     private final long reserved;
     private long length;
-    private ByteBuffer zeros;
+    private byte[] zeros;
     private boolean closed;
 
     private MappedFile(final Path path, final RandomAccessFile file, final long reserve, final long length) throws IOException
@@ -38,6 +39,9 @@ public final class MappedFile implements AutoCloseable
         this.reserved = OS.pageAlign(Math.max(reserve, length));
         this.length = length;
         long mapped = 0;
+        // The channel is used for this map only: an interrupt during a channel operation closes it (and the
+        // file), so the map runs with the flag cleared (and restored after); growth and force never use it.
+        final boolean interrupted = Thread.interrupted();
         try
         {
             mapped = OS.map(channel, FileChannel.MapMode.READ_WRITE, 0, reserved);
@@ -47,6 +51,10 @@ public final class MappedFile implements AutoCloseable
             if (mapped == 0)
             {
                 file.close();
+            }
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
             }
         }
         this.address = mapped;
@@ -185,17 +193,24 @@ public final class MappedFile implements AutoCloseable
         length = newLength;
     }
 
+    /**
+     * Writes zeros through the file itself, not its channel: a {@link RandomAccessFile}'s own writes are not
+     * interruptible, so an interrupt of the owning thread (user code on it may set the flag) cannot close the
+     * file for good, as it would close an interruptible {@link FileChannel}.
+     */
     private void writeZeros(final long from, final long to) throws IOException
     {
         if (zeros == null)
         {
-            zeros = ByteBuffer.allocateDirect(ZEROS);
+            zeros = new byte[ZEROS];
         }
+        file.seek(from);
         long position = from;
         while (position < to)
         {
-            zeros.clear().limit((int)Math.min(ZEROS, to - position));
-            position += channel.write(zeros, position);
+            final int n = (int)Math.min(ZEROS, to - position);
+            file.write(zeros, 0, n);
+            position += n;
         }
     }
 
@@ -206,8 +221,9 @@ public final class MappedFile implements AutoCloseable
      */
     public void force() throws IOException
     {
-        // fsync of the file writes back the pages dirtied through the mapping too (they are its page cache).
-        channel.force(true);
+        // fsync of the file writes back the pages dirtied through the mapping too (they are its page cache);
+        // through the descriptor, not the channel, which an interrupt would close.
+        file.getFD().sync();
     }
 
     /** Unmaps and closes; idempotent. */

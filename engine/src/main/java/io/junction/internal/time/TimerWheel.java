@@ -179,6 +179,26 @@ public final class TimerWheel
     }
 
     /**
+     * Hands every pending entry to {@code visitor} without unlinking it; the visitor must neither
+     * schedule nor cancel entries of this wheel.
+     *
+     * @return entries visited.
+     */
+    public long visitAll(final ExpiryHandler visitor)
+    {
+        long visited = 0;
+        for (int slot = 0; slot < slots.length; slot++)
+        {
+            for (long entry = slots[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
+            {
+                visitor.onExpiry(entry);
+                visited++;
+            }
+        }
+        return visited;
+    }
+
+    /**
      * @return a pending entry with the earliest deadline (to within one slot once the wheel has been
      *         advanced: the first entry of this turn in the first slot that has one), or 0 when none is
      *         pending. Walks at most one turn of slots, or every entry before the first advance.

@@ -286,11 +286,18 @@ public final class KafkaCommand implements Callable<Integer> {
             }
             final KafkaJoinRunner runner = new KafkaJoinRunner(config);
             final CountDownLatch stopped = new CountDownLatch(1);
+            final java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(EXIT_FAILED);
             final Thread hook = new Thread(() -> {
                 runner.close();
                 try {
                     // The JVM exits when this hook returns: let the member finish its last checkpoints first.
-                    stopped.await(60, TimeUnit.SECONDS);
+                    if (stopped.await(60, TimeUnit.SECONDS)) {
+                        // A SIGTERM that stopped the member cleanly is a clean stop: the run's status (0), not
+                        // the 143 the JVM would report for the signal.
+                        System.out.flush();
+                        System.err.flush();
+                        Runtime.getRuntime().halt(status.get());
+                    }
                 } catch (final InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -309,6 +316,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 System.err.println("junction kafka join: stopped; consumed " + runner.recordsConsumed() + ", produced " +
                     runner.outputsProduced() + ", dead letters " + runner.deadLetters() + ", checkpoints " +
                     runner.checkpoints());
+                status.set(EXIT_OK);
                 return EXIT_OK;
             } catch (final KafkaJoinException e) {
                 System.err.println("junction kafka join: " + e.getMessage());
@@ -379,11 +387,23 @@ public final class KafkaCommand implements Callable<Integer> {
                 adminProps.putAll(connection.properties);
                 adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
                 try (Admin admin = Admin.create(adminProps)) {
+                    // A topic that exists already is used as it is (a note says so), never a stack trace.
                     final List<NewTopic> create = new ArrayList<>();
                     for (final String topic : topics) {
                         create.add(new NewTopic(topic, createPartitions, (short) 1));
                     }
-                    admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
+                    final var created = admin.createTopics(create).values();
+                    for (final var topic : created.entrySet()) {
+                        try {
+                            topic.getValue().get(30, TimeUnit.SECONDS);
+                        } catch (final java.util.concurrent.ExecutionException e) {
+                            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                                throw e;
+                            }
+                            System.err.println("junction kafka produce: topic " + topic.getKey() +
+                                " exists already: used as it is (--create-topics creates only missing topics)");
+                        }
+                    }
                 }
             }
             props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

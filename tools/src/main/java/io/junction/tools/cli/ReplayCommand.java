@@ -1,5 +1,7 @@
 package io.junction.tools.cli;
 
+import io.junction.api.Field;
+import io.junction.api.Schema;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.runtime.CheckpointException;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code junction replay SPEC EVENTS}: runs a SPEC 1 scenario through the engine ({@link Replay}) and
  * writes the output lines (stdout or {@code --out}) and dead-letter lines (stderr or
- * {@code --dead-letter}), each merged in step order.
+ * {@code --dead-letter}), each merged in step order, then a one-line summary to stderr (events, outputs,
+ * dead letters by code). A spec field that no row of the log carried ends the run with a warning and
+ * exit status 5 ({@code --strict}: refused before the run); {@code --fields} declares the rows instead.
  */
 @Command(
     name = "replay",
@@ -41,7 +45,9 @@ import picocli.CommandLine.Spec;
         "1:a file could not be read or written",
         "2:an option or the join spec was rejected (or its join kind is not implemented); nothing ran",
         "3:the run completed but partition threads reported errors; the output may be incomplete",
-        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)"})
+        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)",
+        "5:a spec field (key, filter or condition) that no row of the log carried: a misspelt name? (a warning "
+            + "names it; with --strict nothing ran)"})
 public final class ReplayCommand implements Callable<Integer> {
     /** Exit code of a completed run. */
     public static final int EXIT_OK = 0;
@@ -53,6 +59,8 @@ public final class ReplayCommand implements Callable<Integer> {
     public static final int EXIT_ENGINE_ERRORS = 3;
     /** Exit code of a durable replay whose state could not be recovered or checkpointed. */
     public static final int EXIT_STATE = 4;
+    /** Exit code of a run (or, with {@code --strict}, a refused run) in which no row carried some spec field. */
+    public static final int EXIT_FIELDS_NOT_CARRIED = 5;
     /** Default {@code --checkpoint-every}. */
     public static final long CHECKPOINT_EVERY_DEFAULT = 10_000;
     /** The largest {@code --partitions} a replay takes. */
@@ -112,19 +120,33 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--progress", description = "with --state: print a line to stderr before each checkpoint and before the close")
     private boolean progress;
 
+    @Option(names = "--expired", paramLabel = "FILE", description = "write the rows a regular join drops by stateTtl or "
+        + "expire-oldest eviction here, one JSON line each: step, side, reason, ts, row (docs/SEMANTICS.md 4.7)")
+    private Path expired;
+    @Option(names = "--fields", paramLabel = "NAME[:TYPE][!],...", split = ",",
+        description = "declare the rows' fields instead of learning them from the log; TYPE is long, double, boolean "
+            + "or string, ! makes a field required. A spec field not declared rejects the spec (exit 2); a row "
+            + "that does not fit is a schema_mismatch dead letter")
+    private java.util.List<String> fields;
+
+    @Option(names = "--strict", description = "without --fields: refuse to run (exit 5) when no row of the log "
+        + "carries one of the spec's fields, instead of running and warning")
+    private boolean strict;
+
     @Option(names = "--stats", description = "after the run, print each partition's counters and hot keys to stderr")
     private boolean stats;
 
     @Override
     public Integer call() {
         final PrintWriter err = spec.commandLine().getErr();
-        checkOptions();
         final EngineConfig config;
         try {
-            config = Replay.config(partitions)
+            propertiesForOptionsNotGiven();
+            checkOptions();
+            config = withSystemProperties(Replay.config(partitions)
                 .withWaitStrategy(waitStrategy)
-                .withSlotCapacity(slotCapacity)
-                .withState(StateConfig.defaults().withMaxKeys(maxKeys));
+                .withSlotCapacity(slotCapacity), maxKeys);
+            config.checkRingMemory();
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -140,11 +162,21 @@ public final class ReplayCommand implements Callable<Integer> {
             return ioError(err, "cannot read join spec " + specFile, e);
         }
 
+        final Schema declared = declaredFields();
         final ReplayResult result;
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
-                progress ? err : null)).run(joinSpec, Replay.events(eventsFile));
-        } catch (final CheckpointException e) {
+                progress ? err : null)).fields(declared).strict(strict).run(joinSpec, Replay.events(eventsFile));
+        } catch (final Replay.SpecFieldsNotCarriedException e) {
+            err.println("junction replay: refused (--strict): " + e.getMessage());
+            err.flush();
+            return EXIT_FIELDS_NOT_CARRIED;
+        } catch (final JoinSpecException e) {
+            err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
+            err.flush();
+            return EXIT_SPEC;
+        } catch (final CheckpointException | io.junction.join.DurableStateException e) {
+            // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());
             err.flush();
             return EXIT_STATE;
@@ -167,12 +199,22 @@ public final class ReplayCommand implements Callable<Integer> {
         try {
             write(result, true, out, spec.commandLine().getOut());
             write(result, false, deadLetter, err);
+            if (expired != null) {
+                try (Writer writer = Files.newBufferedWriter(expired, StandardCharsets.UTF_8)) {
+                    for (final String line : result.expiredLines()) {
+                        writer.write(line);
+                        writer.write('\n');
+                    }
+                }
+            }
         } catch (final IOException e) {
             return ioError(err, "cannot write output", e);
         }
         if (stats) {
             printStats(result, err);
         }
+        err.println("junction replay: " + result.summary());
+        err.flush();
         if (result.errorCount() > 0) {
             err.println("junction replay: " + result.errorCount() + " error(s) in partition threads, output may be incomplete:");
             for (final String error : result.errors()) {
@@ -181,7 +223,65 @@ public final class ReplayCommand implements Callable<Integer> {
             err.flush();
             return EXIT_ENGINE_ERRORS;
         }
+        if (!result.specFieldsNotCarried().isEmpty()) {
+            err.println("junction replay: warning: no row of " + eventsFile + " carries the spec's field(s) "
+                + result.specFieldsNotCarried() + ": the output is what a misspelt name gives (empty or padded); "
+                + "check the names, or declare the rows with --fields");
+            err.flush();
+            return EXIT_FIELDS_NOT_CARRIED;
+        }
         return EXIT_OK;
+    }
+
+    /** @return the schema {@code --fields} declares, or null without it */
+    private Schema declaredFields() {
+        if (fields == null) {
+            return null;
+        }
+        if (strict) {
+            throw new ParameterException(spec.commandLine(), "--strict is for learnt fields; --fields declares them already");
+        }
+        final Field[] declared = new Field[fields.size()];
+        for (int i = 0; i < declared.length; i++) {
+            String text = fields.get(i).trim();
+            final boolean required = text.endsWith("!");
+            if (required) {
+                text = text.substring(0, text.length() - 1);
+            }
+            final int colon = text.indexOf(':');
+            final String name = colon < 0 ? text : text.substring(0, colon);
+            final String type = colon < 0 ? "" : text.substring(colon + 1);
+            if (name.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "--fields: empty field name in '" + fields.get(i) + "'");
+            }
+            Field field;
+            switch (type) {
+                case "":
+                    field = Field.any(name);
+                    break;
+                case "long":
+                    field = Field.longField(name);
+                    break;
+                case "double":
+                    field = Field.doubleField(name);
+                    break;
+                case "boolean":
+                    field = Field.booleanField(name);
+                    break;
+                case "string":
+                    field = Field.string(name);
+                    break;
+                default:
+                    throw new ParameterException(spec.commandLine(), "--fields: type of '" + name + "' must be long, double, "
+                        + "boolean or string, got '" + type + "'");
+            }
+            declared[i] = required ? field.required() : field;
+        }
+        try {
+            return Schema.of(declared);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--fields: " + e.getMessage(), e);
+        }
     }
 
     private static void printStats(final ReplayResult result, final PrintWriter err) {
@@ -190,6 +290,72 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         err.print(HotKeyReport.format(result.hotKeys(), HotKeyReport.TOP));
         err.flush();
+    }
+
+    /**
+     * {@code -Djunction.*} options (from {@code JAVA_OPTS}, as the README says) for the options the command
+     * line did not give: an option given wins over its property.
+     */
+    private void propertiesForOptionsNotGiven() {
+        final picocli.CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (!given.hasMatchedOption("--partitions") && System.getProperty(EngineConfig.PARTITIONS_PROP_NAME) != null) {
+            partitions = intProperty(EngineConfig.PARTITIONS_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--slot-capacity") && System.getProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME) != null) {
+            slotCapacity = intProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--max-keys") && System.getProperty(StateConfig.MAX_KEYS_PROP_NAME) != null) {
+            maxKeys = longProperty(StateConfig.MAX_KEYS_PROP_NAME);
+        }
+        if (!given.hasMatchedOption("--wait-strategy") && System.getProperty(EngineConfig.WAIT_STRATEGY_PROP_NAME) != null) {
+            waitStrategy = EngineConfig.fromSystemProperties().waitStrategy();
+        }
+    }
+
+    /**
+     * The replay's configuration with every {@code -Djunction.*} property that is set applied (the engine's
+     * and the state's, {@code EngineConfig.fromSystemProperties}); the replay's own defaults where none is.
+     *
+     * @param base    the replay's configuration from its options.
+     * @param maxKeys the key capacity per partition (option or property).
+     * @return the configuration to run with.
+     * @throws IllegalArgumentException naming a property whose value is not valid.
+     */
+    static EngineConfig withSystemProperties(final EngineConfig base, final long maxKeys) {
+        final EngineConfig props = EngineConfig.fromSystemProperties();
+        EngineConfig config = base.withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeys));
+        if (System.getProperty(EngineConfig.RING_SIZE_PROP_NAME) != null) {
+            config = config.withRingSize(intProperty(EngineConfig.RING_SIZE_PROP_NAME));
+        }
+        if (System.getProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME) != null) {
+            config = config.withCloseTimeoutMillis(longProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME));
+        }
+        if (System.getProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME) != null) {
+            config = config.withIdleTimeout(java.time.Duration.ofMillis(longProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME)));
+        }
+        if (System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME) != null) {
+            config = config.withReadAhead(props.readAhead());
+        }
+        if (System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME) != null) {
+            config = config.withRecordLatency(props.recordLatency());
+        }
+        return config;
+    }
+
+    private static int intProperty(final String name) {
+        try {
+            return Integer.parseInt(System.getProperty(name).trim());
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
+        }
+    }
+
+    private static long longProperty(final String name) {
+        try {
+            return Long.parseLong(System.getProperty(name).trim());
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
+        }
     }
 
     /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */
@@ -216,7 +382,11 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                 "--out and --dead-letter name the same file (" + out + ", " + deadLetter + "): one would overwrite the other");
         }
-        for (final Path output : new Path[] {out, deadLetter}) {
+        if (expired != null && (out != null && sameFile(expired, out) || deadLetter != null && sameFile(expired, deadLetter))) {
+            throw new ParameterException(spec.commandLine(),
+                "--expired names the same file as --out or --dead-letter (" + expired + "): one would overwrite the other");
+        }
+        for (final Path output : new Path[] {out, deadLetter, expired}) {
             if (output != null && (sameFile(output, specFile) || sameFile(output, eventsFile))) {
                 throw new ParameterException(spec.commandLine(),
                     "output file " + output + " is an input of the run: it would be overwritten");
@@ -275,7 +445,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private static int ioError(final PrintWriter err, final String what, final IOException e) {
-        err.println("junction replay: " + what + ": " + e);
+        err.println("junction replay: " + what + ": " + io.junction.tools.JunctionCli.describe(e));
         err.flush();
         return EXIT_IO;
     }

@@ -1,11 +1,18 @@
 package io.junction.tools.cli;
 
+import io.junction.tools.json.RowJson;
 import io.junction.tools.perf.LatencyReport;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -24,16 +31,24 @@ public final class ReportCommand implements Callable<Integer>
     @Option(names = "--floor", description = "A log to use as the floor: every other log's percentiles are also shown as a ratio to it.")
     File floor;
 
+    @Option(names = "--hgrm", description = "Write each log's percentile distribution (HdrHistogram's .hgrm text, "
+        + "microseconds) to this file, one block per log.")
+    File hgrm;
+
+    @Option(names = "--json", description = "Write the table as JSON to this file: per log its count and p50, p90, p99, "
+        + "p99.9, p99.99 and max in microseconds.")
+    File json;
+
     @Override
     public Integer call() throws Exception
     {
         final List<LatencyReport.Series> series = new ArrayList<>();
         for (final File log : logs)
         {
-            series.add(new LatencyReport.Series(log.getName(), LatencyReport.readLog(log.toPath()), 0));
+            series.add(new LatencyReport.Series(log.getName(), read(log), 0));
         }
         final LatencyReport.Series floorSeries = floor == null ? null :
-            new LatencyReport.Series("floor " + floor.getName(), LatencyReport.readLog(floor.toPath()), 0);
+            new LatencyReport.Series("floor " + floor.getName(), read(floor), 0);
         System.out.print(LatencyReport.table(series, floorSeries));
         if (svg != null)
         {
@@ -45,6 +60,83 @@ public final class ReportCommand implements Callable<Integer>
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction latency report");
             System.out.println("plot: " + svg);
         }
+        final List<LatencyReport.Series> all = new ArrayList<>(series);
+        if (floorSeries != null)
+        {
+            all.add(floorSeries);
+        }
+        if (hgrm != null)
+        {
+            try (PrintStream out = new PrintStream(hgrm, StandardCharsets.UTF_8))
+            {
+                for (final LatencyReport.Series s : all)
+                {
+                    out.println("# " + s.label);
+                    s.histogram.outputPercentileDistribution(out, 1000.0);
+                    out.println();
+                }
+            }
+            System.out.println("percentile distribution: " + hgrm);
+        }
+        if (json != null)
+        {
+            Files.writeString(json.toPath(), json(all), StandardCharsets.UTF_8);
+            System.out.println("json: " + json);
+        }
         return 0;
+    }
+
+    /** @return {@code {"unit":"us","series":[{"label":...,"count":N,"p50":...,...,"max":...},...]}} */
+    static String json(final List<LatencyReport.Series> series)
+    {
+        final StringBuilder sb = new StringBuilder("{\"unit\":\"us\",\"series\":[");
+        String sep = "";
+        for (final LatencyReport.Series s : series)
+        {
+            final Histogram h = s.histogram;
+            sb.append(sep).append("{\"label\":");
+            RowJson.appendString(sb, s.label);
+            sb.append(",\"count\":").append(h.getTotalCount());
+            for (final double p : new double[] {50, 90, 99, 99.9, 99.99})
+            {
+                sb.append(",\"p").append(p == (long)p ? Long.toString((long)p) : Double.toString(p)).append("\":")
+                    .append(String.format(Locale.ROOT, "%.1f", h.getValueAtPercentile(p) / 1000.0));
+            }
+            sb.append(",\"max\":").append(String.format(Locale.ROOT, "%.1f", h.getMaxValue() / 1000.0)).append('}');
+            sep = ",";
+        }
+        return sb.append("]}\n").toString();
+    }
+
+    /**
+     * @return the log's histograms merged
+     * @throws CliError (exit 1) when the file is missing, unreadable, or no HdrHistogram interval log:
+     *     a table of zeros would read as a measurement
+     */
+    private static Histogram read(final File log)
+    {
+        if (!log.isFile())
+        {
+            throw new CliError(1, log.exists() ? log + " is not a file" : "no such file: " + log);
+        }
+        if (!log.canRead())
+        {
+            throw new CliError(1, "permission denied: " + log);
+        }
+        final Histogram histogram;
+        try
+        {
+            histogram = LatencyReport.readLog(log.toPath());
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            throw new CliError(1, log + " is not an HdrHistogram interval log (.hlog, as 'junction loadgen --hlog' writes)");
+        }
+        if (histogram.getTotalCount() == 0)
+        {
+            throw new CliError(1, log + " holds no latency values: not an HdrHistogram interval log (.hlog, as " +
+                "'junction loadgen --hlog' writes), or an empty one");
+        }
+        return histogram;
     }
 }

@@ -224,6 +224,45 @@ public final class RowJson {
     }
 
     /**
+     * Writes some fields of a row as a JSON object, in the given order (an absent field as null): a
+     * result key of upsert output (SPEC 2.7).
+     *
+     * @param schema names of the row's field indices
+     * @param row    the row (read during the call only)
+     * @param fields the field indices to write
+     * @param out    where the JSON is appended
+     * @return out
+     */
+    public static StringBuilder appendJson(final Schema schema, final RowView row, final int[] fields, final StringBuilder out) {
+        out.append('{');
+        for (int i = 0; i < fields.length; i++) {
+            final int field = fields[i];
+            if (i > 0) {
+                out.append(',');
+            }
+            appendString(out, schema.nameOf(field)).append(':');
+            final byte type = field < row.fieldSlots() ? row.type(field) : FieldType.ABSENT;
+            switch (type) {
+                case FieldType.LONG:
+                    out.append(row.getLong(field));
+                    break;
+                case FieldType.DOUBLE:
+                    appendDouble(out, row.getDouble(field));
+                    break;
+                case FieldType.BOOLEAN:
+                    out.append(row.getBoolean(field));
+                    break;
+                case FieldType.STRING:
+                    appendString(out, row.getString(field));
+                    break;
+                default:
+                    out.append("null");
+            }
+        }
+        return out.append('}');
+    }
+
+    /**
      * Writes a row as a JSON object.
      *
      * @param schema names of the row's field indices

@@ -28,16 +28,16 @@ public final class JsonRowDecoder implements RowDecoder {
         try {
             node = RowJson.mapper().readTree(value);
         } catch (final IOException e) {
-            return MALFORMED;
+            return UNDECODABLE;
         }
         if (node == null) {
-            return MALFORMED;
+            return UNDECODABLE;
         }
         try {
             final int length = json.encode(node, out, 0, out.capacity());
-            return length < 0 ? MALFORMED : length;
+            return length < 0 ? TOO_LARGE : length;
         } catch (final BadInputException e) {
-            return MALFORMED;
+            return UNDECODABLE;
         }
     }
 

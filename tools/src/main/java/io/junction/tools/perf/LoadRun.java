@@ -393,8 +393,8 @@ public final class LoadRun
 
     /**
      * Empties a directory for a durable run: one that does not exist or is empty, or a former state root
-     * (it holds the engine's {@code ENGINE} file). Anything else is refused, so a mistyped path never
-     * loses a user's files.
+     * (it holds the engine's {@code ENGINE} file) that no engine or tool holds (its {@code LOCK}). Anything
+     * else is refused, so a mistyped path never loses a user's files and a live engine never loses its state.
      */
     static void emptyDirectory(final Path dir)
     {
@@ -415,17 +415,30 @@ public final class LoadRun
             {
                 throw new IllegalArgumentException(dir + " is neither empty nor a Junction state root: not emptied");
             }
-            try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir))
+            // A root a running engine holds is never emptied under it: the engine's own lock is taken first
+            // (refused, naming the LOCK file, while another engine or tool holds it), and its file goes last.
+            final io.junction.internal.durable.DirectoryLock lock;
+            try
+            {
+                lock = io.junction.internal.durable.DirectoryLock.acquire(dir, "the state root");
+            }
+            catch (final java.io.IOException e)
+            {
+                throw new IllegalArgumentException(e.getMessage() + " (not emptied)", e);
+            }
+            try (lock; java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir))
             {
                 final List<Path> paths = new ArrayList<>(walk.toList());
                 java.util.Collections.reverse(paths);
+                final Path lockFile = dir.resolve(io.junction.internal.durable.DirectoryLock.FILE_NAME);
                 for (final Path path : paths)
                 {
-                    if (!path.equals(dir))
+                    if (!path.equals(dir) && !path.equals(lockFile))
                     {
                         java.nio.file.Files.delete(path);
                     }
                 }
+                java.nio.file.Files.deleteIfExists(lockFile);
             }
         }
         catch (final java.io.IOException e)

@@ -3,6 +3,10 @@ package io.junction.tools.replay;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.ExpiryHandler;
+import io.junction.api.ExpiryReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
@@ -20,7 +24,7 @@ import java.util.List;
  * {@link io.junction.runtime.JoinEngine#close()} has returned (which waits for the partition thread,
  * so the lists are safely published).
  */
-final class PartitionCollector implements ResultHandler, DeadLetterHandler {
+final class PartitionCollector implements ResultHandler, DeadLetterHandler, ExpiryHandler {
     private final Schema schema;
     /** The field names of a window coGroup's computed rows, or null. */
     private final Schema coGroupSchema;
@@ -30,6 +34,12 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
     /** Durable replays: lines go to these files as they are produced (null: kept in the lists). */
     private final Spool resultSpool;
     private final Spool deadLetterSpool;
+    /** SPEC 2.7 upsert output: the unique-key fields of each side in the result key (null: not in it), or both null. */
+    private int[] leftKeyFields;
+    private int[] rightKeyFields;
+    private boolean upsert;
+    /** Expired rows ({@code --expired}), kept in memory. */
+    private final List<StepLine> expired = new ArrayList<>();
     /** A multi-way join's input names (SPEC 2.6 output {@code "rows"}), or null. */
     private List<String> inputNames;
 
@@ -42,6 +52,47 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         this.coGroupSchema = coGroupSchema;
         this.resultSpool = resultSpool;
         this.deadLetterSpool = deadLetterSpool;
+    }
+
+    /**
+     * Takes the output shape of the spec: with upsert output (SPEC 2.7) lines are
+     * {@code {"step":S,"op":"upsert"|"delete","key":{"left":{..},"right":{..}},"left":..,"right":..}}, the key
+     * holding the parts {@link JoinSpec#resultKey()} names ({@code null} for a padded side).
+     *
+     * @param spec the join run
+     * @return this
+     */
+    PartitionCollector output(final JoinSpec spec) {
+        upsert = spec.output() == OutputMode.UPSERT;
+        if (upsert) {
+            leftKeyFields = spec.resultKey().includes(Side.LEFT) ? indexes(spec.leftSchema(), spec.leftUniqueKey()) : null;
+            rightKeyFields = spec.resultKey().includes(Side.RIGHT) ? indexes(spec.rightSchema(), spec.rightUniqueKey()) : null;
+        }
+        return this;
+    }
+
+    private static int[] indexes(final Schema schema, final List<String> names) {
+        final int[] fields = new int[names.size()];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = schema.indexOf(names.get(i));
+        }
+        return fields;
+    }
+
+    /** Visible expiry: {@code {"step":S,"side":"left","reason":"state-ttl","ts":T,"row":{..}}}. */
+    @Override
+    public void onExpired(final Side side, final RowView row, final long timestamp, final ExpiryReason reason, final long step) {
+        final StringBuilder sb = line;
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"side\":\"").append(side.jsonName()).append("\",\"reason\":\"")
+            .append(reason.jsonName()).append("\",\"ts\":").append(timestamp).append(",\"row\":");
+        RowJson.appendJson(schema, row, sb);
+        expired.add(new StepLine(step, sb.append('}').toString()));
+    }
+
+    /** @return the rendered expired rows, in the order this partition dropped them */
+    List<StepLine> expired() {
+        return expired;
     }
 
     /** A multi-way join: results are written with {@code "rows"} keyed by input name (SPEC 2.6). */
@@ -97,7 +148,42 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
 
     @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step) {
+        if (upsert) {
+            result(step, upsertLine(kind, left, right, step));
+            return;
+        }
         result(step, resultLine(kind, left, right, step).append('}').toString());
+    }
+
+    private String upsertLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {
+        final StringBuilder sb = line;
+        sb.setLength(0);
+        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.isAccumulate() ? "upsert" : "delete")
+            .append("\",\"key\":{");
+        if (leftKeyFields != null) {
+            sb.append("\"left\":");
+            appendKey(sb, left, leftKeyFields);
+        }
+        if (rightKeyFields != null) {
+            if (leftKeyFields != null) {
+                sb.append(',');
+            }
+            sb.append("\"right\":");
+            appendKey(sb, right, rightKeyFields);
+        }
+        sb.append("},\"left\":");
+        appendRow(sb, left);
+        sb.append(",\"right\":");
+        appendRow(sb, right);
+        return sb.append('}').toString();
+    }
+
+    private void appendKey(final StringBuilder sb, final RowView row, final int[] fields) {
+        if (row == null) {
+            sb.append("null");
+        } else {
+            RowJson.appendJson(schema, row, fields, sb);
+        }
     }
 
     @Override
@@ -152,7 +238,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
     }
 
     /**
-     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","side":"left","op":"+I","ts":T,"row":{...}}}.
+     * Renders a dead letter of a row: {@code {"step":S,"reason":"...","code":"late","side":"left","op":"+I","ts":T,"row":{...}}}
+     * ({@link DeadLetterCodes}).
      *
      * @param schema field names
      * @param sb     a reusable builder (cleared first)
@@ -177,6 +264,7 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
+        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
         sb.append(",\"side\":");
         RowJson.appendString(sb, side);
         sb.append(",\"op\":\"").append(kind.shortString())

@@ -14,6 +14,7 @@ import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
 import io.junction.tools.json.BadInputException;
 import io.junction.tools.json.RowJson;
+import io.junction.tools.spec.JoinSpecException;
 import io.junction.tools.spec.JoinSpecJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -24,9 +25,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -65,6 +68,9 @@ public final class Replay {
     private final EngineConfig config;
     /** Null: state in memory, output kept in memory until the run ends. */
     private final Durability durability;
+    /** The rows' declared schema ({@link #fields(Schema)}), or null to learn the names from the log. */
+    private Schema declared;
+    private boolean strict;
 
     /**
      * @param config the engine configuration to run with (see {@link #config(int)})
@@ -180,7 +186,7 @@ public final class Replay {
      */
     static boolean tsRequired(final JoinKind kind) {
         // MULTI: as the regular join (SPEC 2.6), ts defaults to 0
-        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL;
+        return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL || kind == JoinKind.ASOF;
     }
 
     /**
@@ -199,17 +205,110 @@ public final class Replay {
     public ReplayResult run(final JoinSpecJson.Parsed spec, final EventSource events) throws IOException {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
-        final List<String> names = collectNames(spec, events, tsRequired, refusedFirst);
-        final Schema schema = Schema.of(names);
+        final Carried carried = new Carried(spec.fieldNames());
+        final Schema schema;
+        if (declared != null) {
+            // --fields: the rows are declared, not learnt; a spec field outside them is a rejected spec
+            for (final String name : spec.fieldNames()) {
+                if (declared.indexOf(name) < 0) {
+                    throw new JoinSpecException(name, "not a declared field (--fields " + declared + ")");
+                }
+            }
+            schema = declared;
+        } else {
+            schema = Schema.of(collectNames(spec, events, tsRequired, refusedFirst, carried));
+            if (strict && !carried.missing().isEmpty()) {
+                throw new SpecFieldsNotCarriedException(carried.missing());
+            }
+        }
         final JoinSpec joinSpec = spec.spec(schema);
         try (EventLines lines = new EventLines(events.open())) {
-            return run(joinSpec, schema, lines, refusedFirst);
+            final ReplayResult result = run(joinSpec, schema, lines, refusedFirst);
+            return declared != null ? result : result.withSpecFieldsNotCarried(carried.missing());
+        }
+    }
+
+    /**
+     * Declares the rows' fields (the CLI's {@code --fields}), typed or not: the schema is exactly this
+     * instead of the names the log carries; a spec field it lacks rejects the spec, and a row that does
+     * not fit it is a {@code schema_mismatch} dead letter.
+     *
+     * @param fields the rows' schema, or null to learn it from the log (the default)
+     * @return this replay
+     */
+    public Replay fields(final Schema fields) {
+        this.declared = fields;
+        return this;
+    }
+
+    /**
+     * Without declared fields: refuse the run up front ({@link SpecFieldsNotCarriedException}, before the
+     * engine starts) when a spec field is carried by no row of the log, instead of running it and
+     * reporting the fields in {@link ReplayResult#specFieldsNotCarried()}.
+     *
+     * @param strict whether to refuse
+     * @return this replay
+     */
+    public Replay strict(final boolean strict) {
+        this.strict = strict;
+        return this;
+    }
+
+    /** The spec's fields and which of them some accepted row carried (the first pass). */
+    private static final class Carried {
+        private final List<String> specFields;
+        private final Set<String> seen = new HashSet<>();
+        private long rows;
+
+        Carried(final List<String> specFields) {
+            this.specFields = specFields;
+        }
+
+        void row(final JsonNode row) {
+            rows++;
+            if (seen.size() < specFields.size()) {
+                for (final String name : specFields) {
+                    if (row.has(name)) {
+                        seen.add(name);
+                    }
+                }
+            }
+        }
+
+        /** @return the spec fields no row carried, in spec order; none when the log has no row */
+        List<String> missing() {
+            final List<String> missing = new ArrayList<>();
+            if (rows > 0) {
+                for (final String name : specFields) {
+                    if (!seen.contains(name)) {
+                        missing.add(name);
+                    }
+                }
+            }
+            return missing;
+        }
+    }
+
+    /** A strict replay ({@link #strict(boolean)}) of a log in which no row carries some of the spec's fields. */
+    public static final class SpecFieldsNotCarriedException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final List<String> fields;
+
+        SpecFieldsNotCarriedException(final List<String> fields) {
+            super("no row of the event log carries the spec's field(s) " + fields +
+                " (a misspelt field name? the rows' fields are what the log's rows carry)");
+            this.fields = List.copyOf(fields);
+        }
+
+        /** @return the spec fields no row carried */
+        public List<String> fields() {
+            return fields;
         }
     }
 
     private List<String> collectNames(
         final JoinSpecJson.Parsed spec, final EventSource events, final boolean tsRequired,
-        final Map<Long, String> refused) throws IOException {
+        final Map<Long, String> refused, final Carried carried) throws IOException {
         final Map<String, Integer> index = new LinkedHashMap<>();
         for (final String name : spec.fieldNames()) {
             index.put(name, index.size());
@@ -240,6 +339,7 @@ public final class Replay {
                 } catch (final BadInputException e) {
                     continue; // the run dead-letters it the same way
                 }
+                carried.row(row);
                 added.clear();
                 for (final Map.Entry<String, JsonNode> field : row.properties()) {
                     if (!index.containsKey(field.getKey())) {
@@ -295,6 +395,9 @@ public final class Replay {
                 collectors[p] = new PartitionCollector(schema, spec.coGroupSchema(), results, deadLetters);
             }
             collectors[p].multiInputs(spec.multi());
+        }
+        for (final PartitionCollector collector : collectors) {
+            collector.output(spec); // SPEC 2.7: upsert lines
         }
         final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
@@ -404,11 +507,12 @@ public final class Replay {
                     durability.progress().flush();
                 }
                 cleanClose = true;
-                engine.close(new long[] {step});
+                closeComplete(engine, engine.close(new long[] {step}), errorCount, errors);
             }
         } finally {
             if (!cleanClose) {
-                engine.close();
+                // A close that gave up (a partition stopped making progress) leaves output missing: an error.
+                closeComplete(engine, engine.closeCompletely(), errorCount, errors);
             }
             if (durability != null) {
                 closeAll(spools, refusedSpool);
@@ -439,7 +543,13 @@ public final class Replay {
         for (int p = 0; p < partitions; p++) {
             hotKeys.add(engine.hotKeys(p));
         }
-        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys);
+        final List<StepLine> expired = new ArrayList<>();
+        for (final PartitionCollector collector : collectors) {
+            expired.addAll(collector.expired());
+        }
+        expired.sort(Comparator.comparingLong(StepLine::step));
+        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys)
+            .withExpired(expired);
     }
 
     /**
@@ -465,6 +575,17 @@ public final class Replay {
         }
         refused.clear();
         refusedSpool.flush();
+    }
+
+    /** Counts a close that did not complete as a partition error, so that the replay never exits 0 with output missing. */
+    private static void closeComplete(final JoinEngine engine, final boolean complete, final AtomicLong errorCount,
+        final List<String> errors) {
+        if (!complete) {
+            errorCount.incrementAndGet();
+            synchronized (errors) {
+                errors.add("engine: " + engine.closeShortfall());
+            }
+        }
     }
 
     /** A bound on the wait for one checkpoint: a hang is reported (exit status 4), not waited out for ever. */
@@ -537,6 +658,9 @@ public final class Replay {
             case Publisher.MALFORMED_ROW:
                 refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
                 return;
+            case Publisher.SCHEMA_MISMATCH:
+                refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.SCHEMA_MISMATCH.message())));
+                return;
             default:
                 check(code);
         }
@@ -557,6 +681,7 @@ public final class Replay {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
+        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
         sb.append(",\"side\":");
         RowJson.appendString(sb, event.sideName());
         sb.append(",\"op\":\"")
@@ -569,6 +694,7 @@ public final class Replay {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
+        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
         sb.append(",\"line\":");
         RowJson.appendString(sb, line);
         return sb.append('}').toString();

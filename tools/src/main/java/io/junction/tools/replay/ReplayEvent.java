@@ -143,7 +143,7 @@ public final class ReplayEvent {
         final long ts;
         if (tsNode == null) {
             if (tsRequired) {
-                throw new BadInputException("missing field 'ts': interval, window and temporal joins need event time");
+                throw new BadInputException("missing field 'ts': interval, window, temporal and asof joins need event time");
             }
             ts = 0;
         } else {

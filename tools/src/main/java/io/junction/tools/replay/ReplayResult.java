@@ -9,6 +9,10 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a replay produced: the result lines and dead-letter lines of every partition merged in step
@@ -22,10 +26,19 @@ public final class ReplayResult {
     private final List<String> errors;
     private final List<PartitionSnapshot> metrics;
     private final List<List<HotKey>> hotKeys;
+    private final List<String> specFieldsNotCarried;
 
     ReplayResult(
         final long steps, final List<StepLine> results, final List<StepLine> deadLetters, final long errorCount,
         final List<String> errors, final List<PartitionSnapshot> metrics, final List<List<HotKey>> hotKeys) {
+        this(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, List.of());
+    }
+
+    private ReplayResult(
+        final long steps, final List<StepLine> results, final List<StepLine> deadLetters, final long errorCount,
+        final List<String> errors, final List<PartitionSnapshot> metrics, final List<List<HotKey>> hotKeys,
+        final List<String> specFieldsNotCarried) {
+        this.specFieldsNotCarried = List.copyOf(specFieldsNotCarried);
         this.hotKeys = List.copyOf(hotKeys);
         this.steps = steps;
         this.results = Collections.unmodifiableList(results);
@@ -33,6 +46,73 @@ public final class ReplayResult {
         this.errorCount = errorCount;
         this.errors = Collections.unmodifiableList(errors);
         this.metrics = Collections.unmodifiableList(metrics);
+    }
+
+    /** Rows the join dropped by state TTL or eviction (SPEC 2.7 visible expiry), ordered by step. */
+    private List<StepLine> expired = List.of();
+
+    /** Sets the expired rows; the replay's, once, before it hands the result out. */
+    ReplayResult withExpired(final List<StepLine> lines) {
+        this.expired = Collections.unmodifiableList(lines);
+        return this;
+    }
+
+    /** @return the expired rows' lines ({@code {"step":..,"side":..,"reason":..,"ts":..,"row":..}}), ordered by step */
+    public List<String> expiredLines() {
+        return texts(expired);
+    }
+
+    /** @return this result, noting the spec fields that no accepted row of the log carried */
+    ReplayResult withSpecFieldsNotCarried(final List<String> fields) {
+        return new ReplayResult(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, fields).withExpired(expired);
+    }
+
+    /**
+     * @return the spec's fields (keys, filter and condition fields) that no accepted row of the log
+     *     carried, in spec order: a misspelt name (the output is then empty or padded); empty when every
+     *     one was carried, when the log has no row, or when the rows' fields were declared
+     */
+    public List<String> specFieldsNotCarried() {
+        return specFieldsNotCarried;
+    }
+
+    /**
+     * @return the number of dead letters of each code ({@link DeadLetterCodes}), codes in
+     *     alphabetical order
+     */
+    public Map<String, Long> deadLettersByCode() {
+        final Map<String, Long> counts = new TreeMap<>();
+        final Pattern code = Pattern.compile("\"code\":\"([a-z_]+)\"");
+        for (final StepLine line : deadLetters) {
+            final Matcher m = code.matcher(line.json());
+            counts.merge(m.find() ? m.group(1) : DeadLetterCodes.BAD_INPUT, 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    /**
+     * @return the one-line summary {@code junction replay} prints to stderr at the end of every run:
+     *     {@code "12 events, 5 outputs, 2 dead letters (late 1, malformed_row 1)"}
+     */
+    public String summary() {
+        final StringBuilder sb = new StringBuilder();
+        sb.append(steps).append(steps == 1 ? " event, " : " events, ")
+            .append(results.size()).append(results.size() == 1 ? " output, " : " outputs, ")
+            .append(deadLetters.size()).append(deadLetters.size() == 1 ? " dead letter" : " dead letters");
+        final Map<String, Long> byCode = deadLettersByCode();
+        if (!byCode.isEmpty()) {
+            sb.append(" (");
+            String sep = "";
+            for (final Map.Entry<String, Long> e : byCode.entrySet()) {
+                sb.append(sep).append(e.getKey()).append(' ').append(e.getValue());
+                sep = ", ";
+            }
+            sb.append(')');
+        }
+        if (errorCount > 0) {
+            sb.append(", ").append(errorCount).append(errorCount == 1 ? " partition error" : " partition errors");
+        }
+        return sb.toString();
     }
 
     /** @return the number of non-blank input lines, which is also the step of the end-of-log flush */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.junction.api.AsofSpec;
 import io.junction.api.CoGroupBuiltin;
 import io.junction.api.CompareOp;
 import io.junction.api.ConditionTerm;
@@ -17,6 +18,7 @@ import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
+import io.junction.api.OutputMode;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
@@ -78,7 +80,9 @@ public final class JoinSpecJson {
 
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
-        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup");
+        "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof",
+        "paddedDelay", "output", "padOnExpiry");
+    private static final Set<String> ASOF_FIELDS = Set.of("direction", "tolerance", "emit");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
     private static final Set<String> SLIDING_FIELDS = Set.of("kind", "size", "slide", "offset");
@@ -102,6 +106,8 @@ public final class JoinSpecJson {
         private final List<String> rightUniqueKey;
         private final IntervalBounds interval;
         private final WindowSpec window;
+        /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
+        private AsofSpec asof;
         private final List<FieldFilter> leftFilter;
         private final List<FieldFilter> rightFilter;
         private final List<ConditionTerm> condition;
@@ -111,6 +117,10 @@ public final class JoinSpecJson {
         private final List<String> fieldNames;
         /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
         private CoGroupBuiltin coGroup;
+        /** SPEC 2.7, set once by {@link #parse(JsonNode)}: the padded-row delay (-1: none), the output mode, padOnExpiry. */
+        private long paddedDelay = -1;
+        private OutputMode output = OutputMode.RETRACT;
+        private boolean padOnExpiry;
         /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
         private final MultiInputs multi;
 
@@ -251,6 +261,9 @@ public final class JoinSpecJson {
             if (window != null) {
                 builder.window(window);
             }
+            if (asof != null) {
+                builder.asof(asof);
+            }
             for (final FieldFilter f : leftFilter) {
                 builder.leftFilter(f);
             }
@@ -264,6 +277,10 @@ public final class JoinSpecJson {
             if (coGroup != null) {
                 builder.coGroup(coGroup);
             }
+            if (paddedDelay >= 0) {
+                builder.paddedDelay(paddedDelay);
+            }
+            builder.output(output).padOnExpiry(padOnExpiry);
             try {
                 return builder.build();
             } catch (final IllegalArgumentException e) {
@@ -345,7 +362,7 @@ public final class JoinSpecJson {
         final String kindName = requiredString(root, "join", "");
         final JoinKind kind = JoinKind.fromName(kindName);
         if (kind == null) {
-            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup or multi)");
+            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup, asof or multi)");
         }
         final String typeName = requiredString(root, "type", "");
         final JoinType type = JoinType.fromName(typeName);
@@ -413,6 +430,8 @@ public final class JoinSpecJson {
         final Parsed parsed = new Parsed(kind, type, leftKey, rightKey, leftUniqueKey, rightUniqueKey, interval, window, leftFilter, rightFilter,
             condition, nonNegative(root, "allowedLateness"), stateTtl(root, "leftStateTtl"), stateTtl(root, "rightStateTtl"));
         parsed.coGroup = coGroup(root, kind, kindName);
+        parsed.asof = asof(root, kind, kindName);
+        shaping(root, parsed, kind, kindName);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
@@ -586,6 +605,54 @@ public final class JoinSpecJson {
         return builtin;
     }
 
+    /**
+     * SPEC 2.5: {@code "asof": {"direction": "backward" | "forward" | "nearest", "tolerance": T, "emit": "final" | "eager"}};
+     * required for asof joins and only for them; {@code direction} required, {@code tolerance} (ms, >= 0)
+     * absent or null for none, {@code emit} {@code final} when absent.
+     */
+    private static AsofSpec asof(final JsonNode root, final JoinKind kind, final String kindName) {
+        final JsonNode node = root.get("asof");
+        if (node == null) {
+            if (kind == JoinKind.ASOF) {
+                throw new JoinSpecException("asof", "required for an asof join ({\"direction\": \"backward\" | \"forward\" | " +
+                    "\"nearest\", \"tolerance\": T, \"emit\": \"final\" | \"eager\"})");
+            }
+            return null;
+        }
+        if (kind != JoinKind.ASOF) {
+            throw new JoinSpecException("asof", "only for asof joins, this is a " + kindName + " join");
+        }
+        requireObject(node, "asof");
+        checkFields(node, "asof.", ASOF_FIELDS);
+        final String directionName = requiredString(node, "direction", "asof.");
+        final AsofSpec.Direction direction = AsofSpec.Direction.fromName(directionName);
+        if (direction == null) {
+            throw new JoinSpecException("asof.direction", "unknown direction '" + directionName +
+                "' (expected backward, forward or nearest)");
+        }
+        AsofSpec asof = AsofSpec.of(direction);
+        final JsonNode tolerance = node.get("tolerance");
+        if (tolerance != null && !tolerance.isNull()) {
+            final long millis = toLong(tolerance, "asof.tolerance");
+            if (millis < 0) {
+                throw new JoinSpecException("asof.tolerance", "must be >= 0, got " + millis);
+            }
+            asof = asof.withTolerance(millis);
+        }
+        final JsonNode emitNode = node.get("emit");
+        if (emitNode != null) {
+            if (!emitNode.isTextual()) {
+                throw new JoinSpecException("asof.emit", "must be a string (final or eager), got " + RowJson.kindOf(emitNode));
+            }
+            final AsofSpec.Emit emit = AsofSpec.Emit.fromName(emitNode.textValue());
+            if (emit == null) {
+                throw new JoinSpecException("asof.emit", "unknown emission mode '" + emitNode.textValue() + "' (expected final or eager)");
+            }
+            asof = asof.withEmit(emit);
+        }
+        return asof;
+    }
+
     private static IntervalBounds interval(final JsonNode node) {
         requireObject(node, "interval");
         checkFields(node, "interval.", INTERVAL_FIELDS);
@@ -723,6 +790,33 @@ public final class JoinSpecJson {
             throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >= in)");
         }
         return op;
+    }
+
+    /** SPEC 2.7: {@code paddedDelay}, {@code output}, {@code padOnExpiry} (the engine checks the join types). */
+    private static void shaping(final JsonNode root, final Parsed parsed, final JoinKind kind, final String kindName) {
+        for (final String name : List.of("paddedDelay", "output", "padOnExpiry")) {
+            if (root.has(name) && kind != JoinKind.REGULAR) {
+                throw new JoinSpecException(name, "only for regular joins, this is a " + kindName + " join");
+            }
+        }
+        if (root.has("paddedDelay")) {
+            if (root.get("paddedDelay").isNull()) {
+                throw new JoinSpecException("paddedDelay", "must be an integer (ms), got null");
+            }
+            parsed.paddedDelay = nonNegative(root, "paddedDelay");
+        }
+        final JsonNode output = root.get("output");
+        if (output != null) {
+            if (!output.isTextual()) {
+                throw new JoinSpecException("output", "must be a string, got " + RowJson.kindOf(output));
+            }
+            final OutputMode mode = OutputMode.fromName(output.textValue());
+            if (mode == null) {
+                throw new JoinSpecException("output", "unknown output '" + output.textValue() + "' (expected retract or upsert)");
+            }
+            parsed.output = mode;
+        }
+        parsed.padOnExpiry = optionalBoolean(root, "padOnExpiry", "", false);
     }
 
     /** @return the declared unique key, or null when the spec declares none. */

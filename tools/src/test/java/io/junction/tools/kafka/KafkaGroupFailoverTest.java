@@ -153,6 +153,38 @@ final class KafkaGroupFailoverTest {
         return lines;
     }
 
+    @Test
+    void aMemberStoppedBySigtermExitsZero() throws Exception {
+        // Issue 20, item 13: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
+        broker.createTopic("term-left", PARTITIONS);
+        broker.createTopic("term-right", PARTITIONS);
+        broker.createTopic("term-out", PARTITIONS);
+        final Path spec = Files.writeString(dir.resolve("w.join.json"), SPEC);
+        final Member member = new Member(9, spec, dir.resolve("checkpoints"), "term-");
+        try {
+            member.awaitServing(Duration.ofSeconds(120));
+            member.process.destroy();
+            assertTrue(member.process.waitFor(60, TimeUnit.SECONDS), "the member stopped");
+            assertEquals(0, member.process.exitValue(), Files.readString(member.log));
+        } finally {
+            member.stop();
+        }
+    }
+
+    @Test
+    void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException {
+        // Issue 20, item 13: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
+        final Path spec = Files.writeString(dir.resolve("spec.json"),
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final Path events = Files.write(dir.resolve("e.events.jsonl"), List.of("{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}"));
+        for (int i = 0; i < 2; i++) {
+            final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
+                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--fields", "k",
+                "--create-topics", "2", events.toString());
+            assertEquals(0, exit, "junction kafka produce --create-topics, run " + i);
+        }
+    }
+
     private void produce(final Path spec, final List<String> lines, final String name) throws IOException {
         final Path file = Files.write(dir.resolve("part" + name + ".events.jsonl"), lines);
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
@@ -263,6 +295,11 @@ final class KafkaGroupFailoverTest {
         final Path log;
 
         Member(final int number, final Path spec, final Path checkpoints) throws IOException {
+            this(number, spec, checkpoints, "");
+        }
+
+        /** @param prefix of the topics' and the group's names */
+        Member(final int number, final Path spec, final Path checkpoints, final String prefix) throws IOException {
             this.number = number;
             this.log = dir.resolve("member-" + number + ".log");
             final List<String> command = new ArrayList<>();
@@ -277,10 +314,10 @@ final class KafkaGroupFailoverTest {
             command.add("kafka");
             command.add("join");
             command.add("--bootstrap-servers=" + broker.bootstrapServers());
-            command.add("--group=failover");
-            command.add("--left=left");
-            command.add("--right=right");
-            command.add("--output=out");
+            command.add("--group=" + prefix + "failover");
+            command.add("--left=" + prefix + "left");
+            command.add("--right=" + prefix + "right");
+            command.add("--output=" + prefix + "out");
             command.add("--spec=" + spec);
             command.add("--fields=f1");
             command.add("--state=" + dir.resolve("state-" + number));

@@ -109,6 +109,22 @@ class SoakRunTest
     }
 
     @Test
+    void aStateRootThatIsLockedIsNeverEmptied(@TempDir final Path dir) throws Exception
+    {
+        final Path root = dir.resolve("root");
+        Files.createDirectories(root.resolve("partition-0"));
+        Files.writeString(root.resolve("ENGINE"), "x");
+        try (io.junction.internal.durable.DirectoryLock held = io.junction.internal.durable.DirectoryLock.acquire(root, "the state root"))
+        {
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadRun.emptyDirectory(root));
+            assertTrue(e.getMessage().contains("LOCK") && e.getMessage().contains("not emptied"), e.getMessage());
+            assertTrue(Files.exists(root.resolve("ENGINE")) && Files.exists(root.resolve("partition-0")), "nothing was deleted");
+        }
+        LoadRun.emptyDirectory(root);
+        assertEquals(0, Files.list(root).count(), "once released, it is emptied");
+    }
+
+    @Test
     void refusesAClosedLoopRate()
     {
         final SoakRun.Options options = new SoakRun.Options();

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restart resumes from what the last one left; the final output (results and dead letters, which carry
  * their step and are de-duplicated by it) must equal an uninterrupted in-memory run's exactly, as a
  * multiset of lines per step (the order within a step is free, SPEC 1). Regular join with retractions,
- * interval left outer join and tumbling-window join, with 1 and 4 partitions: 4 kills each, 24 per run.
+ * interval left outer join, tumbling-window join and eager ASOF join, with 1 and 4 partitions: 4 kills each, 32 per run.
  *
  * <p>Seeded ({@code -Djunction.kill.seed=N}); a failure names the seed, the scenario and the kill.
  */
@@ -53,7 +53,7 @@ class DurableKillTest {
     @Test
     void killedReplaysResumeToTheOutputOfAnUninterruptedRun() throws Exception {
         final Random random = new Random(SEED);
-        final String[] kinds = {"regular", "interval", "window"};
+        final String[] kinds = {"regular", "interval", "window", "asof"};
         for (final String kind : kinds) {
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
@@ -75,6 +75,10 @@ class DurableKillTest {
             case "interval":
                 return "{\"join\":\"interval\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
                     + "\"interval\":{\"lower\":-20,\"upper\":20,\"lowerInclusive\":true,\"upperInclusive\":true}}";
+            case "asof":
+                // Eager: its -U/+U corrections and its waiting left rows cross every kill.
+                return "{\"join\":\"asof\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
+                    + "\"asof\":{\"direction\":\"backward\",\"tolerance\":40,\"emit\":\"eager\"}}";
             case "temporal":
             case "lookup":
                 // The right rows are versions of a table keyed by k (each +I a new version of its key).

@@ -39,7 +39,7 @@ class DurableReplayTest {
 
     @Test
     void aDurableReplayProducesTheOutputOfAReplayInMemoryAndResumesItsOwnEnd() throws IOException {
-        for (final String kind : new String[] {"regular", "interval", "window", "temporal", "lookup"}) {
+        for (final String kind : new String[] {"regular", "interval", "window", "temporal", "lookup", "asof"}) {
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, DurableKillTest.spec(kind));

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Partitioning changes nothing for the temporal and lookup joins either: a random log (an append-only
  * left stream of orders, a rate table's changelog with {@code +I}/{@code +U}/{@code -U}/{@code -D} out of
- * order, late rows of both sides, per-side and joint watermarks, null and string-typed keys, a right
+ * order, late left rows and right rows below the watermark, per-side and joint watermarks, null and string-typed keys, a right
  * filter and a condition) is replayed through the runtime with 1 and with 4 partitions; output and
  * dead letters must be equal step by step.
  */
@@ -66,11 +66,11 @@ class VersionedPartitionEquivalenceTest {
         assertTrue(perStep.matches(), () -> "1 vs 4 partitions: " + perStep.describe());
         final ReplayComparison deadLetters = ReplayComparison.deadLetters(one.deadLetterLines(), four.deadLetterLines());
         assertTrue(deadLetters.matches(), () -> "dead letters, 1 vs 4 partitions: " + deadLetters.describe());
-        // The log must exercise what it claims: pairs, and (for temporal) late rows dead-lettered.
+        // The log must exercise what it claims: pairs, and (for temporal) late left rows dead-lettered.
         assertTrue(one.resultLines().stream().filter(l -> !l.contains("\"right\":null")).count() > 100,
             () -> "pairs: " + one.resultLines().size() + " lines");
         if (joinKind == JoinKind.TEMPORAL) {
-            assertTrue(one.deadLetterLines().stream().filter(l -> l.contains("late")).count() > 10, "late rows");
+            assertTrue(one.deadLetterLines().stream().filter(l -> l.contains("late")).count() > 10, "late left rows");
         }
     }
 }

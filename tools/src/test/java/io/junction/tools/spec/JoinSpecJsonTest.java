@@ -1,10 +1,13 @@
 package io.junction.tools.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.CoGroupBuiltin;
 import io.junction.api.CompareOp;
 import io.junction.api.FieldFilter;
@@ -129,6 +132,33 @@ class JoinSpecJsonTest {
         assertEquals(List.of("id"), lookup.rightKey());
     }
 
+    @Test
+    void readsAsofJoins() {
+        final JoinSpec backward = parse("{\"join\":\"asof\",\"type\":\"left\",\"leftKey\":[\"sym\"],\"rightKey\":[\"sym\"]," +
+            "\"asof\":{\"direction\":\"backward\"}}");
+        assertEquals(JoinKind.ASOF, backward.kind());
+        assertEquals(JoinType.LEFT, backward.type());
+        assertEquals(AsofSpec.of(AsofSpec.Direction.BACKWARD), backward.asof());
+        assertEquals(AsofSpec.Emit.FINAL, backward.asof().emit(), "emit defaults to final");
+        assertFalse(backward.asof().hasTolerance(), "no tolerance: unbounded");
+        final JoinSpec nearest = parse("{\"join\":\"ASOF\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
+            "\"asof\":{\"direction\":\"nearest\",\"tolerance\":1000,\"emit\":\"eager\"},\"allowedLateness\":50," +
+            "\"leftFilter\":[{\"field\":\"side\",\"op\":\"==\",\"value\":\"buy\"}]," +
+            "\"condition\":[{\"left\":\"price\",\"op\":\"<=\",\"right\":\"ask\"}]}");
+        assertEquals(AsofSpec.of(AsofSpec.Direction.NEAREST).withTolerance(1000).withEmit(AsofSpec.Emit.EAGER), nearest.asof());
+        assertEquals(50, nearest.allowedLateness());
+        assertEquals(1, nearest.condition().size());
+        final JoinSpec forward = parse("{\"join\":\"asof\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
+            "\"asof\":{\"direction\":\"Forward\",\"tolerance\":0,\"emit\":\"final\"}}");
+        assertEquals(AsofSpec.of(AsofSpec.Direction.FORWARD).withTolerance(0), forward.asof());
+        assertNotEquals(forward.fingerprint(), parse("{\"join\":\"asof\",\"type\":\"inner\",\"leftKey\":[\"k\"]," +
+            "\"rightKey\":[\"k\"],\"asof\":{\"direction\":\"forward\",\"tolerance\":1}}").fingerprint(),
+            "the options are part of the spec's fingerprint (durable state of one is refused by another)");
+        final JoinSpecException unknown = assertThrows(JoinSpecException.class, () -> parse(
+            "{\"join\":\"streaming\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}"));
+        assertTrue(unknown.getMessage().contains("lookup, asof or multi"), unknown.getMessage());
+    }
+
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', value = {
         "{'join':'regular','type':'inner','leftKey':['a'],'rightKey':['a','b']}                       | rightKey",
@@ -182,6 +212,26 @@ class JoinSpecJsonTest {
         "{'join':'lookup','type':'inner','leftKey':['a'],'rightKey':['a'],'rightUniqueKey':['a']}     | rightUniqueKey",
         "{'join':'temporal','type':'inner','leftKey':['a'],'rightKey':['a','b']}                      | rightKey",
         "['join']                                                                                      | spec",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a']}                               | asof",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{}}                     | asof.direction",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'sideways'}} | asof.direction",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':1}}        | asof.direction",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','toleranc':5}} | asof.toleranc",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','tolerance':-5}} | asof.tolerance",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','tolerance':1.5}} | asof.tolerance",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','tolerance':'5'}} | asof.tolerance",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','emit':'lazy'}} | asof.emit",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward','emit':true}} | asof.emit",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':'backward'}             | asof",
+        "{'join':'asof','type':'full','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'}} | type",
+        "{'join':'asof','type':'anti','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'nearest'}} | type",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'},'interval':{'lower':0,'upper':1}} | interval",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'},'window':{'kind':'session','gap':5}} | window",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'},'stateTtl':10} | stateTtl",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'},'leftUniqueKey':['a']} | leftUniqueKey",
+        "{'join':'asof','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'},'allowedLateness':-1} | allowedLateness",
+        "{'join':'temporal','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'}} | asof",
+        "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'asof':{'direction':'forward'}} | asof",
     })
     void rejectsWithTheFieldNamed(final String singleQuoted, final String field) {
         final String json = singleQuoted.replace('\'', '"');

@@ -1,0 +1,752 @@
+package io.junction.join;
+
+import io.junction.api.AsofSpec;
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterHandler;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
+import io.junction.metrics.HotKey;
+import io.junction.metrics.OperatorCounters;
+import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import static io.junction.join.JoinPredicate.UNMATCHABLE;
+import static io.junction.join.TimeMath.saturatedAdd;
+import static io.junction.join.TimeMath.saturatedSubtract;
+
+/**
+ * The event-time ASOF join of two append-only streams (SPEC 2.5, docs/SEMANTICS.md section 11): each left
+ * row joins the right row of its key nearest in time in the spec's direction, within an optional
+ * tolerance {@code T}, as kdb+ {@code aj}, pandas {@code merge_asof} and DuckDB's {@code ASOF JOIN} do on
+ * a batch, and RisingWave's and Feldera's streaming ASOF joins do on streams. {@code W} is the join
+ * watermark (the minimum of the two inputs'), {@code A} the allowed lateness, {@code H = W - A}.
+ * <pre>
+ * candidate r of l: same key, both pre-filters pass, condition(l, r), and
+ *   backward  l.ts - T &lt;= r.ts &lt;= l.ts      best: greatest r.ts
+ *   forward   l.ts &lt;= r.ts &lt;= l.ts + T      best: least r.ts
+ *   nearest   |r.ts - l.ts| &lt;= T            best: least |r.ts - l.ts|, a tie to the earlier r.ts
+ *   equal r.ts: the one that arrived last wins
+ * F(l) (the greatest ts a right row could have and still become l's match):
+ *   backward l.ts; forward best.ts, else l.ts + T; nearest l.ts + |l.ts - best.ts|, else l.ts + T
+ *   (no tolerance and no candidate: +infinity, the row waits for one or for the end of input)
+ * left row l at step s:
+ *   op other than +I            -&gt; dead-letter NOT_APPEND_ONLY
+ *   l.ts &lt; H                    -&gt; dead-letter LATE
+ *   null key or failed filter   -&gt; final at once: +(l, null) at s for left, nothing for inner
+ *   else                        -&gt; waits in the timer wheel until H &gt; F(l) (deadline F + A);
+ *                                  eager: +I(l, best) at s, or +I(l, null) for left without a candidate
+ * right row r at step s:
+ *   op other than +I            -&gt; dead-letter NOT_APPEND_ONLY
+ *   r.ts &lt; H                    -&gt; dead-letter LATE
+ *   null key or failed filter   -&gt; ignored (never a candidate)
+ *   else                        -&gt; stored; for each waiting l of its key that r is now the best of:
+ *                                  eager: -U(l, old) +U(l, r) at s (-U(l, null) for a padded left row;
+ *                                  +I(l, r) for inner's first match); final: F(l) moves (forward, nearest)
+ * join watermark W at step s: every waiting l with H &gt; F(l) is final: final mode emits +I(l, best) (or
+ *   +(l, null) for left) at s, eager mode has emitted it already; l leaves state. Then the right rows no
+ *   stored or future left row can select are freed.
+ * end of input: every waiting left row is final.
+ * </pre>
+ * Right rows of a key are kept in its bucket's right group in arrival order, and a left row's best is
+ * found by scanning that group (arrival order breaks ties on equal ts). The scan is over a small group:
+ * the state is pruned by the watermark, so a key holds the right rows at or above {@code H} plus the few
+ * below it that a stored left row may still select. A right row leaves state (through a second timer
+ * wheel, at the first watermark that proves it): backward, once a newer row of its key is at or below
+ * {@code H} or it is older than {@code H - T}; forward, once it is older than {@code H}; nearest, once a
+ * newer row of its key is strictly below {@code H} or it is older than {@code H - 2T} (a stored left row
+ * is at most {@code T} before {@code H}); a row at the same ts as a newer arrival of its key at once. With a
+ * condition a newer row does not dominate an older one (it may fail the condition where the older
+ * passes), so backward and nearest keep only the tolerance bound, and keep rows until the end of input
+ * without one. Left rows of a key are in the bucket's left group, which a right row scans to re-evaluate
+ * them (eager mode, and the forward and nearest deadlines in final mode). Per event nothing is allocated.
+ *
+ * <p>With a {@link StateConfig#stateDirectory()} the waiting left rows and the right rows live in its
+ * files, and both timer wheels, the watermarks and the counters are carried across a close and reopen.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class AsofJoin implements JoinOperator
+{
+    /** Left record flag: the row has been emitted (eager mode): a pair, or padded for a left join. */
+    private static final int EMITTED = 1;
+    /** Left record flag: eager mode emitted the row padded (no candidate yet). */
+    private static final int PADDED = 2;
+    /** Right record flag: linked into {@link #rightTimers}. */
+    private static final int SCHEDULED = 4;
+
+    private final JoinCounters counters = new JoinCounters();
+    private final WatermarkTracker watermarks = new WatermarkTracker();
+    final PartitionState state;
+    private final JoinPredicate predicate;
+    private final Emitter emit;
+    /** Right rows by the watermark at which no left row can select them any more; left rows are in the state's wheel. */
+    private final TimerWheel rightTimers;
+    private final AsofSpec.Direction direction;
+    private final boolean eager;
+    private final boolean bounded;
+    private final long tolerance;
+    private final long lateness;
+    private final boolean hasCondition;
+    private final boolean padLeft;
+    private final RowView storedLeft = new RowView();
+    private final UnsafeBuffer storedLeftBuffer = new UnsafeBuffer(0, 0);
+    private final RowView candidate = new RowView();
+    private final UnsafeBuffer candidateBuffer = new UnsafeBuffer(0, 0);
+    private final RowView match = new RowView();
+    private final UnsafeBuffer matchBuffer = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer storedKey = new UnsafeBuffer(0, 0);
+    private final TimerWheel.ExpiryHandler fire = this::fireLeft;
+    private final TimerWheel.ExpiryHandler release = this::releaseRight;
+    private long fireStep;
+
+    /**
+     * Creates the operator and allocates its off-heap state.
+     *
+     * @param spec        an ASOF join, inner or left.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @throws IllegalArgumentException when the spec is of another join kind.
+     */
+    public AsofJoin(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    {
+        JoinOperators.requireKind(spec, JoinKind.ASOF);
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        final AsofSpec asof = spec.asof();
+        this.direction = asof.direction();
+        this.eager = asof.emit() == AsofSpec.Emit.EAGER;
+        this.bounded = asof.hasTolerance();
+        this.tolerance = asof.hasTolerance() ? asof.tolerance() : Long.MAX_VALUE;
+        this.lateness = spec.allowedLateness();
+        this.hasCondition = !compiled.condition().acceptsAll();
+        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
+        this.padLeft = spec.type() == JoinType.LEFT;
+        this.state = new PartitionState(config, spec, "asof", BucketDescriptor.LENGTH, true, counters,
+            PartitionState.NO_ROOM, 0);
+        this.rightTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
+            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, state.base);
+        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
+        try
+        {
+            state.restore(heapPart);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            state.close();
+            throw e;
+        }
+    }
+
+    /** The operator's heap-held state in durable mode: the right rows' wheel with it (the left rows' is the state's own). */
+    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
+    {
+        @Override
+        public void save(final ByteBuffer out)
+        {
+            counters.save(out);
+            watermarks.save(out);
+            out.putLong(fireStep);
+            rightTimers.save(out);
+        }
+
+        @Override
+        public void load(final ByteBuffer in)
+        {
+            counters.load(in);
+            watermarks.load(in);
+            fireStep = in.getLong();
+            rightTimers.load(in);
+        }
+    };
+
+    @Override
+    public boolean durable()
+    {
+        return state.durable();
+    }
+
+    @Override
+    public void persist() throws IOException
+    {
+        state.persist(heapPart);
+    }
+
+    @Override
+    public void prefetch(final long keyHash)
+    {
+        state.prefetch(keyHash);
+    }
+
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        state.beginMutation();
+        counters.rowsIn++;
+        watermarks.markActive(side);
+        if (kind != ChangeKind.INSERT)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
+        if (ts < saturatedSubtract(watermarks.current(), lateness))
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
+            return;
+        }
+        if (side == Side.LEFT)
+        {
+            onLeft(row, ts, step);
+        }
+        else
+        {
+            onRight(row, ts, step);
+        }
+    }
+
+    private void onLeft(final RowView row, final long ts, final long step)
+    {
+        final int keyLength = predicate.extractKey(Side.LEFT, row);
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
+        {
+            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, refused);
+            return;
+        }
+        if (keyLength == UNMATCHABLE)
+        {
+            // Can never match: final at once, at its own step.
+            if (padLeft)
+            {
+                emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+            }
+            return;
+        }
+        // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
+        final long reserved = state.reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            state.store.release(reserved, keyLength, row.length());
+            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!state.reserveSlot(bucket, Side.LEFT, reserved, keyLength, row))
+        {
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 1);
+        // Final backward needs no candidate now: its F is l.ts whatever it is, and the match is found when final.
+        final long best = eager || direction != AsofSpec.Direction.BACKWARD
+            ? bestFor(bucket, predicate.key, keyLength, row, ts, 0) : 0;
+        final long record = state.store.append(reserved, bucket, Side.LEFT, predicate.key, 0, keyLength, row, ts);
+        if (eager)
+        {
+            if (best != 0)
+            {
+                RowStore.wrap(best, matchBuffer, match);
+                emit.pair(ChangeKind.INSERT, Side.LEFT, row, match, ts, step);
+                RowDescriptor.count(record, EMITTED);
+            }
+            else if (padLeft)
+            {
+                emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+                RowDescriptor.count(record, EMITTED | PADDED);
+            }
+        }
+        // Final at the first watermark W with W - A > F, i.e. W > F + A: the wheel fires deadlines below W.
+        // F >= ts >= W - A, so the deadline is never behind the wheel.
+        state.wheel.schedule(record, saturatedAdd(finalTs(ts, best), lateness));
+    }
+
+    private void onRight(final RowView row, final long ts, final long step)
+    {
+        final int keyLength = predicate.extractKey(Side.RIGHT, row);
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused != null)
+        {
+            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, refused);
+            return;
+        }
+        if (keyLength == UNMATCHABLE)
+        {
+            return;
+        }
+        final long reserved = state.reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            state.store.release(reserved, keyLength, row.length());
+            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        if (!state.reserveSlot(bucket, Side.RIGHT, reserved, keyLength, row))
+        {
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
+        state.countKey(bucket, Side.RIGHT, predicate.key, keyLength, 1);
+        final long record = state.store.append(reserved, bucket, Side.RIGHT, predicate.key, 0, keyLength, row, ts);
+        if (eager || direction != AsofSpec.Direction.BACKWARD)
+        {
+            reevaluate(bucket, keyLength, row, record, ts, step);
+        }
+        prune(bucket, keyLength, record, ts);
+    }
+
+    /**
+     * The waiting left rows of the new right row's key that it is now the best candidate of: eager mode
+     * corrects their output, and their deadline moves (forward and nearest; backward's is {@code l.ts}).
+     */
+    private void reevaluate(
+        final long bucket, final int keyLength, final RowView right, final long record, final long ts, final long step)
+    {
+        final long lefts = state.store.rows(bucket, Side.LEFT);
+        final int slots = RowGroup.slots(lefts);
+        for (int i = 0; i < slots; i++)
+        {
+            final long l = state.store.record(lefts, i);
+            if (l == 0)
+            {
+                continue;
+            }
+            final long lts = RowDescriptor.ts(l);
+            if (!inRange(lts, ts) || !state.store.keyEquals(l, predicate.key, 0, keyLength))
+            {
+                continue;
+            }
+            RowStore.wrap(l, storedLeftBuffer, storedLeft);
+            if (!predicate.conditionHolds(storedLeft, right))
+            {
+                continue;
+            }
+            final long previous = bestFor(bucket, predicate.key, keyLength, storedLeft, lts, record);
+            // The new row arrived last: it wins a tie on ts.
+            if (previous != 0 && !beats(lts, ts, RowDescriptor.ts(previous)))
+            {
+                continue;
+            }
+            if (eager)
+            {
+                final int flags = RowDescriptor.count(l);
+                if (previous != 0)
+                {
+                    RowStore.wrap(previous, matchBuffer, match);
+                    emit.pair(ChangeKind.UPDATE_BEFORE, Side.LEFT, storedLeft, match, lts, step);
+                    emit.pair(ChangeKind.UPDATE_AFTER, Side.LEFT, storedLeft, right, lts, step);
+                }
+                else if ((flags & PADDED) != 0)
+                {
+                    emit.padded(ChangeKind.UPDATE_BEFORE, Side.LEFT, storedLeft, lts, step);
+                    emit.pair(ChangeKind.UPDATE_AFTER, Side.LEFT, storedLeft, right, lts, step);
+                }
+                else
+                {
+                    emit.pair(ChangeKind.INSERT, Side.LEFT, storedLeft, right, lts, step);
+                }
+                RowDescriptor.count(l, (flags & ~PADDED) | EMITTED);
+            }
+            if (direction != AsofSpec.Direction.BACKWARD)
+            {
+                state.wheel.cancel(l);
+                state.wheel.schedule(l, saturatedAdd(finalTsWith(lts, ts), lateness));
+            }
+        }
+    }
+
+    /**
+     * Frees what the new right row makes unselectable and links it into {@link #rightTimers}: without a
+     * condition an older row of its key at the same ts at once (the new one wins every tie), and the
+     * previous row of its key (the greatest ts below it) gets the new row as its dominating successor.
+     */
+    private void prune(final long bucket, final int keyLength, final long record, final long ts)
+    {
+        long same = 0;
+        long previous = 0;
+        long previousTs = 0;
+        long next = 0;
+        long nextTs = 0;
+        if (!hasCondition)
+        {
+            final long rows = state.store.rows(bucket, Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            for (int i = 0; i < slots; i++)
+            {
+                final long r = state.store.record(rows, i);
+                if (r == 0 || r == record || !state.store.keyEquals(r, predicate.key, 0, keyLength))
+                {
+                    continue;
+                }
+                final long rts = RowDescriptor.ts(r);
+                if (rts == ts)
+                {
+                    // Arrived earlier at the same ts (one at most: each arrival frees the one before it): the
+                    // new row is a candidate wherever that one is, and wins the tie.
+                    same = r;
+                }
+                else if (rts < ts)
+                {
+                    if (previous == 0 || rts > previousTs)
+                    {
+                        previous = r;
+                        previousTs = rts;
+                    }
+                }
+                else if (next == 0 || rts < nextTs)
+                {
+                    next = r;
+                    nextTs = rts;
+                }
+            }
+            // Freed after the scan: a removal may compact the group being read.
+            if (same != 0)
+            {
+                free(same);
+            }
+        }
+        if (direction == AsofSpec.Direction.FORWARD)
+        {
+            // Older than H = W - A: no left row that could select it is still waiting (its F would be at most
+            // this ts), and no future one can (its ts is at least H).
+            schedule(record, saturatedAdd(ts, lateness));
+            return;
+        }
+        long deadline = toleranceDeadline(ts);
+        if (next != 0)
+        {
+            deadline = Math.min(deadline, dominatedDeadline(nextTs));
+        }
+        if (deadline != Long.MAX_VALUE)
+        {
+            schedule(record, deadline);
+        }
+        if (previous != 0)
+        {
+            final long dominated = dominatedDeadline(ts);
+            if (dominated < watermarks.current())
+            {
+                // Backward: the new row is at H already, so the previous one can no longer be selected.
+                free(previous);
+            }
+            else
+            {
+                final long current = (RowDescriptor.count(previous) & SCHEDULED) != 0
+                    ? UnsafeApi.getLong(previous + RowDescriptor.DEADLINE_OFFSET) : Long.MAX_VALUE;
+                if (dominated < current)
+                {
+                    schedule(previous, dominated);
+                }
+            }
+        }
+    }
+
+    /**
+     * @return the wheel deadline (fires when the watermark passes it) from which a right row at {@code ts}
+     *         is beyond every stored and future left row's tolerance: backward {@code ts < H - T}, nearest
+     *         {@code ts < H - 2T}; {@link Long#MAX_VALUE} without a tolerance.
+     */
+    private long toleranceDeadline(final long ts)
+    {
+        if (!bounded)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long reach = direction == AsofSpec.Direction.NEAREST ? saturatedAdd(tolerance, tolerance) : tolerance;
+        return saturatedAdd(saturatedAdd(ts, reach), lateness);
+    }
+
+    /**
+     * @return the wheel deadline from which a newer row of the key at {@code successorTs} makes every older
+     *         one unselectable: backward once it is at or below H ({@code W > successorTs + A - 1}); nearest
+     *         once strictly below H ({@code W > successorTs + A}), as a stored left row whose best is at
+     *         distance d may see a newer row at exactly {@code H = l.ts + d}, which ties and loses.
+     */
+    private long dominatedDeadline(final long successorTs)
+    {
+        final long d = saturatedAdd(successorTs, lateness);
+        return direction == AsofSpec.Direction.BACKWARD && d != Long.MAX_VALUE ? d - 1 : d;
+    }
+
+    /**
+     * @return the best candidate among the stored right rows of a key for a left row, skipping
+     *         {@code exclude} (0 for none), or 0 when it has none. Rows are scanned in arrival order, so a
+     *         later row at an equal ts replaces an earlier one.
+     */
+    private long bestFor(
+        final long bucket, final DirectBuffer key, final int keyLength, final RowView left, final long lts, final long exclude)
+    {
+        long best = 0;
+        long bestTs = 0;
+        final long rows = state.store.rows(bucket, Side.RIGHT);
+        final int slots = RowGroup.slots(rows);
+        for (int i = 0; i < slots; i++)
+        {
+            final long r = state.store.record(rows, i);
+            if (r == 0 || r == exclude)
+            {
+                continue;
+            }
+            final long rts = RowDescriptor.ts(r);
+            if (!inRange(lts, rts) || best != 0 && !beats(lts, rts, bestTs))
+            {
+                continue;
+            }
+            if (!state.store.keyEquals(r, key, 0, keyLength))
+            {
+                counters.hashCollisions++;
+                continue;
+            }
+            if (hasCondition)
+            {
+                RowStore.wrap(r, candidateBuffer, candidate);
+                if (!predicate.conditionHolds(left, candidate))
+                {
+                    continue;
+                }
+            }
+            best = r;
+            bestTs = rts;
+        }
+        return best;
+    }
+
+    /** @return true when a right row at {@code rts} is within the direction and tolerance of a left row at {@code lts}. */
+    private boolean inRange(final long lts, final long rts)
+    {
+        switch (direction)
+        {
+            case BACKWARD:
+                return rts <= lts && (!bounded || Long.compareUnsigned(lts - rts, tolerance) <= 0);
+            case FORWARD:
+                return rts >= lts && (!bounded || Long.compareUnsigned(rts - lts, tolerance) <= 0);
+            default:
+                return !bounded || Long.compareUnsigned(distance(lts, rts), tolerance) <= 0;
+        }
+    }
+
+    /**
+     * @return true when a candidate at {@code rts} that arrived after the one at {@code bestTs} is the
+     *         better match of a left row at {@code lts} (an equal ts goes to the later arrival).
+     */
+    private boolean beats(final long lts, final long rts, final long bestTs)
+    {
+        switch (direction)
+        {
+            case BACKWARD:
+                return rts >= bestTs;
+            case FORWARD:
+                return rts <= bestTs;
+            default:
+                final int c = Long.compareUnsigned(distance(lts, rts), distance(lts, bestTs));
+                return c < 0 || c == 0 && rts <= bestTs;
+        }
+    }
+
+    /** @return {@code |a - b|} as an unsigned long (exact over the whole long range). */
+    private static long distance(final long a, final long b)
+    {
+        return a >= b ? a - b : b - a;
+    }
+
+    /**
+     * @return F, the greatest ts a right row could have and still become the match of a left row at
+     *         {@code lts} whose best candidate so far is {@code best} (0 for none); {@link Long#MAX_VALUE}
+     *         for "until the end of input".
+     */
+    private long finalTs(final long lts, final long best)
+    {
+        return best == 0 ? finalTsWithout(lts) : finalTsWith(lts, RowDescriptor.ts(best));
+    }
+
+    private long finalTsWithout(final long lts)
+    {
+        if (direction == AsofSpec.Direction.BACKWARD)
+        {
+            return lts;
+        }
+        return bounded ? saturatedAdd(lts, tolerance) : Long.MAX_VALUE;
+    }
+
+    private long finalTsWith(final long lts, final long bestTs)
+    {
+        switch (direction)
+        {
+            case BACKWARD:
+                return lts;
+            case FORWARD:
+                return bestTs;
+            default:
+                if (bestTs >= lts)
+                {
+                    return bestTs;
+                }
+                final long d = lts - bestTs;
+                return d < 0 ? Long.MAX_VALUE : saturatedAdd(lts, d);
+        }
+    }
+
+    /** A waiting left row that is final: final mode emits it with its match; it leaves state. */
+    private void fireLeft(final long record)
+    {
+        final long bucket = state.store.bucketOf(record);
+        if (!eager)
+        {
+            final long ts = RowDescriptor.ts(record);
+            final int keyLength = RowDescriptor.keyLength(record);
+            storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
+            RowStore.wrap(record, storedLeftBuffer, storedLeft);
+            final long best = bestFor(bucket, storedKey, keyLength, storedLeft, ts, 0);
+            if (best != 0)
+            {
+                RowStore.wrap(best, matchBuffer, match);
+                emit.pair(ChangeKind.INSERT, Side.LEFT, storedLeft, match, ts, fireStep);
+            }
+            else if (padLeft)
+            {
+                emit.padded(ChangeKind.INSERT, Side.LEFT, storedLeft, ts, fireStep);
+            }
+        }
+        state.store.remove(record);
+        state.releaseIfEmpty(bucket);
+    }
+
+    /** A right row that no stored or future left row can select any more. */
+    private void releaseRight(final long record)
+    {
+        RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        state.expire(record);
+    }
+
+    /** Links a right row into the right wheel at {@code deadline}, moving it when it is already there. */
+    private void schedule(final long record, final long deadline)
+    {
+        final int flags = RowDescriptor.count(record);
+        if ((flags & SCHEDULED) != 0)
+        {
+            rightTimers.cancel(record);
+        }
+        rightTimers.schedule(record, deadline);
+        RowDescriptor.count(record, flags | SCHEDULED);
+    }
+
+    /** Frees a right row now, out of its wheel first; counted as expired. Its bucket is the caller's. */
+    private void free(final long record)
+    {
+        if ((RowDescriptor.count(record) & SCHEDULED) != 0)
+        {
+            rightTimers.cancel(record);
+        }
+        state.expireKeepingBucket(record);
+    }
+
+    @Override
+    public void onWatermark(final Side side, final long watermark, final long step)
+    {
+        state.beginMutation();
+        if (watermarks.advance(side, watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onWatermark(final long watermark, final long step)
+    {
+        state.beginMutation();
+        if (watermarks.advanceBoth(watermark))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    @Override
+    public void onIdle(final Side side, final long step)
+    {
+        state.beginMutation();
+        if (watermarks.markIdle(side))
+        {
+            onJoinWatermark(watermarks.current(), step);
+        }
+    }
+
+    /**
+     * The join's watermark moved forward: the left rows it made final are emitted first, then the right rows
+     * it made unselectable are freed (in that order, so that each left row still finds its match).
+     */
+    private void onJoinWatermark(final long watermark, final long step)
+    {
+        fireStep = step;
+        state.wheel.advance(watermark, fire);
+        rightTimers.advance(watermark, release);
+    }
+
+    @Override
+    public void onEndOfInput(final long step)
+    {
+        state.beginMutation();
+        watermarks.advanceBoth(Long.MAX_VALUE);
+        fireStep = step;
+        state.wheel.expireAll(fire);
+        rightTimers.advance(Long.MAX_VALUE, release);
+    }
+
+    @Override
+    public OperatorCounters counters()
+    {
+        state.refreshCounters();
+        counters.pendingTimers += rightTimers.pending();
+        counters.watermark = watermarks.current();
+        return counters;
+    }
+
+    @Override
+    public List<HotKey> hotKeys()
+    {
+        return state.hotKeys();
+    }
+
+    @Override
+    public void close()
+    {
+        state.close(heapPart);
+    }
+
+    /** Frees the state without persisting it: a restore is about to replace it. */
+    @Override
+    public void discard()
+    {
+        state.close();
+    }
+}

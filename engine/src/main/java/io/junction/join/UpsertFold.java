@@ -1,0 +1,290 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.ResultHandler;
+import io.junction.api.ResultKey;
+import io.junction.api.RowView;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.BufferCompare;
+import io.junction.internal.row.KeyExtractor;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Folds a regular join's retraction changelog into upserts and deletes by result key, per step
+ * (SPEC 2.7, docs/SEMANTICS.md "Upsert output"). The operator hands it its retraction lines and calls
+ * {@link #flush} at the end of every event; lines of one step are kept, in a buffer reused from step to
+ * step, by result key (the declared unique-key fields of the side(s) {@link ResultKey} names, a padded
+ * side's part null). Per key the last line wins: an accumulating last line leaves as an upsert
+ * ({@link ChangeKind#UPDATE_AFTER}) of its rows, a retracting one as a delete ({@link ChangeKind#DELETE})
+ * carrying the deleted rows; so a {@code -(l, null)}, {@code +(l, r)} pair of one key is one upsert and
+ * a step emits at most one line per key. One event's lines all come from one partition, so the fold
+ * needs nothing across partitions. A step of a flush also ends when a line of another step arrives.
+ *
+ * <p>Key bytes in the buffer, per part of the result key: a presence byte (0: the side is padded,
+ * 1: its unique-key bytes follow, 2: a null unique-key field), a little-endian u16 length, the bytes.
+ * The buffer and the per-line tables grow by doubling when a step outgrows them (never in a steady
+ * state), so the fold allocates nothing per event.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class UpsertFold implements ResultHandler
+{
+    private static final int PART_HEADER = 3;
+
+    private final ResultHandler downstream;
+    private final JoinCounters counters;
+    /** The unique-key fields of a side that is part of the result key, else null. */
+    private final KeyExtractor leftKey;
+    private final KeyExtractor rightKey;
+    private UnsafeBuffer data = new UnsafeBuffer(new byte[4096]);
+    private int used;
+    private int lines;
+    private int[] keyOffset = new int[16];
+    private int[] keyLength = new int[16];
+    private int[] leftOffset = new int[16];
+    private int[] leftLength = new int[16];
+    private int[] rightOffset = new int[16];
+    private int[] rightLength = new int[16];
+    private int[] tableSlot = new int[16];
+    private long[] keyHash = new long[16];
+    private long[] timestamp = new long[16];
+    private boolean[] accumulate = new boolean[16];
+    /** Open addressing over the step's lines: line index + 1, 0 for empty. */
+    private int[] table = new int[64];
+    private long step;
+    private final RowView leftView = new RowView();
+    private final RowView rightView = new RowView();
+
+    /**
+     * @param key        which unique keys key the result.
+     * @param leftFields the left unique key's fields (null unless {@code key} includes the left side).
+     * @param rightFields the right unique key's fields (null unless {@code key} includes the right side).
+     * @param downstream receives the folded lines.
+     * @param counters   the operator's counters: lines folded away are taken back from rows out.
+     */
+    UpsertFold(
+        final ResultKey key, final KeyExtractor leftFields, final KeyExtractor rightFields, final ResultHandler downstream,
+        final JoinCounters counters)
+    {
+        this.downstream = downstream;
+        this.counters = counters;
+        this.leftKey = key.includes(io.junction.api.Side.LEFT) ? leftFields : null;
+        this.rightKey = key.includes(io.junction.api.Side.RIGHT) ? rightFields : null;
+    }
+
+    @Override
+    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long ts, final long step)
+    {
+        if (lines > 0 && step != this.step)
+        {
+            flush();
+        }
+        this.step = step;
+        final int keyStart = used;
+        if (leftKey != null)
+        {
+            appendKeyPart(leftKey, left);
+        }
+        if (rightKey != null)
+        {
+            appendKeyPart(rightKey, right);
+        }
+        final int length = used - keyStart;
+        final long hash = hash(keyStart, length);
+        int line = find(hash, keyStart, length);
+        if (line >= 0)
+        {
+            used = keyStart;
+            counters.rowsOut--;
+        }
+        else
+        {
+            line = add(hash, keyStart, length);
+        }
+        accumulate[line] = kind.isAccumulate();
+        timestamp[line] = ts;
+        leftOffset[line] = used;
+        leftLength[line] = appendRow(left);
+        rightOffset[line] = used;
+        rightLength[line] = appendRow(right);
+    }
+
+    /** Emits the step's folded lines, then forgets them; nothing when there are none. */
+    void flush()
+    {
+        if (lines == 0)
+        {
+            return;
+        }
+        final int count = lines;
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final RowView left = leftLength[i] < 0 ? null : leftView.wrap(data, leftOffset[i], leftLength[i]);
+                final RowView right = rightLength[i] < 0 ? null : rightView.wrap(data, rightOffset[i], rightLength[i]);
+                downstream.onResult(accumulate[i] ? ChangeKind.UPDATE_AFTER : ChangeKind.DELETE, left, right, timestamp[i], step);
+            }
+        }
+        finally
+        {
+            for (int i = 0; i < count; i++)
+            {
+                table[tableSlot[i]] = 0;
+            }
+            lines = 0;
+            used = 0;
+        }
+    }
+
+    /** @return lines waiting for {@link #flush} (tests). */
+    int pending()
+    {
+        return lines;
+    }
+
+    private void appendKeyPart(final KeyExtractor fields, final RowView row)
+    {
+        ensure(PART_HEADER);
+        final int header = used;
+        if (row == null)
+        {
+            data.putByte(header, (byte)0);
+            data.putShort(header + 1, (short)0);
+            used += PART_HEADER;
+            return;
+        }
+        int length;
+        while ((length = fields.extract(row, data, header + PART_HEADER, data.capacity() - header - PART_HEADER)) == KeyExtractor.KEY_TOO_LONG)
+        {
+            grow(data.capacity());
+        }
+        if (length == KeyExtractor.NULL_KEY)
+        {
+            data.putByte(header, (byte)2);
+            data.putShort(header + 1, (short)0);
+            used += PART_HEADER;
+            return;
+        }
+        data.putByte(header, (byte)1);
+        data.putShort(header + 1, (short)length);
+        used += PART_HEADER + length;
+    }
+
+    /** @return the row's length, its bytes copied at {@link #used}, or -1 for no row. */
+    private int appendRow(final RowView row)
+    {
+        if (row == null)
+        {
+            return -1;
+        }
+        final int length = row.length();
+        ensure(length);
+        data.putBytes(used, row.buffer(), row.offset(), length);
+        used += length;
+        return length;
+    }
+
+    private long hash(final int offset, final int length)
+    {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < length; i++)
+        {
+            h ^= data.getByte(offset + i) & 0xFF;
+            h *= 0x100000001b3L;
+        }
+        return h ^ (h >>> 29);
+    }
+
+    private int find(final long hash, final int offset, final int length)
+    {
+        final int mask = table.length - 1;
+        for (int slot = (int)hash & mask; ; slot = (slot + 1) & mask)
+        {
+            final int entry = table[slot];
+            if (entry == 0)
+            {
+                return -1;
+            }
+            final int line = entry - 1;
+            if (keyHash[line] == hash && keyLength[line] == length &&
+                BufferCompare.equals(data, keyOffset[line], data, offset, length))
+            {
+                return line;
+            }
+        }
+    }
+
+    private int add(final long hash, final int offset, final int length)
+    {
+        if (lines == keyOffset.length)
+        {
+            growLines();
+        }
+        if ((lines + 1) * 2 > table.length)
+        {
+            rehash(table.length * 2);
+        }
+        final int line = lines++;
+        keyHash[line] = hash;
+        keyOffset[line] = offset;
+        keyLength[line] = length;
+        insert(line);
+        return line;
+    }
+
+    private void insert(final int line)
+    {
+        final int mask = table.length - 1;
+        int slot = (int)keyHash[line] & mask;
+        while (table[slot] != 0)
+        {
+            slot = (slot + 1) & mask;
+        }
+        table[slot] = line + 1;
+        tableSlot[line] = slot;
+    }
+
+    private void rehash(final int size)
+    {
+        table = new int[size];
+        for (int i = 0; i < lines; i++)
+        {
+            insert(i);
+        }
+    }
+
+    private void growLines()
+    {
+        final int n = keyOffset.length * 2;
+        keyOffset = java.util.Arrays.copyOf(keyOffset, n);
+        keyLength = java.util.Arrays.copyOf(keyLength, n);
+        leftOffset = java.util.Arrays.copyOf(leftOffset, n);
+        leftLength = java.util.Arrays.copyOf(leftLength, n);
+        rightOffset = java.util.Arrays.copyOf(rightOffset, n);
+        rightLength = java.util.Arrays.copyOf(rightLength, n);
+        tableSlot = java.util.Arrays.copyOf(tableSlot, n);
+        keyHash = java.util.Arrays.copyOf(keyHash, n);
+        timestamp = java.util.Arrays.copyOf(timestamp, n);
+        accumulate = java.util.Arrays.copyOf(accumulate, n);
+    }
+
+    private void ensure(final int bytes)
+    {
+        if (used + bytes > data.capacity())
+        {
+            grow(used + bytes);
+        }
+    }
+
+    private void grow(final int atLeast)
+    {
+        int capacity = data.capacity() * 2;
+        while (capacity < atLeast)
+        {
+            capacity *= 2;
+        }
+        final byte[] bigger = java.util.Arrays.copyOf(data.byteArray(), capacity);
+        data = new UnsafeBuffer(bigger);
+    }
+}

