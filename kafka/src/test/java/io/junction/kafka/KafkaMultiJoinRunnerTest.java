@@ -369,6 +369,73 @@ class KafkaMultiJoinRunnerTest
         assertEquals(output.size(), one.outputsProduced() + two.outputsProduced(), "each output written once");
     }
 
+    private static int watermarkCaused(final String prefix)
+    {
+        int n = 0;
+        for (final ConsumerRecord<byte[], byte[]> record : JoinFixture.readAll(broker, prefix + "-out", "read_uncommitted"))
+        {
+            n += Provenance.of(record.headers()).watermarkCaused() ? 1 : 0;
+        }
+        return n;
+    }
+
+    @Test
+    void shouldExpireByTheMinimumOfThePartitionsInputWatermarksOnceASilentInputIsIdle() throws Exception
+    {
+        final String prefix = "multittl";
+        createTopics(prefix, 1, 1, 1);
+        // Payments live 10 ms of event time; shipments never send a record, so only their idleness lets the
+        // join watermark (the minimum over the active inputs) reach 1000 and expire the first payment.
+        final JoinSpec spec = JoinSpec.multi(MultiJoinSpec.builder(ORDERS)
+            .input("orders", ORDERS, null, "id")
+            .input("payments", PAYMENTS, JoinType.LEFT, "order_id")
+            .input("shipments", SHIPMENTS, JoinType.LEFT, "order_id")
+            .stateTtl("payments", 10)
+            .build());
+        final KafkaJoinRunner runner = new KafkaJoinRunner(config(prefix, JoinFixture.freshDir(prefix))
+            .spec(spec).idleTimeoutMillis(300).build());
+        assertTimeoutPreemptively(HANG_GUARD, () ->
+        {
+            final CompletableFuture<Void> run = runInBackground(runner, "runner-" + prefix);
+            // The first order and payment read before anything at ts 1000 is written: the inputs are read
+            // concurrently, and a payment read after the join watermark passed its TTL would never be stored.
+            produce(prefix, new ArrayList<>(List.of(new Change(0, "+I", 1, 11, 0), new Change(1, "+I", 1, 21, 0))));
+            JoinFixture.await(() -> runner.recordsConsumed() >= 2 || run.isDone(), 120,
+                () -> "the first pair read (" + runner.recordsConsumed() + " of 2)");
+            produce(prefix, new ArrayList<>(List.of(new Change(0, "+I", 2, 12, 1_000), new Change(1, "+I", 2, 22, 1_000))));
+            // How many outputs come before the expiry depends on the inputs' interleaving; the expiry's two do not.
+            JoinFixture.await(() -> watermarkCaused(prefix) >= 2 || run.isDone(), 120,
+                () -> "the expiry's outputs (" + runner.outputsProduced() + " outputs so far)");
+            runner.close();
+            run.get();
+        });
+        final List<String> byWatermark = new ArrayList<>();
+        final TreeMap<String, Integer> materialized = new TreeMap<>();
+        final List<ConsumerRecord<byte[], byte[]>> output = JoinFixture.readAll(broker, prefix + "-out");
+        for (final ConsumerRecord<byte[], byte[]> record : output)
+        {
+            final BinaryMultiResult result = BinaryMultiResult.parse(record.value());
+            final String combination = payloadOf(result, 0) + "|" + payloadOf(result, 1) + "|" + payloadOf(result, 2);
+            final Provenance provenance = Provenance.of(record.headers());
+            if (provenance.watermarkCaused())
+            {
+                assertTrue(provenance.side().startsWith(Provenance.MULTI_WATERMARK_PREFIX), provenance.toString());
+                assertTrue(List.of(NAMES).contains(provenance.input()), provenance.toString());
+                byWatermark.add(result.kind().shortString() + " " + combination);
+            }
+            else
+            {
+                assertTrue(List.of(NAMES).contains(provenance.side()), provenance.toString());
+            }
+            materialized.merge(combination, result.kind().isAccumulate() ? 1 : -1, Integer::sum);
+        }
+        materialized.values().removeIf(count -> count == 0);
+        byWatermark.sort(null);
+        assertEquals(List.of("+I 11|null|null", "-D 11|21|null"), byWatermark, "the first payment expired by the watermark");
+        assertEquals(Map.of("11|null|null", 1, "12|22|null", 1), materialized);
+        assertEquals(output.size(), runner.outputsProduced());
+    }
+
     @Test
     void shouldRefuseAnInputListThatDoesNotMatchTheSpec() throws Exception
     {
