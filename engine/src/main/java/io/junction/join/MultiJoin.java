@@ -997,8 +997,13 @@ public final class MultiJoin implements JoinOperator
     @Override
     public void onIdle(final Side side, final long step)
     {
-        final int input = side == Side.LEFT ? 0 : 1;
-        if (input < n)
+        onInputIdle(side == Side.LEFT ? 0 : 1, step);
+    }
+
+    @Override
+    public void onInputIdle(final int input, final long step)
+    {
+        if (input >= 0 && input < n)
         {
             idle[input] = true;
             advance(step);

@@ -183,6 +183,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 case RingSlot.INPUT_WATERMARK:
                     operator.onInputWatermark(slot.side, slot.timestamp, slot.step);
                     break;
+                case RingSlot.INPUT_IDLE:
+                    operator.onInputIdle(slot.side, slot.step);
+                    break;
                 case RingSlot.WATERMARK:
                     if (slot.side == RingSlot.BOTH_SIDES)
                     {

@@ -970,13 +970,104 @@ public final class Publisher
         final int input, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
         final long ts, final long step, final long ingestNanos)
     {
+        return publishInput(input, kind, row, offset, length, ts, step, ingestNanos, BY_KEY);
+    }
+
+    /**
+     * Publishes a row of input {@code input} of a multi-way join to a partition the caller names instead of
+     * the one its key hash picks, waiting for room: for a producer whose inputs are partitioned already (the
+     * Kafka runner: partition {@code p} of every input topic feeds engine partition {@code p}). The key hash
+     * still keys the partition's state, so rows of one common key must always go to the same partition. As
+     * the binary kinds' {@link #publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)},
+     * per-partition calls cannot be mixed with the engine's idle timeout or generated watermarks.
+     *
+     * @param partition   the partition, in [0, partitions).
+     * @param input       the input's index in the spec.
+     * @param kind        the row's change kind.
+     * @param row         the buffer holding the encoded row.
+     * @param offset      where the row starts.
+     * @param length      its length in bytes.
+     * @param ts          its event time, ms.
+     * @param step        its input sequence number.
+     * @param ingestNanos {@code System.nanoTime()} when it entered the engine.
+     * @return as {@link #publishInput(int, ChangeKind, DirectBuffer, int, int, long, long, long)};
+     *         {@link #INVALID_ARGUMENT} also for a partition out of range (nothing claimed).
+     * @throws IllegalStateException when called from a thread that does not own this publisher (or the
+     *         engine), or with the idle timeout or generated watermarks on.
+     */
+    public int publishInput(
+        final int partition, final int input, final ChangeKind kind, final DirectBuffer row, final int offset,
+        final int length, final long ts, final long step, final long ingestNanos)
+    {
+        checkPerPartition();
+        return publishInput(input, kind, row, offset, length, ts, step, ingestNanos, explicit(partition));
+    }
+
+    /**
+     * Advances the watermark of input {@code input} of a multi-way join in one partition only; waits for
+     * room. The input is active again in that partition. Not with the idle timeout or generated watermarks.
+     *
+     * @param partition the partition, in [0, partitions).
+     * @param input     the input's index in the spec.
+     * @param watermark the watermark, ms.
+     * @param step      its input sequence number, carried to the output it causes.
+     * @return {@link #PUBLISHED}, {@link #CLOSED}, {@link #INVALID_ARGUMENT} (not a multi-way join, an input or
+     *         partition out of range: nothing sent) or {@link #PARTITION_FAILED}.
+     * @throws IllegalStateException as {@link #watermark(int, Side, long, long)}.
+     */
+    public int watermarkInput(final int partition, final int input, final long watermark, final long step)
+    {
+        return sendToInput(partition, input, RingSlot.INPUT_WATERMARK, watermark, step);
+    }
+
+    /**
+     * Marks input {@code input} of a multi-way join idle in one partition: it stops holding back that
+     * partition's join watermark until its next row or watermark there. Waits for room. Not with the idle
+     * timeout or generated watermarks.
+     *
+     * @param partition the partition, in [0, partitions).
+     * @param input     the input's index in the spec.
+     * @param step      carried to the outputs that closing rows causes.
+     * @return as {@link #watermarkInput(int, int, long, long)}.
+     * @throws IllegalStateException as {@link #watermark(int, Side, long, long)}.
+     */
+    public int idleInput(final int partition, final int input, final long step)
+    {
+        return sendToInput(partition, input, RingSlot.INPUT_IDLE, 0, step);
+    }
+
+    private int sendToInput(final int partition, final int input, final byte type, final long value, final long step)
+    {
+        checkOwner();
+        checkPerPartition();
+        if (engine.isClosed())
+        {
+            return CLOSED;
+        }
+        if (inputKeys == null || input < 0 || input >= inputKeys.length || partition < 0 || partition >= rings.length)
+        {
+            return INVALID_ARGUMENT;
+        }
+        final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, true);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        fill(rings[partition], sequence, type, (byte)input, value, step, System.nanoTime());
+        return PUBLISHED;
+    }
+
+    private int publishInput(
+        final int input, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final long ts, final long step, final long ingestNanos, final int target)
+    {
         checkOwner();
         if (engine.isClosed())
         {
             return CLOSED;
         }
         if (inputKeys == null || input < 0 || input >= inputKeys.length || kind == null || row == null || offset < 0 ||
-            length < 0 || length > row.capacity() - offset)
+            length < 0 || length > row.capacity() - offset || target >= rings.length)
         {
             return refuse(INVALID_ARGUMENT);
         }
@@ -991,7 +1082,7 @@ public final class Publisher
         }
         final int keyLength = inputKeys[input].extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
-        final int partition = KeyHash.partition(hash, rings.length);
+        final int partition = target == BY_KEY ? KeyHash.partition(hash, rings.length) : target;
         if (engine.isFailed(partition))
         {
             return PARTITION_FAILED;

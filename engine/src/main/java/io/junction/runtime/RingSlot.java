@@ -28,13 +28,15 @@ final class RingSlot
     static final byte INPUT_ROW = 7;
     /** A watermark of a multi-way join's input {@link #side} (the input's index). */
     static final byte INPUT_WATERMARK = 8;
+    /** A multi-way join's input {@link #side} (the input's index) marked idle in this partition. */
+    static final byte INPUT_IDLE = 9;
 
     /** Watermark target: both inputs. */
     static final byte BOTH_SIDES = 2;
 
     final UnsafeBuffer row;
     byte type;
-    /** 0 left, 1 right, {@link #BOTH_SIDES} for a watermark to both; the input's index for {@link #INPUT_ROW} and {@link #INPUT_WATERMARK}. */
+    /** 0 left, 1 right, {@link #BOTH_SIDES} for a watermark to both; the input's index for {@link #INPUT_ROW}, {@link #INPUT_WATERMARK} and {@link #INPUT_IDLE}. */
     byte side;
     byte kind;
     int rowLength;

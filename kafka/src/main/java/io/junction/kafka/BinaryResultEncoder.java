@@ -1,7 +1,9 @@
 package io.junction.kafka;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
+import io.junction.api.MultiJoinSpec;
 import io.junction.api.RowFormat;
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
@@ -16,6 +18,8 @@ final class BinaryResultEncoder implements ResultEncoder
 {
     private final int[] leftKey;
     private final int[] rightKey;
+    /** A multi-way join's key fields per input, or null for the binary kinds. */
+    private final int[][] inputKeys;
     private final ThreadLocal<KeyScratch> scratch = ThreadLocal.withInitial(KeyScratch::new);
     /**
      * Upsert output (SPEC 2.7): the unique-key fields of each side in the result key, or null when that side
@@ -31,6 +35,60 @@ final class BinaryResultEncoder implements ResultEncoder
         final io.junction.api.ResultKey resultKey = spec.resultKey();
         this.leftResultKey = resultKey != null && resultKey.includes(Side.LEFT) ? indexes(spec, Side.LEFT, spec.leftUniqueKey()) : null;
         this.rightResultKey = resultKey != null && resultKey.includes(Side.RIGHT) ? indexes(spec, Side.RIGHT, spec.rightUniqueKey()) : null;
+        if (spec.kind() == JoinKind.MULTI)
+        {
+            final MultiJoinSpec multi = spec.multi();
+            inputKeys = new int[multi.inputs()][];
+            for (int i = 0; i < inputKeys.length; i++)
+            {
+                final List<String> fields = multi.key(i);
+                inputKeys[i] = new int[fields.size()];
+                for (int f = 0; f < fields.size(); f++)
+                {
+                    inputKeys[i][f] = multi.schema(i).indexOf(fields.get(f));
+                }
+            }
+        }
+        else
+        {
+            inputKeys = null;
+        }
+    }
+
+    @Override
+    public byte[] key(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
+        if (inputKeys == null)
+        {
+            return rows.length == 2 ? key(kind, rows[0], rows[1], timestamp) : null;
+        }
+        for (int i = 0; i < rows.length; i++)
+        {
+            if (rows[i] != null)
+            {
+                return keyOf(rows[i], inputKeys[i]);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
+        int bytes = BinaryMultiResult.HEADER_BYTES;
+        for (final RowView row : rows)
+        {
+            bytes += Integer.BYTES + (row == null ? 0 : row.length());
+        }
+        final ByteBuffer out = ByteBuffer.allocate(bytes);
+        out.put((byte)kind.ordinal());
+        out.put((byte)rows.length);
+        for (final RowView row : rows)
+        {
+            putRow(out, row);
+        }
+        out.putLong(timestamp);
+        return out.array();
     }
 
     /**
@@ -97,7 +155,11 @@ final class BinaryResultEncoder implements ResultEncoder
         {
             return null;
         }
-        final int[] fields = left != null ? leftKey : rightKey;
+        return keyOf(row, left != null ? leftKey : rightKey);
+    }
+
+    private byte[] keyOf(final RowView row, final int[] fields)
+    {
         final KeyScratch s = scratch.get();
         s.writer.wrap(s.buffer, 0, RowFormat.MAX_ROW_LENGTH, fields.length);
         for (int i = 0; i < fields.length; i++)

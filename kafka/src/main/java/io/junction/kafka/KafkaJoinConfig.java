@@ -5,8 +5,11 @@ import io.junction.runtime.EngineConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,6 +17,9 @@ import java.util.Set;
  * What a {@link KafkaJoinRunner} joins and how: the cluster and group, the two input topics and the output
  * topic, the join, the rows' serde, event-time settings and where state and checkpoints live. Immutable;
  * built with {@link #builder()}.
+ * <p>
+ * A multi-way join ({@code JoinKind.MULTI}, SPEC 2.6) reads N co-partitioned topics instead of a left and a right
+ * one: {@link Builder#inputs(List)} names them in the spec's input order (docs/KAFKA-MULTI.md).
  *
  * <pre>{@code
  * KafkaJoinConfig config = KafkaJoinConfig.builder()
@@ -49,6 +55,8 @@ public final class KafkaJoinConfig
     private final String groupId;
     private final String leftTopic;
     private final String rightTopic;
+    private final List<String> inputs;
+    private final List<RowDecoder> inputDecoders;
     private final String outputTopic;
     private final JoinSpec spec;
     private final RowDecoder leftDecoder;
@@ -73,6 +81,19 @@ public final class KafkaJoinConfig
         groupId = b.groupId;
         leftTopic = b.leftTopic;
         rightTopic = b.rightTopic;
+        inputs = b.inputs == null ? null : List.copyOf(b.inputs);
+        if (b.inputs == null)
+        {
+            inputDecoders = null;
+        }
+        else if (b.inputDecoders == null)
+        {
+            inputDecoders = Collections.nCopies(b.inputs.size(), RowDecoder.binary());
+        }
+        else
+        {
+            inputDecoders = List.copyOf(b.inputDecoders);
+        }
         outputTopic = b.outputTopic;
         spec = b.spec;
         leftDecoder = b.leftDecoder;
@@ -119,13 +140,44 @@ public final class KafkaJoinConfig
         return groupId;
     }
 
-    /** @return the left input topic. */
+    /**
+     * @return the input topics in the order the engine numbers its inputs: those of {@link Builder#inputs(List)}
+     *         (a multi-way join, the spec's input order), else the left and the right topic.
+     */
+    public List<String> inputTopics()
+    {
+        return inputs != null ? inputs : List.of(leftTopic, rightTopic);
+    }
+
+    /**
+     * @param input the input's index in {@link #inputTopics()}.
+     * @return that input's value decoder.
+     */
+    public RowDecoder inputDecoder(final int input)
+    {
+        if (inputs != null)
+        {
+            return inputDecoders.get(input);
+        }
+        return input == 0 ? leftDecoder : rightDecoder;
+    }
+
+    /**
+     * @return whether the inputs were given as a list ({@link Builder#inputs(List)}, a multi-way join) rather
+     *         than as a left and a right topic.
+     */
+    public boolean hasInputList()
+    {
+        return inputs != null;
+    }
+
+    /** @return the left input topic, or null when the inputs are given as a list ({@link #inputTopics()}). */
     public String leftTopic()
     {
         return leftTopic;
     }
 
-    /** @return the right input topic. */
+    /** @return the right input topic, or null when the inputs are given as a list ({@link #inputTopics()}). */
     public String rightTopic()
     {
         return rightTopic;
@@ -236,7 +288,7 @@ public final class KafkaJoinConfig
     @Override
     public String toString()
     {
-        return "KafkaJoinConfig[" + bootstrapServers + ", group " + groupId + ", " + leftTopic + " x " + rightTopic + " -> " +
+        return "KafkaJoinConfig[" + bootstrapServers + ", group " + groupId + ", " + String.join(" x ", inputTopics()) + " -> " +
             outputTopic + ", " + spec + ", watermark delay " + watermarkDelayMillis + " ms, idle timeout " + idleTimeoutMillis +
             " ms, checkpoints every " + checkpointInterval.toMillis() + " ms into " + checkpointDir + ", state " + stateDir + "]";
     }
@@ -248,6 +300,8 @@ public final class KafkaJoinConfig
         private String groupId;
         private String leftTopic;
         private String rightTopic;
+        private List<String> inputs;
+        private List<RowDecoder> inputDecoders;
         private String outputTopic;
         private JoinSpec spec;
         private RowDecoder leftDecoder = RowDecoder.binary();
@@ -308,6 +362,42 @@ public final class KafkaJoinConfig
         public Builder rightTopic(final String topic)
         {
             this.rightTopic = topic;
+            return this;
+        }
+
+        /**
+         * The input topics of a multi-way join ({@code JoinKind.MULTI}, SPEC 2.6), instead of
+         * {@link #leftTopic}/{@link #rightTopic}: topic {@code i} holds the rows of the spec's input {@code i}, keyed
+         * by the common key with the same partitioner (Kafka's default), every topic with the same partition
+         * count. The runner refuses at start, with a {@link KafkaJoinException}, a list whose size is not the
+         * spec's input count, a spec that is not a multi-way join, and topics whose partition counts differ.
+         *
+         * @param topics the input topics, in the spec's input order (at least two, distinct).
+         * @return this builder.
+         */
+        public Builder inputs(final List<String> topics)
+        {
+            this.inputs = topics == null ? null : new ArrayList<>(topics);
+            return this;
+        }
+
+        /**
+         * @param topics the input topics, in the spec's input order; see {@link #inputs(List)}.
+         * @return this builder.
+         */
+        public Builder inputs(final String... topics)
+        {
+            return inputs(topics == null ? null : List.of(topics));
+        }
+
+        /**
+         * @param decoders how each input's values become rows, one per {@link #inputs(List) input} in its order;
+         *                 default {@link RowDecoder#binary()} for every input.
+         * @return this builder.
+         */
+        public Builder inputDecoders(final List<RowDecoder> decoders)
+        {
+            this.inputDecoders = decoders == null ? null : new ArrayList<>(decoders);
             return this;
         }
 
@@ -524,21 +614,32 @@ public final class KafkaJoinConfig
         {
             require(bootstrapServers, "bootstrapServers");
             require(groupId, "groupId");
-            require(leftTopic, "leftTopic");
-            require(rightTopic, "rightTopic");
             require(outputTopic, "outputTopic");
             require(spec, "spec");
-            require(leftDecoder, "leftDecoder");
-            require(rightDecoder, "rightDecoder");
             require(stateDir, "stateDir");
             require(checkpointDir, "checkpointDir");
-            if (leftTopic.equals(rightTopic))
+            if (inputs != null)
             {
-                throw new IllegalArgumentException("leftTopic and rightTopic must differ: " + leftTopic);
+                checkInputs();
             }
-            if (outputTopic.equals(leftTopic) || outputTopic.equals(rightTopic))
+            else
             {
-                throw new IllegalArgumentException("outputTopic must not be an input topic: " + outputTopic);
+                require(leftTopic, "leftTopic");
+                require(rightTopic, "rightTopic");
+                require(leftDecoder, "leftDecoder");
+                require(rightDecoder, "rightDecoder");
+                if (inputDecoders != null)
+                {
+                    throw new IllegalArgumentException("inputDecoders: only with inputs (use leftDecoder and rightDecoder)");
+                }
+                if (leftTopic.equals(rightTopic))
+                {
+                    throw new IllegalArgumentException("leftTopic and rightTopic must differ: " + leftTopic);
+                }
+                if (outputTopic.equals(leftTopic) || outputTopic.equals(rightTopic))
+                {
+                    throw new IllegalArgumentException("outputTopic must not be an input topic: " + outputTopic);
+                }
             }
             if (watermarkDelayMillis < 0)
             {
@@ -573,6 +674,47 @@ public final class KafkaJoinConfig
                 }
             }
             return new KafkaJoinConfig(this);
+        }
+
+        private void checkInputs()
+        {
+            if (leftTopic != null || rightTopic != null)
+            {
+                throw new IllegalArgumentException("inputs: give either inputs or leftTopic and rightTopic, not both");
+            }
+            if (inputs.size() < 2)
+            {
+                throw new IllegalArgumentException("inputs: at least two topics, got " + inputs);
+            }
+            final HashSet<String> seen = new HashSet<>();
+            for (int i = 0; i < inputs.size(); i++)
+            {
+                final String topic = inputs.get(i);
+                if (topic == null || topic.isEmpty())
+                {
+                    throw new IllegalArgumentException("inputs[" + i + "]: a topic name is required");
+                }
+                if (!seen.add(topic))
+                {
+                    throw new IllegalArgumentException("inputs[" + i + "]: topic '" + topic + "' is given twice");
+                }
+                if (topic.equals(outputTopic))
+                {
+                    throw new IllegalArgumentException("outputTopic must not be an input topic: " + outputTopic);
+                }
+            }
+            if (inputDecoders != null)
+            {
+                if (inputDecoders.size() != inputs.size())
+                {
+                    throw new IllegalArgumentException("inputDecoders: " + inputDecoders.size() + " decoders for " +
+                        inputs.size() + " inputs");
+                }
+                for (int i = 0; i < inputDecoders.size(); i++)
+                {
+                    require(inputDecoders.get(i), "inputDecoders[" + i + "]");
+                }
+            }
         }
 
         private static void require(final Object value, final String name)

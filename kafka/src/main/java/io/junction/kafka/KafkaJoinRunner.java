@@ -3,6 +3,7 @@ package io.junction.kafka;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinKind;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowFormat;
 import io.junction.api.RowView;
@@ -79,6 +80,17 @@ import java.util.concurrent.atomic.LongAdder;
  * session lapsed) it drops {@code p} without committing. Each served partition is also checkpointed every
  * {@link KafkaJoinConfig#checkpointInterval()}, its offsets committed once the checkpoint is complete.
  *
+ * <h2>Multi-way joins</h2>
+ * A multi-way join ({@link JoinKind#MULTI}, SPEC 2.6) reads N co-partitioned topics, named in the spec's input
+ * order by {@link KafkaJoinConfig.Builder#inputs(List)}: everything above and below holds with "both inputs"
+ * read as "every input". Engine partition {@code p} is served only while this member holds partition
+ * {@code p} of every input topic (the range assignor gives them to one member; a partly held {@code p} is
+ * paused), each (partition, input) has its own watermark and idleness, a checkpoint holds N next offsets (and
+ * the exactly-once token), and the provenance header {@code junction.side} of an output names the causing
+ * input ({@code W:} and the name when a watermark or idleness mark caused it). The start refuses, with a
+ * {@link KafkaJoinException}, an input list whose size is not the spec's input count and topics whose
+ * partition counts differ. docs/KAFKA-MULTI.md.
+ *
  * <h2>Event time</h2>
  * A row's event time is its record's timestamp. Each (partition, input) has its own watermark: the highest
  * timestamp read from it minus {@link KafkaJoinConfig#watermarkDelayMillis()}; the join watermark of
@@ -143,9 +155,6 @@ public final class KafkaJoinRunner implements AutoCloseable
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration CLIENT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final long NONE = Long.MIN_VALUE;
-    private static final byte[][] SIDE_BYTES = {
-        "L".getBytes(StandardCharsets.UTF_8), "R".getBytes(StandardCharsets.UTF_8),
-        "WL".getBytes(StandardCharsets.UTF_8), "WR".getBytes(StandardCharsets.UTF_8)};
     private static final byte[][] KIND_BYTES = kindBytes();
     /** Numbers the engines of this JVM's runners, whose names (and JMX beans) must differ. */
     private static final AtomicLong INSTANCES = new AtomicLong();
@@ -175,9 +184,17 @@ public final class KafkaJoinRunner implements AutoCloseable
     private Publisher publisher;
     private int partitions;
     private boolean sameOutputPartitions;
-    private TopicPartition[] leftPartitions;
-    private TopicPartition[] rightPartitions;
-    /** Per (partition, side), index {@code 2p + side}. */
+    /** The inputs: 2 for the binary kinds (left, right), the spec's input count for a multi-way join. */
+    private int n;
+    /** A multi-way join: rows, watermarks and idleness go through the publisher's input-indexed calls. */
+    private boolean multi;
+    /** The input topics, in the engine's input order. */
+    private String[] topics;
+    /** Per input, per partition. */
+    private TopicPartition[][] inputPartitions;
+    /** The provenance side of each input ({@code [0, n)}) and of its watermarks ({@code [n, 2n)}). */
+    private byte[][] sideBytes;
+    /** Per (partition, input), index {@code n * p + input}. */
     private boolean[] held;
     private long[] nextOffset;
     private long[] maxTimestamp;
@@ -369,22 +386,62 @@ public final class KafkaJoinRunner implements AutoCloseable
         return props;
     }
 
+    /** The spec against the configured inputs, before anything connects: a clear error for each mismatch. */
+    private void checkInputs()
+    {
+        final boolean multiSpec = config.spec().kind() == JoinKind.MULTI;
+        final List<String> inputs = config.inputTopics();
+        if (config.hasInputList() && !multiSpec)
+        {
+            throw new KafkaJoinException("inputs " + inputs + " are for a multi-way join (JoinKind.MULTI); a " +
+                config.spec().kind() + " join reads a leftTopic and a rightTopic");
+        }
+        if (multiSpec && config.spec().multi().inputs() != inputs.size())
+        {
+            throw new KafkaJoinException("the multi-way join has " + config.spec().multi().inputs() + " inputs " +
+                config.spec().multi().names() + " but " + inputs.size() + " input topics are configured " + inputs +
+                ": give one topic per input, in the spec's order (KafkaJoinConfig.Builder.inputs)");
+        }
+        multi = multiSpec;
+        n = inputs.size();
+        topics = inputs.toArray(new String[0]);
+        sideBytes = new byte[2 * n][];
+        for (int s = 0; s < n; s++)
+        {
+            final String name = multi ? config.spec().multi().names().get(s) : s == 0 ? "L" : "R";
+            sideBytes[s] = name.getBytes(StandardCharsets.UTF_8);
+            sideBytes[n + s] = ((multi ? Provenance.MULTI_WATERMARK_PREFIX : "W") + name).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
     private void start()
     {
+        checkInputs();
         final Map<String, Object> adminProps = clientProperties();
         final int timeoutMillis = (int)Math.min(Integer.MAX_VALUE, config.startTimeout().toMillis());
         adminProps.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
         adminProps.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMillis, 30_000));
         admin = Admin.create(adminProps);
         final Map<String, TopicDescription> topics = describeTopics(config.startTimeout().toNanos());
-        final int left = topics.get(config.leftTopic()).partitions().size();
-        final int right = topics.get(config.rightTopic()).partitions().size();
+        final int left = topics.get(this.topics[0]).partitions().size();
         final int output = topics.get(config.outputTopic()).partitions().size();
-        if (left != right)
+        for (int s = 1; s < n; s++)
         {
-            throw new KafkaJoinException("the input topics are not co-partitioned: left topic '" + config.leftTopic() + "' has " +
-                left + " partitions, right topic '" + config.rightTopic() + "' has " + right + "; both must have the same " +
-                "partition count and be keyed by the join key with the same partitioner");
+            final int count = topics.get(this.topics[s]).partitions().size();
+            if (count == left)
+            {
+                continue;
+            }
+            if (!multi)
+            {
+                throw new KafkaJoinException("the input topics are not co-partitioned: left topic '" + config.leftTopic() +
+                    "' has " + left + " partitions, right topic '" + config.rightTopic() + "' has " + count + "; both must " +
+                    "have the same partition count and be keyed by the join key with the same partitioner");
+            }
+            throw new KafkaJoinException("the input topics are not co-partitioned: topic '" + this.topics[0] + "' (input " +
+                inputName(0) + ") has " + left + " partitions, topic '" + this.topics[s] + "' (input " + inputName(s) +
+                ") has " + count + "; every input topic must have the same partition count and be keyed by the common " +
+                "key with the same partitioner");
         }
         partitions = left;
         partitionCount = left;
@@ -394,15 +451,41 @@ public final class KafkaJoinRunner implements AutoCloseable
         startProducer();
         startEngine();
         startConsumer();
-        LOG.log(System.Logger.Level.INFO, "joining " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
+        LOG.log(System.Logger.Level.INFO, "joining " + String.join(" x ", this.topics) + " -> " +
             config.outputTopic() + " over " + partitions + " partitions as a member of group " + config.groupId());
     }
 
-    /** Describes the three topics, waiting at most {@code timeoutNanos}; a clear error for each way it fails. */
+    private String inputName(final int s)
+    {
+        return multi ? config.spec().multi().names().get(s) : s == 0 ? "left" : "right";
+    }
+
+    /** The input topics and the output topic. */
+    private List<String> allTopics()
+    {
+        final List<String> names = new ArrayList<>(Arrays.asList(topics));
+        names.add(config.outputTopic());
+        return names;
+    }
+
+    /** The index of an input topic, or -1. */
+    private int inputOf(final String topic)
+    {
+        for (int s = 0; s < n; s++)
+        {
+            if (topics[s].equals(topic))
+            {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** Describes the input and output topics, waiting at most {@code timeoutNanos}; a clear error for each way it fails. */
     private Map<String, TopicDescription> describeTopics(final long timeoutNanos)
     {
         final long deadline = System.nanoTime() + timeoutNanos;
-        final List<String> names = List.of(config.leftTopic(), config.rightTopic(), config.outputTopic());
+        final List<String> names = allTopics();
         final Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(names).topicNameValues();
         final Map<String, TopicDescription> described = new HashMap<>();
         for (final String name : names)
@@ -445,18 +528,24 @@ public final class KafkaJoinRunner implements AutoCloseable
 
     private String role(final String topic)
     {
-        return topic.equals(config.leftTopic()) ? "left input" : topic.equals(config.rightTopic()) ? "right input" : "output";
+        final int s = inputOf(topic);
+        if (s < 0)
+        {
+            return "output";
+        }
+        return multi ? "input '" + inputName(s) + "'" : s == 0 ? "left input" : "right input";
     }
 
     private void allocate()
     {
-        final int sides = partitions * 2;
-        leftPartitions = new TopicPartition[partitions];
-        rightPartitions = new TopicPartition[partitions];
-        for (int p = 0; p < partitions; p++)
+        final int sides = partitions * n;
+        inputPartitions = new TopicPartition[n][partitions];
+        for (int s = 0; s < n; s++)
         {
-            leftPartitions[p] = new TopicPartition(config.leftTopic(), p);
-            rightPartitions[p] = new TopicPartition(config.rightTopic(), p);
+            for (int p = 0; p < partitions; p++)
+            {
+                inputPartitions[s][p] = new TopicPartition(topics[s], p);
+            }
         }
         held = new boolean[sides];
         nextOffset = new long[sides];
@@ -529,7 +618,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         final KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer = c;
-        c.subscribe(List.of(config.leftTopic(), config.rightTopic()), new Rebalance());
+        c.subscribe(Arrays.asList(topics), new Rebalance());
         if (closeRequested)
         {
             // close() may have looked before the consumer existed.
@@ -590,17 +679,16 @@ public final class KafkaJoinRunner implements AutoCloseable
     private void onRecord(final ConsumerRecord<byte[], byte[]> record, final long now)
     {
         final int p = record.partition();
-        final boolean left = record.topic().equals(config.leftTopic());
-        final Side side = left ? Side.LEFT : Side.RIGHT;
-        final int s = side.ordinal();
-        if (p >= partitions || !served[p])
+        final int s = inputOf(record.topic());
+        if (s < 0 || p >= partitions || !served[p])
         {
             // Fetched before its partition left this member: its next owner reads it from the checkpoint.
             return;
         }
-        final int i = 2 * p + s;
+        final int i = n * p + s;
         final long offset = record.offset();
-        final long step = (offset << 1) | s;
+        // The binary kinds' (offset << 1) | side when n is 2.
+        final long step = offset * n + s;
         final long ts = record.timestamp();
         nextOffset[i] = offset + 1;
         lastStep[p] = step;
@@ -612,10 +700,10 @@ public final class KafkaJoinRunner implements AutoCloseable
         final ChangeKind kind = kindOf(record);
         if (value == null || kind == null)
         {
-            deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
             return;
         }
-        final RowDecoder decoder = left ? config.leftDecoder() : config.rightDecoder();
+        final RowDecoder decoder = config.inputDecoder(s);
         final UnsafeBuffer row;
         final int length;
         if (decoder == RowDecoder.binary())
@@ -631,11 +719,12 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         if (length < 0)
         {
-            deadLetter(p, side, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
+            deadLetter(p, s, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
                 : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
         }
-        final int result = publisher.publish(p, side, kind, row, 0, length, ts, step, System.nanoTime());
+        final int result = multi ? publisher.publishInput(p, s, kind, row, 0, length, ts, step, System.nanoTime()) :
+            publisher.publish(p, side(s), kind, row, 0, length, ts, step, System.nanoTime());
         switch (result)
         {
             case Publisher.PUBLISHED:
@@ -646,14 +735,14 @@ public final class KafkaJoinRunner implements AutoCloseable
                 }
                 break;
             case Publisher.ROW_TOO_LARGE:
-                deadLetter(p, side, offset, ts, DeadLetterReason.ROW_TOO_LARGE);
+                deadLetter(p, s, offset, ts, DeadLetterReason.ROW_TOO_LARGE);
                 break;
             case Publisher.MALFORMED_ROW:
             case Publisher.INVALID_ARGUMENT:
-                deadLetter(p, side, offset, ts, DeadLetterReason.MALFORMED_ROW);
+                deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
                 break;
             case Publisher.SCHEMA_MISMATCH:
-                deadLetter(p, side, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
+                deadLetter(p, s, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
                 break;
             case Publisher.CLOSED:
                 fail(new KafkaJoinException("the engine closed under the runner"));
@@ -691,12 +780,19 @@ public final class KafkaJoinRunner implements AutoCloseable
         return null;
     }
 
-    private void deadLetter(final int p, final Side side, final long offset, final long ts, final DeadLetterReason reason)
+    private void deadLetter(final int p, final int s, final long offset, final long ts, final DeadLetterReason reason)
     {
         deadLetters.increment();
         try
         {
-            config.deadLetterHandler().onDeadLetter(p, side, offset, ts, reason, null);
+            if (multi)
+            {
+                config.deadLetterHandler().onMultiDeadLetter(p, s, offset, ts, reason, null);
+            }
+            else
+            {
+                config.deadLetterHandler().onDeadLetter(p, side(s), offset, ts, reason, null);
+            }
         }
         catch (final RuntimeException e)
         {
@@ -711,7 +807,8 @@ public final class KafkaJoinRunner implements AutoCloseable
         for (int i = 0; i < maxTimestamp.length; i++)
         {
             final long max = maxTimestamp[i];
-            if (max == NONE || !served[i >> 1])
+            final int p = i / n;
+            if (max == NONE || !served[p])
             {
                 continue;
             }
@@ -719,8 +816,10 @@ public final class KafkaJoinRunner implements AutoCloseable
             if (watermark > sentWatermark[i])
             {
                 sentWatermark[i] = watermark;
-                final int result = publisher.watermark(i >> 1, side(i), watermark, ~maxTimestampStep[i]);
-                checkControl(result, "watermark", i >> 1);
+                final int s = i % n;
+                final int result = multi ? publisher.watermarkInput(p, s, watermark, ~maxTimestampStep[i]) :
+                    publisher.watermark(p, side(s), watermark, ~maxTimestampStep[i]);
+                checkControl(result, "watermark", p);
             }
         }
     }
@@ -734,11 +833,13 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         for (int i = 0; i < idle.length; i++)
         {
-            final int p = i >> 1;
+            final int p = i / n;
             if (served[p] && !idle[i] && now - lastRecordNanos[i] >= timeout && caughtUp(i))
             {
                 idle[i] = true;
-                checkControl(publisher.idle(p, side(i), ~lastStep[p]), "idleness mark", p);
+                final int s = i % n;
+                checkControl(multi ? publisher.idleInput(p, s, ~lastStep[p]) : publisher.idle(p, side(s), ~lastStep[p]),
+                    "idleness mark", p);
             }
         }
     }
@@ -751,7 +852,7 @@ public final class KafkaJoinRunner implements AutoCloseable
      */
     private boolean caughtUp(final int i)
     {
-        final java.util.OptionalLong lag = consumer.currentLag((i & 1) == 0 ? leftPartitions[i >> 1] : rightPartitions[i >> 1]);
+        final java.util.OptionalLong lag = consumer.currentLag(inputPartitions[i % n][i / n]);
         return lag.isPresent() && lag.getAsLong() == 0;
     }
 
@@ -767,16 +868,58 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
     }
 
-    private static Side side(final int index)
+    /** The binary kinds' side of input {@code s}. */
+    private static Side side(final int s)
     {
-        return (index & 1) == 0 ? Side.LEFT : Side.RIGHT;
+        return s == 0 ? Side.LEFT : Side.RIGHT;
+    }
+
+    /** Whether this member holds partition {@code p} of every input topic. */
+    private boolean allHeld(final int p)
+    {
+        for (int s = 0; s < n; s++)
+        {
+            if (!held[n * p + s])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Partition {@code p} of every input topic. */
+    private List<TopicPartition> inputPartitionsOf(final int p)
+    {
+        final List<TopicPartition> tps = new ArrayList<>(n);
+        for (int s = 0; s < n; s++)
+        {
+            tps.add(inputPartitions[s][p]);
+        }
+        return tps;
+    }
+
+    /** Checkpoint positions for the log: the binary kinds' "left L, right R", a multi-way join's input=offset list. */
+    private String describe(final long[] positions)
+    {
+        if (!multi)
+        {
+            return "left " + positions[0] + ", right " + positions[1];
+        }
+        final StringBuilder b = new StringBuilder();
+        for (int s = 0; s < n; s++)
+        {
+            b.append(s == 0 ? "" : ", ").append(inputName(s)).append(' ').append(positions[s]);
+        }
+        return b.toString();
     }
 
     // ------------------------------------------------------------------------------------------ checkpoints
 
     private long[] positions(final int p)
     {
-        return new long[] {nextOffset[2 * p], nextOffset[2 * p + 1]};
+        final long[] positions = new long[n];
+        System.arraycopy(nextOffset, n * p, positions, 0, n);
+        return positions;
     }
 
     /** Prefix of the offsets' metadata in exactly-once mode, before the commit's token. */
@@ -800,7 +943,8 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             if (served[p])
             {
-                positions[p] = new long[] {nextOffset[2 * p], nextOffset[2 * p + 1], token};
+                positions[p] = Arrays.copyOf(positions(p), n + 1);
+                positions[p][n] = token;
                 futures.add(engine.checkpointPartition(p, positions[p]));
             }
             else
@@ -818,8 +962,10 @@ public final class KafkaJoinRunner implements AutoCloseable
                 {
                     await(futures.get(p), "checkpoint of partition " + p);
                     checkpoints.incrementAndGet();
-                    offsets.put(leftPartitions[p], new OffsetAndMetadata(positions[p][0], metadata));
-                    offsets.put(rightPartitions[p], new OffsetAndMetadata(positions[p][1], metadata));
+                    for (int s = 0; s < n; s++)
+                    {
+                        offsets.put(inputPartitions[s][p], new OffsetAndMetadata(positions[p][s], metadata));
+                    }
                 }
             }
             if (fatal.get() != null)
@@ -859,20 +1005,19 @@ public final class KafkaJoinRunner implements AutoCloseable
     }
 
     /**
-     * Exactly-once: the positions partition {@code p} was committed at ({@code {left, right, token}}), or
-     * null when neither input was ever committed. One committed and the other not (not written by this
-     * runner, which commits both at once) counts the missing one as its beginning offset.
+     * Exactly-once: the positions partition {@code p} was committed at (its inputs' offsets in input order and
+     * the token), or null when no input was ever committed. Some committed and others not (not written by this
+     * runner, which commits them all at once) counts the missing ones as their beginning offsets.
      */
     private long[] committedPositions(final int p)
     {
-        final TopicPartition leftTp = leftPartitions[p];
-        final TopicPartition rightTp = rightPartitions[p];
+        final List<TopicPartition> tps = inputPartitionsOf(p);
         Map<TopicPartition, OffsetAndMetadata> committed = null;
         for (int attempt = 1; committed == null; attempt++)
         {
             try
             {
-                committed = consumer.committed(java.util.Set.of(leftTp, rightTp));
+                committed = consumer.committed(new java.util.HashSet<>(tps));
             }
             catch (final org.apache.kafka.common.errors.TimeoutException e)
             {
@@ -886,33 +1031,49 @@ public final class KafkaJoinRunner implements AutoCloseable
                 }
             }
         }
-        final OffsetAndMetadata left = committed.get(leftTp);
-        final OffsetAndMetadata right = committed.get(rightTp);
-        if (left == null && right == null)
+        boolean any = false;
+        boolean all = true;
+        for (final TopicPartition tp : tps)
+        {
+            final boolean has = committed.get(tp) != null;
+            any |= has;
+            all &= has;
+        }
+        if (!any)
         {
             return null;
         }
-        final Map<TopicPartition, Long> beginning = left == null || right == null
-            ? consumer.beginningOffsets(List.of(leftTp, rightTp)) : Map.of();
-        final long leftOffset = left != null ? left.offset() : beginning.get(leftTp);
-        final long rightOffset = right != null ? right.offset() : beginning.get(rightTp);
-        final String leftToken = left != null ? left.metadata() : null;
-        final String rightToken = right != null ? right.metadata() : null;
-        final String token = leftToken != null && leftToken.startsWith(TOKEN_PREFIX) ? leftToken :
-            rightToken != null && rightToken.startsWith(TOKEN_PREFIX) ? rightToken : null;
+        final Map<TopicPartition, Long> beginning = all ? Map.of() : consumer.beginningOffsets(tps);
+        String token = null;
+        for (final TopicPartition tp : tps)
+        {
+            final OffsetAndMetadata c = committed.get(tp);
+            if (c != null && c.metadata() != null && c.metadata().startsWith(TOKEN_PREFIX))
+            {
+                token = c.metadata();
+                break;
+            }
+        }
+        final long[] positions = new long[token == null ? n : n + 1];
+        for (int s = 0; s < n; s++)
+        {
+            final OffsetAndMetadata c = committed.get(tps.get(s));
+            positions[s] = c != null ? c.offset() : beginning.get(tps.get(s));
+            if (token != null && c != null && !token.equals(c.metadata()))
+            {
+                throw new KafkaJoinException("the committed offsets of partition " + p + " carry different commit tokens ('" +
+                    token + "', '" + c.metadata() + "'): were they committed by something other than this runner?");
+            }
+        }
         if (token == null)
         {
-            // Committed by the at-least-once mode: its checkpoints hold the two offsets only.
-            return new long[] {leftOffset, rightOffset};
-        }
-        if (left != null && right != null && !leftToken.equals(rightToken))
-        {
-            throw new KafkaJoinException("the committed offsets of partition " + p + " carry different commit tokens ('" +
-                leftToken + "', '" + rightToken + "'): were they committed by something other than this runner?");
+            // Committed by the at-least-once mode: its checkpoints hold the offsets only.
+            return positions;
         }
         try
         {
-            return new long[] {leftOffset, rightOffset, Long.parseLong(token.substring(TOKEN_PREFIX.length()))};
+            positions[n] = Long.parseLong(token.substring(TOKEN_PREFIX.length()));
+            return positions;
         }
         catch (final NumberFormatException e)
         {
@@ -1010,8 +1171,10 @@ public final class KafkaJoinRunner implements AutoCloseable
     private Map<TopicPartition, OffsetAndMetadata> offsets(final int p, final long[] positions)
     {
         final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        offsets.put(leftPartitions[p], new OffsetAndMetadata(positions[0]));
-        offsets.put(rightPartitions[p], new OffsetAndMetadata(positions[1]));
+        for (int s = 0; s < n; s++)
+        {
+            offsets.put(inputPartitions[s][p], new OffsetAndMetadata(positions[s]));
+        }
         return offsets;
     }
 
@@ -1068,7 +1231,7 @@ public final class KafkaJoinRunner implements AutoCloseable
     private boolean inputTopicsExist()
     {
         final Map<String, KafkaFuture<TopicDescription>> described =
-            admin.describeTopics(List.of(config.leftTopic(), config.rightTopic())).topicNameValues();
+            admin.describeTopics(Arrays.asList(topics)).topicNameValues();
         for (final Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet())
         {
             try
@@ -1170,7 +1333,7 @@ public final class KafkaJoinRunner implements AutoCloseable
                 {
                     final int i = index(tp);
                     held[i] = false;
-                    affected[i >> 1] = true;
+                    affected[i / n] = true;
                 }
                 // Kept until the new assignment is known: the eager protocol revokes everything on every
                 // rebalance, and a partition that comes straight back need not be restored.
@@ -1238,24 +1401,23 @@ public final class KafkaJoinRunner implements AutoCloseable
                 final List<TopicPartition> pause = new ArrayList<>();
                 for (int p = 0; p < partitions; p++)
                 {
-                    final boolean both = held[2 * p] && held[2 * p + 1];
-                    if (parked[p] && !(both && parkedCurrent))
+                    final boolean all = allHeld(p);
+                    if (parked[p] && !(all && parkedCurrent))
                     {
                         drop(p);
                     }
-                    if (both && !served[p])
+                    if (all && !served[p])
                     {
                         serve(p);
                     }
-                    else if (!both)
+                    else if (!all)
                     {
-                        if (held[2 * p])
+                        for (int s = 0; s < n; s++)
                         {
-                            pause.add(leftPartitions[p]);
-                        }
-                        if (held[2 * p + 1])
-                        {
-                            pause.add(rightPartitions[p]);
+                            if (held[n * p + s])
+                            {
+                                pause.add(inputPartitions[s][p]);
+                            }
                         }
                     }
                 }
@@ -1293,7 +1455,7 @@ public final class KafkaJoinRunner implements AutoCloseable
                 {
                     final int i = index(tp);
                     held[i] = false;
-                    final int p = i >> 1;
+                    final int p = i / n;
                     if (!transactional && (served[p] || parked[p]))
                     {
                         // Another member may serve it already: no commit, no checkpoint; it restarts from the last one.
@@ -1319,7 +1481,7 @@ public final class KafkaJoinRunner implements AutoCloseable
                 throw new KafkaJoinException("topic '" + tp.topic() + "' now has more than the " + partitions +
                     " partitions it had at start: the inputs are no longer co-partitioned as the join's state is");
             }
-            return 2 * tp.partition() + (tp.topic().equals(config.leftTopic()) ? 0 : 1);
+            return n * tp.partition() + inputOf(tp.topic());
         }
     }
 
@@ -1355,18 +1517,17 @@ public final class KafkaJoinRunner implements AutoCloseable
         inTransaction = true;
         for (int p = 0; p < partitions; p++)
         {
-            if (held[2 * p] && held[2 * p + 1])
+            if (allHeld(p))
             {
                 serve(p);
             }
         }
     }
 
-    /** Starts serving {@code p}, held on both inputs now: resumed as parked, or taken over from its newest checkpoint. */
+    /** Starts serving {@code p}, held on every input now: resumed as parked, or taken over from its newest checkpoint. */
     private void serve(final int p)
     {
-        final TopicPartition leftTp = leftPartitions[p];
-        final TopicPartition rightTp = rightPartitions[p];
+        final List<TopicPartition> tps = inputPartitionsOf(p);
         final long now = System.nanoTime();
         long[] positions;
         if (parked[p])
@@ -1384,45 +1545,55 @@ public final class KafkaJoinRunner implements AutoCloseable
             if (transactional && positions == null)
             {
                 // Never committed: from the beginning, whatever checkpoints exist (none was committed).
-                final Map<TopicPartition, Long> beginning = consumer.beginningOffsets(List.of(leftTp, rightTp));
-                positions = new long[] {beginning.get(leftTp), beginning.get(rightTp)};
+                final Map<TopicPartition, Long> beginning = consumer.beginningOffsets(tps);
+                positions = new long[n];
+                for (int s = 0; s < n; s++)
+                {
+                    positions[s] = beginning.get(tps.get(s));
+                }
                 LOG.log(System.Logger.Level.INFO, "partition " + p + ": nothing committed, starting empty at the beginning, " +
-                    "offsets left " + positions[0] + ", right " + positions[1]);
+                    "offsets " + describe(positions));
             }
-            else if (positions != null && positions.length != 2 && positions.length != 3)
+            else if (positions != null && positions.length != n && positions.length != n + 1)
             {
                 throw new KafkaJoinException("the checkpoint of partition " + p + " in " + config.checkpointDir() + " holds " +
-                    positions.length + " positions, not 2 (left and right offsets) or 3 (and the exactly-once commit's " +
-                    "token): is it another job's directory?");
+                    positions.length + " positions, not " + n + " (the inputs' offsets) or " + (n + 1) + " (and the " +
+                    "exactly-once commit's token): is it another job's directory?");
             }
             if (checkpoint.positions() != null)
             {
                 restored.incrementAndGet();
                 LOG.log(System.Logger.Level.INFO, "partition " + p + ": taken over from checkpoint " + checkpoint.id() +
-                    " at offsets left " + positions[0] + ", right " + positions[1]);
+                    " at offsets " + describe(positions));
             }
             else if (!transactional)
             {
                 // Never checkpointed: the committed offsets, else the earliest (auto.offset.reset).
-                positions = new long[] {consumer.position(leftTp), consumer.position(rightTp)};
-                LOG.log(System.Logger.Level.INFO, "partition " + p + ": no checkpoint, starting empty at offsets left " +
-                    positions[0] + ", right " + positions[1]);
+                positions = new long[n];
+                for (int s = 0; s < n; s++)
+                {
+                    positions[s] = consumer.position(tps.get(s));
+                }
+                LOG.log(System.Logger.Level.INFO, "partition " + p + ": no checkpoint, starting empty at offsets " +
+                    describe(positions));
             }
-            for (int s = 0; s < 2; s++)
+            for (int s = 0; s < n; s++)
             {
-                final int i = 2 * p + s;
+                final int i = n * p + s;
                 maxTimestamp[i] = NONE;
                 maxTimestampStep[i] = 0;
                 sentWatermark[i] = NONE;
             }
             lastStep[p] = 0;
         }
-        consumer.seek(leftTp, positions[0]);
-        consumer.seek(rightTp, positions[1]);
-        consumer.resume(List.of(leftTp, rightTp));
-        for (int s = 0; s < 2; s++)
+        for (int s = 0; s < n; s++)
         {
-            final int i = 2 * p + s;
+            consumer.seek(tps.get(s), positions[s]);
+        }
+        consumer.resume(tps);
+        for (int s = 0; s < n; s++)
+        {
+            final int i = n * p + s;
             nextOffset[i] = positions[s];
             lastRecordNanos[i] = now;
             idle[i] = false;
@@ -1458,8 +1629,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             if (now - nextMetadataCheckNanos >= 0)
             {
-                pendingMetadata = admin.describeTopics(List.of(config.leftTopic(), config.rightTopic(), config.outputTopic()))
-                    .topicNameValues();
+                pendingMetadata = admin.describeTopics(allTopics()).topicNameValues();
             }
             return;
         }
@@ -1586,17 +1756,38 @@ public final class KafkaJoinRunner implements AutoCloseable
 
     private DeadLetterHandler engineDeadLetters(final int p)
     {
-        return (side, kind, row, ts, step, reason) ->
+        return new DeadLetterHandler()
         {
-            deadLetters.increment();
-            final long cause = step < 0 ? ~step : step;
-            try
+            @Override
+            public void onDeadLetter(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
+                final DeadLetterReason reason)
             {
-                config.deadLetterHandler().onDeadLetter(p, side, cause >>> 1, ts, reason, row);
+                deadLetters.increment();
+                final long cause = step < 0 ? ~step : step;
+                try
+                {
+                    config.deadLetterHandler().onDeadLetter(p, side, cause / n, ts, reason, row);
+                }
+                catch (final RuntimeException e)
+                {
+                    LOG.log(System.Logger.Level.WARNING, "the dead-letter handler threw", e);
+                }
             }
-            catch (final RuntimeException e)
+
+            @Override
+            public void onMultiDeadLetter(final int input, final ChangeKind kind, final RowView row, final long ts,
+                final long step, final DeadLetterReason reason)
             {
-                LOG.log(System.Logger.Level.WARNING, "the dead-letter handler threw", e);
+                deadLetters.increment();
+                final long cause = step < 0 ? ~step : step;
+                try
+                {
+                    config.deadLetterHandler().onMultiDeadLetter(p, input, cause / n, ts, reason, row);
+                }
+                catch (final RuntimeException e)
+                {
+                    LOG.log(System.Logger.Level.WARNING, "the dead-letter handler threw", e);
+                }
             }
         };
     }
@@ -1622,6 +1813,17 @@ public final class KafkaJoinRunner implements AutoCloseable
         @Override
         public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
         {
+            send(step, timestamp, kind, encoder.key(kind, left, right, timestamp), encoder.value(kind, left, right, timestamp));
+        }
+
+        @Override
+        public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
+        {
+            send(step, timestamp, kind, encoder.key(kind, rows, timestamp), encoder.value(kind, rows, timestamp));
+        }
+
+        private void send(final long step, final long timestamp, final ChangeKind kind, final byte[] key, final byte[] value)
+        {
             final int current = epochs.get(partition);
             if (current != epoch)
             {
@@ -1639,16 +1841,16 @@ public final class KafkaJoinRunner implements AutoCloseable
             }
             final boolean watermark = step < 0;
             final long cause = watermark ? ~step : step;
-            final int side = (int)(cause & 1) + (watermark ? 2 : 0);
+            final int side = (int)(cause % n) + (watermark ? n : 0);
             final RecordHeaders headers = new RecordHeaders();
             headers.add(new RecordHeader(Provenance.PARTITION, partitionBytes));
-            headers.add(new RecordHeader(Provenance.SIDE, SIDE_BYTES[side]));
-            headers.add(new RecordHeader(Provenance.OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(cause >>> 1).array()));
+            headers.add(new RecordHeader(Provenance.SIDE, sideBytes[side]));
+            headers.add(new RecordHeader(Provenance.OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(cause / n).array()));
             headers.add(new RecordHeader(Provenance.SEQ, ByteBuffer.allocate(Integer.BYTES).putInt(seq).array()));
             headers.add(new RecordHeader(Provenance.KIND, KIND_BYTES[kind.ordinal()]));
             final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.outputTopic(),
                 sameOutputPartitions ? Integer.valueOf(partition) : null, timestamp >= 0 ? Long.valueOf(timestamp) : null,
-                encoder.key(kind, left, right, timestamp), encoder.value(kind, left, right, timestamp), headers);
+                key, value, headers);
             try
             {
                 producer.send(record, this);
@@ -1687,7 +1889,7 @@ public final class KafkaJoinRunner implements AutoCloseable
     @Override
     public String toString()
     {
-        return "KafkaJoinRunner[" + config.groupId() + ": " + config.leftTopic() + " x " + config.rightTopic() + " -> " +
+        return "KafkaJoinRunner[" + config.groupId() + ": " + String.join(" x ", config.inputTopics()) + " -> " +
             config.outputTopic() + ", " + servedPartitions + " of " + partitionCount + " partitions served]";
     }
 }

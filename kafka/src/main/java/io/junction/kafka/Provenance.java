@@ -14,7 +14,9 @@ import java.util.Objects;
  *   junction.partition  i32, big-endian   the input partition p (of both input topics)
  *   junction.side       UTF-8             "L" or "R": a left or right record caused it;
  *                                         "WL" or "WR": a watermark (or an idleness mark) of partition p
- *                                         caused it, advanced by that left or right record
+ *                                         caused it, advanced by that left or right record;
+ *                                         a multi-way join's input name (SPEC 2.6) when a record of
+ *                                         that input caused it, "W:" and the name for its watermark
  *   junction.offset     i64, big-endian   that record's offset in its topic's partition p
  *   junction.seq        i32, big-endian   the result's ordinal among those of the same (side, offset)
  *                                         in partition p, from 0
@@ -33,6 +35,8 @@ public final class Provenance
     public static final String PARTITION = "junction.partition";
     /** Header: the causing event's side, UTF-8 {@code L}, {@code R}, {@code WL} or {@code WR}. */
     public static final String SIDE = "junction.side";
+    /** Prefix of {@link #SIDE} for a multi-way join's output that an input's watermark (or idleness mark) caused. */
+    public static final String MULTI_WATERMARK_PREFIX = "W:";
     /** Header: the causing record's offset, an i64. */
     public static final String OFFSET = "junction.offset";
     /** Header: the result's ordinal among those of the same cause, an i32. */
@@ -103,10 +107,23 @@ public final class Provenance
         return side;
     }
 
-    /** @return whether a watermark or an idleness mark caused the result (the side starts with {@code W}). */
+    /**
+     * @return whether a watermark or an idleness mark caused the result (the side is {@code WL}, {@code WR}, or
+     *         starts with {@code W:} for a multi-way join's input).
+     */
     public boolean watermarkCaused()
     {
-        return side.startsWith("W");
+        return side.equals("WL") || side.equals("WR") || side.startsWith(MULTI_WATERMARK_PREFIX);
+    }
+
+    /** @return the causing input: {@link #side()} without a watermark's {@code W} or {@code W:}. */
+    public String input()
+    {
+        if (side.startsWith(MULTI_WATERMARK_PREFIX))
+        {
+            return side.substring(MULTI_WATERMARK_PREFIX.length());
+        }
+        return side.equals("WL") || side.equals("WR") ? side.substring(1) : side;
     }
 
     /** @return the causing record's offset in its topic's partition. */

@@ -30,7 +30,45 @@ public interface ResultEncoder
     byte[] value(ChangeKind kind, RowView left, RowView right, long timestamp);
 
     /**
-     * The default encoding ({@link BinaryResult} reads it back). Value, big-endian:
+     * A multi-way join's result's key (SPEC 2.6). The default forwards a two-input join's result to
+     * {@link #key(ChangeKind, RowView, RowView, long)} and throws {@link UnsupportedOperationException} for more
+     * inputs: an encoder for a join of three or more inputs must override it ({@link #binary} does).
+     *
+     * @param kind      the result's change kind ({@code +I} or {@code -D}).
+     * @param rows      one row per input in the spec's order, null for a padded one; valid only during the call.
+     * @param timestamp the result's event time, ms.
+     * @return the output record's key, or null for none.
+     */
+    default byte[] key(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
+        if (rows.length == 2)
+        {
+            return key(kind, rows[0], rows[1], timestamp);
+        }
+        throw new UnsupportedOperationException("this ResultEncoder takes no multi-way results: override " +
+            "ResultEncoder.key/value(ChangeKind, RowView[], long) (" + getClass().getName() + ")");
+    }
+
+    /**
+     * A multi-way join's result's value; the default as {@link #key(ChangeKind, RowView[], long)}.
+     *
+     * @param kind      the result's change kind ({@code +I} or {@code -D}).
+     * @param rows      one row per input in the spec's order, null for a padded one; valid only during the call.
+     * @param timestamp the result's event time, ms.
+     * @return the output record's value.
+     */
+    default byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
+        if (rows.length == 2)
+        {
+            return value(kind, rows[0], rows[1], timestamp);
+        }
+        throw new UnsupportedOperationException("this ResultEncoder takes no multi-way results: override " +
+            "ResultEncoder.key/value(ChangeKind, RowView[], long) (" + getClass().getName() + ")");
+    }
+
+    /**
+     * The default encoding ({@link BinaryResult} reads it back; a multi-way join's, {@link BinaryMultiResult}).. Value, big-endian:
      * <pre>
      *   +---------+---------------------+-----------+----------------------+------------+----------+
      *   | kind u8 | left length i32|-1  | left row  | right length i32|-1  | right row  | ts i64   |
@@ -40,6 +78,8 @@ public interface ResultEncoder
      * </pre>
      * Key: a binary row of the join key's values, field {@code i} holding the {@code i}-th key field of the
      * left row (of the right row when the left is padded), so that equal join keys have equal record keys.
+     * A multi-way join's value is {@link BinaryMultiResult}'s layout (one length and row per input); its key the
+     * common key's values of the first input that is not padded.
      * With upsert output ({@code JoinSpec.output() == UPSERT}, SPEC 2.7) the key is the result key instead:
      * a binary row of the left unique key's fields then the right's, as {@code JoinSpec.resultKey()} names
      * them (a padded side's fields null), and a delete's value is null: a tombstone, so that a compacted

@@ -72,4 +72,26 @@ class KafkaJoinConfigTest
     {
         assertEquals(6_000, complete().clientProperty("session.timeout.ms", 6_000).build().clientProperties().get("session.timeout.ms"));
     }
+
+    @Test
+    void shouldTakeTheInputsOfAMultiWayJoinAsAList()
+    {
+        final KafkaJoinConfig.Builder multi = KafkaJoinConfig.builder()
+            .bootstrapServers("127.0.0.1:9092").groupId("g")
+            .inputs("a", "b", "c").outputTopic("o")
+            .spec(JoinFixture.INNER)
+            .stateDir(Path.of("state")).checkpointDir(Path.of("checkpoints"));
+        final KafkaJoinConfig config = multi.build();
+        assertEquals(java.util.List.of("a", "b", "c"), config.inputTopics());
+        assertTrue(config.hasInputList());
+        assertSame(RowDecoder.binary(), config.inputDecoder(2));
+        assertEquals(java.util.List.of("l", "r"), complete().build().inputTopics());
+        assertFalse(complete().build().hasInputList());
+        assertRefused(multi.leftTopic("l"), "not both");
+        assertRefused(multi.leftTopic(null).inputs("a", "b", "a"), "inputs[2]: topic 'a' is given twice");
+        assertRefused(multi.inputs("a"), "at least two");
+        assertRefused(multi.inputs("a", "o"), "must not be an input topic");
+        assertRefused(multi.inputs("a", "b").inputDecoders(java.util.List.of(RowDecoder.binary())), "1 decoders for 2 inputs");
+        assertRefused(complete().inputDecoders(java.util.List.of(RowDecoder.binary())), "only with inputs");
+    }
 }

@@ -4,6 +4,7 @@ import io.junction.tools.cli.CliError;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.KafkaCommand;
+import io.junction.tools.cli.MultiBenchCommand;
 import io.junction.tools.cli.LoadgenCommand;
 import io.junction.tools.cli.NexmarkCommand;
 import io.junction.tools.cli.ReplayCommand;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
     description = "Junction, a low-latency stream-stream join engine: tools.",
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
-        NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class,
+        NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
     /** Set to true to get the stack trace of a failed command. */

@@ -2,6 +2,7 @@ package io.junction.tools.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.ChangeKind;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
@@ -77,11 +78,16 @@ public final class KafkaCommand implements Callable<Integer> {
             description = "the Kafka cluster")
         String bootstrapServers;
 
-        @Option(names = "--left", required = true, paramLabel = "TOPIC", description = "the left input topic")
+        @Option(names = "--left", paramLabel = "TOPIC", description = "the left input topic (a two-input join)")
         String leftTopic;
 
-        @Option(names = "--right", required = true, paramLabel = "TOPIC", description = "the right input topic")
+        @Option(names = "--right", paramLabel = "TOPIC", description = "the right input topic (a two-input join)")
         String rightTopic;
+
+        @Option(names = {"--input", "--inputs"}, split = ",", paramLabel = "TOPIC",
+            description = "a multi-way join's input topics (\"join\": \"multi\"), one per input in the spec's order: " +
+                "repeat --input, or give them comma-separated (instead of --left and --right)")
+        List<String> inputs = new ArrayList<>();
 
         @Option(names = "--fields", split = ",", paramLabel = "NAME",
             description = "the rows' field names beyond those the spec names (the schema of both inputs)")
@@ -104,6 +110,37 @@ public final class KafkaCommand implements Callable<Integer> {
             System.err.println("junction kafka " + command + ": --format is json or binary, not " + format);
             return null;
         }
+    }
+
+    /**
+     * The input topics of a command line for this spec, in the engine's input order: {@code --input} for a
+     * multi-way join, {@code --left} and {@code --right} for the others; null, with the reason on stderr, when
+     * they do not fit the spec.
+     */
+    static List<String> inputTopics(final String command, final Connection connection, final JoinSpec spec) {
+        if (spec.kind() == JoinKind.MULTI) {
+            if (connection.leftTopic != null || connection.rightTopic != null) {
+                System.err.println("junction kafka " + command + ": a multi-way join reads --input topics, not --left/--right");
+                return null;
+            }
+            final int n = spec.multi().inputs();
+            if (connection.inputs.size() != n) {
+                System.err.println("junction kafka " + command + ": the spec's multi-way join has " + n + " inputs " +
+                    spec.multi().names() + ": give " + n + " --input topics in that order, not " + connection.inputs.size());
+                return null;
+            }
+            return List.copyOf(connection.inputs);
+        }
+        if (!connection.inputs.isEmpty()) {
+            System.err.println("junction kafka " + command + ": --input is for multi-way joins (\"join\": \"multi\"); a " +
+                spec.kind().name().toLowerCase(java.util.Locale.ROOT) + " join reads --left and --right");
+            return null;
+        }
+        if (connection.leftTopic == null || connection.rightTopic == null) {
+            System.err.println("junction kafka " + command + ": --left and --right are required");
+            return null;
+        }
+        return List.of(connection.leftTopic, connection.rightTopic);
     }
 
     /** The spec and schema of a command line; null and a message on stderr when rejected. */
@@ -207,13 +244,26 @@ public final class KafkaCommand implements Callable<Integer> {
             if (json == null) {
                 return EXIT_USAGE;
             }
+            final List<String> topics = inputTopics("join", connection, spec);
+            if (topics == null) {
+                return EXIT_USAGE;
+            }
             final KafkaJoinConfig.Builder builder = KafkaJoinConfig.builder()
                 .bootstrapServers(connection.bootstrapServers).groupId(group)
-                .leftTopic(connection.leftTopic).rightTopic(connection.rightTopic).outputTopic(outputTopic)
-                .spec(spec)
-                .leftDecoder(json ? new JsonRowDecoder(spec.leftSchema()) : RowDecoder.binary())
-                .rightDecoder(json ? new JsonRowDecoder(spec.rightSchema()) : RowDecoder.binary())
-                .resultEncoder(json ? new JsonResultEncoder(spec) : ResultEncoder.binary(spec))
+                .outputTopic(outputTopic)
+                .spec(spec);
+            if (spec.kind() == JoinKind.MULTI) {
+                final List<RowDecoder> decoders = new ArrayList<>();
+                for (int i = 0; i < topics.size(); i++) {
+                    decoders.add(json ? new JsonRowDecoder(spec.multi().schema(i)) : RowDecoder.binary());
+                }
+                builder.inputs(topics).inputDecoders(decoders);
+            } else {
+                builder.leftTopic(topics.get(0)).rightTopic(topics.get(1))
+                    .leftDecoder(json ? new JsonRowDecoder(spec.leftSchema()) : RowDecoder.binary())
+                    .rightDecoder(json ? new JsonRowDecoder(spec.rightSchema()) : RowDecoder.binary());
+            }
+            builder.resultEncoder(json ? new JsonResultEncoder(spec) : ResultEncoder.binary(spec))
                 .watermarkDelayMillis(watermarkDelay).idleTimeoutMillis(idleMillis)
                 .checkpointInterval(Duration.ofMillis(checkpointMillis))
                 .startTimeout(Duration.ofMillis(startTimeoutMillis))
@@ -289,7 +339,8 @@ public final class KafkaCommand implements Callable<Integer> {
      * derive watermarks from the records' timestamps).
      */
     @Command(name = "produce", mixinStandardHelpOptions = true,
-        description = {"Writes an event log's rows (SEMANTICS 1.2) into the left and right topics, keyed by join key.",
+        description = {"Writes an event log's rows (SEMANTICS 1.2) into the left and right topics, keyed by join key;",
+            "a multi-way join's log (SEMANTICS 10) into its --input topics, keyed by the common key.",
             "Watermark lines are skipped: members derive watermarks from record timestamps."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every row was written", "1:the log could not be read", "2:an option, the spec or a line was rejected",
@@ -305,7 +356,7 @@ public final class KafkaCommand implements Callable<Integer> {
         Path eventsFile;
 
         @Option(names = "--create-topics", paramLabel = "PARTITIONS",
-            description = "create both input topics first, with this many partitions (replication factor 1)")
+            description = "create the input topics first, with this many partitions (replication factor 1)")
         Integer createPartitions;
 
         @Override
@@ -318,6 +369,12 @@ public final class KafkaCommand implements Callable<Integer> {
             if (json == null) {
                 return EXIT_USAGE;
             }
+            final List<String> topics = inputTopics("produce", connection, spec);
+            if (topics == null) {
+                return EXIT_USAGE;
+            }
+            final boolean multi = spec.kind() == JoinKind.MULTI;
+            final List<String> inputNames = multi ? spec.multi().names() : null;
             final Properties props = new Properties();
             props.putAll(connection.properties);
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
@@ -331,8 +388,11 @@ public final class KafkaCommand implements Callable<Integer> {
                 adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
                 try (Admin admin = Admin.create(adminProps)) {
                     // A topic that exists already is used as it is (a note says so), never a stack trace.
-                    final var created = admin.createTopics(List.of(new NewTopic(connection.leftTopic, createPartitions, (short) 1),
-                        new NewTopic(connection.rightTopic, createPartitions, (short) 1))).values();
+                    final List<NewTopic> create = new ArrayList<>();
+                    for (final String topic : topics) {
+                        create.add(new NewTopic(topic, createPartitions, (short) 1));
+                    }
+                    final var created = admin.createTopics(create).values();
                     for (final var topic : created.entrySet()) {
                         try {
                             topic.getValue().get(30, TimeUnit.SECONDS);
@@ -350,8 +410,11 @@ public final class KafkaCommand implements Callable<Integer> {
             props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-            final RowJson leftRows = new RowJson(spec.leftSchema());
-            final RowJson rightRows = new RowJson(spec.rightSchema());
+            final RowJson[] inputRows = new RowJson[topics.size()];
+            for (int i = 0; i < inputRows.length; i++) {
+                inputRows[i] = new RowJson(multi ? spec.multi().schema(i) : i == 0 ? spec.leftSchema() : spec.rightSchema());
+            }
+            final RowView[] keyRows = new RowView[topics.size()];
             final ResultEncoder keys = ResultEncoder.binary(spec);
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[io.junction.api.RowFormat.MAX_ROW_LENGTH]);
             final RowView view = new RowView();
@@ -369,7 +432,9 @@ public final class KafkaCommand implements Callable<Integer> {
                     }
                     final ReplayEvent event;
                     try {
-                        event = ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
+                        // A multi-way join's rows default their ts to 0, as the replay's (SPEC 2.6).
+                        event = multi ? ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, false, inputNames)
+                            : ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
                     } catch (final BadInputException e) {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
                         return EXIT_USAGE;
@@ -379,10 +444,11 @@ public final class KafkaCommand implements Callable<Integer> {
                         continue;
                     }
                     final Side side = event.side();
+                    final int input = multi ? event.input() : side.ordinal();
                     final JsonNode row = event.row();
                     final int length;
                     try {
-                        length = (side == Side.LEFT ? leftRows : rightRows).encode(row, buffer, 0, buffer.capacity());
+                        length = inputRows[input].encode(row, buffer, 0, buffer.capacity());
                     } catch (final BadInputException e) {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
                         return EXIT_USAGE;
@@ -392,9 +458,17 @@ public final class KafkaCommand implements Callable<Integer> {
                         return EXIT_USAGE;
                     }
                     view.wrap(buffer, 0, length);
-                    final byte[] key = side == Side.LEFT
-                        ? keys.key(ChangeKind.INSERT, view, null, event.ts())
-                        : keys.key(ChangeKind.INSERT, null, view, event.ts());
+                    final byte[] key;
+                    if (multi) {
+                        // The common key: the binary key row of the input's key fields, equal for every input.
+                        java.util.Arrays.fill(keyRows, null);
+                        keyRows[input] = view;
+                        key = keys.key(ChangeKind.INSERT, keyRows, event.ts());
+                    } else {
+                        key = side == Side.LEFT
+                            ? keys.key(ChangeKind.INSERT, view, null, event.ts())
+                            : keys.key(ChangeKind.INSERT, null, view, event.ts());
+                    }
                     final byte[] value;
                     if (json) {
                         value = RowJson.mapper().writeValueAsBytes(row);
@@ -402,8 +476,7 @@ public final class KafkaCommand implements Callable<Integer> {
                         value = new byte[length];
                         buffer.getBytes(0, value);
                     }
-                    final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
-                        side == Side.LEFT ? connection.leftTopic : connection.rightTopic, null, event.ts(), key, value);
+                    final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topics.get(input), null, event.ts(), key, value);
                     if (event.kind() != ChangeKind.INSERT) {
                         record.headers().add(new RecordHeader(KafkaJoinRunner.INPUT_KIND_HEADER,
                             event.kind().shortString().getBytes(StandardCharsets.UTF_8)));

@@ -12,18 +12,60 @@ import java.nio.charset.StandardCharsets;
  * Writes each result as one JSON object, the replay's output line without its step (the provenance
  * headers say which input caused it): {@code {"op":"+I","left":{...},"right":null,"ts":1000}}. The key is
  * the binary encoder's ({@link ResultEncoder#binary}), so equal join keys have equal record keys.
+ * A multi-way join's result has {@code "rows"} keyed by input name instead of left and right.
  * Thread safe: it keeps no state between calls.
  */
 public final class JsonResultEncoder implements ResultEncoder {
     private final Schema leftSchema;
     private final Schema rightSchema;
     private final ResultEncoder keys;
+    /** A multi-way join's input names and schemas, or null. */
+    private final java.util.List<String> inputNames;
+    private final Schema[] inputSchemas;
 
     /** @param spec the join: its schemas name the fields, its keys make the record key */
     public JsonResultEncoder(final JoinSpec spec) {
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.keys = ResultEncoder.binary(spec);
+        if (spec.kind() == io.junction.api.JoinKind.MULTI) {
+            inputNames = spec.multi().names();
+            inputSchemas = new Schema[inputNames.size()];
+            for (int i = 0; i < inputSchemas.length; i++) {
+                inputSchemas[i] = spec.multi().schema(i);
+            }
+        } else {
+            inputNames = null;
+            inputSchemas = null;
+        }
+    }
+
+    @Override
+    public byte[] key(final ChangeKind kind, final RowView[] rows, final long timestamp) {
+        return keys.key(kind, rows, timestamp);
+    }
+
+    /** A multi-way join's result (SPEC 2.6): {@code {"op":"+I","rows":{"orders":{...},"payments":null},"ts":1000}}. */
+    @Override
+    public byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp) {
+        if (inputNames == null) {
+            return ResultEncoder.super.value(kind, rows, timestamp);
+        }
+        final StringBuilder out = new StringBuilder(128);
+        out.append("{\"op\":\"").append(kind.shortString()).append("\",\"rows\":{");
+        for (int i = 0; i < rows.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            RowJson.appendString(out, inputNames.get(i)).append(':');
+            if (rows[i] == null) {
+                out.append("null");
+            } else {
+                RowJson.appendJson(inputSchemas[i], rows[i], out);
+            }
+        }
+        out.append("},\"ts\":").append(timestamp).append('}');
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

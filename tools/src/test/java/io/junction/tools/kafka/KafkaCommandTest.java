@@ -111,4 +111,46 @@ final class KafkaCommandTest {
         assertEquals(2, run("kafka", "bench", "--bootstrap-servers=127.0.0.1:1", "--spec=" + spec));
         assertTrue(err().contains("is not W1's"), err());
     }
+
+    private static final String MULTI = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]}," +
+        "{\"name\":\"payments\",\"key\":[\"order_id\"],\"type\":\"inner\"},{\"name\":\"shipments\",\"key\":[\"order_id\"]," +
+        "\"type\":\"left\"}]}";
+
+    @Test
+    void aMultiWayJoinTakesOneInputTopicPerInputInTheSpecsOrder() throws IOException {
+        final Path spec = Files.writeString(dir.resolve("m.join.json"), MULTI);
+        assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--input=o", "--input=p",
+            "--output=out", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
+        assertTrue(err().contains("has 3 inputs [orders, payments, shipments]: give 3 --input topics"), err());
+        err.reset();
+        assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
+            "--output=out", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
+        assertTrue(err().contains("reads --input topics, not --left/--right"), err());
+        err.reset();
+        final Path binary = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--inputs=a,b,c",
+            "--output=out", "--spec=" + binary, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
+        assertTrue(err().contains("--input is for multi-way joins"), err());
+        err.reset();
+        assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l",
+            "--output=out", "--spec=" + binary, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
+        assertTrue(err().contains("--left and --right are required"), err());
+        err.reset();
+        // The right count gets as far as the cluster: the comma-separated form is the repeated one.
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run("kafka", "join",
+            "--bootstrap-servers=127.0.0.1:" + closedPort(), "--group=g", "--inputs=o,p,s", "--output=out",
+            "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck"),
+            "--start-timeout-ms=2000"));
+        assertEquals(3, exit, err());
+    }
+
+    @Test
+    void produceOfAMultiWayLogRefusesALineNamingNoInput() throws IOException {
+        final Path spec = Files.writeString(dir.resolve("m.join.json"), MULTI);
+        final Path events = Files.writeString(dir.resolve("m.events.jsonl"),
+            "{\"side\":\"orders\",\"row\":{\"id\":1}}\n{\"side\":\"refunds\",\"row\":{\"order_id\":1}}\n");
+        assertEquals(2, run("kafka", "produce", "--bootstrap-servers=127.0.0.1:" + closedPort(), "--input=o", "--input=p",
+            "--input=s", "--spec=" + spec, events.toString(), "-X", "max.block.ms=2000"));
+        assertTrue(err().contains("line 2") && err().contains("refunds"), err());
+    }
 }

@@ -622,4 +622,33 @@ class WorkloadsTest {
             b.end();
         }
     }
+
+    // ---------------------------------------------------------------- W7
+
+    @Test
+    void w7IsExactToItsChecksum() {
+        final W7.Checksum checksum = new W7.Checksum();
+        final long[][] live = W7.generate(W7.DEFAULT_ORDERS, checksum);
+        final StringBuilder counts = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            counts.append(W7.INPUTS.get(i)).append(' ');
+            for (byte k = 0; k < 4; k++) {
+                counts.append(k == 0 ? "" : "/").append(checksum.count(i, k));
+            }
+            counts.append("; ");
+        }
+        long liveRows = 0;
+        for (final long[] input : live) {
+            for (final long f1 : input) {
+                liveRows += f1 >= 0 ? 1 : 0;
+            }
+        }
+        assertEquals("21840facd85ed26c", checksum.hex());
+        assertEquals(242_048, checksum.events());
+        assertEquals("orders 12634/20549/20549/6862; payments 14892/24854/24854/8368; shipments 14701/24854/24854/8343; " +
+            "refunds 8211/11791/11791/3941; ", counts.toString(), "+I/-U/+U/-D per input");
+        assertEquals(22_924, liveRows);
+        assertEquals(5_772, W7Bench.bruteForce(live).size(), "join rows at the end: one per live order");
+    }
+
 }
