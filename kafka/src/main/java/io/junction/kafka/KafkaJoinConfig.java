@@ -74,6 +74,28 @@ public final class KafkaJoinConfig
     private final Map<String, Object> clientProperties;
     private final String engineName;
     private final boolean exactlyOnce;
+    private final InputKeys inputKeys;
+
+    /**
+     * How the input records' keys encode their rows' join keys, which the runner checks on every record (a
+     * record that fails is dead-lettered {@link io.junction.api.DeadLetterReason#MISROUTED}): the inputs are
+     * co-partitioned by key, so a record keyed otherwise than its row may sit in a partition where its key's
+     * rows are not, and would silently never join them.
+     */
+    public enum InputKeys
+    {
+        /**
+         * Any non-null key: the producers key the records their own way (the same on every input); only a
+         * null key, which Kafka's default partitioner spreads over the partitions, is misrouted.
+         */
+        ANY,
+        /**
+         * The key is a binary row ({@link io.junction.api.RowFormat}) of the row's join-key values, field
+         * {@code i} the {@code i}-th key field, as {@code junction kafka produce} writes it and as
+         * {@link ResultEncoder#binary} keys the output; any other key, and a null one, is misrouted.
+         */
+        BINARY_KEY_ROW
+    }
 
     private KafkaJoinConfig(final Builder b)
     {
@@ -111,6 +133,13 @@ public final class KafkaJoinConfig
         clientProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.clientProperties));
         engineName = b.engineName;
         exactlyOnce = b.exactlyOnce;
+        inputKeys = b.inputKeys;
+    }
+
+    /** @return how the input records' keys encode their rows' join keys (see {@link Builder#inputKeys}). */
+    public InputKeys inputKeys()
+    {
+        return inputKeys;
     }
 
     /**
@@ -319,9 +348,26 @@ public final class KafkaJoinConfig
         private final Map<String, Object> clientProperties = new LinkedHashMap<>();
         private String engineName;
         private boolean exactlyOnce;
+        private InputKeys inputKeys = InputKeys.ANY;
 
         private Builder()
         {
+        }
+
+        /**
+         * @param keys how the input records' keys encode their rows' join keys: {@link InputKeys#ANY} (the
+         *             default) refuses null keys only, {@link InputKeys#BINARY_KEY_ROW} also checks each key
+         *             against its row's join key; a record that fails is a {@code MISROUTED} dead letter.
+         * @return this builder.
+         */
+        public Builder inputKeys(final InputKeys keys)
+        {
+            if (keys == null)
+            {
+                throw new IllegalArgumentException("inputKeys must not be null");
+            }
+            this.inputKeys = keys;
+            return this;
         }
 
         /**

@@ -7,6 +7,7 @@ import io.junction.api.JoinKind;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowFormat;
 import io.junction.api.RowView;
+import io.junction.api.RowWriter;
 import io.junction.api.Side;
 import io.junction.runtime.CompletedCheckpoint;
 import io.junction.runtime.EngineConfig;
@@ -171,6 +172,7 @@ public final class KafkaJoinRunner implements AutoCloseable
     private final AtomicLong recordsConsumed = new AtomicLong();
     private final LongAdder outputsProduced = new LongAdder();
     private final LongAdder deadLetters = new LongAdder();
+    private final LongAdder misrouted = new LongAdder();
     private final AtomicLong checkpoints = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong restored = new AtomicLong();
@@ -219,6 +221,14 @@ public final class KafkaJoinRunner implements AutoCloseable
     private boolean stopping;
     private final UnsafeBuffer decoded = new UnsafeBuffer(ByteBuffer.allocateDirect(RowFormat.MAX_ROW_LENGTH));
     private final UnsafeBuffer wrapped = new UnsafeBuffer(new byte[0]);
+    /** The record's row, to read its join key from (the consumer thread's). */
+    private final RowView keySource = new RowView();
+    /** The join key the record's key should be, in {@link KafkaJoinConfig.InputKeys#BINARY_KEY_ROW}: reused. */
+    private final byte[] expectedKey = new byte[RowFormat.MAX_ROW_LENGTH];
+    private final UnsafeBuffer expectedKeyBuffer = new UnsafeBuffer(expectedKey);
+    private final RowWriter keyWriter = new RowWriter();
+    /** Per input, its join-key fields' indexes in its schema. */
+    private int[][] keyFields;
 
     /** Bumped by the consumer thread on each take-over of a partition: its sink restarts its ordinals. */
     private AtomicIntegerArray epochs;
@@ -347,6 +357,15 @@ public final class KafkaJoinRunner implements AutoCloseable
         return deadLetters.sum();
     }
 
+    /**
+     * @return of {@link #deadLetters()}, the records dead-lettered {@code MISROUTED}: a null key, or one that is
+     *         not the row's join key under {@link KafkaJoinConfig#inputKeys()}.
+     */
+    public long misrouted()
+    {
+        return misrouted.sum();
+    }
+
     /** @return partition checkpoints completed by this member. */
     public long checkpoints()
     {
@@ -411,6 +430,17 @@ public final class KafkaJoinRunner implements AutoCloseable
             final String name = multi ? config.spec().multi().names().get(s) : s == 0 ? "L" : "R";
             sideBytes[s] = name.getBytes(StandardCharsets.UTF_8);
             sideBytes[n + s] = ((multi ? Provenance.MULTI_WATERMARK_PREFIX : "W") + name).getBytes(StandardCharsets.UTF_8);
+        }
+        keyFields = new int[n][];
+        for (int s = 0; s < n; s++)
+        {
+            final List<String> fields = multi ? config.spec().multi().key(s) : (s == 0 ? config.spec().leftKey() : config.spec().rightKey());
+            final io.junction.api.Schema schema = multi ? config.spec().multi().schema(s) : config.spec().schema(side(s));
+            keyFields[s] = new int[fields.size()];
+            for (int f = 0; f < fields.size(); f++)
+            {
+                keyFields[s][f] = schema.indexOf(fields.get(f));
+            }
         }
     }
 
@@ -723,6 +753,12 @@ public final class KafkaJoinRunner implements AutoCloseable
                 : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
         }
+        if (!keyMatches(s, record.key(), row, length))
+        {
+            misrouted.increment();
+            deadLetter(p, s, offset, ts, DeadLetterReason.MISROUTED);
+            return;
+        }
         final int result = multi ? publisher.publishInput(p, s, kind, row, 0, length, ts, step, System.nanoTime()) :
             publisher.publish(p, side(s), kind, row, 0, length, ts, step, System.nanoTime());
         switch (result)
@@ -755,6 +791,36 @@ public final class KafkaJoinRunner implements AutoCloseable
                 fail(new KafkaJoinException("the engine answered " + result + " to a publish of partition " + p));
                 break;
         }
+    }
+
+    /**
+     * Whether a record's key is its row's join key under {@link KafkaJoinConfig#inputKeys()}: never for a null
+     * key; in {@code BINARY_KEY_ROW}, when the key's bytes equal the binary row of the row's key fields, written
+     * into a reused buffer (no allocation). A row that is not well formed passes here: the publisher refuses it.
+     */
+    private boolean keyMatches(final int s, final byte[] key, final UnsafeBuffer row, final int length)
+    {
+        if (key == null)
+        {
+            return false;
+        }
+        if (config.inputKeys() == KafkaJoinConfig.InputKeys.ANY)
+        {
+            return true;
+        }
+        keySource.wrap(row, 0, length);
+        if (keySource.validate() != null)
+        {
+            return true;
+        }
+        final int[] fields = keyFields[s];
+        keyWriter.wrap(expectedKeyBuffer, 0, expectedKey.length, fields.length);
+        for (int f = 0; f < fields.length; f++)
+        {
+            keyWriter.putField(f, keySource, fields[f]);
+        }
+        final int expected = keyWriter.finish();
+        return expected >= 0 && Arrays.equals(expectedKey, 0, expected, key, 0, key.length);
     }
 
     private static ChangeKind kindOf(final ConsumerRecord<byte[], byte[]> record)

@@ -195,6 +195,68 @@ class KafkaJoinRunnerTest
         assertEquals(sorted(expected), sorted(actual), "one output per join result, no loss, no duplicate");
     }
 
+    /** A binary key row of one long join key, as {@code junction kafka produce} keys its records. */
+    private static byte[] keyRow(final long key)
+    {
+        return JoinFixture.encode(Schema.of("k"), Row.of("k", key));
+    }
+
+    @Test
+    void shouldDeadLetterRecordsWhoseKeyIsNullOrNotTheirRowsJoinKeyAsMisrouted() throws Exception
+    {
+        createTopics("misrouted", 3, 3, 3);
+        final List<Event> events = new ArrayList<>(JoinFixture.impressions(0, 300));
+        events.addAll(JoinFixture.clicks(300, 0, Long.MAX_VALUE));
+        final List<String> expected = JoinFixture.expectedInner(ofSide(events, true), ofSide(events, false));
+        final Set<String> expectedDeadLetters = new TreeSet<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+            new ByteArraySerializer(), new ByteArraySerializer()))
+        {
+            for (final Event e : events)
+            {
+                producer.send(new ProducerRecord<>(e.left ? "misrouted-left" : "misrouted-right", null, e.ts, keyRow(e.key), e.bytes))
+                    .get(60, TimeUnit.SECONDS);
+            }
+            // Two right rows, correctly keyed, and their left partners sent to the same partition (so that,
+            // unchecked, they would join): one with a null key, one keyed by another join key.
+            for (final long k : new long[] {5_000, 6_000})
+            {
+                final int partition = producer.send(new ProducerRecord<>("misrouted-right", null, 150L, keyRow(k),
+                    new Event(false, k, 150, -k).bytes)).get(60, TimeUnit.SECONDS).partition();
+                final byte[] key = k == 5_000 ? null : keyRow(k + 1);
+                final long offset = producer.send(new ProducerRecord<>("misrouted-left", partition, 100L, key,
+                    new Event(true, k, 100, -k).bytes)).get(60, TimeUnit.SECONDS).offset();
+                expectedDeadLetters.add(partition + "/LEFT/" + offset + "/" + DeadLetterReason.MISROUTED);
+            }
+        }
+
+        final ConcurrentLinkedQueue<String> deadLetters = new ConcurrentLinkedQueue<>();
+        final Path dir = JoinFixture.freshDir("misrouted");
+        final KafkaJoinRunner runner = new KafkaJoinRunner(config("misrouted", dir, "a")
+            .inputKeys(KafkaJoinConfig.InputKeys.BINARY_KEY_ROW)
+            .deadLetterHandler((partition, side, offset, ts, reason, row) -> deadLetters.add(partition + "/" + side + "/" + offset + "/" + reason))
+            .build());
+        assertTimeoutPreemptively(HANG_GUARD, () ->
+        {
+            final CompletableFuture<Void> run = runInBackground(runner, "runner-misrouted");
+            JoinFixture.await(() -> runner.recordsConsumed() >= events.size() + 4 && runner.outputsProduced() >= expected.size() || run.isDone(),
+                120, () -> "the runner's records (" + runner.recordsConsumed() + " of " + (events.size() + 4) + ")");
+            runner.close();
+            run.get();
+        });
+
+        assertEquals(expectedDeadLetters, new TreeSet<>(deadLetters));
+        assertEquals(2, runner.deadLetters());
+        assertEquals(2, runner.misrouted());
+        final List<String> actual = new ArrayList<>();
+        for (final ConsumerRecord<byte[], byte[]> record : JoinFixture.readAll(broker, "misrouted-out"))
+        {
+            actual.add(JoinFixture.describe(BinaryResult.parse(record.value())));
+        }
+        assertEquals(sorted(expected), sorted(actual), "every correctly keyed pair joined, the misrouted rows in none");
+    }
+
     @Test
     void shouldMovePartitionsWithTheirCheckpointsWhenASecondMemberJoins() throws Exception
     {
