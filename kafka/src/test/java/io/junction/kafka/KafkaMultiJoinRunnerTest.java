@@ -27,7 +27,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
@@ -434,6 +436,68 @@ class KafkaMultiJoinRunnerTest
         assertEquals(List.of("+I 11|null|null", "-D 11|21|null"), byWatermark, "the first payment expired by the watermark");
         assertEquals(Map.of("11|null|null", 1, "12|22|null", 1), materialized);
         assertEquals(output.size(), runner.outputsProduced());
+    }
+
+    @Test
+    void shouldDeadLetterMisroutedRecordsOnEveryInput() throws Exception
+    {
+        final String prefix = "multimisrouted";
+        createTopics(prefix, 1, 1, 1);
+        // Keys as junction kafka produce writes them: a binary row of the join key. Order 2 has a null key,
+        // payment 3 the key of order 4: both misrouted, so only order 1 joins.
+        final Change[] changes = {new Change(0, "+I", 1, 11, 0), new Change(1, "+I", 1, 21, 0), new Change(2, "+I", 1, 31, 0),
+            new Change(0, "+I", 2, 12, 0), new Change(1, "+I", 2, 22, 0), new Change(0, "+I", 3, 13, 0), new Change(1, "+I", 3, 23, 0)};
+        final Set<String> expectedDeadLetters = new TreeSet<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+            new ByteArraySerializer(), new ByteArraySerializer()))
+        {
+            for (final Change c : changes)
+            {
+                final boolean nullKey = c.input == 0 && c.key == 2;
+                final boolean wrongKey = c.input == 1 && c.key == 3;
+                final byte[] key = nullKey ? null : JoinFixture.encode(Schema.of("k"), Row.of("k", wrongKey ? 4L : c.key));
+                final RecordMetadata metadata = producer.send(new ProducerRecord<>(prefix + "-" + NAMES[c.input], null, c.ts, key,
+                    c.bytes())).get(60, TimeUnit.SECONDS);
+                if (nullKey || wrongKey)
+                {
+                    expectedDeadLetters.add(metadata.partition() + "/" + c.input + "/" + metadata.offset() + "/" + DeadLetterReason.MISROUTED);
+                }
+            }
+        }
+        final ConcurrentLinkedQueue<String> deadLetters = new ConcurrentLinkedQueue<>();
+        final KafkaJoinRunner runner = new KafkaJoinRunner(config(prefix, JoinFixture.freshDir(prefix))
+            .inputKeys(KafkaJoinConfig.InputKeys.BINARY_KEY_ROW)
+            .deadLetterHandler(new KafkaDeadLetterHandler()
+            {
+                @Override
+                public void onDeadLetter(final int partition, final io.junction.api.Side side, final long offset,
+                    final long timestamp, final DeadLetterReason reason, final RowView row)
+                {
+                    deadLetters.add("binary " + side);
+                }
+
+                @Override
+                public void onMultiDeadLetter(final int partition, final int input, final long offset, final long timestamp,
+                    final DeadLetterReason reason, final RowView row)
+                {
+                    deadLetters.add(partition + "/" + input + "/" + offset + "/" + reason);
+                }
+            })
+            .build());
+        runUntil(runner, changes.length, "runner-" + prefix);
+        assertEquals(expectedDeadLetters, new TreeSet<>(deadLetters));
+        assertEquals(2, runner.misrouted());
+        assertEquals(2, runner.deadLetters());
+        final TreeMap<String, Integer> materialized = new TreeMap<>();
+        for (final ConsumerRecord<byte[], byte[]> record : JoinFixture.readAll(broker, prefix + "-out"))
+        {
+            final BinaryMultiResult result = BinaryMultiResult.parse(record.value());
+            materialized.merge(payloadOf(result, 0) + "|" + payloadOf(result, 1) + "|" + payloadOf(result, 2),
+                result.kind().isAccumulate() ? 1 : -1, Integer::sum);
+        }
+        materialized.values().removeIf(count -> count == 0);
+        assertEquals(Map.of("11|21|31", 1), materialized);
     }
 
     @Test
