@@ -41,6 +41,10 @@ class KafkaJoinConfigTest
         assertTrue(config.clientProperties().isEmpty());
         assertFalse(config.exactlyOnce(), "at least once unless asked");
         assertTrue(complete().exactlyOnce(true).build().exactlyOnce());
+        assertEquals(KafkaJoinConfig.InputKeys.ANY, config.inputKeys(), "only null keys are misrouted unless asked");
+        assertEquals(KafkaJoinConfig.InputKeys.BINARY_KEY_ROW,
+            complete().inputKeys(KafkaJoinConfig.InputKeys.BINARY_KEY_ROW).build().inputKeys());
+        assertThrows(IllegalArgumentException.class, () -> complete().inputKeys(null));
     }
 
     @Test

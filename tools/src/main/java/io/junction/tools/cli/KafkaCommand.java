@@ -225,6 +225,12 @@ public final class KafkaCommand implements Callable<Integer> {
                 "each checkpoint reads the whole key index, so size it to the live keys")
         Long maxKeys;
 
+        @Option(names = "--input-keys", defaultValue = "any", paramLabel = "any|binary-row",
+            description = "how the input records' keys encode the join key: any (only a null key is misrouted) or " +
+                "binary-row (a binary row of the join-key values, as junction kafka produce writes; any other key is " +
+                "misrouted); misrouted records are dead letters (default ${DEFAULT-VALUE})")
+        String inputKeys;
+
         @Option(names = "--stop-with-pid", paramLabel = "PID",
             description = "stop (as on SIGTERM) when the process PID exits: scripts and tests leave no member behind")
         Long stopWithPid;
@@ -242,6 +248,15 @@ public final class KafkaCommand implements Callable<Integer> {
             }
             final Boolean json = connection.json("join");
             if (json == null) {
+                return EXIT_USAGE;
+            }
+            final KafkaJoinConfig.InputKeys keys;
+            if ("any".equals(inputKeys)) {
+                keys = KafkaJoinConfig.InputKeys.ANY;
+            } else if ("binary-row".equals(inputKeys)) {
+                keys = KafkaJoinConfig.InputKeys.BINARY_KEY_ROW;
+            } else {
+                System.err.println("junction kafka join: --input-keys must be any or binary-row, not " + inputKeys);
                 return EXIT_USAGE;
             }
             final List<String> topics = inputTopics("join", connection, spec);
@@ -268,7 +283,8 @@ public final class KafkaCommand implements Callable<Integer> {
                 .checkpointInterval(Duration.ofMillis(checkpointMillis))
                 .startTimeout(Duration.ofMillis(startTimeoutMillis))
                 .stateDir(stateDir).checkpointDir(checkpointDir)
-                .exactlyOnce(exactlyOnce);
+                .exactlyOnce(exactlyOnce)
+                .inputKeys(keys);
             final KafkaJoinConfig config;
             try {
                 EngineConfig engine = EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy);

@@ -63,6 +63,15 @@ final class KafkaCommandTest {
     }
 
     @Test
+    void anUnknownInputKeyFormatIsRefusedBeforeAnythingConnects() throws IOException {
+        final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
+            "--output=o", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck"),
+            "--input-keys=long"));
+        assertTrue(err().contains("--input-keys must be any or binary-row"), err());
+    }
+
+    @Test
     void aRejectedSpecNamesTheField() throws IOException {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC.replace("\"inner\"", "\"sideways\""));
         assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
