@@ -117,6 +117,8 @@ public final class AsofJoin implements JoinOperator
     private final TimerWheel.ExpiryHandler fire = this::fireLeft;
     private final TimerWheel.ExpiryHandler release = this::releaseRight;
     private long fireStep;
+    /** Set by {@link #admit}: the bucket of the row it stored last. */
+    private long admittedBucket;
 
     /**
      * Creates the operator and allocates its off-heap state.
@@ -241,31 +243,16 @@ public final class AsofJoin implements JoinOperator
             }
             return;
         }
-        // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
+        final long record = admit(Side.LEFT, keyLength, row, ts, step);
+        if (record == 0)
         {
-            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (!state.reserveSlot(bucket, Side.LEFT, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 1);
+        final long bucket = admittedBucket;
         // Final backward needs no candidate now: its F is l.ts whatever it is, and the match is found when final.
+        // (The left row just stored is in its key's left group: the right rows bestFor scans are unchanged.)
         final long best = eager || direction != AsofSpec.Direction.BACKWARD
             ? bestFor(bucket, predicate.key, keyLength, row, ts, 0) : 0;
-        final long record = state.store.append(reserved, bucket, Side.LEFT, predicate.key, 0, keyLength, row, ts);
         if (eager)
         {
             if (best != 0)
@@ -285,6 +272,39 @@ public final class AsofJoin implements JoinOperator
         state.wheel.schedule(record, saturatedAdd(finalTs(ts, best), lateness));
     }
 
+    /**
+     * Stores a row of {@code side} under the key {@link JoinPredicate#extractKey} left in {@code predicate.key}.
+     * Everything the row needs is taken before it has any effect: a row that does not fit is dead-lettered
+     * whole ({@code STATE_FULL}) and nothing is changed.
+     *
+     * @return the row's record, its bucket in {@link #admittedBucket}; 0 when it was refused.
+     */
+    private long admit(final Side side, final int keyLength, final RowView row, final long ts, final long step)
+    {
+        final long reserved = state.reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return 0;
+        }
+        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        if (bucket == KeyIndex.FULL)
+        {
+            state.store.release(reserved, keyLength, row.length());
+            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return 0;
+        }
+        if (!state.reserveSlot(bucket, side, reserved, keyLength, row))
+        {
+            state.releaseIfEmpty(bucket);
+            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
+            return 0;
+        }
+        state.countKey(bucket, side, predicate.key, keyLength, 1);
+        admittedBucket = bucket;
+        return state.store.append(reserved, bucket, side, predicate.key, 0, keyLength, row, ts);
+    }
+
     private void onRight(final RowView row, final long ts, final long step)
     {
         final int keyLength = predicate.extractKey(Side.RIGHT, row);
@@ -298,27 +318,12 @@ public final class AsofJoin implements JoinOperator
         {
             return;
         }
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
+        final long record = admit(Side.RIGHT, keyLength, row, ts, step);
+        if (record == 0)
         {
-            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (!state.reserveSlot(bucket, Side.RIGHT, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        state.countKey(bucket, Side.RIGHT, predicate.key, keyLength, 1);
-        final long record = state.store.append(reserved, bucket, Side.RIGHT, predicate.key, 0, keyLength, row, ts);
+        final long bucket = admittedBucket;
         if (eager || direction != AsofSpec.Direction.BACKWARD)
         {
             reevaluate(bucket, keyLength, row, record, ts, step);
