@@ -30,6 +30,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * so the figures are the operators' own: events/s, output lines per input event (the chain's counted at every
  * level, as a deployment of three jobs writes each level to its topic, and at its last level only), and state
  * bytes per live input row ({@link OperatorCounters#liveStateBytes()}, summed over the chain's joins).
+ * <p>
+ * The changes are generated and encoded once, before any timing ({@link Tape}), as the peers profile converts
+ * its input to the peer's rows before timing: a run times only the operators.
  */
 public final class W7Bench {
     /** A W7 input row: the order id, ts, the version id and the derived f2. */
@@ -43,7 +46,7 @@ public final class W7Bench {
     public static final class Result {
         /** Input changes. */
         public long events;
-        /** Nanoseconds of the run (generation included: the changes are generated as they are joined). */
+        /** Nanoseconds of the run: feeding the pre-encoded changes and the end of input (generation is not timed). */
         public long nanos;
         /** Output lines of the join (the multi-way join's, the chain's last level). */
         public long outputLines;
@@ -120,17 +123,62 @@ public final class W7Bench {
         return ChangeKind.fromOrdinal(kind);
     }
 
-    /** Encodes W7 rows into one reused buffer. */
-    private static final class Encoder {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
-        final RowWriter writer = new RowWriter();
-        final RowView view = new RowView();
+    /**
+     * W7's changes generated once and encoded back to back in one buffer, so that a run times only the joins:
+     * per change its input, kind, event time and the offset of its encoded row {@code (key, ts, f1, f2)}.
+     */
+    public static final class Tape {
+        final int size;
+        final int[] input;
+        final byte[] kind;
+        final long[] ts;
+        final int[] offset;
+        final UnsafeBuffer rows;
+        final long[][] live;
 
-        RowView row(final int input, final long key, final long ts, final long f1) {
-            writer.wrap(buffer, 0, buffer.capacity(), W);
-            writer.putLong(0, key).putLong(1, ts).putLong(2, f1).putLong(3, W7.f2(key, input));
-            return view.wrap(buffer, 0, writer.finish());
+        private Tape(final int n) {
+            final RowWriter writer = new RowWriter();
+            final UnsafeBuffer one = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+            writer.wrap(one, 0, one.capacity(), W);
+            final int rowLength = writer.putLong(0, 0).putLong(1, 0).putLong(2, 0).putLong(3, 0).finish();
+            final long changes = W7.maxChanges(n);
+            if (changes * rowLength > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("W7 with " + n + " order ids does not fit one tape buffer");
+            }
+            final int capacity = (int) changes;
+            input = new int[capacity];
+            kind = new byte[capacity];
+            ts = new long[capacity];
+            offset = new int[capacity + 1];
+            rows = new UnsafeBuffer(new byte[capacity * rowLength]);
+            final int[] count = new int[1];
+            live = W7.generate(n, (in, k, key, t, f1) -> {
+                final int i = count[0]++;
+                input[i] = in;
+                kind[i] = k;
+                ts[i] = t;
+                writer.wrap(rows, offset[i], rowLength, W);
+                offset[i + 1] = offset[i] + writer.putLong(0, key).putLong(1, t).putLong(2, f1).putLong(3, W7.f2(key, in)).finish();
+            });
+            size = count[0];
         }
+
+        /** @return the changes */
+        public int size() {
+            return size;
+        }
+
+        RowView row(final int i, final RowView view) {
+            return view.wrap(rows, offset[i], offset[i + 1] - offset[i]);
+        }
+    }
+
+    /**
+     * @param n order ids
+     * @return W7 generated and encoded, for {@link #runMulti(Tape, boolean)} and {@link #runChain(Tape, boolean)}
+     */
+    public static Tape tape(final int n) {
+        return new Tape(n);
     }
 
     private static void materialize(final TreeMap<String, Long> m, final ChangeKind kind, final String combination) {
@@ -167,6 +215,17 @@ public final class W7Bench {
      * @return the figures
      */
     public static Result runMulti(final int n, final boolean materialize) {
+        return runMulti(tape(n), materialize);
+    }
+
+    /**
+     * Runs a generated W7 through the multi-way join; only the feeding is timed.
+     *
+     * @param tape        the changes
+     * @param materialize whether to keep the final materialized result (slow: for tests)
+     * @return the figures
+     */
+    public static Result runMulti(final Tape tape, final boolean materialize) {
         final Result r = new Result();
         final TreeMap<String, Long> m = materialize ? new TreeMap<>() : null;
         final ResultHandler out = new ResultHandler() {
@@ -188,20 +247,20 @@ public final class W7Bench {
                 }
             }
         };
-        final Encoder encoder = new Encoder();
-        final long start = System.nanoTime();
-        final long[][] live;
-        try (JoinOperator join = JoinOperators.create(multiSpec(), state(n), out, NO_DEAD_LETTERS_EXPECTED)) {
-            live = W7.generate(n, (input, kind, key, ts, f1) -> {
-                r.events++;
-                join.onInputRow(input, kind(kind), encoder.row(input, key, ts, f1), ts, r.events);
-            });
-            join.onEndOfInput(r.events + 1);
+        final RowView view = new RowView();
+        final int size = tape.size;
+        try (JoinOperator join = JoinOperators.create(multiSpec(), state(tape.live[0].length - 1), out, NO_DEAD_LETTERS_EXPECTED)) {
+            final long start = System.nanoTime();
+            for (int i = 0; i < size; i++) {
+                join.onInputRow(tape.input[i], kind(tape.kind[i]), tape.row(i, view), tape.ts[i], i + 1);
+            }
+            join.onEndOfInput(size + 1);
             r.nanos = System.nanoTime() - start;
+            r.events = size;
             r.stateBytes = join.counters().liveStateBytes();
         }
         r.allLines = r.outputLines;
-        r.liveInputRows = liveRows(live);
+        r.liveInputRows = liveRows(tape.live);
         r.materialized = m;
         return r;
     }
@@ -263,34 +322,47 @@ public final class W7Bench {
      * @return the figures
      */
     public static Result runChain(final int n, final boolean materialize) {
+        return runChain(tape(n), materialize);
+    }
+
+    /**
+     * Runs a generated W7 through the chain of three binary regular left joins; only the feeding is timed.
+     *
+     * @param tape        the changes
+     * @param materialize whether to keep the final materialized result (slow: for tests)
+     * @return the figures
+     */
+    public static Result runChain(final Tape tape, final boolean materialize) {
+        final int n = tape.live[0].length - 1;
         final Result r = new Result();
         final TreeMap<String, Long> m = materialize ? new TreeMap<>() : null;
         final Level[] levels = new Level[3];
         for (int l = 0; l < 3; l++) {
             levels[l] = new Level(l + 1, r, m);
         }
-        final Encoder encoder = new Encoder();
-        final long start = System.nanoTime();
-        long[][] live = null;
+        final RowView view = new RowView();
+        final int size = tape.size;
         try {
             for (int l = 0; l < 3; l++) {
                 levels[l].join = JoinOperators.create(chainSpec(l + 1), state(n), levels[l], NO_DEAD_LETTERS_EXPECTED);
                 levels[l].next = l < 2 ? levels[l + 1] : null;
             }
-            live = W7.generate(n, (input, kind, key, ts, f1) -> {
-                r.events++;
-                final RowView row = encoder.row(input, key, ts, f1);
+            final long start = System.nanoTime();
+            for (int i = 0; i < size; i++) {
+                final int input = tape.input[i];
+                final RowView row = tape.row(i, view);
                 // orders and payments meet in the first join, shipments in the second, refunds in the third.
                 if (input == 0) {
-                    levels[0].join.onRow(Side.LEFT, kind(kind), row, ts, r.events);
+                    levels[0].join.onRow(Side.LEFT, kind(tape.kind[i]), row, tape.ts[i], i + 1);
                 } else {
-                    levels[input - 1].join.onRow(Side.RIGHT, kind(kind), row, ts, r.events);
+                    levels[input - 1].join.onRow(Side.RIGHT, kind(tape.kind[i]), row, tape.ts[i], i + 1);
                 }
-            });
+            }
             for (final Level level : levels) {
-                level.join.onEndOfInput(r.events + 1);
+                level.join.onEndOfInput(size + 1);
             }
             r.nanos = System.nanoTime() - start;
+            r.events = size;
             for (final Level level : levels) {
                 r.stateBytes += level.join.counters().liveStateBytes();
             }
@@ -301,7 +373,7 @@ public final class W7Bench {
                 }
             }
         }
-        r.liveInputRows = liveRows(live);
+        r.liveInputRows = liveRows(tape.live);
         r.materialized = m;
         return r;
     }
@@ -351,9 +423,10 @@ public final class W7Bench {
         final List<Result> multis = new ArrayList<>();
         final List<Result> chains = new ArrayList<>();
         final List<String> lines = new ArrayList<>();
+        final Tape tape = tape(n);
         for (int i = 0; i < runs; i++) {
-            multis.add(runMulti(n, false));
-            chains.add(runChain(n, false));
+            multis.add(runMulti(tape, false));
+            chains.add(runChain(tape, false));
             lines.add("run " + (i + 1) + ": multi " + multis.get(i));
             lines.add("run " + (i + 1) + ": chain " + chains.get(i));
         }
