@@ -7,6 +7,7 @@ import io.junction.tools.perf.ShapingJoin;
 import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
+import io.junction.tools.workload.Workloads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,6 +36,10 @@ public final class ShapingCommand implements Callable<Integer>
 
     @Option(names = "--events", defaultValue = "0", description = "Use only the first N events of the workload (0 = all).")
     int events;
+
+    @Option(names = "--shows", defaultValue = "0", description = "W1: generate W1's rule at N shows (impressions) instead of 2,000,000, " +
+        "as the peers' -Dw1.n does (0 = W1's size).")
+    int shows;
 
     @Option(names = "--runs", defaultValue = "5", description = "Timed rounds (default ${DEFAULT-VALUE}); the median is reported.")
     int runs;
@@ -112,7 +117,21 @@ public final class ShapingCommand implements Callable<Integer>
         options.waitStrategy = waitStrategy == null ? EngineConfig.WAIT_STRATEGY_DEFAULT : waitStrategy;
         options.stateTtl = stateTtl;
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
-        EventTape tape = EventTape.of(w);
+        if (shows < 0 || (shows > 0 && w != Workload.W1))
+        {
+            System.err.println("junction shaping: --shows N (N >= 1) is for W1");
+            return 2;
+        }
+        EventTape tape;
+        if (shows > 0)
+        {
+            tape = new EventTape();
+            Workloads.w1(shows, tape);
+        }
+        else
+        {
+            tape = EventTape.of(w);
+        }
         if (events > 0 && events < tape.size())
         {
             final EventTape prefix = new EventTape(events);

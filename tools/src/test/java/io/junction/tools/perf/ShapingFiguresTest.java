@@ -286,9 +286,10 @@ class ShapingFiguresTest {
 
     @Test
     void theCommandsRunAndCheckTheSeedJoin() {
-        assertEquals(0, cli("shaping", "--events", "20000", "--runs", "1", "--warmup-rounds", "0", "--direct"));
+        assertEquals(0, cli("shaping", "--shows", "10000", "--runs", "1", "--warmup-rounds", "0", "--direct"));
         assertEquals(0, cli("loadgen", "--workload", "W1", "--shaping", "padded-delay", "--events", "20000", "--direct", "--quiet"));
         assertEquals(2, cli("shaping", "--workload", "W2", "--configs", "padded-delay"));
+        assertEquals(2, cli("shaping", "--workload", "W2", "--shows", "100"));
         assertEquals(2, cli("loadgen", "--workload", "W3", "--shaping", "upsert", "--quiet"));
         assertThrows(IllegalArgumentException.class, () -> ShapingJoin.Config.parse("compacted"));
     }
