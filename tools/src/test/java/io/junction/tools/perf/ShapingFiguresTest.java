@@ -190,6 +190,19 @@ class ShapingFiguresTest {
         runFigures(tape, options(Workload.W1, false, 2, 10_000, Config.RETRACTION, Config.PADDED_DELAY, Config.UPSERT));
     }
 
+    @Test
+    void w1SeedsCountsAtFullSizeAreWorkloadsMdsNumbers() {
+        // WORKLOADS.md "W1-seed": the model's counts on the whole of W1 (the engine agrees with the model above)
+        final EventTape tape = EventTape.of(Workload.W1);
+        final long[] lines = {2_797_898, 2_000_000, 2_398_949, 2_000_000, 2_000_000};
+        for (final Config c : Config.values()) {
+            final ShapingJoin.Expected e = ShapingJoin.expectedLines(Workload.W1, c, tape, 0);
+            assertEquals(lines[c.ordinal()], e.lines, c.toString());
+            assertEquals(398_949L, e.joinedPairs, c.toString());
+        }
+        assertEquals(2_398_949L, tape.rows());
+    }
+
     private static long countRight(final EventTape tape) {
         long right = 0;
         for (int i = 0; i < tape.size(); i++) {
