@@ -32,7 +32,7 @@ public final class PeersMain {
      * join); the others skip what they do not support.
      */
     static final List<String> KNOWN_PEERS = List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal",
-        "kstreams-rocksdb", "kstreams-memory");
+        "kstreams-rocksdb", "kstreams-memory", "flink-sql-seed");
     static final List<String> ALL_PEERS =
         List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal", "kstreams-rocksdb");
 
@@ -299,6 +299,8 @@ public final class PeersMain {
                 return new FlinkTemporalPeer();
             case "kstreams-memory":
                 return new KafkaStreamsPeer("memory");
+            case "flink-sql-seed":
+                return new FlinkSeedPeer(); // W1 left as a regular join (W1-seed, issue 24): only when named
             case "kstreams-rocksdb":
                 return new KafkaStreamsPeer("rocksdb");
             default:

@@ -87,12 +87,38 @@ public final class LoadgenCommand implements Callable<Integer>
         "the sketch's size is the system property junction.metrics.hotKeys, default 16, 0 = off).")
     boolean hotKeys;
 
+    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Issue 24 (SPEC 2.7): W1 as W1-seed, the seed article's regular left join " +
+        "(retraction, padded-delay, upsert, padded-upsert or interval), or W2 left (retraction or upsert); the count is checked against " +
+        "its counting model (junction shaping runs them all interleaved).")
+    String shaping;
+
+    @Option(names = "--state-ttl", defaultValue = "0", description = "With --shaping on W1: the regular joins' stateTtl, ms (default ${DEFAULT-VALUE}: none).")
+    long stateTtl;
+
     @Override
     public Integer call() throws Exception
     {
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
         final boolean uniqueKey = load.uniqueKey();
+        io.junction.tools.perf.ShapingJoin.Config shapingConfig = null;
+        if (shaping != null)
+        {
+            try
+            {
+                shapingConfig = io.junction.tools.perf.ShapingJoin.Config.parse(shaping);
+                if (joinType != JoinType.LEFT || load.uniqueKey != null)
+                {
+                    throw new IllegalArgumentException("--shaping runs its own left join: leave out --type and --unique-key");
+                }
+                io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
+            }
+            catch (final IllegalArgumentException e)
+            {
+                System.err.println(e.getMessage());
+                return 2;
+            }
+        }
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
         final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
@@ -100,7 +126,11 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
-        final long expectedRows = WorkloadJoin.expectedOutputRows(w, joinType, tape);
+        long expectedRows = WorkloadJoin.expectedOutputRows(w, joinType, tape);
+        if (shapingConfig != null)
+        {
+            expectedRows = io.junction.tools.perf.ShapingJoin.expectedLines(w, shapingConfig, tape, stateTtl).lines;
+        }
 
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
@@ -112,6 +142,13 @@ public final class LoadgenCommand implements Callable<Integer>
         options.ringSize = ringSize;
         options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 4;
         options.progress = quiet ? null : System.err;
+        if (shapingConfig != null)
+        {
+            options.spec = io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
+            options.label = "junction " + io.junction.tools.perf.ShapingJoin.workloadName(w) + " " + shapingConfig + (direct ? " direct" : " p=" + partitions);
+            options.maxKeysPerPartition = io.junction.tools.perf.ShapingJoin.maxKeysPerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+            options.preallocatePerPartition = io.junction.tools.perf.ShapingJoin.preallocatePerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+        }
         if (checkpointSeconds < 0 || (checkpointSeconds > 0 && state == null))
         {
             System.err.println("--checkpoint-seconds needs --state and a value >= 0");
