@@ -17,6 +17,7 @@ import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import io.junction.metrics.OperatorCounters;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -52,8 +53,21 @@ public final class W7Bench {
         public long outputLines;
         /** Output lines of every level (the chain's intermediate results counted; the multi-way join: its output). */
         public long allLines;
-        /** Live state bytes at the end. */
+        /** Live state bytes at the end, as the operators count them ({@link OperatorCounters#liveStateBytes()}). */
         public long stateBytes;
+        /**
+         * Java heap the operators still hold at the end: heap used after a full collection with the operators
+         * open, less heap used after one before they were created (their Java objects, maps and row copies;
+         * not their off-heap records).
+         */
+        public long heapBytes;
+        /** Off-heap bytes of the live state (the chain's records, groups and buckets; 0 for the heap-held multi-way join). */
+        public long offHeapBytes;
+
+        /** @return the state's memory at the end: heap retained plus off-heap live state */
+        public long retainedBytes() {
+            return heapBytes + offHeapBytes;
+        }
         /** Live input rows at the end (of the four inputs). */
         public long liveInputRows;
         /** Dead letters (none expected). */
@@ -70,10 +84,10 @@ public final class W7Bench {
         public String toString() {
             return String.format(java.util.Locale.ROOT,
                 "%,d events in %.3f s: %,.0f events/s; output lines %,d (%.3f per event), all levels %,d (%.3f per event); " +
-                    "state %,d bytes for %,d live input rows (%.1f bytes per row)%s",
+                    "state %,d bytes for %,d live input rows (%.1f bytes per row); heap retained %,d bytes; memory (heap + off-heap) %.1f bytes per row%s",
                 events, nanos / 1e9, eventsPerSecond(), outputLines, outputLines / (double) events, allLines,
                 allLines / (double) events, stateBytes, liveInputRows, stateBytes / (double) Math.max(1, liveInputRows),
-                deadLetters == 0 ? "" : ", " + deadLetters + " dead letters");
+                heapBytes, retainedBytes() / (double) Math.max(1, liveInputRows), deadLetters == 0 ? "" : ", " + deadLetters + " dead letters");
         }
     }
 
@@ -197,6 +211,13 @@ public final class W7Bench {
         }
     }
 
+    /** @return heap used after asking for two full collections (outside the timed section) */
+    private static long heapAfterCollection() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     private static long liveRows(final long[][] live) {
         long rows = 0;
         for (final long[] input : live) {
@@ -249,6 +270,7 @@ public final class W7Bench {
         };
         final RowView view = new RowView();
         final int size = tape.size;
+        final long heapBefore = heapAfterCollection();
         try (JoinOperator join = JoinOperators.create(multiSpec(), state(tape.live[0].length - 1), out, NO_DEAD_LETTERS_EXPECTED)) {
             final long start = System.nanoTime();
             for (int i = 0; i < size; i++) {
@@ -258,6 +280,7 @@ public final class W7Bench {
             r.nanos = System.nanoTime() - start;
             r.events = size;
             r.stateBytes = join.counters().liveStateBytes();
+            r.heapBytes = heapAfterCollection() - heapBefore;
         }
         r.allLines = r.outputLines;
         r.liveInputRows = liveRows(tape.live);
@@ -342,6 +365,7 @@ public final class W7Bench {
         }
         final RowView view = new RowView();
         final int size = tape.size;
+        final long heapBefore = heapAfterCollection();
         try {
             for (int l = 0; l < 3; l++) {
                 levels[l].join = JoinOperators.create(chainSpec(l + 1), state(n), levels[l], NO_DEAD_LETTERS_EXPECTED);
@@ -366,6 +390,8 @@ public final class W7Bench {
             for (final Level level : levels) {
                 r.stateBytes += level.join.counters().liveStateBytes();
             }
+            r.offHeapBytes = r.stateBytes;
+            r.heapBytes = heapAfterCollection() - heapBefore;
         } finally {
             for (final Level level : levels) {
                 if (level.join != null) {
@@ -406,8 +432,10 @@ public final class W7Bench {
         lines.add("W7 with " + n + " order ids");
         lines.add("multi: " + multi);
         lines.add("chain: " + chain);
-        lines.add(String.format(java.util.Locale.ROOT, "multi / chain: throughput %.2fx, state %.2f, output lines %.2f (all levels %.2f)",
+        lines.add(String.format(java.util.Locale.ROOT,
+            "multi / chain: throughput %.2fx, state as counted %.2f, memory (heap + off-heap) %.2f, output lines %.2f (all levels %.2f)",
             multi.eventsPerSecond() / chain.eventsPerSecond(), multi.stateBytes / (double) chain.stateBytes,
+            multi.retainedBytes() / (double) chain.retainedBytes(),
             multi.outputLines / (double) chain.outputLines, multi.allLines / (double) chain.allLines));
         return lines;
     }
