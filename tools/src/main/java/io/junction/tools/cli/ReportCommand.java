@@ -1,6 +1,6 @@
 package io.junction.tools.cli;
 
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import io.junction.tools.perf.LatencyReport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;

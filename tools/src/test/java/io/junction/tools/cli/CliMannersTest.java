@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.tools.JunctionCli;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

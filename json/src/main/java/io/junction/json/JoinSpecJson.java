@@ -1,4 +1,4 @@
-package io.junction.tools.spec;
+package io.junction.json;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,8 +22,6 @@ import io.junction.api.OutputMode;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.tools.json.JsonNumbers;
-import io.junction.tools.json.RowJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
