@@ -155,6 +155,13 @@ public final class KafkaCommand implements Callable<Integer> {
             System.err.println("junction kafka: cannot read " + file + ": " + e.getMessage());
             return null;
         }
+        if (parsed.schema() != null) {
+            if (!fields.isEmpty()) {
+                System.err.println("junction kafka: --fields: the spec's \"schema\" declares the rows already");
+                return null;
+            }
+            return parsed.spec();
+        }
         final Set<String> names = new LinkedHashSet<>(parsed.fieldNames());
         names.addAll(fields);
         try {

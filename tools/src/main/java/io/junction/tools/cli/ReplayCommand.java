@@ -163,6 +163,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
 
         final Schema declared = declaredFields();
+        if (joinSpec.schema() != null && (declared != null || strict)) {
+            throw new ParameterException(spec.commandLine(), (declared != null ? "--fields" : "--strict")
+                + ": the spec's \"schema\" declares the rows already");
+        }
         final ReplayResult result;
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,

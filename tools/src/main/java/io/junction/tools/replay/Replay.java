@@ -206,9 +206,11 @@ public final class Replay {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
         final Carried carried = new Carried(spec.fieldNames());
+        // --fields, else the spec's own "schema" (JoinSpecJson checked that it holds the spec's fields)
+        final Schema declared = this.declared != null ? this.declared : spec.schema();
         final Schema schema;
         if (declared != null) {
-            // --fields: the rows are declared, not learnt; a spec field outside them is a rejected spec
+            // declared rows, not learnt; a spec field outside them is a rejected spec
             for (final String name : spec.fieldNames()) {
                 if (declared.indexOf(name) < 0) {
                     throw new JoinSpecException(name, "not a declared field (--fields " + declared + ")");
