@@ -217,6 +217,24 @@ public final class RowView
 
     /**
      * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #stringLength(int)} at its position.
+     */
+    public int stringLength(final FieldRef field)
+    {
+        return stringLength(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #stringBytesIndex(int)} at its position.
+     */
+    public int stringBytesIndex(final FieldRef field)
+    {
+        return stringBytesIndex(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
      * @return as {@link #getString(int)} at its position (allocates).
      */
     public String getString(final FieldRef field)

@@ -38,6 +38,8 @@ class FieldRefTest
         assertEquals(42, row.getLong(orderId));
         assertEquals(row.getLong(0), row.getLong(orderId));
         assertEquals("card", row.getString(method));
+        assertEquals(4, row.stringLength(method));
+        assertEquals(row.stringBytesIndex(1), row.stringBytesIndex(method));
         assertEquals(9.5, row.getDouble(amount));
         assertEquals(9.5, row.getNumberAsDouble(amount));
         assertTrue(row.isNull(note));
