@@ -197,4 +197,12 @@ class ReplayFieldsTest {
         assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1], "--strict"));
         assertEquals("", out.toString(), "nothing ran");
     }
+
+    @Test
+    void theKafkaRunnerTakesTheSpecsSchemaToo() throws IOException {
+        final String[] files = filesWithSchema("log_id", "[{\"name\":\"log_id\",\"type\":\"string\"},{\"name\":\"v\"}]");
+        final io.junction.api.JoinSpec spec = KafkaCommand.spec(Path.of(files[0]), List.of());
+        assertEquals("Schema[log_id:string, v]", spec.leftSchema().toString());
+        assertEquals(null, KafkaCommand.spec(Path.of(files[0]), List.of("w")), "--fields beside the spec's schema is refused");
+    }
 }
