@@ -336,6 +336,9 @@ public final class JoinSpecJson {
      * @throws JoinSpecException when the spec is rejected
      */
     public static Parsed parse(final String json) {
+        if (json == null) {
+            throw new JoinSpecException("spec", "no spec text (null)");
+        }
         final String text = !json.isEmpty() && json.charAt(0) == '\uFEFF' ? json.substring(1) : json;
         if (text.length() > MAX_SPEC_BYTES) {
             throw new JoinSpecException("spec", "text of " + text.length() + " characters, more than the " +

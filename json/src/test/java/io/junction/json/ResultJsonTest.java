@@ -35,4 +35,12 @@ class ResultJsonTest {
             new Schema[] {schema}, new RowView[] {row("{\"k\":7}"), null});
         assertEquals("{\"op\":\"+U\",\"rows\":{\"orders\":{\"k\":7},\"payments\":null}", out.toString());
     }
+
+    @Test
+    void theEntryPointsRefuseNothingToWorkOn() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new RowJson((Schema) null));
+        final JoinSpecException e = org.junit.jupiter.api.Assertions.assertThrows(JoinSpecException.class,
+            () -> JoinSpecJson.parse((String) null));
+        assertEquals("spec", e.field());
+    }
 }

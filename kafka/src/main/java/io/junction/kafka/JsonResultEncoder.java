@@ -25,6 +25,9 @@ public final class JsonResultEncoder implements ResultEncoder {
 
     /** @param spec the join: its schemas name the fields, its keys make the record key */
     public JsonResultEncoder(final JoinSpec spec) {
+        if (spec == null) {
+            throw new IllegalArgumentException("spec is required");
+        }
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.keys = ResultEncoder.binary(spec);
