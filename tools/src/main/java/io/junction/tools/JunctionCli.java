@@ -1,6 +1,7 @@
 package io.junction.tools;
 
 import io.junction.tools.cli.CliError;
+import io.junction.tools.cli.CliLogFormat;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.KafkaCommand;
@@ -125,7 +126,19 @@ public final class JunctionCli implements Runnable {
             System.setProperty(SLF4J_PROVIDER_PROP_NAME, "org.slf4j.helpers.NOP_FallbackServiceProvider");
             System.setProperty(SLF4J_VERBOSITY_PROP_NAME, "WARN");
         }
-        System.exit(commandLine().execute(args));
+        System.exit(execute(args));
+    }
+
+    /**
+     * What {@link #main} runs, without the exit: installs the one log format ({@link CliLogFormat}) and runs
+     * the command line.
+     *
+     * @param args the arguments
+     * @return the exit status
+     */
+    public static int execute(final String[] args) {
+        CliLogFormat.install();
+        return commandLine().execute(args);
     }
 
     @Override

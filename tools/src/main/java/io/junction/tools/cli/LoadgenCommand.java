@@ -1,6 +1,7 @@
 package io.junction.tools.cli;
 
 import io.junction.api.JoinType;
+import io.junction.json.RowJson;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.DirectRun;
@@ -20,6 +21,9 @@ import picocli.CommandLine.Option;
 
 import java.io.File;
 import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +68,14 @@ public final class LoadgenCommand implements Callable<Integer>
 
     @Option(names = "--hlog", description = "Write interval histograms (HdrHistogram log format) to this file.")
     File hlog;
+
+    @Option(names = "--hgrm", description = "Write the latency's percentile distribution (HdrHistogram's .hgrm text, "
+        + "microseconds; the floor's too, as a second block) to this file.")
+    File hgrm;
+
+    @Option(names = "--json", description = "Write the run's result as JSON to this file: events, events/s, output rows, "
+        + "late and bad rows, state, GC, and the latency's count and percentiles in microseconds (the floor's too).")
+    File json;
 
     @Option(names = "--svg", description = "Write the percentile-distribution plot to this file.")
     File svg;
@@ -170,6 +182,7 @@ public final class LoadgenCommand implements Callable<Integer>
             }
             final LoadResult direct = DirectRun.run(tape, options);
             printSummary(direct, 0);
+            writeResultFiles(direct, null, expectedRows);
             printHotKeys(direct);
             return checkOutputRows(direct, expectedRows);
         }
@@ -201,8 +214,73 @@ public final class LoadgenCommand implements Callable<Integer>
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
+        writeResultFiles(result, floorSeries, expectedRows);
         printHotKeys(result);
         return checkOutputRows(result, expectedRows);
+    }
+
+    /** {@code --hgrm} and {@code --json}, when given. */
+    private void writeResultFiles(final LoadResult result, final LatencyReport.Series floorSeries, final long expectedRows)
+        throws IOException
+    {
+        final LatencyReport.Series series = new LatencyReport.Series(result.label, result.latency, result.achievedRate());
+        if (hgrm != null)
+        {
+            final List<LatencyReport.Series> all = new ArrayList<>();
+            all.add(series);
+            if (floorSeries != null)
+            {
+                all.add(floorSeries);
+            }
+            ReportCommand.writeHgrm(hgrm, all);
+            System.out.println("percentile distribution: " + hgrm);
+        }
+        if (json != null)
+        {
+            Files.writeString(json.toPath(), json(result, series, floorSeries, expectedRows, load.workload().displayName(),
+                load.type), StandardCharsets.UTF_8);
+            System.out.println("json: " + json);
+        }
+    }
+
+    /**
+     * @return the run as one JSON object: {@code {"workload":..,"type":..,"label":..,"events":N,"measuredEvents":M,
+     *     "seconds":S,"eventsPerSecond":R,"offeredRate":O,"outputRows":..,"expectedOutputRows":..|null,"paddedRows":..,
+     *     "lateRows":..,"badInputs":..,"liveRows":..,"stateBytes":..,"gcCount":..,"gcMillis":..,"unit":"us",
+     *     "latency":{series},"floor":{series}|null}} (series as {@link ReportCommand#appendSeries})
+     */
+    static String json(final LoadResult r, final LatencyReport.Series series, final LatencyReport.Series floorSeries,
+        final long expectedRows, final String workload, final String type)
+    {
+        final StringBuilder sb = new StringBuilder(512).append("{\"workload\":");
+        RowJson.appendString(sb, workload).append(",\"type\":");
+        RowJson.appendString(sb, type).append(",\"label\":");
+        RowJson.appendString(sb, r.label);
+        sb.append(",\"events\":").append(r.events)
+            .append(",\"measuredEvents\":").append(r.measuredEvents)
+            .append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", r.measuredSeconds))
+            .append(",\"eventsPerSecond\":").append(String.format(Locale.ROOT, "%.0f", r.achievedRate()))
+            .append(",\"offeredRate\":").append(r.offeredRate)
+            .append(",\"outputRows\":").append(r.outputs)
+            .append(",\"expectedOutputRows\":").append(expectedRows >= 0 ? Long.toString(expectedRows) : "null")
+            .append(",\"paddedRows\":").append(r.padded)
+            .append(",\"lateRows\":").append(r.lateRows)
+            .append(",\"badInputs\":").append(r.badInputs)
+            .append(",\"liveRows\":").append(r.liveRows)
+            .append(",\"stateBytes\":").append(r.stateBytes)
+            .append(",\"gcCount\":").append(r.gcCount)
+            .append(",\"gcMillis\":").append(r.gcMillis)
+            .append(",\"unit\":\"us\",\"latency\":");
+        ReportCommand.appendSeries(sb, series).append(",\"floor\":");
+        if (floorSeries == null)
+        {
+            sb.append("null");
+        }
+        else
+        {
+            ReportCommand.appendSeries(sb, floorSeries);
+        }
+        return sb.append("}\n").toString();
     }
 
     private void printHotKeys(final LoadResult result)

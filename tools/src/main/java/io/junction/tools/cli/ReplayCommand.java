@@ -10,8 +10,8 @@ import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.HotKeyReport;
 import io.junction.tools.replay.Replay;
 import io.junction.tools.replay.ReplayResult;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -163,6 +163,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
 
         final Schema declared = declaredFields();
+        if (joinSpec.schema() != null && (declared != null || strict)) {
+            throw new ParameterException(spec.commandLine(), (declared != null ? "--fields" : "--strict")
+                + ": the spec's \"schema\" declares the rows already");
+        }
         final ReplayResult result;
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,

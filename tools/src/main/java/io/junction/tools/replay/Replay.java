@@ -12,10 +12,10 @@ import io.junction.metrics.HotKey;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
-import io.junction.tools.json.BadInputException;
-import io.junction.tools.json.RowJson;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.BadInputException;
+import io.junction.json.RowJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -156,7 +156,7 @@ public final class Replay {
      * @param eventsFile the {@code *.events.jsonl}
      * @return what the run produced
      * @throws IOException                            when a file cannot be read
-     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     * @throws io.junction.json.JoinSpecException when the spec is rejected (nothing runs)
      * @throws UnsupportedOperationException          when the engine does not implement the join kind
      */
     public ReplayResult run(final Path specFile, final Path eventsFile) throws IOException {
@@ -169,7 +169,7 @@ public final class Replay {
      * @param specJson the join spec
      * @param events   the event log, lines separated by newlines
      * @return what the run produced
-     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     * @throws io.junction.json.JoinSpecException when the spec is rejected (nothing runs)
      */
     public ReplayResult run(final String specJson, final String events) {
         final byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
@@ -206,9 +206,11 @@ public final class Replay {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
         final Carried carried = new Carried(spec.fieldNames());
+        // --fields, else the spec's own "schema" (JoinSpecJson checked that it holds the spec's fields)
+        final Schema declared = this.declared != null ? this.declared : spec.schema();
         final Schema schema;
         if (declared != null) {
-            // --fields: the rows are declared, not learnt; a spec field outside them is a rejected spec
+            // declared rows, not learnt; a spec field outside them is a rejected spec
             for (final String name : spec.fieldNames()) {
                 if (declared.indexOf(name) < 0) {
                     throw new JoinSpecException(name, "not a declared field (--fields " + declared + ")");
