@@ -175,6 +175,11 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
+        } catch (final Replay.ResumeRefusedException e) {
+            // A damaged, truncated or missing spool, another event log or other options: nothing was changed.
+            err.println("junction replay: cannot resume " + stateDir + ": " + e.getMessage());
+            err.flush();
+            return EXIT_STATE;
         } catch (final CheckpointException | io.junction.join.DurableStateException e) {
             // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());
