@@ -548,7 +548,13 @@ public final class Replay {
                 }
                 checkpointPosition = step;
                 cleanClose = true;
-                closeComplete(engine, engine.close(new long[] {step}), errorCount, errors);
+                final boolean closed = engine.close(new long[] {step});
+                final String shortfall = engine.closeShortfall();
+                if (!closed && shortfall != null && shortfall.startsWith(JoinEngine.CLOSE_CHECKPOINT_FAILED)) {
+                    // Every event was processed, but the state could not be checkpointed (a full disk): exit 4.
+                    throw new io.junction.runtime.CheckpointException(shortfall, null);
+                }
+                closeComplete(engine, closed, errorCount, errors);
             }
         } finally {
             if (!cleanClose) {

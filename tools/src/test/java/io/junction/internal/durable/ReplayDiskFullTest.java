@@ -69,6 +69,35 @@ class ReplayDiskFullTest {
         assertEquals(0, replay(again, spec, events, state, "--resume"), again.toString());
     }
 
+    @Test
+    void aFullDiskAtTheCleanCloseIsExit4NamingTheFile() throws IOException {
+        final Path spec = tmp.resolve("regular.join.json");
+        final Path events = tmp.resolve("regular.events.jsonl");
+        Files.writeString(spec, "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
+        final List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            lines.add("{\"side\":\"" + (i % 2 == 0 ? "left" : "right") + "\",\"row\":{\"k\":" + (i % 7) + ",\"id\":" + i + "}}");
+        }
+        Files.write(events, lines);
+        final Path state = tmp.resolve("state");
+        // --checkpoint-every 100 on 50 steps: the clean close is the only checkpoint, and the disk is full
+        CheckpointStore.writeFault = file -> {
+            throw new IOException(ENOSPC);
+        };
+        final StringWriter err = new StringWriter();
+        final int exit = replay(err, spec, events, state);
+        final String text = err.toString();
+        assertEquals(4, exit, text);
+        assertFalse(text.contains("\tat "), "no stack trace: " + text);
+        assertEquals(1, text.strip().split("\n").length, "one line: " + text);
+        assertTrue(text.contains(ENOSPC), text);
+        assertTrue(text.contains(state.resolve("engine").resolve("partition-").toString()) && text.contains("chk-"),
+            "names the file: " + text);
+        CheckpointStore.writeFault = null;
+        final StringWriter again = new StringWriter();
+        assertEquals(0, replay(again, spec, events, state, "--resume"), again.toString());
+    }
+
     private static int replay(final StringWriter err, final Path spec, final Path events, final Path state, final String... more) {
         final List<String> args = new ArrayList<>(List.of("replay", spec.toString(), events.toString(), "--partitions", "2",
             "--state", state.toString(), "--checkpoint-every", "100", "--out", state.resolveSibling("out.jsonl").toString(),
