@@ -100,6 +100,12 @@ public final class Replay {
      * With {@code resume}, the run restores the newest checkpoint (or the state a clean close left), cuts the
      * spools back to the steps at or before its position, and replays the log from the step after it; the
      * output is then exactly that of an uninterrupted run (at-least-once output, de-duplicated by step).
+     * Before anything is cut, a resume that could not give that output is refused with a
+     * {@link ResumeRefusedException} naming the file or option, and nothing is changed: a spool damaged,
+     * truncated or missing ({@link Spool#check}); an event log that differs within, or is shorter than, the
+     * bytes the restored checkpoint consumed (or, after a clean close, is not exactly the log it closed on);
+     * another spec, rows' fields or option than the state was built with ({@code DIR/REPLAY}). A checkpoint
+     * that cannot be written fails the run with a {@link io.junction.runtime.CheckpointException} naming the file.
      *
      * @param directory       the replay's state directory
      * @param checkpointEvery steps between checkpoints, at least 1
@@ -701,9 +707,10 @@ public final class Replay {
         final java.util.zip.CRC32C names = new java.util.zip.CRC32C();
         names.update(schema.toString().getBytes(StandardCharsets.UTF_8));
         final Map<String, String> now = new LinkedHashMap<>();
-        now.put("the join spec (fingerprint)", String.format(java.util.Locale.ROOT, "%016x", spec.fingerprint()));
-        now.put("the rows' fields (count/crc32c)", schema.size() + "/" +
+        // The fields first: the spec's fingerprint covers them too, and they are the likelier cause.
+        now.put("the rows' fields (learnt from the event log, or --fields: count/crc32c)", schema.size() + "/" +
             String.format(java.util.Locale.ROOT, "%08x", names.getValue()));
+        now.put("the join spec (fingerprint)", String.format(java.util.Locale.ROOT, "%016x", spec.fingerprint()));
         now.put("--partitions", Integer.toString(config.partitions()));
         now.put("--slot-capacity", Integer.toString(config.slotCapacity()));
         now.put("-D" + io.junction.runtime.EngineConfig.RING_SIZE_PROP_NAME, Integer.toString(config.ringSize()));
@@ -722,7 +729,8 @@ public final class Replay {
             lines.add(entry.getKey() + " = " + entry.getValue());
         }
         final boolean hasState = Files.exists(durability.directory().resolve(STATE));
-        if (!durability.resume() || (!hasState && Files.notExists(file))) {
+        if (!durability.resume() || !hasState) {
+            // Nothing to resume (a new directory, or a run that stopped before its engine started): a new record.
             io.junction.internal.durable.SmallFiles.write(file, lines);
             return;
         }

@@ -204,6 +204,13 @@ class ResumeChecksTest {
         final Path head = tmp.resolve("head.events.jsonl");
         Files.write(head, log.subList(0, 1200));
         crashedRun(head); // restores the checkpoint at step 999
+        // appended rows that carry a new field would change the rows' fields the state was built with
+        final Path newField = tmp.resolve("new-field.events.jsonl");
+        final List<String> withNewField = new ArrayList<>(log);
+        withNewField.add("{\"side\":\"left\",\"row\":{\"k\":1,\"other\":2}}");
+        Files.write(newField, withNewField);
+        assertEquals(4, replay(newField, "--resume"), err.toString());
+        assertRefused("the rows' fields");
         assertEquals(0, replay(events, "--resume"), err.toString());
         assertEquals(uninterrupted(events), output());
 
