@@ -136,11 +136,14 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
         }
     }
 
-    /** Makes the spooled lines durable: on the partition thread at a checkpoint, before the state is persisted. */
-    void flush() {
+    /**
+     * Records the checkpoint at {@code position} in both spools and makes them durable ({@link Spool#mark}): on
+     * the partition thread at the checkpoint's barrier, before the state is persisted.
+     */
+    void checkpoint(final long position) {
         if (resultSpool != null) {
-            resultSpool.flush();
-            deadLetterSpool.flush();
+            resultSpool.mark(position, "");
+            deadLetterSpool.mark(position, "");
         }
     }
 
