@@ -330,6 +330,11 @@ final class PartitionState implements AutoCloseable
             opened.store.liveRows(liveLeft, liveRight);
             if (reopen)
             {
+                if (!arena.holds(unmatchableOffset, bucketLength))
+                {
+                    throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
+                        "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
+                }
                 opened.unmatchableBucket = arena.base() + unmatchableOffset;
             }
             else

@@ -206,7 +206,18 @@ public final class JoinEngine implements AutoCloseable
                 LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
                     " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
                 closeWorkers();
-                reopened = recover(true);
+                try
+                {
+                    reopened = recover(true);
+                }
+                catch (final IOException nothingRestorable)
+                {
+                    // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
+                    final IOException refused = new IOException("the state left by a clean close did not open (" +
+                        e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
+                    refused.addSuppressed(e);
+                    throw refused;
+                }
                 createWorkers(builder);
             }
             if (reopened)
