@@ -440,6 +440,17 @@ final class PartitionState implements AutoCloseable
             file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
                 : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
             uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
+            if (durable.reopened && uniqueSizes[i] > 0)
+            {
+                // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
+                final String wrong = uniqueKeys[i].checkReopened(store.arena());
+                if (wrong != null)
+                {
+                    uniqueKeys[i].close();
+                    uniqueKeys[i] = null;
+                    throw new DurableStateException(path + ": " + wrong + " (damaged state)");
+                }
+            }
             return uniqueKeys[i];
         }
         catch (final IOException e)
