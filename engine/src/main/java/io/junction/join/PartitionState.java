@@ -398,6 +398,12 @@ final class PartitionState implements AutoCloseable
         return durable == null ? 0 : durable.bytesRead();
     }
 
+    /** @return bytes of the mapped files read to verify their chunk checksums at reopen (0 when fresh or in memory). */
+    long bytesVerifiedToOpen()
+    {
+        return durable == null ? 0 : durable.bytesVerified();
+    }
+
     /**
      * Reads the operator's part of a reopened state's heap.dat; nothing when fresh or in memory. The
      * operator calls it last in its constructor.
