@@ -5,6 +5,7 @@ import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.state.NativeArena;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 
 /**
  * The files of one operator's durable state directory and the rules for reopening them.
@@ -27,15 +29,20 @@ import java.util.zip.CRC32;
  *   unique-right.dat
  *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
  *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
- *                      every file's length, heap.dat's checksum, its own checksum
+ *                      every file's length and the CRC-32C of each of its 1 MiB chunks (heap.dat: its
+ *                      checksum), its own checksum
  *   LOCK               locked ({@link DirectoryLock}) while an operator has the directory open; not state
  * </pre>
  * A directory is reopened only when the marker is there and intact, names this join, layout and
  * format, every file it lists has the length it says, heap.dat's checksum matches, and the arena's
  * header is intact with its dirty flag clear (the flag is set by the first change after a persist,
- * so a process that dies after changing the state leaves it set). All of that is checked, reading only
- * the marker, heap.dat and the arena's header, before anything is created or modified; anything else
- * is a {@link DurableStateException} naming the file. The directory is locked first: a directory another
+ * so a process that dies after changing the state leaves it set), the offsets in that header point into
+ * the arena, and every 1 MiB chunk of every mapped file has the CRC-32C the marker recorded at the
+ * persist (damage inside the live files since: a flipped byte, a zeroed page). All of that is checked
+ * before anything is mapped, created or modified, reading the marker, heap.dat and every mapped file
+ * once ({@link #bytesVerified()}); anything else is a {@link DurableStateException} naming the file
+ * (and the chunk). Once mapped, the index's bucket references are checked before any is followed
+ * ({@code NativeArena.checkBucket}). The directory is locked first: a directory another
  * operator has open (another process, or this one) is refused naming the lock file.
  *
  * <p>Not thread safe: owned by the partition thread.
@@ -49,8 +56,15 @@ final class DurableState
     static final String UNIQUE_RIGHT = "unique-right.dat";
     static final String HEAP = "heap.dat";
     static final String MARKER = "clean";
-    /** Version of the directory's format: the marker, heap.dat and the files' layouts. */
+    /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */
     static final int FORMAT_VERSION = 1;
+    /**
+     * Version of the marker this build writes: 2 adds the CRC-32C of every {@link #CHUNK_BYTES} chunk of
+     * every mapped file. A marker of version 1 (no chunk sums) is still read, its files then unverified.
+     */
+    static final int MARKER_VERSION = 2;
+    /** Bytes per checksummed chunk of a mapped file (the checkpoints' chunk size). */
+    static final int CHUNK_BYTES = 1 << 20;
     private static final long MARKER_MAGIC = 0x4A4E43434C45414EL;
     private static final String ADVICE = ": restore the state directory from a checkpoint (or empty it to start afresh)";
 
@@ -67,6 +81,8 @@ final class DurableState
     private boolean markerOnDisk;
     /** Bytes this read from the directory's files to open it (structural tests: not the arena's records). */
     private long bytesRead;
+    /** Bytes of the mapped files read to verify their chunk sums at reopen. */
+    private long bytesVerified;
     /** Held from open until {@link #release()}. */
     private DirectoryLock lock;
 
@@ -165,10 +181,10 @@ final class DurableState
         }
         m.position(8);
         final int version = m.getInt();
-        if (version != FORMAT_VERSION)
+        if (version != FORMAT_VERSION && version != MARKER_VERSION)
         {
             throw new DurableStateException(markerPath + " was written in state format version " + version +
-                ", this build reads version " + FORMAT_VERSION + ADVICE);
+                ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
         }
         final long storedFingerprint = m.getLong();
         if (storedFingerprint != fingerprint)
@@ -194,11 +210,39 @@ final class DurableState
         final long heapCrc = m.getLong();
         final int files = m.getInt();
         final Map<String, Long> lengths = new LinkedHashMap<>();
-        for (int i = 0; i < files; i++)
+        final Map<String, int[]> sums = new LinkedHashMap<>();
+        try
         {
-            final byte[] name = new byte[m.getShort()];
-            m.get(name);
-            lengths.put(new String(name, StandardCharsets.UTF_8), m.getLong());
+            for (int i = 0; i < files; i++)
+            {
+                final byte[] name = new byte[m.getShort()];
+                m.get(name);
+                final String fileName = new String(name, StandardCharsets.UTF_8);
+                final long fileLength = m.getLong();
+                lengths.put(fileName, fileLength);
+                if (version == MARKER_VERSION)
+                {
+                    final int chunks = m.getInt();
+                    if (chunks < 0 || (long)chunks * 4 > m.remaining() || (chunks > 0 && chunks != chunks(fileLength)))
+                    {
+                        throw new DurableStateException(markerPath + " is malformed: " + chunks + " chunk sums for " +
+                            fileName + " of " + fileLength + " bytes" + ADVICE);
+                    }
+                    if (chunks > 0)
+                    {
+                        final int[] crcs = new int[chunks];
+                        for (int c = 0; c < chunks; c++)
+                        {
+                            crcs[c] = m.getInt();
+                        }
+                        sums.put(fileName, crcs);
+                    }
+                }
+            }
+        }
+        catch (final java.nio.BufferUnderflowException | NegativeArraySizeException e)
+        {
+            throw new DurableStateException(markerPath + " is malformed (truncated file list)" + ADVICE, e);
         }
         for (final Map.Entry<String, Long> file : lengths.entrySet())
         {
@@ -259,7 +303,85 @@ final class DurableState
         {
             throw new DurableStateException("cannot read " + arenaPath + ": " + e.getMessage(), e);
         }
-        return new DurableState(directory, true, seed, fingerprint, layout, ByteBuffer.wrap(heapBytes), read);
+        long verified = 0;
+        for (final Map.Entry<String, int[]> file : sums.entrySet())
+        {
+            verified += verifyChunks(directory.resolve(file.getKey()), lengths.get(file.getKey()), file.getValue());
+        }
+        final DurableState state = new DurableState(directory, true, seed, fingerprint, layout, ByteBuffer.wrap(heapBytes), read);
+        state.bytesVerified = verified;
+        return state;
+    }
+
+    /** @return the number of {@link #CHUNK_BYTES} chunks of a file of {@code length} bytes. */
+    static int chunks(final long length)
+    {
+        return (int)Math.min(Integer.MAX_VALUE, (length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+    }
+
+    /**
+     * Reads a mapped file (not mapped yet) chunk by chunk and checks each chunk's CRC-32C against the one
+     * the marker recorded. Through a {@link RandomAccessFile}, whose reads an interrupt cannot break.
+     *
+     * @return bytes read.
+     * @throws DurableStateException naming the file and the first damaged chunk.
+     */
+    private static long verifyChunks(final Path path, final long length, final int[] expected)
+    {
+        final byte[] buffer = new byte[(int)Math.min(CHUNK_BYTES, Math.max(length, 1))];
+        final CRC32C crc = new CRC32C();
+        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r"))
+        {
+            for (int c = 0; c < expected.length; c++)
+            {
+                final long at = (long)c * CHUNK_BYTES;
+                final int chunk = (int)Math.min(CHUNK_BYTES, length - at);
+                file.seek(at);
+                file.readFully(buffer, 0, chunk);
+                crc.reset();
+                crc.update(buffer, 0, chunk);
+                if ((int)crc.getValue() != expected[c])
+                {
+                    throw new DurableStateException(String.format(java.util.Locale.ROOT,
+                        "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not the %08x %s recorded at the last " +
+                        "persist%s", path, c, at, at + chunk - 1, crc.getValue(), expected[c], MARKER, ADVICE));
+                }
+            }
+        }
+        catch (final java.io.EOFException e)
+        {
+            throw new DurableStateException(path + " is shorter than its chunk sums say (truncated)" + ADVICE, e);
+        }
+        catch (final IOException e)
+        {
+            throw new DurableStateException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+        return length;
+    }
+
+    /**
+     * @return the CRC-32C of every {@link #CHUNK_BYTES} chunk of a file (read through a
+     *         {@link RandomAccessFile}, whose reads an interrupt cannot break).
+     */
+    private static int[] chunkSums(final Path path, final long length) throws IOException
+    {
+        final int[] sums = new int[chunks(length)];
+        final byte[] buffer = new byte[(int)Math.min(CHUNK_BYTES, Math.max(length, 1))];
+        final CRC32C crc = new CRC32C();
+        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r"))
+        {
+            for (int c = 0; c < sums.length; c++)
+            {
+                final long at = (long)c * CHUNK_BYTES;
+                final int chunk = (int)Math.min(CHUNK_BYTES, length - at);
+                file.seek(at);
+                file.readFully(buffer, 0, chunk);
+                crc.reset();
+                crc.update(buffer, 0, chunk);
+                sums[c] = (int)crc.getValue();
+            }
+        }
+        return sums;
     }
 
     /**
@@ -289,10 +411,10 @@ final class DurableState
         {
             throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
         }
-        if (m.getInt(8) != FORMAT_VERSION)
+        if (m.getInt(8) != FORMAT_VERSION && m.getInt(8) != MARKER_VERSION)
         {
             throw new DurableStateException(markerPath + " was written in state format version " + m.getInt(8) +
-                ", this build reads version " + FORMAT_VERSION + ADVICE);
+                ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
         }
         // magic 8, version 4, fingerprint 8, layout 8: the seed follows.
         return java.util.OptionalLong.of(m.getLong(28));
@@ -348,10 +470,16 @@ final class DurableState
         }
     }
 
-    /** @return bytes read from the files to open the directory. */
+    /** @return bytes read from the files to open the directory (the structural checks, not the chunk sums). */
     long bytesRead()
     {
         return bytesRead;
+    }
+
+    /** @return bytes of the mapped files read to verify their chunk sums when reopened (0 when fresh). */
+    long bytesVerified()
+    {
+        return bytesVerified;
     }
 
     /** @return a file of the directory. */
@@ -388,18 +516,28 @@ final class DurableState
         crc.update(heapBytes, 0, heapBytes.length);
         final Map<String, Long> all = new LinkedHashMap<>(files);
         all.put(HEAP, (long)heapBytes.length);
+        // The mapped files are forced: their chunks are summed as they are on disk now (heap.dat has its own CRC).
+        final Map<String, int[]> sums = new LinkedHashMap<>();
         int length = 8 + 4 + 8 * 5 + 4 + 8;
-        for (final String name : all.keySet())
+        for (final Map.Entry<String, Long> file : all.entrySet())
         {
-            length += 2 + name.getBytes(StandardCharsets.UTF_8).length + 8;
+            final int[] chunkSums = file.getKey().equals(HEAP) ? new int[0] : chunkSums(file(file.getKey()), file.getValue());
+            sums.put(file.getKey(), chunkSums);
+            length += 2 + file.getKey().getBytes(StandardCharsets.UTF_8).length + 8 + 4 + 4 * chunkSums.length;
         }
         final ByteBuffer marker = ByteBuffer.allocate(length);
-        marker.putLong(MARKER_MAGIC).putInt(FORMAT_VERSION).putLong(fingerprint).putLong(layout).putLong(hashSeed)
+        marker.putLong(MARKER_MAGIC).putInt(MARKER_VERSION).putLong(fingerprint).putLong(layout).putLong(hashSeed)
             .putLong(heapBytes.length).putLong(crc.getValue()).putInt(all.size());
         for (final Map.Entry<String, Long> file : all.entrySet())
         {
             final byte[] name = file.getKey().getBytes(StandardCharsets.UTF_8);
             marker.putShort((short)name.length).put(name).putLong(file.getValue());
+            final int[] chunkSums = sums.get(file.getKey());
+            marker.putInt(chunkSums.length);
+            for (final int sum : chunkSums)
+            {
+                marker.putInt(sum);
+            }
         }
         crc.reset();
         crc.update(marker.array(), 0, marker.position());

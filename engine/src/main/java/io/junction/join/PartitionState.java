@@ -330,6 +330,11 @@ final class PartitionState implements AutoCloseable
             opened.store.liveRows(liveLeft, liveRight);
             if (reopen)
             {
+                if (!arena.holds(unmatchableOffset, bucketLength))
+                {
+                    throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
+                        "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
+                }
                 opened.unmatchableBucket = arena.base() + unmatchableOffset;
             }
             else
@@ -393,6 +398,12 @@ final class PartitionState implements AutoCloseable
         return durable == null ? 0 : durable.bytesRead();
     }
 
+    /** @return bytes of the mapped files read to verify their chunk checksums at reopen (0 when fresh or in memory). */
+    long bytesVerifiedToOpen()
+    {
+        return durable == null ? 0 : durable.bytesVerified();
+    }
+
     /**
      * Reads the operator's part of a reopened state's heap.dat; nothing when fresh or in memory. The
      * operator calls it last in its constructor.
@@ -435,6 +446,17 @@ final class PartitionState implements AutoCloseable
             file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
                 : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
             uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
+            if (durable.reopened && uniqueSizes[i] > 0)
+            {
+                // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
+                final String wrong = uniqueKeys[i].checkReopened(store.arena());
+                if (wrong != null)
+                {
+                    uniqueKeys[i].close();
+                    uniqueKeys[i] = null;
+                    throw new DurableStateException(path + ": " + wrong + " (damaged state)");
+                }
+            }
             return uniqueKeys[i];
         }
         catch (final IOException e)

@@ -95,6 +95,8 @@ public final class StateConfig
     private final long maxKeys;
     private final long maxLiveRows;
     private final long maxStateBytes;
+    /** Whether {@link #maxStateBytes} was configured ({@link #withMaxStateBytes}, {@value #MAX_BYTES_PROP_NAME}), not the default. */
+    private final boolean maxStateBytesSet;
     private final FullPolicy fullPolicy;
     private final boolean fixedHashSeed;
     private final long hashSeed;
@@ -155,16 +157,17 @@ public final class StateConfig
         final IndexKind indexKind, final long preallocate)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT, null);
+            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT, null, false);
     }
 
     private StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate, final long maxLiveRows, final long maxStateBytes,
         final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed, final int hotKeys,
-        final Path stateDirectory)
+        final Path stateDirectory, final boolean maxStateBytesSet)
     {
         this.stateDirectory = stateDirectory;
+        this.maxStateBytesSet = maxStateBytesSet;
         if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
         {
             throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
@@ -268,7 +271,7 @@ public final class StateConfig
             fullPolicy(map.string(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
             map.has(HASH_SEED_PROP_NAME),
             map.longValue(HASH_SEED_PROP_NAME, 0),
-            map.intValue(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null);
+            map.intValue(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null, map.has(MAX_BYTES_PROP_NAME));
     }
 
     private static FullPolicy fullPolicy(final String name)
@@ -298,7 +301,7 @@ public final class StateConfig
     public StateConfig withMaxKeys(final long maxKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -309,7 +312,7 @@ public final class StateConfig
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -319,7 +322,7 @@ public final class StateConfig
     public StateConfig withChunkSize(final int chunkSize)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -329,7 +332,7 @@ public final class StateConfig
     public StateConfig withIndex(final IndexKind indexKind)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -339,7 +342,7 @@ public final class StateConfig
     public StateConfig withPreallocate(final long preallocate)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -349,7 +352,7 @@ public final class StateConfig
     public StateConfig withMaxLiveRows(final long maxLiveRows)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -359,7 +362,7 @@ public final class StateConfig
     public StateConfig withMaxStateBytes(final long maxStateBytes)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, true);
     }
 
     /**
@@ -369,7 +372,7 @@ public final class StateConfig
     public StateConfig withFullPolicy(final FullPolicy fullPolicy)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -379,7 +382,7 @@ public final class StateConfig
     public StateConfig withHashSeed(final long hashSeed)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -389,7 +392,7 @@ public final class StateConfig
     public StateConfig withHotKeys(final int hotKeys)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -400,7 +403,7 @@ public final class StateConfig
     public StateConfig withStateDirectory(final Path stateDirectory)
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory);
+            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
     }
 
     /**
@@ -496,6 +499,16 @@ public final class StateConfig
     public long maxStateBytes()
     {
         return maxStateBytes;
+    }
+
+    /**
+     * @return whether {@link #maxStateBytes()} was configured ({@link #withMaxStateBytes},
+     *         {@value #MAX_BYTES_PROP_NAME}) rather than left at its default, which an engine may lower to
+     *         fit the machine's memory (docs/CONFIGURATION.md).
+     */
+    public boolean hasConfiguredMaxStateBytes()
+    {
+        return maxStateBytesSet;
     }
 
     /** @return what happens at a limit. */

@@ -154,9 +154,12 @@ public final class JoinEngine implements AutoCloseable
     {
         // Before anything is allocated: rings that cannot fit end the start with a message, not an OutOfMemoryError.
         builder.config.checkRingMemory();
+        // Beside it: a state cap the machine cannot hold is refused, a default one lowered (MemoryBudget).
+        final EngineConfig budgeted = (builder.memoryBudget != null ? builder.memoryBudget : MemoryBudget.ofMachine())
+            .apply(builder.config);
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = builder.config.withState(durableHashSeed(builder.config).withResolvedHashSeed());
+        this.config = budgeted.withState(durableHashSeed(budgeted).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = reserveName(builder.name);
@@ -206,7 +209,18 @@ public final class JoinEngine implements AutoCloseable
                 LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
                     " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
                 closeWorkers();
-                reopened = recover(true);
+                try
+                {
+                    reopened = recover(true);
+                }
+                catch (final IOException nothingRestorable)
+                {
+                    // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
+                    final IOException refused = new IOException("the state left by a clean close did not open (" +
+                        e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
+                    refused.addSuppressed(e);
+                    throw refused;
+                }
                 createWorkers(builder);
             }
             if (reopened)
@@ -1624,8 +1638,23 @@ public final class JoinEngine implements AutoCloseable
         private PartitionWorker.OperatorFactory operatorFactory;
         private StateOperatorFactory stateOperatorFactory;
         private IntConsumer beforeCheckpoint;
+        /** The machine's memory as the start checks it; null for this machine's ({@link MemoryBudget#ofMachine}). */
+        private MemoryBudget memoryBudget;
         private String name;
         private LongSupplier clock = System::nanoTime;
+
+
+        /**
+         * Tests: the physical memory the start checks the state cap against, instead of this machine's.
+         *
+         * @param budget the budget.
+         * @return this builder.
+         */
+        Builder memoryBudget(final MemoryBudget budget)
+        {
+            this.memoryBudget = budget;
+            return this;
+        }
 
         private Builder(final JoinSpec spec)
         {

@@ -42,6 +42,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -64,6 +65,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import javax.management.JMException;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 
 /**
  * Junction as a member of a Kafka consumer group: joins a left and a right topic that are co-partitioned
@@ -178,6 +182,8 @@ public final class KafkaJoinRunner implements AutoCloseable
     private final AtomicLong restored = new AtomicLong();
     private volatile int servedPartitions;
     private volatile int partitionCount = -1;
+    /** The runner's JMX bean's name while it is registered (from the engine's start to the shut-down). */
+    private volatile ObjectName bean;
 
     // The consumer thread's own state, set up by run(): not thread safe, touched by that thread only.
     private Admin admin;
@@ -606,6 +612,128 @@ public final class KafkaJoinRunner implements AutoCloseable
             .beforeCheckpoint(this::beforeCheckpoint)
             .start();
         publisher = engine.publisher();
+        registerBean(engine.name());
+    }
+
+    /** The MXBean over this runner's counters; the runner itself keeps its public API free of JMX getters. */
+    private static final class RunnerBean implements KafkaJoinRunnerMXBean
+    {
+        private final KafkaJoinRunner runner;
+
+        RunnerBean(final KafkaJoinRunner runner)
+        {
+            this.runner = runner;
+        }
+
+        @Override
+        public long getRecordsConsumed()
+        {
+            return runner.recordsConsumed();
+        }
+
+        @Override
+        public long getOutputsProduced()
+        {
+            return runner.outputsProduced();
+        }
+
+        @Override
+        public long getDeadLetters()
+        {
+            return runner.deadLetters();
+        }
+
+        @Override
+        public long getMisrouted()
+        {
+            return runner.misrouted();
+        }
+
+        @Override
+        public long getCheckpoints()
+        {
+            return runner.checkpoints();
+        }
+
+        @Override
+        public long getCommits()
+        {
+            return runner.commits();
+        }
+
+        @Override
+        public long getPartitionsRestored()
+        {
+            return runner.partitionsRestored();
+        }
+
+        @Override
+        public int getServedPartitions()
+        {
+            return runner.servedPartitions();
+        }
+
+        @Override
+        public int getPartitions()
+        {
+            return runner.partitions();
+        }
+    }
+
+    /**
+     * @param engineName the runner's engine's name.
+     * @return the name of the runner's {@link KafkaJoinRunnerMXBean}: {@code io.junction:type=KafkaJoinRunner,name=<engine name>}.
+     */
+    public static ObjectName mbeanName(final String engineName)
+    {
+        try
+        {
+            // Quoted only when needed, as the engine's own beans are (EngineBeans).
+            final String quoted = engineName.matches("[A-Za-z0-9._\\-]+") ? engineName : ObjectName.quote(engineName);
+            return new ObjectName("io.junction:type=KafkaJoinRunner,name=" + quoted);
+        }
+        catch (final MalformedObjectNameException e)
+        {
+            throw new IllegalArgumentException("no JMX name for engine " + engineName + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the name this runner's {@link KafkaJoinRunnerMXBean} is registered under while it runs; null before its engine starts. */
+    public ObjectName mbeanName()
+    {
+        return bean;
+    }
+
+    /** Registers the runner's bean; a failure is logged: monitoring must not stop a runner. */
+    private void registerBean(final String engineName)
+    {
+        final ObjectName name = mbeanName(engineName);
+        try
+        {
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new RunnerBean(this), name);
+            bean = name;
+        }
+        catch (final JMException | RuntimeException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "could not register JMX bean " + name + "; the runner runs without it", e);
+        }
+    }
+
+    private void unregisterBean()
+    {
+        final ObjectName name = bean;
+        if (name == null)
+        {
+            return;
+        }
+        try
+        {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+        }
+        catch (final JMException | RuntimeException e)
+        {
+            LOG.log(System.Logger.Level.WARNING, "could not unregister JMX bean " + name, e);
+        }
     }
 
     private void startProducer()
@@ -1792,6 +1920,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             closeQuietly(() -> admin.close(CLIENT_CLOSE_TIMEOUT), "admin client");
         }
+        unregisterBean();
     }
 
     private static void closeQuietly(final Runnable close, final String what)

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -242,8 +243,15 @@ class KafkaJoinRunnerTest
             final CompletableFuture<Void> run = runInBackground(runner, "runner-misrouted");
             JoinFixture.await(() -> runner.recordsConsumed() >= events.size() + 4 && runner.outputsProduced() >= expected.size() || run.isDone(),
                 120, () -> "the runner's records (" + runner.recordsConsumed() + " of " + (events.size() + 4) + ")");
+            // The runner's counters are in JMX while it runs, misrouted among them.
+            final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            assertNotNull(runner.mbeanName(), "the runner's bean is registered");
+            assertEquals(2L, server.getAttribute(runner.mbeanName(), "Misrouted"));
+            assertEquals(2L, server.getAttribute(runner.mbeanName(), "DeadLetters"));
+            assertEquals(runner.recordsConsumed(), server.getAttribute(runner.mbeanName(), "RecordsConsumed"));
             runner.close();
             run.get();
+            assertFalse(server.isRegistered(runner.mbeanName()), "unregistered when the runner stops");
         });
 
         assertEquals(expectedDeadLetters, new TreeSet<>(deadLetters));

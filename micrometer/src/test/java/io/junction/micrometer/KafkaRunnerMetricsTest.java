@@ -15,7 +15,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@link KafkaRunnerMetrics} registers the runner's six counters; nothing connects until the runner runs. */
+/** {@link KafkaRunnerMetrics} registers the runner's seven counters; nothing connects until the runner runs. */
 class KafkaRunnerMetricsTest
 {
     @Test
@@ -29,11 +29,11 @@ class KafkaRunnerMetricsTest
             .stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints")).build());
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new KafkaRunnerMetrics(runner, Tags.of("join", "g")).bindTo(registry);
-        for (final String name : new String[] {"records.consumed", "outputs.produced", "dead.letters", "checkpoints", "commits",
-            "partitions.restored"})
+        for (final String name : new String[] {"records.consumed", "outputs.produced", "dead.letters", "misrouted", "checkpoints",
+            "commits", "partitions.restored"})
         {
             assertEquals(0.0, registry.get("junction.kafka." + name).tag("join", "g").functionCounter().count(), name);
         }
-        assertEquals(6, registry.getMeters().size());
+        assertEquals(7, registry.getMeters().size());
     }
 }

@@ -91,6 +91,39 @@ public final class ChronicleKeyIndex implements KeyIndex
         this.durable = true;
         this.maxOffHeapBytes = map.offHeapMemoryUsed();
         this.size = size;
+        if (size > 0)
+        {
+            checkReopened(file);
+        }
+    }
+
+    /**
+     * A reopened map is checked before any value is followed: every entry's bucket reference points at a
+     * bucket of the arena that holds the entry's hash ({@link NativeArena#checkBucket}), and the entries
+     * are as many as the live keys the image recorded. One pass over the map; the map is closed on failure.
+     */
+    private void checkReopened(final java.io.File file)
+    {
+        String wrong = null;
+        long entries = 0;
+        for (final java.util.Map.Entry<LongValue, LongValue> entry : map.entrySet())
+        {
+            entries++;
+            wrong = buckets.checkBucket(entry.getValue().getValue(), bucketLength, entry.getKey().getValue());
+            if (wrong != null)
+            {
+                break;
+            }
+        }
+        if (wrong == null && entries != size)
+        {
+            wrong = entries + " entries, the image recorded " + size + " live keys";
+        }
+        if (wrong != null)
+        {
+            map.close();
+            throw new IllegalStateException(file + ": " + wrong + " (damaged state)");
+        }
     }
 
     /**

@@ -100,6 +100,40 @@ public final class HashKeyIndex implements KeyIndex
         this.shift = 64 - Long.numberOfTrailingZeros(slots);
         this.maxOffHeapBytes = slots * SLOT;
         this.size = size;
+        if (size > 0)
+        {
+            checkReopened(slots);
+        }
+    }
+
+    /**
+     * A reopened table is checked before any slot is followed: every occupied slot's bucket reference
+     * points at a bucket of the arena that holds the slot's hash ({@link NativeArena#checkBucket}), and
+     * the occupied slots are as many as the live keys the image recorded. One pass over the table.
+     */
+    private void checkReopened(final long slots)
+    {
+        long occupied = 0;
+        for (long i = 0; i < slots; i++)
+        {
+            final long slot = table + i * SLOT;
+            final long bucket = UnsafeApi.getLong(slot + BUCKET_OFFSET);
+            if (bucket == 0)
+            {
+                continue;
+            }
+            occupied++;
+            final String wrong = buckets.checkBucket(bucket, bucketLength, UnsafeApi.getLong(slot + HASH_OFFSET));
+            if (wrong != null)
+            {
+                throw new IllegalStateException(file.path() + " slot " + i + ": " + wrong + " (damaged state)");
+            }
+        }
+        if (occupied != size)
+        {
+            throw new IllegalStateException(file.path() + " has " + occupied + " occupied slots, the image recorded " + size +
+                " live keys (damaged state)");
+        }
     }
 
     /**

@@ -281,7 +281,115 @@ public final class NativeArena implements AutoCloseable
         {
             return "is " + length + " bytes long, its header says " + buffer.getLong(BUMP_OFFSET);
         }
+        return checkOffsets(buffer, length);
+    }
+
+    /**
+     * Checks every offset the header holds before the arena follows one: each must be 0 (none) or an
+     * aligned offset of carved memory ({@code [HEADER_LENGTH, length]}), so that a header whose checksum
+     * matches by accident, or one written by a buggy build, is refused instead of followed to a wild address.
+     */
+    private static String checkOffsets(final UnsafeBuffer header, final long length)
+    {
+        if (length < HEADER_LENGTH)
+        {
+            return "is shorter than its header (" + length + " bytes)";
+        }
+        String wrong = checkOffset("cursor", header.getLong(CURSOR_OFFSET), length);
+        wrong = wrong != null ? wrong : checkOffset("chunk end", header.getLong(CHUNK_END_OFFSET), length);
+        if (wrong != null)
+        {
+            return wrong;
+        }
+        if (header.getLong(CURSOR_OFFSET) > header.getLong(CHUNK_END_OFFSET))
+        {
+            return "has a cursor past its chunk's end (" + header.getLong(CURSOR_OFFSET) + " > " +
+                header.getLong(CHUNK_END_OFFSET) + ")";
+        }
+        final int largeCount = header.getInt(LARGE_COUNT_OFFSET);
+        if (largeCount < 0 || largeCount > LARGE_LISTS)
+        {
+            return "has " + largeCount + " large free lists, at most " + LARGE_LISTS;
+        }
+        for (int i = 0; i < largeCount && wrong == null; i++)
+        {
+            final long size = header.getLong(LARGE_TABLE_OFFSET + i * 16);
+            if (size < ALIGNMENT || size > length - HEADER_LENGTH || (size & (ALIGNMENT - 1)) != 0)
+            {
+                return "has a large free list " + i + " of blocks of " + size + " bytes, outside its carved memory";
+            }
+            wrong = checkOffset("large free list " + i, header.getLong(LARGE_TABLE_OFFSET + i * 16 + 8), length);
+        }
+        for (int at = FREE_HEADS_OFFSET; at + 8 <= HEADER_LENGTH && wrong == null; at += 8)
+        {
+            wrong = checkOffset("free list " + (at - FREE_HEADS_OFFSET) / 8, header.getLong(at), length);
+        }
+        return wrong;
+    }
+
+    private static String checkOffset(final String what, final long offset, final long length)
+    {
+        if (offset != 0 && (offset < HEADER_LENGTH || offset > length || (offset & (ALIGNMENT - 1)) != 0))
+        {
+            return "has a " + what + " offset " + offset + " outside its carved memory [" + HEADER_LENGTH + ", " + length + "]";
+        }
         return null;
+    }
+
+    /**
+     * Checks a bucket reference read from a reopened durable index before it is followed: the bucket lies
+     * in carved memory, holds the key hash the index has for it, and its two row group references are 0 or
+     * point into carved memory (a record, or an array with its low bit set). Nothing in memory.
+     *
+     * @param stored       the bucket's reference as the index stores it.
+     * @param bucketLength bytes per bucket.
+     * @param hash         the key hash the index keeps the bucket under.
+     * @return what is wrong, or null.
+     */
+    public String checkBucket(final long stored, final int bucketLength, final long hash)
+    {
+        if (file == null)
+        {
+            return null;
+        }
+        if (!holds(stored, bucketLength))
+        {
+            return "bucket reference " + stored + " outside the arena's carved memory [" + HEADER_LENGTH + ", " + bump + ")";
+        }
+        final long bucket = base + stored;
+        if (UnsafeApi.getLong(bucket + BucketDescriptor.HASH_OFFSET) != hash)
+        {
+            return "bucket at " + stored + " holds key hash " + UnsafeApi.getLong(bucket + BucketDescriptor.HASH_OFFSET) +
+                ", the index keeps it under " + hash;
+        }
+        for (int side = 0; side < 2; side++)
+        {
+            final long group = UnsafeApi.getLong(bucket + (side == 0 ? BucketDescriptor.LEFT_ROWS_OFFSET :
+                BucketDescriptor.RIGHT_ROWS_OFFSET)) & ~1L;
+            if (group != 0 && !holds(group, ALIGNMENT))
+            {
+                return "bucket at " + stored + " has a row group reference " + group + " outside the arena's carved memory";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether a stored reference read from a reopened durable file (an index slot, a heap-held offset)
+     * points at {@code length} bytes of this arena's carved memory, aligned: checked before the reference
+     * is followed, so that a damaged value cannot make native memory be read outside the mapping.
+     *
+     * @param stored the reference as stored (an offset from {@link #base()}; an address in memory).
+     * @param length the bytes the reference is followed for.
+     * @return whether {@code [stored, stored + length)} lies in the carved memory.
+     */
+    public boolean holds(final long stored, final long length)
+    {
+        if (file == null)
+        {
+            return true;
+        }
+        return stored >= HEADER_LENGTH && (stored & (ALIGNMENT - 1)) == 0 && length >= 0 && stored <= bump - length;
     }
 
     private static long headerCrc(final byte[] header)

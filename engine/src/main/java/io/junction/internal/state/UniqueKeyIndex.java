@@ -126,6 +126,34 @@ public final class UniqueKeyIndex implements AutoCloseable
         this.size = size;
     }
 
+    /**
+     * Checks a reopened durable table before any slot is followed: every occupied slot's record
+     * reference lies in the arena's carved memory ({@link NativeArena#holds}), and the occupied slots are
+     * as many as the live entries the image recorded. One pass over the table.
+     *
+     * @param arena the durable arena the records live in.
+     * @return what is wrong, or null.
+     */
+    public String checkReopened(final NativeArena arena)
+    {
+        final long slots = mask + 1;
+        long occupied = 0;
+        for (long i = 0; i < slots; i++)
+        {
+            final long stored = UnsafeApi.getLong(table + i * SLOT + RECORD_OFFSET);
+            if (stored == 0)
+            {
+                continue;
+            }
+            occupied++;
+            if (!arena.holds(stored, RowDescriptor.BASE_HEADER_LENGTH))
+            {
+                return "slot " + i + " has a record reference " + stored + " outside the arena's carved memory";
+            }
+        }
+        return occupied == size ? null : occupied + " occupied slots, the image recorded " + size + " live entries";
+    }
+
     /** Forces a durable table to the device. */
     public void force() throws java.io.IOException
     {
