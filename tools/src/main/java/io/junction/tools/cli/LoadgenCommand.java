@@ -1,5 +1,6 @@
 package io.junction.tools.cli;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.JoinType;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
@@ -35,7 +36,7 @@ import java.util.concurrent.Callable;
  * the events before the run, {@link WorkloadJoin#expectedOutputRows}) and exits with 1 on a mismatch.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5) through the engine and report throughput and latency percentiles; " +
+    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5, W6) through the engine and report throughput and latency percentiles; " +
         "check the output row count (inner, left) against the workload's.")
 public final class LoadgenCommand implements Callable<Integer>
 {
@@ -87,6 +88,10 @@ public final class LoadgenCommand implements Callable<Integer>
         "the sketch's size is the system property junction.metrics.hotKeys, default 16, 0 = off).")
     boolean hotKeys;
 
+    @Option(names = "--asof-emit", defaultValue = "final",
+        description = "W6 (an ASOF join): the emission mode, final or eager (default ${DEFAULT-VALUE}).")
+    String asofEmit;
+
     @Override
     public Integer call() throws Exception
     {
@@ -100,12 +105,26 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
-        final long expectedRows = WorkloadJoin.expectedOutputRows(w, joinType, tape);
+        final AsofSpec.Emit emit = AsofSpec.Emit.fromName(asofEmit);
+        if (emit == null)
+        {
+            System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
+            return 2;
+        }
+        final long expectedRows = w == Workload.W6 ? WorkloadJoin.w6ExpectedOutputRows(joinType, emit, tape)
+            : WorkloadJoin.expectedOutputRows(w, joinType, tape);
 
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
         options.type = joinType;
         options.uniqueKey = uniqueKey;
+        if (w == Workload.W6)
+        {
+            options.spec = WorkloadJoin.w6Spec(joinType, emit);
+            options.label = "junction W6 " + joinType.name().toLowerCase(Locale.ROOT) + " " + emit.jsonName() +
+                (direct ? " direct" : " p=" + partitions + " " + waitStrategy.name().toLowerCase(Locale.ROOT).replace('_', '-') +
+                    (rate > 0 ? " @" + rate + "/s" : " max-rate"));
+        }
         options.rate = rate;
         options.partitions = partitions;
         options.waitStrategy = waitStrategy;
