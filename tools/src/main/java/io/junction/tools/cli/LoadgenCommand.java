@@ -98,6 +98,12 @@ public final class LoadgenCommand implements Callable<Integer>
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
         final boolean uniqueKey = load.uniqueKey();
+        final AsofSpec.Emit emit = AsofSpec.Emit.fromName(asofEmit);
+        if (emit == null)
+        {
+            System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
+            return 2;
+        }
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
         final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
@@ -105,12 +111,6 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
-        final AsofSpec.Emit emit = AsofSpec.Emit.fromName(asofEmit);
-        if (emit == null)
-        {
-            System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
-            return 2;
-        }
         final long expectedRows = w == Workload.W6 ? WorkloadJoin.w6ExpectedOutputRows(joinType, emit, tape)
             : WorkloadJoin.expectedOutputRows(w, joinType, tape);
 
