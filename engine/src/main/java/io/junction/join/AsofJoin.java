@@ -67,10 +67,10 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * end of input: every waiting left row is final.
  * </pre>
  * Right rows of a key are kept in its bucket's right group in time order, and in arrival order within a ts
- * ({@link RowStore#placeInTimeOrder}: a row out of order moves past the rows of a greater ts only, a few for
+ * ({@code RowStore.placeInTimeOrder}: a row out of order moves past the rows of a greater ts only, a few for
  * input out of order within a bound). A left row's best is found by a binary search of that group and a
  * walk from there over the rows that do not qualify (a condition that fails, a colliding key): O(log n)
- * slots read without a condition. A right row leaves the group through {@link RowStore#moveToTimeOrderEdge},
+ * slots read without a condition. A right row leaves the group through {@code RowStore.moveToTimeOrderEdge},
  * so that its emptied slots only ever lead the group, where the search reads them as older than every row.
  * The state is pruned by the watermark too, so a key holds the right rows at or above {@code H} plus the
  * few below it that a stored left row may still select. A right row leaves state (through a second timer
