@@ -161,6 +161,87 @@ public final class RowView
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
+    /**
+     * @param field a field resolved at setup ({@link Schema#ref(String)}) against this row's schema.
+     * @return as {@link #type(int)} at its position.
+     */
+    public byte type(final FieldRef field)
+    {
+        return type(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #isNull(int)} at its position.
+     */
+    public boolean isNull(final FieldRef field)
+    {
+        return isNull(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema: a positional read, no name lookup.
+     * @return as {@link #getLong(int)} at its position.
+     */
+    public long getLong(final FieldRef field)
+    {
+        return getLong(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #getDouble(int)} at its position.
+     */
+    public double getDouble(final FieldRef field)
+    {
+        return getDouble(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #getNumberAsDouble(int)} at its position.
+     */
+    public double getNumberAsDouble(final FieldRef field)
+    {
+        return getNumberAsDouble(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #getBoolean(int)} at its position.
+     */
+    public boolean getBoolean(final FieldRef field)
+    {
+        return getBoolean(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #stringLength(int)} at its position.
+     */
+    public int stringLength(final FieldRef field)
+    {
+        return stringLength(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #stringBytesIndex(int)} at its position.
+     */
+    public int stringBytesIndex(final FieldRef field)
+    {
+        return stringBytesIndex(field.index());
+    }
+
+    /**
+     * @param field a field resolved at setup against this row's schema.
+     * @return as {@link #getString(int)} at its position (allocates).
+     */
+    public String getString(final FieldRef field)
+    {
+        return getString(field.index());
+    }
+
     /** @return the offset of the field's tag relative to the row start, or 0 when absent. */
     int valueOffset(final int field)
     {

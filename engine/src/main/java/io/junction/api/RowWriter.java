@@ -216,6 +216,55 @@ public final class RowWriter
         }
     }
 
+    /**
+     * @param field a field resolved at setup ({@link Schema#ref(String)}) against the row's schema.
+     * @param value the value.
+     * @return as {@link #putLong(int, long)} at its position.
+     */
+    public RowWriter putLong(final FieldRef field, final long value)
+    {
+        return putLong(field.index(), value);
+    }
+
+    /**
+     * @param field a field resolved at setup against the row's schema.
+     * @param value the value.
+     * @return as {@link #putDouble(int, double)} at its position.
+     */
+    public RowWriter putDouble(final FieldRef field, final double value)
+    {
+        return putDouble(field.index(), value);
+    }
+
+    /**
+     * @param field a field resolved at setup against the row's schema.
+     * @param value the value.
+     * @return as {@link #putBoolean(int, boolean)} at its position.
+     */
+    public RowWriter putBoolean(final FieldRef field, final boolean value)
+    {
+        return putBoolean(field.index(), value);
+    }
+
+    /**
+     * @param field a field resolved at setup against the row's schema.
+     * @param value ASCII characters.
+     * @return as {@link #putAscii(int, CharSequence)} at its position.
+     */
+    public RowWriter putAscii(final FieldRef field, final CharSequence value)
+    {
+        return putAscii(field.index(), value);
+    }
+
+    /**
+     * @param field a field resolved at setup against the row's schema.
+     * @return as {@link #putNull(int)} at its position.
+     */
+    public RowWriter putNull(final FieldRef field)
+    {
+        return putNull(field.index());
+    }
+
     /** @return the row's length in bytes, or -1 when it did not fit the capacity. */
     public int finish()
     {

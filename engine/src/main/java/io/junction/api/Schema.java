@@ -216,6 +216,89 @@ public final class Schema
         return names[index];
     }
 
+    /**
+     * Resolves a field name once, at setup, to a {@link FieldRef}: reads and writes through it are
+     * positional, with no name lookup per call.
+     *
+     * @param name a field name of this schema.
+     * @return the field's reference.
+     * @throws IllegalArgumentException when the schema has no such field (the message names it, the
+     *     schema's fields and the closest name).
+     */
+    public FieldRef ref(final String name)
+    {
+        final int index = indexOf(name);
+        if (index < 0)
+        {
+            throw new IllegalArgumentException(noSuchField(name));
+        }
+        return new FieldRef(name, index, fields[index].type());
+    }
+
+    /**
+     * As {@link #ref(String)}, and checks that reading the field as {@code type} is what the schema
+     * declares: a field declared of another type is refused (an untyped field is taken). A double field
+     * also holds integral values as longs (the codecs' number rule), so read it with
+     * {@link RowView#getNumberAsDouble(FieldRef)}.
+     *
+     * @param name a field name of this schema.
+     * @param type the {@link FieldType} tag the caller will read or write ({@link FieldType#LONG}, ...).
+     * @return the field's reference.
+     * @throws IllegalArgumentException when the schema has no such field, or declares it of another type.
+     */
+    public FieldRef ref(final String name, final byte type)
+    {
+        final FieldRef ref = ref(name);
+        final byte declared = ref.type();
+        if (declared != Field.ANY && declared != type)
+        {
+            throw new IllegalArgumentException("field '" + name + "' is declared " + FieldType.name(declared) +
+                ", not " + FieldType.name(type) + " (" + this + ")");
+        }
+        return ref;
+    }
+
+    private String noSuchField(final String name)
+    {
+        String closest = null;
+        int best = Integer.MAX_VALUE;
+        for (final String candidate : names)
+        {
+            final int distance = distance(String.valueOf(name), candidate);
+            if (distance < best)
+            {
+                best = distance;
+                closest = candidate;
+            }
+        }
+        final String hint = closest != null && best <= Math.max(2, closest.length() / 3) ? "; did you mean '" + closest + "'?" : "";
+        return "no field '" + name + "' in " + this + hint;
+    }
+
+    /** Levenshtein distance, for the "did you mean" of a misspelt name (setup only). */
+    private static int distance(final String a, final String b)
+    {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++)
+        {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++)
+            {
+                final int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            final int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
     /** @return the number of fields. */
     public int size()
     {

@@ -15,14 +15,19 @@ import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.FieldCompare;
 import io.junction.internal.row.Fields;
 import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
 import io.junction.internal.row.RowPredicate;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -65,6 +70,9 @@ import java.util.PriorityQueue;
  */
 public final class MultiJoin implements JoinOperator
 {
+    private static final VarHandle LITTLE_ENDIAN_LONGS =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     /**
      * A stored copy of one input row. Entries are pooled: a retracted or expired entry is reused (with its
      * byte array, when large enough) by a later row once nothing refers to it, so that the steady state of
@@ -111,6 +119,16 @@ public final class MultiJoin implements JoinOperator
         }
     }
 
+    /**
+     * @param data   bytes.
+     * @param length how many of them.
+     * @return the content hash the operator's maps use for keys and rows (package-private for its test).
+     */
+    static int contentHash(final byte[] data, final int length)
+    {
+        return Bytes.hash(data, length);
+    }
+
     /** Bytes compared by content: a key, or a row of the unmatchable store; also the reusable probe. */
     private static final class Bytes
     {
@@ -146,14 +164,30 @@ public final class MultiJoin implements JoinOperator
             return Arrays.copyOf(data, length);
         }
 
+        /**
+         * The content hash of a key or row: each 8-byte block multiplied in (a bijection of one block), then
+         * {@link KeyHash#mix}, under a fixed seed, folded to 32 bits. A polynomial byte hash ({@code 31 * h + b}) gives whole families of distinct 8-byte keys the
+         * same value (keys 7,935 apart collide), and colliding keys turn the groups' hash map bins into
+         * trees it must walk; the mixed hash is a bijection on one 8-byte block, so such keys stay apart.
+         * The seed is fixed so that iteration order, and with it the order of a watermark step's netted
+         * changes, is the same in every run.
+         */
         static int hash(final byte[] data, final int length)
         {
-            int h = 1;
-            for (int i = 0; i < length; i++)
+            long h = KeyHash.DEFAULT_SEED ^ length;
+            int i = 0;
+            for (; i + Long.BYTES <= length; i += Long.BYTES)
             {
-                h = 31 * h + data[i];
+                // two multiplications a block (murmur's shape), one full finalisation at the end
+                h = Long.rotateLeft(h ^ (long)LITTLE_ENDIAN_LONGS.get(data, i) * 0x87C37B91114253D5L, 31) * 0x4CF5AD432745937FL;
             }
-            return h;
+            long tail = 0;
+            for (int shift = 0; i < length; i++, shift += Byte.SIZE)
+            {
+                tail |= (data[i] & 0xFFL) << shift;
+            }
+            final long z = KeyHash.mix(h ^ tail);
+            return (int)(z ^ (z >>> 32));
         }
 
         @Override
@@ -325,7 +359,11 @@ public final class MultiJoin implements JoinOperator
     private long step;
     /** Watermark steps: combinations are netted here instead of being emitted. */
     private boolean collecting;
-    private final Map<Combination, int[]> net = new HashMap<>();
+    /**
+     * Insertion-ordered, so a watermark step emits its netted changes in the order the walks met them (the
+     * retractions' walk runs first), whatever the rows' hashes are.
+     */
+    private final Map<Combination, int[]> net = new LinkedHashMap<>();
     private final ArrayList<Entry> expiring = new ArrayList<>();
     /** Removed entries for reuse; at most {@link #MAX_POOLED}. */
     private Entry[] pool = new Entry[64];

@@ -1501,7 +1501,13 @@ public final class JoinEngine implements AutoCloseable
                 closeShortfall = shortfall;
                 LOGGER.log(System.Logger.Level.WARNING, "junction: " + shortfall);
             }
-            else if (atClose != null && (!atClose.future.isDone() || atClose.future.isCompletedExceptionally()))
+            else if (atClose != null && atClose.future.isCompletedExceptionally())
+            {
+                // The checkpoint's failure names the partition and the file (a full disk among the causes).
+                closeShortfall = CLOSE_CHECKPOINT_FAILED + closeFailure(atClose) + "; no clean-close record was written: " +
+                    "the next start restores the newest checkpoint complete in every partition";
+            }
+            else if (atClose != null && !atClose.future.isDone())
             {
                 closeShortfall = "the clean close wrote no clean-close record (see the log): the next start restores " +
                     "the newest checkpoint complete in every partition";
@@ -1526,6 +1532,27 @@ public final class JoinEngine implements AutoCloseable
         finally
         {
             terminated.countDown();
+        }
+    }
+
+    /**
+     * How {@link #closeShortfall()} starts when the clean close's checkpoint failed (every event was processed,
+     * but the state could not be checkpointed); the rest is the failure's message, naming the file.
+     */
+    public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
+
+    /** @return the message of the failure a failed checkpoint's future completed with. */
+    private static String closeFailure(final CheckpointRequest request)
+    {
+        try
+        {
+            request.future.getNow(null);
+            return "unknown";
+        }
+        catch (final java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e)
+        {
+            final Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return cause.getMessage() != null ? cause.getMessage() : cause.toString();
         }
     }
 

@@ -2,6 +2,7 @@ package io.junction.examples;
 
 import io.junction.api.CompareOp;
 import io.junction.api.FieldFilter;
+import io.junction.api.FieldRef;
 import io.junction.api.FieldType;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -26,9 +27,9 @@ public final class FiltersExample
         // README:begin filters
         Schema auctions = Schema.of("seller", "category", "ts");
         Schema persons = Schema.of("id", "state", "score", "ts");
-        int score = persons.indexOf("score");                                  // field positions: resolved once, at setup
-        int leftTs = auctions.indexOf("ts");
-        int rightTs = persons.indexOf("ts");
+        FieldRef score = persons.ref("score");                                 // resolved once, at setup: a typo fails here
+        FieldRef leftTs = auctions.ref("ts");
+        FieldRef rightTs = persons.ref("ts");
         JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER)
             .schemas(auctions, persons)
             .leftKey("seller").rightKey("id")

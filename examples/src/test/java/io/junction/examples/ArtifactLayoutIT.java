@@ -141,6 +141,29 @@ class ArtifactLayoutIT
         }
     }
 
+    @Test
+    void shouldDeployTheJsonModuleJarSourcesJavadocAndPomWithChecksums() throws Exception
+    {
+        final Path base = artifactBase(repo(), "junction-json");
+        final String pom = Files.readString(file(base, ".pom"));
+        assertTrue(pom.contains("<artifactId>junction-parent</artifactId>"), "names its parent, deployed beside it");
+        assertEquals(Set.of("io.junction:junction-engine", "com.fasterxml.jackson.core:jackson-databind"), runtimeDependencies(pom),
+            "junction-json adds Jackson only (README, docs/HACKING.md)");
+        try (JarFile jar = new JarFile(file(base, ".jar").toFile()))
+        {
+            assertEquals("io.junction.json", jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+            assertNotNull(jar.getEntry("io/junction/json/JoinSpecJson.class"));
+        }
+        try (JarFile sources = new JarFile(file(base, "-sources.jar").toFile()))
+        {
+            assertNotNull(sources.getEntry("io/junction/json/RowJson.java"), "sources jar holds the sources");
+        }
+        try (JarFile javadoc = new JarFile(file(base, "-javadoc.jar").toFile()))
+        {
+            assertNotNull(javadoc.getEntry("index.html"), "javadoc jar holds the API docs");
+        }
+    }
+
     /** @return groupId:artifactId of the pom's dependencies outside the test scope. */
     private static Set<String> runtimeDependencies(final String pom)
     {

@@ -32,7 +32,7 @@ public final class PeersMain {
      * temporal join; W6's ASOF as a versioned table of quotes); the others skip what they do not support.
      */
     static final List<String> KNOWN_PEERS = List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal",
-        "kstreams-rocksdb", "kstreams-memory");
+        "kstreams-rocksdb", "kstreams-memory", "flink-sql-seed");
     static final List<String> ALL_PEERS =
         List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal", "kstreams-rocksdb");
 
@@ -83,6 +83,7 @@ public final class PeersMain {
         List<JoinKind> joins = List.of(JoinKind.INNER, JoinKind.LEFT);
         int runs = 3;
         int warmup = 0;
+        int w7Orders = 0;
         for (final String a : args) {
             if (a.startsWith("-D")) {
                 final int eq = a.indexOf('=');
@@ -107,6 +108,8 @@ public final class PeersMain {
                 joins = js;
             } else if (a.startsWith("--runs=")) {
                 runs = Integer.parseInt(value(a));
+            } else if (a.startsWith("--w7-orders=")) {
+                w7Orders = Integer.parseInt(value(a));
             } else if (a.startsWith("--warmup=")) {
                 warmup = Integer.parseInt(value(a));
             } else if (a.equals("--help") || a.equals("-h") || a.equals("help")) {
@@ -122,6 +125,10 @@ public final class PeersMain {
             throw new IllegalArgumentException("--runs must be >= 1 and --warmup >= 0");
         }
 
+        if (w7Orders > 0) {
+            // W7 is four inputs, not a two-sided tape: its own comparison (Junction multi and chain, Flink chain)
+            System.exit(W7ChainPeer.run(w7Orders, warmup, runs) ? 0 : 1);
+        }
         final Sizes sizes = Sizes.fromSystemProperties();
         final GcWatch gc = new GcWatch();
         final Runtime rt = Runtime.getRuntime();
@@ -292,6 +299,8 @@ public final class PeersMain {
                 return new FlinkTemporalPeer();
             case "kstreams-memory":
                 return new KafkaStreamsPeer("memory");
+            case "flink-sql-seed":
+                return new FlinkSeedPeer(); // W1 left as a regular join (W1-seed, issue 24): only when named
             case "kstreams-rocksdb":
                 return new KafkaStreamsPeer("rocksdb");
             default:
@@ -318,6 +327,8 @@ public final class PeersMain {
             + "defaults: all = flink-datastream,flink-sql,flink-sql-uk,kstreams-rocksdb; W1,W2; inner and left; 3 timed runs;\n"
             + "full WORKLOADS.md sizes (W3 at its run size 50k/side, W4 at 20k ids/side). flink-sql-uk runs W4 only,\n"
             + "flink-sql-temporal W5 and W6 only.\n"
-            + "--peers=none only generates and checks the workloads.");
+            + "--peers=none only generates and checks the workloads.\n"
+            + "--w7-orders=N runs W7 instead (N order ids) through Flink's chain of three StreamingJoinOperators,\n"
+            + "--warmup and --runs as for the others, median (junction multibench runs Junction's paths; bench/scripts/w7-figures.sh both).");
     }
 }

@@ -1,6 +1,7 @@
 package io.junction.tools;
 
 import io.junction.tools.cli.CliError;
+import io.junction.tools.cli.CliLogFormat;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.KafkaCommand;
@@ -9,6 +10,7 @@ import io.junction.tools.cli.LoadgenCommand;
 import io.junction.tools.cli.NexmarkCommand;
 import io.junction.tools.cli.ReplayCommand;
 import io.junction.tools.cli.ReportCommand;
+import io.junction.tools.cli.ShapingCommand;
 import io.junction.tools.cli.SoakCommand;
 import io.junction.tools.cli.SweepCommand;
 import java.io.IOException;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Spec;
  * through the engine, {@code demo} runs the W1 show-click join at full speed; {@code loadgen},
  * {@code sweep} and {@code report} are the latency harness, {@code nexmark} the Nexmark join
  * queries, {@code soak} a long fixed-rate run, {@code durability} the costs of durable state, {@code kafka} a
- * Kafka consumer-group member and its producer and bench. Errors are one line each: an option error
+ * Kafka consumer-group member and its producer and bench, {@code shaping}
+ * the changelog-shaping figures (issue 24). Errors are one line each: an option error
  * prints its message and "try --help", a failed command its message without exception names. The only place in the tools that calls {@link System#exit}, so that every command stays
  * usable in-process from tests via {@link #commandLine()}.
  */
@@ -39,7 +42,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
         NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
-        CommandLine.HelpCommand.class})
+        ShapingCommand.class, CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable {
     /** Set to true to get the stack trace of a failed command. */
     public static final String DEBUG_PROP_NAME = "junction.debug";
@@ -123,7 +126,19 @@ public final class JunctionCli implements Runnable {
             System.setProperty(SLF4J_PROVIDER_PROP_NAME, "org.slf4j.helpers.NOP_FallbackServiceProvider");
             System.setProperty(SLF4J_VERBOSITY_PROP_NAME, "WARN");
         }
-        System.exit(commandLine().execute(args));
+        System.exit(execute(args));
+    }
+
+    /**
+     * What {@link #main} runs, without the exit: installs the one log format ({@link CliLogFormat}) and runs
+     * the command line.
+     *
+     * @param args the arguments
+     * @return the exit status
+     */
+    public static int execute(final String[] args) {
+        CliLogFormat.install();
+        return commandLine().execute(args);
     }
 
     @Override

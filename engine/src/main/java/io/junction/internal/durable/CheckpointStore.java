@@ -50,6 +50,23 @@ public final class CheckpointStore
     private static final Pattern DIRECTORY = Pattern.compile("chk-(\\d{19})");
     private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
+    /**
+     * Test seam: when set, called with the file before each write to a checkpoint's files (its chunks, its
+     * index and its manifest); it may throw as a full disk (ENOSPC) does. Null outside tests.
+     */
+    static volatile WriteFault writeFault;
+
+    /** A fault injected into checkpoint writes, for tests ({@link #writeFault}). */
+    @FunctionalInterface
+    interface WriteFault
+    {
+        /**
+         * @param file the file about to be written.
+         * @throws IOException the injected failure.
+         */
+        void beforeWrite(Path file) throws IOException;
+    }
+
     private final Path directory;
 
     /**
@@ -516,7 +533,7 @@ public final class CheckpointStore
             {
                 throw new IllegalArgumentException("not a checkpoint file name: " + name);
             }
-            final CheckpointFile file = new CheckpointFile(name,
+            final CheckpointFile file = new CheckpointFile(name, dir.resolve(name),
                 FileChannel.open(OwnerOnlyFiles.createFile(dir.resolve(name)), StandardOpenOption.WRITE));
             files.add(file);
             return file;
@@ -558,7 +575,7 @@ public final class CheckpointStore
                 // No hard links here (or not across these directories): a copy is as good, only bigger.
                 copyDurably(existing, target);
             }
-            final CheckpointFile file = new CheckpointFile(name, null);
+            final CheckpointFile file = new CheckpointFile(name, target, null);
             file.size = size;
             file.linkedCrc = crc32c;
             files.add(file);
@@ -623,8 +640,15 @@ public final class CheckpointStore
             {
                 if (file.channel != null)
                 {
-                    file.channel.force(true);
-                    file.channel.close();
+                    try
+                    {
+                        file.channel.force(true);
+                        file.channel.close();
+                    }
+                    catch (final IOException e)
+                    {
+                        throw named("cannot fsync", file.path, e);
+                    }
                 }
                 text.append(String.format(Locale.ROOT, "file %s %d %08x", file.name, file.size,
                     file.channel == null ? file.linkedCrc : file.crc.getValue())).append('\n');
@@ -639,9 +663,18 @@ public final class CheckpointStore
             final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
             try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
             {
+                final WriteFault fault = writeFault;
+                if (fault != null)
+                {
+                    fault.beforeWrite(tmp);
+                }
                 channel.write(ByteBuffer.wrap(body));
                 channel.write(ByteBuffer.wrap(trailer));
                 channel.force(true);
+            }
+            catch (final IOException e)
+            {
+                throw named("cannot write", tmp, e);
             }
             try
             {
@@ -689,18 +722,37 @@ public final class CheckpointStore
         }
     }
 
+    /**
+     * An I/O failure on a checkpoint's file, with the file named: a full disk (ENOSPC) says only "No space
+     * left on device", which does not tell the operator where.
+     *
+     * @return {@code e} itself when its message names the file already, else an IOException that does.
+     */
+    static IOException named(final String what, final Path file, final IOException e)
+    {
+        final String message = e.getMessage();
+        if (message != null && message.contains(file.toString()))
+        {
+            return e;
+        }
+        return new IOException(what + " " + file + ": " + (message != null ? message : e.toString()), e);
+    }
+
     private static final class CheckpointFile implements WritableByteChannel
     {
         final String name;
+        /** The file, for messages. */
+        final Path path;
         final FileChannel channel;
         final CRC32C crc = new CRC32C();
         long size;
         /** The CRC-32C of a linked file (which has no channel). */
         long linkedCrc;
 
-        CheckpointFile(final String name, final FileChannel channel)
+        CheckpointFile(final String name, final Path path, final FileChannel channel)
         {
             this.name = name;
+            this.path = path;
             this.channel = channel;
         }
 
@@ -709,9 +761,21 @@ public final class CheckpointStore
         {
             final ByteBuffer view = source.duplicate();
             int written = 0;
-            while (source.hasRemaining())
+            try
             {
-                written += channel.write(source);
+                final WriteFault fault = writeFault;
+                if (fault != null)
+                {
+                    fault.beforeWrite(path);
+                }
+                while (source.hasRemaining())
+                {
+                    written += channel.write(source);
+                }
+            }
+            catch (final IOException e)
+            {
+                throw named("cannot write", path, e);
             }
             view.limit(view.position() + written);
             crc.update(view);

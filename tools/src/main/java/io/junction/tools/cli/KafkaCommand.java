@@ -14,13 +14,13 @@ import io.junction.kafka.ResultEncoder;
 import io.junction.kafka.RowDecoder;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
-import io.junction.tools.json.BadInputException;
-import io.junction.tools.json.RowJson;
-import io.junction.tools.kafka.JsonResultEncoder;
-import io.junction.tools.kafka.JsonRowDecoder;
+import io.junction.json.BadInputException;
+import io.junction.json.RowJson;
+import io.junction.kafka.JsonResultEncoder;
+import io.junction.kafka.JsonRowDecoder;
 import io.junction.tools.replay.ReplayEvent;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -154,6 +154,13 @@ public final class KafkaCommand implements Callable<Integer> {
         } catch (final IOException e) {
             System.err.println("junction kafka: cannot read " + file + ": " + e.getMessage());
             return null;
+        }
+        if (parsed.schema() != null) {
+            if (!fields.isEmpty()) {
+                System.err.println("junction kafka: --fields: the spec's \"schema\" declares the rows already");
+                return null;
+            }
+            return parsed.spec();
         }
         final Set<String> names = new LinkedHashSet<>(parsed.fieldNames());
         names.addAll(fields);

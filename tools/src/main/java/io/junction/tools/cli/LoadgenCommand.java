@@ -2,6 +2,7 @@ package io.junction.tools.cli;
 
 import io.junction.api.AsofSpec;
 import io.junction.api.JoinType;
+import io.junction.json.RowJson;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.DirectRun;
@@ -21,6 +22,9 @@ import picocli.CommandLine.Option;
 
 import java.io.File;
 import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +70,14 @@ public final class LoadgenCommand implements Callable<Integer>
     @Option(names = "--hlog", description = "Write interval histograms (HdrHistogram log format) to this file.")
     File hlog;
 
+    @Option(names = "--hgrm", description = "Write the latency's percentile distribution (HdrHistogram's .hgrm text, "
+        + "microseconds; the floor's too, as a second block) to this file.")
+    File hgrm;
+
+    @Option(names = "--json", description = "Write the run's result as JSON to this file: events, events/s, output rows, "
+        + "late and bad rows, state, GC, and the latency's count and percentiles in microseconds (the floor's too).")
+    File json;
+
     @Option(names = "--svg", description = "Write the percentile-distribution plot to this file.")
     File svg;
 
@@ -92,6 +104,14 @@ public final class LoadgenCommand implements Callable<Integer>
         description = "W6 (an ASOF join): the emission mode, final or eager (default ${DEFAULT-VALUE}).")
     String asofEmit;
 
+    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Issue 24 (SPEC 2.7): W1 as W1-seed, the seed article's regular left join " +
+        "(retraction, padded-delay, upsert, padded-upsert or interval), or W2 left (retraction or upsert); the count is checked against " +
+        "its counting model (junction shaping runs them all interleaved).")
+    String shaping;
+
+    @Option(names = "--state-ttl", defaultValue = "0", description = "With --shaping on W1: the regular joins' stateTtl, ms (default ${DEFAULT-VALUE}: none).")
+    long stateTtl;
+
     @Override
     public Integer call() throws Exception
     {
@@ -104,6 +124,24 @@ public final class LoadgenCommand implements Callable<Integer>
             System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
             return 2;
         }
+        io.junction.tools.perf.ShapingJoin.Config shapingConfig = null;
+        if (shaping != null)
+        {
+            try
+            {
+                shapingConfig = io.junction.tools.perf.ShapingJoin.Config.parse(shaping);
+                if (joinType != JoinType.LEFT || load.uniqueKey != null)
+                {
+                    throw new IllegalArgumentException("--shaping runs its own left join: leave out --type and --unique-key");
+                }
+                io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
+            }
+            catch (final IllegalArgumentException e)
+            {
+                System.err.println(e.getMessage());
+                return 2;
+            }
+        }
         System.err.printf(Locale.ROOT, "generating %s ...%n", w.displayName());
         final EventTape tape = load.tape();
         final Checksum checksum = new Checksum();
@@ -111,8 +149,12 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
-        final long expectedRows = w == Workload.W6 ? WorkloadJoin.w6ExpectedOutputRows(joinType, emit, tape)
+        long expectedRows = w == Workload.W6 ? WorkloadJoin.w6ExpectedOutputRows(joinType, emit, tape)
             : WorkloadJoin.expectedOutputRows(w, joinType, tape);
+        if (shapingConfig != null)
+        {
+            expectedRows = io.junction.tools.perf.ShapingJoin.expectedLines(w, shapingConfig, tape, stateTtl).lines;
+        }
 
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
@@ -131,6 +173,13 @@ public final class LoadgenCommand implements Callable<Integer>
         options.ringSize = ringSize;
         options.warmupEvents = warmup >= 0 ? warmup : tape.size() / 4;
         options.progress = quiet ? null : System.err;
+        if (shapingConfig != null)
+        {
+            options.spec = io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
+            options.label = "junction " + io.junction.tools.perf.ShapingJoin.workloadName(w) + " " + shapingConfig + (direct ? " direct" : " p=" + partitions);
+            options.maxKeysPerPartition = io.junction.tools.perf.ShapingJoin.maxKeysPerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+            options.preallocatePerPartition = io.junction.tools.perf.ShapingJoin.preallocatePerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+        }
         if (checkpointSeconds < 0 || (checkpointSeconds > 0 && state == null))
         {
             System.err.println("--checkpoint-seconds needs --state and a value >= 0");
@@ -152,6 +201,7 @@ public final class LoadgenCommand implements Callable<Integer>
             }
             final LoadResult direct = DirectRun.run(tape, options);
             printSummary(direct, 0);
+            writeResultFiles(direct, null, expectedRows);
             printHotKeys(direct);
             return checkOutputRows(direct, expectedRows);
         }
@@ -183,8 +233,73 @@ public final class LoadgenCommand implements Callable<Integer>
             LatencyReport.writeSvg(svg.toPath(), plotted, "Junction ingest-to-emit latency, " + w.displayName() + " " + load.type);
             System.out.println("plot: " + svg);
         }
+        writeResultFiles(result, floorSeries, expectedRows);
         printHotKeys(result);
         return checkOutputRows(result, expectedRows);
+    }
+
+    /** {@code --hgrm} and {@code --json}, when given. */
+    private void writeResultFiles(final LoadResult result, final LatencyReport.Series floorSeries, final long expectedRows)
+        throws IOException
+    {
+        final LatencyReport.Series series = new LatencyReport.Series(result.label, result.latency, result.achievedRate());
+        if (hgrm != null)
+        {
+            final List<LatencyReport.Series> all = new ArrayList<>();
+            all.add(series);
+            if (floorSeries != null)
+            {
+                all.add(floorSeries);
+            }
+            ReportCommand.writeHgrm(hgrm, all);
+            System.out.println("percentile distribution: " + hgrm);
+        }
+        if (json != null)
+        {
+            Files.writeString(json.toPath(), json(result, series, floorSeries, expectedRows, load.workload().displayName(),
+                load.type), StandardCharsets.UTF_8);
+            System.out.println("json: " + json);
+        }
+    }
+
+    /**
+     * @return the run as one JSON object: {@code {"workload":..,"type":..,"label":..,"events":N,"measuredEvents":M,
+     *     "seconds":S,"eventsPerSecond":R,"offeredRate":O,"outputRows":..,"expectedOutputRows":..|null,"paddedRows":..,
+     *     "lateRows":..,"badInputs":..,"liveRows":..,"stateBytes":..,"gcCount":..,"gcMillis":..,"unit":"us",
+     *     "latency":{series},"floor":{series}|null}} (series as {@link ReportCommand#appendSeries})
+     */
+    static String json(final LoadResult r, final LatencyReport.Series series, final LatencyReport.Series floorSeries,
+        final long expectedRows, final String workload, final String type)
+    {
+        final StringBuilder sb = new StringBuilder(512).append("{\"workload\":");
+        RowJson.appendString(sb, workload).append(",\"type\":");
+        RowJson.appendString(sb, type).append(",\"label\":");
+        RowJson.appendString(sb, r.label);
+        sb.append(",\"events\":").append(r.events)
+            .append(",\"measuredEvents\":").append(r.measuredEvents)
+            .append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", r.measuredSeconds))
+            .append(",\"eventsPerSecond\":").append(String.format(Locale.ROOT, "%.0f", r.achievedRate()))
+            .append(",\"offeredRate\":").append(r.offeredRate)
+            .append(",\"outputRows\":").append(r.outputs)
+            .append(",\"expectedOutputRows\":").append(expectedRows >= 0 ? Long.toString(expectedRows) : "null")
+            .append(",\"paddedRows\":").append(r.padded)
+            .append(",\"lateRows\":").append(r.lateRows)
+            .append(",\"badInputs\":").append(r.badInputs)
+            .append(",\"liveRows\":").append(r.liveRows)
+            .append(",\"stateBytes\":").append(r.stateBytes)
+            .append(",\"gcCount\":").append(r.gcCount)
+            .append(",\"gcMillis\":").append(r.gcMillis)
+            .append(",\"unit\":\"us\",\"latency\":");
+        ReportCommand.appendSeries(sb, series).append(",\"floor\":");
+        if (floorSeries == null)
+        {
+            sb.append("null");
+        }
+        else
+        {
+            ReportCommand.appendSeries(sb, floorSeries);
+        }
+        return sb.append("}\n").toString();
     }
 
     private void printHotKeys(final LoadResult result)

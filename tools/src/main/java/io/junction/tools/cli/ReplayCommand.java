@@ -10,8 +10,8 @@ import io.junction.runtime.WaitStrategyKind;
 import io.junction.tools.perf.HotKeyReport;
 import io.junction.tools.replay.Replay;
 import io.junction.tools.replay.ReplayResult;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
         "1:a file could not be read or written",
         "2:an option or the join spec was rejected (or its join kind is not implemented); nothing ran",
         "3:the run completed but partition threads reported errors; the output may be incomplete",
-        "4:--state: the durable state could not be recovered or checkpointed (the message names the file)",
+        "4:--state: the durable state could not be recovered or checkpointed, or --resume was refused (a damaged, "
+            + "truncated or missing spool, another event log or options); the message names the file or option",
         "5:a spec field (key, filter or condition) that no row of the log carried: a misspelt name? (a warning "
             + "names it; with --strict nothing ran)"})
 public final class ReplayCommand implements Callable<Integer> {
@@ -163,6 +164,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
 
         final Schema declared = declaredFields();
+        if (joinSpec.schema() != null && (declared != null || strict)) {
+            throw new ParameterException(spec.commandLine(), (declared != null ? "--fields" : "--strict")
+                + ": the spec's \"schema\" declares the rows already");
+        }
         final ReplayResult result;
         try {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
@@ -175,6 +180,11 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
+        } catch (final Replay.ResumeRefusedException e) {
+            // A damaged, truncated or missing spool, another event log or other options: nothing was changed.
+            err.println("junction replay: cannot resume " + stateDir + ": " + e.getMessage());
+            err.flush();
+            return EXIT_STATE;
         } catch (final CheckpointException | io.junction.join.DurableStateException e) {
             // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());

@@ -1,6 +1,6 @@
 package io.junction.tools.cli;
 
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import io.junction.tools.perf.LatencyReport;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -67,15 +67,7 @@ public final class ReportCommand implements Callable<Integer>
         }
         if (hgrm != null)
         {
-            try (PrintStream out = new PrintStream(hgrm, StandardCharsets.UTF_8))
-            {
-                for (final LatencyReport.Series s : all)
-                {
-                    out.println("# " + s.label);
-                    s.histogram.outputPercentileDistribution(out, 1000.0);
-                    out.println();
-                }
-            }
+            writeHgrm(hgrm, all);
             System.out.println("percentile distribution: " + hgrm);
         }
         if (json != null)
@@ -93,19 +85,47 @@ public final class ReportCommand implements Callable<Integer>
         String sep = "";
         for (final LatencyReport.Series s : series)
         {
-            final Histogram h = s.histogram;
-            sb.append(sep).append("{\"label\":");
-            RowJson.appendString(sb, s.label);
-            sb.append(",\"count\":").append(h.getTotalCount());
-            for (final double p : new double[] {50, 90, 99, 99.9, 99.99})
-            {
-                sb.append(",\"p").append(p == (long)p ? Long.toString((long)p) : Double.toString(p)).append("\":")
-                    .append(String.format(Locale.ROOT, "%.1f", h.getValueAtPercentile(p) / 1000.0));
-            }
-            sb.append(",\"max\":").append(String.format(Locale.ROOT, "%.1f", h.getMaxValue() / 1000.0)).append('}');
+            sb.append(sep);
+            appendSeries(sb, s);
             sep = ",";
         }
         return sb.append("]}\n").toString();
+    }
+
+    /**
+     * Appends one series: {@code {"label":...,"count":N,"p50":...,"p90":...,"p99":...,"p99.9":...,"p99.99":...,"max":...}},
+     * the percentiles in microseconds (the histograms hold nanoseconds).
+     */
+    static StringBuilder appendSeries(final StringBuilder sb, final LatencyReport.Series s)
+    {
+        final Histogram h = s.histogram;
+        sb.append("{\"label\":");
+        RowJson.appendString(sb, s.label);
+        sb.append(",\"count\":").append(h.getTotalCount());
+        for (final double p : new double[] {50, 90, 99, 99.9, 99.99})
+        {
+            sb.append(",\"p").append(p == (long)p ? Long.toString((long)p) : Double.toString(p)).append("\":")
+                .append(String.format(Locale.ROOT, "%.1f", h.getValueAtPercentile(p) / 1000.0));
+        }
+        return sb.append(",\"max\":").append(String.format(Locale.ROOT, "%.1f", h.getMaxValue() / 1000.0)).append('}');
+    }
+
+    /**
+     * Writes each series' percentile distribution (HdrHistogram's {@code .hgrm} text,
+     * {@code Histogram.outputPercentileDistribution} in microseconds), one block per series under a
+     * {@code # label} line.
+     */
+    static void writeHgrm(final File file, final List<LatencyReport.Series> series) throws IOException
+    {
+        try (PrintStream out = new PrintStream(file, StandardCharsets.UTF_8))
+        {
+            for (final LatencyReport.Series s : series)
+            {
+                out.println("# " + s.label);
+                s.histogram.outputPercentileDistribution(out, 1000.0);
+                out.println();
+            }
+        }
     }
 
     /**

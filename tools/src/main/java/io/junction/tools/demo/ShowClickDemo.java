@@ -17,7 +17,7 @@ import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
 import io.junction.runtime.WaitStrategyKind;
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import io.junction.tools.perf.HandOffFloor;
 import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.perf.LoadResult;

@@ -52,7 +52,8 @@ public final class DirectRun
         final long[] counts = new long[2];
         final StateConfig config = StateConfig.fromSystemProperties()
             .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : LoadRun.maxKeysPerPartition(options.workload, 1))
-            .withPreallocate(LoadRun.preallocatePerPartition(options.workload, 1, tape.rows()));
+            .withPreallocate(options.preallocatePerPartition > 0 ? options.preallocatePerPartition
+                : LoadRun.preallocatePerPartition(options.workload, 1, tape.rows()));
         try (JoinOperator join = JoinOperators.create(options.spec != null ? options.spec
                 : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey),
             config,

@@ -59,6 +59,8 @@ public final class LoadRun
         public boolean uniqueKey;
         /** Key index capacity per partition; 0 = what the workload needs ({@link #maxKeysPerPartition}). */
         public long maxKeysPerPartition;
+        /** Arena bytes per partition taken before timing starts; 0 = the workload's ({@link #preallocatePerPartition}). */
+        public long preallocatePerPartition;
         /** Durable mode: the state root (a former one is emptied first), or null for state in memory. */
         public Path stateRoot;
         /** Durable mode: seconds between the publisher's checkpoints (0 = none). */
@@ -182,7 +184,8 @@ public final class LoadRun
             .withRecordLatency(Boolean.parseBoolean(System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME, "true")))
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
-                .withPreallocate(preallocatePerPartition(options.workload, partitions, tape.rows())));
+                .withPreallocate(options.preallocatePerPartition > 0 ? options.preallocatePerPartition
+                    : preallocatePerPartition(options.workload, partitions, tape.rows())));
         if (options.stateRoot != null)
         {
             emptyDirectory(options.stateRoot);

@@ -38,6 +38,12 @@ final class EventLines implements AutoCloseable {
     private long lineNumber;
     private boolean first = true;
     private boolean pendingCr;
+    /** The bytes of the chunks before the current one, and of the current one. */
+    private long readBefore;
+    private long consumedOfChunk;
+    /** The CRC-32C of the bytes consumed up to {@link #crcPosition} of the current chunk. */
+    private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    private int crcPosition;
     private String text;
     private String problem;
     private String echo;
@@ -58,8 +64,12 @@ final class EventLines implements AutoCloseable {
         boolean any = false;
         while (true) {
             if (chunkPosition == chunkLimit) {
+                crc.update(chunk, crcPosition, chunkLimit - crcPosition);
+                crcPosition = 0;
                 chunkLimit = in.read(chunk, 0, chunk.length);
                 chunkPosition = 0;
+                readBefore += consumedOfChunk;
+                consumedOfChunk = Math.max(chunkLimit, 0);
                 if (chunkLimit <= 0) {
                     chunkLimit = 0;
                     if (!any) {
@@ -133,6 +143,21 @@ final class EventLines implements AutoCloseable {
     private String lenient(final int length) {
         // a replacement character for each bad byte, so that the dead letter stays valid JSON text
         return new String(line, 0, length, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @return the bytes of the log consumed so far: up to the end of the line just read, its terminator
+     *         included (but for the {@code \n} of a {@code \r\n}, consumed with the next line)
+     */
+    long consumed() {
+        return readBefore + chunkPosition;
+    }
+
+    /** @return the CRC-32C of the {@link #consumed()} bytes */
+    long consumedCrc() {
+        crc.update(chunk, crcPosition, chunkPosition - crcPosition);
+        crcPosition = chunkPosition;
+        return crc.getValue();
     }
 
     /** @return the 1-based number of the line just read */

@@ -11,7 +11,8 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
-import io.junction.tools.json.RowJson;
+import io.junction.json.ResultJson;
+import io.junction.json.RowJson;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +27,8 @@ import java.util.List;
  */
 final class PartitionCollector implements ResultHandler, DeadLetterHandler, ExpiryHandler {
     private final Schema schema;
+    /** {@link #schema} as the one schema of every input of a multi-way join. */
+    private final Schema[] singleSchema;
     /** The field names of a window coGroup's computed rows, or null. */
     private final Schema coGroupSchema;
     private final StringBuilder line = new StringBuilder(256);
@@ -49,6 +52,7 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
 
     PartitionCollector(final Schema schema, final Schema coGroupSchema, final Spool resultSpool, final Spool deadLetterSpool) {
         this.schema = schema;
+        this.singleSchema = new Schema[] {schema};
         this.coGroupSchema = coGroupSchema;
         this.resultSpool = resultSpool;
         this.deadLetterSpool = deadLetterSpool;
@@ -105,15 +109,9 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step) {
         final StringBuilder sb = line;
         sb.setLength(0);
-        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.shortString()).append("\",\"rows\":{");
-        for (int i = 0; i < rows.length; i++) {
-            if (i > 0) {
-                sb.append(',');
-            }
-            RowJson.appendString(sb, inputNames.get(i)).append(':');
-            appendRow(sb, rows[i]);
-        }
-        result(step, sb.append("}}").toString());
+        sb.append("{\"step\":").append(step).append(',');
+        ResultJson.appendMultiChange(sb, kind, inputNames, singleSchema, rows);
+        result(step, sb.append('}').toString());
     }
 
     @Override
@@ -138,11 +136,14 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
         }
     }
 
-    /** Makes the spooled lines durable: on the partition thread at a checkpoint, before the state is persisted. */
-    void flush() {
+    /**
+     * Records the checkpoint at {@code position} in both spools and makes them durable ({@link Spool#mark}): on
+     * the partition thread at the checkpoint's barrier, before the state is persisted.
+     */
+    void checkpoint(final long position) {
         if (resultSpool != null) {
-            resultSpool.flush();
-            deadLetterSpool.flush();
+            resultSpool.mark(position, "");
+            deadLetterSpool.mark(position, "");
         }
     }
 
@@ -222,11 +223,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     private StringBuilder resultLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {
         final StringBuilder sb = line;
         sb.setLength(0);
-        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.shortString()).append("\",\"left\":");
-        appendRow(sb, left);
-        sb.append(",\"right\":");
-        appendRow(sb, right);
-        return sb;
+        sb.append("{\"step\":").append(step).append(',');
+        return ResultJson.appendChange(sb, kind, schema, left, schema, right);
     }
 
     private void appendRow(final StringBuilder sb, final RowView row) {

@@ -12,10 +12,10 @@ import io.junction.metrics.HotKey;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
-import io.junction.tools.json.BadInputException;
-import io.junction.tools.json.RowJson;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.BadInputException;
+import io.junction.json.RowJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -100,6 +100,12 @@ public final class Replay {
      * With {@code resume}, the run restores the newest checkpoint (or the state a clean close left), cuts the
      * spools back to the steps at or before its position, and replays the log from the step after it; the
      * output is then exactly that of an uninterrupted run (at-least-once output, de-duplicated by step).
+     * Before anything is cut, a resume that could not give that output is refused with a
+     * {@link ResumeRefusedException} naming the file or option, and nothing is changed: a spool damaged,
+     * truncated or missing ({@link Spool#check}); an event log that differs within, or is shorter than, the
+     * bytes the restored checkpoint consumed (or, after a clean close, is not exactly the log it closed on);
+     * another spec, rows' fields or option than the state was built with ({@code DIR/REPLAY}). A checkpoint
+     * that cannot be written fails the run with a {@link io.junction.runtime.CheckpointException} naming the file.
      *
      * @param directory       the replay's state directory
      * @param checkpointEvery steps between checkpoints, at least 1
@@ -139,14 +145,29 @@ public final class Replay {
          * @throws IOException when it cannot be opened
          */
         InputStream open() throws IOException;
+
+        /** @return what messages call the log (a file's path) */
+        default String name() {
+            return "the event log";
+        }
     }
 
     /**
      * @param file an event log file
-     * @return a source that opens it
+     * @return a source that opens it, named by its path
      */
     public static EventSource events(final Path file) {
-        return () -> Files.newInputStream(file);
+        return new EventSource() {
+            @Override
+            public InputStream open() throws IOException {
+                return Files.newInputStream(file);
+            }
+
+            @Override
+            public String name() {
+                return file.toString();
+            }
+        };
     }
 
     /**
@@ -156,7 +177,7 @@ public final class Replay {
      * @param eventsFile the {@code *.events.jsonl}
      * @return what the run produced
      * @throws IOException                            when a file cannot be read
-     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     * @throws io.junction.json.JoinSpecException when the spec is rejected (nothing runs)
      * @throws UnsupportedOperationException          when the engine does not implement the join kind
      */
     public ReplayResult run(final Path specFile, final Path eventsFile) throws IOException {
@@ -169,7 +190,7 @@ public final class Replay {
      * @param specJson the join spec
      * @param events   the event log, lines separated by newlines
      * @return what the run produced
-     * @throws io.junction.tools.spec.JoinSpecException when the spec is rejected (nothing runs)
+     * @throws io.junction.json.JoinSpecException when the spec is rejected (nothing runs)
      */
     public ReplayResult run(final String specJson, final String events) {
         final byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
@@ -206,9 +227,11 @@ public final class Replay {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
         final Carried carried = new Carried(spec.fieldNames());
+        // --fields, else the spec's own "schema" (JoinSpecJson checked that it holds the spec's fields)
+        final Schema declared = this.declared != null ? this.declared : spec.schema();
         final Schema schema;
         if (declared != null) {
-            // --fields: the rows are declared, not learnt; a spec field outside them is a rejected spec
+            // declared rows, not learnt; a spec field outside them is a rejected spec
             for (final String name : spec.fieldNames()) {
                 if (declared.indexOf(name) < 0) {
                     throw new JoinSpecException(name, "not a declared field (--fields " + declared + ")");
@@ -223,7 +246,7 @@ public final class Replay {
         }
         final JoinSpec joinSpec = spec.spec(schema);
         try (EventLines lines = new EventLines(events.open())) {
-            final ReplayResult result = run(joinSpec, schema, lines, refusedFirst);
+            final ReplayResult result = run(joinSpec, schema, lines, events, refusedFirst);
             return declared != null ? result : result.withSpecFieldsNotCarried(carried.missing());
         }
     }
@@ -375,14 +398,15 @@ public final class Replay {
     }
 
     private ReplayResult run(
-        final JoinSpec spec, final Schema schema, final EventLines events, final Map<Long, String> refusedFirst)
-        throws IOException {
+        final JoinSpec spec, final Schema schema, final EventLines events, final EventSource source,
+        final Map<Long, String> refusedFirst) throws IOException {
         final int partitions = config.partitions();
         final PartitionCollector[] collectors = new PartitionCollector[partitions];
         final List<Spool> spools = new ArrayList<>();
         final Path output = durability == null ? null : durability.directory().resolve(OUTPUT);
         if (durability != null) {
             prepareDirectory(output);
+            builtWith(spec, schema);
         }
         for (int p = 0; p < partitions; p++) {
             if (output == null) {
@@ -416,7 +440,7 @@ public final class Replay {
             .config(config)
             .resultHandlers(p -> collectors[p])
             .deadLetterHandlers(p -> collectors[p])
-            .beforeCheckpoint(p -> collectors[p].flush())
+            .beforeCheckpoint(p -> collectors[p].checkpoint(checkpointPosition))
             .errorHandler(t -> {
                 errorCount.incrementAndGet();
                 synchronized (errors) {
@@ -443,7 +467,19 @@ public final class Replay {
             }
             if (durability.resume()) {
                 try {
-                    cutSpools(output, partitions, resumeAfter);
+                    // Everything is checked before anything is cut: a refused resume changes nothing.
+                    final List<Spool> all = new ArrayList<>(spools);
+                    all.add(refusedSpool);
+                    final List<Spool.Checked> checked = new ArrayList<>();
+                    for (final Spool spool : all) {
+                        checked.add(spool.check(resumeAfter));
+                    }
+                    if (resumeAfter >= 0) {
+                        checkLog(source, checked.get(checked.size() - 1), resumeAfter);
+                    }
+                    for (int i = 0; i < all.size(); i++) {
+                        all.get(i).cut(checked.get(i));
+                    }
                 } catch (final IOException | RuntimeException e) {
                     engine.close();
                     closeAll(spools, refusedSpool);
@@ -451,6 +487,9 @@ public final class Replay {
                 }
             }
         }
+        // The log consumed up to the end of the last step line read: its length and CRC-32C (SPEC 1 steps).
+        long logBytes = 0;
+        long logCrc = 0;
         java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint = null;
         boolean cleanClose = false;
         try {
@@ -460,12 +499,19 @@ public final class Replay {
                 if (line != null && line.isBlank()) {
                     continue;
                 }
+                final long bytesBefore = logBytes;
+                final long crcBefore = logCrc;
+                if (durability != null) {
+                    logBytes = events.consumed();
+                    logCrc = events.consumedCrc();
+                }
                 if (step <= resumeAfter) {
                     step++; // applied before the restored position; its output is in the spools
                     continue;
                 }
                 if (durability != null && step > 0 && step % durability.checkpointEvery() == 0) {
-                    checkpoint = checkpoint(engine, checkpoint, step - 1, refused, refusedSpool);
+                    checkpoint = checkpoint(engine, checkpoint, step - 1, refused, refusedSpool,
+                        logRecord(bytesBefore, crcBefore, false));
                 }
                 if (line == null) {
                     refused.add(new StepLine(step, badLine(sb, step,
@@ -502,12 +548,21 @@ public final class Replay {
                 // the partitions' output durable, and the replay's own dead letters are made durable first.
                 awaitCheckpoint(checkpoint);
                 flushRefused(refused, refusedSpool);
+                // The clean close consumed the whole log (its end of input was applied).
+                markRefused(refusedSpool, step, logRecord(events.consumed(), events.consumedCrc(), true));
                 if (durability.progress() != null) {
                     durability.progress().println("junction replay: closing at step " + step);
                     durability.progress().flush();
                 }
+                checkpointPosition = step;
                 cleanClose = true;
-                closeComplete(engine, engine.close(new long[] {step}), errorCount, errors);
+                final boolean closed = engine.close(new long[] {step});
+                final String shortfall = engine.closeShortfall();
+                if (!closed && shortfall != null && shortfall.startsWith(JoinEngine.CLOSE_CHECKPOINT_FAILED)) {
+                    // Every event was processed, but the state could not be checkpointed (a full disk): exit 4.
+                    throw new io.junction.runtime.CheckpointException(shortfall, null);
+                }
+                closeComplete(engine, closed, errorCount, errors);
             }
         } finally {
             if (!cleanClose) {
@@ -558,14 +613,172 @@ public final class Replay {
      */
     private java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> checkpoint(
         final JoinEngine engine, final java.util.concurrent.CompletableFuture<io.junction.runtime.CompletedCheckpoint> previous,
-        final long position, final List<StepLine> refused, final Spool refusedSpool) throws IOException {
+        final long position, final List<StepLine> refused, final Spool refusedSpool, final String logRecord) throws IOException {
         awaitCheckpoint(previous);
         flushRefused(refused, refusedSpool);
+        markRefused(refusedSpool, position, logRecord);
         if (durability.progress() != null) {
             durability.progress().println("junction replay: checkpoint at step " + position);
             durability.progress().flush();
         }
+        // Read by the partitions' beforeCheckpoint hooks at this checkpoint's barrier (one checkpoint at a time).
+        checkpointPosition = position;
         return engine.checkpoint(new long[] {position});
+    }
+
+    /**
+     * The position of the checkpoint being taken, for the partitions' spool records ({@link Spool#mark}):
+     * written before the checkpoint is asked for, read on the partition threads at its barrier.
+     */
+    private volatile long checkpointPosition = -1;
+
+    /** The members of the replay's own spool's checkpoint record that say how much of the log it consumed. */
+    private static String logRecord(final long bytes, final long crc, final boolean end) {
+        return ",\"log_bytes\":" + bytes + ",\"log_crc32c\":\"" + String.format(java.util.Locale.ROOT, "%08x", crc) +
+            "\",\"log_end\":" + end;
+    }
+
+    /** Records a checkpoint in the replay's own spool; a failure to write it fails the checkpoint, naming the file. */
+    private static void markRefused(final Spool refusedSpool, final long position, final String logRecord) {
+        try {
+            refusedSpool.mark(position, logRecord);
+        } catch (final java.io.UncheckedIOException e) {
+            throw new io.junction.runtime.CheckpointException("checkpoint at step " + position + " failed: " +
+                e.getMessage(), e.getCause());
+        }
+    }
+
+    /**
+     * Checks that the event log starts with the bytes the restored checkpoint consumed (and, after a clean
+     * close, is exactly them): a resume of another log would mix two runs.
+     */
+    private static void checkLog(final EventSource source, final Spool.Checked record, final long position)
+        throws IOException {
+        final String bytesText = record.member("log_bytes");
+        final String crcText = record.member("log_crc32c");
+        if (bytesText == null || crcText == null) {
+            throw new ResumeRefusedException("the checkpoint record at step " + position + " in the replay's spool names no " +
+                "event log (" + record.record() + ")");
+        }
+        final long bytes = Long.parseLong(bytesText);
+        final boolean end = "true".equals(record.member("log_end"));
+        final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        long read = 0;
+        long total = 0;
+        try (InputStream in = source.open()) {
+            final byte[] buffer = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                final int take = (int) Math.min(n, Math.max(0, bytes - read));
+                crc.update(buffer, 0, take);
+                read += take;
+                total += n;
+                if (!end && read == bytes) {
+                    break;
+                }
+            }
+        }
+        final String what = "the event log " + source.name();
+        if (read < bytes) {
+            throw new ResumeRefusedException(what + " is shorter (" + total + " bytes) than the " + bytes +
+                " bytes the restored checkpoint at step " + position + " consumed: resume with the log the state was built from");
+        }
+        if (!String.format(java.util.Locale.ROOT, "%08x", crc.getValue()).equals(crcText)) {
+            throw new ResumeRefusedException(what + " is not the one the state was built from: its first " + bytes +
+                " bytes (what the restored checkpoint at step " + position + " consumed) do not match their recorded " +
+                "crc32c " + crcText);
+        }
+        if (end && total != bytes) {
+            throw new ResumeRefusedException(what + " has " + total + " bytes, but the state is a clean close after all " +
+                bytes + " bytes of the log it was built from (its end of input was applied): lines cannot be added after it");
+        }
+    }
+
+    /** The file under a durable replay's directory that records what its state was built from. */
+    static final String BUILT_WITH = "REPLAY";
+    private static final String BUILT_WITH_HEADER = "junction replay state v1";
+
+    /**
+     * A new durable replay records what its state is built from (the spec, the rows' fields and the options
+     * that change results or the state's layout) in {@code DIR/REPLAY}; a resumed one must match it, before
+     * the engine starts, or is refused naming what differs.
+     */
+    private void builtWith(final JoinSpec spec, final Schema schema) throws IOException {
+        final Path file = durability.directory().resolve(BUILT_WITH);
+        final StateConfig state = config.state();
+        final java.util.zip.CRC32C names = new java.util.zip.CRC32C();
+        names.update(schema.toString().getBytes(StandardCharsets.UTF_8));
+        final Map<String, String> now = new LinkedHashMap<>();
+        // The fields first: the spec's fingerprint covers them too, and they are the likelier cause.
+        now.put("the rows' fields (learnt from the event log, or --fields: count/crc32c)", schema.size() + "/" +
+            String.format(java.util.Locale.ROOT, "%08x", names.getValue()));
+        now.put("the join spec (fingerprint)", String.format(java.util.Locale.ROOT, "%016x", spec.fingerprint()));
+        now.put("--partitions", Integer.toString(config.partitions()));
+        now.put("--slot-capacity", Integer.toString(config.slotCapacity()));
+        now.put("-D" + io.junction.runtime.EngineConfig.RING_SIZE_PROP_NAME, Integer.toString(config.ringSize()));
+        now.put("--max-keys", Long.toString(state.maxKeys()));
+        now.put("-D" + StateConfig.INDEX_PROP_NAME, String.valueOf(state.indexKind()));
+        now.put("-D" + StateConfig.CHUNK_SIZE_PROP_NAME, Integer.toString(state.chunkSize()));
+        now.put("-D" + StateConfig.TICK_SHIFT_PROP_NAME, Integer.toString(state.tickShift()));
+        now.put("-D" + StateConfig.WHEEL_SLOTS_PROP_NAME, Integer.toString(state.wheelSlots()));
+        now.put("-D" + StateConfig.MAX_KEY_LENGTH_PROP_NAME, Integer.toString(state.maxKeyLength()));
+        now.put("-D" + StateConfig.MAX_LIVE_ROWS_PROP_NAME, Long.toString(state.maxLiveRows()));
+        now.put("-D" + StateConfig.MAX_BYTES_PROP_NAME, Long.toString(state.maxStateBytes()));
+        now.put("-D" + StateConfig.FULL_POLICY_PROP_NAME, String.valueOf(state.fullPolicy()));
+        final List<String> lines = new ArrayList<>();
+        lines.add(BUILT_WITH_HEADER);
+        for (final Map.Entry<String, String> entry : now.entrySet()) {
+            lines.add(entry.getKey() + " = " + entry.getValue());
+        }
+        final boolean hasState = Files.exists(durability.directory().resolve(STATE));
+        if (!durability.resume() || !hasState) {
+            // Nothing to resume (a new directory, or a run that stopped before its engine started): a new record.
+            io.junction.internal.durable.SmallFiles.write(file, lines);
+            return;
+        }
+        if (Files.notExists(file)) {
+            throw new ResumeRefusedException(file + " is missing: it records what the state in " + durability.directory() +
+                " was built from (a directory of an older version, or a deleted file: start again in an empty directory)");
+        }
+        final List<String> recorded;
+        try {
+            recorded = io.junction.internal.durable.SmallFiles.read(file);
+        } catch (final IOException e) {
+            throw new ResumeRefusedException(file + " is damaged: " + e.getMessage());
+        }
+        if (recorded.isEmpty() || !recorded.get(0).equals(BUILT_WITH_HEADER)) {
+            throw new ResumeRefusedException(file + " is not a replay's record of its state (" +
+                (recorded.isEmpty() ? "empty" : recorded.get(0)) + ")");
+        }
+        for (int i = 1; i < lines.size(); i++) {
+            final String line = lines.get(i);
+            if (!recorded.contains(line)) {
+                final String name = line.substring(0, line.indexOf(" = "));
+                String was = "nothing";
+                for (final String old : recorded) {
+                    if (old.startsWith(name + " = ")) {
+                        was = old.substring(name.length() + 3);
+                    }
+                }
+                throw new ResumeRefusedException("the state in " + durability.directory() + " was built with " + name + " " +
+                    was + ", this run has " + line.substring(name.length() + 3) + " (" + file + "): resume with the " +
+                    "options and log it was built with");
+            }
+        }
+    }
+
+    /**
+     * A durable replay's {@code --resume} that would not give the output of an uninterrupted run: a spool
+     * missing, truncated or damaged; an event log changed or shortened within what the restored checkpoint
+     * consumed; other options than the state was built with. The message is one line naming the file or option.
+     * Nothing in the directory was changed.
+     */
+    public static final class ResumeRefusedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ResumeRefusedException(final String message) {
+            super(message);
+        }
     }
 
     /** Makes the replay's own dead letters so far durable in their spool (before a checkpoint covers their steps). */
@@ -602,6 +815,10 @@ public final class Replay {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while a checkpoint was written", e);
         } catch (final java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof io.junction.runtime.CheckpointException failed) {
+                // The state could not be checkpointed (a full disk among the causes): its message names the file.
+                throw new io.junction.runtime.CheckpointException(failed.getMessage(), failed);
+            }
             throw new IOException(e.getCause().getMessage(), e.getCause());
         } catch (final java.util.concurrent.TimeoutException e) {
             throw new IOException("a checkpoint did not complete within " + CHECKPOINT_TIMEOUT_MINUTES + " minutes", e);
@@ -620,15 +837,6 @@ public final class Replay {
             }
         }
         io.junction.internal.durable.OwnerOnlyFiles.createDirectories(output);
-    }
-
-    /** Keeps in every spool the lines of the steps up to {@code position}: the rest is produced again. */
-    private static void cutSpools(final Path output, final int partitions, final long position) throws IOException {
-        Spool.truncateAfter(output.resolve("input.dead.jsonl"), position);
-        for (int p = 0; p < partitions; p++) {
-            Spool.truncateAfter(output.resolve("p" + p + ".results.jsonl"), position);
-            Spool.truncateAfter(output.resolve("p" + p + ".dead.jsonl"), position);
-        }
     }
 
     private static void closeAll(final List<Spool> spools, final Spool refusedSpool) throws IOException {

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
-import io.junction.tools.json.BadInputException;
-import io.junction.tools.json.JsonNumbers;
-import io.junction.tools.json.RowJson;
+import io.junction.json.BadInputException;
+import io.junction.json.JsonNumbers;
+import io.junction.json.RowJson;
 import java.util.Map;
 import java.util.Set;
 

@@ -57,6 +57,14 @@ public final class W7 {
     }
 
     /**
+     * @param n order ids
+     * @return an upper bound of the changes {@link #generate} emits for {@code n} order ids: an update is two
+     */
+    public static long maxChanges(final int n) {
+        return 2L * OPS_PER_ORDER * n;
+    }
+
+    /**
      * Generates W7.
      *
      * @param n    order ids (keys 1 .. n)

@@ -17,6 +17,7 @@ import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import io.junction.metrics.OperatorCounters;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -30,6 +31,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * so the figures are the operators' own: events/s, output lines per input event (the chain's counted at every
  * level, as a deployment of three jobs writes each level to its topic, and at its last level only), and state
  * bytes per live input row ({@link OperatorCounters#liveStateBytes()}, summed over the chain's joins).
+ * <p>
+ * The changes are generated and encoded once, before any timing ({@link Tape}), as the peers profile converts
+ * its input to the peer's rows before timing: a run times only the operators.
  */
 public final class W7Bench {
     /** A W7 input row: the order id, ts, the version id and the derived f2. */
@@ -43,14 +47,27 @@ public final class W7Bench {
     public static final class Result {
         /** Input changes. */
         public long events;
-        /** Nanoseconds of the run (generation included: the changes are generated as they are joined). */
+        /** Nanoseconds of the run: feeding the pre-encoded changes and the end of input (generation is not timed). */
         public long nanos;
         /** Output lines of the join (the multi-way join's, the chain's last level). */
         public long outputLines;
         /** Output lines of every level (the chain's intermediate results counted; the multi-way join: its output). */
         public long allLines;
-        /** Live state bytes at the end. */
+        /** Live state bytes at the end, as the operators count them ({@link OperatorCounters#liveStateBytes()}). */
         public long stateBytes;
+        /**
+         * Java heap the operators still hold at the end: heap used after a full collection with the operators
+         * open, less heap used after one before they were created (their Java objects, maps and row copies;
+         * not their off-heap records).
+         */
+        public long heapBytes;
+        /** Off-heap bytes of the live state (the chain's records, groups and buckets; 0 for the heap-held multi-way join). */
+        public long offHeapBytes;
+
+        /** @return the state's memory at the end: heap retained plus off-heap live state */
+        public long retainedBytes() {
+            return heapBytes + offHeapBytes;
+        }
         /** Live input rows at the end (of the four inputs). */
         public long liveInputRows;
         /** Dead letters (none expected). */
@@ -67,10 +84,10 @@ public final class W7Bench {
         public String toString() {
             return String.format(java.util.Locale.ROOT,
                 "%,d events in %.3f s: %,.0f events/s; output lines %,d (%.3f per event), all levels %,d (%.3f per event); " +
-                    "state %,d bytes for %,d live input rows (%.1f bytes per row)%s",
+                    "state %,d bytes for %,d live input rows (%.1f bytes per row); heap retained %,d bytes; memory (heap + off-heap) %.1f bytes per row%s",
                 events, nanos / 1e9, eventsPerSecond(), outputLines, outputLines / (double) events, allLines,
                 allLines / (double) events, stateBytes, liveInputRows, stateBytes / (double) Math.max(1, liveInputRows),
-                deadLetters == 0 ? "" : ", " + deadLetters + " dead letters");
+                heapBytes, retainedBytes() / (double) Math.max(1, liveInputRows), deadLetters == 0 ? "" : ", " + deadLetters + " dead letters");
         }
     }
 
@@ -120,17 +137,62 @@ public final class W7Bench {
         return ChangeKind.fromOrdinal(kind);
     }
 
-    /** Encodes W7 rows into one reused buffer. */
-    private static final class Encoder {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
-        final RowWriter writer = new RowWriter();
-        final RowView view = new RowView();
+    /**
+     * W7's changes generated once and encoded back to back in one buffer, so that a run times only the joins:
+     * per change its input, kind, event time and the offset of its encoded row {@code (key, ts, f1, f2)}.
+     */
+    public static final class Tape {
+        final int size;
+        final int[] input;
+        final byte[] kind;
+        final long[] ts;
+        final int[] offset;
+        final UnsafeBuffer rows;
+        final long[][] live;
 
-        RowView row(final int input, final long key, final long ts, final long f1) {
-            writer.wrap(buffer, 0, buffer.capacity(), W);
-            writer.putLong(0, key).putLong(1, ts).putLong(2, f1).putLong(3, W7.f2(key, input));
-            return view.wrap(buffer, 0, writer.finish());
+        private Tape(final int n) {
+            final RowWriter writer = new RowWriter();
+            final UnsafeBuffer one = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+            writer.wrap(one, 0, one.capacity(), W);
+            final int rowLength = writer.putLong(0, 0).putLong(1, 0).putLong(2, 0).putLong(3, 0).finish();
+            final long changes = W7.maxChanges(n);
+            if (changes * rowLength > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("W7 with " + n + " order ids does not fit one tape buffer");
+            }
+            final int capacity = (int) changes;
+            input = new int[capacity];
+            kind = new byte[capacity];
+            ts = new long[capacity];
+            offset = new int[capacity + 1];
+            rows = new UnsafeBuffer(new byte[capacity * rowLength]);
+            final int[] count = new int[1];
+            live = W7.generate(n, (in, k, key, t, f1) -> {
+                final int i = count[0]++;
+                input[i] = in;
+                kind[i] = k;
+                ts[i] = t;
+                writer.wrap(rows, offset[i], rowLength, W);
+                offset[i + 1] = offset[i] + writer.putLong(0, key).putLong(1, t).putLong(2, f1).putLong(3, W7.f2(key, in)).finish();
+            });
+            size = count[0];
         }
+
+        /** @return the changes */
+        public int size() {
+            return size;
+        }
+
+        RowView row(final int i, final RowView view) {
+            return view.wrap(rows, offset[i], offset[i + 1] - offset[i]);
+        }
+    }
+
+    /**
+     * @param n order ids
+     * @return W7 generated and encoded, for {@link #runMulti(Tape, boolean)} and {@link #runChain(Tape, boolean)}
+     */
+    public static Tape tape(final int n) {
+        return new Tape(n);
     }
 
     private static void materialize(final TreeMap<String, Long> m, final ChangeKind kind, final String combination) {
@@ -147,6 +209,13 @@ public final class W7Bench {
                 m.put(combination, held - 1);
             }
         }
+    }
+
+    /** @return heap used after asking for two full collections (outside the timed section) */
+    private static long heapAfterCollection() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static long liveRows(final long[][] live) {
@@ -167,6 +236,17 @@ public final class W7Bench {
      * @return the figures
      */
     public static Result runMulti(final int n, final boolean materialize) {
+        return runMulti(tape(n), materialize);
+    }
+
+    /**
+     * Runs a generated W7 through the multi-way join; only the feeding is timed.
+     *
+     * @param tape        the changes
+     * @param materialize whether to keep the final materialized result (slow: for tests)
+     * @return the figures
+     */
+    public static Result runMulti(final Tape tape, final boolean materialize) {
         final Result r = new Result();
         final TreeMap<String, Long> m = materialize ? new TreeMap<>() : null;
         final ResultHandler out = new ResultHandler() {
@@ -188,20 +268,22 @@ public final class W7Bench {
                 }
             }
         };
-        final Encoder encoder = new Encoder();
-        final long start = System.nanoTime();
-        final long[][] live;
-        try (JoinOperator join = JoinOperators.create(multiSpec(), state(n), out, NO_DEAD_LETTERS_EXPECTED)) {
-            live = W7.generate(n, (input, kind, key, ts, f1) -> {
-                r.events++;
-                join.onInputRow(input, kind(kind), encoder.row(input, key, ts, f1), ts, r.events);
-            });
-            join.onEndOfInput(r.events + 1);
+        final RowView view = new RowView();
+        final int size = tape.size;
+        final long heapBefore = heapAfterCollection();
+        try (JoinOperator join = JoinOperators.create(multiSpec(), state(tape.live[0].length - 1), out, NO_DEAD_LETTERS_EXPECTED)) {
+            final long start = System.nanoTime();
+            for (int i = 0; i < size; i++) {
+                join.onInputRow(tape.input[i], kind(tape.kind[i]), tape.row(i, view), tape.ts[i], i + 1);
+            }
+            join.onEndOfInput(size + 1);
             r.nanos = System.nanoTime() - start;
+            r.events = size;
             r.stateBytes = join.counters().liveStateBytes();
+            r.heapBytes = heapAfterCollection() - heapBefore;
         }
         r.allLines = r.outputLines;
-        r.liveInputRows = liveRows(live);
+        r.liveInputRows = liveRows(tape.live);
         r.materialized = m;
         return r;
     }
@@ -263,37 +345,53 @@ public final class W7Bench {
      * @return the figures
      */
     public static Result runChain(final int n, final boolean materialize) {
+        return runChain(tape(n), materialize);
+    }
+
+    /**
+     * Runs a generated W7 through the chain of three binary regular left joins; only the feeding is timed.
+     *
+     * @param tape        the changes
+     * @param materialize whether to keep the final materialized result (slow: for tests)
+     * @return the figures
+     */
+    public static Result runChain(final Tape tape, final boolean materialize) {
+        final int n = tape.live[0].length - 1;
         final Result r = new Result();
         final TreeMap<String, Long> m = materialize ? new TreeMap<>() : null;
         final Level[] levels = new Level[3];
         for (int l = 0; l < 3; l++) {
             levels[l] = new Level(l + 1, r, m);
         }
-        final Encoder encoder = new Encoder();
-        final long start = System.nanoTime();
-        long[][] live = null;
+        final RowView view = new RowView();
+        final int size = tape.size;
+        final long heapBefore = heapAfterCollection();
         try {
             for (int l = 0; l < 3; l++) {
                 levels[l].join = JoinOperators.create(chainSpec(l + 1), state(n), levels[l], NO_DEAD_LETTERS_EXPECTED);
                 levels[l].next = l < 2 ? levels[l + 1] : null;
             }
-            live = W7.generate(n, (input, kind, key, ts, f1) -> {
-                r.events++;
-                final RowView row = encoder.row(input, key, ts, f1);
+            final long start = System.nanoTime();
+            for (int i = 0; i < size; i++) {
+                final int input = tape.input[i];
+                final RowView row = tape.row(i, view);
                 // orders and payments meet in the first join, shipments in the second, refunds in the third.
                 if (input == 0) {
-                    levels[0].join.onRow(Side.LEFT, kind(kind), row, ts, r.events);
+                    levels[0].join.onRow(Side.LEFT, kind(tape.kind[i]), row, tape.ts[i], i + 1);
                 } else {
-                    levels[input - 1].join.onRow(Side.RIGHT, kind(kind), row, ts, r.events);
+                    levels[input - 1].join.onRow(Side.RIGHT, kind(tape.kind[i]), row, tape.ts[i], i + 1);
                 }
-            });
+            }
             for (final Level level : levels) {
-                level.join.onEndOfInput(r.events + 1);
+                level.join.onEndOfInput(size + 1);
             }
             r.nanos = System.nanoTime() - start;
+            r.events = size;
             for (final Level level : levels) {
                 r.stateBytes += level.join.counters().liveStateBytes();
             }
+            r.offHeapBytes = r.stateBytes;
+            r.heapBytes = heapAfterCollection() - heapBefore;
         } finally {
             for (final Level level : levels) {
                 if (level.join != null) {
@@ -301,7 +399,7 @@ public final class W7Bench {
                 }
             }
         }
-        r.liveInputRows = liveRows(live);
+        r.liveInputRows = liveRows(tape.live);
         r.materialized = m;
         return r;
     }
@@ -334,8 +432,10 @@ public final class W7Bench {
         lines.add("W7 with " + n + " order ids");
         lines.add("multi: " + multi);
         lines.add("chain: " + chain);
-        lines.add(String.format(java.util.Locale.ROOT, "multi / chain: throughput %.2fx, state %.2f, output lines %.2f (all levels %.2f)",
+        lines.add(String.format(java.util.Locale.ROOT,
+            "multi / chain: throughput %.2fx, state as counted %.2f, memory (heap + off-heap) %.2f, output lines %.2f (all levels %.2f)",
             multi.eventsPerSecond() / chain.eventsPerSecond(), multi.stateBytes / (double) chain.stateBytes,
+            multi.retainedBytes() / (double) chain.retainedBytes(),
             multi.outputLines / (double) chain.outputLines, multi.allLines / (double) chain.allLines));
         return lines;
     }
@@ -351,9 +451,10 @@ public final class W7Bench {
         final List<Result> multis = new ArrayList<>();
         final List<Result> chains = new ArrayList<>();
         final List<String> lines = new ArrayList<>();
+        final Tape tape = tape(n);
         for (int i = 0; i < runs; i++) {
-            multis.add(runMulti(n, false));
-            chains.add(runChain(n, false));
+            multis.add(runMulti(tape, false));
+            chains.add(runChain(tape, false));
             lines.add("run " + (i + 1) + ": multi " + multis.get(i));
             lines.add("run " + (i + 1) + ": chain " + chains.get(i));
         }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.tools.JunctionCli;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -123,5 +123,25 @@ class CliMannersTest {
         assertEquals(1000, series.get("count").asLong());
         assertEquals(500, series.get("p50").asDouble(), 1.0);
         assertEquals(1000, series.get("max").asDouble(), 1.0);
+    }
+
+    @Test
+    void shouldWriteTheHgrmAndJsonOfALoadgenRun() throws IOException {
+        final Path hgrm = tmp.resolve("load.hgrm");
+        final Path json = tmp.resolve("load.json");
+        assertEquals(0, run("loadgen", "--workload", "W1", "--events", "5000", "--warmup", "0", "--quiet",
+            "--hgrm", hgrm.toString(), "--json", json.toString()), err.toString());
+        final String distribution = Files.readString(hgrm);
+        assertTrue(distribution.startsWith("# ") && distribution.contains("Value     Percentile"), distribution);
+        assertTrue(distribution.contains("# floor: bare hand-off"), "the floor's block too: " + distribution);
+        final JsonNode result = RowJson.mapper().readTree(Files.readString(json));
+        assertEquals("left", result.get("type").textValue());
+        assertTrue(result.get("events").asLong() >= 5000, "the prefix and the end of input: " + result);
+        assertTrue(result.get("eventsPerSecond").asDouble() > 0, result.toString());
+        assertEquals(result.get("expectedOutputRows").asLong(), result.get("outputRows").asLong(), result.toString());
+        assertEquals("us", result.get("unit").textValue());
+        assertTrue(result.get("latency").get("count").asLong() > 0, result.toString());
+        assertTrue(result.get("latency").get("p99").asDouble() <= result.get("latency").get("max").asDouble(), result.toString());
+        assertTrue(result.get("floor").get("count").asLong() > 0, result.toString());
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.tools.JunctionCli;
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -144,5 +144,65 @@ class ReplayFieldsTest {
             root.resolve("examples/replay/shows.events.jsonl").toString()), err.toString());
         assertEquals(stdout, out.toString().lines().toList(), "the README's output lines");
         assertEquals(summary, lastLine(errLines()), "the README's summary line");
+    }
+
+    private String[] filesWithSchema(final String leftKey, final String schema) throws IOException {
+        final Path spec = Files.writeString(tmp.resolve("typed.join.json"),
+            "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"" + leftKey + "\"],\"rightKey\":[\"log_id\"],"
+                + "\"schema\":" + schema + "}");
+        final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), EVENTS);
+        return new String[] {spec.toString(), events.toString()};
+    }
+
+    @Test
+    void shouldDeclareTypedRowsWithTheSpecsSchema() throws IOException {
+        final String[] files = filesWithSchema("log_id",
+            "[{\"name\":\"log_id\",\"type\":\"string\",\"required\":true},{\"name\":\"v\",\"type\":\"long\"},{\"name\":\"w\"}]");
+        final Path dead = tmp.resolve("dead.jsonl");
+        assertEquals(0, run("replay", files[0], files[1], "--dead-letter", dead.toString()), err.toString());
+        final List<String> codes = new ArrayList<>();
+        for (final String line : Files.readAllLines(dead)) {
+            codes.add(RowJson.mapper().readTree(line).get("code").textValue());
+        }
+        assertEquals(List.of("schema_mismatch", "bad_input"), codes, "the string v of step 2 is refused, as with --fields");
+        assertEquals("junction replay: 5 events, 3 outputs, 2 dead letters (bad_input 1, schema_mismatch 1)", lastLine(errLines()));
+        assertEquals(3, out.toString().lines().count(), out.toString());
+    }
+
+    @Test
+    void shouldCodeAMissingRequiredFieldAsASchemaMismatch() throws IOException {
+        final String[] files = filesWithSchema("log_id",
+            "[{\"name\":\"log_id\"},{\"name\":\"v\",\"required\":true},{\"name\":\"w\"}]");
+        final Path dead = tmp.resolve("dead.jsonl");
+        assertEquals(0, run("replay", files[0], files[1], "--dead-letter", dead.toString()), err.toString());
+        final JsonNode first = RowJson.mapper().readTree(Files.readAllLines(dead).get(0));
+        assertEquals("schema_mismatch", first.get("code").textValue(), first.toString());
+        assertEquals("right", first.get("side").textValue(), "the right row of step 1 lacks the required v: " + first);
+    }
+
+    @Test
+    void shouldRejectASpecFieldThatTheSpecsSchemaLacks() throws IOException {
+        final String[] files = filesWithSchema("logid", "[{\"name\":\"log_id\"},{\"name\":\"v\"},{\"name\":\"w\"}]");
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1]));
+        assertTrue(err.toString().contains("schema: does not declare the spec's field 'logid'"), err.toString());
+        assertEquals("", out.toString(), "nothing ran");
+        assertFalse(err.toString().contains("Exception"), err.toString());
+    }
+
+    @Test
+    void shouldRefuseFieldsOrStrictBesideTheSpecsSchema() throws IOException {
+        final String[] files = filesWithSchema("log_id", "[{\"name\":\"log_id\"}]");
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1], "--fields", "log_id"));
+        assertTrue(err.toString().contains("--fields: the spec's \"schema\" declares the rows already"), err.toString());
+        assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1], "--strict"));
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
+    @Test
+    void theKafkaRunnerTakesTheSpecsSchemaToo() throws IOException {
+        final String[] files = filesWithSchema("log_id", "[{\"name\":\"log_id\",\"type\":\"string\"},{\"name\":\"v\"}]");
+        final io.junction.api.JoinSpec spec = KafkaCommand.spec(Path.of(files[0]), List.of());
+        assertEquals("Schema[log_id:string, v]", spec.leftSchema().toString());
+        assertEquals(null, KafkaCommand.spec(Path.of(files[0]), List.of("w")), "--fields beside the spec's schema is refused");
     }
 }

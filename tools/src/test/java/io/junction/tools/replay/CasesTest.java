@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.runtime.EngineConfig;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.JoinSpecJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -2,8 +2,8 @@ package io.junction.tools.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.junction.tools.json.JsonNumbers;
-import io.junction.tools.json.RowJson;
+import io.junction.json.JsonNumbers;
+import io.junction.json.RowJson;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

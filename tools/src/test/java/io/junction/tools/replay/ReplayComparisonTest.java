@@ -23,7 +23,7 @@ class ReplayComparisonTest {
 
     @Test
     void numbersCompareByTheValueTheEngineGivesThem() throws Exception {
-        final com.fasterxml.jackson.databind.ObjectMapper json = io.junction.tools.json.RowJson.mapper();
+        final com.fasterxml.jackson.databind.ObjectMapper json = io.junction.json.RowJson.mapper();
         assertEquals(ReplayComparison.canonical(json.readTree("9007199254740992")),
             ReplayComparison.canonical(json.readTree("9007199254740992.0")));
         assertEquals("1", ReplayComparison.canonical(json.readTree("1.00000000000000001")));

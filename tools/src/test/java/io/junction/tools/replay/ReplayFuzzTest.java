@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.metrics.PartitionSnapshot;
-import io.junction.tools.spec.JoinSpecException;
-import io.junction.tools.spec.JoinSpecJson;
+import io.junction.json.JoinSpecException;
+import io.junction.json.JoinSpecJson;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.JoinKind;
 import io.junction.api.Schema;
-import io.junction.tools.json.RowJson;
+import io.junction.json.RowJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

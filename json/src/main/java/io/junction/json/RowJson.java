@@ -1,4 +1,4 @@
-package io.junction.tools.json;
+package io.junction.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -74,6 +74,9 @@ public final class RowJson {
      * @param schema where field names are looked up; share it with the join spec and the other side
      */
     public RowJson(final Schema schema) {
+        if (schema == null) {
+            throw new IllegalArgumentException("schema is required");
+        }
         this.schema = schema;
         this.fieldIndex = schema::indexOf;
     }
@@ -85,6 +88,9 @@ public final class RowJson {
      * @param fieldIndex the index of a field name, or -1 when it has none
      */
     public RowJson(final ToIntFunction<String> fieldIndex) {
+        if (fieldIndex == null) {
+            throw new IllegalArgumentException("fieldIndex is required");
+        }
         this.schema = null;
         this.fieldIndex = fieldIndex;
     }

@@ -1,4 +1,4 @@
-package io.junction.tools.spec;
+package io.junction.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

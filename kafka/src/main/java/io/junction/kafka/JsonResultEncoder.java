@@ -1,11 +1,10 @@
-package io.junction.tools.kafka;
+package io.junction.kafka;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
-import io.junction.kafka.ResultEncoder;
-import io.junction.tools.json.RowJson;
+import io.junction.json.ResultJson;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  * headers say which input caused it): {@code {"op":"+I","left":{...},"right":null,"ts":1000}}. The key is
  * the binary encoder's ({@link ResultEncoder#binary}), so equal join keys have equal record keys.
  * A multi-way join's result has {@code "rows"} keyed by input name instead of left and right.
- * Thread safe: it keeps no state between calls.
+ * The lines are {@link ResultJson}'s, so they are the replay's output format. Needs {@code io.junction:junction-json}
+ * on the class path (an optional dependency of this module). Thread safe: it keeps no state between calls.
  */
 public final class JsonResultEncoder implements ResultEncoder {
     private final Schema leftSchema;
@@ -25,6 +25,9 @@ public final class JsonResultEncoder implements ResultEncoder {
 
     /** @param spec the join: its schemas name the fields, its keys make the record key */
     public JsonResultEncoder(final JoinSpec spec) {
+        if (spec == null) {
+            throw new IllegalArgumentException("spec is required");
+        }
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.keys = ResultEncoder.binary(spec);
@@ -51,20 +54,9 @@ public final class JsonResultEncoder implements ResultEncoder {
         if (inputNames == null) {
             return ResultEncoder.super.value(kind, rows, timestamp);
         }
-        final StringBuilder out = new StringBuilder(128);
-        out.append("{\"op\":\"").append(kind.shortString()).append("\",\"rows\":{");
-        for (int i = 0; i < rows.length; i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            RowJson.appendString(out, inputNames.get(i)).append(':');
-            if (rows[i] == null) {
-                out.append("null");
-            } else {
-                RowJson.appendJson(inputSchemas[i], rows[i], out);
-            }
-        }
-        out.append("},\"ts\":").append(timestamp).append('}');
+        final StringBuilder out = new StringBuilder(128).append('{');
+        ResultJson.appendMultiChange(out, kind, inputNames, inputSchemas, rows);
+        out.append(",\"ts\":").append(timestamp).append('}');
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -75,21 +67,7 @@ public final class JsonResultEncoder implements ResultEncoder {
 
     @Override
     public byte[] value(final ChangeKind kind, final RowView left, final RowView right, final long timestamp) {
-        final StringBuilder out = new StringBuilder(128);
-        out.append("{\"op\":\"").append(kind.shortString()).append("\",\"left\":");
-        if (left == null) {
-            out.append("null");
-        } else {
-            RowJson.appendJson(leftSchema, left, out);
-        }
-        out.append(",\"right\":");
-        if (right == null) {
-            out.append("null");
-        } else {
-            RowJson.appendJson(rightSchema, right, out);
-        }
-        out.append(",\"ts\":").append(timestamp).append('}');
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return ResultJson.toJson(kind, leftSchema, left, rightSchema, right, timestamp).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

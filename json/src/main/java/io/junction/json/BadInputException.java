@@ -1,4 +1,4 @@
-package io.junction.tools.json;
+package io.junction.json;
 
 /**
  * Input text that is not what the replay format allows (SPEC 1): a nested row value, a number JSON

@@ -1,4 +1,4 @@
-package io.junction.tools.spec;
+package io.junction.json;
 
 /**
  * A join spec file that SPEC 1 rejects: unknown field, missing required field, key arity mismatch,
@@ -8,6 +8,7 @@ package io.junction.tools.spec;
 public final class JoinSpecException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** Path of the offending field, e.g. {@code interval.lower}. */
     private final String field;
 
     /**

@@ -1,4 +1,4 @@
-package io.junction.tools.json;
+package io.junction.json;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

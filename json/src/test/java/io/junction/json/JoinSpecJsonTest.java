@@ -1,4 +1,4 @@
-package io.junction.tools.spec;
+package io.junction.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -434,5 +434,61 @@ class JoinSpecJsonTest {
             "{\"join\":\"window\",\"type\":\"full\",\"leftKey\":[\"rightCount\"],\"rightKey\":[\"k\"]," +
             "\"window\":{\"kind\":\"session\",\"gap\":10},\"coGroup\":\"count\"}"));
         assertEquals("coGroup", clash.field(), clash.getMessage());
+    }
+
+    private static final String KEYS = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"id\"],\"rightKey\":[\"id\"],";
+
+    @Test
+    void aSchemaDeclaresTypedFields() {
+        final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(KEYS
+            + "\"leftFilter\":[{\"field\":\"amount\",\"op\":\">\",\"value\":0}],"
+            + "\"schema\":[{\"name\":\"id\",\"type\":\"long\",\"required\":true},{\"name\":\"amount\",\"type\":\"double\"},"
+            + "{\"name\":\"note\"}]}");
+        final Schema schema = parsed.schema();
+        assertEquals("Schema[id:long!, amount:double, note]", schema.toString());
+        assertTrue(schema.isTyped());
+        assertEquals(schema, parsed.spec().leftSchema(), "spec() is built against the declared schema");
+        assertEquals(null, JoinSpecJson.parse(KEYS.substring(0, KEYS.length() - 1) + "}").schema(), "no schema: none declared");
+    }
+
+    @Test
+    void aSchemaIsCheckedFieldByField() {
+        assertRejected(KEYS + "\"schema\":[{\"name\":\"ID\"}]}", "schema", "does not declare the spec's field 'id'");
+        assertRejected(KEYS + "\"schema\":{\"id\":\"long\"}}", "schema", "must be an array");
+        assertRejected(KEYS + "\"schema\":[]}", "schema", "declares no field");
+        assertRejected(KEYS + "\"schema\":[\"id\"]}", "schema[0]", "must be");
+        assertRejected(KEYS + "\"schema\":[{\"name\":\"id\",\"type\":\"int\"}]}", "schema[0].type", "unknown type 'int'");
+        assertRejected(KEYS + "\"schema\":[{\"name\":\"id\",\"typ\":\"long\"}]}", "schema[0].typ", "");
+        assertRejected(KEYS + "\"schema\":[{\"name\":\"id\"},{\"name\":\"id\"}]}", "schema[1].name", "duplicate field 'id'");
+        assertRejected(KEYS + "\"schema\":[{\"name\":\"id\",\"required\":\"yes\"}]}", "schema[0].required", "");
+    }
+
+    @Test
+    void aSchemaRejectsComparisonsOfIncompatibleTypes() {
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(KEYS
+            + "\"leftFilter\":[{\"field\":\"note\",\"op\":\"==\",\"value\":1}],"
+            + "\"schema\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"note\",\"type\":\"string\"}]}"));
+        assertTrue(e.getMessage().contains("note"), e.getMessage());
+        final JoinSpecException keys = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"id\"],\"rightKey\":[\"name\"],"
+                + "\"schema\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"}]}"));
+        assertTrue(keys.getMessage().contains("id") || keys.getMessage().contains("name"), keys.getMessage());
+    }
+
+    @Test
+    void aMultiWaySpecTakesASchemaToo() {
+        final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"multi\",\"inputs\":["
+            + "{\"name\":\"a\",\"key\":[\"k\"]},{\"name\":\"b\",\"type\":\"inner\",\"key\":[\"k\"]}],"
+            + "\"schema\":[{\"name\":\"k\",\"type\":\"long\"}]}");
+        assertEquals("Schema[k:long]", parsed.schema().toString());
+        assertRejected("{\"join\":\"multi\",\"inputs\":[{\"name\":\"a\",\"key\":[\"k\"]},"
+            + "{\"name\":\"b\",\"type\":\"inner\",\"key\":[\"k2\"]}],\"schema\":[{\"name\":\"k\"}]}",
+            "schema", "does not declare the spec's field 'k2'");
+    }
+
+    private static void assertRejected(final String json, final String field, final String text) {
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json), json);
+        assertEquals(field, e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains(text), e.getMessage());
     }
 }

@@ -1,11 +1,10 @@
-package io.junction.tools.kafka;
+package io.junction.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.RowFormat;
 import io.junction.api.Schema;
-import io.junction.kafka.RowDecoder;
 import java.nio.charset.StandardCharsets;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

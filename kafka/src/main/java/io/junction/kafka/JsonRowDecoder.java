@@ -1,10 +1,9 @@
-package io.junction.tools.kafka;
+package io.junction.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.Schema;
-import io.junction.kafka.RowDecoder;
-import io.junction.tools.json.BadInputException;
-import io.junction.tools.json.RowJson;
+import io.junction.json.BadInputException;
+import io.junction.json.RowJson;
 import java.io.IOException;
 import org.agrona.MutableDirectBuffer;
 
@@ -12,6 +11,7 @@ import org.agrona.MutableDirectBuffer;
  * Reads record values that are JSON objects of a row's fields, the {@code "row"} objects of the replay
  * format (SEMANTICS 1.2), into binary rows. Parsing JSON allocates: this decoder is for tools, tests and
  * moderate rates; a service at full speed publishes binary rows ({@link RowDecoder#binary()}).
+ * Needs {@code io.junction:junction-json} on the class path (an optional dependency of this module).
  * Not thread safe: one per input, used on the runner's consumer thread only.
  */
 public final class JsonRowDecoder implements RowDecoder {

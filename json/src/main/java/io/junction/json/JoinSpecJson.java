@@ -1,4 +1,4 @@
-package io.junction.tools.spec;
+package io.junction.json;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,8 +22,6 @@ import io.junction.api.OutputMode;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
-import io.junction.tools.json.JsonNumbers;
-import io.junction.tools.json.RowJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -81,7 +79,7 @@ public final class JoinSpecJson {
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
         "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof",
-        "paddedDelay", "output", "padOnExpiry");
+        "paddedDelay", "output", "padOnExpiry", "schema");
     private static final Set<String> ASOF_FIELDS = Set.of("direction", "tolerance", "emit");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
@@ -90,6 +88,7 @@ public final class JoinSpecJson {
     private static final Set<String> FILTER_FIELDS = Set.of("field", "op", "value");
     private static final Set<String> ANY_FIELDS = Set.of("any");
     private static final Set<String> CONDITION_FIELDS = Set.of("left", "leftOffset", "op", "right");
+    private static final Set<String> SCHEMA_FIELD_FIELDS = Set.of("name", "type", "required");
 
     private JoinSpecJson() {
     }
@@ -123,6 +122,8 @@ public final class JoinSpecJson {
         private boolean padOnExpiry;
         /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
         private final MultiInputs multi;
+        /** The rows' fields the spec declares ({@code "schema"}), set once by {@link #parse(JsonNode)}; null: none. */
+        private Schema schema;
 
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
@@ -227,9 +228,20 @@ public final class JoinSpecJson {
             return fieldNames;
         }
 
-        /** @return the spec built against a schema of exactly {@link #fieldNames()} */
+        /**
+         * @return the rows' fields as the spec's {@code "schema"} declares them (typed, checked at the
+         *     publish), or null when the spec declares none (the names are then learnt from the rows)
+         */
+        public Schema schema() {
+            return schema;
+        }
+
+        /**
+         * @return the spec built against its declared {@link #schema()}, or without one against a schema of
+         *     exactly {@link #fieldNames()}
+         */
         public JoinSpec spec() {
-            return spec(Schema.of(fieldNames));
+            return spec(schema != null ? schema : Schema.of(fieldNames));
         }
 
         /**
@@ -324,6 +336,9 @@ public final class JoinSpecJson {
      * @throws JoinSpecException when the spec is rejected
      */
     public static Parsed parse(final String json) {
+        if (json == null) {
+            throw new JoinSpecException("spec", "no spec text (null)");
+        }
         final String text = !json.isEmpty() && json.charAt(0) == '\uFEFF' ? json.substring(1) : json;
         if (text.length() > MAX_SPEC_BYTES) {
             throw new JoinSpecException("spec", "text of " + text.length() + " characters, more than the " +
@@ -354,6 +369,7 @@ public final class JoinSpecJson {
         final JsonNode joinNode = root.get("join");
         if (joinNode != null && joinNode.isTextual() && "multi".equals(joinNode.textValue())) {
             final Parsed parsed = new Parsed(multi(root));
+            declaredSchema(root, parsed);
             parsed.spec();
             return parsed;
         }
@@ -432,12 +448,92 @@ public final class JoinSpecJson {
         parsed.coGroup = coGroup(root, kind, kindName);
         parsed.asof = asof(root, kind, kindName);
         shaping(root, parsed, kind, kindName);
+        declaredSchema(root, parsed);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
     }
 
-    private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl");
+    /**
+     * {@code "schema"}: the rows' fields, the spec's twin of {@code Schema.of(Field...)} and of the replay's
+     * {@code --fields}: {@code [{"name":"order_id","type":"long","required":true}, {"name":"note"}]}, one
+     * list for every input (the replay format names a field the same on each side). {@code type} is
+     * {@code long}, {@code double}, {@code boolean}, {@code string} or {@code any} (the default);
+     * {@code required} defaults to false. A field the spec uses (keys, unique keys, filters, conditions)
+     * that the list lacks rejects the spec, naming the field; comparisons of incompatible types are
+     * rejected by the engine's build (type checks).
+     */
+    private static void declaredSchema(final JsonNode root, final Parsed parsed) {
+        final JsonNode node = root.get("schema");
+        if (node == null) {
+            return;
+        }
+        if (!node.isArray()) {
+            throw new JoinSpecException("schema", "must be an array of fields, got " + RowJson.kindOf(node));
+        }
+        if (node.size() == 0) {
+            throw new JoinSpecException("schema", "declares no field; leave it out to learn the fields from the rows");
+        }
+        if (node.size() > Schema.MAX_FIELDS) {
+            throw new JoinSpecException("schema", "has " + node.size() + " fields, more than " + Schema.MAX_FIELDS);
+        }
+        final io.junction.api.Field[] fields = new io.junction.api.Field[node.size()];
+        final Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < fields.length; i++) {
+            final String path = "schema[" + i + "]";
+            final JsonNode field = node.get(i);
+            requireObject(field, path);
+            checkFields(field, path + ".", SCHEMA_FIELD_FIELDS);
+            final String name = requiredString(field, "name", path + ".");
+            if (name.isEmpty()) {
+                throw new JoinSpecException(path + ".name", "must not be empty");
+            }
+            if (!seen.add(name)) {
+                throw new JoinSpecException(path + ".name", "duplicate field '" + name + "'");
+            }
+            final JsonNode typeNode = field.get("type");
+            final String type;
+            if (typeNode == null) {
+                type = "any";
+            } else if (typeNode.isTextual()) {
+                type = typeNode.textValue();
+            } else {
+                throw new JoinSpecException(path + ".type", "must be a string, got " + RowJson.kindOf(typeNode));
+            }
+            io.junction.api.Field f;
+            switch (type) {
+                case "any":
+                    f = io.junction.api.Field.any(name);
+                    break;
+                case "long":
+                    f = io.junction.api.Field.longField(name);
+                    break;
+                case "double":
+                    f = io.junction.api.Field.doubleField(name);
+                    break;
+                case "boolean":
+                    f = io.junction.api.Field.booleanField(name);
+                    break;
+                case "string":
+                    f = io.junction.api.Field.string(name);
+                    break;
+                default:
+                    throw new JoinSpecException(path + ".type", "unknown type '" + type
+                        + "' (expected long, double, boolean, string or any)");
+            }
+            fields[i] = optionalBoolean(field, "required", path + ".", false) ? f.required() : f;
+        }
+        final Schema schema = Schema.of(fields);
+        for (final String name : parsed.fieldNames) {
+            if (schema.indexOf(name) < 0) {
+                throw new JoinSpecException("schema", "does not declare the spec's field '" + name + "' (declared: "
+                    + schema + ")");
+            }
+        }
+        parsed.schema = schema;
+    }
+
+    private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl", "schema");
     private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl");
     private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
 

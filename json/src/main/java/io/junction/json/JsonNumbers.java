@@ -1,4 +1,4 @@
-package io.junction.tools.json;
+package io.junction.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
