@@ -11,7 +11,7 @@ import io.junction.join.StateConfig;
 import io.junction.kafka.ResultEncoder;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.WaitStrategyKind;
-import io.junction.tools.kafka.JsonResultEncoder;
+import io.junction.kafka.JsonResultEncoder;
 import io.junction.tools.perf.ShapingJoin.Config;
 import io.junction.tools.workload.EncodedRows;
 import io.junction.tools.workload.EventTape;
