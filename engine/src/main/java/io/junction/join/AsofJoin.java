@@ -66,10 +66,14 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  *   stored or future left row can select are freed.
  * end of input: every waiting left row is final.
  * </pre>
- * Right rows of a key are kept in its bucket's right group in arrival order, and a left row's best is
- * found by scanning that group (arrival order breaks ties on equal ts). The scan is over a small group:
- * the state is pruned by the watermark, so a key holds the right rows at or above {@code H} plus the few
- * below it that a stored left row may still select. A right row leaves state (through a second timer
+ * Right rows of a key are kept in its bucket's right group in time order, and in arrival order within a ts
+ * ({@code RowStore.placeInTimeOrder}: a row out of order moves past the rows of a greater ts only, a few for
+ * input out of order within a bound). A left row's best is found by a binary search of that group and a
+ * walk from there over the rows that do not qualify (a condition that fails, a colliding key): O(log n)
+ * slots read without a condition. A right row leaves the group through {@code RowStore.moveToTimeOrderEdge},
+ * so that its emptied slots only ever lead the group, where the search reads them as older than every row.
+ * The state is pruned by the watermark too, so a key holds the right rows at or above {@code H} plus the
+ * few below it that a stored left row may still select. A right row leaves state (through a second timer
  * wheel, at the first watermark that proves it): backward, once a newer row of its key is at or below
  * {@code H} or it is older than {@code H - T}; forward, once it is older than {@code H}; nearest, once a
  * newer row of its key is strictly below {@code H} or it is older than {@code H - 2T} (a stored left row
@@ -117,6 +121,8 @@ public final class AsofJoin implements JoinOperator
     private final TimerWheel.ExpiryHandler fire = this::fireLeft;
     private final TimerWheel.ExpiryHandler release = this::releaseRight;
     private long fireStep;
+    /** Slots of right groups read by candidate searches so far: the cost of {@link #bestFor}, for a test. */
+    long probes;
     /** Set by {@link #admit}: the bucket of the row it stored last. */
     private long admittedBucket;
 
@@ -143,7 +149,7 @@ public final class AsofJoin implements JoinOperator
         this.hasCondition = !compiled.condition().acceptsAll();
         this.emit = new Emitter(spec.type(), results, deadLetters, counters);
         this.padLeft = spec.type() == JoinType.LEFT;
-        this.state = new PartitionState(config, spec, "asof", BucketDescriptor.LENGTH, true, counters,
+        this.state = new PartitionState(config, spec, "asof/time-ordered", BucketDescriptor.LENGTH, true, counters,
             PartitionState.NO_ROOM, 0);
         this.rightTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, state.base);
@@ -324,6 +330,7 @@ public final class AsofJoin implements JoinOperator
             return;
         }
         final long bucket = admittedBucket;
+        state.store.placeInTimeOrder(record);
         if (eager || direction != AsofSpec.Direction.BACKWARD)
         {
             reevaluate(bucket, keyLength, row, record, ts, step);
@@ -405,12 +412,19 @@ public final class AsofJoin implements JoinOperator
         long nextTs = 0;
         if (!hasCondition)
         {
+            // The group is in time order, the new row after every row of its ts: its neighbours of its key are
+            // the rows on either side of it (a hash collision's rows of other keys between them skipped).
             final long rows = state.store.rows(bucket, Side.RIGHT);
             final int slots = RowGroup.slots(rows);
-            for (int i = 0; i < slots; i++)
+            final int slot = RowStore.slotOf(record);
+            for (int i = slot - 1; i >= 0; i--)
             {
                 final long r = state.store.record(rows, i);
-                if (r == 0 || r == record || !state.store.keyEquals(r, predicate.key, 0, keyLength))
+                if (r == 0)
+                {
+                    break;
+                }
+                if (!state.store.keyEquals(r, predicate.key, 0, keyLength))
                 {
                     continue;
                 }
@@ -420,19 +434,20 @@ public final class AsofJoin implements JoinOperator
                     // Arrived earlier at the same ts (one at most: each arrival frees the one before it): the
                     // new row is a candidate wherever that one is, and wins the tie.
                     same = r;
+                    continue;
                 }
-                else if (rts < ts)
-                {
-                    if (previous == 0 || rts > previousTs)
-                    {
-                        previous = r;
-                        previousTs = rts;
-                    }
-                }
-                else if (next == 0 || rts < nextTs)
+                previous = r;
+                previousTs = rts;
+                break;
+            }
+            for (int i = slot + 1; i < slots; i++)
+            {
+                final long r = state.store.record(rows, i);
+                if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
                 {
                     next = r;
-                    nextTs = rts;
+                    nextTs = RowDescriptor.ts(r);
+                    break;
                 }
             }
             // Freed after the scan: a removal may compact the group being read.
@@ -506,45 +521,155 @@ public final class AsofJoin implements JoinOperator
 
     /**
      * @return the best candidate among the stored right rows of a key for a left row, skipping
-     *         {@code exclude} (0 for none), or 0 when it has none. Rows are scanned in arrival order, so a
-     *         later row at an equal ts replaces an earlier one.
+     *         {@code exclude} (0 for none), or 0 when it has none. The group is in time order (and arrival
+     *         order within a ts, {@link RowStore#placeInTimeOrder}): a binary search finds the rows at and
+     *         around {@code lts}, and a walk from there outwards takes the first that qualifies (the last
+     *         arrival among equal ts). Without a condition and a hash collision the walk reads one row per
+     *         direction, or a few more where rows share a ts: O(log n) slots read per probe ({@link #probes}).
      */
     private long bestFor(
         final long bucket, final DirectBuffer key, final int keyLength, final RowView left, final long lts, final long exclude)
     {
-        long best = 0;
-        long bestTs = 0;
         final long rows = state.store.rows(bucket, Side.RIGHT);
         final int slots = RowGroup.slots(rows);
-        for (int i = 0; i < slots; i++)
+        if (slots == 0)
+        {
+            return 0;
+        }
+        switch (direction)
+        {
+            case BACKWARD:
+                return backwardFrom(rows, upperBound(rows, slots, lts) - 1, key, keyLength, left, lts, exclude);
+            case FORWARD:
+                return forwardFrom(rows, slots, lowerBound(rows, slots, lts), key, keyLength, left, lts, exclude);
+            default:
+                final int above = upperBound(rows, slots, lts);
+                final long before = backwardFrom(rows, above - 1, key, keyLength, left, lts, exclude);
+                final long after = forwardFrom(rows, slots, above, key, keyLength, left, lts, exclude);
+                if (before == 0 || after == 0)
+                {
+                    return before == 0 ? after : before;
+                }
+                // A tie on the distance goes to the earlier ts.
+                return Long.compareUnsigned(distance(lts, RowDescriptor.ts(after)), distance(lts, RowDescriptor.ts(before))) < 0
+                    ? after : before;
+        }
+    }
+
+    /** @return the first slot of a time-ordered group whose row's ts is above {@code ts} (an empty slot, leading, is below). */
+    private int upperBound(final long rows, final int slots, final long ts)
+    {
+        int low = 0;
+        int high = slots;
+        while (low < high)
+        {
+            final int mid = (low + high) >>> 1;
+            final long r = state.store.record(rows, mid);
+            probes++;
+            if (r == 0 || RowDescriptor.ts(r) <= ts)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    /** @return the first slot of a time-ordered group whose row's ts is at or above {@code ts}. */
+    private int lowerBound(final long rows, final int slots, final long ts)
+    {
+        int low = 0;
+        int high = slots;
+        while (low < high)
+        {
+            final int mid = (low + high) >>> 1;
+            final long r = state.store.record(rows, mid);
+            probes++;
+            if (r == 0 || RowDescriptor.ts(r) < ts)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    /**
+     * @return the best candidate at or before slot {@code from} (whose rows' ts are at most {@code lts}): the
+     *         latest slot that is in range and qualifies, or 0. The range only narrows going back.
+     */
+    private long backwardFrom(
+        final long rows, final int from, final DirectBuffer key, final int keyLength, final RowView left, final long lts,
+        final long exclude)
+    {
+        for (int i = from; i >= 0; i--)
         {
             final long r = state.store.record(rows, i);
-            if (r == 0 || r == exclude)
+            probes++;
+            if (r == 0 || !inRange(lts, RowDescriptor.ts(r)))
+            {
+                return 0;
+            }
+            if (r != exclude && qualifies(r, key, keyLength, left))
+            {
+                return r;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * @return the best candidate at or after slot {@code from} (whose rows' ts are at least {@code lts}): the
+     *         least ts in range that has a qualifying row, the last such row of that ts, or 0.
+     */
+    private long forwardFrom(
+        final long rows, final int slots, final int from, final DirectBuffer key, final int keyLength, final RowView left,
+        final long lts, final long exclude)
+    {
+        long best = 0;
+        long bestTs = 0;
+        for (int i = from; i < slots; i++)
+        {
+            final long r = state.store.record(rows, i);
+            probes++;
+            if (r == 0)
             {
                 continue;
             }
             final long rts = RowDescriptor.ts(r);
-            if (!inRange(lts, rts) || best != 0 && !beats(lts, rts, bestTs))
+            if (best != 0 ? rts != bestTs : !inRange(lts, rts))
             {
-                continue;
+                break;
             }
-            if (!state.store.keyEquals(r, key, 0, keyLength))
+            if (r != exclude && qualifies(r, key, keyLength, left))
             {
-                counters.hashCollisions++;
-                continue;
+                best = r;
+                bestTs = rts;
             }
-            if (hasCondition)
-            {
-                RowStore.wrap(r, candidateBuffer, candidate);
-                if (!predicate.conditionHolds(left, candidate))
-                {
-                    continue;
-                }
-            }
-            best = r;
-            bestTs = rts;
         }
         return best;
+    }
+
+    /** @return true when a stored right row in range is of the key and passes the condition with the left row. */
+    private boolean qualifies(final long r, final DirectBuffer key, final int keyLength, final RowView left)
+    {
+        if (!state.store.keyEquals(r, key, 0, keyLength))
+        {
+            counters.hashCollisions++;
+            return false;
+        }
+        if (hasCondition)
+        {
+            RowStore.wrap(r, candidateBuffer, candidate);
+            return predicate.conditionHolds(left, candidate);
+        }
+        return true;
     }
 
     /** @return true when a right row at {@code rts} is within the direction and tolerance of a left row at {@code lts}. */
@@ -651,6 +776,7 @@ public final class AsofJoin implements JoinOperator
     private void releaseRight(final long record)
     {
         RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        state.store.moveToTimeOrderEdge(record);
         state.expire(record);
     }
 
@@ -673,6 +799,7 @@ public final class AsofJoin implements JoinOperator
         {
             rightTimers.cancel(record);
         }
+        state.store.moveToTimeOrderEdge(record);
         state.expireKeepingBucket(record);
     }
 

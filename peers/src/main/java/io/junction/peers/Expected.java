@@ -3,6 +3,7 @@ package io.junction.peers;
 import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.RegularJoinCounts;
+import io.junction.tools.workload.W6;
 import io.junction.tools.workload.Workload;
 
 import java.util.HashMap;
@@ -27,6 +28,8 @@ import java.util.Map;
  *       {@code +U} each emit one row per live row of the other side of their key, the left outer changelog's
  *       padding as for inserts); no append-only count ({@link #leftAppend} = -1).</li>
  *   <li>W5 (a temporal join): every order joins the rate valid at its ts, so inner = left outer = orders.</li>
+ *   <li>W6 (ASOF backward within 1 s, final): {@link W6.Counts}: inner = the trades with a quote within the
+ *       tolerance, left outer = trades, append-only.</li>
  * </ul>
  */
 final class Expected {
@@ -93,6 +96,12 @@ final class Expected {
         if (w == Workload.W5) {
             // temporal join: every order joins the rate valid at its ts (each currency has one from ts 0)
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.left(), sum.left(), sum.left(), table);
+        }
+        if (w == Workload.W6) {
+            final W6.Counts counts = new W6.Counts();
+            tape.replay(counts);
+            return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), counts.matched(), counts.trades(),
+                counts.trades(), table);
         }
         if (w == Workload.W4) {
             final RegularJoinCounts counts = RegularJoinCounts.of(tape);
@@ -164,6 +173,9 @@ final class Expected {
             case W5:
                 return s.w5n == 1_000_000
                     ? new Table("W5", 1_101_000, "390bc4b8679b4774", 1_000_000, 1_000_000, 1_000_000) : null;
+            case W6:
+                return s.w6trades == W6.DEFAULT_TRADES
+                    ? new Table("W6", 1_200_000, "c0fcba53937f0a4e", 140_983, 200_000, 200_000) : null;
             default:
                 return null;
         }

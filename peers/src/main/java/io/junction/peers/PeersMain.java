@@ -28,8 +28,8 @@ import java.util.Set;
 public final class PeersMain {
     /**
      * Every peer; "all" runs these but kstreams-memory (see KafkaStreamsPeer: its window fetch scans the window).
-     * flink-sql-uk runs W4 only (f1 declared as both sides' unique key), flink-sql-temporal W5 only (the temporal
-     * join); the others skip what they do not support.
+     * flink-sql-uk runs W4 only (f1 declared as both sides' unique key), flink-sql-temporal W5 and W6 only (the
+     * temporal join; W6's ASOF as a versioned table of quotes); the others skip what they do not support.
      */
     static final List<String> KNOWN_PEERS = List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal",
         "kstreams-rocksdb", "kstreams-memory", "flink-sql-seed");
@@ -322,11 +322,11 @@ public final class PeersMain {
 
     private static void usage() {
         System.out.println("usage: PeersMain [--peers=all|flink|kstreams|none|flink-datastream,flink-sql,flink-sql-uk,flink-sql-temporal,kstreams-rocksdb,kstreams-memory]\n"
-            + "                 [--workloads=W1,W2,W3,W4,W5] [--joins=inner,left] [--runs=3] [--warmup=0]\n"
+            + "                 [--workloads=W1,W2,W3,W4,W5,W6] [--joins=inner,left] [--runs=3] [--warmup=0] [-Dw6.trades=N]\n"
             + "                 [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dw5.n=N] [-Dkstreams.changelog=true]\n"
             + "defaults: all = flink-datastream,flink-sql,flink-sql-uk,kstreams-rocksdb; W1,W2; inner and left; 3 timed runs;\n"
             + "full WORKLOADS.md sizes (W3 at its run size 50k/side, W4 at 20k ids/side). flink-sql-uk runs W4 only,\n"
-            + "flink-sql-temporal W5 only.\n"
+            + "flink-sql-temporal W5 and W6 only.\n"
             + "--peers=none only generates and checks the workloads.\n"
             + "--w7-orders=N runs W7 instead (N order ids) through Flink's chain of three StreamingJoinOperators,\n"
             + "--warmup and --runs as for the others, median (junction multibench runs Junction's paths; bench/scripts/w7-figures.sh both).");

@@ -1,13 +1,14 @@
 package io.junction.peers;
 
 import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.W6;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 
 /**
  * Workload sizes, from system properties (each also accepted as a {@code -Dname=value} program argument):
  * {@code w1.n} (impressions of W1, default 2,000,000; the peers' own knob, W1's generator has no property),
- * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}, {@code w5.n}.
+ * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}, {@code w5.n}, {@code w6.trades}.
  */
 final class Sizes {
     /** System property: W1 impressions. */
@@ -19,6 +20,8 @@ final class Sizes {
     final int w3n;
     final int w4n;
     final int w5n;
+    /** W6 trades ({@code w6.trades}; quotes are five times as many). */
+    final int w6trades = intProp(W6.TRADES_PROP_NAME, W6.DEFAULT_TRADES);
 
     private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n, final int w5n) {
         this.w1n = w1n;
@@ -58,8 +61,11 @@ final class Sizes {
             case W5:
                 Workloads.w5(w5n, Workloads.W5_RATE_EVERY_DEFAULT, tape);
                 break;
+            case W6:
+                W6.generate(w6trades, tape);
+                break;
             default:
-                throw new IllegalArgumentException("peers run W1, W2, W3, W4 and W5, not " + w);
+                throw new IllegalArgumentException("peers run W1, W2, W3, W4, W5 and W6, not " + w);
         }
         return tape;
     }
@@ -76,6 +82,8 @@ final class Sizes {
                 return "w4.n=" + w4n;
             case W5:
                 return "w5.n=" + w5n;
+            case W6:
+                return "w6.trades=" + w6trades;
             default:
                 return "";
         }

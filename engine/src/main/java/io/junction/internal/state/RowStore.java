@@ -337,6 +337,120 @@ public final class RowStore implements AutoCloseable
     }
 
     /**
+     * @param record a stored record.
+     * @return its slot in its group's array (0 for a row held inline).
+     */
+    public static int slotOf(final long record)
+    {
+        return RowDescriptor.groupIndex(record);
+    }
+
+    /**
+     * Moves the row {@link #append} has just stored (the last slot of its group) back to its place in a
+     * time-ordered group: after every row of a ts at or below its own, before every row of a greater ts,
+     * shifting those one slot on (each renumbered). A group kept this way is sorted by ts and, among equal
+     * ts, by arrival, and holds its emptied slots only as a leading run (remove its rows through
+     * {@link #moveToTimeOrderEdge} first), so that a probe binary-searches it with an empty slot reading as
+     * older than every row. The cost is the number of rows of a greater ts: nothing for rows in order, a
+     * few for rows out of order within a bound. ASOF joins keep their right rows so.
+     *
+     * @param record a record of this store, the newest of its group, which is time-ordered but for it.
+     */
+    public void placeInTimeOrder(final long record)
+    {
+        final long bucket = RowDescriptor.bucket(base, record);
+        final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        final long rows = BucketDescriptor.rows(base, bucket, side);
+        if (!RowGroup.isArray(rows))
+        {
+            return;
+        }
+        final long array = rows ^ RowGroup.ARRAY_TAG;
+        final long ts = RowDescriptor.ts(record);
+        final int last = RowDescriptor.groupIndex(record);
+        int slot = last;
+        while (slot > 0)
+        {
+            final long before = RowGroup.slot(base, array, slot - 1);
+            // An empty slot: the leading run, older than every row.
+            if (before == 0 || RowDescriptor.ts(before) <= ts)
+            {
+                break;
+            }
+            RowGroup.slot(base, array, slot, before);
+            RowDescriptor.groupIndex(before, slot);
+            slot--;
+        }
+        if (slot != last)
+        {
+            RowGroup.slot(base, array, slot, record);
+            RowDescriptor.groupIndex(record, slot);
+        }
+    }
+
+    /**
+     * Moves a row of a time-ordered group ({@link #placeInTimeOrder}) to the nearer end of the group's
+     * rows, shifting the rows between it and that end one slot towards its old place, so that its
+     * {@link #remove} that must follow leaves the group's emptied slots a leading run: the newest
+     * row's slot is reused, the oldest one's joins the run. The cost is the rows to the nearer end, at
+     * most half the group: nothing for the oldest or the newest row, which are what an ASOF join
+     * frees (rows the watermark passed, the predecessor of a new row).
+     *
+     * @param record a record of this store in a time-ordered group.
+     */
+    public void moveToTimeOrderEdge(final long record)
+    {
+        final long bucket = RowDescriptor.bucket(base, record);
+        final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        final long rows = BucketDescriptor.rows(base, bucket, side);
+        if (!RowGroup.isArray(rows))
+        {
+            return;
+        }
+        final long array = rows ^ RowGroup.ARRAY_TAG;
+        final int used = RowGroup.used(array);
+        final int slot = RowDescriptor.groupIndex(record);
+        // The first row: the emptied slots are a leading run, so it is the first non-empty one.
+        int low = 0;
+        int high = slot;
+        while (low < high)
+        {
+            final int mid = (low + high) >>> 1;
+            if (RowGroup.slot(base, array, mid) == 0)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+        final int first = low;
+        if (used - 1 - slot < slot - first)
+        {
+            for (int i = slot; i < used - 1; i++)
+            {
+                final long moved = RowGroup.slot(base, array, i + 1);
+                RowGroup.slot(base, array, i, moved);
+                RowDescriptor.groupIndex(moved, i);
+            }
+            RowGroup.slot(base, array, used - 1, record);
+            RowDescriptor.groupIndex(record, used - 1);
+        }
+        else
+        {
+            for (int i = slot; i > first; i--)
+            {
+                final long moved = RowGroup.slot(base, array, i - 1);
+                RowGroup.slot(base, array, i, moved);
+                RowDescriptor.groupIndex(moved, i);
+            }
+            RowGroup.slot(base, array, first, record);
+            RowDescriptor.groupIndex(record, first);
+        }
+    }
+
+    /**
      * Compacts a group whose slots are mostly empty (each compaction follows at least 3/4 of its slots'
      * removals, so its cost is amortised over them): a single row goes back inline in the bucket; a
      * large array moves to a smaller one when the arena has memory for it, else compacts in place.

@@ -1,5 +1,6 @@
 package io.junction.tools.cli;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.JoinType;
 import io.junction.json.RowJson;
 import io.junction.runtime.EngineConfig;
@@ -39,7 +40,7 @@ import java.util.concurrent.Callable;
  * the events before the run, {@link WorkloadJoin#expectedOutputRows}) and exits with 1 on a mismatch.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5) through the engine and report throughput and latency percentiles; " +
+    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5, W6) through the engine and report throughput and latency percentiles; " +
         "check the output row count (inner, left) against the workload's.")
 public final class LoadgenCommand implements Callable<Integer>
 {
@@ -99,6 +100,10 @@ public final class LoadgenCommand implements Callable<Integer>
         "the sketch's size is the system property junction.metrics.hotKeys, default 16, 0 = off).")
     boolean hotKeys;
 
+    @Option(names = "--asof-emit", defaultValue = "final",
+        description = "W6 (an ASOF join): the emission mode, final or eager (default ${DEFAULT-VALUE}).")
+    String asofEmit;
+
     @Option(names = "--shaping", paramLabel = "CONFIG", description = "Issue 24 (SPEC 2.7): W1 as W1-seed, the seed article's regular left join " +
         "(retraction, padded-delay, upsert, padded-upsert or interval), or W2 left (retraction or upsert); the count is checked against " +
         "its counting model (junction shaping runs them all interleaved).")
@@ -113,6 +118,12 @@ public final class LoadgenCommand implements Callable<Integer>
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
         final boolean uniqueKey = load.uniqueKey();
+        final AsofSpec.Emit emit = AsofSpec.Emit.fromName(asofEmit);
+        if (emit == null)
+        {
+            System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
+            return 2;
+        }
         io.junction.tools.perf.ShapingJoin.Config shapingConfig = null;
         if (shaping != null)
         {
@@ -138,7 +149,8 @@ public final class LoadgenCommand implements Callable<Integer>
         System.err.printf(Locale.ROOT, "%s: %,d events (%,d left / %,d right), checksum %s%n",
             w.displayName(), checksum.events(), checksum.left(), checksum.right(), checksum.hex());
 
-        long expectedRows = WorkloadJoin.expectedOutputRows(w, joinType, tape);
+        long expectedRows = w == Workload.W6 ? WorkloadJoin.w6ExpectedOutputRows(joinType, emit, tape)
+            : WorkloadJoin.expectedOutputRows(w, joinType, tape);
         if (shapingConfig != null)
         {
             expectedRows = io.junction.tools.perf.ShapingJoin.expectedLines(w, shapingConfig, tape, stateTtl).lines;
@@ -148,6 +160,13 @@ public final class LoadgenCommand implements Callable<Integer>
         options.workload = w;
         options.type = joinType;
         options.uniqueKey = uniqueKey;
+        if (w == Workload.W6)
+        {
+            options.spec = WorkloadJoin.w6Spec(joinType, emit);
+            options.label = "junction W6 " + joinType.name().toLowerCase(Locale.ROOT) + " " + emit.jsonName() +
+                (direct ? " direct" : " p=" + partitions + " " + waitStrategy.name().toLowerCase(Locale.ROOT).replace('_', '-') +
+                    (rate > 0 ? " @" + rate + "/s" : " max-rate"));
+        }
         options.rate = rate;
         options.partitions = partitions;
         options.waitStrategy = waitStrategy;

@@ -19,7 +19,7 @@ public final class WorkloadOptions
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
-    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2, W3, W4 or W5 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", defaultValue = "W1", description = "W1, W1-big, W2, W3, W4, W5 or W6 (default ${DEFAULT-VALUE}).")
     String workload;
 
     @Option(names = "--type", defaultValue = "left", description = "Join type: inner, left, right, full, semi or anti (default ${DEFAULT-VALUE}).")
@@ -68,7 +68,7 @@ public final class WorkloadOptions
         if (uniqueKey && !WorkloadJoin.isRegular(w))
         {
             throw new ParameterException(command.commandLine(),
-                "--unique-key is for the regular joins (W2, W3, W4); " + w.displayName() + (w == Workload.W5 ? " is a temporal join" : " is an interval join"));
+                "--unique-key is for the regular joins (W2, W3, W4); " + w.displayName() + (w == Workload.W5 ? " is a temporal join" : w == Workload.W6 ? " is an ASOF join" : " is an interval join"));
         }
         return uniqueKey;
     }

@@ -92,6 +92,8 @@ public final class NaiveRunner {
             }
             case W5:
                 throw new IllegalArgumentException("no naive temporal join: W5 runs on the engine only");
+            case W6:
+                throw new IllegalArgumentException("no naive ASOF join: W6 runs on the engine only");
             default:
                 return new NaiveRegularJoin(type, downstream);
         }

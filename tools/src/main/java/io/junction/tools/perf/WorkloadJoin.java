@@ -1,5 +1,6 @@
 package io.junction.tools.perf;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -7,6 +8,7 @@ import io.junction.api.JoinType;
 import io.junction.api.Schema;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.RegularJoinCounts;
+import io.junction.tools.workload.W6;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 
@@ -41,6 +43,14 @@ public final class WorkloadJoin
      */
     public static JoinSpec spec(final Workload workload, final JoinType type, final boolean uniqueKey)
     {
+        if (workload == Workload.W6)
+        {
+            if (uniqueKey)
+            {
+                throw new IllegalArgumentException("unique keys are for regular joins; W6 is an ASOF join");
+            }
+            return w6Spec(type, AsofSpec.Emit.FINAL);
+        }
         if (workload == Workload.W5)
         {
             if (uniqueKey)
@@ -68,10 +78,43 @@ public final class WorkloadJoin
         return b.build();
     }
 
+    /**
+     * @param type inner or left
+     * @param emit the emission mode
+     * @return W6's join (WORKLOADS.md "W6"): trades (left) ASOF quotes (right) on {@code key}, backward, within
+     *         {@link W6#TOLERANCE_MS}
+     */
+    public static JoinSpec w6Spec(final JoinType type, final AsofSpec.Emit emit)
+    {
+        return JoinSpec.builder(JoinKind.ASOF, type).schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key")
+            .asof(AsofSpec.of(AsofSpec.Direction.BACKWARD).withTolerance(W6.TOLERANCE_MS).withEmit(emit)).build();
+    }
+
+    /**
+     * @param type inner or left (else -1)
+     * @param emit the emission mode
+     * @param tape W6's events (or a prefix)
+     * @return the output rows W6's counting model ({@link W6.Counts}) gives for the join, -1 for other types
+     */
+    public static long w6ExpectedOutputRows(final JoinType type, final AsofSpec.Emit emit, final EventTape tape)
+    {
+        if (type != JoinType.INNER && type != JoinType.LEFT)
+        {
+            return -1;
+        }
+        final W6.Counts counts = new W6.Counts();
+        tape.replay(counts);
+        if (emit == AsofSpec.Emit.EAGER)
+        {
+            return type == JoinType.INNER ? counts.eagerInner() : counts.eagerLeft();
+        }
+        return type == JoinType.INNER ? counts.matched() : counts.trades();
+    }
+
     /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big) or a temporal join (W5). */
     public static boolean isRegular(final Workload workload)
     {
-        return workload != Workload.W1 && workload != Workload.W1_BIG && workload != Workload.W5;
+        return workload != Workload.W1 && workload != Workload.W1_BIG && workload != Workload.W5 && workload != Workload.W6;
     }
 
     /**
@@ -110,6 +153,8 @@ public final class WorkloadJoin
                     }
                 }
                 return type == JoinType.INNER ? right : left;
+            case W6:
+                return w6ExpectedOutputRows(type, AsofSpec.Emit.FINAL, tape);
             case W5:
                 // every order joins the rate valid at its ts (each currency has one from ts 0): one row per order
                 long orders = 0;

@@ -20,7 +20,9 @@ public enum Workload {
     /** Orders and payments as upsert streams: W3's skewed keys, every row updated with -U/+U (a changelog). */
     W4("W4"),
     /** Orders (Zipf currencies) joined with a currency-rate table updated every N ms: a temporal join. */
-    W5("W5");
+    W5("W5"),
+    /** Trades joined ASOF (backward, tolerance 1 s) with out-of-order quotes over Zipf-hot symbols ({@link W6}). */
+    W6("W6");
 
     private final String displayName;
 
@@ -29,7 +31,7 @@ public enum Workload {
     }
 
     /**
-     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5"
+     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5", "W6"
      */
     public String displayName() {
         return displayName;
@@ -41,7 +43,7 @@ public enum Workload {
      *
      * @param name the name
      * @return the workload
-     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5
+     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5, W6
      */
     public static Workload parse(final String name) {
         if (name != null) {
@@ -52,7 +54,7 @@ public enum Workload {
                 }
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4, W5");
+        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4, W5, W6");
     }
 
     /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3; W5's rate updates are {@code +U} only) */

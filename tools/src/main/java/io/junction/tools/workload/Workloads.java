@@ -132,6 +132,9 @@ public final class Workloads {
                 w5(intProp(props, W5_N_PROP_NAME, W5_N_DEFAULT), intProp(props, W5_RATE_EVERY_PROP_NAME, W5_RATE_EVERY_DEFAULT),
                     sink);
                 break;
+            case W6:
+                W6.generate(intProp(props, W6.TRADES_PROP_NAME, W6.DEFAULT_TRADES), sink);
+                break;
             default:
                 throw new IllegalArgumentException("unknown workload " + w);
         }
@@ -158,6 +161,8 @@ public final class Workloads {
                 final long every = intProp(props, W5_RATE_EVERY_PROP_NAME, W5_RATE_EVERY_DEFAULT);
                 return W5_CURRENCIES + n + (n + every - 1) / every;
             }
+            case W6:
+                return (W6.QUOTES_PER_TRADE + 1L) * intProp(props, W6.TRADES_PROP_NAME, W6.DEFAULT_TRADES);
             default:
                 return -1;
         }

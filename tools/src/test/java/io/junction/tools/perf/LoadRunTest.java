@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.tools.workload.EventTape;
+import io.junction.tools.workload.W6;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 import java.util.List;
@@ -64,6 +66,34 @@ class LoadRunTest {
         assertTrue(result.liveRows >= Workloads.W5_CURRENCIES && result.liveRows < Workloads.W5_CURRENCIES + 2_000,
             "one rate per currency plus the versions inside the watermark delay: " + result.liveRows);
         assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W5, JoinType.LEFT, true));
+    }
+
+    @ParameterizedTest(name = "W6 {0} {1} p={2} direct {3}")
+    @CsvSource({"INNER, FINAL, 1, false", "LEFT, FINAL, 1, false", "INNER, EAGER, 1, false", "LEFT, EAGER, 1, false",
+        "LEFT, FINAL, 2, false", "LEFT, EAGER, 2, false", "INNER, FINAL, 1, true", "LEFT, EAGER, 1, true"})
+    void shouldJoinW6sTradesAsofTheirQuotesAsItsModelCounts(final JoinType type, final AsofSpec.Emit emit, final int partitions,
+                                                             final boolean direct) {
+        final EventTape tape = new EventTape();
+        W6.generate(3_000, tape);
+        final long expected = WorkloadJoin.w6ExpectedOutputRows(type, emit, tape);
+        assertTrue(expected > 1_000, "the small W6 still matches: " + expected);
+        final LoadRun.Options options = new LoadRun.Options();
+        options.workload = Workload.W6;
+        options.type = type;
+        options.partitions = partitions;
+        options.warmupEvents = 0;
+        options.maxKeysPerPartition = 1 << 14;
+        options.spec = WorkloadJoin.w6Spec(type, emit);
+        final LoadResult result = direct ? DirectRun.run(tape, options) : LoadRun.run(tape, options);
+        assertEquals(expected, result.outputs);
+        assertEquals(0L, result.lateRows, "quotes are out of order within the watermark's lag");
+        assertEquals(0L, result.badInputs);
+        assertEquals(0L, result.liveRows, "every trade is final at the end of input, every quote freed");
+        assertEquals(tape.size(), result.events);
+        if (emit == AsofSpec.Emit.FINAL) {
+            assertEquals(expected, WorkloadJoin.expectedOutputRows(Workload.W6, type, tape), "W6's own join is the final one");
+        }
+        assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W6, JoinType.LEFT, true));
     }
 
     @ParameterizedTest(name = "W2 {0}")

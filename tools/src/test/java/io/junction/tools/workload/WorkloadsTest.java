@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.tools.naive.NaiveJoin;
 import io.junction.tools.naive.NaiveRegularJoin;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -548,6 +550,95 @@ class WorkloadsTest {
         assertEquals(1_101L, watermarks);
     }
 
+    // ---------------------------------------------------------------- W6
+
+    @Test
+    void shouldReproduceW6sCountsAndChecksum() {
+        final Checksum checksum = new Checksum();
+        final W6.Counts counts = new W6.Counts();
+        final long[] hot = new long[W6.SYMBOLS + 1];
+        final WorkloadSink trades = new WorkloadSink() {
+            @Override
+            public void row(final int side, final long key, final long ts, final long f1) {
+                if (side == LEFT) {
+                    hot[(int) key]++;
+                }
+            }
+
+            @Override
+            public void watermark(final long watermark) {
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+        Workloads.generate(Workload.W6, new Properties(), new Tee(checksum, new Tee(counts, trades)));
+        assertEquals("c0fcba53937f0a4e", checksum.hex());
+        assertEquals(200_000L, checksum.left());
+        assertEquals(1_000_000L, checksum.right());
+        assertEquals(12_000L, checksum.watermarks());
+        assertEquals(1_200_000L, Workloads.rowCount(Workload.W6, new Properties()));
+        assertEquals(0L, counts.late());
+        assertEquals(200_000L, counts.trades(), "left join, final: one row per trade");
+        assertEquals(140_983L, counts.matched(), "inner join, final: the trades with a quote within 1 s");
+        assertEquals(374_950L, counts.eagerLeft(), "left join, eager: one per trade, two per correction");
+        assertEquals(315_005L, counts.eagerInner(), "inner join, eager: one per first match, two per correction");
+        assertEquals(31_728L, hot[1], "Zipf: symbol 1 is hot");
+    }
+
+    /** A small W6 against the SPEC's words, by brute force: no row late, quotes out of order within 50 ms, merge_asof. */
+    @Test
+    void w6sCountingModelIsABruteForceMergeAsof() {
+        final int n = 3_000;
+        final List<long[]> rows = new ArrayList<>();
+        final long[] position = {0};
+        final long[] lastWatermark = {Long.MIN_VALUE};
+        final W6.Counts counts = new W6.Counts();
+        Workloads.generate(Workload.W6, props(W6.TRADES_PROP_NAME, n), new Tee(counts, new WorkloadSink() {
+            @Override
+            public void row(final int side, final long key, final long ts, final long f1) {
+                final long i = position[0]++;
+                assertTrue(ts >= lastWatermark[0], "never late: " + ts + " below " + lastWatermark[0]);
+                assertTrue(ts <= i && ts >= i - W6.MAX_QUOTE_DELAY_MS, "within 50 ms of its position " + i + ": " + ts);
+                assertEquals(side == LEFT, i % 6 == 5);
+                assertTrue(key >= 1 && key <= W6.SYMBOLS);
+                rows.add(new long[] {side, key, ts});
+            }
+
+            @Override
+            public void watermark(final long watermark) {
+                assertTrue(watermark > lastWatermark[0]);
+                lastWatermark[0] = watermark;
+            }
+
+            @Override
+            public void end() {
+            }
+        }));
+        long matched = 0;
+        for (final long[] t : rows) {
+            if (t[0] != WorkloadSink.LEFT) {
+                continue;
+            }
+            for (final long[] q : rows) {
+                if (q[0] == WorkloadSink.RIGHT && q[1] == t[1] && q[2] <= t[2] && t[2] - q[2] <= W6.TOLERANCE_MS) {
+                    matched++;
+                    break;
+                }
+            }
+        }
+        assertEquals(n, counts.trades());
+        assertEquals(matched, counts.matched());
+        assertTrue(counts.eagerLeft() > n, "eager mode corrects some trades: " + counts.eagerLeft());
+    }
+
+    private static Properties props(final String name, final int value) {
+        final Properties props = new Properties();
+        props.setProperty(name, Integer.toString(value));
+        return props;
+    }
+
     // ---------------------------------------------------------------- generate / parse
 
     @Test
@@ -564,7 +655,9 @@ class WorkloadsTest {
         assertEquals("W1-big", Workload.W1_BIG.toString());
         assertEquals(Workload.W5, Workload.parse("w5"));
         assertFalse(Workload.W5.isChangelog());
-        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W6"));
+        assertEquals(Workload.W6, Workload.parse("w6"));
+        assertFalse(Workload.W6.isChangelog());
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W8"));
         assertThrows(IllegalArgumentException.class, () -> Workload.parse(null));
     }
 
