@@ -201,6 +201,12 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("junction replay: cannot run join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
+        } catch (final IllegalArgumentException e) {
+            // The engine refused its configuration at start (a state cap beyond the machine's memory or disk,
+            // SEMANTICS 8): an option error, one line naming the setting.
+            err.println("junction replay: refused to start: " + e.getMessage());
+            err.flush();
+            return EXIT_SPEC;
         } catch (final IOException e) {
             return ioError(err, (stateDir == null ? "cannot read event log " + eventsFile : "cannot run durably (event log "
                 + eventsFile + ", state " + stateDir + ")"), e);

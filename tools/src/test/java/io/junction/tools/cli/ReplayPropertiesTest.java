@@ -22,7 +22,7 @@ import picocli.CommandLine;
  */
 class ReplayPropertiesTest {
     private static final String[] SET = {EngineConfig.CLOSE_TIMEOUT_PROP_NAME, EngineConfig.RING_SIZE_PROP_NAME,
-        "junction.state.fullPolicy"};
+        "junction.state.fullPolicy", "junction.state.maxBytes"};
 
     @AfterEach
     void clear() {
@@ -67,5 +67,21 @@ class ReplayPropertiesTest {
             "--max-keys", "16");
         assertEquals(2, exit, err.toString());
         assertTrue(err.toString().contains("bytes of direct memory"), err.toString());
+    }
+
+    @Test
+    void aStateCapBeyondPhysicalMemoryIsRefusedAtStartWithExit2() {
+        // 64 partitions x 2^50 bytes: more than any machine has, so the engine refuses to start (issue 20, item 10).
+        System.setProperty("junction.state.maxBytes", Long.toString(1L << 50));
+        final Path cases = Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));
+        final StringWriter err = new StringWriter();
+        final CommandLine cli = JunctionCli.commandLine();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(err, true));
+        final int exit = cli.execute("replay", cases.resolve("regular_condition.join.json").toString(),
+            cases.resolve("regular_condition.events.jsonl").toString(), "--partitions", "64", "--max-keys", "16");
+        assertEquals(2, exit, err.toString());
+        assertTrue(err.toString().contains("junction.state.maxBytes"), err.toString());
+        assertTrue(!err.toString().contains("\tat "), "one line, no stack trace: " + err);
     }
 }
