@@ -2,6 +2,7 @@ package io.junction.bench;
 
 import io.junction.api.Field;
 import io.junction.api.FieldRef;
+import io.junction.api.FieldType;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowMapper;
@@ -58,9 +59,9 @@ public class TypedPathBenchmark
     private final RowView view = new RowView();
     private final RowCodec codec = new RowCodec(SCHEMA);
     private final RowMapper<Order> mapper = RowMapper.of(Order.class, SCHEMA);
-    private final FieldRef orderId = SCHEMA.ref("order_id", io.junction.api.FieldType.LONG);
-    private final FieldRef method = SCHEMA.ref("method", io.junction.api.FieldType.STRING);
-    private final FieldRef amount = SCHEMA.ref("amount", io.junction.api.FieldType.DOUBLE);
+    private final FieldRef orderId = SCHEMA.ref("order_id", FieldType.LONG);
+    private final FieldRef method = SCHEMA.ref("method", FieldType.STRING);
+    private final FieldRef amount = SCHEMA.ref("amount", FieldType.DOUBLE);
     private long n;
 
     @Setup(Level.Trial)
