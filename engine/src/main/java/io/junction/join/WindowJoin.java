@@ -78,6 +78,12 @@ public final class WindowJoin implements JoinOperator
         return operator instanceof SessionWindowJoin ? ((SessionWindowJoin)operator).gathers() : 0;
     }
 
+    /** @return the pairs of a left and a right row that firing windows looked at (counted, for the cost tests). */
+    long pairChecks()
+    {
+        return operator.pairChecks;
+    }
+
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {

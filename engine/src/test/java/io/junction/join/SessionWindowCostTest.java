@@ -43,4 +43,25 @@ class SessionWindowCostTest
             assertTrue(h.join.sessionGathers() > 0);
         }
     }
+
+    @Test
+    void firingASessionLooksOnlyAtItsLeftAndRightPairs()
+    {
+        final StateConfig config = OperatorTestHarness.SMALL_STATE.withMaxKeys(1024).withMaxLiveRows(4 * ROWS);
+        try (WindowTestHarness h = new WindowTestHarness(WindowTestHarness.spec(JoinType.INNER,
+            io.junction.api.WindowSpec.session(10)).build(), config))
+        {
+            h.watermark(0);
+            h.right(1, 1, "R");
+            for (int i = 0; i < ROWS; i++)
+            {
+                h.left(1 + i, 1, "A" + i);
+            }
+            final long w = h.watermark(5L * ROWS);
+            assertEquals(ROWS, h.at(w).size(), "every left row of the session paired with the right row");
+            // one right row: one pair check per left row; looking at every row of the session for each left row
+            // (as firing used to) would be ROWS x (ROWS + 1)
+            assertEquals(ROWS, h.join.pairChecks(), "pair checks of a session of " + ROWS + " left rows and 1 right row");
+        }
+    }
 }
