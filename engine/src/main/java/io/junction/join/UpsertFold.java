@@ -30,6 +30,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class UpsertFold implements ResultHandler
 {
     private static final int PART_HEADER = 3;
+    /** {@code keyLength} of a step's first line until a second line needs its key. */
+    private static final int UNKEYED = -1;
 
     private final ResultHandler downstream;
     private final JoinCounters counters;
@@ -80,26 +82,35 @@ final class UpsertFold implements ResultHandler
             flush();
         }
         this.step = step;
-        final int keyStart = used;
-        if (leftKey != null)
+        int line;
+        if (lines == 0)
         {
-            appendKeyPart(leftKey, left);
-        }
-        if (rightKey != null)
-        {
-            appendKeyPart(rightKey, right);
-        }
-        final int length = used - keyStart;
-        final long hash = hash(keyStart, length);
-        int line = find(hash, keyStart, length);
-        if (line >= 0)
-        {
-            used = keyStart;
-            counters.rowsOut--;
+            // The step's first line: most events make one line per key (a show, or a click that replaces
+            // its show's padded line in one line), so its key is extracted and hashed only when a second
+            // line arrives in the same step.
+            line = lines++;
+            keyLength[line] = UNKEYED;
         }
         else
         {
-            line = add(hash, keyStart, length);
+            if (lines == 1 && keyLength[0] == UNKEYED)
+            {
+                keyFirstLine();
+            }
+            final int keyStart = used;
+            appendKey(left, right);
+            final int length = used - keyStart;
+            final long hash = hash(keyStart, length);
+            line = find(hash, keyStart, length);
+            if (line >= 0)
+            {
+                used = keyStart;
+                counters.rowsOut--;
+            }
+            else
+            {
+                line = add(hash, keyStart, length);
+            }
         }
         accumulate[line] = kind.isAccumulate();
         timestamp[line] = ts;
@@ -130,7 +141,10 @@ final class UpsertFold implements ResultHandler
         {
             for (int i = 0; i < count; i++)
             {
-                table[tableSlot[i]] = 0;
+                if (keyLength[i] != UNKEYED)
+                {
+                    table[tableSlot[i]] = 0;
+                }
             }
             lines = 0;
             used = 0;
@@ -141,6 +155,33 @@ final class UpsertFold implements ResultHandler
     int pending()
     {
         return lines;
+    }
+
+    /** Appends the result key of a line with these rows. */
+    private void appendKey(final RowView left, final RowView right)
+    {
+        if (leftKey != null)
+        {
+            appendKeyPart(leftKey, left);
+        }
+        if (rightKey != null)
+        {
+            appendKeyPart(rightKey, right);
+        }
+    }
+
+    /** Gives the step's first line, stored without its key, its key (from its stored rows) and its table slot. */
+    private void keyFirstLine()
+    {
+        final RowView left = leftLength[0] < 0 ? null : leftView.wrap(data, leftOffset[0], leftLength[0]);
+        final RowView right = rightLength[0] < 0 ? null : rightView.wrap(data, rightOffset[0], rightLength[0]);
+        final int keyStart = used;
+        appendKey(left, right);
+        final int length = used - keyStart;
+        keyHash[0] = hash(keyStart, length);
+        keyOffset[0] = keyStart;
+        keyLength[0] = length;
+        insert(0);
     }
 
     private void appendKeyPart(final KeyExtractor fields, final RowView row)
