@@ -12,36 +12,35 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.FieldCompare;
 import io.junction.internal.row.Fields;
 import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.row.KeyHash;
 import io.junction.internal.row.RowPredicate;
+import io.junction.internal.state.MultiBucketDescriptor;
+import io.junction.internal.state.MultiKeyTable;
+import io.junction.internal.state.MultiRowDescriptor;
+import io.junction.internal.state.MultiRowStore;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * The multi-way join operator (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): N inputs on a common key,
  * the left-deep chain {@code ((i0 ⋈ i1) ⟕ i2) ...} over the inputs' current contents, with a minimal
  * changelog.
  *
- * <p>State: each input's rows once, grouped by the common key ({@code Group}: per input the rows of that
- * key that can match, with multiplicity as separate copies); rows that can never match (a null key field,
- * or failing their input's filter) are kept apart, by content, so that their retractions can be checked
- * (and so that a first-input row of that kind is emitted padded when every later join is left). No
- * intermediate join result is stored.
+ * <p>State: each input's rows once, grouped by the common key (a bucket, {@link MultiBucketDescriptor}: per
+ * input the rows of that key that can match, with multiplicity as separate copies, in arrival order); rows
+ * that can never match (a null key field, or failing their input's filter) are kept apart, by content, so
+ * that their retractions can be checked (and so that a first-input row of that kind is emitted padded when
+ * every later join is left). No intermediate join result is stored.
  *
  * <p>Algorithm: a change of one row {@code r} of input {@code c} and key {@code K} changes only the
  * combinations of key {@code K} that extend a prefix {@code p} over inputs {@code 0..c-1} for which
@@ -60,9 +59,16 @@ import java.util.PriorityQueue;
  * {@link ChangeKind#INSERT} or {@link ChangeKind#DELETE}; dead letters through
  * {@link DeadLetterHandler#onMultiDeadLetter} with the input's index.
  *
- * <p>The rows are held on the heap, a copy of each stored row's bytes in a pooled entry: once the pool
- * holds retracted or expired entries, the per-event path allocates nothing but a key's group when the
- * key is new (and the by-content bookkeeping of rows that can never match). Durable mode
+ * <p>Memory: the state is off the Java heap, in one {@link MultiRowStore} arena: a record per stored row
+ * ({@link MultiRowDescriptor}: the row's bytes, its ts, input and TTL queue slot, 16 bytes of header; no key
+ * copy, the key is the row's key fields), a bucket per key ({@link MultiBucketDescriptor}: one group reference
+ * per input, the single row of an input held inline), and two {@link MultiKeyTable}s from the key hash (the
+ * rows that can never match: the content hash) to the bucket. Distinct keys whose hashes collide get a bucket
+ * each, told apart by extracting the key of one of the bucket's rows. The state TTL queue is a binary heap of
+ * record addresses on two primitive arrays. Nothing is allocated per event once the arrays have grown to the
+ * state's size; a watermark step that expires rows nets its changes in a heap map (it allocates). A row the
+ * arena has no memory for (the arena's limit is {@link StateConfig#maxStateBytes()}) is a
+ * {@link DeadLetterReason#STATE_FULL} dead letter, before it has any effect. Durable mode
  * ({@link StateConfig#stateDirectory()}): {@link #persist()} writes the rows, watermarks and counters to one
  * checksummed file there, which a new operator of the same spec reopens; the runtime's checkpoints copy it.
  *
@@ -70,222 +76,39 @@ import java.util.PriorityQueue;
  */
 public final class MultiJoin implements JoinOperator
 {
-    private static final VarHandle LITTLE_ENDIAN_LONGS =
-        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-    /**
-     * A stored copy of one input row. Entries are pooled: a retracted or expired entry is reused (with its
-     * byte array, when large enough) by a later row once nothing refers to it, so that the steady state of
-     * a stream of inserts and retractions allocates nothing.
-     */
-    private static final class Entry
-    {
-        byte[] bytes = new byte[64];
-        int length;
-        int hash;
-        long ts;
-        int input;
-        /** The key's group; null for a row that can never match. */
-        Group group;
-        /** {@code ts + stateTtl} of its input, saturated; unused without a TTL. */
-        long deadline;
-        /** Retracted or expired: skipped by the TTL queue. */
-        boolean removed;
-        /** In the TTL queue: released to the pool only once the queue has let go of it. */
-        boolean queued;
-
-        void fill(final RowView row, final long ts, final int input, final Group group, final long deadline)
-        {
-            final int n = row.length();
-            if (bytes.length < n)
-            {
-                bytes = new byte[Math.max(n, bytes.length * 2)];
-            }
-            row.buffer().getBytes(row.offset(), bytes, 0, n);
-            this.length = n;
-            this.hash = Bytes.hash(bytes, n);
-            this.ts = ts;
-            this.input = input;
-            this.group = group;
-            this.deadline = deadline;
-            this.removed = false;
-            this.queued = false;
-        }
-
-        boolean sameRow(final Entry other)
-        {
-            return other != null && hash == other.hash && length == other.length &&
-                Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
-        }
-    }
-
     /**
      * @param data   bytes.
      * @param length how many of them.
-     * @return the content hash the operator's maps use for keys and rows (package-private for its test).
+     * @return a 32-bit fold of the 64-bit hash the operator's key tables use for key and row bytes (under
+     *         {@link KeyHash#DEFAULT_SEED}), package-private for its test.
      */
     static int contentHash(final byte[] data, final int length)
     {
-        return Bytes.hash(data, length);
+        final long h = KeyHash.hash(new UnsafeBuffer(data, 0, length), 0, length);
+        return (int)(h ^ (h >>> 32));
     }
 
-    /** Bytes compared by content: a key, or a row of the unmatchable store; also the reusable probe. */
-    private static final class Bytes
-    {
-        byte[] data;
-        int length;
-        int hash;
-
-        Bytes(final int capacity)
-        {
-            data = new byte[capacity];
-        }
-
-        Bytes(final byte[] data)
-        {
-            this.data = data;
-            this.length = data.length;
-            this.hash = hash(data, data.length);
-        }
-
-        void set(final org.agrona.DirectBuffer buffer, final int offset, final int length)
-        {
-            if (data.length < length)
-            {
-                data = new byte[Math.max(length, data.length * 2)];
-            }
-            buffer.getBytes(offset, data, 0, length);
-            this.length = length;
-            this.hash = hash(data, length);
-        }
-
-        byte[] copy()
-        {
-            return Arrays.copyOf(data, length);
-        }
-
-        /**
-         * The content hash of a key or row: each 8-byte block multiplied in (a bijection of one block), then
-         * {@link KeyHash#mix}, under a fixed seed, folded to 32 bits. A polynomial byte hash ({@code 31 * h + b}) gives whole families of distinct 8-byte keys the
-         * same value (keys 7,935 apart collide), and colliding keys turn the groups' hash map bins into
-         * trees it must walk; the mixed hash is a bijection on one 8-byte block, so such keys stay apart.
-         * The seed is fixed so that iteration order, and with it the order of a watermark step's netted
-         * changes, is the same in every run.
-         */
-        static int hash(final byte[] data, final int length)
-        {
-            long h = KeyHash.DEFAULT_SEED ^ length;
-            int i = 0;
-            for (; i + Long.BYTES <= length; i += Long.BYTES)
-            {
-                // two multiplications a block (murmur's shape), one full finalisation at the end
-                h = Long.rotateLeft(h ^ (long)LITTLE_ENDIAN_LONGS.get(data, i) * 0x87C37B91114253D5L, 31) * 0x4CF5AD432745937FL;
-            }
-            long tail = 0;
-            for (int shift = 0; i < length; i++, shift += Byte.SIZE)
-            {
-                tail |= (data[i] & 0xFFL) << shift;
-            }
-            final long z = KeyHash.mix(h ^ tail);
-            return (int)(z ^ (z >>> 32));
-        }
-
-        @Override
-        public int hashCode()
-        {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(final Object o)
-        {
-            if (!(o instanceof Bytes))
-            {
-                return false;
-            }
-            final Bytes b = (Bytes)o;
-            return length == b.length && hash == b.hash && Arrays.equals(data, 0, length, b.data, 0, b.length);
-        }
-    }
-
-    /** One key's rows, per input. */
-    private static final class Group
-    {
-        final Bytes key;
-        final Entry[][] rows;
-        final int[] sizes;
-        int total;
-        /** The expiry pass that last visited it (to net each group once per watermark step). */
-        long expiryPass;
-
-        Group(final Bytes key, final int inputs)
-        {
-            this.key = key;
-            this.rows = new Entry[inputs][];
-            for (int i = 0; i < inputs; i++)
-            {
-                rows[i] = new Entry[2];
-            }
-            this.sizes = new int[inputs];
-        }
-
-        void add(final Entry e)
-        {
-            final int i = e.input;
-            if (sizes[i] == rows[i].length)
-            {
-                rows[i] = Arrays.copyOf(rows[i], rows[i].length * 2);
-            }
-            rows[i][sizes[i]++] = e;
-            total++;
-        }
-
-        /** @return the first stored copy of an equal row of input {@code input}, or null. */
-        Entry find(final int input, final byte[] bytes, final int length, final int hash)
-        {
-            final Entry[] list = rows[input];
-            for (int k = 0; k < sizes[input]; k++)
-            {
-                final Entry e = list[k];
-                if (e.hash == hash && e.length == length && Arrays.equals(e.bytes, 0, length, bytes, 0, length))
-                {
-                    return e;
-                }
-            }
-            return null;
-        }
-
-        void remove(final Entry e)
-        {
-            final int i = e.input;
-            final Entry[] list = rows[i];
-            for (int k = 0; k < sizes[i]; k++)
-            {
-                if (list[k] == e)
-                {
-                    // Shifted, not swapped: the copies stay in arrival order, so a retraction takes the oldest copy.
-                    System.arraycopy(list, k + 1, list, k, sizes[i] - k - 1);
-                    list[--sizes[i]] = null;
-                    total--;
-                    return;
-                }
-            }
-        }
-    }
-
-    /** A combination by content, for netting a watermark step's changes. */
+    /** A combination by content, for netting a watermark step's changes (record addresses, 0 for padded). */
     private static final class Combination
     {
-        final Entry[] rows;
+        final long[] rows;
         final int hash;
 
-        Combination(final Entry[] rows)
+        Combination(final long[] rows, final UnsafeBuffer scratch)
         {
             this.rows = rows;
             int h = 1;
-            for (final Entry e : rows)
+            for (final long record : rows)
             {
-                h = 31 * h + (e == null ? 0 : e.hash);
+                int rowHash = 0;
+                if (record != 0)
+                {
+                    final int length = MultiRowDescriptor.rowLength(record);
+                    scratch.wrap(MultiRowDescriptor.rowAddress(record), length);
+                    final long z = KeyHash.hash(scratch, 0, length);
+                    rowHash = (int)(z ^ (z >>> 32));
+                }
+                h = 31 * h + rowHash;
             }
             this.hash = h;
         }
@@ -303,10 +126,10 @@ public final class MultiJoin implements JoinOperator
             {
                 return false;
             }
-            final Entry[] other = ((Combination)o).rows;
+            final long[] other = ((Combination)o).rows;
             for (int i = 0; i < rows.length; i++)
             {
-                if (rows[i] == null ? other[i] != null : !rows[i].sameRow(other[i]))
+                if (rows[i] == 0 ? other[i] != 0 : other[i] == 0 || !MultiRowStore.sameRow(rows[i], other[i]))
                 {
                     return false;
                 }
@@ -331,30 +154,44 @@ public final class MultiJoin implements JoinOperator
     private final DeadLetterHandler deadLetters;
     private final JoinCounters counters = new JoinCounters();
     private final long maxLiveRows;
+    private final long seed;
+    /** ANDed into every hash: -1, or narrow in a test of colliding keys. */
+    private final long hashMask;
 
-    private final Map<Bytes, Group> groups = new HashMap<>();
-    /** Per input: rows that can never match, by content. */
-    private final List<Map<Bytes, ArrayList<Entry>>> unmatchable = new ArrayList<>();
-    private final PriorityQueue<Entry> expiries = new PriorityQueue<>((a, b) -> Long.compare(a.deadline, b.deadline));
+    /** Records, buckets and group arrays. */
+    private final MultiRowStore store;
+    /** Key hash to the key's bucket (one bucket per key, colliding keys apart). */
+    private final MultiKeyTable keyTable;
+    /** Content hash to the bucket of the rows that can never match (rows of colliding hashes share it). */
+    private final MultiKeyTable rowTable;
     private final long[] watermarks;
     private final boolean[] idle;
     private long joinWatermark = Long.MIN_VALUE;
     private final long[] liveRows;
-    private long storedBytes;
 
+    /** The state TTL queue: a binary min-heap of records by deadline ({@code ts + stateTtl}, saturated). */
+    private long[] queue = new long[64];
+    private long[] queueDeadlines = new long[64];
+    private int queueSize;
+
+    /** The event's key, extracted. */
     private final UnsafeBuffer key;
-    private final Bytes probe = new Bytes(64);
-    private final Bytes rowProbe = new Bytes(256);
-    /** The combination being enumerated: per input the stored entry, null for padded. */
-    private final Entry[] combo;
+    /** A stored row's key, extracted to tell colliding keys apart. */
+    private final UnsafeBuffer storedKey;
+    private final UnsafeBuffer storedBuffer = new UnsafeBuffer(0, 0);
+    private final RowView storedRow = new RowView();
+    private final UnsafeBuffer hashBuffer = new UnsafeBuffer(0, 0);
+    /** The combination being enumerated: per input the stored record, 0 for padded. */
+    private final long[] combo;
     private final UnsafeBuffer[] buffers;
     private final RowView[] views;
     /** What the handler gets: views[i] or null. */
     private final RowView[] out;
-    /** The group being enumerated (null: a row that matches nothing, only padding follows). */
-    private Group current;
+    /** The bucket being enumerated (0: a row that matches nothing, only padding follows). */
+    private long current;
     /** The changed row and its input, for the prefix callback. */
-    private Entry changed;
+    private long changed;
+    private int changedInput;
     private boolean inserting;
     private long step;
     /** Watermark steps: combinations are netted here instead of being emitted. */
@@ -364,23 +201,48 @@ public final class MultiJoin implements JoinOperator
      * retractions' walk runs first), whatever the rows' hashes are.
      */
     private final Map<Combination, int[]> net = new LinkedHashMap<>();
-    private final ArrayList<Entry> expiring = new ArrayList<>();
-    /** Removed entries for reuse; at most {@link #MAX_POOLED}. */
-    private Entry[] pool = new Entry[64];
-    private int poolSize;
-    private static final int MAX_POOLED = 1 << 16;
-    private final ArrayList<Group> expiringGroups = new ArrayList<>();
-    private long expiryPass;
+    /** A watermark step's expiring records, their buckets (0: a row that can never match, handled at once). */
+    private long[] expiring = new long[64];
+    private long[] expiringBuckets = new long[64];
+    private int[] expiringGroup = new int[64];
+    private int[] expiringOrder = new int[64];
+    private int expiringCount;
+    /** The step's distinct buckets, in first-met order, their hashes, and an open-addressing set of them. */
+    private long[] groupBuckets = new long[64];
+    private long[] groupHashes = new long[64];
+    private int[] groupStart = new int[65];
+    private int groupCount;
+    private int[] groupSlots = new int[64];
+    private long[] groupSet = new long[128];
+    private int[] groupSetIndex = new int[128];
 
     /**
      * @param spec        a {@link JoinKind#MULTI} spec.
      * @param config      the sizing: {@link StateConfig#maxKeyLength()} and {@link StateConfig#maxLiveRows()}.
      * @param results     receives the output ({@link ResultHandler#onMultiResult}).
      * @param deadLetters receives the rows that cannot be processed.
-     * @throws UnsupportedOperationException when the configuration names a state directory.
+     * @throws DurableStateException when the configuration names a state directory whose state file cannot be
+     *         reopened (damaged, of another spec, or not fitting the state's limits).
      */
     public MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
+        this(spec, config, results, deadLetters, -1L);
+    }
+
+    /**
+     * As {@link #MultiJoin(JoinSpec, StateConfig, ResultHandler, DeadLetterHandler)}, with the key and content
+     * hashes masked: a test makes distinct keys collide with a narrow mask.
+     *
+     * @param spec        a {@link JoinKind#MULTI} spec.
+     * @param config      the sizing.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @param hashMask    ANDed into every hash; -1 in production.
+     */
+    MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final long hashMask)
+    {
+        this.hashMask = hashMask;
         JoinOperators.requireKind(spec, JoinKind.MULTI);
         this.stateDirectory = config.stateDirectory();
         this.fingerprint = spec.fingerprint();
@@ -389,6 +251,7 @@ public final class MultiJoin implements JoinOperator
         this.results = results;
         this.deadLetters = deadLetters;
         this.maxLiveRows = config.maxLiveRows();
+        this.seed = config.hashSeed();
         this.left = new boolean[n];
         this.keys = new KeyExtractor[n];
         this.filters = new RowPredicate[n];
@@ -407,7 +270,6 @@ public final class MultiJoin implements JoinOperator
             filters[i] = new RowPredicate(multi.filter(i), multi.schema(i), "inputs[" + i + "].filter.field");
             ttl[i] = multi.stateTtl(i);
             anyTtl |= ttl[i] > 0;
-            unmatchable.add(new HashMap<>());
         }
         this.anyTtl = anyTtl;
         final int[] perLevel = new int[n];
@@ -444,18 +306,30 @@ public final class MultiJoin implements JoinOperator
         this.idle = new boolean[n];
         this.liveRows = new long[n];
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
-        this.combo = new Entry[n];
+        this.storedKey = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
+        this.combo = new long[n];
         this.buffers = new UnsafeBuffer[n];
         this.views = new RowView[n];
         this.out = new RowView[n];
         for (int i = 0; i < n; i++)
         {
-            buffers[i] = new UnsafeBuffer(new byte[0]);
+            buffers[i] = new UnsafeBuffer(0, 0);
             views[i] = new RowView();
         }
+        this.keyTable = new MultiKeyTable();
+        this.rowTable = new MultiKeyTable();
+        this.store = new MultiRowStore(n, config.chunkSize(), config.maxStateBytes());
         if (stateDirectory != null)
         {
-            load();
+            try
+            {
+                load();
+            }
+            catch (final RuntimeException e)
+            {
+                release();
+                throw e;
+            }
         }
     }
 
@@ -483,6 +357,10 @@ public final class MultiJoin implements JoinOperator
         if (stateDirectory == null)
         {
             throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
+        }
+        if (released)
+        {
+            throw new IllegalStateException("persist() after close: the state is released");
         }
         io.junction.internal.durable.OwnerOnlyFiles.createDirectories(stateDirectory);
         final java.nio.file.Path file = stateDirectory.resolve(STATE_FILE);
@@ -514,26 +392,9 @@ public final class MultiJoin implements JoinOperator
                 rows += liveRows[i];
             }
             out.writeLong(rows);
-            for (int i = 0; i < n; i++)
-            {
-                for (final ArrayList<Entry> copies : unmatchable.get(i).values())
-                {
-                    for (final Entry e : copies)
-                    {
-                        writeEntry(out, e);
-                    }
-                }
-            }
-            for (final Group group : groups.values())
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    for (int k = 0; k < group.sizes[i]; k++)
-                    {
-                        writeEntry(out, group.rows[i][k]);
-                    }
-                }
-            }
+            final byte[] scratch = new byte[MultiRowDescriptor.MAX_ROW_LENGTH];
+            writeTable(out, rowTable, scratch);
+            writeTable(out, keyTable, scratch);
             out.flush();
             final long checksum = crc.getValue();
             out.writeLong(checksum);
@@ -545,12 +406,34 @@ public final class MultiJoin implements JoinOperator
         io.junction.internal.durable.SmallFiles.fsyncDirectory(stateDirectory);
     }
 
-    private static void writeEntry(final java.io.DataOutputStream out, final Entry e) throws java.io.IOException
+    /** Writes every record of a table's buckets, per bucket and input in arrival order. */
+    private void writeTable(final java.io.DataOutputStream out, final MultiKeyTable table, final byte[] scratch)
+        throws java.io.IOException
     {
-        out.writeByte(e.input);
-        out.writeLong(e.ts);
-        out.writeInt(e.length);
-        out.write(e.bytes, 0, e.length);
+        for (long s = 0; s < table.slots(); s++)
+        {
+            final long bucket = table.bucketAt(s);
+            if (bucket == 0)
+            {
+                continue;
+            }
+            for (int i = 0; i < n; i++)
+            {
+                final long group = MultiBucketDescriptor.group(bucket, i);
+                final int size = MultiBucketDescriptor.size(group);
+                for (int k = 0; k < size; k++)
+                {
+                    final long record = MultiBucketDescriptor.record(group, k);
+                    final int length = MultiRowDescriptor.rowLength(record);
+                    storedBuffer.wrap(MultiRowDescriptor.rowAddress(record), length);
+                    storedBuffer.getBytes(0, scratch, 0, length);
+                    out.writeByte(MultiRowDescriptor.input(record));
+                    out.writeLong(MultiRowDescriptor.ts(record));
+                    out.writeInt(length);
+                    out.write(scratch, 0, length);
+                }
+            }
+        }
     }
 
     /** Reopens what {@link #persist()} wrote; a missing file is a fresh start, anything else wrong is refused. */
@@ -609,35 +492,16 @@ public final class MultiJoin implements JoinOperator
             final int input = in.get();
             final long ts = in.getLong();
             final int length = in.getInt();
+            if (input < 0 || input >= n || length < 0 || length > MultiRowDescriptor.MAX_ROW_LENGTH || length > in.remaining() - Long.BYTES)
+            {
+                throw new DurableStateException(file + " is damaged (row " + r + " of input " + input + ", " + length + " bytes)");
+            }
             row.wrap(buffer, in.position(), length);
             in.position(in.position() + length);
-            final int keyLength = keys[input].extract(row, key, 0, key.capacity());
-            final boolean matchable = keyLength >= 0 && filters[input].test(row);
-            final long deadline = ttl[input] > 0 ? saturatedAdd(ts, ttl[input]) : Long.MAX_VALUE;
-            if (!matchable)
+            if (!restore(input, row, ts))
             {
-                final Entry entry = obtain(row, ts, input, null, deadline);
-                rowProbe.set(row.buffer(), row.offset(), row.length());
-                ArrayList<Entry> copies = unmatchable.get(input).get(rowProbe);
-                if (copies == null)
-                {
-                    copies = new ArrayList<>(1);
-                    unmatchable.get(input).put(new Bytes(rowProbe.copy()), copies);
-                }
-                copies.add(entry);
-                stored(entry);
-                continue;
+                throw new DurableStateException(file + " does not fit this operator's state limits (row " + r + " of " + rows + ")");
             }
-            probe.set(key, 0, keyLength);
-            Group group = groups.get(probe);
-            if (group == null)
-            {
-                group = new Group(new Bytes(probe.copy()), n);
-                groups.put(group.key, group);
-            }
-            final Entry entry = obtain(row, ts, input, group, deadline);
-            group.add(entry);
-            stored(entry);
         }
     }
 
@@ -651,7 +515,7 @@ public final class MultiJoin implements JoinOperator
     public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         counters.rowsIn++;
-        if (input < 0 || input >= n || kind == null || row == null)
+        if (input < 0 || input >= n || kind == null || row == null || row.length() > MultiRowDescriptor.MAX_ROW_LENGTH)
         {
             deadLetter(input < 0 || input >= n ? 0 : input, kind == null ? ChangeKind.INSERT : kind, row, ts, step,
                 DeadLetterReason.MALFORMED_ROW);
@@ -676,6 +540,103 @@ public final class MultiJoin implements JoinOperator
         }
     }
 
+    /** @return the hash of the event's key, extracted into {@link #key}. */
+    private long keyHash(final int keyLength)
+    {
+        return KeyHash.hash(seed, key, 0, keyLength) & hashMask;
+    }
+
+    /** @return the content hash of a row that can never match. */
+    private long rowHash(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    {
+        return KeyHash.hash(seed, buffer, offset, length) & hashMask;
+    }
+
+    /**
+     * @return the bucket of the key in {@link #key} ({@code keyLength} bytes, hash {@code hash}), or 0: of the
+     *         buckets under the hash, the one whose rows have that key.
+     */
+    private long findKey(final long hash, final int keyLength)
+    {
+        for (long s = keyTable.home(hash); ; s = keyTable.next(s))
+        {
+            final long bucket = keyTable.bucketAt(s);
+            if (bucket == 0)
+            {
+                return 0;
+            }
+            if (keyTable.hashAt(s) == hash)
+            {
+                if (sameKey(bucket, keyLength))
+                {
+                    return bucket;
+                }
+                counters.hashCollisions++;
+            }
+        }
+    }
+
+    /** @return whether the bucket's rows have the key in {@link #key}: one of them has its key extracted. */
+    private boolean sameKey(final long bucket, final int keyLength)
+    {
+        final long record = store.anyRecord(bucket);
+        if (record == 0)
+        {
+            return false;
+        }
+        MultiRowStore.wrap(record, storedBuffer, storedRow);
+        final int length = keys[MultiRowDescriptor.input(record)].extract(storedRow, storedKey, 0, storedKey.capacity());
+        return length == keyLength && BufferCompare.equals(storedKey, 0, key, 0, keyLength);
+    }
+
+    /** @return the bucket of the rows that can never match under a content hash, or 0. */
+    private long findRows(final long hash)
+    {
+        for (long s = rowTable.home(hash); ; s = rowTable.next(s))
+        {
+            final long bucket = rowTable.bucketAt(s);
+            if (bucket == 0 || rowTable.hashAt(s) == hash)
+            {
+                return bucket;
+            }
+        }
+    }
+
+    /**
+     * Finds or creates the bucket of a hash and makes room in its group of {@code input}.
+     *
+     * @return the bucket, or 0 (nothing changed) when there is no memory for it.
+     */
+    private long bucketFor(final MultiKeyTable table, final long hash, final long found, final int input)
+    {
+        long bucket = found;
+        boolean created = false;
+        if (bucket == 0)
+        {
+            bucket = store.createBucket();
+            if (bucket == 0)
+            {
+                return 0;
+            }
+            if (!table.insert(hash, bucket))
+            {
+                store.freeBucket(bucket);
+                return 0;
+            }
+            created = true;
+        }
+        if (!store.reserve(bucket, input))
+        {
+            if (created)
+            {
+                table.remove(hash, bucket);
+                store.freeBucket(bucket);
+            }
+            return 0;
+        }
+        return bucket;
+    }
+
     private void insert(
         final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final boolean matchable,
         final int keyLength)
@@ -692,47 +653,89 @@ public final class MultiJoin implements JoinOperator
             deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
+        final long record = store.allocateRecord(row.length());
+        if (record == 0)
+        {
+            deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
+        }
         if (!matchable)
         {
-            final Entry entry = obtain(row, ts, input, null, deadline);
-            rowProbe.set(row.buffer(), row.offset(), row.length());
-            ArrayList<Entry> copies = unmatchable.get(input).get(rowProbe);
-            if (copies == null)
+            final long hash = rowHash(row.buffer(), row.offset(), row.length());
+            final long bucket = bucketFor(rowTable, hash, findRows(hash), input);
+            if (bucket == 0)
             {
-                copies = new ArrayList<>(1);
-                unmatchable.get(input).put(new Bytes(rowProbe.copy()), copies);
+                store.freeRecord(record, row.length());
+                deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+                return;
             }
-            copies.add(entry);
-            stored(entry);
+            store.writeRecord(record, row, ts, input, MultiRowDescriptor.FLAG_UNMATCHABLE);
+            store.append(bucket, input, record);
+            stored(record, input, deadline);
             if (input == 0)
             {
-                lone(entry, +1);
+                lone(record, +1);
             }
             return;
         }
-        probe.set(key, 0, keyLength);
-        Group group = groups.get(probe);
-        if (group == null)
+        final long hash = keyHash(keyLength);
+        final long bucket = bucketFor(keyTable, hash, findKey(hash, keyLength), input);
+        if (bucket == 0)
         {
-            group = new Group(new Bytes(probe.copy()), n);
-            groups.put(group.key, group);
+            store.freeRecord(record, row.length());
+            deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            return;
         }
-        final Entry entry = obtain(row, ts, input, group, deadline);
-        current = group;
+        store.writeRecord(record, row, ts, input, 0);
+        current = bucket;
         if (input == 0)
         {
-            group.add(entry);
-            set(0, entry);
+            store.append(bucket, 0, record);
+            set(0, record);
             walk(1, n, +1);
         }
         else
         {
-            changed = entry;
+            changed = record;
+            changedInput = input;
             inserting = true;
             walk(0, input, 0);
-            group.add(entry);
+            store.append(bucket, input, record);
         }
-        stored(entry);
+        stored(record, input, deadline);
+    }
+
+    /** Durable mode's reopen: stores a row as {@link #insert} would, without output. @return false when it does not fit. */
+    private boolean restore(final int input, final RowView row, final long ts)
+    {
+        final int keyLength = keys[input].extract(row, key, 0, key.capacity());
+        final boolean matchable = keyLength >= 0 && filters[input].test(row);
+        final long deadline = ttl[input] > 0 ? saturatedAdd(ts, ttl[input]) : Long.MAX_VALUE;
+        final long record = store.allocateRecord(row.length());
+        if (record == 0)
+        {
+            return false;
+        }
+        final long bucket;
+        if (matchable)
+        {
+            final long hash = keyHash(keyLength);
+            bucket = bucketFor(keyTable, hash, findKey(hash, keyLength), input);
+        }
+        else
+        {
+            final long hash = rowHash(row.buffer(), row.offset(), row.length());
+            bucket = bucketFor(rowTable, hash, findRows(hash), input);
+        }
+        if (bucket == 0)
+        {
+            store.freeRecord(record, row.length());
+            return false;
+        }
+        store.writeRecord(record, row, ts, input, matchable ? 0 : MultiRowDescriptor.FLAG_UNMATCHABLE);
+        store.append(bucket, input, record);
+        stored(record, input, deadline);
+        return true;
     }
 
     private void retract(
@@ -741,97 +744,65 @@ public final class MultiJoin implements JoinOperator
     {
         if (!matchable)
         {
-            rowProbe.set(row.buffer(), row.offset(), row.length());
-            final ArrayList<Entry> copies = unmatchable.get(input).get(rowProbe);
-            if (copies == null)
+            final long hash = rowHash(row.buffer(), row.offset(), row.length());
+            final long bucket = findRows(hash);
+            final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row);
+            if (record == 0)
             {
                 deadLetter(input, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
                 return;
             }
-            final Entry entry = copies.remove(0); // the oldest copy, as for a matchable row
-            if (copies.isEmpty())
+            // The oldest copy, as for a matchable row.
+            store.unlink(bucket, input, record);
+            removed(record, input);
+            if (store.isEmpty(bucket))
             {
-                unmatchable.get(input).remove(rowProbe);
+                rowTable.remove(hash, bucket);
+                store.freeBucket(bucket);
             }
-            removed(entry);
             if (input == 0)
             {
-                lone(entry, -1);
+                lone(record, -1);
             }
-            release(entry);
+            store.freeRecord(record);
             return;
         }
-        probe.set(key, 0, keyLength);
-        final Group group = groups.get(probe);
-        rowProbe.set(row.buffer(), row.offset(), row.length());
-        final Entry entry = group == null ? null : group.find(input, rowProbe.data, rowProbe.length, rowProbe.hash);
-        if (entry == null)
+        final long hash = keyHash(keyLength);
+        final long bucket = findKey(hash, keyLength);
+        final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row);
+        if (record == 0)
         {
             deadLetter(input, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
             return;
         }
-        group.remove(entry);
-        removed(entry);
-        current = group;
+        store.unlink(bucket, input, record);
+        removed(record, input);
+        current = bucket;
         if (input == 0)
         {
-            set(0, entry);
+            set(0, record);
             walk(1, n, -1);
         }
         else
         {
-            changed = entry;
+            changed = record;
+            changedInput = input;
             inserting = false;
             walk(0, input, 0);
         }
-        if (group.total == 0)
+        if (store.isEmpty(bucket))
         {
-            groups.remove(group.key);
+            keyTable.remove(hash, bucket);
+            store.freeBucket(bucket);
         }
-        release(entry);
-    }
-
-    /** @return a pooled entry holding a copy of the row. */
-    private Entry obtain(final RowView row, final long ts, final int input, final Group group, final long deadline)
-    {
-        final Entry entry;
-        if (poolSize > 0)
-        {
-            entry = pool[--poolSize];
-            pool[poolSize] = null;
-        }
-        else
-        {
-            entry = new Entry();
-        }
-        entry.fill(row, ts, input, group, deadline);
-        return entry;
-    }
-
-    /** Returns a removed entry to the pool, unless the TTL queue still holds it (it is released when polled). */
-    private void release(final Entry entry)
-    {
-        if (entry.queued)
-        {
-            return;
-        }
-        entry.group = null;
-        if (poolSize == pool.length)
-        {
-            if (pool.length >= MAX_POOLED)
-            {
-                return;
-            }
-            pool = Arrays.copyOf(pool, pool.length * 2);
-        }
-        pool[poolSize++] = entry;
+        store.freeRecord(record);
     }
 
     /** A first-input row that matches nothing: padded through the chain when every later join is left. */
-    private void lone(final Entry entry, final int sign)
+    private void lone(final long record, final int sign)
     {
-        current = null;
-        set(0, entry);
+        current = 0;
+        set(0, record);
         walk(1, n, sign);
     }
 
@@ -855,13 +826,13 @@ public final class MultiJoin implements JoinOperator
             return;
         }
         int matched = 0;
-        if (current != null)
+        if (current != 0)
         {
-            final Entry[] list = current.rows[level];
-            final int size = current.sizes[level];
+            final long group = MultiBucketDescriptor.group(current, level);
+            final int size = MultiBucketDescriptor.size(group);
             for (int k = 0; k < size; k++)
             {
-                set(level, list[k]);
+                set(level, MultiBucketDescriptor.record(group, k));
                 if (on(level))
                 {
                     matched++;
@@ -871,7 +842,7 @@ public final class MultiJoin implements JoinOperator
         }
         if (matched == 0 && left[level])
         {
-            set(level, null);
+            set(level, 0);
             walk(level + 1, stop, sign);
         }
     }
@@ -879,7 +850,7 @@ public final class MultiJoin implements JoinOperator
     /** The prefix {@code combo[0..c-1]} is fixed: the changed row's difference for it. */
     private void atChanged()
     {
-        final int c = changed.input;
+        final int c = changedInput;
         set(c, changed);
         if (!on(c))
         {
@@ -887,11 +858,11 @@ public final class MultiJoin implements JoinOperator
         }
         // The other rows of the input that match this prefix (the changed row is not in the group now).
         int others = 0;
-        final Entry[] list = current.rows[c];
-        final int size = current.sizes[c];
+        final long group = MultiBucketDescriptor.group(current, c);
+        final int size = MultiBucketDescriptor.size(group);
         for (int k = 0; k < size && others == 0; k++)
         {
-            set(c, list[k]);
+            set(c, MultiBucketDescriptor.record(group, k));
             if (on(c))
             {
                 others++;
@@ -902,23 +873,21 @@ public final class MultiJoin implements JoinOperator
         walk(c + 1, n, sign);
         if (others == 0 && left[c])
         {
-            set(c, null);
+            set(c, 0);
             walk(c + 1, n, -sign);
         }
     }
 
-    private void set(final int level, final Entry entry)
+    private void set(final int level, final long record)
     {
-        combo[level] = entry;
-        if (entry == null)
+        combo[level] = record;
+        if (record == 0)
         {
             out[level] = null;
         }
         else
         {
-            buffers[level].wrap(entry.bytes, 0, entry.length);
-            views[level].wrap(buffers[level], 0, entry.length);
-            out[level] = views[level];
+            out[level] = MultiRowStore.wrap(record, buffers[level], views[level]);
         }
     }
 
@@ -946,38 +915,120 @@ public final class MultiJoin implements JoinOperator
     {
         if (collecting)
         {
-            final int[] count = net.computeIfAbsent(new Combination(combo.clone()), c -> new int[1]);
+            final int[] count = net.computeIfAbsent(new Combination(combo.clone(), hashBuffer), c -> new int[1]);
             count[0] += sign;
             return;
         }
         long ts = Long.MIN_VALUE;
         for (int i = 0; i < n; i++)
         {
-            if (combo[i] != null && combo[i].ts > ts)
+            if (combo[i] != 0)
             {
-                ts = combo[i].ts;
+                final long t = MultiRowDescriptor.ts(combo[i]);
+                if (t > ts)
+                {
+                    ts = t;
+                }
             }
         }
         counters.rowsOut++;
         results.onMultiResult(sign > 0 ? ChangeKind.INSERT : ChangeKind.DELETE, out, ts, step);
     }
 
-    private void stored(final Entry entry)
+    private void stored(final long record, final int input, final long deadline)
     {
-        liveRows[entry.input]++;
-        storedBytes += entry.length;
-        if (ttl[entry.input] > 0)
+        liveRows[input]++;
+        if (ttl[input] > 0)
         {
-            entry.queued = true;
-            expiries.add(entry);
+            enqueue(record, deadline);
         }
     }
 
-    private void removed(final Entry entry)
+    private void removed(final long record, final int input)
     {
-        entry.removed = true;
-        liveRows[entry.input]--;
-        storedBytes -= entry.length;
+        liveRows[input]--;
+        final int index = MultiRowDescriptor.queueIndex(record);
+        if (index >= 0)
+        {
+            dequeue(index);
+        }
+    }
+
+    private void enqueue(final long record, final long deadline)
+    {
+        if (queueSize == queue.length)
+        {
+            queue = Arrays.copyOf(queue, queueSize * 2);
+            queueDeadlines = Arrays.copyOf(queueDeadlines, queueSize * 2);
+        }
+        siftUp(queueSize++, record, deadline);
+    }
+
+    private void siftUp(final int from, final long record, final long deadline)
+    {
+        int i = from;
+        while (i > 0)
+        {
+            final int parent = (i - 1) >>> 1;
+            if (queueDeadlines[parent] <= deadline)
+            {
+                break;
+            }
+            place(i, queue[parent], queueDeadlines[parent]);
+            i = parent;
+        }
+        place(i, record, deadline);
+    }
+
+    private void siftDown(final int from, final long record, final long deadline)
+    {
+        int i = from;
+        final int half = queueSize >>> 1;
+        while (i < half)
+        {
+            int child = 2 * i + 1;
+            if (child + 1 < queueSize && queueDeadlines[child + 1] < queueDeadlines[child])
+            {
+                child++;
+            }
+            if (deadline <= queueDeadlines[child])
+            {
+                break;
+            }
+            place(i, queue[child], queueDeadlines[child]);
+            i = child;
+        }
+        place(i, record, deadline);
+    }
+
+    private void place(final int i, final long record, final long deadline)
+    {
+        queue[i] = record;
+        queueDeadlines[i] = deadline;
+        MultiRowDescriptor.queueIndex(record, i);
+    }
+
+    /** Takes the record in queue slot {@code index} out of the queue. */
+    private void dequeue(final int index)
+    {
+        MultiRowDescriptor.queueIndex(queue[index], -1);
+        final int last = --queueSize;
+        if (index == last)
+        {
+            queue[last] = 0;
+            return;
+        }
+        final long moved = queue[last];
+        final long movedDeadline = queueDeadlines[last];
+        queue[last] = 0;
+        if (index > 0 && queueDeadlines[(index - 1) >>> 1] > movedDeadline)
+        {
+            siftUp(index, moved, movedDeadline);
+        }
+        else
+        {
+            siftDown(index, moved, movedDeadline);
+        }
     }
 
     private long totalLive()
@@ -1075,68 +1126,90 @@ public final class MultiJoin implements JoinOperator
     /** Rows with {@code ts + stateTtl < watermark} leave their inputs; the step emits the chain's net difference. */
     private void expire(final long watermark, final long step)
     {
-        if (!anyTtl)
+        if (!anyTtl || queueSize == 0 || queueDeadlines[0] >= watermark)
         {
             return;
         }
-        expiring.clear();
-        while (!expiries.isEmpty() && expiries.peek().deadline < watermark)
+        expiringCount = 0;
+        while (queueSize > 0 && queueDeadlines[0] < watermark)
         {
-            final Entry e = expiries.poll();
-            e.queued = false;
-            if (e.removed)
+            final long record = queue[0];
+            dequeue(0);
+            if (expiringCount == expiring.length)
             {
-                release(e);
+                growExpiring();
             }
-            else
-            {
-                expiring.add(e);
-            }
-        }
-        if (expiring.isEmpty())
-        {
-            return;
+            expiring[expiringCount++] = record;
         }
         this.step = step;
-        final long pass = ++expiryPass;
-        expiringGroups.clear();
-        for (final Entry e : expiring)
+        for (int e = 0; e < expiringCount; e++)
         {
             counters.expiredRows++;
-            if (e.group == null)
+            final long record = expiring[e];
+            final int input = MultiRowDescriptor.input(record);
+            expiringBuckets[e] = 0;
+            if ((MultiRowDescriptor.flags(record) & MultiRowDescriptor.FLAG_UNMATCHABLE) != 0)
             {
-                rowProbe.set(new UnsafeBuffer(e.bytes, 0, e.length), 0, e.length);
-                final ArrayList<Entry> copies = unmatchable.get(e.input).get(rowProbe);
-                copies.remove(e);
-                if (copies.isEmpty())
+                final int length = MultiRowDescriptor.rowLength(record);
+                storedBuffer.wrap(MultiRowDescriptor.rowAddress(record), length);
+                final long hash = rowHash(storedBuffer, 0, length);
+                final long bucket = findRows(hash);
+                store.unlink(bucket, input, record);
+                removed(record, input);
+                if (store.isEmpty(bucket))
                 {
-                    unmatchable.get(e.input).remove(rowProbe);
+                    rowTable.remove(hash, bucket);
+                    store.freeBucket(bucket);
                 }
-                removed(e);
-                if (e.input == 0)
+                if (input == 0)
                 {
-                    lone(e, -1);
+                    lone(record, -1);
                 }
+                continue;
             }
-            else if (e.group.expiryPass != pass)
+            MultiRowStore.wrap(record, storedBuffer, storedRow);
+            final int keyLength = keys[input].extract(storedRow, key, 0, key.capacity());
+            final long hash = keyHash(keyLength);
+            final long bucket = findKey(hash, keyLength);
+            expiringBuckets[e] = bucket;
+            expiringGroup[e] = groupOf(bucket, hash);
+        }
+        // The matchable records by bucket, in the order the buckets were met.
+        Arrays.fill(groupStart, 0, groupCount + 1, 0);
+        for (int e = 0; e < expiringCount; e++)
+        {
+            if (expiringBuckets[e] != 0)
             {
-                e.group.expiryPass = pass;
-                expiringGroups.add(e.group);
+                groupStart[expiringGroup[e] + 1]++;
             }
         }
-        for (final Group group : expiringGroups)
+        for (int g = 0; g < groupCount; g++)
         {
+            groupStart[g + 1] += groupStart[g];
+        }
+        for (int e = 0; e < expiringCount; e++)
+        {
+            if (expiringBuckets[e] != 0)
+            {
+                expiringOrder[groupStart[expiringGroup[e]]++] = e;
+            }
+        }
+        // groupStart[g] is now the end of group g's run: its start is the previous group's end.
+        int from = 0;
+        for (int g = 0; g < groupCount; g++)
+        {
+            final int to = groupStart[g];
+            final long bucket = groupBuckets[g];
             net.clear();
             collecting = true;
-            current = group;
+            current = bucket;
             walk(0, n, -1);
-            for (final Entry e : expiring)
+            for (int k = from; k < to; k++)
             {
-                if (e.group == group)
-                {
-                    group.remove(e);
-                    removed(e);
-                }
+                final long record = expiring[expiringOrder[k]];
+                final int input = MultiRowDescriptor.input(record);
+                store.unlink(bucket, input, record);
+                removed(record, input);
             }
             walk(0, n, +1);
             collecting = false;
@@ -1147,7 +1220,7 @@ public final class MultiJoin implements JoinOperator
                 {
                     continue;
                 }
-                final Entry[] rows = change.getKey().rows;
+                final long[] rows = change.getKey().rows;
                 for (int i = 0; i < n; i++)
                 {
                     set(i, rows[i]);
@@ -1158,17 +1231,92 @@ public final class MultiJoin implements JoinOperator
                 }
             }
             net.clear();
-            if (group.total == 0)
+            if (store.isEmpty(bucket))
             {
-                groups.remove(group.key);
+                keyTable.remove(groupHashes[g], bucket);
+                store.freeBucket(bucket);
+            }
+            from = to;
+        }
+        // Freed only now: the netted combinations refer to them until their group is emitted.
+        for (int e = 0; e < expiringCount; e++)
+        {
+            store.freeRecord(expiring[e]);
+        }
+        expiringCount = 0;
+        clearGroupSet();
+        current = 0;
+    }
+
+    private void growExpiring()
+    {
+        final int length = expiring.length * 2;
+        expiring = Arrays.copyOf(expiring, length);
+        expiringBuckets = Arrays.copyOf(expiringBuckets, length);
+        expiringGroup = Arrays.copyOf(expiringGroup, length);
+        expiringOrder = Arrays.copyOf(expiringOrder, length);
+    }
+
+    /** @return the index of a bucket among this step's distinct buckets, added when new. */
+    private int groupOf(final long bucket, final long hash)
+    {
+        if ((groupCount + 1) * 2 > groupSet.length)
+        {
+            final int length = groupSet.length * 2;
+            groupSet = new long[length];
+            groupSetIndex = new int[length];
+            for (int g = 0; g < groupCount; g++)
+            {
+                groupSlots[g] = setInsert(groupBuckets[g], g);
             }
         }
-        for (final Entry e : expiring)
+        final int mask = groupSet.length - 1;
+        for (int s = (int)KeyHash.mix(bucket) & mask; ; s = (s + 1) & mask)
         {
-            release(e);
+            if (groupSet[s] == bucket)
+            {
+                return groupSetIndex[s];
+            }
+            if (groupSet[s] == 0)
+            {
+                if (groupCount == groupBuckets.length)
+                {
+                    groupBuckets = Arrays.copyOf(groupBuckets, groupCount * 2);
+                    groupHashes = Arrays.copyOf(groupHashes, groupCount * 2);
+                    groupStart = Arrays.copyOf(groupStart, groupCount * 2 + 1);
+                    groupSlots = Arrays.copyOf(groupSlots, groupCount * 2);
+                }
+                groupSet[s] = bucket;
+                groupSetIndex[s] = groupCount;
+                groupSlots[groupCount] = s;
+                groupBuckets[groupCount] = bucket;
+                groupHashes[groupCount] = hash;
+                return groupCount++;
+            }
         }
-        expiring.clear();
-        expiringGroups.clear();
+    }
+
+    private int setInsert(final long bucket, final int index)
+    {
+        final int mask = groupSet.length - 1;
+        int s = (int)KeyHash.mix(bucket) & mask;
+        while (groupSet[s] != 0)
+        {
+            s = (s + 1) & mask;
+        }
+        groupSet[s] = bucket;
+        groupSetIndex[s] = index;
+        return s;
+    }
+
+    /** Empties the set of the step's distinct buckets, visiting only the slots they took. */
+    private void clearGroupSet()
+    {
+        for (int g = 0; g < groupCount; g++)
+        {
+            groupSet[groupSlots[g]] = 0;
+        }
+        groupCount = 0;
     }
 
     @Override
@@ -1187,10 +1335,11 @@ public final class MultiJoin implements JoinOperator
             later += liveRows[i];
         }
         counters.liveRight = later;
-        counters.stateBytes = storedBytes;
-        counters.usedStateBytes = storedBytes;
-        counters.liveStateBytes = storedBytes;
-        counters.pendingTimers = expiries.size();
+        final long tables = keyTable.bytes() + rowTable.bytes();
+        counters.stateBytes = store.reservedBytes() + tables;
+        counters.usedStateBytes = store.usedBytes() + tables;
+        counters.liveStateBytes = store.usedBytes() + keyTable.liveBytes() + rowTable.liveBytes();
+        counters.pendingTimers = queueSize;
         counters.watermark = joinWatermark;
         return counters;
     }
@@ -1204,7 +1353,7 @@ public final class MultiJoin implements JoinOperator
     /** @return the number of keys with stored rows that can match, for tests. */
     int keys()
     {
-        return groups.size();
+        return (int)keyTable.size();
     }
 
     @Override
@@ -1242,13 +1391,15 @@ public final class MultiJoin implements JoinOperator
 
     private void release()
     {
-        released = true;
-        groups.clear();
-        for (final Map<Bytes, ArrayList<Entry>> map : unmatchable)
+        if (released)
         {
-            map.clear();
+            return;
         }
-        expiries.clear();
+        released = true;
+        keyTable.close();
+        rowTable.close();
+        store.close();
+        queueSize = 0;
     }
 
     private static long saturatedAdd(final long a, final long b)

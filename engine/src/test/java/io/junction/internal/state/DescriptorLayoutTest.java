@@ -52,4 +52,35 @@ class DescriptorLayoutTest
         // The tag lives in a bit that an 8-aligned address never sets.
         assertEquals(0, RowGroup.ARRAY_TAG & -NativeArena.ALIGNMENT);
     }
+
+    @Test
+    void multiJoinRecordIsTheDocumentedLayout()
+    {
+        assertEquals(0, MultiRowDescriptor.TS_OFFSET);
+        assertEquals(8, MultiRowDescriptor.ROW_LENGTH_OFFSET);
+        assertEquals(10, MultiRowDescriptor.INPUT_OFFSET);
+        assertEquals(11, MultiRowDescriptor.FLAGS_OFFSET);
+        assertEquals(12, MultiRowDescriptor.QUEUE_INDEX_OFFSET);
+        // The row bytes follow the header in an 8-aligned record.
+        assertEquals(16, MultiRowDescriptor.HEADER_LENGTH);
+        assertEquals(0, MultiRowDescriptor.HEADER_LENGTH % NativeArena.ALIGNMENT);
+        // W7's row of four longs (46 bytes) takes 64 bytes of arena.
+        assertEquals(64, NativeArena.alignedSize(MultiRowDescriptor.recordLength(46)));
+    }
+
+    @Test
+    void multiJoinBucketAndGroupArrayAreTheDocumentedLayout()
+    {
+        assertEquals(8, MultiBucketDescriptor.GROUP_LENGTH);
+        assertEquals(0, MultiBucketDescriptor.groupOffset(0));
+        assertEquals(24, MultiBucketDescriptor.groupOffset(3));
+        assertEquals(32, MultiBucketDescriptor.length(4));
+        assertEquals(128, MultiBucketDescriptor.length(16));
+        assertEquals(0, MultiBucketDescriptor.CAPACITY_OFFSET);
+        assertEquals(4, MultiBucketDescriptor.SIZE_OFFSET);
+        assertEquals(8, MultiBucketDescriptor.SLOTS_OFFSET);
+        assertEquals(8, MultiBucketDescriptor.SLOT_LENGTH);
+        assertEquals(40, MultiBucketDescriptor.arrayLength(4));
+        assertEquals(0, MultiBucketDescriptor.ARRAY_TAG & -NativeArena.ALIGNMENT);
+    }
 }
