@@ -8,7 +8,8 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.internal.row.KeyHash;
 import io.junction.api.Side;
-import io.junction.join.IntervalJoin;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -52,7 +53,7 @@ public class IntervalJoinBenchmark
     @Param({"16", "0"})
     public int hotKeys;
 
-    private IntervalJoin join;
+    private JoinOperator join;
     private final BenchRows rows = new BenchRows();
     private long n;
     private Blackhole blackhole;
@@ -64,7 +65,7 @@ public class IntervalJoinBenchmark
         final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, type)
             .schemas(BenchRows.SCHEMA, BenchRows.SCHEMA).leftKey("key").rightKey("key")
             .interval(IntervalBounds.inclusive(-30_000, 30_000)).build();
-        join = new IntervalJoin(spec, StateConfig.defaults().withMaxKeys(1 << 18).withHotKeys(hotKeys),
+        join = JoinOperators.create(spec, StateConfig.defaults().withMaxKeys(1 << 18).withHotKeys(hotKeys),
             (kind, left, right, ts, step) -> this.blackhole.consume(ts), DeadLetterHandler.NONE);
     }
 

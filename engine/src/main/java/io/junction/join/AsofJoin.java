@@ -2,32 +2,20 @@ package io.junction.join;
 
 import io.junction.api.AsofSpec;
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
-import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.OperatorCounters;
 import org.agrona.DirectBuffer;
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -86,24 +74,29 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * <p>With a {@link StateConfig#stateDirectory()} the waiting left rows and the right rows live in its
  * files, and both timer wheels, the watermarks and the counters are carried across a close and reopen.
  *
+ * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle (counters, watermarks,
+ * the state, persist and close) and calls this for the rows, the watermark and the end of input.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class AsofJoin implements JoinOperator
+final class AsofJoin implements JoinAlgorithm
 {
+    /** The kind's name in the durable state's layout. */
+    static final String LAYOUT = "asof/time-ordered";
     /** Left record flag: the row has been emitted (eager mode): a pair, or padded for a left join. */
     private static final int EMITTED = 1;
     /** Left record flag: eager mode emitted the row padded (no candidate yet). */
     private static final int PADDED = 2;
-    /** Right record flag: linked into {@link #rightTimers}. */
-    private static final int SCHEDULED = 4;
+    // Right records: RecordTimers.SCHEDULED (4), the row is in rightTimers.
 
-    private final JoinCounters counters = new JoinCounters();
-    private final WatermarkTracker watermarks = new WatermarkTracker();
-    final PartitionState state;
+    private final OperatorParts parts;
+    private final JoinCounters counters;
+    private final WatermarkTracker watermarks;
+    private final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
     /** Right rows by the watermark at which no left row can select them any more; left rows are in the state's wheel. */
-    private final TimerWheel rightTimers;
+    private final RecordTimers rightTimers;
     private final AsofSpec.Direction direction;
     private final boolean eager;
     private final boolean bounded;
@@ -123,94 +116,55 @@ public final class AsofJoin implements JoinOperator
     private long fireStep;
     /** Slots of right groups read by candidate searches so far: the cost of {@link #bestFor}, for a test. */
     long probes;
-    /** Set by {@link #admit}: the bucket of the row it stored last. */
-    private long admittedBucket;
 
     /**
-     * Creates the operator and allocates its off-heap state.
+     * The ASOF join's algorithm over its driver's parts.
      *
-     * @param spec        an ASOF join, inner or left.
-     * @param config      the sizing of the off-heap state.
-     * @param results     receives the output.
-     * @param deadLetters receives the rows that cannot be processed.
-     * @throws IllegalArgumentException when the spec is of another join kind.
+     * @param parts an ASOF join's parts, inner or left.
      */
-    public AsofJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    AsofJoin(final OperatorParts parts)
     {
-        JoinOperators.requireKind(spec, JoinKind.ASOF);
-        final CompiledJoin compiled = CompiledJoin.of(spec);
-        final AsofSpec asof = spec.asof();
+        this.parts = parts;
+        this.counters = parts.counters;
+        this.watermarks = parts.watermarks;
+        this.state = parts.state;
+        this.predicate = parts.predicate;
+        this.emit = parts.emit;
+        final AsofSpec asof = parts.spec.asof();
         this.direction = asof.direction();
         this.eager = asof.emit() == AsofSpec.Emit.EAGER;
         this.bounded = asof.hasTolerance();
         this.tolerance = asof.hasTolerance() ? asof.tolerance() : Long.MAX_VALUE;
-        this.lateness = spec.allowedLateness();
-        this.hasCondition = !compiled.condition().acceptsAll();
-        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.padLeft = spec.type() == JoinType.LEFT;
-        this.state = new PartitionState(config, spec, "asof/time-ordered", BucketDescriptor.LENGTH, true, counters,
-            PartitionState.NO_ROOM, 0);
-        this.rightTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, state.base);
-        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
-        try
-        {
-            state.restore(heapPart);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            state.close();
-            throw e;
-        }
+        this.lateness = parts.spec.allowedLateness();
+        this.hasCondition = !parts.compiled.condition().acceptsAll();
+        this.padLeft = parts.spec.type() == JoinType.LEFT;
+        this.rightTimers = new RecordTimers(parts.config, state.base);
     }
 
-    /** The operator's heap-held state in durable mode: the right rows' wheel with it (the left rows' is the state's own). */
-    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
-    {
-        @Override
-        public void save(final ByteBuffer out)
-        {
-            counters.save(out);
-            watermarks.save(out);
-            out.putLong(fireStep);
-            rightTimers.save(out);
-        }
-
-        @Override
-        public void load(final ByteBuffer in)
-        {
-            counters.load(in);
-            watermarks.load(in);
-            fireStep = in.getLong();
-            rightTimers.load(in);
-        }
-    };
-
+    /** The algorithm's heap-held state in durable mode: the right rows' wheel with it (the left rows' is the state's own). */
     @Override
-    public boolean durable()
+    public void save(final ByteBuffer out)
     {
-        return state.durable();
+        out.putLong(fireStep);
+        rightTimers.save(out);
     }
 
     @Override
-    public void persist() throws IOException
+    public void load(final ByteBuffer in)
     {
-        state.persist(heapPart);
+        fireStep = in.getLong();
+        rightTimers.load(in);
     }
 
     @Override
-    public void prefetch(final long keyHash)
+    public long pendingTimers()
     {
-        state.prefetch(keyHash);
+        return rightTimers.pending();
     }
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        state.beginMutation();
-        counters.rowsIn++;
-        watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
@@ -221,25 +175,23 @@ public final class AsofJoin implements JoinOperator
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
             return;
         }
+        final int keyLength = parts.keyOf(side, kind, row, ts, step);
+        if (keyLength == OperatorParts.REFUSED)
+        {
+            return;
+        }
         if (side == Side.LEFT)
         {
-            onLeft(row, ts, step);
+            onLeft(keyLength, row, ts, step);
         }
         else
         {
-            onRight(row, ts, step);
+            onRight(keyLength, row, ts, step);
         }
     }
 
-    private void onLeft(final RowView row, final long ts, final long step)
+    private void onLeft(final int keyLength, final RowView row, final long ts, final long step)
     {
-        final int keyLength = predicate.extractKey(Side.LEFT, row);
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
-        {
-            emit.deadLetter(Side.LEFT, ChangeKind.INSERT, row, ts, step, refused);
-            return;
-        }
         if (keyLength == UNMATCHABLE)
         {
             // Can never match: final at once, at its own step.
@@ -249,12 +201,13 @@ public final class AsofJoin implements JoinOperator
             }
             return;
         }
-        final long record = admit(Side.LEFT, keyLength, row, ts, step);
-        if (record == 0)
+        final long record =
+            parts.admit(Side.LEFT, ChangeKind.INSERT, row, ts, step, keyLength, predicate.keyHash(keyLength), 0);
+        if (record == PartitionState.REFUSED)
         {
             return;
         }
-        final long bucket = admittedBucket;
+        final long bucket = state.admittedBucket;
         // Final backward needs no candidate now: its F is l.ts whatever it is, and the match is found when final.
         // (The left row just stored is in its key's left group: the right rows bestFor scans are unchanged.)
         final long best = eager || direction != AsofSpec.Direction.BACKWARD
@@ -278,58 +231,19 @@ public final class AsofJoin implements JoinOperator
         state.wheel.schedule(record, saturatedAdd(finalTs(ts, best), lateness));
     }
 
-    /**
-     * Stores a row of {@code side} under the key {@link JoinPredicate#extractKey} left in {@code predicate.key}.
-     * Everything the row needs is taken before it has any effect: a row that does not fit is dead-lettered
-     * whole ({@code STATE_FULL}) and nothing is changed.
-     *
-     * @return the row's record, its bucket in {@link #admittedBucket}; 0 when it was refused.
-     */
-    private long admit(final Side side, final int keyLength, final RowView row, final long ts, final long step)
+    private void onRight(final int keyLength, final RowView row, final long ts, final long step)
     {
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
-        {
-            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return 0;
-        }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return 0;
-        }
-        if (!state.reserveSlot(bucket, side, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(side, ChangeKind.INSERT, row, ts, step, DeadLetterReason.STATE_FULL);
-            return 0;
-        }
-        state.countKey(bucket, side, predicate.key, keyLength, 1);
-        admittedBucket = bucket;
-        return state.store.append(reserved, bucket, side, predicate.key, 0, keyLength, row, ts);
-    }
-
-    private void onRight(final RowView row, final long ts, final long step)
-    {
-        final int keyLength = predicate.extractKey(Side.RIGHT, row);
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
-        {
-            emit.deadLetter(Side.RIGHT, ChangeKind.INSERT, row, ts, step, refused);
-            return;
-        }
         if (keyLength == UNMATCHABLE)
         {
             return;
         }
-        final long record = admit(Side.RIGHT, keyLength, row, ts, step);
-        if (record == 0)
+        final long record =
+            parts.admit(Side.RIGHT, ChangeKind.INSERT, row, ts, step, keyLength, predicate.keyHash(keyLength), 0);
+        if (record == PartitionState.REFUSED)
         {
             return;
         }
-        final long bucket = admittedBucket;
+        final long bucket = state.admittedBucket;
         state.store.placeInTimeOrder(record);
         if (eager || direction != AsofSpec.Direction.BACKWARD)
         {
@@ -460,7 +374,7 @@ public final class AsofJoin implements JoinOperator
         {
             // Older than H = W - A: no left row that could select it is still waiting (its F would be at most
             // this ts), and no future one can (its ts is at least H).
-            schedule(record, saturatedAdd(ts, lateness));
+            rightTimers.schedule(record, saturatedAdd(ts, lateness));
             return;
         }
         long deadline = toleranceDeadline(ts);
@@ -470,7 +384,7 @@ public final class AsofJoin implements JoinOperator
         }
         if (deadline != Long.MAX_VALUE)
         {
-            schedule(record, deadline);
+            rightTimers.schedule(record, deadline);
         }
         if (previous != 0)
         {
@@ -480,14 +394,9 @@ public final class AsofJoin implements JoinOperator
                 // Backward: the new row is at H already, so the previous one can no longer be selected.
                 free(previous);
             }
-            else
+            else if (dominated < rightTimers.deadline(previous))
             {
-                final long current = (RowDescriptor.count(previous) & SCHEDULED) != 0
-                    ? UnsafeApi.getLong(previous + RowDescriptor.DEADLINE_OFFSET) : Long.MAX_VALUE;
-                if (dominated < current)
-                {
-                    schedule(previous, dominated);
-                }
+                rightTimers.schedule(previous, dominated);
             }
         }
     }
@@ -750,9 +659,9 @@ public final class AsofJoin implements JoinOperator
     /** A waiting left row that is final: final mode emits it with its match; it leaves state. */
     private void fireLeft(final long record)
     {
-        final long bucket = state.store.bucketOf(record);
         if (!eager)
         {
+            final long bucket = state.store.bucketOf(record);
             final long ts = RowDescriptor.ts(record);
             final int keyLength = RowDescriptor.keyLength(record);
             storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
@@ -768,117 +677,43 @@ public final class AsofJoin implements JoinOperator
                 emit.padded(ChangeKind.INSERT, Side.LEFT, storedLeft, ts, fireStep);
             }
         }
-        state.store.remove(record);
-        state.releaseIfEmpty(bucket);
+        state.retire(record);
     }
 
     /** A right row that no stored or future left row can select any more. */
     private void releaseRight(final long record)
     {
-        RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        rightTimers.fired(record);
         state.store.moveToTimeOrderEdge(record);
         state.expire(record);
-    }
-
-    /** Links a right row into the right wheel at {@code deadline}, moving it when it is already there. */
-    private void schedule(final long record, final long deadline)
-    {
-        final int flags = RowDescriptor.count(record);
-        if ((flags & SCHEDULED) != 0)
-        {
-            rightTimers.cancel(record);
-        }
-        rightTimers.schedule(record, deadline);
-        RowDescriptor.count(record, flags | SCHEDULED);
     }
 
     /** Frees a right row now, out of its wheel first; counted as expired. Its bucket is the caller's. */
     private void free(final long record)
     {
-        if ((RowDescriptor.count(record) & SCHEDULED) != 0)
-        {
-            rightTimers.cancel(record);
-        }
+        rightTimers.cancel(record);
         state.store.moveToTimeOrderEdge(record);
         state.expireKeepingBucket(record);
-    }
-
-    @Override
-    public void onWatermark(final Side side, final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advance(side, watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    @Override
-    public void onWatermark(final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advanceBoth(watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    @Override
-    public void onIdle(final Side side, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.markIdle(side))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
     }
 
     /**
      * The join's watermark moved forward: the left rows it made final are emitted first, then the right rows
      * it made unselectable are freed (in that order, so that each left row still finds its match).
      */
-    private void onJoinWatermark(final long watermark, final long step)
+    @Override
+    public void onWatermark(final long watermark, final long step)
     {
         fireStep = step;
         state.wheel.advance(watermark, fire);
         rightTimers.advance(watermark, release);
     }
 
+    /** Every waiting left row is final; then every right row is freed. */
     @Override
     public void onEndOfInput(final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(Long.MAX_VALUE);
         fireStep = step;
         state.wheel.expireAll(fire);
         rightTimers.advance(Long.MAX_VALUE, release);
-    }
-
-    @Override
-    public OperatorCounters counters()
-    {
-        state.refreshCounters();
-        counters.pendingTimers += rightTimers.pending();
-        counters.watermark = watermarks.current();
-        return counters;
-    }
-
-    @Override
-    public List<HotKey> hotKeys()
-    {
-        return state.hotKeys();
-    }
-
-    @Override
-    public void close()
-    {
-        state.close(heapPart);
-    }
-
-    /** Frees the state without persisting it: a restore is about to replace it. */
-    @Override
-    public void discard()
-    {
-        state.close();
     }
 }

@@ -1,29 +1,19 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.IntervalBounds;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.metrics.JoinCounters;
-import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.List;
+import java.nio.ByteBuffer;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.PartitionState.sideOf;
@@ -55,12 +45,21 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * State therefore holds only rows that can still match: it grows with the rows inside the interval,
  * not with the length of the stream.
  *
+ * <p>With a {@link StateConfig#stateDirectory()} the stored rows live in its files, and the wheel, the
+ * watermarks and the counters are carried across a close and reopen.
+ *
+ * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle (counters, watermarks,
+ * the state, persist and close) and calls this for the rows, the watermark and the end of input.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class IntervalJoin implements JoinOperator
+final class IntervalJoin implements JoinAlgorithm
 {
-    private final JoinCounters counters = new JoinCounters();
-    private final WatermarkTracker watermarks = new WatermarkTracker();
+    /** The kind's name in the durable state's layout. */
+    static final String LAYOUT = "interval";
+
+    private final OperatorParts parts;
+    private final WatermarkTracker watermarks;
     private final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
@@ -77,85 +76,42 @@ public final class IntervalJoin implements JoinOperator
     private boolean ended;
 
     /**
-     * Creates the operator and allocates its off-heap state.
+     * The interval join's algorithm over its driver's parts.
      *
-     * @param spec        a interval join.
-     * @param config      the sizing of the off-heap state.
-     * @param results     receives the output.
-     * @param deadLetters receives the rows that cannot be processed.
-     * @throws IllegalArgumentException when the spec is of another join kind.
+     * @param parts an interval join's parts, any join type.
      */
-    public IntervalJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    IntervalJoin(final OperatorParts parts)
     {
-        JoinOperators.requireKind(spec, JoinKind.INTERVAL);
-        final CompiledJoin compiled = CompiledJoin.of(spec);
-        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, spec, "interval", BucketDescriptor.LENGTH, true, counters,
-            PartitionState.NO_ROOM, 0);
-        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
-        final IntervalBounds bounds = spec.interval();
+        this.parts = parts;
+        this.watermarks = parts.watermarks;
+        this.state = parts.state;
+        this.predicate = parts.predicate;
+        this.emit = parts.emit;
+        final IntervalBounds bounds = parts.spec.interval();
         this.lower = bounds.inclusiveLower();
         this.upper = bounds.inclusiveUpper();
-        this.lateness = spec.allowedLateness();
-        this.semiOrAnti = spec.type().isSemiOrAnti();
-        this.semi = spec.type() == JoinType.SEMI;
-        try
-        {
-            state.restore(heapPart);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            state.close();
-            throw e;
-        }
+        this.lateness = parts.spec.allowedLateness();
+        this.semiOrAnti = parts.spec.type().isSemiOrAnti();
+        this.semi = parts.spec.type() == JoinType.SEMI;
     }
 
-    /** The operator's heap-held state in durable mode. */
-    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
-    {
-        @Override
-        public void save(final java.nio.ByteBuffer out)
-        {
-            counters.save(out);
-            watermarks.save(out);
-            out.putLong(expiryStep).put((byte)(ended ? 1 : 0));
-        }
-
-        @Override
-        public void load(final java.nio.ByteBuffer in)
-        {
-            counters.load(in);
-            watermarks.load(in);
-            expiryStep = in.getLong();
-            ended = in.get() != 0;
-        }
-    };
-
+    /** The algorithm's heap-held state in durable mode: the step of the last expiry, and whether input has ended. */
     @Override
-    public boolean durable()
+    public void save(final ByteBuffer out)
     {
-        return state.durable();
+        out.putLong(expiryStep).put((byte)(ended ? 1 : 0));
     }
 
     @Override
-    public void persist() throws java.io.IOException
+    public void load(final ByteBuffer in)
     {
-        state.persist(heapPart);
-    }
-
-    @Override
-    public void prefetch(final long keyHash)
-    {
-        state.prefetch(keyHash);
+        expiryStep = in.getLong();
+        ended = in.get() != 0;
     }
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        state.beginMutation();
-        counters.rowsIn++;
-        watermarks.markActive(side);
         if (kind != ChangeKind.INSERT)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
@@ -167,11 +123,9 @@ public final class IntervalJoin implements JoinOperator
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.LATE);
             return;
         }
-        final int keyLength = predicate.extractKey(side, row);
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
+        final int keyLength = parts.keyOf(side, kind, row, ts, step);
+        if (keyLength == OperatorParts.REFUSED)
         {
-            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
         if (keyLength == UNMATCHABLE)
@@ -183,18 +137,36 @@ public final class IntervalJoin implements JoinOperator
             return;
         }
         final long deadline = deadline(side, ts);
-        final boolean closed = ended || deadline < watermark;
-        // The record is taken before the row has any effect: a row that does not fit is rejected whole.
-        final long reserved = closed ? 0 : state.reserve(keyLength, row);
-        if (!closed && reserved == 0)
+        final long hash = predicate.keyHash(keyLength);
+        if (ended || deadline < watermark)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            onClosedRow(side, row, ts, step, keyLength, hash);
             return;
         }
-        // A row closed on arrival is only joined with what is stored: it creates no bucket, so a full
-        // index cannot refuse it.
-        final long hash = predicate.keyHash(keyLength);
-        final long bucket = closed ? state.index.find(hash) : state.index.findOrCreate(hash);
+        // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
+        // Stored before the probe, which reads the other side's group only.
+        final long record = parts.admit(side, kind, row, ts, step, keyLength, hash, 0);
+        if (record == PartitionState.REFUSED)
+        {
+            return;
+        }
+        final int matches = probe(side, row, ts, step, keyLength, state.admittedBucket);
+        if (semi && side == Side.LEFT && matches > 0)
+        {
+            emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
+        }
+        RowDescriptor.count(record, matches);
+        state.wheel.schedule(record, deadline);
+    }
+
+    /**
+     * A row closed on arrival (its deadline is below the watermark, or input has ended): joined with what is
+     * stored, then padded at once (SPEC 2.2). It creates no bucket, so a full index cannot refuse it.
+     */
+    private void onClosedRow(
+        final Side side, final RowView row, final long ts, final long step, final int keyLength, final long hash)
+    {
+        final long bucket = state.index.find(hash);
         if (bucket == 0)
         {
             if (emit.emitsUnmatched(side))
@@ -203,40 +175,17 @@ public final class IntervalJoin implements JoinOperator
             }
             return;
         }
-        if (bucket == KeyIndex.FULL)
-        {
-            if (reserved != 0)
-            {
-                state.store.release(reserved, keyLength, row.length());
-            }
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (reserved != 0 && !state.reserveSlot(bucket, side, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
         final int matches = probe(side, row, ts, step, keyLength, bucket);
-        state.countKey(bucket, side, predicate.key, keyLength, closed ? 0 : 1);
+        state.countKey(bucket, side, predicate.key, keyLength, 0);
         if (semi && side == Side.LEFT && matches > 0)
         {
             emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
         }
-        if (closed)
+        if (matches == 0 && emit.emitsUnmatched(side))
         {
-            // Closed on arrival: joined with what is stored, then padded at once (SPEC 2.2).
-            if (matches == 0 && emit.emitsUnmatched(side))
-            {
-                emit.padded(ChangeKind.INSERT, side, row, ts, step);
-            }
-            state.releaseIfEmpty(bucket);
-            return;
+            emit.padded(ChangeKind.INSERT, side, row, ts, step);
         }
-        final long record = state.store.append(reserved, bucket, side, predicate.key, 0, keyLength, row, ts);
-        RowDescriptor.count(record, matches);
-        state.wheel.schedule(record, deadline);
+        state.releaseIfEmpty(bucket);
     }
 
     private int probe(
@@ -313,76 +262,20 @@ public final class IntervalJoin implements JoinOperator
         state.expire(record);
     }
 
-    @Override
-    public void onWatermark(final Side side, final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advance(side, watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
+    /** The join's watermark moved forward to {@code watermark}: rows whose deadline it passed close. */
     @Override
     public void onWatermark(final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advanceBoth(watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    @Override
-    public void onIdle(final Side side, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.markIdle(side))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    /** The join's watermark moved forward to {@code watermark}: rows whose deadline it passed close. */
-    private void onJoinWatermark(final long watermark, final long step)
     {
         expiryStep = step;
         state.wheel.advance(watermark, expiry);
     }
 
+    /** Every stored row closes; a row that arrives after this is closed on arrival. */
     @Override
     public void onEndOfInput(final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(Long.MAX_VALUE);
         ended = true;
         expiryStep = step;
         state.wheel.expireAll(expiry);
-    }
-
-    @Override
-    public OperatorCounters counters()
-    {
-        state.refreshCounters();
-        counters.watermark = watermarks.current();
-        return counters;
-    }
-
-    @Override
-    public List<HotKey> hotKeys()
-    {
-        return state.hotKeys();
-    }
-
-    @Override
-    public void close()
-    {
-        state.close(heapPart);
-    }
-
-    @Override
-    public void discard()
-    {
-        state.close();
     }
 }

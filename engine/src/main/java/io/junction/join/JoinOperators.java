@@ -4,6 +4,7 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
+import org.agrona.ErrorHandler;
 
 /** Creates the operator for a join spec. */
 public final class JoinOperators
@@ -13,14 +14,12 @@ public final class JoinOperators
     }
 
     /**
-     * With a {@link StateConfig#stateDirectory()} the operator keeps its state in files there: a missing or
-     * empty directory starts fresh, a clean image (left by {@link JoinOperator#close()} or
-     * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
-     * anything else is refused before anything is changed.
+     * As {@link #create(JoinSpec, StateConfig, ResultHandler, DeadLetterHandler, ErrorHandler)}, with the result
+     * handler as the error handler when it is one (the runtime's partition worker is both), else none.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
-     * @param results     receives the output.
+     * @param results     receives the output, and a user predicate's exception when it is an {@link ErrorHandler}.
      * @param deadLetters receives the rows that cannot be processed.
      * @return a new operator for the spec's kind.
      * @throws DurableStateException when the state directory holds state the operator must not reopen.
@@ -28,23 +27,61 @@ public final class JoinOperators
     public static JoinOperator create(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
     {
+        return create(spec, config, results, deadLetters, errorHandlerOf(results));
+    }
+
+    /**
+     * With a {@link StateConfig#stateDirectory()} the operator keeps its state in files there: a missing or
+     * empty directory starts fresh, a clean image (left by {@link JoinOperator#close()} or
+     * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
+     * anything else is refused before anything is changed.
+     *
+     * <p>The interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}), each as
+     * its {@code JoinAlgorithm}; the regular, window and multi-way kinds are still operators of their own.
+     *
+     * @param spec        the join.
+     * @param config      the sizing of the operator's off-heap state.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @param errors      receives a user filter's or condition's exception (counted either way); null for none. The
+     *                    kinds not on the driver yet ignore it and report to {@code results} when it is an
+     *                    {@link ErrorHandler}, as the four-argument {@code create} does for every kind.
+     * @return a new operator for the spec's kind.
+     * @throws DurableStateException when the state directory holds state the operator must not reopen.
+     */
+    public static JoinOperator create(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final ErrorHandler errors)
+    {
         switch (spec.kind())
         {
             case REGULAR:
                 return new RegularJoin(spec, config, results, deadLetters);
             case INTERVAL:
-                return new IntervalJoin(spec, config, results, deadLetters);
+                return new OperatorDriver(spec, config, results, deadLetters, errors, IntervalJoin.LAYOUT, true, IntervalJoin::new);
             case TEMPORAL:
-                return new TemporalJoin(spec, config, results, deadLetters);
+                return new OperatorDriver(spec, config, results, deadLetters, errors, TemporalJoin.LAYOUT, true, TemporalJoin::new);
             case LOOKUP:
-                return new LookupJoin(spec, config, results, deadLetters);
+                return new OperatorDriver(spec, config, results, deadLetters, errors, LookupJoin.LAYOUT, false, LookupJoin::new);
             case MULTI:
                 return new MultiJoin(spec, config, results, deadLetters);
             case ASOF:
-                return new AsofJoin(spec, config, results, deadLetters);
+                return new OperatorDriver(spec, config, results, deadLetters, errors, AsofJoin.LAYOUT, true, AsofJoin::new);
             default:
                 return new WindowJoin(spec, config, results, deadLetters);
         }
+    }
+
+    /**
+     * The one place an error handler is still found rather than handed in: for the four-argument
+     * {@link #create} and the operators not on the driver yet.
+     *
+     * @param results a result handler.
+     * @return it as an {@link ErrorHandler} when it is one, else null.
+     */
+    static ErrorHandler errorHandlerOf(final Object results)
+    {
+        return results instanceof ErrorHandler ? (ErrorHandler)results : null;
     }
 
     /**

@@ -55,16 +55,21 @@ final class JoinPredicate
     private final long hashSeed;
     private final RowStore store;
     private final JoinCounters counters;
+    /** Set by {@link #extractVersionKey}: the version failed the right pre-filter. */
+    boolean versionFiltered;
     /** Where a user predicate's exception goes: the runtime's guarded handler; null when driven directly. */
     private final ErrorHandler errors;
 
     /** As the five-argument constructor with no error handler: a user predicate's failure is only counted. */
     JoinPredicate(final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters)
     {
-        this(compiled, config, store, counters, null);
+        this(compiled, config, store, counters, (ErrorHandler)null);
     }
 
     /**
+     * For the operators not on the {@link OperatorDriver} yet, which find their error handler in their result
+     * handler: as the constructor that takes the error handler.
+     *
      * @param compiled the spec's keys, filters and condition.
      * @param config   the key buffer's size and the hash seed.
      * @param store    the store whose records {@link #matches} compares.
@@ -76,7 +81,22 @@ final class JoinPredicate
         final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters,
         final Object results)
     {
-        this.errors = results instanceof ErrorHandler ? (ErrorHandler)results : null;
+        this(compiled, config, store, counters, JoinOperators.errorHandlerOf(results));
+    }
+
+    /**
+     * @param compiled the spec's keys, filters and condition.
+     * @param config   the key buffer's size and the hash seed.
+     * @param store    the store whose records {@link #matches} compares.
+     * @param counters the operator's counters: this counts hash collisions and user predicate failures.
+     * @param errors   where a user predicate's exception is reported (the runtime's guarded handler), handed
+     *                 in; null to only count it.
+     */
+    JoinPredicate(
+        final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters,
+        final ErrorHandler errors)
+    {
+        this.errors = errors;
         this.compiled = compiled;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxKeyLength()));
         this.hashSeed = config.withResolvedHashSeed().hashSeed();
@@ -138,6 +158,31 @@ final class JoinPredicate
             return TOO_LONG;
         }
         return length == KeyExtractor.NULL_KEY ? UNMATCHABLE : length;
+    }
+
+    /**
+     * The key of a right row of a versioned table (the temporal and lookup joins): a row that fails the right
+     * pre-filter is still its key's version (it ends the one before it) and only matches nothing, so its key is
+     * extracted all the same, and {@link #versionFiltered} says so; a tombstone ({@code -D}) has no filter to pass.
+     *
+     * @param row       the right row.
+     * @param tombstone whether it is a {@code -D}.
+     * @return as {@link #extractKey(Side, RowView)}: {@link #UNMATCHABLE} now means a null key.
+     */
+    int extractVersionKey(final RowView row, final boolean tombstone)
+    {
+        versionFiltered = false;
+        if (tombstone)
+        {
+            return extractKeyIgnoringFilter(Side.RIGHT, row, key.capacity());
+        }
+        final int keyLength = extractKey(Side.RIGHT, row);
+        if (keyLength != UNMATCHABLE)
+        {
+            return keyLength;
+        }
+        versionFiltered = true;
+        return extractKeyIgnoringFilter(Side.RIGHT, row, key.capacity());
     }
 
     /** @return true when the row passes its side's pre-filter; false (reported) when a user filter threw. */

@@ -1,28 +1,13 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.metrics.JoinCounters;
-import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowStore;
-import io.junction.internal.time.WatermarkTracker;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.OperatorCounters;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.List;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 
@@ -44,13 +29,18 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * <p>With a {@link StateConfig#stateDirectory()} the versions live in its files, and the watermarks and
  * the counters are carried across a close and reopen.
  *
+ * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle (counters, watermarks,
+ * the state, persist and close) and calls this for the rows; it keeps no field of its own to persist.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class LookupJoin implements JoinOperator
+final class LookupJoin implements JoinAlgorithm
 {
-    private final JoinCounters counters = new JoinCounters();
-    private final WatermarkTracker watermarks = new WatermarkTracker();
-    final PartitionState state;
+    /** The kind's name in the durable state's layout. */
+    static final String LAYOUT = "lookup";
+
+    private final OperatorParts parts;
+    private final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
     private final RowView version = new RowView();
@@ -58,77 +48,22 @@ public final class LookupJoin implements JoinOperator
     private final boolean padLeft;
 
     /**
-     * Creates the operator and allocates its off-heap state.
+     * The lookup join's algorithm over its driver's parts.
      *
-     * @param spec        a lookup join, inner or left.
-     * @param config      the sizing of the off-heap state.
-     * @param results     receives the output.
-     * @param deadLetters receives the rows that cannot be processed.
-     * @throws IllegalArgumentException when the spec is of another join kind.
+     * @param parts a lookup join's parts, inner or left.
      */
-    public LookupJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    LookupJoin(final OperatorParts parts)
     {
-        JoinOperators.requireKind(spec, JoinKind.LOOKUP);
-        final CompiledJoin compiled = CompiledJoin.of(spec);
-        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.padLeft = spec.type() == JoinType.LEFT;
-        this.state = new PartitionState(config, spec, "lookup", BucketDescriptor.LENGTH, false, counters,
-            PartitionState.NO_ROOM, 0);
-        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
-        try
-        {
-            state.restore(heapPart);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            state.close();
-            throw e;
-        }
-    }
-
-    /** The operator's heap-held state in durable mode (the table's versions are all in the state's files). */
-    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
-    {
-        @Override
-        public void save(final ByteBuffer out)
-        {
-            counters.save(out);
-            watermarks.save(out);
-        }
-
-        @Override
-        public void load(final ByteBuffer in)
-        {
-            counters.load(in);
-            watermarks.load(in);
-        }
-    };
-
-    @Override
-    public boolean durable()
-    {
-        return state.durable();
-    }
-
-    @Override
-    public void persist() throws IOException
-    {
-        state.persist(heapPart);
-    }
-
-    @Override
-    public void prefetch(final long keyHash)
-    {
-        state.prefetch(keyHash);
+        this.parts = parts;
+        this.state = parts.state;
+        this.predicate = parts.predicate;
+        this.emit = parts.emit;
+        this.padLeft = parts.spec.type() == JoinType.LEFT;
     }
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        state.beginMutation();
-        counters.rowsIn++;
-        watermarks.markActive(side);
         if (side == Side.LEFT)
         {
             onLeft(kind, row, ts, step);
@@ -146,11 +81,9 @@ public final class LookupJoin implements JoinOperator
             emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
             return;
         }
-        final int keyLength = predicate.extractKey(Side.LEFT, row);
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
+        final int keyLength = parts.keyOf(Side.LEFT, kind, row, ts, step);
+        if (keyLength == OperatorParts.REFUSED)
         {
-            emit.deadLetter(Side.LEFT, kind, row, ts, step, refused);
             return;
         }
         if (keyLength != UNMATCHABLE)
@@ -186,21 +119,9 @@ public final class LookupJoin implements JoinOperator
         final boolean delete = kind == ChangeKind.DELETE;
         // A version that fails the right filter still replaces the one before it; it matches nothing
         // (count 1). The filter is read once, here; a deletion has none to pass.
-        int filtered = 0;
-        int keyLength = delete ? predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity())
-            : predicate.extractKey(Side.RIGHT, row);
-        if (keyLength == UNMATCHABLE && !delete)
-        {
-            keyLength = predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity());
-            filtered = 1;
-        }
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
-        {
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, refused);
-            return;
-        }
-        if (keyLength == UNMATCHABLE)
+        final int keyLength = predicate.extractVersionKey(row, delete);
+        final int filtered = predicate.versionFiltered ? 1 : 0;
+        if (parts.refuseKey(keyLength, Side.RIGHT, kind, row, ts, step) == OperatorParts.REFUSED || keyLength == UNMATCHABLE)
         {
             return;
         }
@@ -211,33 +132,16 @@ public final class LookupJoin implements JoinOperator
         {
             if (current != 0)
             {
-                state.store.remove(current);
-                state.releaseIfEmpty(existing);
+                state.retire(current);
             }
             return;
         }
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
-        {
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        final long bucket = existing != 0 ? existing : state.index.findOrCreate(hash);
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (!state.reserveSlot(bucket, Side.RIGHT, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        state.countKey(bucket, Side.RIGHT, predicate.key, keyLength, 1);
         // Appended before the old version is removed: a removal may shrink the group, an append after it could need memory.
-        final long record = state.store.append(reserved, bucket, Side.RIGHT, predicate.key, 0, keyLength, row, ts);
+        final long record = parts.admit(Side.RIGHT, kind, row, ts, step, keyLength, hash, existing);
+        if (record == PartitionState.REFUSED)
+        {
+            return;
+        }
         RowDescriptor.count(record, filtered);
         if (current != 0)
         {
@@ -245,58 +149,15 @@ public final class LookupJoin implements JoinOperator
         }
     }
 
-    @Override
-    public void onWatermark(final Side side, final long watermark, final long step)
-    {
-        state.beginMutation();
-        watermarks.advance(side, watermark);
-    }
-
+    /** Time plays no part: the join watermark moves nothing. */
     @Override
     public void onWatermark(final long watermark, final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(watermark);
     }
 
-    @Override
-    public void onIdle(final Side side, final long step)
-    {
-        state.beginMutation();
-        watermarks.markIdle(side);
-    }
-
+    /** Time plays no part: the end of input emits nothing. */
     @Override
     public void onEndOfInput(final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(Long.MAX_VALUE);
-    }
-
-    @Override
-    public OperatorCounters counters()
-    {
-        state.refreshCounters();
-        counters.watermark = watermarks.current();
-        return counters;
-    }
-
-    @Override
-    public List<HotKey> hotKeys()
-    {
-        return state.hotKeys();
-    }
-
-    @Override
-    public void close()
-    {
-        state.close(heapPart);
-    }
-
-    /** Frees the state without persisting it: a restore is about to replace it. */
-    @Override
-    public void discard()
-    {
-        state.close();
     }
 }

@@ -50,7 +50,9 @@ import java.util.function.LongUnaryOperator;
  * {@link #base}, never the in-memory statics; call {@link #beginMutation()} first in every event
  * method; keep its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
  * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}.
- * An operator still on the in-memory constructors refuses a state directory.
+ * An operator still on the in-memory constructors refuses a state directory. The {@link OperatorDriver} does
+ * all of this for the kinds that run on it; their algorithms store rows through {@link #admit} and free them
+ * through {@link #retire} or {@link #expire}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -79,6 +81,9 @@ final class PartitionState implements AutoCloseable
 
     /** For operators that never make room: a row that does not fit is rejected. */
     static final RoomMaker NO_ROOM = () -> false;
+
+    /** Returned by {@link #admit} for a row that does not fit: no record (0). */
+    static final long REFUSED = 0;
 
     /** The configuration in effect: the given one with the key-hash seed a durable state was built with. */
     final StateConfig config;
@@ -110,6 +115,8 @@ final class PartitionState implements AutoCloseable
     private final long[] uniqueSizes = new long[2];
     /** True while the files are a clean image: the next change must first mark it dirty ({@link #beginMutation}). */
     private boolean imageClean;
+    /** Set by {@link #admit}: the bucket of the row it stored last. */
+    long admittedBucket;
 
     /**
      * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
@@ -614,6 +621,65 @@ final class PartitionState implements AutoCloseable
         }
     }
 
+    /**
+     * Admits a row into state, telling rather than asking: everything the row needs (its record, its key's
+     * bucket, a slot in its group) is taken before it has any effect, and either the row is stored and
+     * counted for the hot-key report, or it is refused whole and nothing is changed. The one admission
+     * path of the operators on the {@link OperatorDriver} ({@link OperatorParts#admit} dead-letters a refusal).
+     * <pre>
+     * reserve a record (making room as the policy allows)    none      -&gt; REFUSED
+     * the key's bucket: the given one, else find or create   index full -&gt; record freed, REFUSED
+     * a slot in the bucket's group of {@code side}           no memory -&gt; record freed, bucket freed if empty, REFUSED
+     * count the key, append the record                       -&gt; the record; its bucket in {@link #admittedBucket}
+     * </pre>
+     *
+     * @param side      the input the row is stored for.
+     * @param bucket    the key's bucket when the caller has found it already, else 0.
+     * @param hash      the key's hash (for the index when {@code bucket} is 0).
+     * @param key       the key bytes, from offset 0.
+     * @param keyLength the key's length.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @return the row's record, or {@link #REFUSED} when the state is at a limit.
+     */
+    long admit(
+        final Side side, final long bucket, final long hash, final DirectBuffer key, final int keyLength,
+        final RowView row, final long ts)
+    {
+        final long reserved = reserve(keyLength, row);
+        if (reserved == 0)
+        {
+            return REFUSED;
+        }
+        final long into = bucket != 0 ? bucket : index.findOrCreate(hash);
+        if (into == KeyIndex.FULL)
+        {
+            store.release(reserved, keyLength, row.length());
+            return REFUSED;
+        }
+        if (!reserveSlot(into, side, reserved, keyLength, row))
+        {
+            releaseIfEmpty(into);
+            return REFUSED;
+        }
+        countKey(into, side, key, keyLength, 1);
+        admittedBucket = into;
+        return store.append(reserved, into, side, key, 0, keyLength, row, ts);
+    }
+
+    /**
+     * Retires a stored record: removes it, and its bucket from the index once that holds no row. Not counted
+     * as expired ({@link #expire} is).
+     *
+     * @param record the record.
+     */
+    void retire(final long record)
+    {
+        final long bucket = store.bucketOf(record);
+        store.remove(record);
+        releaseIfEmpty(bucket);
+    }
+
     /** @return true when {@code rows} more live rows stay within the live-row limit. */
     boolean hasRoomFor(final int rows)
     {
@@ -648,10 +714,8 @@ final class PartitionState implements AutoCloseable
     /** Drops a stored row whose time has passed, counted as expired, and its bucket once empty. */
     void expire(final long record)
     {
-        final long bucket = store.bucketOf(record);
-        store.remove(record);
         counters.expiredRows++;
-        releaseIfEmpty(bucket);
+        retire(record);
     }
 
     /** Drops a stored row whose time has passed, counted as expired; the caller deals with its bucket. */

@@ -1,31 +1,20 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
-import io.junction.api.JoinKind;
-import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
-import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.OperatorCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedSubtract;
@@ -69,24 +58,29 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * <p>With a {@link StateConfig#stateDirectory()} the waiting rows and the versions live in its files, and
  * both timer wheels, the watermarks and the counters are carried across a close and reopen.
  *
+ * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle (counters, watermarks,
+ * the state, persist and close) and calls this for the rows, the watermark and the end of input.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class TemporalJoin implements JoinOperator
+final class TemporalJoin implements JoinAlgorithm
 {
+    /** The kind's name in the durable state's layout. */
+    static final String LAYOUT = "temporal";
     /** Bits of a version's count field: a {@code -D} (no version from its ts on). */
     static final int TOMBSTONE = 1;
     /** The version fails the right pre-filter: it is selected like any other, and matches nothing. */
     static final int FILTERED = 2;
-    /** The version is linked into {@link #versionTimers}. */
-    private static final int SCHEDULED = 4;
+    // RecordTimers.SCHEDULED (4) is the third bit: the version is in versionTimers.
 
-    private final JoinCounters counters = new JoinCounters();
-    private final WatermarkTracker watermarks = new WatermarkTracker();
-    final PartitionState state;
+    private final OperatorParts parts;
+    private final JoinCounters counters;
+    private final WatermarkTracker watermarks;
+    private final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
     /** Versions by the watermark at which they can no longer be selected; waiting left rows are in the state's wheel. */
-    private final TimerWheel versionTimers;
+    private final RecordTimers versionTimers;
     private final RowView storedLeft = new RowView();
     private final UnsafeBuffer storedLeftBuffer = new UnsafeBuffer(0, 0);
     private final RowView version = new RowView();
@@ -102,88 +96,51 @@ public final class TemporalJoin implements JoinOperator
     private long fireStep;
 
     /**
-     * Creates the operator and allocates its off-heap state.
+     * The temporal join's algorithm over its driver's parts.
      *
-     * @param spec        a temporal join, inner or left.
-     * @param config      the sizing of the off-heap state.
-     * @param results     receives the output.
-     * @param deadLetters receives the rows that cannot be processed.
-     * @throws IllegalArgumentException when the spec is of another join kind.
+     * @param parts a temporal join's parts, inner or left.
      */
-    public TemporalJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    TemporalJoin(final OperatorParts parts)
     {
-        JoinOperators.requireKind(spec, JoinKind.TEMPORAL);
-        final CompiledJoin compiled = CompiledJoin.of(spec);
-        this.emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.padLeft = spec.type() == JoinType.LEFT;
-        this.state = new PartitionState(config, spec, "temporal", BucketDescriptor.LENGTH, true, counters,
-            PartitionState.NO_ROOM, 0);
+        this.parts = parts;
+        this.counters = parts.counters;
+        this.watermarks = parts.watermarks;
+        this.state = parts.state;
+        this.predicate = parts.predicate;
+        this.emit = parts.emit;
+        this.padLeft = parts.spec.type() == JoinType.LEFT;
         // Versions link to each other by offsets from the state's base, as the state's own wheel does.
-        this.versionTimers = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, state.base);
-        this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, results);
-        try
-        {
-            state.restore(heapPart);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            state.close();
-            throw e;
-        }
+        this.versionTimers = new RecordTimers(parts.config, state.base);
     }
 
     /**
-     * The operator's heap-held state in durable mode: the version wheel with it (the waiting left rows'
+     * The algorithm's heap-held state in durable mode: the version wheel with it (the waiting left rows'
      * wheel is the state's own). {@link #same}, {@link #previous} and {@link #next} are set afresh by
      * every event that reads them.
      */
-    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
-    {
-        @Override
-        public void save(final ByteBuffer out)
-        {
-            counters.save(out);
-            watermarks.save(out);
-            out.putLong(fireStep);
-            versionTimers.save(out);
-        }
-
-        @Override
-        public void load(final ByteBuffer in)
-        {
-            counters.load(in);
-            watermarks.load(in);
-            fireStep = in.getLong();
-            versionTimers.load(in);
-        }
-    };
-
     @Override
-    public boolean durable()
+    public void save(final ByteBuffer out)
     {
-        return state.durable();
+        out.putLong(fireStep);
+        versionTimers.save(out);
     }
 
     @Override
-    public void persist() throws IOException
+    public void load(final ByteBuffer in)
     {
-        state.persist(heapPart);
+        fireStep = in.getLong();
+        versionTimers.load(in);
     }
 
     @Override
-    public void prefetch(final long keyHash)
+    public long pendingTimers()
     {
-        state.prefetch(keyHash);
+        return versionTimers.pending();
     }
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        state.beginMutation();
-        counters.rowsIn++;
-        watermarks.markActive(side);
         if (side == Side.LEFT)
         {
             onLeft(kind, row, ts, step);
@@ -207,11 +164,9 @@ public final class TemporalJoin implements JoinOperator
             emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.LATE);
             return;
         }
-        final int keyLength = predicate.extractKey(Side.LEFT, row);
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
+        final int keyLength = parts.keyOf(Side.LEFT, kind, row, ts, step);
+        if (keyLength == OperatorParts.REFUSED)
         {
-            emit.deadLetter(Side.LEFT, kind, row, ts, step, refused);
             return;
         }
         if (keyLength == UNMATCHABLE)
@@ -234,27 +189,11 @@ public final class TemporalJoin implements JoinOperator
             return;
         }
         // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
+        final long record = parts.admit(Side.LEFT, kind, row, ts, step, keyLength, predicate.keyHash(keyLength), 0);
+        if (record == PartitionState.REFUSED)
         {
-            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (!state.reserveSlot(bucket, Side.LEFT, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(Side.LEFT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 1);
-        final long record = state.store.append(reserved, bucket, Side.LEFT, predicate.key, 0, keyLength, row, ts);
         // Due when the join watermark reaches ts: the wheel fires deadlines strictly below the watermark.
         state.wheel.schedule(record, saturatedSubtract(ts, 1));
     }
@@ -269,20 +208,12 @@ public final class TemporalJoin implements JoinOperator
         // for every left row not emitted yet, which all have a ts above the watermark.
         final long watermark = watermarks.current();
         final boolean tombstone = kind == ChangeKind.DELETE;
-        int flags = tombstone ? TOMBSTONE : 0;
         // A version that fails the right filter is still the key's version (it ends the one before it); it
         // simply matches nothing. The filter is read once, here; a tombstone has none to pass.
-        int keyLength = tombstone ? predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity())
-            : predicate.extractKey(Side.RIGHT, row);
-        if (keyLength == UNMATCHABLE && !tombstone)
+        final int keyLength = predicate.extractVersionKey(row, tombstone);
+        final int flags = (tombstone ? TOMBSTONE : 0) | (predicate.versionFiltered ? FILTERED : 0);
+        if (parts.refuseKey(keyLength, Side.RIGHT, kind, row, ts, step) == OperatorParts.REFUSED)
         {
-            keyLength = predicate.extractKeyIgnoringFilter(Side.RIGHT, row, predicate.key.capacity());
-            flags |= FILTERED;
-        }
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
-        {
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, refused);
             return;
         }
         if (keyLength == UNMATCHABLE)
@@ -302,28 +233,12 @@ public final class TemporalJoin implements JoinOperator
             counters.expiredRows++;
             return;
         }
-        final long reserved = state.reserve(keyLength, row);
-        if (reserved == 0)
-        {
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        final long bucket = existing != 0 ? existing : state.index.findOrCreate(hash);
-        if (bucket == KeyIndex.FULL)
-        {
-            state.store.release(reserved, keyLength, row.length());
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        if (!state.reserveSlot(bucket, Side.RIGHT, reserved, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        state.countKey(bucket, Side.RIGHT, predicate.key, keyLength, 1);
         // Appended before anything is removed: a removal may shrink the group, an append after it could need memory.
-        final long record = state.store.append(reserved, bucket, Side.RIGHT, predicate.key, 0, keyLength, row, ts);
+        final long record = parts.admit(Side.RIGHT, kind, row, ts, step, keyLength, hash, existing);
+        if (record == PartitionState.REFUSED)
+        {
+            return;
+        }
         RowDescriptor.count(record, flags);
         if (same != 0)
         {
@@ -334,7 +249,7 @@ public final class TemporalJoin implements JoinOperator
         // A change (a tombstone too) stays until the watermark reaches the next change of its key.
         if (next != 0)
         {
-            schedule(record, saturatedSubtract(RowDescriptor.ts(next), 1));
+            versionTimers.schedule(record, saturatedSubtract(RowDescriptor.ts(next), 1));
         }
         if (atWatermark)
         {
@@ -343,7 +258,7 @@ public final class TemporalJoin implements JoinOperator
         else if (previous != 0)
         {
             // The change before now ends at ts.
-            schedule(previous, saturatedSubtract(ts, 1));
+            versionTimers.schedule(previous, saturatedSubtract(ts, 1));
         }
     }
 
@@ -470,115 +385,41 @@ public final class TemporalJoin implements JoinOperator
         storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
         RowStore.wrap(record, storedLeftBuffer, storedLeft);
         emitFor(storedLeft, ts, versionAt(bucket, storedKey, keyLength, ts), fireStep);
-        state.store.remove(record);
-        state.releaseIfEmpty(bucket);
+        state.retire(record);
     }
 
     /** A version that no left row can select any more (the watermark reached its successor, or it is a tombstone). */
     private void releaseVersion(final long record)
     {
-        RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        versionTimers.fired(record);
         state.expire(record);
-    }
-
-    /** Links a version into the version wheel at {@code deadline}, moving it when it is already there. */
-    private void schedule(final long record, final long deadline)
-    {
-        final int flags = RowDescriptor.count(record);
-        if ((flags & SCHEDULED) != 0)
-        {
-            versionTimers.cancel(record);
-        }
-        versionTimers.schedule(record, deadline);
-        RowDescriptor.count(record, flags | SCHEDULED);
     }
 
     /** Frees a version now, out of its wheel first; counted as expired. Its bucket is the caller's. */
     private void free(final long record)
     {
-        if ((RowDescriptor.count(record) & SCHEDULED) != 0)
-        {
-            versionTimers.cancel(record);
-        }
+        versionTimers.cancel(record);
         state.expireKeepingBucket(record);
-    }
-
-    @Override
-    public void onWatermark(final Side side, final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advance(side, watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    @Override
-    public void onWatermark(final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.advanceBoth(watermark))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
-    }
-
-    @Override
-    public void onIdle(final Side side, final long step)
-    {
-        state.beginMutation();
-        if (watermarks.markIdle(side))
-        {
-            onJoinWatermark(watermarks.current(), step);
-        }
     }
 
     /**
      * The join's watermark moved forward: the left rows it reached join their versions first, then the
      * versions it made unselectable are freed (in that order, so that each left row still finds its own).
      */
-    private void onJoinWatermark(final long watermark, final long step)
+    @Override
+    public void onWatermark(final long watermark, final long step)
     {
         fireStep = step;
         state.wheel.advance(watermark, fire);
         versionTimers.advance(watermark, release);
     }
 
+    /** Every waiting left row joins the version valid at its ts; then every version is freed. */
     @Override
     public void onEndOfInput(final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(Long.MAX_VALUE);
         fireStep = step;
         state.wheel.expireAll(fire);
         versionTimers.advance(Long.MAX_VALUE, release);
-    }
-
-    @Override
-    public OperatorCounters counters()
-    {
-        state.refreshCounters();
-        counters.pendingTimers += versionTimers.pending();
-        counters.watermark = watermarks.current();
-        return counters;
-    }
-
-    @Override
-    public List<HotKey> hotKeys()
-    {
-        return state.hotKeys();
-    }
-
-    @Override
-    public void close()
-    {
-        state.close(heapPart);
-    }
-
-    /** Frees the state without persisting it: a restore is about to replace it. */
-    @Override
-    public void discard()
-    {
-        state.close();
     }
 }

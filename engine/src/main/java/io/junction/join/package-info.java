@@ -1,10 +1,9 @@
 /**
  * The join operators, usable without the runtime: {@link io.junction.join.RegularJoin},
- * {@link io.junction.join.IntervalJoin}, {@link io.junction.join.WindowJoin}, {@link io.junction.join.TemporalJoin}
- * and {@link io.junction.join.LookupJoin}, each a plain
- * single-threaded {@link io.junction.join.JoinOperator} driven event by event (rows, watermarks, end
- * of input) that emits to a {@link io.junction.api.ResultHandler}. {@link io.junction.join.JoinOperators}
- * picks the operator for a spec.
+ * {@link io.junction.join.WindowJoin}, and for the interval, temporal, lookup and ASOF kinds one operator
+ * driver that runs each kind's algorithm; each a plain single-threaded
+ * {@link io.junction.join.JoinOperator} driven event by event (rows, watermarks, end of input) that emits to a
+ * {@link io.junction.api.ResultHandler}. {@link io.junction.join.JoinOperators} makes the operator for a spec.
  *
  * <p>{@link io.junction.join.StateConfig} sizes an operator's off-heap state (key capacity, arena
  * chunks, timer wheel, key length) and chooses its key index ({@link io.junction.join.IndexKind}).

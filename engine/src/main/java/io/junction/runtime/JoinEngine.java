@@ -9,6 +9,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
+import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.LatencyRecorder;
@@ -319,7 +320,23 @@ public final class JoinEngine implements AutoCloseable
             }
             else
             {
-                factory = (guardedResults, guardedDeadLetters) -> JoinOperators.create(spec, state, guardedResults, guardedDeadLetters);
+                factory = new PartitionWorker.OperatorFactory()
+                {
+                    @Override
+                    public JoinOperator create(final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters)
+                    {
+                        return JoinOperators.create(spec, state, guardedResults, guardedDeadLetters);
+                    }
+
+                    @Override
+                    public JoinOperator create(
+                        final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters,
+                        final ErrorHandler guardedErrors)
+                    {
+                        // The error handler handed in, not found in the result handler.
+                        return JoinOperators.create(spec, state, guardedResults, guardedDeadLetters, guardedErrors);
+                    }
+                };
             }
             workers[p] = new PartitionWorker(p, factory,
                 results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,

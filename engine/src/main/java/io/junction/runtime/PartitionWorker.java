@@ -122,14 +122,27 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         this.metrics = metrics;
         this.latency = latency;
         this.recordLatency = recordLatency;
-        this.operator = operatorFactory.create(this, this);
+        this.operator = operatorFactory.create(this, this, this);
     }
 
-    /** Creates the operator with the worker as its handlers, so every result and dead letter passes the guard. */
+    /**
+     * Creates the operator with the worker as its handlers, so every result, dead letter and user predicate's
+     * exception passes the guard.
+     */
     @FunctionalInterface
     interface OperatorFactory
     {
         JoinOperator create(ResultHandler guardedResults, DeadLetterHandler guardedDeadLetters);
+
+        /**
+         * As the two-argument create, with the guarded error handler handed in: the engine's own factory passes it
+         * to the operator; by default a factory ignores it (the worker is the result handler too).
+         */
+        default JoinOperator create(
+            final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters, final ErrorHandler guardedErrors)
+        {
+            return create(guardedResults, guardedDeadLetters);
+        }
     }
 
     /**
@@ -343,7 +356,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 durable.restore(checkpoint);
             }
-            operator = operatorFactory.create(this, this);
+            operator = operatorFactory.create(this, this, this);
         }
         catch (final Throwable t)
         {

@@ -42,7 +42,7 @@ class AsofJoinSearchCostTest
         try (VersionedTestHarness h = new VersionedTestHarness(VersionedTestHarness.spec(JoinKind.ASOF, JoinType.LEFT)
             .asof(AsofSpec.of(direction).withEmit(AsofSpec.Emit.EAGER)).build(), config))
         {
-            final AsofJoin join = (AsofJoin)h.harness().operator();
+            final AsofJoin join = (AsofJoin)((OperatorDriver)h.harness().operator()).algorithm();
             // Right rows at even ts 0 .. 2 (ROWS - 1), each block of 16 arriving in a random order.
             final SplittableRandom random = new SplittableRandom(22);
             final List<Integer> order = new ArrayList<>();

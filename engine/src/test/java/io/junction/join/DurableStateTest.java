@@ -542,7 +542,7 @@ class DurableStateTest
 
     static PartitionState stateOf(final JoinOperator op)
     {
-        return op instanceof TemporalJoin ? ((TemporalJoin)op).state : ((LookupJoin)op).state;
+        return ((OperatorDriver)op).state;
     }
 
     /** The outputs from {@code from} on as "step:right v" (null for a padded row), sorted: order within a step is free. */

@@ -65,7 +65,7 @@ class IntervalJoinStateBoundTest
         final long minLiveLeftAfterWatermark = (UPPER + WATERMARK_LAG) / ROW_EVERY;
         final long minLiveRightAfterWatermark = (-LOWER + WATERMARK_LAG) / ROW_EVERY;
 
-        try (IntervalJoin join = new IntervalJoin(spec, IntervalTestHarness.SMALL_STATE.withChunkSize(CHUNK), results, dead))
+        try (JoinOperator join = JoinOperators.create(spec, IntervalTestHarness.SMALL_STATE.withChunkSize(CHUNK), results, dead))
         {
             final long emptyBytes = join.counters().stateBytes();
             // Index (map + one bucket chunk, counted once created) + the rows' chunks + one chunk of slack.

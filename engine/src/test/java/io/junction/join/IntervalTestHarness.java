@@ -8,7 +8,7 @@ import io.junction.api.JoinType;
 import io.junction.api.RowView;
 
 /**
- * Drives one {@link IntervalJoin} event by event, as a replay would: each call is one input line and
+ * Drives one interval join ({@link IntervalJoin} on its {@link OperatorDriver}) event by event, as a replay would: each call is one input line and
  * gets the next step (0, 1, 2...). Records every output and dead letter, decoded to row labels
  * ({@link IntervalTestRows#idOf}).
  */
@@ -31,7 +31,7 @@ final class IntervalTestHarness extends OperatorTestHarness<IntervalTestHarness.
         }
     }
 
-    final IntervalJoin join;
+    final JoinOperator join;
 
     IntervalTestHarness(final JoinSpec spec)
     {
@@ -41,7 +41,7 @@ final class IntervalTestHarness extends OperatorTestHarness<IntervalTestHarness.
     IntervalTestHarness(final JoinSpec spec, final StateConfig config)
     {
         super(spec, config);
-        this.join = (IntervalJoin) operator();
+        this.join = operator();
     }
 
     /** @return a spec builder over {@link IntervalTestRows#SCHEMA} joining on {@code k}, interval {@code [lower, upper]}. */

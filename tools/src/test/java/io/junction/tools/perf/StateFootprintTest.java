@@ -5,7 +5,7 @@ import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.join.IndexKind;
-import io.junction.join.IntervalJoin;
+import io.junction.join.JoinOperators;
 import io.junction.join.RegularJoin;
 import io.junction.join.StateConfig;
 import io.junction.metrics.OperatorCounters;
@@ -63,7 +63,7 @@ class StateFootprintTest {
         final EventTape tape = new EventTape();
         Workloads.w1(100_000, tape);
         final EncodedRows rows = EncodedRows.encode(tape);
-        try (IntervalJoin join = new IntervalJoin(WorkloadJoin.spec(Workload.W1, JoinType.LEFT),
+        try (JoinOperator join = JoinOperators.create(WorkloadJoin.spec(Workload.W1, JoinType.LEFT),
                 StateConfig.defaults().withIndex(kind).withMaxKeys(200_000), (k, l, r, ts, step) -> { },
                 (side, k, row, ts, step, reason) -> { })) {
             final long[] peak = peakFootprint(join, tape, rows);

@@ -1,0 +1,136 @@
+package io.junction.join;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinSpec;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.time.WatermarkTracker;
+
+/**
+ * The parts an {@link OperatorDriver} owns, handed to its {@link JoinAlgorithm} once, at construction: the
+ * spec and configuration, the compiled predicate, the partition state, the emitter, the counters and the
+ * watermark tracker. The algorithm reads and changes them on the partition thread; the driver alone
+ * advances the watermarks, counts rows in, persists, restores and closes.
+ *
+ * <p>Besides holding the parts it is the one refusal path of the ported kinds: {@link #keyOf} dead-letters a
+ * row whose key is refused ({@code KEY_TOO_LONG}, {@code PREDICATE_FAILED}) and {@link #admit} a row that does
+ * not fit the state ({@code STATE_FULL}), so that an algorithm only tests for {@link #REFUSED}.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class OperatorParts
+{
+    /** Returned by {@link #keyOf} for a row it has dead-lettered (below every {@link JoinPredicate} code). */
+    static final int REFUSED = -100;
+
+    /** The join. */
+    final JoinSpec spec;
+    /** The configuration as given (its sizing: tick shift, wheel slots); the state's {@link PartitionState#config} has the stored hash seed. */
+    final StateConfig config;
+    /** The spec's keys, filters and condition, compiled. */
+    final CompiledJoin compiled;
+    /** The stored rows and their limits. */
+    final PartitionState state;
+    /** The spec's predicate over the row in hand; its error handler was handed in. */
+    final JoinPredicate predicate;
+    /** Where output and dead letters go. */
+    final Emitter emit;
+    /** The operator's counters, shared by the state, the predicate and the emitter. */
+    final JoinCounters counters;
+    /** The inputs' watermarks: read by the algorithm, advanced by the driver only. */
+    final WatermarkTracker watermarks;
+
+    /**
+     * @param spec        the join.
+     * @param config      the configuration as given.
+     * @param compiled    the spec compiled.
+     * @param state       the partition state.
+     * @param predicate   the predicate.
+     * @param emit        the emitter.
+     * @param counters    the counters.
+     * @param watermarks  the watermark tracker.
+     */
+    OperatorParts(
+        final JoinSpec spec, final StateConfig config, final CompiledJoin compiled, final PartitionState state,
+        final JoinPredicate predicate, final Emitter emit, final JoinCounters counters, final WatermarkTracker watermarks)
+    {
+        this.spec = spec;
+        this.config = config;
+        this.compiled = compiled;
+        this.state = state;
+        this.predicate = predicate;
+        this.emit = emit;
+        this.counters = counters;
+        this.watermarks = watermarks;
+    }
+
+    /**
+     * Extracts the row's join key into {@code predicate.key} and applies its side's pre-filter; a refused key
+     * is dead-lettered here.
+     *
+     * @param side the input.
+     * @param kind its change kind.
+     * @param row  the row.
+     * @param ts   its event time.
+     * @param step its input sequence number.
+     * @return the key length, {@link JoinPredicate#UNMATCHABLE} (null key or failed filter), or
+     *         {@link #REFUSED} when the row has been dead-lettered.
+     */
+    int keyOf(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        return refuseKey(predicate.extractKey(side, row), side, kind, row, ts, step);
+    }
+
+    /**
+     * Dead-letters a row whose key {@link JoinPredicate} refused.
+     *
+     * @param keyLength what the predicate's key extraction returned.
+     * @param side      the input.
+     * @param kind      its change kind.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @param step      its input sequence number.
+     * @return {@code keyLength}, or {@link #REFUSED} when it was a refusal and the row has been dead-lettered.
+     */
+    int refuseKey(
+        final int keyLength, final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
+        if (refused == null)
+        {
+            return keyLength;
+        }
+        emit.deadLetter(side, kind, row, ts, step, refused);
+        return REFUSED;
+    }
+
+    /**
+     * Stores a row under the key in {@code predicate.key} ({@link PartitionState#admit}); a row that does not fit
+     * is dead-lettered {@code STATE_FULL} here, whole, and nothing is changed.
+     *
+     * @param side      the input.
+     * @param kind      its change kind.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @param step      its input sequence number.
+     * @param keyLength the key's length.
+     * @param hash      the key's hash.
+     * @param bucket    the key's bucket when the caller has found it, else 0 (found or created here).
+     * @return the row's record (its bucket in {@link PartitionState#admittedBucket}), or
+     *         {@link PartitionState#REFUSED} when it was dead-lettered.
+     */
+    long admit(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
+        final long hash, final long bucket)
+    {
+        final long record = state.admit(side, bucket, hash, predicate.key, keyLength, row, ts);
+        if (record == PartitionState.REFUSED)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+        }
+        return record;
+    }
+}
