@@ -584,7 +584,7 @@ public final class MultiJoin implements JoinOperator
         {
             return false;
         }
-        MultiRowStore.wrap(record, storedBuffer, storedRow);
+        wrap(record, storedBuffer, storedRow);
         final int length = keys[MultiRowDescriptor.input(record)].extract(storedRow, storedKey, 0, storedKey.capacity());
         return length == keyLength && BufferCompare.equals(storedKey, 0, key, 0, keyLength);
     }
@@ -669,7 +669,7 @@ public final class MultiJoin implements JoinOperator
                 deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                 return;
             }
-            store.writeRecord(record, row, ts, input, MultiRowDescriptor.FLAG_UNMATCHABLE);
+            store.writeRecord(record, row.buffer(), row.offset(), row.length(), ts, input, MultiRowDescriptor.FLAG_UNMATCHABLE);
             store.append(bucket, input, record);
             stored(record, input, deadline);
             if (input == 0)
@@ -686,7 +686,7 @@ public final class MultiJoin implements JoinOperator
             deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        store.writeRecord(record, row, ts, input, 0);
+        store.writeRecord(record, row.buffer(), row.offset(), row.length(), ts, input, 0);
         current = bucket;
         if (input == 0)
         {
@@ -732,7 +732,7 @@ public final class MultiJoin implements JoinOperator
             store.freeRecord(record, row.length());
             return false;
         }
-        store.writeRecord(record, row, ts, input, matchable ? 0 : MultiRowDescriptor.FLAG_UNMATCHABLE);
+        store.writeRecord(record, row.buffer(), row.offset(), row.length(), ts, input, matchable ? 0 : MultiRowDescriptor.FLAG_UNMATCHABLE);
         store.append(bucket, input, record);
         stored(record, input, deadline);
         return true;
@@ -746,7 +746,7 @@ public final class MultiJoin implements JoinOperator
         {
             final long hash = rowHash(row.buffer(), row.offset(), row.length());
             final long bucket = findRows(hash);
-            final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row);
+            final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row.buffer(), row.offset(), row.length());
             if (record == 0)
             {
                 deadLetter(input, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
@@ -769,7 +769,7 @@ public final class MultiJoin implements JoinOperator
         }
         final long hash = keyHash(keyLength);
         final long bucket = findKey(hash, keyLength);
-        final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row);
+        final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row.buffer(), row.offset(), row.length());
         if (record == 0)
         {
             deadLetter(input, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);
@@ -887,7 +887,7 @@ public final class MultiJoin implements JoinOperator
         }
         else
         {
-            out[level] = MultiRowStore.wrap(record, buffers[level], views[level]);
+            out[level] = wrap(record, buffers[level], views[level]);
         }
     }
 
@@ -1167,7 +1167,7 @@ public final class MultiJoin implements JoinOperator
                 }
                 continue;
             }
-            MultiRowStore.wrap(record, storedBuffer, storedRow);
+            wrap(record, storedBuffer, storedRow);
             final int keyLength = keys[input].extract(storedRow, key, 0, key.capacity());
             final long hash = keyHash(keyLength);
             final long bucket = findKey(hash, keyLength);
@@ -1406,5 +1406,11 @@ public final class MultiJoin implements JoinOperator
     {
         final long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    /** @return {@code view} over a stored record's row, through {@code buffer}. */
+    private static RowView wrap(final long record, final UnsafeBuffer buffer, final RowView view)
+    {
+        return view.wrap(buffer, 0, MultiRowStore.wrapRow(record, buffer));
     }
 }

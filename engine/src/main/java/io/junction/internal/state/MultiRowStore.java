@@ -1,6 +1,5 @@
 package io.junction.internal.state;
 
-import io.junction.api.RowView;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -56,17 +55,20 @@ public final class MultiRowStore implements AutoCloseable
      * Writes a record from {@link #allocateRecord}: its header and a copy of the row.
      *
      * @param record the record.
-     * @param row    the row, of the length the record was allocated for.
+     * @param buffer the row's bytes.
+     * @param offset where the row starts in {@code buffer}.
+     * @param length the row's length, the one the record was allocated for.
      * @param ts     the row's event time.
      * @param input  the row's input.
      * @param flags  the record's flags.
      */
-    public void writeRecord(final long record, final RowView row, final long ts, final int input, final int flags)
+    public void writeRecord(
+        final long record, final DirectBuffer buffer, final int offset, final int length, final long ts, final int input,
+        final int flags)
     {
-        final int length = row.length();
         MultiRowDescriptor.init(record, ts, length, input, flags);
         rowBuffer.wrap(MultiRowDescriptor.rowAddress(record), length);
-        rowBuffer.putBytes(0, row.buffer(), row.offset(), length);
+        rowBuffer.putBytes(0, buffer, offset, length);
     }
 
     /**
@@ -278,16 +280,15 @@ public final class MultiRowStore implements AutoCloseable
     /**
      * @param bucket a bucket.
      * @param input  an input.
-     * @param row    a row.
+     * @param buffer a row's bytes.
+     * @param offset where the row starts in {@code buffer}.
+     * @param length the row's length.
      * @return the oldest record of the input's group whose row bytes equal the row's, or 0.
      */
-    public long findEqual(final long bucket, final int input, final RowView row)
+    public long findEqual(final long bucket, final int input, final DirectBuffer buffer, final int offset, final int length)
     {
         final long group = MultiBucketDescriptor.group(bucket, input);
         final int size = MultiBucketDescriptor.size(group);
-        final int length = row.length();
-        final DirectBuffer buffer = row.buffer();
-        final int offset = row.offset();
         for (int k = 0; k < size; k++)
         {
             final long record = MultiBucketDescriptor.record(group, k);
@@ -360,18 +361,17 @@ public final class MultiRowStore implements AutoCloseable
     }
 
     /**
-     * Points {@code view} at a record's row through {@code buffer}, which the view then references.
+     * Points {@code buffer} at a record's row bytes (a flyweight over them: the layers above wrap a row view on it).
      *
      * @param record the record.
      * @param buffer the buffer to wrap the row bytes in.
-     * @param view   the view.
-     * @return the view.
+     * @return the row's length.
      */
-    public static RowView wrap(final long record, final UnsafeBuffer buffer, final RowView view)
+    public static int wrapRow(final long record, final UnsafeBuffer buffer)
     {
         final int length = MultiRowDescriptor.rowLength(record);
         buffer.wrap(MultiRowDescriptor.rowAddress(record), length);
-        return view.wrap(buffer, 0, length);
+        return length;
     }
 
     /** @return off-heap bytes the arena has taken from the OS. */

@@ -85,7 +85,7 @@ class MultiRowStoreTest
     {
         final long record = store.allocateRecord(row.length());
         assertTrue(record != 0);
-        store.writeRecord(record, row, 7, input, 0);
+        store.writeRecord(record, row.buffer(), row.offset(), row.length(), 7, input, 0);
         return record;
     }
 
@@ -127,11 +127,11 @@ class MultiRowStoreTest
             assertEquals(1, MultiRowDescriptor.input(expected.get(5)));
             assertEquals(-1, MultiRowDescriptor.queueIndex(expected.get(5)));
             // The oldest equal copy first, then the next once it is gone.
-            assertEquals(expected.get(0), store.findEqual(bucket, 1, same));
+            assertEquals(expected.get(0), store.findEqual(bucket, 1, same.buffer(), same.offset(), same.length()));
             store.unlink(bucket, 1, expected.get(0));
             store.freeRecord(expected.remove(0));
-            assertEquals(expected.get(2), store.findEqual(bucket, 1, same));
-            assertEquals(0, store.findEqual(bucket, 0, same));
+            assertEquals(expected.get(2), store.findEqual(bucket, 1, same.buffer(), same.offset(), same.length()));
+            assertEquals(0, store.findEqual(bucket, 0, same.buffer(), same.offset(), same.length()));
             final Random random = new Random(5);
             while (expected.size() > 1)
             {
@@ -172,7 +172,7 @@ class MultiRowStoreTest
                     store.freeRecord(record, row.length());
                     break;
                 }
-                store.writeRecord(record, row, 1, 0, 0);
+                store.writeRecord(record, row.buffer(), row.offset(), row.length(), 1, 0, 0);
                 store.append(bucket, 0, record);
                 stored.add(record);
             }
