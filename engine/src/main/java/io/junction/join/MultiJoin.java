@@ -76,18 +76,6 @@ import java.util.Map;
  */
 public final class MultiJoin implements JoinOperator
 {
-    /**
-     * @param data   bytes.
-     * @param length how many of them.
-     * @return a 32-bit fold of the 64-bit hash the operator's key tables use for key and row bytes (under
-     *         {@link KeyHash#DEFAULT_SEED}), package-private for its test.
-     */
-    static int contentHash(final byte[] data, final int length)
-    {
-        final long h = KeyHash.hash(new UnsafeBuffer(data, 0, length), 0, length);
-        return (int)(h ^ (h >>> 32));
-    }
-
     /** A combination by content, for netting a watermark step's changes (record addresses, 0 for padded). */
     private static final class Combination
     {

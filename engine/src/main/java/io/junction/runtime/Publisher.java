@@ -556,32 +556,7 @@ public final class Publisher
         {
             return (int)sequence;
         }
-        final RingSlot slot = ring.get(sequence);
-        // Until it is whole the slot says SKIP: whatever fails below, the claimed slot is published
-        // and the partition passes over it instead of stalling or processing a stale row.
-        slot.type = RingSlot.SKIP;
-        boolean filled = false;
-        try
-        {
-            slot.side = (byte)side.ordinal();
-            slot.kind = (byte)kind.ordinal();
-            slot.timestamp = ts;
-            slot.step = step;
-            slot.ingestNanos = ingestNanos;
-            slot.keyHash = hash;
-            slot.rowLength = length;
-            slot.row.putBytes(0, row, offset, length);
-            slot.type = RingSlot.ROW;
-            filled = true;
-        }
-        finally
-        {
-            ring.publish(sequence);
-            if (!filled)
-            {
-                engine.countRefused();
-            }
-        }
+        publishRow(ring, sequence, RingSlot.ROW, (byte)side.ordinal(), kind, ts, step, ingestNanos, hash, row, offset, length);
         final BoundedOutOfOrdernessWatermarks generator = side == Side.LEFT ? leftWatermarks : rightWatermarks;
         if (generator != null)
         {
@@ -1057,6 +1032,42 @@ public final class Publisher
         return PUBLISHED;
     }
 
+    /**
+     * Fills the claimed slot with a row and publishes it. Until it is whole the slot says SKIP: whatever fails
+     * here, the claimed slot is published and the partition passes over it instead of stalling or processing a
+     * stale row (counted as refused).
+     */
+    private void publishRow(
+        final RingBuffer<RingSlot> ring, final long sequence, final byte type, final byte side, final ChangeKind kind,
+        final long ts, final long step, final long ingestNanos, final long hash, final DirectBuffer row, final int offset,
+        final int length)
+    {
+        final RingSlot slot = ring.get(sequence);
+        slot.type = RingSlot.SKIP;
+        boolean filled = false;
+        try
+        {
+            slot.side = side;
+            slot.kind = (byte)kind.ordinal();
+            slot.timestamp = ts;
+            slot.step = step;
+            slot.ingestNanos = ingestNanos;
+            slot.keyHash = hash;
+            slot.rowLength = length;
+            slot.row.putBytes(0, row, offset, length);
+            slot.type = type;
+            filled = true;
+        }
+        finally
+        {
+            ring.publish(sequence);
+            if (!filled)
+            {
+                engine.countRefused();
+            }
+        }
+    }
+
     private int publishInput(
         final int input, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
         final long ts, final long step, final long ingestNanos, final int target)
@@ -1093,30 +1104,7 @@ public final class Publisher
         {
             return (int)sequence;
         }
-        final RingSlot slot = ring.get(sequence);
-        slot.type = RingSlot.SKIP;
-        boolean filled = false;
-        try
-        {
-            slot.side = (byte)input;
-            slot.kind = (byte)kind.ordinal();
-            slot.timestamp = ts;
-            slot.step = step;
-            slot.ingestNanos = ingestNanos;
-            slot.keyHash = hash;
-            slot.rowLength = length;
-            slot.row.putBytes(0, row, offset, length);
-            slot.type = RingSlot.INPUT_ROW;
-            filled = true;
-        }
-        finally
-        {
-            ring.publish(sequence);
-            if (!filled)
-            {
-                engine.countRefused();
-            }
-        }
+        publishRow(ring, sequence, RingSlot.INPUT_ROW, (byte)input, kind, ts, step, ingestNanos, hash, row, offset, length);
         if (intervalCheckpoints)
         {
             checkpointWhenDue(step);

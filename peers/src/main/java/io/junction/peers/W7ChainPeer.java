@@ -52,7 +52,7 @@ import java.util.TreeMap;
  *       {@code processElement1}.</li>
  * </ul>
  * Before the timed runs one untimed run materializes the last level's changelog and checks it against the brute
- * force of W7's final live rows (as Junction's {@code W7Bench.bruteForce}, whose tests check Junction's paths).
+ * force of W7's final live rows ({@link W7#bruteForce}, which Junction's W7 tests use too).
  * Measured: events per second (the events fed, end of input included), output lines at the last level and over
  * all levels. Flink's state size is not measured (heap objects).
  */
@@ -239,22 +239,6 @@ final class W7ChainPeer {
         return r;
     }
 
-    /** @return the brute force of W7's join over its final live rows, as {@code W7Bench.bruteForce} (java.* only here) */
-    private TreeMap<String, Long> bruteForce() {
-        final TreeMap<String, Long> m = new TreeMap<>();
-        for (int key = 0; key < live[0].length; key++) {
-            if (live[0][key] < 0) {
-                continue;
-            }
-            final StringBuilder b = new StringBuilder().append(live[0][key]);
-            for (int i = 1; i < W; i++) {
-                b.append('|').append(live[i][key] < 0 ? "-" : String.valueOf(live[i][key]));
-            }
-            m.merge(b.toString(), 1L, Long::sum);
-        }
-        return m;
-    }
-
     /**
      * Runs the Flink chain: one untimed run checked against the brute force, then the timed runs, and prints each
      * and the median in the form {@code bench/scripts/w7-figures.sh} reads.
@@ -270,7 +254,7 @@ final class W7ChainPeer {
         System.out.printf(Locale.ROOT, "%n## W7 (%,d order ids): %,d changes through Flink's chain of 3 StreamingJoinOperators"
             + " (unique key contained by the join key, left outer, HashMapStateBackend)%n", n, peer.inputs.length);
         final FlinkResult check = peer.runFlink(true);
-        final boolean ok = check.materialized.equals(peer.bruteForce());
+        final boolean ok = check.materialized.equals(W7.bruteForce(peer.live));
         System.out.println("   result against the brute force of the live rows: " + (ok ? "OK" : "MISMATCH"));
         for (int i = 0; i < warmup; i++) {
             peer.runFlink(false);

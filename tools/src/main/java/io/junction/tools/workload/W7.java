@@ -1,6 +1,7 @@
 package io.junction.tools.workload;
 
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * W7 of WORKLOADS.md: orders, payments, shipments and refunds, four upsert streams on the order id, for the
@@ -107,6 +108,29 @@ public final class W7 {
             }
         }
         return liveF1;
+    }
+
+    /**
+     * The brute force of W7's join (orders LEFT payments LEFT shipments LEFT refunds on the order id) over its
+     * final live rows: every live order with each input's live row of its id, or padded ("-"), as
+     * {@code "o|p|s|r"} of the rows' f1 to its count. Java only, so the peers profile checks Flink with it too.
+     *
+     * @param live the live rows {@link #generate} returns
+     * @return the materialized result
+     */
+    public static TreeMap<String, Long> bruteForce(final long[][] live) {
+        final TreeMap<String, Long> m = new TreeMap<>();
+        for (int key = 0; key < live[0].length; key++) {
+            if (live[0][key] < 0) {
+                continue;
+            }
+            final StringBuilder b = new StringBuilder().append(live[0][key]);
+            for (int i = 1; i < INPUTS.size(); i++) {
+                b.append('|').append(live[i][key] < 0 ? "-" : String.valueOf(live[i][key]));
+            }
+            m.merge(b.toString(), 1L, Long::sum);
+        }
+        return m;
     }
 
     /**

@@ -407,25 +407,11 @@ public final class W7Bench {
     }
 
     /**
-     * The brute force of W7's join over its final live rows: every live order with each input's live row of its
-     * id, or padded ("-").
-     *
      * @param live the generator's live rows ({@link W7#generate})
-     * @return the materialized result, as {@link Result#materialized}
+     * @return the brute force of W7's join over them, as {@link Result#materialized}: {@link W7#bruteForce}
      */
     public static TreeMap<String, Long> bruteForce(final long[][] live) {
-        final TreeMap<String, Long> m = new TreeMap<>();
-        for (int key = 0; key < live[0].length; key++) {
-            if (live[0][key] < 0) {
-                continue;
-            }
-            final StringBuilder b = new StringBuilder().append(live[0][key]);
-            for (int i = 1; i < W; i++) {
-                b.append('|').append(live[i][key] < 0 ? "-" : String.valueOf(live[i][key]));
-            }
-            m.merge(b.toString(), 1L, Long::sum);
-        }
-        return m;
+        return W7.bruteForce(live);
     }
 
     /** @return the figures of both paths and their ratios, as lines */
