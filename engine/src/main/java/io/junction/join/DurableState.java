@@ -328,25 +328,10 @@ final class DurableState
      */
     private static long verifyChunks(final Path path, final long length, final int[] expected)
     {
-        final byte[] buffer = new byte[(int)Math.min(CHUNK_BYTES, Math.max(length, 1))];
-        final CRC32C crc = new CRC32C();
-        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r"))
+        final int[] actual;
+        try
         {
-            for (int c = 0; c < expected.length; c++)
-            {
-                final long at = (long)c * CHUNK_BYTES;
-                final int chunk = (int)Math.min(CHUNK_BYTES, length - at);
-                file.seek(at);
-                file.readFully(buffer, 0, chunk);
-                crc.reset();
-                crc.update(buffer, 0, chunk);
-                if ((int)crc.getValue() != expected[c])
-                {
-                    throw new DurableStateException(String.format(java.util.Locale.ROOT,
-                        "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not the %08x %s recorded at the last " +
-                        "persist%s", path, c, at, at + chunk - 1, crc.getValue(), expected[c], MARKER, ADVICE));
-                }
-            }
+            actual = chunkSums(path, length);
         }
         catch (final java.io.EOFException e)
         {
@@ -355,6 +340,21 @@ final class DurableState
         catch (final IOException e)
         {
             throw new DurableStateException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+        if (actual.length < expected.length)
+        {
+            throw new DurableStateException(path + " is shorter than its chunk sums say (truncated)" + ADVICE);
+        }
+        for (int c = 0; c < expected.length; c++)
+        {
+            if (actual[c] != expected[c])
+            {
+                final long at = (long)c * CHUNK_BYTES;
+                final long last = Math.min(at + CHUNK_BYTES, length) - 1;
+                throw new DurableStateException(String.format(java.util.Locale.ROOT,
+                    "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not the %08x %s recorded at the last " +
+                    "persist%s", path, c, at, last, actual[c], expected[c], MARKER, ADVICE));
+            }
         }
         return length;
     }
