@@ -19,6 +19,8 @@ import io.junction.internal.metrics.JoinCounters;
 final class Emitter
 {
     private final ResultHandler results;
+    /** {@link #results} when it is the upsert fold, whose held line {@link #beforeFree} copies; else null. */
+    private final UpsertFold fold;
     private final DeadLetterHandler deadLetters;
     private final JoinCounters counters;
     /** {@link JoinType#padsUnmatched(Side)} per side. */
@@ -37,6 +39,7 @@ final class Emitter
     Emitter(final JoinType type, final ResultHandler results, final DeadLetterHandler deadLetters, final JoinCounters counters)
     {
         this.results = results;
+        this.fold = results instanceof UpsertFold ? (UpsertFold)results : null;
         this.deadLetters = deadLetters;
         this.counters = counters;
         this.padsLeft = type.padsUnmatched(Side.LEFT);
@@ -55,6 +58,19 @@ final class Emitter
     boolean emitsUnmatched(final Side side)
     {
         return side == Side.LEFT ? emitsUnmatchedLeft : emitsUnmatchedRight;
+    }
+
+    /**
+     * A stored record whose row an emitted line of this step may point at is about to be freed (an expiry
+     * or an eviction in the middle of a step): the upsert fold's line held by reference, if any, is copied
+     * first ({@link UpsertFold#copyHeld}). Nothing for the retraction changelog, whose lines leave at once.
+     */
+    void beforeFree()
+    {
+        if (fold != null)
+        {
+            fold.copyHeld();
+        }
     }
 
     /** Emits a pair, ordering the two rows by side: {@code row} is of {@code side}, {@code other} of the other side. */

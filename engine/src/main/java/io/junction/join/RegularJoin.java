@@ -803,6 +803,7 @@ public final class RegularJoin implements JoinOperator
         {
             // An expired row's copy: its delay is over; padded if still pending, then gone.
             padIfPending(record);
+            emit.beforeFree();
             state.store.remove(record);
             return;
         }
@@ -887,6 +888,7 @@ public final class RegularJoin implements JoinOperator
         {
             // Evicted while waiting for its padding (it left the state at its expiry): padded now.
             padIfPending(record);
+            emit.beforeFree();
             state.store.remove(record);
             return;
         }
@@ -921,6 +923,7 @@ public final class RegularJoin implements JoinOperator
             RowStore.wrap(record, timedRowBuffer, timedRow);
             expiryHandler.onExpired(side, timedRow, RowDescriptor.ts(record), reason, step);
         }
+        emit.beforeFree();
         expire(record);
     }
 

@@ -20,6 +20,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * a step emits at most one line per key. One event's lines all come from one partition, so the fold
  * needs nothing across partitions. A step of a flush also ends when a line of another step arrives.
  *
+ * <p>Pass-through: most steps make one line (a show, or a click whose pair replaces its show's padded
+ * line in one line), and a step's only line leaves as it came: the fold holds it by reference (where the
+ * caller's views point: an input row, a stored record) with no copy of its bytes, no key and no hash, and
+ * hands views over those same bytes downstream at {@link #flush}. Only a second line of the step copies
+ * the held one into the buffer (and keys both). The caller's views are valid during its call only, so
+ * the held line's bytes must stay where they are until the step ends: the operator's input row does (the
+ * operator flushes at the end of every event, inside its own call), and so does a stored record unless
+ * the operator frees it in the middle of the step (an expiry or an eviction after the record's padded
+ * line): the operator calls {@link #copyHeld} before it frees a record in a step (Emitter's
+ * {@code beforeFree}), which copies a held line into the buffer first.
+ *
  * <p>Key bytes in the buffer, per part of the result key: a presence byte (0: the side is padded,
  * 1: its unique-key bytes follow, 2: a null unique-key field), a little-endian u16 length, the bytes.
  * The buffer and the per-line tables grow by doubling when a step outgrows them (never in a steady
@@ -30,7 +41,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class UpsertFold implements ResultHandler
 {
     private static final int PART_HEADER = 3;
-    /** {@code keyLength} of a step's first line until a second line needs its key. */
+    /** {@code keyLength} of a copied first line ({@link #copyHeld}) until a second line needs its key. */
     private static final int UNKEYED = -1;
 
     private final ResultHandler downstream;
@@ -56,6 +67,17 @@ final class UpsertFold implements ResultHandler
     private long step;
     private final RowView leftView = new RowView();
     private final RowView rightView = new RowView();
+    /** The step has one line so far, held by reference in {@link #heldLeft}/{@link #heldRight}, not in the buffer. */
+    private boolean held;
+    private boolean heldAccumulate;
+    private long heldTs;
+    /** Where the held line's rows lie (the caller's bytes); a length of -1 for a padded side. */
+    private int heldLeftLength;
+    private int heldRightLength;
+    private final UnsafeBuffer heldLeftBuffer = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer heldRightBuffer = new UnsafeBuffer(0, 0);
+    private final RowView heldLeft = new RowView();
+    private final RowView heldRight = new RowView();
 
     /**
      * @param key        which unique keys key the result.
@@ -77,40 +99,38 @@ final class UpsertFold implements ResultHandler
     @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long ts, final long step)
     {
-        if (lines > 0 && step != this.step)
+        if ((held || lines > 0) && step != this.step)
         {
             flush();
         }
         this.step = step;
-        int line;
         if (lines == 0)
         {
-            // The step's first line: most events make one line per key (a show, or a click that replaces
-            // its show's padded line in one line), so its key is extracted and hashed only when a second
-            // line arrives in the same step.
-            line = lines++;
-            keyLength[line] = UNKEYED;
+            if (!held)
+            {
+                hold(kind, left, right, ts);
+                return;
+            }
+            // A second line: the held one is copied and keyed now (its bytes are still the caller's).
+            materialize(true);
+        }
+        else if (lines == 1 && keyLength[0] == UNKEYED)
+        {
+            keyFirstLine();
+        }
+        final int keyStart = used;
+        appendKey(left, right);
+        final int length = used - keyStart;
+        final long hash = hash(keyStart, length);
+        int line = find(hash, keyStart, length);
+        if (line >= 0)
+        {
+            used = keyStart;
+            counters.rowsOut--;
         }
         else
         {
-            if (lines == 1 && keyLength[0] == UNKEYED)
-            {
-                keyFirstLine();
-            }
-            final int keyStart = used;
-            appendKey(left, right);
-            final int length = used - keyStart;
-            final long hash = hash(keyStart, length);
-            line = find(hash, keyStart, length);
-            if (line >= 0)
-            {
-                used = keyStart;
-                counters.rowsOut--;
-            }
-            else
-            {
-                line = add(hash, keyStart, length);
-            }
+            line = add(hash, keyStart, length);
         }
         accumulate[line] = kind.isAccumulate();
         timestamp[line] = ts;
@@ -120,9 +140,15 @@ final class UpsertFold implements ResultHandler
         rightLength[line] = appendRow(right);
     }
 
-    /** Emits the step's folded lines, then forgets them; nothing when there are none. */
+    /** Emits the step's folded lines (or its held line, as it came), then forgets them; nothing when there are none. */
     void flush()
     {
+        if (held)
+        {
+            held = false;
+            downstream.onResult(heldAccumulate ? ChangeKind.UPDATE_AFTER : ChangeKind.DELETE, heldLeftView(), heldRightView(), heldTs, step);
+            return;
+        }
         if (lines == 0)
         {
             return;
@@ -151,10 +177,93 @@ final class UpsertFold implements ResultHandler
         }
     }
 
-    /** @return lines waiting for {@link #flush} (tests). */
+    /**
+     * The bytes of the held line (if any) are about to be freed or overwritten before the step ends: copies
+     * the line into the buffer (unkeyed: its key is extracted only if a second line comes).
+     */
+    void copyHeld()
+    {
+        if (held)
+        {
+            materialize(false);
+        }
+    }
+
+    /** @return true while the step's only line is held by reference, uncopied (tests). */
+    boolean holding()
+    {
+        return held;
+    }
+
+    /** Holds the step's first line by where its rows lie: no copy, no key. */
+    private void hold(final ChangeKind kind, final RowView left, final RowView right, final long ts)
+    {
+        held = true;
+        heldAccumulate = kind.isAccumulate();
+        heldTs = ts;
+        if (left == null)
+        {
+            heldLeftLength = -1;
+        }
+        else
+        {
+            heldLeftLength = left.length();
+            heldLeftBuffer.wrap(left.buffer(), left.offset(), heldLeftLength);
+        }
+        if (right == null)
+        {
+            heldRightLength = -1;
+        }
+        else
+        {
+            heldRightLength = right.length();
+            heldRightBuffer.wrap(right.buffer(), right.offset(), heldRightLength);
+        }
+    }
+
+    private RowView heldLeftView()
+    {
+        return heldLeftLength < 0 ? null : heldLeft.wrap(heldLeftBuffer, 0, heldLeftLength);
+    }
+
+    private RowView heldRightView()
+    {
+        return heldRightLength < 0 ? null : heldRight.wrap(heldRightBuffer, 0, heldRightLength);
+    }
+
+    /** Copies the held line into the buffer as line 0, keyed (with its table slot) or not. */
+    private void materialize(final boolean keyed)
+    {
+        held = false;
+        final RowView left = heldLeftView();
+        final RowView right = heldRightView();
+        final int line = lines++;
+        if (keyed)
+        {
+            final int keyStart = used;
+            appendKey(left, right);
+            final int length = used - keyStart;
+            keyHash[line] = hash(keyStart, length);
+            keyOffset[line] = keyStart;
+            keyLength[line] = length;
+            insert(line);
+        }
+        else
+        {
+            keyLength[line] = UNKEYED;
+        }
+        accumulate[line] = heldAccumulate;
+        timestamp[line] = heldTs;
+        leftOffset[line] = used;
+        leftLength[line] = appendRow(left);
+        rightOffset[line] = used;
+        rightLength[line] = appendRow(right);
+    }
+
+    /** @return lines waiting for {@link #flush}, the held one included (tests). */
     int pending()
     {
-        return lines;
+        return lines + (held ? 1 : 0);
     }
 
     /** Appends the result key of a line with these rows. */
@@ -170,7 +279,7 @@ final class UpsertFold implements ResultHandler
         }
     }
 
-    /** Gives the step's first line, stored without its key, its key (from its stored rows) and its table slot. */
+    /** Gives the step's first line, copied without its key, its key (from its copied rows) and its table slot. */
     private void keyFirstLine()
     {
         final RowView left = leftLength[0] < 0 ? null : leftView.wrap(data, leftOffset[0], leftLength[0]);
