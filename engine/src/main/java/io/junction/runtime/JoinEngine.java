@@ -18,11 +18,10 @@ import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
 import io.junction.internal.durable.DirectoryLock;
-import io.junction.internal.durable.SmallFiles;
+import io.junction.internal.durable.SeedRecord;
 import io.junction.join.StateConfig;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -132,17 +131,23 @@ public final class JoinEngine implements AutoCloseable
     private volatile EngineBeans beans;
     private volatile boolean closed;
 
-    /** Durable mode: each partition's files; null in memory mode. */
-    private final DurablePartition[] durables;
-    private final long fingerprint;
-    private final AtomicLong nextCheckpointId = new AtomicLong();
-    /** The newest checkpoint complete in every partition (written to {@value #CONFIRMED_FILE}); -1 before the first. */
-    private volatile long confirmedId = -1;
-    private final Object confirmLock = new Object();
-    private final Set<CheckpointRequest> inFlight = ConcurrentHashMap.newKeySet();
-    /** The positions the state was recovered at; null after a fresh start or in memory mode. */
-    private long[] restoredPositions;
-    private long restoredCheckpointId = -1;
+    /** Durable mode: the checkpoints, the recovery and each partition's files; null in memory mode. */
+    private final CheckpointCoordinator checkpoints;
+    /** The rings as the coordinator puts its barriers into them. */
+    private final CheckpointCoordinator.Barriers barriers = new CheckpointCoordinator.Barriers()
+    {
+        @Override
+        public long barrier(final int partition, final CheckpointRequest request)
+        {
+            return putBarrier(partition, request);
+        }
+
+        @Override
+        public boolean isFailed(final int partition)
+        {
+            return workers[partition].isFailed();
+        }
+    };
     /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
     private volatile long[] closePositions;
     /** Set by a close that gave up or could not close cleanly: what it left undone; null otherwise. */
@@ -160,7 +165,7 @@ public final class JoinEngine implements AutoCloseable
             .apply(builder.config);
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = budgeted.withState(durableHashSeed(budgeted).withResolvedHashSeed());
+        this.config = budgeted.withState(CheckpointCoordinator.hashSeed(budgeted).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = reserveName(builder.name);
@@ -170,27 +175,14 @@ public final class JoinEngine implements AutoCloseable
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
         final int slotCapacity = config.slotCapacity();
-        if (config.stateRoot() != null)
-        {
-            fingerprint = spec.fingerprint();
-            durables = new DurablePartition[partitions];
-            for (int p = 0; p < partitions; p++)
-            {
-                durables[p] = new DurablePartition(config.stateRoot(), config.checkpointRoot(), p, fingerprint);
-            }
-        }
-        else
-        {
-            fingerprint = 0;
-            durables = null;
-        }
+        checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
         try
         {
-            if (durables != null)
+            if (checkpoints != null)
             {
                 rootLock = lockRoot();
             }
-            boolean reopened = durables != null && (config.checkpointRoot() != null ? startScratch() : recover(false));
+            boolean reopened = checkpoints != null && checkpoints.start();
             for (int p = 0; p < partitions; p++)
             {
                 metrics[p] = new PartitionMetrics(p);
@@ -212,7 +204,7 @@ public final class JoinEngine implements AutoCloseable
                 closeWorkers();
                 try
                 {
-                    reopened = recover(true);
+                    reopened = checkpoints.recoverFromCheckpoints();
                 }
                 catch (final IOException nothingRestorable)
                 {
@@ -227,10 +219,7 @@ public final class JoinEngine implements AutoCloseable
             if (reopened)
             {
                 // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
-                for (final DurablePartition durable : durables)
-                {
-                    durable.deleteClosed();
-                }
+                checkpoints.reopened();
             }
         }
         catch (final IOException e)
@@ -306,8 +295,8 @@ public final class JoinEngine implements AutoCloseable
         {
             final ResultHandler results = builder.resultHandlers.apply(p);
             final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
-            final StateConfig state = durables == null ? config.state() :
-                config.state().withStateDirectory(durables[p].stateDirectory());
+            final StateConfig state = checkpoints == null ? config.state() :
+                config.state().withStateDirectory(checkpoints.durable(p).stateDirectory());
             final PartitionWorker.OperatorFactory factory;
             if (builder.stateOperatorFactory != null)
             {
@@ -342,12 +331,12 @@ public final class JoinEngine implements AutoCloseable
                 results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
                 builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
                 config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0,
-                durables == null ? null : durables[p], builder.beforeCheckpoint);
-            if (durables != null)
+                checkpoints == null ? null : checkpoints.durable(p), builder.beforeCheckpoint);
+            if (checkpoints != null)
             {
-                workers[p].onFailure(this::partitionFailed);
+                workers[p].onFailure(checkpoints::partitionFailed);
             }
-            if (durables != null && !workers[p].isDurable())
+            if (checkpoints != null && !workers[p].isDurable())
             {
                 throw new IllegalStateException("partition " + p + "'s operator keeps its state in memory although the engine " +
                     "has a state root (" + config.stateRoot() + "): durable mode needs operators that keep their state in files");
@@ -368,331 +357,8 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
-    /** The engine's identity in its state root: a root is refused by an engine of another join or partition count. */
-    private static final String ENGINE_FILE = "ENGINE";
-    private static final String ENGINE_HEADER = "junction-engine 1";
-    /** The newest checkpoint complete in every partition, written once the last partition has written it. */
-    private static final String CONFIRMED_FILE = "CHECKPOINT";
-    private static final String CONFIRMED_HEADER = "junction-checkpoint-confirmed 1";
-
-    /**
-     * Recovers the durable state before the operators open: the state a clean close left (every partition's
-     * clean-close file present, at the same positions), else the newest checkpoint complete and intact in
-     * every partition, copied into each state directory, else (no checkpoint was ever complete) empty state.
-     *
-     * @param skipClean restore from checkpoints even where a clean close left state (it did not open).
-     * @return whether the state a clean close left is to be reopened as it is.
-     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged.
-     */
-    private boolean recover(final boolean skipClean) throws IOException
-    {
-        final Path root = io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot());
-        final Path engineFile = root.resolve(ENGINE_FILE);
-        final List<String> identity = List.of(ENGINE_HEADER, "partitions " + durables.length,
-            String.format(java.util.Locale.ROOT, "fingerprint %016x", fingerprint));
-        final List<String> found = SmallFiles.read(engineFile);
-        if (found == null)
-        {
-            for (final DurablePartition durable : durables)
-            {
-                if (durable.store().highestId() >= 0 || durable.hasClosed())
-                {
-                    // A fresh identity would carry a new hash seed, which the state's indexes were not built with.
-                    throw new IOException(engineFile + " is missing, but the root holds state (checkpoints or a clean " +
-                        "close): the hash seed and join it records are unknown; restore the file from a copy of the root, " +
-                        "or start with an empty state directory");
-                }
-            }
-            final List<String> written = new ArrayList<>(identity);
-            written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
-            SmallFiles.write(engineFile, written);
-        }
-        else if (found.size() != identity.size() + 1 || !found.subList(0, identity.size()).equals(identity))
-        {
-            throw new IOException(engineFile + " says this state root belongs to another engine (" + String.join(", ", found) +
-                "; this one: " + String.join(", ", identity) + "): a different join or partition count cannot use it; " +
-                "start with an empty state directory");
-        }
-        final List<String> confirmed = SmallFiles.read(root.resolve(CONFIRMED_FILE));
-        long confirmedBefore = -1;
-        if (confirmed != null)
-        {
-            if (confirmed.size() != 3 || !CONFIRMED_HEADER.equals(confirmed.get(0)) || !confirmed.get(1).startsWith("id "))
-            {
-                throw new IOException(root.resolve(CONFIRMED_FILE) + " is not a confirmed-checkpoint file");
-            }
-            confirmedBefore = Long.parseLong(confirmed.get(1).substring(3));
-        }
-        long highest = confirmedBefore;
-        for (final DurablePartition durable : durables)
-        {
-            highest = Math.max(highest, durable.store().highestId());
-        }
-        nextCheckpointId.set(highest + 1);
-        confirmedId = confirmedBefore;
-        boolean anyClosed = false;
-        for (final DurablePartition durable : durables)
-        {
-            anyClosed |= durable.hasClosed();
-        }
-
-        if (!skipClean)
-        {
-            final long[] clean = cleanClosePositions();
-            if (clean != null)
-            {
-                restoredPositions = clean;
-                for (final DurablePartition durable : durables)
-                {
-                    durable.linkToNewestCheckpoint();
-                }
-                return true;
-            }
-        }
-        // Candidates: ids whose manifest is in place in every partition, newest first.
-        java.util.List<Long> common = null;
-        for (final DurablePartition durable : durables)
-        {
-            final List<Long> ids = durable.store().committedIds();
-            if (common == null)
-            {
-                common = new ArrayList<>(ids);
-            }
-            else
-            {
-                common.retainAll(ids);
-            }
-        }
-        final List<String> passedOver = new ArrayList<>();
-        for (final long id : common)
-        {
-            final io.junction.internal.durable.CheckpointStore.Checkpoint[] checkpoints =
-                new io.junction.internal.durable.CheckpointStore.Checkpoint[durables.length];
-            try
-            {
-                for (int p = 0; p < durables.length; p++)
-                {
-                    checkpoints[p] = durables[p].store().open(id, fingerprint);
-                }
-            }
-            catch (final IOException e)
-            {
-                passedOver.add("checkpoint " + id + ": " + e.getMessage());
-                continue;
-            }
-            String mismatch = null;
-            for (int p = 1; p < durables.length && mismatch == null; p++)
-            {
-                if (!java.util.Arrays.equals(checkpoints[0].positions(), checkpoints[p].positions()))
-                {
-                    mismatch = "checkpoint " + id + " has other positions in partition " + p + " than in partition 0";
-                }
-            }
-            if (mismatch != null)
-            {
-                passedOver.add(mismatch);
-                continue;
-            }
-            // Before the state is replaced: clean-close records left beside it must never describe a restored state.
-            for (final DurablePartition durable : durables)
-            {
-                durable.deleteClosed();
-            }
-            for (int p = 0; p < durables.length; p++)
-            {
-                durables[p].restore(checkpoints[p]);
-            }
-            if (!passedOver.isEmpty())
-            {
-                LOGGER.log(System.Logger.Level.WARNING, "junction: restoring " + config.stateRoot() + " from checkpoint " + id +
-                    "; newer ones passed over: " + String.join("; ", passedOver));
-            }
-            restoredPositions = checkpoints[0].positions();
-            restoredCheckpointId = id;
-            confirmedId = Math.max(confirmedBefore, id);
-            return false;
-        }
-        if (confirmedBefore >= 0 || !passedOver.isEmpty() || anyClosed)
-        {
-            // State existed (a confirmed checkpoint, or a clean close): never start empty in its place.
-            throw new IOException("no checkpoint complete in every partition of " + root + " is intact" +
-                (confirmedBefore >= 0 ? " (checkpoint " + confirmedBefore + " was complete)" : "") +
-                (anyClosed ? " although a clean close left its record (" + DurablePartition.CLOSED + ")" : "") + ": " +
-                (passedOver.isEmpty() ? "none is left" : String.join("; ", passedOver)) +
-                "; the state cannot be recovered: restore the directory from a backup or start with an empty one");
-        }
-        boolean discarded = false;
-        for (final DurablePartition durable : durables)
-        {
-            discarded |= durable.image.hasFiles();
-            durable.clearState();
-        }
-        if (discarded)
-        {
-            LOGGER.log(System.Logger.Level.WARNING, "junction: " + root + " holds state of a run that neither closed cleanly " +
-                "nor completed a checkpoint: it is discarded and the engine starts empty (restoredPositions() is null)");
-        }
-        return false;
-    }
-
-    /**
-     * With a shared checkpoint root the state root is scratch: the engine checks that the root is its own
-     * (as {@link #recover} does), records its identity and seed, and empties every partition's state
-     * directory (and removes clean-close records, which would describe the deleted state). Partitions get
-     * their state later, one at a time ({@link #takeOverPartition}).
-     *
-     * @return false: nothing is reopened.
-     * @throws IOException naming the file when the root is another engine's or cannot be emptied.
-     */
-    private boolean startScratch() throws IOException
-    {
-        final Path root = io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot());
-        final Path engineFile = root.resolve(ENGINE_FILE);
-        final List<String> identity = List.of(ENGINE_HEADER, "partitions " + durables.length,
-            String.format(java.util.Locale.ROOT, "fingerprint %016x", fingerprint));
-        final List<String> found = SmallFiles.read(engineFile);
-        if (found != null && (found.size() != identity.size() + 1 || !found.subList(0, identity.size()).equals(identity)))
-        {
-            throw new IOException(engineFile + " says this state root belongs to another engine (" + String.join(", ", found) +
-                "; this one: " + String.join(", ", identity) + "): a different join or partition count cannot use it; " +
-                "start with an empty state directory");
-        }
-        final List<String> written = new ArrayList<>(identity);
-        written.add(String.format(java.util.Locale.ROOT, "hashSeed %016x", config.state().hashSeed()));
-        SmallFiles.write(engineFile, written);
-        boolean discarded = false;
-        for (final DurablePartition durable : durables)
-        {
-            durable.deleteClosed();
-            discarded |= durable.image.hasFiles();
-            durable.clearState();
-        }
-        if (discarded)
-        {
-            LOGGER.log(System.Logger.Level.INFO, "junction: " + root + " held state of an earlier run: with the shared " +
-                "checkpoint root " + config.checkpointRoot() + " every partition starts empty (takeOverPartition restores one)");
-        }
-        return false;
-    }
-
-    /** The shared checkpoint root's key-hash seed file, one for every process of a group. */
-    static final String SEED_FILE = "SEED";
-    private static final String SEED_HEADER = "junction-seed 1";
-
-    /**
-     * The seed of a shared checkpoint root: the one in its {@value #SEED_FILE} file, which the first
-     * process to start creates (atomically: racing processes end with the one file that won).
-     */
-    private static StateConfig sharedHashSeed(final EngineConfig config)
-    {
-        final StateConfig state = config.state();
-        if (config.stateRoot() == null)
-        {
-            throw new IllegalArgumentException("a checkpoint root (" + EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") needs a " +
-                "state root (" + EngineConfig.STATE_DIR_PROP_NAME + ", EngineConfig.withStateRoot) for each process's scratch state");
-        }
-        if (config.checkpointEveryEvents() > 0 || !config.checkpointInterval().isZero())
-        {
-            throw new IllegalArgumentException("interval checkpoints (" + EngineConfig.CHECKPOINT_EVERY_EVENTS_PROP_NAME + ", " +
-                EngineConfig.CHECKPOINT_INTERVAL_PROP_NAME + ") are engine-wide: with a checkpoint root (" +
-                EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") checkpoint partitions with checkpointPartition");
-        }
-        final Path file = config.checkpointRoot().resolve(SEED_FILE);
-        try
-        {
-            List<String> found = SmallFiles.read(file);
-            if (found == null)
-            {
-                io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.checkpointRoot());
-                final long drawn = state.hasFixedHashSeed() ? state.hashSeed() : new java.security.SecureRandom().nextLong();
-                SmallFiles.createIfAbsent(file, List.of(SEED_HEADER,
-                    String.format(java.util.Locale.ROOT, "hashSeed %016x", drawn)));
-                // Whoever won the race, the file holds the group's seed now.
-                found = SmallFiles.read(file);
-            }
-            if (found == null || found.size() != 2 || !SEED_HEADER.equals(found.get(0)) || !found.get(1).startsWith("hashSeed "))
-            {
-                throw new IOException(file + " is not a seed file");
-            }
-            final long seed = Long.parseUnsignedLong(found.get(1).substring("hashSeed ".length()), 16);
-            if (state.hasFixedHashSeed() && state.hashSeed() != seed)
-            {
-                throw new CheckpointException("junction: the checkpoint root's seed file " + file + " holds another key-hash " +
-                    "seed than the fixed one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): every process of the group " +
-                    "keys its state with the file's; remove the setting", null);
-            }
-            return state.withHashSeed(seed);
-        }
-        catch (final IOException | NumberFormatException e)
-        {
-            throw new CheckpointException("junction: cannot read the key-hash seed of the checkpoint root " +
-                config.checkpointRoot() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** @return the positions every partition's clean-close file holds, or null unless all hold the same. */
-    private long[] cleanClosePositions()
-    {
-        long[] positions = null;
-        for (final DurablePartition durable : durables)
-        {
-            final long[] closed;
-            try
-            {
-                closed = durable.readClosed();
-            }
-            catch (final IOException e)
-            {
-                LOGGER.log(System.Logger.Level.WARNING, "junction: " + e.getMessage() + "; restoring from the newest checkpoint");
-                return null;
-            }
-            if (closed == null || (positions != null && !java.util.Arrays.equals(positions, closed)))
-            {
-                return null;
-            }
-            positions = closed;
-        }
-        return positions;
-    }
-
-    /**
-     * Durable state is keyed and partitioned by the key hash: a restart must use the seed the state was
-     * written with, which the root's {@value #ENGINE_FILE} file records. A different fixed seed is refused.
-     */
-    private static StateConfig durableHashSeed(final EngineConfig config)
-    {
-        if (config.checkpointRoot() != null)
-        {
-            return sharedHashSeed(config);
-        }
-        final StateConfig state = config.state();
-        if (config.stateRoot() == null)
-        {
-            return state;
-        }
-        final Path engineFile = config.stateRoot().resolve(ENGINE_FILE);
-        final List<String> found;
-        try
-        {
-            found = SmallFiles.read(engineFile);
-        }
-        catch (final IOException e)
-        {
-            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
-                e.getMessage(), e);
-        }
-        if (found == null || found.size() < 4 || !found.get(3).startsWith("hashSeed "))
-        {
-            return state;
-        }
-        final long seed = Long.parseUnsignedLong(found.get(3).substring("hashSeed ".length()), 16);
-        if (state.hasFixedHashSeed() && state.hashSeed() != seed)
-        {
-            throw new CheckpointException("junction: " + engineFile + " was written with another key-hash seed than the fixed " +
-                "one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): durable state is keyed by it; remove the setting", null);
-        }
-        return state.withHashSeed(seed);
-    }
+    /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
+    static final String SEED_FILE = SeedRecord.FILE;
 
     /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
     private static String reserveName(final String requested)
@@ -903,13 +569,14 @@ public final class JoinEngine implements AutoCloseable
      */
     public long[] restoredPositions()
     {
-        return restoredPositions == null ? null : restoredPositions.clone();
+        final long[] restored = checkpoints == null ? null : checkpoints.restoredPositions();
+        return restored == null ? null : restored.clone();
     }
 
     /** @return the id of the checkpoint the engine restored at start; -1 when it reopened a clean close or started empty. */
     public long restoredCheckpointId()
     {
-        return restoredCheckpointId;
+        return checkpoints == null ? -1 : checkpoints.restoredCheckpointId();
     }
 
     /**
@@ -1096,7 +763,7 @@ public final class JoinEngine implements AutoCloseable
     private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
         final byte mode)
     {
-        if (durables == null)
+        if (checkpoints == null)
         {
             throw new IllegalStateException("the engine keeps its state in memory: checkpoints need a state root " +
                 "(EngineConfig.withStateRoot, " + EngineConfig.STATE_DIR_PROP_NAME + ")");
@@ -1106,42 +773,30 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         claimProducer(Thread.currentThread());
-        final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
-        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, mode, confirmedId, partitions,
-            partitions.length != rings.length, this::completed);
-        inFlight.add(request);
-        for (final int p : partitions)
+        return checkpoints.submit(partitions, positions, restore, mode, barriers);
+    }
+
+    /**
+     * Puts a checkpoint's or restore's barrier into a partition's ring, waiting for room.
+     *
+     * @return the sequence it took; {@link Publisher#CLOSED} or {@link Publisher#PARTITION_FAILED} when none.
+     */
+    private long putBarrier(final int p, final CheckpointRequest request)
+    {
+        final long sequence = closed ? Publisher.CLOSED : workers[p].isFailed() ? Publisher.PARTITION_FAILED :
+            claim(rings[p], p);
+        if (sequence < 0)
         {
-            final long sequence = closed ? Publisher.CLOSED : workers[p].isFailed() ? Publisher.PARTITION_FAILED :
-                claim(rings[p], p);
-            if (sequence < 0)
-            {
-                final CheckpointException failure = new CheckpointException(sequence == Publisher.CLOSED
-                    ? "the engine is closed" : "partition " + p + "'s thread died", null);
-                if (restore)
-                {
-                    request.restored(p, -1, null, failure);
-                }
-                else
-                {
-                    request.done(p, 0, 0, 0, failure);
-                }
-                continue;
-            }
-            final RingSlot slot = rings[p].get(sequence);
-            slot.type = restore ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
-            slot.request = request;
-            slot.rowLength = 0;
-            slot.step = id;
-            slot.ingestNanos = System.nanoTime();
-            rings[p].publish(sequence);
-            if (workers[p].isFailed())
-            {
-                // Died while the barrier went in: it never reaches it (the engine may have failed what was in flight before).
-                request.failPartition(p, new CheckpointException("partition " + p + "'s thread died", null));
-            }
+            return sequence;
         }
-        return request.future;
+        final RingSlot slot = rings[p].get(sequence);
+        slot.type = request.restore ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
+        slot.request = request;
+        slot.rowLength = 0;
+        slot.step = request.id;
+        slot.ingestNanos = System.nanoTime();
+        rings[p].publish(sequence);
+        return sequence;
     }
 
     /** Claims a ring slot for a barrier, waiting for room; a negative code when the engine closes or the partition dies. */
@@ -1169,81 +824,6 @@ public final class JoinEngine implements AutoCloseable
                 return Publisher.CLOSED;
             }
             LockSupport.parkNanos(1_000);
-        }
-    }
-
-    /** Runs on the thread of the last partition to report: confirms an engine-wide checkpoint. */
-    private void completed(final CheckpointRequest request, final boolean failed)
-    {
-        inFlight.remove(request);
-        // With a shared checkpoint root nothing is engine-wide, even a checkpoint of a one-partition engine.
-        if (failed || request.restore || request.partitionOnly || config.checkpointRoot() != null)
-        {
-            return;
-        }
-        confirm(request);
-    }
-
-    /** Records an engine-wide checkpoint complete in every partition as the newest confirmed one. */
-    private void confirm(final CheckpointRequest request)
-    {
-        synchronized (confirmLock)
-        {
-            if (request.id <= confirmedId)
-            {
-                return;
-            }
-            try
-            {
-                SmallFiles.write(config.stateRoot().resolve(CONFIRMED_FILE), List.of(CONFIRMED_HEADER,
-                    "id " + request.id, SmallFiles.positionsLine(request.positions)));
-            }
-            catch (final IOException e)
-            {
-                throw new CheckpointException("checkpoint " + request.id + " is complete in every partition but " +
-                    config.stateRoot().resolve(CONFIRMED_FILE) + " could not be written: " + e, e);
-            }
-            confirmedId = request.id;
-        }
-    }
-
-    /**
-     * Runs on the thread of the last partition to write the clean close's checkpoint: confirms it, then
-     * writes every partition's clean-close record, so that a record is never newer than what a crash
-     * after the next start would restore.
-     */
-    private void closeCompleted(final CheckpointRequest request, final boolean failed)
-    {
-        if (failed)
-        {
-            return;
-        }
-        confirm(request);
-        for (final DurablePartition durable : durables)
-        {
-            try
-            {
-                durable.writeClosed(request.positions);
-            }
-            catch (final IOException e)
-            {
-                throw new CheckpointException("the clean close's checkpoint " + request.id + " is complete but " +
-                    durable.directory.resolve(DurablePartition.CLOSED) + " could not be written: " + e, e);
-            }
-        }
-    }
-
-    /** Called on a partition thread as it dies: what waits on that partition would otherwise wait for ever. */
-    private void partitionFailed(final int partition)
-    {
-        final CheckpointException why = new CheckpointException("partition " + partition +
-            "'s thread died before it reached the barrier", null);
-        for (final CheckpointRequest request : inFlight)
-        {
-            if (request.covers(partition))
-            {
-                request.failPartition(partition, why);
-            }
         }
     }
 
@@ -1339,7 +919,7 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         refuseWithCheckpointRoot("close(positions)");
-        if (durables != null && !closing.get())
+        if (checkpoints != null && !closing.get())
         {
             closePositions = positions.clone();
         }
@@ -1471,17 +1051,7 @@ public final class JoinEngine implements AutoCloseable
             {
                 // One checkpoint of every partition at the close positions, confirmed before any clean-close
                 // record is written: a crash after the next start then restores the close, not an older cut.
-                atClose = new CheckpointRequest(nextCheckpointId.getAndIncrement(), positions,
-                    false, confirmedId, allPartitions(), false, this::closeCompleted);
-                atClose.future.whenComplete((done, failure) ->
-                {
-                    if (failure != null)
-                    {
-                        LOGGER.log(System.Logger.Level.WARNING, "junction: the clean close of " + config.stateRoot() +
-                            " wrote no clean-close record (" + failure.getMessage() + "): the next start restores the " +
-                            "newest checkpoint complete in every partition");
-                    }
-                });
+                atClose = checkpoints.closeCheckpoint(positions);
                 for (final PartitionWorker worker : workers)
                 {
                     worker.closeAt(atClose);
@@ -1547,11 +1117,10 @@ public final class JoinEngine implements AutoCloseable
             {
                 closeShortfall = "no clean close: a partition did not drain or its thread died";
             }
-            for (final CheckpointRequest request : inFlight)
+            if (checkpoints != null)
             {
-                request.abandon("the engine closed before every partition reached it");
+                checkpoints.abandonAll("the engine closed before every partition reached it");
             }
-            inFlight.clear();
             releaseRootLock(allStopped);
             log.logSummary();
             unregister();

@@ -83,4 +83,26 @@ class DescriptorLayoutTest
         assertEquals(40, MultiBucketDescriptor.arrayLength(4));
         assertEquals(0, MultiBucketDescriptor.ARRAY_TAG & -NativeArena.ALIGNMENT);
     }
+
+    @Test
+    void stateRootRecordsAreTheDocumentedLines()
+    {
+        assertEquals(0, io.junction.internal.durable.EngineRecord.HEADER_LINE);
+        assertEquals(1, io.junction.internal.durable.EngineRecord.PARTITIONS_LINE);
+        assertEquals(2, io.junction.internal.durable.EngineRecord.FINGERPRINT_LINE);
+        assertEquals(3, io.junction.internal.durable.EngineRecord.IDENTITY_LINES);
+        assertEquals(3, io.junction.internal.durable.EngineRecord.HASH_SEED_LINE);
+        assertEquals(4, io.junction.internal.durable.EngineRecord.LINES);
+        assertEquals(0, io.junction.internal.durable.ConfirmedRecord.HEADER_LINE);
+        assertEquals(1, io.junction.internal.durable.ConfirmedRecord.ID_LINE);
+        assertEquals(2, io.junction.internal.durable.ConfirmedRecord.POSITIONS_LINE);
+        assertEquals(3, io.junction.internal.durable.ConfirmedRecord.LINES);
+        assertEquals(0, io.junction.internal.durable.SeedRecord.HEADER_LINE);
+        assertEquals(1, io.junction.internal.durable.SeedRecord.HASH_SEED_LINE);
+        assertEquals(2, io.junction.internal.durable.SeedRecord.LINES);
+        assertEquals(0, io.junction.internal.durable.ClosedRecord.HEADER_LINE);
+        assertEquals(1, io.junction.internal.durable.ClosedRecord.FINGERPRINT_LINE);
+        assertEquals(2, io.junction.internal.durable.ClosedRecord.POSITIONS_LINE);
+        assertEquals(3, io.junction.internal.durable.ClosedRecord.LINES);
+    }
 }
