@@ -56,7 +56,7 @@ public final class JoinOperators
         switch (spec.kind())
         {
             case REGULAR:
-                return new RegularJoin(spec, config, results, deadLetters);
+                return RegularJoin.create(spec, config, results, deadLetters, errors);
             case INTERVAL:
                 return new OperatorDriver(spec, config, results, deadLetters, errors, IntervalJoin.LAYOUT, true, IntervalJoin::new);
             case TEMPORAL:
