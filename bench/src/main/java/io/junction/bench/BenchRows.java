@@ -9,7 +9,8 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
-import io.junction.join.RegularJoin;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import org.openjdk.jmh.infra.Blackhole;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -62,11 +63,11 @@ final class BenchRows
      * @return a regular join on {@code key} of the workload schema, sized for {@code maxKeys}, whose
      *         results go to the blackhole.
      */
-    static RegularJoin regularJoin(final JoinType type, final long maxKeys, final Blackhole blackhole)
+    static JoinOperator regularJoin(final JoinType type, final long maxKeys, final Blackhole blackhole)
     {
         final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, type)
             .schemas(SCHEMA, SCHEMA).leftKey("key").rightKey("key").build();
-        return new RegularJoin(spec, StateConfig.defaults().withMaxKeys(maxKeys),
+        return JoinOperators.create(spec, StateConfig.defaults().withMaxKeys(maxKeys),
             (kind, left, right, ts, step) -> blackhole.consume(ts), DeadLetterHandler.NONE);
     }
 
@@ -74,7 +75,7 @@ final class BenchRows
      * The regular join benchmarks' operation: a left row of the n-th key in a scattered order among
      * {@code keys} arrives (probes, emits, is stored) and is retracted, so state keeps its size.
      */
-    void insertAndRetractLeftRow(final RegularJoin join, final long n, final long keys)
+    void insertAndRetractLeftRow(final JoinOperator join, final long n, final long keys)
     {
         final long key = (n * 0x9E3779B97F4A7C15L >>> 1) % keys;
         join.onRow(Side.LEFT, ChangeKind.INSERT, set(key, n, n, 0), n, n);

@@ -3,7 +3,7 @@ package io.junction.bench;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinType;
 import io.junction.api.Side;
-import io.junction.join.RegularJoin;
+import io.junction.join.JoinOperator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -45,7 +45,7 @@ public class RegularJoinBenchmark
     @Param({"5"})
     public int rightRowsPerKey;
 
-    private RegularJoin join;
+    private JoinOperator join;
     private final BenchRows rows = new BenchRows();
     private long next;
 

@@ -24,8 +24,8 @@ import java.nio.ByteBuffer;
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.
  *
- * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin}. Not
- * yet (each still a {@link JoinOperator} of its own): {@link RegularJoin}, the window joins behind
+ * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin},
+ * {@link RegularJoin}. Not yet (each still a {@link JoinOperator} of its own): the window joins behind
  * {@link WindowJoin}, {@link MultiJoin}.
  *
  * <p>Not thread safe: owned by the partition thread.
@@ -85,6 +85,17 @@ interface JoinAlgorithm
      */
     default void load(final ByteBuffer in)
     {
+    }
+
+    /**
+     * The state is at a limit while a row is admitted ({@link PartitionState#admit}): frees room for one row by
+     * the {@link FullPolicy}, for a kind that can evict rows early (the regular join's EXPIRE_OLDEST).
+     *
+     * @return false when nothing could be freed (the default: the row is refused).
+     */
+    default boolean makeRoom()
+    {
+        return false;
     }
 
     /** @return the timers pending in the algorithm's own wheels (the state's wheel is counted by the state). */

@@ -36,8 +36,8 @@ public final class JoinOperators
      * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
      * anything else is refused before anything is changed.
      *
-     * <p>The interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}), each as
-     * its {@code JoinAlgorithm}; the regular, window and multi-way kinds are still operators of their own.
+     * <p>The regular, interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}),
+     * each as its {@code JoinAlgorithm}; the window and multi-way kinds are still operators of their own.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
@@ -56,7 +56,7 @@ public final class JoinOperators
         switch (spec.kind())
         {
             case REGULAR:
-                return new RegularJoin(spec, config, results, deadLetters);
+                return RegularJoin.create(spec, config, results, deadLetters, errors);
             case INTERVAL:
                 return new OperatorDriver(spec, config, results, deadLetters, errors, IntervalJoin.LAYOUT, true, IntervalJoin::new);
             case TEMPORAL:

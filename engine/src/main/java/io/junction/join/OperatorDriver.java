@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
+import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
@@ -23,16 +24,18 @@ import java.util.List;
  * watermark tracker, the partition state, the emitter, the heap part and the whole lifecycle, and calls the
  * algorithm for what the kind matches, stores, emits and expires (as Agrona's {@code AgentRunner} runs an
  * {@code Agent} and the Disruptor's {@code BatchEventProcessor} an {@code EventHandler}). Runs the interval,
- * temporal, lookup and ASOF kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
- * {@link AsofJoin}); the regular, window and multi-way kinds are operators of their own still.
+ * temporal, lookup, ASOF and regular kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
+ * {@link AsofJoin}, {@link RegularJoin}); the window and multi-way kinds are operators of their own still.
  * <pre>
- * new:          counters, watermarks, emitter; state = PartitionState(spec, layout)  (fresh, or the files reopened)
+ * new:          counters, watermarks, emitter (over an UpsertFold with upsert output)
+ *               state = PartitionState(spec, layout), room made by algorithm.makeRoom  (fresh, or the files reopened)
  *               predicate (error handler handed in); algorithm = factory(parts)
  *               state.restore: counters, watermarks, algorithm.load          (durable reopen only)
  * onRow:        state.beginMutation; rowsIn++; watermarks.markActive(side); algorithm.onRow
  * onWatermark:  state.beginMutation; if the join watermark moved: algorithm.onWatermark(join watermark, step)
  *   (one side, both sides, or onIdle: watermarks.markIdle)
  * onEndOfInput: state.beginMutation; both watermarks to +infinity; algorithm.onEndOfInput(step)
+ *               (a kind whose end of input closes nothing, the regular join: only algorithm.onEndOfInput)
  * counters:     the state's sizes, + algorithm.pendingTimers, the join watermark
  * persist:      state.persist(counters, watermarks, algorithm.save)          (durable only)
  * close:        persist when durable, then free the state; discard: free it without persisting
@@ -52,6 +55,8 @@ final class OperatorDriver implements JoinOperator
     /** The stored rows: package-private for the tests that read the state's sizes. */
     final PartitionState state;
     private final JoinAlgorithm algorithm;
+    /** Whether the end of input moves both watermarks to +infinity before the algorithm's onEndOfInput. */
+    private final boolean endMovesWatermarks;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -70,15 +75,45 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
+        this(spec, config, results, deadLetters, errors, layout, timedRows, 0, true, factory);
+    }
+
+    /**
+     * As the eight-argument constructor, for a kind with off-heap structures of its own or an end of input
+     * that closes nothing (the regular join).
+     *
+     * @param spec               the join.
+     * @param config             the sizing of the off-heap state.
+     * @param results            receives the output (through an {@link UpsertFold} when the spec's output is upsert).
+     * @param deadLetters        receives the rows that cannot be processed.
+     * @param errors             receives a user predicate's exception; null to only count it.
+     * @param layout             the kind's name in the durable layout.
+     * @param timedRows          whether stored records carry timer links ({@link PartitionState}).
+     * @param otherOffHeapBytes  the most off-heap bytes of the algorithm's own structures (a regular join's
+     *                           unique-key indexes), taken from the rows' byte budget.
+     * @param endMovesWatermarks whether the end of input moves both watermarks to +infinity (and marks the
+     *                           state changed) before {@link JoinAlgorithm#onEndOfInput}; false leaves both to the algorithm.
+     * @param factory            builds the kind's algorithm over the driver's parts.
+     * @throws DurableStateException when the state directory holds state the operator must not reopen.
+     */
+    OperatorDriver(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final ErrorHandler errors, final String layout, final boolean timedRows, final long otherOffHeapBytes,
+        final boolean endMovesWatermarks, final JoinAlgorithm.Factory factory)
+    {
+        this.endMovesWatermarks = endMovesWatermarks;
         final CompiledJoin compiled = CompiledJoin.of(spec);
-        final Emitter emit = new Emitter(spec.type(), results, deadLetters, counters);
+        final UpsertFold fold = spec.output() == OutputMode.UPSERT
+            ? new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), results, counters)
+            : null;
+        final Emitter emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
         this.state = new PartitionState(config, spec, layout, BucketDescriptor.LENGTH, timedRows, counters,
-            PartitionState.NO_ROOM, 0);
+            this::makeRoom, otherOffHeapBytes);
         try
         {
             final JoinPredicate predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
             this.algorithm = factory.create(
-                new OperatorParts(spec, config, compiled, state, predicate, emit, counters, watermarks));
+                new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters, watermarks));
             state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
@@ -107,6 +142,12 @@ final class OperatorDriver implements JoinOperator
             algorithm.load(in);
         }
     };
+
+    /** The state's {@link PartitionState.RoomMaker}: the algorithm's ({@link JoinAlgorithm#makeRoom}). */
+    private boolean makeRoom()
+    {
+        return algorithm.makeRoom();
+    }
 
     /** @return the kind's algorithm (for tests that read its own measures). */
     JoinAlgorithm algorithm()
@@ -156,8 +197,11 @@ final class OperatorDriver implements JoinOperator
     @Override
     public void onEndOfInput(final long step)
     {
-        state.beginMutation();
-        watermarks.advanceBoth(Long.MAX_VALUE);
+        if (endMovesWatermarks)
+        {
+            state.beginMutation();
+            watermarks.advanceBoth(Long.MAX_VALUE);
+        }
         algorithm.onEndOfInput(step);
     }
 

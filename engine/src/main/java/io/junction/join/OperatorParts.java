@@ -38,6 +38,8 @@ final class OperatorParts
     final JoinPredicate predicate;
     /** Where output and dead letters go. */
     final Emitter emit;
+    /** The fold the emitter's output goes through with upsert output (flushed by the algorithm at the end of each event), else null. */
+    final UpsertFold fold;
     /** The operator's counters, shared by the state, the predicate and the emitter. */
     final JoinCounters counters;
     /** The inputs' watermarks: read by the algorithm, advanced by the driver only. */
@@ -50,12 +52,14 @@ final class OperatorParts
      * @param state       the partition state.
      * @param predicate   the predicate.
      * @param emit        the emitter.
+     * @param fold        the emitter's upsert fold, or null.
      * @param counters    the counters.
      * @param watermarks  the watermark tracker.
      */
     OperatorParts(
         final JoinSpec spec, final StateConfig config, final CompiledJoin compiled, final PartitionState state,
-        final JoinPredicate predicate, final Emitter emit, final JoinCounters counters, final WatermarkTracker watermarks)
+        final JoinPredicate predicate, final Emitter emit, final UpsertFold fold, final JoinCounters counters,
+        final WatermarkTracker watermarks)
     {
         this.spec = spec;
         this.config = config;
@@ -63,6 +67,7 @@ final class OperatorParts
         this.state = state;
         this.predicate = predicate;
         this.emit = emit;
+        this.fold = fold;
         this.counters = counters;
         this.watermarks = watermarks;
     }

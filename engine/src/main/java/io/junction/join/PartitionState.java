@@ -117,6 +117,8 @@ final class PartitionState implements AutoCloseable
     private boolean imageClean;
     /** Set by {@link #admit}: the bucket of the row it stored last. */
     long admittedBucket;
+    /** How many times the {@link RoomMaker} has made room: {@link #admit} finds a given bucket again after it did. */
+    private long roomsMade;
 
     /**
      * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
@@ -614,11 +616,22 @@ final class PartitionState implements AutoCloseable
                     return record;
                 }
             }
-            if (!roomMaker.makeRoom())
+            if (!makeRoom())
             {
                 return 0;
             }
         }
+    }
+
+    /** Asks the {@link RoomMaker} for room, counting each time it made some ({@link #roomsMade}). */
+    private boolean makeRoom()
+    {
+        if (roomMaker.makeRoom())
+        {
+            roomsMade++;
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -628,10 +641,14 @@ final class PartitionState implements AutoCloseable
      * path of the operators on the {@link OperatorDriver} ({@link OperatorParts#admit} dead-letters a refusal).
      * <pre>
      * reserve a record (making room as the policy allows)    none      -&gt; REFUSED
-     * the key's bucket: the given one, else find or create   index full -&gt; record freed, REFUSED
+     * the key's bucket: the given one, else find or create   index full (after making room) -&gt; record freed, REFUSED
      * a slot in the bucket's group of {@code side}           no memory -&gt; record freed, bucket freed if empty, REFUSED
+     * room in the side's unique-key index, when it has one   none      -&gt; record freed, bucket freed if empty, REFUSED
      * count the key, append the record                       -&gt; the record; its bucket in {@link #admittedBucket}
      * </pre>
+     * A given bucket is used unless making room removed rows on the way (it may have gone with them): then the
+     * key's bucket is found again. The {@link #unmatchableBucket} is always used as given, and its rows are not
+     * counted for the hot-key report.
      *
      * @param side      the input the row is stored for.
      * @param bucket    the key's bucket when the caller has found it already, else 0.
@@ -646,12 +663,17 @@ final class PartitionState implements AutoCloseable
         final Side side, final long bucket, final long hash, final DirectBuffer key, final int keyLength,
         final RowView row, final long ts)
     {
+        final long roomsBefore = roomsMade;
         final long reserved = reserve(keyLength, row);
         if (reserved == 0)
         {
             return REFUSED;
         }
-        final long into = bucket != 0 ? bucket : index.findOrCreate(hash);
+        long into = bucket != 0 && (bucket == unmatchableBucket || roomsMade == roomsBefore) ? bucket : index.findOrCreate(hash);
+        while (into == KeyIndex.FULL && makeRoom())
+        {
+            into = index.findOrCreate(hash);
+        }
         if (into == KeyIndex.FULL)
         {
             store.release(reserved, keyLength, row.length());
@@ -662,7 +684,17 @@ final class PartitionState implements AutoCloseable
             releaseIfEmpty(into);
             return REFUSED;
         }
-        countKey(into, side, key, keyLength, 1);
+        final UniqueKeyIndex uniqueKey = uniqueKeys[side.ordinal()];
+        if (uniqueKey != null && !uniqueKey.ensureRoom())
+        {
+            store.release(reserved, keyLength, row.length());
+            releaseIfEmpty(into);
+            return REFUSED;
+        }
+        if (into != unmatchableBucket)
+        {
+            countKey(into, side, key, keyLength, 1);
+        }
         admittedBucket = into;
         return store.append(reserved, into, side, key, 0, keyLength, row, ts);
     }
@@ -740,6 +772,16 @@ final class PartitionState implements AutoCloseable
         counters.usedStateBytes = store.usedBytes() + index.maxOffHeapBytes();
         counters.liveStateBytes = store.usedBytes() + index.liveBytes();
         counters.pendingTimers = wheel.pending();
+        // The unique-key indexes as the key index: their tables in stateBytes, their caps in what the limit counts.
+        for (final UniqueKeyIndex uniqueKey : uniqueKeys)
+        {
+            if (uniqueKey != null)
+            {
+                counters.stateBytes += uniqueKey.offHeapBytes();
+                counters.usedStateBytes += uniqueKey.maxOffHeapBytes();
+                counters.liveStateBytes += uniqueKey.offHeapBytes();
+            }
+        }
     }
 
     /** Reads ahead the memory a coming row of this key hash will need ({@link JoinOperator#prefetch}). */

@@ -359,7 +359,7 @@ class DurableStateTest
             }
             assertTrue(nonZero > 1000, "rows are there: " + nonZero + " non-zero bytes of 4096");
         }
-        final RegularJoin reopened = (RegularJoin)JoinOperators.create(REGULAR, config, counting, deadLetters);
+        final OperatorDriver reopened = (OperatorDriver)JoinOperators.create(REGULAR, config, counting, deadLetters);
         try
         {
             assertTrue(reopened.state.bytesReadToOpen() < 1 << 20,
@@ -390,7 +390,7 @@ class DurableStateTest
     {
         final StateConfig config = CONFIG.withStateDirectory(dir);
         final long firstBase;
-        try (RegularJoin op = (RegularJoin)open(REGULAR, config))
+        try (OperatorDriver op = (OperatorDriver)open(REGULAR, config))
         {
             firstBase = op.state.base;
             rows(op, Side.LEFT, 0, 3000);
@@ -399,13 +399,13 @@ class DurableStateTest
         // again. The two cannot share an address, so at least one of them is not at the first base.
         final Path copy = dir.resolveSibling(dir.getFileName() + ".copy");
         copy(dir, copy);
-        final RegularJoin again = (RegularJoin)open(REGULAR, config);
-        RegularJoin other = null;
+        final OperatorDriver again = (OperatorDriver)open(REGULAR, config);
+        OperatorDriver other = null;
         try
         {
-            other = (RegularJoin)open(REGULAR, CONFIG.withStateDirectory(copy));
+            other = (OperatorDriver)open(REGULAR, CONFIG.withStateDirectory(copy));
             assertNotEquals(again.state.base, other.state.base, "two open states share no address");
-            final RegularJoin moved = again.state.base != firstBase ? again : other;
+            final OperatorDriver moved = again.state.base != firstBase ? again : other;
             assertNotEquals(firstBase, moved.state.base, "mapped at another address");
             final int before = results.size();
             moved.onRow(Side.RIGHT, ChangeKind.INSERT, Rows.row(RIGHT, "k", 5L, "id", -1L, "v", "x"), 0, 1);

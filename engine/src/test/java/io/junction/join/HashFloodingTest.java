@@ -85,7 +85,7 @@ class HashFloodingTest
                 h.left("+I", "k", keys[i], "v", (long)i);
             }
             assertEquals(keys.length, h.counters().liveLeft());
-            return ((RegularJoin)h.operator()).state.index.size();
+            return ((OperatorDriver)h.operator()).state.index.size();
         }
     }
 

@@ -117,6 +117,20 @@ class OperatorDriverTest
     }
 
     @Test
+    void aKindWhoseEndOfInputClosesNothingKeepsItsWatermarks()
+    {
+        final RecordingAlgorithm algorithm = new RecordingAlgorithm();
+        try (OperatorDriver driver = new OperatorDriver(SPEC, OperatorTestHarness.SMALL_STATE, NO_RESULTS,
+            DeadLetterHandler.NONE, null, "driver-test", false, 0, false, parts -> algorithm))
+        {
+            driver.onWatermark(20, 0);
+            driver.onEndOfInput(1);
+            assertEquals(List.of("watermark 20 step=0", "end step=1"), algorithm.calls);
+            assertEquals(20, driver.counters().watermark(), "the regular join's end of input leaves the watermarks");
+        }
+    }
+
+    @Test
     void carriesTheAlgorithmsHeapPartAcrossACloseAndReopen(@TempDir final Path dir)
     {
         final StateConfig config = OperatorTestHarness.SMALL_STATE.withStateDirectory(dir);
@@ -165,7 +179,7 @@ class OperatorDriverTest
         {
             throw new IllegalStateException("user filter");
         };
-        for (final JoinKind kind : new JoinKind[] {JoinKind.LOOKUP, JoinKind.TEMPORAL, JoinKind.ASOF, JoinKind.INTERVAL})
+        for (final JoinKind kind : new JoinKind[] {JoinKind.LOOKUP, JoinKind.TEMPORAL, JoinKind.ASOF, JoinKind.INTERVAL, JoinKind.REGULAR})
         {
             final JoinSpec.Builder builder = VersionedTestHarness.spec(kind, JoinType.LEFT).leftFilter(throwing);
             if (kind == JoinKind.INTERVAL)

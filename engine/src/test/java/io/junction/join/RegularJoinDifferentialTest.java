@@ -417,7 +417,7 @@ class RegularJoinDifferentialTest
             {
                 event(side, random.nextBoolean() ? ChangeKind.DELETE : ChangeKind.UPDATE_BEFORE, present(side));
             }
-            final RegularJoin op = (RegularJoin)h.operator();
+            final RegularJoin op = (RegularJoin)((OperatorDriver)h.operator()).algorithm();
             if (op.state.store.usedBytes() != 0 || op.state.index.size() != 0 || !actual.isEmpty())
             {
                 fail(where + ": state not empty after retracting everything: usedBytes=" + op.state.store.usedBytes() +

@@ -107,7 +107,7 @@ class RegularJoinTest
 
     static RegularJoin op(final JoinHarness h)
     {
-        return (RegularJoin)h.operator();
+        return (RegularJoin)((OperatorDriver)h.operator()).algorithm();
     }
 
     static final String NULL = "null";
@@ -1667,6 +1667,6 @@ class RegularJoinTest
         final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.INNER).schemas(LEFT, RIGHT)
             .leftKey("id").rightKey("id").interval(io.junction.api.IntervalBounds.inclusive(-1, 1)).build();
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-            () -> new RegularJoin(spec, CONFIG, (k, l, r, t, s) -> {}, (s, k, r, t, st, re) -> {}));
+            () -> RegularJoin.create(spec, CONFIG, (k, l, r, t, s) -> {}, (s, k, r, t, st, re) -> {}, null));
     }
 }

@@ -242,7 +242,7 @@ class RegularJoinUniqueKeyDifferentialTest
         try (JoinHarness declared = new JoinHarness(declaredSpec, config);
              JoinHarness plain = new JoinHarness(plainSpec, config))
         {
-            final RegularJoin op = (RegularJoin)declared.operator();
+            final RegularJoin op = (RegularJoin)((OperatorDriver)declared.operator()).algorithm();
             assertEquals(shape == Shape.INDEXED ? UniqueKeyShape.INDEXED : UniqueKeyShape.IN_JOIN_KEY, op.uniqueKeyShape(Side.LEFT));
             assertEquals(shape == Shape.IN_JOIN_KEY ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED, op.uniqueKeyShape(Side.RIGHT));
             for (int sequence = 0; sequence < SEQUENCES; sequence++)
@@ -402,8 +402,8 @@ class RegularJoinUniqueKeyDifferentialTest
             {
                 event(side, random.nextBoolean() ? ChangeKind.DELETE : ChangeKind.UPDATE_BEFORE, present(side));
             }
-            final RegularJoin withKeys = (RegularJoin)declared.operator();
-            final RegularJoin without = (RegularJoin)plain.operator();
+            final RegularJoin withKeys = (RegularJoin)((OperatorDriver)declared.operator()).algorithm();
+            final RegularJoin without = (RegularJoin)((OperatorDriver)plain.operator()).algorithm();
             for (final RegularJoin op : new RegularJoin[] {withKeys, without})
             {
                 final long uniqueKeys = (op.uniqueKeyIndex(Side.LEFT) == null ? 0 : op.uniqueKeyIndex(Side.LEFT).size()) +

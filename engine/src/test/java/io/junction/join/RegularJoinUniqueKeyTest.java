@@ -75,7 +75,7 @@ class RegularJoinUniqueKeyTest
 
         RegularJoin op()
         {
-            return (RegularJoin)declared.operator();
+            return (RegularJoin)((OperatorDriver)declared.operator()).algorithm();
         }
 
         /** Feeds a row to both operators. @return the declared operator's outputs, as kinded text. */
@@ -211,7 +211,7 @@ class RegularJoinUniqueKeyTest
     {
         try (JoinHarness h = new JoinHarness(spec(JoinType.INNER).leftUniqueKey("id").rightUniqueKey("rid").build(), CONFIG))
         {
-            final RegularJoin op = (RegularJoin)h.operator();
+            final RegularJoin op = (RegularJoin)((OperatorDriver)h.operator()).algorithm();
             assertEquals(UniqueKeyShape.IN_JOIN_KEY, op.uniqueKeyShape(Side.LEFT));
             assertNull(op.uniqueKeyIndex(Side.LEFT), "the join key's bucket is the index");
             assertEquals(UniqueKeyShape.INDEXED, op.uniqueKeyShape(Side.RIGHT));

@@ -172,7 +172,7 @@ class StateLimitsTest
         final JoinSpec spec = spec(JoinKind.REGULAR, JoinType.INNER).build();
         final StateConfig generous = BASE.withIndex(index).withHashSeed(1);
         final long indexBytes;
-        try (RegularJoin probe = new RegularJoin(spec, generous, (k, l, r, ts, s) -> { }, io.junction.api.DeadLetterHandler.NONE))
+        try (OperatorDriver probe = (OperatorDriver)JoinOperators.create(spec, generous, (k, l, r, ts, s) -> { }, io.junction.api.DeadLetterHandler.NONE))
         {
             indexBytes = probe.state.index.maxOffHeapBytes();
         }

@@ -201,7 +201,7 @@ class UpsertPassThroughTest
     {
         final JoinSpec spec = leftKeyed().build();
         final Downstream out = new Downstream();
-        try (RegularJoin join = new RegularJoin(spec, UpsertOutputDifferentialTest.CONFIG, out, DeadLetterHandler.NONE))
+        try (JoinOperator join = JoinOperators.create(spec, UpsertOutputDifferentialTest.CONFIG, out, DeadLetterHandler.NONE))
         {
             final RowView show = Rows.row(LEFT, "lid", 1L, "k", 7L, "v", 0L);
             join.onRow(Side.LEFT, ChangeKind.INSERT, show, 100, 0);

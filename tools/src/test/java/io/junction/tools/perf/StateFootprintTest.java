@@ -6,7 +6,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.join.IndexKind;
 import io.junction.join.JoinOperators;
-import io.junction.join.RegularJoin;
 import io.junction.join.StateConfig;
 import io.junction.metrics.OperatorCounters;
 import io.junction.tools.workload.EncodedRows;
@@ -86,7 +85,7 @@ class StateFootprintTest {
         final EventTape tape = new EventTape();
         Workloads.w2(100_000, 20_000, tape);
         final EncodedRows rows = EncodedRows.encode(tape);
-        try (RegularJoin join = new RegularJoin(WorkloadJoin.spec(Workload.W2, JoinType.INNER),
+        try (JoinOperator join = JoinOperators.create(WorkloadJoin.spec(Workload.W2, JoinType.INNER),
                 StateConfig.defaults().withIndex(kind).withMaxKeys(40_000), (k, l, r, ts, step) -> { },
                 (side, k, row, ts, step, reason) -> { })) {
             final long[] peak = peakFootprint(join, tape, rows);
