@@ -37,7 +37,8 @@ public final class JoinOperators
      * anything else is refused before anything is changed.
      *
      * <p>The interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}), each as
-     * its {@code JoinAlgorithm}; the regular, window and multi-way kinds are still operators of their own.
+     * its {@code JoinAlgorithm}, and so does the multi-way kind, on N inputs behind {@link MultiJoin}; the regular
+     * and window kinds are still operators of their own.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
