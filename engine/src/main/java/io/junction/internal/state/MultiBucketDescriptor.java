@@ -9,16 +9,18 @@ import org.agrona.UnsafeApi;
  * the same hash, and one row group reference per input, so that a change of any input finds the rows of
  * every input of its key in one bucket.
  * <pre>
- *   0          8          16         24         28         32         40              32 + 8 (n - 1)
+ *   0          8          16         24         28         32         40              24 + 8 (n - 1)
  *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
- *   | keyHash  |  link    | (unused) | count 0  | count 1+ | group 0  | group 1         | group n-1 |
+ *   | keyHash  |  link    | group 0  | count 0  | count 1+ | group 1  | group 2         | group n-1 |
  *   |   i64    |   i64    |   i64    |   i32    |   i32    |   i64    |   i64           |   i64     |
  *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
- *   |&lt;------- BucketDescriptor's fields (32) ----------------&gt;|
+ *   |&lt;------- BucketDescriptor's fields (32) -------------&gt;|
  *   link:     the next bucket under the same key hash (a colliding key's, or the rows that can never match
  *             under that content hash), as a stored reference ({@link Refs}), with {@link #UNMATCHABLE} in its
  *             low bit when this bucket holds rows that can never match; it sits in BucketDescriptor's left
  *             group slot, which a reopen checks to be 0 or a reference into the arena.
+ *   group 0:  input 0's group, in BucketDescriptor's right group slot (a reopen checks it as that slot;
+ *             a prefetch of the bucket reads input 0's single row); groups 1 to n-1 follow the counts.
  *   count 0:  live rows of input 0 (BucketDescriptor's left count); count 1+: of inputs 1 to n-1 (its right count).
  * </pre>
  * The bucket the key index holds for a hash is the first of its chain; a colliding key's bucket comes from
@@ -41,7 +43,9 @@ public final class MultiBucketDescriptor
 {
     /** Offset of the link to the next bucket under the same hash (i64, in BucketDescriptor's left group slot). */
     public static final int LINK_OFFSET = BucketDescriptor.LEFT_ROWS_OFFSET;
-    /** Offset of input 0's group reference: right after BucketDescriptor's fields. */
+    /** Offset of input 0's group reference (i64, in BucketDescriptor's right group slot). */
+    public static final int GROUP0_OFFSET = BucketDescriptor.RIGHT_ROWS_OFFSET;
+    /** Offset of input 1's group reference: right after BucketDescriptor's fields; inputs 2 to n-1 follow it. */
     public static final int GROUPS_OFFSET = BucketDescriptor.LENGTH;
     /** Bytes of one input's group reference (i64). */
     public static final int GROUP_LENGTH = Long.BYTES;
@@ -68,7 +72,7 @@ public final class MultiBucketDescriptor
      */
     public static int length(final int inputs)
     {
-        return GROUPS_OFFSET + inputs * GROUP_LENGTH;
+        return GROUPS_OFFSET + (inputs - 1) * GROUP_LENGTH;
     }
 
     /**
@@ -77,7 +81,7 @@ public final class MultiBucketDescriptor
      */
     public static int groupOffset(final int input)
     {
-        return GROUPS_OFFSET + input * GROUP_LENGTH;
+        return input == 0 ? GROUP0_OFFSET : GROUPS_OFFSET + (input - 1) * GROUP_LENGTH;
     }
 
     /**

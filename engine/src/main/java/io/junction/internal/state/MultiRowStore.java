@@ -169,6 +169,7 @@ public final class MultiRowStore implements AutoCloseable
     public void initBucket(final long bucket, final boolean unmatchable)
     {
         MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
+        UnsafeApi.putLong(bucket + MultiBucketDescriptor.GROUP0_OFFSET, 0);
         UnsafeApi.setMemory(bucket + MultiBucketDescriptor.GROUPS_OFFSET, bucketLength - MultiBucketDescriptor.GROUPS_OFFSET, (byte)0);
     }
 

@@ -76,10 +76,13 @@ class DescriptorLayoutTest
         assertEquals(BucketDescriptor.LENGTH, MultiBucketDescriptor.GROUPS_OFFSET);
         assertEquals(32, MultiBucketDescriptor.GROUPS_OFFSET);
         assertEquals(8, MultiBucketDescriptor.GROUP_LENGTH);
-        assertEquals(32, MultiBucketDescriptor.groupOffset(0));
-        assertEquals(56, MultiBucketDescriptor.groupOffset(3));
-        assertEquals(64, MultiBucketDescriptor.length(4));
-        assertEquals(160, MultiBucketDescriptor.length(16));
+        assertEquals(BucketDescriptor.RIGHT_ROWS_OFFSET, MultiBucketDescriptor.groupOffset(0));
+        assertEquals(16, MultiBucketDescriptor.groupOffset(0));
+        assertEquals(32, MultiBucketDescriptor.groupOffset(1));
+        assertEquals(48, MultiBucketDescriptor.groupOffset(3));
+        assertEquals(40, MultiBucketDescriptor.length(2));
+        assertEquals(56, MultiBucketDescriptor.length(4));
+        assertEquals(152, MultiBucketDescriptor.length(16));
         assertEquals(0, MultiBucketDescriptor.UNMATCHABLE & -NativeArena.ALIGNMENT);
         assertEquals(0, MultiBucketDescriptor.CAPACITY_OFFSET);
         assertEquals(4, MultiBucketDescriptor.SIZE_OFFSET);
