@@ -132,10 +132,10 @@ class MultiJoinIndexTest
 
     @ParameterizedTest
     @EnumSource(IndexKind.class)
-    void aReopenMapsTheFilesAndReadsNoneOfTheRows(final IndexKind kind, @TempDir final Path dir)
+    void aReopenMapsTheFilesAndReadsNoneOfTheRowsAndKeepsTheTtlQueue(final IndexKind kind, @TempDir final Path dir)
     {
         final JoinSpec spec = JoinSpec.multi(MultiJoinSpec.builder(SCHEMA).input("i0", "id")
-            .input("i1", JoinType.LEFT, "ref").input("i2", JoinType.INNER, "ref").build());
+            .input("i1", JoinType.LEFT, "ref").input("i2", JoinType.INNER, "ref").stateTtl("i2", 1_000_000L).build());
         final StateConfig durable = StateConfig.defaults().withMaxKeys(1 << 14).withIndex(kind).withStateDirectory(dir);
         final MultiJoinStateTest.Collector out = new MultiJoinStateTest.Collector();
         final int keys = 8_000;
@@ -158,6 +158,8 @@ class MultiJoinIndexTest
             assertTrue(reopened.state().bytesReadToOpen() < 1 << 20,
                 "reopen read " + reopened.state().bytesReadToOpen() + " bytes of " + used + " bytes of state");
             assertEquals(keys, reopened.keys());
+            // The TTL queue (16 bytes a row, beyond the heap image's fixed 64 KiB) came back whole.
+            assertEquals(keys, reopened.counters().pendingTimers());
             assertEquals(3L * keys, reopened.counters().liveLeft() + reopened.counters().liveRight());
             // The reopened rows join: a retraction of input 1 turns each combination of its key into a padded one.
             reopened.onInputRow(1, ChangeKind.DELETE, Rows.row(SCHEMA, "ref", 77L, "a", 1L), 0, 1);
