@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.metrics.JoinCounters;
 
 import java.nio.ByteBuffer;
 
@@ -19,14 +20,15 @@ import java.nio.ByteBuffer;
  *   end of input                       -&gt;   onEndOfInput(step): close everything still open
  *   persist / close (durable)          -&gt;   save(out): the algorithm's own heap-held fields
  *   reopen                             -&gt;   load(in): what save wrote, in the same order
- *   counters()                         -&gt;   pendingTimers(): timers of its own wheels
+ *   counters()                         -&gt;   pendingTimers(): timers of its own wheels; refreshCounters
+ *   onInputRowOf(i, kind, row, ts, step) -&gt; onInputRow: a row of input i of a join of N inputs
  * </pre>
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.
  *
  * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin},
- * {@link RegularJoin}. Not yet (each still a {@link JoinOperator} of its own): the window joins behind
- * {@link WindowJoin}, {@link MultiJoin}.
+ * {@link RegularJoin}, and {@link MultiWayJoin} (N inputs, behind {@link MultiJoin}). Not yet (each still a
+ * {@link JoinOperator} of its own): the window joins behind {@link WindowJoin}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -52,6 +54,22 @@ interface JoinAlgorithm
      * @param step its input sequence number, carried to every output it causes.
      */
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
+
+    /**
+     * One row of input {@code input} of a join of N inputs (its driver built with inputs &gt; 0), already counted
+     * in and its input marked active by the driver, the state marked dirty. A two-sided kind is never called here
+     * by its driver; the default forwards input 0 as the left side and any other as the right.
+     *
+     * @param input the input's index in the spec (one out of range is the algorithm's to dead-letter).
+     * @param kind  its change kind.
+     * @param row   the row, valid during the call only.
+     * @param ts    its event time in ms.
+     * @param step  its input sequence number, carried to every output it causes.
+     */
+    default void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        onRow(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step);
+    }
 
     /**
      * The join's watermark has moved forward (a side's watermark, both, or an idle mark moved it): fires and
@@ -96,6 +114,22 @@ interface JoinAlgorithm
     default boolean makeRoom()
     {
         return false;
+    }
+
+    /** @return the bytes {@link #save} writes beyond the heap image's fixed room of 64 KiB (a queue that grows with the rows). */
+    default int savedLength()
+    {
+        return 0;
+    }
+
+    /**
+     * Corrects the counters after the driver has written the state's sizes into them, for a kind whose rows the
+     * state's row store does not count itself (the multi-way join's live rows per input).
+     *
+     * @param counters the operator's counters.
+     */
+    default void refreshCounters(final JoinCounters counters)
+    {
     }
 
     /** @return the timers pending in the algorithm's own wheels (the state's wheel is counted by the state). */

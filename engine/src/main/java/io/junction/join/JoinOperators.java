@@ -37,7 +37,8 @@ public final class JoinOperators
      * anything else is refused before anything is changed.
      *
      * <p>The regular, interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}),
-     * each as its {@code JoinAlgorithm}; the window and multi-way kinds are still operators of their own.
+     * each as its {@code JoinAlgorithm}, and so does the multi-way kind, on N inputs behind {@link MultiJoin}; the
+     * window kinds are still operators of their own.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.

@@ -25,7 +25,8 @@ import java.util.List;
  * algorithm for what the kind matches, stores, emits and expires (as Agrona's {@code AgentRunner} runs an
  * {@code Agent} and the Disruptor's {@code BatchEventProcessor} an {@code EventHandler}). Runs the interval,
  * temporal, lookup, ASOF and regular kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
- * {@link AsofJoin}, {@link RegularJoin}); the window and multi-way kinds are operators of their own still.
+ * {@link AsofJoin}, {@link RegularJoin}) on their two sides, and the multi-way kind ({@link MultiWayJoin}, behind the
+ * {@link MultiJoin} operator) on N inputs through its input-indexed path; the window kinds are operators of their own still.
  * <pre>
  * new:          counters, watermarks, emitter (over an UpsertFold with upsert output)
  *               state = PartitionState(spec, layout), room made by algorithm.makeRoom  (fresh, or the files reopened)
@@ -39,6 +40,11 @@ import java.util.List;
  * counters:     the state's sizes, + algorithm.pendingTimers, the join watermark
  * persist:      state.persist(counters, watermarks, algorithm.save)          (durable only)
  * close:        persist when durable, then free the state; discard: free it without persisting
+ * N inputs (a driver built with inputs &gt; 0: the multi-way join; the two-sided methods above stay as they are):
+ *   onInputRowOf(i):       state.beginMutation; rowsIn++; inputs.markActive(i); algorithm.onInputRow(i, ...)
+ *   onInputWatermarkOf(i), onInputsWatermark, onInputIdleOf(i): state.beginMutation; if the N inputs'
+ *                          join watermark ({@link InputWatermarks}) moved: algorithm.onWatermark(it, step)
+ *   heap part:             counters, watermarks, the N inputs' watermarks, the algorithm's fields
  * </pre>
  * The heap part it persists is the one each of these kinds wrote as an operator of its own (counters,
  * watermarks, then the algorithm's fields), and the state's layout name is the kind's as before, so their
@@ -57,6 +63,8 @@ final class OperatorDriver implements JoinOperator
     private final JoinAlgorithm algorithm;
     /** Whether the end of input moves both watermarks to +infinity before the algorithm's onEndOfInput. */
     private final boolean endMovesWatermarks;
+    /** The watermarks of a join of N inputs; null for a two-sided kind. */
+    private final InputWatermarks inputs;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -75,12 +83,12 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
-        this(spec, config, results, deadLetters, errors, layout, timedRows, 0, true, factory);
+        this(spec, config, results, deadLetters, errors, layout, timedRows, BucketDescriptor.LENGTH, 0, 0, true, factory);
     }
 
     /**
-     * As the eight-argument constructor, for a kind with off-heap structures of its own or an end of input
-     * that closes nothing (the regular join).
+     * As the eight-argument constructor, for a kind with a bucket of its own length, N inputs, off-heap
+     * structures of its own or an end of input that closes nothing.
      *
      * @param spec               the join.
      * @param config             the sizing of the off-heap state.
@@ -89,6 +97,9 @@ final class OperatorDriver implements JoinOperator
      * @param errors             receives a user predicate's exception; null to only count it.
      * @param layout             the kind's name in the durable layout.
      * @param timedRows          whether stored records carry timer links ({@link PartitionState}).
+     * @param bucketLength       bytes of a key bucket ({@link BucketDescriptor#LENGTH} or the kind's extension of it).
+     * @param inputs             the inputs of a join of N inputs, 0 for a two-sided kind: the driver then tracks N
+     *                           watermarks ({@link InputWatermarks}) for the input-indexed methods.
      * @param otherOffHeapBytes  the most off-heap bytes of the algorithm's own structures (a regular join's
      *                           unique-key indexes), taken from the rows' byte budget.
      * @param endMovesWatermarks whether the end of input moves both watermarks to +infinity (and marks the
@@ -98,8 +109,8 @@ final class OperatorDriver implements JoinOperator
      */
     OperatorDriver(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final ErrorHandler errors, final String layout, final boolean timedRows, final long otherOffHeapBytes,
-        final boolean endMovesWatermarks, final JoinAlgorithm.Factory factory)
+        final ErrorHandler errors, final String layout, final boolean timedRows, final int bucketLength, final int inputs,
+        final long otherOffHeapBytes, final boolean endMovesWatermarks, final JoinAlgorithm.Factory factory)
     {
         this.endMovesWatermarks = endMovesWatermarks;
         final CompiledJoin compiled = CompiledJoin.of(spec);
@@ -107,13 +118,14 @@ final class OperatorDriver implements JoinOperator
             ? new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), results, counters)
             : null;
         final Emitter emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
-        this.state = new PartitionState(config, spec, layout, BucketDescriptor.LENGTH, timedRows, counters,
+        this.inputs = inputs > 0 ? new InputWatermarks(inputs) : null;
+        this.state = new PartitionState(config, spec, layout, bucketLength, timedRows, counters,
             this::makeRoom, otherOffHeapBytes);
         try
         {
             final JoinPredicate predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
             this.algorithm = factory.create(
-                new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters, watermarks));
+                new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters, watermarks, this.inputs));
             state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
@@ -131,6 +143,10 @@ final class OperatorDriver implements JoinOperator
         {
             counters.save(out);
             watermarks.save(out);
+            if (inputs != null)
+            {
+                inputs.save(out);
+            }
             algorithm.save(out);
         }
 
@@ -139,7 +155,17 @@ final class OperatorDriver implements JoinOperator
         {
             counters.load(in);
             watermarks.load(in);
+            if (inputs != null)
+            {
+                inputs.load(in);
+            }
             algorithm.load(in);
+        }
+
+        @Override
+        public int savedLength()
+        {
+            return (inputs == null ? 0 : inputs.savedLength()) + algorithm.savedLength();
         }
     };
 
@@ -205,6 +231,69 @@ final class OperatorDriver implements JoinOperator
         algorithm.onEndOfInput(step);
     }
 
+    /**
+     * One row of input {@code input} of a join of N inputs (a driver built with inputs &gt; 0).
+     *
+     * @param input the input's index; one out of range is the algorithm's to dead-letter.
+     * @param kind  its change kind.
+     * @param row   the row, valid during the call only.
+     * @param ts    its event time in ms.
+     * @param step  its input sequence number.
+     */
+    void onInputRowOf(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        state.beginMutation();
+        counters.rowsIn++;
+        inputs.markActive(input);
+        algorithm.onInputRow(input, kind, row, ts, step);
+    }
+
+    /**
+     * Advances the watermark of input {@code input} of a join of N inputs.
+     *
+     * @param input     the input's index; one out of range changes nothing.
+     * @param watermark its new watermark; a lower one than before is ignored.
+     * @param step      the input sequence number of the watermark.
+     */
+    void onInputWatermarkOf(final int input, final long watermark, final long step)
+    {
+        state.beginMutation();
+        if (inputs.advance(input, watermark))
+        {
+            algorithm.onWatermark(inputs.current(), step);
+        }
+    }
+
+    /**
+     * Advances every input's watermark of a join of N inputs.
+     *
+     * @param watermark the new watermark of every input.
+     * @param step      the input sequence number of the watermark.
+     */
+    void onInputsWatermark(final long watermark, final long step)
+    {
+        state.beginMutation();
+        if (inputs.advanceAll(watermark))
+        {
+            algorithm.onWatermark(inputs.current(), step);
+        }
+    }
+
+    /**
+     * Marks input {@code input} of a join of N inputs idle.
+     *
+     * @param input the input's index; one out of range changes nothing.
+     * @param step  the input sequence number of the idleness event.
+     */
+    void onInputIdleOf(final int input, final long step)
+    {
+        state.beginMutation();
+        if (inputs.markIdle(input))
+        {
+            algorithm.onWatermark(inputs.current(), step);
+        }
+    }
+
     @Override
     public void prefetch(final long keyHash)
     {
@@ -216,7 +305,8 @@ final class OperatorDriver implements JoinOperator
     {
         state.refreshCounters();
         counters.pendingTimers += algorithm.pendingTimers();
-        counters.watermark = watermarks.current();
+        counters.watermark = inputs == null ? watermarks.current() : inputs.current();
+        algorithm.refreshCounters(counters);
         return counters;
     }
 

@@ -44,6 +44,8 @@ final class OperatorParts
     final JoinCounters counters;
     /** The inputs' watermarks: read by the algorithm, advanced by the driver only. */
     final WatermarkTracker watermarks;
+    /** The watermarks of a join of N inputs (read by its algorithm, advanced by the driver only); null for a two-sided kind. */
+    final InputWatermarks inputs;
 
     /**
      * @param spec        the join.
@@ -55,11 +57,12 @@ final class OperatorParts
      * @param fold        the emitter's upsert fold, or null.
      * @param counters    the counters.
      * @param watermarks  the watermark tracker.
+     * @param inputs      the N inputs' watermarks, null for a two-sided kind.
      */
     OperatorParts(
         final JoinSpec spec, final StateConfig config, final CompiledJoin compiled, final PartitionState state,
         final JoinPredicate predicate, final Emitter emit, final UpsertFold fold, final JoinCounters counters,
-        final WatermarkTracker watermarks)
+        final WatermarkTracker watermarks, final InputWatermarks inputs)
     {
         this.spec = spec;
         this.config = config;
@@ -70,6 +73,7 @@ final class OperatorParts
         this.fold = fold;
         this.counters = counters;
         this.watermarks = watermarks;
+        this.inputs = inputs;
     }
 
     /**

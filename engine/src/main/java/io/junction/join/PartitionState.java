@@ -66,6 +66,12 @@ final class PartitionState implements AutoCloseable
 
         /** Reads what {@link #save} wrote, in the same order. */
         void load(ByteBuffer in);
+
+        /** @return the bytes {@link #save} may write beyond the image's fixed room of 64 KiB (0: none). */
+        default int savedLength()
+        {
+            return 0;
+        }
     }
 
     /** Marks the start and the end of the state's part of heap.dat. */
@@ -552,7 +558,7 @@ final class PartitionState implements AutoCloseable
                 files.put(name, Files.size(durable.file(name)));
             }
         }
-        final ByteBuffer out = ByteBuffer.allocate(64 * 1024 + 4 * wheel.savedLength());
+        final ByteBuffer out = ByteBuffer.allocate(64 * 1024 + 4 * wheel.savedLength() + part.savedLength());
         out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
             .putLong(index.size()).putLong(unmatchableBucket - base)
             .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
@@ -809,6 +815,24 @@ final class PartitionState implements AutoCloseable
         if (hotKeys.enabled())
         {
             hotKeys.record(BucketDescriptor.hash(bucket), key, 0, keyLength, storedRows, BucketDescriptor.count(bucket, side.other()));
+        }
+    }
+
+    /**
+     * Counts one row event of a key of a join that lays out its own buckets (the multi-way join: N groups per
+     * bucket) for the hot-key report.
+     *
+     * @param hash        the key's hash.
+     * @param key         the key bytes, from offset 0.
+     * @param keyLength   the key's length.
+     * @param storedRows  the rows the event stored (0 or 1).
+     * @param visitedRows the stored rows of the key the event visited.
+     */
+    void countKeyRows(final long hash, final DirectBuffer key, final int keyLength, final int storedRows, final int visitedRows)
+    {
+        if (hotKeys.enabled())
+        {
+            hotKeys.record(hash, key, 0, keyLength, storedRows, visitedRows);
         }
     }
 

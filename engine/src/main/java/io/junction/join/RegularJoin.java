@@ -10,6 +10,7 @@ import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.ErrorHandler;
 
@@ -119,7 +120,7 @@ final class RegularJoin implements JoinAlgorithm
         final boolean timed = spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0 ||
             padDelay(spec, Side.LEFT) >= 0 || padDelay(spec, Side.RIGHT) >= 0;
         return new OperatorDriver(spec, config, results, deadLetters, errors, LAYOUT, timed,
-            uniqueKeyIndexBytes(spec, config), false, parts -> new RegularJoin(parts, expiry));
+            BucketDescriptor.LENGTH, 0, uniqueKeyIndexBytes(spec, config), false, parts -> new RegularJoin(parts, expiry));
     }
 
     /**

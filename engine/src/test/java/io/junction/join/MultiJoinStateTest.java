@@ -15,6 +15,7 @@ import io.junction.api.MultiJoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
+import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.MultiBucketDescriptor;
 import io.junction.internal.state.MultiRowDescriptor;
 import io.junction.internal.state.NativeArena;
@@ -41,7 +42,7 @@ class MultiJoinStateTest
     private static final Schema SCHEMA = Schema.of("id", "ref", "a", "b");
 
     /** Collects output and dead letters as sorted-comparable lines, each tagged with its step. */
-    private static final class Collector implements ResultHandler, DeadLetterHandler
+    static final class Collector implements ResultHandler, DeadLetterHandler
     {
         final List<String> lines = new ArrayList<>();
 
@@ -85,7 +86,7 @@ class MultiJoinStateTest
         }
     }
 
-    private static MultiJoinSpec spec(final Random random, final int inputs)
+    static MultiJoinSpec spec(final Random random, final int inputs)
     {
         final MultiJoinSpec.Builder b = MultiJoinSpec.builder(SCHEMA).input("i0", "id");
         for (int i = 1; i < inputs; i++)
@@ -118,7 +119,7 @@ class MultiJoinStateTest
     }
 
     /** Feeds one random scenario to each join, the same events in the same order. */
-    private static void feed(final Random random, final int inputs, final MultiJoin... joins)
+    static void feed(final Random random, final int inputs, final MultiJoin... joins)
     {
         final List<List<RowView>> live = new ArrayList<>();
         for (int i = 0; i < inputs; i++)
@@ -188,9 +189,11 @@ class MultiJoinStateTest
             final Collector plain = new Collector();
             final Collector fewHashes = new Collector();
             final Collector oneHash = new Collector();
-            try (MultiJoin a = new MultiJoin(spec, StateConfig.defaults(), plain, plain);
-                 MultiJoin b = new MultiJoin(spec, StateConfig.defaults(), fewHashes, fewHashes, 0x3L);
-                 MultiJoin c = new MultiJoin(spec, StateConfig.defaults(), oneHash, oneHash, 0L))
+            // A key index of 1,024 keys: the default one of 2^20 is zeroed up front, 32 MiB for each of 900 operators.
+            final StateConfig config = StateConfig.defaults().withMaxKeys(1 << 10);
+            try (MultiJoin a = new MultiJoin(spec, config, plain, plain);
+                 MultiJoin b = new MultiJoin(spec, config, fewHashes, fewHashes, 0x3L);
+                 MultiJoin c = new MultiJoin(spec, config, oneHash, oneHash, 0L))
             {
                 feed(random, inputs, a, b, c);
                 final String where = "seed " + seed + " " + spec.multi();
@@ -262,8 +265,15 @@ class MultiJoinStateTest
         final JoinSpec spec = JoinSpec.multi(MultiJoinSpec.builder(SCHEMA).input("i0", "id")
             .input("i1", JoinType.LEFT, "ref").build());
         final Collector out = new Collector();
-        // One chunk of 4096 bytes: 64-byte records and 16-byte buckets, so well under 4096 / 48 keys fit.
-        final StateConfig small = StateConfig.defaults().withChunkSize(4096).withMaxStateBytes(4096);
+        // One chunk of 4096 bytes for the records beside a key index of 128 keys (its table and buckets are
+        // taken from the byte limit first): 64-byte records, so well under 4096 / 64 keys fit.
+        final long indexBytes;
+        try (HashKeyIndex index = new HashKeyIndex(128, MultiBucketDescriptor.length(2), 0))
+        {
+            indexBytes = index.maxOffHeapBytes();
+        }
+        final StateConfig small = StateConfig.defaults().withChunkSize(4096).withMaxKeys(128)
+            .withMaxStateBytes(indexBytes + 4096);
         try (MultiJoin join = new MultiJoin(spec, small, out, out))
         {
             long step = 0;

@@ -3,19 +3,30 @@ package io.junction.internal.state;
 import org.agrona.UnsafeApi;
 
 /**
- * Layout of a multi-way join's key bucket ({@link MultiRowStore}): for one key (or, for rows that can never
- * match, one content hash), one row group reference per input, so that a change of any input finds the
- * rows of every input of its key in one bucket. The key hash is kept by the table that maps it to the
- * bucket ({@link MultiKeyTable}), not in the bucket.
+ * Layout of a multi-way join's key bucket ({@link MultiRowStore}): a standard key bucket's header
+ * ({@link BucketDescriptor}: the key hash and two live row counts, so that the partition's key index, its
+ * durable reopen checks and the hot-key report read it as any other bucket), a link to the next bucket under
+ * the same hash, and one row group reference per input, so that a change of any input finds the rows of
+ * every input of its key in one bucket.
  * <pre>
- *   0          8          16                 8 (n - 1)   8 n
- *   +----------+----------+------ ... ------+-----------+
- *   | group 0  | group 1  |                 | group n-1 |
- *   |   i64    |   i64    |                 |   i64     |
- *   +----------+----------+------ ... ------+-----------+
+ *   0          8          16         24         28         32         40              24 + 8 (n - 1)
+ *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
+ *   | keyHash  |  link    | group 0  | count 0  | count 1+ | group 1  | group 2         | group n-1 |
+ *   |   i64    |   i64    |   i64    |   i32    |   i32    |   i64    |   i64           |   i64     |
+ *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
+ *   |&lt;------- BucketDescriptor's fields (32) -------------&gt;|
+ *   link:     the next bucket under the same key hash (a colliding key's, or the rows that can never match
+ *             under that content hash), as a stored reference ({@link Refs}), with {@link #UNMATCHABLE} in its
+ *             low bit when this bucket holds rows that can never match; it sits in BucketDescriptor's left
+ *             group slot, which a reopen checks to be 0 or a reference into the arena.
+ *   group 0:  input 0's group, in BucketDescriptor's right group slot (a reopen checks it as that slot;
+ *             a prefetch of the bucket reads input 0's single row); groups 1 to n-1 follow the counts.
+ *   count 0:  live rows of input 0 (BucketDescriptor's left count); count 1+: of inputs 1 to n-1 (its right count).
  * </pre>
- * A group reference is 0 (no rows), a record's address (one row, held inline: no array for the common input
- * with one row of a key), or an array's address with its low bit set ({@link #ARRAY_TAG}):
+ * The bucket the key index holds for a hash is the first of its chain; a colliding key's bucket comes from
+ * the arena and is linked after it. A group reference is 0 (no rows), a record (one row, held inline: no
+ * array for the common input with one row of a key), or an array with its low bit set ({@link #ARRAY_TAG}),
+ * all stored references:
  * <pre>
  *   0          4          8           16
  *   +----------+----------+-----------+-----------+-----
@@ -30,17 +41,25 @@ import org.agrona.UnsafeApi;
  */
 public final class MultiBucketDescriptor
 {
+    /** Offset of the link to the next bucket under the same hash (i64, in BucketDescriptor's left group slot). */
+    public static final int LINK_OFFSET = BucketDescriptor.LEFT_ROWS_OFFSET;
+    /** Offset of input 0's group reference (i64, in BucketDescriptor's right group slot). */
+    public static final int GROUP0_OFFSET = BucketDescriptor.RIGHT_ROWS_OFFSET;
+    /** Offset of input 1's group reference: right after BucketDescriptor's fields; inputs 2 to n-1 follow it. */
+    public static final int GROUPS_OFFSET = BucketDescriptor.LENGTH;
     /** Bytes of one input's group reference (i64). */
     public static final int GROUP_LENGTH = Long.BYTES;
     /** Set in a group reference that points to an array rather than to a single record. */
     public static final long ARRAY_TAG = 1;
+    /** Set in a bucket's link when the bucket holds rows that can never match (kept by content hash). */
+    public static final long UNMATCHABLE = 1;
     /** Offset of an array's capacity in slots (i32). */
     public static final int CAPACITY_OFFSET = 0;
     /** Offset of an array's live records (i32). */
     public static final int SIZE_OFFSET = CAPACITY_OFFSET + Integer.BYTES;
     /** Offset of an array's first slot. */
     public static final int SLOTS_OFFSET = SIZE_OFFSET + Integer.BYTES;
-    /** Bytes of an array's slot: a record address. */
+    /** Bytes of an array's slot: a record reference. */
     public static final int SLOT_LENGTH = Long.BYTES;
 
     private MultiBucketDescriptor()
@@ -53,7 +72,7 @@ public final class MultiBucketDescriptor
      */
     public static int length(final int inputs)
     {
-        return inputs * GROUP_LENGTH;
+        return GROUPS_OFFSET + (inputs - 1) * GROUP_LENGTH;
     }
 
     /**
@@ -62,22 +81,33 @@ public final class MultiBucketDescriptor
      */
     public static int groupOffset(final int input)
     {
-        return input * GROUP_LENGTH;
+        return input == 0 ? GROUP0_OFFSET : GROUPS_OFFSET + (input - 1) * GROUP_LENGTH;
     }
 
     /**
-     * @param bucket a bucket.
+     * @param bucket a bucket of a store whose base is 0 (in memory).
      * @param input  an input.
      * @return the input's group reference.
      */
     public static long group(final long bucket, final int input)
     {
-        return UnsafeApi.getLong(bucket + groupOffset(input));
+        return group(0, bucket, input);
     }
 
-    static void group(final long bucket, final int input, final long group)
+    /**
+     * @param base   the store's base address ({@link Refs}).
+     * @param bucket a bucket.
+     * @param input  an input.
+     * @return the input's group reference as an address (its {@link #ARRAY_TAG} kept), 0 for none.
+     */
+    public static long group(final long base, final long bucket, final int input)
     {
-        UnsafeApi.putLong(bucket + groupOffset(input), group);
+        return Refs.toAddress(base, UnsafeApi.getLong(bucket + groupOffset(input)));
+    }
+
+    static void group(final long base, final long bucket, final int input, final long group)
+    {
+        UnsafeApi.putLong(bucket + groupOffset(input), Refs.toStored(base, group));
     }
 
     /**
@@ -94,17 +124,52 @@ public final class MultiBucketDescriptor
     }
 
     /**
-     * @param group a group reference.
+     * @param group a group reference of a store whose base is 0 (in memory).
      * @param i     a record's position, below {@link #size(long)}.
      * @return the record.
      */
     public static long record(final long group, final int i)
     {
+        return record(0, group, i);
+    }
+
+    /**
+     * @param base  the store's base address.
+     * @param group a group reference, as {@link #group(long, long, int)} returns it.
+     * @param i     a record's position, below {@link #size(long)}.
+     * @return the record's address.
+     */
+    public static long record(final long base, final long group, final int i)
+    {
         if ((group & ARRAY_TAG) == 0)
         {
             return group;
         }
-        return UnsafeApi.getLong(slotAddress(group ^ ARRAY_TAG, i));
+        return Refs.toAddress(base, UnsafeApi.getLong(slotAddress(group ^ ARRAY_TAG, i)));
+    }
+
+    /**
+     * @param base   the store's base address.
+     * @param bucket a bucket.
+     * @return the next bucket under the same hash, 0 for none.
+     */
+    public static long next(final long base, final long bucket)
+    {
+        return Refs.toAddress(base, UnsafeApi.getLong(bucket + LINK_OFFSET) & ~UNMATCHABLE);
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @return whether it holds rows that can never match (by content hash) rather than a key's rows.
+     */
+    public static boolean unmatchable(final long bucket)
+    {
+        return (UnsafeApi.getLong(bucket + LINK_OFFSET) & UNMATCHABLE) != 0;
+    }
+
+    static void link(final long base, final long bucket, final long next, final boolean unmatchable)
+    {
+        UnsafeApi.putLong(bucket + LINK_OFFSET, Refs.toStored(base, next) | (unmatchable ? UNMATCHABLE : 0));
     }
 
     /**

@@ -6,11 +6,15 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A multi-way join's stored rows: records ({@link MultiRowDescriptor}) and buckets of one row group per input
- * ({@link MultiBucketDescriptor}) in one off-heap {@link NativeArena}. A group is kept in arrival order,
- * dense, so that a walk over it reads one array and a retraction finds the oldest equal copy first; a group of
- * one row holds it inline. Every operation that takes memory comes before the row has any effect
- * ({@link #allocateRecord}, {@link #createBucket}, {@link #reserve}), so that a full arena is a refused row,
- * never a half-stored one.
+ * ({@link MultiBucketDescriptor}) in an off-heap {@link NativeArena}: the partition state's own (the operator's
+ * store shares the arena of the partition's {@code RowStore}, and in durable mode its mapped file), or one of
+ * its own. Every reference it writes into the arena (a group's record or array, an array's slots, a bucket's
+ * link) is stored relative to {@link #base()} ({@link Refs}), so that a mapped arena reopens at another address
+ * unchanged. A group is kept in arrival order, dense, so that a walk over it reads one array and a retraction
+ * finds the oldest equal copy first; a group of one row holds it inline. A bucket's two live row counts
+ * (input 0, inputs 1 to n-1) are kept by {@link #append} and {@link #unlink}. Every operation that takes memory
+ * comes before the row has any effect ({@link #allocateRecord}, {@link #createBucket}, {@link #reserve}), so
+ * that a full arena is a refused row, never a half-stored one.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -22,24 +26,64 @@ public final class MultiRowStore implements AutoCloseable
     static final int MAX_CAPACITY = 1 << 27;
 
     private final NativeArena arena;
+    /** Whether {@link #close()} frees the arena: only one this store made. */
+    private final boolean ownsArena;
+    private final long base;
     private final int inputs;
     private final int bucketLength;
     private final UnsafeBuffer rowBuffer = new UnsafeBuffer(0, 0);
 
     /**
+     * A store in an arena of its own, in memory.
+     *
      * @param inputs    the join's inputs, 2 to 16.
      * @param chunkSize bytes per arena chunk.
      * @param limit     the most bytes the arena takes from the OS.
      */
     public MultiRowStore(final int inputs, final int chunkSize, final long limit)
     {
+        this(inputs, new NativeArena(chunkSize, 0, limit), 0, true);
+    }
+
+    /**
+     * A store in an arena it shares (the partition state's): closed by its owner, not by this store.
+     *
+     * @param inputs the join's inputs, 2 to 16.
+     * @param arena  the arena.
+     * @param base   the arena's base address ({@link NativeArena#base()} for a mapped one, else 0).
+     */
+    public MultiRowStore(final int inputs, final NativeArena arena, final long base)
+    {
+        this(inputs, arena, base, false);
+    }
+
+    private MultiRowStore(final int inputs, final NativeArena arena, final long base, final boolean ownsArena)
+    {
         if (inputs < 1 || inputs > 255)
         {
+            if (ownsArena)
+            {
+                arena.close();
+            }
             throw new IllegalArgumentException("inputs must be 1 to 255: " + inputs);
         }
         this.inputs = inputs;
         this.bucketLength = MultiBucketDescriptor.length(inputs);
-        this.arena = new NativeArena(chunkSize, 0, limit);
+        this.arena = arena;
+        this.base = base;
+        this.ownsArena = ownsArena;
+    }
+
+    /** @return the address stored references are relative to (0 in memory). */
+    public long base()
+    {
+        return base;
+    }
+
+    /** @return the arena the records, arrays and linked buckets live in. */
+    public NativeArena arena()
+    {
+        return arena;
     }
 
     /**
@@ -90,18 +134,79 @@ public final class MultiRowStore implements AutoCloseable
         arena.free(record, MultiRowDescriptor.recordLength(rowLength));
     }
 
-    /** @return a bucket with no rows, or 0 when the arena has no memory for it. */
+    /** @return a bucket with no rows and key hash 0, or 0 when the arena has no memory for it. */
     public long createBucket()
+    {
+        return createBucket(0, false);
+    }
+
+    /**
+     * A bucket from the arena (a colliding key's, linked after the key index's bucket of its hash).
+     *
+     * @param hash        the key (or content) hash.
+     * @param unmatchable whether it holds rows that can never match.
+     * @return a bucket with no rows and no link, or 0 when the arena has no memory for it.
+     */
+    public long createBucket(final long hash, final boolean unmatchable)
     {
         final long bucket = arena.allocate(bucketLength);
         if (bucket != 0)
         {
             UnsafeApi.setMemory(bucket, bucketLength, (byte)0);
+            UnsafeApi.putLong(bucket + BucketDescriptor.HASH_OFFSET, hash);
+            MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         }
         return bucket;
     }
 
-    /** @param bucket an empty bucket of this store. */
+    /**
+     * Initialises a bucket the key index has just created ({@link BucketDescriptor#init} wrote its hash and
+     * counts): no link, no groups.
+     *
+     * @param bucket      the bucket, {@link MultiBucketDescriptor#length} bytes.
+     * @param unmatchable whether it holds rows that can never match.
+     */
+    public void initBucket(final long bucket, final boolean unmatchable)
+    {
+        MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
+        UnsafeApi.putLong(bucket + MultiBucketDescriptor.GROUP0_OFFSET, 0);
+        UnsafeApi.setMemory(bucket + MultiBucketDescriptor.GROUPS_OFFSET, bucketLength - MultiBucketDescriptor.GROUPS_OFFSET, (byte)0);
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @return the next bucket under its hash, 0 for none.
+     */
+    public long next(final long bucket)
+    {
+        return MultiBucketDescriptor.next(base, bucket);
+    }
+
+    /**
+     * Sets a bucket's link, keeping its kind.
+     *
+     * @param bucket a bucket.
+     * @param next   the next bucket under its hash, 0 for none.
+     */
+    public void next(final long bucket, final long next)
+    {
+        MultiBucketDescriptor.link(base, bucket, next, MultiBucketDescriptor.unmatchable(bucket));
+    }
+
+    /**
+     * Moves a bucket's content (its link, counts and groups; references are relative, so they move as they
+     * are) into another bucket of the same hash, whose content is dropped; the caller frees {@code from}.
+     *
+     * @param into an empty bucket.
+     * @param from the bucket whose content moves.
+     */
+    public void moveInto(final long into, final long from)
+    {
+        UnsafeApi.copyMemory(from + MultiBucketDescriptor.LINK_OFFSET, into + MultiBucketDescriptor.LINK_OFFSET,
+            bucketLength - MultiBucketDescriptor.LINK_OFFSET);
+    }
+
+    /** @param bucket an empty bucket of this store's arena (not one of the key index). */
     public void freeBucket(final long bucket)
     {
         arena.free(bucket, bucketLength);
@@ -113,14 +218,37 @@ public final class MultiRowStore implements AutoCloseable
      */
     public boolean isEmpty(final long bucket)
     {
-        for (int i = 0; i < inputs; i++)
-        {
-            if (MultiBucketDescriptor.group(bucket, i) != 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return BucketDescriptor.isEmpty(bucket);
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @return its live rows, of every input.
+     */
+    public static long rows(final long bucket)
+    {
+        return (long)UnsafeApi.getInt(bucket + BucketDescriptor.LEFT_COUNT_OFFSET) +
+            UnsafeApi.getInt(bucket + BucketDescriptor.RIGHT_COUNT_OFFSET);
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @param input  an input.
+     * @return the input's group reference as an address, for {@link #record(long, int)}.
+     */
+    public long group(final long bucket, final int input)
+    {
+        return MultiBucketDescriptor.group(base, bucket, input);
+    }
+
+    /**
+     * @param group a group reference from {@link #group(long, int)}.
+     * @param i     a record's position, below {@link MultiBucketDescriptor#size(long)}.
+     * @return the record's address.
+     */
+    public long record(final long group, final int i)
+    {
+        return MultiBucketDescriptor.record(base, group, i);
     }
 
     /**
@@ -131,13 +259,19 @@ public final class MultiRowStore implements AutoCloseable
     {
         for (int i = 0; i < inputs; i++)
         {
-            final long group = MultiBucketDescriptor.group(bucket, i);
+            final long group = group(bucket, i);
             if (group != 0)
             {
-                return MultiBucketDescriptor.record(group, 0);
+                return record(group, 0);
             }
         }
         return 0;
+    }
+
+    private static void count(final long bucket, final int input, final int delta)
+    {
+        final long at = bucket + (input == 0 ? BucketDescriptor.LEFT_COUNT_OFFSET : BucketDescriptor.RIGHT_COUNT_OFFSET);
+        UnsafeApi.putInt(at, UnsafeApi.getInt(at) + delta);
     }
 
     /**
@@ -150,7 +284,7 @@ public final class MultiRowStore implements AutoCloseable
      */
     public boolean reserve(final long bucket, final int input)
     {
-        final long group = MultiBucketDescriptor.group(bucket, input);
+        final long group = group(bucket, input);
         if (group == 0)
         {
             return true;
@@ -164,8 +298,8 @@ public final class MultiRowStore implements AutoCloseable
             }
             UnsafeApi.putInt(array + MultiBucketDescriptor.CAPACITY_OFFSET, FIRST_CAPACITY);
             MultiBucketDescriptor.arraySize(array, 1);
-            UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, 0), group);
-            MultiBucketDescriptor.group(bucket, input, array | MultiBucketDescriptor.ARRAY_TAG);
+            putSlot(array, 0, group);
+            MultiBucketDescriptor.group(base, bucket, input, array | MultiBucketDescriptor.ARRAY_TAG);
             return true;
         }
         final long array = group ^ MultiBucketDescriptor.ARRAY_TAG;
@@ -188,18 +322,30 @@ public final class MultiRowStore implements AutoCloseable
         return true;
     }
 
+    private long slot(final long array, final int slot)
+    {
+        return Refs.toAddress(base, UnsafeApi.getLong(MultiBucketDescriptor.slotAddress(array, slot)));
+    }
+
+    private void putSlot(final long array, final int slot, final long record)
+    {
+        UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, slot), Refs.toStored(base, record));
+    }
+
     private void moveArray(final long bucket, final int input, final long from, final int size, final long to, final int capacity)
     {
         UnsafeApi.putInt(to + MultiBucketDescriptor.CAPACITY_OFFSET, capacity);
         MultiBucketDescriptor.arraySize(to, size);
+        // The slots hold relative references: they move as they are.
         UnsafeApi.copyMemory(MultiBucketDescriptor.slotAddress(from, 0), MultiBucketDescriptor.slotAddress(to, 0),
             (long)size * MultiBucketDescriptor.SLOT_LENGTH);
         arena.free(from, MultiBucketDescriptor.arrayLength(MultiBucketDescriptor.capacity(from)));
-        MultiBucketDescriptor.group(bucket, input, to | MultiBucketDescriptor.ARRAY_TAG);
+        MultiBucketDescriptor.group(base, bucket, input, to | MultiBucketDescriptor.ARRAY_TAG);
     }
 
     /**
-     * Appends a written record at the end of an input's group, after {@link #reserve} said true.
+     * Appends a written record at the end of an input's group, after {@link #reserve} said true, and counts it
+     * in the bucket.
      *
      * @param bucket the bucket.
      * @param input  the record's input.
@@ -207,15 +353,16 @@ public final class MultiRowStore implements AutoCloseable
      */
     public void append(final long bucket, final int input, final long record)
     {
-        final long group = MultiBucketDescriptor.group(bucket, input);
+        count(bucket, input, 1);
+        final long group = group(bucket, input);
         if (group == 0)
         {
-            MultiBucketDescriptor.group(bucket, input, record);
+            MultiBucketDescriptor.group(base, bucket, input, record);
             return;
         }
         final long array = group ^ MultiBucketDescriptor.ARRAY_TAG;
         final int size = MultiBucketDescriptor.arraySize(array);
-        UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, size), record);
+        putSlot(array, size, record);
         MultiBucketDescriptor.arraySize(array, size + 1);
     }
 
@@ -230,12 +377,13 @@ public final class MultiRowStore implements AutoCloseable
      */
     public void unlink(final long bucket, final int input, final long record)
     {
-        final long group = MultiBucketDescriptor.group(bucket, input);
+        final long group = group(bucket, input);
         if ((group & MultiBucketDescriptor.ARRAY_TAG) == 0)
         {
             if (group == record)
             {
-                MultiBucketDescriptor.group(bucket, input, 0);
+                MultiBucketDescriptor.group(base, bucket, input, 0);
+                count(bucket, input, -1);
             }
             return;
         }
@@ -244,7 +392,7 @@ public final class MultiRowStore implements AutoCloseable
         int at = -1;
         for (int k = 0; k < size; k++)
         {
-            if (UnsafeApi.getLong(MultiBucketDescriptor.slotAddress(array, k)) == record)
+            if (slot(array, k) == record)
             {
                 at = k;
                 break;
@@ -254,6 +402,7 @@ public final class MultiRowStore implements AutoCloseable
         {
             return;
         }
+        count(bucket, input, -1);
         final int left = size - 1;
         for (int k = at; k < left; k++)
         {
@@ -264,7 +413,7 @@ public final class MultiRowStore implements AutoCloseable
         final int capacity = MultiBucketDescriptor.capacity(array);
         if (left == 1)
         {
-            MultiBucketDescriptor.group(bucket, input, UnsafeApi.getLong(MultiBucketDescriptor.slotAddress(array, 0)));
+            MultiBucketDescriptor.group(base, bucket, input, slot(array, 0));
             arena.free(array, MultiBucketDescriptor.arrayLength(capacity));
         }
         else if (capacity > FIRST_CAPACITY && left * 4 <= capacity)
@@ -287,11 +436,11 @@ public final class MultiRowStore implements AutoCloseable
      */
     public long findEqual(final long bucket, final int input, final DirectBuffer buffer, final int offset, final int length)
     {
-        final long group = MultiBucketDescriptor.group(bucket, input);
+        final long group = group(bucket, input);
         final int size = MultiBucketDescriptor.size(group);
         for (int k = 0; k < size; k++)
         {
-            final long record = MultiBucketDescriptor.record(group, k);
+            final long record = record(group, k);
             if (MultiRowDescriptor.rowLength(record) == length && rowEquals(record, buffer, offset, length))
             {
                 return record;
@@ -386,10 +535,13 @@ public final class MultiRowStore implements AutoCloseable
         return arena.usedBytes();
     }
 
-    /** Frees every chunk. Idempotent. */
+    /** Frees every chunk of an arena of its own (a shared one is its owner's to close). Idempotent. */
     @Override
     public void close()
     {
-        arena.close();
+        if (ownsArena)
+        {
+            arena.close();
+        }
     }
 }

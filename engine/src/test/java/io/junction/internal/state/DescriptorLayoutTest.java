@@ -71,11 +71,19 @@ class DescriptorLayoutTest
     @Test
     void multiJoinBucketAndGroupArrayAreTheDocumentedLayout()
     {
+        // A standard bucket's header (the key index, its reopen checks and the hot-key report read it), then the groups.
+        assertEquals(BucketDescriptor.LEFT_ROWS_OFFSET, MultiBucketDescriptor.LINK_OFFSET);
+        assertEquals(BucketDescriptor.LENGTH, MultiBucketDescriptor.GROUPS_OFFSET);
+        assertEquals(32, MultiBucketDescriptor.GROUPS_OFFSET);
         assertEquals(8, MultiBucketDescriptor.GROUP_LENGTH);
-        assertEquals(0, MultiBucketDescriptor.groupOffset(0));
-        assertEquals(24, MultiBucketDescriptor.groupOffset(3));
-        assertEquals(32, MultiBucketDescriptor.length(4));
-        assertEquals(128, MultiBucketDescriptor.length(16));
+        assertEquals(BucketDescriptor.RIGHT_ROWS_OFFSET, MultiBucketDescriptor.groupOffset(0));
+        assertEquals(16, MultiBucketDescriptor.groupOffset(0));
+        assertEquals(32, MultiBucketDescriptor.groupOffset(1));
+        assertEquals(48, MultiBucketDescriptor.groupOffset(3));
+        assertEquals(40, MultiBucketDescriptor.length(2));
+        assertEquals(56, MultiBucketDescriptor.length(4));
+        assertEquals(152, MultiBucketDescriptor.length(16));
+        assertEquals(0, MultiBucketDescriptor.UNMATCHABLE & -NativeArena.ALIGNMENT);
         assertEquals(0, MultiBucketDescriptor.CAPACITY_OFFSET);
         assertEquals(4, MultiBucketDescriptor.SIZE_OFFSET);
         assertEquals(8, MultiBucketDescriptor.SLOTS_OFFSET);

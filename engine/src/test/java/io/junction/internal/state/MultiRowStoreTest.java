@@ -1,11 +1,11 @@
 package io.junction.internal.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.RowView;
 import io.junction.api.Schema;
+import io.junction.api.Side;
 import io.junction.testing.Rows;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,73 +13,13 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The multi-way join's state parts: {@link MultiKeyTable} (growing, equal hashes in one probe run, removal
- * keeping every other bucket reachable) and {@link MultiRowStore} (groups in arrival order, inline for one
- * row, arrays grown and shrunk, the oldest equal copy found first, every byte given back).
+ * The multi-way join's row store, {@link MultiRowStore} (groups in arrival order, inline for one row, arrays
+ * grown and shrunk, the oldest equal copy found first, every byte given back; the buckets' live row counts
+ * kept). Its buckets live in the partition state's key index (MultiJoinIndexTest, MultiJoinStateTest).
  */
 class MultiRowStoreTest
 {
     private static final Schema SCHEMA = Schema.of("k", "v");
-
-    /** @return the slot holding the bucket under the hash, or -1, probing as a caller does. */
-    private static long slotOf(final MultiKeyTable table, final long hash, final long bucket)
-    {
-        for (long s = table.home(hash); ; s = table.next(s))
-        {
-            final long b = table.bucketAt(s);
-            if (b == 0)
-            {
-                return -1;
-            }
-            if (b == bucket)
-            {
-                assertEquals(hash, table.hashAt(s));
-                return s;
-            }
-        }
-    }
-
-    @Test
-    void theTableGrowsKeepsEqualHashesApartAndRemovesWithoutLosingOthers()
-    {
-        try (MultiKeyTable table = new MultiKeyTable())
-        {
-            final int count = 5_000;
-            final long[] hashes = new long[count];
-            final long[] buckets = new long[count];
-            final Random random = new Random(23);
-            for (int i = 0; i < count; i++)
-            {
-                // Many equal hashes (i % 97) and some spread ones.
-                hashes[i] = random.nextBoolean() ? i % 97 : random.nextLong();
-                buckets[i] = 8L * (i + 1);
-                assertTrue(table.insert(hashes[i], buckets[i]));
-            }
-            assertEquals(count, table.size());
-            assertTrue(table.slots() >= 2L * count, "load factor at most 1/2: " + table.slots());
-            assertEquals(count * 32L, table.liveBytes());
-            for (int i = 0; i < count; i++)
-            {
-                assertTrue(slotOf(table, hashes[i], buckets[i]) >= 0, "bucket " + i);
-            }
-            for (int i = 0; i < count; i += 2)
-            {
-                assertTrue(table.remove(hashes[i], buckets[i]));
-            }
-            assertFalse(table.remove(hashes[0], buckets[0]));
-            for (int i = 0; i < count; i++)
-            {
-                assertEquals(i % 2 == 1, slotOf(table, hashes[i], buckets[i]) >= 0, "bucket " + i);
-            }
-            long occupied = 0;
-            for (long s = 0; s < table.slots(); s++)
-            {
-                occupied += table.bucketAt(s) != 0 ? 1 : 0;
-            }
-            assertEquals(count / 2, occupied);
-            assertEquals(count / 2, table.size());
-        }
-    }
 
     private static long record(final MultiRowStore store, final RowView row, final int input)
     {
@@ -120,6 +60,8 @@ class MultiRowStoreTest
                 assertEquals(expected, group(bucket, 1));
             }
             assertTrue((MultiBucketDescriptor.group(bucket, 1) & MultiBucketDescriptor.ARRAY_TAG) != 0);
+            assertEquals(40, MultiRowStore.rows(bucket), "the bucket counts its rows");
+            assertEquals(0, BucketDescriptor.count(bucket, Side.LEFT), "none of input 0");
             assertEquals(expected.get(0), store.anyRecord(bucket));
             assertEquals(0, MultiBucketDescriptor.group(bucket, 0));
             assertEquals(0, MultiBucketDescriptor.group(bucket, 2));

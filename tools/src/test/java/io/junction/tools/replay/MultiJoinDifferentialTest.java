@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.JoinKind;
+import io.junction.join.IndexKind;
+import io.junction.runtime.EngineConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * SPEC 2.6 against a brute-force model ({@link MultiJoinModel}: the chain of binary regular joins over the
@@ -17,16 +20,23 @@ import org.junit.jupiter.api.Test;
  * missing), two-field keys, state TTL with watermarks of one input or all. Every scenario runs through the
  * replay (the real runtime) with 1 and with 4 partitions; at every step the output must equal the model's
  * difference exactly, which is both the materialized result being right and the changelog being minimal
- * (a step that emitted both signs of one combination would differ from the difference).
+ * (a step that emitted both signs of one combination would differ from the difference). On both key indexes
+ * ({@link IndexKind}): the multi-way join keeps its buckets in the partition state's index as every kind does.
  */
 class MultiJoinDifferentialTest {
     /** 200 by default; {@code -Djunction.multi.scenarios=N} runs a longer sweep. */
     private static final int SCENARIOS = Integer.getInteger("junction.multi.scenarios", 200);
 
-    @Test
-    void randomScenariosMatchTheChainOfBinaryJoinsAtEveryStep() {
-        final Replay one = new Replay(Replay.config(1));
-        final Replay four = new Replay(Replay.config(4));
+    private static EngineConfig config(final int partitions, final IndexKind index) {
+        final EngineConfig config = Replay.config(partitions);
+        return config.withState(config.state().withIndex(index));
+    }
+
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void randomScenariosMatchTheChainOfBinaryJoinsAtEveryStep(final IndexKind index) {
+        final Replay one = new Replay(config(1, index));
+        final Replay four = new Replay(config(4, index));
         int nonEmpty = 0;
         int withRetractions = 0;
         for (int seed = 0; seed < SCENARIOS; seed++) {
@@ -43,7 +53,7 @@ class MultiJoinDifferentialTest {
             }
             for (final Replay replay : List.of(one, four)) {
                 final ReplayResult actual = replay.run(spec, events);
-                final String where = "seed " + seed + ", " + replay.engineConfig().partitions() + " partition(s)\nspec: " + spec +
+                final String where = "seed " + seed + ", " + index + ", " + replay.engineConfig().partitions() + " partition(s)\nspec: " + spec +
                     "\nevents:\n" + events;
                 assertEquals(0, actual.errorCount(), () -> where + "\nerrors: " + actual.errors());
                 final ReplayComparison output = ReplayComparison.outputs(
