@@ -507,7 +507,7 @@ public final class RegularJoin implements JoinOperator
                 return;
             }
             final long record = state.store.append(reserved, bucket, side, predicate.key, 0, storedKeyLength, row, ts);
-            RowDescriptor.count(record, matches);
+            RowDescriptor.count(state.base, record, matches);
             if (uniqueKeys != null)
             {
                 uniqueKeys.put(uniqueKeyHash, record);
@@ -515,7 +515,7 @@ public final class RegularJoin implements JoinOperator
             final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
             if (pending)
             {
-                RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
+                RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
                 final long padDeadline = saturatedAdd(ts, padDelay);
                 schedule(record, ttl > 0 ? Math.min(padDeadline, saturatedAdd(ts, ttl)) : padDeadline);
             }
@@ -651,7 +651,7 @@ public final class RegularJoin implements JoinOperator
                     final long otherTs = RowDescriptor.ts(other);
                     if (accumulate)
                     {
-                        RowDescriptor.count(other, count + 1);
+                        RowDescriptor.count(state.base, other, count + 1);
                         if (count == 0)
                         {
                             emit.padded(semi ? ChangeKind.INSERT : ChangeKind.DELETE, Side.LEFT, predicate.otherRow, otherTs, step);
@@ -659,7 +659,7 @@ public final class RegularJoin implements JoinOperator
                     }
                     else
                     {
-                        RowDescriptor.count(other, count - 1);
+                        RowDescriptor.count(state.base, other, count - 1);
                         if (count == 1)
                         {
                             emit.padded(semi ? ChangeKind.DELETE : ChangeKind.INSERT, Side.LEFT, predicate.otherRow, otherTs, step);
@@ -677,14 +677,14 @@ public final class RegularJoin implements JoinOperator
                 {
                     emit.padded(ChangeKind.DELETE, otherSide, predicate.otherRow, otherTs, step);
                 }
-                RowDescriptor.count(other, count + 1);
+                RowDescriptor.count(state.base, other, count + 1);
                 emit.pair(otherOuter || emit.padsUnmatched(side) ? ChangeKind.INSERT : kind, side, row, predicate.otherRow, pairTs, step);
             }
             else
             {
                 emit.pair(otherOuter || emit.padsUnmatched(side) ? ChangeKind.DELETE : kind, side, row, predicate.otherRow, pairTs, step);
                 final int count = RowDescriptor.count(other) - 1;
-                RowDescriptor.count(other, count);
+                RowDescriptor.count(state.base, other, count);
                 if (otherOuter && count == 0 && !isPending(other))
                 {
                     emit.padded(ChangeKind.INSERT, otherSide, predicate.otherRow, otherTs, step);
@@ -768,7 +768,7 @@ public final class RegularJoin implements JoinOperator
             return false;
         }
         state.wheel.cancel(oldest);
-        RowDescriptor.flags(oldest, RowDescriptor.flags(oldest) & ~RowDescriptor.FLAG_IN_TIMER);
+        RowDescriptor.flags(state.base, oldest, RowDescriptor.flags(oldest) & ~RowDescriptor.FLAG_IN_TIMER);
         drop(oldest, ExpiryReason.EVICTED, eventStep);
         evicted = true;
         return true;
@@ -783,7 +783,7 @@ public final class RegularJoin implements JoinOperator
     private void schedule(final long record, final long deadline)
     {
         state.wheel.schedule(record, deadline);
-        RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
+        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
     }
 
     private static boolean isPending(final long record)
@@ -798,7 +798,7 @@ public final class RegularJoin implements JoinOperator
     private void onTimer(final long record)
     {
         final int flags = RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER;
-        RowDescriptor.flags(record, flags);
+        RowDescriptor.flags(state.base, record, flags);
         if ((flags & RowDescriptor.FLAG_AWAITING_PAD) != 0)
         {
             // An expired row's copy: its delay is over; padded if still pending, then gone.
@@ -855,9 +855,9 @@ public final class RegularJoin implements JoinOperator
             state.store.release(copy, 0, rowLength);
             return false;
         }
-        RowDescriptor.flags(copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
+        RowDescriptor.flags(state.base, copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
         schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay));
-        RowDescriptor.flags(record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
+        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
         return true;
     }
 
@@ -869,7 +869,7 @@ public final class RegularJoin implements JoinOperator
         {
             return;
         }
-        RowDescriptor.flags(record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
+        RowDescriptor.flags(state.base, record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
         if (RowDescriptor.count(record) == 0)
         {
             RowStore.wrap(record, timedRowBuffer, timedRow);
