@@ -28,6 +28,8 @@ import java.util.zip.CRC32;
  *   unique-left.dat    a side's unique-key index table (mapped), regular joins with such a key
  *   unique-right.dat
  *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
+ *   chunks.sum         per 1 MiB chunk of every mapped file: zero flag, CRC-32C, CRC-32 (ChunkSums), written
+ *                      just before the marker, so that a checkpoint knows every chunk without reading it
  *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
  *                      every file's length and the CRC-32C of each of its 1 MiB chunks (heap.dat: its
  *                      checksum), its own checksum

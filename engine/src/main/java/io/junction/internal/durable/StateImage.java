@@ -26,7 +26,11 @@ import java.util.zip.CRC32C;
  * A chunk whose size, CRC-32C and CRC-32 (64 bits of checksum together) equal those of the same chunk
  * of the same file in the previous checkpoint is hard-linked to that checkpoint's chunk, not written:
  * a checkpoint writes only what changed since the previous one, yet each is complete by itself (delete
- * any other and it still restores). The index of files and chunks ({@value #INDEX}) is a checkpoint file
+ * any other and it still restores). A chunk of zeros is a line of the index ({@code zero LEN CRC32C CRC32}),
+ * not a file, and a restore writes its zeros. When the state directory holds the sums of its last persist
+ * ({@link ChunkSums#FILE_NAME}, valid while its marker is there), a chunk is known without being read: zeros
+ * are recorded unread, a chunk whose sums equal the previous checkpoint's is linked unread, and only the
+ * others are read (and checked against those sums: a mismatch fails the checkpoint). The index of files and chunks ({@value #INDEX}) is a checkpoint file
  * too, so the manifest's CRCs cover it. Two kinds of file in the state directory are not state and are
  * never copied: the directory's lock file ({@link DirectoryLock#FILE_NAME}) and {@code *.tmp} files (a
  * file being written when the process died; the state's own writes rename theirs into place).
