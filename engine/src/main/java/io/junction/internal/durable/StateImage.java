@@ -53,6 +53,8 @@ public final class StateImage
 
     private final Path stateDirectory;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+    /** A chunk of zeros (a direct buffer is zeroed), for restoring zero chunks; taken at the first one. */
+    private ByteBuffer zeros;
     /** The chunks of the last checkpoint written or restored, by "path#chunk"; empty when there is none. */
     private Map<String, Chunk> previous = Collections.emptyMap();
     /** The chunks of the checkpoint being written, until it is committed or aborted. */
@@ -348,15 +350,15 @@ public final class StateImage
                             {
                                 throw new IOException(indexFile + " line " + i + " has a zero chunk of " + length + " bytes");
                             }
-                            buffer.clear();
-                            while (buffer.hasRemaining())
+                            if (zeros == null)
                             {
-                                buffer.put((byte)0);
+                                zeros = ByteBuffer.allocateDirect(CHUNK_BYTES);
                             }
-                            buffer.clear().limit((int)length);
-                            while (buffer.hasRemaining())
+                            final ByteBuffer zero = zeros.duplicate();
+                            zero.clear().limit((int)length);
+                            while (zero.hasRemaining())
                             {
-                                out.write(buffer);
+                                out.write(zero);
                             }
                             total += length;
                             restored.put(relative + '#' + c, new Chunk(null, length, Long.parseLong(chunk[2], 16),
