@@ -97,7 +97,7 @@ public class RowStoreBenchmark
         for (int b = 0; b < buckets; b++)
         {
             bucketAddresses[b] = bucketArena.allocate(BucketDescriptor.LENGTH);
-            BucketDescriptor.init(bucketAddresses[b], b);
+            BucketDescriptor.init(0, bucketAddresses[b], b);
         }
         records = new long[liveRows];
         recordMask = liveRows - 1;

@@ -13,6 +13,7 @@ import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
@@ -198,6 +199,7 @@ abstract class AbstractWindowJoin implements JoinOperator
     {
         // Only the scheduled bit: the other flags are the operator's (a session join's summary of its sessions).
         UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & ~SCHEDULED);
+        NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
         final int n = gather(bucket);
         long next = Long.MAX_VALUE;
         int groupStart = 0;
@@ -216,6 +218,7 @@ abstract class AbstractWindowJoin implements JoinOperator
         else
         {
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) | SCHEDULED);
+            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
             bucketWheel.schedule(bucket, next);
         }
     }
@@ -244,7 +247,7 @@ abstract class AbstractWindowJoin implements JoinOperator
         {
             if (RowDescriptor.count(records[i]) != NEVER_MATCHES)
             {
-                RowDescriptor.count(records[i], 0);
+                RowDescriptor.count(state.base, records[i], 0);
             }
         }
         // The window's right rows that can match, gathered once: each left row then meets only those, so a
@@ -280,8 +283,8 @@ abstract class AbstractWindowJoin implements JoinOperator
                 {
                     continue;
                 }
-                RowDescriptor.count(left, RowDescriptor.count(left) + 1);
-                RowDescriptor.count(right, RowDescriptor.count(right) + 1);
+                RowDescriptor.count(state.base, left, RowDescriptor.count(left) + 1);
+                RowDescriptor.count(state.base, right, RowDescriptor.count(right) + 1);
                 if (!semiOrAnti)
                 {
                     emit.windowPair(storedRow, otherRow, start, end, fireStep);

@@ -218,12 +218,12 @@ final class AsofJoin implements JoinAlgorithm
             {
                 RowStore.wrap(best, matchBuffer, match);
                 emit.pair(ChangeKind.INSERT, Side.LEFT, row, match, ts, step);
-                RowDescriptor.count(record, EMITTED);
+                RowDescriptor.count(state.base, record, EMITTED);
             }
             else if (padLeft)
             {
                 emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
-                RowDescriptor.count(record, EMITTED | PADDED);
+                RowDescriptor.count(state.base, record, EMITTED | PADDED);
             }
         }
         // Final at the first watermark W with W - A > F, i.e. W > F + A: the wheel fires deadlines below W.
@@ -302,7 +302,7 @@ final class AsofJoin implements JoinAlgorithm
                 {
                     emit.pair(ChangeKind.INSERT, Side.LEFT, storedLeft, right, lts, step);
                 }
-                RowDescriptor.count(l, (flags & ~PADDED) | EMITTED);
+                RowDescriptor.count(state.base, l, (flags & ~PADDED) | EMITTED);
             }
             if (direction != AsofSpec.Direction.BACKWARD)
             {

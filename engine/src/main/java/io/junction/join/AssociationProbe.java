@@ -105,14 +105,14 @@ final class AssociationProbe
                 {
                     emit.padded(ChangeKind.DELETE, otherSide, predicate.otherRow, otherTs, step);
                 }
-                RowDescriptor.count(other, count + 1);
+                RowDescriptor.count(state.base, other, count + 1);
                 emit.pair(retractions ? ChangeKind.INSERT : kind, side, row, predicate.otherRow, pairTs, step);
             }
             else
             {
                 emit.pair(retractions ? ChangeKind.DELETE : kind, side, row, predicate.otherRow, pairTs, step);
                 final int count = RowDescriptor.count(other) - 1;
-                RowDescriptor.count(other, count);
+                RowDescriptor.count(state.base, other, count);
                 if (otherOuter && count == 0 && !RegularRowTimers.isPending(other))
                 {
                     emit.padded(ChangeKind.INSERT, otherSide, predicate.otherRow, otherTs, step);
@@ -130,7 +130,7 @@ final class AssociationProbe
         final long otherTs = RowDescriptor.ts(other);
         if (accumulate)
         {
-            RowDescriptor.count(other, count + 1);
+            RowDescriptor.count(state.base, other, count + 1);
             if (count == 0)
             {
                 emit.padded(semi ? ChangeKind.INSERT : ChangeKind.DELETE, Side.LEFT, predicate.otherRow, otherTs, step);
@@ -138,7 +138,7 @@ final class AssociationProbe
         }
         else
         {
-            RowDescriptor.count(other, count - 1);
+            RowDescriptor.count(state.base, other, count - 1);
             if (count == 1)
             {
                 emit.padded(semi ? ChangeKind.DELETE : ChangeKind.INSERT, Side.LEFT, predicate.otherRow, otherTs, step);

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.state.NativeArena;
@@ -18,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
 
 /**
  * The files of one operator's durable state directory and the rules for reopening them.
@@ -28,6 +28,8 @@ import java.util.zip.CRC32C;
  *   unique-left.dat    a side's unique-key index table (mapped), regular joins with such a key
  *   unique-right.dat
  *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
+ *   chunks.sum         per 1 MiB chunk of every mapped file: zero flag, CRC-32C, CRC-32 (ChunkSums), written
+ *                      just before the marker, so that a checkpoint knows every chunk without reading it
  *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
  *                      every file's length and the CRC-32C of each of its 1 MiB chunks (heap.dat: its
  *                      checksum), its own checksum
@@ -55,7 +57,7 @@ final class DurableState
     static final String UNIQUE_LEFT = "unique-left.dat";
     static final String UNIQUE_RIGHT = "unique-right.dat";
     static final String HEAP = "heap.dat";
-    static final String MARKER = "clean";
+    static final String MARKER = ChunkSums.MARKER_NAME;
     /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */
     static final int FORMAT_VERSION = 1;
     /**
@@ -85,6 +87,8 @@ final class DurableState
     private long bytesVerified;
     /** Held from open until {@link #release()}. */
     private DirectoryLock lock;
+    /** A reopened image's mapped files' sums, as verified against the marker, by name; empty when fresh. */
+    private Map<String, ChunkSums.FileSums> verifiedSums = Map.of();
 
     private DurableState(final Path directory, final boolean reopened, final long hashSeed, final long fingerprint,
         final long layout, final ByteBuffer heap, final long bytesRead)
@@ -304,12 +308,16 @@ final class DurableState
             throw new DurableStateException("cannot read " + arenaPath + ": " + e.getMessage(), e);
         }
         long verified = 0;
+        final Map<String, ChunkSums.FileSums> verifiedSums = new LinkedHashMap<>();
         for (final Map.Entry<String, int[]> file : sums.entrySet())
         {
-            verified += verifyChunks(directory.resolve(file.getKey()), lengths.get(file.getKey()), file.getValue());
+            final long length = lengths.get(file.getKey());
+            verifiedSums.put(file.getKey(), verifyChunks(directory.resolve(file.getKey()), length, file.getValue()));
+            verified += length;
         }
         final DurableState state = new DurableState(directory, true, seed, fingerprint, layout, ByteBuffer.wrap(heapBytes), read);
         state.bytesVerified = verified;
+        state.verifiedSums = verifiedSums;
         return state;
     }
 
@@ -323,15 +331,15 @@ final class DurableState
      * Reads a mapped file (not mapped yet) chunk by chunk and checks each chunk's CRC-32C against the one
      * the marker recorded. Through a {@link RandomAccessFile}, whose reads an interrupt cannot break.
      *
-     * @return bytes read.
+     * @return the file's sums (its dirty-chunk tracking starts from them).
      * @throws DurableStateException naming the file and the first damaged chunk.
      */
-    private static long verifyChunks(final Path path, final long length, final int[] expected)
+    private static ChunkSums.FileSums verifyChunks(final Path path, final long length, final int[] expected)
     {
-        final int[] actual;
+        final ChunkSums.FileSums sums;
         try
         {
-            actual = chunkSums(path, length);
+            sums = ChunkSums.compute(path, length);
         }
         catch (final java.io.EOFException e)
         {
@@ -341,6 +349,7 @@ final class DurableState
         {
             throw new DurableStateException("cannot read " + path + ": " + e.getMessage(), e);
         }
+        final int[] actual = sums.crc32cs();
         if (actual.length < expected.length)
         {
             throw new DurableStateException(path + " is shorter than its chunk sums say (truncated)" + ADVICE);
@@ -356,32 +365,16 @@ final class DurableState
                     "persist%s", path, c, at, last, actual[c], expected[c], MARKER, ADVICE));
             }
         }
-        return length;
+        return sums;
     }
 
     /**
-     * @return the CRC-32C of every {@link #CHUNK_BYTES} chunk of a file (read through a
-     *         {@link RandomAccessFile}, whose reads an interrupt cannot break).
+     * @param name a mapped file's name.
+     * @return its sums as verified when the directory was reopened, or null (fresh, or a marker without sums).
      */
-    private static int[] chunkSums(final Path path, final long length) throws IOException
+    ChunkSums.FileSums verifiedSums(final String name)
     {
-        final int[] sums = new int[chunks(length)];
-        final byte[] buffer = new byte[(int)Math.min(CHUNK_BYTES, Math.max(length, 1))];
-        final CRC32C crc = new CRC32C();
-        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r"))
-        {
-            for (int c = 0; c < sums.length; c++)
-            {
-                final long at = (long)c * CHUNK_BYTES;
-                final int chunk = (int)Math.min(CHUNK_BYTES, length - at);
-                file.seek(at);
-                file.readFully(buffer, 0, chunk);
-                crc.reset();
-                crc.update(buffer, 0, chunk);
-                sums[c] = (int)crc.getValue();
-            }
-        }
-        return sums;
+        return verifiedSums.get(name);
     }
 
     /**
@@ -508,23 +501,45 @@ final class DurableState
      *
      * @param heapBytes the heap-held state.
      * @param files     the name and length of every other file of the image.
+     * @param tracked   the sums of the files whose write paths track their dirty chunks, as summed by
+     *                  this persist; every other file of {@code files} is read and summed here whole.
      */
-    void writeImage(final byte[] heapBytes, final Map<String, Long> files) throws IOException
+    void writeImage(final byte[] heapBytes, final Map<String, Long> files, final Map<String, ChunkSums.FileSums> tracked)
+        throws IOException
     {
         writeAtomically(HEAP, heapBytes);
         final CRC32 crc = new CRC32();
         crc.update(heapBytes, 0, heapBytes.length);
         final Map<String, Long> all = new LinkedHashMap<>(files);
         all.put(HEAP, (long)heapBytes.length);
-        // The mapped files are forced: their chunks are summed as they are on disk now (heap.dat has its own CRC).
+        // The mapped files are forced; the tracked ones were summed from their dirty chunks (the rest kept),
+        // the others (a Chronicle Map) are read whole now; heap.dat has its own CRC.
+        final Map<String, ChunkSums.FileSums> mapped = new LinkedHashMap<>();
         final Map<String, int[]> sums = new LinkedHashMap<>();
         int length = 8 + 4 + 8 * 5 + 4 + 8;
         for (final Map.Entry<String, Long> file : all.entrySet())
         {
-            final int[] chunkSums = file.getKey().equals(HEAP) ? new int[0] : chunkSums(file(file.getKey()), file.getValue());
+            int[] chunkSums = new int[0];
+            if (!file.getKey().equals(HEAP))
+            {
+                ChunkSums.FileSums fileSums = tracked.get(file.getKey());
+                if (fileSums == null)
+                {
+                    fileSums = ChunkSums.compute(file(file.getKey()), file.getValue());
+                }
+                else if (fileSums.length != file.getValue())
+                {
+                    throw new IllegalStateException(file.getKey() + " is " + file.getValue() + " bytes, its sums are for " +
+                        fileSums.length);
+                }
+                mapped.put(file.getKey(), fileSums);
+                chunkSums = fileSums.crc32cs();
+            }
             sums.put(file.getKey(), chunkSums);
             length += 2 + file.getKey().getBytes(StandardCharsets.UTF_8).length + 8 + 4 + 4 * chunkSums.length;
         }
+        // Before the marker: a checkpoint trusts these sums only while the marker is there (ChunkSums).
+        writeAtomically(ChunkSums.FILE_NAME, ChunkSums.encode(mapped));
         final ByteBuffer marker = ByteBuffer.allocate(length);
         marker.putLong(MARKER_MAGIC).putInt(MARKER_VERSION).putLong(fingerprint).putLong(layout).putLong(hashSeed)
             .putLong(heapBytes.length).putLong(crc.getValue()).putInt(all.size());

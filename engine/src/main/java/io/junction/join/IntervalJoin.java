@@ -155,7 +155,7 @@ final class IntervalJoin implements JoinAlgorithm
         {
             emit.padded(ChangeKind.INSERT, Side.LEFT, row, ts, step);
         }
-        RowDescriptor.count(record, matches);
+        RowDescriptor.count(state.base, record, matches);
         state.wheel.schedule(record, deadline);
     }
 
@@ -216,7 +216,7 @@ final class IntervalJoin implements JoinAlgorithm
             final int count = RowDescriptor.count(other);
             if (count != Integer.MAX_VALUE)
             {
-                RowDescriptor.count(other, count + 1);
+                RowDescriptor.count(state.base, other, count + 1);
             }
             if (semiOrAnti)
             {

@@ -142,7 +142,7 @@ final class LookupJoin implements JoinAlgorithm
         {
             return;
         }
-        RowDescriptor.count(record, filtered);
+        RowDescriptor.count(state.base, record, filtered);
         if (current != 0)
         {
             state.store.remove(current);

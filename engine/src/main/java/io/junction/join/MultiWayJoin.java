@@ -835,13 +835,13 @@ final class MultiWayJoin implements JoinAlgorithm
     {
         queue[i] = record;
         queueDeadlines[i] = deadline;
-        MultiRowDescriptor.queueIndex(record, i);
+        MultiRowDescriptor.queueIndex(store.base(), record, i);
     }
 
     /** Takes the record in queue slot {@code index} out of the queue. */
     private void dequeue(final int index)
     {
-        MultiRowDescriptor.queueIndex(queue[index], -1);
+        MultiRowDescriptor.queueIndex(store.base(), queue[index], -1);
         final int last = --queueSize;
         if (index == last)
         {

@@ -6,7 +6,9 @@ import io.junction.api.Side;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.state.ChronicleKeyIndex;
+import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.MappedFile;
@@ -125,6 +127,10 @@ final class PartitionState implements AutoCloseable
     long admittedBucket;
     /** How many times the {@link RoomMaker} has made room: {@link #admit} finds a given bucket again after it did. */
     private long roomsMade;
+    /** Durable mode: a chunk of scratch for summing dirty chunks, taken at the first persist. */
+    private ByteBuffer sumScratch;
+    /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
+    private long lastPersistBytesSummed;
 
     /**
      * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
@@ -193,6 +199,11 @@ final class PartitionState implements AutoCloseable
             this.unmatchableBucket = opened.unmatchableBucket;
             this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
                 RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
+            seed(store.arena().dirtyChunks(), DurableState.ARENA);
+            if (index instanceof HashKeyIndex)
+            {
+                seed(((HashKeyIndex)index).dirtyChunks(), DurableState.INDEX);
+            }
             final ByteBuffer heap = durable.heap();
             if (heap != null)
             {
@@ -242,7 +253,7 @@ final class PartitionState implements AutoCloseable
         }
         this.store = rows;
         this.base = 0;
-        BucketDescriptor.init(unmatchableBucket, 0);
+        BucketDescriptor.init(0, unmatchableBucket, 0);
     }
 
     private static long indexCapacity(final StateConfig config)
@@ -359,7 +370,7 @@ final class PartitionState implements AutoCloseable
                 {
                     throw new IllegalStateException("no room in " + arenaPath + " for the first bucket");
                 }
-                BucketDescriptor.init(bucket, 0);
+                BucketDescriptor.init(arena.base(), bucket, 0);
                 opened.unmatchableBucket = bucket;
             }
             return opened;
@@ -399,6 +410,25 @@ final class PartitionState implements AutoCloseable
         {
             // Not POSIX: the directory is owner-only already (OwnerOnlyFiles).
         }
+    }
+
+    /**
+     * Starts a mapped file's dirty-chunk tracking from the sums its reopen verified; a fresh file is all
+     * zeros already, and a reopened one without sums (a marker of version 1) is summed whole at the next persist.
+     */
+    private void seed(final DirtyChunks dirty, final String name)
+    {
+        if (!durable.reopened)
+        {
+            return;
+        }
+        final ChunkSums.FileSums sums = durable.verifiedSums(name);
+        if (sums == null)
+        {
+            dirty.markAll();
+            return;
+        }
+        dirty.seed(sums.zeros(), sums.crc32cs(), sums.crc32s());
     }
 
     /** @return true when the state lives in files. */
@@ -461,6 +491,7 @@ final class PartitionState implements AutoCloseable
             file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
                 : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
             uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
+            seed(uniqueKeys[i].dirtyChunks(), side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
             if (durable.reopened && uniqueSizes[i] > 0)
             {
                 // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
@@ -534,13 +565,28 @@ final class PartitionState implements AutoCloseable
             throw new IllegalStateException("the state is closed");
         }
         durable.removeMarker();
+        if (sumScratch == null)
+        {
+            sumScratch = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+        }
+        final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
+        lastPersistBytesSummed = 0;
+        // The arena's marks live in its header: taken (and cleared) before the header is written, so that the
+        // image holds a zero map; the header's chunk is summed as written.
+        final DirtyChunks arenaDirty = store.arena().dirtyChunks();
+        arenaDirty.collect();
         store.arena().writeHeader();
+        arenaDirty.collectToo(0);
         arenaFile.force();
+        sum(arenaDirty, DurableState.ARENA, tracked);
         final Map<String, Long> files = new LinkedHashMap<>();
         files.put(DurableState.ARENA, arenaFile.length());
         if (index instanceof HashKeyIndex)
         {
-            ((HashKeyIndex)index).force();
+            final HashKeyIndex table = (HashKeyIndex)index;
+            table.dirtyChunks().collect();
+            table.force();
+            sum(table.dirtyChunks(), DurableState.INDEX, tracked);
             files.put(DurableState.INDEX, Files.size(durable.file(DurableState.INDEX)));
         }
         else
@@ -553,8 +599,10 @@ final class PartitionState implements AutoCloseable
         {
             if (uniqueKeys[i] != null)
             {
-                uniqueKeys[i].force();
                 final String name = i == 0 ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT;
+                uniqueKeys[i].dirtyChunks().collect();
+                uniqueKeys[i].force();
+                sum(uniqueKeys[i].dirtyChunks(), name, tracked);
                 files.put(name, Files.size(durable.file(name)));
             }
         }
@@ -568,8 +616,22 @@ final class PartitionState implements AutoCloseable
         out.putInt(HEAP_END);
         final byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
-        durable.writeImage(bytes, files);
+        durable.writeImage(bytes, files, tracked);
         imageClean = true;
+    }
+
+    /** Sums a tracked file's collected chunks and adds its sums to {@code tracked}. */
+    private void sum(final DirtyChunks dirty, final String name, final Map<String, ChunkSums.FileSums> tracked)
+    {
+        dirty.sum(sumScratch);
+        lastPersistBytesSummed += dirty.bytesSummed();
+        tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
+    }
+
+    /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */
+    long lastPersistBytesSummed()
+    {
+        return lastPersistBytesSummed;
     }
 
     /**

@@ -28,12 +28,16 @@ final class RecordTimers
 
     private final TimerWheel wheel;
 
+    /** The state's base, for marking the records it writes ({@link io.junction.internal.state.NativeArena#written}). */
+    private final long base;
+
     /**
      * @param config the wheel's sizing (tick shift, slots).
      * @param base   the state's base, which stored references are relative to ({@link PartitionState#base}).
      */
     RecordTimers(final StateConfig config, final long base)
     {
+        this.base = base;
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
     }
@@ -52,7 +56,7 @@ final class RecordTimers
             wheel.cancel(record);
         }
         wheel.schedule(record, deadline);
-        RowDescriptor.count(record, flags | SCHEDULED);
+        RowDescriptor.count(base, record, flags | SCHEDULED);
     }
 
     /**
@@ -75,7 +79,7 @@ final class RecordTimers
      */
     void fired(final long record)
     {
-        RowDescriptor.count(record, RowDescriptor.count(record) & ~SCHEDULED);
+        RowDescriptor.count(base, record, RowDescriptor.count(record) & ~SCHEDULED);
     }
 
     /**

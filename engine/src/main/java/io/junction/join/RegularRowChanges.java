@@ -118,7 +118,7 @@ final class RegularRowChanges
             state.releaseIfEmpty(bucket);
             return 0;
         }
-        RowDescriptor.count(record, matches);
+        RowDescriptor.count(state.base, record, matches);
         timers.scheduleStored(record, side, ts, pending);
         return record;
     }

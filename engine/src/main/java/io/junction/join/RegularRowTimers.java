@@ -131,7 +131,7 @@ final class RegularRowTimers
         final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
         if (pending)
         {
-            RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
+            RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
             final long padDeadline = saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay);
             schedule(record, ttl > 0 ? Math.min(padDeadline, saturatedAdd(ts, ttl)) : padDeadline);
         }
@@ -188,7 +188,7 @@ final class RegularRowTimers
             return false;
         }
         state.wheel.cancel(oldest);
-        RowDescriptor.flags(oldest, RowDescriptor.flags(oldest) & ~RowDescriptor.FLAG_IN_TIMER);
+        RowDescriptor.flags(state.base, oldest, RowDescriptor.flags(oldest) & ~RowDescriptor.FLAG_IN_TIMER);
         drop(oldest, ExpiryReason.EVICTED, eventStep);
         return true;
     }
@@ -196,7 +196,7 @@ final class RegularRowTimers
     private void schedule(final long record, final long deadline)
     {
         state.wheel.schedule(record, deadline);
-        RowDescriptor.flags(record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
+        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
     }
 
     /**
@@ -206,7 +206,7 @@ final class RegularRowTimers
     private void onTimer(final long record)
     {
         final int flags = RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER;
-        RowDescriptor.flags(record, flags);
+        RowDescriptor.flags(state.base, record, flags);
         if ((flags & RowDescriptor.FLAG_AWAITING_PAD) != 0)
         {
             // An expired row's copy: its delay is over; padded if still pending, then gone.
@@ -264,9 +264,9 @@ final class RegularRowTimers
             state.store.release(copy, 0, rowLength);
             return false;
         }
-        RowDescriptor.flags(copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
+        RowDescriptor.flags(state.base, copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
         schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay));
-        RowDescriptor.flags(record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
+        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
         return true;
     }
 
@@ -278,7 +278,7 @@ final class RegularRowTimers
         {
             return;
         }
-        RowDescriptor.flags(record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
+        RowDescriptor.flags(state.base, record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
         if (RowDescriptor.count(record) == 0)
         {
             RowStore.wrap(record, timedRowBuffer, timedRow);

@@ -9,6 +9,7 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import org.agrona.UnsafeApi;
@@ -173,19 +174,23 @@ final class SessionWindowJoin extends AbstractWindowJoin
         final long record = state.store.append(reservedRecord, bucket, side, predicate.key, 0, keyLength, row, ts);
         if (neverMatches)
         {
-            RowDescriptor.count(record, NEVER_MATCHES);
+            RowDescriptor.count(state.base, record, NEVER_MATCHES);
         }
         // The row is stored: the summary now includes it.
         final long scheduled = empty ? 0 : UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED;
         UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, scheduled | (mixed ? MIXED : SUMMARY | (single ? SINGLE : 0)));
+        NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
         UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, tailStart);
+        NativeArena.written(state.base, bucket + BUCKET_WINDOW_START_OFFSET);
         UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, tailMax);
+        NativeArena.written(state.base, bucket + BUCKET_WINDOW_END_OFFSET);
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
         final long deadline = timerDeadline(end);
         if (scheduled == 0)
         {
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) | SCHEDULED);
+            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
             bucketWheel.schedule(bucket, deadline);
         }
         else if (deadline < UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET))
@@ -203,6 +208,7 @@ final class SessionWindowJoin extends AbstractWindowJoin
         {
             // The sessions left are gathered again at the key's next row, which rebuilds the summary.
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & (SCHEDULED | MIXED));
+            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
             return coGroup.fireSessions(records, from, to, gap, ended, fireWatermark, fireStep);
         }
         long next = Long.MAX_VALUE;
@@ -236,8 +242,11 @@ final class SessionWindowJoin extends AbstractWindowJoin
         {
             // The sessions left: the latest one is the summary's (sessions fire in ts order, so it is the key's latest).
             UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, (flags & SCHEDULED) | SUMMARY | (unfired == 1 ? SINGLE : 0));
+            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
             UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, lastStart);
+            NativeArena.written(state.base, bucket + BUCKET_WINDOW_START_OFFSET);
             UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, lastMax);
+            NativeArena.written(state.base, bucket + BUCKET_WINDOW_END_OFFSET);
         }
         return next;
     }

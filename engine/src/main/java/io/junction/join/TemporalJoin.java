@@ -239,7 +239,7 @@ final class TemporalJoin implements JoinAlgorithm
         {
             return;
         }
-        RowDescriptor.count(record, flags);
+        RowDescriptor.count(state.base, record, flags);
         if (same != 0)
         {
             // Two changes of one key at one ts: the later one is the version (Flink keeps one row per ts too).

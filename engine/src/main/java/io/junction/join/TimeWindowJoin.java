@@ -10,6 +10,7 @@ import io.junction.api.Side;
 import io.junction.api.WindowSpec;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import org.agrona.UnsafeApi;
 
@@ -134,7 +135,7 @@ final class TimeWindowJoin extends AbstractWindowJoin
                     emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
                     return;
                 }
-                RowDescriptor.count(record, j);
+                RowDescriptor.count(state.base, record, j);
                 state.wheel.schedule(record, deadline);
                 continue;
             }
@@ -162,8 +163,11 @@ final class TimeWindowJoin extends AbstractWindowJoin
             if (BucketDescriptor.isEmpty(bucket))
             {
                 UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, SCHEDULED);
+                NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
                 UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, start);
+                NativeArena.written(state.base, bucket + BUCKET_WINDOW_START_OFFSET);
                 UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, end);
+                NativeArena.written(state.base, bucket + BUCKET_WINDOW_END_OFFSET);
                 bucketWheel.schedule(bucket, deadline);
             }
             state.store.append(reserved[j], bucket, side, predicate.key, 0, recordKeyLength, row, ts);

@@ -265,8 +265,8 @@ class DurableStateTest
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(state.getParent())));
         final Map<String, byte[]> files = contents(state);
         assertEquals(index == IndexKind.HASH
-                ? java.util.Set.of("arena.dat", "index.dat", "unique-left.dat", "heap.dat", "clean")
-                : java.util.Set.of("arena.dat", "index.cmap", "unique-left.dat", "heap.dat", "clean"),
+                ? java.util.Set.of("arena.dat", "index.dat", "unique-left.dat", "heap.dat", "chunks.sum", "clean")
+                : java.util.Set.of("arena.dat", "index.cmap", "unique-left.dat", "heap.dat", "chunks.sum", "clean"),
             files.keySet());
         for (final String name : files.keySet())
         {

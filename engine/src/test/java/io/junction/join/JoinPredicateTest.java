@@ -77,7 +77,7 @@ class JoinPredicateTest
         final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
         try (RowStore store = new RowStore(4096))
         {
-            BucketDescriptor.init(bucket, 0);
+            BucketDescriptor.init(0, bucket, 0);
             final JoinPredicate predicate = new JoinPredicate(CompiledJoin.of(SPEC), CONFIG, store, counters);
             final RowView stored = row("a", 5);
             final int storedLength = predicate.extractKey(Side.RIGHT, stored);

@@ -130,6 +130,78 @@ class MultiJoinIndexTest
         assertTrue(reopenedWithRows > 6, "scenarios reopened with rows in state: " + reopenedWithRows);
     }
 
+    /**
+     * Every write into the mapped state marks its chunk (docs/DURABILITY.md "What a checkpoint costs"): the test
+     * JVM runs with {@code junction.state.checkDirtyChunks}, so each persist compares the chunks left unmarked
+     * with their copy at the previous persist and fails naming the byte. A state of many chunks is changed all
+     * over between two persists (counts, group arrays, TTL queue slots, new records), then reopened: it must
+     * continue exactly as the same join kept in memory.
+     */
+    @ParameterizedTest
+    @EnumSource(IndexKind.class)
+    void changesAllOverAManyChunkStateAreMarkedAndReopenExactly(final IndexKind kind, @TempDir final Path dir)
+        throws IOException
+    {
+        final JoinSpec spec = JoinSpec.multi(MultiJoinSpec.builder(SCHEMA).input("i0", "id")
+            .input("i1", JoinType.LEFT, "ref").input("i2", JoinType.INNER, "ref").stateTtl("i2", 1_000_000L).build());
+        final StateConfig memoryConfig = StateConfig.defaults().withMaxKeys(1 << 14).withIndex(kind);
+        final StateConfig durable = memoryConfig.withStateDirectory(dir);
+        final MultiJoinStateTest.Collector memoryOut = new MultiJoinStateTest.Collector();
+        final MultiJoinStateTest.Collector durableOut = new MultiJoinStateTest.Collector();
+        final int keys = 12_000;
+        try (MultiJoin memory = new MultiJoin(spec, memoryConfig, memoryOut, memoryOut))
+        {
+            try (MultiJoin first = new MultiJoin(spec, durable, durableOut, durableOut))
+            {
+                long step = 0;
+                for (long k = 0; k < keys; k++)
+                {
+                    for (final MultiJoin join : new MultiJoin[] {memory, first})
+                    {
+                        join.onInputRow(0, ChangeKind.INSERT, Rows.row(SCHEMA, "id", k, "a", 0L), k, step + 1);
+                        join.onInputRow(1, ChangeKind.INSERT, Rows.row(SCHEMA, "ref", k, "a", 1L), k, step + 2);
+                        join.onInputRow(2, ChangeKind.INSERT, Rows.row(SCHEMA, "ref", k, "b", 2L), k, step + 3);
+                    }
+                    step += 3;
+                }
+                assertTrue(first.counters().usedStateBytes() > 2 << 20, "several chunks: " + first.counters().usedStateBytes());
+                first.persist();
+                // Every seventh of the first 700 keys (the rest of the rows' chunks are written only where the TTL
+                // queue moves a record's slot): a second row of input 1 (its group becomes an array), a retraction
+                // of input 2 (a TTL queue slot moves), a new row of input 2 (a new record, a queue slot).
+                for (long k = 0; k < 700; k += 7)
+                {
+                    for (final MultiJoin join : new MultiJoin[] {memory, first})
+                    {
+                        join.onInputRow(1, ChangeKind.INSERT, Rows.row(SCHEMA, "ref", k, "a", 9L), k, step + 1);
+                        join.onInputRow(2, ChangeKind.DELETE, Rows.row(SCHEMA, "ref", k, "b", 2L), k, step + 2);
+                        join.onInputRow(2, ChangeKind.INSERT, Rows.row(SCHEMA, "ref", k, "b", 3L), k, step + 3);
+                    }
+                    step += 3;
+                }
+                first.persist();
+            }
+            try (MultiJoin reopened = new MultiJoin(spec, durable, durableOut, durableOut))
+            {
+                assertEquals(memory.keys(), reopened.keys());
+                assertEquals(memory.counters().pendingTimers(), reopened.counters().pendingTimers());
+                for (int i = 0; i < 3; i++)
+                {
+                    assertEquals(memory.liveRows(i), reopened.liveRows(i));
+                }
+                for (final MultiJoin join : new MultiJoin[] {memory, reopened})
+                {
+                    join.onWatermark(2_000_000L, 1_000_000);
+                    for (long k = 3; k < keys; k += 11)
+                    {
+                        join.onInputRow(1, ChangeKind.DELETE, Rows.row(SCHEMA, "ref", k, "a", 1L), 3_000_000L, 1_000_001 + k);
+                    }
+                }
+            }
+        }
+        assertEquals(memoryOut.lines, durableOut.lines);
+    }
+
     @ParameterizedTest
     @EnumSource(IndexKind.class)
     void aReopenMapsTheFilesAndReadsNoneOfTheRowsAndKeepsTheTtlQueue(final IndexKind kind, @TempDir final Path dir)

@@ -26,7 +26,11 @@ import java.util.zip.CRC32C;
  * A chunk whose size, CRC-32C and CRC-32 (64 bits of checksum together) equal those of the same chunk
  * of the same file in the previous checkpoint is hard-linked to that checkpoint's chunk, not written:
  * a checkpoint writes only what changed since the previous one, yet each is complete by itself (delete
- * any other and it still restores). The index of files and chunks ({@value #INDEX}) is a checkpoint file
+ * any other and it still restores). A chunk of zeros is a line of the index ({@code zero LEN CRC32C CRC32}),
+ * not a file, and a restore writes its zeros. When the state directory holds the sums of its last persist
+ * ({@link ChunkSums#FILE_NAME}, valid while its marker is there), a chunk is known without being read: zeros
+ * are recorded unread, a chunk whose sums equal the previous checkpoint's is linked unread, and only the
+ * others are read (and checked against those sums: a mismatch fails the checkpoint). The index of files and chunks ({@value #INDEX}) is a checkpoint file
  * too, so the manifest's CRCs cover it. Two kinds of file in the state directory are not state and are
  * never copied: the directory's lock file ({@link DirectoryLock#FILE_NAME}) and {@code *.tmp} files (a
  * file being written when the process died; the state's own writes rename theirs into place).
@@ -43,16 +47,22 @@ public final class StateImage
     /** The index file's name in a checkpoint. */
     public static final String INDEX = "STATE-FILES";
 
-    private static final String HEADER = "junction-state-files 1";
+    private static final String HEADER = "junction-state-files 2";
+    /** The index of a checkpoint written before zero chunks were recorded: read still. */
+    private static final String HEADER_V1 = "junction-state-files 1";
 
     private final Path stateDirectory;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+    /** A chunk of zeros (a direct buffer is zeroed), for restoring zero chunks; taken at the first one. */
+    private ByteBuffer zeros;
     /** The chunks of the last checkpoint written or restored, by "path#chunk"; empty when there is none. */
     private Map<String, Chunk> previous = Collections.emptyMap();
     /** The chunks of the checkpoint being written, until it is committed or aborted. */
     private Map<String, Chunk> pending;
     private long bytesWritten;
     private long bytesLinked;
+    private long bytesRead;
+    private long bytesZero;
 
     /**
      * @param stateDirectory the directory the operator keeps its files in.
@@ -80,13 +90,26 @@ public final class StateImage
         return bytesLinked;
     }
 
-    /** One chunk of a state file in a checkpoint. */
+    /** @return bytes of state files the last {@link #write} read (chunks not known from their sums, small files). */
+    public long bytesRead()
+    {
+        return bytesRead;
+    }
+
+    /** @return bytes of chunks of zeros the last {@link #write} recorded without storing (or reading) them. */
+    public long bytesZero()
+    {
+        return bytesZero;
+    }
+
+    /** One chunk of a state file in a checkpoint: a file of it, or zeros (no file). */
     private static final class Chunk
     {
         final String name;
         final long size;
         final long crc32c;
         final long crc32;
+        /** The chunk's file, or null for a chunk of zeros. */
         final Path file;
 
         Chunk(final String name, final long size, final long crc32c, final long crc32, final Path file)
@@ -111,7 +134,12 @@ public final class StateImage
     {
         bytesWritten = 0;
         bytesLinked = 0;
+        bytesRead = 0;
+        bytesZero = 0;
         final List<String> files = list();
+        // The mapped files' chunk sums as of the persist just made (while its marker is there): chunks of
+        // zeros are recorded unread, chunks equal to the previous checkpoint's are linked unread.
+        final Map<String, ChunkSums.FileSums> known = ChunkSums.readValid(stateDirectory);
         final Map<String, Chunk> written = new HashMap<>();
         final StringBuilder index = new StringBuilder(256).append(HEADER).append('\n');
         final CRC32C crc32c = new CRC32C();
@@ -123,58 +151,131 @@ public final class StateImage
             {
                 final long size = in.size();
                 final long chunks = (size + CHUNK_BYTES - 1) / CHUNK_BYTES;
+                final ChunkSums.FileSums sums = known.get(relative);
+                final boolean summed = sums != null && sums.length == size;
                 index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
                 for (long c = 0; c < chunks; c++)
                 {
-                    buffer.clear();
+                    final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
                     final long at = c * CHUNK_BYTES;
-                    buffer.limit((int)Math.min(CHUNK_BYTES, size - at));
-                    while (buffer.hasRemaining())
+                    final long length = Math.min(CHUNK_BYTES, size - at);
+                    final Chunk before = previous.get(relative + '#' + c);
+                    if (summed)
                     {
-                        if (in.read(buffer, at + buffer.position()) < 0)
+                        final int i = (int)c;
+                        final long sumC = sums.crc32c(i) & 0xFFFFFFFFL;
+                        final long sum = sums.crc32(i) & 0xFFFFFFFFL;
+                        if (sums.zero(i))
                         {
-                            throw new IOException(stateDirectory.resolve(relative) + " shrank while it was copied");
+                            zero(index, written, relative, c, length, sumC, sum);
+                            continue;
+                        }
+                        if (before != null && before.file != null && before.size == length && before.crc32c == sumC &&
+                            before.crc32 == sum && link(writer, name, before, length))
+                        {
+                            chunk(index, written, relative, c, name, length, sumC, sum, dir);
+                            continue;
                         }
                     }
-                    buffer.flip();
+                    read(in, stateDirectory.resolve(relative), at, (int)length);
                     crc32c.reset();
                     crc32.reset();
                     crc32c.update(buffer.duplicate());
                     crc32.update(buffer.duplicate());
-                    final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
-                    final Chunk before = previous.get(relative + '#' + c);
-                    final long length = buffer.remaining();
-                    boolean linked = false;
-                    if (before != null && before.size == length && before.crc32c == crc32c.getValue() &&
-                        before.crc32 == crc32.getValue())
+                    if (summed && (crc32c.getValue() != (sums.crc32c((int)c) & 0xFFFFFFFFL) ||
+                        crc32.getValue() != (sums.crc32((int)c) & 0xFFFFFFFFL)))
                     {
-                        try
-                        {
-                            writer.link(name, before.file, length, before.crc32c);
-                            linked = true;
-                            bytesLinked += length;
-                        }
-                        catch (final NoSuchFileException e)
-                        {
-                            // The previous checkpoint was pruned: write the chunk.
-                        }
+                        throw new IOException(String.format(Locale.ROOT, "%s chunk %d changed since the persist that summed it " +
+                            "(CRC-32C %08x, %s says %08x): the state changed under the checkpoint",
+                            stateDirectory.resolve(relative), c, crc32c.getValue(), ChunkSums.FILE_NAME, sums.crc32c((int)c)));
                     }
-                    if (!linked)
+                    if (isZero(buffer))
+                    {
+                        zero(index, written, relative, c, length, crc32c.getValue(), crc32.getValue());
+                        continue;
+                    }
+                    if (!(before != null && before.file != null && before.size == length && before.crc32c == crc32c.getValue() &&
+                        before.crc32 == crc32.getValue() && link(writer, name, before, length)))
                     {
                         final WritableByteChannel out = writer.file(name);
                         out.write(buffer);
                         bytesWritten += length;
                     }
-                    index.append(String.format(Locale.ROOT, "chunk %s %d %08x %08x", name, length, crc32c.getValue(),
-                        crc32.getValue())).append('\n');
-                    written.put(relative + '#' + c, new Chunk(name, length, crc32c.getValue(), crc32.getValue(),
-                        dir.resolve(name)));
+                    chunk(index, written, relative, c, name, length, crc32c.getValue(), crc32.getValue(), dir);
                 }
             }
         }
         final WritableByteChannel out = writer.file(INDEX);
         out.write(ByteBuffer.wrap(index.toString().getBytes(StandardCharsets.US_ASCII)));
         pending = written;
+    }
+
+    /** Reads {@code length} bytes at {@code at} of a state file into the buffer, flipped. */
+    private void read(final FileChannel in, final Path path, final long at, final int length) throws IOException
+    {
+        buffer.clear();
+        buffer.limit(length);
+        while (buffer.hasRemaining())
+        {
+            if (in.read(buffer, at + buffer.position()) < 0)
+            {
+                throw new IOException(path + " shrank while it was copied");
+            }
+        }
+        buffer.flip();
+        bytesRead += length;
+    }
+
+    /** @return whether the chunk was linked to the previous checkpoint's (false when that was pruned). */
+    private boolean link(final CheckpointStore.Writer writer, final String name, final Chunk before, final long length)
+        throws IOException
+    {
+        try
+        {
+            writer.link(name, before.file, length, before.crc32c);
+            bytesLinked += length;
+            return true;
+        }
+        catch (final NoSuchFileException e)
+        {
+            // The previous checkpoint was pruned: the chunk is written.
+            return false;
+        }
+    }
+
+    private static void chunk(final StringBuilder index, final Map<String, Chunk> written, final String relative, final long c,
+        final String name, final long length, final long crc32c, final long crc32, final Path dir)
+    {
+        index.append(String.format(Locale.ROOT, "chunk %s %d %08x %08x", name, length, crc32c, crc32)).append('\n');
+        written.put(relative + '#' + c, new Chunk(name, length, crc32c, crc32, dir.resolve(name)));
+    }
+
+    private void zero(final StringBuilder index, final Map<String, Chunk> written, final String relative, final long c,
+        final long length, final long crc32c, final long crc32)
+    {
+        index.append(String.format(Locale.ROOT, "zero %d %08x %08x", length, crc32c, crc32)).append('\n');
+        written.put(relative + '#' + c, new Chunk(null, length, crc32c, crc32, null));
+        bytesZero += length;
+    }
+
+    private static boolean isZero(final ByteBuffer chunk)
+    {
+        final ByteBuffer b = chunk.duplicate();
+        while (b.remaining() >= 8)
+        {
+            if (b.getLong() != 0)
+            {
+                return false;
+            }
+        }
+        while (b.hasRemaining())
+        {
+            if (b.get() != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The checkpoint last written is committed: its chunks are the ones the next checkpoint links to. */
@@ -209,7 +310,7 @@ public final class StateImage
             throw new IOException(checkpoint.directory + " has no " + INDEX + ": not a checkpoint of a state directory");
         }
         final List<String> lines = Files.readAllLines(indexFile, StandardCharsets.US_ASCII);
-        if (lines.isEmpty() || !HEADER.equals(lines.get(0)))
+        if (lines.isEmpty() || !(HEADER.equals(lines.get(0)) || HEADER_V1.equals(lines.get(0))))
         {
             throw new IOException(indexFile + " is not a state index (header '" + (lines.isEmpty() ? "" : lines.get(0)) + "')");
         }
@@ -241,6 +342,29 @@ public final class StateImage
                     for (long c = 0; c < chunks; c++)
                     {
                         final String[] chunk = lines.get(i++).split(" ");
+                        if (chunk.length == 4 && "zero".equals(chunk[0]))
+                        {
+                            // Recorded, not stored: the chunk's zeros are written where it belongs.
+                            final long length = Long.parseLong(chunk[1]);
+                            if (length < 1 || length > CHUNK_BYTES)
+                            {
+                                throw new IOException(indexFile + " line " + i + " has a zero chunk of " + length + " bytes");
+                            }
+                            if (zeros == null)
+                            {
+                                zeros = ByteBuffer.allocateDirect(CHUNK_BYTES);
+                            }
+                            final ByteBuffer zero = zeros.duplicate();
+                            zero.clear().limit((int)length);
+                            while (zero.hasRemaining())
+                            {
+                                out.write(zero);
+                            }
+                            total += length;
+                            restored.put(relative + '#' + c, new Chunk(null, length, Long.parseLong(chunk[2], 16),
+                                Long.parseLong(chunk[3], 16), null));
+                            continue;
+                        }
                         if (chunk.length != 5 || !"chunk".equals(chunk[0]))
                         {
                             throw new IOException(indexFile + " line " + i + " is not a chunk line");
@@ -294,7 +418,7 @@ public final class StateImage
         try
         {
             final List<String> lines = Files.readAllLines(checkpointDirectory.resolve(INDEX), StandardCharsets.US_ASCII);
-            if (lines.isEmpty() || !HEADER.equals(lines.get(0)))
+            if (lines.isEmpty() || !(HEADER.equals(lines.get(0)) || HEADER_V1.equals(lines.get(0))))
             {
                 return;
             }
@@ -307,6 +431,11 @@ public final class StateImage
                 {
                     relative = words[1];
                     c = 0;
+                }
+                else if ("zero".equals(words[0]))
+                {
+                    chunks.put(relative + '#' + c++, new Chunk(null, Long.parseLong(words[1]), Long.parseLong(words[2], 16),
+                        Long.parseLong(words[3], 16), null));
                 }
                 else
                 {

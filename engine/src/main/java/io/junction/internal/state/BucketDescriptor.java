@@ -63,21 +63,32 @@ public final class BucketDescriptor
         return UnsafeApi.getInt(bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET));
     }
 
-    /** Initialises a bucket: no rows on either side. */
-    public static void init(final long bucket, final long hash)
+    /**
+     * Initialises a bucket: no rows on either side (and marks it written in a durable arena).
+     *
+     * @param base   the arena's base ({@link NativeArena#base()}: 0 in memory).
+     * @param bucket the bucket.
+     * @param hash   its key hash.
+     */
+    public static void init(final long base, final long bucket, final long hash)
     {
         UnsafeApi.putLong(bucket + HASH_OFFSET, hash);
         UnsafeApi.setMemory(bucket + LEFT_ROWS_OFFSET, LENGTH - LEFT_ROWS_OFFSET, (byte)0);
+        NativeArena.written(base, bucket, LENGTH);
     }
 
     static void rows(final long base, final long bucket, final Side side, final long rows)
     {
-        UnsafeApi.putLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET), Refs.toStored(base, rows));
+        final long field = bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET);
+        UnsafeApi.putLong(field, Refs.toStored(base, rows));
+        NativeArena.written(base, field);
     }
 
-    static void count(final long bucket, final Side side, final int count)
+    static void count(final long base, final long bucket, final Side side, final int count)
     {
-        UnsafeApi.putInt(bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET), count);
+        final long field = bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET);
+        UnsafeApi.putInt(field, count);
+        NativeArena.written(base, field);
     }
 
     /** @return true when neither side holds a record. */

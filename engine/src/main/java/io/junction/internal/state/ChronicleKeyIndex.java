@@ -182,7 +182,7 @@ public final class ChronicleKeyIndex implements KeyIndex
             {
                 return FULL;
             }
-            BucketDescriptor.init(bucket, hash);
+            BucketDescriptor.init(base, bucket, hash);
             value.setValue(bucket - base);
             try
             {

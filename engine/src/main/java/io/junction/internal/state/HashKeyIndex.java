@@ -27,6 +27,8 @@ public final class HashKeyIndex implements KeyIndex
     private final long base;
     /** The table's file in durable mode, else null (the table is malloc'd and the bucket arena is this index's own). */
     private final MappedFile file;
+    /** The durable table's dirty-chunk tracking, else null. */
+    private final DirtyChunks dirty;
     private final long maxKeys;
     private final int bucketLength;
     private final long maxOffHeapBytes;
@@ -65,6 +67,7 @@ public final class HashKeyIndex implements KeyIndex
         this.maxOffHeapBytes = slots * SLOT + buckets.limit();
         this.base = 0;
         this.file = null;
+        this.dirty = null;
     }
 
     /**
@@ -95,6 +98,7 @@ public final class HashKeyIndex implements KeyIndex
         this.buckets = buckets;
         this.base = buckets.base();
         this.file = file;
+        this.dirty = new DirtyChunks(file);
         this.table = file.address();
         this.mask = slots - 1;
         this.shift = 64 - Long.numberOfTrailingZeros(slots);
@@ -143,6 +147,12 @@ public final class HashKeyIndex implements KeyIndex
     public static long tableBytes(final long maxKeys)
     {
         return (Long.highestOneBit(maxKeys * 2 - 1) << 1) * SLOT;
+    }
+
+    /** @return the durable table's dirty-chunk tracking, or null in memory. */
+    public DirtyChunks dirtyChunks()
+    {
+        return dirty;
     }
 
     /** Forces a durable table to the device. */
@@ -209,9 +219,13 @@ public final class HashKeyIndex implements KeyIndex
                 {
                     return FULL;
                 }
-                BucketDescriptor.init(created, hash);
+                BucketDescriptor.init(base, created, hash);
                 UnsafeApi.putLong(slot + HASH_OFFSET, hash);
                 UnsafeApi.putLong(slot + BUCKET_OFFSET, created - base);
+                if (dirty != null)
+                {
+                    dirty.mark(slot);
+                }
                 size++;
                 return created;
             }
@@ -251,7 +265,7 @@ public final class HashKeyIndex implements KeyIndex
             }
             i = (i + 1) & mask;
         }
-        HashSlots.delete(table, mask, shift, i);
+        HashSlots.delete(table, mask, shift, i, dirty);
         size--;
     }
 
@@ -291,6 +305,7 @@ public final class HashKeyIndex implements KeyIndex
         closed = true;
         if (file != null)
         {
+            dirty.close();
             file.close();
             return;
         }

@@ -45,6 +45,20 @@ final class HashSlots
      */
     static void delete(final long table, final long mask, final int shift, final long hole)
     {
+        delete(table, mask, shift, hole, null);
+    }
+
+    /**
+     * As {@link #delete(long, long, int, long)}, marking every slot it writes in a durable table's tracking.
+     *
+     * @param table the table's address.
+     * @param mask  its slot count minus one.
+     * @param shift as {@link #home}.
+     * @param hole  the slot of the entry to delete.
+     * @param dirty the table's dirty-chunk tracking (durable), or null.
+     */
+    static void delete(final long table, final long mask, final int shift, final long hole, final DirtyChunks dirty)
+    {
         long empty = hole;
         long j = (hole + 1) & mask;
         while (true)
@@ -61,6 +75,10 @@ final class HashSlots
                 final long emptySlot = table + empty * SLOT;
                 UnsafeApi.putLong(emptySlot + HASH_OFFSET, entryHash);
                 UnsafeApi.putLong(emptySlot + VALUE_OFFSET, value);
+                if (dirty != null)
+                {
+                    dirty.mark(emptySlot);
+                }
                 empty = j;
             }
             j = (j + 1) & mask;
@@ -68,5 +86,9 @@ final class HashSlots
         final long emptySlot = table + empty * SLOT;
         UnsafeApi.putLong(emptySlot + HASH_OFFSET, 0);
         UnsafeApi.putLong(emptySlot + VALUE_OFFSET, 0);
+        if (dirty != null)
+        {
+            dirty.mark(emptySlot);
+        }
     }
 }

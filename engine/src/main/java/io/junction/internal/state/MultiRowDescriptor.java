@@ -61,13 +61,14 @@ public final class MultiRowDescriptor
      * @param input     the row's input.
      * @param flags     the flags.
      */
-    public static void init(final long record, final long ts, final int rowLength, final int input, final int flags)
+    public static void init(final long base, final long record, final long ts, final int rowLength, final int input, final int flags)
     {
         UnsafeApi.putLong(record + TS_OFFSET, ts);
         UnsafeApi.putShort(record + ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putByte(record + INPUT_OFFSET, (byte)input);
         UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
         UnsafeApi.putInt(record + QUEUE_INDEX_OFFSET, -1);
+        NativeArena.written(base, record, HEADER_LENGTH);
     }
 
     /**
@@ -119,9 +120,10 @@ public final class MultiRowDescriptor
      * @param record a record.
      * @param index  its slot in the state TTL queue, -1 for none.
      */
-    public static void queueIndex(final long record, final int index)
+    public static void queueIndex(final long base, final long record, final int index)
     {
         UnsafeApi.putInt(record + QUEUE_INDEX_OFFSET, index);
+        NativeArena.written(base, record + QUEUE_INDEX_OFFSET);
     }
 
     /**

@@ -110,9 +110,10 @@ public final class MultiRowStore implements AutoCloseable
         final long record, final DirectBuffer buffer, final int offset, final int length, final long ts, final int input,
         final int flags)
     {
-        MultiRowDescriptor.init(record, ts, length, input, flags);
+        MultiRowDescriptor.init(base, record, ts, length, input, flags);
         rowBuffer.wrap(MultiRowDescriptor.rowAddress(record), length);
         rowBuffer.putBytes(0, buffer, offset, length);
+        NativeArena.written(base, MultiRowDescriptor.rowAddress(record), Math.max(1, length));
     }
 
     /**
@@ -154,6 +155,7 @@ public final class MultiRowStore implements AutoCloseable
         {
             UnsafeApi.setMemory(bucket, bucketLength, (byte)0);
             UnsafeApi.putLong(bucket + BucketDescriptor.HASH_OFFSET, hash);
+            NativeArena.written(base, bucket, bucketLength);
             MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         }
         return bucket;
@@ -171,6 +173,7 @@ public final class MultiRowStore implements AutoCloseable
         MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         UnsafeApi.putLong(bucket + MultiBucketDescriptor.GROUP0_OFFSET, 0);
         UnsafeApi.setMemory(bucket + MultiBucketDescriptor.GROUPS_OFFSET, bucketLength - MultiBucketDescriptor.GROUPS_OFFSET, (byte)0);
+        NativeArena.written(base, bucket, bucketLength);
     }
 
     /**
@@ -204,6 +207,7 @@ public final class MultiRowStore implements AutoCloseable
     {
         UnsafeApi.copyMemory(from + MultiBucketDescriptor.LINK_OFFSET, into + MultiBucketDescriptor.LINK_OFFSET,
             bucketLength - MultiBucketDescriptor.LINK_OFFSET);
+        NativeArena.written(base, into, bucketLength);
     }
 
     /** @param bucket an empty bucket of this store's arena (not one of the key index). */
@@ -268,10 +272,11 @@ public final class MultiRowStore implements AutoCloseable
         return 0;
     }
 
-    private static void count(final long bucket, final int input, final int delta)
+    private void count(final long bucket, final int input, final int delta)
     {
         final long at = bucket + (input == 0 ? BucketDescriptor.LEFT_COUNT_OFFSET : BucketDescriptor.RIGHT_COUNT_OFFSET);
         UnsafeApi.putInt(at, UnsafeApi.getInt(at) + delta);
+        NativeArena.written(base, at);
     }
 
     /**
@@ -297,7 +302,8 @@ public final class MultiRowStore implements AutoCloseable
                 return false;
             }
             UnsafeApi.putInt(array + MultiBucketDescriptor.CAPACITY_OFFSET, FIRST_CAPACITY);
-            MultiBucketDescriptor.arraySize(array, 1);
+            NativeArena.written(base, array + MultiBucketDescriptor.CAPACITY_OFFSET);
+            MultiBucketDescriptor.arraySize(base, array, 1);
             putSlot(array, 0, group);
             MultiBucketDescriptor.group(base, bucket, input, array | MultiBucketDescriptor.ARRAY_TAG);
             return true;
@@ -330,15 +336,21 @@ public final class MultiRowStore implements AutoCloseable
     private void putSlot(final long array, final int slot, final long record)
     {
         UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, slot), Refs.toStored(base, record));
+        NativeArena.written(base, MultiBucketDescriptor.slotAddress(array, slot));
     }
 
     private void moveArray(final long bucket, final int input, final long from, final int size, final long to, final int capacity)
     {
         UnsafeApi.putInt(to + MultiBucketDescriptor.CAPACITY_OFFSET, capacity);
-        MultiBucketDescriptor.arraySize(to, size);
+        NativeArena.written(base, to + MultiBucketDescriptor.CAPACITY_OFFSET);
+        MultiBucketDescriptor.arraySize(base, to, size);
         // The slots hold relative references: they move as they are.
         UnsafeApi.copyMemory(MultiBucketDescriptor.slotAddress(from, 0), MultiBucketDescriptor.slotAddress(to, 0),
             (long)size * MultiBucketDescriptor.SLOT_LENGTH);
+        if (size > 0)
+        {
+            NativeArena.written(base, MultiBucketDescriptor.slotAddress(to, 0), (long)size * MultiBucketDescriptor.SLOT_LENGTH);
+        }
         arena.free(from, MultiBucketDescriptor.arrayLength(MultiBucketDescriptor.capacity(from)));
         MultiBucketDescriptor.group(base, bucket, input, to | MultiBucketDescriptor.ARRAY_TAG);
     }
@@ -363,7 +375,7 @@ public final class MultiRowStore implements AutoCloseable
         final long array = group ^ MultiBucketDescriptor.ARRAY_TAG;
         final int size = MultiBucketDescriptor.arraySize(array);
         putSlot(array, size, record);
-        MultiBucketDescriptor.arraySize(array, size + 1);
+        MultiBucketDescriptor.arraySize(base, array, size + 1);
     }
 
     /**
@@ -408,8 +420,9 @@ public final class MultiRowStore implements AutoCloseable
         {
             final long later = UnsafeApi.getLong(MultiBucketDescriptor.slotAddress(array, k + 1));
             UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, k), later);
+            NativeArena.written(base, MultiBucketDescriptor.slotAddress(array, k));
         }
-        MultiBucketDescriptor.arraySize(array, left);
+        MultiBucketDescriptor.arraySize(base, array, left);
         final int capacity = MultiBucketDescriptor.capacity(array);
         if (left == 1)
         {

@@ -45,10 +45,18 @@ public final class NativeArena implements AutoCloseable
 
     /** Bytes of a durable arena file's header, before the first chunk: page aligned. */
     public static final int HEADER_LENGTH = 34 * 4096;
+    /**
+     * Offset in a durable arena file's header of its dirty-chunk map ({@link DirtyChunks}): a byte per
+     * cell of the mapping, set by every store into the file ({@link #written(long, long)}), all zeros in a
+     * image a persist leaves; outside the header's checksum. After the largest free-list table.
+     */
+    public static final int MAP_OFFSET = 133184;
+    /** Bytes of the dirty-chunk map: a cell per MiB up to 5.9 GiB of arena, larger cells beyond. */
+    public static final int MAP_BYTES = HEADER_LENGTH - MAP_OFFSET;
     /** The first 8 bytes of a durable arena file. */
     public static final long MAGIC = 0x4A4E4341_52454E41L;
     /** Layout version of a durable arena file. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     private static final int DIRTY_OFFSET = 8;
     private static final int CRC_OFFSET = 16;
     private static final int CHECKED_FROM = 24;
@@ -61,6 +69,8 @@ public final class NativeArena implements AutoCloseable
     private static final int USED_OFFSET = 64;
     private static final int LIMIT_OFFSET = 72;
     private static final int LARGE_COUNT_OFFSET = 80;
+    /** log2 of the bytes of a cell of the dirty-chunk map (i32), written when the file is created. */
+    private static final int MAP_SHIFT_OFFSET = 88;
     private static final int LARGE_TABLE_OFFSET = 128;
     private static final int LARGE_LISTS = 64;
     private static final int FREE_HEADS_OFFSET = 2048;
@@ -86,6 +96,8 @@ public final class NativeArena implements AutoCloseable
     private long reservedBytes;
     private long usedBytes;
     private boolean closed;
+    /** The durable file's dirty-chunk tracking (its map in the header), or null in memory. */
+    private final DirtyChunks dirtyChunks;
     /** Chunks taken and touched up front, handed out before asking the OS for more. */
     private long[] spare = new long[0];
     private int spareCount;
@@ -126,6 +138,7 @@ public final class NativeArena implements AutoCloseable
         this.limit = limit;
         this.base = 0;
         this.file = null;
+        this.dirtyChunks = null;
         if (chunkSize < 4096 || (chunkSize & (ALIGNMENT - 1)) != 0)
         {
             throw new IllegalArgumentException("chunkSize must be >= 4096 and a multiple of 8: " + chunkSize);
@@ -181,10 +194,21 @@ public final class NativeArena implements AutoCloseable
         this.largeHeads = new long[LARGE_LISTS];
         if (!reopen)
         {
+            final int cellShift = DirtyChunks.cellShift(file.reserved(), MAP_BYTES);
+            UnsafeApi.putInt(base + MAP_SHIFT_OFFSET, cellShift);
+            this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
             bump = HEADER_LENGTH;
             writeHeader();
+            written(base, base, MAP_OFFSET);
             return;
         }
+        final int cellShift = UnsafeApi.getInt(base + MAP_SHIFT_OFFSET);
+        if (cellShift < 12 || cellShift > 40 || DirtyChunks.cellsOf(file.reserved(), cellShift) > MAP_BYTES)
+        {
+            throw new IllegalStateException(file.path() + " has dirty-map cells of 2^" + cellShift +
+                " bytes, which a mapping of " + file.reserved() + " bytes cannot use (a header of another layout)");
+        }
+        this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
         bump = UnsafeApi.getLong(base + BUMP_OFFSET);
         cursor = Refs.toAddress(base, UnsafeApi.getLong(base + CURSOR_OFFSET));
         chunkEnd = Refs.toAddress(base, UnsafeApi.getLong(base + CHUNK_END_OFFSET));
@@ -199,6 +223,49 @@ public final class NativeArena implements AutoCloseable
         for (int i = 0; i < freeHeads.length; i++)
         {
             freeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + FREE_HEADS_OFFSET + i * 8L));
+        }
+    }
+
+    /** @return the durable file's dirty-chunk tracking, or null in memory. */
+    public DirtyChunks dirtyChunks()
+    {
+        return dirtyChunks;
+    }
+
+    /**
+     * Marks the durable arena's cell holding {@code address} as written (its dirty-chunk map is in the
+     * file's header, at a fixed offset from {@code base}); nothing in memory ({@code base} 0). Every store
+     * into a durable arena's records, buckets, groups and links calls it (or {@link #written(long, long, long)})
+     * after the store: a plain byte store, no read-modify-write.
+     *
+     * @param base    the arena's base ({@link #base()}).
+     * @param address an address of the arena.
+     */
+    public static void written(final long base, final long address)
+    {
+        if (base != 0)
+        {
+            UnsafeApi.putByte(base + MAP_OFFSET + ((address - base) >>> UnsafeApi.getInt(base + MAP_SHIFT_OFFSET)), (byte)1);
+        }
+    }
+
+    /**
+     * As {@link #written(long, long)} for the bytes {@code [address, address + length)}.
+     *
+     * @param base    the arena's base.
+     * @param address the first byte.
+     * @param length  bytes, &gt; 0.
+     */
+    public static void written(final long base, final long address, final long length)
+    {
+        if (base != 0)
+        {
+            final int shift = UnsafeApi.getInt(base + MAP_SHIFT_OFFSET);
+            final long last = (address + length - 1 - base) >>> shift;
+            for (long cell = (address - base) >>> shift; cell <= last; cell++)
+            {
+                UnsafeApi.putByte(base + MAP_OFFSET + cell, (byte)1);
+            }
         }
     }
 
@@ -243,6 +310,7 @@ public final class NativeArena implements AutoCloseable
     public void markDirty()
     {
         UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
+        written(base, base + DIRTY_OFFSET);
     }
 
     /** @return the durable file's length: its header and the memory carved so far. */
@@ -320,7 +388,11 @@ public final class NativeArena implements AutoCloseable
             }
             wrong = checkOffset("large free list " + i, header.getLong(LARGE_TABLE_OFFSET + i * 16 + 8), length);
         }
-        for (int at = FREE_HEADS_OFFSET; at + 8 <= HEADER_LENGTH && wrong == null; at += 8)
+        if (header.getInt(MAP_SHIFT_OFFSET) < 12 || header.getInt(MAP_SHIFT_OFFSET) > 40)
+        {
+            return "has dirty-map cells of 2^" + header.getInt(MAP_SHIFT_OFFSET) + " bytes (damaged header)";
+        }
+        for (int at = FREE_HEADS_OFFSET; at + 8 <= MAP_OFFSET && wrong == null; at += 8)
         {
             wrong = checkOffset("free list " + (at - FREE_HEADS_OFFSET) / 8, header.getLong(at), length);
         }
@@ -396,7 +468,8 @@ public final class NativeArena implements AutoCloseable
     {
         final CRC32 crc = new CRC32();
         crc.update(header, 0, 8);
-        crc.update(header, CHECKED_FROM, HEADER_LENGTH - CHECKED_FROM);
+        // Not the dirty-chunk map: it changes with every write after a persist (and is zeros in an image).
+        crc.update(header, CHECKED_FROM, MAP_OFFSET - CHECKED_FROM);
         return crc.getValue();
     }
 
@@ -465,6 +538,7 @@ public final class NativeArena implements AutoCloseable
             freeHeads = Arrays.copyOf(freeHeads, Math.max(sizeClass + 1, freeHeads.length * 2));
         }
         UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
+        written(base, address);
         freeHeads[sizeClass] = address;
         usedBytes -= size;
     }
@@ -498,6 +572,7 @@ public final class NativeArena implements AutoCloseable
                 if (largeSizes[i] == size)
                 {
                     UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
+                    written(base, address);
                     largeHeads[i] = address;
                     return;
                 }
@@ -505,6 +580,7 @@ public final class NativeArena implements AutoCloseable
             if (largeCount < LARGE_LISTS)
             {
                 UnsafeApi.putLong(address, 0);
+                written(base, address);
                 largeSizes[largeCount] = size;
                 largeHeads[largeCount++] = address;
             }

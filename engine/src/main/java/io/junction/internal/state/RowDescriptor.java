@@ -126,9 +126,17 @@ public final class RowDescriptor
         return UnsafeApi.getInt(record + COUNT_OFFSET);
     }
 
-    public static void count(final long record, final int count)
+    /**
+     * Sets a record's count (the operator's match count or flags), marking it written in a durable arena.
+     *
+     * @param base   the arena's base ({@link NativeArena#base()}: 0 in memory).
+     * @param record the record.
+     * @param count  the value.
+     */
+    public static void count(final long base, final long record, final int count)
     {
         UnsafeApi.putInt(record + COUNT_OFFSET, count);
+        NativeArena.written(base, record + COUNT_OFFSET);
     }
 
     static int groupIndex(final long record)
@@ -136,9 +144,10 @@ public final class RowDescriptor
         return UnsafeApi.getInt(record + GROUP_INDEX_OFFSET);
     }
 
-    static void groupIndex(final long record, final int index)
+    static void groupIndex(final long base, final long record, final int index)
     {
         UnsafeApi.putInt(record + GROUP_INDEX_OFFSET, index);
+        NativeArena.written(base, record + GROUP_INDEX_OFFSET);
     }
 
     public static int flags(final long record)
@@ -146,9 +155,17 @@ public final class RowDescriptor
         return UnsafeApi.getByte(record + FLAGS_OFFSET) & 0xFF;
     }
 
-    public static void flags(final long record, final int flags)
+    /**
+     * Sets a record's flags, marking them written in a durable arena.
+     *
+     * @param base   the arena's base ({@link NativeArena#base()}: 0 in memory).
+     * @param record the record.
+     * @param flags  the flags.
+     */
+    public static void flags(final long base, final long record, final int flags)
     {
         UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
+        NativeArena.written(base, record + FLAGS_OFFSET);
     }
 
     /** @return 0 for left, 1 for right. */

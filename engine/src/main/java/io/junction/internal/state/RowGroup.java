@@ -139,6 +139,7 @@ public final class RowGroup
     static void slot(final long base, final long array, final int slot, final long record)
     {
         UnsafeApi.putLong(slotAddress(array, slot), Refs.toStored(base, record));
+        NativeArena.written(base, slotAddress(array, slot));
     }
 
     static long slotAddress(final long array, final int slot)
@@ -156,9 +157,10 @@ public final class RowGroup
         return UnsafeApi.getInt(array + USED_OFFSET);
     }
 
-    static void used(final long array, final int used)
+    static void used(final long base, final long array, final int used)
     {
         UnsafeApi.putInt(array + USED_OFFSET, used);
+        NativeArena.written(base, array + USED_OFFSET);
     }
 
     /** @return the bytes of an array of {@code capacity} slots. */

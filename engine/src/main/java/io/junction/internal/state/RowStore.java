@@ -198,7 +198,8 @@ public final class RowStore implements AutoCloseable
                 return false;
             }
             UnsafeApi.putInt(array + RowGroup.CAPACITY_OFFSET, FIRST_CAPACITY);
-            RowGroup.used(array, 1);
+            NativeArena.written(base, array + RowGroup.CAPACITY_OFFSET);
+            RowGroup.used(base, array, 1);
             RowGroup.slot(base, array, 0, rows);
             BucketDescriptor.rows(base, bucket, side, array | RowGroup.ARRAY_TAG);
             return true;
@@ -225,6 +226,7 @@ public final class RowStore implements AutoCloseable
             return false;
         }
         UnsafeApi.putInt(grown + RowGroup.CAPACITY_OFFSET, capacity * 2);
+        NativeArena.written(base, grown + RowGroup.CAPACITY_OFFSET);
         compact(array, used, grown);
         arena.free(array, RowGroup.arrayLength(capacity));
         BucketDescriptor.rows(base, bucket, side, grown | RowGroup.ARRAY_TAG);
@@ -264,11 +266,12 @@ public final class RowStore implements AutoCloseable
         keyBuffer.putBytes(0, key, keyOffset, keyLength);
         rowBuffer.wrap(record + headerLength + keyLength, rowLength);
         rowBuffer.putBytes(0, row.buffer(), row.offset(), rowLength);
+        NativeArena.written(base, record, headerLength + keyLength + rowLength);
 
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
         {
-            RowDescriptor.groupIndex(record, 0);
+            RowDescriptor.groupIndex(base, record, 0);
             BucketDescriptor.rows(base, bucket, side, record);
         }
         else
@@ -276,10 +279,10 @@ public final class RowStore implements AutoCloseable
             final long array = rows ^ RowGroup.ARRAY_TAG;
             final int slot = RowGroup.used(array);
             RowGroup.slot(base, array, slot, record);
-            RowGroup.used(array, slot + 1);
-            RowDescriptor.groupIndex(record, slot);
+            RowGroup.used(base, array, slot + 1);
+            RowDescriptor.groupIndex(base, record, slot);
         }
-        BucketDescriptor.count(bucket, side, BucketDescriptor.count(bucket, side) + 1);
+        BucketDescriptor.count(base, bucket, side, BucketDescriptor.count(bucket, side) + 1);
         if (side == Side.LEFT)
         {
             liveLeft++;
@@ -297,7 +300,7 @@ public final class RowStore implements AutoCloseable
         final long bucket = RowDescriptor.bucket(base, record);
         final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
         final int live = BucketDescriptor.count(bucket, side) - 1;
-        BucketDescriptor.count(bucket, side, live);
+        BucketDescriptor.count(base, bucket, side, live);
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (!RowGroup.isArray(rows))
         {
@@ -308,12 +311,13 @@ public final class RowStore implements AutoCloseable
             final long array = rows ^ RowGroup.ARRAY_TAG;
             final int slot = RowDescriptor.groupIndex(record);
             UnsafeApi.putLong(RowGroup.slotAddress(array, slot), 0);
+            NativeArena.written(base, RowGroup.slotAddress(array, slot));
             int used = RowGroup.used(array);
             if (slot == used - 1)
             {
                 // The newest row leaves (a retraction right after its insert): the slot is reused at once.
                 used--;
-                RowGroup.used(array, used);
+                RowGroup.used(base, array, used);
             }
             if (live == 0)
             {
@@ -378,13 +382,13 @@ public final class RowStore implements AutoCloseable
                 break;
             }
             RowGroup.slot(base, array, slot, before);
-            RowDescriptor.groupIndex(before, slot);
+            RowDescriptor.groupIndex(base, before, slot);
             slot--;
         }
         if (slot != last)
         {
             RowGroup.slot(base, array, slot, record);
-            RowDescriptor.groupIndex(record, slot);
+            RowDescriptor.groupIndex(base, record, slot);
         }
     }
 
@@ -432,10 +436,10 @@ public final class RowStore implements AutoCloseable
             {
                 final long moved = RowGroup.slot(base, array, i + 1);
                 RowGroup.slot(base, array, i, moved);
-                RowDescriptor.groupIndex(moved, i);
+                RowDescriptor.groupIndex(base, moved, i);
             }
             RowGroup.slot(base, array, used - 1, record);
-            RowDescriptor.groupIndex(record, used - 1);
+            RowDescriptor.groupIndex(base, record, used - 1);
         }
         else
         {
@@ -443,10 +447,10 @@ public final class RowStore implements AutoCloseable
             {
                 final long moved = RowGroup.slot(base, array, i - 1);
                 RowGroup.slot(base, array, i, moved);
-                RowDescriptor.groupIndex(moved, i);
+                RowDescriptor.groupIndex(base, moved, i);
             }
             RowGroup.slot(base, array, first, record);
-            RowDescriptor.groupIndex(record, first);
+            RowDescriptor.groupIndex(base, record, first);
         }
     }
 
@@ -465,7 +469,7 @@ public final class RowStore implements AutoCloseable
                 final long record = RowGroup.slot(base, array, i);
                 if (record != 0)
                 {
-                    RowDescriptor.groupIndex(record, 0);
+                    RowDescriptor.groupIndex(base, record, 0);
                     BucketDescriptor.rows(base, bucket, side, record);
                     arena.free(array, RowGroup.arrayLength(capacity));
                     return;
@@ -479,6 +483,7 @@ public final class RowStore implements AutoCloseable
             if (target != 0)
             {
                 UnsafeApi.putInt(target + RowGroup.CAPACITY_OFFSET, smaller);
+                NativeArena.written(base, target + RowGroup.CAPACITY_OFFSET);
                 compact(array, used, target);
                 arena.free(array, RowGroup.arrayLength(capacity));
                 BucketDescriptor.rows(base, bucket, side, target | RowGroup.ARRAY_TAG);
@@ -507,14 +512,15 @@ public final class RowStore implements AutoCloseable
             {
                 // Both arrays are of this store: the stored reference moves as it is.
                 UnsafeApi.putLong(RowGroup.slotAddress(to, live), stored);
+                NativeArena.written(base, RowGroup.slotAddress(to, live));
             }
             if (live != i)
             {
-                RowDescriptor.groupIndex(Refs.toAddress(base, stored), live);
+                RowDescriptor.groupIndex(base, Refs.toAddress(base, stored), live);
             }
             live++;
         }
-        RowGroup.used(to, live);
+        RowGroup.used(base, to, live);
     }
 
     /**

@@ -53,6 +53,8 @@ public final class UniqueKeyIndex implements AutoCloseable
     private final long base;
     /** The table's file in durable mode (the table is its whole content), else null. */
     private final MappedFile file;
+    /** The durable table's dirty-chunk tracking, else null. */
+    private final DirtyChunks dirty;
     private long table;
     private long mask;
     private int shift;
@@ -88,6 +90,7 @@ public final class UniqueKeyIndex implements AutoCloseable
         final long slots = slotsFor(Math.min(initialEntries, maxEntries));
         this.base = 0;
         this.file = null;
+        this.dirty = null;
         this.table = allocateTable(slots);
         useTable(table, slots);
     }
@@ -122,6 +125,7 @@ public final class UniqueKeyIndex implements AutoCloseable
         {
             throw new IllegalArgumentException(file.path() + " is " + file.length() + " bytes: not a table of at most " + maxSlots + " slots");
         }
+        this.dirty = new DirtyChunks(file);
         useTable(file.address(), slots);
         this.size = size;
     }
@@ -152,6 +156,12 @@ public final class UniqueKeyIndex implements AutoCloseable
             }
         }
         return occupied == size ? null : occupied + " occupied slots, the image recorded " + size + " live entries";
+    }
+
+    /** @return the durable table's dirty-chunk tracking, or null in memory. */
+    public DirtyChunks dirtyChunks()
+    {
+        return dirty;
     }
 
     /** Forces a durable table to the device. */
@@ -292,6 +302,7 @@ public final class UniqueKeyIndex implements AutoCloseable
             }
             UnsafeApi.copyMemory(table, copy, slots * SLOT);
             UnsafeApi.setMemory(table, slots * SLOT, (byte)0);
+            dirty.mark(file.address(), (slots << 1) * SLOT);
             useTable(file.address(), slots << 1);
             rehash(copy, slots);
             return true;
@@ -331,6 +342,10 @@ public final class UniqueKeyIndex implements AutoCloseable
         final long slot = table + i * SLOT;
         UnsafeApi.putLong(slot + HASH_OFFSET, hash);
         UnsafeApi.putLong(slot + RECORD_OFFSET, record);
+        if (dirty != null)
+        {
+            dirty.mark(slot);
+        }
     }
 
     /**
@@ -358,7 +373,7 @@ public final class UniqueKeyIndex implements AutoCloseable
             }
             i = (i + 1) & mask;
         }
-        HashSlots.delete(table, mask, shift, i);
+        HashSlots.delete(table, mask, shift, i, dirty);
         size--;
         return true;
     }
@@ -403,6 +418,7 @@ public final class UniqueKeyIndex implements AutoCloseable
         closed = true;
         if (file != null)
         {
+            dirty.close();
             file.close();
             return;
         }

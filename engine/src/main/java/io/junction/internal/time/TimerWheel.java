@@ -1,5 +1,6 @@
 package io.junction.internal.time;
 
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.Refs;
 import org.agrona.UnsafeApi;
 
@@ -89,13 +90,17 @@ public final class TimerWheel
     public void schedule(final long entry, final long deadline)
     {
         UnsafeApi.putLong(entry + deadlineOffset, deadline);
+        NativeArena.written(base, entry + deadlineOffset);
         final int slot = (int)(deadline >> tickShift) & mask;
         final long head = slots[slot];
         UnsafeApi.putLong(entry + prevOffset, 0);
         UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, head));
+        NativeArena.written(base, entry + prevOffset);
+        NativeArena.written(base, entry + nextOffset);
         if (head != 0)
         {
             UnsafeApi.putLong(head + prevOffset, Refs.toStored(base, entry));
+            NativeArena.written(base, head + prevOffset);
         }
         slots[slot] = entry;
         pending++;
@@ -113,10 +118,12 @@ public final class TimerWheel
         else
         {
             UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
+            NativeArena.written(base, Refs.toAddress(base, prevStored) + nextOffset);
         }
         if (nextStored != 0)
         {
             UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
+            NativeArena.written(base, Refs.toAddress(base, nextStored) + prevOffset);
         }
         pending--;
     }

@@ -63,7 +63,7 @@ class RowStoreTest
             }
             for (int b = 0; b < buckets; b++)
             {
-                BucketDescriptor.init(bucketMemory + (long)b * BucketDescriptor.LENGTH, b);
+                BucketDescriptor.init(0, bucketMemory + (long)b * BucketDescriptor.LENGTH, b);
             }
             long value = 0;
             for (int op = 0; op < 200_000; op++)
@@ -136,7 +136,7 @@ class RowStoreTest
         final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
         try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, false))
         {
-            BucketDescriptor.init(bucket, 7);
+            BucketDescriptor.init(0, bucket, 7);
             final long first = store.append(bucket, Side.LEFT, key, 0, 8, row(1), 1);
             assertEquals(first, BucketDescriptor.rows(bucket, Side.LEFT));
             final long second = store.append(bucket, Side.LEFT, key, 0, 8, row(2), 2);
@@ -187,7 +187,7 @@ class RowStoreTest
         final int chunk = 5440;
         try (RowStore store = new RowStore(chunk, 0, chunk, false))
         {
-            BucketDescriptor.init(bucket, 1);
+            BucketDescriptor.init(0, bucket, 1);
             final List<Long> stored = new ArrayList<>();
             boolean refused = false;
             long record;
@@ -224,7 +224,7 @@ class RowStoreTest
         final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
         try (RowStore store = new RowStore(1 << 20, 0, Long.MAX_VALUE, false))
         {
-            BucketDescriptor.init(bucket, 3);
+            BucketDescriptor.init(0, bucket, 3);
             final List<Long> stored = new ArrayList<>();
             // 40,000 rows: the group's array (320 KiB) is larger than any pooled block.
             for (int i = 0; i < 40_000; i++)

@@ -48,7 +48,7 @@ class TimeOrderedGroupTest
         final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
         try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, true))
         {
-            BucketDescriptor.init(bucket, 7);
+            BucketDescriptor.init(0, bucket, 7);
             final List<Stored> model = new ArrayList<>();
             long cursor = 0;
             for (long op = 0; op < 4_000; op++)

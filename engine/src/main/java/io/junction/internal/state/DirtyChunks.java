@@ -1,0 +1,549 @@
+package io.junction.internal.state;
+
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+
+/**
+ * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
+ * checkpoint costs": a byte per cell of the mapping, set by every write path that stores into the
+ * file's memory ({@link #mark(long)}, or {@link NativeArena#written(long, long)} for the arena, whose
+ * map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
+ * CRC-32 and a zero flag as of the last persist. A cell is a chunk (or, for a very large mapping, a
+ * power-of-two multiple of one; in check mode a page when the map has room).
+ *
+ * <p>A persist ({@link #collect()} then {@link #sum(ByteBuffer)}) reads and checksums only the chunks
+ * some write marked since the persist before, plus the chunk that held the file's old end when its
+ * length changed; a chunk past the old end that no write marked is the zeros the file grew by
+ * ({@link MappedFile} grows by writing zeros) and is recorded as zero without being read. Every other
+ * chunk keeps the sums recorded before: the cost of a persist is the state that changed, not the state
+ * that exists (an empty 1M-key index costs nothing).
+ *
+ * <pre>
+ *   write path:  store into the mapping, then mark(address)   one byte store (cell = address &gt;&gt;&gt; shift)
+ *   persist:     collect()   the marked chunks, the map cleared
+ *                (the arena writes its header, the files are forced)
+ *                sum()       CRC-32C, CRC-32 and zero flag of the collected chunks only
+ * </pre>
+ *
+ * <p>With the system property {@value #CHECK_PROP_NAME} set to {@code true} (the test suites set it),
+ * cells are pages where the map has room, and every {@link #collect()} first compares each cell no write
+ * marked with a copy taken at the persist before, failing with the file and byte when one changed: a
+ * write path that forgot its mark is found by any durable test, never by a lost checkpoint.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+public final class DirtyChunks implements AutoCloseable
+{
+    /** log2 of {@link #CHUNK_BYTES}. */
+    public static final int CHUNK_SHIFT = 20;
+    /** Bytes per checksummed chunk: the checkpoints' and the clean marker's chunk. */
+    public static final int CHUNK_BYTES = 1 << CHUNK_SHIFT;
+    /** System property: when {@code true}, every persist checks the cells no write marked. */
+    public static final String CHECK_PROP_NAME = "junction.state.checkDirtyChunks";
+    private static final boolean CHECK = Boolean.getBoolean(CHECK_PROP_NAME);
+    /** log2 of the smallest cell: a page in check mode (so that the check sees each write), a chunk otherwise. */
+    private static final int MIN_CELL_SHIFT = CHECK ? 12 : CHUNK_SHIFT;
+    /** The most cells of a map of its own (a table's): 16M, a MiB each up to 16 TiB. */
+    private static final long MAX_OWN_CELLS = 1L << 24;
+    private static final int FULL_ZERO_CRC32C;
+    private static final int FULL_ZERO_CRC32;
+
+    static
+    {
+        final byte[] zeros = new byte[CHUNK_BYTES];
+        final CRC32C c = new CRC32C();
+        c.update(zeros, 0, zeros.length);
+        FULL_ZERO_CRC32C = (int)c.getValue();
+        final CRC32 d = new CRC32();
+        d.update(zeros, 0, zeros.length);
+        FULL_ZERO_CRC32 = (int)d.getValue();
+    }
+
+    private final String name;
+    private final MappedFile file;
+    /** Address of the cell map: one byte per cell of the reservation. */
+    private final long map;
+    private final long cells;
+    private final int cellShift;
+    private final boolean ownsMap;
+    private boolean[] zero = new boolean[0];
+    private int[] crc32c = new int[0];
+    private int[] crc32 = new int[0];
+    /** The chunks {@link #collect()} found written, for {@link #sum}. */
+    private boolean[] collected = new boolean[0];
+    /** The file's length at the last sum (or seed). */
+    private long summedLength;
+    private long bytesSummed;
+    private int chunksSummed;
+    /** Check mode: a copy of the file as of the last sum (or seed), {@code shadowCapacity} bytes; else 0. */
+    private long shadow;
+    private long shadowCapacity;
+    private boolean closed;
+
+    /**
+     * Tracking with a cell map of its own (off-heap, freed by {@link #close()}) for a file whose content
+     * is all zeros (fresh) or as {@link #seed} then says.
+     *
+     * @param file the mapped file.
+     */
+    public DirtyChunks(final MappedFile file)
+    {
+        this.name = file.path().getFileName().toString();
+        this.file = file;
+        this.cellShift = cellShift(file.reserved(), MAX_OWN_CELLS);
+        this.cells = cellsOf(file.reserved(), cellShift);
+        this.map = UnsafeApi.allocateMemory(cells);
+        UnsafeApi.setMemory(map, cells, (byte)0);
+        this.ownsMap = true;
+        seedZeros();
+    }
+
+    /**
+     * Tracking whose cell map lives at an address of its owner's (the arena's, in its mapped header).
+     *
+     * @param file      the mapped file.
+     * @param map       the map's address, {@link #cellsOf(long, int)} bytes, zeros when fresh.
+     * @param cellShift log2 of a cell's bytes, from {@link #cellShift(long, long)}.
+     */
+    DirtyChunks(final MappedFile file, final long map, final int cellShift)
+    {
+        this.name = file.path().getFileName().toString();
+        this.file = file;
+        this.cellShift = cellShift;
+        this.cells = cellsOf(file.reserved(), cellShift);
+        this.map = map;
+        this.ownsMap = false;
+        seedZeros();
+    }
+
+    /**
+     * @param reserve  bytes of the mapping.
+     * @param maxCells the most cells the map may have.
+     * @return the smallest cell shift (a chunk, or a page in check mode, at least) that needs at most
+     *         {@code maxCells}.
+     */
+    static int cellShift(final long reserve, final long maxCells)
+    {
+        int shift = MIN_CELL_SHIFT;
+        while (cellsOf(reserve, shift) > maxCells)
+        {
+            shift++;
+        }
+        return shift;
+    }
+
+    /** @return the cells of a map over {@code reserve} bytes at {@code cellShift}. */
+    static long cellsOf(final long reserve, final int cellShift)
+    {
+        return Math.max(1, (reserve + (1L << cellShift) - 1) >>> cellShift);
+    }
+
+    /** @return the number of {@link #CHUNK_BYTES} chunks of a file of {@code length} bytes. */
+    public static int chunks(final long length)
+    {
+        return (int)((length + CHUNK_BYTES - 1) >>> CHUNK_SHIFT);
+    }
+
+    /** @return the bytes of chunk {@code c} of a file of {@code length} bytes. */
+    public static int chunkLength(final long length, final int c)
+    {
+        return (int)Math.min(CHUNK_BYTES, length - ((long)c << CHUNK_SHIFT));
+    }
+
+    /** @return the file's name. */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * Marks the cell holding {@code address} (in the file's mapping) as written.
+     *
+     * @param address an address of the file's mapping.
+     */
+    public void mark(final long address)
+    {
+        UnsafeApi.putByte(map + ((address - file.address()) >>> cellShift), (byte)1);
+    }
+
+    /**
+     * Marks every cell of {@code [address, address + length)} as written.
+     *
+     * @param address an address of the file's mapping.
+     * @param length  bytes, &gt; 0.
+     */
+    public void mark(final long address, final long length)
+    {
+        final long first = (address - file.address()) >>> cellShift;
+        final long last = (address + length - 1 - file.address()) >>> cellShift;
+        for (long cell = first; cell <= last; cell++)
+        {
+            UnsafeApi.putByte(map + cell, (byte)1);
+        }
+    }
+
+    /**
+     * A reopened file whose sums are not known (a marker without them): every chunk is taken as written,
+     * so that the next persist sums the whole file once.
+     */
+    public void markAll()
+    {
+        if (file.length() > 0)
+        {
+            mark(file.address(), file.length());
+        }
+    }
+
+    /** A fresh file: every chunk holds zeros (the file was created by writing zeros). */
+    private void seedZeros()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        zero = new boolean[chunks];
+        crc32c = new int[chunks];
+        crc32 = new int[chunks];
+        Arrays.fill(zero, true);
+        for (int c = 0; c < chunks; c++)
+        {
+            setZero(c, chunkLength(length, c));
+        }
+        summedLength = length;
+        if (CHECK)
+        {
+            copyToShadow();
+        }
+    }
+
+    /**
+     * Takes a reopened file's sums as verified against its marker (nothing is dirty).
+     *
+     * @param zeros    per chunk, whether it holds zeros only.
+     * @param crc32cs  per chunk, its CRC-32C.
+     * @param crc32s   per chunk, its CRC-32.
+     */
+    public void seed(final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
+    {
+        final int chunks = chunks(file.length());
+        if (zeros.length != chunks || crc32cs.length != chunks || crc32s.length != chunks)
+        {
+            throw new IllegalArgumentException(name + " has " + chunks + " chunks, its sums are for " + zeros.length);
+        }
+        zero = zeros.clone();
+        crc32c = crc32cs.clone();
+        crc32 = crc32s.clone();
+        summedLength = file.length();
+        // The map is left as it is: zeros in an image a persist left (a mark there only sums its chunk again).
+        if (CHECK)
+        {
+            copyToShadow();
+        }
+    }
+
+    /** @return whether any cell of chunk {@code c} is marked. */
+    private boolean marked(final int c)
+    {
+        if (cellShift >= CHUNK_SHIFT)
+        {
+            return UnsafeApi.getByte(map + (c >>> (cellShift - CHUNK_SHIFT))) != 0;
+        }
+        final int perChunk = 1 << (CHUNK_SHIFT - cellShift);
+        final long first = (long)c * perChunk;
+        final long end = Math.min(cells, first + perChunk);
+        for (long cell = first; cell < end; cell++)
+        {
+            if (UnsafeApi.getByte(map + cell) != 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The first step of a persist, after the last write before it: takes the marked chunks (and the
+     * chunk that held the old end when the length changed) for {@link #sum} and clears the map, so that
+     * a map in the file's own header (the arena's) is zeros in the image the persist leaves.
+     *
+     * @throws IllegalStateException in check mode ({@value #CHECK_PROP_NAME}) when an unmarked cell changed.
+     */
+    public void collect()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        if (CHECK)
+        {
+            checkUnmarkedCells(length);
+        }
+        final int old = zero.length;
+        if (chunks != old)
+        {
+            zero = Arrays.copyOf(zero, chunks);
+            crc32c = Arrays.copyOf(crc32c, chunks);
+            crc32 = Arrays.copyOf(crc32, chunks);
+            for (int c = old; c < chunks; c++)
+            {
+                // The file grew by writing zeros: a chunk no write marked holds them.
+                zero[c] = true;
+            }
+        }
+        if (collected.length < chunks)
+        {
+            collected = new boolean[chunks];
+        }
+        // The chunk that held the old end (when partial) or now holds the new end changed length.
+        final int resized = length == summedLength ? -1 : (int)(Math.min(length, summedLength) >>> CHUNK_SHIFT);
+        for (int c = 0; c < chunks; c++)
+        {
+            collected[c] = c == resized || marked(c);
+        }
+        UnsafeApi.setMemory(map, cells, (byte)0);
+        for (int c = old; c < chunks; c++)
+        {
+            if (!collected[c])
+            {
+                setZero(c, chunkLength(length, c));
+            }
+        }
+    }
+
+    /**
+     * Adds chunk {@code c} to what {@link #collect()} took (a write after it: the arena's header).
+     *
+     * @param c a chunk of the file.
+     */
+    public void collectToo(final int c)
+    {
+        collected[c] = true;
+    }
+
+    /**
+     * The second step of a persist, once the collected chunks hold their final bytes: reads and
+     * checksums them, from the mapping, and nothing else.
+     *
+     * @param scratch a direct buffer of at least {@link #CHUNK_BYTES}.
+     */
+    public void sum(final ByteBuffer scratch)
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        final CRC32C c32c = new CRC32C();
+        final CRC32 c32 = new CRC32();
+        final long scratchAddress = BufferUtil.address(scratch);
+        long summed = 0;
+        int count = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            if (!collected[c])
+            {
+                continue;
+            }
+            collected[c] = false;
+            final int chunkLength = chunkLength(length, c);
+            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), scratchAddress, chunkLength);
+            summed += chunkLength;
+            count++;
+            if (isZero(scratchAddress, chunkLength))
+            {
+                setZero(c, chunkLength);
+                continue;
+            }
+            scratch.clear().limit(chunkLength);
+            c32c.reset();
+            c32.reset();
+            c32c.update(scratch.duplicate());
+            c32.update(scratch);
+            zero[c] = false;
+            crc32c[c] = (int)c32c.getValue();
+            crc32[c] = (int)c32.getValue();
+        }
+        summedLength = length;
+        bytesSummed = summed;
+        chunksSummed = count;
+        if (CHECK)
+        {
+            copyToShadow();
+        }
+    }
+
+    private void setZero(final int c, final int chunkLength)
+    {
+        zero[c] = true;
+        if (chunkLength == CHUNK_BYTES)
+        {
+            crc32c[c] = FULL_ZERO_CRC32C;
+            crc32[c] = FULL_ZERO_CRC32;
+            return;
+        }
+        final byte[] zeros = new byte[chunkLength];
+        final CRC32C a = new CRC32C();
+        a.update(zeros, 0, chunkLength);
+        final CRC32 b = new CRC32();
+        b.update(zeros, 0, chunkLength);
+        crc32c[c] = (int)a.getValue();
+        crc32[c] = (int)b.getValue();
+    }
+
+    /**
+     * Check mode: every cell no write marked must hold what it held at the last sum (zeros past the
+     * old length, which the file grew by).
+     */
+    private void checkUnmarkedCells(final long length)
+    {
+        final long cellBytes = 1L << cellShift;
+        // A map in the file's own header (the arena's) changes with every mark, and is zeros when summed.
+        final long mapFrom = ownsMap ? -1 : map - file.address();
+        final long mapTo = ownsMap ? -1 : mapFrom + cells;
+        for (long cell = 0; cell << cellShift < length; cell++)
+        {
+            if (UnsafeApi.getByte(map + cell) != 0)
+            {
+                continue;
+            }
+            final long from = cell << cellShift;
+            final long to = Math.min(length, from + cellBytes);
+            if ((to <= mapFrom || from >= mapTo) && (to <= summedLength ? sameBytes(from, to)
+                : from >= summedLength && isZero(file.address() + from, (int)(to - from))))
+            {
+                continue;
+            }
+            for (long at = from; at < to; at++)
+            {
+                if (at >= mapFrom && at < mapTo)
+                {
+                    continue;
+                }
+                final byte expected = at < summedLength ? UnsafeApi.getByte(shadow + at) : 0;
+                if (UnsafeApi.getByte(file.address() + at) != expected)
+                {
+                    throw new IllegalStateException(name + " byte " + at + " (chunk " + (at >>> CHUNK_SHIFT) +
+                        ", cell " + cell + ") changed without a dirty mark: a write path does not mark what it writes");
+                }
+            }
+        }
+    }
+
+    private boolean sameBytes(final long from, final long to)
+    {
+        long at = from;
+        for (; at + 8 <= to; at += 8)
+        {
+            if (UnsafeApi.getLong(file.address() + at) != UnsafeApi.getLong(shadow + at))
+            {
+                return false;
+            }
+        }
+        for (; at < to; at++)
+        {
+            if (UnsafeApi.getByte(file.address() + at) != UnsafeApi.getByte(shadow + at))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void copyToShadow()
+    {
+        final long length = file.length();
+        if (length > shadowCapacity)
+        {
+            if (shadow != 0)
+            {
+                UnsafeApi.freeMemory(shadow);
+            }
+            shadow = UnsafeApi.allocateMemory(length);
+            shadowCapacity = length;
+        }
+        if (length > 0)
+        {
+            UnsafeApi.copyMemory(file.address(), shadow, length);
+        }
+    }
+
+    /** @return whether check mode ({@value #CHECK_PROP_NAME}) is on in this JVM. */
+    public static boolean checking()
+    {
+        return CHECK;
+    }
+
+    /** @return bytes the last {@link #sum} read and checksummed. */
+    public long bytesSummed()
+    {
+        return bytesSummed;
+    }
+
+    /** @return chunks the last {@link #sum} read and checksummed. */
+    public int chunksSummed()
+    {
+        return chunksSummed;
+    }
+
+    /** @return the file's length as of the last sum. */
+    public long summedLength()
+    {
+        return summedLength;
+    }
+
+    /** @return per chunk, whether it held zeros only at the last sum (a copy). */
+    public boolean[] zeros()
+    {
+        return zero.clone();
+    }
+
+    /** @return per chunk, its CRC-32C at the last sum (a copy). */
+    public int[] crc32c()
+    {
+        return crc32c.clone();
+    }
+
+    /** @return per chunk, its CRC-32 at the last sum (a copy). */
+    public int[] crc32()
+    {
+        return crc32.clone();
+    }
+
+    private static boolean isZero(final long address, final int length)
+    {
+        int i = 0;
+        for (; i + 8 <= length; i += 8)
+        {
+            if (UnsafeApi.getLong(address + i) != 0)
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (UnsafeApi.getByte(address + i) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Frees a map of its own (and a check-mode copy); idempotent. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        if (ownsMap)
+        {
+            UnsafeApi.freeMemory(map);
+        }
+        if (shadow != 0)
+        {
+            UnsafeApi.freeMemory(shadow);
+            shadow = 0;
+        }
+    }
+}
