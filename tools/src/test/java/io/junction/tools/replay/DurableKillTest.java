@@ -17,8 +17,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +44,14 @@ import org.junit.jupiter.api.io.TempDir;
  * session-window co-group, eager ASOF join, temporal left join over a versioned table (-U/+U/-D),
  * lookup left join (and refused left retractions), and the 4-input multi-way join (SPEC 2.6: left and inner
  * inputs, -U/+U/-D on every input, a stateTtl input); each with 1 partition (1 kill) and N (2 or 4
- * partitions, 2 kills): {@value #MIN_KILLS} or more per run. Each scenario's uninterrupted output is
- * checked to be long and to hold padded or retraction lines, so that the test cannot pass on nothing.
+ * partitions, 2 kills): 24 per run ({@value #MIN_KILLS} at least). Each scenario's uninterrupted output is
+ * checked to be long and to hold padded or retraction lines, so that the test cannot pass on nothing. A
+ * child that ends before its kill point (exit 0: a clean close, nothing left to resume) has its state wiped
+ * and the run starts over. Two runs go at once ({@code -Djunction.kill.parallel=N}).
+ *
+ * <p>The held writes depend on one seam of the checkpoint code, {@code CheckpointStore.writeFault}: called
+ * on the writing thread before each write of a checkpoint's files, the manifest ({@code MANIFEST*}) last.
+ * Should a checkpoint's files be written without it, the held kills never land and the test says so.
  *
  * <p>Seeded ({@code -Djunction.kill.seed=N}); a failure names the seed, the kind, the partitions and the kill.
  */
@@ -52,6 +64,8 @@ class DurableKillTest {
     private static final int EVENTS = 1_200;
     private static final int CHECKPOINT_EVERY = 200;
     private static final long CHILD_TIMEOUT_SECONDS = 120;
+    /** Runs (a kind at a partition count) at once ({@code -Djunction.kill.parallel=N}). */
+    private static final int PARALLEL = Integer.getInteger("junction.kill.parallel", 2);
     /** Smaller arena chunks than the default 4 MiB: less to copy per checkpoint, and the arena grows across kills. */
     private static final String CHUNK_SIZE = "-Djunction.state.chunkSize=65536";
 
@@ -72,27 +86,53 @@ class DurableKillTest {
     @TempDir
     Path tmp;
 
-    private int kills;
-    private int restores;
-    private int nextKill;
-    private static int children;
+    private final AtomicInteger kills = new AtomicInteger();
+    private final AtomicInteger restores = new AtomicInteger();
+    private static final AtomicInteger CHILDREN = new AtomicInteger();
 
     @Test
     void killedReplaysResumeToTheOutputOfAnUninterruptedRun() throws Exception {
         final Random random = new Random(SEED);
         final long start = System.nanoTime();
+        // Every run's scenario, seed and first kill are drawn here, in order: the same seed, the same runs
+        // (the random kills' moments aside), however many run at once.
+        final List<Callable<String>> runs = new ArrayList<>();
+        int firstKill = 0;
         for (int k = 0; k < KINDS.length; k++) {
             final String kind = KINDS[k];
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, spec(kind));
             Files.write(events, events(kind, new Random(random.nextLong())));
-            killAndResume(kind, spec, events, 1, 1, random);
-            killAndResume(kind, spec, events, k % 2 == 0 ? 4 : 2, 2, random);
+            for (final int partitions : new int[] {1, k % 2 == 0 ? 4 : 2}) {
+                final int killsWanted = partitions == 1 ? 1 : 2;
+                final long runSeed = random.nextLong();
+                final int first = firstKill;
+                firstKill += killsWanted;
+                runs.add(() -> killAndResume(kind, spec, events, partitions, killsWanted, first, new Random(runSeed)));
+            }
         }
-        assertTrue(kills >= MIN_KILLS, "SIGKILLs that landed: " + kills);
+        // Two runs at once: a child mostly waits for its fsyncs.
+        final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+        try {
+            final List<Future<String>> done = pool.invokeAll(runs);
+            for (final Future<String> run : done) {
+                try {
+                    System.out.println("durable kill test: " + run.get());
+                } catch (final ExecutionException e) {
+                    if (e.getCause() instanceof Error) {
+                        throw (Error) e.getCause();
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(kills.get() >= MIN_KILLS, "SIGKILLs that landed: " + kills);
         System.out.printf("durable kill test: seed %d, %d kinds, %d kills, %d child JVMs, %d restores from a checkpoint, %d s%n",
-            SEED, KINDS.length, kills, children, restores, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+            SEED, KINDS.length, kills.get(), CHILDREN.get(), restores.get(),
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
     }
 
     static String spec(final String kind) {
@@ -305,8 +345,9 @@ class DurableKillTest {
         return lines;
     }
 
-    private void killAndResume(final String kind, final Path spec, final Path events, final int partitions,
-        final int killsWanted, final Random random) throws Exception {
+    /** @return what the run did, for the log. */
+    private String killAndResume(final String kind, final Path spec, final Path events, final int partitions,
+        final int killsWanted, final int firstKill, final Random random) throws Exception {
         final String config = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s)";
         final ReplayResult expected = new Replay(Replay.config(partitions)).run(spec, events);
         assertEquals(0, expected.errorCount(), expected.errors().toString());
@@ -327,10 +368,13 @@ class DurableKillTest {
         int restored = 0;
         final int maxAttempts = 4 * killsWanted + 4;
         for (int attempt = 0; landed < killsWanted && attempt < maxAttempts; attempt++) {
-            Kill kill = Kill.values()[nextKill++ % Kill.values().length];
+            Kill kill = Kill.values()[(firstKill + attempt) % Kill.values().length];
             if (kill == Kill.RANDOM && landed == killsWanted - 1 && restored == 0) {
                 // The last kill of a run lands after a complete checkpoint, so that a restart restores one.
                 kill = Kill.CUT;
+            } else if (kill == Kill.CLOSE && landed < killsWanted - 1) {
+                // A kill at the close leaves nothing but the close to do: it comes last.
+                kill = Kill.WRITE;
             }
             final String where = config + ", kill " + (landed + 1) + " of " + killsWanted + " (" + kill + "), attempt " + attempt;
             final String hold = kill == Kill.WRITE ? "(?!MANIFEST).*:2:1"
@@ -368,9 +412,10 @@ class DurableKillTest {
             }
             if (exit == 137) {
                 landed++;
-                kills++;
-                history.add(kill + (kill == Kill.WRITE || kill == Kill.MANIFEST ? " " + child.held() : "") + " after: "
-                    + child.startLine);
+                kills.incrementAndGet();
+                final String held = child.held();
+                history.add(kill + (held.isEmpty() ? "" : " of " + state.relativize(Paths.get(held))) + " ("
+                    + child.startLine.replace("junction replay: ", "") + ")");
             } else {
                 // It ran to its clean close: a resume would have nothing left to do. Start the run again.
                 history.add(kill + " missed (exit 0), state wiped");
@@ -392,10 +437,10 @@ class DurableKillTest {
         // Output equal to an uninterrupted run's would also come from recoveries that always start over:
         // some restarts must have resumed from a checkpoint ("resuming after step N from checkpoint K").
         assertTrue(restored >= 1, "restarts that restored a checkpoint: " + restored + ", " + where);
-        restores += restored;
+        restores.addAndGet(restored);
         assertEquals(sorted(expected.results()), sorted(Spool.read(out)), "results after the kills: " + where);
         assertEquals(sorted(expected.deadLetters()), sorted(Spool.read(dead)), "dead letters after the kills: " + where);
-        System.out.println("durable kill test: " + where);
+        return where;
     }
 
     private static void deleteTree(final Path root) throws IOException {
@@ -458,7 +503,7 @@ class DurableKillTest {
             command.add("--progress");
             command.add("--out=" + out);
             command.add("--dead-letter=" + dead);
-            children++;
+            CHILDREN.incrementAndGet();
             process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             final Thread reader = new Thread(() -> {
                 try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
