@@ -1,9 +1,6 @@
 package io.junction.internal.durable;
 
 import io.junction.tools.JunctionCli;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
@@ -11,14 +8,16 @@ import java.util.regex.Pattern;
  * The main class of {@code DurableKillTest}'s child JVMs: {@link JunctionCli#main} with a kill point inside a
  * checkpoint's write. Test code only: it lives in this package for {@link CheckpointStore#writeFault}, the
  * seam the checkpoint code calls on the thread that writes, before each write to a checkpoint's files (its
- * state chunks, its index and its manifest); no main code serves it.
+ * state chunks, its index and, last, its manifest); no main code serves it.
  *
- * <p>With {@code -Djunction.killtest.block=REGEX:C:N}, the {@code N}-th write (counted over all partitions)
- * to a file whose name matches {@code REGEX}, within the {@code C}-th checkpoint this JVM writes (told apart
- * by the checkpoint directory's name, the same in every partition), prints {@link #BLOCKED} and the file on
- * stderr, then parks its thread for good: the test kills the JVM while that checkpoint is half written,
- * wherever the write runs (the partition thread, or a background writer while the partition goes on).
- * Without the property the child is {@code junction} itself.
+ * <p>With {@code -Djunction.killtest.block=REGEX:M:N}, the {@code N}-th write (counted over all partitions)
+ * to a file whose name matches {@code REGEX}, once this JVM has written {@code M} manifests ({@code MANIFEST*},
+ * over all partitions: {@code M} = partitions means the first checkpoint is whole, as a replay asks for a
+ * checkpoint only once the one before it has completed), prints {@link #BLOCKED} and the file on stderr, then
+ * parks its thread for good: the test kills the JVM while that checkpoint is half written, wherever the write
+ * runs (the partition thread, or a background writer while the partition goes on). It does not depend on
+ * where the files are, only on their writes passing the seam and on the manifest's name. Without the property
+ * the child is {@code junction} itself.
  */
 public final class KillHookMain {
     /** The start of the line on stderr when a write is held: the test kills the JVM on it. */
@@ -37,20 +36,18 @@ public final class KillHookMain {
         if (block != null) {
             final String[] parts = block.split(":");
             final Pattern name = Pattern.compile(parts[0]);
-            final int checkpoint = Integer.parseInt(parts[1]);
+            final int manifestsBefore = Integer.parseInt(parts[1]);
             final int nth = Integer.parseInt(parts[2]);
-            final List<String> checkpoints = new ArrayList<>();
+            final int[] manifests = new int[1];
             final int[] seen = new int[1];
             CheckpointStore.writeFault = file -> {
+                final String fileName = file.getFileName().toString();
                 final boolean hold;
-                synchronized (checkpoints) {
-                    final Path parent = file.getParent();
-                    final String id = parent == null ? "" : parent.getFileName().toString();
-                    if (!checkpoints.contains(id)) {
-                        checkpoints.add(id);
+                synchronized (seen) {
+                    hold = manifests[0] >= manifestsBefore && name.matcher(fileName).matches() && ++seen[0] == nth;
+                    if (fileName.startsWith(CheckpointStore.MANIFEST)) {
+                        manifests[0]++;
                     }
-                    hold = checkpoints.indexOf(id) == checkpoint - 1 && name.matcher(file.getFileName().toString()).matches()
-                        && ++seen[0] == nth;
                 }
                 if (hold) {
                     System.err.println(BLOCKED + file);
