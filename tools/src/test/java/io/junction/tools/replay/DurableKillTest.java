@@ -43,8 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Every join kind: regular left join with retractions, interval left outer join, tumbling-window join,
  * session-window co-group, eager ASOF join, temporal left join over a versioned table (-U/+U/-D),
  * lookup left join (and refused left retractions), and the 4-input multi-way join (SPEC 2.6: left and inner
- * inputs, -U/+U/-D on every input, a stateTtl input); each with 1 partition (1 kill) and N (2 or 4
- * partitions, 2 kills): 24 per run ({@value #MIN_KILLS} at least). Each scenario's uninterrupted output is
+ * inputs, -U/+U/-D on every input, a stateTtl input); each with 1 partition (1 kill) and N (4 for the
+ * regular and the multi-way join, 2 for the others; 2 kills): 24 per run ({@value #MIN_KILLS} at least). Each scenario's uninterrupted output is
  * checked to be long and to hold padded or retraction lines, so that the test cannot pass on nothing. A
  * child that ends before its kill point (exit 0: a clean close, nothing left to resume) has its state wiped
  * and the run starts over. Two runs go at once ({@code -Djunction.kill.parallel=N}).
@@ -63,7 +63,7 @@ class DurableKillTest {
     static final String[] KINDS = {"regular", "interval", "window", "session", "asof", "temporal", "multi", "lookup"};
     private static final int MIN_KILLS = 20;
     private static final int EVENTS = 1_200;
-    private static final int CHECKPOINT_EVERY = 200;
+    private static final int CHECKPOINT_EVERY = 300;
     private static final long CHILD_TIMEOUT_SECONDS = 120;
     /** Runs (a kind at a partition count) at once ({@code -Djunction.kill.parallel=N}). */
     private static final int PARALLEL = Integer.getInteger("junction.kill.parallel", 2);
@@ -72,11 +72,14 @@ class DurableKillTest {
 
     /** Where a child is killed. */
     enum Kill {
-        /** After the child's second "checkpoint at step" line: the barrier, the cut or the write in flight. */
+        /**
+         * After the child's "checkpoint at step" line (its second, when the state holds no complete checkpoint
+         * yet): the barrier, the cut or the write in flight.
+         */
         CUT,
-        /** Holding the first write of a state file of the second checkpoint the child writes (the first one whole). */
+        /** Holding the first write of a state file of a checkpoint (the child's second when none is complete yet). */
         WRITE,
-        /** Holding the write of one partition's manifest of the second checkpoint the child writes. */
+        /** Holding the write of one partition's manifest of a checkpoint (as {@link #WRITE} picks it). */
         MANIFEST,
         /** After "closing at step": the clean close's checkpoint in flight. */
         CLOSE,
@@ -109,7 +112,8 @@ class DurableKillTest {
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, spec(kind));
             Files.write(events, events(kind, new Random(random.nextLong())));
-            for (final int partitions : new int[] {1, k % 2 == 0 ? 4 : 2}) {
+            // N = 4 for the regular and the multi-way join, 2 for the others: each partition's checkpoint is fsyncs.
+            for (final int partitions : new int[] {1, kind.equals("regular") || kind.equals("multi") ? 4 : 2}) {
                 final int killsWanted = partitions == 1 ? 1 : 2;
                 final long runSeed = random.nextLong();
                 final int first = firstKill;
@@ -371,10 +375,13 @@ class DurableKillTest {
         final List<String> history = new ArrayList<>();
         int landed = 0;
         int restored = 0;
+        // Whether the state holds a complete checkpoint (a restart restores one): then a kill may come at the
+        // child's first checkpoint, else it comes at its second, once the first is whole.
+        boolean checkpointed = false;
         final int maxAttempts = 4 * killsWanted + 4;
         for (int attempt = 0; landed < killsWanted && attempt < maxAttempts; attempt++) {
             Kill kill = Kill.values()[(firstKill + attempt) % Kill.values().length];
-            if (kill == Kill.RANDOM && landed == killsWanted - 1 && restored == 0) {
+            if (kill == Kill.RANDOM && landed == killsWanted - 1 && !checkpointed) {
                 // The last kill of a run lands after a complete checkpoint, so that a restart restores one.
                 kill = Kill.CUT;
             } else if (kill == Kill.CLOSE && landed < killsWanted - 1) {
@@ -382,10 +389,11 @@ class DurableKillTest {
                 kill = Kill.WRITE;
             }
             final String where = config + ", kill " + (landed + 1) + " of " + killsWanted + " (" + kill + "), attempt " + attempt;
-            // The first write of a state file once the first checkpoint is whole, or one partition's manifest of
-            // the second checkpoint (KillHookMain counts manifests over all partitions).
-            final String hold = kill == Kill.WRITE ? "(?!MANIFEST).*:" + partitions + ":1"
-                : kill == Kill.MANIFEST ? "MANIFEST.*:0:" + (partitions + 1 + random.nextInt(partitions)) : null;
+            // The first write of a state file of the child's first (or, once whole, second) checkpoint, or one
+            // partition's manifest of it (KillHookMain counts manifests over all partitions).
+            final int before = checkpointed ? 0 : partitions;
+            final String hold = kill == Kill.WRITE ? "(?!MANIFEST).*:" + before + ":1"
+                : kill == Kill.MANIFEST ? "MANIFEST.*:0:" + (before + 1 + random.nextInt(partitions)) : null;
             final Child child = new Child(spec, events, state, out, dead, partitions, hold);
             if (child.awaitLine("junction replay: ", 1) && child.startLine.contains(" from checkpoint ")) {
                 restored++;
@@ -394,7 +402,7 @@ class DurableKillTest {
             switch (kill) {
                 case CUT:
                     // The line is printed as the checkpoint is asked for (the one before it complete).
-                    triggered = child.awaitLine("checkpoint at step", 2);
+                    triggered = child.awaitLine("checkpoint at step", checkpointed ? 1 : 2);
                     break;
                 case WRITE:
                 case MANIFEST:
@@ -417,6 +425,10 @@ class DurableKillTest {
             if (exit != 0 && exit != 137) {
                 throw new AssertionError("child failed with " + exit + ": " + where + "\n" + child.stderr());
             }
+            final String text = child.stderr();
+            final int announced = text.split("checkpoint at step", -1).length - 1;
+            // A checkpoint announced is complete once the next is announced or the close is (one at a time).
+            checkpointed |= text.contains(" from checkpoint ") || announced >= 2 || (announced == 1 && text.contains("closing at step"));
             if (exit == 137) {
                 landed++;
                 kills.incrementAndGet();
@@ -426,6 +438,7 @@ class DurableKillTest {
             } else {
                 // It ran to its clean close: a resume would have nothing left to do. Start the run again.
                 history.add(kill + " missed (exit 0), state wiped");
+                checkpointed = false;
                 deleteTree(state);
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(dead);
