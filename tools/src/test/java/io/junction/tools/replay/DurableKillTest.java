@@ -111,7 +111,7 @@ class DurableKillTest {
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, spec(kind));
-            Files.write(events, events(kind, new Random(random.nextLong())));
+            Files.write(events, events(kind, new Random(random.nextLong()), EVENTS));
             // N = 4 for the regular and the multi-way join, 2 for the others: each partition's checkpoint is fsyncs.
             for (final int partitions : new int[] {1, kind.equals("regular") || kind.equals("multi") ? 4 : 2}) {
                 final int killsWanted = partitions == 1 ? 1 : 2;
@@ -195,26 +195,35 @@ class DurableKillTest {
     private static final int MULTI_TTL = 150;
     private static final String[] MULTI_INPUTS = {"orders", "payments", "shipments", "refunds"};
 
-    /** A long scenario for a kind: rising event time and watermarks, and retractions where the kind takes them. */
+    /** As {@link #events(String, Random, int)}, of 3,000 lines or more (other tests take their first 3,000). */
     static List<String> events(final String kind, final Random random) {
+        return events(kind, random, 3_000);
+    }
+
+    /**
+     * A long scenario for a kind: rising event time and watermarks, and retractions where the kind takes them.
+     *
+     * @param count the events drawn (an update is two lines: the scenario may be longer)
+     */
+    static List<String> events(final String kind, final Random random, final int count) {
         switch (kind) {
             case "regular":
-                return regularEvents(random);
+                return regularEvents(random, count);
             case "temporal":
             case "lookup":
-                return tableEvents(kind.equals("temporal"), random);
+                return tableEvents(kind.equals("temporal"), random, count);
             case "multi":
-                return multiEvents(random);
+                return multiEvents(random, count);
             default:
-                return timedEvents(random);
+                return timedEvents(random, count);
         }
     }
 
     /** Rows on 200 keys, a fifth of them retractions of earlier rows. */
-    private static List<String> regularEvents(final Random random) {
-        final List<String> lines = new ArrayList<>(EVENTS);
+    private static List<String> regularEvents(final Random random, final int count) {
+        final List<String> lines = new ArrayList<>(count);
         final List<List<String>> live = List.of(new ArrayList<>(), new ArrayList<>());
-        for (int i = 0; i < EVENTS; i++) {
+        for (int i = 0; i < count; i++) {
             final int side = random.nextInt(2);
             final String sideName = side == 0 ? "left" : "right";
             final List<String> rows = live.get(side);
@@ -231,10 +240,10 @@ class DurableKillTest {
     }
 
     /** Appends: rows on {@link #KEYS} keys, event time rising with a little disorder, a watermark every 50 lines. */
-    private static List<String> timedEvents(final Random random) {
-        final List<String> lines = new ArrayList<>(EVENTS);
+    private static List<String> timedEvents(final Random random, final int count) {
+        final List<String> lines = new ArrayList<>(count);
         long ts = 1000;
-        for (int i = 0; i < EVENTS; i++) {
+        for (int i = 0; i < count; i++) {
             ts += random.nextInt(4);
             if (i % 50 == 49) {
                 lines.add("{\"watermark\":" + (ts - 30) + "}");
@@ -251,12 +260,12 @@ class DurableKillTest {
      * left rows on {@link #KEYS} keys (the last ten never in the table); the temporal one with rising event time
      * and watermarks, the lookup one with a few left retractions (refused: it is append-only on the left).
      */
-    private static List<String> tableEvents(final boolean temporal, final Random random) {
-        final List<String> lines = new ArrayList<>(EVENTS + EVENTS / 4);
+    private static List<String> tableEvents(final boolean temporal, final Random random, final int count) {
+        final List<String> lines = new ArrayList<>(count + count / 4);
         final String[] version = new String[KEYS];
         final List<String> lefts = new ArrayList<>();
         long ts = 1000;
-        for (int i = 0; i < EVENTS; i++) {
+        for (int i = 0; i < count; i++) {
             ts += random.nextInt(4);
             final String at = temporal ? ",\"ts\":" + ts : "";
             if (temporal && i % 50 == 49) {
@@ -293,8 +302,8 @@ class DurableKillTest {
      * id: inserts, -U/+U updates and -D deletes on every input, event time rising and a watermark every 50
      * lines; refunds expire by stateTtl, and only rows that cannot have expired are retracted.
      */
-    private static List<String> multiEvents(final Random random) {
-        final List<String> lines = new ArrayList<>(EVENTS + EVENTS / 4);
+    private static List<String> multiEvents(final Random random, final int count) {
+        final List<String> lines = new ArrayList<>(count + count / 4);
         final List<List<List<String>>> live = new ArrayList<>();
         final List<List<List<Long>>> born = new ArrayList<>();
         for (int input = 0; input < MULTI_INPUTS.length; input++) {
@@ -310,7 +319,7 @@ class DurableKillTest {
         final String[] keyName = {"id", "order_id", "order_id", "order_id"};
         final String[] field = {"amt", "pid", "sh", "rf"};
         long ts = 1000;
-        for (int i = 0; i < EVENTS; i++) {
+        for (int i = 0; i < count; i++) {
             ts += random.nextInt(3);
             if (i % 50 == 49) {
                 lines.add("{\"watermark\":" + (ts - 30) + "}");
