@@ -9,6 +9,8 @@ import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.time.WatermarkTracker;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * The parts an {@link OperatorDriver} owns, handed to its {@link JoinAlgorithm} once, at construction: the
  * spec and configuration, the compiled predicate, the partition state, the emitter, the counters and the
@@ -42,6 +44,12 @@ final class OperatorParts
     final JoinCounters counters;
     /** The inputs' watermarks: read by the algorithm, advanced by the driver only. */
     final WatermarkTracker watermarks;
+    /**
+     * Set by the driver before the algorithm is built: finishes every watermark's work still pending in slices
+     * ({@link JoinAlgorithm#expireSlice}) and says whether there was any; called only off the hot path (a row the
+     * state refused, which may fit once the rows already closed have left). Null: nothing is ever pending.
+     */
+    BooleanSupplier watermarkWork;
 
     /**
      * @param spec        the join.
@@ -105,6 +113,17 @@ final class OperatorParts
         }
         emit.deadLetter(side, kind, row, ts, step, refused);
         return REFUSED;
+    }
+
+    /**
+     * Finishes the watermark work the driver has pending in slices, before a retry of what room the rows it will
+     * close still hold refused.
+     *
+     * @return whether any was pending (and so a retry may succeed).
+     */
+    boolean finishWatermarkWork()
+    {
+        return watermarkWork != null && watermarkWork.getAsBoolean();
     }
 
     /**
