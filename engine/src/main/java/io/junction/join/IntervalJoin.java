@@ -145,16 +145,10 @@ final class IntervalJoin implements JoinAlgorithm
         }
         // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
         // Stored before the probe, which reads the other side's group only.
-        long record = state.admit(side, 0, hash, predicate.key, keyLength, row, ts);
-        if (record == PartitionState.REFUSED && parts.finishWatermarkWork())
-        {
-            // Rows a watermark closed still hold room until their slice comes: they would have left before this
-            // row without slicing, so they leave now and the row is offered again (no refusal slicing alone causes).
-            record = state.admit(side, 0, hash, predicate.key, keyLength, row, ts);
-        }
+        // A refusal finishes the watermark work pending in slices and tries again (OperatorParts.admit).
+        final long record = parts.admit(side, kind, row, ts, step, keyLength, hash, 0);
         if (record == PartitionState.REFUSED)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         final int matches = probe(side, row, ts, step, keyLength, state.admittedBucket);
@@ -286,8 +280,8 @@ final class IntervalJoin implements JoinAlgorithm
      * right row {@code r} ({@code r.ts - lower + lateness < w}) and a new left row {@code l >= w - lateness} give
      * {@code r.ts - l.ts < lower}. (Saturated sums keep the inequalities, being monotone.) The interval test comes
      * before the key compare and the condition, so a due row neither matches, nor counts a match, nor calls user
-     * code; a refused admission finishes the expiry first and tries again, so room due rows still hold never
-     * refuses a row.
+     * code; a refused admission finishes the pending work and tries again ({@link OperatorParts#admit}), so room
+     * due rows still hold never refuses a row.
      */
     @Override
     public boolean expireSlice(final long watermark, final long step, final int budget)

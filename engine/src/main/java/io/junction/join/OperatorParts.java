@@ -128,7 +128,8 @@ final class OperatorParts
 
     /**
      * Stores a row under the key in {@code predicate.key} ({@link PartitionState#admit}); a row that does not fit
-     * is dead-lettered {@code STATE_FULL} here, whole, and nothing is changed.
+     * is dead-lettered {@code STATE_FULL} here, whole, and nothing is changed. With {@code bucket} 0, a refusal
+     * first finishes the watermark work pending in slices ({@link #finishWatermarkWork}) and tries once more.
      *
      * @param side      the input.
      * @param kind      its change kind.
@@ -145,7 +146,13 @@ final class OperatorParts
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
         final long hash, final long bucket)
     {
-        final long record = state.admit(side, bucket, hash, predicate.key, keyLength, row, ts);
+        long record = state.admit(side, bucket, hash, predicate.key, keyLength, row, ts);
+        if (record == PartitionState.REFUSED && bucket == 0 && finishWatermarkWork())
+        {
+            // Rows a watermark closed still held room until their slice: without slicing they would have left before
+            // this row, so they leave now and the row is offered again (the caller holds no bucket they could free).
+            record = state.admit(side, 0, hash, predicate.key, keyLength, row, ts);
+        }
         if (record == PartitionState.REFUSED)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);

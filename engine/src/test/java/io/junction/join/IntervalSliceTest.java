@@ -239,7 +239,7 @@ class IntervalSliceTest
     }
 
     @Test
-    void theUnslicedKindsDoEachWatermarkWholeAndCountItAsOneSlice()
+    void theTemporalJoinFiresWaitingRowsInSlicesAndTheUnslicedKindsDoEachWatermarkWhole()
     {
         try (VersionedTestHarness h = new VersionedTestHarness(
             VersionedTestHarness.spec(io.junction.api.JoinKind.TEMPORAL, JoinType.LEFT).build()))
@@ -248,9 +248,19 @@ class IntervalSliceTest
             h.left(10, 1L, "L1");
             h.left(10, 2L, "L2");
             h.left(10, 3L, "L3");
+            final long w = h.watermark(100);
+            assertTrue(h.operator().watermarkWorkPending());
+            assertEquals(1, h.at(w).size());
+            h.operator().finishWatermarkWork();
+            assertEquals(List.of("+I L1 null", "+I L2 null", "+I L3 null"), h.at(w));
+        }
+        try (VersionedTestHarness h = new VersionedTestHarness(
+            VersionedTestHarness.spec(io.junction.api.JoinKind.LOOKUP, JoinType.LEFT).build()))
+        {
+            h.operator().sliceWatermarkWork(1);
             h.watermark(100);
             assertFalse(h.operator().watermarkWorkPending());
-            assertEquals(1, h.operator().counters().watermarkSlices());
+            assertEquals(1, h.operator().counters().watermarkSlices(), "a kind not sliced: its watermark is one slice");
         }
     }
 }
