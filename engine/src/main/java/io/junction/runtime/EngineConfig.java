@@ -109,8 +109,8 @@ public final class EngineConfig
     public static final String CHECKPOINT_DIR_PROP_NAME = "junction.checkpoint.dir";
 
     /**
-     * Rows or timers a partition thread closes per slice of watermark work (expiry, outer padding: the interval
-     * join's, docs/SEMANTICS.md 3): a watermark that closes more does them in slices, one before each following
+     * Rows or timers a partition thread closes per slice of watermark work (the interval join's expiry and outer
+     * padding, the temporal join's waiting rows and versions: docs/SEMANTICS.md 3): a watermark that closes more does them in slices, one before each following
      * event and the rest while its ring is empty, so it never holds the ring for longer than a slice. Outputs and
      * their steps do not change; {@link Integer#MAX_VALUE} does each watermark whole.
      */

@@ -54,9 +54,9 @@ class WatermarkSliceEngineTest
         for (long seed = 1; seed <= 2; seed++)
         {
             final int slice = seed == 1 ? 1 : 7;
-            final Map<Long, List<String>> whole = run(type, seed, 1, Integer.MAX_VALUE);
-            final Map<Long, List<String>> one = run(type, seed, 1, 1);
-            final Map<Long, List<String>> four = run(type, seed, 4, slice);
+            final Map<Long, List<String>> whole = run(spec(type), seed, 1, Integer.MAX_VALUE);
+            final Map<Long, List<String>> one = run(spec(type), seed, 1, 1);
+            final Map<Long, List<String>> four = run(spec(type), seed, 4, slice);
             assertEquals(whole, one, type + " seed " + seed + ", 1 partition");
             assertEquals(whole, four, type + " seed " + seed + ", 4 partitions, slices of " + slice);
             final long lines = whole.values().stream().mapToLong(List::size).sum();
@@ -64,10 +64,22 @@ class WatermarkSliceEngineTest
         }
     }
 
-    /** @return the output per step, each step's lines sorted (the order within a step is free). */
-    private static Map<Long, List<String>> run(final JoinType type, final long seed, final int partitions, final int slice)
+    @Test
+    void theTemporalJoinInSlicesOfOneRowGivesTheSameLinesPerStepWithOneAndFourPartitions()
     {
-        final JoinSpec spec = spec(type);
+        final JoinSpec spec = JoinSpec.builder(JoinKind.TEMPORAL, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
+            .leftKey("k").rightKey("k").build();
+        final Map<Long, List<String>> whole = run(spec, 5, 1, Integer.MAX_VALUE);
+        assertEquals(whole, run(spec, 5, 1, 1), "1 partition");
+        assertEquals(whole, run(spec, 5, 4, 1), "4 partitions");
+        final long lines = whole.values().stream().mapToLong(List::size).sum();
+        assertTrue(lines > 1000, "output lines: " + lines);
+    }
+
+    /** @return the output per step, each step's lines sorted (the order within a step is free). */
+    private static Map<Long, List<String>> run(final JoinSpec spec, final long seed, final int partitions, final int slice)
+    {
+        final boolean temporal = spec.kind() == JoinKind.TEMPORAL;
         final CollectingResultHandler results = new CollectingResultHandler(spec);
         final SplittableRandom random = new SplittableRandom(seed);
         final EngineConfig config = EngineConfig.defaults().withPartitions(partitions).withWatermarkSlice(slice)
@@ -86,7 +98,9 @@ class WatermarkSliceEngineTest
                 {
                     final Side side = random.nextInt(3) == 0 ? Side.RIGHT : Side.LEFT;
                     final long ts = now - random.nextInt(20);
-                    p.publish(side, ChangeKind.INSERT, Row.of("k", (long)random.nextInt(50), "id", (side == Side.LEFT ? "L" : "R") + i,
+                    final ChangeKind op = temporal && side == Side.RIGHT && random.nextInt(4) != 0 ? ChangeKind.UPDATE_AFTER :
+                        ChangeKind.INSERT;
+                    p.publish(side, op, Row.of("k", (long)random.nextInt(50), "id", (side == Side.LEFT ? "L" : "R") + i,
                         "v", 0), ts, step++);
                 }
                 else if (dice < 99)
