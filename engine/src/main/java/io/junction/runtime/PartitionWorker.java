@@ -239,12 +239,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     break;
                 case RingSlot.CHECKPOINT:
                     // The cut holds the whole effect of every event before it, and the sink flushes after that.
-                    operator.finishWatermarkWork();
+                    finishWatermarkWork();
                     checkpoint(slot.request);
                     slot.request = null;
                     break;
                 case RingSlot.RESTORE:
-                    operator.finishWatermarkWork();
+                    finishWatermarkWork();
                     restore(slot.request);
                     slot.request = null;
                     break;
@@ -276,6 +276,22 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 publishHotKeysWhenDue();
             }
+        }
+    }
+
+    /**
+     * Finishes the watermark work pending before a barrier or a restore; whatever it throws is reported, and the
+     * barrier or restore goes on (its request is answered whatever happened).
+     */
+    private void finishWatermarkWork()
+    {
+        try
+        {
+            operator.finishWatermarkWork();
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
         }
     }
 
