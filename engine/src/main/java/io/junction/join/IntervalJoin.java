@@ -145,6 +145,7 @@ final class IntervalJoin implements JoinAlgorithm
         }
         // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
         // Stored before the probe, which reads the other side's group only.
+        // A refusal finishes the watermark work pending in slices and tries again (OperatorParts.admit).
         final long record = parts.admit(side, kind, row, ts, step, keyLength, hash, 0);
         if (record == PartitionState.REFUSED)
         {
@@ -268,6 +269,25 @@ final class IntervalJoin implements JoinAlgorithm
     {
         expiryStep = step;
         state.wheel.advance(watermark, expiry);
+    }
+
+    /**
+     * At most {@code budget} of the rows {@code watermark} closed are closed (padded as {@link #onWatermark} pads
+     * them, at {@code step}) and removed. Exact with rows in between: a row still stored with a deadline below the
+     * join's watermark {@code w} cannot match a row admitted since. A left row {@code l} is due when
+     * {@code l.ts + upper + lateness < w}; a right row {@code r} that arrives is not late,
+     * {@code r.ts >= w - lateness}; so {@code r.ts - l.ts > upper} and the interval test fails. Symmetrically a due
+     * right row {@code r} ({@code r.ts - lower + lateness < w}) and a new left row {@code l >= w - lateness} give
+     * {@code r.ts - l.ts < lower}. (Saturated sums keep the inequalities, being monotone.) The interval test comes
+     * before the key compare and the condition, so a due row neither matches, nor counts a match, nor calls user
+     * code; a refused admission finishes the pending work and tries again ({@link OperatorParts#admit}), so room
+     * due rows still hold never refuses a row.
+     */
+    @Override
+    public boolean expireSlice(final long watermark, final long step, final int budget)
+    {
+        expiryStep = step;
+        return state.wheel.advance(watermark, expiry, budget);
     }
 
     /** Every stored row closes; a row that arrives after this is closed on arrival. */

@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * <pre>
  * driver                                   algorithm
  *   onRow(side, kind, row, ts, step)   -&gt;   onRow: match, store (PartitionState.admit), emit
- *   join watermark advanced to w       -&gt;   onWatermark(w, step): fire and expire what w closes
+ *   join watermark advanced to w       -&gt;   expireSlice(w, step, budget) until true: fire and expire what
+ *                                              w closes, budget rows at a time (default: onWatermark(w, step))
  *   end of input                       -&gt;   onEndOfInput(step): close everything still open
  *   persist / close (durable)          -&gt;   save(out): the algorithm's own heap-held fields
  *   reopen                             -&gt;   load(in): what save wrote, in the same order
@@ -79,6 +80,26 @@ interface JoinAlgorithm
      * @param step      the input sequence number of the event that moved it, carried to what this emits.
      */
     void onWatermark(long watermark, long step);
+
+    /**
+     * Bounded watermark work (docs/SEMANTICS.md 3, "Watermark work is sliced"): does at most {@code budget} rows or
+     * timers of what {@link #onWatermark} would do for {@code watermark}, and says whether any is left. The driver
+     * calls it again, with the same watermark and step, until it returns true, with rows and further watermarks
+     * in between; so a kind may slice only where it has shown that a row the watermark has closed, still stored
+     * until its slice comes, can no longer match, count or change anything a row that arrives in between
+     * does (see each kind's Javadoc). The default does all of {@link #onWatermark} at once: a kind that does not
+     * override it is not sliced.
+     *
+     * @param watermark the join's watermark this work is for (the join's current one may be higher by now).
+     * @param step      the input sequence number of the event that moved it, carried to what this emits.
+     * @param budget    the most rows or timers to close in this call, at least 1.
+     * @return true when the work for {@code watermark} is done; false when more is left.
+     */
+    default boolean expireSlice(final long watermark, final long step, final int budget)
+    {
+        onWatermark(watermark, step);
+        return true;
+    }
 
     /**
      * The end of input, after the driver has moved both watermarks to +infinity: closes everything.

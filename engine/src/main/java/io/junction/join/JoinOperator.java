@@ -117,6 +117,50 @@ public interface JoinOperator extends AutoCloseable
      */
     void onEndOfInput(long step);
 
+    /**
+     * Bounded watermark work, for a runtime that interleaves it with input (docs/SEMANTICS.md 3, "Watermark work
+     * is sliced"): from this call on, a watermark (or idle mark) that closes rows does at most {@code budget} rows
+     * or timers before it returns and leaves the rest pending; the operator does one more slice before each
+     * following event, and {@link #runWatermarkSlice()} does one on request. Pending work is finished first by the
+     * end of input, {@link #persist()}, {@link #finishWatermarkWork()} and {@link #close()}. What is emitted, and
+     * at which step, does not change; only when. Without this call (the default) every event finishes its work
+     * before it returns, as the other methods say. Kinds that cannot slice their work do it whole.
+     *
+     * @param budget rows or timers per slice, at least 1; {@link Integer#MAX_VALUE} does each watermark whole.
+     * @throws IllegalArgumentException when {@code budget} is below 1.
+     */
+    default void sliceWatermarkWork(final int budget)
+    {
+        if (budget < 1)
+        {
+            throw new IllegalArgumentException("a watermark slice must hold at least 1 row: " + budget);
+        }
+    }
+
+    /**
+     * Does one slice of the watermark work pending ({@link #sliceWatermarkWork}).
+     *
+     * @return whether work is still pending after it.
+     */
+    default boolean runWatermarkSlice()
+    {
+        return false;
+    }
+
+    /** @return whether watermark work is pending ({@link #sliceWatermarkWork}). */
+    default boolean watermarkWorkPending()
+    {
+        return false;
+    }
+
+    /**
+     * Finishes the watermark work pending ({@link #sliceWatermarkWork}), in the order of its watermarks: what a
+     * runtime does before a checkpoint barrier or a restore.
+     */
+    default void finishWatermarkWork()
+    {
+    }
+
     /** @return the operator's counters, refreshed (live rows, state bytes) as of this call. */
     OperatorCounters counters();
 

@@ -32,25 +32,38 @@ import java.util.List;
  *               state = PartitionState(spec, layout), room made by algorithm.makeRoom  (fresh, or the files reopened)
  *               predicate (error handler handed in); algorithm = factory(parts)
  *               state.restore: counters, watermarks, algorithm.load          (durable reopen only)
- * onRow:        state.beginMutation; rowsIn++; watermarks.markActive(side); algorithm.onRow
- * onWatermark:  state.beginMutation; if the join watermark moved: algorithm.onWatermark(join watermark, step)
+ * onRow:        state.beginMutation; [pending: one slice]; rowsIn++; watermarks.markActive(side); algorithm.onRow
+ * onWatermark:  state.beginMutation; [pending: one slice]; if the join watermark moved: queue (join watermark, step),
+ *               then one slice (not sliced: slices until nothing is pending)
  *   (one side, both sides, or onIdle: watermarks.markIdle)
- * onEndOfInput: state.beginMutation; both watermarks to +infinity; algorithm.onEndOfInput(step)
+ * slice:        algorithm.expireSlice(head's watermark, head's step, budget); true: the head leaves the queue;
+ *               timed: counters.watermarkSlices++, counters.maxWatermarkSliceNanos
+ * onEndOfInput: finish the queue; state.beginMutation; both watermarks to +infinity; algorithm.onEndOfInput(step)
  *               (a kind whose end of input closes nothing, the regular join: only algorithm.onEndOfInput)
  * counters:     the state's sizes, + algorithm.pendingTimers, the join watermark
- * persist:      state.persist(counters, watermarks, algorithm.save)          (durable only)
- * close:        persist when durable, then free the state; discard: free it without persisting
+ * persist:      finish the queue; state.persist(counters, watermarks, algorithm.save)   (durable only)
+ * close:        finish the queue; persist when durable, then free the state; discard: free it without persisting
  * N inputs (a driver built with inputs &gt; 0: the multi-way join; the two-sided methods above stay as they are):
  *   onInputRowOf(i):       state.beginMutation; rowsIn++; inputs.markActive(i); algorithm.onInputRow(i, ...)
  *   onInputWatermarkOf(i), onInputsWatermark, onInputIdleOf(i): state.beginMutation; if the N inputs'
  *                          join watermark ({@link InputWatermarks}) moved: algorithm.onWatermark(it, step)
  *   heap part:             counters, watermarks, the N inputs' watermarks, the algorithm's fields
+ *   (not sliced: the N inputs' watermark work is done whole)
+ *
+ * pending watermark work (sliceWatermarkWork(budget), the runtime's partition thread):
+ *   queue   [ (w1, s1) (w2, s2) ... ]   FIFO, QUEUE entries preallocated; a watermark that finds it full
+ *            head ^                      finishes the head first. Each entry keeps its own step, so what
+ *                                        w1 closes is emitted at s1 even after w2 has arrived.
+ *   rows in between see the join's current watermark (the last queued): late and closed-on-arrival rows
+ *   are decided as without slicing; what a due row, still stored, could change is each kind's to rule out
+ *   (JoinAlgorithm.expireSlice).
  * </pre>
  * The heap part it persists is the one each of these kinds wrote as an operator of its own (counters,
  * watermarks, then the algorithm's fields), and the state's layout name is the kind's as before, so their
  * durable state directories reopen unchanged.
  *
- * <p>Per event the driver adds one call to the algorithm and allocates nothing.
+ * <p>Per event the driver adds one call to the algorithm and allocates nothing; with nothing pending, one field
+ * test more.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -65,6 +78,18 @@ final class OperatorDriver implements JoinOperator
     private final boolean endMovesWatermarks;
     /** The watermarks of a join of N inputs; null for a two-sided kind. */
     private final InputWatermarks inputs;
+
+    /** Watermarks whose work is pending at most (a power of two); one more finishes the oldest first. */
+    static final int QUEUE = 16;
+    private final long[] queuedWatermarks = new long[QUEUE];
+    private final long[] queuedSteps = new long[QUEUE];
+    private int queueHead;
+    /** Watermarks whose work is pending: the hot path's one field test. */
+    private int queued;
+    /** Rows or timers per slice; {@link Integer#MAX_VALUE}: whole. */
+    private int budget = Integer.MAX_VALUE;
+    /** Whether pending work may outlive the event that caused it ({@link #sliceWatermarkWork}). */
+    private boolean deferred;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -124,8 +149,10 @@ final class OperatorDriver implements JoinOperator
         try
         {
             final JoinPredicate predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
-            this.algorithm = factory.create(
-                new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters, watermarks, this.inputs));
+            final OperatorParts parts = new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters,
+                watermarks, this.inputs);
+            parts.watermarkWork = this::finishQueue;
+            this.algorithm = factory.create(parts);
             state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
@@ -185,6 +212,10 @@ final class OperatorDriver implements JoinOperator
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         state.beginMutation();
+        if (queued != 0)
+        {
+            slice();
+        }
         counters.rowsIn++;
         watermarks.markActive(side);
         algorithm.onRow(side, kind, row, ts, step);
@@ -196,7 +227,11 @@ final class OperatorDriver implements JoinOperator
         state.beginMutation();
         if (watermarks.advance(side, watermark))
         {
-            algorithm.onWatermark(watermarks.current(), step);
+            watermarkMoved(step);
+        }
+        else if (queued != 0)
+        {
+            slice();
         }
     }
 
@@ -206,7 +241,11 @@ final class OperatorDriver implements JoinOperator
         state.beginMutation();
         if (watermarks.advanceBoth(watermark))
         {
-            algorithm.onWatermark(watermarks.current(), step);
+            watermarkMoved(step);
+        }
+        else if (queued != 0)
+        {
+            slice();
         }
     }
 
@@ -216,13 +255,18 @@ final class OperatorDriver implements JoinOperator
         state.beginMutation();
         if (watermarks.markIdle(side))
         {
-            algorithm.onWatermark(watermarks.current(), step);
+            watermarkMoved(step);
+        }
+        else if (queued != 0)
+        {
+            slice();
         }
     }
 
     @Override
     public void onEndOfInput(final long step)
     {
+        finishWatermarkWork();
         if (endMovesWatermarks)
         {
             state.beginMutation();
@@ -294,6 +338,119 @@ final class OperatorDriver implements JoinOperator
         }
     }
 
+    /** The join's watermark moved to {@code watermarks.current()} at {@code step}: its work joins the queue. */
+    private void watermarkMoved(final long step)
+    {
+        if (queued == QUEUE)
+        {
+            finishHead();
+        }
+        final int tail = (queueHead + queued) & (QUEUE - 1);
+        queuedWatermarks[tail] = watermarks.current();
+        queuedSteps[tail] = step;
+        queued++;
+        if (deferred)
+        {
+            slice();
+        }
+        else
+        {
+            finishQueue();
+        }
+    }
+
+    /** One timed slice of the head's work; the head leaves the queue when its work is done. */
+    private void slice()
+    {
+        final long start = System.nanoTime();
+        if (algorithm.expireSlice(queuedWatermarks[queueHead], queuedSteps[queueHead], budget))
+        {
+            pop();
+        }
+        sliceTook(System.nanoTime() - start);
+    }
+
+    private void sliceTook(final long nanos)
+    {
+        counters.watermarkSlices++;
+        if (nanos > counters.maxWatermarkSliceNanos)
+        {
+            counters.maxWatermarkSliceNanos = nanos;
+        }
+    }
+
+    private void pop()
+    {
+        queueHead = (queueHead + 1) & (QUEUE - 1);
+        queued--;
+    }
+
+    /** The head's work, whole (timed as one slice): a full queue makes room. */
+    private void finishHead()
+    {
+        final long start = System.nanoTime();
+        while (!algorithm.expireSlice(queuedWatermarks[queueHead], queuedSteps[queueHead], Integer.MAX_VALUE))
+        {
+            // An algorithm's whole slice is all of it; loops only for one that bounds even that.
+        }
+        pop();
+        sliceTook(System.nanoTime() - start);
+    }
+
+    /**
+     * Finishes every queued watermark's work, oldest first.
+     *
+     * @return whether any was pending.
+     */
+    private boolean finishQueue()
+    {
+        if (queued == 0)
+        {
+            return false;
+        }
+        while (queued != 0)
+        {
+            finishHead();
+        }
+        return true;
+    }
+
+    @Override
+    public void sliceWatermarkWork(final int budget)
+    {
+        JoinOperator.super.sliceWatermarkWork(budget);
+        this.budget = budget;
+        this.deferred = true;
+    }
+
+    @Override
+    public boolean runWatermarkSlice()
+    {
+        if (queued == 0)
+        {
+            return false;
+        }
+        state.beginMutation();
+        slice();
+        return queued != 0;
+    }
+
+    @Override
+    public boolean watermarkWorkPending()
+    {
+        return queued != 0;
+    }
+
+    @Override
+    public void finishWatermarkWork()
+    {
+        if (queued != 0)
+        {
+            state.beginMutation();
+            finishQueue();
+        }
+    }
+
     @Override
     public void prefetch(final long keyHash)
     {
@@ -325,19 +482,28 @@ final class OperatorDriver implements JoinOperator
     @Override
     public void persist() throws IOException
     {
+        finishWatermarkWork();
         state.persist(heapPart);
     }
 
     @Override
     public void close()
     {
-        state.close(heapPart);
+        try
+        {
+            finishWatermarkWork();
+        }
+        finally
+        {
+            state.close(heapPart);
+        }
     }
 
     /** Frees the state without persisting it: a restore is about to replace it. */
     @Override
     public void discard()
     {
+        queued = 0;
         state.close();
     }
 }

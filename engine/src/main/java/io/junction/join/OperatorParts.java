@@ -9,6 +9,8 @@ import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.time.WatermarkTracker;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * The parts an {@link OperatorDriver} owns, handed to its {@link JoinAlgorithm} once, at construction: the
  * spec and configuration, the compiled predicate, the partition state, the emitter, the counters and the
@@ -46,6 +48,12 @@ final class OperatorParts
     final WatermarkTracker watermarks;
     /** The watermarks of a join of N inputs (read by its algorithm, advanced by the driver only); null for a two-sided kind. */
     final InputWatermarks inputs;
+    /**
+     * Set by the driver before the algorithm is built: finishes every watermark's work still pending in slices
+     * ({@link JoinAlgorithm#expireSlice}) and says whether there was any; called only off the hot path (a row the
+     * state refused, which may fit once the rows already closed have left). Null: nothing is ever pending.
+     */
+    BooleanSupplier watermarkWork;
 
     /**
      * @param spec        the join.
@@ -117,8 +125,20 @@ final class OperatorParts
     }
 
     /**
+     * Finishes the watermark work the driver has pending in slices, before a retry of what room the rows it will
+     * close still hold refused.
+     *
+     * @return whether any was pending (and so a retry may succeed).
+     */
+    boolean finishWatermarkWork()
+    {
+        return watermarkWork != null && watermarkWork.getAsBoolean();
+    }
+
+    /**
      * Stores a row under the key in {@code predicate.key} ({@link PartitionState#admit}); a row that does not fit
-     * is dead-lettered {@code STATE_FULL} here, whole, and nothing is changed.
+     * is dead-lettered {@code STATE_FULL} here, whole, and nothing is changed. With {@code bucket} 0, a refusal
+     * first finishes the watermark work pending in slices ({@link #finishWatermarkWork}) and tries once more.
      *
      * @param side      the input.
      * @param kind      its change kind.
@@ -135,7 +155,13 @@ final class OperatorParts
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final int keyLength,
         final long hash, final long bucket)
     {
-        final long record = state.admit(side, bucket, hash, predicate.key, keyLength, row, ts);
+        long record = state.admit(side, bucket, hash, predicate.key, keyLength, row, ts);
+        if (record == PartitionState.REFUSED && bucket == 0 && finishWatermarkWork())
+        {
+            // Rows a watermark closed still held room until their slice: without slicing they would have left before
+            // this row, so they leave now and the row is offered again (the caller holds no bucket they could free).
+            record = state.admit(side, 0, hash, predicate.key, keyLength, row, ts);
+        }
         if (record == PartitionState.REFUSED)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);

@@ -104,6 +104,17 @@ final class RecordTimers
     }
 
     /** @return the records in the wheel. */
+    /**
+     * At most {@code budget} of the records due below {@code watermark} ({@link TimerWheel#advance(long,
+     * TimerWheel.ExpiryHandler, int)}).
+     *
+     * @return whether none is left.
+     */
+    boolean advance(final long watermark, final TimerWheel.ExpiryHandler handler, final int budget)
+    {
+        return wheel.advance(watermark, handler, budget);
+    }
+
     long pending()
     {
         return wheel.pending();

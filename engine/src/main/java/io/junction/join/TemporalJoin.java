@@ -207,6 +207,13 @@ final class TemporalJoin implements JoinAlgorithm
         // A right row is never late (SPEC 2.4): below the watermark it still changes the table from its ts on
         // for every left row not emitted yet, which all have a ts above the watermark.
         final long watermark = watermarks.current();
+        if (ts <= watermark)
+        {
+            // At or below the watermark a change takes part in what the watermark's own work selects and frees (a
+            // waiting left row it reached picks the version valid at its ts; superseded versions leave): that work
+            // is finished first, as without slicing (expireSlice). Above it, the change is after every such row.
+            parts.finishWatermarkWork();
+        }
         final boolean tombstone = kind == ChangeKind.DELETE;
         // A version that fails the right filter is still the key's version (it ends the one before it); it
         // simply matches nothing. The filter is read once, here; a tombstone has none to pass.
@@ -234,9 +241,17 @@ final class TemporalJoin implements JoinAlgorithm
             return;
         }
         // Appended before anything is removed: a removal may shrink the group, an append after it could need memory.
-        final long record = parts.admit(Side.RIGHT, kind, row, ts, step, keyLength, hash, existing);
+        final long record = state.admit(Side.RIGHT, existing, hash, predicate.key, keyLength, row, ts);
         if (record == PartitionState.REFUSED)
         {
+            if (parts.finishWatermarkWork())
+            {
+                // Rows a watermark closed held room until their slice; the neighbours found may have left with them:
+                // the change is taken again from the start, with nothing pending.
+                onRight(kind, row, ts, step);
+                return;
+            }
+            emit.deadLetter(Side.RIGHT, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
         RowDescriptor.count(state.base, record, flags);
@@ -412,6 +427,22 @@ final class TemporalJoin implements JoinAlgorithm
         fireStep = step;
         state.wheel.advance(watermark, fire);
         versionTimers.advance(watermark, release);
+    }
+
+    /**
+     * At most {@code budget} waiting left rows fire, then at most {@code budget} versions are freed, per call; the
+     * freeing starts once every left row the watermark reached has fired (so none loses its version). Exact with
+     * rows in between: a left row that arrives is not late ({@code l.ts >= w}) and picks the greatest version at or
+     * below its ts, which is never one a due release would free (that one has a successor at or below
+     * {@code w}); a right change above the watermark comes after every due left row's ts, and its neighbours are
+     * not due (the key's newest change at or below {@code w} is kept); a change at or below the watermark finishes
+     * the pending work first, and so does a refused admission.
+     */
+    @Override
+    public boolean expireSlice(final long watermark, final long step, final int budget)
+    {
+        fireStep = step;
+        return state.wheel.advance(watermark, fire, budget) && versionTimers.advance(watermark, release, budget);
     }
 
     /** Every waiting left row joins the version valid at its ts; then every version is freed. */

@@ -40,6 +40,18 @@ public interface JoinMetricsMXBean
     /** @return a regular join's rows evicted by the {@code expire-oldest} policy before their TTL. */
     long getEvictedRows();
 
+    /**
+     * @return slices of watermark work done (expiry, outer padding, firing: docs/SEMANTICS.md 3, "Watermark work is
+     *         sliced"), every partition.
+     */
+    long getWatermarkSlices();
+
+    /**
+     * @return the longest slice of watermark work, microseconds (for an engine, the longest of its partitions'):
+     *         the most one watermark held a partition thread between two input events.
+     */
+    double getMaxWatermarkSliceMicros();
+
     /** @return rows handed to the dead-letter handler(s), every reason. */
     long getDeadLetters();
 

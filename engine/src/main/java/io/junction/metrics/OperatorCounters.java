@@ -81,4 +81,23 @@ public interface OperatorCounters
     {
         return 0;
     }
+
+    /**
+     * @return slices of watermark work the operator has done: expiry, outer padding and firing, done in
+     *         bounded slices between input events (docs/SEMANTICS.md 3); a kind not sliced counts each
+     *         watermark's work as one. 0 where not counted (the operators not on the driver yet).
+     */
+    default long watermarkSlices()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the longest of those slices, ns of wall clock (measured once per slice, not per row): the most
+     *         a watermark held the partition thread; 0 where not counted.
+     */
+    default long maxWatermarkSliceNanos()
+    {
+        return 0;
+    }
 }

@@ -69,6 +69,10 @@ public final class PartitionSnapshot
     public final long lastCheckpointBytesWritten;
     /** Bytes of state the last checkpoint hard-linked from the one before (chunks that did not change). */
     public final long lastCheckpointBytesLinked;
+    /** Slices of watermark work done ({@link OperatorCounters#watermarkSlices()}); 0 where not counted. */
+    public final long watermarkSlices;
+    /** The longest slice of watermark work, ns ({@link OperatorCounters#maxWatermarkSliceNanos()}). */
+    public final long maxWatermarkSliceNanos;
     private final long[] deadLetters;
 
     /**
@@ -243,6 +247,62 @@ public final class PartitionSnapshot
         final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
         final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes, hashCollisions,
+            liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos, maxCheckpointPauseNanos,
+            lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, expiredLeft, expiredRight, evictedRows,
+            0, 0);
+    }
+
+    /**
+     * As the constructor before, with the slices of watermark work (docs/SEMANTICS.md 3).
+     *
+     * @param partition the partition.
+     * @param rowsIn rows in.
+     * @param rowsOut rows out.
+     * @param lateRows late rows.
+     * @param badInputs bad inputs.
+     * @param expiredRows expired rows.
+     * @param liveLeft live left rows.
+     * @param liveRight live right rows.
+     * @param stateBytes state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark the watermark.
+     * @param handlerErrors handler errors.
+     * @param events events.
+     * @param ringOccupancy ring occupancy.
+     * @param ringCapacity ring capacity.
+     * @param deadLetters dead letters by reason ordinal.
+     * @param failed whether the thread died.
+     * @param usedStateBytes bytes the limit counts.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints checkpoints written.
+     * @param checkpointFailures checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked bytes the last checkpoint linked.
+     * @param userCodeFailures user code that threw.
+     * @param expiredLeft left rows dropped by TTL or eviction.
+     * @param expiredRight right rows dropped by TTL or eviction.
+     * @param evictedRows rows evicted by expire-oldest.
+     * @param watermarkSlices slices of watermark work.
+     * @param maxWatermarkSliceNanos the longest slice, ns.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
+        final long watermarkSlices, final long maxWatermarkSliceNanos)
+    {
+        this.watermarkSlices = watermarkSlices;
+        this.maxWatermarkSliceNanos = maxWatermarkSliceNanos;
         this.expiredLeft = expiredLeft;
         this.expiredRight = expiredRight;
         this.evictedRows = evictedRows;

@@ -108,6 +108,16 @@ public final class EngineConfig
      */
     public static final String CHECKPOINT_DIR_PROP_NAME = "junction.checkpoint.dir";
 
+    /**
+     * Rows or timers a partition thread closes per slice of watermark work (the interval join's expiry and outer
+     * padding, the temporal join's waiting rows and versions: docs/SEMANTICS.md 3): a watermark that closes more does them in slices, one before each following
+     * event and the rest while its ring is empty, so it never holds the ring for longer than a slice. Outputs and
+     * their steps do not change; {@link Integer#MAX_VALUE} does each watermark whole.
+     */
+    public static final String WATERMARK_SLICE_PROP_NAME = "junction.watermarkSlice";
+    /** Default {@link #WATERMARK_SLICE_PROP_NAME}: a slice of a few tens of microseconds. */
+    public static final int WATERMARK_SLICE_DEFAULT = 256;
+
     private final int partitions;
     private final int ringSize;
     private final int slotCapacity;
@@ -124,6 +134,7 @@ public final class EngineConfig
     private final long checkpointEveryEvents;
     private final Duration checkpointInterval;
     private final Path checkpointRoot;
+    private final int watermarkSlice;
 
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
@@ -211,15 +222,22 @@ public final class EngineConfig
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead)
     {
         this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO, null);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO, null,
+            WATERMARK_SLICE_DEFAULT);
     }
 
     private EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead,
-        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval, final Path checkpointRoot)
+        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval, final Path checkpointRoot,
+        final int watermarkSlice)
     {
+        if (watermarkSlice < 1)
+        {
+            throw new IllegalArgumentException(WATERMARK_SLICE_PROP_NAME + " must be >= 1: " + watermarkSlice);
+        }
+        this.watermarkSlice = watermarkSlice;
         this.checkpointRoot = checkpointRoot;
         if (checkpointEveryEvents < 0)
         {
@@ -308,7 +326,8 @@ public final class EngineConfig
     public static final Set<String> PROPERTY_NAMES = Set.of(PARTITIONS_PROP_NAME, RING_SIZE_PROP_NAME, SLOT_CAPACITY_PROP_NAME,
         WAIT_STRATEGY_PROP_NAME, MULTI_PRODUCER_PROP_NAME, RECORD_LATENCY_PROP_NAME, IDLE_TIMEOUT_PROP_NAME,
         CLOSE_TIMEOUT_PROP_NAME, THREAD_NAME_PREFIX_PROP_NAME, DAEMON_THREADS_PROP_NAME, READ_AHEAD_PROP_NAME,
-        STATE_DIR_PROP_NAME, CHECKPOINT_EVERY_EVENTS_PROP_NAME, CHECKPOINT_INTERVAL_PROP_NAME, CHECKPOINT_DIR_PROP_NAME);
+        STATE_DIR_PROP_NAME, CHECKPOINT_EVERY_EVENTS_PROP_NAME, CHECKPOINT_INTERVAL_PROP_NAME, CHECKPOINT_DIR_PROP_NAME,
+        WATERMARK_SLICE_PROP_NAME);
 
     /** @return the configuration from system properties, defaults where unset (as {@link #from(Map)}). */
     public static EngineConfig fromSystemProperties()
@@ -365,7 +384,8 @@ public final class EngineConfig
             stateDir == null ? null : Path.of(stateDir),
             map.longValue(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
             Duration.ofMillis(map.longValue(CHECKPOINT_INTERVAL_PROP_NAME, 0)),
-            checkpointDir == null ? null : Path.of(checkpointDir));
+            checkpointDir == null ? null : Path.of(checkpointDir),
+            map.intValue(WATERMARK_SLICE_PROP_NAME, WATERMARK_SLICE_DEFAULT));
     }
 
     /** @return bytes of direct memory the rings take: partitions x ring size x slot capacity. */
@@ -437,7 +457,8 @@ public final class EngineConfig
     public EngineConfig withPartitions(final int partitions)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -449,7 +470,8 @@ public final class EngineConfig
     public EngineConfig withRingSize(final int ringSize)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -461,7 +483,8 @@ public final class EngineConfig
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -473,7 +496,8 @@ public final class EngineConfig
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -487,7 +511,8 @@ public final class EngineConfig
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -499,7 +524,8 @@ public final class EngineConfig
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -511,7 +537,8 @@ public final class EngineConfig
     public EngineConfig withState(final StateConfig state)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -522,7 +549,8 @@ public final class EngineConfig
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /** @return the number of partitions. */
@@ -587,7 +615,8 @@ public final class EngineConfig
     public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -597,7 +626,8 @@ public final class EngineConfig
     public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -607,7 +637,8 @@ public final class EngineConfig
     public EngineConfig withDaemonThreads(final boolean daemonThreads)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
@@ -637,7 +668,27 @@ public final class EngineConfig
             ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead +
             (stateRoot == null ? "" : ", stateRoot=" + stateRoot + ", checkpointEveryEvents=" + checkpointEveryEvents +
                 ", checkpointInterval=" + checkpointInterval) +
-            (checkpointRoot == null ? "" : ", checkpointRoot=" + checkpointRoot) + "}";
+            (checkpointRoot == null ? "" : ", checkpointRoot=" + checkpointRoot) +
+            (watermarkSlice == WATERMARK_SLICE_DEFAULT ? "" : ", watermarkSlice=" + watermarkSlice) + "}";
+    }
+
+    /**
+     * A copy with another slice of watermark work.
+     *
+     * @param watermarkSlice rows or timers per slice ({@link #WATERMARK_SLICE_PROP_NAME}), at least 1.
+     * @return a copy with that value.
+     */
+    public EngineConfig withWatermarkSlice(final int watermarkSlice)
+    {
+        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
+    }
+
+    /** @return rows or timers per slice of watermark work ({@link #WATERMARK_SLICE_PROP_NAME}). */
+    public int watermarkSlice()
+    {
+        return watermarkSlice;
     }
 
     /**
@@ -649,7 +700,8 @@ public final class EngineConfig
     public EngineConfig withReadAhead(final boolean readAhead)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -665,7 +717,8 @@ public final class EngineConfig
     public EngineConfig withStateRoot(final Path root)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval, checkpointRoot,
+            watermarkSlice);
     }
 
     /**
@@ -686,7 +739,8 @@ public final class EngineConfig
     public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every, checkpointRoot);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every, checkpointRoot,
+            watermarkSlice);
     }
 
     /** @return the durable state root; null when state is in memory. */
@@ -710,7 +764,8 @@ public final class EngineConfig
     public EngineConfig withCheckpointRoot(final Path root)
     {
         return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, root);
+            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, root,
+            watermarkSlice);
     }
 
     /** @return the shared checkpoint root; null when checkpoints live under the state root. */

@@ -247,6 +247,7 @@ public final class JoinEngine implements AutoCloseable
                 disruptor.handleEventsWith(workers[p]);
                 disruptors.add(disruptor);
                 rings[p] = disruptor.getRingBuffer();
+                workers[p].sliceWatermarkWork(rings[p], config.watermarkSlice());
                 if (config.readAhead())
                 {
                     workers[p].readAhead(rings[p]);

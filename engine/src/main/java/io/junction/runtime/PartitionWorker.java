@@ -65,6 +65,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private long ingestNanos;
     /** The ring, for reading ahead; null until set, and when look-ahead is off. */
     private RingBuffer<RingSlot> ring;
+    /** The ring whose cursor says whether an event waits behind pending watermark work; null: not sliced. */
+    private RingBuffer<RingSlot> sliceRing;
+    /** Rows or timers per slice of watermark work ({@code EngineConfig#watermarkSlice}). */
+    private int watermarkSlice = Integer.MAX_VALUE;
     /** Last sequence of the batch being processed, known from its first event. */
     private long batchEnd = -1;
     private boolean batchStarting;
@@ -155,6 +159,23 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         this.ring = ring;
     }
 
+    /**
+     * Bounded watermark work (docs/SEMANTICS.md 3): the operator leaves what a watermark closes beyond
+     * {@code budget} rows pending ({@link JoinOperator#sliceWatermarkWork}), does a slice before each following
+     * event, and at the end of each batch this thread does slices for as long as {@code ring} holds no newer
+     * event (its cursor, read once a slice: no sleeping, no waiting). A checkpoint barrier and a restore finish
+     * the pending work first, the end of input and the close do in the operator.
+     *
+     * @param ring   the partition's ring.
+     * @param budget rows or timers per slice, at least 1.
+     */
+    void sliceWatermarkWork(final RingBuffer<RingSlot> ring, final int budget)
+    {
+        operator.sliceWatermarkWork(budget);
+        this.watermarkSlice = budget;
+        this.sliceRing = ring;
+    }
+
     @Override
     public void onBatchStart(final long batchSize, final long queueDepth)
     {
@@ -217,10 +238,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     hotKeysDue = true;
                     break;
                 case RingSlot.CHECKPOINT:
+                    // The cut holds the whole effect of every event before it, and the sink flushes after that.
+                    finishWatermarkWork();
                     checkpoint(slot.request);
                     slot.request = null;
                     break;
                 case RingSlot.RESTORE:
+                    finishWatermarkWork();
                     restore(slot.request);
                     slot.request = null;
                     break;
@@ -243,12 +267,52 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         clearInterrupt();
         if (endOfBatch)
         {
+            if (sliceRing != null && operator.watermarkWorkPending())
+            {
+                runWatermarkSlices(sequence);
+            }
             metrics.publish(operator.counters(), events, handlerErrors);
             if (hotKeysIntervalNanos > 0)
             {
                 publishHotKeysWhenDue();
             }
         }
+    }
+
+    /**
+     * Finishes the watermark work pending before a barrier or a restore; whatever it throws is reported, and the
+     * barrier or restore goes on (its request is answered whatever happened).
+     */
+    private void finishWatermarkWork()
+    {
+        try
+        {
+            operator.finishWatermarkWork();
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
+        }
+    }
+
+    /**
+     * The ring is empty behind {@code sequence}: slices of pending watermark work until it is done or an event is
+     * published (claimed, with several publishers), which the ring then hands over before the next slice.
+     */
+    private void runWatermarkSlices(final long sequence)
+    {
+        try
+        {
+            while (operator.runWatermarkSlice() && sliceRing.getCursor() == sequence)
+            {
+                clearInterrupt();
+            }
+        }
+        catch (final Throwable t)
+        {
+            reportError(t);
+        }
+        clearInterrupt();
     }
 
     /**
@@ -357,6 +421,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 durable.restore(checkpoint);
             }
             operator = operatorFactory.create(this, this, this);
+            if (sliceRing != null)
+            {
+                operator.sliceWatermarkWork(watermarkSlice);
+            }
         }
         catch (final Throwable t)
         {

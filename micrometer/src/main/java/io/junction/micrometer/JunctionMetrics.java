@@ -100,6 +100,8 @@ public final class JunctionMetrics implements MeterBinder
                 s -> s.hashCollisions);
             counter(registry, "user.code.failures", "user filters, conditions and functions that threw", t, partition,
                 s -> s.userCodeFailures);
+            counter(registry, "watermark.slices", "slices of watermark work (expiry, outer padding)", t, partition,
+                s -> s.watermarkSlices);
             counter(registry, "checkpoints", "checkpoints written", t, partition, s -> s.checkpoints);
             counter(registry, "checkpoint.failures", "checkpoints that failed", t, partition, s -> s.checkpointFailures);
             for (final DeadLetterReason reason : DeadLetterReason.values())
@@ -122,6 +124,10 @@ public final class JunctionMetrics implements MeterBinder
                 m -> m.snapshot(partition).lastCheckpointPauseNanos).tags(t).register(registry);
             TimeGauge.builder("junction.partition.checkpoint.pause.max", this, TimeUnit.NANOSECONDS,
                 m -> m.snapshot(partition).maxCheckpointPauseNanos).tags(t).register(registry);
+            TimeGauge.builder("junction.partition.watermark.slice.max", this, TimeUnit.NANOSECONDS,
+                m -> m.snapshot(partition).maxWatermarkSliceNanos)
+                .description("the longest slice of watermark work: the most a watermark held the partition thread")
+                .tags(t).register(registry);
             for (final double percentile : PERCENTILES)
             {
                 TimeGauge.builder("junction.partition.latency", this, TimeUnit.NANOSECONDS,

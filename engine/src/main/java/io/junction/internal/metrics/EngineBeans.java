@@ -333,6 +333,18 @@ public final class EngineBeans
         }
 
         @Override
+        public long getWatermarkSlices()
+        {
+            return snapshot().watermarkSlices;
+        }
+
+        @Override
+        public double getMaxWatermarkSliceMicros()
+        {
+            return snapshot().maxWatermarkSliceNanos / 1000.0;
+        }
+
+        @Override
         public long getDeadLetters()
         {
             return snapshot().deadLetters();
@@ -607,6 +619,23 @@ public final class EngineBeans
         public long getEvictedRows()
         {
             return sum(s -> s.evictedRows);
+        }
+
+        @Override
+        public long getWatermarkSlices()
+        {
+            return sum(s -> s.watermarkSlices);
+        }
+
+        @Override
+        public double getMaxWatermarkSliceMicros()
+        {
+            long max = 0;
+            for (final PartitionBean partition : partitions)
+            {
+                max = Math.max(max, partition.snapshot().maxWatermarkSliceNanos);
+            }
+            return max / 1000.0;
         }
 
         @Override

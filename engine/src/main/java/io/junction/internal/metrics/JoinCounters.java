@@ -52,6 +52,10 @@ public final class JoinCounters implements OperatorCounters
     public long pendingTimers;
     /** The join's watermark, {@link Long#MIN_VALUE} before both inputs have one. */
     public long watermark = Long.MIN_VALUE;
+    /** Slices of watermark work done (docs/SEMANTICS.md 3): a measure of this process, not saved with the state. */
+    public long watermarkSlices;
+    /** The longest slice of watermark work, ns (wall clock): a measure of this process, not saved. */
+    public long maxWatermarkSliceNanos;
 
     /** Writes every counter (for durable state). */
     public void save(final ByteBuffer out)
@@ -82,6 +86,18 @@ public final class JoinCounters implements OperatorCounters
         expiredLeft = in.getLong();
         expiredRight = in.getLong();
         evictedRows = in.getLong();
+    }
+
+    @Override
+    public long watermarkSlices()
+    {
+        return watermarkSlices;
+    }
+
+    @Override
+    public long maxWatermarkSliceNanos()
+    {
+        return maxWatermarkSliceNanos;
     }
 
     @Override

@@ -43,7 +43,9 @@ public final class PartitionMetrics
     private static final int EXPIRED_LEFT = 22;
     private static final int EXPIRED_RIGHT = 23;
     private static final int EVICTED_ROWS = 24;
-    private static final int DEAD_LETTERS = 25;
+    private static final int WATERMARK_SLICES = 25;
+    private static final int MAX_WATERMARK_SLICE = 26;
+    private static final int DEAD_LETTERS = 27;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -91,6 +93,8 @@ public final class PartitionMetrics
         LONGS.setRelease(values, EXPIRED_LEFT, counters.expiredRows(io.junction.api.Side.LEFT));
         LONGS.setRelease(values, EXPIRED_RIGHT, counters.expiredRows(io.junction.api.Side.RIGHT));
         LONGS.setRelease(values, EVICTED_ROWS, counters.evictedRows());
+        LONGS.setRelease(values, WATERMARK_SLICES, counters.watermarkSlices());
+        LONGS.setRelease(values, MAX_WATERMARK_SLICE, counters.maxWatermarkSliceNanos());
         for (int r = 0; r < deadLetters.length; r++)
         {
             LONGS.setRelease(values, DEAD_LETTERS + r, deadLetters[r]);
@@ -164,7 +168,7 @@ public final class PartitionMetrics
             get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES),
             get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
             get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
-            get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS));
+            get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE));
     }
 
     private long get(final int index)

@@ -43,6 +43,13 @@ public final class TimerWheel
     private boolean started;
     private long currentTick;
     private long pending;
+    /**
+     * A bounded {@link #advance(long, ExpiryHandler, int)} that walks every slot (a first advance, or a jump of a
+     * turn or more): the next slot to walk, or -1 when none is under way.
+     */
+    private int scanSlot = -1;
+    /** The limit (watermark - 1) the walk of every slot under way expires below. */
+    private long scanLimit;
 
     /**
      * @param tickShift      log2 of the ms one slot covers, in [0, 40].
@@ -141,6 +148,12 @@ public final class TimerWheel
         }
         final long limit = watermark - 1;
         final long targetTick = limit >> tickShift;
+        if (scanSlot >= 0)
+        {
+            // A bounded walk of every slot was under way: this advance walks every slot itself.
+            scanSlot = -1;
+            started = false;
+        }
         if (started && targetTick < currentTick)
         {
             return 0;
@@ -171,12 +184,89 @@ public final class TimerWheel
     }
 
     /**
+     * As {@link #advance(long, ExpiryHandler)}, bounded: expires at most {@code budget} of the entries whose
+     * deadline is below {@code watermark} and says whether any is left. Called again with the same or a higher
+     * watermark it goes on where it stopped (a slot it stopped in is walked again from its head; an entry
+     * scheduled in between, at or above the watermark as {@link #schedule} requires, is not expired early), so a
+     * watermark's expiry can be spread over several calls with other work between them. An unbounded
+     * {@link #advance(long, ExpiryHandler)}, {@link #expireAll} or {@link #save} in the middle finishes or keeps
+     * the walk consistent: save is only called once a bounded advance has returned true.
+     *
+     * @param watermark the watermark, not below the last one given.
+     * @param handler   called for each expired entry.
+     * @param budget    the most entries to expire in this call, at least 1.
+     * @return true when every entry below {@code watermark} has expired; false when the budget ran out first.
+     */
+    public boolean advance(final long watermark, final ExpiryHandler handler, final int budget)
+    {
+        if (watermark == Long.MIN_VALUE)
+        {
+            return true;
+        }
+        final long limit = watermark - 1;
+        final long targetTick = limit >> tickShift;
+        if (scanSlot < 0)
+        {
+            if (started && targetTick < currentTick)
+            {
+                return true;
+            }
+            final long ticks = targetTick - currentTick;
+            if (pending != 0 && (!started || ticks >= slots.length || ticks < 0))
+            {
+                scanSlot = 0;
+                scanLimit = limit;
+            }
+        }
+        else if (limit != scanLimit)
+        {
+            // The target moved during a walk of every slot: the slots walked already are walked again up to it.
+            scanSlot = 0;
+            scanLimit = limit;
+        }
+        int left = budget;
+        if (scanSlot >= 0)
+        {
+            while (scanSlot < slots.length && pending != 0)
+            {
+                final int expired = expireSlot(scanSlot, limit, handler, left);
+                if (expired < 0)
+                {
+                    return false;
+                }
+                left -= expired;
+                scanSlot++;
+            }
+            scanSlot = -1;
+        }
+        else
+        {
+            for (long tick = currentTick; tick <= targetTick && pending != 0; tick++)
+            {
+                final int expired = expireSlot((int)tick & mask, limit, handler, left);
+                if (expired < 0)
+                {
+                    // Resumed at this tick: its slot is walked again, the ones before it are done up to the limit.
+                    started = true;
+                    currentTick = tick;
+                    return false;
+                }
+                left -= expired;
+            }
+        }
+        started = true;
+        currentTick = targetTick;
+        return true;
+    }
+
+    /**
      * Expires every entry whatever its deadline: the end of input.
      *
      * @return entries expired.
      */
     public long expireAll(final ExpiryHandler handler)
     {
+        scanSlot = -1;
         long expired = 0;
         for (int slot = 0; slot < slots.length && pending != 0; slot++)
         {
@@ -302,6 +392,32 @@ public final class TimerWheel
             final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
             if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
             {
+                cancel(entry);
+                expired++;
+                handler.onExpiry(entry);
+            }
+            entry = next;
+        }
+        return expired;
+    }
+
+    /**
+     * @return the entries of the slot at or below {@code limit} that it expired, all of them; -1 when it stopped
+     *         at one more than {@code max} (expiring {@code max} first).
+     */
+    private int expireSlot(final int slot, final long limit, final ExpiryHandler handler, final int max)
+    {
+        int expired = 0;
+        long entry = slots[slot];
+        while (entry != 0)
+        {
+            final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
+            if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
+            {
+                if (expired == max)
+                {
+                    return -1;
+                }
                 cancel(entry);
                 expired++;
                 handler.onExpiry(entry);

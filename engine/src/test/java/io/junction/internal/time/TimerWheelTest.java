@@ -13,6 +13,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class TimerWheelTest
@@ -252,5 +253,74 @@ class TimerWheelTest
         assertThrows(IllegalArgumentException.class, () -> wheel(41, 8));
         assertThrows(IllegalArgumentException.class, () -> wheel(0, 6));
         assertThrows(IllegalArgumentException.class, () -> wheel(0, 0));
+    }
+
+    /**
+     * The bounded advance against the unbounded one: the same random schedules and watermarks (small wheels, jumps
+     * over whole turns, entries several turns ahead, deadlines next to the ends of the long range), a random budget;
+     * the bounded wheel is driven until done, with entries scheduled at or above the watermark in between, and must
+     * expire, in each watermark's calls, exactly the entries the unbounded one expires for it, never more than the
+     * budget per call.
+     */
+    @Test
+    void aBoundedAdvanceExpiresWhatTheUnboundedOneDoesABudgetAtATime()
+    {
+        final Random random = new Random(18);
+        for (int round = 0; round < 300; round++)
+        {
+            final int tickShift = random.nextInt(3);
+            final int slots = 1 << random.nextInt(1, 5);
+            final TimerWheel whole = wheel(tickShift, slots);
+            final TimerWheel bounded = wheel(tickShift, slots);
+            final java.util.Map<Long, Long> twin = new java.util.HashMap<>();
+            final Set<Long> wholeExpired = new HashSet<>();
+            final Set<Long> boundedExpired = new HashSet<>();
+            final long base = random.nextInt(10) == 0 ? Long.MAX_VALUE - 20_000 : random.nextInt(10) == 0 ? Long.MIN_VALUE + 1 : 0;
+            long watermark = base;
+            for (int step = 0; step < 40; step++)
+            {
+                for (int n = random.nextInt(6); n > 0; n--)
+                {
+                    final long deadline = watermark + random.nextInt(60);
+                    final long a = entry();
+                    final long b = entry();
+                    twin.put(b, a);
+                    whole.schedule(a, deadline);
+                    bounded.schedule(b, deadline);
+                }
+                watermark += random.nextInt(10) == 0 ? random.nextInt(200) : random.nextInt(8);
+                whole.advance(watermark, wholeExpired::add);
+                final int budget = 1 + random.nextInt(4);
+                final long target = watermark;
+                while (true)
+                {
+                    final int before = boundedExpired.size();
+                    final boolean done = bounded.advance(target, boundedExpired::add, budget);
+                    assertTrue(boundedExpired.size() - before <= budget, "at most the budget per call");
+                    if (done)
+                    {
+                        break;
+                    }
+                    if (random.nextBoolean())
+                    {
+                        // A row admitted in between: at or above the watermark, as schedule requires.
+                        final long deadline = target + random.nextInt(40);
+                        final long a = entry();
+                        final long b = entry();
+                        twin.put(b, a);
+                        whole.schedule(a, deadline);
+                        bounded.schedule(b, deadline);
+                    }
+                }
+                final Set<Long> mapped = new HashSet<>();
+                for (final long b : boundedExpired)
+                {
+                    mapped.add(twin.get(b));
+                }
+                assertEquals(wholeExpired, mapped, "round " + round + " step " + step);
+                assertEquals(whole.pending(), bounded.pending());
+            }
+            assertEquals(whole.expireAll(wholeExpired::add), bounded.expireAll(boundedExpired::add));
+        }
     }
 }
