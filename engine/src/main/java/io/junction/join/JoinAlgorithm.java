@@ -24,9 +24,10 @@ import java.nio.ByteBuffer;
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.
  *
- * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin}. Not
- * yet (each still a {@link JoinOperator} of its own): {@link RegularJoin}, the window joins behind
- * {@link WindowJoin}, {@link MultiJoin}.
+ * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin}, and the
+ * window joins {@link TimeWindowJoin} (tumbling, sliding) and {@link SessionWindowJoin}, which each hold a
+ * {@link WindowBuckets} for the firing they share. Not yet (each still a {@link JoinOperator} of its own):
+ * {@link RegularJoin}, {@link MultiJoin}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */

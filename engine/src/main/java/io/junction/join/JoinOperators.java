@@ -4,6 +4,8 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
+import io.junction.api.WindowSpec;
+import io.junction.internal.state.WindowBucketDescriptor;
 import org.agrona.ErrorHandler;
 
 /** Creates the operator for a join spec. */
@@ -36,8 +38,9 @@ public final class JoinOperators
      * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
      * anything else is refused before anything is changed.
      *
-     * <p>The interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}), each as
-     * its {@code JoinAlgorithm}; the regular, window and multi-way kinds are still operators of their own.
+     * <p>The interval, temporal, lookup, ASOF and window kinds run on one operator driver ({@code OperatorDriver}),
+     * each as its {@code JoinAlgorithm} (the window kind's is chosen by the window: tumbling and sliding, or
+     * session); the regular and multi-way kinds are still operators of their own.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
@@ -67,8 +70,14 @@ public final class JoinOperators
                 return new MultiJoin(spec, config, results, deadLetters);
             case ASOF:
                 return new OperatorDriver(spec, config, results, deadLetters, errors, AsofJoin.LAYOUT, true, AsofJoin::new);
+            case WINDOW:
+                // Window buckets are keyed by key and window, not by the routing hash: nothing to read ahead; and
+                // window joins keep no hot-key report yet (docs/OPERATIONS.md), so their state counts no keys.
+                return new OperatorDriver(spec, config.withHotKeys(0), results, deadLetters, errors, WindowBuckets.layout(spec),
+                    WindowBucketDescriptor.LENGTH, true, false,
+                    spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
             default:
-                return new WindowJoin(spec, config, results, deadLetters);
+                throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);
         }
     }
 

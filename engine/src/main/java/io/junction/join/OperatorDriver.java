@@ -23,8 +23,9 @@ import java.util.List;
  * watermark tracker, the partition state, the emitter, the heap part and the whole lifecycle, and calls the
  * algorithm for what the kind matches, stores, emits and expires (as Agrona's {@code AgentRunner} runs an
  * {@code Agent} and the Disruptor's {@code BatchEventProcessor} an {@code EventHandler}). Runs the interval,
- * temporal, lookup and ASOF kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
- * {@link AsofJoin}); the regular, window and multi-way kinds are operators of their own still.
+ * temporal, lookup, ASOF and window kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
+ * {@link AsofJoin}, {@link TimeWindowJoin} and {@link SessionWindowJoin}); the regular and multi-way kinds are
+ * operators of their own still.
  * <pre>
  * new:          counters, watermarks, emitter; state = PartitionState(spec, layout)  (fresh, or the files reopened)
  *               predicate (error handler handed in); algorithm = factory(parts)
@@ -52,6 +53,8 @@ final class OperatorDriver implements JoinOperator
     /** The stored rows: package-private for the tests that read the state's sizes. */
     final PartitionState state;
     private final JoinAlgorithm algorithm;
+    /** Whether {@link #prefetch} reads ahead: the kind's buckets are keyed by the routing hash. */
+    private final boolean readAhead;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -70,9 +73,35 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
+        this(spec, config, results, deadLetters, errors, layout, BucketDescriptor.LENGTH, timedRows, true, factory);
+    }
+
+    /**
+     * As the constructor above, for a kind whose buckets are longer than the standard one or whose buckets are
+     * not keyed by the routing hash (the window kinds: {@code WindowBucketDescriptor}).
+     *
+     * @param spec         the join.
+     * @param config       the sizing of the off-heap state.
+     * @param results      receives the output.
+     * @param deadLetters  receives the rows that cannot be processed.
+     * @param errors       receives a user predicate's exception; null to only count it.
+     * @param layout       the kind's name in the durable layout: a state of another is refused.
+     * @param bucketLength the bytes of the kind's key bucket, at least {@link BucketDescriptor#LENGTH}.
+     * @param timedRows    whether stored records carry timer links ({@link PartitionState}).
+     * @param readAhead    whether {@link #prefetch} reads the key's bucket ahead (false where buckets are not
+     *                     keyed by the routing hash).
+     * @param factory      builds the kind's algorithm over the driver's parts.
+     * @throws DurableStateException when the state directory holds state the operator must not reopen.
+     */
+    OperatorDriver(
+        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final ErrorHandler errors, final String layout, final int bucketLength, final boolean timedRows,
+        final boolean readAhead, final JoinAlgorithm.Factory factory)
+    {
+        this.readAhead = readAhead;
         final CompiledJoin compiled = CompiledJoin.of(spec);
         final Emitter emit = new Emitter(spec.type(), results, deadLetters, counters);
-        this.state = new PartitionState(config, spec, layout, BucketDescriptor.LENGTH, timedRows, counters,
+        this.state = new PartitionState(config, spec, layout, bucketLength, timedRows, counters,
             PartitionState.NO_ROOM, 0);
         try
         {
@@ -164,7 +193,10 @@ final class OperatorDriver implements JoinOperator
     @Override
     public void prefetch(final long keyHash)
     {
-        state.prefetch(keyHash);
+        if (readAhead)
+        {
+            state.prefetch(keyHash);
+        }
     }
 
     @Override
