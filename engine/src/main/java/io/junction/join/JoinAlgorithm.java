@@ -26,7 +26,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin}, and the
  * window joins {@link TimeWindowJoin} (tumbling, sliding) and {@link SessionWindowJoin}, which each hold a
- * {@link WindowBuckets} for the firing they share. Not yet (each still a {@link JoinOperator} of its own):
+ * {@link WindowBuckets} for the firing they share ({@link WindowAlgorithm}). Not yet (each still a {@link JoinOperator} of its own):
  * {@link RegularJoin}, {@link MultiJoin}.
  *
  * <p>Not thread safe: owned by the partition thread.

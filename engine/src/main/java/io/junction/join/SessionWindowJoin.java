@@ -10,7 +10,6 @@ import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.WindowBucketDescriptor;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 import static io.junction.internal.state.WindowBucketDescriptor.MIXED;
@@ -50,11 +49,12 @@ import static io.junction.join.WindowBuckets.timerDeadline;
  * ({@link CoGroupWindows}).
  *
  * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle and calls this for the
- * rows, the watermark and the end of input; the firing is its {@link WindowBuckets}'.
+ * rows, the watermark and the end of input; the firing, the watermark, the end of input
+ * and the heap part are its {@link WindowBuckets}' ({@link WindowAlgorithm}).
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-final class SessionWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
+final class SessionWindowJoin implements WindowAlgorithm
 {
     private final OperatorParts parts;
     private final PartitionState state;
@@ -224,7 +224,7 @@ final class SessionWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
         final boolean ended = buckets.ended();
         final long fireWatermark = buckets.fireWatermark();
         long next = Long.MAX_VALUE;
-        heapSort(records, from, to, true);
+        RecordSort.sort(records, from, to, true);
         int clusterStart = from;
         int unfired = 0;
         long lastStart = 0;
@@ -339,7 +339,7 @@ final class SessionWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
         }
         ensureSessionTs(n + 1);
         sessionTs[n++] = ts;
-        heapSort(sessionTs, 0, n, false);
+        RecordSort.sort(sessionTs, 0, n, false);
         long found = Long.MIN_VALUE;
         boolean inCluster = false;
         int clusters = 1;
@@ -400,39 +400,9 @@ final class SessionWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
     }
 
     @Override
-    public void onWatermark(final long watermark, final long step)
+    public WindowBuckets buckets()
     {
-        buckets.onWatermark(watermark, step);
-    }
-
-    @Override
-    public void onEndOfInput(final long step)
-    {
-        buckets.onEndOfInput(step);
-    }
-
-    @Override
-    public void save(final ByteBuffer out)
-    {
-        buckets.save(out);
-    }
-
-    @Override
-    public void load(final ByteBuffer in)
-    {
-        buckets.load(in);
-    }
-
-    @Override
-    public long pendingTimers()
-    {
-        return buckets.pending();
-    }
-
-    /** @return the pairs of a left and a right row that firing windows looked at (for the cost tests). */
-    long pairChecks()
-    {
-        return buckets.pairChecks();
+        return buckets;
     }
 
     private void ensureSessionTs(final int length)
@@ -441,55 +411,5 @@ final class SessionWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
         {
             sessionTs = Arrays.copyOf(sessionTs, Math.max(length, sessionTs.length * 2));
         }
-    }
-
-    /**
-     * Sorts {@code a[from, to)} ascending in place without allocating: by value, or, when
-     * {@code byRecordTs}, by the ts of the records they address. Not {@code Arrays.sort}: the records
-     * sort by a key read through their address, which it cannot take, and on {@code long[]} its
-     * dual-pivot quicksort (JDK 14+) may allocate a merge buffer for ranges over 4096 elements that
-     * hold runs, as the two side chains gathered here do. A heap sort is also unstable in a way that
-     * does not depend on the JDK, so the order of a session's output stays as it was.
-     */
-    private static void heapSort(final long[] a, final int from, final int to, final boolean byRecordTs)
-    {
-        final int n = to - from;
-        for (int i = n / 2 - 1; i >= 0; i--)
-        {
-            siftDown(a, from, i, n, byRecordTs);
-        }
-        for (int end = n - 1; end > 0; end--)
-        {
-            final long t = a[from];
-            a[from] = a[from + end];
-            a[from + end] = t;
-            siftDown(a, from, 0, end, byRecordTs);
-        }
-    }
-
-    private static void siftDown(final long[] a, final int base, final int start, final int n, final boolean byRecordTs)
-    {
-        int root = start;
-        while (2 * root + 1 < n)
-        {
-            int child = 2 * root + 1;
-            if (child + 1 < n && sortKey(a[base + child], byRecordTs) < sortKey(a[base + child + 1], byRecordTs))
-            {
-                child++;
-            }
-            if (sortKey(a[base + root], byRecordTs) >= sortKey(a[base + child], byRecordTs))
-            {
-                return;
-            }
-            final long t = a[base + root];
-            a[base + root] = a[base + child];
-            a[base + child] = t;
-            root = child;
-        }
-    }
-
-    private static long sortKey(final long value, final boolean byRecordTs)
-    {
-        return byRecordTs ? RowDescriptor.ts(value) : value;
     }
 }

@@ -8,7 +8,6 @@ import io.junction.api.WindowSpec;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.WindowBucketDescriptor;
 
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
@@ -50,11 +49,12 @@ import static io.junction.join.WindowBuckets.timerDeadline;
  * ({@link CoGroupWindows}).
  *
  * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle and calls this for the
- * rows, the watermark and the end of input; the firing is its {@link WindowBuckets}'.
+ * rows, the watermark and the end of input; the firing, the watermark, the end of input
+ * and the heap part are its {@link WindowBuckets}' ({@link WindowAlgorithm}).
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-final class TimeWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
+final class TimeWindowJoin implements WindowAlgorithm
 {
     private final OperatorParts parts;
     private final PartitionState state;
@@ -247,38 +247,8 @@ final class TimeWindowJoin implements JoinAlgorithm, WindowBuckets.Firing
     }
 
     @Override
-    public void onWatermark(final long watermark, final long step)
+    public WindowBuckets buckets()
     {
-        buckets.onWatermark(watermark, step);
-    }
-
-    @Override
-    public void onEndOfInput(final long step)
-    {
-        buckets.onEndOfInput(step);
-    }
-
-    @Override
-    public void save(final ByteBuffer out)
-    {
-        buckets.save(out);
-    }
-
-    @Override
-    public void load(final ByteBuffer in)
-    {
-        buckets.load(in);
-    }
-
-    @Override
-    public long pendingTimers()
-    {
-        return buckets.pending();
-    }
-
-    /** @return the pairs of a left and a right row that firing windows looked at (for the cost tests). */
-    long pairChecks()
-    {
-        return buckets.pairChecks();
+        return buckets;
     }
 }

@@ -58,8 +58,7 @@ final class WindowTestHarness extends OperatorTestHarness<WindowTestHarness.Out>
         /** @return the pairs of a left and a right row that firing windows looked at. */
         long pairChecks()
         {
-            return algorithm instanceof SessionWindowJoin ? ((SessionWindowJoin)algorithm).pairChecks() :
-                ((TimeWindowJoin)algorithm).pairChecks();
+            return ((WindowAlgorithm)algorithm).buckets().pairChecks();
         }
     }
 
