@@ -232,7 +232,7 @@ final class CoGroupWindows implements CoGroupCollector
             order[i] = from + i;
         }
         // (ts, position) is unique, so the unstable heap sort gives one order whatever the JDK.
-        sort(records, 0, n, true);
+        RecordSort.sortPositions(order, records, 0, n, true);
         long next = Long.MAX_VALUE;
         int clusterStart = 0;
         for (int i = 1; i <= n; i++)
@@ -243,7 +243,7 @@ final class CoGroupWindows implements CoGroupCollector
                 final long end = saturatedAdd(tsAt(records, i - 1), gap);
                 if (ended || isFired(end, watermark))
                 {
-                    sort(records, clusterStart, i, false);
+                    RecordSort.sortPositions(order, records, clusterStart, i, false);
                     final int size = i - clusterStart;
                     if (size > cluster.length)
                     {
@@ -443,60 +443,5 @@ final class CoGroupWindows implements CoGroupCollector
         {
             throw new IllegalStateException("the collector is valid only during the CoGroupFunction call");
         }
-    }
-
-    /**
-     * Heap-sorts {@code order[from, to)} without allocating: by the ts of the record each position names,
-     * then by position ({@code byTs}), or by position alone (arrival order). The keys are unique.
-     */
-    private void sort(final long[] records, final int from, final int to, final boolean byTs)
-    {
-        final int n = to - from;
-        for (int i = n / 2 - 1; i >= 0; i--)
-        {
-            siftDown(records, from, i, n, byTs);
-        }
-        for (int last = n - 1; last > 0; last--)
-        {
-            final long t = order[from];
-            order[from] = order[from + last];
-            order[from + last] = t;
-            siftDown(records, from, 0, last, byTs);
-        }
-    }
-
-    private void siftDown(final long[] records, final int base, final int start, final int n, final boolean byTs)
-    {
-        int root = start;
-        while (2 * root + 1 < n)
-        {
-            int child = 2 * root + 1;
-            if (child + 1 < n && less(records, order[base + child], order[base + child + 1], byTs))
-            {
-                child++;
-            }
-            if (!less(records, order[base + root], order[base + child], byTs))
-            {
-                return;
-            }
-            final long t = order[base + root];
-            order[base + root] = order[base + child];
-            order[base + child] = t;
-            root = child;
-        }
-    }
-
-    private static boolean less(final long[] records, final long a, final long b, final boolean byTs)
-    {
-        if (byTs)
-        {
-            final long ta = RowDescriptor.ts(records[(int)a]);
-            final long tb = RowDescriptor.ts(records[(int)b]);
-            if (ta != tb)
-            {
-                return ta < tb;
-            }
-        }
-        return a < b;
     }
 }

@@ -3,8 +3,9 @@ package io.junction.join;
 import io.junction.internal.state.RowDescriptor;
 
 /**
- * The session window join's in-place sort of {@code long}s: timestamps by value, or records by the ts they hold
- * (a heap sort, allocation-free and, where keys tie, unstable in a way that does not depend on the JDK).
+ * The window joins' in-place sorts of {@code long}s: timestamps by value, records by the ts they hold (sessions),
+ * and positions into records by (ts, position) (the window coGroup's sessions in arrival order). Heap sorts:
+ * allocation-free and, where keys tie, unstable in a way that does not depend on the JDK.
  *
  * <p>Not thread safe: its callers own the arrays; it keeps no state.
  */
@@ -62,5 +63,61 @@ final class RecordSort
     private static long sortKey(final long value, final boolean byRecordTs)
     {
         return byRecordTs ? RowDescriptor.ts(value) : value;
+    }
+
+    /**
+     * The window coGroup's sort: heap-sorts the positions {@code order[from, to)} into {@code records} without allocating: by the ts of the record each position names,
+     * then by position ({@code byTs}), or by position alone (arrival order). The keys are unique.
+     */
+    static void sortPositions(final long[] order, final long[] records, final int from, final int to, final boolean byTs)
+    {
+        final int n = to - from;
+        for (int i = n / 2 - 1; i >= 0; i--)
+        {
+            siftDownPositions(order, records, from, i, n, byTs);
+        }
+        for (int last = n - 1; last > 0; last--)
+        {
+            final long t = order[from];
+            order[from] = order[from + last];
+            order[from + last] = t;
+            siftDownPositions(order, records, from, 0, last, byTs);
+        }
+    }
+
+    private static void siftDownPositions(
+        final long[] order, final long[] records, final int base, final int start, final int n, final boolean byTs)
+    {
+        int root = start;
+        while (2 * root + 1 < n)
+        {
+            int child = 2 * root + 1;
+            if (child + 1 < n && less(records, order[base + child], order[base + child + 1], byTs))
+            {
+                child++;
+            }
+            if (!less(records, order[base + root], order[base + child], byTs))
+            {
+                return;
+            }
+            final long t = order[base + root];
+            order[base + root] = order[base + child];
+            order[base + child] = t;
+            root = child;
+        }
+    }
+
+    private static boolean less(final long[] records, final long a, final long b, final boolean byTs)
+    {
+        if (byTs)
+        {
+            final long ta = RowDescriptor.ts(records[(int)a]);
+            final long tb = RowDescriptor.ts(records[(int)b]);
+            if (ta != tb)
+            {
+                return ta < tb;
+            }
+        }
+        return a < b;
     }
 }
