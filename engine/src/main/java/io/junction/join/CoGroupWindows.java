@@ -12,6 +12,7 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.state.CoGroupStageDescriptor;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowStore;
 import org.agrona.ErrorHandler;
@@ -20,14 +21,15 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
-import static io.junction.join.AbstractWindowJoin.NEVER_MATCHES;
-import static io.junction.join.AbstractWindowJoin.isFired;
-import static io.junction.join.AbstractWindowJoin.timerDeadline;
+import static io.junction.internal.state.CoGroupStageDescriptor.NO_ROW;
 import static io.junction.join.PartitionState.sideOf;
 import static io.junction.join.TimeMath.saturatedAdd;
+import static io.junction.join.WindowBuckets.NEVER_MATCHES;
+import static io.junction.join.WindowBuckets.isFired;
+import static io.junction.join.WindowBuckets.timerDeadline;
 
 /**
- * The window coGroup (SPEC 6.4): what a window operator does instead of joining pairs when its spec has a
+ * The window coGroup (SPEC 6.4): what a window join's {@link WindowBuckets} do instead of joining pairs when its spec has a
  * {@link CoGroupFunction}. The windows, their state, firing and lateness are the window join's; this
  * takes over where a fired window's rows of one key are emitted.
  * <pre>
@@ -38,7 +40,8 @@ import static io.junction.join.TimeMath.saturatedAdd;
  *          pre-filter), each if the join type calls a group of that shape.
  * call:    the cursors are wrapped over {@link #group}; what the function collects is staged (input rows
  *          as their record addresses, which stay valid until the rows are removed after the call;
- *          computed rows copied into {@link #rowBuffer}) and emitted only when it returns. A throw emits
+ *          computed rows copied into {@link #rowBuffer}; the stage's entries are {@link CoGroupStageDescriptor}'s)
+ *          and emitted only when it returns. A throw emits
  *          nothing, dead-letters the call's rows COGROUP_FAILED and is counted and reported.
  * </pre>
  * Allocation-free once its scratch arrays and buffers have grown to the largest group and output.
@@ -47,9 +50,6 @@ import static io.junction.join.TimeMath.saturatedAdd;
  */
 final class CoGroupWindows implements CoGroupCollector
 {
-    /** Longs per staged output: left record, right record, computed row offset (-1 for none), its length. */
-    private static final int STAGE_WIDTH = 4;
-
     private final CoGroupFunction function;
     private final int outputSlots;
     private final boolean needsLeft;
@@ -79,14 +79,24 @@ final class CoGroupWindows implements CoGroupCollector
     private long[] order = new long[64];
     /** Records of other keys while a bucket's rows are grouped by key (hash collisions only). */
     private long[] others = new long[16];
-    private long[] staged = new long[16 * STAGE_WIDTH];
+    /** What the call collected, {@link CoGroupStageDescriptor#WIDTH} longs an entry. */
+    private long[] staged = new long[CoGroupStageDescriptor.length(16)];
     private int stagedCount;
     private int rowBytes;
     private int rowStart = -1;
     private boolean active;
 
+    /**
+     * @param spec     a window coGroup.
+     * @param state    the window join's state.
+     * @param emit     its emitter.
+     * @param counters its counters (this counts the function's failures).
+     * @param errors   where the function's exception is reported (the runtime's guarded handler), handed in; null
+     *                 to only count it.
+     */
     CoGroupWindows(
-        final JoinSpec spec, final PartitionState state, final Emitter emit, final JoinCounters counters, final Object results)
+        final JoinSpec spec, final PartitionState state, final Emitter emit, final JoinCounters counters,
+        final ErrorHandler errors)
     {
         this.function = spec.coGroup();
         final Schema output = spec.coGroupSchema();
@@ -97,7 +107,7 @@ final class CoGroupWindows implements CoGroupCollector
         this.state = state;
         this.emit = emit;
         this.counters = counters;
-        this.errors = results instanceof ErrorHandler ? (ErrorHandler)results : null;
+        this.errors = errors;
     }
 
     /**
@@ -222,7 +232,7 @@ final class CoGroupWindows implements CoGroupCollector
             order[i] = from + i;
         }
         // (ts, position) is unique, so the unstable heap sort gives one order whatever the JDK.
-        sort(records, 0, n, true);
+        RecordSort.sortPositions(order, records, 0, n, true);
         long next = Long.MAX_VALUE;
         int clusterStart = 0;
         for (int i = 1; i <= n; i++)
@@ -233,7 +243,7 @@ final class CoGroupWindows implements CoGroupCollector
                 final long end = saturatedAdd(tsAt(records, i - 1), gap);
                 if (ended || isFired(end, watermark))
                 {
-                    sort(records, clusterStart, i, false);
+                    RecordSort.sortPositions(order, records, clusterStart, i, false);
                     final int size = i - clusterStart;
                     if (size > cluster.length)
                     {
@@ -317,18 +327,18 @@ final class CoGroupWindows implements CoGroupCollector
     {
         for (int i = 0; i < stagedCount; i++)
         {
-            final int at = i * STAGE_WIDTH;
-            final long l = staged[at];
-            final long r = staged[at + 1];
+            final long l = CoGroupStageDescriptor.leftRecord(staged, i);
+            final long r = CoGroupStageDescriptor.rightRecord(staged, i);
             final RowView leftRow = l == 0 ? null : RowStore.wrap(l, outLeftBuffer, outLeft);
             final RowView rightRow = r == 0 ? null : RowStore.wrap(r, outRightBuffer, outRight);
-            if (staged[at + 2] < 0)
+            final int rowOffset = CoGroupStageDescriptor.rowOffset(staged, i);
+            if (rowOffset == NO_ROW)
             {
                 emit.windowPair(leftRow, rightRow, start, end, step);
             }
             else
             {
-                outRow.wrap(rowBuffer, (int)staged[at + 2], (int)staged[at + 3]);
+                outRow.wrap(rowBuffer, rowOffset, CoGroupStageDescriptor.rowLength(staged, i));
                 emit.coGroupRow(leftRow, rightRow, outRow, start, end, step);
             }
         }
@@ -361,7 +371,7 @@ final class CoGroupWindows implements CoGroupCollector
         {
             throw new IllegalArgumentException("emit: a left or a right row is required");
         }
-        stage(recordOf(leftCursor, left, "left"), recordOf(rightCursor, right, "right"), -1, 0);
+        stage(recordOf(leftCursor, left, "left"), recordOf(rightCursor, right, "right"), NO_ROW, 0);
     }
 
     @Override
@@ -401,15 +411,11 @@ final class CoGroupWindows implements CoGroupCollector
 
     private void stage(final long l, final long r, final int offset, final int length)
     {
-        final int at = stagedCount * STAGE_WIDTH;
-        if (at + STAGE_WIDTH > staged.length)
+        if (CoGroupStageDescriptor.length(stagedCount + 1) > staged.length)
         {
             staged = Arrays.copyOf(staged, staged.length * 2);
         }
-        staged[at] = l;
-        staged[at + 1] = r;
-        staged[at + 2] = offset;
-        staged[at + 3] = length;
+        CoGroupStageDescriptor.put(staged, stagedCount, l, r, offset, length);
         stagedCount++;
     }
 
@@ -437,60 +443,5 @@ final class CoGroupWindows implements CoGroupCollector
         {
             throw new IllegalStateException("the collector is valid only during the CoGroupFunction call");
         }
-    }
-
-    /**
-     * Heap-sorts {@code order[from, to)} without allocating: by the ts of the record each position names,
-     * then by position ({@code byTs}), or by position alone (arrival order). The keys are unique.
-     */
-    private void sort(final long[] records, final int from, final int to, final boolean byTs)
-    {
-        final int n = to - from;
-        for (int i = n / 2 - 1; i >= 0; i--)
-        {
-            siftDown(records, from, i, n, byTs);
-        }
-        for (int last = n - 1; last > 0; last--)
-        {
-            final long t = order[from];
-            order[from] = order[from + last];
-            order[from + last] = t;
-            siftDown(records, from, 0, last, byTs);
-        }
-    }
-
-    private void siftDown(final long[] records, final int base, final int start, final int n, final boolean byTs)
-    {
-        int root = start;
-        while (2 * root + 1 < n)
-        {
-            int child = 2 * root + 1;
-            if (child + 1 < n && less(records, order[base + child], order[base + child + 1], byTs))
-            {
-                child++;
-            }
-            if (!less(records, order[base + root], order[base + child], byTs))
-            {
-                return;
-            }
-            final long t = order[base + root];
-            order[base + root] = order[base + child];
-            order[base + child] = t;
-            root = child;
-        }
-    }
-
-    private static boolean less(final long[] records, final long a, final long b, final boolean byTs)
-    {
-        if (byTs)
-        {
-            final long ta = RowDescriptor.ts(records[(int)a]);
-            final long tb = RowDescriptor.ts(records[(int)b]);
-            if (ta != tb)
-            {
-                return ta < tb;
-            }
-        }
-        return a < b;
     }
 }

@@ -27,9 +27,10 @@ import java.nio.ByteBuffer;
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.
  *
- * <p>Ported to the driver: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin}, {@link AsofJoin},
- * {@link RegularJoin}, and {@link MultiWayJoin} (N inputs, behind {@link MultiJoin}). Not yet (each still a
- * {@link JoinOperator} of its own): the window joins behind {@link WindowJoin}.
+ * <p>Ported to the driver: every kind. {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
+ * {@link AsofJoin}, {@link RegularJoin}, the window joins {@link TimeWindowJoin} (tumbling, sliding) and
+ * {@link SessionWindowJoin}, which each hold a {@link WindowBuckets} for the firing they share
+ * ({@link WindowAlgorithm}), and {@link MultiWayJoin} (N inputs, behind {@link MultiJoin}).
  *
  * <p>Not thread safe: owned by the partition thread.
  */

@@ -4,6 +4,8 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
+import io.junction.api.WindowSpec;
+import io.junction.internal.state.WindowBucketDescriptor;
 import org.agrona.ErrorHandler;
 
 /** Creates the operator for a join spec. */
@@ -36,9 +38,9 @@ public final class JoinOperators
      * {@link JoinOperator#persist()}) of the same spec and layout is reopened where it stopped, and
      * anything else is refused before anything is changed.
      *
-     * <p>The regular, interval, temporal, lookup and ASOF kinds run on one operator driver ({@code OperatorDriver}),
-     * each as its {@code JoinAlgorithm}, and so does the multi-way kind, on N inputs behind {@link MultiJoin}; the
-     * window kinds are still operators of their own.
+     * <p>Every kind runs on one operator driver ({@code OperatorDriver}) as its {@code JoinAlgorithm} (the window
+     * kind's is chosen by the window: tumbling and sliding, or session); the multi-way kind on N inputs, behind
+     * {@link MultiJoin}.
      *
      * @param spec        the join.
      * @param config      the sizing of the operator's off-heap state.
@@ -68,8 +70,14 @@ public final class JoinOperators
                 return new MultiJoin(spec, config, results, deadLetters);
             case ASOF:
                 return new OperatorDriver(spec, config, results, deadLetters, errors, AsofJoin.LAYOUT, true, AsofJoin::new);
+            case WINDOW:
+                // Window buckets are keyed by key and window, not by the routing hash: nothing to read ahead; and
+                // window joins keep no hot-key report yet (docs/OPERATIONS.md), so their state counts no keys.
+                return new OperatorDriver(spec, config.withHotKeys(0), results, deadLetters, errors, WindowBuckets.layout(spec),
+                    true, OperatorDriver.Shape.TWO_SIDED.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
+                    spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
             default:
-                return new WindowJoin(spec, config, results, deadLetters);
+                throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);
         }
     }
 
@@ -96,14 +104,5 @@ public final class JoinOperators
     public static java.util.OptionalLong durableHashSeed(final java.nio.file.Path stateDirectory)
     {
         return DurableState.storedHashSeed(stateDirectory);
-    }
-
-    /** Checks the spec's kind before an operator allocates any state. */
-    static void requireKind(final JoinSpec spec, final JoinKind kind)
-    {
-        if (spec.kind() != kind)
-        {
-            throw new IllegalArgumentException("this operator runs " + kind + " joins, not: " + spec);
-        }
     }
 }

@@ -256,4 +256,10 @@ final class JoinPredicate
             return false;
         }
     }
+
+    /** @return where a user function's exception is reported (handed in), for the parts that call user code besides the predicate (a window coGroup); null for none. */
+    ErrorHandler errors()
+    {
+        return errors;
+    }
 }

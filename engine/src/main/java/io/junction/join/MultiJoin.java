@@ -68,10 +68,13 @@ public final class MultiJoin implements JoinOperator
     MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final long hashMask)
     {
-        JoinOperators.requireKind(spec, JoinKind.MULTI);
+        if (spec.kind() != JoinKind.MULTI)
+        {
+            throw new IllegalArgumentException("this operator runs MULTI joins, not: " + spec);
+        }
         final int inputs = spec.multi().inputs();
         this.driver = new OperatorDriver(spec, config, results, deadLetters, null, LAYOUT, false,
-            MultiBucketDescriptor.length(inputs), inputs, 0, true, parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
+            OperatorDriver.Shape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
     }
 

@@ -24,9 +24,10 @@ import java.util.List;
  * watermark tracker, the partition state, the emitter, the heap part and the whole lifecycle, and calls the
  * algorithm for what the kind matches, stores, emits and expires (as Agrona's {@code AgentRunner} runs an
  * {@code Agent} and the Disruptor's {@code BatchEventProcessor} an {@code EventHandler}). Runs the interval,
- * temporal, lookup, ASOF and regular kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
- * {@link AsofJoin}, {@link RegularJoin}) on their two sides, and the multi-way kind ({@link MultiWayJoin}, behind the
- * {@link MultiJoin} operator) on N inputs through its input-indexed path; the window kinds are operators of their own still.
+ * temporal, lookup, ASOF, regular and window kinds ({@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
+ * {@link AsofJoin}, {@link RegularJoin}, {@link TimeWindowJoin}, {@link SessionWindowJoin}) on their two sides, and
+ * the multi-way kind ({@link MultiWayJoin}, behind the {@link MultiJoin} operator) on N inputs through its
+ * input-indexed path: every kind.
  * <pre>
  * new:          counters, watermarks, emitter (over an UpsertFold with upsert output)
  *               state = PartitionState(spec, layout), room made by algorithm.makeRoom  (fresh, or the files reopened)
@@ -69,6 +70,75 @@ import java.util.List;
  */
 final class OperatorDriver implements JoinOperator
 {
+    /**
+     * What sets one kind's driver apart from the two-sided default, as a value built once per operator: the
+     * bucket's length, the inputs of a join of N inputs, the algorithm's own off-heap bytes, whether the end of
+     * input moves the watermarks, whether {@link #prefetch} reads buckets ahead.
+     */
+    static final class Shape
+    {
+        /** The two-sided default: standard buckets, watermarks to +infinity at the end, buckets read ahead. */
+        static final Shape TWO_SIDED = new Shape(BucketDescriptor.LENGTH, 0, 0, true, true);
+
+        final int bucketLength;
+        final int inputs;
+        final long otherOffHeapBytes;
+        final boolean endMovesWatermarks;
+        final boolean readAhead;
+
+        private Shape(
+            final int bucketLength, final int inputs, final long otherOffHeapBytes, final boolean endMovesWatermarks,
+            final boolean readAhead)
+        {
+            this.bucketLength = bucketLength;
+            this.inputs = inputs;
+            this.otherOffHeapBytes = otherOffHeapBytes;
+            this.endMovesWatermarks = endMovesWatermarks;
+            this.readAhead = readAhead;
+        }
+
+        /**
+         * @param bucketLength bytes of a key bucket: {@link BucketDescriptor#LENGTH} or the kind's extension of it.
+         * @return this shape with buckets of that length.
+         */
+        Shape bucketLength(final int bucketLength)
+        {
+            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, readAhead);
+        }
+
+        /**
+         * @param inputs the inputs of a join of N inputs: the driver then tracks N watermarks
+         *               ({@link InputWatermarks}) for the input-indexed methods.
+         * @return this shape with that many inputs.
+         */
+        Shape inputs(final int inputs)
+        {
+            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, readAhead);
+        }
+
+        /**
+         * @param bytes the most off-heap bytes of the algorithm's own structures (a regular join's unique-key
+         *              indexes), taken from the rows' byte budget.
+         * @return this shape with them.
+         */
+        Shape otherOffHeapBytes(final long bytes)
+        {
+            return new Shape(bucketLength, inputs, bytes, endMovesWatermarks, readAhead);
+        }
+
+        /** @return this shape with an end of input that closes nothing: the watermarks stay where they are. */
+        Shape endKeepsWatermarks()
+        {
+            return new Shape(bucketLength, inputs, otherOffHeapBytes, false, readAhead);
+        }
+
+        /** @return this shape without read-ahead: buckets not keyed by the routing hash. */
+        Shape noReadAhead()
+        {
+            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, false);
+        }
+    }
+
     private final JoinCounters counters = new JoinCounters();
     private final WatermarkTracker watermarks = new WatermarkTracker();
     /** The stored rows: package-private for the tests that read the state's sizes. */
@@ -90,6 +160,8 @@ final class OperatorDriver implements JoinOperator
     private int budget = Integer.MAX_VALUE;
     /** Whether pending work may outlive the event that caused it ({@link #sliceWatermarkWork}). */
     private boolean deferred;
+    /** Whether {@link #prefetch} reads ahead: the kind's buckets are keyed by the routing hash. */
+    private final boolean readAhead;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -108,44 +180,40 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
-        this(spec, config, results, deadLetters, errors, layout, timedRows, BucketDescriptor.LENGTH, 0, 0, true, factory);
+        this(spec, config, results, deadLetters, errors, layout, timedRows, Shape.TWO_SIDED, factory);
     }
 
     /**
-     * As the eight-argument constructor, for a kind with a bucket of its own length, N inputs, off-heap
-     * structures of its own or an end of input that closes nothing.
+     * As the eight-argument constructor, for a kind of another {@link Shape}: a bucket of its own length, N
+     * inputs, off-heap structures of its own, an end of input that closes nothing, or buckets not keyed by the
+     * routing hash.
      *
-     * @param spec               the join.
-     * @param config             the sizing of the off-heap state.
-     * @param results            receives the output (through an {@link UpsertFold} when the spec's output is upsert).
-     * @param deadLetters        receives the rows that cannot be processed.
-     * @param errors             receives a user predicate's exception; null to only count it.
-     * @param layout             the kind's name in the durable layout.
-     * @param timedRows          whether stored records carry timer links ({@link PartitionState}).
-     * @param bucketLength       bytes of a key bucket ({@link BucketDescriptor#LENGTH} or the kind's extension of it).
-     * @param inputs             the inputs of a join of N inputs, 0 for a two-sided kind: the driver then tracks N
-     *                           watermarks ({@link InputWatermarks}) for the input-indexed methods.
-     * @param otherOffHeapBytes  the most off-heap bytes of the algorithm's own structures (a regular join's
-     *                           unique-key indexes), taken from the rows' byte budget.
-     * @param endMovesWatermarks whether the end of input moves both watermarks to +infinity (and marks the
-     *                           state changed) before {@link JoinAlgorithm#onEndOfInput}; false leaves both to the algorithm.
-     * @param factory            builds the kind's algorithm over the driver's parts.
+     * @param spec        the join.
+     * @param config      the sizing of the off-heap state.
+     * @param results     receives the output (through an {@link UpsertFold} when the spec's output is upsert).
+     * @param deadLetters receives the rows that cannot be processed.
+     * @param errors      receives a user predicate's exception; null to only count it.
+     * @param layout      the kind's name in the durable layout: a state of another is refused.
+     * @param timedRows   whether stored records carry timer links ({@link PartitionState}).
+     * @param shape       the kind's shape.
+     * @param factory     builds the kind's algorithm over the driver's parts.
      * @throws DurableStateException when the state directory holds state the operator must not reopen.
      */
     OperatorDriver(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final ErrorHandler errors, final String layout, final boolean timedRows, final int bucketLength, final int inputs,
-        final long otherOffHeapBytes, final boolean endMovesWatermarks, final JoinAlgorithm.Factory factory)
+        final ErrorHandler errors, final String layout, final boolean timedRows, final Shape shape,
+        final JoinAlgorithm.Factory factory)
     {
-        this.endMovesWatermarks = endMovesWatermarks;
+        this.endMovesWatermarks = shape.endMovesWatermarks;
+        this.readAhead = shape.readAhead;
         final CompiledJoin compiled = CompiledJoin.of(spec);
         final UpsertFold fold = spec.output() == OutputMode.UPSERT
             ? new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), results, counters)
             : null;
         final Emitter emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
-        this.inputs = inputs > 0 ? new InputWatermarks(inputs) : null;
-        this.state = new PartitionState(config, spec, layout, bucketLength, timedRows, counters,
-            this::makeRoom, otherOffHeapBytes);
+        this.inputs = shape.inputs > 0 ? new InputWatermarks(shape.inputs) : null;
+        this.state = new PartitionState(config, spec, layout, shape.bucketLength, timedRows, counters,
+            this::makeRoom, shape.otherOffHeapBytes);
         try
         {
             final JoinPredicate predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
@@ -454,7 +522,10 @@ final class OperatorDriver implements JoinOperator
     @Override
     public void prefetch(final long keyHash)
     {
-        state.prefetch(keyHash);
+        if (readAhead)
+        {
+            state.prefetch(keyHash);
+        }
     }
 
     @Override

@@ -164,8 +164,67 @@ final class OperatorParts
         }
         if (record == PartitionState.REFUSED)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            refuseFull(side, kind, row, ts, step);
         }
         return record;
+    }
+
+    /**
+     * As {@link #admit(Side, ChangeKind, RowView, long, long, int, long, long)} for a record taken by
+     * {@link #reserve}: a refusal frees it and dead-letters the row (the caller frees the rest of its records).
+     *
+     * @param reserved  the row's record.
+     * @param side      the input.
+     * @param kind      its change kind.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @param step      its input sequence number.
+     * @param keyLength the key's length.
+     * @param hash      the key's hash.
+     * @param bucket    the key's bucket when the caller has found it, else 0.
+     * @return the row's record, or {@link PartitionState#REFUSED} when it was dead-lettered.
+     */
+    long admit(
+        final long reserved, final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final int keyLength, final long hash, final long bucket)
+    {
+        final long record = state.admit(reserved, side, bucket, hash, predicate.key, keyLength, row, ts);
+        if (record == PartitionState.REFUSED)
+        {
+            refuseFull(side, kind, row, ts, step);
+        }
+        return record;
+    }
+
+    /**
+     * Takes {@code n} records for a row stored in several places ({@link PartitionState#reserve(int, int, RowView, long[])}),
+     * all or none; none is dead-lettered {@code STATE_FULL} here.
+     *
+     * @param n         the records.
+     * @param keyLength the key length of each.
+     * @param side      the input.
+     * @param kind      its change kind.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @param step      its input sequence number.
+     * @param into      receives the records.
+     * @return false when the row was dead-lettered.
+     */
+    boolean reserve(
+        final int n, final int keyLength, final Side side, final ChangeKind kind, final RowView row, final long ts,
+        final long step, final long[] into)
+    {
+        if (state.reserve(n, keyLength, row, into))
+        {
+            return true;
+        }
+        refuseFull(side, kind, row, ts, step);
+        return false;
+    }
+
+    /** The one {@code STATE_FULL} dead letter: the row did not fit the state and nothing of it was stored. */
+    private void refuseFull(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
     }
 }

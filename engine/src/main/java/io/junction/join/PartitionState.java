@@ -719,7 +719,8 @@ final class PartitionState implements AutoCloseable
      * counted for the hot-key report.
      *
      * @param side      the input the row is stored for.
-     * @param bucket    the key's bucket when the caller has found it already, else 0.
+     * @param bucket    the key's bucket when the caller has found it already (or {@link KeyIndex#FULL} when its
+     *                  find-or-create found the index full: refused at once), else 0.
      * @param hash      the key's hash (for the index when {@code bucket} is 0).
      * @param key       the key bytes, from offset 0.
      * @param keyLength the key's length.
@@ -737,7 +738,32 @@ final class PartitionState implements AutoCloseable
         {
             return REFUSED;
         }
-        long into = bucket != 0 && (bucket == unmatchableBucket || roomsMade == roomsBefore) ? bucket : index.findOrCreate(hash);
+        // A given bucket is used unless making room removed rows on the way (it may have gone with them); a
+        // full index (KeyIndex.FULL, found by the caller) is asked again once room is made.
+        final long given = bucket != KeyIndex.FULL && (bucket == unmatchableBucket || roomsMade == roomsBefore) ? bucket : 0;
+        return admit(reserved, side, given, hash, key, keyLength, row, ts);
+    }
+
+    /**
+     * As {@link #admit(Side, long, long, DirectBuffer, int, RowView, long)} with the row's record already taken by
+     * {@link #reserve} (a row stored in several windows takes all its records before it has any effect): on a
+     * refusal the record is freed and nothing else is changed.
+     *
+     * @param reserved  the row's record, from {@link #reserve} with the same key length.
+     * @param side      the input the row is stored for.
+     * @param bucket    the key's bucket when the caller has found it already, else 0.
+     * @param hash      the key's hash (for the index when {@code bucket} is 0).
+     * @param key       the key bytes, from offset 0.
+     * @param keyLength the key's length.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @return the row's record ({@code reserved}, linked), or {@link #REFUSED}.
+     */
+    long admit(
+        final long reserved, final Side side, final long bucket, final long hash, final DirectBuffer key,
+        final int keyLength, final RowView row, final long ts)
+    {
+        long into = bucket != 0 ? bucket : index.findOrCreate(hash);
         while (into == KeyIndex.FULL && makeRoom())
         {
             into = index.findOrCreate(hash);
@@ -778,6 +804,52 @@ final class PartitionState implements AutoCloseable
         final long bucket = store.bucketOf(record);
         store.remove(record);
         releaseIfEmpty(bucket);
+    }
+
+    /**
+     * Takes the records of a row that is stored in several places (a sliding window join's row in each of its
+     * windows) before the row has any effect: all of them, within the live-row limit, or none.
+     *
+     * @param n         the records.
+     * @param keyLength the key length of each.
+     * @param row       the row.
+     * @param into      receives the records, {@code into[0, n)}.
+     * @return false, holding none, when they do not fit.
+     */
+    boolean reserve(final int n, final int keyLength, final RowView row, final long[] into)
+    {
+        if (!hasRoomFor(n))
+        {
+            return false;
+        }
+        for (int i = 0; i < n; i++)
+        {
+            final long record = store.allocate(keyLength, row.length());
+            if (record == 0)
+            {
+                release(into, 0, i, keyLength, row);
+                return false;
+            }
+            into[i] = record;
+        }
+        return true;
+    }
+
+    /**
+     * Frees records taken by {@link #reserve(int, int, RowView, long[])} and not admitted.
+     *
+     * @param records   the records.
+     * @param from      the first to free.
+     * @param to        past the last.
+     * @param keyLength their key length.
+     * @param row       their row.
+     */
+    void release(final long[] records, final int from, final int to, final int keyLength, final RowView row)
+    {
+        for (int i = from; i < to; i++)
+        {
+            store.release(records[i], keyLength, row.length());
+        }
     }
 
     /** @return true when {@code rows} more live rows stay within the live-row limit. */

@@ -10,7 +10,6 @@ import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.ErrorHandler;
 
@@ -115,12 +114,15 @@ final class RegularJoin implements JoinAlgorithm
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors)
     {
-        JoinOperators.requireKind(spec, JoinKind.REGULAR);
+        if (spec.kind() != JoinKind.REGULAR)
+        {
+            throw new IllegalArgumentException("this operator runs REGULAR joins, not: " + spec);
+        }
         final ExpiryHandler expiry = results instanceof ExpiryHandler ? (ExpiryHandler)results : null;
         final boolean timed = spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0 ||
             padDelay(spec, Side.LEFT) >= 0 || padDelay(spec, Side.RIGHT) >= 0;
         return new OperatorDriver(spec, config, results, deadLetters, errors, LAYOUT, timed,
-            BucketDescriptor.LENGTH, 0, uniqueKeyIndexBytes(spec, config), false, parts -> new RegularJoin(parts, expiry));
+            OperatorDriver.Shape.TWO_SIDED.otherOffHeapBytes(uniqueKeyIndexBytes(spec, config)).endKeepsWatermarks(), parts -> new RegularJoin(parts, expiry));
     }
 
     /**

@@ -1,26 +1,35 @@
 package io.junction.join;
 
 import io.junction.api.ChangeKind;
-import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
-import io.junction.api.JoinSpec;
-import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
-import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
-import org.agrona.UnsafeApi;
+import io.junction.internal.state.WindowBucketDescriptor;
 
 import java.util.Arrays;
 
+import static io.junction.internal.state.WindowBucketDescriptor.MIXED;
+import static io.junction.internal.state.WindowBucketDescriptor.SCHEDULED;
+import static io.junction.internal.state.WindowBucketDescriptor.SINGLE;
+import static io.junction.internal.state.WindowBucketDescriptor.SUMMARY;
+import static io.junction.internal.state.WindowBucketDescriptor.WINDOW_SUFFIX;
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
+import static io.junction.join.WindowBuckets.NEVER_MATCHES;
+import static io.junction.join.WindowBuckets.isFired;
+import static io.junction.join.WindowBuckets.timerDeadline;
 
 /**
- * The session window join behind {@link WindowJoin} (SPEC 2.3).
+ * The session window join (SPEC 2.3), as Flink SQL's session window join: per key, a row opens
+ * {@code [ts, ts + gap)} and the sessions of both sides that overlap or touch merge. A session fires once,
+ * when the watermark reaches {@code end - 1}, and emits as a tumbling window does (pairs, padded rows, semi /
+ * anti rows, all carrying {@code [start, end)}); its rows are then dropped. A row is late
+ * ({@code LATE_WINDOW}) when its merged session is already due; a fired session is final: later rows start
+ * new sessions.
  * <pre>
  * rows are stored per key; the bucket's timer is due at its earliest session's end - 1; on firing,
  *   the key's rows are clustered by ts (a gap larger than {@code gap} splits sessions), due sessions
@@ -29,19 +38,30 @@ import static io.junction.join.TimeMath.saturatedAdd;
  *   decides lateness) but is marked to match nothing.
  * null key: the row is alone in its session {@code [ts, ts + gap)}; it is stored with its own timer
  *   and emitted padded (or as anti output) when that session fires, if its side emits unmatched rows.
+ * the bucket ({@link WindowBucketDescriptor}) summarises the key's latest unfired session (SUMMARY, SINGLE),
+ *   so that a row of that session, after it, or of a key with one session finds its merged session in O(1);
+ *   otherwise (or for a bucket of colliding keys, MIXED) the key's rows are gathered and sorted.
+ * store: the key's bucket is found or created (its summary judges lateness), then PartitionState.admit stores
+ *   the row in it; a full index or a refusal is the one STATE_FULL dead letter (OperatorParts.admit), and a
+ *   bucket created for a row that is late or refused is removed again.
  * </pre>
+ * With a window coGroup (SPEC 6.4) a due session's rows of one key go to the function instead
+ * ({@link CoGroupWindows}).
+ *
+ * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle and calls this for the
+ * rows, the watermark and the end of input; the firing, the watermark, the end of input
+ * and the heap part are its {@link WindowBuckets}' ({@link WindowAlgorithm}).
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-final class SessionWindowJoin extends AbstractWindowJoin
+final class SessionWindowJoin implements WindowAlgorithm
 {
+    private final OperatorParts parts;
+    private final PartitionState state;
+    private final JoinPredicate predicate;
+    private final Emitter emit;
+    private final WindowBuckets buckets;
     private final long gap;
-    /** Bucket flag: the bucket's window fields hold its key's latest unfired session, {@code [start, max ts]}. */
-    static final long SUMMARY = 2;
-    /** Bucket flag with {@link #SUMMARY}: the key has that one unfired session only. */
-    static final long SINGLE = 4;
-    /** Bucket flag: the bucket holds rows of more than one key (equal hashes): no summary. */
-    static final long MIXED = 8;
     /** The ts of the key's stored rows and of the arriving row, sorted to find the row's merged session; used for nothing else. */
     private long[] sessionTs = new long[64];
     /** Set by {@link #fastSession} and {@link #gatheredSession}: the row's merged session end ts, and the summary with the row. */
@@ -52,16 +72,29 @@ final class SessionWindowJoin extends AbstractWindowJoin
     /** Rows whose merged session needed the key's rows gathered and sorted (the slow path); for tests. */
     private long gathers;
 
-    SessionWindowJoin(
-        final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters)
+    /**
+     * The session window join's algorithm over its driver's parts.
+     *
+     * @param parts a session window join's parts (window buckets), any join type, join or coGroup.
+     */
+    SessionWindowJoin(final OperatorParts parts)
     {
-        super(spec, config, results, deadLetters);
-        this.gap = spec.window().gap();
+        this.parts = parts;
+        this.state = parts.state;
+        this.predicate = parts.predicate;
+        this.emit = parts.emit;
+        this.buckets = new WindowBuckets(parts, this);
+        this.gap = parts.spec.window().gap();
     }
 
     @Override
-    void onInsert(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long watermark)
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        if (kind != ChangeKind.INSERT)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.NOT_APPEND_ONLY);
+            return;
+        }
         final int capacity = predicate.key.capacity() - WINDOW_SUFFIX;
         int keyLength = predicate.extractKey(side, row, capacity);
         boolean neverMatches = false;
@@ -71,13 +104,11 @@ final class SessionWindowJoin extends AbstractWindowJoin
             keyLength = predicate.extractKeyIgnoringFilter(side, row, capacity);
             neverMatches = true;
         }
-        final DeadLetterReason refused = JoinPredicate.refusal(keyLength);
-        if (refused != null)
+        if (parts.refuseKey(keyLength, side, kind, row, ts, step) == OperatorParts.REFUSED)
         {
-            emit.deadLetter(side, kind, row, ts, step, refused);
             return;
         }
-        onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, watermark);
+        onSessionRow(side, kind, row, ts, step, keyLength, neverMatches, buckets.rowWatermark());
     }
 
     private void onSessionRow(
@@ -93,33 +124,27 @@ final class SessionWindowJoin extends AbstractWindowJoin
             }
             else if (emit.emitsUnmatched(side))
             {
-                final long record = state.reserve(0, row);
-                if (record == 0)
+                final long record = parts.admit(side, kind, row, ts, step, 0, 0, state.unmatchableBucket);
+                if (record != PartitionState.REFUSED)
                 {
-                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-                    return;
+                    state.wheel.schedule(record, timerDeadline(end));
                 }
-                if (state.store.append(record, state.unmatchableBucket, side, predicate.key, 0, 0, row, ts) == 0)
-                {
-                    state.store.release(record, 0, row.length());
-                    emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-                    return;
-                }
-                state.wheel.schedule(record, timerDeadline(end));
             }
             return;
         }
-        final long bucket = state.index.findOrCreate(predicate.keyHash(keyLength));
+        final long hash = predicate.keyHash(keyLength);
+        final long bucket = state.index.findOrCreate(hash);
         if (bucket == KeyIndex.FULL)
         {
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
+            // Refused at once (PartitionState.admit of a full index): the one STATE_FULL dead letter.
+            parts.admit(side, kind, row, ts, step, keyLength, hash, bucket);
             return;
         }
         // The merged session of the new row: its key's unfired rows clustered with it. The bucket's summary of
         // its latest session answers in O(1) for a row of that session, after it, or of a key with one session;
         // otherwise the key's rows are gathered and sorted (and the summary rebuilt).
-        final long flags = UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET);
         final boolean empty = BucketDescriptor.isEmpty(bucket);
+        final long flags = empty ? 0 : WindowBucketDescriptor.flags(bucket);
         long clusterMax;
         long tailStart;
         long tailMax;
@@ -158,61 +183,48 @@ final class SessionWindowJoin extends AbstractWindowJoin
             state.releaseIfEmpty(bucket);
             return;
         }
-        final long reservedRecord = state.reserve(keyLength, row);
-        if (reservedRecord == 0)
+        final long record = parts.admit(side, kind, row, ts, step, keyLength, hash, bucket);
+        if (record == PartitionState.REFUSED)
         {
             state.releaseIfEmpty(bucket);
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
             return;
         }
-        if (!state.reserveSlot(bucket, side, reservedRecord, keyLength, row))
-        {
-            state.releaseIfEmpty(bucket);
-            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.STATE_FULL);
-            return;
-        }
-        final long record = state.store.append(reservedRecord, bucket, side, predicate.key, 0, keyLength, row, ts);
+        final long into = bucket;
         if (neverMatches)
         {
             RowDescriptor.count(state.base, record, NEVER_MATCHES);
         }
         // The row is stored: the summary now includes it.
-        final long scheduled = empty ? 0 : UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & SCHEDULED;
-        UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, scheduled | (mixed ? MIXED : SUMMARY | (single ? SINGLE : 0)));
-        NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
-        UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, tailStart);
-        NativeArena.written(state.base, bucket + BUCKET_WINDOW_START_OFFSET);
-        UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, tailMax);
-        NativeArena.written(state.base, bucket + BUCKET_WINDOW_END_OFFSET);
+        final long scheduled = empty ? 0 : WindowBucketDescriptor.flags(into) & SCHEDULED;
+        WindowBucketDescriptor.flags(state.base, into, scheduled | (mixed ? MIXED : SUMMARY | (single ? SINGLE : 0)));
+        WindowBucketDescriptor.window(state.base, into, tailStart, tailMax);
         // The merged session's deadline, never below the watermark (the row was not late); the row's own
         // [ts, ts + gap) may lie before the watermark when it joins a later session.
         final long deadline = timerDeadline(end);
         if (scheduled == 0)
         {
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) | SCHEDULED);
-            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
-            bucketWheel.schedule(bucket, deadline);
+            buckets.schedule(into, deadline);
         }
-        else if (deadline < UnsafeApi.getLong(bucket + BUCKET_DEADLINE_OFFSET))
+        else if (deadline < WindowBucketDescriptor.deadline(into))
         {
             // Firing early is harmless: the bucket fires only due sessions and reschedules itself.
-            bucketWheel.cancel(bucket);
-            bucketWheel.schedule(bucket, deadline);
+            buckets.reschedule(into, deadline);
         }
     }
 
     @Override
-    long fireKey(final long bucket, final int from, final int to)
+    public long fireKey(final long bucket, final long[] records, final int from, final int to)
     {
-        if (coGroup != null)
+        if (buckets.coGroups())
         {
             // The sessions left are gathered again at the key's next row, which rebuilds the summary.
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET) & (SCHEDULED | MIXED));
-            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
-            return coGroup.fireSessions(records, from, to, gap, ended, fireWatermark, fireStep);
+            WindowBucketDescriptor.flags(state.base, bucket, WindowBucketDescriptor.flags(bucket) & (SCHEDULED | MIXED));
+            return buckets.coGroupSessions(records, from, to, gap);
         }
+        final boolean ended = buckets.ended();
+        final long fireWatermark = buckets.fireWatermark();
         long next = Long.MAX_VALUE;
-        heapSort(records, from, to, true);
+        RecordSort.sort(records, from, to, true);
         int clusterStart = from;
         int unfired = 0;
         long lastStart = 0;
@@ -225,7 +237,7 @@ final class SessionWindowJoin extends AbstractWindowJoin
                 final long end = saturatedAdd(RowDescriptor.ts(records[i - 1]), gap);
                 if (ended || isFired(end, fireWatermark))
                 {
-                    emitWindow(clusterStart, i, start, end);
+                    buckets.emitWindow(records, clusterStart, i, start, end);
                 }
                 else
                 {
@@ -237,16 +249,12 @@ final class SessionWindowJoin extends AbstractWindowJoin
                 clusterStart = i;
             }
         }
-        final long flags = UnsafeApi.getLong(bucket + BUCKET_FLAGS_OFFSET);
+        final long flags = WindowBucketDescriptor.flags(bucket);
         if (unfired > 0 && (flags & MIXED) == 0)
         {
             // The sessions left: the latest one is the summary's (sessions fire in ts order, so it is the key's latest).
-            UnsafeApi.putLong(bucket + BUCKET_FLAGS_OFFSET, (flags & SCHEDULED) | SUMMARY | (unfired == 1 ? SINGLE : 0));
-            NativeArena.written(state.base, bucket + BUCKET_FLAGS_OFFSET);
-            UnsafeApi.putLong(bucket + BUCKET_WINDOW_START_OFFSET, lastStart);
-            NativeArena.written(state.base, bucket + BUCKET_WINDOW_START_OFFSET);
-            UnsafeApi.putLong(bucket + BUCKET_WINDOW_END_OFFSET, lastMax);
-            NativeArena.written(state.base, bucket + BUCKET_WINDOW_END_OFFSET);
+            WindowBucketDescriptor.flags(state.base, bucket, (flags & SCHEDULED) | SUMMARY | (unfired == 1 ? SINGLE : 0));
+            WindowBucketDescriptor.window(state.base, bucket, lastStart, lastMax);
         }
         return next;
     }
@@ -259,8 +267,8 @@ final class SessionWindowJoin extends AbstractWindowJoin
      */
     private boolean fastSession(final long flags, final long bucket, final long ts)
     {
-        final long start = UnsafeApi.getLong(bucket + BUCKET_WINDOW_START_OFFSET);
-        final long max = UnsafeApi.getLong(bucket + BUCKET_WINDOW_END_OFFSET);
+        final long start = WindowBucketDescriptor.windowStart(bucket);
+        final long max = WindowBucketDescriptor.windowEnd(bucket);
         final boolean one = (flags & SINGLE) != 0;
         if (ts >= start)
         {
@@ -331,7 +339,7 @@ final class SessionWindowJoin extends AbstractWindowJoin
         }
         ensureSessionTs(n + 1);
         sessionTs[n++] = ts;
-        heapSort(sessionTs, 0, n, false);
+        RecordSort.sort(sessionTs, 0, n, false);
         long found = Long.MIN_VALUE;
         boolean inCluster = false;
         int clusters = 1;
@@ -385,10 +393,16 @@ final class SessionWindowJoin extends AbstractWindowJoin
     }
 
     @Override
-    void fireLoneRow(final long record)
+    public void fireLoneRow(final long record)
     {
         final long ts = RowDescriptor.ts(record);
-        emitLoneRow(record, ts, saturatedAdd(ts, gap));
+        buckets.emitLoneRow(record, ts, saturatedAdd(ts, gap));
+    }
+
+    @Override
+    public WindowBuckets buckets()
+    {
+        return buckets;
     }
 
     private void ensureSessionTs(final int length)
@@ -397,55 +411,5 @@ final class SessionWindowJoin extends AbstractWindowJoin
         {
             sessionTs = Arrays.copyOf(sessionTs, Math.max(length, sessionTs.length * 2));
         }
-    }
-
-    /**
-     * Sorts {@code a[from, to)} ascending in place without allocating: by value, or, when
-     * {@code byRecordTs}, by the ts of the records they address. Not {@code Arrays.sort}: the records
-     * sort by a key read through their address, which it cannot take, and on {@code long[]} its
-     * dual-pivot quicksort (JDK 14+) may allocate a merge buffer for ranges over 4096 elements that
-     * hold runs, as the two side chains gathered here do. A heap sort is also unstable in a way that
-     * does not depend on the JDK, so the order of a session's output stays as it was.
-     */
-    private static void heapSort(final long[] a, final int from, final int to, final boolean byRecordTs)
-    {
-        final int n = to - from;
-        for (int i = n / 2 - 1; i >= 0; i--)
-        {
-            siftDown(a, from, i, n, byRecordTs);
-        }
-        for (int end = n - 1; end > 0; end--)
-        {
-            final long t = a[from];
-            a[from] = a[from + end];
-            a[from + end] = t;
-            siftDown(a, from, 0, end, byRecordTs);
-        }
-    }
-
-    private static void siftDown(final long[] a, final int base, final int start, final int n, final boolean byRecordTs)
-    {
-        int root = start;
-        while (2 * root + 1 < n)
-        {
-            int child = 2 * root + 1;
-            if (child + 1 < n && sortKey(a[base + child], byRecordTs) < sortKey(a[base + child + 1], byRecordTs))
-            {
-                child++;
-            }
-            if (sortKey(a[base + root], byRecordTs) >= sortKey(a[base + child], byRecordTs))
-            {
-                return;
-            }
-            final long t = a[base + root];
-            a[base + root] = a[base + child];
-            a[base + child] = t;
-            root = child;
-        }
-    }
-
-    private static long sortKey(final long value, final boolean byRecordTs)
-    {
-        return byRecordTs ? RowDescriptor.ts(value) : value;
     }
 }

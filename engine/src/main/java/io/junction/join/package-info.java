@@ -1,7 +1,6 @@
 /**
- * The join operators, usable without the runtime: {@link io.junction.join.RegularJoin},
- * {@link io.junction.join.WindowJoin}, and for the interval, temporal, lookup and ASOF kinds one operator
- * driver that runs each kind's algorithm; each a plain single-threaded
+ * The join operators, usable without the runtime: {@link io.junction.join.RegularJoin}, and for the
+ * interval, temporal, lookup, ASOF and window kinds one operator driver that runs each kind's algorithm; each a plain single-threaded
  * {@link io.junction.join.JoinOperator} driven event by event (rows, watermarks, end of input) that emits to a
  * {@link io.junction.api.ResultHandler}. {@link io.junction.join.JoinOperators} makes the operator for a spec.
  *

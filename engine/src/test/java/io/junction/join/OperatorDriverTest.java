@@ -1,6 +1,5 @@
 package io.junction.join;
 
-import io.junction.internal.state.BucketDescriptor;
 import io.junction.api.AsofSpec;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
@@ -122,7 +121,7 @@ class OperatorDriverTest
     {
         final RecordingAlgorithm algorithm = new RecordingAlgorithm();
         try (OperatorDriver driver = new OperatorDriver(SPEC, OperatorTestHarness.SMALL_STATE, NO_RESULTS,
-            DeadLetterHandler.NONE, null, "driver-test", false, BucketDescriptor.LENGTH, 0, 0, false, parts -> algorithm))
+            DeadLetterHandler.NONE, null, "driver-test", false, OperatorDriver.Shape.TWO_SIDED.endKeepsWatermarks(), parts -> algorithm))
         {
             driver.onWatermark(20, 0);
             driver.onEndOfInput(1);

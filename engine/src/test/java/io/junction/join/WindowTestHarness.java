@@ -8,7 +8,7 @@ import io.junction.api.RowView;
 import io.junction.api.WindowSpec;
 
 /**
- * Drives one {@link WindowJoin} event by event, as a replay would: each call is one input line and
+ * Drives one window join ({@link TimeWindowJoin} or {@link SessionWindowJoin} on its {@link OperatorDriver}) event by event, as a replay would: each call is one input line and
  * gets the next step (0, 1, 2...). Records every output with its window and every dead letter,
  * decoded to row labels ({@link IntervalTestRows#idOf}; rows are {@link IntervalTestRows}'s
  * {@code k, id, v}).
@@ -36,7 +36,31 @@ final class WindowTestHarness extends OperatorTestHarness<WindowTestHarness.Out>
         }
     }
 
-    final WindowJoin join;
+    /** The window algorithm's own measures, for the cost tests. */
+    final Measures join;
+
+    /** What a window algorithm counts besides the operator's counters. */
+    static final class Measures
+    {
+        private final JoinAlgorithm algorithm;
+
+        Measures(final JoinOperator operator)
+        {
+            this.algorithm = ((OperatorDriver)operator).algorithm();
+        }
+
+        /** @return session windows: the rows whose merged session needed the key's rows gathered and sorted; else 0. */
+        long sessionGathers()
+        {
+            return algorithm instanceof SessionWindowJoin ? ((SessionWindowJoin)algorithm).gathers() : 0;
+        }
+
+        /** @return the pairs of a left and a right row that firing windows looked at. */
+        long pairChecks()
+        {
+            return ((WindowAlgorithm)algorithm).buckets().pairChecks();
+        }
+    }
 
     WindowTestHarness(final JoinSpec spec)
     {
@@ -46,7 +70,7 @@ final class WindowTestHarness extends OperatorTestHarness<WindowTestHarness.Out>
     WindowTestHarness(final JoinSpec spec, final StateConfig config)
     {
         super(spec, config);
-        this.join = (WindowJoin) operator();
+        this.join = new Measures(operator());
     }
 
     /** @return a spec builder over {@link IntervalTestRows#SCHEMA} joining on {@code k} over {@code window}. */

@@ -113,4 +113,43 @@ class DescriptorLayoutTest
         assertEquals(2, io.junction.internal.durable.ClosedRecord.POSITIONS_LINE);
         assertEquals(3, io.junction.internal.durable.ClosedRecord.LINES);
     }
+
+    @Test
+    void windowBucketIsTheDocumentedLayout()
+    {
+        // The standard bucket, then the bucket's own timer links, flags and window: the window kinds' durable bucket.
+        assertEquals(32, WindowBucketDescriptor.TIMER_PREV_OFFSET);
+        assertEquals(40, WindowBucketDescriptor.TIMER_NEXT_OFFSET);
+        assertEquals(48, WindowBucketDescriptor.DEADLINE_OFFSET);
+        assertEquals(56, WindowBucketDescriptor.FLAGS_OFFSET);
+        assertEquals(64, WindowBucketDescriptor.WINDOW_START_OFFSET);
+        assertEquals(72, WindowBucketDescriptor.WINDOW_END_OFFSET);
+        assertEquals(80, WindowBucketDescriptor.LENGTH);
+        assertEquals(0, WindowBucketDescriptor.LENGTH % NativeArena.ALIGNMENT);
+        assertEquals(16, WindowBucketDescriptor.WINDOW_SUFFIX);
+        assertEquals(0, WindowBucketDescriptor.SUFFIX_START_OFFSET);
+        assertEquals(8, WindowBucketDescriptor.SUFFIX_END_OFFSET);
+        // One bit each.
+        assertEquals(1, WindowBucketDescriptor.SCHEDULED);
+        assertEquals(2, WindowBucketDescriptor.SUMMARY);
+        assertEquals(4, WindowBucketDescriptor.SINGLE);
+        assertEquals(8, WindowBucketDescriptor.MIXED);
+    }
+
+    @Test
+    void coGroupStageIsTheDocumentedLayout()
+    {
+        assertEquals(0, CoGroupStageDescriptor.LEFT_RECORD_OFFSET);
+        assertEquals(1, CoGroupStageDescriptor.RIGHT_RECORD_OFFSET);
+        assertEquals(2, CoGroupStageDescriptor.ROW_OFFSET_OFFSET);
+        assertEquals(3, CoGroupStageDescriptor.ROW_LENGTH_OFFSET);
+        assertEquals(4, CoGroupStageDescriptor.WIDTH);
+        assertEquals(64, CoGroupStageDescriptor.length(16));
+        final long[] stage = new long[CoGroupStageDescriptor.length(2)];
+        CoGroupStageDescriptor.put(stage, 1, 11, 12, CoGroupStageDescriptor.NO_ROW, 0);
+        assertEquals(11, CoGroupStageDescriptor.leftRecord(stage, 1));
+        assertEquals(12, CoGroupStageDescriptor.rightRecord(stage, 1));
+        assertEquals(CoGroupStageDescriptor.NO_ROW, CoGroupStageDescriptor.rowOffset(stage, 1));
+        assertEquals(0, CoGroupStageDescriptor.leftRecord(stage, 0));
+    }
 }
