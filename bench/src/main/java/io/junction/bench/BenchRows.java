@@ -16,6 +16,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A reusable row of the workload schema (key, ts, f1, f2, f3: WORKLOADS.md) whose long fields are
@@ -52,10 +53,10 @@ final class BenchRows
     /** Rewrites the row's fields in place and returns the view over it. */
     RowView set(final long key, final long ts, final long f1, final int side)
     {
-        buffer.putLong(keyIndex, key, java.nio.ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(tsIndex, ts, java.nio.ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(f1Index, f1, java.nio.ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(f2Index, key * 1_000_003L + side, java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(keyIndex, key, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(tsIndex, ts, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(f1Index, f1, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(f2Index, key * 1_000_003L + side, ByteOrder.LITTLE_ENDIAN);
         return view;
     }
 

@@ -1,5 +1,7 @@
 package io.junction.api;
 
+import java.util.Locale;
+
 /** Why an input row was not processed. Each is counted; none stops the partition. */
 public enum DeadLetterReason
 {
@@ -80,6 +82,6 @@ public enum DeadLetterReason
     /** @return a stable code for programs: the constant's name in lower case ({@code late}, {@code state_full}, ...). */
     public String code()
     {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -3,6 +3,7 @@ package io.junction.api;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One term of a pre-join filter, reading one side's row only. Immutable. Three forms:
@@ -186,14 +187,14 @@ public final class FieldFilter
             return false;
         }
         final FieldFilter that = (FieldFilter)o;
-        return java.util.Objects.equals(field, that.field) && op == that.op && values.equals(that.values) &&
+        return Objects.equals(field, that.field) && op == that.op && values.equals(that.values) &&
             alternatives.equals(that.alternatives);
     }
 
     @Override
     public int hashCode()
     {
-        return java.util.Objects.hash(field, op, values, alternatives);
+        return Objects.hash(field, op, values, alternatives);
     }
 
     @Override

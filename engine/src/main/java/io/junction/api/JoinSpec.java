@@ -6,6 +6,8 @@ import io.junction.internal.row.CompiledJoin;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * What to join, validated and compiled: kind and type, the key fields of each side, per-side
@@ -369,7 +371,7 @@ public final class JoinSpec
         appendNames(text.append("|rightRowFilters="), rightRowFilters);
         appendNames(text.append("|pairConditions="), pairConditions);
         long hash = 0xcbf29ce484222325L;
-        final byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         for (final byte b : bytes)
         {
             hash ^= b & 0xFF;
@@ -908,7 +910,7 @@ public final class JoinSpec
             }
             if (kind != JoinKind.ASOF && asof != null)
             {
-                throw new IllegalArgumentException("asof: only for asof joins, this is a " + kind.name().toLowerCase(java.util.Locale.ROOT) + " join");
+                throw new IllegalArgumentException("asof: only for asof joins, this is a " + kind.name().toLowerCase(Locale.ROOT) + " join");
             }
             if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
             {
@@ -941,7 +943,7 @@ public final class JoinSpec
         /** SPEC 2.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
         private void checkShaping()
         {
-            final String typeName = type.name().toLowerCase(java.util.Locale.ROOT);
+            final String typeName = type.name().toLowerCase(Locale.ROOT);
             final boolean outer = type.isOuter(Side.LEFT) || type.isOuter(Side.RIGHT);
             if (paddedDelaySet)
             {
@@ -991,7 +993,7 @@ public final class JoinSpec
             {
                 if (!left)
                 {
-                    throw new IllegalArgumentException("output: upsert output of a " + type.name().toLowerCase(java.util.Locale.ROOT) +
+                    throw new IllegalArgumentException("output: upsert output of a " + type.name().toLowerCase(Locale.ROOT) +
                         " join is keyed by the left row: declare leftUniqueKey");
                 }
                 return ResultKey.LEFT;
@@ -1010,7 +1012,7 @@ public final class JoinSpec
             }
             throw new IllegalArgumentException("output: upsert output needs a keyed result: declare " +
                 (left ? "rightUniqueKey" : right ? "leftUniqueKey" : "leftUniqueKey and rightUniqueKey") +
-                " (a " + type.name().toLowerCase(java.util.Locale.ROOT) + " join is keyed by both unique keys, or by one " +
+                " (a " + type.name().toLowerCase(Locale.ROOT) + " join is keyed by both unique keys, or by one " +
                 "side's when the other side's unique key lies in its join key)");
         }
 
@@ -1027,7 +1029,7 @@ public final class JoinSpec
             if (type.isSemiOrAnti())
             {
                 throw new IllegalArgumentException("coGroup: type must be inner, left, right or full (which groups are " +
-                    "called), not " + type.name().toLowerCase(java.util.Locale.ROOT));
+                    "called), not " + type.name().toLowerCase(Locale.ROOT));
             }
             if (!condition.isEmpty() || !pairConditions.isEmpty())
             {
@@ -1047,11 +1049,11 @@ public final class JoinSpec
          */
         private void checkVersioned()
         {
-            final String name = kind.name().toLowerCase(java.util.Locale.ROOT);
+            final String name = kind.name().toLowerCase(Locale.ROOT);
             if (type != JoinType.INNER && type != JoinType.LEFT)
             {
                 throw new IllegalArgumentException("type: a " + name + " join is inner or left, not " +
-                    type.name().toLowerCase(java.util.Locale.ROOT));
+                    type.name().toLowerCase(Locale.ROOT));
             }
             if (interval != null)
             {
@@ -1081,7 +1083,7 @@ public final class JoinSpec
             if (type != JoinType.INNER && type != JoinType.LEFT)
             {
                 throw new IllegalArgumentException("type: an asof join is inner or left, not " +
-                    type.name().toLowerCase(java.util.Locale.ROOT));
+                    type.name().toLowerCase(Locale.ROOT));
             }
             if (interval != null)
             {

@@ -19,6 +19,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import java.io.EOFException;
+import java.nio.BufferUnderflowException;
+import java.util.Locale;
+import java.util.OptionalLong;
 
 /**
  * The files of one operator's durable state directory and the rules for reopening them.
@@ -244,7 +248,7 @@ final class DurableState
                 }
             }
         }
-        catch (final java.nio.BufferUnderflowException | NegativeArraySizeException e)
+        catch (final BufferUnderflowException | NegativeArraySizeException e)
         {
             throw new DurableStateException(markerPath + " is malformed (truncated file list)" + ADVICE, e);
         }
@@ -341,7 +345,7 @@ final class DurableState
         {
             sums = ChunkSums.compute(path, length);
         }
-        catch (final java.io.EOFException e)
+        catch (final EOFException e)
         {
             throw new DurableStateException(path + " is shorter than its chunk sums say (truncated)" + ADVICE, e);
         }
@@ -360,7 +364,7 @@ final class DurableState
             {
                 final long at = (long)c * CHUNK_BYTES;
                 final long last = Math.min(at + CHUNK_BYTES, length) - 1;
-                throw new DurableStateException(String.format(java.util.Locale.ROOT,
+                throw new DurableStateException(String.format(Locale.ROOT,
                     "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not the %08x %s recorded at the last " +
                     "persist%s", path, c, at, last, actual[c], expected[c], MARKER, ADVICE));
             }
@@ -385,12 +389,12 @@ final class DurableState
      * @return the seed, or empty when the directory holds no marker.
      * @throws DurableStateException when the marker is damaged or of another format.
      */
-    static java.util.OptionalLong storedHashSeed(final Path directory)
+    static OptionalLong storedHashSeed(final Path directory)
     {
         final Path markerPath = directory.resolve(MARKER);
         if (!Files.exists(markerPath))
         {
-            return java.util.OptionalLong.empty();
+            return OptionalLong.empty();
         }
         final byte[] marker = read(markerPath);
         final ByteBuffer m = ByteBuffer.wrap(marker);
@@ -410,7 +414,7 @@ final class DurableState
                 ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
         }
         // magic 8, version 4, fingerprint 8, layout 8: the seed follows.
-        return java.util.OptionalLong.of(m.getLong(28));
+        return OptionalLong.of(m.getLong(28));
     }
 
     private static boolean isEmptyDirectory(final Path directory)
@@ -598,7 +602,7 @@ final class DurableState
         catch (final IOException e)
         {
             // Some platforms cannot open a directory for sync; the renames are then as durable as they get.
-            if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win"))
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
             {
                 throw e;
             }

@@ -7,6 +7,7 @@ import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 
 import java.util.List;
+import java.io.IOException;
 
 /**
  * A join operator: a plain single-threaded state machine that knows nothing of threads or rings.
@@ -194,7 +195,7 @@ public interface JoinOperator extends AutoCloseable
      * @throws java.io.IOException   when a file cannot be written or synced (the image is then not clean).
      * @throws IllegalStateException when the operator keeps its state in memory.
      */
-    default void persist() throws java.io.IOException
+    default void persist() throws IOException
     {
         throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
     }

@@ -7,6 +7,8 @@ import io.junction.api.ResultHandler;
 import io.junction.api.WindowSpec;
 import io.junction.internal.state.WindowBucketDescriptor;
 import org.agrona.ErrorHandler;
+import java.nio.file.Path;
+import java.util.OptionalLong;
 
 /** Creates the operator for a join spec. */
 public final class JoinOperators
@@ -101,7 +103,7 @@ public final class JoinOperators
      * @return the seed of the clean image there, or empty when there is none (no marker).
      * @throws DurableStateException when its marker is damaged or of another format.
      */
-    public static java.util.OptionalLong durableHashSeed(final java.nio.file.Path stateDirectory)
+    public static OptionalLong durableHashSeed(final Path stateDirectory)
     {
         return DurableState.storedHashSeed(stateDirectory);
     }

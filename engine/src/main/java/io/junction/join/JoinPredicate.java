@@ -12,6 +12,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import org.agrona.DirectBuffer;
 
 /**
  * A join's predicate applied to the row in hand: its side's pre-filter, its join key (extracted into a
@@ -192,7 +193,7 @@ final class JoinPredicate
     }
 
     /** @return the hash of the key in {@link #key}. */
-    long hash(final org.agrona.DirectBuffer bytes, final int length)
+    long hash(final DirectBuffer bytes, final int length)
     {
         return KeyHash.hash(hashSeed, bytes, 0, length);
     }

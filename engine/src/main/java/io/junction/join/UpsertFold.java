@@ -8,6 +8,8 @@ import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.junction.api.Side;
+import java.util.Arrays;
 
 /**
  * Folds a regular join's retraction changelog into upserts and deletes by result key, per step
@@ -92,8 +94,8 @@ final class UpsertFold implements ResultHandler
     {
         this.downstream = downstream;
         this.counters = counters;
-        this.leftKey = key.includes(io.junction.api.Side.LEFT) ? leftFields : null;
-        this.rightKey = key.includes(io.junction.api.Side.RIGHT) ? rightFields : null;
+        this.leftKey = key.includes(Side.LEFT) ? leftFields : null;
+        this.rightKey = key.includes(Side.RIGHT) ? rightFields : null;
     }
 
     @Override
@@ -407,16 +409,16 @@ final class UpsertFold implements ResultHandler
     private void growLines()
     {
         final int n = keyOffset.length * 2;
-        keyOffset = java.util.Arrays.copyOf(keyOffset, n);
-        keyLength = java.util.Arrays.copyOf(keyLength, n);
-        leftOffset = java.util.Arrays.copyOf(leftOffset, n);
-        leftLength = java.util.Arrays.copyOf(leftLength, n);
-        rightOffset = java.util.Arrays.copyOf(rightOffset, n);
-        rightLength = java.util.Arrays.copyOf(rightLength, n);
-        tableSlot = java.util.Arrays.copyOf(tableSlot, n);
-        keyHash = java.util.Arrays.copyOf(keyHash, n);
-        timestamp = java.util.Arrays.copyOf(timestamp, n);
-        accumulate = java.util.Arrays.copyOf(accumulate, n);
+        keyOffset = Arrays.copyOf(keyOffset, n);
+        keyLength = Arrays.copyOf(keyLength, n);
+        leftOffset = Arrays.copyOf(leftOffset, n);
+        leftLength = Arrays.copyOf(leftLength, n);
+        rightOffset = Arrays.copyOf(rightOffset, n);
+        rightLength = Arrays.copyOf(rightLength, n);
+        tableSlot = Arrays.copyOf(tableSlot, n);
+        keyHash = Arrays.copyOf(keyHash, n);
+        timestamp = Arrays.copyOf(timestamp, n);
+        accumulate = Arrays.copyOf(accumulate, n);
     }
 
     private void ensure(final int bytes)
@@ -434,7 +436,7 @@ final class UpsertFold implements ResultHandler
         {
             capacity *= 2;
         }
-        final byte[] bigger = java.util.Arrays.copyOf(data.byteArray(), capacity);
+        final byte[] bigger = Arrays.copyOf(data.byteArray(), capacity);
         data = new UnsafeBuffer(bigger);
     }
 }

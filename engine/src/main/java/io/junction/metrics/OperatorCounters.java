@@ -1,5 +1,7 @@
 package io.junction.metrics;
 
+import io.junction.api.Side;
+
 /**
  * What a join operator has counted, read by the thread that drives it (an operator used without the
  * runtime) or copied by the runtime into {@link PartitionSnapshot}s for other threads. Read-only.
@@ -26,7 +28,7 @@ public interface OperatorCounters
      * @return of {@link #expiredRows()}: a regular join's rows of that side dropped by state TTL or by
      *         {@code expire-oldest} eviction (docs/SEMANTICS.md "Visible expiry"); 0 where not counted.
      */
-    default long expiredRows(final io.junction.api.Side side)
+    default long expiredRows(final Side side)
     {
         return 0;
     }

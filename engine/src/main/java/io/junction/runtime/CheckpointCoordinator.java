@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.security.SecureRandom;
 
 /**
  * The checkpoints of one durable engine, in one place (SEMANTICS 9; the files are described in
@@ -183,7 +184,7 @@ final class CheckpointCoordinator
         try
         {
             final long seed = SeedRecord.readOrCreate(config.checkpointRoot(),
-                () -> state.hasFixedHashSeed() ? state.hashSeed() : new java.security.SecureRandom().nextLong());
+                () -> state.hasFixedHashSeed() ? state.hashSeed() : new SecureRandom().nextLong());
             if (state.hasFixedHashSeed() && state.hashSeed() != seed)
             {
                 throw new CheckpointException("junction: the checkpoint root's seed file " + file + " holds another key-hash " +

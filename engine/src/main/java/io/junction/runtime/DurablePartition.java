@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.nio.file.Files;
+import java.util.ArrayDeque;
 
 /**
  * The files of one partition in durable mode:
@@ -42,7 +44,7 @@ final class DurablePartition
     /** The newest checkpoint this partition wrote or was restored from, which per-partition pruning keeps. */
     private long ownNewest = -1;
     /** Ids of the checkpoints of this partition alone written by this process, oldest first. */
-    private final java.util.ArrayDeque<Long> partitionOnlyIds = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Long> partitionOnlyIds = new ArrayDeque<>();
 
     DurablePartition(final Path root, final int partition, final long fingerprint)
     {
@@ -264,7 +266,7 @@ final class DurablePartition
     /** @return whether the clean-close file is there (intact or not). */
     boolean hasClosed()
     {
-        return java.nio.file.Files.exists(directory.resolve(CLOSED));
+        return Files.exists(directory.resolve(CLOSED));
     }
 
     /** Deletes the clean-close file before the first mutation of reopened state: a crash then restores a checkpoint. */

@@ -9,6 +9,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
 
 /**
  * Runtime configuration of a {@link JoinEngine}. Immutable; {@code with*} return copies. Every knob
@@ -417,7 +419,7 @@ public final class EngineConfig
     static long maxDirectMemory()
     {
         long limit = Runtime.getRuntime().maxMemory();
-        for (final String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
             if (argument.startsWith("-XX:MaxDirectMemorySize="))
             {
@@ -431,7 +433,7 @@ public final class EngineConfig
     /** @return a JVM size option's bytes ({@code 512m}, {@code 2g}, {@code 1048576}), or -1 when it does not parse. */
     static long parseSize(final String text)
     {
-        final String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        final String t = text.trim().toLowerCase(Locale.ROOT);
         if (t.isEmpty())
         {
             return -1;

@@ -39,6 +39,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import com.lmax.disruptor.InsufficientCapacityException;
+import io.junction.internal.durable.OwnerOnlyFiles;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 
 /**
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
@@ -170,7 +175,10 @@ public final class JoinEngine implements AutoCloseable
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = reserveName(builder.name);
         final int partitions = config.partitions();
-        rings = new RingBuffer[partitions];
+        // A generic array cannot be created: the one unchecked cast, of an array no one else sees.
+        @SuppressWarnings("unchecked")
+        final RingBuffer<RingSlot>[] created = (RingBuffer<RingSlot>[])new RingBuffer<?>[partitions];
+        rings = created;
         workers = new PartitionWorker[partitions];
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
@@ -811,7 +819,7 @@ public final class JoinEngine implements AutoCloseable
                 {
                     return ring.tryNext();
                 }
-                catch (final com.lmax.disruptor.InsufficientCapacityException e)
+                catch (final InsufficientCapacityException e)
                 {
                     // Lost a race with another producer: try again.
                 }
@@ -833,7 +841,7 @@ public final class JoinEngine implements AutoCloseable
     {
         try
         {
-            return DirectoryLock.acquire(io.junction.internal.durable.OwnerOnlyFiles.createDirectories(config.stateRoot()),
+            return DirectoryLock.acquire(OwnerOnlyFiles.createDirectories(config.stateRoot()),
                 "the state root");
         }
         catch (final IOException e)
@@ -1150,7 +1158,7 @@ public final class JoinEngine implements AutoCloseable
             request.future.getNow(null);
             return "unknown";
         }
-        catch (final java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e)
+        catch (final CompletionException | CancellationException e)
         {
             final Throwable cause = e.getCause() != null ? e.getCause() : e;
             return cause.getMessage() != null ? cause.getMessage() : cause.toString();
@@ -1209,7 +1217,7 @@ public final class JoinEngine implements AutoCloseable
     @FunctionalInterface
     interface StateOperatorFactory
     {
-        io.junction.join.JoinOperator create(StateConfig state, ResultHandler guardedResults, DeadLetterHandler guardedDeadLetters);
+        JoinOperator create(StateConfig state, ResultHandler guardedResults, DeadLetterHandler guardedDeadLetters);
     }
 
     /** Collects what an engine needs; {@link #start()} builds and starts it. */
@@ -1432,6 +1440,6 @@ public final class JoinEngine implements AutoCloseable
     /** @return the operator type name, for reports. */
     public String operatorName()
     {
-        return spec.kind().name().toLowerCase(java.util.Locale.ROOT) + " " + spec.type().name().toLowerCase(java.util.Locale.ROOT);
+        return spec.kind().name().toLowerCase(Locale.ROOT) + " " + spec.type().name().toLowerCase(Locale.ROOT);
     }
 }

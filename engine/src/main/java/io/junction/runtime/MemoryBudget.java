@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.stream.Stream;
 
 /**
  * The state cap checked against the machine at engine start (docs/CONFIGURATION.md, SEMANTICS section 8):
@@ -49,7 +51,7 @@ final class MemoryBudget
     {
         try
         {
-            final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
             if (os instanceof com.sun.management.OperatingSystemMXBean)
             {
                 return new MemoryBudget(((com.sun.management.OperatingSystemMXBean)os).getTotalMemorySize());
@@ -150,7 +152,7 @@ final class MemoryBudget
         {
             return 0;
         }
-        try (java.util.stream.Stream<Path> files = Files.walk(root))
+        try (Stream<Path> files = Files.walk(root))
         {
             return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
         }

@@ -18,6 +18,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
+import io.junction.api.ExpiryHandler;
+import io.junction.api.ExpiryReason;
+import io.junction.internal.durable.CheckpointStore;
+import java.util.Arrays;
 
 /**
  * The consumer of one partition ring: the single writer of that partition's operator and state.
@@ -32,7 +36,7 @@ import java.util.function.IntConsumer;
  * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
  */
 final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler,
-    io.junction.api.ExpiryHandler
+    ExpiryHandler
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
@@ -368,7 +372,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
      */
     private void restore(final CheckpointRequest request)
     {
-        final io.junction.internal.durable.CheckpointStore.Checkpoint checkpoint;
+        final CheckpointStore.Checkpoint checkpoint;
         try
         {
             if (durable == null)
@@ -388,7 +392,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 if (checkpoint == null)
                 {
                     throw new CheckpointException("partition " + partition + " has no intact checkpoint at positions " +
-                        java.util.Arrays.toString(request.positions) + " in " + durable.checkpointsDirectory +
+                        Arrays.toString(request.positions) + " in " + durable.checkpointsDirectory +
                         " (those positions were committed, so their checkpoint should be there)", null);
                 }
             }
@@ -545,14 +549,14 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Visible expiry (docs/SEMANTICS.md 4.7): forwarded when the partition's result handler is also an ExpiryHandler. */
     @Override
     public void onExpired(
-        final io.junction.api.Side side, final RowView row, final long timestamp, final io.junction.api.ExpiryReason reason,
+        final Side side, final RowView row, final long timestamp, final ExpiryReason reason,
         final long step)
     {
-        if (results instanceof io.junction.api.ExpiryHandler)
+        if (results instanceof ExpiryHandler)
         {
             try
             {
-                ((io.junction.api.ExpiryHandler)results).onExpired(side, row, timestamp, reason, step);
+                ((ExpiryHandler)results).onExpired(side, row, timestamp, reason, step);
             }
             catch (final Throwable t)
             {

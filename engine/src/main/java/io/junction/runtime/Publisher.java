@@ -24,6 +24,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import io.junction.api.MultiJoinSpec;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
@@ -153,7 +156,7 @@ public final class Publisher
     private final boolean intervalCheckpoints;
     private long rowsSinceCheckpoint;
     private long lastCheckpointNanos;
-    private java.util.concurrent.CompletableFuture<CompletedCheckpoint> lastCheckpoint;
+    private CompletableFuture<CompletedCheckpoint> lastCheckpoint;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
         final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness)
@@ -907,12 +910,12 @@ public final class Publisher
     }
 
 
-    private static KeyExtractor[] inputKeys(final io.junction.api.MultiJoinSpec multi)
+    private static KeyExtractor[] inputKeys(final MultiJoinSpec multi)
     {
         final KeyExtractor[] extractors = new KeyExtractor[multi.inputs()];
         for (int i = 0; i < extractors.length; i++)
         {
-            final java.util.List<String> fields = multi.key(i);
+            final List<String> fields = multi.key(i);
             final int[] indices = new int[fields.size()];
             for (int f = 0; f < indices.length; f++)
             {

@@ -5,6 +5,7 @@ import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
+import java.util.Locale;
 
 /**
  * How an idle partition thread waits for the next event. The trade is latency against CPU: on a
@@ -44,7 +45,7 @@ public enum WaitStrategyKind
      */
     public static WaitStrategyKind fromName(final String name)
     {
-        final String normalised = name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        final String normalised = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         for (final WaitStrategyKind kind : values())
         {
             if (kind.name().equals(normalised))

@@ -14,6 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Objects;
+import java.util.Random;
 
 /** RowWriter and RowView: round trips, canonical bytes, overflow and validation of malformed bytes. */
 class RowFormatTest
@@ -99,7 +103,7 @@ class RowFormatTest
         assertEquals((double)Long.MIN_VALUE, row.getNumberAsDouble(1));
         assertTrue(row.getBoolean(3));
         assertEquals("héllo ✓", row.getString(4));
-        assertEquals("héllo ✓".getBytes(java.nio.charset.StandardCharsets.UTF_8).length, row.stringLength(4));
+        assertEquals("héllo ✓".getBytes(StandardCharsets.UTF_8).length, row.stringLength(4));
         assertEquals(FieldType.ABSENT, row.type(5));
         assertTrue(row.isNull(5));
         assertEquals(FieldType.ABSENT, row.type(6), "beyond the slots reads absent");
@@ -137,8 +141,8 @@ class RowFormatTest
 
     private static Map<String, Object> withoutNulls(final Map<String, Object> map)
     {
-        final java.util.HashMap<String, Object> copy = new java.util.HashMap<>(map);
-        copy.values().removeIf(java.util.Objects::isNull);
+        final HashMap<String, Object> copy = new HashMap<>(map);
+        copy.values().removeIf(Objects::isNull);
         return copy;
     }
 
@@ -305,7 +309,7 @@ class RowFormatTest
     @Test
     void shouldNeverThrowOnRandomBytes()
     {
-        final java.util.Random random = new java.util.Random(3);
+        final Random random = new Random(3);
         for (int i = 0; i < 20_000; i++)
         {
             final byte[] bytes = new byte[2 + random.nextInt(40)];

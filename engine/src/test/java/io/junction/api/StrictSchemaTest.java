@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.lang.reflect.Constructor;
+import java.util.Arrays;
 
 /** A schema is fixed once made: an unknown field name is an error, never a new column. */
 class StrictSchemaTest
@@ -41,7 +43,7 @@ class StrictSchemaTest
         {
             assertFalse(m.getName().equals("register"), "Schema.register is public: " + m);
         }
-        for (final java.lang.reflect.Constructor<?> c : Schema.class.getDeclaredConstructors())
+        for (final Constructor<?> c : Schema.class.getDeclaredConstructors())
         {
             assertFalse(Modifier.isPublic(c.getModifiers()), "Schema has a public constructor: " + c);
         }
@@ -71,7 +73,7 @@ class StrictSchemaTest
             tooMany[i] = "f" + i;
         }
         assertThrows(IllegalArgumentException.class, () -> Schema.of(tooMany));
-        assertEquals(Schema.MAX_FIELDS, Schema.of(java.util.Arrays.copyOf(tooMany, Schema.MAX_FIELDS)).size());
+        assertEquals(Schema.MAX_FIELDS, Schema.of(Arrays.copyOf(tooMany, Schema.MAX_FIELDS)).size());
     }
 
     @Test

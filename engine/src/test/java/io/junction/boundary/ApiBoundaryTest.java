@@ -24,6 +24,9 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.JoinSpec;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
 
 /**
  * Holds the line between the public API and the internals: no public or protected member of a public
@@ -107,9 +110,9 @@ final class ApiBoundaryTest
     }
 
     /** A deliberate violation, to prove the check finds types inside generics and arrays. */
-    abstract static class Leaky extends ArrayList<io.junction.internal.state.RowStore>
+    abstract static class Leaky extends ArrayList<RowStore>
     {
-        abstract List<io.junction.internal.time.TimerWheel[]> wheels();
+        abstract List<TimerWheel[]> wheels();
 
         abstract String fine();
     }
@@ -186,7 +189,7 @@ final class ApiBoundaryTest
     /** @return every public class (and public member class of one) of the engine outside the internal packages. */
     private static List<Class<?>> exportedClasses() throws IOException, URISyntaxException, ClassNotFoundException
     {
-        final Path root = Paths.get(io.junction.api.JoinSpec.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        final Path root = Paths.get(JoinSpec.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         final List<Class<?>> exported = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root))
         {

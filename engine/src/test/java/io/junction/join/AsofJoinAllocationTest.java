@@ -17,6 +17,7 @@ import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
 
 /**
  * The ASOF join allocates nothing per event once its state is at its steady size, in every direction and
@@ -56,7 +57,7 @@ class AsofJoinAllocationTest
             lefts[k] = IntervalTestRows.row((long)k, "L", 1L);
             rights[k] = IntervalTestRows.row((long)k, "R", 2L);
         }
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (JoinOperator join = JoinOperators.create(spec, OperatorTestHarness.SMALL_STATE, results, deadLetters))
         {
             final long[] step = {0};

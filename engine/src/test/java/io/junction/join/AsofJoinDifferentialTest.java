@@ -35,6 +35,7 @@ import static io.junction.join.ScenarioEvents.randomOp;
 import static io.junction.join.ScenarioEvents.randomValue;
 import static io.junction.join.ScenarioEvents.randomWatermarkKind;
 import static io.junction.join.ScenarioEvents.sequenceSeeds;
+import java.math.BigInteger;
 
 /**
  * The ASOF join against a brute-force model of SPEC 2.5 (docs/SEMANTICS.md section 11), over many short
@@ -385,8 +386,8 @@ class AsofJoinDifferentialTest
         /** @return F (SPEC 2.5) as an exact number, or null for "+infinity" (no tolerance, no candidate). */
         private Long finalTs(final long lts, final Right best)
         {
-            final java.math.BigInteger l = java.math.BigInteger.valueOf(lts);
-            java.math.BigInteger f;
+            final BigInteger l = BigInteger.valueOf(lts);
+            BigInteger f;
             switch (s.direction)
             {
                 case BACKWARD:
@@ -400,12 +401,12 @@ class AsofJoinDifferentialTest
                     {
                         return null;
                     }
-                    f = l.add(java.math.BigInteger.valueOf(s.tolerance));
+                    f = l.add(BigInteger.valueOf(s.tolerance));
                     break;
                 default:
                     if (best != null)
                     {
-                        f = l.add(l.subtract(java.math.BigInteger.valueOf(best.event().ts())).abs());
+                        f = l.add(l.subtract(BigInteger.valueOf(best.event().ts())).abs());
                     }
                     else if (s.tolerance == AsofSpec.UNBOUNDED)
                     {
@@ -413,7 +414,7 @@ class AsofJoinDifferentialTest
                     }
                     else
                     {
-                        f = l.add(java.math.BigInteger.valueOf(s.tolerance));
+                        f = l.add(BigInteger.valueOf(s.tolerance));
                     }
             }
             // Beyond the long range: no watermark can pass it before the end of input.
@@ -456,8 +457,8 @@ class AsofJoinDifferentialTest
             {
                 return false;
             }
-            final java.math.BigInteger d = java.math.BigInteger.valueOf(r.ts()).subtract(java.math.BigInteger.valueOf(l.ts()));
-            final boolean within = s.tolerance == AsofSpec.UNBOUNDED || d.abs().compareTo(java.math.BigInteger.valueOf(s.tolerance)) <= 0;
+            final BigInteger d = BigInteger.valueOf(r.ts()).subtract(BigInteger.valueOf(l.ts()));
+            final boolean within = s.tolerance == AsofSpec.UNBOUNDED || d.abs().compareTo(BigInteger.valueOf(s.tolerance)) <= 0;
             switch (s.direction)
             {
                 case BACKWARD:
@@ -485,9 +486,9 @@ class AsofJoinDifferentialTest
                 case FORWARD:
                     return rts < bts;
                 default:
-                    final java.math.BigInteger l = java.math.BigInteger.valueOf(lts);
-                    final int c = java.math.BigInteger.valueOf(rts).subtract(l).abs()
-                        .compareTo(java.math.BigInteger.valueOf(bts).subtract(l).abs());
+                    final BigInteger l = BigInteger.valueOf(lts);
+                    final int c = BigInteger.valueOf(rts).subtract(l).abs()
+                        .compareTo(BigInteger.valueOf(bts).subtract(l).abs());
                     return c < 0 || c == 0 && rts < bts;
             }
         }

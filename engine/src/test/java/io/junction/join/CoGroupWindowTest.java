@@ -27,6 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import com.sun.management.ThreadMXBean;
+import io.junction.api.IntervalBounds;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import org.agrona.ErrorHandler;
 
 /** The window coGroup operator (SPEC 6.4), event by event: which groups are called, with what, when, and what a failing function does. */
 class CoGroupWindowTest
@@ -298,7 +303,7 @@ class CoGroupWindowTest
     }
 
     /** A result handler that is also the runtime's kind of error handler, as the partition worker is. */
-    private static final class ErrorReportingResults implements io.junction.api.ResultHandler, org.agrona.ErrorHandler
+    private static final class ErrorReportingResults implements ResultHandler, ErrorHandler
     {
         private final List<Throwable> errors;
         int outputs;
@@ -310,7 +315,7 @@ class CoGroupWindowTest
 
         @Override
         public void onResult(
-            final ChangeKind kind, final io.junction.api.RowView left, final io.junction.api.RowView right, final long timestamp,
+            final ChangeKind kind, final RowView left, final RowView right, final long timestamp,
             final long step)
         {
             outputs++;
@@ -402,7 +407,7 @@ class CoGroupWindowTest
         assertTrue(condition.getMessage().startsWith("condition:"), condition.getMessage());
         final IllegalArgumentException interval = assertThrows(IllegalArgumentException.class,
             () -> JoinSpec.builder(JoinKind.INTERVAL, JoinType.INNER).schemas(IntervalTestRows.SCHEMA, IntervalTestRows.SCHEMA)
-                .leftKey("k").rightKey("k").interval(new io.junction.api.IntervalBounds(0, 1, true, true)).coGroup(f).build());
+                .leftKey("k").rightKey("k").interval(new IntervalBounds(0, 1, true, true)).coGroup(f).build());
         assertTrue(interval.getMessage().startsWith("coGroup:"), interval.getMessage());
         final Schema clash = Schema.of("leftCount", "id");
         final IllegalArgumentException names = assertThrows(IllegalArgumentException.class,
@@ -416,7 +421,7 @@ class CoGroupWindowTest
     @Test
     void countingAFiredWindowAllocatesNothing()
     {
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
             "this JVM does not measure the memory a thread allocates");
         final long[] counted = new long[1];
@@ -427,24 +432,24 @@ class CoGroupWindowTest
                 out.row().putLong(0, l.count()).putLong(1, r.count());
                 out.emitRow();
             }, Schema.of("l", "r")).build();
-        final io.junction.api.RowView[] rows = new io.junction.api.RowView[64];
+        final RowView[] rows = new RowView[64];
         for (int i = 0; i < rows.length; i++)
         {
             rows[i] = IntervalTestRows.row((long)(i % 8), "x" + i);
         }
         final long[] outputs = new long[1];
-        final io.junction.api.ResultHandler results = new io.junction.api.ResultHandler()
+        final ResultHandler results = new ResultHandler()
         {
             @Override
-            public void onResult(final ChangeKind kind, final io.junction.api.RowView left, final io.junction.api.RowView right,
+            public void onResult(final ChangeKind kind, final RowView left, final RowView right,
                 final long timestamp, final long step)
             {
                 outputs[0]++;
             }
 
             @Override
-            public void onCoGroupResult(final io.junction.api.RowView left, final io.junction.api.RowView right,
-                final io.junction.api.RowView row, final long windowStart, final long windowEnd, final long step)
+            public void onCoGroupResult(final RowView left, final RowView right,
+                final RowView row, final long windowStart, final long windowEnd, final long step)
             {
                 outputs[0] += row.getLong(0) + row.getLong(1);
             }

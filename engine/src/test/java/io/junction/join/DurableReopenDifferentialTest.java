@@ -301,6 +301,7 @@ class DurableReopenDifferentialTest
      * Runs the events, closing the operator and opening a new one on the same configuration before each
      * step in {@code reopenAt}, and persisting (without closing) before each step in {@code persistAt}.
      */
+    @SuppressWarnings("try") // a resource held for the duration of the block, not used in it
     static Result run(final JoinSpec spec, final StateConfig config, final List<Event> events, final int[] reopenAt,
         final int[] persistAt) throws IOException
     {

@@ -35,6 +35,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.CoGroupBuiltin;
+import io.junction.api.ResultHandler;
+import io.junction.api.RowView;
+import io.junction.api.WindowSpec;
+import io.junction.internal.durable.DirectoryLock;
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.state.BucketDescriptor;
+import io.junction.testing.Output;
+import java.io.UncheckedIOException;
+import java.util.Set;
 
 /**
  * Durable state's files and refusals: owner-only permissions, a directory left without persist (a
@@ -77,12 +87,12 @@ class DurableStateTest
     }
 
     /** Counts outputs without keeping them: a big state's padded rows would not fit a test's heap. */
-    static final class Counting implements io.junction.api.ResultHandler
+    static final class Counting implements ResultHandler
     {
         long count;
 
         @Override
-        public void onResult(final ChangeKind kind, final io.junction.api.RowView left, final io.junction.api.RowView right,
+        public void onResult(final ChangeKind kind, final RowView left, final RowView right,
             final long timestamp, final long step)
         {
             count++;
@@ -107,7 +117,7 @@ class DurableStateTest
         {
             for (final Path file : (Iterable<Path>)list::iterator)
             {
-                if (file.getFileName().toString().equals(io.junction.internal.durable.DirectoryLock.FILE_NAME))
+                if (file.getFileName().toString().equals(DirectoryLock.FILE_NAME))
                 {
                     continue;
                 }
@@ -265,8 +275,8 @@ class DurableStateTest
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(state.getParent())));
         final Map<String, byte[]> files = contents(state);
         assertEquals(index == IndexKind.HASH
-                ? java.util.Set.of("arena.dat", "index.dat", "unique-left.dat", "heap.dat", "chunks.sum", "clean")
-                : java.util.Set.of("arena.dat", "index.cmap", "unique-left.dat", "heap.dat", "chunks.sum", "clean"),
+                ? Set.of("arena.dat", "index.dat", "unique-left.dat", "heap.dat", "chunks.sum", "clean")
+                : Set.of("arena.dat", "index.cmap", "unique-left.dat", "heap.dat", "chunks.sum", "clean"),
             files.keySet());
         for (final String name : files.keySet())
         {
@@ -496,8 +506,8 @@ class DurableStateTest
     {
         final Path state = dir.resolve("state");
         final UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
-            () -> new PartitionState(CONFIG.withStateDirectory(state), io.junction.internal.state.BucketDescriptor.LENGTH,
-                false, new io.junction.internal.metrics.JoinCounters(), PartitionState.NO_ROOM).close());
+            () -> new PartitionState(CONFIG.withStateDirectory(state), BucketDescriptor.LENGTH,
+                false, new JoinCounters(), PartitionState.NO_ROOM).close());
         assertTrue(refused.getMessage().contains("memory only"), refused.getMessage());
         assertFalse(Files.exists(state), "nothing created");
     }
@@ -524,11 +534,11 @@ class DurableStateTest
         assertNotEquals(REGULAR.fingerprint(), JoinSpec.builder(JoinKind.REGULAR, JoinType.FULL).schemas(LEFT, RIGHT)
             .leftKey("k").rightKey("k").leftUniqueKey("id").stateTtl(5).build().fingerprint());
         final JoinSpec.Builder window = JoinSpec.builder(JoinKind.WINDOW, JoinType.FULL).schemas(LEFT, RIGHT)
-            .leftKey("k").rightKey("k").window(io.junction.api.WindowSpec.tumbling(10, 0));
-        assertNotEquals(window.build().fingerprint(), window.coGroup(io.junction.api.CoGroupBuiltin.COUNT).build().fingerprint(),
+            .leftKey("k").rightKey("k").window(WindowSpec.tumbling(10, 0));
+        assertNotEquals(window.build().fingerprint(), window.coGroup(CoGroupBuiltin.COUNT).build().fingerprint(),
             "a coGroup is another join than the window join");
-        assertNotEquals(window.coGroup(io.junction.api.CoGroupBuiltin.FIRST).build().fingerprint(),
-            window.coGroup(io.junction.api.CoGroupBuiltin.LAST).build().fingerprint());
+        assertNotEquals(window.coGroup(CoGroupBuiltin.FIRST).build().fingerprint(),
+            window.coGroup(CoGroupBuiltin.LAST).build().fingerprint());
         // A fixed encoding, so another JVM (or build) computes the same value.
         assertEquals(FINGERPRINT_OF_REGULAR, REGULAR.fingerprint(), Long.toHexString(REGULAR.fingerprint()));
     }
@@ -549,7 +559,7 @@ class DurableStateTest
     List<String> stepAndVersion(final int from)
     {
         final List<String> out = new ArrayList<>();
-        for (final io.junction.testing.Output o : results.since(from))
+        for (final Output o : results.since(from))
         {
             out.add(o.step() + ":" + (o.right() == null ? "null" : o.right().get("v")));
         }
@@ -678,7 +688,7 @@ class DurableStateTest
         }
         catch (final IOException e)
         {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -690,7 +700,7 @@ class DurableStateTest
         }
         catch (final IOException e)
         {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -702,7 +712,7 @@ class DurableStateTest
         }
         catch (final IOException e)
         {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -721,7 +731,7 @@ class DurableStateTest
         }
         catch (final IOException e)
         {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

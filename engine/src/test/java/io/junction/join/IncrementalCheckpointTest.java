@@ -23,6 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.RowView;
+import io.junction.internal.state.NativeArena;
 
 /**
  * Checkpoints whose cost is the state that changed (SEMANTICS 9): a persist checksums only the chunks
@@ -171,7 +173,7 @@ class IncrementalCheckpointTest
         return Math.floorMod((id + seed) * 0x9E3779B97F4A7C15L >>> 20, 50_000L);
     }
 
-    static io.junction.api.RowView row(final Side side, final long key, final long id)
+    static RowView row(final Side side, final long key, final long id)
     {
         return Rows.row(side == Side.LEFT ? DurableStateTest.LEFT : DurableStateTest.RIGHT, "k", key, "id", id, "v", "payload-" + id);
     }
@@ -187,7 +189,7 @@ class IncrementalCheckpointTest
         }
         final Path clean = dir.resolve("clean");
         DurableStateTest.copy(state, clean);
-        final long arenaRecord = io.junction.internal.state.NativeArena.HEADER_LENGTH + 1000;
+        final long arenaRecord = NativeArena.HEADER_LENGTH + 1000;
         final Object[][] damages = {
             {DurableState.ARENA, arenaRecord, "chunk 0 "},
             {DurableState.ARENA, Files.size(state.resolve(DurableState.ARENA)) - 10, "chunk " + (Files.size(state.resolve(DurableState.ARENA)) - 10) / MIB + " "},

@@ -21,6 +21,7 @@ import static io.junction.join.IntervalTestHarness.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The interval join (SPEC 2.2) driven event by event, one behaviour per test. Steps are the replay's:
@@ -1184,7 +1185,7 @@ class IntervalJoinTest
             // With tickShift 0 a tick is a millisecond, so ticks span the whole long range and
             // TimerWheel.advance's "targetTick - currentTick >= slots.length" can overflow. Runs on a
             // daemon thread: a wheel walking 2^64 ticks must fail this test, not hang the test JVM.
-            final List<String> result = new java.util.concurrent.CopyOnWriteArrayList<>();
+            final List<String> result = new CopyOnWriteArrayList<>();
             final long[] closingStep = {-1};
             final Thread worker = new Thread(() ->
             {

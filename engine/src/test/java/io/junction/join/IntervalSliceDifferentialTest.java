@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.ChangeKind;
 
 /**
  * Bounded watermark work (docs/SEMANTICS.md 3) on the interval join: the same random logs through an operator
@@ -80,8 +81,8 @@ class IntervalSliceDifferentialTest
                     final Object key = random.nextInt(30) == 0 ? null : (long)random.nextInt(keys);
                     final String id = (side == Side.LEFT ? "L" : "R") + i;
                     final Object v = (long)random.nextInt(3);
-                    whole.row(side, io.junction.api.ChangeKind.INSERT, ts, key, id, v);
-                    sliced.row(side, io.junction.api.ChangeKind.INSERT, ts, key, id, v);
+                    whole.row(side, ChangeKind.INSERT, ts, key, id, v);
+                    sliced.row(side, ChangeKind.INSERT, ts, key, id, v);
                 }
                 else
                 {

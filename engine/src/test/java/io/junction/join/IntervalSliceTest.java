@@ -13,6 +13,9 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.JoinKind;
+import java.io.IOException;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * Bounded watermark work on the interval join, case by case (docs/SEMANTICS.md 3): a watermark that closes more
@@ -145,7 +148,7 @@ class IntervalSliceTest
             {
                 h.join.persist();
             }
-            catch (final java.io.IOException e)
+            catch (final IOException e)
             {
                 throw new AssertionError(e);
             }
@@ -234,7 +237,7 @@ class IntervalSliceTest
     {
         try (IntervalTestHarness h = leftJoin(OperatorTestHarness.SMALL_STATE))
         {
-            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> h.join.sliceWatermarkWork(0));
+            Assertions.assertThrows(IllegalArgumentException.class, () -> h.join.sliceWatermarkWork(0));
         }
     }
 
@@ -242,7 +245,7 @@ class IntervalSliceTest
     void theTemporalJoinFiresWaitingRowsInSlicesAndTheUnslicedKindsDoEachWatermarkWhole()
     {
         try (VersionedTestHarness h = new VersionedTestHarness(
-            VersionedTestHarness.spec(io.junction.api.JoinKind.TEMPORAL, JoinType.LEFT).build()))
+            VersionedTestHarness.spec(JoinKind.TEMPORAL, JoinType.LEFT).build()))
         {
             h.operator().sliceWatermarkWork(1);
             h.left(10, 1L, "L1");
@@ -255,7 +258,7 @@ class IntervalSliceTest
             assertEquals(List.of("+I L1 null", "+I L2 null", "+I L3 null"), h.at(w));
         }
         try (VersionedTestHarness h = new VersionedTestHarness(
-            VersionedTestHarness.spec(io.junction.api.JoinKind.LOOKUP, JoinType.LEFT).build()))
+            VersionedTestHarness.spec(JoinKind.LOOKUP, JoinType.LEFT).build()))
         {
             h.operator().sliceWatermarkWork(1);
             h.watermark(100);

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.sun.management.ThreadMXBean;
+import io.junction.api.Side;
 
 /**
  * The multi-way join's off-heap state (docs/SEMANTICS.md section 10.4): distinct keys whose hashes collide
@@ -65,7 +67,7 @@ class MultiJoinStateTest
         }
 
         @Override
-        public void onDeadLetter(final io.junction.api.Side side, final ChangeKind kind, final RowView row, final long ts,
+        public void onDeadLetter(final Side side, final ChangeKind kind, final RowView row, final long ts,
             final long step, final DeadLetterReason reason)
         {
             throw new AssertionError("a multi-way join reports dead letters with the input index");
@@ -365,7 +367,7 @@ class MultiJoinStateTest
         final DeadLetterHandler multiDeadLetters = new DeadLetterHandler()
         {
             @Override
-            public void onDeadLetter(final io.junction.api.Side side, final ChangeKind kind, final RowView row, final long ts,
+            public void onDeadLetter(final Side side, final ChangeKind kind, final RowView row, final long ts,
                 final long step, final DeadLetterReason reason)
             {
                 throw new AssertionError("a multi-way join reports dead letters with the input index");
@@ -378,7 +380,7 @@ class MultiJoinStateTest
                 throw new AssertionError("dead letter of input " + input + ": " + reason.name() + " at " + step);
             }
         };
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (MultiJoin join = new MultiJoin(spec, StateConfig.defaults(), counting, multiDeadLetters))
         {
             long least = Long.MAX_VALUE;

@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import com.sun.management.ThreadMXBean;
+import io.junction.api.Side;
+import java.lang.management.ManagementFactory;
 
 /** The multi-way join operator event by event (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"). */
 class MultiJoinTest
@@ -53,7 +56,7 @@ class MultiJoinTest
     private final DeadLetterHandler deadLetters = new DeadLetterHandler()
     {
         @Override
-        public void onDeadLetter(final io.junction.api.Side side, final ChangeKind kind, final RowView row, final long ts,
+        public void onDeadLetter(final Side side, final ChangeKind kind, final RowView row, final long ts,
             final long step, final DeadLetterReason reason)
         {
             throw new AssertionError("a multi-way join reports dead letters with the input index");
@@ -291,8 +294,8 @@ class MultiJoinTest
                 emitted[0]++;
             }
         };
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads =
+            (ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (MultiJoin join = new MultiJoin(JoinSpec.multi(ops(JoinType.LEFT, JoinType.LEFT).build()), StateConfig.defaults(),
             counting, deadLetters))
         {

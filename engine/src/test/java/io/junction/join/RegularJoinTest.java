@@ -26,6 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.FieldType;
+import io.junction.api.IntervalBounds;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Assertions;
 
 /** The regular join's changelog, event by event (SPEC 2.1). */
 class RegularJoinTest
@@ -1442,14 +1448,14 @@ class RegularJoinTest
     static long firstWordState(final byte[] key)
     {
         final long seed = 0x9E3779B97F4A7C15L ^ key.length;
-        final long w0 = new org.agrona.concurrent.UnsafeBuffer(key).getLong(0, java.nio.ByteOrder.LITTLE_ENDIAN);
-        return io.junction.internal.row.KeyHash.mix(seed ^ w0) * 0x9E3779B97F4A7C15L;
+        final long w0 = new UnsafeBuffer(key).getLong(0, ByteOrder.LITTLE_ENDIAN);
+        return KeyHash.mix(seed ^ w0) * 0x9E3779B97F4A7C15L;
     }
 
     /** A join under the seed {@link #collidingStrings()} is constructed for (engines draw their own). */
     static JoinHarness collidingJoin(final JoinType type)
     {
-        return new JoinHarness(spec(type).build(), CONFIG.withHashSeed(io.junction.internal.row.KeyHash.DEFAULT_SEED));
+        return new JoinHarness(spec(type).build(), CONFIG.withHashSeed(KeyHash.DEFAULT_SEED));
     }
 
     /**
@@ -1462,21 +1468,21 @@ class RegularJoinTest
         final byte[] keyB = new byte[16];
         for (final byte[] key : new byte[][] {keyA, keyB})
         {
-            key[0] = io.junction.api.FieldType.STRING;
+            key[0] = FieldType.STRING;
             key[1] = 13;
         }
-        java.util.Arrays.fill(keyA, 3, 16, (byte)'a');
-        java.util.Arrays.fill(keyB, 3, 8, (byte)'b');
-        final org.agrona.concurrent.UnsafeBuffer a = new org.agrona.concurrent.UnsafeBuffer(keyA);
-        final org.agrona.concurrent.UnsafeBuffer b = new org.agrona.concurrent.UnsafeBuffer(keyB);
+        Arrays.fill(keyA, 3, 16, (byte)'a');
+        Arrays.fill(keyB, 3, 8, (byte)'b');
+        final UnsafeBuffer a = new UnsafeBuffer(keyA);
+        final UnsafeBuffer b = new UnsafeBuffer(keyB);
         // the second word of B cancels the difference of the first: the states before the last mix agree
-        b.putLong(8, firstWordState(keyA) ^ a.getLong(8, java.nio.ByteOrder.LITTLE_ENDIAN) ^ firstWordState(keyB),
-            java.nio.ByteOrder.LITTLE_ENDIAN);
-        if (io.junction.internal.row.KeyHash.hash(a, 0, 16) != io.junction.internal.row.KeyHash.hash(b, 0, 16))
+        b.putLong(8, firstWordState(keyA) ^ a.getLong(8, ByteOrder.LITTLE_ENDIAN) ^ firstWordState(keyB),
+            ByteOrder.LITTLE_ENDIAN);
+        if (KeyHash.hash(a, 0, 16) != KeyHash.hash(b, 0, 16))
         {
             return null;
         }
-        return new byte[][] {java.util.Arrays.copyOfRange(keyA, 3, 16), java.util.Arrays.copyOfRange(keyB, 3, 16)};
+        return new byte[][] {Arrays.copyOfRange(keyA, 3, 16), Arrays.copyOfRange(keyB, 3, 16)};
     }
 
     @Test
@@ -1665,8 +1671,8 @@ class RegularJoinTest
     void shouldRejectNonRegularSpec()
     {
         final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.INNER).schemas(LEFT, RIGHT)
-            .leftKey("id").rightKey("id").interval(io.junction.api.IntervalBounds.inclusive(-1, 1)).build();
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            .leftKey("id").rightKey("id").interval(IntervalBounds.inclusive(-1, 1)).build();
+        Assertions.assertThrows(IllegalArgumentException.class,
             () -> RegularJoin.create(spec, CONFIG, (k, l, r, t, s) -> {}, (s, k, r, t, st, re) -> {}, null));
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.WindowSpec;
 
 /**
  * The cost of a session row (issue 20, item 9): a row of a key's latest session, after it, or of a key with
@@ -22,7 +23,7 @@ class SessionWindowCostTest
     {
         final StateConfig config = OperatorTestHarness.SMALL_STATE.withMaxKeys(1024).withMaxLiveRows(4 * ROWS);
         try (WindowTestHarness h = new WindowTestHarness(WindowTestHarness.spec(JoinType.INNER,
-            io.junction.api.WindowSpec.session(10)).build(), config))
+            WindowSpec.session(10)).build(), config))
         {
             h.watermark(0);
             for (int i = 0; i < ROWS; i++)
@@ -49,7 +50,7 @@ class SessionWindowCostTest
     {
         final StateConfig config = OperatorTestHarness.SMALL_STATE.withMaxKeys(1024).withMaxLiveRows(4 * ROWS);
         try (WindowTestHarness h = new WindowTestHarness(WindowTestHarness.spec(JoinType.INNER,
-            io.junction.api.WindowSpec.session(10)).build(), config))
+            WindowSpec.session(10)).build(), config))
         {
             h.watermark(0);
             h.right(1, 1, "R");

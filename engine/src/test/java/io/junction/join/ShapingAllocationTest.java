@@ -16,6 +16,7 @@ import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
 
 /**
  * The padded-row delay and upsert output (SPEC 2.7) allocate nothing per event once the state is at its
@@ -50,7 +51,7 @@ class ShapingAllocationTest
             lefts[k] = IntervalTestRows.row((long)k, "L" + k, 1L);
             rights[k] = IntervalTestRows.row((long)k, "R" + k, 2L);
         }
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (JoinOperator join = JoinOperators.create(spec, OperatorTestHarness.SMALL_STATE, results, deadLetters))
         {
             final long[] step = {0};

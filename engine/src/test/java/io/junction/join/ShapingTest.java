@@ -26,6 +26,9 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.IntervalBounds;
+import io.junction.api.ResultHandler;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * SPEC 2.7 event by event: the padded-row delay's rules one at a time, the seed article's show/click case,
@@ -145,7 +148,7 @@ class ShapingTest
     }
 
     /** A result handler that also takes expiry. */
-    static final class Expiring implements io.junction.api.ResultHandler, ExpiryHandler
+    static final class Expiring implements ResultHandler, ExpiryHandler
     {
         final CollectingResultHandler results = new CollectingResultHandler(SCHEMA, SCHEMA);
         final List<String> expired = new ArrayList<>();
@@ -313,7 +316,7 @@ class ShapingTest
         assertMessage("paddedDelay must be >= 0", () -> regular(JoinType.LEFT).paddedDelay(-1).build());
         assertMessage("paddedDelay: only for regular joins", () -> JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT)
             .schemas(SCHEMA, SCHEMA).leftKey("log_id").rightKey("log_id")
-            .interval(io.junction.api.IntervalBounds.inclusive(0, 1)).paddedDelay(5).build());
+            .interval(IntervalBounds.inclusive(0, 1)).paddedDelay(5).build());
         assertMessage("output: upsert output needs a keyed result: declare leftUniqueKey and rightUniqueKey",
             () -> regular(JoinType.LEFT).output(OutputMode.UPSERT).build());
         assertMessage("output: upsert output needs a keyed result: declare rightUniqueKey",
@@ -326,7 +329,7 @@ class ShapingTest
             () -> regular(JoinType.INNER).stateTtl(10).padOnExpiry(true).build());
     }
 
-    static void assertMessage(final String prefix, final org.junit.jupiter.api.function.Executable build)
+    static void assertMessage(final String prefix, final Executable build)
     {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build);
         assertTrue(e.getMessage().startsWith(prefix), e.getMessage());

@@ -17,6 +17,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.DeadLetterHandler;
 
 /**
  * Every operator at its state limits (live rows, state bytes, key index capacity), with both key
@@ -172,7 +173,7 @@ class StateLimitsTest
         final JoinSpec spec = spec(JoinKind.REGULAR, JoinType.INNER).build();
         final StateConfig generous = BASE.withIndex(index).withHashSeed(1);
         final long indexBytes;
-        try (OperatorDriver probe = (OperatorDriver)JoinOperators.create(spec, generous, (k, l, r, ts, s) -> { }, io.junction.api.DeadLetterHandler.NONE))
+        try (OperatorDriver probe = (OperatorDriver)JoinOperators.create(spec, generous, (k, l, r, ts, s) -> { }, DeadLetterHandler.NONE))
         {
             indexBytes = probe.state.index.maxOffHeapBytes();
         }

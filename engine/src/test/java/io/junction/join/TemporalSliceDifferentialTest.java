@@ -13,6 +13,8 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinKind;
 
 /**
  * Bounded watermark work (docs/SEMANTICS.md 3) on the temporal join, as {@code IntervalSliceDifferentialTest} on
@@ -47,7 +49,7 @@ class TemporalSliceDifferentialTest
     private static long run(final JoinType type, final long seed)
     {
         final SplittableRandom random = new SplittableRandom(seed);
-        final JoinSpec spec = VersionedTestHarness.spec(io.junction.api.JoinKind.TEMPORAL, type).build();
+        final JoinSpec spec = VersionedTestHarness.spec(JoinKind.TEMPORAL, type).build();
         StateConfig config = OperatorTestHarness.SMALL_STATE;
         if (random.nextBoolean())
         {
@@ -79,9 +81,9 @@ class TemporalSliceDifferentialTest
                     final String id = (side == Side.LEFT ? "L" : "R") + i;
                     final Object v = (long)random.nextInt(3);
                     final int op = random.nextInt(10);
-                    final io.junction.api.ChangeKind kind = side == Side.LEFT || op < 4 ? io.junction.api.ChangeKind.INSERT :
-                        op < 8 ? io.junction.api.ChangeKind.UPDATE_AFTER : op < 9 ? io.junction.api.ChangeKind.DELETE :
-                        io.junction.api.ChangeKind.UPDATE_BEFORE;
+                    final ChangeKind kind = side == Side.LEFT || op < 4 ? ChangeKind.INSERT :
+                        op < 8 ? ChangeKind.UPDATE_AFTER : op < 9 ? ChangeKind.DELETE :
+                        ChangeKind.UPDATE_BEFORE;
                     whole.row(side, kind, ts, key, id, v);
                     sliced.row(side, kind, ts, key, id, v);
                 }

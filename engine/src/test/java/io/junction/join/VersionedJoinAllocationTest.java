@@ -16,6 +16,7 @@ import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
 
 /**
  * The temporal and lookup joins allocate nothing per event once their state is at its steady size:
@@ -44,7 +45,7 @@ class VersionedJoinAllocationTest
             lefts[k] = IntervalTestRows.row((long)k, "L", 1L);
             rights[k] = IntervalTestRows.row((long)k, "R", 2L);
         }
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         try (JoinOperator join = JoinOperators.create(spec, OperatorTestHarness.SMALL_STATE, results, deadLetters))
         {
             final long[] step = {0};

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import static io.junction.join.WindowTestHarness.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * The window join (SPEC 2.3) driven event by event, one behaviour per test. Steps are the replay's:
@@ -1159,11 +1160,11 @@ class WindowJoinTest
         @Test
         void aSlidingWindowWithMoreThanTheWindowsPerRowLimitIsRejected()
         {
-            final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            final IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
                 () -> WindowSpec.sliding(WindowSpec.MAX_WINDOWS_PER_ROW + 1, 1, 0));
             assertTrue(e.getMessage().contains("window.slide"), e::getMessage);
             assertTrue(e.getMessage().contains(String.valueOf(WindowSpec.MAX_WINDOWS_PER_ROW)), e::getMessage);
-            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            Assertions.assertThrows(IllegalArgumentException.class,
                 () -> WindowSpec.sliding(Long.MAX_VALUE, 1000, 0));
             assertEquals(WindowSpec.MAX_WINDOWS_PER_ROW, WindowSpec.sliding(WindowSpec.MAX_WINDOWS_PER_ROW, 1, 0).size());
             assertEquals(Long.MAX_VALUE, WindowSpec.sliding(Long.MAX_VALUE, Long.MAX_VALUE / 1000 + 1, 0).size());

@@ -26,6 +26,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.CollectingResultHandler;
 
 /**
  * The window coGroup through the running engine (SPEC 6.4, 8): with 1 and with 4 partitions a random log
@@ -229,7 +230,7 @@ class CoGroupEngineTest
                 out.emitRow();
             }, Schema.of("user", "views", "clicks"))
             .build();
-        final io.junction.api.CollectingResultHandler results = new io.junction.api.CollectingResultHandler(spec);
+        final CollectingResultHandler results = new CollectingResultHandler(spec);
         try (JoinEngine engine = JoinEngine.builder(spec).config(EngineConfig.defaults().withPartitions(2).withRingSize(1024)
             .withState(StateConfig.defaults().withMaxKeys(4096))).resultHandler(results).start())
         {
@@ -240,7 +241,7 @@ class CoGroupEngineTest
             assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("user", "bob", "page", "/a"), 4_000, 3));
             assertEquals(Publisher.PUBLISHED, publisher.endOfInput(4));
         }
-        final List<io.junction.api.CollectingResultHandler.Result> out = results.results();
+        final List<CollectingResultHandler.Result> out = results.results();
         assertEquals(1, out.size(), out.toString());
         assertEquals(Row.of("user", "ann", "views", 2L, "clicks", 1L), out.get(0).row());
         assertEquals(0, out.get(0).windowStart());

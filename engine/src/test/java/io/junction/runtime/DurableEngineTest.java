@@ -46,6 +46,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.internal.metrics.EngineBeans;
+import java.lang.management.ManagementFactory;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * The runtime side of durable state, with a test-only durable operator ({@link CountingDurableOperator})
@@ -275,8 +279,8 @@ class DurableEngineTest
             assertTrue(snapshot.maxCheckpointPauseNanos >= snapshot.lastCheckpointPauseNanos);
             assertEquals(second.pauseNanos()[0], snapshot.lastCheckpointPauseNanos);
             assertEquals(second.bytesWritten(), snapshot.lastCheckpointBytesWritten);
-            final javax.management.ObjectName bean = io.junction.internal.metrics.EngineBeans.partitionName(engine.name(), 0);
-            final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            final ObjectName bean = EngineBeans.partitionName(engine.name(), 0);
+            final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             assertEquals(2L, server.getAttribute(bean, "Checkpoints"));
             assertEquals(snapshot.lastCheckpointPauseNanos / 1000.0, (Double)server.getAttribute(bean, "LastCheckpointPauseMicros"));
             assertEquals(second.bytesWritten(), server.getAttribute(bean, "LastCheckpointBytesWritten"));

@@ -30,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Publishing to a named partition (a producer whose input is partitioned already, as a Kafka topic is):
@@ -283,11 +286,11 @@ class ExplicitPartitionPublishTest
     @Test
     void namedPartitionRowsWatermarksAndIdleMarksAllocateNothingOnTheProducer()
     {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads =
+            (ThreadMXBean)ManagementFactory.getThreadMXBean();
         final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SCHEMA, SCHEMA)
             .leftKey("k").rightKey("k").interval(IntervalBounds.inclusive(-5, 5)).build();
-        final java.util.concurrent.atomic.AtomicLong results = new java.util.concurrent.atomic.AtomicLong();
+        final AtomicLong results = new AtomicLong();
         final JoinEngine engine = JoinEngine.builder(spec)
             .config(EngineConfig.defaults().withPartitions(PARTITIONS).withRingSize(4096)
                 .withState(StateConfig.defaults().withMaxKeys(4096)))

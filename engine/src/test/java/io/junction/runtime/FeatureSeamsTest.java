@@ -42,6 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import io.junction.api.Row;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Where the runtime's features meet: idle inputs with state back-pressure, idle transitions with a
@@ -175,7 +178,7 @@ class FeatureSeamsTest
 
     /** Builds the first partition's operator from the factory given, the others as usual. */
     private static PartitionWorker.OperatorFactory firstPartition(
-        final JoinSpec spec, final java.util.function.UnaryOperator<JoinOperator> wrap)
+        final JoinSpec spec, final UnaryOperator<JoinOperator> wrap)
     {
         final AtomicInteger created = new AtomicInteger();
         return (results, deadLetters) ->
@@ -414,10 +417,10 @@ class FeatureSeamsTest
         final Publisher publisher = engine.publisher();
         engine.close();
         assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));
-        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, (io.junction.api.Row)null, 0, 1));
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, (Row)null, 0, 1));
         assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT,
-            io.junction.api.Row.of("k", 1L, "v", "x".repeat(100_000)), 0, 2));
-        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, io.junction.api.Row.of("k", 1L), 0, 3));
+            Row.of("k", 1L, "v", "x".repeat(100_000)), 0, 2));
+        assertEquals(Publisher.CLOSED, publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("k", 1L), 0, 3));
         assertEquals(0, engine.refusedRows(), "a closed engine refuses nothing: it is closed");
     }
 
@@ -677,7 +680,7 @@ class FeatureSeamsTest
     }
 
     /** The test's clock, which first runs (once) the hook a test has set, to act at the moment it is read. */
-    private java.util.function.LongSupplier clockWithHook(final AtomicReference<Runnable> onClock)
+    private LongSupplier clockWithHook(final AtomicReference<Runnable> onClock)
     {
         return () ->
         {

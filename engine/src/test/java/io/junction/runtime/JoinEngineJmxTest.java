@@ -235,6 +235,7 @@ class JoinEngineJmxTest
     }
 
     @Test
+    @SuppressWarnings("try") // a resource held for the duration of the block, not used in it
     void aSecondEngineOfTheSameNameIsRefusedUntilTheFirstCloses() throws Exception
     {
         final JoinEngine.Builder builder = JoinEngine.builder(spec(JoinKind.REGULAR)).name("jmx-dup").config(config(1))
@@ -254,6 +255,7 @@ class JoinEngineJmxTest
     }
 
     @Test
+    @SuppressWarnings("try") // a resource held for the duration of the block, not used in it
     void aNameThatJmxMustQuoteStillRegisters() throws Exception
     {
         final String name = "orders, clicks=1";

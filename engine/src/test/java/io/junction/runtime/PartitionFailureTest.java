@@ -29,6 +29,12 @@ import java.util.concurrent.locks.LockSupport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.DeadLetterReason;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * Partitions whose own error path fails, engines closed from their handlers or while a handler never
@@ -116,7 +122,7 @@ class PartitionFailureTest
             .build();
         final AtomicInteger results = new AtomicInteger();
         final AtomicInteger reported = new AtomicInteger();
-        final java.util.List<io.junction.api.DeadLetterReason> dead = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<DeadLetterReason> dead = new CopyOnWriteArrayList<>();
         final JoinEngine engine = JoinEngine.builder(spec).config(config())
             .resultHandler((kind, left, right, ts, step) -> results.incrementAndGet())
             .deadLetterHandler((side, kind, r, ts, step, reason) -> dead.add(reason))
@@ -130,9 +136,9 @@ class PartitionFailureTest
         engine.close();
         final PartitionSnapshot snapshot = engine.metrics().get(0);
         // The filter's row, and the row for one of whose pairs the condition threw: dead-lettered whole.
-        assertEquals(java.util.List.of(io.junction.api.DeadLetterReason.PREDICATE_FAILED,
-            io.junction.api.DeadLetterReason.PREDICATE_FAILED), dead);
-        assertEquals(2, snapshot.deadLetters(io.junction.api.DeadLetterReason.PREDICATE_FAILED));
+        assertEquals(List.of(DeadLetterReason.PREDICATE_FAILED,
+            DeadLetterReason.PREDICATE_FAILED), dead);
+        assertEquals(2, snapshot.deadLetters(DeadLetterReason.PREDICATE_FAILED));
         assertEquals(0, results.get(), "the left row 1 is refused whole: no pair with the right row 8 either");
         assertEquals(2, reported.get(), "the filter's and the condition's exceptions");
         assertEquals(2, snapshot.handlerErrors);
@@ -282,10 +288,10 @@ class PartitionFailureTest
         assertTrue(died.await(20, TimeUnit.SECONDS), "the death of the partition thread is reported");
         assertTrue(reported.get().getCause() instanceof AssertionError, String.valueOf(reported.get()));
         assertTrue(engine.metrics().get(0).failed, "the snapshot shows the dead partition");
-        final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        assertEquals(Boolean.TRUE, server.getAttribute(new javax.management.ObjectName(
+        final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        assertEquals(Boolean.TRUE, server.getAttribute(new ObjectName(
             "io.junction:type=JoinPartition,name=" + engine.name() + ",partition=0"), "Failed"), "JMX shows it too");
-        assertEquals(1, server.getAttribute(new javax.management.ObjectName(
+        assertEquals(1, server.getAttribute(new ObjectName(
             "io.junction:type=JoinEngine,name=" + engine.name()), "FailedPartitions"));
         assertEquals(Publisher.PARTITION_FAILED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(2, 0), 0, 1));
         assertEquals(Publisher.PARTITION_FAILED, publisher.tryPublish(Side.LEFT, ChangeKind.INSERT, buffer, 0,

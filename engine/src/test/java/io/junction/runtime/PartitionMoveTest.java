@@ -42,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.Locale;
 
 /**
  * Moving partitions between processes through a shared checkpoint root (Junction as a Kafka consumer
@@ -353,7 +354,7 @@ class PartitionMoveTest
         final List<Long> ids = checkpointIds(shared, 3);
         assertEquals(1, ids.size());
         final Path checkpoint = shared.resolve("partition-3").resolve("checkpoints").resolve(
-            String.format(java.util.Locale.ROOT, "chk-%019d", ids.get(0)));
+            String.format(Locale.ROOT, "chk-%019d", ids.get(0)));
         assertTrue(Files.isDirectory(checkpoint), checkpoint + " is where the store keeps it");
         final Path victim;
         try (Stream<Path> files = Files.walk(checkpoint))

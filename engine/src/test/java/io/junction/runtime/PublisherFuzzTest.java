@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import io.junction.api.RowView;
 
 /**
  * Fuzzes the publisher's binary-row entry point, the door every embedding service uses: well-formed
@@ -66,6 +67,7 @@ final class PublisherFuzzTest
         System.out.printf("publisher fuzz: seed %d, %d engines, %d calls%n", SEED, engines, calls);
     }
 
+    @SuppressWarnings("try") // closed early on purpose, to read what it left, inside its try block
     private static long fuzzOneEngine(final Random random, final int round)
     {
         final Schema schema = Schema.of("k", "v", "s");
@@ -167,7 +169,7 @@ final class PublisherFuzzTest
     }
 
     /** Reads every field of both rows, as a real handler would: a torn or stale row would fail here. */
-    private static void touch(final io.junction.api.RowView left, final io.junction.api.RowView right)
+    private static void touch(final RowView left, final RowView right)
     {
         if (left != null && left.validate() != null)
         {

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A state root's small files are what the engine wrote before the checkpoint coordinator and the record
@@ -90,8 +91,8 @@ class StateRootFormatTest
     private void replaceWithOld(final Path file, final List<String> lines) throws Exception
     {
         final byte[] old = oldBytes(file.getFileName().toString(), lines);
-        assertEquals(new String(old, java.nio.charset.StandardCharsets.US_ASCII),
-            new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.US_ASCII), file.toString());
+        assertEquals(new String(old, StandardCharsets.US_ASCII),
+            new String(Files.readAllBytes(file), StandardCharsets.US_ASCII), file.toString());
         Files.write(file, old);
     }
 

@@ -26,6 +26,10 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.CompareOp;
+import io.junction.api.DeadLetterReason;
+import io.junction.api.Literal;
+import io.junction.api.RowView;
 
 /**
  * The temporal and lookup joins through the runtime's durable path: a run with a state root that takes a
@@ -86,8 +90,8 @@ class TemporalDurableEngineTest
     private static JoinSpec spec(final JoinKind kind, final JoinType type)
     {
         return JoinSpec.builder(kind, type).schemas(SCHEMA, SCHEMA).leftKey("k").rightKey("k")
-            .rightFilter("v", io.junction.api.CompareOp.NE, io.junction.api.Literal.of(3))
-            .condition("v", io.junction.api.CompareOp.LE, "v").build();
+            .rightFilter("v", CompareOp.NE, Literal.of(3))
+            .condition("v", CompareOp.LE, "v").build();
     }
 
     /** Collects output and dead letters as lines that carry their step, from every partition. */
@@ -103,8 +107,8 @@ class TemporalDurableEngineTest
             this.results = new CollectingResultHandler(spec);
         }
 
-        synchronized void deadLetter(final Side side, final ChangeKind kind, final io.junction.api.RowView row, final long ts,
-            final long step, final io.junction.api.DeadLetterReason reason)
+        synchronized void deadLetter(final Side side, final ChangeKind kind, final RowView row, final long ts,
+            final long step, final DeadLetterReason reason)
         {
             deadLetters.add(step + " dead " + side + ' ' + kind.shortString() + ' ' +
                 RowCodec.decode(side == Side.LEFT ? spec.leftSchema() : spec.rightSchema(), row) + " @" + ts + ' ' + reason);

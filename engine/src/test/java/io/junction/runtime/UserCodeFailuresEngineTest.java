@@ -16,6 +16,10 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * User code that throws inside the join (a filter, a coGroup function) is counted where an operator
@@ -125,14 +129,14 @@ class UserCodeFailuresEngineTest
                 engine.publisher().publish(Side.RIGHT, ChangeKind.INSERT, Row.of("k", (long)i, "v", (long)i), 0, i);
             }
             engine.publisher().endOfInput(6);
-            final javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            final javax.management.ObjectName bean = EngineBeans.engineName("user-code-failures-jmx");
+            final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            final ObjectName bean = EngineBeans.engineName("user-code-failures-jmx");
             // metrics are published at the end of each batch: wait (bounded) until all 6 rows and the two
             // partitions' end of input are in
-            final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while ((Long)server.getAttribute(bean, "Events") < 8 && System.nanoTime() < deadline)
             {
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                LockSupport.parkNanos(100_000);
             }
             assertEquals(6L, server.getAttribute(bean, "UserCodeFailures"));
         }

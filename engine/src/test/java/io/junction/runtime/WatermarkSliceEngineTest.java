@@ -77,6 +77,7 @@ class WatermarkSliceEngineTest
     }
 
     /** @return the output per step, each step's lines sorted (the order within a step is free). */
+    @SuppressWarnings("try") // closed early on purpose, to read what it left, inside its try block
     private static Map<Long, List<String>> run(final JoinSpec spec, final long seed, final int partitions, final int slice)
     {
         final boolean temporal = spec.kind() == JoinKind.TEMPORAL;

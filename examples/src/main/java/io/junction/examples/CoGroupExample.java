@@ -32,7 +32,8 @@ public final class CoGroupExample
         JoinSpec spec = JoinSpec.builder(JoinKind.WINDOW, JoinType.LEFT)             // groups with at least one view
             .schemas(events, events).leftKey("user").rightKey("user")
             .window(WindowSpec.tumbling(60_000, 0))
-            .coGroup((views, clicks, start, end, out) -> {                         // cursors: reused, no garbage
+            .coGroup((views, clicks, start, end, out) ->
+            {                                                                        // cursors: reused, no garbage
                 views.next();                                                        // a left group has a view
                 out.row().putField(0, views.row(), 0)                                // user
                     .putLong(1, views.count()).putLong(2, clicks.count());

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import java.nio.file.Path;
 
 /** The README's feature examples, run: each must print exactly what its section says it does. */
 class FeatureExamplesTest
@@ -46,7 +47,7 @@ class FeatureExamplesTest
     }
 
     @Test
-    void aSecondEngineReopensTheStateTheFirstClosedCleanly(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    void aSecondEngineReopensTheStateTheFirstClosedCleanly(@org.junit.jupiter.api.io.TempDir final Path dir)
     {
         assertEquals(List.of("results 1", "resume after step 1"), run(() ->
         {

@@ -11,6 +11,8 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 
 /**
  * docs/SEMANTICS.md's Java blocks are the examples' marked regions, line for line, as the README's are
@@ -30,9 +32,9 @@ class SemanticsSnippetTest
     @Test
     void theAsofExamplePrintsWhatItsSectionSays()
     {
-        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        final java.io.PrintStream original = System.out;
-        try (java.io.PrintStream capture = new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8))
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final PrintStream original = System.out;
+        try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
             System.setOut(capture);
             AsofJoinExample.main(new String[0]);

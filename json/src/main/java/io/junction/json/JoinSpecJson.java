@@ -35,6 +35,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import io.junction.api.Field;
+import io.junction.api.MultiJoinSpec;
+import java.util.Collections;
+import java.util.HashSet;
 
 /**
  * Reads a join spec file ({@code *.join.json}, SPEC 1 "Join spec") into a validated {@link Parsed} spec,
@@ -57,7 +61,8 @@ import java.util.TreeSet;
  * <p>
  * Thread safe (stateless; a {@link Parsed} is immutable).
  */
-public final class JoinSpecJson {
+public final class JoinSpecJson
+{
     /** The longest spec file read, in bytes: a spec is a few hundred bytes. */
     public static final int MAX_SPEC_BYTES = 1 << 20;
     /**
@@ -90,13 +95,15 @@ public final class JoinSpecJson {
     private static final Set<String> CONDITION_FIELDS = Set.of("left", "leftOffset", "op", "right");
     private static final Set<String> SCHEMA_FIELD_FIELDS = Set.of("name", "type", "required");
 
-    private JoinSpecJson() {
+    private JoinSpecJson()
+    {
     }
 
     /**
      * A validated spec, not yet bound to a schema. Immutable.
      */
-    public static final class Parsed {
+    public static final class Parsed
+    {
         private final JoinKind kind;
         private final JoinType type;
         private final List<String> leftKey;
@@ -128,7 +135,8 @@ public final class JoinSpecJson {
         private Parsed(final JoinKind kind, final JoinType type, final List<String> leftKey, final List<String> rightKey,
             final List<String> leftUniqueKey, final List<String> rightUniqueKey, final IntervalBounds interval, final WindowSpec window, final List<FieldFilter> leftFilter,
             final List<FieldFilter> rightFilter, final List<ConditionTerm> condition,
-            final long allowedLateness, final long leftStateTtl, final long rightStateTtl) {
+            final long allowedLateness, final long leftStateTtl, final long rightStateTtl)
+        {
             this.kind = kind;
             this.type = type;
             this.leftKey = List.copyOf(leftKey);
@@ -146,19 +154,24 @@ public final class JoinSpecJson {
             this.multi = null;
             final Set<String> names = new LinkedHashSet<>(leftKey);
             names.addAll(rightKey);
-            if (leftUniqueKey != null) {
+            if (leftUniqueKey != null)
+            {
                 names.addAll(leftUniqueKey);
             }
-            if (rightUniqueKey != null) {
+            if (rightUniqueKey != null)
+            {
                 names.addAll(rightUniqueKey);
             }
-            for (final FieldFilter f : leftFilter) {
+            for (final FieldFilter f : leftFilter)
+            {
                 addFields(f, names);
             }
-            for (final FieldFilter f : rightFilter) {
+            for (final FieldFilter f : rightFilter)
+            {
                 addFields(f, names);
             }
-            for (final ConditionTerm term : condition) {
+            for (final ConditionTerm term : condition)
+            {
                 names.add(term.leftField());
                 names.add(term.rightField());
             }
@@ -166,7 +179,8 @@ public final class JoinSpecJson {
         }
 
         /** A multi-way join (SPEC 2.6). */
-        private Parsed(final MultiInputs multi) {
+        private Parsed(final MultiInputs multi)
+        {
             this.kind = JoinKind.MULTI;
             this.type = JoinType.INNER;
             this.leftKey = multi.keys.get(0);
@@ -183,15 +197,19 @@ public final class JoinSpecJson {
             this.rightStateTtl = 0;
             this.multi = multi;
             final Set<String> names = new LinkedHashSet<>();
-            for (final List<String> key : multi.keys) {
+            for (final List<String> key : multi.keys)
+            {
                 names.addAll(key);
             }
-            for (final List<FieldFilter> filters : multi.filters) {
-                for (final FieldFilter f : filters) {
+            for (final List<FieldFilter> filters : multi.filters)
+            {
+                for (final FieldFilter f : filters)
+                {
                     addFields(f, names);
                 }
             }
-            for (final String[] term : multi.conditions) {
+            for (final String[] term : multi.conditions)
+            {
                 names.add(term[0].substring(term[0].indexOf('.') + 1));
                 names.add(term[2].substring(term[2].indexOf('.') + 1));
             }
@@ -199,32 +217,41 @@ public final class JoinSpecJson {
         }
 
         /** @return a multi-way join's input names in order, or null for the binary kinds */
-        public List<String> inputNames() {
+        public List<String> inputNames()
+        {
             return multi == null ? null : multi.names;
         }
 
-        private static void addFields(final FieldFilter filter, final Set<String> names) {
-            if (filter.isAny()) {
-                for (final FieldFilter alternative : filter.alternatives()) {
+        private static void addFields(final FieldFilter filter, final Set<String> names)
+        {
+            if (filter.isAny())
+            {
+                for (final FieldFilter alternative : filter.alternatives())
+                {
                     addFields(alternative, names);
                 }
-            } else {
+            }
+            else
+            {
                 names.add(filter.field());
             }
         }
 
         /** @return the join kind */
-        public JoinKind kind() {
+        public JoinKind kind()
+        {
             return kind;
         }
 
         /** @return the built-in coGroup function of a window coGroup ({@code "coGroup"}), or null for a join */
-        public CoGroupBuiltin coGroup() {
+        public CoGroupBuiltin coGroup()
+        {
             return coGroup;
         }
 
         /** @return every field name the spec uses, each once: keys, unique keys, filter fields, condition fields */
-        public List<String> fieldNames() {
+        public List<String> fieldNames()
+        {
             return fieldNames;
         }
 
@@ -232,7 +259,8 @@ public final class JoinSpecJson {
          * @return the rows' fields as the spec's {@code "schema"} declares them (typed, checked at the
          *     publish), or null when the spec declares none (the names are then learnt from the rows)
          */
-        public Schema schema() {
+        public Schema schema()
+        {
             return schema;
         }
 
@@ -240,7 +268,8 @@ public final class JoinSpecJson {
          * @return the spec built against its declared {@link #schema()}, or without one against a schema of
          *     exactly {@link #fieldNames()}
          */
-        public JoinSpec spec() {
+        public JoinSpec spec()
+        {
             return spec(schema != null ? schema : Schema.of(fieldNames));
         }
 
@@ -250,52 +279,69 @@ public final class JoinSpecJson {
          * @throws JoinSpecException when the engine rejects the spec
          * @throws IllegalArgumentException when the schema lacks one of the spec's field names
          */
-        public JoinSpec spec(final Schema schema) {
-            for (final String name : fieldNames) {
-                if (schema.indexOf(name) < 0) {
+        public JoinSpec spec(final Schema schema)
+        {
+            for (final String name : fieldNames)
+            {
+                if (schema.indexOf(name) < 0)
+                {
                     throw new IllegalArgumentException("the schema lacks the spec's field '" + name + "'");
                 }
             }
-            if (multi != null) {
+            if (multi != null)
+            {
                 return multi.spec(schema);
             }
             final JoinSpec.Builder builder = JoinSpec.builder(kind, type).schemas(schema, schema)
                 .leftKey(leftKey.toArray(new String[0])).rightKey(rightKey.toArray(new String[0]));
-            if (leftUniqueKey != null) {
+            if (leftUniqueKey != null)
+            {
                 builder.leftUniqueKey(leftUniqueKey.toArray(new String[0]));
             }
-            if (rightUniqueKey != null) {
+            if (rightUniqueKey != null)
+            {
                 builder.rightUniqueKey(rightUniqueKey.toArray(new String[0]));
             }
-            if (interval != null) {
+            if (interval != null)
+            {
                 builder.interval(interval);
             }
-            if (window != null) {
+            if (window != null)
+            {
                 builder.window(window);
             }
-            if (asof != null) {
+            if (asof != null)
+            {
                 builder.asof(asof);
             }
-            for (final FieldFilter f : leftFilter) {
+            for (final FieldFilter f : leftFilter)
+            {
                 builder.leftFilter(f);
             }
-            for (final FieldFilter f : rightFilter) {
+            for (final FieldFilter f : rightFilter)
+            {
                 builder.rightFilter(f);
             }
-            for (final ConditionTerm term : condition) {
+            for (final ConditionTerm term : condition)
+            {
                 builder.condition(term.leftField(), term.leftOffset(), term.op(), term.rightField());
             }
             builder.allowedLateness(allowedLateness).stateTtl(Side.LEFT, leftStateTtl).stateTtl(Side.RIGHT, rightStateTtl);
-            if (coGroup != null) {
+            if (coGroup != null)
+            {
                 builder.coGroup(coGroup);
             }
-            if (paddedDelay >= 0) {
+            if (paddedDelay >= 0)
+            {
                 builder.paddedDelay(paddedDelay);
             }
             builder.output(output).padOnExpiry(padOnExpiry);
-            try {
+            try
+            {
                 return builder.build();
-            } catch (final IllegalArgumentException e) {
+            }
+            catch (final IllegalArgumentException e)
+            {
                 throw fromEngine(e);
             }
         }
@@ -309,20 +355,25 @@ public final class JoinSpecJson {
      * @throws IOException       when the file cannot be read
      * @throws JoinSpecException when the spec is rejected (too large, not UTF-8, not a valid spec)
      */
-    public static Parsed read(final Path path) throws IOException {
+    public static Parsed read(final Path path) throws IOException
+    {
         final long size = Files.size(path);
-        if (size > MAX_SPEC_BYTES) {
+        if (size > MAX_SPEC_BYTES)
+        {
             throw new JoinSpecException("spec", "file of " + size + " bytes, more than the " + MAX_SPEC_BYTES +
                 " a spec may have");
         }
         final byte[] bytes = Files.readAllBytes(path);
         final String text;
-        try {
+        try
+        {
             text = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (final CharacterCodingException e) {
+        }
+        catch (final CharacterCodingException e)
+        {
             throw new JoinSpecException("spec", "not valid UTF-8 text");
         }
         return parse(text);
@@ -335,19 +386,25 @@ public final class JoinSpecJson {
      * @return the validated spec
      * @throws JoinSpecException when the spec is rejected
      */
-    public static Parsed parse(final String json) {
-        if (json == null) {
+    public static Parsed parse(final String json)
+    {
+        if (json == null)
+        {
             throw new JoinSpecException("spec", "no spec text (null)");
         }
         final String text = !json.isEmpty() && json.charAt(0) == '\uFEFF' ? json.substring(1) : json;
-        if (text.length() > MAX_SPEC_BYTES) {
+        if (text.length() > MAX_SPEC_BYTES)
+        {
             throw new JoinSpecException("spec", "text of " + text.length() + " characters, more than the " +
                 MAX_SPEC_BYTES + " a spec may have");
         }
         final JsonNode root;
-        try {
+        try
+        {
             root = SPEC_MAPPER.readTree(text);
-        } catch (final JsonProcessingException e) {
+        }
+        catch (final JsonProcessingException e)
+        {
             final JsonLocation where = e.getLocation();
             throw new JoinSpecException("spec", "invalid JSON: " + e.getOriginalMessage() +
                 (where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr()));
@@ -362,12 +419,15 @@ public final class JoinSpecJson {
      * @return the validated spec
      * @throws JoinSpecException when the spec is rejected
      */
-    public static Parsed parse(final JsonNode root) {
-        if (root == null || !root.isObject()) {
+    public static Parsed parse(final JsonNode root)
+    {
+        if (root == null || !root.isObject())
+        {
             throw new JoinSpecException("spec", "must be a JSON object, got " + RowJson.kindOf(root));
         }
         final JsonNode joinNode = root.get("join");
-        if (joinNode != null && joinNode.isTextual() && "multi".equals(joinNode.textValue())) {
+        if (joinNode != null && joinNode.isTextual() && "multi".equals(joinNode.textValue()))
+        {
             final Parsed parsed = new Parsed(multi(root));
             declaredSchema(root, parsed);
             parsed.spec();
@@ -377,18 +437,21 @@ public final class JoinSpecJson {
 
         final String kindName = requiredString(root, "join", "");
         final JoinKind kind = JoinKind.fromName(kindName);
-        if (kind == null) {
+        if (kind == null)
+        {
             throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup, asof or multi)");
         }
         final String typeName = requiredString(root, "type", "");
         final JoinType type = JoinType.fromName(typeName);
-        if (type == null) {
+        if (type == null)
+        {
             throw new JoinSpecException("type", "unknown type '" + typeName +
                 "' (expected inner, left, right, full, semi or anti)");
         }
         final List<String> leftKey = keyFields(root, "leftKey");
         final List<String> rightKey = keyFields(root, "rightKey");
-        if (leftKey.size() != rightKey.size()) {
+        if (leftKey.size() != rightKey.size())
+        {
             throw new JoinSpecException("rightKey", "key arity mismatch: leftKey has " + leftKey.size() +
                 " field(s) " + leftKey + ", rightKey has " + rightKey.size() + " " + rightKey);
         }
@@ -396,23 +459,29 @@ public final class JoinSpecJson {
         final List<String> rightUniqueKey = uniqueKey(root, "rightUniqueKey", kind, kindName);
 
         final JsonNode intervalNode = root.get("interval");
-        if (kind == JoinKind.INTERVAL && intervalNode == null) {
+        if (kind == JoinKind.INTERVAL && intervalNode == null)
+        {
             throw new JoinSpecException("interval", "required for an interval join");
         }
         IntervalBounds interval = null;
-        if (intervalNode != null) {
-            if (kind != JoinKind.INTERVAL) {
+        if (intervalNode != null)
+        {
+            if (kind != JoinKind.INTERVAL)
+            {
                 throw new JoinSpecException("interval", "only for interval joins, this is a " + kindName + " join");
             }
             interval = interval(intervalNode);
         }
         final JsonNode windowNode = root.get("window");
-        if (kind == JoinKind.WINDOW && windowNode == null) {
+        if (kind == JoinKind.WINDOW && windowNode == null)
+        {
             throw new JoinSpecException("window", "required for a window join");
         }
         WindowSpec window = null;
-        if (windowNode != null) {
-            if (kind != JoinKind.WINDOW) {
+        if (windowNode != null)
+        {
+            if (kind != JoinKind.WINDOW)
+            {
                 throw new JoinSpecException("window", "only for window joins, this is a " + kindName + " join");
             }
             window = window(windowNode);
@@ -422,21 +491,25 @@ public final class JoinSpecJson {
         final List<FieldFilter> rightFilter = filters(root, "rightFilter");
         final List<ConditionTerm> condition = new ArrayList<>();
         final JsonNode conditionNode = root.get("condition");
-        if (conditionNode != null) {
+        if (conditionNode != null)
+        {
             requireList(conditionNode, "condition");
-            for (int i = 0; i < conditionNode.size(); i++) {
+            for (int i = 0; i < conditionNode.size(); i++)
+            {
                 final String path = "condition[" + i + "]";
                 final JsonNode term = conditionNode.get(i);
                 requireObject(term, path);
                 checkFields(term, path + ".", CONDITION_FIELDS);
                 final String left = requiredString(term, "left", path + ".");
                 final CompareOp op = op(term, path);
-                if (op == CompareOp.IN) {
+                if (op == CompareOp.IN)
+                {
                     throw new JoinSpecException(path + ".op", "'in' is for filters over a list of literals, not for conditions");
                 }
                 final String right = requiredString(term, "right", path + ".");
                 final JsonNode offset = term.get("leftOffset");
-                if (offset != null && !(offset.isNumber() && JsonNumbers.isLong(offset))) {
+                if (offset != null && !(offset.isNumber() && JsonNumbers.isLong(offset)))
+                {
                     throw new JoinSpecException(path + ".leftOffset", "must be an integer in the signed 64-bit range, got " +
                         (offset.isNumber() ? offset.asText() : RowJson.kindOf(offset)));
                 }
@@ -463,59 +536,73 @@ public final class JoinSpecJson {
      * that the list lacks rejects the spec, naming the field; comparisons of incompatible types are
      * rejected by the engine's build (type checks).
      */
-    private static void declaredSchema(final JsonNode root, final Parsed parsed) {
+    private static void declaredSchema(final JsonNode root, final Parsed parsed)
+    {
         final JsonNode node = root.get("schema");
-        if (node == null) {
+        if (node == null)
+        {
             return;
         }
-        if (!node.isArray()) {
+        if (!node.isArray())
+        {
             throw new JoinSpecException("schema", "must be an array of fields, got " + RowJson.kindOf(node));
         }
-        if (node.size() == 0) {
+        if (node.size() == 0)
+        {
             throw new JoinSpecException("schema", "declares no field; leave it out to learn the fields from the rows");
         }
-        if (node.size() > Schema.MAX_FIELDS) {
+        if (node.size() > Schema.MAX_FIELDS)
+        {
             throw new JoinSpecException("schema", "has " + node.size() + " fields, more than " + Schema.MAX_FIELDS);
         }
-        final io.junction.api.Field[] fields = new io.junction.api.Field[node.size()];
-        final Set<String> seen = new java.util.HashSet<>();
-        for (int i = 0; i < fields.length; i++) {
+        final Field[] fields = new Field[node.size()];
+        final Set<String> seen = new HashSet<>();
+        for (int i = 0; i < fields.length; i++)
+        {
             final String path = "schema[" + i + "]";
             final JsonNode field = node.get(i);
             requireObject(field, path);
             checkFields(field, path + ".", SCHEMA_FIELD_FIELDS);
             final String name = requiredString(field, "name", path + ".");
-            if (name.isEmpty()) {
+            if (name.isEmpty())
+            {
                 throw new JoinSpecException(path + ".name", "must not be empty");
             }
-            if (!seen.add(name)) {
+            if (!seen.add(name))
+            {
                 throw new JoinSpecException(path + ".name", "duplicate field '" + name + "'");
             }
             final JsonNode typeNode = field.get("type");
             final String type;
-            if (typeNode == null) {
+            if (typeNode == null)
+            {
                 type = "any";
-            } else if (typeNode.isTextual()) {
+            }
+            else if (typeNode.isTextual())
+            {
                 type = typeNode.textValue();
-            } else {
+            }
+            else
+            {
                 throw new JoinSpecException(path + ".type", "must be a string, got " + RowJson.kindOf(typeNode));
             }
-            io.junction.api.Field f;
-            switch (type) {
+            Field f;
+            switch (type)
+            {
                 case "any":
-                    f = io.junction.api.Field.any(name);
+                    f = Field.any(name);
                     break;
                 case "long":
-                    f = io.junction.api.Field.longField(name);
+                    f = Field.longField(name);
                     break;
                 case "double":
-                    f = io.junction.api.Field.doubleField(name);
+                    f = Field.doubleField(name);
                     break;
                 case "boolean":
-                    f = io.junction.api.Field.booleanField(name);
+                    f = Field.booleanField(name);
                     break;
                 case "string":
-                    f = io.junction.api.Field.string(name);
+                    f = Field.string(name);
                     break;
                 default:
                     throw new JoinSpecException(path + ".type", "unknown type '" + type
@@ -524,8 +611,10 @@ public final class JoinSpecJson {
             fields[i] = optionalBoolean(field, "required", path + ".", false) ? f.required() : f;
         }
         final Schema schema = Schema.of(fields);
-        for (final String name : parsed.fieldNames) {
-            if (schema.indexOf(name) < 0) {
+        for (final String name : parsed.fieldNames)
+        {
+            if (schema.indexOf(name) < 0)
+            {
                 throw new JoinSpecException("schema", "does not declare the spec's field '" + name + "' (declared: "
                     + schema + ")");
             }
@@ -538,7 +627,8 @@ public final class JoinSpecJson {
     private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
 
     /** A multi-way join's inputs as the spec gives them (SPEC 2.6), bound to a schema by {@link #spec(Schema)}. Immutable. */
-    private static final class MultiInputs {
+    private static final class MultiInputs
+    {
         final List<String> names;
         final List<JoinType> types;
         final List<List<String>> keys;
@@ -548,57 +638,71 @@ public final class JoinSpecJson {
         final List<String[]> conditions;
 
         MultiInputs(final List<String> names, final List<JoinType> types, final List<List<String>> keys,
-            final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions) {
+            final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions)
+        {
             this.names = List.copyOf(names);
-            this.types = java.util.Collections.unmodifiableList(new ArrayList<>(types));
+            this.types = Collections.unmodifiableList(new ArrayList<>(types));
             this.keys = List.copyOf(keys);
             this.filters = List.copyOf(filters);
             this.ttls = List.copyOf(ttls);
             this.conditions = List.copyOf(conditions);
         }
 
-        JoinSpec spec(final Schema schema) {
-            final io.junction.api.MultiJoinSpec.Builder builder = io.junction.api.MultiJoinSpec.builder(schema);
-            for (int i = 0; i < names.size(); i++) {
+        JoinSpec spec(final Schema schema)
+        {
+            final MultiJoinSpec.Builder builder = MultiJoinSpec.builder(schema);
+            for (int i = 0; i < names.size(); i++)
+            {
                 builder.input(names.get(i), null, types.get(i), keys.get(i).toArray(new String[0]));
             }
-            for (int i = 0; i < names.size(); i++) {
-                for (final FieldFilter f : filters.get(i)) {
+            for (int i = 0; i < names.size(); i++)
+            {
+                for (final FieldFilter f : filters.get(i))
+                {
                     builder.filter(names.get(i), f);
                 }
                 builder.stateTtl(names.get(i), ttls.get(i));
             }
-            for (final String[] term : conditions) {
+            for (final String[] term : conditions)
+            {
                 builder.condition(term[0], CompareOp.fromSymbol(term[1]), term[2]);
             }
-            try {
+            try
+            {
                 return JoinSpec.multi(builder.build());
-            } catch (final IllegalArgumentException e) {
+            }
+            catch (final IllegalArgumentException e)
+            {
                 final String message = String.valueOf(e.getMessage());
                 final int colon = message.indexOf(": ");
-                if (colon > 0 && !message.substring(0, colon).contains(" ")) {
+                if (colon > 0 && !message.substring(0, colon).contains(" "))
+                {
                     return rethrow(new JoinSpecException(message.substring(0, colon), message.substring(colon + 2)));
                 }
                 return rethrow(new JoinSpecException("inputs", message));
             }
         }
 
-        private static JoinSpec rethrow(final JoinSpecException e) {
+        private static JoinSpec rethrow(final JoinSpecException e)
+        {
             throw e;
         }
     }
 
     /** SPEC 2.6: {@code "join": "multi"} with {@code "inputs"} and an optional {@code "condition"} over {@code "input.field"}. */
-    private static MultiInputs multi(final JsonNode root) {
+    private static MultiInputs multi(final JsonNode root)
+    {
         checkFields(root, "", MULTI_TOP_LEVEL);
         final long defaultTtl = nonNegative(root, "stateTtl");
         final JsonNode inputs = root.get("inputs");
-        if (inputs == null) {
+        if (inputs == null)
+        {
             throw new JoinSpecException("inputs", "required for a multi-way join");
         }
         requireList(inputs, "inputs");
-        if (inputs.size() < 2 || inputs.size() > io.junction.api.MultiJoinSpec.MAX_INPUTS) {
-            throw new JoinSpecException("inputs", "a multi-way join has 2 to " + io.junction.api.MultiJoinSpec.MAX_INPUTS +
+        if (inputs.size() < 2 || inputs.size() > MultiJoinSpec.MAX_INPUTS)
+        {
+            throw new JoinSpecException("inputs", "a multi-way join has 2 to " + MultiJoinSpec.MAX_INPUTS +
                 " inputs, not " + inputs.size());
         }
         final List<String> names = new ArrayList<>();
@@ -606,35 +710,44 @@ public final class JoinSpecJson {
         final List<List<String>> keys = new ArrayList<>();
         final List<List<FieldFilter>> filters = new ArrayList<>();
         final List<Long> ttls = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
+        for (int i = 0; i < inputs.size(); i++)
+        {
             final String path = "inputs[" + i + "]";
             final JsonNode input = inputs.get(i);
             requireObject(input, path);
             checkFields(input, path + ".", MULTI_INPUT_FIELDS);
             final String name = requiredString(input, "name", path + ".");
-            if (name.isEmpty() || name.indexOf('.') >= 0) {
+            if (name.isEmpty() || name.indexOf('.') >= 0)
+            {
                 throw new JoinSpecException(path + ".name", "must be a non-empty name without '.', got '" + name + "'");
             }
-            if (names.contains(name)) {
+            if (names.contains(name))
+            {
                 throw new JoinSpecException(path + ".name", "duplicate input name '" + name + "'");
             }
             names.add(name);
             final JsonNode typeNode = input.get("type");
-            if (i == 0) {
-                if (typeNode != null) {
+            if (i == 0)
+            {
+                if (typeNode != null)
+                {
                     throw new JoinSpecException(path + ".type", "the first input has no type (it is joined to nothing)");
                 }
                 types.add(null);
-            } else {
+            }
+            else
+            {
                 final String typeName = requiredString(input, "type", path + ".");
                 final JoinType type = JoinType.fromName(typeName);
-                if (type != JoinType.INNER && type != JoinType.LEFT) {
+                if (type != JoinType.INNER && type != JoinType.LEFT)
+                {
                     throw new JoinSpecException(path + ".type", "unknown type '" + typeName + "' (expected inner or left)");
                 }
                 types.add(type);
             }
             final List<String> key = keyFields(input, "key", path + ".");
-            if (i > 0 && key.size() != keys.get(0).size()) {
+            if (i > 0 && key.size() != keys.get(0).size())
+            {
                 throw new JoinSpecException(path + ".key", "key arity mismatch: inputs[0].key has " + keys.get(0).size() +
                     " field(s) " + keys.get(0) + ", this input has " + key.size() + " " + key);
             }
@@ -644,22 +757,26 @@ public final class JoinSpecJson {
         }
         final List<String[]> conditions = new ArrayList<>();
         final JsonNode conditionNode = root.get("condition");
-        if (conditionNode != null) {
+        if (conditionNode != null)
+        {
             requireList(conditionNode, "condition");
-            for (int i = 0; i < conditionNode.size(); i++) {
+            for (int i = 0; i < conditionNode.size(); i++)
+            {
                 final String path = "condition[" + i + "]";
                 final JsonNode term = conditionNode.get(i);
                 requireObject(term, path);
                 checkFields(term, path + ".", MULTI_CONDITION_FIELDS);
                 final String left = requiredString(term, "left", path + ".");
                 final CompareOp op = op(term, path);
-                if (op == CompareOp.IN) {
+                if (op == CompareOp.IN)
+                {
                     throw new JoinSpecException(path + ".op", "'in' is for filters over a list of literals, not for conditions");
                 }
                 final String right = requiredString(term, "right", path + ".");
                 final int leftInput = conditionInput(left, names, path + ".left");
                 final int rightInput = conditionInput(right, names, path + ".right");
-                if (leftInput == 0 && rightInput == 0) {
+                if (leftInput == 0 && rightInput == 0)
+                {
                     throw new JoinSpecException(path, "names the first input '" + names.get(0) +
                         "' alone (it has no ON clause: use its filter)");
                 }
@@ -669,32 +786,40 @@ public final class JoinSpecJson {
         return new MultiInputs(names, types, keys, filters, ttls, conditions);
     }
 
-    private static int conditionInput(final String operand, final List<String> names, final String path) {
+    private static int conditionInput(final String operand, final List<String> names, final String path)
+    {
         final int dot = operand.indexOf('.');
-        if (dot <= 0 || dot == operand.length() - 1) {
+        if (dot <= 0 || dot == operand.length() - 1)
+        {
             throw new JoinSpecException(path, "must be \"input.field\", got '" + operand + "'");
         }
         final int input = names.indexOf(operand.substring(0, dot));
-        if (input < 0) {
+        if (input < 0)
+        {
             throw new JoinSpecException(path, "unknown input '" + operand.substring(0, dot) + "' (inputs: " + names + ")");
         }
         return input;
     }
 
     /** SEMANTICS 6.4: {@code "coGroup": "count"} names a built-in function; window joins only. */
-    private static CoGroupBuiltin coGroup(final JsonNode root, final JoinKind kind, final String kindName) {
+    private static CoGroupBuiltin coGroup(final JsonNode root, final JoinKind kind, final String kindName)
+    {
         final JsonNode node = root.get("coGroup");
-        if (node == null) {
+        if (node == null)
+        {
             return null;
         }
-        if (kind != JoinKind.WINDOW) {
+        if (kind != JoinKind.WINDOW)
+        {
             throw new JoinSpecException("coGroup", "only for window joins, this is a " + kindName + " join");
         }
-        if (!node.isTextual()) {
+        if (!node.isTextual())
+        {
             throw new JoinSpecException("coGroup", "must be a string naming a built-in function, got " + RowJson.kindOf(node));
         }
         final CoGroupBuiltin builtin = CoGroupBuiltin.fromName(node.textValue());
-        if (builtin == null) {
+        if (builtin == null)
+        {
             throw new JoinSpecException("coGroup", "unknown function '" + node.textValue() + "' (expected one of " +
                 String.join(", ", CoGroupBuiltin.names()) + ")");
         }
@@ -706,42 +831,52 @@ public final class JoinSpecJson {
      * required for asof joins and only for them; {@code direction} required, {@code tolerance} (ms, >= 0)
      * absent or null for none, {@code emit} {@code final} when absent.
      */
-    private static AsofSpec asof(final JsonNode root, final JoinKind kind, final String kindName) {
+    private static AsofSpec asof(final JsonNode root, final JoinKind kind, final String kindName)
+    {
         final JsonNode node = root.get("asof");
-        if (node == null) {
-            if (kind == JoinKind.ASOF) {
+        if (node == null)
+        {
+            if (kind == JoinKind.ASOF)
+            {
                 throw new JoinSpecException("asof", "required for an asof join ({\"direction\": \"backward\" | \"forward\" | " +
                     "\"nearest\", \"tolerance\": T, \"emit\": \"final\" | \"eager\"})");
             }
             return null;
         }
-        if (kind != JoinKind.ASOF) {
+        if (kind != JoinKind.ASOF)
+        {
             throw new JoinSpecException("asof", "only for asof joins, this is a " + kindName + " join");
         }
         requireObject(node, "asof");
         checkFields(node, "asof.", ASOF_FIELDS);
         final String directionName = requiredString(node, "direction", "asof.");
         final AsofSpec.Direction direction = AsofSpec.Direction.fromName(directionName);
-        if (direction == null) {
+        if (direction == null)
+        {
             throw new JoinSpecException("asof.direction", "unknown direction '" + directionName +
                 "' (expected backward, forward or nearest)");
         }
         AsofSpec asof = AsofSpec.of(direction);
         final JsonNode tolerance = node.get("tolerance");
-        if (tolerance != null && !tolerance.isNull()) {
+        if (tolerance != null && !tolerance.isNull())
+        {
             final long millis = toLong(tolerance, "asof.tolerance");
-            if (millis < 0) {
+            if (millis < 0)
+            {
                 throw new JoinSpecException("asof.tolerance", "must be >= 0, got " + millis);
             }
             asof = asof.withTolerance(millis);
         }
         final JsonNode emitNode = node.get("emit");
-        if (emitNode != null) {
-            if (!emitNode.isTextual()) {
+        if (emitNode != null)
+        {
+            if (!emitNode.isTextual())
+            {
                 throw new JoinSpecException("asof.emit", "must be a string (final or eager), got " + RowJson.kindOf(emitNode));
             }
             final AsofSpec.Emit emit = AsofSpec.Emit.fromName(emitNode.textValue());
-            if (emit == null) {
+            if (emit == null)
+            {
                 throw new JoinSpecException("asof.emit", "unknown emission mode '" + emitNode.textValue() + "' (expected final or eager)");
             }
             asof = asof.withEmit(emit);
@@ -749,25 +884,32 @@ public final class JoinSpecJson {
         return asof;
     }
 
-    private static IntervalBounds interval(final JsonNode node) {
+    private static IntervalBounds interval(final JsonNode node)
+    {
         requireObject(node, "interval");
         checkFields(node, "interval.", INTERVAL_FIELDS);
         final long lower = requiredLong(node, "lower", "interval.");
         final long upper = requiredLong(node, "upper", "interval.");
         final boolean lowerInclusive = optionalBoolean(node, "lowerInclusive", "interval.", true);
         final boolean upperInclusive = optionalBoolean(node, "upperInclusive", "interval.", true);
-        try {
+        try
+        {
             return new IntervalBounds(lower, upper, lowerInclusive, upperInclusive);
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new JoinSpecException("interval", e.getMessage());
         }
     }
 
-    private static WindowSpec window(final JsonNode node) {
+    private static WindowSpec window(final JsonNode node)
+    {
         requireObject(node, "window");
         final String kind = requiredString(node, "kind", "window.");
-        try {
-            switch (kind) {
+        try
+        {
+            switch (kind)
+            {
                 case "tumbling":
                     checkFields(node, "window.", TUMBLING_FIELDS);
                     return WindowSpec.tumbling(requiredLong(node, "size", "window."),
@@ -783,26 +925,34 @@ public final class JoinSpecJson {
                     throw new JoinSpecException("window.kind", "unknown window kind '" + kind +
                         "' (expected tumbling, sliding or session)");
             }
-        } catch (final JoinSpecException e) {
+        }
+        catch (final JoinSpecException e)
+        {
             throw e;
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw fromEngine(e);
         }
     }
 
-    private static List<FieldFilter> filters(final JsonNode root, final String name) {
+    private static List<FieldFilter> filters(final JsonNode root, final String name)
+    {
         return filters(root, name, "");
     }
 
-    private static List<FieldFilter> filters(final JsonNode root, final String field, final String prefix) {
+    private static List<FieldFilter> filters(final JsonNode root, final String field, final String prefix)
+    {
         final String name = prefix + field;
         final List<FieldFilter> result = new ArrayList<>();
         final JsonNode array = root.get(field);
-        if (array == null) {
+        if (array == null)
+        {
             return result;
         }
         requireList(array, name);
-        for (int i = 0; i < array.size(); i++) {
+        for (int i = 0; i < array.size(); i++)
+        {
             result.add(filter(array.get(i), name + "[" + i + "]", 0));
         }
         return result;
@@ -814,20 +964,25 @@ public final class JoinSpecJson {
      *
      * @param depth how many {@code any} enclose the term
      */
-    private static FieldFilter filter(final JsonNode term, final String path, final int depth) {
+    private static FieldFilter filter(final JsonNode term, final String path, final int depth)
+    {
         requireObject(term, path);
         final JsonNode any = term.get("any");
-        if (any != null) {
+        if (any != null)
+        {
             checkFields(term, path + ".", ANY_FIELDS);
             requireList(any, path + ".any");
-            if (any.isEmpty()) {
+            if (any.isEmpty())
+            {
                 throw new JoinSpecException(path + ".any", "at least one filter is required");
             }
-            if (depth + 1 > FieldFilter.MAX_DEPTH) {
+            if (depth + 1 > FieldFilter.MAX_DEPTH)
+            {
                 throw new JoinSpecException(path + ".any", "nested more than " + FieldFilter.MAX_DEPTH + " levels deep");
             }
             final List<FieldFilter> alternatives = new ArrayList<>();
-            for (int i = 0; i < any.size(); i++) {
+            for (int i = 0; i < any.size(); i++)
+            {
                 alternatives.add(filter(any.get(i), path + ".any[" + i + "]", depth + 1));
             }
             return FieldFilter.any(alternatives);
@@ -836,78 +991,100 @@ public final class JoinSpecJson {
         final String field = requiredString(term, "field", path + ".");
         final CompareOp op = op(term, path);
         final JsonNode value = term.get("value");
-        if (value == null) {
+        if (value == null)
+        {
             throw new JoinSpecException(path + ".value", op == CompareOp.IN ? "required (a list of literals)"
                 : "required (use null for a null literal)");
         }
-        if (op == CompareOp.IN) {
-            if (!value.isArray()) {
+        if (op == CompareOp.IN)
+        {
+            if (!value.isArray())
+            {
                 throw new JoinSpecException(path + ".value", "op 'in' needs a list of literals, got " + RowJson.kindOf(value));
             }
             requireList(value, path + ".value");
-            if (value.isEmpty()) {
+            if (value.isEmpty())
+            {
                 throw new JoinSpecException(path + ".value", "an 'in' list needs at least one literal");
             }
             final List<Literal> literals = new ArrayList<>();
-            for (int i = 0; i < value.size(); i++) {
+            for (int i = 0; i < value.size(); i++)
+            {
                 literals.add(literal(value.get(i), path + ".value[" + i + "]"));
             }
             return FieldFilter.in(field, literals);
         }
-        if (value.isArray()) {
+        if (value.isArray())
+        {
             throw new JoinSpecException(path + ".value", "a list of literals needs op 'in', not '" + op.symbol() + "'");
         }
         return new FieldFilter(field, op, literal(value, path + ".value"));
     }
 
-    private static Literal literal(final JsonNode value, final String path) {
-        if (value.isNull()) {
+    private static Literal literal(final JsonNode value, final String path)
+    {
+        if (value.isNull())
+        {
             return Literal.ofNull();
         }
-        if (value.isBoolean()) {
+        if (value.isBoolean())
+        {
             return Literal.of(value.booleanValue());
         }
-        if (value.isTextual()) {
+        if (value.isTextual())
+        {
             return Literal.of(value.textValue());
         }
-        if (value.isNumber() && JsonNumbers.isLong(value)) {
+        if (value.isNumber() && JsonNumbers.isLong(value))
+        {
             return Literal.of(JsonNumbers.longValue(value));
         }
-        if (value.isNumber() && Double.isFinite(value.doubleValue())) {
+        if (value.isNumber() && Double.isFinite(value.doubleValue()))
+        {
             return Literal.of(value.doubleValue());
         }
         throw new JoinSpecException(path, "must be a string, number, boolean or null, got " + RowJson.kindOf(value));
     }
 
-    private static CompareOp op(final JsonNode term, final String path) {
+    private static CompareOp op(final JsonNode term, final String path)
+    {
         final String symbol = requiredString(term, "op", path + ".");
         final CompareOp op = CompareOp.fromSymbol(symbol);
-        if (op == null) {
+        if (op == null)
+        {
             throw new JoinSpecException(path + ".op", "unknown op '" + symbol + "' (expected one of == != < <= > >= in)");
         }
         return op;
     }
 
     /** SPEC 2.7: {@code paddedDelay}, {@code output}, {@code padOnExpiry} (the engine checks the join types). */
-    private static void shaping(final JsonNode root, final Parsed parsed, final JoinKind kind, final String kindName) {
-        for (final String name : List.of("paddedDelay", "output", "padOnExpiry")) {
-            if (root.has(name) && kind != JoinKind.REGULAR) {
+    private static void shaping(final JsonNode root, final Parsed parsed, final JoinKind kind, final String kindName)
+    {
+        for (final String name : List.of("paddedDelay", "output", "padOnExpiry"))
+        {
+            if (root.has(name) && kind != JoinKind.REGULAR)
+            {
                 throw new JoinSpecException(name, "only for regular joins, this is a " + kindName + " join");
             }
         }
-        if (root.has("paddedDelay")) {
-            if (root.get("paddedDelay").isNull()) {
+        if (root.has("paddedDelay"))
+        {
+            if (root.get("paddedDelay").isNull())
+            {
                 throw new JoinSpecException("paddedDelay", "must be an integer (ms), got null");
             }
             parsed.paddedDelay = nonNegative(root, "paddedDelay");
         }
         final JsonNode output = root.get("output");
-        if (output != null) {
-            if (!output.isTextual()) {
+        if (output != null)
+        {
+            if (!output.isTextual())
+            {
                 throw new JoinSpecException("output", "must be a string, got " + RowJson.kindOf(output));
             }
             final OutputMode mode = OutputMode.fromName(output.textValue());
-            if (mode == null) {
+            if (mode == null)
+            {
                 throw new JoinSpecException("output", "unknown output '" + output.textValue() + "' (expected retract or upsert)");
             }
             parsed.output = mode;
@@ -917,41 +1094,52 @@ public final class JoinSpecJson {
 
     /** @return the declared unique key, or null when the spec declares none. */
     private static List<String> uniqueKey(final JsonNode root, final String name, final JoinKind kind,
-        final String kindName) {
-        if (root.get(name) == null) {
+        final String kindName)
+    {
+        if (root.get(name) == null)
+        {
             return null;
         }
-        if (kind != JoinKind.REGULAR) {
+        if (kind != JoinKind.REGULAR)
+        {
             throw new JoinSpecException(name, "only for regular joins, this is a " + kindName + " join");
         }
         final List<String> fields = keyFields(root, name);
         final Set<String> seen = new LinkedHashSet<>();
-        for (int i = 0; i < fields.size(); i++) {
-            if (!seen.add(fields.get(i))) {
+        for (int i = 0; i < fields.size(); i++)
+        {
+            if (!seen.add(fields.get(i)))
+            {
                 throw new JoinSpecException(name + "[" + i + "]", "duplicate field '" + fields.get(i) + "'");
             }
         }
         return fields;
     }
 
-    private static List<String> keyFields(final JsonNode root, final String name) {
+    private static List<String> keyFields(final JsonNode root, final String name)
+    {
         return keyFields(root, name, "");
     }
 
-    private static List<String> keyFields(final JsonNode root, final String member, final String prefix) {
+    private static List<String> keyFields(final JsonNode root, final String member, final String prefix)
+    {
         final String name = prefix + member;
         final JsonNode array = root.get(member);
-        if (array == null) {
+        if (array == null)
+        {
             throw new JoinSpecException(name, "required");
         }
         requireList(array, name);
-        if (array.isEmpty()) {
+        if (array.isEmpty())
+        {
             throw new JoinSpecException(name, "at least one key field is required");
         }
         final List<String> fields = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
+        for (int i = 0; i < array.size(); i++)
+        {
             final JsonNode field = array.get(i);
-            if (!field.isTextual()) {
+            if (!field.isTextual())
+            {
                 throw new JoinSpecException(name + "[" + i + "]", "must be a field name (string), got " + RowJson.kindOf(field));
             }
             fields.add(field.textValue());
@@ -960,73 +1148,94 @@ public final class JoinSpecJson {
     }
 
     /** @return a side's state TTL: its own field when given, else {@code stateTtl} (both sides), else 0. */
-    private static long stateTtl(final JsonNode root, final String sideField) {
+    private static long stateTtl(final JsonNode root, final String sideField)
+    {
         return root.has(sideField) ? nonNegative(root, sideField) : nonNegative(root, "stateTtl");
     }
 
-    private static long nonNegative(final JsonNode root, final String name) {
+    private static long nonNegative(final JsonNode root, final String name)
+    {
         return nonNegative(root, name, "");
     }
 
-    private static long nonNegative(final JsonNode root, final String name, final String prefix) {
+    private static long nonNegative(final JsonNode root, final String name, final String prefix)
+    {
         final long value = optionalLong(root, name, prefix, 0);
-        if (value < 0) {
+        if (value < 0)
+        {
             throw new JoinSpecException(prefix + name, "must be >= 0, got " + value);
         }
         return value;
     }
 
-    private static void checkFields(final JsonNode node, final String prefix, final Set<String> allowed) {
-        for (final Map.Entry<String, JsonNode> field : node.properties()) {
-            if (!allowed.contains(field.getKey())) {
+    private static void checkFields(final JsonNode node, final String prefix, final Set<String> allowed)
+    {
+        for (final Map.Entry<String, JsonNode> field : node.properties())
+        {
+            if (!allowed.contains(field.getKey()))
+            {
                 throw new JoinSpecException(prefix + field.getKey(), "unknown field (allowed here: " +
                     String.join(", ", new TreeSet<>(allowed)) + ")");
             }
         }
     }
 
-    private static void requireObject(final JsonNode node, final String path) {
-        if (!node.isObject()) {
+    private static void requireObject(final JsonNode node, final String path)
+    {
+        if (!node.isObject())
+        {
             throw new JoinSpecException(path, "must be an object, got " + RowJson.kindOf(node));
         }
     }
 
-    private static void requireList(final JsonNode node, final String path) {
-        if (!node.isArray()) {
+    private static void requireList(final JsonNode node, final String path)
+    {
+        if (!node.isArray())
+        {
             throw new JoinSpecException(path, "must be an array, got " + RowJson.kindOf(node));
         }
-        if (node.size() > MAX_TERMS) {
+        if (node.size() > MAX_TERMS)
+        {
             throw new JoinSpecException(path, node.size() + " entries, more than the " + MAX_TERMS + " allowed");
         }
     }
 
-    private static String requiredString(final JsonNode parent, final String name, final String prefix) {
+    private static String requiredString(final JsonNode parent, final String name, final String prefix)
+    {
         final JsonNode node = parent.get(name);
-        if (node == null) {
+        if (node == null)
+        {
             throw new JoinSpecException(prefix + name, "required");
         }
-        if (!node.isTextual()) {
+        if (!node.isTextual())
+        {
             throw new JoinSpecException(prefix + name, "must be a string, got " + RowJson.kindOf(node));
         }
         return node.textValue();
     }
 
-    private static long requiredLong(final JsonNode parent, final String name, final String prefix) {
+    private static long requiredLong(final JsonNode parent, final String name, final String prefix)
+    {
         final JsonNode node = parent.get(name);
-        if (node == null) {
+        if (node == null)
+        {
             throw new JoinSpecException(prefix + name, "required");
         }
         return toLong(node, prefix + name);
     }
 
-    private static long optionalLong(final JsonNode parent, final String name, final String prefix, final long dflt) {
+    private static long optionalLong(final JsonNode parent, final String name, final String prefix, final long dflt)
+    {
         final JsonNode node = parent.get(name);
         return node == null ? dflt : toLong(node, prefix + name);
     }
 
-    private static long toLong(final JsonNode node, final String path) {
-        if (node.isNumber()) {
-            if (JsonNumbers.isLong(node)) {
+    private static long toLong(final JsonNode node, final String path)
+    {
+        if (node.isNumber())
+        {
+            if (JsonNumbers.isLong(node))
+            {
                 return JsonNumbers.longValue(node);
             }
             throw new JoinSpecException(path, "must be an integer in the signed 64-bit range, got " + node.asText());
@@ -1034,27 +1243,33 @@ public final class JoinSpecJson {
         throw new JoinSpecException(path, "must be an integer (ms), got " + RowJson.kindOf(node));
     }
 
-    private static boolean optionalBoolean(final JsonNode parent, final String name, final String prefix, final boolean dflt) {
+    private static boolean optionalBoolean(final JsonNode parent, final String name, final String prefix, final boolean dflt)
+    {
         final JsonNode node = parent.get(name);
-        if (node == null) {
+        if (node == null)
+        {
             return dflt;
         }
-        if (!node.isBoolean()) {
+        if (!node.isBoolean())
+        {
             throw new JoinSpecException(prefix + name, "must be true or false, got " + RowJson.kindOf(node));
         }
         return node.booleanValue();
     }
 
     /** Re-labels an engine validation error with the field path it starts with, when it names one. */
-    private static JoinSpecException fromEngine(final IllegalArgumentException e) {
+    private static JoinSpecException fromEngine(final IllegalArgumentException e)
+    {
         final String message = String.valueOf(e.getMessage());
         int end = 0;
-        while (end < message.length() && (Character.isJavaIdentifierPart(message.charAt(end)) || message.charAt(end) == '.')) {
+        while (end < message.length() && (Character.isJavaIdentifierPart(message.charAt(end)) || message.charAt(end) == '.'))
+        {
             end++;
         }
         final String head = message.substring(0, end);
         final String top = head.contains(".") ? head.substring(0, head.indexOf('.')) : head;
-        if (TOP_LEVEL.contains(top)) {
+        if (TOP_LEVEL.contains(top))
+        {
             final String rest = message.substring(end).replaceFirst("^\\s*:?\\s*", "");
             return new JoinSpecException(head, rest);
         }

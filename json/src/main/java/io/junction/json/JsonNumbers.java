@@ -14,22 +14,27 @@ import java.math.BigDecimal;
  * non-integer numbers as {@link BigDecimal}: a double would already have rounded
  * {@code 9007199254740993.0} to {@code 9007199254740992}. Thread safe (stateless).
  */
-public final class JsonNumbers {
+public final class JsonNumbers
+{
     private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
-    private JsonNumbers() {
+    private JsonNumbers()
+    {
     }
 
     /**
      * @param node a number node
      * @return true when the rule makes it a long ({@link #longValue}), false when a double ({@link #doubleValue})
      */
-    public static boolean isLong(final JsonNode node) {
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
+    public static boolean isLong(final JsonNode node)
+    {
+        if (node.isIntegralNumber() && node.canConvertToLong())
+        {
             return true;
         }
-        if (!node.isIntegralNumber() && isExactLong(node.decimalValue())) {
+        if (!node.isIntegralNumber() && isExactLong(node.decimalValue()))
+        {
             return true;
         }
         return isLongValued(node.doubleValue());
@@ -39,13 +44,17 @@ public final class JsonNumbers {
      * @param node a number node for which {@link #isLong} is true
      * @return its long value
      */
-    public static long longValue(final JsonNode node) {
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
+    public static long longValue(final JsonNode node)
+    {
+        if (node.isIntegralNumber() && node.canConvertToLong())
+        {
             return node.longValue();
         }
-        if (!node.isIntegralNumber()) {
+        if (!node.isIntegralNumber())
+        {
             final BigDecimal exact = node.decimalValue();
-            if (isExactLong(exact)) {
+            if (isExactLong(exact))
+            {
                 return exact.longValueExact();
             }
         }
@@ -56,7 +65,8 @@ public final class JsonNumbers {
      * @param node a number node
      * @return the nearest double (infinite when the number is outside the double range)
      */
-    public static double doubleValue(final JsonNode node) {
+    public static double doubleValue(final JsonNode node)
+    {
         return node.doubleValue();
     }
 
@@ -64,13 +74,16 @@ public final class JsonNumbers {
      * @param d a double
      * @return true when it is integral and in {@code [-2^63, 2^63)}, so that it converts to a long exactly
      */
-    public static boolean isLongValued(final double d) {
+    public static boolean isLongValued(final double d)
+    {
         return d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63;
     }
 
-    private static boolean isExactLong(final BigDecimal value) {
+    private static boolean isExactLong(final BigDecimal value)
+    {
         // range first: cheap whatever the exponent, and it keeps the integrality test on small numbers
-        if (value.compareTo(LONG_MIN) < 0 || value.compareTo(LONG_MAX) > 0) {
+        if (value.compareTo(LONG_MIN) < 0 || value.compareTo(LONG_MAX) > 0)
+        {
             return false;
         }
         return value.signum() == 0 || value.scale() <= 0 || value.stripTrailingZeros().scale() <= 0;

@@ -17,8 +17,10 @@ import java.util.List;
  * the rows during the call only, so they may be called from a result handler with its flyweights.
  * Thread safe (stateless).
  */
-public final class ResultJson {
-    private ResultJson() {
+public final class ResultJson
+{
+    private ResultJson()
+    {
     }
 
     /**
@@ -34,7 +36,8 @@ public final class ResultJson {
      */
     public static StringBuilder appendChange(
         final StringBuilder out, final ChangeKind kind, final Schema leftSchema, final RowView left,
-        final Schema rightSchema, final RowView right) {
+        final Schema rightSchema, final RowView right)
+    {
         out.append("\"op\":\"").append(kind.shortString()).append("\",\"left\":");
         appendRow(out, leftSchema, left);
         out.append(",\"right\":");
@@ -54,10 +57,13 @@ public final class ResultJson {
      */
     public static StringBuilder appendMultiChange(
         final StringBuilder out, final ChangeKind kind, final List<String> names, final Schema[] schemas,
-        final RowView[] rows) {
+        final RowView[] rows)
+    {
         out.append("\"op\":\"").append(kind.shortString()).append("\",\"rows\":{");
-        for (int i = 0; i < rows.length; i++) {
-            if (i > 0) {
+        for (int i = 0; i < rows.length; i++)
+        {
+            if (i > 0)
+            {
                 out.append(',');
             }
             RowJson.appendString(out, names.get(i)).append(':');
@@ -74,8 +80,10 @@ public final class ResultJson {
      * @param row    the row, or null
      * @return out
      */
-    public static StringBuilder appendRow(final StringBuilder out, final Schema schema, final RowView row) {
-        if (row == null) {
+    public static StringBuilder appendRow(final StringBuilder out, final Schema schema, final RowView row)
+    {
+        if (row == null)
+        {
             return out.append("null");
         }
         return RowJson.appendJson(schema, row, out);
@@ -95,7 +103,8 @@ public final class ResultJson {
      */
     public static String toJson(
         final ChangeKind kind, final Schema leftSchema, final RowView left, final Schema rightSchema,
-        final RowView right, final long timestamp) {
+        final RowView right, final long timestamp)
+    {
         final StringBuilder out = new StringBuilder(128).append('{');
         appendChange(out, kind, leftSchema, left, rightSchema, right);
         return out.append(",\"ts\":").append(timestamp).append('}').toString();

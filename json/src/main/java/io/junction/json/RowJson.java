@@ -39,7 +39,8 @@ import org.agrona.MutableDirectBuffer;
  * Not thread safe for encoding (one instance per publishing thread); the static decoding methods are
  * thread safe as long as the schema is (it is).
  */
-public final class RowJson {
+public final class RowJson
+{
     /** Returned by {@link #encode} when the row does not fit the given capacity. */
     public static final int TOO_LARGE = -1;
 
@@ -73,8 +74,10 @@ public final class RowJson {
     /**
      * @param schema where field names are looked up; share it with the join spec and the other side
      */
-    public RowJson(final Schema schema) {
-        if (schema == null) {
+    public RowJson(final Schema schema)
+    {
+        if (schema == null)
+        {
             throw new IllegalArgumentException("schema is required");
         }
         this.schema = schema;
@@ -87,8 +90,10 @@ public final class RowJson {
      *
      * @param fieldIndex the index of a field name, or -1 when it has none
      */
-    public RowJson(final ToIntFunction<String> fieldIndex) {
-        if (fieldIndex == null) {
+    public RowJson(final ToIntFunction<String> fieldIndex)
+    {
+        if (fieldIndex == null)
+        {
             throw new IllegalArgumentException("fieldIndex is required");
         }
         this.schema = null;
@@ -100,19 +105,22 @@ public final class RowJson {
      * @return a JSON factory with that bound (Jackson's default, 500 or 1000 levels, is far more than
      *     the tools' formats need, and its error has no location)
      */
-    public static JsonFactory factory(final int maxNestingDepth) {
+    public static JsonFactory factory(final int maxNestingDepth)
+    {
         return JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
             .build();
     }
 
     /** @return the strict mapper the tools read JSON lines with */
-    public static ObjectMapper mapper() {
+    public static ObjectMapper mapper()
+    {
         return MAPPER;
     }
 
     /** @return the schema field names are looked up in; null for an encoder over an index function */
-    public Schema schema() {
+    public Schema schema()
+    {
         return schema;
     }
 
@@ -127,11 +135,15 @@ public final class RowJson {
      * @throws BadInputException when the text is not a flat JSON object
      */
     public int encode(final String json, final MutableDirectBuffer buffer, final int offset, final int capacity)
-        throws BadInputException {
+        throws BadInputException
+    {
         final JsonNode node;
-        try {
+        try
+        {
             node = MAPPER.readTree(json);
-        } catch (final JsonProcessingException e) {
+        }
+        catch (final JsonProcessingException e)
+        {
             throw new BadInputException("invalid JSON: " + e.getOriginalMessage());
         }
         return encode(node, buffer, offset, capacity);
@@ -150,15 +162,18 @@ public final class RowJson {
      *     outside the double range, or a field name the schema does not have
      */
     public int encode(final JsonNode row, final MutableDirectBuffer buffer, final int offset, final int capacity)
-        throws BadInputException {
+        throws BadInputException
+    {
         checkRow(row);
         final int count = row.size();
         ensureCapacity(count);
         int i = 0;
         int maxIndex = -1;
-        for (final Map.Entry<String, JsonNode> field : row.properties()) {
+        for (final Map.Entry<String, JsonNode> field : row.properties())
+        {
             final int index = fieldIndex.applyAsInt(field.getKey());
-            if (index < 0) {
+            if (index < 0)
+            {
                 throw new BadInputException("row field '" + field.getKey() + "' is not in the schema");
             }
             values[i] = field.getValue();
@@ -169,7 +184,8 @@ public final class RowJson {
         Arrays.sort(order, 0, count);
 
         writer.wrap(buffer, offset, capacity, maxIndex + 1);
-        for (int k = 0; k < count; k++) {
+        for (int k = 0; k < count; k++)
+        {
             final int index = (int) (order[k] >>> 32);
             put(index, values[(int) order[k]]);
         }
@@ -185,44 +201,63 @@ public final class RowJson {
      * @param row the row
      * @throws BadInputException naming the first bad field
      */
-    public static void checkRow(final JsonNode row) throws BadInputException {
-        if (row == null || !row.isObject()) {
+    public static void checkRow(final JsonNode row) throws BadInputException
+    {
+        if (row == null || !row.isObject())
+        {
             throw new BadInputException("row must be a JSON object, got " + kindOf(row));
         }
-        for (final Map.Entry<String, JsonNode> field : row.properties()) {
+        for (final Map.Entry<String, JsonNode> field : row.properties())
+        {
             checkScalar(field.getKey(), field.getValue());
         }
     }
 
-    private static void checkScalar(final String name, final JsonNode value) throws BadInputException {
-        if (value.isContainerNode()) {
+    private static void checkScalar(final String name, final JsonNode value) throws BadInputException
+    {
+        if (value.isContainerNode())
+        {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) +
                 ": rows are flat objects of strings, numbers, booleans and nulls (SPEC 1)");
         }
-        if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue())) {
+        if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue()))
+        {
             throw new BadInputException("row field '" + name + "': number " + value.asText() + " is outside the double range");
         }
-        if (!value.isNumber() && !value.isTextual() && !value.isBoolean() && !value.isNull()) {
+        if (!value.isNumber() && !value.isTextual() && !value.isBoolean() && !value.isNull())
+        {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) + ", not a JSON scalar");
         }
     }
 
-    private void put(final int index, final JsonNode value) {
-        if (value.isNull()) {
+    private void put(final int index, final JsonNode value)
+    {
+        if (value.isNull())
+        {
             writer.putNull(index);
-        } else if (value.isBoolean()) {
+        }
+        else if (value.isBoolean())
+        {
             writer.putBoolean(index, value.booleanValue());
-        } else if (value.isTextual()) {
+        }
+        else if (value.isTextual())
+        {
             writer.putString(index, value.textValue());
-        } else if (JsonNumbers.isLong(value)) {
+        }
+        else if (JsonNumbers.isLong(value))
+        {
             writer.putLong(index, JsonNumbers.longValue(value));
-        } else {
+        }
+        else
+        {
             writer.putDouble(index, value.doubleValue());
         }
     }
 
-    private void ensureCapacity(final int count) {
-        if (order.length < count) {
+    private void ensureCapacity(final int count)
+    {
+        if (order.length < count)
+        {
             final int size = Math.max(count, order.length * 2);
             order = new long[size];
             values = new JsonNode[size];
@@ -239,16 +274,20 @@ public final class RowJson {
      * @param out    where the JSON is appended
      * @return out
      */
-    public static StringBuilder appendJson(final Schema schema, final RowView row, final int[] fields, final StringBuilder out) {
+    public static StringBuilder appendJson(final Schema schema, final RowView row, final int[] fields, final StringBuilder out)
+    {
         out.append('{');
-        for (int i = 0; i < fields.length; i++) {
+        for (int i = 0; i < fields.length; i++)
+        {
             final int field = fields[i];
-            if (i > 0) {
+            if (i > 0)
+            {
                 out.append(',');
             }
             appendString(out, schema.nameOf(field)).append(':');
             final byte type = field < row.fieldSlots() ? row.type(field) : FieldType.ABSENT;
-            switch (type) {
+            switch (type)
+            {
                 case FieldType.LONG:
                     out.append(row.getLong(field));
                     break;
@@ -276,21 +315,26 @@ public final class RowJson {
      * @param out    where the JSON is appended
      * @return out
      */
-    public static StringBuilder appendJson(final Schema schema, final RowView row, final StringBuilder out) {
+    public static StringBuilder appendJson(final Schema schema, final RowView row, final StringBuilder out)
+    {
         out.append('{');
         boolean first = true;
         final int slots = row.fieldSlots();
-        for (int field = 0; field < slots; field++) {
+        for (int field = 0; field < slots; field++)
+        {
             final byte type = row.type(field);
-            if (type == FieldType.ABSENT) {
+            if (type == FieldType.ABSENT)
+            {
                 continue;
             }
-            if (!first) {
+            if (!first)
+            {
                 out.append(',');
             }
             first = false;
             appendString(out, schema.nameOf(field)).append(':');
-            switch (type) {
+            switch (type)
+            {
                 case FieldType.NULL:
                     out.append("null");
                     break;
@@ -319,7 +363,8 @@ public final class RowJson {
      * @param row    the row
      * @return the row as a JSON object
      */
-    public static String toJson(final Schema schema, final RowView row) {
+    public static String toJson(final Schema schema, final RowView row)
+    {
         return appendJson(schema, row, new StringBuilder(64)).toString();
     }
 
@@ -330,7 +375,8 @@ public final class RowJson {
      * @param value the string
      * @return out
      */
-    public static StringBuilder appendString(final StringBuilder out, final String value) {
+    public static StringBuilder appendString(final StringBuilder out, final String value)
+    {
         out.append('"');
         JsonStringEncoder.getInstance().quoteAsString(value, out);
         return out.append('"');
@@ -345,8 +391,10 @@ public final class RowJson {
      * @param d   the value
      * @return out
      */
-    public static StringBuilder appendDouble(final StringBuilder out, final double d) {
-        if (Double.isFinite(d)) {
+    public static StringBuilder appendDouble(final StringBuilder out, final double d)
+    {
+        if (Double.isFinite(d))
+        {
             return out.append(d);
         }
         return appendString(out, Double.toString(d));
@@ -356,26 +404,34 @@ public final class RowJson {
      * @param node a JSON value or null
      * @return a short description of its kind for messages
      */
-    public static String kindOf(final JsonNode node) {
-        if (node == null || node.isMissingNode()) {
+    public static String kindOf(final JsonNode node)
+    {
+        if (node == null || node.isMissingNode())
+        {
             return "nothing";
         }
-        if (node.isObject()) {
+        if (node.isObject())
+        {
             return "an object";
         }
-        if (node.isArray()) {
+        if (node.isArray())
+        {
             return "an array";
         }
-        if (node.isTextual()) {
+        if (node.isTextual())
+        {
             return "a string";
         }
-        if (node.isNumber()) {
+        if (node.isNumber())
+        {
             return "a number";
         }
-        if (node.isBoolean()) {
+        if (node.isBoolean())
+        {
             return "a boolean";
         }
-        if (node.isNull()) {
+        if (node.isNull())
+        {
             return "null";
         }
         return node.getNodeType().toString().toLowerCase(Locale.ROOT);

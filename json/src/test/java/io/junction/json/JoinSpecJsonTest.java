@@ -26,16 +26,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.junction.api.FieldType;
+import java.util.ArrayList;
 
 /** SPEC 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
-class JoinSpecJsonTest {
+class JoinSpecJsonTest
+{
 
-    private static JoinSpec parse(final String json) {
+    private static JoinSpec parse(final String json)
+    {
         return JoinSpecJson.parse(json).spec();
     }
 
     @Test
-    void readsEveryFieldOfAnIntervalJoin() {
+    void readsEveryFieldOfAnIntervalJoin()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{" +
             "\"join\":\"interval\",\"type\":\"left\",\"leftKey\":[\"log_id\",\"site\"],\"rightKey\":[\"log_id\",\"site\"]," +
             "\"interval\":{\"lower\":-30000,\"upper\":30000,\"upperInclusive\":false}," +
@@ -66,7 +71,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsWindowsWithTheirDefaults() {
+    void readsWindowsWithTheirDefaults()
+    {
         final WindowSpec tumbling = parse("{\"join\":\"window\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
             "\"window\":{\"kind\":\"tumbling\",\"size\":10}}").window();
         assertEquals(WindowSpec.Kind.TUMBLING, tumbling.kind());
@@ -81,7 +87,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsARegularJoinWithTtl() {
+    void readsARegularJoinWithTtl()
+    {
         final JoinSpec spec = parse("{\"join\":\"regular\",\"type\":\"semi\",\"leftKey\":[\"k\"],\"rightKey\":[\"id\"],\"stateTtl\":50}");
         assertEquals(JoinKind.REGULAR, spec.kind());
         assertEquals(50, spec.stateTtl());
@@ -89,7 +96,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsAStateTtlPerSide() {
+    void readsAStateTtlPerSide()
+    {
         final JoinSpec both = parse("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"stateTtl\":50," +
             "\"rightStateTtl\":900}");
         assertEquals(50, both.stateTtl(Side.LEFT), "stateTtl applies to the side without its own");
@@ -100,7 +108,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsUniqueKeys() {
+    void readsUniqueKeys()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"regular\",\"type\":\"left\"," +
             "\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"order_id\"],\"rightUniqueKey\":[\"k\",\"line\"]," +
             "\"leftFilter\":[{\"field\":\"status\",\"op\":\"==\",\"value\":\"ok\"}]}");
@@ -116,13 +125,15 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void allowsCommentsLikeTheSpecExample() {
+    void allowsCommentsLikeTheSpecExample()
+    {
         parse("{\"join\":\"regular\", // the kind\n \"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
     }
 
     /** Each row: the spec, then the field path its rejection must name. */
     @Test
-    void readsTemporalAndLookupJoins() {
+    void readsTemporalAndLookupJoins()
+    {
         final JoinSpec temporal = parse("{\"join\":\"temporal\",\"type\":\"left\",\"leftKey\":[\"currency\"]," +
             "\"rightKey\":[\"currency\"],\"condition\":[{\"left\":\"amount\",\"op\":\"<=\",\"right\":\"limit\"}]}");
         assertEquals(JoinKind.TEMPORAL, temporal.kind());
@@ -133,7 +144,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsAsofJoins() {
+    void readsAsofJoins()
+    {
         final JoinSpec backward = parse("{\"join\":\"asof\",\"type\":\"left\",\"leftKey\":[\"sym\"],\"rightKey\":[\"sym\"]," +
             "\"asof\":{\"direction\":\"backward\"}}");
         assertEquals(JoinKind.ASOF, backward.kind());
@@ -233,7 +245,8 @@ class JoinSpecJsonTest {
         "{'join':'temporal','type':'left','leftKey':['a'],'rightKey':['a'],'asof':{'direction':'backward'}} | asof",
         "{'join':'interval','type':'inner','leftKey':['a'],'rightKey':['a'],'interval':{'lower':0,'upper':1},'asof':{'direction':'forward'}} | asof",
     })
-    void rejectsWithTheFieldNamed(final String singleQuoted, final String field) {
+    void rejectsWithTheFieldNamed(final String singleQuoted, final String field)
+    {
         final String json = singleQuoted.replace('\'', '"');
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(json));
         assertEquals(field, e.field(), e.getMessage());
@@ -243,7 +256,8 @@ class JoinSpecJsonTest {
     private static final String HEAD = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]";
 
     @Test
-    void rejectsDeepNestingWithAMessageNotACrash() {
+    void rejectsDeepNestingWithAMessageNotACrash()
+    {
         final String nested = "[".repeat(10_000) + "]".repeat(10_000);
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(nested));
         assertEquals("spec", e.field(), e.getMessage());
@@ -253,9 +267,11 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void rejectsMoreTermsThanTheBound() {
+    void rejectsMoreTermsThanTheBound()
+    {
         final StringBuilder filters = new StringBuilder(HEAD).append(",\"leftFilter\":[");
-        for (int i = 0; i < 5_000; i++) {
+        for (int i = 0; i < 5_000; i++)
+        {
             filters.append(i == 0 ? "" : ",").append("{\"field\":\"f").append(i).append("\",\"op\":\"==\",\"value\":1}");
         }
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(filters + "]}"));
@@ -263,7 +279,8 @@ class JoinSpecJsonTest {
         assertTrue(e.getMessage().contains(String.valueOf(JoinSpecJson.MAX_TERMS)), e.getMessage());
 
         final StringBuilder atBound = new StringBuilder(HEAD).append(",\"condition\":[");
-        for (int i = 0; i < JoinSpecJson.MAX_TERMS; i++) {
+        for (int i = 0; i < JoinSpecJson.MAX_TERMS; i++)
+        {
             atBound.append(i == 0 ? "" : ",").append("{\"left\":\"l").append(i).append("\",\"op\":\"<\",\"right\":\"r").append(i).append("\"}");
         }
         assertEquals(JoinSpecJson.MAX_TERMS, parse(atBound + "]}").condition().size());
@@ -274,7 +291,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void numbersFollowTheIntegerOrNearestDoubleRule() {
+    void numbersFollowTheIntegerOrNearestDoubleRule()
+    {
         final JoinSpec spec = parse(HEAD + ",\"leftFilter\":[" +
             "{\"field\":\"a\",\"op\":\"==\",\"value\":9007199254740992.0}," +
             "{\"field\":\"b\",\"op\":\"==\",\"value\":9007199254740993.0}," +
@@ -286,13 +304,14 @@ class JoinSpecJsonTest {
         assertEquals(Literal.of(9007199254740993L), spec.leftFilter().get(1).value(), "exact, not through a double");
         assertEquals(Literal.of(1L), spec.leftFilter().get(2).value());
         assertEquals(Literal.of(0x1p63), spec.leftFilter().get(3).value());
-        assertEquals(io.junction.api.FieldType.DOUBLE, spec.leftFilter().get(3).value().type(), "2^63 does not fit a long");
+        assertEquals(FieldType.DOUBLE, spec.leftFilter().get(3).value().type(), "2^63 does not fit a long");
         assertEquals(Literal.of(0L), spec.leftFilter().get(4).value());
         assertEquals(9007199254740993L, spec.allowedLateness());
     }
 
     @Test
-    void readsAFileWithAByteOrderMarkAndRejectsOneThatIsNotUtf8(@TempDir final Path dir) throws Exception {
+    void readsAFileWithAByteOrderMarkAndRejectsOneThatIsNotUtf8(@TempDir final Path dir) throws Exception
+    {
         final byte[] text = (HEAD + "}").getBytes(StandardCharsets.UTF_8);
         final byte[] bom = new byte[text.length + 3];
         bom[0] = (byte) 0xEF;
@@ -310,7 +329,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsInListsAndDisjunctions() {
+    void readsInListsAndDisjunctions()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(HEAD +
             ",\"leftFilter\":[{\"field\":\"state\",\"op\":\"in\",\"value\":[\"OR\",\"ID\",null,3]}," +
             "{\"any\":[{\"field\":\"a\",\"op\":\"<\",\"value\":0},{\"any\":[{\"field\":\"b\",\"op\":\"in\",\"value\":[true]}]}]}]}");
@@ -337,7 +357,8 @@ class JoinSpecJsonTest {
         "{'any':[{'field':'s','op':'==','value':1}],'field':'s'}|leftFilter[0].field|unknown",
         "{'any':[{'field':'s','op':'like','value':1}]}|leftFilter[0].any[0].op|unknown op",
     })
-    void rejectsBadInListsAndDisjunctions(final String filter, final String path, final String message) {
+    void rejectsBadInListsAndDisjunctions(final String filter, final String path, final String message)
+    {
         final String json = HEAD + ",\"leftFilter\":[" + filter.replace('\'', '"') + "]}";
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> parse(json));
         assertTrue(e.getMessage().startsWith(path), e.getMessage());
@@ -345,9 +366,11 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void rejectsInListsTooLongAnyNestedTooDeepAndInInConditions() {
+    void rejectsInListsTooLongAnyNestedTooDeepAndInInConditions()
+    {
         final StringBuilder list = new StringBuilder();
-        for (int i = 0; i <= JoinSpecJson.MAX_TERMS; i++) {
+        for (int i = 0; i <= JoinSpecJson.MAX_TERMS; i++)
+        {
             list.append(i == 0 ? "" : ",").append(i);
         }
         final JoinSpecException tooLong = assertThrows(JoinSpecException.class,
@@ -356,7 +379,8 @@ class JoinSpecJsonTest {
         assertTrue(tooLong.getMessage().contains("more than the 256"), tooLong.getMessage());
 
         String nested = "{\"field\":\"s\",\"op\":\"==\",\"value\":1}";
-        for (int i = 0; i < FieldFilter.MAX_DEPTH; i++) {
+        for (int i = 0; i < FieldFilter.MAX_DEPTH; i++)
+        {
             nested = "{\"any\":[" + nested + "]}";
         }
         assertEquals(FieldFilter.MAX_DEPTH, parse(HEAD + ",\"leftFilter\":[" + nested + "]}").leftFilter().get(0).depth(),
@@ -371,13 +395,15 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void readsAConditionOffset() {
+    void readsAConditionOffset()
+    {
         final JoinSpec spec = parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":1000,\"op\":\"<\",\"right\":\"ts\"}," +
             "{\"left\":\"a\",\"op\":\"==\",\"right\":\"b\"}]}");
         assertEquals(1000, spec.condition().get(0).leftOffset());
         assertEquals(0, spec.condition().get(1).leftOffset(), "no offset");
         assertEquals("left.ts + 1000 < right.ts", spec.condition().get(0).toString());
-        for (final String bad : new String[] {"\"1000\"", "1.5", "1e30", "null"}) {
+        for (final String bad : new String[] {"\"1000\"", "1.5", "1e30", "null"})
+        {
             final JoinSpecException e = assertThrows(JoinSpecException.class,
                 () -> parse(HEAD + ",\"condition\":[{\"left\":\"ts\",\"leftOffset\":" + bad + ",\"op\":\"<\",\"right\":\"ts\"}]}"));
             assertTrue(e.getMessage().startsWith("condition[0].leftOffset"), e.getMessage());
@@ -388,8 +414,10 @@ class JoinSpecJsonTest {
         "\"window\":{\"kind\":\"tumbling\",\"size\":10}";
 
     @Test
-    void readsACoGroupBuiltin() {
-        for (final CoGroupBuiltin builtin : CoGroupBuiltin.values()) {
+    void readsACoGroupBuiltin()
+    {
+        for (final CoGroupBuiltin builtin : CoGroupBuiltin.values())
+        {
             final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(WINDOW + ",\"type\":\"full\",\"coGroup\":\"" + builtin.jsonName() + "\"}");
             assertEquals(builtin, parsed.coGroup());
             final JoinSpec spec = parsed.spec();
@@ -404,9 +432,11 @@ class JoinSpecJsonTest {
         assertNull(JoinSpecJson.parse(WINDOW + ",\"type\":\"inner\"}").coGroup(), "a window join");
     }
 
-    private static List<String> names(final Schema schema) {
-        final java.util.ArrayList<String> names = new java.util.ArrayList<>();
-        for (int i = 0; i < schema.size(); i++) {
+    private static List<String> names(final Schema schema)
+    {
+        final ArrayList<String> names = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++)
+        {
             names.add(schema.nameOf(i));
         }
         return names;
@@ -419,7 +449,8 @@ class JoinSpecJsonTest {
         "'type':'semi','coGroup':'count'                                   | coGroup | type must be inner, left, right or full",
         "'type':'full','coGroup':'count','condition':[{'left':'a','op':'<','right':'a'}] | condition | not with coGroup",
     })
-    void rejectsABadCoGroup(final String fields, final String path, final String message) {
+    void rejectsABadCoGroup(final String fields, final String path, final String message)
+    {
         final String json = (WINDOW + "," + fields + "}").replace('\'', '"');
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json));
         assertEquals(path, e.field(), e.getMessage());
@@ -427,7 +458,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void rejectsACoGroupOnAnotherKindAndAKeyThatClashesWithTheCountFields() {
+    void rejectsACoGroupOnAnotherKindAndAKeyThatClashesWithTheCountFields()
+    {
         final JoinSpecException regular = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(HEAD + ",\"coGroup\":\"count\"}"));
         assertEquals("coGroup", regular.field(), regular.getMessage());
         final JoinSpecException clash = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
@@ -439,7 +471,8 @@ class JoinSpecJsonTest {
     private static final String KEYS = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"id\"],\"rightKey\":[\"id\"],";
 
     @Test
-    void aSchemaDeclaresTypedFields() {
+    void aSchemaDeclaresTypedFields()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(KEYS
             + "\"leftFilter\":[{\"field\":\"amount\",\"op\":\">\",\"value\":0}],"
             + "\"schema\":[{\"name\":\"id\",\"type\":\"long\",\"required\":true},{\"name\":\"amount\",\"type\":\"double\"},"
@@ -452,7 +485,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void aSchemaIsCheckedFieldByField() {
+    void aSchemaIsCheckedFieldByField()
+    {
         assertRejected(KEYS + "\"schema\":[{\"name\":\"ID\"}]}", "schema", "does not declare the spec's field 'id'");
         assertRejected(KEYS + "\"schema\":{\"id\":\"long\"}}", "schema", "must be an array");
         assertRejected(KEYS + "\"schema\":[]}", "schema", "declares no field");
@@ -464,7 +498,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void aSchemaRejectsComparisonsOfIncompatibleTypes() {
+    void aSchemaRejectsComparisonsOfIncompatibleTypes()
+    {
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(KEYS
             + "\"leftFilter\":[{\"field\":\"note\",\"op\":\"==\",\"value\":1}],"
             + "\"schema\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"note\",\"type\":\"string\"}]}"));
@@ -476,7 +511,8 @@ class JoinSpecJsonTest {
     }
 
     @Test
-    void aMultiWaySpecTakesASchemaToo() {
+    void aMultiWaySpecTakesASchemaToo()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"multi\",\"inputs\":["
             + "{\"name\":\"a\",\"key\":[\"k\"]},{\"name\":\"b\",\"type\":\"inner\",\"key\":[\"k\"]}],"
             + "\"schema\":[{\"name\":\"k\",\"type\":\"long\"}]}");
@@ -486,7 +522,8 @@ class JoinSpecJsonTest {
             "schema", "does not declare the spec's field 'k2'");
     }
 
-    private static void assertRejected(final String json, final String field, final String text) {
+    private static void assertRejected(final String json, final String field, final String text)
+    {
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json), json);
         assertEquals(field, e.field(), e.getMessage());
         assertTrue(e.getMessage().contains(text), e.getMessage());

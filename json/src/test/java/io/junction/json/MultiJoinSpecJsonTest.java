@@ -14,14 +14,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** SPEC 2.6: the {@code "join": "multi"} spec, parsed and rejected naming the field. */
-class MultiJoinSpecJsonTest {
+class MultiJoinSpecJsonTest
+{
     private static final String THREE = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]}," +
         "{\"name\":\"payments\",\"key\":[\"order_id\"],\"type\":\"inner\",\"filter\":[{\"field\":\"amt\",\"op\":\">\",\"value\":0}]}," +
         "{\"name\":\"shipments\",\"key\":[\"order_id\"],\"type\":\"left\",\"stateTtl\":500}]," +
         "\"condition\":[{\"left\":\"orders.amt\",\"op\":\">=\",\"right\":\"payments.amt\"}]}";
 
     @Test
-    void parsesInputsTypesKeysFiltersTtlsAndConditions() {
+    void parsesInputsTypesKeysFiltersTtlsAndConditions()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(THREE);
         assertEquals(JoinKind.MULTI, parsed.kind());
         assertEquals(List.of("orders", "payments", "shipments"), parsed.inputNames());
@@ -41,7 +43,8 @@ class MultiJoinSpecJsonTest {
     }
 
     @Test
-    void binarySpecsHaveNoInputNames() {
+    void binarySpecsHaveNoInputNames()
+    {
         assertNull(JoinSpecJson.parse("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}").inputNames());
     }
 
@@ -65,15 +68,18 @@ class MultiJoinSpecJsonTest {
         "condition without an input | {'join':'multi','inputs':[{'name':'a','key':['k']},{'name':'b','key':['k'],'type':'left'}],'condition':[{'left':'x','op':'<','right':'b.y'}]} | condition[0].left",
         "condition offset | {'join':'multi','inputs':[{'name':'a','key':['k']},{'name':'b','key':['k'],'type':'left'}],'condition':[{'left':'a.x','leftOffset':1,'op':'<','right':'b.y'}]} | condition[0].leftOffset",
     })
-    void rejectsNamingTheField(final String what, final String json, final String field) {
+    void rejectsNamingTheField(final String what, final String json, final String field)
+    {
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json.replace('\'', '"')));
         assertEquals(field, e.field(), what + ": " + e.getMessage());
     }
 
     @Test
-    void seventeenInputsAreRejected() {
+    void seventeenInputsAreRejected()
+    {
         final StringBuilder sb = new StringBuilder("{\"join\":\"multi\",\"inputs\":[{\"name\":\"i0\",\"key\":[\"k\"]}");
-        for (int i = 1; i < 17; i++) {
+        for (int i = 1; i < 17; i++)
+        {
             sb.append(",{\"name\":\"i").append(i).append("\",\"key\":[\"k\"],\"type\":\"left\"}");
         }
         final String json = sb.append("]}").toString();

@@ -8,19 +8,23 @@ import io.junction.api.Schema;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Assertions;
 
 /** The result JSON: the members shared by the replay's lines and the Kafka runner's JSON records. */
-class ResultJsonTest {
+class ResultJsonTest
+{
     private final Schema schema = Schema.of("k", "v", "s");
 
-    private RowView row(final String json) throws BadInputException {
+    private RowView row(final String json) throws BadInputException
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
         final int length = new RowJson(schema).encode(json, buffer, 0, 256);
         return new RowView().wrap(buffer, 0, length);
     }
 
     @Test
-    void aTwoInputResultWithAPaddedSide() throws Exception {
+    void aTwoInputResultWithAPaddedSide() throws Exception
+    {
         assertEquals("{\"op\":\"+I\",\"left\":{\"k\":1,\"v\":2.5},\"right\":null,\"ts\":1000}",
             ResultJson.toJson(ChangeKind.INSERT, schema, row("{\"v\":2.5,\"k\":1}"), schema, null, 1000));
         final StringBuilder out = new StringBuilder("{\"step\":3,");
@@ -29,7 +33,8 @@ class ResultJsonTest {
     }
 
     @Test
-    void aMultiWayResultKeysRowsByInputName() throws Exception {
+    void aMultiWayResultKeysRowsByInputName() throws Exception
+    {
         final StringBuilder out = new StringBuilder("{");
         ResultJson.appendMultiChange(out, ChangeKind.UPDATE_AFTER, List.of("orders", "payments"),
             new Schema[] {schema}, new RowView[] {row("{\"k\":7}"), null});
@@ -37,9 +42,10 @@ class ResultJsonTest {
     }
 
     @Test
-    void theEntryPointsRefuseNothingToWorkOn() {
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new RowJson((Schema) null));
-        final JoinSpecException e = org.junit.jupiter.api.Assertions.assertThrows(JoinSpecException.class,
+    void theEntryPointsRefuseNothingToWorkOn()
+    {
+        Assertions.assertThrows(IllegalArgumentException.class, () -> new RowJson((Schema) null));
+        final JoinSpecException e = Assertions.assertThrows(JoinSpecException.class,
             () -> JoinSpecJson.parse((String) null));
         assertEquals("spec", e.field());
     }

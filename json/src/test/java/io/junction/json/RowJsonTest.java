@@ -12,14 +12,17 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 /** The JSON row codec: canonical bytes, SPEC's number rules, and a faithful way back to JSON. */
-class RowJsonTest {
+class RowJsonTest
+{
     private final Schema schema = Schema.of("k", "name", "flag", "n", "v", "s", "t", "f", "l", "d", "tiny", "huge",
         "e", "big", "\"odd name\"", "a", "b", "c", "inner");
     private final RowJson codec = new RowJson(schema);
 
-    private byte[] encode(final String json) throws BadInputException {
+    private byte[] encode(final String json) throws BadInputException
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
         final int length = codec.encode(json, buffer, 0, 4096);
         assertTrue(length > 0, "encoded " + json);
@@ -28,29 +31,33 @@ class RowJsonTest {
         return bytes;
     }
 
-    private RowView view(final String json) throws BadInputException {
+    private RowView view(final String json) throws BadInputException
+    {
         final byte[] bytes = encode(json);
         final RowView view = new RowView().wrap(new UnsafeBuffer(bytes), 0, bytes.length);
         assertEquals(null, view.validate());
         return view;
     }
 
-    private static JsonNode tree(final String json) throws Exception {
+    private static JsonNode tree(final String json) throws Exception
+    {
         return RowJson.mapper().readTree(json);
     }
 
     @Test
-    void equalRowsHaveEqualBytesWhateverTheKeyOrder() throws Exception {
+    void equalRowsHaveEqualBytesWhateverTheKeyOrder() throws Exception
+    {
         final byte[] a = encode("{\"k\":1,\"name\":\"x\",\"flag\":true,\"n\":null}");
         final byte[] b = encode("{\"n\":null,\"flag\":true,\"name\":\"x\",\"k\":1}");
         assertArrayEquals(a, b);
         assertArrayEquals(encode("{\"k\":1}"), encode("{\"k\":1.0}"), "SPEC 1: 1 equals 1.0");
-        assertFalse(java.util.Arrays.equals(encode("{\"k\":1}"), encode("{\"k\":\"1\"}")), "\"1\" and 1 differ");
-        assertFalse(java.util.Arrays.equals(encode("{\"k\":null}"), encode("{}")), "explicit null is not absent");
+        assertFalse(Arrays.equals(encode("{\"k\":1}"), encode("{\"k\":\"1\"}")), "\"1\" and 1 differ");
+        assertFalse(Arrays.equals(encode("{\"k\":null}"), encode("{}")), "explicit null is not absent");
     }
 
     @Test
-    void numbersFollowSpecEquality() throws Exception {
+    void numbersFollowSpecEquality() throws Exception
+    {
         assertEquals(FieldType.LONG, view("{\"v\":3}").type(schema.indexOf("v")));
         assertEquals(FieldType.LONG, view("{\"v\":3.0}").type(schema.indexOf("v")));
         assertEquals(FieldType.LONG, view("{\"v\":-0.0}").type(schema.indexOf("v")));
@@ -64,7 +71,8 @@ class RowJsonTest {
     }
 
     @Test
-    void aNumberIsALongWhenItIsIntegralAndFitsOneOtherwiseTheNearestDouble() throws Exception {
+    void aNumberIsALongWhenItIsIntegralAndFitsOneOtherwiseTheNearestDouble() throws Exception
+    {
         final int v = schema.indexOf("v");
         assertArrayEquals(encode("{\"v\":9007199254740992}"), encode("{\"v\":9007199254740992.0}"),
             "one key on both sides of 2^53");
@@ -88,14 +96,16 @@ class RowJsonTest {
     }
 
     @Test
-    void rejectsAFieldNameTheSchemaDoesNotHave() {
+    void rejectsAFieldNameTheSchemaDoesNotHave()
+    {
         final BadInputException e = assertThrows(BadInputException.class, () -> encode("{\"k\":1,\"nope\":2}"));
         assertTrue(e.getMessage().contains("'nope'"), e.getMessage());
         assertEquals(-1, schema.indexOf("nope"), "a schema never grows");
     }
 
     @Test
-    void roundTripsThroughJson() throws Exception {
+    void roundTripsThroughJson() throws Exception
+    {
         final String json = "{\"s\":\"quote \\\" backslash \\\\ newline \\n tab \\t ctrl \\u0001 é 😀\"," +
             "\"t\":true,\"f\":false,\"n\":null,\"l\":-42,\"d\":0.1,\"tiny\":4.9E-324,\"huge\":1.7976931348623157E308," +
             "\"e\":1.0E-7,\"big\":1.0E20,\"\\\"odd name\\\"\":1}";
@@ -106,14 +116,16 @@ class RowJsonTest {
     }
 
     @Test
-    void absentFieldsAreOmitted() throws Exception {
+    void absentFieldsAreOmitted() throws Exception
+    {
         encode("{\"a\":1,\"b\":2,\"c\":3}");
         assertEquals("{\"b\":2}", RowJson.toJson(schema, view("{\"b\":2}")));
         assertEquals("{}", RowJson.toJson(schema, view("{}")));
     }
 
     @Test
-    void rejectsRowsThatAreNotFlatObjects() {
+    void rejectsRowsThatAreNotFlatObjects()
+    {
         final BadInputException nested = assertThrows(BadInputException.class, () -> encode("{\"k\":1,\"inner\":{\"x\":1}}"));
         assertTrue(nested.getMessage().contains("'inner'"), nested.getMessage());
         final BadInputException array = assertThrows(BadInputException.class, () -> encode("{\"list\":[1,2]}"));
@@ -125,7 +137,8 @@ class RowJsonTest {
     }
 
     @Test
-    void reportsRowsThatDoNotFit() throws Exception {
+    void reportsRowsThatDoNotFit() throws Exception
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
         assertEquals(RowJson.TOO_LARGE, codec.encode("{\"s\":\"" + "x".repeat(100) + "\"}", buffer, 0, 64));
         final UnsafeBuffer max = new UnsafeBuffer(new byte[70_000]);

@@ -12,6 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import io.junction.api.ResultKey;
 
 /** {@link ResultEncoder#binary(JoinSpec)}: thread safe (per-thread scratch for the key). */
 final class BinaryResultEncoder implements ResultEncoder
@@ -32,7 +33,7 @@ final class BinaryResultEncoder implements ResultEncoder
     {
         this.leftKey = indexes(spec, Side.LEFT, spec.leftKey());
         this.rightKey = indexes(spec, Side.RIGHT, spec.rightKey());
-        final io.junction.api.ResultKey resultKey = spec.resultKey();
+        final ResultKey resultKey = spec.resultKey();
         this.leftResultKey = resultKey != null && resultKey.includes(Side.LEFT) ? indexes(spec, Side.LEFT, spec.leftUniqueKey()) : null;
         this.rightResultKey = resultKey != null && resultKey.includes(Side.RIGHT) ? indexes(spec, Side.RIGHT, spec.rightUniqueKey()) : null;
         if (spec.kind() == JoinKind.MULTI)

@@ -6,6 +6,8 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.json.ResultJson;
 import java.nio.charset.StandardCharsets;
+import io.junction.api.JoinKind;
+import java.util.List;
 
 /**
  * Writes each result as one JSON object, the replay's output line without its step (the provenance
@@ -15,43 +17,53 @@ import java.nio.charset.StandardCharsets;
  * The lines are {@link ResultJson}'s, so they are the replay's output format. Needs {@code io.junction:junction-json}
  * on the class path (an optional dependency of this module). Thread safe: it keeps no state between calls.
  */
-public final class JsonResultEncoder implements ResultEncoder {
+public final class JsonResultEncoder implements ResultEncoder
+{
     private final Schema leftSchema;
     private final Schema rightSchema;
     private final ResultEncoder keys;
     /** A multi-way join's input names and schemas, or null. */
-    private final java.util.List<String> inputNames;
+    private final List<String> inputNames;
     private final Schema[] inputSchemas;
 
     /** @param spec the join: its schemas name the fields, its keys make the record key */
-    public JsonResultEncoder(final JoinSpec spec) {
-        if (spec == null) {
+    public JsonResultEncoder(final JoinSpec spec)
+    {
+        if (spec == null)
+        {
             throw new IllegalArgumentException("spec is required");
         }
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.keys = ResultEncoder.binary(spec);
-        if (spec.kind() == io.junction.api.JoinKind.MULTI) {
+        if (spec.kind() == JoinKind.MULTI)
+        {
             inputNames = spec.multi().names();
             inputSchemas = new Schema[inputNames.size()];
-            for (int i = 0; i < inputSchemas.length; i++) {
+            for (int i = 0; i < inputSchemas.length; i++)
+            {
                 inputSchemas[i] = spec.multi().schema(i);
             }
-        } else {
+        }
+        else
+        {
             inputNames = null;
             inputSchemas = null;
         }
     }
 
     @Override
-    public byte[] key(final ChangeKind kind, final RowView[] rows, final long timestamp) {
+    public byte[] key(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
         return keys.key(kind, rows, timestamp);
     }
 
     /** A multi-way join's result (SPEC 2.6): {@code {"op":"+I","rows":{"orders":{...},"payments":null},"ts":1000}}. */
     @Override
-    public byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp) {
-        if (inputNames == null) {
+    public byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp)
+    {
+        if (inputNames == null)
+        {
             return ResultEncoder.super.value(kind, rows, timestamp);
         }
         final StringBuilder out = new StringBuilder(128).append('{');
@@ -61,17 +73,20 @@ public final class JsonResultEncoder implements ResultEncoder {
     }
 
     @Override
-    public byte[] key(final ChangeKind kind, final RowView left, final RowView right, final long timestamp) {
+    public byte[] key(final ChangeKind kind, final RowView left, final RowView right, final long timestamp)
+    {
         return keys.key(kind, left, right, timestamp);
     }
 
     @Override
-    public byte[] value(final ChangeKind kind, final RowView left, final RowView right, final long timestamp) {
+    public byte[] value(final ChangeKind kind, final RowView left, final RowView right, final long timestamp)
+    {
         return ResultJson.toJson(kind, leftSchema, left, rightSchema, right, timestamp).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "JsonResultEncoder";
     }
 }

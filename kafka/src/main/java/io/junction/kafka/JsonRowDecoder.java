@@ -14,35 +14,46 @@ import org.agrona.MutableDirectBuffer;
  * Needs {@code io.junction:junction-json} on the class path (an optional dependency of this module).
  * Not thread safe: one per input, used on the runner's consumer thread only.
  */
-public final class JsonRowDecoder implements RowDecoder {
+public final class JsonRowDecoder implements RowDecoder
+{
     private final RowJson json;
 
     /** @param schema the rows' fields; a value naming another field is malformed */
-    public JsonRowDecoder(final Schema schema) {
+    public JsonRowDecoder(final Schema schema)
+    {
         this.json = new RowJson(schema);
     }
 
     @Override
-    public int decode(final byte[] value, final MutableDirectBuffer out) {
+    public int decode(final byte[] value, final MutableDirectBuffer out)
+    {
         final JsonNode node;
-        try {
+        try
+        {
             node = RowJson.mapper().readTree(value);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             return UNDECODABLE;
         }
-        if (node == null) {
+        if (node == null)
+        {
             return UNDECODABLE;
         }
-        try {
+        try
+        {
             final int length = json.encode(node, out, 0, out.capacity());
             return length < 0 ? TOO_LARGE : length;
-        } catch (final BadInputException e) {
+        }
+        catch (final BadInputException e)
+        {
             return UNDECODABLE;
         }
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "JsonRowDecoder" + json.schema();
     }
 }

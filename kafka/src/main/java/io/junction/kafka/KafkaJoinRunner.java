@@ -68,6 +68,10 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.management.JMException;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import io.junction.api.Schema;
+import java.util.HashSet;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletionException;
 
 /**
  * Junction as a member of a Kafka consumer group: joins a left and a right topic that are co-partitioned
@@ -441,7 +445,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         for (int s = 0; s < n; s++)
         {
             final List<String> fields = multi ? config.spec().multi().key(s) : (s == 0 ? config.spec().leftKey() : config.spec().rightKey());
-            final io.junction.api.Schema schema = multi ? config.spec().multi().schema(s) : config.spec().schema(side(s));
+            final Schema schema = multi ? config.spec().multi().schema(s) : config.spec().schema(side(s));
             keyFields[s] = new int[fields.size()];
             for (int f = 0; f < fields.size(); f++)
             {
@@ -1046,7 +1050,7 @@ public final class KafkaJoinRunner implements AutoCloseable
      */
     private boolean caughtUp(final int i)
     {
-        final java.util.OptionalLong lag = consumer.currentLag(inputPartitions[i % n][i / n]);
+        final OptionalLong lag = consumer.currentLag(inputPartitions[i % n][i / n]);
         return lag.isPresent() && lag.getAsLong() == 0;
     }
 
@@ -1211,7 +1215,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         {
             try
             {
-                committed = consumer.committed(new java.util.HashSet<>(tps));
+                committed = consumer.committed(new HashSet<>(tps));
             }
             catch (final org.apache.kafka.common.errors.TimeoutException e)
             {
@@ -1504,7 +1508,7 @@ public final class KafkaJoinRunner implements AutoCloseable
 
     private static Throwable causeOf(final Throwable e)
     {
-        return (e instanceof java.util.concurrent.CompletionException || e instanceof ExecutionException) && e.getCause() != null ?
+        return (e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null ?
             e.getCause() : e;
     }
 

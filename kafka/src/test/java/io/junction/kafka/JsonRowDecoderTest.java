@@ -10,16 +10,19 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /** JSON record values (issue 20, item 13): a value that is not a row and a row too large are told apart from a malformed binary row. */
-class JsonRowDecoderTest {
+class JsonRowDecoderTest
+{
     private final JsonRowDecoder decoder = new JsonRowDecoder(Schema.of("k", "v"));
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
 
-    private int decode(final String json) {
+    private int decode(final String json)
+    {
         return decoder.decode(json.getBytes(StandardCharsets.UTF_8), out);
     }
 
     @Test
-    void invalidJsonAndUnknownFieldsAreUndecodableAndAHugeRowIsTooLarge() {
+    void invalidJsonAndUnknownFieldsAreUndecodableAndAHugeRowIsTooLarge()
+    {
         assertTrue(decode("{\"k\":1,\"v\":2}") > 0);
         assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,"));
         assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"nope\":2}"));

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.List;
 
 class KafkaJoinConfigTest
 {
@@ -86,16 +87,16 @@ class KafkaJoinConfigTest
             .spec(JoinFixture.INNER)
             .stateDir(Path.of("state")).checkpointDir(Path.of("checkpoints"));
         final KafkaJoinConfig config = multi.build();
-        assertEquals(java.util.List.of("a", "b", "c"), config.inputTopics());
+        assertEquals(List.of("a", "b", "c"), config.inputTopics());
         assertTrue(config.hasInputList());
         assertSame(RowDecoder.binary(), config.inputDecoder(2));
-        assertEquals(java.util.List.of("l", "r"), complete().build().inputTopics());
+        assertEquals(List.of("l", "r"), complete().build().inputTopics());
         assertFalse(complete().build().hasInputList());
         assertRefused(multi.leftTopic("l"), "not both");
         assertRefused(multi.leftTopic(null).inputs("a", "b", "a"), "inputs[2]: topic 'a' is given twice");
         assertRefused(multi.inputs("a"), "at least two");
         assertRefused(multi.inputs("a", "o"), "must not be an input topic");
-        assertRefused(multi.inputs("a", "b").inputDecoders(java.util.List.of(RowDecoder.binary())), "1 decoders for 2 inputs");
-        assertRefused(complete().inputDecoders(java.util.List.of(RowDecoder.binary())), "only with inputs");
+        assertRefused(multi.inputs("a", "b").inputDecoders(List.of(RowDecoder.binary())), "1 decoders for 2 inputs");
+        assertRefused(complete().inputDecoders(List.of(RowDecoder.binary())), "only with inputs");
     }
 }

@@ -45,6 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.lang.management.ManagementFactory;
+import javax.management.MBeanServer;
 
 /**
  * The runner against a real broker (one per class, {@link KafkaTestBroker}): results, provenance, dead
@@ -244,7 +246,7 @@ class KafkaJoinRunnerTest
             JoinFixture.await(() -> runner.recordsConsumed() >= events.size() + 4 && runner.outputsProduced() >= expected.size() || run.isDone(),
                 120, () -> "the runner's records (" + runner.recordsConsumed() + " of " + (events.size() + 4) + ")");
             // The runner's counters are in JMX while it runs, misrouted among them.
-            final javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             assertNotNull(runner.mbeanName(), "the runner's bean is registered");
             assertEquals(2L, server.getAttribute(runner.mbeanName(), "Misrouted"));
             assertEquals(2L, server.getAttribute(runner.mbeanName(), "DeadLetters"));

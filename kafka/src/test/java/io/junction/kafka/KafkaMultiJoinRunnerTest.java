@@ -40,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.Side;
 
 /**
  * The runner reading the N co-partitioned topics of a multi-way join (SPEC 2.6) from a real broker: one member,
@@ -265,7 +266,7 @@ class KafkaMultiJoinRunnerTest
             .deadLetterHandler(new KafkaDeadLetterHandler()
             {
                 @Override
-                public void onDeadLetter(final int partition, final io.junction.api.Side side, final long offset,
+                public void onDeadLetter(final int partition, final Side side, final long offset,
                     final long timestamp, final DeadLetterReason reason, final RowView row)
                 {
                     deadLetters.add("binary " + side);
@@ -471,7 +472,7 @@ class KafkaMultiJoinRunnerTest
             .deadLetterHandler(new KafkaDeadLetterHandler()
             {
                 @Override
-                public void onDeadLetter(final int partition, final io.junction.api.Side side, final long offset,
+                public void onDeadLetter(final int partition, final Side side, final long offset,
                     final long timestamp, final DeadLetterReason reason, final RowView row)
                 {
                     deadLetters.add("binary " + side);

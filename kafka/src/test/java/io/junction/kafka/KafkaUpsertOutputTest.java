@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import io.junction.runtime.EngineConfig;
 
 /**
  * Upsert output through the runner (SPEC 2.7, docs/SEMANTICS.md 4.6): a regular left join of impressions
@@ -59,7 +60,7 @@ class KafkaUpsertOutputTest
             JoinFixture.produce(broker, "upsert-left", "upsert-right", events);
             final Path dir = JoinFixture.freshDir("upsert");
             // the left unique key lies outside the join key: its index is sized by the live-row limit
-            final io.junction.runtime.EngineConfig engine = JoinFixture.engineConfig();
+            final EngineConfig engine = JoinFixture.engineConfig();
             final KafkaJoinRunner runner = new KafkaJoinRunner(JoinFixture.config(broker, spec)
                 .engineConfig(engine.withState(engine.state().withMaxLiveRows(1 << 14)))
                 .groupId("upsert-group").leftTopic("upsert-left").rightTopic("upsert-right").outputTopic("upsert-out")

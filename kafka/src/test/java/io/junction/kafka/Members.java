@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Files;
 
 /**
  * Group members as child JVMs running {@link RunnerMain}, for the multi-process tests: the same JVM flags the
@@ -103,11 +104,11 @@ final class Members
         {
             try
             {
-                final List<String> lines = java.nio.file.Files.readAllLines(dir.resolve(name + ".log"));
+                final List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
                 out.append("\n--- ").append(name).append(".log (last lines)\n")
                     .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
             }
-            catch (final java.io.IOException e)
+            catch (final IOException e)
             {
                 out.append("\n--- no ").append(name).append(".log");
             }

@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.api.DeadLetterReason;
+import java.util.Collection;
 
 /** {@link JunctionMetrics} on a {@link SimpleMeterRegistry}: the meters read what the engine's metrics say. */
 class JunctionMetricsTest
@@ -93,12 +95,12 @@ class JunctionMetricsTest
         assertEquals(1, (long)late);
 
         // the latency gauges: one per percentile and partition, in the registry's base unit
-        final java.util.Collection<Meter> latency = registry.find("junction.partition.latency").meters();
+        final Collection<Meter> latency = registry.find("junction.partition.latency").meters();
         assertEquals(2 * 4, latency.size(), "p50, p99, p99.9 and max for each of 2 partitions");
         final double max = registry.get("junction.partition.latency").tags("partition", "0", "percentile", "max").timeGauge()
             .value(TimeUnit.NANOSECONDS);
         assertTrue(max >= 0, "a latency: " + max);
-        assertTrue(registry.find("junction.partition.dead.letters").meters().size() == 2 * io.junction.api.DeadLetterReason.values().length,
+        assertTrue(registry.find("junction.partition.dead.letters").meters().size() == 2 * DeadLetterReason.values().length,
             "every reason of every partition");
     }
 }

@@ -17,48 +17,58 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <T> record type
  */
-final class CountingOutput<T> implements Output<StreamRecord<T>> {
+final class CountingOutput<T> implements Output<StreamRecord<T>>
+{
     long records;
     long deletes;
     long watermarks;
     private final boolean rowKinds;
 
     /** @param rowKinds whether records are {@link RowData} whose {@link RowKind} is counted */
-    CountingOutput(final boolean rowKinds) {
+    CountingOutput(final boolean rowKinds)
+    {
         this.rowKinds = rowKinds;
     }
 
     @Override
-    public void collect(final StreamRecord<T> record) {
+    public void collect(final StreamRecord<T> record)
+    {
         records++;
-        if (rowKinds && ((RowData) record.getValue()).getRowKind() == RowKind.DELETE) {
+        if (rowKinds && ((RowData) record.getValue()).getRowKind() == RowKind.DELETE)
+        {
             deletes++;
         }
     }
 
     @Override
-    public <X> void collect(final OutputTag<X> outputTag, final StreamRecord<X> record) {
+    public <X> void collect(final OutputTag<X> outputTag, final StreamRecord<X> record)
+    {
         // late-data side outputs: none in these workloads (input is in event-time order)
     }
 
     @Override
-    public void emitWatermark(final Watermark mark) {
+    public void emitWatermark(final Watermark mark)
+    {
         watermarks++;
     }
 
     @Override
-    public void emitWatermarkStatus(final WatermarkStatus watermarkStatus) {
+    public void emitWatermarkStatus(final WatermarkStatus watermarkStatus)
+    {
     }
 
     @Override
-    public void emitLatencyMarker(final LatencyMarker latencyMarker) {
+    public void emitLatencyMarker(final LatencyMarker latencyMarker)
+    {
     }
 
     @Override
-    public void emitRecordAttributes(final RecordAttributes recordAttributes) {
+    public void emitRecordAttributes(final RecordAttributes recordAttributes)
+    {
     }
 
     @Override
-    public void close() {
+    public void close()
+    {
     }
 }

@@ -32,7 +32,8 @@ import java.util.Map;
  *       tolerance, left outer = trades, append-only.</li>
  * </ul>
  */
-final class Expected {
+final class Expected
+{
     /** Event rows (both sides). */
     final long events;
     final long leftRows;
@@ -48,7 +49,8 @@ final class Expected {
     final Table table;
 
     /** A row of the WORKLOADS.md table. */
-    static final class Table {
+    static final class Table
+    {
         final String name;
         final long events;
         final String checksum;
@@ -57,7 +59,8 @@ final class Expected {
         final long leftAppend;
 
         Table(final String name, final long events, final String checksum, final long inner, final long leftChangelog,
-              final long leftAppend) {
+              final long leftAppend)
+        {
             this.name = name;
             this.events = events;
             this.checksum = checksum;
@@ -68,7 +71,8 @@ final class Expected {
     }
 
     private Expected(final long events, final long leftRows, final long rightRows, final String checksum,
-                     final long inner, final long leftChangelog, final long leftAppend, final Table table) {
+                     final long inner, final long leftChangelog, final long leftAppend, final Table table)
+    {
         this.events = events;
         this.leftRows = leftRows;
         this.rightRows = rightRows;
@@ -85,25 +89,30 @@ final class Expected {
      * @param tape the events
      * @return the expected counts
      */
-    static Expected of(final Workload w, final Sizes size, final EventTape tape) {
+    static Expected of(final Workload w, final Sizes size, final EventTape tape)
+    {
         final Checksum sum = new Checksum();
         tape.replay(sum);
         final Table table = table(w, size);
-        if (w == Workload.W1 || w == Workload.W1_BIG) {
+        if (w == Workload.W1 || w == Workload.W1_BIG)
+        {
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.right(), sum.left(), sum.left(),
                 table);
         }
-        if (w == Workload.W5) {
+        if (w == Workload.W5)
+        {
             // temporal join: every order joins the rate valid at its ts (each currency has one from ts 0)
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), sum.left(), sum.left(), sum.left(), table);
         }
-        if (w == Workload.W6) {
+        if (w == Workload.W6)
+        {
             final W6.Counts counts = new W6.Counts();
             tape.replay(counts);
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), counts.matched(), counts.trades(),
                 counts.trades(), table);
         }
-        if (w == Workload.W4) {
+        if (w == Workload.W4)
+        {
             final RegularJoinCounts counts = RegularJoinCounts.of(tape);
             return new Expected(sum.events(), sum.left(), sum.right(), sum.hex(), counts.inner(), counts.leftChangelog(),
                 -1, table);
@@ -112,25 +121,32 @@ final class Expected {
         final Map<Long, long[]> perKey = new HashMap<>(1 << 16);
         long inner = 0;
         long changelog = 0;
-        for (int i = 0, n = tape.size(); i < n; i++) {
+        for (int i = 0, n = tape.size(); i < n; i++)
+        {
             final byte type = tape.type(i);
-            if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT) {
+            if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT)
+            {
                 continue;
             }
             final long[] c = perKey.computeIfAbsent(tape.key(i), k -> new long[2]);
-            if (type == EventTape.TYPE_LEFT) {
+            if (type == EventTape.TYPE_LEFT)
+            {
                 inner += c[1];
                 changelog += c[1] == 0 ? 1 : c[1];
                 c[0]++;
-            } else {
+            }
+            else
+            {
                 inner += c[0];
                 changelog += c[1] == 0 ? 2 * c[0] : c[0];
                 c[1]++;
             }
         }
         long neverMatchedLeft = 0;
-        for (final long[] c : perKey.values()) {
-            if (c[1] == 0) {
+        for (final long[] c : perKey.values())
+        {
+            if (c[1] == 0)
+            {
                 neverMatchedLeft += c[0];
             }
         }
@@ -138,34 +154,42 @@ final class Expected {
             inner + neverMatchedLeft, table);
     }
 
-    private static Table table(final Workload w, final Sizes s) {
-        switch (w) {
+    private static Table table(final Workload w, final Sizes s)
+    {
+        switch (w)
+        {
             case W1:
                 return s.w1n == 2_000_000
                     ? new Table("W1", 2_398_949, "2dcdae3550414550", 398_949, 2_000_000, 2_000_000) : null;
             case W2:
-                if (s.w2n == 1_000_000 && s.w2keys == 200_000) {
+                if (s.w2n == 1_000_000 && s.w2keys == 200_000)
+                {
                     return new Table("W2", 2_000_000, "762550f0b51997fe", 5_000_737, 5_391_191, 5_007_459);
                 }
-                if (s.w2n == 100_000 && s.w2keys == 20_000) {
+                if (s.w2n == 100_000 && s.w2keys == 20_000)
+                {
                     return new Table("W2 scaled for Kafka Streams", 200_000, "0646f7acbb3ee137", 500_157, 538_623,
                         500_849);
                 }
                 return null;
             case W3:
-                if (s.w3n == 50_000) {
+                if (s.w3n == 50_000)
+                {
                     return new Table("W3 (run size)", 100_000, "7a0494d861fa7dcd", 57_123_820, 57_140_380, 57_135_066);
                 }
-                if (s.w3n == 1_000_000) {
+                if (s.w3n == 1_000_000)
+                {
                     return new Table("W3 (as briefed)", 2_000_000, "c3bbbea79d0849b1", 22_846_200_228L,
                         22_846_377_535L, -1);
                 }
                 return null;
             case W4:
-                if (s.w4n == 20_000) {
+                if (s.w4n == 20_000)
+                {
                     return new Table("W4 (run size)", 280_000, "575036d4300ee770", 91_368_983, 91_418_031, -1);
                 }
-                if (s.w4n == 200_000) {
+                if (s.w4n == 200_000)
+                {
                     return new Table("W4 at 200,000 ids per side", 2_800_000, "ee9a9973eac34011", 9_169_471_996L,
                         9_169_787_030L, -1);
                 }
@@ -184,24 +208,31 @@ final class Expected {
     /**
      * @return null if the model agrees with the table row (or there is none), else a description of the difference
      */
-    String tableDisagreement() {
-        if (table == null) {
+    String tableDisagreement()
+    {
+        if (table == null)
+        {
             return null;
         }
         final StringBuilder sb = new StringBuilder();
-        if (table.events != events) {
+        if (table.events != events)
+        {
             sb.append(" events ").append(events).append(" != ").append(table.events);
         }
-        if (!table.checksum.equals(checksum)) {
+        if (!table.checksum.equals(checksum))
+        {
             sb.append(" checksum ").append(checksum).append(" != ").append(table.checksum);
         }
-        if (table.inner != inner) {
+        if (table.inner != inner)
+        {
             sb.append(" inner ").append(inner).append(" != ").append(table.inner);
         }
-        if (table.leftChangelog != leftChangelog) {
+        if (table.leftChangelog != leftChangelog)
+        {
             sb.append(" left(changelog) ").append(leftChangelog).append(" != ").append(table.leftChangelog);
         }
-        if (table.leftAppend >= 0 && table.leftAppend != leftAppend) {
+        if (table.leftAppend >= 0 && table.leftAppend != leftAppend)
+        {
             sb.append(" left(append) ").append(leftAppend).append(" != ").append(table.leftAppend);
         }
         return sb.length() == 0 ? null : sb.toString().trim();

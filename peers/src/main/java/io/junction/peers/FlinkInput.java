@@ -25,7 +25,8 @@ import java.lang.reflect.Field;
  * {@code StreamingJoinOperator} erases an input row's kind to {@code +I} before it stores the row, so the
  * records are not the same after a run: {@link #restoreKinds()} sets them back before the next (not timed).
  */
-final class FlinkInput {
+final class FlinkInput
+{
     static final byte LEFT = EventTape.TYPE_LEFT;
     static final byte RIGHT = EventTape.TYPE_RIGHT;
     static final byte WATERMARK = EventTape.TYPE_WATERMARK;
@@ -40,20 +41,25 @@ final class FlinkInput {
     private final byte[] kinds;
 
     /** Converts the tape; {@code row(side, i)} builds the native row of tape event i. */
-    FlinkInput(final EventTape tape, final RowFactory rows) {
+    FlinkInput(final EventTape tape, final RowFactory rows)
+    {
         final int n = tape.size();
         types = new byte[n];
         items = new Object[n];
         kinds = tape.insertOnly() ? null : new byte[n];
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
+        {
             final byte t = tape.type(i);
             types[i] = t;
-            switch (t) {
+            switch (t)
+            {
                 case EventTape.TYPE_LEFT:
                 case EventTape.TYPE_RIGHT:
                     final Object row = rows.row(t, tape.key(i), tape.ts(i), tape.f1(i));
-                    if (kinds != null) {
-                        if (!(row instanceof RowData)) {
+                    if (kinds != null)
+                    {
+                        if (!(row instanceof RowData))
+                        {
                             throw new IllegalArgumentException("a changelog (W4) needs RowData rows, this peer builds "
                                 + row.getClass().getName());
                         }
@@ -74,19 +80,24 @@ final class FlinkInput {
 
     /** Sets every row's {@link RowKind} back to its tape kind (Flink erases it); nothing for an insert-only tape. */
     @SuppressWarnings("unchecked")
-    void restoreKinds() {
-        if (kinds == null) {
+    void restoreKinds()
+    {
+        if (kinds == null)
+        {
             return;
         }
-        for (int i = 0, n = types.length; i < n; i++) {
-            if (types[i] == LEFT || types[i] == RIGHT) {
+        for (int i = 0, n = types.length; i < n; i++)
+        {
+            if (types[i] == LEFT || types[i] == RIGHT)
+            {
                 ((StreamRecord<RowData>) items[i]).getValue().setRowKind(RowKind.fromByteValue(kinds[i]));
             }
         }
     }
 
     /** Builds a peer's native row. */
-    interface RowFactory {
+    interface RowFactory
+    {
         Object row(int side, long key, long ts, long f1);
     }
 
@@ -94,11 +105,14 @@ final class FlinkInput {
      * The timed loop: every event in order, each row on its side, each watermark on both inputs.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    void feed(final KeyedTwoInputStreamOperatorTestHarness h) throws Exception {
+    void feed(final KeyedTwoInputStreamOperatorTestHarness h) throws Exception
+    {
         final byte[] ty = types;
         final Object[] it = items;
-        for (int i = 0, n = ty.length; i < n; i++) {
-            switch (ty[i]) {
+        for (int i = 0, n = ty.length; i < n; i++)
+        {
+            switch (ty[i])
+            {
                 case LEFT:
                     h.processElement1((StreamRecord) it[i]);
                     break;
@@ -118,7 +132,8 @@ final class FlinkInput {
      */
     static <K, I1, I2, O> KeyedTwoInputStreamOperatorTestHarness<K, I1, I2, O> harness(
             final TwoInputStreamOperator<I1, I2, O> op, final KeySelector<I1, K> k1, final KeySelector<I2, K> k2,
-            final TypeInformation<K> keyType, final CountingOutput<O> out) throws Exception {
+            final TypeInformation<K> keyType, final CountingOutput<O> out) throws Exception
+    {
         final KeyedTwoInputStreamOperatorTestHarness<K, I1, I2, O> h =
             new KeyedTwoInputStreamOperatorTestHarness<>(op, k1, k2, keyType, MAX_PARALLELISM, 1, 0);
         h.setStateBackend(new HashMapStateBackend());

@@ -27,67 +27,84 @@ import org.apache.flink.table.data.RowData;
  * {@link ShapingJoin#expectedLines} (Junction's retraction configuration) when the input is converted, and the
  * {@code -D} count on every run.
  */
-final class FlinkSeedPeer implements Peer {
+final class FlinkSeedPeer implements Peer
+{
     @Override
-    public String name() {
+    public String name()
+    {
         return "flink-sql-seed";
     }
 
     @Override
-    public boolean supports(final Workload w, final JoinKind j) {
+    public boolean supports(final Workload w, final JoinKind j)
+    {
         return w == Workload.W1 && j == JoinKind.LEFT;
     }
 
     @Override
-    public long expected(final Expected e, final JoinKind j) {
+    public long expected(final Expected e, final JoinKind j)
+    {
         return e.leftRows + 2 * e.inner;
     }
 
     @Override
-    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape) {
+    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape)
+    {
         final long clicks = tape.rows() - countLeft(tape);
         final long model = ShapingJoin.expectedLines(Workload.W1, ShapingJoin.Config.RETRACTION, tape, 0).lines;
-        if (model != countLeft(tape) + 2 * clicks) {
+        if (model != countLeft(tape) + 2 * clicks)
+        {
             throw new IllegalStateException("the W1-seed counting models disagree: " + model + " vs " + (countLeft(tape) + 2 * clicks));
         }
         final FlinkInput input = new FlinkInput(tape, FlinkSqlPeer::row);
-        return new Prepared() {
+        return new Prepared()
+        {
             @Override
-            public PeerRun newRun() throws Exception {
+            @SuppressWarnings("try") // a PeerRun closes a Flink harness, whose close() declares Exception (InterruptedException among them)
+            public PeerRun newRun() throws Exception
+            {
                 input.restoreKinds();
                 final TwoInputStreamOperator<RowData, RowData, RowData> op = FlinkSqlPeer.regularJoin(JoinKind.LEFT, false);
                 final CountingOutput<RowData> out = new CountingOutput<>(true);
                 final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> h =
                     FlinkInput.harness(op, new FlinkSqlPeer.KeyProjection(), new FlinkSqlPeer.KeyProjection(), FlinkSqlPeer.KEY, out);
-                return new PeerRun() {
+                return new PeerRun()
+                {
                     @Override
-                    public long run() throws Exception {
+                    public long run() throws Exception
+                    {
                         input.feed(h);
-                        if (out.deletes != clicks) {
+                        if (out.deletes != clicks)
+                        {
                             throw new IllegalStateException("-D rows " + out.deletes + ", expected one per click: " + clicks);
                         }
                         return out.records;
                     }
 
                     @Override
-                    public void close() throws Exception {
+                    public void close() throws Exception
+                    {
                         h.close();
                     }
                 };
             }
 
             @Override
-            public String describe() {
+            public String describe()
+            {
                 return "W1-seed: StreamingJoinOperator(left outer, no unique key, no TTL) over W1's shows and clicks, "
                     + "changelog +I(s,null) / -D(s,null) / +I(s,c), BinaryRowData, HashMapStateBackend";
             }
         };
     }
 
-    private static long countLeft(final EventTape tape) {
+    private static long countLeft(final EventTape tape)
+    {
         long left = 0;
-        for (int i = 0, n = tape.size(); i < n; i++) {
-            if (tape.type(i) == EventTape.TYPE_LEFT) {
+        for (int i = 0, n = tape.size(); i < n; i++)
+        {
+            if (tape.type(i) == EventTape.TYPE_LEFT)
+            {
                 left++;
             }
         }

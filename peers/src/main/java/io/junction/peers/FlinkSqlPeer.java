@@ -48,7 +48,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  * The planner's generated join condition for a pure equi-join is "return true"; {@link TrueCondition} is that
  * class written by hand (the equality itself is the keying).
  */
-final class FlinkSqlPeer implements Peer {
+final class FlinkSqlPeer implements Peer
+{
     static final LogicalType[] ROW_TYPES = {
         new BigIntType(), new BigIntType(), new BigIntType(), new BigIntType(), new VarCharType(32)
     };
@@ -65,63 +66,78 @@ final class FlinkSqlPeer implements Peer {
     private final boolean uniqueKey;
 
     /** {@code flink-sql}: no unique key declared. */
-    FlinkSqlPeer() {
+    FlinkSqlPeer()
+    {
         this(false);
     }
 
     /** @param uniqueKey declare {@code f1} as both sides' unique key ({@code flink-sql-uk}, W4 only) */
-    FlinkSqlPeer(final boolean uniqueKey) {
+    FlinkSqlPeer(final boolean uniqueKey)
+    {
         this.uniqueKey = uniqueKey;
     }
 
     /** The planner's generated condition when the ON clause has only the equi-key: always true. */
-    public static final class TrueCondition extends AbstractRichFunction implements JoinCondition {
+    public static final class TrueCondition extends AbstractRichFunction implements JoinCondition
+    {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public boolean apply(final RowData in1, final RowData in2) {
+        public boolean apply(final RowData in1, final RowData in2)
+        {
             return true;
         }
     }
 
-    static GeneratedJoinCondition trueCondition() {
-        return new GeneratedJoinCondition(TrueCondition.class.getName(), "", new Object[0]) {
+    static GeneratedJoinCondition trueCondition()
+    {
+        return new GeneratedJoinCondition(TrueCondition.class.getName(), "", new Object[0])
+        {
             private static final long serialVersionUID = 1L;
 
             @Override
-            public JoinCondition newInstance(final ClassLoader classLoader) {
+            public JoinCondition newInstance(final ClassLoader classLoader)
+            {
                 return new TrueCondition();
             }
         };
     }
 
     /** Projects one BIGINT field into a 1-field BinaryRowData and returns a copy, like BinaryRowDataKeySelector. */
-    static final class KeyProjection implements KeySelector<RowData, RowData> {
+    static final class KeyProjection implements KeySelector<RowData, RowData>
+    {
         private static final long serialVersionUID = 1L;
         private final int field;
         private transient BinaryRowData reuse;
         private transient BinaryRowWriter writer;
 
         /** Projects the join key, field 0. */
-        KeyProjection() {
+        KeyProjection()
+        {
             this(KEY_INDEX);
         }
 
         /** @param field index of the BIGINT field projected */
-        KeyProjection(final int field) {
+        KeyProjection(final int field)
+        {
             this.field = field;
         }
 
         @Override
-        public RowData getKey(final RowData row) {
-            if (writer == null) {
+        public RowData getKey(final RowData row)
+        {
+            if (writer == null)
+            {
                 reuse = new BinaryRowData(1);
                 writer = new BinaryRowWriter(reuse);
             }
             writer.reset();
-            if (row.isNullAt(field)) {
+            if (row.isNullAt(field))
+            {
                 writer.setNullAt(0);
-            } else {
+            }
+            else
+            {
                 writer.writeLong(0, row.getLong(field));
             }
             writer.complete();
@@ -130,7 +146,8 @@ final class FlinkSqlPeer implements Peer {
     }
 
     /** Builds a workload row as BinaryRowData. */
-    static BinaryRowData row(final int side, final long key, final long ts, final long f1) {
+    static BinaryRowData row(final int side, final long key, final long ts, final long f1)
+    {
         final long f2 = RowPayload.f2(key, side);
         final byte[] f3 = new byte[RowPayload.F3_LENGTH];
         RowPayload.f3(f2, f1, f3);
@@ -146,53 +163,65 @@ final class FlinkSqlPeer implements Peer {
     }
 
     @Override
-    public String name() {
+    public String name()
+    {
         return uniqueKey ? "flink-sql-uk" : "flink-sql";
     }
 
     @Override
-    public boolean supports(final Workload w, final JoinKind j) {
-        if (uniqueKey) {
+    public boolean supports(final Workload w, final JoinKind j)
+    {
+        if (uniqueKey)
+        {
             return w == Workload.W4;
         }
         return w == Workload.W1 || w == Workload.W2 || w == Workload.W3 || w == Workload.W4;
     }
 
     @Override
-    public long expected(final Expected e, final JoinKind j) {
+    public long expected(final Expected e, final JoinKind j)
+    {
         return j == JoinKind.INNER ? e.inner : e.leftChangelog;
     }
 
     @Override
-    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape) {
+    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape)
+    {
         final FlinkInput input = new FlinkInput(tape, FlinkSqlPeer::row);
         final boolean interval = w == Workload.W1;
         final long bound = interval ? Workloads.w1IntervalMillis(w) : 0;
-        return new Prepared() {
+        return new Prepared()
+        {
             @Override
-            public PeerRun newRun() throws Exception {
+            @SuppressWarnings("try") // a PeerRun closes a Flink harness, whose close() declares Exception (InterruptedException among them)
+            public PeerRun newRun() throws Exception
+            {
                 input.restoreKinds();
                 final TwoInputStreamOperator<RowData, RowData, RowData> op =
                     interval ? intervalJoin(j, bound) : regularJoin(j, uniqueKey);
                 final CountingOutput<RowData> out = new CountingOutput<>(true);
                 final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> h =
                     FlinkInput.harness(op, new KeyProjection(), new KeyProjection(), KEY, out);
-                return new PeerRun() {
+                return new PeerRun()
+                {
                     @Override
-                    public long run() throws Exception {
+                    public long run() throws Exception
+                    {
                         input.feed(h);
                         return out.records;
                     }
 
                     @Override
-                    public void close() throws Exception {
+                    public void close() throws Exception
+                    {
                         h.close();
                     }
                 };
             }
 
             @Override
-            public String describe() {
+            public String describe()
+            {
                 return interval
                     ? "RowTimeIntervalJoin(" + j + ", -" + bound + ", +" + bound
                         + ", lateness 0, min-cleanup 0) in KeyedCoProcessOperatorWithWatermarkDelay, BinaryRowData, HashMapStateBackend"
@@ -203,7 +232,8 @@ final class FlinkSqlPeer implements Peer {
         };
     }
 
-    static TwoInputStreamOperator<RowData, RowData, RowData> intervalJoin(final JoinKind j, final long bound) {
+    static TwoInputStreamOperator<RowData, RowData, RowData> intervalJoin(final JoinKind j, final long bound)
+    {
         final InternalTypeInfo<RowData> out = InternalTypeInfo.ofFields(concat(ROW_TYPES, ROW_TYPES));
         final IntervalJoinFunction fn = new IntervalJoinFunction(trueCondition(), out, new boolean[] {true});
         final RowTimeIntervalJoin join = new RowTimeIntervalJoin(
@@ -212,19 +242,22 @@ final class FlinkSqlPeer implements Peer {
         return new KeyedCoProcessOperatorWithWatermarkDelay<>(join, join.getMaxOutputDelay());
     }
 
-    static TwoInputStreamOperator<RowData, RowData, RowData> regularJoin(final JoinKind j, final boolean uniqueKey) {
+    static TwoInputStreamOperator<RowData, RowData, RowData> regularJoin(final JoinKind j, final boolean uniqueKey)
+    {
         return new StreamingJoinOperator(ROW, ROW, trueCondition(), sideSpec(uniqueKey), sideSpec(uniqueKey),
             j == JoinKind.LEFT, false, new boolean[] {true}, 0L, 0L);
     }
 
     /** A side's spec: {@code f1} as unique key, not contained in the join key {@code key}; or none. */
-    static JoinInputSideSpec sideSpec(final boolean uniqueKey) {
+    static JoinInputSideSpec sideSpec(final boolean uniqueKey)
+    {
         return uniqueKey
             ? JoinInputSideSpec.withUniqueKey(InternalTypeInfo.ofFields(new BigIntType()), new KeyProjection(UNIQUE_KEY_INDEX))
             : JoinInputSideSpec.withoutUniqueKey();
     }
 
-    private static LogicalType[] concat(final LogicalType[] a, final LogicalType[] b) {
+    private static LogicalType[] concat(final LogicalType[] a, final LogicalType[] b)
+    {
         final LogicalType[] r = new LogicalType[a.length + b.length];
         System.arraycopy(a, 0, r, 0, a.length);
         System.arraycopy(b, 0, r, a.length, b.length);

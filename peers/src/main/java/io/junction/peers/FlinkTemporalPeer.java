@@ -28,28 +28,36 @@ import org.apache.flink.table.runtime.operators.join.temporal.TemporalRowTimeJoi
  * (a trade whose latest quote is older is unmatched, as in the ASOF join, where the best candidate is the latest
  * one too). Expected: the trades with a quote within the tolerance (inner), every trade (left).
  */
-final class FlinkTemporalPeer implements Peer {
+final class FlinkTemporalPeer implements Peer
+{
     @Override
-    public String name() {
+    public String name()
+    {
         return "flink-sql-temporal";
     }
 
     @Override
-    public boolean supports(final Workload w, final JoinKind j) {
+    public boolean supports(final Workload w, final JoinKind j)
+    {
         return w == Workload.W5 || w == Workload.W6;
     }
 
     @Override
-    public long expected(final Expected e, final JoinKind j) {
+    public long expected(final Expected e, final JoinKind j)
+    {
         return j == JoinKind.INNER ? e.inner : e.leftAppend;
     }
 
     @Override
-    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape) {
+    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape)
+    {
         final FlinkInput input = new FlinkInput(tape, FlinkSqlPeer::row);
-        return new Prepared() {
+        return new Prepared()
+        {
             @Override
-            public PeerRun newRun() throws Exception {
+            @SuppressWarnings("try") // a PeerRun closes a Flink harness, whose close() declares Exception (InterruptedException among them)
+            public PeerRun newRun() throws Exception
+            {
                 input.restoreKinds();
                 final TwoInputStreamOperator<RowData, RowData, RowData> op = new TemporalRowTimeJoinOperator(
                     FlinkSqlPeer.ROW, FlinkSqlPeer.ROW, w == Workload.W6 ? toleranceCondition() : FlinkSqlPeer.trueCondition(),
@@ -58,22 +66,26 @@ final class FlinkTemporalPeer implements Peer {
                 final CountingOutput<RowData> out = new CountingOutput<>(true);
                 final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> h = FlinkInput.harness(
                     op, new FlinkSqlPeer.KeyProjection(), new FlinkSqlPeer.KeyProjection(), FlinkSqlPeer.KEY, out);
-                return new PeerRun() {
+                return new PeerRun()
+                {
                     @Override
-                    public long run() throws Exception {
+                    public long run() throws Exception
+                    {
                         input.feed(h);
                         return out.records;
                     }
 
                     @Override
-                    public void close() throws Exception {
+                    public void close() throws Exception
+                    {
                         h.close();
                     }
                 };
             }
 
             @Override
-            public String describe() {
+            public String describe()
+            {
                 return "TemporalRowTimeJoinOperator(" + (j == JoinKind.LEFT ? "left outer" : "inner")
                     + (w == Workload.W6 ? ", condition t.ts - q.ts <= " + W6.TOLERANCE_MS : "")
                     + ", row time ts, no state retention), BinaryRowData, HashMapStateBackend";
@@ -82,21 +94,26 @@ final class FlinkTemporalPeer implements Peer {
     }
 
     /** W6's tolerance as the planner would generate {@code ON t.key = q.key AND t.ts - q.ts <= 1000}. */
-    public static final class ToleranceCondition extends AbstractRichFunction implements JoinCondition {
+    public static final class ToleranceCondition extends AbstractRichFunction implements JoinCondition
+    {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public boolean apply(final RowData trade, final RowData quote) {
+        public boolean apply(final RowData trade, final RowData quote)
+        {
             return trade.getLong(FlinkSqlPeer.TS_INDEX) - quote.getLong(FlinkSqlPeer.TS_INDEX) <= W6.TOLERANCE_MS;
         }
     }
 
-    static GeneratedJoinCondition toleranceCondition() {
-        return new GeneratedJoinCondition(ToleranceCondition.class.getName(), "", new Object[0]) {
+    static GeneratedJoinCondition toleranceCondition()
+    {
+        return new GeneratedJoinCondition(ToleranceCondition.class.getName(), "", new Object[0])
+        {
             private static final long serialVersionUID = 1L;
 
             @Override
-            public JoinCondition newInstance(final ClassLoader classLoader) {
+            public JoinCondition newInstance(final ClassLoader classLoader)
+            {
                 return new ToleranceCondition();
             }
         };

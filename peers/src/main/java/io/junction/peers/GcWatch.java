@@ -16,7 +16,8 @@ import javax.management.openmbean.CompositeData;
  * longest single pause from the JDK's GC notifications (collectors whose name says they are concurrent, such as
  * "G1 Concurrent GC" or "ZGC Cycles", are not pauses and are left out of the maximum).
  */
-final class GcWatch implements NotificationListener {
+final class GcWatch implements NotificationListener
+{
     private final List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
     private volatile boolean active;
     private volatile long maxPauseMs;
@@ -26,24 +27,30 @@ final class GcWatch implements NotificationListener {
     private long count0;
     private long time0;
 
-    GcWatch() {
-        for (final GarbageCollectorMXBean b : beans) {
-            if (b instanceof NotificationEmitter) {
+    GcWatch()
+    {
+        for (final GarbageCollectorMXBean b : beans)
+        {
+            if (b instanceof NotificationEmitter)
+            {
                 ((NotificationEmitter) b).addNotificationListener(this, null, null);
             }
         }
     }
 
     /** @return the collector names, for the header */
-    String collectors() {
+    String collectors()
+    {
         final StringBuilder sb = new StringBuilder();
-        for (final GarbageCollectorMXBean b : beans) {
+        for (final GarbageCollectorMXBean b : beans)
+        {
             sb.append(sb.length() == 0 ? "" : ", ").append(b.getName());
         }
         return sb.toString();
     }
 
-    void start() {
+    void start()
+    {
         maxPauseMs = 0;
         toUptime = Long.MAX_VALUE;
         fromUptime = ManagementFactory.getRuntimeMXBean().getUptime();
@@ -53,13 +60,17 @@ final class GcWatch implements NotificationListener {
     }
 
     /** Stops counting; waits briefly for notifications of collections in the timed section to arrive. */
-    Result stop() {
+    Result stop()
+    {
         final long count = totalCount() - count0;
         final long time = totalTime() - time0;
         toUptime = ManagementFactory.getRuntimeMXBean().getUptime();
-        try {
+        try
+        {
             Thread.sleep(count > 0 ? 200 : 0);
-        } catch (final InterruptedException e) {
+        }
+        catch (final InterruptedException e)
+        {
             Thread.currentThread().interrupt();
         }
         active = false;
@@ -67,49 +78,60 @@ final class GcWatch implements NotificationListener {
     }
 
     @Override
-    public void handleNotification(final Notification n, final Object handback) {
-        if (!active || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+    public void handleNotification(final Notification n, final Object handback)
+    {
+        if (!active || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()))
+        {
             return;
         }
         final GarbageCollectionNotificationInfo info =
             GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         final String name = info.getGcName();
-        if (name.contains("Concurrent") || name.contains("Cycles")) {
+        if (name.contains("Concurrent") || name.contains("Cycles"))
+        {
             return;
         }
         final long startUptime = info.getGcInfo().getStartTime();
-        if (startUptime < fromUptime || startUptime > toUptime) {
+        if (startUptime < fromUptime || startUptime > toUptime)
+        {
             return; // e.g. the System.gc() before the timed section, whose notification comes late
         }
         final long d = info.getGcInfo().getDuration();
-        if (d > maxPauseMs) {
+        if (d > maxPauseMs)
+        {
             maxPauseMs = d;
         }
     }
 
-    private long totalCount() {
+    private long totalCount()
+    {
         long c = 0;
-        for (final GarbageCollectorMXBean b : beans) {
+        for (final GarbageCollectorMXBean b : beans)
+        {
             c += Math.max(0, b.getCollectionCount());
         }
         return c;
     }
 
-    private long totalTime() {
+    private long totalTime()
+    {
         long t = 0;
-        for (final GarbageCollectorMXBean b : beans) {
+        for (final GarbageCollectorMXBean b : beans)
+        {
             t += Math.max(0, b.getCollectionTime());
         }
         return t;
     }
 
     /** GC in one timed section. */
-    static final class Result {
+    static final class Result
+    {
         final long count;
         final long timeMs;
         final long maxPauseMs;
 
-        Result(final long count, final long timeMs, final long maxPauseMs) {
+        Result(final long count, final long timeMs, final long maxPauseMs)
+        {
             this.count = count;
             this.timeMs = timeMs;
             this.maxPauseMs = maxPauseMs;

@@ -3,14 +3,17 @@ package io.junction.peers;
 import java.util.Locale;
 
 /** Inner or left-outer join. */
-enum JoinKind {
+enum JoinKind
+{
     INNER, LEFT;
 
-    static JoinKind parse(final String s) {
+    static JoinKind parse(final String s)
+    {
         return valueOf(s.trim().toUpperCase(Locale.ROOT));
     }
 
-    String label() {
+    String label()
+    {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -32,6 +32,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * Kafka Streams KStream-KStream join ({@code left.join(right, ...)} / {@code left.leftJoin(right, ...)}) with
@@ -51,7 +52,8 @@ import java.util.stream.Stream;
  * Flink runs that take no checkpoints; true = Kafka's default, the driver then buffers changelog records in memory),
  * and the store type is the peer's ("memory" = in-memory window stores, "rocksdb" = Kafka's default RocksDB).
  */
-final class KafkaStreamsPeer implements Peer {
+final class KafkaStreamsPeer implements Peer
+{
     static final String CHANGELOG_PROP = "kstreams.changelog";
     static final String LEFT_TOPIC = "left";
     static final String RIGHT_TOPIC = "right";
@@ -59,53 +61,64 @@ final class KafkaStreamsPeer implements Peer {
     private final String store;
 
     /** A joined pair, what the ValueJoiner returns. */
-    static final class Pair {
+    static final class Pair
+    {
         final byte[] left;
         final byte[] right;
 
-        Pair(final byte[] left, final byte[] right) {
+        Pair(final byte[] left, final byte[] right)
+        {
             this.left = left;
             this.right = right;
         }
     }
 
     /** Counts the join results (terminal foreach). */
-    static final class Counter {
+    static final class Counter
+    {
         long n;
     }
 
     /** @param store "memory" or "rocksdb" */
-    KafkaStreamsPeer(final String store) {
-        if (!store.equals("memory") && !store.equals("rocksdb")) {
+    KafkaStreamsPeer(final String store)
+    {
+        if (!store.equals("memory") && !store.equals("rocksdb"))
+        {
             throw new IllegalArgumentException("kstreams store '" + store + "': expected memory or rocksdb");
         }
         this.store = store;
     }
 
     @Override
-    public String name() {
+    public String name()
+    {
         return "kstreams-" + store;
     }
 
     @Override
-    public boolean supports(final Workload w, final JoinKind j) {
+    public boolean supports(final Workload w, final JoinKind j)
+    {
         return w == Workload.W1 || w == Workload.W2 || w == Workload.W3;
     }
 
     @Override
-    public long expected(final Expected e, final JoinKind j) {
+    public long expected(final Expected e, final JoinKind j)
+    {
         return j == JoinKind.INNER ? e.inner : e.leftAppend;
     }
 
     @Override
-    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape) {
+    public Prepared prepare(final Workload w, final JoinKind j, final EventTape tape)
+    {
         // native input: rows only (watermarks mean nothing to Kafka Streams), then the end
         int rows = 0;
         long maxTs = 0;
         final Set<Long> keysSeen = new HashSet<>();
-        for (int i = 0; i < tape.size(); i++) {
+        for (int i = 0; i < tape.size(); i++)
+        {
             final byte t = tape.type(i);
-            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT) {
+            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT)
+            {
                 rows++;
                 maxTs = Math.max(maxTs, tape.ts(i));
                 keysSeen.add(tape.key(i));
@@ -116,9 +129,11 @@ final class KafkaStreamsPeer implements Peer {
         final byte[][] values = new byte[rows + 1][];
         final long[] tss = new long[rows + 1];
         int r = 0;
-        for (int i = 0; i < tape.size(); i++) {
+        for (int i = 0; i < tape.size(); i++)
+        {
             final byte t = tape.type(i);
-            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT) {
+            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT)
+            {
                 types[r] = t;
                 keys[r] = tape.key(i);
                 values[r] = new byte[RowPayload.LENGTH];
@@ -129,7 +144,8 @@ final class KafkaStreamsPeer implements Peer {
         }
         final long window = w == Workload.W1 ? Workloads.w1IntervalMillis(w) : maxTs + 1;
         long sentinel = Long.MIN_VALUE + 12345;
-        while (keysSeen.contains(sentinel)) {
+        while (keysSeen.contains(sentinel))
+        {
             sentinel++;
         }
         types[rows] = EventTape.TYPE_END;
@@ -139,9 +155,11 @@ final class KafkaStreamsPeer implements Peer {
         final boolean changelog = Boolean.getBoolean(CHANGELOG_PROP);
         final String[] storeNote = {""};
 
-        return new Prepared() {
+        return new Prepared()
+        {
             @Override
-            public PeerRun newRun() throws Exception {
+            public PeerRun newRun() throws Exception
+            {
                 final Path stateDir = Files.createTempDirectory("junction-peers-kstreams");
                 final Properties props = new Properties();
                 props.put(StreamsConfig.APPLICATION_ID_CONFIG, "junction-peers");
@@ -157,7 +175,8 @@ final class KafkaStreamsPeer implements Peer {
                 StreamJoined<Long, byte[], byte[]> joined =
                     StreamJoined.<Long, byte[], byte[]>with(Serdes.Long(), Serdes.ByteArray(), Serdes.ByteArray())
                         .withDslStoreSuppliers(suppliers());
-                if (!changelog) {
+                if (!changelog)
+                {
                     joined = joined.withLoggingDisabled();
                 }
                 final KStream<Long, Pair> out = j == JoinKind.INNER
@@ -171,28 +190,36 @@ final class KafkaStreamsPeer implements Peer {
                     driver.createInputTopic(LEFT_TOPIC, new LongSerializer(), new ByteArraySerializer());
                 final TestInputTopic<Long, byte[]> rightIn =
                     driver.createInputTopic(RIGHT_TOPIC, new LongSerializer(), new ByteArraySerializer());
-                if (storeNote[0].isEmpty()) {
+                if (storeNote[0].isEmpty())
+                {
                     final Set<String> kinds = new TreeSet<>();
-                    for (final Map.Entry<String, StateStore> e : driver.getAllStateStores().entrySet()) {
+                    for (final Map.Entry<String, StateStore> e : driver.getAllStateStores().entrySet())
+                    {
                         kinds.add(innermost(e.getValue()));
                     }
                     storeNote[0] = suppliers().getClass().getSimpleName() + " (" + String.join(", ", kinds) + ")";
                 }
-                return new PeerRun() {
+                return new PeerRun()
+                {
                     @Override
-                    public long run() {
+                    public long run()
+                    {
                         final long emitIntervalMs = 1000;
                         long lastNs = System.nanoTime();
-                        for (int i = 0, n = types.length; i < n; i++) {
-                            if ((i & 1023) == 0) {
+                        for (int i = 0, n = types.length; i < n; i++)
+                        {
+                            if ((i & 1023) == 0)
+                            {
                                 // the mock wall clock follows real time (left-join emission is throttled by it)
                                 final long ms = (System.nanoTime() - lastNs) / 1_000_000;
-                                if (ms > 0) {
+                                if (ms > 0)
+                                {
                                     driver.advanceWallClockTime(Duration.ofMillis(ms));
                                     lastNs += ms * 1_000_000;
                                 }
                             }
-                            switch (types[i]) {
+                            switch (types[i])
+                            {
                                 case EventTape.TYPE_LEFT:
                                     leftIn.pipeInput(keys[i], values[i], tss[i]);
                                     break;
@@ -210,10 +237,14 @@ final class KafkaStreamsPeer implements Peer {
                     }
 
                     @Override
-                    public void close() throws IOException {
-                        try {
+                    public void close() throws IOException
+                    {
+                        try
+                        {
                             driver.close();
-                        } finally {
+                        }
+                        finally
+                        {
                             deleteRecursively(stateDir);
                         }
                     }
@@ -221,7 +252,8 @@ final class KafkaStreamsPeer implements Peer {
             }
 
             @Override
-            public String describe() {
+            public String describe()
+            {
                 return "KStream-KStream " + (j == JoinKind.INNER ? "join" : "leftJoin")
                     + ", JoinWindows.ofTimeDifferenceWithNoGrace(" + window + " ms), stores: " + storeNote[0]
                     + ", changelog " + (changelog ? "on" : "off") + ", TopologyTestDriver";
@@ -229,31 +261,41 @@ final class KafkaStreamsPeer implements Peer {
         };
     }
 
-    private DslStoreSuppliers suppliers() {
+    private DslStoreSuppliers suppliers()
+    {
         return store.equals("memory")
             ? new BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers()
             : new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers();
     }
 
     /** The class name of the innermost store under the metering/logging wrappers. */
-    private static String innermost(final StateStore s) {
+    private static String innermost(final StateStore s)
+    {
         StateStore cur = s;
-        for (int depth = 0; depth < 10; depth++) {
-            if (cur instanceof org.apache.kafka.streams.state.internals.WrappedStateStore) {
-                cur = ((org.apache.kafka.streams.state.internals.WrappedStateStore<?, ?, ?>) cur).wrapped();
-            } else {
+        for (int depth = 0; depth < 10; depth++)
+        {
+            if (cur instanceof WrappedStateStore)
+            {
+                cur = ((WrappedStateStore<?, ?, ?>) cur).wrapped();
+            }
+            else
+            {
                 break;
             }
         }
         return cur.getClass().getSimpleName();
     }
 
-    static void deleteRecursively(final Path dir) throws IOException {
-        if (!Files.exists(dir)) {
+    static void deleteRecursively(final Path dir) throws IOException
+    {
+        if (!Files.exists(dir))
+        {
             return;
         }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (final Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator)
+            {
                 Files.deleteIfExists(p);
             }
         }

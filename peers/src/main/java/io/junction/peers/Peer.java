@@ -4,7 +4,8 @@ import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.Workload;
 
 /** A peer engine: converts a tape to its native input once, then builds fresh runs over it. */
-interface Peer {
+interface Peer
+{
     /** @return the name printed in the table */
     String name();
 
@@ -36,7 +37,8 @@ interface Peer {
     Prepared prepare(Workload w, JoinKind j, EventTape tape) throws Exception;
 
     /** Converted input; {@link #newRun()} sets up a fresh operator with empty state. */
-    interface Prepared {
+    interface Prepared
+    {
         PeerRun newRun() throws Exception;
 
         /** @return a short note on what exactly runs (operator, state backend, store), printed once */

@@ -25,7 +25,8 @@ import java.util.Set;
  * fresh operator (not timed) and times feeding every event in order plus the end of input. Exit status 1 if any
  * run's output count is wrong or a run fails.
  */
-public final class PeersMain {
+public final class PeersMain
+{
     /**
      * Every peer; "all" runs these but kstreams-memory (see KafkaStreamsPeer: its window fetch scans the window).
      * flink-sql-uk runs W4 only (f1 declared as both sides' unique key), flink-sql-temporal W5 and W6 only (the
@@ -36,11 +37,13 @@ public final class PeersMain {
     static final List<String> ALL_PEERS =
         List.of("flink-datastream", "flink-sql", "flink-sql-uk", "flink-sql-temporal", "kstreams-rocksdb");
 
-    private PeersMain() {
+    private PeersMain()
+    {
     }
 
     /** One (peer, workload, join) case and its runs. */
-    static final class Case {
+    static final class Case
+    {
         final String peer;
         final Workload workload;
         final JoinKind join;
@@ -53,18 +56,23 @@ public final class PeersMain {
         long gcCount;
         String error;
 
-        Case(final String peer, final Workload workload, final JoinKind join) {
+        Case(final String peer, final Workload workload, final JoinKind join)
+        {
             this.peer = peer;
             this.workload = workload;
             this.join = join;
         }
 
-        boolean ok() {
-            if (error != null || rows.isEmpty()) {
+        boolean ok()
+        {
+            if (error != null || rows.isEmpty())
+            {
                 return false;
             }
-            for (final long r : rows) {
-                if (r != expected) {
+            for (final long r : rows)
+            {
+                if (r != expected)
+                {
                     return false;
                 }
             }
@@ -72,9 +80,11 @@ public final class PeersMain {
         }
     }
 
-    public static void main(final String[] argv) throws Exception {
+    public static void main(final String[] argv) throws Exception
+    {
         final List<String> args = new ArrayList<>();
-        for (final String a : argv) {
+        for (final String a : argv)
+        {
             args.addAll(Arrays.asList(a.trim().split("\\s+")));
         }
         args.removeIf(String::isEmpty);
@@ -84,48 +94,73 @@ public final class PeersMain {
         int runs = 3;
         int warmup = 0;
         int w7Orders = 0;
-        for (final String a : args) {
-            if (a.startsWith("-D")) {
+        for (final String a : args)
+        {
+            if (a.startsWith("-D"))
+            {
                 final int eq = a.indexOf('=');
-                if (eq < 0) {
+                if (eq < 0)
+                {
                     System.setProperty(a.substring(2), "true");
-                } else {
+                }
+                else
+                {
                     System.setProperty(a.substring(2, eq), a.substring(eq + 1));
                 }
-            } else if (a.startsWith("--peers=")) {
+            }
+            else if (a.startsWith("--peers="))
+            {
                 peers = parsePeers(value(a));
-            } else if (a.startsWith("--workloads=")) {
+            }
+            else if (a.startsWith("--workloads="))
+            {
                 final List<Workload> ws = new ArrayList<>();
-                for (final String s : value(a).split(",")) {
+                for (final String s : value(a).split(","))
+                {
                     ws.add(Workload.parse(s));
                 }
                 workloads = ws;
-            } else if (a.startsWith("--joins=")) {
+            }
+            else if (a.startsWith("--joins="))
+            {
                 final List<JoinKind> js = new ArrayList<>();
-                for (final String s : value(a).split(",")) {
+                for (final String s : value(a).split(","))
+                {
                     js.add(JoinKind.parse(s));
                 }
                 joins = js;
-            } else if (a.startsWith("--runs=")) {
+            }
+            else if (a.startsWith("--runs="))
+            {
                 runs = Integer.parseInt(value(a));
-            } else if (a.startsWith("--w7-orders=")) {
+            }
+            else if (a.startsWith("--w7-orders="))
+            {
                 w7Orders = Integer.parseInt(value(a));
-            } else if (a.startsWith("--warmup=")) {
+            }
+            else if (a.startsWith("--warmup="))
+            {
                 warmup = Integer.parseInt(value(a));
-            } else if (a.equals("--help") || a.equals("-h") || a.equals("help")) {
+            }
+            else if (a.equals("--help") || a.equals("-h") || a.equals("help"))
+            {
                 usage();
                 return;
-            } else {
+            }
+            else
+            {
                 System.err.println("unknown argument: " + a);
                 usage();
                 System.exit(2);
             }
         }
-        if (runs < 1 || warmup < 0) {
+        if (runs < 1 || warmup < 0)
+        {
             throw new IllegalArgumentException("--runs must be >= 1 and --warmup >= 0");
         }
 
-        if (w7Orders > 0) {
+        if (w7Orders > 0)
+        {
             // W7 is four inputs, not a two-sided tape: its own comparison (Junction multi and chain, Flink chain)
             System.exit(W7ChainPeer.run(w7Orders, warmup, runs) ? 0 : 1);
         }
@@ -141,7 +176,8 @@ public final class PeersMain {
             peers, workloads, joins, runs, warmup);
 
         final List<Case> cases = new ArrayList<>();
-        for (final Workload w : workloads) {
+        for (final Workload w : workloads)
+        {
             long t0 = System.nanoTime();
             EventTape tape = sizes.generate(w);
             final Expected e = Expected.of(w, sizes, tape);
@@ -151,17 +187,23 @@ public final class PeersMain {
             System.out.printf(Locale.ROOT,
                 "   expected rows: inner %,d | left outer changelog (Flink SQL) %,d | left outer append-only %s%n",
                 e.inner, e.leftChangelog, e.leftAppend < 0 ? "n/a (changelog input)" : num(e.leftAppend));
-            if (e.table != null) {
+            if (e.table != null)
+            {
                 final String diff = e.tableDisagreement();
                 System.out.printf(Locale.ROOT, "   WORKLOADS.md row '%s': %s%n", e.table.name,
                     diff == null ? "OK (events, checksum and counts agree)" : "MISMATCH: " + diff);
-            } else {
+            }
+            else
+            {
                 System.out.println("   (size not in the WORKLOADS.md table: counts from the reference model)");
             }
-            for (final JoinKind j : joins) {
-                for (final String peerName : peers) {
+            for (final JoinKind j : joins)
+            {
+                for (final String peerName : peers)
+                {
                     final Peer peer = peer(peerName);
-                    if (!peer.supports(w, j)) {
+                    if (!peer.supports(w, j))
+                    {
                         continue;
                     }
                     final Case c = new Case(peer.name(), w, j);
@@ -177,7 +219,8 @@ public final class PeersMain {
 
         printTable(cases);
         boolean allOk = true;
-        for (final Case c : cases) {
+        for (final Case c : cases)
+        {
             allOk &= c.ok();
         }
         System.out.println(allOk ? "# all output counts OK" : "# SOME RUNS FAILED OR MISMATCHED");
@@ -186,29 +229,37 @@ public final class PeersMain {
     }
 
     private static void runCase(final Peer peer, final Case c, final EventTape tape, final int runs, final int warmup,
-                                final GcWatch gc) {
+                                final GcWatch gc)
+    {
         final String label = c.peer + " " + c.workload + " " + c.join.label();
-        try {
+        try
+        {
             long t0 = System.nanoTime();
             Peer.Prepared prepared = peer.prepare(c.workload, c.join, tape);
             System.out.printf(Locale.ROOT, "%n   %s: input converted in %.2f s%n", label, secs(t0));
-            for (int r = 0; r < warmup + runs; r++) {
+            for (int r = 0; r < warmup + runs; r++)
+            {
                 final boolean timed = r >= warmup;
                 final PeerRun run = prepared.newRun();
-                if (r == 0) {
+                if (r == 0)
+                {
                     System.out.println("   " + label + ": " + prepared.describe());
                 }
                 System.gc();
                 gc.start();
                 final long start = System.nanoTime();
                 final long rows;
-                try {
+                try
+                {
                     rows = run.run();
-                } finally {
+                }
+                finally
+                {
                     final double s = secs(start);
                     final GcWatch.Result g = gc.stop();
                     run.close();
-                    if (timed) {
+                    if (timed)
+                    {
                         c.seconds.add(s);
                         c.gcCount += g.count;
                         c.gcMs += g.timeMs;
@@ -219,27 +270,33 @@ public final class PeersMain {
                         label, timed ? "run" : "warmup", timed ? r - warmup + 1 : r + 1, s, c.events / s,
                         g.count, g.timeMs, g.maxPauseMs);
                 }
-                if (timed) {
+                if (timed)
+                {
                     c.rows.add(rows);
                 }
                 System.out.printf(Locale.ROOT, "      output rows %,d, expected %,d: %s%n", rows, c.expected,
                     rows == c.expected ? "OK" : "MISMATCH");
             }
             prepared = null;
-        } catch (final Throwable t) {
+        }
+        catch (final Throwable t)
+        {
             c.error = t.toString();
             System.out.println("   " + label + ": ERROR " + t);
             t.printStackTrace(System.out);
         }
     }
 
-    private static void printTable(final List<Case> cases) {
+    private static void printTable(final List<Case> cases)
+    {
         System.out.println();
         final String fmt = "%-17s %-3s %-5s %11s %14s %14s %-8s %8s %12s %12s %14s %9s %9s%n";
         System.out.printf(Locale.ROOT, fmt, "peer", "wl", "join", "events", "out rows", "expected", "check",
             "best s", "best ev/s", "median ev/s", "out rows/s", "max GC ms", "GC ms/run");
-        for (final Case c : cases) {
-            if (c.seconds.isEmpty()) {
+        for (final Case c : cases)
+        {
+            if (c.seconds.isEmpty())
+            {
                 System.out.printf(Locale.ROOT, fmt, c.peer, c.workload, c.join.label(), num(c.events), "-",
                     num(c.expected), "ERROR", "-", "-", "-", "-", "-", "-");
                 continue;
@@ -256,11 +313,14 @@ public final class PeersMain {
         }
     }
 
-    private static List<String> parsePeers(final String v) {
+    private static List<String> parsePeers(final String v)
+    {
         final Set<String> out = new LinkedHashSet<>();
-        for (final String p : v.split(",")) {
+        for (final String p : v.split(","))
+        {
             final String s = p.trim().toLowerCase(Locale.ROOT);
-            switch (s) {
+            switch (s)
+            {
                 case "all":
                     out.addAll(ALL_PEERS);
                     break;
@@ -277,7 +337,8 @@ public final class PeersMain {
                 case "none":
                     break;
                 default:
-                    if (!KNOWN_PEERS.contains(s)) {
+                    if (!KNOWN_PEERS.contains(s))
+                    {
                         throw new IllegalArgumentException("unknown peer '" + p + "', expected one of " + KNOWN_PEERS
                             + ", flink, kstreams, all, none");
                     }
@@ -287,8 +348,10 @@ public final class PeersMain {
         return new ArrayList<>(out);
     }
 
-    private static Peer peer(final String name) {
-        switch (name) {
+    private static Peer peer(final String name)
+    {
+        switch (name)
+        {
             case "flink-datastream":
                 return new FlinkDataStreamPeer();
             case "flink-sql":
@@ -308,19 +371,23 @@ public final class PeersMain {
         }
     }
 
-    private static String value(final String arg) {
+    private static String value(final String arg)
+    {
         return arg.substring(arg.indexOf('=') + 1);
     }
 
-    private static double secs(final long startNanos) {
+    private static double secs(final long startNanos)
+    {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    private static String num(final long v) {
+    private static String num(final long v)
+    {
         return String.format(Locale.ROOT, "%,d", v);
     }
 
-    private static void usage() {
+    private static void usage()
+    {
         System.out.println("usage: PeersMain [--peers=all|flink|kstreams|none|flink-datastream,flink-sql,flink-sql-uk,flink-sql-temporal,kstreams-rocksdb,kstreams-memory]\n"
             + "                 [--workloads=W1,W2,W3,W4,W5,W6] [--joins=inner,left] [--runs=3] [--warmup=0] [-Dw6.trades=N]\n"
             + "                 [-Dw1.n=N] [-Dw2.n=N] [-Dw2.keys=K] [-Dw3.n=N] [-Dw4.n=N] [-Dw5.n=N] [-Dkstreams.changelog=true]\n"

@@ -10,7 +10,8 @@ import io.junction.tools.workload.Workloads;
  * {@code w1.n} (impressions of W1, default 2,000,000; the peers' own knob, W1's generator has no property),
  * and the knobs {@link Workloads#generate} reads: {@code w2.n}, {@code w2.keys}, {@code w3.n}, {@code w4.n}, {@code w5.n}, {@code w6.trades}.
  */
-final class Sizes {
+final class Sizes
+{
     /** System property: W1 impressions. */
     static final String W1_N = "w1.n";
 
@@ -23,7 +24,8 @@ final class Sizes {
     /** W6 trades ({@code w6.trades}; quotes are five times as many). */
     final int w6trades = intProp(W6.TRADES_PROP_NAME, W6.DEFAULT_TRADES);
 
-    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n, final int w5n) {
+    private Sizes(final int w1n, final int w2n, final int w2keys, final int w3n, final int w4n, final int w5n)
+    {
         this.w1n = w1n;
         this.w2n = w2n;
         this.w2keys = w2keys;
@@ -32,7 +34,8 @@ final class Sizes {
         this.w5n = w5n;
     }
 
-    static Sizes fromSystemProperties() {
+    static Sizes fromSystemProperties()
+    {
         return new Sizes(
             intProp(W1_N, Workloads.W1_N_DEFAULT),
             intProp(Workloads.W2_N_PROP_NAME, Workloads.W2_N_DEFAULT),
@@ -43,9 +46,11 @@ final class Sizes {
     }
 
     /** Generates a workload at these sizes into a new tape. */
-    EventTape generate(final Workload w) {
+    EventTape generate(final Workload w)
+    {
         final EventTape tape = new EventTape();
-        switch (w) {
+        switch (w)
+        {
             case W1:
                 Workloads.w1(w1n, tape);
                 break;
@@ -70,8 +75,10 @@ final class Sizes {
         return tape;
     }
 
-    String describe(final Workload w) {
-        switch (w) {
+    String describe(final Workload w)
+    {
+        switch (w)
+        {
             case W1:
                 return "w1.n=" + w1n;
             case W2:
@@ -89,13 +96,16 @@ final class Sizes {
         }
     }
 
-    private static int intProp(final String name, final int def) {
+    private static int intProp(final String name, final int def)
+    {
         final String s = System.getProperty(name);
-        if (s == null || s.isBlank()) {
+        if (s == null || s.isBlank())
+        {
             return def;
         }
         final int v = Integer.parseInt(s.trim().replace("_", "").replace(",", ""));
-        if (v < 1) {
+        if (v < 1)
+        {
             throw new IllegalArgumentException("-D" + name + "=" + s + " must be >= 1");
         }
         return v;

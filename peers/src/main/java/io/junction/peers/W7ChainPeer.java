@@ -56,7 +56,8 @@ import java.util.TreeMap;
  * Measured: events per second (the events fed, end of input included), output lines at the last level and over
  * all levels. Flink's state size is not measured (heap objects).
  */
-final class W7ChainPeer {
+final class W7ChainPeer
+{
     private static final int W = 4;
     private static final int LEVELS = 3;
     private static final int F1 = 2;
@@ -67,11 +68,13 @@ final class W7ChainPeer {
     private final List<StreamRecord<RowData>> records;
     private final long[][] live;
 
-    private W7ChainPeer(final int n) {
+    private W7ChainPeer(final int n)
+    {
         final List<StreamRecord<RowData>> rs = new ArrayList<>();
         final List<Integer> in = new ArrayList<>();
         final List<Byte> ks = new ArrayList<>();
-        live = W7.generate(n, (input, kind, key, ts, f1) -> {
+        live = W7.generate(n, (input, kind, key, ts, f1) ->
+        {
             final BinaryRowData row = new BinaryRowData(W);
             final BinaryRowWriter w = new BinaryRowWriter(row);
             w.writeLong(0, key);
@@ -86,29 +89,35 @@ final class W7ChainPeer {
         records = rs;
         inputs = new int[in.size()];
         kinds = new byte[ks.size()];
-        for (int i = 0; i < inputs.length; i++) {
+        for (int i = 0; i < inputs.length; i++)
+        {
             inputs[i] = in.get(i);
             kinds[i] = ks.get(i);
         }
     }
 
     /** Sets every input row's kind back to W7's (the operator erases it when it stores the row). */
-    private void restoreKinds() {
-        for (int i = 0; i < kinds.length; i++) {
+    private void restoreKinds()
+    {
+        for (int i = 0; i < kinds.length; i++)
+        {
             records.get(i).getValue().setRowKind(RowKind.fromByteValue(kinds[i]));
         }
     }
 
-    private static LogicalType[] bigints(final int n) {
+    private static LogicalType[] bigints(final int n)
+    {
         final LogicalType[] t = new LogicalType[n];
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
+        {
             t[i] = new BigIntType();
         }
         return t;
     }
 
     /** One level's operator: its harness, its output counter and the copy into the next level. */
-    private static final class Level implements Output<StreamRecord<RowData>> {
+    private static final class Level implements Output<StreamRecord<RowData>>
+    {
         final KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness;
         final RowDataSerializer copier;
         final int outFields;
@@ -116,7 +125,8 @@ final class W7ChainPeer {
         long lines;
         TreeMap<String, Long> materialized;
 
-        Level(final int level) throws Exception {
+        Level(final int level) throws Exception
+        {
             final int leftFields = W * level;
             outFields = leftFields + W;
             copier = new RowDataSerializer(bigints(outFields));
@@ -138,99 +148,128 @@ final class W7ChainPeer {
         }
 
         @Override
-        public void collect(final StreamRecord<RowData> record) {
+        public void collect(final StreamRecord<RowData> record)
+        {
             lines++;
             final RowData row = record.getValue();
-            if (next != null) {
-                try {
+            if (next != null)
+            {
+                try
+                {
                     next.harness.processElement1(new StreamRecord<>(copier.copy(row), record.getTimestamp()));
-                } catch (final Exception e) {
+                }
+                catch (final Exception e)
+                {
                     throw new IllegalStateException(e);
                 }
-            } else if (materialized != null) {
+            }
+            else if (materialized != null)
+            {
                 final StringBuilder b = new StringBuilder();
-                for (int i = 0; i < outFields / W; i++) {
+                for (int i = 0; i < outFields / W; i++)
+                {
                     final int f = W * i + F1;
                     b.append(i == 0 ? "" : "|").append(row.isNullAt(f) ? "-" : String.valueOf(row.getLong(f)));
                 }
                 final String c = b.toString();
                 final RowKind kind = row.getRowKind();
-                if (kind == RowKind.INSERT || kind == RowKind.UPDATE_AFTER) {
+                if (kind == RowKind.INSERT || kind == RowKind.UPDATE_AFTER)
+                {
                     materialized.merge(c, 1L, Long::sum);
-                } else if (materialized.merge(c, -1L, Long::sum) == 0) {
+                }
+                else if (materialized.merge(c, -1L, Long::sum) == 0)
+                {
                     materialized.remove(c);
                 }
             }
         }
 
         @Override
-        public <X> void collect(final OutputTag<X> outputTag, final StreamRecord<X> record) {
+        public <X> void collect(final OutputTag<X> outputTag, final StreamRecord<X> record)
+        {
         }
 
         @Override
-        public void emitWatermark(final Watermark mark) {
+        public void emitWatermark(final Watermark mark)
+        {
         }
 
         @Override
-        public void emitWatermarkStatus(final WatermarkStatus watermarkStatus) {
+        public void emitWatermarkStatus(final WatermarkStatus watermarkStatus)
+        {
         }
 
         @Override
-        public void emitLatencyMarker(final LatencyMarker latencyMarker) {
+        public void emitLatencyMarker(final LatencyMarker latencyMarker)
+        {
         }
 
         @Override
-        public void emitRecordAttributes(final RecordAttributes recordAttributes) {
+        public void emitRecordAttributes(final RecordAttributes recordAttributes)
+        {
         }
 
         @Override
-        public void close() {
+        public void close()
+        {
         }
     }
 
     /** One Flink chain run's figures. */
-    private static final class FlinkResult {
+    private static final class FlinkResult
+    {
         long events;
         long nanos;
         long outputLines;
         long allLines;
         TreeMap<String, Long> materialized;
 
-        double eventsPerSecond() {
+        double eventsPerSecond()
+        {
             return events * 1e9 / nanos;
         }
     }
 
-    private FlinkResult runFlink(final boolean materialize) throws Exception {
+    private FlinkResult runFlink(final boolean materialize) throws Exception
+    {
         restoreKinds();
         final Level[] levels = new Level[LEVELS];
-        for (int l = 0; l < LEVELS; l++) {
+        for (int l = 0; l < LEVELS; l++)
+        {
             levels[l] = new Level(l + 1);
         }
-        for (int l = 0; l < LEVELS - 1; l++) {
+        for (int l = 0; l < LEVELS - 1; l++)
+        {
             levels[l].next = levels[l + 1];
         }
         final FlinkResult r = new FlinkResult();
-        if (materialize) {
+        if (materialize)
+        {
             levels[LEVELS - 1].materialized = new TreeMap<>();
         }
         System.gc();
         final long start = System.nanoTime();
-        for (int i = 0; i < inputs.length; i++) {
+        for (int i = 0; i < inputs.length; i++)
+        {
             final int input = inputs[i];
             // orders and payments meet in the first join, shipments in the second, refunds in the third
-            if (input == 0) {
+            if (input == 0)
+            {
                 levels[0].harness.processElement1(records.get(i));
-            } else {
+            }
+            else
+            {
                 levels[input - 1].harness.processElement2(records.get(i));
             }
         }
-        for (final Level level : levels) {
+        for (final Level level : levels)
+        {
             level.harness.processBothWatermarks(Watermark.MAX_WATERMARK);
         }
         r.nanos = System.nanoTime() - start;
         r.events = inputs.length;
-        for (final Level level : levels) {
+        for (final Level level : levels)
+        {
             r.allLines += level.lines;
             level.harness.close();
         }
@@ -249,18 +288,21 @@ final class W7ChainPeer {
      * @return whether the chain's result equalled the brute force
      * @throws Exception from Flink
      */
-    static boolean run(final int n, final int warmup, final int runs) throws Exception {
+    static boolean run(final int n, final int warmup, final int runs) throws Exception
+    {
         final W7ChainPeer peer = new W7ChainPeer(n);
         System.out.printf(Locale.ROOT, "%n## W7 (%,d order ids): %,d changes through Flink's chain of 3 StreamingJoinOperators"
             + " (unique key contained by the join key, left outer, HashMapStateBackend)%n", n, peer.inputs.length);
         final FlinkResult check = peer.runFlink(true);
         final boolean ok = check.materialized.equals(W7.bruteForce(peer.live));
         System.out.println("   result against the brute force of the live rows: " + (ok ? "OK" : "MISMATCH"));
-        for (int i = 0; i < warmup; i++) {
+        for (int i = 0; i < warmup; i++)
+        {
             peer.runFlink(false);
         }
         final List<FlinkResult> flinks = new ArrayList<>();
-        for (int i = 0; i < runs; i++) {
+        for (int i = 0; i < runs; i++)
+        {
             final FlinkResult r = peer.runFlink(false);
             flinks.add(r);
             System.out.printf(Locale.ROOT, "flink-chain run %d: %.0f events/s, %d output lines (last level), %d over all levels%n",

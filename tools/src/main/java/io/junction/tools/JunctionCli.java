@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
         NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
         ShapingCommand.class, CommandLine.HelpCommand.class})
-public final class JunctionCli implements Runnable {
+public final class JunctionCli implements Runnable
+{
     /** Set to true to get the stack trace of a failed command. */
     public static final String DEBUG_PROP_NAME = "junction.debug";
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
@@ -53,7 +54,8 @@ public final class JunctionCli implements Runnable {
     private CommandSpec spec;
 
     /** @return a configured command line, for {@link #main} and for tests */
-    public static CommandLine commandLine() {
+    public static CommandLine commandLine()
+    {
         return new CommandLine(new JunctionCli()).setCaseInsensitiveEnumValuesAllowed(true)
             .setParameterExceptionHandler(JunctionCli::optionError)
             .setExecutionExceptionHandler(JunctionCli::failure);
@@ -64,7 +66,8 @@ public final class JunctionCli implements Runnable {
      *
      * @return the command's exit status for invalid input (2)
      */
-    static int optionError(final ParameterException e, final String[] args) {
+    static int optionError(final ParameterException e, final String[] args)
+    {
         final CommandLine command = e.getCommandLine();
         final PrintWriter err = command.getErr();
         err.println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
@@ -80,12 +83,16 @@ public final class JunctionCli implements Runnable {
      *
      * @return the error's exit status ({@link CliError}) or 1
      */
-    static int failure(final Exception e, final CommandLine command, final CommandLine.ParseResult parsed) {
+    static int failure(final Exception e, final CommandLine command, final CommandLine.ParseResult parsed)
+    {
         final PrintWriter err = command.getErr();
         err.println(command.getCommandSpec().qualifiedName() + ": " + describe(e));
-        if (Boolean.getBoolean(DEBUG_PROP_NAME)) {
+        if (Boolean.getBoolean(DEBUG_PROP_NAME))
+        {
             e.printStackTrace(err);
-        } else if (!(e instanceof CliError) && !(e instanceof IOException)) {
+        }
+        else if (!(e instanceof CliError) && !(e instanceof IOException))
+        {
             err.println("(an unexpected error: -D" + DEBUG_PROP_NAME + "=true in JAVA_OPTS prints its stack trace)");
         }
         err.flush();
@@ -96,19 +103,24 @@ public final class JunctionCli implements Runnable {
      * @param e an exception
      * @return a sentence for the user, naming the file of a file error
      */
-    public static String describe(final Throwable e) {
-        if (e instanceof NoSuchFileException) {
+    public static String describe(final Throwable e)
+    {
+        if (e instanceof NoSuchFileException)
+        {
             return "no such file: " + ((NoSuchFileException) e).getFile();
         }
-        if (e instanceof AccessDeniedException) {
+        if (e instanceof AccessDeniedException)
+        {
             return "permission denied: " + ((AccessDeniedException) e).getFile();
         }
-        if (e instanceof FileSystemException) {
+        if (e instanceof FileSystemException)
+        {
             final FileSystemException f = (FileSystemException) e;
             return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : "cannot be read or written");
         }
         final String message = e.getMessage();
-        if (message == null || message.isBlank()) {
+        if (message == null || message.isBlank())
+        {
             return e.getCause() != null ? describe(e.getCause()) : "internal error";
         }
         return message;
@@ -119,8 +131,10 @@ public final class JunctionCli implements Runnable {
      *
      * @param args the arguments
      */
-    public static void main(final String[] args) {
-        if (System.getProperty(SLF4J_PROVIDER_PROP_NAME) == null) {
+    public static void main(final String[] args)
+    {
+        if (System.getProperty(SLF4J_PROVIDER_PROP_NAME) == null)
+        {
             // Chronicle logs through SLF4J and the jar ships no binding: without these, SLF4J prints a
             // three-line warning on every run and then drops the logs anyway
             System.setProperty(SLF4J_PROVIDER_PROP_NAME, "org.slf4j.helpers.NOP_FallbackServiceProvider");
@@ -136,13 +150,15 @@ public final class JunctionCli implements Runnable {
      * @param args the arguments
      * @return the exit status
      */
-    public static int execute(final String[] args) {
+    public static int execute(final String[] args)
+    {
         CliLogFormat.install();
         return commandLine().execute(args);
     }
 
     @Override
-    public void run() {
+    public void run()
+    {
         throw new ParameterException(spec.commandLine(),
             "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak, durability, kafka or help)");
     }

@@ -21,6 +21,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
+import java.nio.file.FileSystemException;
+import java.util.Arrays;
+import java.util.Set;
 
 /**
  * Checkpoints of one partition's state in a directory, each complete or ignored, never half-read:
@@ -167,7 +170,7 @@ public final class CheckpointStore
                     "%s holds a checkpoint of another join (fingerprint %016x, this join's %016x): refusing to restore it",
                     dir, checkpoint.fingerprint, fingerprint));
             }
-            if (positions != null && !java.util.Arrays.equals(positions, checkpoint.positions))
+            if (positions != null && !Arrays.equals(positions, checkpoint.positions))
             {
                 continue;
             }
@@ -249,7 +252,7 @@ public final class CheckpointStore
      * @param keep the ids to keep.
      * @throws IOException when one cannot be deleted.
      */
-    public void retainOnly(final java.util.Set<Long> keep) throws IOException
+    public void retainOnly(final Set<Long> keep) throws IOException
     {
         for (final long id : ids())
         {
@@ -570,7 +573,7 @@ public final class CheckpointStore
             {
                 throw e;
             }
-            catch (final UnsupportedOperationException | java.nio.file.FileSystemException e)
+            catch (final UnsupportedOperationException | FileSystemException e)
             {
                 // No hard links here (or not across these directories): a copy is as good, only bigger.
                 copyDurably(existing, target);

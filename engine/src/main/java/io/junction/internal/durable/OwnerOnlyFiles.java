@@ -7,6 +7,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
+import java.io.File;
 
 /**
  * Creates state directories and files readable and writable by their owner only (0700 / 0600): join
@@ -80,7 +81,7 @@ public final class OwnerOnlyFiles
         }
         catch (final UnsupportedOperationException e)
         {
-            final java.io.File file = path.toFile();
+            final File file = path.toFile();
             // Taking rights from everyone is best effort (some platforms, Windows among them, refuse it and
             // answer false); giving them to the owner must succeed.
             file.setReadable(false, false);

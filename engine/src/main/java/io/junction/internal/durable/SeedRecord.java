@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The key-hash seed of a shared checkpoint root, {@code <checkpointRoot>/SEED}: one for every process of a
@@ -58,7 +59,7 @@ public final class SeedRecord
      * @throws IOException naming the file when it is damaged or not a seed record.
      * @throws NumberFormatException when its seed is not 16 hex digits.
      */
-    public static long readOrCreate(final Path checkpointRoot, final java.util.function.LongSupplier drawn)
+    public static long readOrCreate(final Path checkpointRoot, final LongSupplier drawn)
         throws IOException
     {
         final Path file = file(checkpointRoot);

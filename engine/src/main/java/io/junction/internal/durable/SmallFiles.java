@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32C;
+import java.nio.file.FileAlreadyExistsException;
 
 /**
  * Small text files of the runtime (the engine's identity, the last confirmed checkpoint, a partition's
@@ -99,7 +100,7 @@ public final class SmallFiles
             {
                 Files.createLink(file, tmp);
             }
-            catch (final java.nio.file.FileAlreadyExistsException e)
+            catch (final FileAlreadyExistsException e)
             {
                 return false;
             }

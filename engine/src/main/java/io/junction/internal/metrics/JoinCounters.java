@@ -3,6 +3,7 @@ package io.junction.internal.metrics;
 import io.junction.metrics.OperatorCounters;
 
 import java.nio.ByteBuffer;
+import io.junction.api.Side;
 
 /**
  * What one join operator counts, as plain fields: written by the partition thread that owns the
@@ -137,9 +138,9 @@ public final class JoinCounters implements OperatorCounters
     }
 
     @Override
-    public long expiredRows(final io.junction.api.Side side)
+    public long expiredRows(final Side side)
     {
-        return side == io.junction.api.Side.LEFT ? expiredLeft : expiredRight;
+        return side == Side.LEFT ? expiredLeft : expiredRight;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.junction.metrics.PartitionSnapshot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
+import io.junction.api.Side;
 
 /**
  * Metrics of one partition, safe to read from any thread. The partition thread is the only writer:
@@ -90,8 +91,8 @@ public final class PartitionMetrics
         LONGS.setRelease(values, LIVE_STATE_BYTES, counters.liveStateBytes());
         LONGS.setRelease(values, USER_CODE_FAILURES, counters.userCodeFailures());
         LONGS.setRelease(values, EVENTS, events);
-        LONGS.setRelease(values, EXPIRED_LEFT, counters.expiredRows(io.junction.api.Side.LEFT));
-        LONGS.setRelease(values, EXPIRED_RIGHT, counters.expiredRows(io.junction.api.Side.RIGHT));
+        LONGS.setRelease(values, EXPIRED_LEFT, counters.expiredRows(Side.LEFT));
+        LONGS.setRelease(values, EXPIRED_RIGHT, counters.expiredRows(Side.RIGHT));
         LONGS.setRelease(values, EVICTED_ROWS, counters.evictedRows());
         LONGS.setRelease(values, WATERMARK_SLICES, counters.watermarkSlices());
         LONGS.setRelease(values, MAX_WATERMARK_SLICE, counters.maxWatermarkSliceNanos());

@@ -7,6 +7,9 @@ import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 import net.openhft.chronicle.values.Values;
+import java.io.File;
+import java.io.IOException;
+import java.util.Map;
 
 /**
  * {@link IndexKind#CHRONICLE}: a Chronicle Map from key hash to bucket address, with fixed-size
@@ -75,7 +78,7 @@ public final class ChronicleKeyIndex implements KeyIndex
      * @throws java.io.IOException when the map cannot be created or opened.
      */
     public ChronicleKeyIndex(final long maxKeys, final int bucketLength, final NativeArena buckets,
-        final java.io.File file, final long size) throws java.io.IOException
+        final File file, final long size) throws IOException
     {
         KeyIndexes.checkArguments(maxKeys, bucketLength);
         this.maxKeys = maxKeys;
@@ -102,11 +105,11 @@ public final class ChronicleKeyIndex implements KeyIndex
      * bucket of the arena that holds the entry's hash ({@link NativeArena#checkBucket}), and the entries
      * are as many as the live keys the image recorded. One pass over the map; the map is closed on failure.
      */
-    private void checkReopened(final java.io.File file)
+    private void checkReopened(final File file)
     {
         String wrong = null;
         long entries = 0;
-        for (final java.util.Map.Entry<LongValue, LongValue> entry : map.entrySet())
+        for (final Map.Entry<LongValue, LongValue> entry : map.entrySet())
         {
             entries++;
             wrong = buckets.checkBucket(entry.getValue().getValue(), bucketLength, entry.getKey().getValue());

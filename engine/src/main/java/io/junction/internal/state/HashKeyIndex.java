@@ -3,6 +3,7 @@ package io.junction.internal.state;
 import io.junction.join.IndexKind;
 
 import org.agrona.UnsafeApi;
+import java.io.IOException;
 
 /**
  * {@link IndexKind#HASH}: an open-addressing table of {@code [hash, bucket]} slots in native memory
@@ -156,7 +157,7 @@ public final class HashKeyIndex implements KeyIndex
     }
 
     /** Forces a durable table to the device. */
-    public void force() throws java.io.IOException
+    public void force() throws IOException
     {
         if (file != null)
         {

@@ -1,6 +1,7 @@
 package io.junction.internal.state;
 
 import org.agrona.UnsafeApi;
+import java.io.IOException;
 
 /**
  * One side's unique-key index of a regular join: from the 64-bit hash of a row's unique-key bytes to
@@ -106,7 +107,7 @@ public final class UniqueKeyIndex implements AutoCloseable
      * @throws java.io.IOException when a fresh table cannot be sized.
      */
     public UniqueKeyIndex(final long maxEntries, final long base, final MappedFile file, final long size)
-        throws java.io.IOException
+        throws IOException
     {
         if (maxEntries < 1 || maxEntries > MAX_ENTRIES)
         {
@@ -165,7 +166,7 @@ public final class UniqueKeyIndex implements AutoCloseable
     }
 
     /** Forces a durable table to the device. */
-    public void force() throws java.io.IOException
+    public void force() throws IOException
     {
         if (file != null)
         {

@@ -16,6 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Assumptions;
 
 /** State directories are copied chunk by chunk, unchanged chunks linked, and restored byte for byte. */
 class StateImageTest
@@ -123,15 +127,15 @@ class StateImageTest
     {
         final Path file = temp.resolve("CLOSED");
         assertEquals(null, SmallFiles.read(file));
-        SmallFiles.write(file, java.util.List.of("a", SmallFiles.positionsLine(new long[] {3, -4})));
-        assertEquals(java.util.List.of("a", "positions 2 3 -4"), SmallFiles.read(file));
+        SmallFiles.write(file, List.of("a", SmallFiles.positionsLine(new long[] {3, -4})));
+        assertEquals(List.of("a", "positions 2 3 -4"), SmallFiles.read(file));
         assertArrayEquals(new long[] {3, -4}, SmallFiles.parsePositions(SmallFiles.read(file).get(1), file));
         final byte[] good = Files.readAllBytes(file);
         final byte[] flipped = good.clone();
         flipped[0] ^= 1;
         Files.write(file, flipped);
         assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file + " is damaged"));
-        Files.write(file, java.util.Arrays.copyOf(good, good.length - 3));
+        Files.write(file, Arrays.copyOf(good, good.length - 3));
         assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file.toString()));
         Files.write(file, new byte[0]);
         assertTrue(assertThrows(IOException.class, () -> SmallFiles.read(file)).getMessage().contains(file + " is truncated"));
@@ -168,6 +172,7 @@ class StateImageTest
     }
 
     @Test
+    @SuppressWarnings("try") // a resource held for the duration of the block, not used in it
     void aDirectoryIsLockedByOneHolderAtATime() throws IOException
     {
         final Path dir = Files.createDirectories(temp.resolve("locked"));
@@ -185,14 +190,14 @@ class StateImageTest
     {
         // A hard link across file systems fails (EXDEV): the chunk is copied (and fsynced) instead.
         final Path shm = Path.of("/dev/shm");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm) &&
+        Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm) &&
             !Files.getFileStore(shm).equals(Files.getFileStore(temp)), "needs a second file system (/dev/shm)");
         final Path elsewhere = Files.createTempFile(shm, "junction-chunk", ".bin");
         try
         {
             final byte[] data = bytes(5000);
             Files.write(elsewhere, data);
-            final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            final CRC32C crc = new CRC32C();
             crc.update(data);
             final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
             final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[] {1});

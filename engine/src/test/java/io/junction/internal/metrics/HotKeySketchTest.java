@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import com.sun.management.ThreadMXBean;
 
 /** The Space-Saving sketch against exact counts of a Zipf-distributed key stream. */
 class HotKeySketchTest
@@ -184,7 +185,7 @@ class HotKeySketchTest
     @Test
     void recordingAllocatesNothing()
     {
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
             "this JVM does not measure the memory a thread allocates");
         final HotKeySketch sketch = new HotKeySketch(16);

@@ -3,6 +3,10 @@ package io.junction.internal.state;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import io.junction.internal.durable.ClosedRecord;
+import io.junction.internal.durable.ConfirmedRecord;
+import io.junction.internal.durable.EngineRecord;
+import io.junction.internal.durable.SeedRecord;
 
 /** The descriptors' offsets, derived field by field from sizes, land where their diagrams and the code need them. */
 class DescriptorLayoutTest
@@ -95,23 +99,23 @@ class DescriptorLayoutTest
     @Test
     void stateRootRecordsAreTheDocumentedLines()
     {
-        assertEquals(0, io.junction.internal.durable.EngineRecord.HEADER_LINE);
-        assertEquals(1, io.junction.internal.durable.EngineRecord.PARTITIONS_LINE);
-        assertEquals(2, io.junction.internal.durable.EngineRecord.FINGERPRINT_LINE);
-        assertEquals(3, io.junction.internal.durable.EngineRecord.IDENTITY_LINES);
-        assertEquals(3, io.junction.internal.durable.EngineRecord.HASH_SEED_LINE);
-        assertEquals(4, io.junction.internal.durable.EngineRecord.LINES);
-        assertEquals(0, io.junction.internal.durable.ConfirmedRecord.HEADER_LINE);
-        assertEquals(1, io.junction.internal.durable.ConfirmedRecord.ID_LINE);
-        assertEquals(2, io.junction.internal.durable.ConfirmedRecord.POSITIONS_LINE);
-        assertEquals(3, io.junction.internal.durable.ConfirmedRecord.LINES);
-        assertEquals(0, io.junction.internal.durable.SeedRecord.HEADER_LINE);
-        assertEquals(1, io.junction.internal.durable.SeedRecord.HASH_SEED_LINE);
-        assertEquals(2, io.junction.internal.durable.SeedRecord.LINES);
-        assertEquals(0, io.junction.internal.durable.ClosedRecord.HEADER_LINE);
-        assertEquals(1, io.junction.internal.durable.ClosedRecord.FINGERPRINT_LINE);
-        assertEquals(2, io.junction.internal.durable.ClosedRecord.POSITIONS_LINE);
-        assertEquals(3, io.junction.internal.durable.ClosedRecord.LINES);
+        assertEquals(0, EngineRecord.HEADER_LINE);
+        assertEquals(1, EngineRecord.PARTITIONS_LINE);
+        assertEquals(2, EngineRecord.FINGERPRINT_LINE);
+        assertEquals(3, EngineRecord.IDENTITY_LINES);
+        assertEquals(3, EngineRecord.HASH_SEED_LINE);
+        assertEquals(4, EngineRecord.LINES);
+        assertEquals(0, ConfirmedRecord.HEADER_LINE);
+        assertEquals(1, ConfirmedRecord.ID_LINE);
+        assertEquals(2, ConfirmedRecord.POSITIONS_LINE);
+        assertEquals(3, ConfirmedRecord.LINES);
+        assertEquals(0, SeedRecord.HEADER_LINE);
+        assertEquals(1, SeedRecord.HASH_SEED_LINE);
+        assertEquals(2, SeedRecord.LINES);
+        assertEquals(0, ClosedRecord.HEADER_LINE);
+        assertEquals(1, ClosedRecord.FINGERPRINT_LINE);
+        assertEquals(2, ClosedRecord.POSITIONS_LINE);
+        assertEquals(3, ClosedRecord.LINES);
     }
 
     @Test

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Dirty-chunk tracking: a persist's sum reads only the chunks marked since the one before (and the chunk
@@ -29,7 +30,7 @@ class DirtyChunksTest
     static int crc32c(final long address, final int length)
     {
         final byte[] bytes = new byte[length];
-        new org.agrona.concurrent.UnsafeBuffer(address, length).getBytes(0, bytes);
+        new UnsafeBuffer(address, length).getBytes(0, bytes);
         final CRC32C crc = new CRC32C();
         crc.update(bytes);
         return (int)crc.getValue();

@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import java.util.HashMap;
+import java.util.Map;
 
 class TimerWheelTest
 {
@@ -272,7 +274,7 @@ class TimerWheelTest
             final int slots = 1 << random.nextInt(1, 5);
             final TimerWheel whole = wheel(tickShift, slots);
             final TimerWheel bounded = wheel(tickShift, slots);
-            final java.util.Map<Long, Long> twin = new java.util.HashMap<>();
+            final Map<Long, Long> twin = new HashMap<>();
             final Set<Long> wholeExpired = new HashSet<>();
             final Set<Long> boundedExpired = new HashSet<>();
             final long base = random.nextInt(10) == 0 ? Long.MAX_VALUE - 20_000 : random.nextInt(10) == 0 ? Long.MIN_VALUE + 1 : 0;

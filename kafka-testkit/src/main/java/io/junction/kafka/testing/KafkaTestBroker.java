@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import java.time.Duration;
 
 /**
  * A real Apache Kafka broker for tests: one KRaft node in combined mode (broker and controller in one
@@ -378,7 +379,7 @@ public final class KafkaTestBroker implements AutoCloseable
         closed = true;
         if (admin != null)
         {
-            admin.close(java.time.Duration.ofSeconds(2));
+            admin.close(Duration.ofSeconds(2));
         }
         try
         {

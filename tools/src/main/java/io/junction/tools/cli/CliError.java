@@ -5,7 +5,8 @@ package io.junction.tools.cli;
  * exit status: no exception class name, no stack trace (the command line's execution-exception
  * handler prints it; {@link io.junction.tools.JunctionCli}).
  */
-public final class CliError extends RuntimeException {
+public final class CliError extends RuntimeException
+{
     private static final long serialVersionUID = 1L;
     private final int exitCode;
 
@@ -13,13 +14,15 @@ public final class CliError extends RuntimeException {
      * @param exitCode the command's exit status
      * @param message  what went wrong, for the user
      */
-    public CliError(final int exitCode, final String message) {
+    public CliError(final int exitCode, final String message)
+    {
         super(message);
         this.exitCode = exitCode;
     }
 
     /** @return the command's exit status */
-    public int exitCode() {
+    public int exitCode()
+    {
         return exitCode;
     }
 }

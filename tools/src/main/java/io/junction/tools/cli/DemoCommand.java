@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
         "0:the count check passed",
         "1:the count check failed, partitions reported errors or the files could not be written"})
-public final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer>
+{
     @Spec
     private CommandSpec spec;
 
@@ -61,12 +62,16 @@ public final class DemoCommand implements Callable<Integer> {
     private long rate;
 
     @Override
-    public Integer call() {
+    public Integer call()
+    {
         final ShowClickDemo demo;
-        try {
+        try
+        {
             EngineConfig.defaults().withPartitions(partitions); // validates the count with the engine's own message
             demo = new ShowClickDemo(impressions, partitions, waitStrategy, join, out, latencySeconds, rate);
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         return demo.run(spec.commandLine().getOut()).ok() ? 0 : 1;

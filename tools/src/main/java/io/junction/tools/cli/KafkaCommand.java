@@ -48,6 +48,17 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import io.junction.api.RowFormat;
+import io.junction.tools.perf.KafkaBench;
+import io.junction.tools.workload.EncodedRows;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * {@code junction kafka}: Junction as a member of a Kafka consumer group ({@code join}), and loading a replay
@@ -56,7 +67,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "kafka", mixinStandardHelpOptions = true,
     description = "Junction over Kafka topics: run a member of a join's consumer group, or load an event log into the input topics.",
     subcommands = {KafkaCommand.Join.class, KafkaCommand.Produce.class, KafkaCommand.Bench.class})
-public final class KafkaCommand implements Callable<Integer> {
+public final class KafkaCommand implements Callable<Integer>
+{
     /** Exit code of a run that ended normally (closed by a signal). */
     public static final int EXIT_OK = 0;
     /** Exit code of a file that could not be read. */
@@ -67,13 +79,15 @@ public final class KafkaCommand implements Callable<Integer> {
     public static final int EXIT_FAILED = 3;
 
     @Override
-    public Integer call() {
+    public Integer call()
+    {
         System.err.println("junction kafka: give a subcommand: join, produce or bench (junction kafka --help)");
         return EXIT_USAGE;
     }
 
     /** Options both subcommands share. */
-    static final class Connection {
+    static final class Connection
+    {
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
             description = "the Kafka cluster")
         String bootstrapServers;
@@ -103,8 +117,10 @@ public final class KafkaCommand implements Callable<Integer> {
         Map<String, String> properties = Map.of();
 
         /** @return whether values are JSON (false: binary); null, with the reason on stderr, for another format */
-        Boolean json(final String command) {
-            if ("json".equals(format) || "binary".equals(format)) {
+        Boolean json(final String command)
+        {
+            if ("json".equals(format) || "binary".equals(format))
+            {
                 return "json".equals(format);
             }
             System.err.println("junction kafka " + command + ": --format is json or binary, not " + format);
@@ -117,26 +133,32 @@ public final class KafkaCommand implements Callable<Integer> {
      * multi-way join, {@code --left} and {@code --right} for the others; null, with the reason on stderr, when
      * they do not fit the spec.
      */
-    static List<String> inputTopics(final String command, final Connection connection, final JoinSpec spec) {
-        if (spec.kind() == JoinKind.MULTI) {
-            if (connection.leftTopic != null || connection.rightTopic != null) {
+    static List<String> inputTopics(final String command, final Connection connection, final JoinSpec spec)
+    {
+        if (spec.kind() == JoinKind.MULTI)
+        {
+            if (connection.leftTopic != null || connection.rightTopic != null)
+            {
                 System.err.println("junction kafka " + command + ": a multi-way join reads --input topics, not --left/--right");
                 return null;
             }
             final int n = spec.multi().inputs();
-            if (connection.inputs.size() != n) {
+            if (connection.inputs.size() != n)
+            {
                 System.err.println("junction kafka " + command + ": the spec's multi-way join has " + n + " inputs " +
                     spec.multi().names() + ": give " + n + " --input topics in that order, not " + connection.inputs.size());
                 return null;
             }
             return List.copyOf(connection.inputs);
         }
-        if (!connection.inputs.isEmpty()) {
+        if (!connection.inputs.isEmpty())
+        {
             System.err.println("junction kafka " + command + ": --input is for multi-way joins (\"join\": \"multi\"); a " +
-                spec.kind().name().toLowerCase(java.util.Locale.ROOT) + " join reads --left and --right");
+                spec.kind().name().toLowerCase(Locale.ROOT) + " join reads --left and --right");
             return null;
         }
-        if (connection.leftTopic == null || connection.rightTopic == null) {
+        if (connection.leftTopic == null || connection.rightTopic == null)
+        {
             System.err.println("junction kafka " + command + ": --left and --right are required");
             return null;
         }
@@ -144,19 +166,27 @@ public final class KafkaCommand implements Callable<Integer> {
     }
 
     /** The spec and schema of a command line; null and a message on stderr when rejected. */
-    static JoinSpec spec(final Path file, final List<String> fields) {
+    static JoinSpec spec(final Path file, final List<String> fields)
+    {
         final JoinSpecJson.Parsed parsed;
-        try {
+        try
+        {
             parsed = JoinSpecJson.read(file);
-        } catch (final JoinSpecException e) {
+        }
+        catch (final JoinSpecException e)
+        {
             System.err.println("junction kafka: " + file + ": " + e.getMessage());
             return null;
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             System.err.println("junction kafka: cannot read " + file + ": " + e.getMessage());
             return null;
         }
-        if (parsed.schema() != null) {
-            if (!fields.isEmpty()) {
+        if (parsed.schema() != null)
+        {
+            if (!fields.isEmpty())
+            {
                 System.err.println("junction kafka: --fields: the spec's \"schema\" declares the rows already");
                 return null;
             }
@@ -164,9 +194,12 @@ public final class KafkaCommand implements Callable<Integer> {
         }
         final Set<String> names = new LinkedHashSet<>(parsed.fieldNames());
         names.addAll(fields);
-        try {
+        try
+        {
             return parsed.spec(Schema.of(names.toArray(new String[0])));
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             System.err.println("junction kafka: " + e.getMessage());
             return null;
         }
@@ -181,7 +214,8 @@ public final class KafkaCommand implements Callable<Integer> {
         exitCodeList = {"0:stopped by a signal after its last checkpoints", "1:a file could not be read",
             "2:an option or the spec was rejected; nothing ran",
             "3:the runner stopped with an error: unreachable cluster, missing topic, unequal partition counts, a deleted topic, ..."})
-    static final class Join implements Callable<Integer> {
+    static final class Join implements Callable<Integer>
+    {
         @picocli.CommandLine.Mixin
         Connection connection = new Connection();
 
@@ -243,44 +277,58 @@ public final class KafkaCommand implements Callable<Integer> {
         Long stopWithPid;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws Exception
+        {
             final JoinSpec spec = spec(specFile, connection.fields);
-            if (spec == null) {
+            if (spec == null)
+            {
                 return EXIT_USAGE;
             }
-            if (checkpointMillis <= 0 || watermarkDelay < 0 || idleMillis < 0 || startTimeoutMillis <= 0) {
+            if (checkpointMillis <= 0 || watermarkDelay < 0 || idleMillis < 0 || startTimeoutMillis <= 0)
+            {
                 System.err.println("junction kafka join: --checkpoint-ms and --start-timeout-ms must be > 0, " +
                     "--watermark-delay and --idle-ms >= 0");
                 return EXIT_USAGE;
             }
             final Boolean json = connection.json("join");
-            if (json == null) {
+            if (json == null)
+            {
                 return EXIT_USAGE;
             }
             final KafkaJoinConfig.InputKeys keys;
-            if ("any".equals(inputKeys)) {
+            if ("any".equals(inputKeys))
+            {
                 keys = KafkaJoinConfig.InputKeys.ANY;
-            } else if ("binary-row".equals(inputKeys)) {
+            }
+            else if ("binary-row".equals(inputKeys))
+            {
                 keys = KafkaJoinConfig.InputKeys.BINARY_KEY_ROW;
-            } else {
+            }
+            else
+            {
                 System.err.println("junction kafka join: --input-keys must be any or binary-row, not " + inputKeys);
                 return EXIT_USAGE;
             }
             final List<String> topics = inputTopics("join", connection, spec);
-            if (topics == null) {
+            if (topics == null)
+            {
                 return EXIT_USAGE;
             }
             final KafkaJoinConfig.Builder builder = KafkaJoinConfig.builder()
                 .bootstrapServers(connection.bootstrapServers).groupId(group)
                 .outputTopic(outputTopic)
                 .spec(spec);
-            if (spec.kind() == JoinKind.MULTI) {
+            if (spec.kind() == JoinKind.MULTI)
+            {
                 final List<RowDecoder> decoders = new ArrayList<>();
-                for (int i = 0; i < topics.size(); i++) {
+                for (int i = 0; i < topics.size(); i++)
+                {
                     decoders.add(json ? new JsonRowDecoder(spec.multi().schema(i)) : RowDecoder.binary());
                 }
                 builder.inputs(topics).inputDecoders(decoders);
-            } else {
+            }
+            else
+            {
                 builder.leftTopic(topics.get(0)).rightTopic(topics.get(1))
                     .leftDecoder(json ? new JsonRowDecoder(spec.leftSchema()) : RowDecoder.binary())
                     .rightDecoder(json ? new JsonRowDecoder(spec.rightSchema()) : RowDecoder.binary());
@@ -293,43 +341,56 @@ public final class KafkaCommand implements Callable<Integer> {
                 .exactlyOnce(exactlyOnce)
                 .inputKeys(keys);
             final KafkaJoinConfig config;
-            try {
+            try
+            {
                 EngineConfig engine = EngineConfig.fromSystemProperties().withWaitStrategy(waitStrategy);
-                if (maxKeys != null) {
+                if (maxKeys != null)
+                {
                     engine = engine.withState(engine.state().withMaxKeys(maxKeys));
                 }
                 builder.engineConfig(engine);
-                for (final Map.Entry<String, String> p : connection.properties.entrySet()) {
+                for (final Map.Entry<String, String> p : connection.properties.entrySet())
+                {
                     builder.clientProperty(p.getKey(), p.getValue());
                 }
                 config = builder.build();
-            } catch (final IllegalArgumentException | IllegalStateException e) {
+            }
+            catch (final IllegalArgumentException | IllegalStateException e)
+            {
                 System.err.println("junction kafka join: " + e.getMessage());
                 return EXIT_USAGE;
             }
             final KafkaJoinRunner runner = new KafkaJoinRunner(config);
             final CountDownLatch stopped = new CountDownLatch(1);
-            final java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(EXIT_FAILED);
-            final Thread hook = new Thread(() -> {
+            final AtomicInteger status = new AtomicInteger(EXIT_FAILED);
+            final Thread hook = new Thread(() ->
+            {
                 runner.close();
-                try {
+                try
+                {
                     // The JVM exits when this hook returns: let the member finish its last checkpoints first.
-                    if (stopped.await(60, TimeUnit.SECONDS)) {
+                    if (stopped.await(60, TimeUnit.SECONDS))
+                    {
                         // A SIGTERM that stopped the member cleanly is a clean stop: the run's status (0), not
                         // the 143 the JVM would report for the signal.
                         System.out.flush();
                         System.err.flush();
                         Runtime.getRuntime().halt(status.get());
                     }
-                } catch (final InterruptedException e) {
+                }
+                catch (final InterruptedException e)
+                {
                     Thread.currentThread().interrupt();
                 }
             }, "junction-kafka-stop");
             Runtime.getRuntime().addShutdownHook(hook);
-            try {
-                if (stopWithPid != null) {
-                    final java.util.Optional<ProcessHandle> parent = ProcessHandle.of(stopWithPid);
-                    if (parent.isEmpty()) {
+            try
+            {
+                if (stopWithPid != null)
+                {
+                    final Optional<ProcessHandle> parent = ProcessHandle.of(stopWithPid);
+                    if (parent.isEmpty())
+                    {
                         System.err.println("junction kafka join: no process " + stopWithPid + " (--stop-with-pid)");
                         return EXIT_USAGE;
                     }
@@ -341,14 +402,21 @@ public final class KafkaCommand implements Callable<Integer> {
                     runner.checkpoints());
                 status.set(EXIT_OK);
                 return EXIT_OK;
-            } catch (final KafkaJoinException e) {
+            }
+            catch (final KafkaJoinException e)
+            {
                 System.err.println("junction kafka join: " + e.getMessage());
                 return EXIT_FAILED;
-            } finally {
+            }
+            finally
+            {
                 stopped.countDown();
-                try {
+                try
+                {
                     Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (final IllegalStateException shuttingDown) {
+                }
+                catch (final IllegalStateException shuttingDown)
+                {
                     // the hook is running: it waits on the latch just released
                 }
             }
@@ -368,7 +436,8 @@ public final class KafkaCommand implements Callable<Integer> {
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every row was written", "1:the log could not be read", "2:an option, the spec or a line was rejected",
             "3:the cluster refused a write"})
-    static final class Produce implements Callable<Integer> {
+    static final class Produce implements Callable<Integer>
+    {
         @picocli.CommandLine.Mixin
         Connection connection = new Connection();
 
@@ -383,17 +452,21 @@ public final class KafkaCommand implements Callable<Integer> {
         Integer createPartitions;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws Exception
+        {
             final JoinSpec spec = spec(specFile, connection.fields);
-            if (spec == null) {
+            if (spec == null)
+            {
                 return EXIT_USAGE;
             }
             final Boolean json = connection.json("produce");
-            if (json == null) {
+            if (json == null)
+            {
                 return EXIT_USAGE;
             }
             final List<String> topics = inputTopics("produce", connection, spec);
-            if (topics == null) {
+            if (topics == null)
+            {
                 return EXIT_USAGE;
             }
             final boolean multi = spec.kind() == JoinKind.MULTI;
@@ -401,26 +474,35 @@ public final class KafkaCommand implements Callable<Integer> {
             final Properties props = new Properties();
             props.putAll(connection.properties);
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
-            if (createPartitions != null) {
-                if (createPartitions < 1) {
+            if (createPartitions != null)
+            {
+                if (createPartitions < 1)
+                {
                     System.err.println("junction kafka produce: --create-topics must be >= 1");
                     return EXIT_USAGE;
                 }
                 final Properties adminProps = new Properties();
                 adminProps.putAll(connection.properties);
                 adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
-                try (Admin admin = Admin.create(adminProps)) {
+                try (Admin admin = Admin.create(adminProps))
+                {
                     // A topic that exists already is used as it is (a note says so), never a stack trace.
                     final List<NewTopic> create = new ArrayList<>();
-                    for (final String topic : topics) {
+                    for (final String topic : topics)
+                    {
                         create.add(new NewTopic(topic, createPartitions, (short) 1));
                     }
                     final var created = admin.createTopics(create).values();
-                    for (final var topic : created.entrySet()) {
-                        try {
+                    for (final var topic : created.entrySet())
+                    {
+                        try
+                        {
                             topic.getValue().get(30, TimeUnit.SECONDS);
-                        } catch (final java.util.concurrent.ExecutionException e) {
-                            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                        }
+                        catch (final ExecutionException e)
+                        {
+                            if (!(e.getCause() instanceof TopicExistsException))
+                            {
                                 throw e;
                             }
                             System.err.println("junction kafka produce: topic " + topic.getKey() +
@@ -434,35 +516,43 @@ public final class KafkaCommand implements Callable<Integer> {
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
             final RowJson[] inputRows = new RowJson[topics.size()];
-            for (int i = 0; i < inputRows.length; i++) {
+            for (int i = 0; i < inputRows.length; i++)
+            {
                 inputRows[i] = new RowJson(multi ? spec.multi().schema(i) : i == 0 ? spec.leftSchema() : spec.rightSchema());
             }
             final RowView[] keyRows = new RowView[topics.size()];
             final ResultEncoder keys = ResultEncoder.binary(spec);
-            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[io.junction.api.RowFormat.MAX_ROW_LENGTH]);
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
             final RowView view = new RowView();
-            final java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            final AtomicReference<Exception> failure = new AtomicReference<>();
             long rows = 0;
             long watermarks = 0;
             long lineNumber = 0;
             try (BufferedReader in = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8);
-                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props))
+            {
                 String line;
-                while ((line = in.readLine()) != null) {
+                while ((line = in.readLine()) != null)
+                {
                     lineNumber++;
-                    if (line.isBlank()) {
+                    if (line.isBlank())
+                    {
                         continue;
                     }
                     final ReplayEvent event;
-                    try {
+                    try
+                    {
                         // A multi-way join's rows default their ts to 0, as the replay's (SPEC 2.6).
                         event = multi ? ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, false, inputNames)
                             : ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
-                    } catch (final BadInputException e) {
+                    }
+                    catch (final BadInputException e)
+                    {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
                         return EXIT_USAGE;
                     }
-                    if (event.isWatermark()) {
+                    if (event.isWatermark())
+                    {
                         watermarks++;
                         continue;
                     }
@@ -470,56 +560,74 @@ public final class KafkaCommand implements Callable<Integer> {
                     final int input = multi ? event.input() : side.ordinal();
                     final JsonNode row = event.row();
                     final int length;
-                    try {
+                    try
+                    {
                         length = inputRows[input].encode(row, buffer, 0, buffer.capacity());
-                    } catch (final BadInputException e) {
+                    }
+                    catch (final BadInputException e)
+                    {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
                         return EXIT_USAGE;
                     }
-                    if (length < 0) {
+                    if (length < 0)
+                    {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": row too large");
                         return EXIT_USAGE;
                     }
                     view.wrap(buffer, 0, length);
                     final byte[] key;
-                    if (multi) {
+                    if (multi)
+                    {
                         // The common key: the binary key row of the input's key fields, equal for every input.
-                        java.util.Arrays.fill(keyRows, null);
+                        Arrays.fill(keyRows, null);
                         keyRows[input] = view;
                         key = keys.key(ChangeKind.INSERT, keyRows, event.ts());
-                    } else {
+                    }
+                    else
+                    {
                         key = side == Side.LEFT
                             ? keys.key(ChangeKind.INSERT, view, null, event.ts())
                             : keys.key(ChangeKind.INSERT, null, view, event.ts());
                     }
                     final byte[] value;
-                    if (json) {
+                    if (json)
+                    {
                         value = RowJson.mapper().writeValueAsBytes(row);
-                    } else {
+                    }
+                    else
+                    {
                         value = new byte[length];
                         buffer.getBytes(0, value);
                     }
                     final ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topics.get(input), null, event.ts(), key, value);
-                    if (event.kind() != ChangeKind.INSERT) {
+                    if (event.kind() != ChangeKind.INSERT)
+                    {
                         record.headers().add(new RecordHeader(KafkaJoinRunner.INPUT_KIND_HEADER,
                             event.kind().shortString().getBytes(StandardCharsets.UTF_8)));
                     }
-                    producer.send(record, (metadata, error) -> {
-                        if (error != null) {
+                    producer.send(record, (metadata, error) ->
+                    {
+                        if (error != null)
+                        {
                             failure.compareAndSet(null, error);
                         }
                     });
                     rows++;
                 }
                 producer.flush();
-                if (failure.get() != null) {
+                if (failure.get() != null)
+                {
                     System.err.println("junction kafka produce: a write failed: " + failure.get());
                     return EXIT_FAILED;
                 }
-            } catch (final IOException e) {
+            }
+            catch (final IOException e)
+            {
                 System.err.println("junction kafka produce: cannot read " + eventsFile + ": " + e.getMessage());
                 return EXIT_IO;
-            } catch (final org.apache.kafka.common.KafkaException e) {
+            }
+            catch (final KafkaException e)
+            {
                 System.err.println("junction kafka produce: " + e.getMessage());
                 return EXIT_FAILED;
             }
@@ -528,7 +636,8 @@ public final class KafkaCommand implements Callable<Integer> {
             return EXIT_OK;
         }
 
-        private static String stripBom(final String line) {
+        private static String stripBom(final String line)
+        {
             return line.startsWith("\uFEFF") ? line.substring(1) : line;
         }
     }
@@ -539,7 +648,8 @@ public final class KafkaCommand implements Callable<Integer> {
             "output topic of members started with the same spec (--format binary), and reports events/s and",
             "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up). --floor relays the input to the output in-process, without a join:",
             "Kafka's own round trip, measured the same way."})
-    static final class Bench implements Callable<Integer> {
+    static final class Bench implements Callable<Integer>
+    {
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")
         String bootstrapServers;
 
@@ -577,21 +687,25 @@ public final class KafkaCommand implements Callable<Integer> {
         long stallSeconds;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws Exception
+        {
             final JoinSpec spec = spec(specFile, List.of("ts", "f1", "f2", "f3"));
-            if (spec == null) {
+            if (spec == null)
+            {
                 return EXIT_USAGE;
             }
-            if (!spec.leftSchema().toString().equals(io.junction.tools.workload.EncodedRows.schema().toString())) {
+            if (!spec.leftSchema().toString().equals(EncodedRows.schema().toString()))
+            {
                 System.err.println("junction kafka bench: the spec's schema " + spec.leftSchema() + " is not W1's " +
-                    io.junction.tools.workload.EncodedRows.schema() + " (keys [key], no other fields)");
+                    EncodedRows.schema() + " (keys [key], no other fields)");
                 return EXIT_USAGE;
             }
-            if (impressions < 1 || rate < 0 || createPartitions < 0 || stallSeconds < 1) {
+            if (impressions < 1 || rate < 0 || createPartitions < 0 || stallSeconds < 1)
+            {
                 System.err.println("junction kafka bench: --impressions and --stall-seconds must be >= 1, --rate and --create-topics >= 0");
                 return EXIT_USAGE;
             }
-            final io.junction.tools.perf.KafkaBench.Options options = new io.junction.tools.perf.KafkaBench.Options();
+            final KafkaBench.Options options = new KafkaBench.Options();
             options.bootstrapServers = bootstrapServers;
             options.leftTopic = leftTopic;
             options.rightTopic = rightTopic;
@@ -601,15 +715,17 @@ public final class KafkaCommand implements Callable<Integer> {
             options.rate = rate;
             options.floor = floor;
             options.stallTimeout = Duration.ofSeconds(stallSeconds);
-            if (createOnly) {
-                if (createPartitions < 1) {
+            if (createOnly)
+            {
+                if (createPartitions < 1)
+                {
                     System.err.println("junction kafka bench: --create-only needs --create-topics");
                     return EXIT_USAGE;
                 }
-                io.junction.tools.perf.KafkaBench.createTopics(options);
+                KafkaBench.createTopics(options);
                 return EXIT_OK;
             }
-            return io.junction.tools.perf.KafkaBench.run(spec, options, System.out) == 0 ? EXIT_OK : EXIT_FAILED;
+            return KafkaBench.run(spec, options, System.out) == 0 ? EXIT_OK : EXIT_FAILED;
         }
     }
 }

@@ -30,6 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import io.junction.tools.perf.ShapingJoin;
+import java.util.Arrays;
 
 /**
  * {@code junction loadgen}: drives a WORKLOADS.md workload through the engine, open loop at a fixed
@@ -124,17 +126,17 @@ public final class LoadgenCommand implements Callable<Integer>
             System.err.println("unknown --asof-emit " + asofEmit + ": expected final or eager");
             return 2;
         }
-        io.junction.tools.perf.ShapingJoin.Config shapingConfig = null;
+        ShapingJoin.Config shapingConfig = null;
         if (shaping != null)
         {
             try
             {
-                shapingConfig = io.junction.tools.perf.ShapingJoin.Config.parse(shaping);
+                shapingConfig = ShapingJoin.Config.parse(shaping);
                 if (joinType != JoinType.LEFT || load.uniqueKey != null)
                 {
                     throw new IllegalArgumentException("--shaping runs its own left join: leave out --type and --unique-key");
                 }
-                io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
+                ShapingJoin.spec(w, shapingConfig, stateTtl);
             }
             catch (final IllegalArgumentException e)
             {
@@ -153,7 +155,7 @@ public final class LoadgenCommand implements Callable<Integer>
             : WorkloadJoin.expectedOutputRows(w, joinType, tape);
         if (shapingConfig != null)
         {
-            expectedRows = io.junction.tools.perf.ShapingJoin.expectedLines(w, shapingConfig, tape, stateTtl).lines;
+            expectedRows = ShapingJoin.expectedLines(w, shapingConfig, tape, stateTtl).lines;
         }
 
         final LoadRun.Options options = new LoadRun.Options();
@@ -175,10 +177,10 @@ public final class LoadgenCommand implements Callable<Integer>
         options.progress = quiet ? null : System.err;
         if (shapingConfig != null)
         {
-            options.spec = io.junction.tools.perf.ShapingJoin.spec(w, shapingConfig, stateTtl);
-            options.label = "junction " + io.junction.tools.perf.ShapingJoin.workloadName(w) + " " + shapingConfig + (direct ? " direct" : " p=" + partitions);
-            options.maxKeysPerPartition = io.junction.tools.perf.ShapingJoin.maxKeysPerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
-            options.preallocatePerPartition = io.junction.tools.perf.ShapingJoin.preallocatePerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+            options.spec = ShapingJoin.spec(w, shapingConfig, stateTtl);
+            options.label = "junction " + ShapingJoin.workloadName(w) + " " + shapingConfig + (direct ? " direct" : " p=" + partitions);
+            options.maxKeysPerPartition = ShapingJoin.maxKeysPerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
+            options.preallocatePerPartition = ShapingJoin.preallocatePerPartition(w, shapingConfig, tape, direct ? 1 : partitions);
         }
         if (checkpointSeconds < 0 || (checkpointSeconds > 0 && state == null))
         {
@@ -337,7 +339,7 @@ public final class LoadgenCommand implements Callable<Integer>
         if (r.checkpointPauseNanos.length > 0)
         {
             final long[] pauses = r.checkpointPauseNanos.clone();
-            java.util.Arrays.sort(pauses);
+            Arrays.sort(pauses);
             System.out.printf(Locale.ROOT, "checkpoints: %d partition pauses, p50 %.1f ms, max %.1f ms%n",
                 pauses.length, pauses[pauses.length / 2] / 1e6, pauses[pauses.length - 1] / 1e6);
         }

@@ -25,6 +25,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import io.junction.join.DurableStateException;
+import io.junction.tools.JunctionCli;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * {@code junction replay SPEC EVENTS}: runs a SPEC 1 scenario through the engine ({@link Replay}) and
@@ -49,7 +53,8 @@ import picocli.CommandLine.Spec;
             + "truncated or missing spool, another event log or options); the message names the file or option",
         "5:a spec field (key, filter or condition) that no row of the log carried: a misspelt name? (a warning "
             + "names it; with --strict nothing ran)"})
-public final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer>
+{
     /** Exit code of a completed run. */
     public static final int EXIT_OK = 0;
     /** Exit code of an I/O error. */
@@ -128,7 +133,7 @@ public final class ReplayCommand implements Callable<Integer> {
         description = "declare the rows' fields instead of learning them from the log; TYPE is long, double, boolean "
             + "or string, ! makes a field required. A spec field not declared rejects the spec (exit 2); a row "
             + "that does not fit is a schema_mismatch dead letter")
-    private java.util.List<String> fields;
+    private List<String> fields;
 
     @Option(names = "--strict", description = "without --fields: refuse to run (exit 5) when no row of the log "
         + "carries one of the spec's fields, instead of running and warning")
@@ -138,108 +143,146 @@ public final class ReplayCommand implements Callable<Integer> {
     private boolean stats;
 
     @Override
-    public Integer call() {
+    public Integer call()
+    {
         final PrintWriter err = spec.commandLine().getErr();
         final EngineConfig config;
-        try {
+        try
+        {
             propertiesForOptionsNotGiven();
             checkOptions();
             config = withSystemProperties(Replay.config(partitions)
                 .withWaitStrategy(waitStrategy)
                 .withSlotCapacity(slotCapacity), maxKeys);
             config.checkRingMemory();
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
 
         final JoinSpecJson.Parsed joinSpec;
-        try {
+        try
+        {
             joinSpec = JoinSpecJson.read(specFile);
-        } catch (final JoinSpecException e) {
+        }
+        catch (final JoinSpecException e)
+        {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             return ioError(err, "cannot read join spec " + specFile, e);
         }
 
         final Schema declared = declaredFields();
-        if (joinSpec.schema() != null && (declared != null || strict)) {
+        if (joinSpec.schema() != null && (declared != null || strict))
+        {
             throw new ParameterException(spec.commandLine(), (declared != null ? "--fields" : "--strict")
                 + ": the spec's \"schema\" declares the rows already");
         }
         final ReplayResult result;
-        try {
+        try
+        {
             result = new Replay(config, stateDir == null ? null : new Replay.Durability(stateDir, checkpointEvery, resume,
                 progress ? err : null)).fields(declared).strict(strict).run(joinSpec, Replay.events(eventsFile));
-        } catch (final Replay.SpecFieldsNotCarriedException e) {
+        }
+        catch (final Replay.SpecFieldsNotCarriedException e)
+        {
             err.println("junction replay: refused (--strict): " + e.getMessage());
             err.flush();
             return EXIT_FIELDS_NOT_CARRIED;
-        } catch (final JoinSpecException e) {
+        }
+        catch (final JoinSpecException e)
+        {
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
-        } catch (final Replay.ResumeRefusedException e) {
+        }
+        catch (final Replay.ResumeRefusedException e)
+        {
             // A damaged, truncated or missing spool, another event log or other options: nothing was changed.
             err.println("junction replay: cannot resume " + stateDir + ": " + e.getMessage());
             err.flush();
             return EXIT_STATE;
-        } catch (final CheckpointException | io.junction.join.DurableStateException e) {
+        }
+        catch (final CheckpointException | DurableStateException e)
+        {
             // One line naming the file (a state of another layout, --max-keys, a damaged or missing file): exit 4.
             err.println("junction replay: " + e.getMessage());
             err.flush();
             return EXIT_STATE;
-        } catch (final IllegalStateException e) {
-            if (stateDir == null) {
+        }
+        catch (final IllegalStateException e)
+        {
+            if (stateDir == null)
+            {
                 throw e;
             }
             err.println("junction replay: durable state in " + stateDir + ": " + e.getMessage());
             err.flush();
             return EXIT_STATE;
-        } catch (final UnsupportedOperationException e) {
+        }
+        catch (final UnsupportedOperationException e)
+        {
             err.println("junction replay: cannot run join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             // The engine refused its configuration at start (a state cap beyond the machine's memory or disk,
             // SEMANTICS 8): an option error, one line naming the setting.
             err.println("junction replay: refused to start: " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             return ioError(err, (stateDir == null ? "cannot read event log " + eventsFile : "cannot run durably (event log "
                 + eventsFile + ", state " + stateDir + ")"), e);
         }
 
-        try {
+        try
+        {
             write(result, true, out, spec.commandLine().getOut());
             write(result, false, deadLetter, err);
-            if (expired != null) {
-                try (Writer writer = Files.newBufferedWriter(expired, StandardCharsets.UTF_8)) {
-                    for (final String line : result.expiredLines()) {
+            if (expired != null)
+            {
+                try (Writer writer = Files.newBufferedWriter(expired, StandardCharsets.UTF_8))
+                {
+                    for (final String line : result.expiredLines())
+                    {
                         writer.write(line);
                         writer.write('\n');
                     }
                 }
             }
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             return ioError(err, "cannot write output", e);
         }
-        if (stats) {
+        if (stats)
+        {
             printStats(result, err);
         }
         err.println("junction replay: " + result.summary());
         err.flush();
-        if (result.errorCount() > 0) {
+        if (result.errorCount() > 0)
+        {
             err.println("junction replay: " + result.errorCount() + " error(s) in partition threads, output may be incomplete:");
-            for (final String error : result.errors()) {
+            for (final String error : result.errors())
+            {
                 err.println("  " + error);
             }
             err.flush();
             return EXIT_ENGINE_ERRORS;
         }
-        if (!result.specFieldsNotCarried().isEmpty()) {
+        if (!result.specFieldsNotCarried().isEmpty())
+        {
             err.println("junction replay: warning: no row of " + eventsFile + " carries the spec's field(s) "
                 + result.specFieldsNotCarried() + ": the output is what a misspelt name gives (empty or padded); "
                 + "check the names, or declare the rows with --fields");
@@ -250,28 +293,35 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** @return the schema {@code --fields} declares, or null without it */
-    private Schema declaredFields() {
-        if (fields == null) {
+    private Schema declaredFields()
+    {
+        if (fields == null)
+        {
             return null;
         }
-        if (strict) {
+        if (strict)
+        {
             throw new ParameterException(spec.commandLine(), "--strict is for learnt fields; --fields declares them already");
         }
         final Field[] declared = new Field[fields.size()];
-        for (int i = 0; i < declared.length; i++) {
+        for (int i = 0; i < declared.length; i++)
+        {
             String text = fields.get(i).trim();
             final boolean required = text.endsWith("!");
-            if (required) {
+            if (required)
+            {
                 text = text.substring(0, text.length() - 1);
             }
             final int colon = text.indexOf(':');
             final String name = colon < 0 ? text : text.substring(0, colon);
             final String type = colon < 0 ? "" : text.substring(colon + 1);
-            if (name.isEmpty()) {
+            if (name.isEmpty())
+            {
                 throw new ParameterException(spec.commandLine(), "--fields: empty field name in '" + fields.get(i) + "'");
             }
             Field field;
-            switch (type) {
+            switch (type)
+            {
                 case "":
                     field = Field.any(name);
                     break;
@@ -293,15 +343,20 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             declared[i] = required ? field.required() : field;
         }
-        try {
+        try
+        {
             return Schema.of(declared);
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             throw new ParameterException(spec.commandLine(), "--fields: " + e.getMessage(), e);
         }
     }
 
-    private static void printStats(final ReplayResult result, final PrintWriter err) {
-        for (final PartitionSnapshot snapshot : result.metrics()) {
+    private static void printStats(final ReplayResult result, final PrintWriter err)
+    {
+        for (final PartitionSnapshot snapshot : result.metrics())
+        {
             err.println(snapshot);
         }
         err.print(HotKeyReport.format(result.hotKeys(), HotKeyReport.TOP));
@@ -312,18 +367,23 @@ public final class ReplayCommand implements Callable<Integer> {
      * {@code -Djunction.*} options (from {@code JAVA_OPTS}, as the README says) for the options the command
      * line did not give: an option given wins over its property.
      */
-    private void propertiesForOptionsNotGiven() {
+    private void propertiesForOptionsNotGiven()
+    {
         final picocli.CommandLine.ParseResult given = spec.commandLine().getParseResult();
-        if (!given.hasMatchedOption("--partitions") && System.getProperty(EngineConfig.PARTITIONS_PROP_NAME) != null) {
+        if (!given.hasMatchedOption("--partitions") && System.getProperty(EngineConfig.PARTITIONS_PROP_NAME) != null)
+        {
             partitions = intProperty(EngineConfig.PARTITIONS_PROP_NAME);
         }
-        if (!given.hasMatchedOption("--slot-capacity") && System.getProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME) != null) {
+        if (!given.hasMatchedOption("--slot-capacity") && System.getProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME) != null)
+        {
             slotCapacity = intProperty(EngineConfig.SLOT_CAPACITY_PROP_NAME);
         }
-        if (!given.hasMatchedOption("--max-keys") && System.getProperty(StateConfig.MAX_KEYS_PROP_NAME) != null) {
+        if (!given.hasMatchedOption("--max-keys") && System.getProperty(StateConfig.MAX_KEYS_PROP_NAME) != null)
+        {
             maxKeys = longProperty(StateConfig.MAX_KEYS_PROP_NAME);
         }
-        if (!given.hasMatchedOption("--wait-strategy") && System.getProperty(EngineConfig.WAIT_STRATEGY_PROP_NAME) != null) {
+        if (!given.hasMatchedOption("--wait-strategy") && System.getProperty(EngineConfig.WAIT_STRATEGY_PROP_NAME) != null)
+        {
             waitStrategy = EngineConfig.fromSystemProperties().waitStrategy();
         }
     }
@@ -337,73 +397,97 @@ public final class ReplayCommand implements Callable<Integer> {
      * @return the configuration to run with.
      * @throws IllegalArgumentException naming a property whose value is not valid.
      */
-    static EngineConfig withSystemProperties(final EngineConfig base, final long maxKeys) {
+    static EngineConfig withSystemProperties(final EngineConfig base, final long maxKeys)
+    {
         final EngineConfig props = EngineConfig.fromSystemProperties();
         EngineConfig config = base.withState(StateConfig.fromSystemProperties().withMaxKeys(maxKeys));
-        if (System.getProperty(EngineConfig.RING_SIZE_PROP_NAME) != null) {
+        if (System.getProperty(EngineConfig.RING_SIZE_PROP_NAME) != null)
+        {
             config = config.withRingSize(intProperty(EngineConfig.RING_SIZE_PROP_NAME));
         }
-        if (System.getProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME) != null) {
+        if (System.getProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME) != null)
+        {
             config = config.withCloseTimeoutMillis(longProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME));
         }
-        if (System.getProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME) != null) {
-            config = config.withIdleTimeout(java.time.Duration.ofMillis(longProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME)));
+        if (System.getProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME) != null)
+        {
+            config = config.withIdleTimeout(Duration.ofMillis(longProperty(EngineConfig.IDLE_TIMEOUT_PROP_NAME)));
         }
-        if (System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME) != null) {
+        if (System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME) != null)
+        {
             config = config.withReadAhead(props.readAhead());
         }
-        if (System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME) != null) {
+        if (System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME) != null)
+        {
             config = config.withRecordLatency(props.recordLatency());
         }
         return config;
     }
 
-    private static int intProperty(final String name) {
-        try {
+    private static int intProperty(final String name)
+    {
+        try
+        {
             return Integer.parseInt(System.getProperty(name).trim());
-        } catch (final NumberFormatException e) {
+        }
+        catch (final NumberFormatException e)
+        {
             throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
         }
     }
 
-    private static long longProperty(final String name) {
-        try {
+    private static long longProperty(final String name)
+    {
+        try
+        {
             return Long.parseLong(System.getProperty(name).trim());
-        } catch (final NumberFormatException e) {
+        }
+        catch (final NumberFormatException e)
+        {
             throw new IllegalArgumentException("-D" + name + " must be an integer, got \"" + System.getProperty(name) + "\"", e);
         }
     }
 
     /** Rejects options that would fail late, allocate without bound, or overwrite a file the run needs. */
-    private void checkOptions() {
-        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+    private void checkOptions()
+    {
+        if (partitions < 1 || partitions > MAX_PARTITIONS)
+        {
             throw new ParameterException(spec.commandLine(),
                 "--partitions must be in [1, " + MAX_PARTITIONS + "], got " + partitions);
         }
-        if (maxKeys < 1 || maxKeys > MAX_KEYS_LIMIT) {
+        if (maxKeys < 1 || maxKeys > MAX_KEYS_LIMIT)
+        {
             throw new ParameterException(spec.commandLine(),
                 "--max-keys must be in [1, " + MAX_KEYS_LIMIT + "], got " + maxKeys);
         }
-        if (maxKeys * partitions > MAX_KEYS_LIMIT) {
+        if (maxKeys * partitions > MAX_KEYS_LIMIT)
+        {
             throw new ParameterException(spec.commandLine(), "--max-keys " + maxKeys + " times --partitions " +
                 partitions + " is more than the " + MAX_KEYS_LIMIT + " keys a replay sizes state for");
         }
-        if (stateDir == null && (resume || progress || checkpointEvery != CHECKPOINT_EVERY_DEFAULT)) {
+        if (stateDir == null && (resume || progress || checkpointEvery != CHECKPOINT_EVERY_DEFAULT))
+        {
             throw new ParameterException(spec.commandLine(), "--resume, --progress and --checkpoint-every need --state DIR");
         }
-        if (checkpointEvery < 1) {
+        if (checkpointEvery < 1)
+        {
             throw new ParameterException(spec.commandLine(), "--checkpoint-every must be >= 1, got " + checkpointEvery);
         }
-        if (out != null && deadLetter != null && sameFile(out, deadLetter)) {
+        if (out != null && deadLetter != null && sameFile(out, deadLetter))
+        {
             throw new ParameterException(spec.commandLine(),
                 "--out and --dead-letter name the same file (" + out + ", " + deadLetter + "): one would overwrite the other");
         }
-        if (expired != null && (out != null && sameFile(expired, out) || deadLetter != null && sameFile(expired, deadLetter))) {
+        if (expired != null && (out != null && sameFile(expired, out) || deadLetter != null && sameFile(expired, deadLetter)))
+        {
             throw new ParameterException(spec.commandLine(),
                 "--expired names the same file as --out or --dead-letter (" + expired + "): one would overwrite the other");
         }
-        for (final Path output : new Path[] {out, deadLetter, expired}) {
-            if (output != null && (sameFile(output, specFile) || sameFile(output, eventsFile))) {
+        for (final Path output : new Path[] {out, deadLetter, expired})
+        {
+            if (output != null && (sameFile(output, specFile) || sameFile(output, eventsFile)))
+            {
                 throw new ParameterException(spec.commandLine(),
                     "output file " + output + " is an input of the run: it would be overwritten");
             }
@@ -414,54 +498,73 @@ public final class ReplayCommand implements Callable<Integer> {
      * @return true when both paths name one file: the same file when both exist (links and all),
      *     otherwise the same real folder and name, otherwise the same normalized absolute path
      */
-    static boolean sameFile(final Path a, final Path b) {
-        try {
-            if (Files.exists(a) && Files.exists(b)) {
+    static boolean sameFile(final Path a, final Path b)
+    {
+        try
+        {
+            if (Files.exists(a) && Files.exists(b))
+            {
                 return Files.isSameFile(a, b);
             }
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             // fall through to comparing names
         }
         return resolved(a).equals(resolved(b));
     }
 
-    private static Path resolved(final Path path) {
+    private static Path resolved(final Path path)
+    {
         final Path absolute = path.toAbsolutePath().normalize();
         final Path parent = absolute.getParent();
-        try {
-            if (Files.exists(absolute)) {
+        try
+        {
+            if (Files.exists(absolute))
+            {
                 return absolute.toRealPath();
             }
-            if (parent != null && Files.isDirectory(parent)) {
+            if (parent != null && Files.isDirectory(parent))
+            {
                 return parent.toRealPath().resolve(absolute.getFileName());
             }
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             // the normalized path is the best there is
         }
         return absolute;
     }
 
     private static void write(final ReplayResult result, final boolean results, final Path file, final PrintWriter console)
-        throws IOException {
-        if (file == null) {
+        throws IOException
+    {
+        if (file == null)
+        {
             writeTo(result, results, console);
             return;
         }
-        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
             writeTo(result, results, writer);
         }
     }
 
-    private static void writeTo(final ReplayResult result, final boolean results, final Writer writer) throws IOException {
-        if (results) {
+    private static void writeTo(final ReplayResult result, final boolean results, final Writer writer) throws IOException
+    {
+        if (results)
+        {
             result.writeResults(writer);
-        } else {
+        }
+        else
+        {
             result.writeDeadLetters(writer);
         }
     }
 
-    private static int ioError(final PrintWriter err, final String what, final IOException e) {
-        err.println("junction replay: " + what + ": " + io.junction.tools.JunctionCli.describe(e));
+    private static int ioError(final PrintWriter err, final String what, final IOException e)
+    {
+        err.println("junction replay: " + what + ": " + JunctionCli.describe(e));
         err.flush();
         return EXIT_IO;
     }

@@ -5,11 +5,14 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Reads {@code --wait-strategy} with the engine's own names (blocking, sleeping, yielding, busy-spin). */
-public final class WaitStrategyConverter implements ITypeConverter<WaitStrategyKind> {
+public final class WaitStrategyConverter implements ITypeConverter<WaitStrategyKind>
+{
     @Override
-    public WaitStrategyKind convert(final String value) {
+    public WaitStrategyKind convert(final String value)
+    {
         final WaitStrategyKind kind = WaitStrategyKind.fromName(value);
-        if (kind == null) {
+        if (kind == null)
+        {
             throw new TypeConversionException("expected blocking, sleeping, yielding or busy-spin, got '" + value + "'");
         }
         return kind;

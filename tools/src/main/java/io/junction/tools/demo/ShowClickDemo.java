@@ -71,9 +71,11 @@ import org.HdrHistogram.HistogramLogWriter;
  * <p>
  * Not thread safe: one run at a time.
  */
-public final class ShowClickDemo {
+public final class ShowClickDemo
+{
     /** The join to run the W1 data through. */
-    public enum JoinMode {
+    public enum JoinMode
+    {
         /** The W1 join: interval left join, append-only output. */
         INTERVAL,
         /** A regular left join on the same key: unbounded state, changelog output. */
@@ -110,14 +112,18 @@ public final class ShowClickDemo {
      * @param fixedRate      offered events/s of the latency phase; 0 = half of the measured maximum
      */
     public ShowClickDemo(final int impressions, final int partitions, final WaitStrategyKind waitStrategy, final JoinMode mode,
-        final Path outDir, final double latencySeconds, final long fixedRate) {
-        if (impressions < 1) {
+        final Path outDir, final double latencySeconds, final long fixedRate)
+    {
+        if (impressions < 1)
+        {
             throw new IllegalArgumentException("impressions must be >= 1: " + impressions);
         }
-        if (!(latencySeconds > 0)) {
+        if (!(latencySeconds > 0))
+        {
             throw new IllegalArgumentException("latency seconds must be > 0: " + latencySeconds);
         }
-        if (fixedRate < 0) {
+        if (fixedRate < 0)
+        {
             throw new IllegalArgumentException("rate must be >= 0: " + fixedRate);
         }
         this.impressions = impressions;
@@ -130,7 +136,8 @@ public final class ShowClickDemo {
     }
 
     /** @return {@code out/demo-<yyyyMMdd-HHmmss>} under the current directory */
-    public static Path defaultOutDir() {
+    public static Path defaultOutDir()
+    {
         return Path.of("out", "demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
     }
 
@@ -139,33 +146,39 @@ public final class ShowClickDemo {
         long events, long clicks, double seconds, long outputRows, long matched, long padded, long expectedImpressions,
         long liveLeft, long liveRight, long stateBytes, long peakLiveRows, long peakStateBytes,
         long errors, String firstError, List<String> samples, double engineStartSeconds,
-        long offeredRate, LoadResult fixedRate, Histogram floor, Path outDir, String fileError) {
+        long offeredRate, LoadResult fixedRate, Histogram floor, Path outDir, String fileError)
+    {
 
         /** @return true when every impression came out exactly once (net) and every click matched */
-        public boolean countsOk() {
+        public boolean countsOk()
+        {
             return matched + padded == expectedImpressions && matched == clicks;
         }
 
         /** @return events/s of the max-rate phase */
-        public double eventsPerSecond() {
+        public double eventsPerSecond()
+        {
             return events / seconds;
         }
 
         /** @return true when the counts check passed, no partition reported an error and the files were written */
-        public boolean ok() {
+        public boolean ok()
+        {
             return countsOk() && errors == 0 && fileError == null;
         }
     }
 
     /** One-time costs of a JVM's first engine, measured on a throwaway engine in the background. */
-    private final class WarmUp extends Thread {
+    private final class WarmUp extends Thread
+    {
         private final JoinSpec spec;
         private final IndexKind index;
         private volatile double engineSeconds;
         private volatile double indexSeconds;
         private volatile Throwable failure;
 
-        WarmUp(final JoinSpec spec, final IndexKind index) {
+        WarmUp(final JoinSpec spec, final IndexKind index)
+        {
             super("junction-demo-warm-up");
             setDaemon(true);
             this.spec = spec;
@@ -173,19 +186,25 @@ public final class ShowClickDemo {
         }
 
         @Override
-        public void run() {
-            try {
+        public void run()
+        {
+            try
+            {
                 // the engine's own classes, Disruptor and HdrHistogram, with the key index that loads least
                 engineSeconds = startAndClose(IndexKind.HASH);
-                if (index != IndexKind.HASH) {
+                if (index != IndexKind.HASH)
+                {
                     indexSeconds = startAndClose(index);
                 }
-            } catch (final RuntimeException | Error e) {
+            }
+            catch (final RuntimeException | Error e)
+            {
                 failure = e;
             }
         }
 
-        private double startAndClose(final IndexKind kind) {
+        private double startAndClose(final IndexKind kind)
+        {
             final EngineConfig tiny = EngineConfig.defaults().withPartitions(1).withRingSize(64)
                 .withState(StateConfig.defaults().withMaxKeys(1024).withIndex(kind));
             final long t0 = System.nanoTime();
@@ -203,7 +222,8 @@ public final class ShowClickDemo {
      * @param out where progress and the report are printed
      * @return the report
      */
-    public Report run(final PrintWriter out) {
+    public Report run(final PrintWriter out)
+    {
         final long jvmUpMillis = ManagementFactory.getRuntimeMXBean().getUptime();
         final Schema schema = EncodedRows.schema();
         final JoinSpec spec = spec(schema);
@@ -232,7 +252,8 @@ public final class ShowClickDemo {
         out.flush();
 
         final Collector[] collectors = new Collector[config.partitions()];
-        for (int p = 0; p < collectors.length; p++) {
+        for (int p = 0; p < collectors.length; p++)
+        {
             collectors[p] = new Collector(schema);
         }
         final AtomicLong errors = new AtomicLong();
@@ -246,7 +267,8 @@ public final class ShowClickDemo {
             .name("demo-max-rate")
             .config(config)
             .resultHandlers(p -> collectors[p])
-            .errorHandler(t -> {
+            .errorHandler(t ->
+            {
                 errors.incrementAndGet();
                 firstError.compareAndSet(null, Thread.currentThread().getName() + ": " + t);
             })
@@ -255,25 +277,34 @@ public final class ShowClickDemo {
         out.printf(Locale.ROOT, "  engine ready in %.3f s (not timed)%n", engineStartSeconds);
         out.printf(Locale.ROOT, "phase 1, throughput: every event at maximum rate%n");
         out.flush();
-        try {
+        try
+        {
             final Publisher publisher = engine.publisher();
             final int size = tape.size();
             final int rowLength = rows.rowLength();
             t0 = System.nanoTime();
-            for (int i = 0; i < size; i++) {
+            for (int i = 0; i < size; i++)
+            {
                 final byte type = tape.type(i);
-                if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT) {
+                if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+                {
                     publisher.publish(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT,
                         rows.buffer(i), rows.offset(i), rowLength, tape.ts(i), i, System.nanoTime());
-                } else if (type == EventTape.TYPE_WATERMARK) {
+                }
+                else if (type == EventTape.TYPE_WATERMARK)
+                {
                     publisher.watermark(tape.ts(i), i);
-                } else {
+                }
+                else
+                {
                     publisher.endOfInput(i);
                 }
-                if ((i & (METRICS_EVERY - 1)) == 0) {
+                if ((i & (METRICS_EVERY - 1)) == 0)
+                {
                     long live = 0;
                     long bytes = 0;
-                    for (final PartitionSnapshot s : engine.metrics()) {
+                    for (final PartitionSnapshot s : engine.metrics())
+                    {
                         live += s.liveLeft + s.liveRight;
                         bytes += s.stateBytes;
                     }
@@ -281,7 +312,9 @@ public final class ShowClickDemo {
                     peakBytes = Math.max(peakBytes, bytes);
                 }
             }
-        } finally {
+        }
+        finally
+        {
             engine.close();
         }
         t1 = System.nanoTime();
@@ -289,7 +322,8 @@ public final class ShowClickDemo {
         long liveLeft = 0;
         long liveRight = 0;
         long stateBytes = 0;
-        for (final PartitionSnapshot s : engine.metrics()) {
+        for (final PartitionSnapshot s : engine.metrics())
+        {
             liveLeft += s.liveLeft;
             liveRight += s.liveRight;
             stateBytes += s.stateBytes;
@@ -299,7 +333,8 @@ public final class ShowClickDemo {
         long padded = 0;
         final List<String> matchedSamples = new ArrayList<>();
         final List<String> paddedSamples = new ArrayList<>();
-        for (final Collector c : collectors) {
+        for (final Collector c : collectors)
+        {
             outputRows += c.rows;
             matched += c.matched;
             padded += c.padded;
@@ -325,26 +360,33 @@ public final class ShowClickDemo {
     }
 
     /** @return half a measured rate, rounded down to a readable figure */
-    static long halfOf(final double eventsPerSecond) {
+    static long halfOf(final double eventsPerSecond)
+    {
         final long half = (long) (eventsPerSecond / 2);
-        if (half >= 10_000) {
+        if (half >= 10_000)
+        {
             return half / 1000 * 1000;
         }
         return Math.max(1, half);
     }
 
-    private record LatencyPhase(LoadResult result, Histogram floor, String fileError) {
+    private record LatencyPhase(LoadResult result, Histogram floor, String fileError)
+    {
     }
 
     private LatencyPhase latencyPhase(final PrintWriter out, final JoinSpec spec, final EngineConfig config, final EventTape full,
-        final long rate) {
+        final long rate)
+    {
         // about latencySeconds of W1 at the offered rate: the same generator, fewer impressions
         final double eventsPerImpression = (double) full.size() / impressions;
         final int n = (int) Math.max(1, Math.min(impressions, rate * latencySeconds / eventsPerImpression));
         final EventTape tape;
-        if (n == impressions) {
+        if (n == impressions)
+        {
             tape = full;
-        } else {
+        }
+        else
+        {
             tape = new EventTape();
             Workloads.w1(n, tape);
         }
@@ -354,9 +396,12 @@ public final class ShowClickDemo {
             tape.size(), rate, fixedRate > 0 ? "--rate" : "half of phase 1", tape.size() / (double) rate);
         out.flush();
         String fileError = null;
-        try {
+        try
+        {
             Files.createDirectories(outDir);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             fileError = "cannot create " + outDir + ": " + e;
         }
         final LoadRun.Options options = new LoadRun.Options();
@@ -371,28 +416,38 @@ public final class ShowClickDemo {
         options.warmupEvents = warmup;
         options.label = String.format(Locale.ROOT, "junction %s @ %,d ev/s", mode == JoinMode.INTERVAL ? "W1 interval left" : "W1 regular left", rate);
         LoadResult result;
-        try {
+        try
+        {
             result = LoadRun.run(tape, options, fileError == null ? outDir.resolve(HLOG) : null);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             fileError = "cannot write " + outDir.resolve(HLOG) + ": " + e;
             result = LoadRun.run(tape, options);
         }
         final Histogram floor;
-        try {
+        try
+        {
             floor = HandOffFloor.run(tape.size(), rate, warmup, config.ringSize(), config.waitStrategy());
-        } catch (final InterruptedException e) {
+        }
+        catch (final InterruptedException e)
+        {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while measuring the hand-off floor", e);
         }
         final String floorLabel = String.format(Locale.ROOT, "floor: bare Disruptor hand-off @ %,d ev/s", rate);
-        if (fileError == null) {
-            try {
+        if (fileError == null)
+        {
+            try
+            {
                 writeFloorLog(outDir.resolve(FLOOR_HLOG), floor, floorLabel);
                 LatencyReport.writeSvg(outDir.resolve(SVG),
                     List.of(new LatencyReport.Series(result.label, result.latency, result.achievedRate()),
                         new LatencyReport.Series(floorLabel, floor, 0)),
                     "Junction ingest-to-emit latency, W1 show-click at a fixed " + String.format(Locale.ROOT, "%,d", rate) + " events/s");
-            } catch (final IOException e) {
+            }
+            catch (final IOException e)
+            {
                 fileError = "cannot write to " + outDir + ": " + e;
             }
         }
@@ -400,9 +455,11 @@ public final class ShowClickDemo {
         return new LatencyPhase(result, floor, fileError);
     }
 
-    private static void writeFloorLog(final Path file, final Histogram floor, final String label) throws IOException {
+    private static void writeFloorLog(final Path file, final Histogram floor, final String label) throws IOException
+    {
         final HistogramLogWriter writer = new HistogramLogWriter(file.toFile());
-        try {
+        try
+        {
             writer.outputLogFormatVersion();
             final long now = System.currentTimeMillis();
             writer.outputStartTime(now);
@@ -412,62 +469,79 @@ public final class ShowClickDemo {
             floor.setStartTimeStamp(now);
             floor.setEndTimeStamp(now);
             writer.outputIntervalHistogram(floor);
-        } finally {
+        }
+        finally
+        {
             writer.close();
         }
     }
 
-    private static void joinQuietly(final Thread thread) {
-        try {
+    private static void joinQuietly(final Thread thread)
+    {
+        try
+        {
             thread.join();
-        } catch (final InterruptedException e) {
+        }
+        catch (final InterruptedException e)
+        {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while warming up", e);
         }
     }
 
-    private JoinSpec spec(final Schema schema) {
+    private JoinSpec spec(final Schema schema)
+    {
         final JoinSpec.Builder builder = JoinSpec.builder(mode == JoinMode.INTERVAL ? JoinKind.INTERVAL : JoinKind.REGULAR, JoinType.LEFT)
             .schemas(schema, schema)
             .leftKey("key")
             .rightKey("key");
-        if (mode == JoinMode.INTERVAL) {
+        if (mode == JoinMode.INTERVAL)
+        {
             builder.interval(IntervalBounds.inclusive(-Workloads.W1_INTERVAL_MS, Workloads.W1_INTERVAL_MS));
         }
         return builder.build();
     }
 
-    private EngineConfig config() {
+    private EngineConfig config()
+    {
         // the state from -Djunction.state.* (defaults otherwise), so the demo can show e.g. the hash index
         EngineConfig config = EngineConfig.defaults().withPartitions(partitions).withWaitStrategy(waitStrategy)
             .withState(StateConfig.fromSystemProperties());
-        if (mode == JoinMode.REGULAR) {
+        if (mode == JoinMode.REGULAR)
+        {
             // unbounded state: every impression key stays; size the key index for the keys each partition gets
             final long perPartition = (long) (impressions * 1.25 / partitions) + 4096;
             config = config.withState(config.state().withMaxKeys(Math.max(StateConfig.MAX_KEYS_DEFAULT, perPartition)));
-        } else {
+        }
+        else
+        {
             // W1 keeps ~35 s of rows live (~42k keys): a key index sized for 4x that starts in milliseconds
             config = config.withState(config.state().withMaxKeys(Math.max(4096, (1L << 18) / partitions)));
         }
         return config;
     }
 
-    private static String describe(final JoinSpec spec) {
-        if (spec.kind() == JoinKind.INTERVAL) {
+    private static String describe(final JoinSpec spec)
+    {
+        if (spec.kind() == JoinKind.INTERVAL)
+        {
             return "interval left join on key, right.ts in [left.ts - 30000, left.ts + 30000]";
         }
         return "regular left join on key (changelog output, unbounded state)";
     }
 
-    private static void printWarmUp(final PrintWriter out, final WarmUp warmUp, final long jvmUpMillis, final double waited) {
-        if (warmUp.failure != null) {
+    private static void printWarmUp(final PrintWriter out, final WarmUp warmUp, final long jvmUpMillis, final double waited)
+    {
+        if (warmUp.failure != null)
+        {
             out.printf(Locale.ROOT, "  warm-up engine failed (the measured engine pays the one-time costs instead): %s%n", warmUp.failure);
             return;
         }
         out.printf(Locale.ROOT, "  start-up: JVM up in %.2f s; in the background meanwhile, this JVM's first engine took %.2f s to start%n",
             jvmUpMillis / 1e3, warmUp.engineSeconds + warmUp.indexSeconds);
         out.printf(Locale.ROOT, "            (%.2f s loading the engine's classes", warmUp.engineSeconds);
-        if (warmUp.indexSeconds > 0) {
+        if (warmUp.indexSeconds > 0)
+        {
             out.printf(Locale.ROOT, ", %.2f s Chronicle Map generating and compiling its key-index classes:%n" +
                 "            once per JVM; -Djunction.state.index=hash skips it", warmUp.indexSeconds);
         }
@@ -476,7 +550,8 @@ public final class ShowClickDemo {
 
     private void printThroughput(final PrintWriter out, final long events, final long clicks, final double seconds, final long outputRows,
         final long liveLeft, final long liveRight, final long stateBytes, final long peakLive, final long peakBytes,
-        final long matched, final long padded, final long errors, final String firstError, final List<String> samples) {
+        final long matched, final long padded, final long errors, final String firstError, final List<String> samples)
+    {
         out.printf(Locale.ROOT, "  events:      %,d (%,d impressions + %,d clicks)%n", events, impressions, clicks);
         out.printf(Locale.ROOT, "  seconds:     %.3f (first publish to close(), end of input included)%n", seconds);
         out.printf(Locale.ROOT, "  events/s:    %,.0f%n", events / seconds);
@@ -489,40 +564,49 @@ public final class ShowClickDemo {
             net, matched, net, padded, matched + padded,
             ok ? "OK" : "FAIL: expected " + String.format(Locale.ROOT, "%,d", impressions) +
                 " with matched = clicks = " + String.format(Locale.ROOT, "%,d", clicks));
-        if (errors > 0) {
+        if (errors > 0)
+        {
             out.printf(Locale.ROOT, "  ENGINE ERRORS: %,d, first: %s%n", errors, firstError);
         }
         out.println("  sample results:");
-        for (final String sample : samples) {
+        for (final String sample : samples)
+        {
             out.println("    " + sample);
         }
         out.println("  (latency at maximum rate is time spent queueing in full rings, so it is measured in phase 2)");
         out.flush();
     }
 
-    private static void printLatency(final PrintWriter out, final LoadResult r, final Histogram floor, final long warmup) {
+    private static void printLatency(final PrintWriter out, final LoadResult r, final Histogram floor, final long warmup)
+    {
         out.printf(Locale.ROOT, "  %,d events in %.2f s: %,.0f events/s achieved; latency over the %,d results after %,d warm-up events;%n" +
                 "  GC during the run: %d collections, %d ms%n",
             r.events, r.measuredSeconds, r.achievedRate(), r.latency.getTotalCount(), warmup, r.gcCount, r.gcMillis);
         out.printf(Locale.ROOT, "  %-46s %9s %9s %9s %9s %9s%n", "ingest-to-emit latency, us (CO corrected)", "p50", "p90", "p99", "p99.9", "max");
         latencyRow(out, "engine (publish to result handler)", r.latency);
         latencyRow(out, "floor (bare Disruptor hand-off)", floor);
-        if (r.endOfInputLatency.getTotalCount() > 0) {
+        if (r.endOfInputLatency.getTotalCount() > 0)
+        {
             out.printf(Locale.ROOT, "  (not in these figures: the end of input released %,d results at once, p50 %.1f us, max %.1f us)%n",
                 r.endOfInputLatency.getTotalCount(), us(r.endOfInputLatency.getValueAtPercentile(50)), us(r.endOfInputLatency.getMaxValue()));
         }
         out.flush();
     }
 
-    private static void latencyRow(final PrintWriter out, final String label, final Histogram h) {
+    private static void latencyRow(final PrintWriter out, final String label, final Histogram h)
+    {
         out.printf(Locale.ROOT, "  %-46s %9.1f %9.1f %9.1f %9.1f %9.1f%n", label, us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(90)),
             us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()));
     }
 
-    private static void printSummary(final PrintWriter out, final Report r) {
-        if (r.fileError() != null) {
+    private static void printSummary(final PrintWriter out, final Report r)
+    {
+        if (r.fileError() != null)
+        {
             out.printf(Locale.ROOT, "  FILES NOT WRITTEN: %s%n", r.fileError());
-        } else {
+        }
+        else
+        {
             out.printf(Locale.ROOT, "files in %s: %s (engine, HdrHistogram interval log), %s (floor), %s (percentile plot, open in a browser)%n",
                 r.outDir(), HLOG, FLOOR_HLOG, SVG);
         }
@@ -538,11 +622,13 @@ public final class ShowClickDemo {
     }
 
     /** @return a latency in the unit that reads best: microseconds below a millisecond, else milliseconds */
-    static String duration(final long nanos) {
+    static String duration(final long nanos)
+    {
         return nanos < 1_000_000 ? String.format(Locale.ROOT, "%.1f us", nanos / 1e3) : String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
-    private static double us(final long nanos) {
+    private static double us(final long nanos)
+    {
         return nanos / 1000.0;
     }
 
@@ -550,7 +636,8 @@ public final class ShowClickDemo {
      * Counts one partition's results; keeps a few as JSON. Called by its partition thread only, read
      * after {@link JoinEngine#close()} returned (which waits for the thread).
      */
-    private static final class Collector implements ResultHandler {
+    private static final class Collector implements ResultHandler
+    {
         private final Schema schema;
         private final List<String> matchedSamples = new ArrayList<>();
         private final List<String> paddedSamples = new ArrayList<>();
@@ -558,39 +645,53 @@ public final class ShowClickDemo {
         private long matched;
         private long padded;
 
-        Collector(final Schema schema) {
+        Collector(final Schema schema)
+        {
             this.schema = schema;
         }
 
         @Override
-        public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step) {
+        public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+        {
             rows++;
             final int sign = kind.isAccumulate() ? 1 : -1;
-            if (right == null) {
+            if (right == null)
+            {
                 padded += sign;
-                if (paddedSamples.size() < SAMPLES_PER_KIND && sign > 0) {
+                if (paddedSamples.size() < SAMPLES_PER_KIND && sign > 0)
+                {
                     paddedSamples.add(sample(kind, left, null, step));
                 }
-            } else {
+            }
+            else
+            {
                 matched += sign;
-                if (matchedSamples.size() < SAMPLES_PER_KIND && sign > 0) {
+                if (matchedSamples.size() < SAMPLES_PER_KIND && sign > 0)
+                {
                     matchedSamples.add(sample(kind, left, right, step));
                 }
             }
         }
 
-        private String sample(final ChangeKind kind, final RowView left, final RowView right, final long step) {
+        private String sample(final ChangeKind kind, final RowView left, final RowView right, final long step)
+        {
             final StringBuilder sb = new StringBuilder(256);
             sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.shortString()).append("\",\"left\":");
-            if (left == null) {
+            if (left == null)
+            {
                 sb.append("null");
-            } else {
+            }
+            else
+            {
                 RowJson.appendJson(schema, left, sb);
             }
             sb.append(",\"right\":");
-            if (right == null) {
+            if (right == null)
+            {
                 sb.append("null");
-            } else {
+            }
+            else
+            {
                 RowJson.appendJson(schema, right, sb);
             }
             return sb.append('}').toString();

@@ -25,7 +25,8 @@ import javax.management.openmbean.CompositeData;
  * <p>
  * Thread safe: notifications arrive on a JVM service thread.
  */
-public final class GcPauses implements AutoCloseable {
+public final class GcPauses implements AutoCloseable
+{
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final NotificationListener listener = this::onNotification;
     private volatile long sinceUptimeMs = Long.MAX_VALUE;
@@ -38,9 +39,12 @@ public final class GcPauses implements AutoCloseable {
     private long countAtStart;
 
     /** Registers with every GC bean that emits notifications. */
-    public GcPauses() {
-        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter) {
+    public GcPauses()
+    {
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            if (gc instanceof NotificationEmitter)
+            {
                 final NotificationEmitter emitter = (NotificationEmitter) gc;
                 emitter.addNotificationListener(listener, null, null);
                 emitters.add(emitter);
@@ -49,7 +53,8 @@ public final class GcPauses implements AutoCloseable {
     }
 
     /** Starts counting collections that begin from now on. */
-    public synchronized void start() {
+    public synchronized void start()
+    {
         count = 0;
         totalMs = 0;
         maxMs = 0;
@@ -60,22 +65,30 @@ public final class GcPauses implements AutoCloseable {
     }
 
     /** Stops counting, then waits up to a second for the notifications of collections already done. */
-    public void stop() {
+    public void stop()
+    {
         untilUptimeMs = ManagementFactory.getRuntimeMXBean().getUptime();
         final long done = collections() - countAtStart;
-        synchronized (this) {
+        synchronized (this)
+        {
             expected = done;
         }
         final long deadline = System.nanoTime() + 1_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            synchronized (this) {
-                if (received >= expected) {
+        while (System.nanoTime() < deadline)
+        {
+            synchronized (this)
+            {
+                if (received >= expected)
+                {
                     return;
                 }
             }
-            try {
+            try
+            {
                 Thread.sleep(10);
-            } catch (final InterruptedException e) {
+            }
+            catch (final InterruptedException e)
+            {
                 Thread.currentThread().interrupt();
                 return;
             }
@@ -83,46 +96,57 @@ public final class GcPauses implements AutoCloseable {
     }
 
     /** @return pauses counted */
-    public synchronized long count() {
+    public synchronized long count()
+    {
         return count;
     }
 
     /** @return sum of the pauses' durations, ms */
-    public synchronized long totalMillis() {
+    public synchronized long totalMillis()
+    {
         return totalMs;
     }
 
     /** @return the longest pause, ms (0 if none) */
-    public synchronized long maxMillis() {
+    public synchronized long maxMillis()
+    {
         return maxMs;
     }
 
-    private static long collections() {
+    private static long collections()
+    {
         long n = 0;
-        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
             n += Math.max(0, gc.getCollectionCount());
         }
         return n;
     }
 
-    private static boolean isPause(final String gcName) {
+    private static boolean isPause(final String gcName)
+    {
         final String n = gcName.toLowerCase(Locale.ROOT);
         return !n.contains("cycles") && !n.contains("concurrent");
     }
 
-    private void onNotification(final Notification notification, final Object handback) {
-        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+    private void onNotification(final Notification notification, final Object handback)
+    {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType()))
+        {
             return;
         }
         final GarbageCollectionNotificationInfo info =
             GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
         final long startMs = info.getGcInfo().getStartTime();
-        if (startMs < sinceUptimeMs || startMs > untilUptimeMs) {
+        if (startMs < sinceUptimeMs || startMs > untilUptimeMs)
+        {
             return;
         }
-        synchronized (this) {
+        synchronized (this)
+        {
             received++;
-            if (isPause(info.getGcName())) {
+            if (isPause(info.getGcName()))
+            {
                 final long duration = info.getGcInfo().getDuration();
                 count++;
                 totalMs += duration;
@@ -132,11 +156,16 @@ public final class GcPauses implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        for (final NotificationEmitter emitter : emitters) {
-            try {
+    public void close()
+    {
+        for (final NotificationEmitter emitter : emitters)
+        {
+            try
+            {
                 emitter.removeNotificationListener(listener);
-            } catch (final ListenerNotFoundException ignored) {
+            }
+            catch (final ListenerNotFoundException ignored)
+            {
                 // already gone
             }
         }

@@ -10,9 +10,11 @@ package io.junction.tools.naive;
  * @param left  the left row, or null when padded
  * @param right the right row, or null when padded
  */
-public record JoinedRow(Kind kind, Row left, Row right) {
+public record JoinedRow(Kind kind, Row left, Row right)
+{
     /** Changelog kind of an output row (Flink SQL {@code RowKind}, in its order). */
-    public enum Kind {
+    public enum Kind
+    {
         /** {@code +I}: the row is added to the result. */
         INSERT("+I"),
         /** {@code -U}: an earlier identical row is retracted, its update follows. */
@@ -26,17 +28,20 @@ public record JoinedRow(Kind kind, Row left, Row right) {
 
         private final String shortString;
 
-        Kind(final String shortString) {
+        Kind(final String shortString)
+        {
             this.shortString = shortString;
         }
 
         /** @return {@code +I}, {@code -U}, {@code +U} or {@code -D} */
-        public String shortString() {
+        public String shortString()
+        {
             return shortString;
         }
 
         /** @return whether the kind adds a row ({@code +I}, {@code +U}) */
-        public boolean isAccumulate() {
+        public boolean isAccumulate()
+        {
             return this == INSERT || this == UPDATE_AFTER;
         }
 
@@ -44,8 +49,10 @@ public record JoinedRow(Kind kind, Row left, Row right) {
          * @param kind a change kind of {@link io.junction.tools.workload.WorkloadSink} (0 .. 3)
          * @return the kind with that number
          */
-        public static Kind of(final byte kind) {
-            if (kind < 0 || kind >= VALUES.length) {
+        public static Kind of(final byte kind)
+        {
+            if (kind < 0 || kind >= VALUES.length)
+            {
                 throw new IllegalArgumentException("change kind " + kind + " is none of +I (0), -U (1), +U (2), -D (3)");
             }
             return VALUES[kind];

@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * <p>
  * Not thread safe: driven by one thread.
  */
-public final class NaiveIntervalJoin implements NaiveJoin {
+public final class NaiveIntervalJoin implements NaiveJoin
+{
     private final Type type;
     private final long lower;
     private final long upper;
@@ -59,7 +60,8 @@ public final class NaiveIntervalJoin implements NaiveJoin {
      * @param lower lower bound of {@code right.ts - left.ts}, inclusive
      * @param upper upper bound of {@code right.ts - left.ts}, inclusive
      */
-    public NaiveIntervalJoin(final Type type, final long lower, final long upper) {
+    public NaiveIntervalJoin(final Type type, final long lower, final long upper)
+    {
         this(type, lower, upper, null);
     }
 
@@ -69,11 +71,14 @@ public final class NaiveIntervalJoin implements NaiveJoin {
      * @param upper      upper bound of {@code right.ts - left.ts}, inclusive, at least {@code lower}
      * @param downstream receives every output row as a new {@link JoinedRow}; null to only count
      */
-    public NaiveIntervalJoin(final Type type, final long lower, final long upper, final Consumer<JoinedRow> downstream) {
-        if (type == null) {
+    public NaiveIntervalJoin(final Type type, final long lower, final long upper, final Consumer<JoinedRow> downstream)
+    {
+        if (type == null)
+        {
             throw new IllegalArgumentException("type must be INNER or LEFT, was null");
         }
-        if (lower > upper) {
+        if (lower > upper)
+        {
             throw new IllegalArgumentException("lower=" + lower + " must be <= upper=" + upper);
         }
         this.type = type;
@@ -89,26 +94,34 @@ public final class NaiveIntervalJoin implements NaiveJoin {
      * @param halfWidth ms, at least 0
      * @return a counting join
      */
-    public static NaiveIntervalJoin symmetric(final Type type, final long halfWidth) {
+    public static NaiveIntervalJoin symmetric(final Type type, final long halfWidth)
+    {
         return new NaiveIntervalJoin(type, -halfWidth, halfWidth);
     }
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         onRow(Row.of(side, key, ts, f1, f3));
     }
 
     @Override
-    public void onRow(final Row row) {
-        if (row.ts < watermark) {
+    public void onRow(final Row row)
+    {
+        if (row.ts < watermark)
+        {
             late++;
             return;
         }
-        if (row.side == LEFT) {
+        if (row.side == LEFT)
+        {
             final List<Row> candidates = rightByKey.get(row.key);
-            if (candidates != null) {
-                for (final Row right : candidates) {
-                    if (right.ts >= row.ts + lower && right.ts <= row.ts + upper) {
+            if (candidates != null)
+            {
+                for (final Row right : candidates)
+                {
+                    if (right.ts >= row.ts + lower && right.ts <= row.ts + upper)
+                    {
                         row.matched = true;
                         right.matched = true;
                         emit(JoinedRow.Kind.INSERT, row, right);
@@ -116,16 +129,24 @@ public final class NaiveIntervalJoin implements NaiveJoin {
                 }
             }
             final long deadline = row.ts + upper;
-            if (watermark > deadline) {
+            if (watermark > deadline)
+            {
                 close(row);
-            } else {
+            }
+            else
+            {
                 store(row, deadline, leftByKey, leftByDeadline);
             }
-        } else {
+        }
+        else
+        {
             final List<Row> candidates = leftByKey.get(row.key);
-            if (candidates != null) {
-                for (final Row left : candidates) {
-                    if (row.ts >= left.ts + lower && row.ts <= left.ts + upper) {
+            if (candidates != null)
+            {
+                for (final Row left : candidates)
+                {
+                    if (row.ts >= left.ts + lower && row.ts <= left.ts + upper)
+                    {
                         row.matched = true;
                         left.matched = true;
                         emit(JoinedRow.Kind.INSERT, left, row);
@@ -133,17 +154,22 @@ public final class NaiveIntervalJoin implements NaiveJoin {
                 }
             }
             final long deadline = row.ts - lower;
-            if (watermark > deadline) {
+            if (watermark > deadline)
+            {
                 close(row);
-            } else {
+            }
+            else
+            {
                 store(row, deadline, rightByKey, rightByDeadline);
             }
         }
     }
 
     @Override
-    public void watermark(final long w) {
-        if (w <= watermark) {
+    public void watermark(final long w)
+    {
+        if (w <= watermark)
+        {
             return;
         }
         watermark = w;
@@ -152,37 +178,46 @@ public final class NaiveIntervalJoin implements NaiveJoin {
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         watermark = Long.MAX_VALUE;
         expireAll(leftByDeadline, leftByKey);
         expireAll(rightByDeadline, rightByKey);
     }
 
     private void store(final Row row, final long deadline, final Map<Long, ArrayList<Row>> byKey,
-                       final TreeMap<Long, List<Row>> byDeadline) {
+                       final TreeMap<Long, List<Row>> byDeadline)
+    {
         byKey.computeIfAbsent(row.key, k -> new ArrayList<>()).add(row);
         byDeadline.computeIfAbsent(deadline, d -> new ArrayList<>()).add(row);
         live++;
     }
 
     /** Removes every row whose deadline is below {@code w}. */
-    private void expire(final TreeMap<Long, List<Row>> byDeadline, final Map<Long, ArrayList<Row>> byKey, final long w) {
-        while (!byDeadline.isEmpty() && byDeadline.firstKey() < w) {
+    private void expire(final TreeMap<Long, List<Row>> byDeadline, final Map<Long, ArrayList<Row>> byKey, final long w)
+    {
+        while (!byDeadline.isEmpty() && byDeadline.firstKey() < w)
+        {
             removeAll(byDeadline.pollFirstEntry().getValue(), byKey);
         }
     }
 
-    private void expireAll(final TreeMap<Long, List<Row>> byDeadline, final Map<Long, ArrayList<Row>> byKey) {
-        while (!byDeadline.isEmpty()) {
+    private void expireAll(final TreeMap<Long, List<Row>> byDeadline, final Map<Long, ArrayList<Row>> byKey)
+    {
+        while (!byDeadline.isEmpty())
+        {
             removeAll(byDeadline.pollFirstEntry().getValue(), byKey);
         }
     }
 
-    private void removeAll(final List<Row> rows, final Map<Long, ArrayList<Row>> byKey) {
-        for (final Row row : rows) {
+    private void removeAll(final List<Row> rows, final Map<Long, ArrayList<Row>> byKey)
+    {
+        for (final Row row : rows)
+        {
             final List<Row> sameKey = byKey.get(row.key);
             sameKey.remove(row);
-            if (sameKey.isEmpty()) {
+            if (sameKey.isEmpty())
+            {
                 byKey.remove(row.key);
             }
             live--;
@@ -191,60 +226,73 @@ public final class NaiveIntervalJoin implements NaiveJoin {
     }
 
     /** A row that can no longer match: a left row that never matched is padded in a left join. */
-    private void close(final Row row) {
-        if (type == Type.LEFT && row.side == LEFT && !row.matched) {
+    private void close(final Row row)
+    {
+        if (type == Type.LEFT && row.side == LEFT && !row.matched)
+        {
             padded++;
             emit(JoinedRow.Kind.INSERT, row, null);
         }
     }
 
-    private void emit(final JoinedRow.Kind kind, final Row left, final Row right) {
+    private void emit(final JoinedRow.Kind kind, final Row left, final Row right)
+    {
         inserts++;
-        if (right != null) {
+        if (right != null)
+        {
             pairs++;
         }
-        if (downstream != null) {
+        if (downstream != null)
+        {
             downstream.accept(new JoinedRow(kind, left, right));
         }
     }
 
     @Override
-    public long inserts() {
+    public long inserts()
+    {
         return inserts;
     }
 
     @Override
-    public long deletes() {
+    public long deletes()
+    {
         return 0;
     }
 
     @Override
-    public long pairs() {
+    public long pairs()
+    {
         return pairs;
     }
 
     @Override
-    public long paddedInserts() {
+    public long paddedInserts()
+    {
         return padded;
     }
 
     @Override
-    public long lateRows() {
+    public long lateRows()
+    {
         return late;
     }
 
     @Override
-    public long liveRows() {
+    public long liveRows()
+    {
         return live;
     }
 
     /** @return the current watermark ({@link Long#MIN_VALUE} before the first one) */
-    public long currentWatermark() {
+    public long currentWatermark()
+    {
         return watermark;
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "NaiveIntervalJoin{" + type + " [" + lower + ", " + upper + "], +I=" + inserts + " (pairs=" + pairs
             + ", padded=" + padded + "), late=" + late + ", live=" + live + '}';
     }

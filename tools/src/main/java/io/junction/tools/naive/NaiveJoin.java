@@ -11,9 +11,11 @@ import java.util.Locale;
  * <p>
  * Not thread safe: driven by one thread.
  */
-public interface NaiveJoin extends WorkloadSink {
+public interface NaiveJoin extends WorkloadSink
+{
     /** The join types the naive joins implement. */
-    enum Type {
+    enum Type
+    {
         /** Inner join. */
         INNER,
         /** Left outer join. */
@@ -24,9 +26,12 @@ public interface NaiveJoin extends WorkloadSink {
          * @return the type
          * @throws IllegalArgumentException for any other name
          */
-        public static Type parse(final String name) {
-            if (name != null) {
-                switch (name.trim().toLowerCase(Locale.ROOT)) {
+        public static Type parse(final String name)
+        {
+            if (name != null)
+            {
+                switch (name.trim().toLowerCase(Locale.ROOT))
+                {
                     case "inner":
                         return INNER;
                     case "left":
@@ -55,8 +60,10 @@ public interface NaiveJoin extends WorkloadSink {
      * @param row  the row; stored by the join when it adds a row, else only compared with the stored rows
      * @throws UnsupportedOperationException for a kind other than {@code +I}, unless overridden
      */
-    default void onChange(final JoinedRow.Kind kind, final Row row) {
-        if (kind != JoinedRow.Kind.INSERT) {
+    default void onChange(final JoinedRow.Kind kind, final Row row)
+    {
+        if (kind != JoinedRow.Kind.INSERT)
+        {
             throw new UnsupportedOperationException(getClass().getSimpleName() + " takes insert-only input, got " + kind.shortString());
         }
         onRow(row);
@@ -69,12 +76,14 @@ public interface NaiveJoin extends WorkloadSink {
     long deletes();
 
     /** @return output rows of kind {@code -U} or {@code +U} (an inner regular join forwards its input's updates) */
-    default long updates() {
+    default long updates()
+    {
         return 0;
     }
 
     /** @return input retractions that found no equal stored row (dead letters: no output) */
-    default long deadLetters() {
+    default long deadLetters()
+    {
         return 0;
     }
 
@@ -88,7 +97,8 @@ public interface NaiveJoin extends WorkloadSink {
     long lateRows();
 
     /** @return every output row, of any kind */
-    default long outputRows() {
+    default long outputRows()
+    {
         return inserts() + deletes() + updates();
     }
 

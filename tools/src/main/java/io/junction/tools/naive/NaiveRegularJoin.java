@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  * <p>
  * Not thread safe: driven by one thread.
  */
-public final class NaiveRegularJoin implements NaiveJoin {
+public final class NaiveRegularJoin implements NaiveJoin
+{
     private final Type type;
     private final Consumer<JoinedRow> downstream;
 
@@ -51,7 +52,8 @@ public final class NaiveRegularJoin implements NaiveJoin {
      *
      * @param type inner or left
      */
-    public NaiveRegularJoin(final Type type) {
+    public NaiveRegularJoin(final Type type)
+    {
         this(type, null);
     }
 
@@ -59,8 +61,10 @@ public final class NaiveRegularJoin implements NaiveJoin {
      * @param type       inner or left
      * @param downstream receives every output row as a new {@link JoinedRow}; null to only count
      */
-    public NaiveRegularJoin(final Type type, final Consumer<JoinedRow> downstream) {
-        if (type == null) {
+    public NaiveRegularJoin(final Type type, final Consumer<JoinedRow> downstream)
+    {
+        if (type == null)
+        {
             throw new IllegalArgumentException("type must be INNER or LEFT, was null");
         }
         this.type = type;
@@ -68,51 +72,70 @@ public final class NaiveRegularJoin implements NaiveJoin {
     }
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         onRow(Row.of(side, key, ts, f1, f3));
     }
 
     @Override
-    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+    {
         onChange(JoinedRow.Kind.of(kind), Row.of(side, key, ts, f1, f3));
     }
 
     @Override
-    public void onChange(final JoinedRow.Kind kind, final Row row) {
-        if (kind == JoinedRow.Kind.INSERT) {
+    public void onChange(final JoinedRow.Kind kind, final Row row)
+    {
+        if (kind == JoinedRow.Kind.INSERT)
+        {
             onRow(row);
-        } else if (kind == JoinedRow.Kind.UPDATE_AFTER) {
+        }
+        else if (kind == JoinedRow.Kind.UPDATE_AFTER)
+        {
             add(kind, row);
-        } else {
+        }
+        else
+        {
             retract(kind, row);
         }
     }
 
     @Override
-    public void onRow(final Row row) {
+    public void onRow(final Row row)
+    {
         add(JoinedRow.Kind.INSERT, row);
     }
 
-    private void add(final JoinedRow.Kind kind, final Row row) {
+    private void add(final JoinedRow.Kind kind, final Row row)
+    {
         // outer joins emit +I pairs whatever the input's kind; an inner join forwards +I / +U
         final JoinedRow.Kind pairKind = type == Type.INNER ? kind : JoinedRow.Kind.INSERT;
-        if (row.side == LEFT) {
+        if (row.side == LEFT)
+        {
             final List<Row> rights = rightByKey.get(row.key);
-            if (rights != null) {
-                for (final Row right : rights) {
+            if (rights != null)
+            {
+                for (final Row right : rights)
+                {
                     emit(pairKind, row, right);
                 }
                 row.associations = rights.size();
             }
-            if (row.associations == 0 && type == Type.LEFT) {
+            if (row.associations == 0 && type == Type.LEFT)
+            {
                 emit(JoinedRow.Kind.INSERT, row, null);
             }
             leftByKey.computeIfAbsent(row.key, k -> new ArrayList<>()).add(row);
-        } else {
+        }
+        else
+        {
             final List<Row> lefts = leftByKey.get(row.key);
-            if (lefts != null) {
-                for (final Row left : lefts) {
-                    if (left.associations == 0 && type == Type.LEFT) {
+            if (lefts != null)
+            {
+                for (final Row left : lefts)
+                {
+                    if (left.associations == 0 && type == Type.LEFT)
+                    {
                         emit(JoinedRow.Kind.DELETE, left, null);
                     }
                     left.associations++;
@@ -124,35 +147,48 @@ public final class NaiveRegularJoin implements NaiveJoin {
         live++;
     }
 
-    private void retract(final JoinedRow.Kind kind, final Row row) {
+    private void retract(final JoinedRow.Kind kind, final Row row)
+    {
         final Map<Long, ArrayList<Row>> own = row.side == LEFT ? leftByKey : rightByKey;
         final ArrayList<Row> rows = own.get(row.key);
         final int at = rows == null ? -1 : indexOfEqual(rows, row);
-        if (at < 0) {
+        if (at < 0)
+        {
             deadLetters++;
             return;
         }
         final Row stored = rows.remove(at);
         live--;
         final JoinedRow.Kind pairKind = type == Type.INNER ? kind : JoinedRow.Kind.DELETE;
-        if (stored.side == LEFT) {
+        if (stored.side == LEFT)
+        {
             final List<Row> rights = rightByKey.get(stored.key);
-            if (stored.associations == 0) {
-                if (type == Type.LEFT) {
+            if (stored.associations == 0)
+            {
+                if (type == Type.LEFT)
+                {
                     emit(JoinedRow.Kind.DELETE, stored, null);
                 }
-            } else {
-                for (final Row right : rights) {
+            }
+            else
+            {
+                for (final Row right : rights)
+                {
                     emit(pairKind, stored, right);
                 }
             }
-        } else {
+        }
+        else
+        {
             final List<Row> lefts = leftByKey.get(stored.key);
-            if (lefts != null) {
-                for (final Row left : lefts) {
+            if (lefts != null)
+            {
+                for (final Row left : lefts)
+                {
                     emit(pairKind, left, stored);
                     left.associations--;
-                    if (left.associations == 0 && type == Type.LEFT) {
+                    if (left.associations == 0 && type == Type.LEFT)
+                    {
                         emit(JoinedRow.Kind.INSERT, left, null);
                     }
                 }
@@ -161,10 +197,13 @@ public final class NaiveRegularJoin implements NaiveJoin {
     }
 
     /** @return the index of the first row of {@code rows} equal to {@code row} in every field, or -1 */
-    private static int indexOfEqual(final List<Row> rows, final Row row) {
-        for (int i = 0, n = rows.size(); i < n; i++) {
+    private static int indexOfEqual(final List<Row> rows, final Row row)
+    {
+        for (int i = 0, n = rows.size(); i < n; i++)
+        {
             final Row r = rows.get(i);
-            if (r.ts == row.ts && r.f1 == row.f1 && r.f2 == row.f2 && r.f3.equals(row.f3)) {
+            if (r.ts == row.ts && r.f1 == row.f1 && r.f2 == row.f2 && r.f3.equals(row.f3))
+            {
                 return i;
             }
         }
@@ -172,76 +211,96 @@ public final class NaiveRegularJoin implements NaiveJoin {
     }
 
     @Override
-    public void watermark(final long watermark) {
+    public void watermark(final long watermark)
+    {
         // no state TTL: nothing expires
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         // a regular join emits as rows arrive: nothing is pending at the end
     }
 
-    private void emit(final JoinedRow.Kind kind, final Row left, final Row right) {
-        if (kind == JoinedRow.Kind.INSERT) {
+    private void emit(final JoinedRow.Kind kind, final Row left, final Row right)
+    {
+        if (kind == JoinedRow.Kind.INSERT)
+        {
             inserts++;
-            if (right == null) {
+            if (right == null)
+            {
                 padded++;
             }
-        } else if (kind == JoinedRow.Kind.DELETE) {
+        }
+        else if (kind == JoinedRow.Kind.DELETE)
+        {
             deletes++;
-        } else {
+        }
+        else
+        {
             updates++;
         }
-        if (left != null && right != null) {
+        if (left != null && right != null)
+        {
             pairs++;
         }
-        if (downstream != null) {
+        if (downstream != null)
+        {
             downstream.accept(new JoinedRow(kind, left, right));
         }
     }
 
     @Override
-    public long inserts() {
+    public long inserts()
+    {
         return inserts;
     }
 
     @Override
-    public long deletes() {
+    public long deletes()
+    {
         return deletes;
     }
 
     @Override
-    public long updates() {
+    public long updates()
+    {
         return updates;
     }
 
     @Override
-    public long deadLetters() {
+    public long deadLetters()
+    {
         return deadLetters;
     }
 
     @Override
-    public long pairs() {
+    public long pairs()
+    {
         return pairs;
     }
 
     @Override
-    public long paddedInserts() {
+    public long paddedInserts()
+    {
         return padded;
     }
 
     @Override
-    public long lateRows() {
+    public long lateRows()
+    {
         return 0;
     }
 
     @Override
-    public long liveRows() {
+    public long liveRows()
+    {
         return live;
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "NaiveRegularJoin{" + type + ", +I=" + inserts + " (padded=" + padded + "), -D=" + deletes + ", -U/+U="
             + updates + ", pairs=" + pairs + ", dead letters=" + deadLetters + ", live=" + live + '}';
     }

@@ -30,8 +30,10 @@ import java.util.function.Consumer;
  * the stop-the-world GC pauses in the timed section ({@link GcPauses}: count, total, max). A
  * {@code System.gc()} precedes each run, outside the timed section.
  */
-public final class NaiveRunner {
-    private NaiveRunner() {
+public final class NaiveRunner
+{
+    private NaiveRunner()
+    {
     }
 
     /**
@@ -50,24 +52,29 @@ public final class NaiveRunner {
      * @param gcMaxMs      the longest
      */
     public record Result(Workload workload, NaiveJoin.Type type, long events, long inserts, long deletes, long updates,
-                         long pairs, long elapsedNanos, long gcPauses, long gcTotalMs, long gcMaxMs) {
+                         long pairs, long elapsedNanos, long gcPauses, long gcTotalMs, long gcMaxMs)
+    {
         /** @return every output row */
-        public long outputRows() {
+        public long outputRows()
+        {
             return inserts + deletes + updates;
         }
 
         /** @return input events per second */
-        public double eventsPerSecond() {
+        public double eventsPerSecond()
+        {
             return events * 1e9 / elapsedNanos;
         }
 
         /** @return output rows per second */
-        public double outputRowsPerSecond() {
+        public double outputRowsPerSecond()
+        {
             return outputRows() * 1e9 / elapsedNanos;
         }
 
         @Override
-        public String toString() {
+        public String toString()
+        {
             return String.format(Locale.ROOT,
                 "naive %s %s: events=%d events/s=%.0f output=%d (+I=%d -D=%d -U/+U=%d pairs=%d) output/s=%.0f"
                     + " elapsed_ms=%.1f gc_pauses=%d gc_total_ms=%d gc_max_pause_ms=%d",
@@ -82,11 +89,14 @@ public final class NaiveRunner {
      * @param emit     materialise each output row as a {@link JoinedRow} to a consumer
      * @return a fresh naive join for the workload
      */
-    public static NaiveJoin newJoin(final Workload workload, final NaiveJoin.Type type, final boolean emit) {
+    public static NaiveJoin newJoin(final Workload workload, final NaiveJoin.Type type, final boolean emit)
+    {
         final Consumer<JoinedRow> downstream = emit ? new Sink() : null;
-        switch (workload) {
+        switch (workload)
+        {
             case W1:
-            case W1_BIG: {
+            case W1_BIG:
+            {
                 final long x = Workloads.w1IntervalMillis(workload);
                 return new NaiveIntervalJoin(type, -x, x, downstream);
             }
@@ -105,7 +115,8 @@ public final class NaiveRunner {
      * @param workload the workload
      * @return the tape
      */
-    public static EventTape tape(final Workload workload) {
+    public static EventTape tape(final Workload workload)
+    {
         return EventTape.of(workload);
     }
 
@@ -120,16 +131,21 @@ public final class NaiveRunner {
      * @return the figures
      */
     public static Result run(final Workload workload, final NaiveJoin.Type type, final EventTape tape,
-                             final boolean prebuilt, final boolean emit) {
+                             final boolean prebuilt, final boolean emit)
+    {
         final NaiveJoin join = newJoin(workload, type, emit);
         final Row[] rows = prebuilt ? buildRows(tape) : null;
         System.gc();
-        try (GcPauses gc = new GcPauses()) {
+        try (GcPauses gc = new GcPauses())
+        {
             gc.start();
             final long start = System.nanoTime();
-            if (rows == null) {
+            if (rows == null)
+            {
                 tape.replay(join);
-            } else {
+            }
+            else
+            {
                 replay(tape, rows, join);
             }
             final long elapsed = System.nanoTime() - start;
@@ -140,13 +156,16 @@ public final class NaiveRunner {
     }
 
     /** Builds the on-heap rows of every row event of the tape, in order. */
-    static Row[] buildRows(final EventTape tape) {
+    static Row[] buildRows(final EventTape tape)
+    {
         final Row[] rows = new Row[Math.toIntExact(tape.rows())];
         final StringBuilder scratch = new StringBuilder(32);
         int k = 0;
-        for (int i = 0; i < tape.size(); i++) {
+        for (int i = 0; i < tape.size(); i++)
+        {
             final byte t = tape.type(i);
-            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT) {
+            if (t == EventTape.TYPE_LEFT || t == EventTape.TYPE_RIGHT)
+            {
                 rows[k++] = Row.of(t, tape.key(i), tape.ts(i), tape.f1(i), scratch);
             }
         }
@@ -154,16 +173,22 @@ public final class NaiveRunner {
     }
 
     /** The tape's sequence with its rows taken from {@code rows} (W4's with their change kinds). */
-    static void replay(final EventTape tape, final Row[] rows, final NaiveJoin join) {
+    static void replay(final EventTape tape, final Row[] rows, final NaiveJoin join)
+    {
         int k = 0;
-        for (int i = 0; i < tape.size(); i++) {
-            switch (tape.type(i)) {
+        for (int i = 0; i < tape.size(); i++)
+        {
+            switch (tape.type(i))
+            {
                 case EventTape.TYPE_LEFT:
                 case EventTape.TYPE_RIGHT:
                     final byte kind = tape.kind(i);
-                    if (kind == WorkloadSink.INSERT) {
+                    if (kind == WorkloadSink.INSERT)
+                    {
                         join.onRow(rows[k++]);
-                    } else {
+                }
+                else
+                    {
                         join.onChange(JoinedRow.Kind.of(kind), rows[k++]);
                     }
                     break;
@@ -182,8 +207,10 @@ public final class NaiveRunner {
      *
      * @param args WORKLOAD TYPE [--runs N] [--prebuilt] [--count-only]
      */
-    public static void main(final String[] args) {
-        if (args.length < 2) {
+    public static void main(final String[] args)
+    {
+        if (args.length < 2)
+        {
             usage("WORKLOAD and TYPE are required");
             return;
         }
@@ -192,17 +219,22 @@ public final class NaiveRunner {
         int runs = 1;
         boolean prebuilt = false;
         boolean emit = true;
-        try {
+        try
+        {
             workload = Workload.parse(args[0]);
             type = NaiveJoin.Type.parse(args[1]);
-            for (int i = 2; i < args.length; i++) {
-                switch (args[i]) {
+            for (int i = 2; i < args.length; i++)
+            {
+                switch (args[i])
+                {
                     case "--runs":
-                        if (i + 1 >= args.length) {
+                        if (i + 1 >= args.length)
+                        {
                             throw new IllegalArgumentException("--runs needs a value in [1, 1000]");
                         }
                         runs = Integer.parseInt(args[++i]);
-                        if (runs < 1 || runs > 1000) {
+                        if (runs < 1 || runs > 1000)
+                        {
                             throw new IllegalArgumentException("--runs " + runs + " out of range [1, 1000]");
                         }
                         break;
@@ -216,7 +248,9 @@ public final class NaiveRunner {
                         throw new IllegalArgumentException("unknown option '" + args[i] + "'");
                 }
             }
-        } catch (final IllegalArgumentException e) {
+        }
+        catch (final IllegalArgumentException e)
+        {
             usage(e.getMessage());
             return;
         }
@@ -228,38 +262,45 @@ public final class NaiveRunner {
             System.getProperty("java.vm.version"), Runtime.getRuntime().maxMemory() >> 20, collectors(),
             prebuilt ? "prebuilt before timing" : "built in the timed section",
             emit ? "materialised (a JoinedRow per output row)" : "counted only");
-        for (int r = 1; r <= runs; r++) {
+        for (int r = 1; r <= runs; r++)
+        {
             final Result result = run(workload, type, tape, prebuilt, emit);
             System.out.println("run " + r + "/" + runs + " " + result);
         }
     }
 
-    private static String collectors() {
+    private static String collectors()
+    {
         final StringJoiner names = new StringJoiner(", ");
-        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
             names.add(gc.getName());
         }
         return names.toString();
     }
 
-    private static void usage(final String problem) {
+    private static void usage(final String problem)
+    {
         System.err.println("error: " + problem);
         System.err.println("usage: NaiveRunner W1|W1-big|W2|W3|W4 inner|left [--runs N] [--prebuilt] [--count-only]");
         System.exit(2);
     }
 
     /** Consumes output rows so that they are not optimised away: folds their sequence numbers. */
-    private static final class Sink implements Consumer<JoinedRow> {
+    private static final class Sink implements Consumer<JoinedRow>
+    {
         private long h;
 
         @Override
-        public void accept(final JoinedRow row) {
+        public void accept(final JoinedRow row)
+        {
             h = h * 31 + (row.left() == null ? -1 : row.left().f1) + (row.right() == null ? -2 : row.right().f1)
                 + row.kind().ordinal();
         }
 
         @Override
-        public String toString() {
+        public String toString()
+        {
             return Long.toHexString(h);
         }
     }

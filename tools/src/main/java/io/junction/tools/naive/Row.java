@@ -12,7 +12,8 @@ import io.junction.tools.workload.RowPayload;
  * <p>
  * Not thread safe: owned by the join that stores it.
  */
-public final class Row {
+public final class Row
+{
     /** {@link io.junction.tools.workload.WorkloadSink#LEFT} or {@link io.junction.tools.workload.WorkloadSink#RIGHT}. */
     public final int side;
     /** Join key. */
@@ -38,7 +39,8 @@ public final class Row {
      * @param f2   derived column
      * @param f3   derived column
      */
-    public Row(final int side, final long key, final long ts, final long f1, final long f2, final String f3) {
+    public Row(final int side, final long key, final long ts, final long f1, final long f2, final String f3)
+    {
         this.side = side;
         this.key = key;
         this.ts = ts;
@@ -57,13 +59,15 @@ public final class Row {
      * @param scratch reused to format f3 (then copied into a new String)
      * @return the row
      */
-    public static Row of(final int side, final long key, final long ts, final long f1, final StringBuilder scratch) {
+    public static Row of(final int side, final long key, final long ts, final long f1, final StringBuilder scratch)
+    {
         final long f2 = RowPayload.f2(key, side);
         return new Row(side, key, ts, f1, f2, RowPayload.f3(f2, f1, scratch).toString());
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return (side == 0 ? "L" : "R") + "{key=" + key + ", ts=" + ts + ", f1=" + f1 + ", f2=" + f2 + ", f3=" + f3 + '}';
     }
 }

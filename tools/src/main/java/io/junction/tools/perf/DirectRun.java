@@ -13,6 +13,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A workload through one join operator on the calling thread, with no ring and no partition thread:
@@ -36,7 +37,7 @@ public final class DirectRun
         pass(tape, rows, options, measured, hotKeys);
         final Histogram none = new Histogram(3);
         final String label = options.label != null ? options.label
-            : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(java.util.Locale.ROOT) +
+            : "junction " + options.workload.displayName() + " " + options.type.name().toLowerCase(Locale.ROOT) +
                 (options.uniqueKey ? " uk" : "") + " direct";
         return new LoadResult(label, 0, tape.size(), tape.size(), measured[0] / 1e9, measured[1], measured[2],
             none, none, measured[3], measured[4], measured[5], measured[6], 0, 0, measured[7], measured[8], hotKeys);

@@ -19,6 +19,9 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * What durability costs on a big state, in one run: a workload is published at max rate into a durable
@@ -134,7 +137,7 @@ public final class DurabilityFigures
     /** @return bytes the files under each partition's {@code name} directory take on disk, hard links once. */
     private static long diskBytes(final Path root, final String name) throws IOException
     {
-        final java.util.Set<Object> seen = new java.util.HashSet<>();
+        final Set<Object> seen = new HashSet<>();
         long total = 0;
         try (Stream<Path> walk = Files.walk(root))
         {
@@ -142,7 +145,7 @@ public final class DurabilityFigures
             {
                 if (Files.isRegularFile(path) && root.relativize(path).toString().contains("/" + name + "/"))
                 {
-                    final Object key = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+                    final Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
                     if (key == null || seen.add(key))
                     {
                         total += Files.size(path);

@@ -12,11 +12,13 @@ import java.util.Locale;
  * The hot-key report as text, for {@code loadgen --hot-keys} and {@code replay --stats}: per partition,
  * the keys its sketch tracks ranked by rows visited by probes (probe work) and by live rows.
  */
-public final class HotKeyReport {
+public final class HotKeyReport
+{
     /** Keys listed per partition and ranking. */
     public static final int TOP = 5;
 
-    private HotKeyReport() {
+    private HotKeyReport()
+    {
     }
 
     /**
@@ -24,15 +26,18 @@ public final class HotKeyReport {
      * @param top          keys listed per partition and ranking
      * @return the report, one line per key, ending in a newline; a line saying so when no partition has one
      */
-    public static String format(final List<List<HotKey>> perPartition, final int top) {
+    public static String format(final List<List<HotKey>> perPartition, final int top)
+    {
         final StringBuilder text = new StringBuilder();
         text.append("hot keys: Space-Saving over the key hash per partition (").append(StateConfig.HOT_KEYS_PROP_NAME)
             .append("); visited = stored rows its probes visited, stored = rows stored, live = live rows now; ")
             .append("counts are since the key entered the sketch, the true count is at most count + error\n");
         boolean any = false;
-        for (int p = 0; p < perPartition.size(); p++) {
+        for (int p = 0; p < perPartition.size(); p++)
+        {
             final List<HotKey> keys = perPartition.get(p);
-            if (keys.isEmpty()) {
+            if (keys.isEmpty())
+            {
                 continue;
             }
             any = true;
@@ -43,23 +48,29 @@ public final class HotKeyReport {
             text.append(String.format(Locale.ROOT, "partition %d, by live rows:%n", p));
             append(text, byLive, top);
         }
-        if (!any) {
+        if (!any)
+        {
             text.append("  (none: the report is off, or the join keeps none)\n");
         }
         return text.toString();
     }
 
-    private static void append(final StringBuilder text, final List<HotKey> keys, final int top) {
-        for (int i = 0; i < Math.min(top, keys.size()); i++) {
+    private static void append(final StringBuilder text, final List<HotKey> keys, final int top)
+    {
+        for (int i = 0; i < Math.min(top, keys.size()); i++)
+        {
             text.append(String.format(Locale.ROOT, "  %2d  %s%n", i + 1, keys.get(i)));
         }
     }
 
     /** @return the hottest key of all partitions by rows visited, or null when none reported one */
-    public static HotKey hottest(final List<List<HotKey>> perPartition) {
+    public static HotKey hottest(final List<List<HotKey>> perPartition)
+    {
         HotKey hottest = null;
-        for (final List<HotKey> keys : perPartition) {
-            if (!keys.isEmpty() && (hottest == null || keys.get(0).visitedRows > hottest.visitedRows)) {
+        for (final List<HotKey> keys : perPartition)
+        {
+            if (!keys.isEmpty() && (hottest == null || keys.get(0).visitedRows > hottest.visitedRows))
+            {
                 hottest = keys.get(0);
             }
         }

@@ -27,6 +27,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import io.junction.internal.durable.DirectoryLock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * Drives a pre-generated workload through a {@link JoinEngine} and measures it: open loop at a fixed
@@ -192,7 +202,7 @@ public final class LoadRun
             config = config.withStateRoot(options.stateRoot);
             if (options.checkpointSeconds > 0)
             {
-                config = config.withCheckpointInterval(0, java.time.Duration.ofSeconds(options.checkpointSeconds));
+                config = config.withCheckpointInterval(0, Duration.ofSeconds(options.checkpointSeconds));
             }
         }
         final SoakRun.CheckpointPauses pauses = new SoakRun.CheckpointPauses();
@@ -403,50 +413,50 @@ public final class LoadRun
     {
         try
         {
-            if (!java.nio.file.Files.exists(dir))
+            if (!Files.exists(dir))
             {
                 return;
             }
-            try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(dir))
+            try (Stream<Path> entries = Files.list(dir))
             {
                 if (entries.findAny().isEmpty())
                 {
                     return;
                 }
             }
-            if (!java.nio.file.Files.exists(dir.resolve("ENGINE")))
+            if (!Files.exists(dir.resolve("ENGINE")))
             {
                 throw new IllegalArgumentException(dir + " is neither empty nor a Junction state root: not emptied");
             }
             // A root a running engine holds is never emptied under it: the engine's own lock is taken first
             // (refused, naming the LOCK file, while another engine or tool holds it), and its file goes last.
-            final io.junction.internal.durable.DirectoryLock lock;
+            final DirectoryLock lock;
             try
             {
-                lock = io.junction.internal.durable.DirectoryLock.acquire(dir, "the state root");
+                lock = DirectoryLock.acquire(dir, "the state root");
             }
-            catch (final java.io.IOException e)
+            catch (final IOException e)
             {
                 throw new IllegalArgumentException(e.getMessage() + " (not emptied)", e);
             }
-            try (lock; java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir))
+            try (lock; Stream<Path> walk = Files.walk(dir))
             {
                 final List<Path> paths = new ArrayList<>(walk.toList());
-                java.util.Collections.reverse(paths);
-                final Path lockFile = dir.resolve(io.junction.internal.durable.DirectoryLock.FILE_NAME);
+                Collections.reverse(paths);
+                final Path lockFile = dir.resolve(DirectoryLock.FILE_NAME);
                 for (final Path path : paths)
                 {
                     if (!path.equals(dir) && !path.equals(lockFile))
                     {
-                        java.nio.file.Files.delete(path);
+                        Files.delete(path);
                     }
                 }
-                java.nio.file.Files.deleteIfExists(lockFile);
+                Files.deleteIfExists(lockFile);
             }
         }
-        catch (final java.io.IOException e)
+        catch (final IOException e)
         {
-            throw new java.io.UncheckedIOException("cannot empty " + dir, e);
+            throw new UncheckedIOException("cannot empty " + dir, e);
         }
     }
 
@@ -455,7 +465,7 @@ public final class LoadRun
     {
         long count = 0;
         long millis = 0;
-        for (final java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
         {
             count += Math.max(0, gc.getCollectionCount());
             millis += Math.max(0, gc.getCollectionTime());
@@ -477,7 +487,7 @@ public final class LoadRun
             {
                 return;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            LockSupport.parkNanos(50_000);
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import io.junction.api.JoinType;
 
 /**
  * Issue 24's figures (docs/PERFORMANCE.md "Changelog shaping"): one workload's join in several
@@ -159,7 +160,7 @@ public final class ShapingFigures
     {
         final LoadRun.Options o = new LoadRun.Options();
         o.workload = options.workload;
-        o.type = io.junction.api.JoinType.LEFT;
+        o.type = JoinType.LEFT;
         o.spec = ShapingJoin.spec(options.workload, config, options.stateTtl);
         o.partitions = options.direct ? 1 : options.partitions;
         o.waitStrategy = options.waitStrategy;

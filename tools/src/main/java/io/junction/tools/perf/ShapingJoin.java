@@ -11,6 +11,7 @@ import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 
 import java.util.Locale;
+import io.junction.join.StateConfig;
 
 /**
  * The joins of issue 24's measurements (docs/WORKLOADS.md "W1-seed", docs/PERFORMANCE.md "Changelog
@@ -168,7 +169,7 @@ public final class ShapingJoin
     /** @return arena bytes per partition to take before timing starts, for the regular seed joins (all rows stay) */
     public static long preallocatePerPartition(final Workload workload, final Config config, final EventTape tape, final int partitions)
     {
-        if (System.getProperty(io.junction.join.StateConfig.PREALLOCATE_PROP_NAME) != null || workload != Workload.W1 || config == Config.INTERVAL)
+        if (System.getProperty(StateConfig.PREALLOCATE_PROP_NAME) != null || workload != Workload.W1 || config == Config.INTERVAL)
         {
             return 0;
         }

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Arrays;
 
 /**
  * A long run at a fixed rate that shows whether anything grows that should not: W1's interval join
@@ -293,7 +294,7 @@ public final class SoakRun
                     intervalMax = Math.max(intervalMax, snapshot.lastCheckpointPauseNanos);
                     if (count == all.length)
                     {
-                        all = java.util.Arrays.copyOf(all, count * 2);
+                        all = Arrays.copyOf(all, count * 2);
                     }
                     all[count++] = snapshot.lastCheckpointPauseNanos;
                 }
@@ -305,7 +306,7 @@ public final class SoakRun
         /** @return every pause seen, ns. */
         long[] all()
         {
-            return java.util.Arrays.copyOf(all, count);
+            return Arrays.copyOf(all, count);
         }
 
         long takeIntervalMax()

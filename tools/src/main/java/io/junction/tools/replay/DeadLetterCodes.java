@@ -15,7 +15,8 @@ import io.junction.api.DeadLetterReason;
  *
  * <p>Thread safe (stateless).
  */
-public final class DeadLetterCodes {
+public final class DeadLetterCodes
+{
     /** A line that is not a valid event. */
     public static final String BAD_INPUT = "bad_input";
     /** A log naming more fields than a schema holds. */
@@ -23,14 +24,16 @@ public final class DeadLetterCodes {
 
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
 
-    private DeadLetterCodes() {
+    private DeadLetterCodes()
+    {
     }
 
     /**
      * @param reason an engine dead-letter reason
      * @return its code
      */
-    public static String of(final DeadLetterReason reason) {
+    public static String of(final DeadLetterReason reason)
+    {
         return reason.code();
     }
 
@@ -38,16 +41,21 @@ public final class DeadLetterCodes {
      * @param reason the free text of a dead-letter line the replay wrote
      * @return its code: that of the engine reason whose message it starts with, else the replay's own
      */
-    public static String ofText(final String reason) {
-        for (final DeadLetterReason r : REASONS) {
-            if (reason.startsWith(r.message())) {
+    public static String ofText(final String reason)
+    {
+        for (final DeadLetterReason r : REASONS)
+        {
+            if (reason.startsWith(r.message()))
+            {
                 return of(r);
             }
         }
-        if (reason.startsWith("schema is full")) {
+        if (reason.startsWith("schema is full"))
+        {
             return SCHEMA_FULL;
         }
-        if (reason.contains("' is not in the schema")) {
+        if (reason.contains("' is not in the schema"))
+        {
             return of(DeadLetterReason.SCHEMA_MISMATCH);
         }
         return BAD_INPUT;

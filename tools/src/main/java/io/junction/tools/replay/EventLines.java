@@ -9,6 +9,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 
 /**
  * The lines of an event log, read as bytes and decoded one line at a time, so that a line that is
@@ -19,7 +20,8 @@ import java.util.Arrays;
  * <p>
  * Not thread safe.
  */
-final class EventLines implements AutoCloseable {
+final class EventLines implements AutoCloseable
+{
     /** The longest line read, in bytes: far more than the longest row (64 KiB binary) needs as JSON. */
     static final int MAX_LINE_BYTES = 1 << 20;
     /** How much of a bad line a dead letter echoes. */
@@ -42,13 +44,14 @@ final class EventLines implements AutoCloseable {
     private long readBefore;
     private long consumedOfChunk;
     /** The CRC-32C of the bytes consumed up to {@link #crcPosition} of the current chunk. */
-    private final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    private final CRC32C crc = new CRC32C();
     private int crcPosition;
     private String text;
     private String problem;
     private String echo;
 
-    EventLines(final InputStream in) {
+    EventLines(final InputStream in)
+    {
         this.in = in;
     }
 
@@ -58,41 +61,51 @@ final class EventLines implements AutoCloseable {
      * @return false at the end of the log
      * @throws IOException when reading fails
      */
-    boolean next() throws IOException {
+    boolean next() throws IOException
+    {
         lineLength = 0;
         tooLong = false;
         boolean any = false;
-        while (true) {
-            if (chunkPosition == chunkLimit) {
+        while (true)
+        {
+            if (chunkPosition == chunkLimit)
+            {
                 crc.update(chunk, crcPosition, chunkLimit - crcPosition);
                 crcPosition = 0;
                 chunkLimit = in.read(chunk, 0, chunk.length);
                 chunkPosition = 0;
                 readBefore += consumedOfChunk;
                 consumedOfChunk = Math.max(chunkLimit, 0);
-                if (chunkLimit <= 0) {
+                if (chunkLimit <= 0)
+                {
                     chunkLimit = 0;
-                    if (!any) {
+                    if (!any)
+                    {
                         return false;
                     }
                     break;
                 }
-                if (first) {
+                if (first)
+                {
                     first = false;
-                    if (chunkLimit >= 3 && (chunk[0] & 0xFF) == 0xEF && (chunk[1] & 0xFF) == 0xBB && (chunk[2] & 0xFF) == 0xBF) {
+                    if (chunkLimit >= 3 && (chunk[0] & 0xFF) == 0xEF && (chunk[1] & 0xFF) == 0xBB && (chunk[2] & 0xFF) == 0xBF)
+                    {
                         chunkPosition = 3;
                     }
                 }
                 continue;
             }
             final byte b = chunk[chunkPosition++];
-            if (pendingCr) {
+            if (pendingCr)
+            {
                 pendingCr = false;
-                if (b == '\n') {
+                if (b == '\n')
+                {
                     continue;
                 }
             }
-            if (b == '\n' || b == '\r') {
+            if (b == '\n' || b == '\r')
+            {
                 pendingCr = b == '\r';
                 break;
             }
@@ -104,22 +117,27 @@ final class EventLines implements AutoCloseable {
         return true;
     }
 
-    private void append(final byte b) {
-        if (lineLength == MAX_LINE_BYTES) {
+    private void append(final byte b)
+    {
+        if (lineLength == MAX_LINE_BYTES)
+        {
             tooLong = true;
             return;
         }
-        if (lineLength == line.length) {
+        if (lineLength == line.length)
+        {
             line = Arrays.copyOf(line, Math.min(MAX_LINE_BYTES, line.length * 2));
         }
         line[lineLength++] = b;
     }
 
-    private void decode() {
+    private void decode()
+    {
         text = null;
         problem = null;
         echo = null;
-        if (tooLong) {
+        if (tooLong)
+        {
             problem = "line longer than " + MAX_LINE_BYTES + " bytes";
             echo = lenient(Math.min(lineLength, ECHO_CHARS)) + "...";
             return;
@@ -128,10 +146,12 @@ final class EventLines implements AutoCloseable {
         final ByteBuffer bytes = ByteBuffer.wrap(line, 0, lineLength);
         final CharBuffer chars = CharBuffer.allocate(lineLength);
         CoderResult result = strict.decode(bytes, chars, true);
-        if (!result.isError()) {
+        if (!result.isError())
+        {
             result = strict.flush(chars);
         }
-        if (result.isError()) {
+        if (result.isError())
+        {
             problem = "invalid UTF-8 at byte " + (bytes.position() + 1) + " of the line";
             echo = lenient(lineLength);
             return;
@@ -140,7 +160,8 @@ final class EventLines implements AutoCloseable {
         text = chars.toString();
     }
 
-    private String lenient(final int length) {
+    private String lenient(final int length)
+    {
         // a replacement character for each bad byte, so that the dead letter stays valid JSON text
         return new String(line, 0, length, StandardCharsets.UTF_8);
     }
@@ -149,39 +170,46 @@ final class EventLines implements AutoCloseable {
      * @return the bytes of the log consumed so far: up to the end of the line just read, its terminator
      *         included (but for the {@code \n} of a {@code \r\n}, consumed with the next line)
      */
-    long consumed() {
+    long consumed()
+    {
         return readBefore + chunkPosition;
     }
 
     /** @return the CRC-32C of the {@link #consumed()} bytes */
-    long consumedCrc() {
+    long consumedCrc()
+    {
         crc.update(chunk, crcPosition, chunkPosition - crcPosition);
         crcPosition = chunkPosition;
         return crc.getValue();
     }
 
     /** @return the 1-based number of the line just read */
-    long lineNumber() {
+    long lineNumber()
+    {
         return lineNumber;
     }
 
     /** @return the line's text, or null when it is a bad line ({@link #problem()}) */
-    String text() {
+    String text()
+    {
         return text;
     }
 
     /** @return why the line could not be read as text, or null */
-    String problem() {
+    String problem()
+    {
         return problem;
     }
 
     /** @return the bad line's text with bad bytes replaced, for its dead letter */
-    String echo() {
+    String echo()
+    {
         return echo;
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() throws IOException
+    {
         in.close();
     }
 }

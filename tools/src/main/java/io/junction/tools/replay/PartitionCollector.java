@@ -15,6 +15,7 @@ import io.junction.json.ResultJson;
 import io.junction.json.RowJson;
 import java.util.ArrayList;
 import java.util.List;
+import io.junction.api.MultiJoinSpec;
 
 /**
  * The result and dead-letter handler of one partition during a replay. Rows handed to a handler are
@@ -25,7 +26,8 @@ import java.util.List;
  * {@link io.junction.runtime.JoinEngine#close()} has returned (which waits for the partition thread,
  * so the lists are safely published).
  */
-final class PartitionCollector implements ResultHandler, DeadLetterHandler, ExpiryHandler {
+final class PartitionCollector implements ResultHandler, DeadLetterHandler, ExpiryHandler
+{
     private final Schema schema;
     /** {@link #schema} as the one schema of every input of a multi-way join. */
     private final Schema[] singleSchema;
@@ -46,11 +48,13 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     /** A multi-way join's input names (SPEC 2.6 output {@code "rows"}), or null. */
     private List<String> inputNames;
 
-    PartitionCollector(final Schema schema, final Schema coGroupSchema) {
+    PartitionCollector(final Schema schema, final Schema coGroupSchema)
+    {
         this(schema, coGroupSchema, null, null);
     }
 
-    PartitionCollector(final Schema schema, final Schema coGroupSchema, final Spool resultSpool, final Spool deadLetterSpool) {
+    PartitionCollector(final Schema schema, final Schema coGroupSchema, final Spool resultSpool, final Spool deadLetterSpool)
+    {
         this.schema = schema;
         this.singleSchema = new Schema[] {schema};
         this.coGroupSchema = coGroupSchema;
@@ -66,18 +70,22 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
      * @param spec the join run
      * @return this
      */
-    PartitionCollector output(final JoinSpec spec) {
+    PartitionCollector output(final JoinSpec spec)
+    {
         upsert = spec.output() == OutputMode.UPSERT;
-        if (upsert) {
+        if (upsert)
+        {
             leftKeyFields = spec.resultKey().includes(Side.LEFT) ? indexes(spec.leftSchema(), spec.leftUniqueKey()) : null;
             rightKeyFields = spec.resultKey().includes(Side.RIGHT) ? indexes(spec.rightSchema(), spec.rightUniqueKey()) : null;
         }
         return this;
     }
 
-    private static int[] indexes(final Schema schema, final List<String> names) {
+    private static int[] indexes(final Schema schema, final List<String> names)
+    {
         final int[] fields = new int[names.size()];
-        for (int i = 0; i < fields.length; i++) {
+        for (int i = 0; i < fields.length; i++)
+        {
             fields[i] = schema.indexOf(names.get(i));
         }
         return fields;
@@ -85,7 +93,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
 
     /** Visible expiry: {@code {"step":S,"side":"left","reason":"state-ttl","ts":T,"row":{..}}}. */
     @Override
-    public void onExpired(final Side side, final RowView row, final long timestamp, final ExpiryReason reason, final long step) {
+    public void onExpired(final Side side, final RowView row, final long timestamp, final ExpiryReason reason, final long step)
+    {
         final StringBuilder sb = line;
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"side\":\"").append(side.jsonName()).append("\",\"reason\":\"")
@@ -95,18 +104,21 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     }
 
     /** @return the rendered expired rows, in the order this partition dropped them */
-    List<StepLine> expired() {
+    List<StepLine> expired()
+    {
         return expired;
     }
 
     /** A multi-way join: results are written with {@code "rows"} keyed by input name (SPEC 2.6). */
-    void multiInputs(final io.junction.api.MultiJoinSpec multi) {
+    void multiInputs(final MultiJoinSpec multi)
+    {
         this.inputNames = multi == null ? null : multi.names();
     }
 
     /** SPEC 2.6: {@code {"step":S,"op":"+I","rows":{"orders":{...},"payments":null}}}. */
     @Override
-    public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step) {
+    public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
+    {
         final StringBuilder sb = line;
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(',');
@@ -117,21 +129,29 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     @Override
     public void onMultiDeadLetter(
         final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
-        final DeadLetterReason reason) {
+        final DeadLetterReason reason)
+    {
         final String side = inputNames != null && input >= 0 && input < inputNames.size()
             ? inputNames.get(input) : (input == 0 ? Side.LEFT : Side.RIGHT).jsonName();
         final String json = deadLetterLine(schema, line, side, kind, row, ts, step, reason.message());
-        if (deadLetterSpool != null) {
+        if (deadLetterSpool != null)
+        {
             deadLetterSpool.append(json);
-        } else {
+        }
+        else
+        {
             deadLetters.add(new StepLine(step, json));
         }
     }
 
-    private void result(final long step, final String json) {
-        if (resultSpool != null) {
+    private void result(final long step, final String json)
+    {
+        if (resultSpool != null)
+        {
             resultSpool.append(json);
-        } else {
+        }
+        else
+        {
             results.add(new StepLine(step, json));
         }
     }
@@ -140,33 +160,41 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
      * Records the checkpoint at {@code position} in both spools and makes them durable ({@link Spool#mark}): on
      * the partition thread at the checkpoint's barrier, before the state is persisted.
      */
-    void checkpoint(final long position) {
-        if (resultSpool != null) {
+    void checkpoint(final long position)
+    {
+        if (resultSpool != null)
+        {
             resultSpool.mark(position, "");
             deadLetterSpool.mark(position, "");
         }
     }
 
     @Override
-    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step) {
-        if (upsert) {
+    public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
+    {
+        if (upsert)
+        {
             result(step, upsertLine(kind, left, right, step));
             return;
         }
         result(step, resultLine(kind, left, right, step).append('}').toString());
     }
 
-    private String upsertLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {
+    private String upsertLine(final ChangeKind kind, final RowView left, final RowView right, final long step)
+    {
         final StringBuilder sb = line;
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.isAccumulate() ? "upsert" : "delete")
             .append("\",\"key\":{");
-        if (leftKeyFields != null) {
+        if (leftKeyFields != null)
+        {
             sb.append("\"left\":");
             appendKey(sb, left, leftKeyFields);
         }
-        if (rightKeyFields != null) {
-            if (leftKeyFields != null) {
+        if (rightKeyFields != null)
+        {
+            if (leftKeyFields != null)
+            {
                 sb.append(',');
             }
             sb.append("\"right\":");
@@ -179,10 +207,14 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
         return sb.append('}').toString();
     }
 
-    private void appendKey(final StringBuilder sb, final RowView row, final int[] fields) {
-        if (row == null) {
+    private void appendKey(final StringBuilder sb, final RowView row, final int[] fields)
+    {
+        if (row == null)
+        {
             sb.append("null");
-        } else {
+        }
+        else
+        {
             RowJson.appendJson(schema, row, fields, sb);
         }
     }
@@ -190,7 +222,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     @Override
     public void onWindowResult(
         final ChangeKind kind, final RowView left, final RowView right, final long windowStart, final long windowEnd,
-        final long step) {
+        final long step)
+    {
         final StringBuilder sb = resultLine(kind, left, right, step);
         sb.append(",\"window\":[").append(windowStart).append(',').append(windowEnd).append("]}");
         result(step, sb.toString());
@@ -200,7 +233,8 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     @Override
     public void onCoGroupResult(
         final RowView left, final RowView right, final RowView row, final long windowStart, final long windowEnd,
-        final long step) {
+        final long step)
+    {
         final StringBuilder sb = resultLine(ChangeKind.INSERT, left, right, step);
         sb.append(",\"row\":");
         RowJson.appendJson(coGroupSchema, row, sb);
@@ -211,26 +245,35 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     @Override
     public void onDeadLetter(
         final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
-        final DeadLetterReason reason) {
+        final DeadLetterReason reason)
+    {
         final String json = deadLetterLine(schema, line, side, kind, row, ts, step, reason.message());
-        if (deadLetterSpool != null) {
+        if (deadLetterSpool != null)
+        {
             deadLetterSpool.append(json);
-        } else {
+        }
+        else
+        {
             deadLetters.add(new StepLine(step, json));
         }
     }
 
-    private StringBuilder resultLine(final ChangeKind kind, final RowView left, final RowView right, final long step) {
+    private StringBuilder resultLine(final ChangeKind kind, final RowView left, final RowView right, final long step)
+    {
         final StringBuilder sb = line;
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(',');
         return ResultJson.appendChange(sb, kind, schema, left, schema, right);
     }
 
-    private void appendRow(final StringBuilder sb, final RowView row) {
-        if (row == null) {
+    private void appendRow(final StringBuilder sb, final RowView row)
+    {
+        if (row == null)
+        {
             sb.append("null");
-        } else {
+        }
+        else
+        {
             RowJson.appendJson(schema, row, sb);
         }
     }
@@ -251,14 +294,16 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
      */
     static String deadLetterLine(
         final Schema schema, final StringBuilder sb, final Side side, final ChangeKind kind, final RowView row,
-        final long ts, final long step, final String reason) {
+        final long ts, final long step, final String reason)
+    {
         return deadLetterLine(schema, sb, side.jsonName(), kind, row, ts, step, reason);
     }
 
     /** As {@link #deadLetterLine(Schema, StringBuilder, Side, ChangeKind, RowView, long, long, String)}, the side by name. */
     static String deadLetterLine(
         final Schema schema, final StringBuilder sb, final String side, final ChangeKind kind, final RowView row,
-        final long ts, final long step, final String reason) {
+        final long ts, final long step, final String reason)
+    {
         sb.setLength(0);
         sb.append("{\"step\":").append(step).append(",\"reason\":");
         RowJson.appendString(sb, reason);
@@ -267,21 +312,26 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
         RowJson.appendString(sb, side);
         sb.append(",\"op\":\"").append(kind.shortString())
             .append("\",\"ts\":").append(ts).append(",\"row\":");
-        if (row == null) {
+        if (row == null)
+        {
             sb.append("null");
-        } else {
+        }
+        else
+        {
             RowJson.appendJson(schema, row, sb);
         }
         return sb.append('}').toString();
     }
 
     /** @return the rendered results, in the order this partition produced them */
-    List<StepLine> results() {
+    List<StepLine> results()
+    {
         return results;
     }
 
     /** @return the rendered dead letters, in the order this partition produced them */
-    List<StepLine> deadLetters() {
+    List<StepLine> deadLetters()
+    {
         return deadLetters;
     }
 }

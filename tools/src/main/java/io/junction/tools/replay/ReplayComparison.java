@@ -30,12 +30,14 @@ import java.util.TreeMap;
  * <p>
  * Immutable.
  */
-public final class ReplayComparison {
+public final class ReplayComparison
+{
     /** How many differences {@link #describe()} lists before summarising the rest. */
     private static final int MAX_LISTED = 40;
 
     /** The comparison modes of a case ({@code NAME.mode}). */
-    public enum Mode {
+    public enum Mode
+    {
         /** Per-step multisets must be equal. */
         STEP,
         /** Final multisets after applying the changelogs must be equal. */
@@ -46,12 +48,15 @@ public final class ReplayComparison {
          * @return the mode
          * @throws IllegalArgumentException for any other text
          */
-        public static Mode parse(final String text) {
+        public static Mode parse(final String text)
+        {
             final String t = text.trim().toLowerCase(Locale.ROOT);
-            if ("step".equals(t)) {
+            if ("step".equals(t))
+            {
                 return STEP;
             }
-            if ("final".equals(t)) {
+            if ("final".equals(t))
+            {
                 return FINAL;
             }
             throw new IllegalArgumentException("unknown comparison mode '" + text.trim() + "' (expected step or final)");
@@ -59,13 +64,15 @@ public final class ReplayComparison {
     }
 
     /** A counted item: a step (0 in final mode) and the canonical text of what is counted. */
-    private record Item(long step, String body) {
+    private record Item(long step, String body)
+    {
         static final Comparator<Item> ORDER = Comparator.comparingLong(Item::step).thenComparing(Item::body);
     }
 
     private final List<String> differences;
 
-    private ReplayComparison(final List<String> differences) {
+    private ReplayComparison(final List<String> differences)
+    {
         this.differences = Collections.unmodifiableList(differences);
     }
 
@@ -79,7 +86,8 @@ public final class ReplayComparison {
      * @return the comparison
      */
     public static ReplayComparison outputs(
-        final Mode mode, final JoinKind kind, final List<String> expected, final List<String> actual) {
+        final Mode mode, final JoinKind kind, final List<String> expected, final List<String> actual)
+    {
         final List<String> differences = new ArrayList<>();
         final Map<Item, Integer> counts = new TreeMap<>(Item.ORDER);
         count(mode, expected, -1, "expected", counts, differences, false);
@@ -96,7 +104,8 @@ public final class ReplayComparison {
      * @param actual   actual lines (blank lines ignored)
      * @return the comparison
      */
-    public static ReplayComparison deadLetters(final List<String> expected, final List<String> actual) {
+    public static ReplayComparison deadLetters(final List<String> expected, final List<String> actual)
+    {
         final List<String> differences = new ArrayList<>();
         final Map<Item, Integer> counts = new TreeMap<>(Item.ORDER);
         countDeadLetters(expected, -1, "expected", counts, differences);
@@ -106,26 +115,32 @@ public final class ReplayComparison {
     }
 
     /** @return true when no difference was found */
-    public boolean matches() {
+    public boolean matches()
+    {
         return differences.isEmpty();
     }
 
     /** @return every difference found, one sentence each */
-    public List<String> differences() {
+    public List<String> differences()
+    {
         return differences;
     }
 
     /** @return the differences as one text, for assertion messages and the command line */
-    public String describe() {
-        if (differences.isEmpty()) {
+    public String describe()
+    {
+        if (differences.isEmpty())
+        {
             return "equal";
         }
         final StringBuilder sb = new StringBuilder();
         sb.append(differences.size()).append(" difference(s):");
-        for (int i = 0; i < Math.min(MAX_LISTED, differences.size()); i++) {
+        for (int i = 0; i < Math.min(MAX_LISTED, differences.size()); i++)
+        {
             sb.append("\n  ").append(differences.get(i));
         }
-        if (differences.size() > MAX_LISTED) {
+        if (differences.size() > MAX_LISTED)
+        {
             sb.append("\n  ... and ").append(differences.size() - MAX_LISTED).append(" more");
         }
         return sb.toString();
@@ -133,37 +148,50 @@ public final class ReplayComparison {
 
     private static void count(
         final Mode mode, final List<String> lines, final int weight, final String which, final Map<Item, Integer> counts,
-        final List<String> differences, final boolean appendOnly) {
+        final List<String> differences, final boolean appendOnly)
+    {
         // SPEC 2.7 upsert lines in final mode: the table by key that applying them in step order leaves
         final Map<String, long[]> upsertSteps = new TreeMap<>();
         final Map<String, String> upserted = new TreeMap<>();
-        for (int i = 0; i < lines.size(); i++) {
+        for (int i = 0; i < lines.size(); i++)
+        {
             final String line = lines.get(i);
-            if (line.isBlank()) {
+            if (line.isBlank())
+            {
                 continue;
             }
             final JsonNode node = parse(line, which, i, differences);
-            if (node == null) {
+            if (node == null)
+            {
                 continue;
             }
             final JsonNode step = node.get("step");
             final JsonNode op = node.get("op");
-            if (step == null || !step.canConvertToLong() || op == null || !op.isTextual()) {
+            if (step == null || !step.canConvertToLong() || op == null || !op.isTextual())
+            {
                 differences.add(which + " line " + (i + 1) + " lacks a step or an op: " + line);
                 continue;
             }
-            if ("upsert".equals(op.textValue()) || "delete".equals(op.textValue())) {
+            if ("upsert".equals(op.textValue()) || "delete".equals(op.textValue()))
+            {
                 final String key = "key=" + canonical(node.get("key"));
                 final String rows = "left=" + canonical(node.get("left")) + " right=" + canonical(node.get("right"));
-                if (mode == Mode.STEP) {
+                if (mode == Mode.STEP)
+                {
                     counts.merge(new Item(step.longValue(), op.textValue() + " " + key + " " + rows), weight, Integer::sum);
-                } else {
+                }
+                else
+                {
                     final long[] last = upsertSteps.get(key);
-                    if (last == null || last[0] <= step.longValue()) {
+                    if (last == null || last[0] <= step.longValue())
+                    {
                         upsertSteps.put(key, new long[] {step.longValue()});
-                        if ("upsert".equals(op.textValue())) {
+                        if ("upsert".equals(op.textValue()))
+                        {
                             upserted.put(key, rows);
-                        } else {
+                        }
+                        else
+                        {
                             upserted.remove(key);
                         }
                     }
@@ -171,11 +199,13 @@ public final class ReplayComparison {
                 continue;
             }
             final String sign = sign(op.textValue());
-            if (sign == null) {
+            if (sign == null)
+            {
                 differences.add(which + " line " + (i + 1) + " has an unknown op " + op + ": " + line);
                 continue;
             }
-            if (appendOnly && "-".equals(sign)) {
+            if (appendOnly && "-".equals(sign))
+            {
                 differences.add("not append-only: " + which + " line " + (i + 1) + " retracts: " + line);
             }
             final String rows = node.has("rows") ? "rows=" + canonicalRows(node.get("rows")) :
@@ -184,57 +214,77 @@ public final class ReplayComparison {
                 (node.has("window") ? " window=" + canonical(node.get("window")) : "");
             final Item item;
             int delta = weight;
-            if (mode == Mode.STEP) {
+            if (mode == Mode.STEP)
+            {
                 item = new Item(step.longValue(), sign + " " + rows);
-            } else {
+            }
+            else
+            {
                 item = new Item(0, rows);
-                if ("-".equals(sign)) {
+                if ("-".equals(sign))
+                {
                     delta = -weight;
                 }
             }
             counts.merge(item, delta, Integer::sum);
         }
-        for (final Map.Entry<String, String> row : upserted.entrySet()) {
+        for (final Map.Entry<String, String> row : upserted.entrySet())
+        {
             counts.merge(new Item(0, "upserted " + row.getKey() + " " + row.getValue()), weight, Integer::sum);
         }
     }
 
     private static void countDeadLetters(
         final List<String> lines, final int weight, final String which, final Map<Item, Integer> counts,
-        final List<String> differences) {
-        for (int i = 0; i < lines.size(); i++) {
+        final List<String> differences)
+    {
+        for (int i = 0; i < lines.size(); i++)
+        {
             final String line = lines.get(i);
-            if (line.isBlank()) {
+            if (line.isBlank())
+            {
                 continue;
             }
             final JsonNode node = parse(line, which, i, differences);
-            if (node == null) {
+            if (node == null)
+            {
                 continue;
             }
             final JsonNode step = node.get("step");
-            if (step == null || !step.canConvertToLong()) {
+            if (step == null || !step.canConvertToLong())
+            {
                 differences.add(which + " dead letter " + (i + 1) + " lacks a step: " + line);
                 continue;
             }
             final String body;
-            if (node.has("row")) {
+            if (node.has("row"))
+            {
                 body = "row=" + canonical(node.get("row"));
-            } else if (node.has("line")) {
+            }
+            else if (node.has("line"))
+            {
                 body = "line=" + canonical(node.get("line"));
-            } else {
+            }
+            else
+            {
                 body = "row=null";
             }
             counts.merge(new Item(step.longValue(), body), weight, Integer::sum);
         }
     }
 
-    private static JsonNode parse(final String line, final String which, final int index, final List<String> differences) {
-        try {
+    private static JsonNode parse(final String line, final String which, final int index, final List<String> differences)
+    {
+        try
+        {
             final JsonNode node = RowJson.mapper().readTree(line);
-            if (node != null && node.isObject()) {
+            if (node != null && node.isObject())
+            {
                 return node;
             }
-        } catch (final JsonProcessingException e) {
+        }
+        catch (final JsonProcessingException e)
+        {
             // reported below
         }
         differences.add(which + " line " + (index + 1) + " is not a JSON object: " + line);
@@ -245,24 +295,32 @@ public final class ReplayComparison {
      * Lists the items whose counts differ: a positive net count is actual output the expectation
      * lacks, a negative one expected output that is missing.
      */
-    private static void report(final Map<Item, Integer> counts, final boolean withStep, final List<String> differences) {
-        for (final Map.Entry<Item, Integer> entry : counts.entrySet()) {
+    private static void report(final Map<Item, Integer> counts, final boolean withStep, final List<String> differences)
+    {
+        for (final Map.Entry<Item, Integer> entry : counts.entrySet())
+        {
             final int net = entry.getValue();
-            if (net == 0) {
+            if (net == 0)
+            {
                 continue;
             }
             final Item item = entry.getKey();
             final String where = withStep ? "at step " + item.step() + ": " : "in the final multiset: ";
-            if (net > 0) {
+            if (net > 0)
+            {
                 differences.add("unexpected " + (net > 1 ? net + "x " : "") + where + item.body());
-            } else {
+            }
+            else
+            {
                 differences.add("missing " + (net < -1 ? -net + "x " : "") + where + item.body());
             }
         }
     }
 
-    private static String sign(final String op) {
-        switch (op) {
+    private static String sign(final String op)
+    {
+        switch (op)
+        {
             case "+I":
             case "+U":
                 return "+";
@@ -281,19 +339,25 @@ public final class ReplayComparison {
      * @param rows the {@code rows} object
      * @return its canonical text
      */
-    static String canonicalRows(final JsonNode rows) {
-        if (rows == null || !rows.isObject()) {
+    static String canonicalRows(final JsonNode rows)
+    {
+        if (rows == null || !rows.isObject())
+        {
             return canonical(rows);
         }
         final TreeMap<String, String> sorted = new TreeMap<>();
-        for (final Map.Entry<String, JsonNode> input : rows.properties()) {
-            if (input.getValue() != null && !input.getValue().isNull()) {
+        for (final Map.Entry<String, JsonNode> input : rows.properties())
+        {
+            if (input.getValue() != null && !input.getValue().isNull())
+            {
                 sorted.put(input.getKey(), canonical(input.getValue()));
             }
         }
         final StringBuilder sb = new StringBuilder("{");
-        for (final Map.Entry<String, String> input : sorted.entrySet()) {
-            if (sb.length() > 1) {
+        for (final Map.Entry<String, String> input : sorted.entrySet())
+        {
+            if (sb.length() > 1)
+            {
                 sb.append(',');
             }
             RowJson.appendString(sb, input.getKey()).append(':').append(input.getValue());
@@ -309,24 +373,32 @@ public final class ReplayComparison {
      * @param node a JSON value; null or missing counts as JSON null
      * @return its canonical text
      */
-    public static String canonical(final JsonNode node) {
+    public static String canonical(final JsonNode node)
+    {
         final StringBuilder sb = new StringBuilder();
         appendCanonical(node, sb);
         return sb.toString();
     }
 
-    private static void appendCanonical(final JsonNode node, final StringBuilder sb) {
-        if (node == null || node.isNull() || node.isMissingNode()) {
+    private static void appendCanonical(final JsonNode node, final StringBuilder sb)
+    {
+        if (node == null || node.isNull() || node.isMissingNode())
+        {
             sb.append("null");
-        } else if (node.isObject()) {
+        }
+        else if (node.isObject())
+        {
             sb.append('{');
             boolean first = true;
             final TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            for (final Map.Entry<String, JsonNode> field : node.properties()) {
+            for (final Map.Entry<String, JsonNode> field : node.properties())
+            {
                 sorted.put(field.getKey(), field.getValue());
             }
-            for (final Map.Entry<String, JsonNode> field : sorted.entrySet()) {
-                if (!first) {
+            for (final Map.Entry<String, JsonNode> field : sorted.entrySet())
+            {
+                if (!first)
+                {
                     sb.append(',');
                 }
                 first = false;
@@ -334,27 +406,42 @@ public final class ReplayComparison {
                 appendCanonical(field.getValue(), sb);
             }
             sb.append('}');
-        } else if (node.isArray()) {
+        }
+        else if (node.isArray())
+        {
             sb.append('[');
-            for (int i = 0; i < node.size(); i++) {
-                if (i > 0) {
+            for (int i = 0; i < node.size(); i++)
+            {
+                if (i > 0)
+                {
                     sb.append(',');
                 }
                 appendCanonical(node.get(i), sb);
             }
             sb.append(']');
-        } else if (node.isNumber()) {
+        }
+        else if (node.isNumber())
+        {
             // by the value the engine gives the number (JsonNumbers), so expected files may write it any way
-            if (JsonNumbers.isLong(node)) {
+            if (JsonNumbers.isLong(node))
+            {
                 sb.append(JsonNumbers.longValue(node));
-            } else if (Double.isFinite(node.doubleValue())) {
+            }
+            else if (Double.isFinite(node.doubleValue()))
+            {
                 sb.append(BigDecimal.valueOf(node.doubleValue()).stripTrailingZeros().toPlainString());
-            } else {
+            }
+            else
+            {
                 sb.append(node.doubleValue());
             }
-        } else if (node.isTextual()) {
+        }
+        else if (node.isTextual())
+        {
             RowJson.appendString(sb, node.textValue());
-        } else {
+        }
+        else
+        {
             sb.append(node.asText());
         }
     }

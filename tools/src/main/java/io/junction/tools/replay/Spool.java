@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32C;
+import java.io.StringReader;
 
 /**
  * The output lines of a durable replay, in a file as they are produced, so that what was produced before
@@ -35,7 +36,8 @@ import java.util.zip.CRC32C;
  * <p>
  * Not thread safe: written by one thread (a partition's, or the replay's), read after the run.
  */
-final class Spool implements AutoCloseable {
+final class Spool implements AutoCloseable
+{
     /** How a checkpoint record starts. */
     static final String RECORD = "{\"checkpoint\":";
     private final Path file;
@@ -49,33 +51,43 @@ final class Spool implements AutoCloseable {
     /**
      * @param file the spool, created owner-only when missing, appended to otherwise (after {@link #cut})
      */
-    Spool(final Path file) {
+    Spool(final Path file)
+    {
         this.file = file;
     }
 
     /** @return the spool's file */
-    Path file() {
+    Path file()
+    {
         return file;
     }
 
-    private void open() throws IOException {
-        if (Files.notExists(file)) {
+    private void open() throws IOException
+    {
+        if (Files.notExists(file))
+        {
             OwnerOnlyFiles.createFile(file);
         }
         channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         out = new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024);
     }
 
-    void append(final String json) {
-        try {
+    void append(final String json)
+    {
+        try
+        {
             write((json + '\n').getBytes(StandardCharsets.UTF_8));
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
-    private void write(final byte[] bytes) throws IOException {
-        if (out == null) {
+    private void write(final byte[] bytes) throws IOException
+    {
+        if (out == null)
+        {
             open();
         }
         out.write(bytes);
@@ -91,46 +103,62 @@ final class Spool implements AutoCloseable {
      * @param more     further {@code "name":value} members of the record, each after a comma, or ""
      * @throws UncheckedIOException naming the file when it cannot be written or made durable
      */
-    void mark(final long position, final String more) {
+    void mark(final long position, final String more)
+    {
         final String record = RECORD + position + ",\"bytes\":" + length + ",\"crc32c\":\"" +
             String.format(Locale.ROOT, "%08x", crc.getValue()) + '"' + more + "}\n";
-        try {
+        try
+        {
             write(record.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             channel.force(false);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
-    void flush() {
-        if (out == null) {
+    void flush()
+    {
+        if (out == null)
+        {
             return;
         }
-        try {
+        try
+        {
             out.flush();
             channel.force(false);
-        } catch (final IOException e) {
+        }
+        catch (final IOException e)
+        {
             throw new UncheckedIOException("cannot flush " + file + ": " + e.getMessage(), e);
         }
     }
 
     @Override
-    public void close() throws IOException {
-        if (out != null) {
+    public void close() throws IOException
+    {
+        if (out != null)
+        {
             out.close();
         }
     }
 
     /** The step a line starts with ({@code {"step":N,...}}); -1 for a torn line or a checkpoint record. */
-    static long step(final String line) {
-        if (!line.startsWith("{\"step\":") || !line.endsWith("}")) {
+    static long step(final String line)
+    {
+        if (!line.startsWith("{\"step\":") || !line.endsWith("}"))
+        {
             return -1;
         }
         final int comma = line.indexOf(',');
-        try {
+        try
+        {
             return Long.parseLong(line.substring("{\"step\":".length(), comma < 0 ? line.length() - 1 : comma));
-        } catch (final NumberFormatException e) {
+        }
+        catch (final NumberFormatException e)
+        {
             return -1;
         }
     }
@@ -141,22 +169,28 @@ final class Spool implements AutoCloseable {
      *         the checkpoint records are left out
      * @throws IOException when it cannot be read
      */
-    static List<StepLine> read(final Path file) throws IOException {
+    static List<StepLine> read(final Path file) throws IOException
+    {
         final List<StepLine> lines = new ArrayList<>();
-        if (Files.notExists(file)) {
+        if (Files.notExists(file))
+        {
             return lines;
         }
         final byte[] bytes = Files.readAllBytes(file);
         int end = bytes.length;
-        while (end > 0 && bytes[end - 1] != '\n') {
+        while (end > 0 && bytes[end - 1] != '\n')
+        {
             end--;
         }
-        try (BufferedReader reader = new BufferedReader(new java.io.StringReader(
-            new String(bytes, 0, end, StandardCharsets.UTF_8)))) {
+        try (BufferedReader reader = new BufferedReader(new StringReader(
+            new String(bytes, 0, end, StandardCharsets.UTF_8))))
+        {
             String line;
-            while ((line = reader.readLine()) != null) {
+            while ((line = reader.readLine()) != null)
+            {
                 final long step = step(line);
-                if (step >= 0) {
+                if (step >= 0)
+                {
                     lines.add(new StepLine(step, line));
                 }
             }
@@ -168,25 +202,32 @@ final class Spool implements AutoCloseable {
      * What {@link #check} found: where the restored checkpoint's record ends, and the record's text (without
      * its newline).
      */
-    record Checked(long end, String record) {
+    record Checked(long end, String record)
+    {
         /**
          * @param name a member of the record written with {@link #mark}'s {@code more}
          * @return its value's text (a string's without its quotes), or null when the record lacks it
          */
-        String member(final String name) {
+        String member(final String name)
+        {
             final String key = "\"" + name + "\":";
             final int at = record.indexOf(key);
-            if (at < 0) {
+            if (at < 0)
+            {
                 return null;
             }
             int from = at + key.length();
             int to;
-            if (from < record.length() && record.charAt(from) == '"') {
+            if (from < record.length() && record.charAt(from) == '"')
+            {
                 from++;
                 to = record.indexOf('"', from);
-            } else {
+            }
+            else
+            {
                 to = from;
-                while (to < record.length() && record.charAt(to) != ',' && record.charAt(to) != '}') {
+                while (to < record.length() && record.charAt(to) != ',' && record.charAt(to) != '}')
+                {
                     to++;
                 }
             }
@@ -203,11 +244,14 @@ final class Spool implements AutoCloseable {
      * @throws Replay.ResumeRefusedException naming the file when it is missing, truncated or damaged
      * @throws IOException                   when it cannot be read
      */
-    Checked check(final long position) throws IOException {
-        if (position < 0) {
+    Checked check(final long position) throws IOException
+    {
+        if (position < 0)
+        {
             return new Checked(0, null);
         }
-        if (Files.notExists(file)) {
+        if (Files.notExists(file))
+        {
             throw new Replay.ResumeRefusedException(file + " is missing: the checkpoint at step " + position +
                 " needs the output spooled up to it (restore the file or start again in an empty directory)");
         }
@@ -215,21 +259,26 @@ final class Spool implements AutoCloseable {
         final CRC32C running = new CRC32C();
         final String wanted = RECORD + position + ",";
         int from = 0;
-        while (from < bytes.length) {
+        while (from < bytes.length)
+        {
             int end = from;
-            while (end < bytes.length && bytes[end] != '\n') {
+            while (end < bytes.length && bytes[end] != '\n')
+            {
                 end++;
             }
-            if (end == bytes.length) {
+            if (end == bytes.length)
+            {
                 break; // a torn last line: never part of a checkpoint
             }
-            if (startsWith(bytes, from, end, wanted)) {
+            if (startsWith(bytes, from, end, wanted))
+            {
                 final String record = new String(bytes, from, end - from, StandardCharsets.US_ASCII);
                 final Checked found = new Checked(0, record);
                 final String recordedBytes = found.member("bytes");
                 final String recordedCrc = found.member("crc32c");
                 if (!Long.toString(from).equals(recordedBytes) ||
-                    !String.format(Locale.ROOT, "%08x", running.getValue()).equals(recordedCrc)) {
+                    !String.format(Locale.ROOT, "%08x", running.getValue()).equals(recordedCrc))
+                {
                     throw new Replay.ResumeRefusedException(file + " is damaged: its first " + from + " bytes do not " +
                         "match the checksum recorded at the checkpoint at step " + position + " (" + recordedBytes +
                         " bytes, crc32c " + recordedCrc + ")");
@@ -243,12 +292,16 @@ final class Spool implements AutoCloseable {
             "checkpoint at step " + position + " (" + bytes.length + " bytes)");
     }
 
-    private static boolean startsWith(final byte[] bytes, final int from, final int end, final String prefix) {
-        if (end - from < prefix.length()) {
+    private static boolean startsWith(final byte[] bytes, final int from, final int end, final String prefix)
+    {
+        if (end - from < prefix.length())
+        {
             return false;
         }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (bytes[from + i] != prefix.charAt(i)) {
+        for (int i = 0; i < prefix.length(); i++)
+        {
+            if (bytes[from + i] != prefix.charAt(i))
+            {
                 return false;
             }
         }
@@ -262,16 +315,20 @@ final class Spool implements AutoCloseable {
      * @param checked what {@link #check} returned for this spool
      * @throws IOException when it cannot be cut
      */
-    void cut(final Checked checked) throws IOException {
-        if (Files.exists(file)) {
-            try (FileChannel cutting = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    void cut(final Checked checked) throws IOException
+    {
+        if (Files.exists(file))
+        {
+            try (FileChannel cutting = FileChannel.open(file, StandardOpenOption.WRITE))
+            {
                 cutting.truncate(checked.end());
                 cutting.force(true);
             }
         }
         length = checked.end();
         crc.reset();
-        if (checked.end() > 0) {
+        if (checked.end() > 0)
+        {
             // The CRC-32C of the kept bytes, carried on: recomputed from the file, which check() just read.
             final byte[] kept = Files.readAllBytes(file);
             crc.update(kept, 0, kept.length);

@@ -7,5 +7,6 @@ package io.junction.tools.replay;
  * @param step the 0-based index of the non-blank input line whose processing produced it
  * @param json the complete JSON line, without a line terminator
  */
-public record StepLine(long step, String json) {
+public record StepLine(long step, String json)
+{
 }

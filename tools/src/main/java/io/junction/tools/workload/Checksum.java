@@ -11,7 +11,8 @@ package io.junction.tools.workload;
  * Reproducing the table's checksum proves a generator emits the same rows in the same global order as the
  * sequence the peer engines were measured on.
  */
-public final class Checksum implements WorkloadSink {
+public final class Checksum implements WorkloadSink
+{
     private long h;
     private long left;
     private long right;
@@ -20,70 +21,86 @@ public final class Checksum implements WorkloadSink {
     private boolean ended;
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         change(side, INSERT, key, ts, f1);
     }
 
     @Override
-    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+    {
         h = h * 31 + key * 7 + ts * 3 + side + 2 * kind;
-        if (side == LEFT) {
+        if (side == LEFT)
+        {
             left++;
-        } else {
+        }
+        else
+        {
             right++;
         }
-        if (kind == UPDATE_BEFORE || kind == DELETE) {
+        if (kind == UPDATE_BEFORE || kind == DELETE)
+        {
             retractions++;
         }
     }
 
     @Override
-    public void watermark(final long watermark) {
+    public void watermark(final long watermark)
+    {
         watermarks++;
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         ended = true;
     }
 
     /** @return the checksum value */
-    public long value() {
+    public long value()
+    {
         return h;
     }
 
     /** @return the checksum as 16 lowercase hex digits, zero padded */
-    public String hex() {
+    public String hex()
+    {
         return hex16(h);
     }
 
     /** @return rows of both sides */
-    public long events() {
+    public long events()
+    {
         return left + right;
     }
 
     /** @return left rows */
-    public long left() {
+    public long left()
+    {
         return left;
     }
 
     /** @return right rows */
-    public long right() {
+    public long right()
+    {
         return right;
     }
 
     /** @return rows of kind {@code -U} or {@code -D} (both sides; 0 for the insert-only W1-W3) */
-    public long retractions() {
+    public long retractions()
+    {
         return retractions;
     }
 
     /** @return watermarks received (end of input not included) */
-    public long watermarks() {
+    public long watermarks()
+    {
         return watermarks;
     }
 
     /** @return whether {@link #end()} was called */
-    public boolean ended() {
+    public boolean ended()
+    {
         return ended;
     }
 
@@ -91,13 +108,15 @@ public final class Checksum implements WorkloadSink {
      * @param v a value
      * @return v as 16 lowercase hex digits, zero padded (two's complement for negatives)
      */
-    public static String hex16(final long v) {
+    public static String hex16(final long v)
+    {
         final String s = Long.toHexString(v);
         return "0000000000000000".substring(s.length()) + s;
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return "events=" + events() + " left=" + left + " right=" + right + " checksum=" + hex();
     }
 }

@@ -18,7 +18,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Not thread safe while encoding; read-only afterwards.
  */
-public final class EncodedRows {
+public final class EncodedRows
+{
     /** Field names in index order, the schema of both sides. */
     public static final String[] FIELDS = {"key", "ts", "f1", "f2", "f3"};
     /** Rows per chunk. */
@@ -33,13 +34,15 @@ public final class EncodedRows {
     private final UnsafeBuffer[] chunks;
     private final int rowLength;
 
-    private EncodedRows(final UnsafeBuffer[] chunks, final int rowLength) {
+    private EncodedRows(final UnsafeBuffer[] chunks, final int rowLength)
+    {
         this.chunks = chunks;
         this.rowLength = rowLength;
     }
 
     /** @return the schema of the encoded rows: {@link #FIELDS} at indices 0 .. 4 */
-    public static Schema schema() {
+    public static Schema schema()
+    {
         return Schema.of(FIELDS);
     }
 
@@ -49,25 +52,30 @@ public final class EncodedRows {
      * @param tape the workload events
      * @return the encoded rows, indexed like the tape
      */
-    public static EncodedRows encode(final EventTape tape) {
+    public static EncodedRows encode(final EventTape tape)
+    {
         final RowWriter writer = new RowWriter();
         final byte[] f3 = new byte[RowPayload.F3_LENGTH];
         final int rowLength = encodeOne(writer, new UnsafeBuffer(new byte[256]), 0, 256, 0, 0, 0, 0, f3);
         final int size = tape.size();
         final UnsafeBuffer[] chunks = new UnsafeBuffer[(size + CHUNK_ROWS - 1) / CHUNK_ROWS];
-        for (int c = 0; c < chunks.length; c++) {
+        for (int c = 0; c < chunks.length; c++)
+        {
             final int rows = Math.min(CHUNK_ROWS, size - c * CHUNK_ROWS);
             chunks[c] = new UnsafeBuffer(new byte[rows * rowLength]);
         }
-        for (int i = 0; i < size; i++) {
+        for (int i = 0; i < size; i++)
+        {
             final byte type = tape.type(i);
-            if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT) {
+            if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT)
+            {
                 continue;
             }
             final UnsafeBuffer chunk = chunks[i / CHUNK_ROWS];
             final int offset = (i % CHUNK_ROWS) * rowLength;
             final int length = encodeOne(writer, chunk, offset, rowLength, type, tape.key(i), tape.ts(i), tape.f1(i), f3);
-            if (length != rowLength) {
+            if (length != rowLength)
+            {
                 throw new IllegalStateException("W1 rows must all encode to " + rowLength + " bytes, row " + i + " took " + length);
             }
         }
@@ -76,7 +84,8 @@ public final class EncodedRows {
 
     private static int encodeOne(
         final RowWriter writer, final UnsafeBuffer buffer, final int offset, final int capacity, final int side,
-        final long key, final long ts, final long f1, final byte[] f3) {
+        final long key, final long ts, final long f1, final byte[] f3)
+    {
         final long f2 = RowPayload.f2(key, side);
         RowPayload.f3(f2, f1, f3);
         return writer.wrap(buffer, offset, capacity, FIELDS.length)
@@ -89,7 +98,8 @@ public final class EncodedRows {
     }
 
     /** @return the length of every encoded row */
-    public int rowLength() {
+    public int rowLength()
+    {
         return rowLength;
     }
 
@@ -97,7 +107,8 @@ public final class EncodedRows {
      * @param i tape index of a row
      * @return the buffer holding it
      */
-    public UnsafeBuffer buffer(final int i) {
+    public UnsafeBuffer buffer(final int i)
+    {
         return chunks[i / CHUNK_ROWS];
     }
 
@@ -105,14 +116,17 @@ public final class EncodedRows {
      * @param i tape index of a row
      * @return where it starts in {@link #buffer(int)}
      */
-    public int offset(final int i) {
+    public int offset(final int i)
+    {
         return (i % CHUNK_ROWS) * rowLength;
     }
 
     /** @return bytes held */
-    public long bytes() {
+    public long bytes()
+    {
         long total = 0;
-        for (final UnsafeBuffer chunk : chunks) {
+        for (final UnsafeBuffer chunk : chunks)
+        {
             total += chunk.capacity();
         }
         return total;

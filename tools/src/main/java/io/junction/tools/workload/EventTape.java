@@ -21,7 +21,8 @@ import java.util.Arrays;
  *          f1[i]    sequence number within the side (0 for WATERMARK and END)
  * </pre>
  */
-public final class EventTape implements WorkloadSink {
+public final class EventTape implements WorkloadSink
+{
     /** Type of a left row (same value as {@link WorkloadSink#LEFT}). */
     public static final byte TYPE_LEFT = (byte) LEFT;
     /** Type of a right row (same value as {@link WorkloadSink#RIGHT}). */
@@ -47,7 +48,8 @@ public final class EventTape implements WorkloadSink {
     private long changes;
 
     /** An empty tape; chunks are added as events arrive. */
-    public EventTape() {
+    public EventTape()
+    {
     }
 
     /**
@@ -55,8 +57,10 @@ public final class EventTape implements WorkloadSink {
      *
      * @param expectedEvents events to preallocate for (0 or more)
      */
-    public EventTape(final int expectedEvents) {
-        if (expectedEvents < 0) {
+    public EventTape(final int expectedEvents)
+    {
+        if (expectedEvents < 0)
+        {
             throw new IllegalArgumentException("expectedEvents=" + expectedEvents + " must be >= 0");
         }
         ensureChunks((int) (((long) expectedEvents + CHUNK_SIZE - 1) >>> CHUNK_SHIFT));
@@ -68,45 +72,54 @@ public final class EventTape implements WorkloadSink {
      * @param w the workload (system-property overrides apply, see {@link Workloads#generate(Workload, WorkloadSink)})
      * @return the filled tape
      */
-    public static EventTape of(final Workload w) {
+    public static EventTape of(final Workload w)
+    {
         final EventTape tape = new EventTape();
         Workloads.generate(w, tape);
         return tape;
     }
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         append((byte) side, INSERT, key, ts, f1);
         rows++;
     }
 
     @Override
-    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+    {
         WorkloadSink.kindName(kind);   // rejects an unknown kind before it is stored
         append((byte) side, kind, key, ts, f1);
         rows++;
-        if (kind != INSERT) {
+        if (kind != INSERT)
+        {
             changes++;
         }
     }
 
     @Override
-    public void watermark(final long watermark) {
+    public void watermark(final long watermark)
+    {
         append(TYPE_WATERMARK, INSERT, 0, watermark, 0);
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         append(TYPE_END, INSERT, 0, Long.MAX_VALUE, 0);
     }
 
-    private void append(final byte type, final byte kind, final long key, final long ts, final long f1) {
+    private void append(final byte type, final byte kind, final long key, final long ts, final long f1)
+    {
         final int i = size;
-        if (i == Integer.MAX_VALUE) {
+        if (i == Integer.MAX_VALUE)
+        {
             throw new IllegalStateException("EventTape full: " + Integer.MAX_VALUE + " events");
         }
         final int c = i >>> CHUNK_SHIFT;
-        if (c == types.length) {
+        if (c == types.length)
+        {
             ensureChunks(c + 1);
         }
         final int j = i & CHUNK_MASK;
@@ -118,9 +131,11 @@ public final class EventTape implements WorkloadSink {
         size = i + 1;
     }
 
-    private void ensureChunks(final int chunks) {
+    private void ensureChunks(final int chunks)
+    {
         final int old = types.length;
-        if (chunks <= old) {
+        if (chunks <= old)
+        {
             return;
         }
         types = Arrays.copyOf(types, chunks);
@@ -128,7 +143,8 @@ public final class EventTape implements WorkloadSink {
         keys = Arrays.copyOf(keys, chunks);
         tss = Arrays.copyOf(tss, chunks);
         f1s = Arrays.copyOf(f1s, chunks);
-        for (int c = old; c < chunks; c++) {
+        for (int c = old; c < chunks; c++)
+        {
             types[c] = new byte[CHUNK_SIZE];
             kinds[c] = new byte[CHUNK_SIZE];
             keys[c] = new long[CHUNK_SIZE];
@@ -138,12 +154,14 @@ public final class EventTape implements WorkloadSink {
     }
 
     /** @return number of events stored (rows, watermarks and the end) */
-    public int size() {
+    public int size()
+    {
         return size;
     }
 
     /** @return number of rows stored (both sides) */
-    public long rows() {
+    public long rows()
+    {
         return rows;
     }
 
@@ -151,18 +169,21 @@ public final class EventTape implements WorkloadSink {
      * @param i event index, 0 .. size-1
      * @return {@link #TYPE_LEFT}, {@link #TYPE_RIGHT}, {@link #TYPE_WATERMARK} or {@link #TYPE_END}
      */
-    public byte type(final int i) {
+    public byte type(final int i)
+    {
         check(i);
         return types[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
 
     /** @return number of rows of a kind other than {@code +I} (0 for the insert-only W1-W3) */
-    public long changes() {
+    public long changes()
+    {
         return changes;
     }
 
     /** @return whether every row is an insert ({@code +I}), as in W1-W3 */
-    public boolean insertOnly() {
+    public boolean insertOnly()
+    {
         return changes == 0;
     }
 
@@ -171,7 +192,8 @@ public final class EventTape implements WorkloadSink {
      * @return the row's change kind: {@link WorkloadSink#INSERT}, {@link WorkloadSink#UPDATE_BEFORE},
      *         {@link WorkloadSink#UPDATE_AFTER} or {@link WorkloadSink#DELETE} (INSERT for watermarks and the end)
      */
-    public byte kind(final int i) {
+    public byte kind(final int i)
+    {
         check(i);
         return kinds[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
@@ -180,7 +202,8 @@ public final class EventTape implements WorkloadSink {
      * @param i event index
      * @return the row's key (0 for watermarks and the end)
      */
-    public long key(final int i) {
+    public long key(final int i)
+    {
         check(i);
         return keys[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
@@ -189,7 +212,8 @@ public final class EventTape implements WorkloadSink {
      * @param i event index
      * @return the row's event time, the watermark value, or {@link Long#MAX_VALUE} for the end
      */
-    public long ts(final int i) {
+    public long ts(final int i)
+    {
         check(i);
         return tss[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
@@ -198,7 +222,8 @@ public final class EventTape implements WorkloadSink {
      * @param i event index
      * @return the row's sequence number within its side (0 for watermarks and the end)
      */
-    public long f1(final int i) {
+    public long f1(final int i)
+    {
         check(i);
         return f1s[i >>> CHUNK_SHIFT][i & CHUNK_MASK];
     }
@@ -208,7 +233,8 @@ public final class EventTape implements WorkloadSink {
      *
      * @param sink receives the events
      */
-    public void replay(final WorkloadSink sink) {
+    public void replay(final WorkloadSink sink)
+    {
         replay(sink, 0, size);
     }
 
@@ -219,21 +245,28 @@ public final class EventTape implements WorkloadSink {
      * @param from first index
      * @param to   one past the last index
      */
-    public void replay(final WorkloadSink sink, final int from, final int to) {
-        if (from < 0 || to > size || from > to) {
+    public void replay(final WorkloadSink sink, final int from, final int to)
+    {
+        if (from < 0 || to > size || from > to)
+        {
             throw new IndexOutOfBoundsException("range [" + from + ", " + to + ") not within [0, " + size + ")");
         }
-        for (int i = from; i < to; i++) {
+        for (int i = from; i < to; i++)
+        {
             final int c = i >>> CHUNK_SHIFT;
             final int j = i & CHUNK_MASK;
             final byte type = types[c][j];
-            switch (type) {
+            switch (type)
+            {
                 case TYPE_LEFT:
                 case TYPE_RIGHT:
                     final byte kind = kinds[c][j];
-                    if (kind == INSERT) {
+                    if (kind == INSERT)
+                    {
                         sink.row(type, keys[c][j], tss[c][j], f1s[c][j]);
-                    } else {
+                }
+                else
+                    {
                         sink.change(type, kind, keys[c][j], tss[c][j], f1s[c][j]);
                     }
                     break;
@@ -247,8 +280,10 @@ public final class EventTape implements WorkloadSink {
         }
     }
 
-    private void check(final int i) {
-        if (i < 0 || i >= size) {
+    private void check(final int i)
+    {
+        if (i < 0 || i >= size)
+        {
             throw new IndexOutOfBoundsException("event " + i + " not within [0, " + size + ")");
         }
     }

@@ -57,7 +57,8 @@ package io.junction.tools.workload;
  * whose length is uniform in {@code [0.8 d, 1.2 d)}, {@code d} = target size minus the other fields' size
  * (longs 8 B, strings their length), so average sizes are person 200 B, auction 500 B, bid 100 B.
  */
-public final class NexmarkGenerator {
+public final class NexmarkGenerator
+{
     /** Persons per block of {@value #TOTAL_PROPORTION} events. */
     public static final int PERSON_PROPORTION = 1;
     /** Auctions per block. */
@@ -147,14 +148,16 @@ public final class NexmarkGenerator {
     private long lastWatermark = Long.MIN_VALUE;
 
     /** A generator with the default seed, base time, rate and watermark interval. */
-    public NexmarkGenerator() {
+    public NexmarkGenerator()
+    {
         this(SEED_DEFAULT);
     }
 
     /**
      * @param seed the random seed; equal seeds give equal streams
      */
-    public NexmarkGenerator(final long seed) {
+    public NexmarkGenerator(final long seed)
+    {
         this(seed, BASE_TIME_DEFAULT, RATE_DEFAULT, WATERMARK_EVERY_EVENTS_DEFAULT);
     }
 
@@ -165,11 +168,14 @@ public final class NexmarkGenerator {
      * @param watermarkEveryEvents a watermark after every this many events, 0 for none
      */
     public NexmarkGenerator(final long seed, final long baseTime, final long eventsPerSecond,
-                            final int watermarkEveryEvents) {
-        if (eventsPerSecond < 1 || eventsPerSecond > 1_000_000_000L) {
+                            final int watermarkEveryEvents)
+    {
+        if (eventsPerSecond < 1 || eventsPerSecond > 1_000_000_000L)
+        {
             throw new IllegalArgumentException("eventsPerSecond=" + eventsPerSecond + " out of range [1, 1000000000]");
         }
-        if (watermarkEveryEvents < 0) {
+        if (watermarkEveryEvents < 0)
+        {
             throw new IllegalArgumentException("watermarkEveryEvents=" + watermarkEveryEvents + " must be >= 0");
         }
         this.seed = seed;
@@ -183,15 +189,18 @@ public final class NexmarkGenerator {
         final SplitMix64 urlRng = new SplitMix64(SplitMix64.mix64(seed ^ 0x55524C53L));
         final StringBuilder sb = new StringBuilder(96);
         hotUrls = new String[HOT_CHANNELS.length];
-        for (int i = 0; i < hotUrls.length; i++) {
+        for (int i = 0; i < hotUrls.length; i++)
+        {
             hotUrls[i] = baseUrl(urlRng, sb).toString();
         }
         channelNames = new String[CHANNELS];
         channelUrls = new String[CHANNELS];
-        for (int c = 0; c < CHANNELS; c++) {
+        for (int c = 0; c < CHANNELS; c++)
+        {
             channelNames[c] = "channel-" + c;
             baseUrl(urlRng, sb);
-            if (urlRng.nextInt(10) > 0) {
+            if (urlRng.nextInt(10) > 0)
+            {
                 sb.append("&channel_id=").append(Math.abs(Integer.reverse(c)));
             }
             channelUrls[c] = sb.toString();
@@ -199,12 +208,14 @@ public final class NexmarkGenerator {
     }
 
     /** @return the seed this generator was built with */
-    public long seed() {
+    public long seed()
+    {
         return seed;
     }
 
     /** @return events generated so far; also the number of the next event */
-    public long eventsSoFar() {
+    public long eventsSoFar()
+    {
         return n;
     }
 
@@ -212,7 +223,8 @@ public final class NexmarkGenerator {
      * @param eventNumber global event number, 0-based
      * @return its event time: {@code baseTime + (long) (eventNumber * 1e6 / rate) / 1000} ms
      */
-    public long timestampForEvent(final long eventNumber) {
+    public long timestampForEvent(final long eventNumber)
+    {
         return baseTime + (long) (eventNumber * interEventDelayUs) / 1000L;
     }
 
@@ -222,8 +234,10 @@ public final class NexmarkGenerator {
      * @param count number of events
      * @param sink  receives them
      */
-    public void generate(final long count, final NexmarkSink sink) {
-        for (long i = 0; i < count; i++) {
+    public void generate(final long count, final NexmarkSink sink)
+    {
+        for (long i = 0; i < count; i++)
+        {
             next(sink);
         }
     }
@@ -233,21 +247,29 @@ public final class NexmarkGenerator {
      *
      * @param sink receives it
      */
-    public void next(final NexmarkSink sink) {
+    public void next(final NexmarkSink sink)
+    {
         final long id = n;
         final long ts = timestampForEvent(id);
         final long rem = id % TOTAL_PROPORTION;
-        if (rem < PERSON_PROPORTION) {
+        if (rem < PERSON_PROPORTION)
+        {
             nextPerson(id, ts, sink);
-        } else if (rem < PERSON_PROPORTION + AUCTION_PROPORTION) {
+        }
+        else if (rem < PERSON_PROPORTION + AUCTION_PROPORTION)
+        {
             nextAuction(id, ts, sink);
-        } else {
+        }
+        else
+        {
             nextBid(id, ts, sink);
         }
         n = id + 1;
-        if (watermarkEveryEvents > 0 && n % watermarkEveryEvents == 0) {
+        if (watermarkEveryEvents > 0 && n % watermarkEveryEvents == 0)
+        {
             final long w = ts - WATERMARK_DELAY_MS;
-            if (w > lastWatermark) {
+            if (w > lastWatermark)
+            {
                 lastWatermark = w;
                 sink.watermark(w);
             }
@@ -260,10 +282,12 @@ public final class NexmarkGenerator {
      * @param eventId event number
      * @return the last person id issued at or before it, base 0 (the current one for a person event)
      */
-    public static long lastBase0PersonId(final long eventId) {
+    public static long lastBase0PersonId(final long eventId)
+    {
         final long epoch = eventId / TOTAL_PROPORTION;
         long offset = eventId % TOTAL_PROPORTION;
-        if (offset >= PERSON_PROPORTION) {
+        if (offset >= PERSON_PROPORTION)
+        {
             offset = PERSON_PROPORTION - 1;
         }
         return epoch * PERSON_PROPORTION + offset;
@@ -274,27 +298,35 @@ public final class NexmarkGenerator {
      * @return the last auction id issued at or before it, base 0 (the current one for an auction event);
      *         -1 before the first auction
      */
-    public static long lastBase0AuctionId(final long eventId) {
+    public static long lastBase0AuctionId(final long eventId)
+    {
         long epoch = eventId / TOTAL_PROPORTION;
         long offset = eventId % TOTAL_PROPORTION;
-        if (offset < PERSON_PROPORTION) {
+        if (offset < PERSON_PROPORTION)
+        {
             epoch--;
             offset = AUCTION_PROPORTION - 1;
-        } else if (offset >= PERSON_PROPORTION + AUCTION_PROPORTION) {
+        }
+        else if (offset >= PERSON_PROPORTION + AUCTION_PROPORTION)
+        {
             offset = AUCTION_PROPORTION - 1;
-        } else {
+        }
+        else
+        {
             offset -= PERSON_PROPORTION;
         }
         return epoch * AUCTION_PROPORTION + offset;
     }
 
-    private long activePerson(final long eventId) {
+    private long activePerson(final long eventId)
+    {
         final long numPeople = lastBase0PersonId(eventId) + 1;
         final long active = Math.min(numPeople, NUM_ACTIVE_PEOPLE);
         return numPeople - active + rng.nextInt((int) (active + PERSON_ID_LEAD));
     }
 
-    private long inFlightAuction(final long eventId) {
+    private long inFlightAuction(final long eventId)
+    {
         final long last = lastBase0AuctionId(eventId);
         final long min = Math.max(last - NUM_IN_FLIGHT_AUCTIONS, 0);
         return min + rng.nextInt((int) (last - min + 1 + AUCTION_ID_LEAD));
@@ -302,7 +334,8 @@ public final class NexmarkGenerator {
 
     // ------------------------------------------------------------------ events
 
-    private void nextPerson(final long eventId, final long ts, final NexmarkSink sink) {
+    private void nextPerson(final long eventId, final long ts, final NexmarkSink sink)
+    {
         final long id = lastBase0PersonId(eventId) + FIRST_PERSON_ID;
         final StringBuilder name = s1;
         name.setLength(0);
@@ -316,8 +349,10 @@ public final class NexmarkGenerator {
         email.append(".com");
         final StringBuilder card = s3;
         card.setLength(0);
-        for (int i = 0; i < 4; i++) {
-            if (i > 0) {
+        for (int i = 0; i < 4; i++)
+        {
+            if (i > 0)
+            {
                 card.append(' ');
             }
             final int g = rng.nextInt(10_000);
@@ -331,12 +366,16 @@ public final class NexmarkGenerator {
         sink.person(id, name, email, card, city, state, ts, extra);
     }
 
-    private void nextAuction(final long eventId, final long ts, final NexmarkSink sink) {
+    private void nextAuction(final long eventId, final long ts, final NexmarkSink sink)
+    {
         final long id = lastBase0AuctionId(eventId) + FIRST_AUCTION_ID;
         final long seller;
-        if (rng.nextInt(HOT_SELLERS_RATIO) > 0) {
+        if (rng.nextInt(HOT_SELLERS_RATIO) > 0)
+        {
             seller = (lastBase0PersonId(eventId) / HOT_BLOCK) * HOT_BLOCK;
-        } else {
+        }
+        else
+        {
             seller = activePerson(eventId);
         }
         final long category = FIRST_CATEGORY_ID + rng.nextInt(NUM_CATEGORIES);
@@ -358,29 +397,39 @@ public final class NexmarkGenerator {
             category, extra);
     }
 
-    private void nextBid(final long eventId, final long ts, final NexmarkSink sink) {
+    private void nextBid(final long eventId, final long ts, final NexmarkSink sink)
+    {
         long auction;
-        if (rng.nextInt(HOT_AUCTION_RATIO) > 0) {
+        if (rng.nextInt(HOT_AUCTION_RATIO) > 0)
+        {
             auction = (lastBase0AuctionId(eventId) / HOT_BLOCK) * HOT_BLOCK;
-        } else {
+        }
+        else
+        {
             auction = inFlightAuction(eventId);
         }
         auction += FIRST_AUCTION_ID;
         long bidder;
-        if (rng.nextInt(HOT_BIDDERS_RATIO) > 0) {
+        if (rng.nextInt(HOT_BIDDERS_RATIO) > 0)
+        {
             bidder = (lastBase0PersonId(eventId) / HOT_BLOCK) * HOT_BLOCK + 1;
-        } else {
+        }
+        else
+        {
             bidder = activePerson(eventId);
         }
         bidder += FIRST_PERSON_ID;                 // once: the corrected variant, see the class Javadoc
         final long price = nextPrice();
         final String channel;
         final String url;
-        if (rng.nextInt(HOT_CHANNELS_RATIO) > 0) {
+        if (rng.nextInt(HOT_CHANNELS_RATIO) > 0)
+        {
             final int i = rng.nextInt(HOT_CHANNELS.length);
             channel = HOT_CHANNELS[i];
             url = hotUrls[i];
-        } else {
+        }
+        else
+        {
             final int c = rng.nextInt(CHANNELS);
             channel = channelNames[c];
             url = channelUrls[c];
@@ -392,11 +441,13 @@ public final class NexmarkGenerator {
     // ------------------------------------------------------------------ values
 
     /** @return a log-uniform price in cents: round(10^(6u) * 100), 100 .. 10^8 */
-    private long nextPrice() {
+    private long nextPrice()
+    {
         return Math.round(Math.pow(10.0, rng.nextDouble() * 6.0) * 100.0);
     }
 
-    private long nextLong(final long bound) {
+    private long nextLong(final long bound)
+    {
         return bound <= Integer.MAX_VALUE ? rng.nextInt((int) bound) : Long.remainderUnsigned(rng.nextLong(), bound);
     }
 
@@ -404,17 +455,21 @@ public final class NexmarkGenerator {
      * Appends random words: {@code 3 + uniform(maxLength - 3)} chars, each a space with probability 1/13,
      * else a lowercase letter, then trimmed of leading and trailing spaces.
      */
-    private void appendRandomString(final int maxLength, final StringBuilder dst) {
+    private void appendRandomString(final int maxLength, final StringBuilder dst)
+    {
         final int len = MIN_STRING_LENGTH + rng.nextInt(maxLength - MIN_STRING_LENGTH);
-        for (int i = 0; i < len; i++) {
+        for (int i = 0; i < len; i++)
+        {
             scratch[i] = rng.nextInt(13) == 0 ? ' ' : (char) ('a' + rng.nextInt(26));
         }
         int from = 0;
         int to = len;
-        while (from < to && scratch[from] == ' ') {
+        while (from < to && scratch[from] == ' ')
+        {
             from++;
         }
-        while (to > from && scratch[to - 1] == ' ') {
+        while (to > from && scratch[to - 1] == ' ')
+        {
             to--;
         }
         dst.append(scratch, from, to - from);
@@ -424,29 +479,36 @@ public final class NexmarkGenerator {
      * Fills {@link #extra} so that {@code currentSize + extra.length()} averages {@code averageSize}:
      * length uniform in [0.8 d, 1.2 d) with d = averageSize - currentSize; empty if currentSize is larger.
      */
-    private void nextExtra(final int currentSize, final int averageSize) {
+    private void nextExtra(final int currentSize, final int averageSize)
+    {
         extra.setLength(0);
-        if (currentSize > averageSize) {
+        if (currentSize > averageSize)
+        {
             return;
         }
         final int desired = averageSize - currentSize;
         final int delta = (int) Math.round(desired * 0.2);
         int length = desired - delta + (delta == 0 ? 0 : rng.nextInt(2 * delta));
-        while (length > 0) {
+        while (length > 0)
+        {
             long bits = rng.nextLong() >>> 1;       // 13 letters per draw (26^13 < 2^63)
-            for (int i = 0; i < 13 && length > 0; i++, length--) {
+            for (int i = 0; i < 13 && length > 0; i++, length--)
+            {
                 extra.append((char) ('a' + (int) (bits % 26)));
                 bits /= 26;
             }
         }
     }
 
-    private static StringBuilder baseUrl(final SplitMix64 r, final StringBuilder sb) {
+    private static StringBuilder baseUrl(final SplitMix64 r, final StringBuilder sb)
+    {
         sb.setLength(0);
         sb.append("https://www.nexmark.com/");
-        for (int part = 0; part < 3; part++) {
+        for (int part = 0; part < 3; part++)
+        {
             final int len = MIN_STRING_LENGTH + r.nextInt(5 - MIN_STRING_LENGTH);
-            for (int i = 0; i < len; i++) {
+            for (int i = 0; i < len; i++)
+            {
                 sb.append(r.nextInt(13) == 0 ? '_' : (char) ('a' + r.nextInt(26)));
             }
             sb.append('/');

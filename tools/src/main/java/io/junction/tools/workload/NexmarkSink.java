@@ -7,7 +7,8 @@ package io.junction.tools.workload;
  * The {@link CharSequence} arguments are reused by the generator: they are valid only during the call.
  * Copy them (or encode them) if they must outlive it.
  */
-public interface NexmarkSink {
+public interface NexmarkSink
+{
 
     /**
      * A new person (2% of events).
@@ -60,6 +61,7 @@ public interface NexmarkSink {
      *
      * @param watermark event time, ms
      */
-    default void watermark(final long watermark) {
+    default void watermark(final long watermark)
+    {
     }
 }

@@ -25,7 +25,8 @@ import java.util.Map;
  * <p>
  * Not thread safe. Allocates per distinct key (a boxed key and a small array): not for timed sections.
  */
-public final class RegularJoinCounts implements WorkloadSink {
+public final class RegularJoinCounts implements WorkloadSink
+{
     private final Map<Long, long[]> live = new HashMap<>(1 << 16);
     private long inner;
     private long leftChangelog;
@@ -38,32 +39,39 @@ public final class RegularJoinCounts implements WorkloadSink {
      * @param tape the events
      * @return the counts
      */
-    public static RegularJoinCounts of(final EventTape tape) {
+    public static RegularJoinCounts of(final EventTape tape)
+    {
         final RegularJoinCounts counts = new RegularJoinCounts();
         tape.replay(counts);
         return counts;
     }
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         change(side, INSERT, key, ts, f1);
     }
 
     @Override
-    public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+    public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+    {
         rows++;
         final long[] lr = live.computeIfAbsent(key, k -> new long[2]);
         final long l = lr[LEFT];
         final long r = lr[RIGHT];
         final boolean add = kind == INSERT || kind == UPDATE_AFTER;
-        if (!add && lr[side] == 0) {
+        if (!add && lr[side] == 0)
+        {
             deadLetters++;
             return;
         }
-        if (side == LEFT) {
+        if (side == LEFT)
+        {
             inner += r;
             leftChangelog += Math.max(r, 1);
-        } else {
+        }
+        else
+        {
             inner += l;
             final boolean firstOrLast = add ? r == 0 : r == 1;
             leftChangelog += firstOrLast ? 2 * l : l;
@@ -72,37 +80,44 @@ public final class RegularJoinCounts implements WorkloadSink {
     }
 
     @Override
-    public void watermark(final long watermark) {
+    public void watermark(final long watermark)
+    {
         // no state TTL: a watermark changes nothing
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         // a regular join emits as rows arrive
     }
 
     /** @return output rows of the inner join */
-    public long inner() {
+    public long inner()
+    {
         return inner;
     }
 
     /** @return output rows of the left outer join as a changelog ({@code +I(l, null)}, {@code -D(l, null)}, pairs) */
-    public long leftChangelog() {
+    public long leftChangelog()
+    {
         return leftChangelog;
     }
 
     /** @return retractions with no live row of their key and side (no output) */
-    public long deadLetters() {
+    public long deadLetters()
+    {
         return deadLetters;
     }
 
     /** @return rows counted, both sides, every kind */
-    public long rows() {
+    public long rows()
+    {
         return rows;
     }
 
     /** @return keys seen, both sides */
-    public int distinctKeys() {
+    public int distinctKeys()
+    {
         return live.size();
     }
 }

@@ -13,7 +13,8 @@ package io.junction.tools.workload;
  * written in two's complement. This is the Kafka value layout; other peers carry the same three columns
  * in their own row format. Nothing here allocates.
  */
-public final class RowPayload {
+public final class RowPayload
+{
     /** Payload bytes: f1, f2, f3. */
     public static final int LENGTH = 48;
     /** Offset of f1 in the payload. */
@@ -31,7 +32,8 @@ public final class RowPayload {
         '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
     };
 
-    private RowPayload() {
+    private RowPayload()
+    {
     }
 
     /**
@@ -39,7 +41,8 @@ public final class RowPayload {
      * @param side {@link WorkloadSink#LEFT} or {@link WorkloadSink#RIGHT}
      * @return {@code key * 1_000_003 + side}, wrapping
      */
-    public static long f2(final long key, final int side) {
+    public static long f2(final long key, final int side)
+    {
         return key * F2_MULTIPLIER + side;
     }
 
@@ -50,7 +53,8 @@ public final class RowPayload {
      * @param f1    the row's f1
      * @param dst32 at least 32 bytes
      */
-    public static void f3(final long f2, final long f1, final byte[] dst32) {
+    public static void f3(final long f2, final long f1, final byte[] dst32)
+    {
         f3(f2, f1, dst32, 0);
     }
 
@@ -62,7 +66,8 @@ public final class RowPayload {
      * @param dst    destination
      * @param offset first byte written
      */
-    public static void f3(final long f2, final long f1, final byte[] dst, final int offset) {
+    public static void f3(final long f2, final long f1, final byte[] dst, final int offset)
+    {
         hex16(f2, dst, offset);
         hex16(f1, dst, offset + 16);
     }
@@ -74,8 +79,10 @@ public final class RowPayload {
      * @param dst    destination
      * @param offset first byte written
      */
-    public static void hex16(final long v, final byte[] dst, final int offset) {
-        for (int i = 15; i >= 0; i--) {
+    public static void hex16(final long v, final byte[] dst, final int offset)
+    {
+        for (int i = 15; i >= 0; i--)
+        {
             dst[offset + i] = HEX[(int) (v >>> ((15 - i) << 2)) & 0xF];
         }
     }
@@ -88,15 +95,18 @@ public final class RowPayload {
      * @param sb destination, reset to length 0 then filled with 32 chars
      * @return sb
      */
-    public static StringBuilder f3(final long f2, final long f1, final StringBuilder sb) {
+    public static StringBuilder f3(final long f2, final long f1, final StringBuilder sb)
+    {
         sb.setLength(0);
         appendHex16(f2, sb);
         appendHex16(f1, sb);
         return sb;
     }
 
-    private static void appendHex16(final long v, final StringBuilder sb) {
-        for (int shift = 60; shift >= 0; shift -= 4) {
+    private static void appendHex16(final long v, final StringBuilder sb)
+    {
+        for (int shift = 60; shift >= 0; shift -= 4)
+        {
             sb.append((char) HEX[(int) (v >>> shift) & 0xF]);
         }
     }
@@ -110,7 +120,8 @@ public final class RowPayload {
      * @param dst    destination
      * @param offset first byte written
      */
-    public static void write(final long key, final int side, final long f1, final byte[] dst, final int offset) {
+    public static void write(final long key, final int side, final long f1, final byte[] dst, final int offset)
+    {
         final long f2 = f2(key, side);
         putLongBigEndian(f1, dst, offset + F1_OFFSET);
         putLongBigEndian(f2, dst, offset + F2_OFFSET);
@@ -122,8 +133,10 @@ public final class RowPayload {
      * @param dst    destination
      * @param offset first of the 8 bytes written, most significant first
      */
-    public static void putLongBigEndian(final long v, final byte[] dst, final int offset) {
-        for (int i = 0; i < 8; i++) {
+    public static void putLongBigEndian(final long v, final byte[] dst, final int offset)
+    {
+        for (int i = 0; i < 8; i++)
+        {
             dst[offset + i] = (byte) (v >>> (56 - (i << 3)));
         }
     }

@@ -10,7 +10,8 @@ package io.junction.tools.workload;
  * {@code nextDouble() = (nextLong() >>> 11) * 2^-53}. Do not replace it with {@link java.util.SplittableRandom}
  * (same mixer, but a different seeding and double derivation would change the event sequences).
  */
-public final class SplitMix64 {
+public final class SplitMix64
+{
     /** The golden-gamma increment added to the state before each output. */
     public static final long GAMMA = 0x9E3779B97F4A7C15L;
 
@@ -21,14 +22,16 @@ public final class SplitMix64 {
     /**
      * @param seed the initial state (the workload seed, e.g. {@code 0x5EED0001} for W1)
      */
-    public SplitMix64(final long seed) {
+    public SplitMix64(final long seed)
+    {
         this.state = seed;
     }
 
     /**
      * @return the next 64 random bits: advance the state by {@link #GAMMA} and mix it
      */
-    public long nextLong() {
+    public long nextLong()
+    {
         state += GAMMA;
         return mix64(state);
     }
@@ -36,7 +39,8 @@ public final class SplitMix64 {
     /**
      * @return a uniform double in [0, 1): the top 53 bits of {@link #nextLong()} times 2^-53
      */
-    public double nextDouble() {
+    public double nextDouble()
+    {
         return (nextLong() >>> 11) * DOUBLE_UNIT;
     }
 
@@ -47,7 +51,8 @@ public final class SplitMix64 {
      * @param bound exclusive upper bound, at least 1
      * @return a value in [0, bound)
      */
-    public int nextInt(final int bound) {
+    public int nextInt(final int bound)
+    {
         return (int) (((nextLong() >>> 32) * bound) >>> 32);
     }
 
@@ -58,7 +63,8 @@ public final class SplitMix64 {
      * @param z the value to mix
      * @return the mixed value
      */
-    public static long mix64(long z) {
+    public static long mix64(long z)
+    {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);

@@ -19,7 +19,8 @@ import java.util.Arrays;
  * No row is late: a row at position {@code j} has {@code ts >= j - 49}, a watermark after position
  * {@code i < j} is at most {@code i - 100}. Allocates nothing per event.
  */
-public final class W6 {
+public final class W6
+{
     /** The seed. */
     public static final long SEED = 0x5EED0006L;
     /** System property: trades of W6 (quotes are {@value #QUOTES_PER_TRADE} times as many). */
@@ -39,7 +40,8 @@ public final class W6 {
     /** The ASOF join's tolerance: a trade takes a quote at most 1 s older than itself. */
     public static final long TOLERANCE_MS = 1_000;
 
-    private W6() {
+    private W6()
+    {
     }
 
     /**
@@ -48,8 +50,10 @@ public final class W6 {
      * @param trades trades, at least 1 ({@code 6 * trades} events)
      * @param sink   receives the events
      */
-    public static void generate(final int trades, final WorkloadSink sink) {
-        if (trades < 1) {
+    public static void generate(final int trades, final WorkloadSink sink)
+    {
+        if (trades < 1)
+        {
             throw new IllegalArgumentException(TRADES_PROP_NAME + " must be at least 1: " + trades);
         }
         final double[] cdf = Workloads.zipfCdf(SYMBOLS, Workloads.W3_ZIPF_S);
@@ -58,23 +62,30 @@ public final class W6 {
         long quotes = 0;
         long maxTs = Long.MIN_VALUE;
         long lastWatermark = Long.MIN_VALUE;
-        for (long i = 0; i < n; i++) {
+        for (long i = 0; i < n; i++)
+        {
             final long key = Workloads.zipfKey(cdf, rng.nextDouble());
             final long ts;
-            if (i % (QUOTES_PER_TRADE + 1) == QUOTES_PER_TRADE) {
+            if (i % (QUOTES_PER_TRADE + 1) == QUOTES_PER_TRADE)
+            {
                 ts = i;
                 sink.row(WorkloadSink.LEFT, key, ts, i / (QUOTES_PER_TRADE + 1));
-            } else {
+            }
+            else
+            {
                 final long d = (long) (rng.nextDouble() * (MAX_QUOTE_DELAY_MS + 1));
                 ts = Math.max(0, i - d);
                 sink.row(WorkloadSink.RIGHT, key, ts, quotes++);
             }
-            if (ts > maxTs) {
+            if (ts > maxTs)
+            {
                 maxTs = ts;
             }
-            if ((i + 1) % WATERMARK_EVERY == 0) {
+            if ((i + 1) % WATERMARK_EVERY == 0)
+            {
                 final long w = maxTs - WATERMARK_LAG_MS;
-                if (w > lastWatermark) {
+                if (w > lastWatermark)
+                {
                     lastWatermark = w;
                     sink.watermark(w);
                 }
@@ -92,7 +103,8 @@ public final class W6 {
      * better match: eager mode retracts and re-emits ({@code -U}, {@code +U}). Rows below the watermark
      * are counted late and take no part (W6 has none). Primitive arrays, no boxing per event.
      */
-    public static final class Counts implements WorkloadSink {
+    public static final class Counts implements WorkloadSink
+    {
         private final long[] maxQuoteTs = new long[SYMBOLS + 1];
         /** Waiting trades per symbol: their ts and best quote ts (Long.MIN_VALUE for none). */
         private long[][] waitingTs = new long[SYMBOLS + 1][];
@@ -106,41 +118,50 @@ public final class W6 {
         private long eagerInner;
 
         /** A fresh model. */
-        public Counts() {
+        public Counts()
+        {
             Arrays.fill(maxQuoteTs, Long.MIN_VALUE);
         }
 
         @Override
-        public void row(final int side, final long key, final long ts, final long f1) {
-            if (key < 1 || key > SYMBOLS) {
+        public void row(final int side, final long key, final long ts, final long f1)
+        {
+            if (key < 1 || key > SYMBOLS)
+            {
                 throw new IllegalArgumentException("W6 symbol out of range: " + key);
             }
             final int k = (int) key;
-            if (ts < watermark) {
+            if (ts < watermark)
+            {
                 late++;
                 return;
             }
-            if (side == LEFT) {
+            if (side == LEFT)
+            {
                 trades++;
                 // Every quote seen so far is at or below this trade's ts when trades come in order; take the
                 // greatest one at or below it within the tolerance (a tape of other orders is not W6).
                 final long best = maxQuoteTs[k] != Long.MIN_VALUE && maxQuoteTs[k] <= ts && ts - maxQuoteTs[k] <= TOLERANCE_MS
                     ? maxQuoteTs[k] : Long.MIN_VALUE;
                 eagerLeft++;
-                if (best != Long.MIN_VALUE) {
+                if (best != Long.MIN_VALUE)
+                {
                     eagerInner++;
                 }
                 add(k, ts, best);
                 return;
             }
-            if (ts > maxQuoteTs[k]) {
+            if (ts > maxQuoteTs[k])
+            {
                 maxQuoteTs[k] = ts;
             }
             final long[] tsOf = waitingTs[k];
             final long[] bestOf = waitingBest[k];
-            for (int i = 0; i < waiting[k]; i++) {
+            for (int i = 0; i < waiting[k]; i++)
+            {
                 final long lts = tsOf[i];
-                if (lts < watermark || ts > lts || lts - ts > TOLERANCE_MS || ts < bestOf[i]) {
+                if (lts < watermark || ts > lts || lts - ts > TOLERANCE_MS || ts < bestOf[i])
+                {
                     continue;
                 }
                 eagerLeft += 2;
@@ -149,11 +170,15 @@ public final class W6 {
             }
         }
 
-        private void add(final int k, final long ts, final long best) {
-            if (waitingTs[k] == null) {
+        private void add(final int k, final long ts, final long best)
+        {
+            if (waitingTs[k] == null)
+            {
                 waitingTs[k] = new long[4];
                 waitingBest[k] = new long[4];
-            } else if (waiting[k] == waitingTs[k].length) {
+            }
+            else if (waiting[k] == waitingTs[k].length)
+            {
                 waitingTs[k] = Arrays.copyOf(waitingTs[k], waiting[k] * 2);
                 waitingBest[k] = Arrays.copyOf(waitingBest[k], waiting[k] * 2);
             }
@@ -163,27 +188,36 @@ public final class W6 {
         }
 
         @Override
-        public void watermark(final long w) {
-            if (w <= watermark) {
+        public void watermark(final long w)
+        {
+            if (w <= watermark)
+            {
                 return;
             }
             watermark = w;
-            for (int k = 1; k <= SYMBOLS; k++) {
+            for (int k = 1; k <= SYMBOLS; k++)
+            {
                 finalUpTo(k, w);
             }
         }
 
         /** Makes the waiting trades of a symbol with ts below {@code w} final (W > ts), counting the matched ones. */
-        private void finalUpTo(final int k, final long w) {
+        private void finalUpTo(final int k, final long w)
+        {
             int kept = 0;
             final long[] tsOf = waitingTs[k];
             final long[] bestOf = waitingBest[k];
-            for (int i = 0; i < waiting[k]; i++) {
-                if (tsOf[i] < w) {
-                    if (bestOf[i] != Long.MIN_VALUE) {
+            for (int i = 0; i < waiting[k]; i++)
+            {
+                if (tsOf[i] < w)
+                {
+                    if (bestOf[i] != Long.MIN_VALUE)
+                    {
                         matched++;
                     }
-                } else {
+                }
+                else
+                {
                     tsOf[kept] = tsOf[i];
                     bestOf[kept] = bestOf[i];
                     kept++;
@@ -193,34 +227,41 @@ public final class W6 {
         }
 
         @Override
-        public void end() {
-            for (int k = 1; k <= SYMBOLS; k++) {
+        public void end()
+        {
+            for (int k = 1; k <= SYMBOLS; k++)
+            {
                 finalUpTo(k, Long.MAX_VALUE);
             }
         }
 
         /** @return trades (left rows) accepted: the left join's final output rows */
-        public long trades() {
+        public long trades()
+        {
             return trades;
         }
 
         /** @return trades with a quote within the tolerance at the end: the inner join's final output rows */
-        public long matched() {
+        public long matched()
+        {
             return matched;
         }
 
         /** @return output rows of the eager left join: one per trade, two per correction */
-        public long eagerLeft() {
+        public long eagerLeft()
+        {
             return eagerLeft;
         }
 
         /** @return output rows of the eager inner join: one per first match, two per later correction */
-        public long eagerInner() {
+        public long eagerInner()
+        {
             return eagerInner;
         }
 
         /** @return rows below the watermark (none in W6) */
-        public long late() {
+        public long late()
+        {
             return late;
         }
     }

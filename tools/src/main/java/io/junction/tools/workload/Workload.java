@@ -8,7 +8,8 @@ import java.util.Locale;
  * {@link #W1_BIG} is the W1 generator with N = 10,000,000 impressions; its longer join interval
  * ({@link Workloads#w1IntervalMillis(Workload)}) is a join parameter, not a generator change.
  */
-public enum Workload {
+public enum Workload
+{
     /** Show-click interval join, 2,000,000 impressions, +/-30 s. */
     W1("W1"),
     /** W1 generator with 10,000,000 impressions, joined with a +/-1 h interval. */
@@ -26,14 +27,16 @@ public enum Workload {
 
     private final String displayName;
 
-    Workload(final String displayName) {
+    Workload(final String displayName)
+    {
         this.displayName = displayName;
     }
 
     /**
      * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5", "W6"
      */
-    public String displayName() {
+    public String displayName()
+    {
         return displayName;
     }
 
@@ -45,11 +48,15 @@ public enum Workload {
      * @return the workload
      * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5, W6
      */
-    public static Workload parse(final String name) {
-        if (name != null) {
+    public static Workload parse(final String name)
+    {
+        if (name != null)
+        {
             final String n = name.trim();
-            for (final Workload w : values()) {
-                if (w.displayName.equalsIgnoreCase(n) || w.name().equalsIgnoreCase(n)) {
+            for (final Workload w : values())
+            {
+                if (w.displayName.equalsIgnoreCase(n) || w.name().equalsIgnoreCase(n))
+                {
                     return w;
                 }
             }
@@ -58,17 +65,20 @@ public enum Workload {
     }
 
     /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3; W5's rate updates are {@code +U} only) */
-    public boolean isChangelog() {
+    public boolean isChangelog()
+    {
         return this == W4;
     }
 
     @Override
-    public String toString() {
+    public String toString()
+    {
         return displayName;
     }
 
     /** @return the display name lower-cased, convenient for file names */
-    public String fileName() {
+    public String fileName()
+    {
         return displayName.toLowerCase(Locale.ROOT);
     }
 }

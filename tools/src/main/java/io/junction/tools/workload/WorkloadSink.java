@@ -15,7 +15,8 @@ package io.junction.tools.workload;
  * version followed by a {@code +U} of the new one. A sink that only takes inserts keeps the default
  * {@link #change}, which refuses anything but an insert, so a changelog is never silently read as inserts.
  */
-public interface WorkloadSink {
+public interface WorkloadSink
+{
     /** Side of a left-input row (impressions in W1, orders in W2/W3/W4). */
     int LEFT = 0;
     /** Side of a right-input row (clicks in W1, payments in W2/W3/W4). */
@@ -52,8 +53,10 @@ public interface WorkloadSink {
      * @param f1   the row's id within its side (W4: the unique key)
      * @throws UnsupportedOperationException for a kind other than {@link #INSERT}, unless overridden
      */
-    default void change(final int side, final byte kind, final long key, final long ts, final long f1) {
-        if (kind != INSERT) {
+    default void change(final int side, final byte kind, final long key, final long ts, final long f1)
+    {
+        if (kind != INSERT)
+        {
             throw new UnsupportedOperationException(getClass().getName() + " takes insert-only workloads (W1-W3), got a "
                 + kindName(kind) + " row: W4 is a changelog");
         }
@@ -75,8 +78,10 @@ public interface WorkloadSink {
      * @return {@code +I}, {@code -U}, {@code +U} or {@code -D}
      * @throws IllegalArgumentException for any other value
      */
-    static String kindName(final byte kind) {
-        switch (kind) {
+    static String kindName(final byte kind)
+    {
+        switch (kind)
+        {
             case INSERT:
                 return "+I";
             case UPDATE_BEFORE:

@@ -20,7 +20,8 @@ import java.util.Properties;
  *       the briefed 1,000,000 gives 22.8 billion inner rows)</li>
  * </ul>
  */
-public final class Workloads {
+public final class Workloads
+{
     /** W1 PRNG seed. */
     public static final long W1_SEED = 0x5EED0001L;
     /** W2 PRNG seed. */
@@ -88,7 +89,8 @@ public final class Workloads {
     /** Largest delay of a W5 row's ts behind its position (ms): rows, rates included, arrive out of order. */
     public static final int W5_MAX_DELAY_MS = 999;
 
-    private Workloads() {
+    private Workloads()
+    {
     }
 
     /**
@@ -98,7 +100,8 @@ public final class Workloads {
      * @param w    the workload
      * @param sink receives the events
      */
-    public static void generate(final Workload w, final WorkloadSink sink) {
+    public static void generate(final Workload w, final WorkloadSink sink)
+    {
         generate(w, System.getProperties(), sink);
     }
 
@@ -110,8 +113,10 @@ public final class Workloads {
      * @param props overrides; missing names take the default
      * @param sink  receives the events
      */
-    public static void generate(final Workload w, final Properties props, final WorkloadSink sink) {
-        switch (w) {
+    public static void generate(final Workload w, final Properties props, final WorkloadSink sink)
+    {
+        switch (w)
+        {
             case W1:
                 w1(W1_N_DEFAULT, sink);
                 break;
@@ -148,15 +153,18 @@ public final class Workloads {
      * @param props overrides
      * @return rows of both sides, or -1
      */
-    public static long rowCount(final Workload w, final Properties props) {
-        switch (w) {
+    public static long rowCount(final Workload w, final Properties props)
+    {
+        switch (w)
+        {
             case W2:
                 return 2L * intProp(props, W2_N_PROP_NAME, W2_N_DEFAULT);
             case W3:
                 return 2L * intProp(props, W3_N_PROP_NAME, W3_N_DEFAULT);
             case W4:
                 return 2L * intProp(props, W4_N_PROP_NAME, W4_N_DEFAULT) * (1 + 2L * W4_UPDATES);
-            case W5: {
+            case W5:
+            {
                 final long n = intProp(props, W5_N_PROP_NAME, W5_N_DEFAULT);
                 final long every = intProp(props, W5_RATE_EVERY_PROP_NAME, W5_RATE_EVERY_DEFAULT);
                 return W5_CURRENCIES + n + (n + every - 1) / every;
@@ -176,8 +184,10 @@ public final class Workloads {
      * @return 30,000 for W1, 3,600,000 for W1-big
      * @throws IllegalArgumentException for W2, W3 and W4 (regular joins, no interval)
      */
-    public static long w1IntervalMillis(final Workload w) {
-        switch (w) {
+    public static long w1IntervalMillis(final Workload w)
+    {
+        switch (w)
+        {
             case W1:
                 return W1_INTERVAL_MS;
             case W1_BIG:
@@ -208,17 +218,22 @@ public final class Workloads {
      * @param n    number of impressions, 1 .. {@value Integer#MAX_VALUE} - 30000
      * @param sink receives the events
      */
-    public static void w1(final int n, final WorkloadSink sink) {
-        if (n < 1 || n > Integer.MAX_VALUE - W1_MAX_CLICK_DELAY_MS) {
+    public static void w1(final int n, final WorkloadSink sink)
+    {
+        if (n < 1 || n > Integer.MAX_VALUE - W1_MAX_CLICK_DELAY_MS)
+        {
             throw new IllegalArgumentException("W1 n=" + n + " out of range [1, " + (Integer.MAX_VALUE - W1_MAX_CLICK_DELAY_MS) + "]");
         }
         final SplitMix64 rng = new SplitMix64(W1_SEED);
         long[] clicks = new long[n / 5 + 1024];
         int clickCount = 0;
-        for (int i = 0; i < n; i++) {
-            if (rng.nextDouble() < W1_CLICK_PROBABILITY) {
+        for (int i = 0; i < n; i++)
+        {
+            if (rng.nextDouble() < W1_CLICK_PROBABILITY)
+            {
                 final long d = (long) (rng.nextDouble() * (W1_MAX_CLICK_DELAY_MS + 1));
-                if (clickCount == clicks.length) {
+                if (clickCount == clicks.length)
+                {
                     clicks = Arrays.copyOf(clicks, clicks.length + (clicks.length >> 1) + 16);
                 }
                 clicks[clickCount++] = ((i + d) << 32) | i;
@@ -228,14 +243,17 @@ public final class Workloads {
 
         final W1Merger m = new W1Merger(sink);
         int c = 0;
-        for (int i = 0; i < n; i++) {
-            while (c < clickCount && (clicks[c] >>> 32) < i) {
+        for (int i = 0; i < n; i++)
+        {
+            while (c < clickCount && (clicks[c] >>> 32) < i)
+            {
                 m.emit(WorkloadSink.RIGHT, SplitMix64.mix64(clicks[c] & 0xFFFF_FFFFL), clicks[c] >>> 32, c);
                 c++;
             }
             m.emit(WorkloadSink.LEFT, SplitMix64.mix64(i), i, i);
         }
-        while (c < clickCount) {
+        while (c < clickCount)
+        {
             m.emit(WorkloadSink.RIGHT, SplitMix64.mix64(clicks[c] & 0xFFFF_FFFFL), clicks[c] >>> 32, c);
             c++;
         }
@@ -243,24 +261,30 @@ public final class Workloads {
     }
 
     /** Counts merged W1 events and applies the watermark rule. */
-    private static final class W1Merger {
+    private static final class W1Merger
+    {
         private final WorkloadSink sink;
         private long events;
         private long maxTs = Long.MIN_VALUE;
         private long lastWatermark = Long.MIN_VALUE;
 
-        W1Merger(final WorkloadSink sink) {
+        W1Merger(final WorkloadSink sink)
+        {
             this.sink = sink;
         }
 
-        void emit(final int side, final long key, final long ts, final long f1) {
+        void emit(final int side, final long key, final long ts, final long f1)
+        {
             sink.row(side, key, ts, f1);
-            if (ts > maxTs) {
+            if (ts > maxTs)
+            {
                 maxTs = ts;
             }
-            if (++events % W1_WATERMARK_EVERY == 0) {
+            if (++events % W1_WATERMARK_EVERY == 0)
+            {
                 final long w = maxTs - W1_WATERMARK_LAG_MS;
-                if (w > lastWatermark) {
+                if (w > lastWatermark)
+                {
                     lastWatermark = w;
                     sink.watermark(w);
                 }
@@ -284,7 +308,8 @@ public final class Workloads {
      * @param keys number of distinct keys, at least 1
      * @param sink receives the events
      */
-    public static void w2(final int n, final int keys, final WorkloadSink sink) {
+    public static void w2(final int n, final int keys, final WorkloadSink sink)
+    {
         requirePositive("W2 n", n);
         requirePositive("W2 keys", keys);
         final SplitMix64 rng = new SplitMix64(W2_SEED);
@@ -292,13 +317,17 @@ public final class Workloads {
         long remL = n;
         long remR = n;
         final long total = 2L * n;
-        for (long t = 0; t < total; t++) {
+        for (long t = 0; t < total; t++)
+        {
             final boolean left = rng.nextDouble() < (double) remL / (double) (remL + remR);
             final long key = (long) (rng.nextDouble() * k);
-            if (left) {
+            if (left)
+            {
                 sink.row(WorkloadSink.LEFT, key, t, n - remL);
                 remL--;
-            } else {
+            }
+            else
+            {
                 sink.row(WorkloadSink.RIGHT, key, t, n - remR);
                 remR--;
             }
@@ -315,7 +344,8 @@ public final class Workloads {
      * @param m    number of ids, at least 1 (1,000,000)
      * @param sink receives the events
      */
-    public static void w3(final int n, final int m, final WorkloadSink sink) {
+    public static void w3(final int n, final int m, final WorkloadSink sink)
+    {
         requirePositive("W3 n", n);
         requirePositive("W3 m", m);
         final double[] cdf = zipfCdf(m, W3_ZIPF_S);
@@ -323,13 +353,17 @@ public final class Workloads {
         long remL = n;
         long remR = n;
         final long total = 2L * n;
-        for (long t = 0; t < total; t++) {
+        for (long t = 0; t < total; t++)
+        {
             final boolean left = rng.nextDouble() < (double) remL / (double) (remL + remR);
             final long key = zipfKey(cdf, rng.nextDouble());
-            if (left) {
+            if (left)
+            {
                 sink.row(WorkloadSink.LEFT, key, t, n - remL);
                 remL--;
-            } else {
+            }
+            else
+            {
                 sink.row(WorkloadSink.RIGHT, key, t, n - remR);
                 remR--;
             }
@@ -367,10 +401,12 @@ public final class Workloads {
      * @param updates updates per id, 0 .. 127 ({@value #W4_UPDATES})
      * @param sink    receives the events; must take changelog rows ({@link WorkloadSink#change})
      */
-    public static void w4(final int n, final int m, final int updates, final WorkloadSink sink) {
+    public static void w4(final int n, final int m, final int updates, final WorkloadSink sink)
+    {
         requirePositive("W4 n", n);
         requirePositive("W4 m", m);
-        if (updates < 0 || updates > Byte.MAX_VALUE) {
+        if (updates < 0 || updates > Byte.MAX_VALUE)
+        {
             throw new IllegalArgumentException("W4 updates=" + updates + " out of range [0, " + Byte.MAX_VALUE + "]");
         }
         final double[] cdf = zipfCdf(m, W3_ZIPF_S);
@@ -380,24 +416,29 @@ public final class Workloads {
         long opsL = opsPerSide;
         long opsR = opsPerSide;
         long t = 0;
-        while (opsL + opsR > 0) {
+        while (opsL + opsR > 0)
+        {
             final int side = rng.nextDouble() < (double) opsL / (double) (opsL + opsR) ? WorkloadSink.LEFT : WorkloadSink.RIGHT;
             final UpsertSide s = sides[side];
             final boolean insert = rng.nextDouble() < (double) s.ins / (double) (s.ins + s.pend);
             final double v = rng.nextDouble();
-            if (insert) {
+            if (insert)
+            {
                 final int id = n - s.ins;
                 s.key[id] = zipfKey(cdf, v);
                 s.ts[id] = t;
                 sink.row(side, s.key[id], t, id);
                 t++;
                 s.ins--;
-                if (updates > 0) {
+                if (updates > 0)
+                {
                     s.left[id] = (byte) updates;
                     s.pool[s.poolSize++] = id;
                     s.pend += updates;
                 }
-            } else {
+            }
+            else
+            {
                 final int j = (int) (v * s.poolSize);
                 final int id = s.pool[j];
                 sink.change(side, WorkloadSink.UPDATE_BEFORE, s.key[id], s.ts[id], id);
@@ -405,13 +446,17 @@ public final class Workloads {
                 s.ts[id] = t + 1;
                 t += 2;
                 s.pend--;
-                if (--s.left[id] == 0) {
+                if (--s.left[id] == 0)
+                {
                     s.pool[j] = s.pool[--s.poolSize];
                 }
             }
-            if (side == WorkloadSink.LEFT) {
+            if (side == WorkloadSink.LEFT)
+            {
                 opsL--;
-            } else {
+            }
+            else
+            {
                 opsR--;
             }
         }
@@ -441,17 +486,21 @@ public final class Workloads {
      * @param every ms (positions) between two rate updates, at least 1
      * @param sink  receives the events; must take changelog rows ({@link WorkloadSink#change})
      */
-    public static void w5(final int n, final int every, final WorkloadSink sink) {
+    public static void w5(final int n, final int every, final WorkloadSink sink)
+    {
         requirePositive("W5 n", n);
         requirePositive("W5 rateEveryMs", every);
         final double[] cdf = zipfCdf(W5_CURRENCIES, W3_ZIPF_S);
         final SplitMix64 rng = new SplitMix64(W5_SEED);
         final W5Merger m = new W5Merger(sink);
-        for (int c = 1; c <= W5_CURRENCIES; c++) {
+        for (int c = 1; c <= W5_CURRENCIES; c++)
+        {
             m.emit(WorkloadSink.RIGHT, WorkloadSink.INSERT, c, 0, c - 1);
         }
-        for (int i = 0; i < n; i++) {
-            if (i % every == 0) {
+        for (int i = 0; i < n; i++)
+        {
+            if (i % every == 0)
+            {
                 final long c = 1 + (long) (rng.nextDouble() * W5_CURRENCIES);
                 final long d = (long) (rng.nextDouble() * (W5_MAX_DELAY_MS + 1));
                 m.emit(WorkloadSink.RIGHT, WorkloadSink.UPDATE_AFTER, c, Math.max(0, i - d), W5_CURRENCIES + i / every);
@@ -464,28 +513,37 @@ public final class Workloads {
     }
 
     /** Counts W5 events and applies W1's watermark rule (every 1000 events, max ts seen - 5000). */
-    private static final class W5Merger {
+    private static final class W5Merger
+    {
         private final WorkloadSink sink;
         private long events;
         private long maxTs = Long.MIN_VALUE;
         private long lastWatermark = Long.MIN_VALUE;
 
-        W5Merger(final WorkloadSink sink) {
+        W5Merger(final WorkloadSink sink)
+        {
             this.sink = sink;
         }
 
-        void emit(final int side, final byte kind, final long key, final long ts, final long f1) {
-            if (kind == WorkloadSink.INSERT) {
+        void emit(final int side, final byte kind, final long key, final long ts, final long f1)
+        {
+            if (kind == WorkloadSink.INSERT)
+            {
                 sink.row(side, key, ts, f1);
-            } else {
+            }
+            else
+            {
                 sink.change(side, kind, key, ts, f1);
             }
-            if (ts > maxTs) {
+            if (ts > maxTs)
+            {
                 maxTs = ts;
             }
-            if (++events % W1_WATERMARK_EVERY == 0) {
+            if (++events % W1_WATERMARK_EVERY == 0)
+            {
                 final long w = maxTs - W1_WATERMARK_LAG_MS;
-                if (w > lastWatermark) {
+                if (w > lastWatermark)
+                {
                     lastWatermark = w;
                     sink.watermark(w);
                 }
@@ -494,7 +552,8 @@ public final class Workloads {
     }
 
     /** One side of W4 while it is generated: the current version of every id and the ids with updates left. */
-    private static final class UpsertSide {
+    private static final class UpsertSide
+    {
         final long[] key;
         final long[] ts;
         final byte[] left;
@@ -503,7 +562,8 @@ public final class Workloads {
         int ins;
         long pend;
 
-        UpsertSide(final int n) {
+        UpsertSide(final int n)
+        {
             key = new long[n];
             ts = new long[n];
             left = new byte[n];
@@ -520,15 +580,18 @@ public final class Workloads {
      * @param s exponent
      * @return {@code cdf} with {@code cdf[k]} for k = 1 .. m at index k (index 0 unused, 0.0)
      */
-    public static double[] zipfCdf(final int m, final double s) {
+    public static double[] zipfCdf(final int m, final double s)
+    {
         final double[] cdf = new double[m + 1];
         double sum = 0.0;
-        for (int i = 1; i <= m; i++) {
+        for (int i = 1; i <= m; i++)
+        {
             sum += Math.pow(i, -s);
             cdf[i] = sum;
         }
         final double h = sum;
-        for (int i = 1; i <= m; i++) {
+        for (int i = 1; i <= m; i++)
+        {
             cdf[i] = cdf[i] / h;
         }
         return cdf;
@@ -541,40 +604,53 @@ public final class Workloads {
      * @param v   a uniform draw in [0, 1)
      * @return the key
      */
-    public static long zipfKey(final double[] cdf, final double v) {
+    public static long zipfKey(final double[] cdf, final double v)
+    {
         final int m = cdf.length - 1;
         int lo = 1;
         int hi = m;
         // invariant: answer in [lo, hi]; hi = m also covers "none"
-        while (lo < hi) {
+        while (lo < hi)
+        {
             final int mid = (lo + hi) >>> 1;
-            if (v < cdf[mid]) {
+            if (v < cdf[mid])
+            {
                 hi = mid;
-            } else {
+            }
+            else
+            {
                 lo = mid + 1;
             }
         }
         return lo;
     }
 
-    private static void requirePositive(final String what, final int value) {
-        if (value < 1) {
+    private static void requirePositive(final String what, final int value)
+    {
+        if (value < 1)
+        {
             throw new IllegalArgumentException(what + "=" + value + " out of range [1, " + Integer.MAX_VALUE + "]");
         }
     }
 
-    private static int intProp(final Properties props, final String name, final int defaultValue) {
+    private static int intProp(final Properties props, final String name, final int defaultValue)
+    {
         final String s = props.getProperty(name);
-        if (s == null || s.isBlank()) {
+        if (s == null || s.isBlank())
+        {
             return defaultValue;
         }
         final int v;
-        try {
+        try
+        {
             v = Integer.parseInt(s.trim().replace("_", "").replace(",", ""));
-        } catch (final NumberFormatException e) {
+        }
+        catch (final NumberFormatException e)
+        {
             throw new IllegalArgumentException("-D" + name + "=" + s + " is not an integer in [1, " + Integer.MAX_VALUE + "]", e);
         }
-        if (v < 1) {
+        if (v < 1)
+        {
             throw new IllegalArgumentException("-D" + name + "=" + s + " out of range [1, " + Integer.MAX_VALUE + "]");
         }
         return v;

@@ -19,40 +19,49 @@ import java.util.regex.Pattern;
  * where the files are, only on their writes passing the seam and on the manifest's name. Without the property
  * the child is {@code junction} itself.
  */
-public final class KillHookMain {
+public final class KillHookMain
+{
     /** The start of the line on stderr when a write is held: the test kills the JVM on it. */
     public static final String BLOCKED = "kill-hook: holding the checkpoint write of ";
     /** The property naming the write to hold. */
     public static final String BLOCK_PROP_NAME = "junction.killtest.block";
 
-    private KillHookMain() {
+    private KillHookMain()
+    {
     }
 
     /**
      * @param args {@code junction}'s.
      */
-    public static void main(final String[] args) {
+    public static void main(final String[] args)
+    {
         final String block = System.getProperty(BLOCK_PROP_NAME);
-        if (block != null) {
+        if (block != null)
+        {
             final String[] parts = block.split(":");
             final Pattern name = Pattern.compile(parts[0]);
             final int manifestsBefore = Integer.parseInt(parts[1]);
             final int nth = Integer.parseInt(parts[2]);
             final int[] manifests = new int[1];
             final int[] seen = new int[1];
-            CheckpointStore.writeFault = file -> {
+            CheckpointStore.writeFault = file ->
+            {
                 final String fileName = file.getFileName().toString();
                 final boolean hold;
-                synchronized (seen) {
+                synchronized (seen)
+                {
                     hold = manifests[0] >= manifestsBefore && name.matcher(fileName).matches() && ++seen[0] == nth;
-                    if (fileName.startsWith(CheckpointStore.MANIFEST)) {
+                    if (fileName.startsWith(CheckpointStore.MANIFEST))
+                    {
                         manifests[0]++;
                     }
                 }
-                if (hold) {
+                if (hold)
+                {
                     System.err.println(BLOCKED + file);
                     System.err.flush();
-                    while (true) {
+                    while (true)
+                    {
                         LockSupport.park(); // until the SIGKILL
                     }
                 }

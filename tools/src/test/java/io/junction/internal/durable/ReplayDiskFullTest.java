@@ -25,31 +25,37 @@ import picocli.CommandLine;
  * is room again, {@code --resume} restores the checkpoint before and completes.
  */
 @Timeout(120)
-class ReplayDiskFullTest {
+class ReplayDiskFullTest
+{
     private static final String ENOSPC = "No space left on device";
 
     @TempDir
     Path tmp;
 
     @AfterEach
-    void noFault() {
+    void noFault()
+    {
         CheckpointStore.writeFault = null;
     }
 
     @Test
-    void aFullDiskDuringACheckpointIsExit4NamingTheFile() throws IOException {
+    void aFullDiskDuringACheckpointIsExit4NamingTheFile() throws IOException
+    {
         final Path spec = tmp.resolve("regular.join.json");
         final Path events = tmp.resolve("regular.events.jsonl");
         Files.writeString(spec, "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final List<String> lines = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 400; i++)
+        {
             lines.add("{\"side\":\"" + (i % 2 == 0 ? "left" : "right") + "\",\"row\":{\"k\":" + (i % 17) + ",\"id\":" + i + "}}");
         }
         Files.write(events, lines);
         final Path state = tmp.resolve("state");
         // room for the first checkpoint (id 0, at step 99), none from the second one on
-        CheckpointStore.writeFault = file -> {
-            if (!file.getParent().getFileName().toString().equals(String.format("chk-%019d", 0))) {
+        CheckpointStore.writeFault = file ->
+        {
+            if (!file.getParent().getFileName().toString().equals(String.format("chk-%019d", 0)))
+            {
                 throw new IOException(ENOSPC);
             }
         };
@@ -70,18 +76,21 @@ class ReplayDiskFullTest {
     }
 
     @Test
-    void aFullDiskAtTheCleanCloseIsExit4NamingTheFile() throws IOException {
+    void aFullDiskAtTheCleanCloseIsExit4NamingTheFile() throws IOException
+    {
         final Path spec = tmp.resolve("regular.join.json");
         final Path events = tmp.resolve("regular.events.jsonl");
         Files.writeString(spec, "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final List<String> lines = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 50; i++)
+        {
             lines.add("{\"side\":\"" + (i % 2 == 0 ? "left" : "right") + "\",\"row\":{\"k\":" + (i % 7) + ",\"id\":" + i + "}}");
         }
         Files.write(events, lines);
         final Path state = tmp.resolve("state");
         // --checkpoint-every 100 on 50 steps: the clean close is the only checkpoint, and the disk is full
-        CheckpointStore.writeFault = file -> {
+        CheckpointStore.writeFault = file ->
+        {
             throw new IOException(ENOSPC);
         };
         final StringWriter err = new StringWriter();
@@ -98,7 +107,8 @@ class ReplayDiskFullTest {
         assertEquals(0, replay(again, spec, events, state, "--resume"), again.toString());
     }
 
-    private static int replay(final StringWriter err, final Path spec, final Path events, final Path state, final String... more) {
+    private static int replay(final StringWriter err, final Path spec, final Path events, final Path state, final String... more)
+    {
         final List<String> args = new ArrayList<>(List.of("replay", spec.toString(), events.toString(), "--partitions", "2",
             "--state", state.toString(), "--checkpoint-every", "100", "--out", state.resolveSibling("out.jsonl").toString(),
             "--dead-letter", state.resolveSibling("dead.jsonl").toString()));

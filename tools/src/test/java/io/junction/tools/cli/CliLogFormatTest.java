@@ -30,9 +30,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.time.Instant;
 
 /** The command line logs in one format: the engine's System.Logger records, one line each. */
-class CliLogFormatTest {
+class CliLogFormatTest
+{
     private static final Pattern LINE = Pattern.compile(
         "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d) (ERROR|WARN|INFO|DEBUG|TRACE) \\S+ - .*");
 
@@ -43,22 +45,27 @@ class CliLogFormatTest {
     private Handler[] saved;
 
     @BeforeEach
-    void save() {
+    void save()
+    {
         saved = root.getHandlers();
     }
 
     @AfterEach
-    void restore() {
-        for (final Handler handler : root.getHandlers()) {
+    void restore()
+    {
+        for (final Handler handler : root.getHandlers())
+        {
             root.removeHandler(handler);
         }
-        for (final Handler handler : saved) {
+        for (final Handler handler : saved)
+        {
             root.addHandler(handler);
         }
     }
 
     @Test
-    void theEntryPointInstallsTheFormatAndAnEngineWarningPrintsInIt() throws Exception {
+    void theEntryPointInstallsTheFormatAndAnEngineWarningPrintsInIt() throws Exception
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"),
@@ -76,10 +83,12 @@ class CliLogFormatTest {
         final JoinSpec join = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER).schemas(schema, schema)
             .leftKey("k").rightKey("k").build();
         try (JoinEngine engine = JoinEngine.builder(join)
-            .resultHandler((kind, left, right, ts, step) -> {
+            .resultHandler((kind, left, right, ts, step) ->
+            {
                 throw new IllegalStateException("handler\nfailed");
             })
-            .start()) {
+            .start())
+        {
             final Publisher publisher = engine.publisher();
             publisher.publish(Side.LEFT, ChangeKind.INSERT, Row.of("k", 1L), 1, 1);
             publisher.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("k", 1L), 2, 2);
@@ -87,7 +96,8 @@ class CliLogFormatTest {
         }
         final List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
         assertTrue(!lines.isEmpty(), "the engine logged its handler error");
-        for (final String line : lines) {
+        for (final String line : lines)
+        {
             assertTrue(LINE.matcher(line).matches(), line);
         }
         final String first = lines.get(0);
@@ -96,11 +106,12 @@ class CliLogFormatTest {
     }
 
     @Test
-    void recordsFormatAsOneLineWithSlf4jLevelNames() {
+    void recordsFormatAsOneLineWithSlf4jLevelNames()
+    {
         final CliLogFormat format = new CliLogFormat(ZoneId.of("UTC"));
         final LogRecord record = new LogRecord(Level.WARNING, "junction: close returns");
         record.setLoggerName("io.junction.runtime");
-        record.setInstant(java.time.Instant.parse("2026-12-01T10:30:00.123Z"));
+        record.setInstant(Instant.parse("2026-12-01T10:30:00.123Z"));
         assertEquals("2026-12-01T10:30:00.123Z WARN io.junction.runtime - junction: close returns" + System.lineSeparator(),
             format.format(record));
         record.setLevel(Level.SEVERE);

@@ -25,21 +25,24 @@ import picocli.CommandLine;
  * whole usage; a failed command prints one line without Java exception names or stack traces; a file
  * that is not an .hlog is an error, not a table of zeros; the subcommand list names kafka.
  */
-class CliMannersTest {
+class CliMannersTest
+{
     @TempDir
     Path tmp;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
-    private void assertNoJavaNames() {
+    private void assertNoJavaNames()
+    {
         final String text = err.toString();
         assertFalse(text.matches("(?s).*\\b(java|javax|picocli|io\\.junction)\\.[a-z.]*[A-Z]\\w*(Exception|Error)\\b.*"), text);
         assertFalse(text.contains("\tat "), "no stack trace: " + text);
@@ -47,7 +50,8 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldPrintTheMessageAndTryHelpForAnOptionError() {
+    void shouldPrintTheMessageAndTryHelpForAnOptionError()
+    {
         assertEquals(2, run("replay", "--partitions", "x", "a", "b"));
         final String text = err.toString();
         assertTrue(text.startsWith("junction replay: "), text);
@@ -59,14 +63,16 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldSuggestForAnUnknownSubcommandOrOption() {
+    void shouldSuggestForAnUnknownSubcommandOrOption()
+    {
         assertEquals(2, run("replya"));
         assertTrue(err.toString().contains("try 'junction --help'"), err.toString());
         assertFalse(err.toString().contains("Usage:"), err.toString());
     }
 
     @Test
-    void shouldReportAMissingHlogWithoutAnExceptionName() {
+    void shouldReportAMissingHlogWithoutAnExceptionName()
+    {
         assertEquals(1, run("report", tmp.resolve("nope.hlog").toString()));
         assertTrue(err.toString().startsWith("junction report: no such file: "), err.toString());
         assertEquals("", out.toString(), "no table");
@@ -74,7 +80,8 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldRefuseAFileThatIsNotAnHlog() throws IOException {
+    void shouldRefuseAFileThatIsNotAnHlog() throws IOException
+    {
         final Path text = Files.writeString(tmp.resolve("notes.txt"), "these are not latencies\n1 2 3\n");
         assertEquals(1, run("report", text.toString()));
         assertTrue(err.toString().contains("is not an HdrHistogram interval log") ||
@@ -84,7 +91,8 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldReportAMissingReplayInputWithoutAnExceptionName() throws IOException {
+    void shouldReportAMissingReplayInputWithoutAnExceptionName() throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         assertEquals(1, run("replay", spec.toString(), tmp.resolve("missing.events.jsonl").toString()));
@@ -93,7 +101,8 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldListKafkaAmongTheSubcommands() {
+    void shouldListKafkaAmongTheSubcommands()
+    {
         assertEquals(2, run());
         assertTrue(err.toString().contains("kafka"), err.toString());
         assertEquals(0, run("--help"));
@@ -101,13 +110,16 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldWriteTheHgrmAndJsonOfAReport() throws IOException {
+    void shouldWriteTheHgrmAndJsonOfAReport() throws IOException
+    {
         final Histogram histogram = new Histogram(3);
-        for (long v = 1; v <= 1000; v++) {
+        for (long v = 1; v <= 1000; v++)
+        {
             histogram.recordValue(v * 1000); // 1..1000 us, in ns
         }
         final Path log = tmp.resolve("run.hlog");
-        try (PrintStream out = new PrintStream(log.toFile(), StandardCharsets.UTF_8)) {
+        try (PrintStream out = new PrintStream(log.toFile(), StandardCharsets.UTF_8))
+        {
             final HistogramLogWriter writer = new HistogramLogWriter(out);
             writer.outputLogFormatVersion();
             writer.outputIntervalHistogram(histogram);
@@ -126,7 +138,8 @@ class CliMannersTest {
     }
 
     @Test
-    void shouldWriteTheHgrmAndJsonOfALoadgenRun() throws IOException {
+    void shouldWriteTheHgrmAndJsonOfALoadgenRun() throws IOException
+    {
         final Path hgrm = tmp.resolve("load.hgrm");
         final Path json = tmp.resolve("load.json");
         assertEquals(0, run("loadgen", "--workload", "W1", "--events", "5000", "--warmup", "0", "--quiet",

@@ -22,27 +22,31 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The command line in-process: help, replay's exit codes and files, and the demo's mechanics. */
-class JunctionCliTest {
+class JunctionCliTest
+{
     @TempDir
     Path tmp;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
-    private static Path cases() {
+    private static Path cases()
+    {
         final String configured = System.getProperty("junction.cases.dir");
         return configured != null ? Paths.get(configured) : Paths.get("..", "conformance", "cases");
     }
 
     @Test
-    void helpListsTheCommands() {
+    void helpListsTheCommands()
+    {
         assertEquals(0, run("--help"));
         assertTrue(out.toString().contains("replay"), out.toString());
         assertTrue(out.toString().contains("demo"), out.toString());
@@ -51,7 +55,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void loadgenRefusesAUniqueKeyOnAnIntervalJoinBeforeGenerating() {
+    void loadgenRefusesAUniqueKeyOnAnIntervalJoinBeforeGenerating()
+    {
         assertEquals(2, run("loadgen", "--workload", "W1", "--unique-key", "--no-floor", "--quiet"));
         assertTrue(err.toString().contains("--unique-key is for the regular joins"), err.toString());
         assertEquals(0, run("loadgen", "--help"));
@@ -59,7 +64,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void replaysACaseIntoFiles() throws IOException {
+    void replaysACaseIntoFiles() throws IOException
+    {
         final String name = "show_click_regular_left";
         final Path results = tmp.resolve("out.jsonl");
         final Path deadLetters = tmp.resolve("dead.jsonl");
@@ -74,7 +80,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void writesToStdoutAndStderrByDefault() throws IOException {
+    void writesToStdoutAndStderrByDefault() throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"),
@@ -85,15 +92,18 @@ class JunctionCliTest {
     }
 
     @Test
-    void replayStatsPrintsEachPartitionsCountersAndHotKeysToStderr() throws IOException {
+    void replayStatsPrintsEachPartitionsCountersAndHotKeysToStderr() throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final StringBuilder events = new StringBuilder();
-        for (int i = 0; i < 10; i++) {
+        for (int i = 0; i < 10; i++)
+        {
             events.append("{\"side\":\"left\",\"row\":{\"k\":\"hot\",\"v\":").append(i).append("}}\n");
         }
         events.append("{\"side\":\"left\",\"row\":{\"k\":\"cold\"}}\n");
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3; i++)
+        {
             events.append("{\"side\":\"right\",\"row\":{\"k\":\"hot\",\"w\":").append(i).append("}}\n");
         }
         final Path log = Files.writeString(tmp.resolve("e.events.jsonl"), events.toString());
@@ -109,7 +119,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void exitCodesSayWhatWentWrong() throws IOException {
+    void exitCodesSayWhatWentWrong() throws IOException
+    {
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
         final Path badSpec = Files.writeString(tmp.resolve("bad.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\",\"j\"]}");
@@ -129,7 +140,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void refusesOutAndDeadLetterNamingOneFile() throws IOException {
+    void refusesOutAndDeadLetterNamingOneFile() throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "{\"side\":\"left\",\"row\":{\"k\":1}}\n");
@@ -154,14 +166,16 @@ class JunctionCliTest {
     }
 
     @Test
-    void rejectsHostileSpecsAndOptionsWithExitTwoAndNoStackTrace() throws IOException {
+    void rejectsHostileSpecsAndOptionsWithExitTwoAndNoStackTrace() throws IOException
+    {
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path nested = Files.writeString(tmp.resolve("nested.join.json"), "[".repeat(10_000) + "]".repeat(10_000));
         final StringBuilder filters = new StringBuilder(
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftFilter\":[");
-        for (int i = 0; i < 5_000; i++) {
+        for (int i = 0; i < 5_000; i++)
+        {
             filters.append(i == 0 ? "" : ",").append("{\"field\":\"f").append(i).append("\",\"op\":\"==\",\"value\":1}");
         }
         final Path wide = Files.writeString(tmp.resolve("wide.join.json"), filters.append("]}"));
@@ -175,7 +189,8 @@ class JunctionCliTest {
             {"replay", spec.toString(), events.toString(), "--partitions", "100000"},
             {"replay", spec.toString(), events.toString(), "--slot-capacity", "1000000"},
         };
-        for (final String[] args : runs) {
+        for (final String[] args : runs)
+        {
             err.getBuffer().setLength(0);
             assertEquals(ReplayCommand.EXIT_SPEC, run(args), String.join(" ", args) + "\n" + err);
             assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
@@ -184,7 +199,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void demoRunsTheRegularJoinVariant() {
+    void demoRunsTheRegularJoinVariant()
+    {
         final Path dir = tmp.resolve("regular");
         assertEquals(0, run("demo", "--join", "regular", "--impressions", "5000", "--partitions", "2", "--out", dir.toString()),
             out + "\n" + err);
@@ -195,7 +211,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void demoRunsTheIntervalJoinInTwoPhasesAndWritesItsPlot() throws IOException {
+    void demoRunsTheIntervalJoinInTwoPhasesAndWritesItsPlot() throws IOException
+    {
         final Path dir = tmp.resolve("demo");
         assertEquals(0, run("demo", "--impressions", "5000", "--partitions", "2", "--out", dir.toString(), "--rate", "50000"),
             out + "\n" + err);
@@ -217,7 +234,8 @@ class JunctionCliTest {
     }
 
     @Test
-    void demoRefusesANonPositiveLatencyPhase() {
+    void demoRefusesANonPositiveLatencyPhase()
+    {
         assertEquals(2, run("demo", "--latency-seconds", "0"));
         assertTrue(err.toString().contains("latency seconds"), err.toString());
     }

@@ -14,8 +14,10 @@ import picocli.CommandLine;
  * through the runtime, and exit 0 only when the output rows are W6's counting model's (1 on a mismatch); a bad
  * {@code --asof-emit} is refused with 2.
  */
-class LoadgenW6Test {
-    private int run(final String... args) {
+class LoadgenW6Test
+{
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(new StringWriter(), true));
@@ -23,7 +25,8 @@ class LoadgenW6Test {
     }
 
     @Test
-    void runsW6InBothModesWithTheModelsOutputRows() {
+    void runsW6InBothModesWithTheModelsOutputRows()
+    {
         assertEquals(0, run("loadgen", "--workload", "W6", "--events", "12000", "--direct", "--asof-emit", "eager", "--quiet"));
         assertEquals(0, run("loadgen", "--workload", "W6", "--events", "12000", "--type", "inner", "--no-floor", "--quiet"));
         assertEquals(0, run("loadgen", "--workload", "W6", "--events", "12000", "--asof-emit", "eager", "--rate", "50000",
@@ -31,7 +34,8 @@ class LoadgenW6Test {
     }
 
     @Test
-    void refusesAnUnknownEmissionMode() {
+    void refusesAnUnknownEmissionMode()
+    {
         assertEquals(2, run("loadgen", "--workload", "W6", "--events", "600", "--asof-emit", "sometimes", "--no-floor", "--quiet"));
         assertTrue(JunctionCli.commandLine().getSubcommands().get("loadgen").getUsageMessage().contains("--asof-emit"));
     }

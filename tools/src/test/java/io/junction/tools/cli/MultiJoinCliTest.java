@@ -18,26 +18,30 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code junction replay} of a multi-way join (SPEC 2.6): the worked case through the command line, and a rejected spec. */
-class MultiJoinCliTest {
+class MultiJoinCliTest
+{
     @TempDir
     Path tmp;
 
     private final StringWriter err = new StringWriter();
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
-    private static Path cases() {
+    private static Path cases()
+    {
         final String configured = System.getProperty("junction.cases.dir");
         return configured != null ? Paths.get(configured) : Paths.get("..", "conformance", "cases");
     }
 
     @Test
-    void theWorkedCaseReplaysThroughTheCommandLine() throws IOException {
+    void theWorkedCaseReplaysThroughTheCommandLine() throws IOException
+    {
         final String name = "multi_orders_payments_shipments";
         final Path out = tmp.resolve("out.jsonl");
         final Path dead = tmp.resolve("dead.jsonl");
@@ -55,7 +59,8 @@ class MultiJoinCliTest {
     }
 
     @Test
-    void aRejectedMultiSpecExitsTwoNamingTheField() throws IOException {
+    void aRejectedMultiSpecExitsTwoNamingTheField() throws IOException
+    {
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), "");
         final Path spec = Files.writeString(tmp.resolve("bad.join.json"), "{\"join\":\"multi\",\"inputs\":[" +
             "{\"name\":\"a\",\"key\":[\"k\"]},{\"name\":\"b\",\"key\":[\"k\"],\"type\":\"left\",\"colour\":1}]}");

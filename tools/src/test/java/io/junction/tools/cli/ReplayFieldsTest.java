@@ -17,6 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import io.junction.api.JoinSpec;
 
 /**
  * No silent wrong result from a misspelt field in replay (issue 19, point 2): a spec field no row carries
@@ -24,7 +25,8 @@ import picocli.CommandLine;
  * {@code --fields} declares the rows (typed); every run ends with a one-line summary; dead-letter lines
  * carry a machine-readable {@code "code"} beside the free-text {@code "reason"}.
  */
-class ReplayFieldsTest {
+class ReplayFieldsTest
+{
     @TempDir
     Path tmp;
 
@@ -38,30 +40,35 @@ class ReplayFieldsTest {
         "not json",
         "{\"watermark\":10}") + "\n";
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
-    private String[] files(final String leftKey) throws IOException {
+    private String[] files(final String leftKey) throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"" + leftKey + "\"],\"rightKey\":[\"log_id\"]}");
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), EVENTS);
         return new String[] {spec.toString(), events.toString()};
     }
 
-    private List<String> errLines() {
+    private List<String> errLines()
+    {
         return List.of(err.toString().split("\n"));
     }
 
-    private static String lastLine(final List<String> lines) {
+    private static String lastLine(final List<String> lines)
+    {
         return lines.get(lines.size() - 1);
     }
 
     @Test
-    void shouldWarnAndExit5WhenNoRowCarriesASpecField() throws IOException {
+    void shouldWarnAndExit5WhenNoRowCarriesASpecField() throws IOException
+    {
         final String[] files = files("logid");
         assertEquals(ReplayCommand.EXIT_FIELDS_NOT_CARRIED, run("replay", files[0], files[1], "--partitions", "1"), err.toString());
         final String warning = lastLine(errLines());
@@ -71,7 +78,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldRefuseUpFrontWithStrict() throws IOException {
+    void shouldRefuseUpFrontWithStrict() throws IOException
+    {
         final String[] files = files("logid");
         assertEquals(ReplayCommand.EXIT_FIELDS_NOT_CARRIED, run("replay", files[0], files[1], "--strict"));
         assertTrue(err.toString().contains("refused (--strict)") && err.toString().contains("[logid]"), err.toString());
@@ -79,7 +87,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldExit0AndPrintTheSummaryWhenEveryFieldIsCarried() throws IOException {
+    void shouldExit0AndPrintTheSummaryWhenEveryFieldIsCarried() throws IOException
+    {
         final String[] files = files("log_id");
         assertEquals(0, run("replay", files[0], files[1], "--strict"), err.toString());
         final List<String> lines = errLines();
@@ -90,13 +99,15 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldDeclareTypedRowsWithFields() throws IOException {
+    void shouldDeclareTypedRowsWithFields() throws IOException
+    {
         final String[] files = files("log_id");
         final Path dead = tmp.resolve("dead.jsonl");
         assertEquals(0, run("replay", files[0], files[1], "--fields", "log_id:string!,v:long,w", "--dead-letter", dead.toString()),
             err.toString());
         final List<String> codes = new ArrayList<>();
-        for (final String line : Files.readAllLines(dead)) {
+        for (final String line : Files.readAllLines(dead))
+        {
             codes.add(RowJson.mapper().readTree(line).get("code").textValue());
         }
         assertEquals(List.of("schema_mismatch", "bad_input"), codes, "the string v of step 2 is refused, never joined");
@@ -105,7 +116,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldRejectASpecFieldThatFieldsDoesNotDeclare() throws IOException {
+    void shouldRejectASpecFieldThatFieldsDoesNotDeclare() throws IOException
+    {
         final String[] files = files("logid");
         assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1], "--fields", "log_id,v,w"));
         assertTrue(err.toString().contains("logid"), err.toString());
@@ -115,7 +127,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldCodeARowFieldThatFieldsDoesNotDeclareAsASchemaMismatch() throws IOException {
+    void shouldCodeARowFieldThatFieldsDoesNotDeclareAsASchemaMismatch() throws IOException
+    {
         final String[] files = files("log_id");
         final Path dead = tmp.resolve("dead.jsonl");
         assertEquals(0, run("replay", files[0], files[1], "--fields", "log_id,v", "--dead-letter", dead.toString()), err.toString());
@@ -125,7 +138,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldPrintWhatTheReadmesReplayExampleSays() throws IOException {
+    void shouldPrintWhatTheReadmesReplayExampleSays() throws IOException
+    {
         final Path root = Path.of("..");
         final List<String> readme = Files.readAllLines(root.resolve("README.md"));
         final String command = "$ tools/bin/junction replay examples/replay/shows.join.json examples/replay/shows.events.jsonl";
@@ -133,10 +147,14 @@ class ReplayFieldsTest {
         assertTrue(line >= 0, "the README shows the command " + command);
         final List<String> stdout = new ArrayList<>();
         String summary = null;
-        for (line++; !readme.get(line).equals("```"); line++) {
-            if (readme.get(line).startsWith("junction replay: ")) {
+        for (line++; !readme.get(line).equals("```"); line++)
+        {
+            if (readme.get(line).startsWith("junction replay: "))
+            {
                 summary = readme.get(line);
-            } else {
+            }
+            else
+            {
                 stdout.add(readme.get(line));
             }
         }
@@ -146,7 +164,8 @@ class ReplayFieldsTest {
         assertEquals(summary, lastLine(errLines()), "the README's summary line");
     }
 
-    private String[] filesWithSchema(final String leftKey, final String schema) throws IOException {
+    private String[] filesWithSchema(final String leftKey, final String schema) throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("typed.join.json"),
             "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"" + leftKey + "\"],\"rightKey\":[\"log_id\"],"
                 + "\"schema\":" + schema + "}");
@@ -155,13 +174,15 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldDeclareTypedRowsWithTheSpecsSchema() throws IOException {
+    void shouldDeclareTypedRowsWithTheSpecsSchema() throws IOException
+    {
         final String[] files = filesWithSchema("log_id",
             "[{\"name\":\"log_id\",\"type\":\"string\",\"required\":true},{\"name\":\"v\",\"type\":\"long\"},{\"name\":\"w\"}]");
         final Path dead = tmp.resolve("dead.jsonl");
         assertEquals(0, run("replay", files[0], files[1], "--dead-letter", dead.toString()), err.toString());
         final List<String> codes = new ArrayList<>();
-        for (final String line : Files.readAllLines(dead)) {
+        for (final String line : Files.readAllLines(dead))
+        {
             codes.add(RowJson.mapper().readTree(line).get("code").textValue());
         }
         assertEquals(List.of("schema_mismatch", "bad_input"), codes, "the string v of step 2 is refused, as with --fields");
@@ -170,7 +191,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldCodeAMissingRequiredFieldAsASchemaMismatch() throws IOException {
+    void shouldCodeAMissingRequiredFieldAsASchemaMismatch() throws IOException
+    {
         final String[] files = filesWithSchema("log_id",
             "[{\"name\":\"log_id\"},{\"name\":\"v\",\"required\":true},{\"name\":\"w\"}]");
         final Path dead = tmp.resolve("dead.jsonl");
@@ -181,7 +203,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldRejectASpecFieldThatTheSpecsSchemaLacks() throws IOException {
+    void shouldRejectASpecFieldThatTheSpecsSchemaLacks() throws IOException
+    {
         final String[] files = filesWithSchema("logid", "[{\"name\":\"log_id\"},{\"name\":\"v\"},{\"name\":\"w\"}]");
         assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1]));
         assertTrue(err.toString().contains("schema: does not declare the spec's field 'logid'"), err.toString());
@@ -190,7 +213,8 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void shouldRefuseFieldsOrStrictBesideTheSpecsSchema() throws IOException {
+    void shouldRefuseFieldsOrStrictBesideTheSpecsSchema() throws IOException
+    {
         final String[] files = filesWithSchema("log_id", "[{\"name\":\"log_id\"}]");
         assertEquals(ReplayCommand.EXIT_SPEC, run("replay", files[0], files[1], "--fields", "log_id"));
         assertTrue(err.toString().contains("--fields: the spec's \"schema\" declares the rows already"), err.toString());
@@ -199,9 +223,10 @@ class ReplayFieldsTest {
     }
 
     @Test
-    void theKafkaRunnerTakesTheSpecsSchemaToo() throws IOException {
+    void theKafkaRunnerTakesTheSpecsSchemaToo() throws IOException
+    {
         final String[] files = filesWithSchema("log_id", "[{\"name\":\"log_id\",\"type\":\"string\"},{\"name\":\"v\"}]");
-        final io.junction.api.JoinSpec spec = KafkaCommand.spec(Path.of(files[0]), List.of());
+        final JoinSpec spec = KafkaCommand.spec(Path.of(files[0]), List.of());
         assertEquals("Schema[log_id:string, v]", spec.leftSchema().toString());
         assertEquals(null, KafkaCommand.spec(Path.of(files[0]), List.of("w")), "--fields beside the spec's schema is refused");
     }

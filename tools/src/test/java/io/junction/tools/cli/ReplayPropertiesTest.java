@@ -20,19 +20,23 @@ import picocli.CommandLine;
  * {@code junction replay} honours {@code -Djunction.*} options given in {@code JAVA_OPTS} (issue 20, item 12):
  * set properties replace the replay's defaults; unset ones leave them.
  */
-class ReplayPropertiesTest {
+class ReplayPropertiesTest
+{
     private static final String[] SET = {EngineConfig.CLOSE_TIMEOUT_PROP_NAME, EngineConfig.RING_SIZE_PROP_NAME,
         "junction.state.fullPolicy", "junction.state.maxBytes"};
 
     @AfterEach
-    void clear() {
-        for (final String name : SET) {
+    void clear()
+    {
+        for (final String name : SET)
+        {
             System.clearProperty(name);
         }
     }
 
     @Test
-    void setPropertiesReplaceTheReplayDefaults() {
+    void setPropertiesReplaceTheReplayDefaults()
+    {
         final EngineConfig defaults = ReplayCommand.withSystemProperties(Replay.config(1), 100);
         assertEquals(Replay.config(1).ringSize(), defaults.ringSize(), "nothing set: the replay's own ring size");
         System.setProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME, "1234");
@@ -46,7 +50,8 @@ class ReplayPropertiesTest {
     }
 
     @Test
-    void aBadValueIsRefusedNamingTheProperty() {
+    void aBadValueIsRefusedNamingTheProperty()
+    {
         System.setProperty(EngineConfig.CLOSE_TIMEOUT_PROP_NAME, "soon");
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> ReplayCommand.withSystemProperties(Replay.config(1), 100));
@@ -54,7 +59,8 @@ class ReplayPropertiesTest {
     }
 
     @Test
-    void ringsThatCannotFitTheJvmAreRefusedAtStartWithExit2() {
+    void ringsThatCannotFitTheJvmAreRefusedAtStartWithExit2()
+    {
         // 64 x 8192 x 65535 bytes is 32 GiB of direct memory: far above any test JVM's limit.
         System.setProperty(EngineConfig.RING_SIZE_PROP_NAME, "8192");
         final Path cases = Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));
@@ -70,7 +76,8 @@ class ReplayPropertiesTest {
     }
 
     @Test
-    void aStateCapBeyondPhysicalMemoryIsRefusedAtStartWithExit2() {
+    void aStateCapBeyondPhysicalMemoryIsRefusedAtStartWithExit2()
+    {
         // 64 partitions x 2^50 bytes: more than any machine has, so the engine refuses to start (issue 20, item 10).
         System.setProperty("junction.state.maxBytes", Long.toString(1L << 50));
         final Path cases = Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));

@@ -13,39 +13,45 @@ import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import java.util.Arrays;
 
 /**
  * A durable state that cannot be resumed as asked is a one-line message and exit 4 (issue 20, item 11),
  * never a stack trace and exit 1.
  */
-class ReplayStateErrorsTest {
+class ReplayStateErrorsTest
+{
     @TempDir
     Path tmp;
 
     private final StringWriter err = new StringWriter();
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
     }
 
-    private static Path cases() {
+    private static Path cases()
+    {
         return Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));
     }
 
-    private String[] replay(final Path state, final String... more) {
+    private String[] replay(final Path state, final String... more)
+    {
         final String[] base = {"replay", cases().resolve("regular_condition.join.json").toString(),
             cases().resolve("regular_condition.events.jsonl").toString(), "--partitions", "2", "--state", state.toString(),
             "--out", tmp.resolve("out.jsonl").toString(), "--dead-letter", tmp.resolve("dead.jsonl").toString()};
-        final String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
+        final String[] all = Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, all, base.length, more.length);
         return all;
     }
 
     @Test
-    void resumingWithAnotherMaxKeysIsExit4WithOneLine() {
+    void resumingWithAnotherMaxKeysIsExit4WithOneLine()
+    {
         final Path state = tmp.resolve("state");
         assertEquals(0, run(replay(state, "--max-keys", "64")), err.toString());
         err.getBuffer().setLength(0);
@@ -56,7 +62,8 @@ class ReplayStateErrorsTest {
     }
 
     @Test
-    void aMissingEngineFileIsExit4NamingIt() throws Exception {
+    void aMissingEngineFileIsExit4NamingIt() throws Exception
+    {
         final Path state = tmp.resolve("state");
         assertEquals(0, run(replay(state)), err.toString());
         Files.delete(state.resolve("engine").resolve("ENGINE"));

@@ -30,7 +30,8 @@ import picocli.CommandLine;
  * partitions and its output must be the block's lines: in step order, and within a step as a multiset of
  * JSON objects (SEMANTICS 1.3: the order within a step is not defined; field order does not matter).
  */
-class SemanticsExamplesTest {
+class SemanticsExamplesTest
+{
     private static final Pattern MARKER = Pattern.compile("<!-- replay-example (\\S+) (spec|events|output) -->");
     /** The examples the manual must keep (a marker lost in an edit fails here rather than testing less). */
     private static final List<String> EXPECTED = List.of("intro", "multi", "upsert");
@@ -38,23 +39,29 @@ class SemanticsExamplesTest {
     @TempDir
     Path tmp;
 
-    static Map<String, Map<String, List<String>>> examples(final List<String> lines) {
+    static Map<String, Map<String, List<String>>> examples(final List<String> lines)
+    {
         final Map<String, Map<String, List<String>>> examples = new TreeMap<>();
-        for (int i = 0; i < lines.size(); i++) {
+        for (int i = 0; i < lines.size(); i++)
+        {
             final Matcher m = MARKER.matcher(lines.get(i).trim());
-            if (!m.matches()) {
+            if (!m.matches())
+            {
                 continue;
             }
             int open = i + 1;
-            while (open < lines.size() && lines.get(open).isBlank()) {
+            while (open < lines.size() && lines.get(open).isBlank())
+            {
                 open++;
             }
-            if (open == lines.size() || !lines.get(open).startsWith("```")) {
+            if (open == lines.size() || !lines.get(open).startsWith("```"))
+            {
                 fail("SEMANTICS.md:" + (i + 1) + ": " + m.group() + " is not followed by a fenced block");
             }
             final List<String> block = new ArrayList<>();
             int line = open + 1;
-            for (; line < lines.size() && !lines.get(line).startsWith("```"); line++) {
+            for (; line < lines.size() && !lines.get(line).startsWith("```"); line++)
+            {
                 block.add(lines.get(line));
             }
             examples.computeIfAbsent(m.group(1), k -> new TreeMap<>()).put(m.group(2), block);
@@ -64,17 +71,20 @@ class SemanticsExamplesTest {
     }
 
     @Test
-    void everyReplayExampleOfTheManualPrintsWhatTheManualShows() throws IOException {
+    void everyReplayExampleOfTheManualPrintsWhatTheManualShows() throws IOException
+    {
         final List<String> manual = Files.readAllLines(Path.of("..", "docs", "SEMANTICS.md"), StandardCharsets.UTF_8);
         final Map<String, Map<String, List<String>>> examples = examples(manual);
         assertEquals(EXPECTED, new ArrayList<>(examples.keySet()), "the manual's replay examples");
-        for (final Map.Entry<String, Map<String, List<String>>> example : examples.entrySet()) {
+        for (final Map.Entry<String, Map<String, List<String>>> example : examples.entrySet())
+        {
             final String name = example.getKey();
             final Map<String, List<String>> parts = example.getValue();
             assertEquals(List.of("events", "output", "spec"), new ArrayList<>(parts.keySet()), name + ": spec, events and output");
             final Path spec = Files.write(tmp.resolve(name + ".join.json"), parts.get("spec"), StandardCharsets.UTF_8);
             final Path events = Files.write(tmp.resolve(name + ".events.jsonl"), parts.get("events"), StandardCharsets.UTF_8);
-            for (final String partitions : new String[] {"1", "3"}) {
+            for (final String partitions : new String[] {"1", "3"})
+            {
                 final StringWriter out = new StringWriter();
                 final StringWriter err = new StringWriter();
                 final CommandLine cli = JunctionCli.commandLine();
@@ -88,31 +98,38 @@ class SemanticsExamplesTest {
         }
     }
 
-    private static void assertSameOutput(final String what, final List<String> shown, final List<String> actual) throws IOException {
+    private static void assertSameOutput(final String what, final List<String> shown, final List<String> actual) throws IOException
+    {
         final List<JsonNode> expected = parse(shown);
         final List<JsonNode> got = parse(actual);
         final String message = what + ": the manual shows\n" + String.join("\n", shown) + "\nthe replay printed\n"
             + String.join("\n", actual);
         assertEquals(expected.size(), got.size(), message);
         int from = 0;
-        while (from < expected.size()) {
+        while (from < expected.size())
+        {
             final long step = expected.get(from).get("step").asLong();
             int to = from;
-            while (to < expected.size() && expected.get(to).get("step").asLong() == step) {
+            while (to < expected.size() && expected.get(to).get("step").asLong() == step)
+            {
                 to++;
             }
             final List<JsonNode> remaining = new ArrayList<>(got.subList(from, to));
-            for (final JsonNode line : expected.subList(from, to)) {
+            for (final JsonNode line : expected.subList(from, to))
+            {
                 assertTrue(remaining.remove(line), message);
             }
             from = to;
         }
     }
 
-    private static List<JsonNode> parse(final List<String> lines) throws IOException {
+    private static List<JsonNode> parse(final List<String> lines) throws IOException
+    {
         final List<JsonNode> nodes = new ArrayList<>();
-        for (final String line : lines) {
-            if (!line.isBlank()) {
+        for (final String line : lines)
+        {
+            if (!line.isBlank())
+            {
                 nodes.add(RowJson.mapper().readTree(line));
             }
         }

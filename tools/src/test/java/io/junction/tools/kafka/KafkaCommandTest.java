@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code junction kafka}'s refusals and errors, without a broker: each exits with its code and says why. */
-final class KafkaCommandTest {
+final class KafkaCommandTest
+{
     private static final String SPEC = "{\"join\":\"interval\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
         "\"interval\":{\"lower\":0,\"upper\":10}}";
 
@@ -27,34 +28,43 @@ final class KafkaCommandTest {
     /** Runs the command line in-process and returns its exit code; what it printed on stderr is in {@code err}. */
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    private int run(final String... args) {
+    private int run(final String... args)
+    {
         final PrintStream saved = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
+        try
+        {
             return JunctionCli.commandLine().execute(args);
-        } finally {
+        }
+        finally
+        {
             System.setErr(saved);
         }
     }
 
-    private String err() {
+    private String err()
+    {
         return err.toString(StandardCharsets.UTF_8);
     }
 
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
+    private static int closedPort() throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
             return socket.getLocalPort();
         }
     }
 
     @Test
-    void withoutASubcommandItSaysWhichThereAre() {
+    void withoutASubcommandItSaysWhichThereAre()
+    {
         assertEquals(2, run("kafka"));
         assertTrue(err().contains("join, produce or bench"), err());
     }
 
     @Test
-    void anUnknownFormatIsRefusedBeforeAnythingConnects() throws IOException {
+    void anUnknownFormatIsRefusedBeforeAnythingConnects() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
             "--output=o", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck"),
@@ -63,7 +73,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void anUnknownInputKeyFormatIsRefusedBeforeAnythingConnects() throws IOException {
+    void anUnknownInputKeyFormatIsRefusedBeforeAnythingConnects() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
             "--output=o", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck"),
@@ -72,7 +83,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void aRejectedSpecNamesTheField() throws IOException {
+    void aRejectedSpecNamesTheField() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC.replace("\"inner\"", "\"sideways\""));
         assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--left=l", "--right=r",
             "--output=o", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
@@ -80,7 +92,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void anUnreachableClusterEndsTheMemberWithAnErrorInsteadOfAHang() throws IOException {
+    void anUnreachableClusterEndsTheMemberWithAnErrorInsteadOfAHang() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         final int port = closedPort();
         // The bound is a guard against a hang, not a timing assertion: the member gives up after 2 s.
@@ -93,7 +106,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void anExactlyOnceMemberBuildsItsTransactionalConfigAndStillEndsWithAnErrorWhenTheClusterIsGone() throws IOException {
+    void anExactlyOnceMemberBuildsItsTransactionalConfigAndStillEndsWithAnErrorWhenTheClusterIsGone() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         final int port = closedPort();
         final int exit = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run("kafka", "join", "--exactly-once",
@@ -105,7 +119,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void produceRefusesABadEventLineNamingIt() throws IOException {
+    void produceRefusesABadEventLineNamingIt() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         final Path events = Files.writeString(dir.resolve("e.events.jsonl"),
             "{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}\n{\"side\":\"up\",\"ts\":2,\"row\":{\"k\":1}}\n");
@@ -115,7 +130,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void benchRefusesASpecThatIsNotW1s() throws IOException {
+    void benchRefusesASpecThatIsNotW1s() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
         assertEquals(2, run("kafka", "bench", "--bootstrap-servers=127.0.0.1:1", "--spec=" + spec));
         assertTrue(err().contains("is not W1's"), err());
@@ -126,7 +142,8 @@ final class KafkaCommandTest {
         "\"type\":\"left\"}]}";
 
     @Test
-    void aMultiWayJoinTakesOneInputTopicPerInputInTheSpecsOrder() throws IOException {
+    void aMultiWayJoinTakesOneInputTopicPerInputInTheSpecsOrder() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("m.join.json"), MULTI);
         assertEquals(2, run("kafka", "join", "--bootstrap-servers=127.0.0.1:1", "--group=g", "--input=o", "--input=p",
             "--output=out", "--spec=" + spec, "--state=" + dir.resolve("state"), "--checkpoint-dir=" + dir.resolve("ck")));
@@ -154,7 +171,8 @@ final class KafkaCommandTest {
     }
 
     @Test
-    void produceOfAMultiWayLogRefusesALineNamingNoInput() throws IOException {
+    void produceOfAMultiWayLogRefusesALineNamingNoInput() throws IOException
+    {
         final Path spec = Files.writeString(dir.resolve("m.join.json"), MULTI);
         final Path events = Files.writeString(dir.resolve("m.events.jsonl"),
             "{\"side\":\"orders\",\"row\":{\"id\":1}}\n{\"side\":\"refunds\",\"row\":{\"order_id\":1}}\n");

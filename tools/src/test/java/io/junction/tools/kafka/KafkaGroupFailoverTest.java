@@ -36,6 +36,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Junction as a consumer group of real processes on a real broker: three members ({@code junction kafka join}
@@ -44,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * event log: the killed member's partitions were taken over from their checkpoints (their state moved: a
  * pair whose left row was read before the kill and whose right row after it still joins).
  */
-final class KafkaGroupFailoverTest {
+final class KafkaGroupFailoverTest
+{
     private static final int PARTITIONS = 8;
     private static final int KEYS = 96;
     private static final int LEFT_ROWS = 4_000;
@@ -59,19 +65,23 @@ final class KafkaGroupFailoverTest {
     Path dir;
 
     @BeforeAll
-    static void startBroker() {
+    static void startBroker()
+    {
         broker = KafkaTestBroker.start();
     }
 
     @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
+    static void stopBroker()
+    {
+        if (broker != null)
+        {
             broker.close();
         }
     }
 
     @Test
-    void survivorsTakeOverAKilledMembersPartitionsAndTheResultEqualsAReplay() throws Exception {
+    void survivorsTakeOverAKilledMembersPartitionsAndTheResultEqualsAReplay() throws Exception
+    {
         final List<String> events = events();
         final Path spec = Files.writeString(dir.resolve("w.join.json"), SPEC);
         final Path all = Files.write(dir.resolve("all.events.jsonl"), events);
@@ -83,16 +93,19 @@ final class KafkaGroupFailoverTest {
         broker.createTopic("out", PARTITIONS);
         final Path checkpoints = dir.resolve("checkpoints");
         final List<Member> members = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> output = outputConsumer()) {
+        try (KafkaConsumer<byte[], byte[]> output = outputConsumer())
+        {
             final Output seen = new Output();
             final int third = events.size() / 3;
             produce(spec, events.subList(0, third), "1");
-            for (int m = 1; m <= 3; m++) {
+            for (int m = 1; m <= 3; m++)
+            {
                 members.add(new Member(m, spec, checkpoints));
             }
             // Every member serves partitions and part of the first third joined and was checkpointed (every
             // second): kill a member mid-stream.
-            for (final Member member : members) {
+            for (final Member member : members)
+            {
                 member.awaitServing(Duration.ofSeconds(120));
             }
             seen.readUntil(output, expected.size() / 6, Duration.ofSeconds(120));
@@ -107,14 +120,15 @@ final class KafkaGroupFailoverTest {
             seen.readUntil(output, expected.size(), Duration.ofSeconds(180));
             assertEquals(expected.keySet(), seen.distinct.keySet(),
                 "after de-duplication the output is the replay's result; members' logs:\n" + logs(members));
-            for (final Map.Entry<String, Integer> result : expected.entrySet()) {
+            for (final Map.Entry<String, Integer> result : expected.entrySet())
+            {
                 assertEquals(1, result.getValue(), "the input's rows are distinct, so each result is one pair");
             }
             assertEquals(0, seen.badProvenance, "every output record names the partition it came from");
             // The killed member's partitions moved with their state: a survivor or the newcomer took one of
             // them over from its checkpoint after the kill.
-            final java.util.Set<Integer> servedByKilled = partitions(Files.readString(killed.log), SERVED);
-            final java.util.Set<Integer> takenOverAfterKill = new java.util.TreeSet<>();
+            final Set<Integer> servedByKilled = partitions(Files.readString(killed.log), SERVED);
+            final Set<Integer> takenOverAfterKill = new TreeSet<>();
             takenOverAfterKill.addAll(partitions(logAfter(members.get(0).log, logLengthAtKill[0]), FROM_CHECKPOINT));
             takenOverAfterKill.addAll(partitions(logAfter(members.get(2).log, logLengthAtKill[1]), FROM_CHECKPOINT));
             takenOverAfterKill.addAll(partitions(Files.readString(members.get(3).log), FROM_CHECKPOINT));
@@ -122,8 +136,11 @@ final class KafkaGroupFailoverTest {
             takenOverAfterKill.retainAll(servedByKilled);
             assertTrue(!takenOverAfterKill.isEmpty(), "a partition of the killed member " + servedByKilled +
                 " was taken over from a checkpoint after the kill:\n" + logs(members));
-        } finally {
-            for (final Member member : members) {
+        }
+        finally
+        {
+            for (final Member member : members)
+            {
                 member.stop();
             }
         }
@@ -133,16 +150,19 @@ final class KafkaGroupFailoverTest {
      * An interval join's input in event-time order: left rows every 5 ms over {@value #KEYS} keys, and about
      * one right row per two left rows, near a left row of its key (some just outside the interval).
      */
-    private static List<String> events() {
+    private static List<String> events()
+    {
         final SplittableRandom random = new SplittableRandom(0x5EED_0012L);
         final TreeMap<Long, List<String>> byTs = new TreeMap<>();
         int right = 0;
-        for (int i = 0; i < LEFT_ROWS; i++) {
+        for (int i = 0; i < LEFT_ROWS; i++)
+        {
             final long ts = i * 5L;
             final int key = i % KEYS;
             byTs.computeIfAbsent(ts, t -> new ArrayList<>())
                 .add("{\"side\":\"left\",\"ts\":" + ts + ",\"row\":{\"key\":" + key + ",\"f1\":" + i + "}}");
-            if (random.nextInt(2) == 0) {
+            if (random.nextInt(2) == 0)
+            {
                 final long rts = ts + random.nextInt(-400, 401);
                 byTs.computeIfAbsent(Math.max(0, rts), t -> new ArrayList<>())
                     .add("{\"side\":\"right\",\"ts\":" + Math.max(0, rts) + ",\"row\":{\"key\":" + key + ",\"f1\":" + right++ + "}}");
@@ -154,30 +174,36 @@ final class KafkaGroupFailoverTest {
     }
 
     @Test
-    void aMemberStoppedBySigtermExitsZero() throws Exception {
+    void aMemberStoppedBySigtermExitsZero() throws Exception
+    {
         // Issue 20, item 13: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
         broker.createTopic("term-left", PARTITIONS);
         broker.createTopic("term-right", PARTITIONS);
         broker.createTopic("term-out", PARTITIONS);
         final Path spec = Files.writeString(dir.resolve("w.join.json"), SPEC);
         final Member member = new Member(9, spec, dir.resolve("checkpoints"), "term-");
-        try {
+        try
+        {
             member.awaitServing(Duration.ofSeconds(120));
             member.process.destroy();
             assertTrue(member.process.waitFor(60, TimeUnit.SECONDS), "the member stopped");
             assertEquals(0, member.process.exitValue(), Files.readString(member.log));
-        } finally {
+        }
+        finally
+        {
             member.stop();
         }
     }
 
     @Test
-    void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException {
+    void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException
+    {
         // Issue 20, item 13: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
         final Path spec = Files.writeString(dir.resolve("spec.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.write(dir.resolve("e.events.jsonl"), List.of("{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}"));
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 2; i++)
+        {
             final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
                 "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--fields", "k",
                 "--create-topics", "2", events.toString());
@@ -185,44 +211,51 @@ final class KafkaGroupFailoverTest {
         }
     }
 
-    private void produce(final Path spec, final List<String> lines, final String name) throws IOException {
+    private void produce(final Path spec, final List<String> lines, final String name) throws IOException
+    {
         final Path file = Files.write(dir.resolve("part" + name + ".events.jsonl"), lines);
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
             "--left", "left", "--right", "right", "--spec", spec.toString(), "--fields", "f1", file.toString());
         assertEquals(0, exit, "junction kafka produce " + file);
     }
 
-    private static final java.util.regex.Pattern SERVED =
-        java.util.regex.Pattern.compile("partition (\\d+): (taken over from checkpoint|no checkpoint)");
-    private static final java.util.regex.Pattern FROM_CHECKPOINT =
-        java.util.regex.Pattern.compile("partition (\\d+): taken over from checkpoint");
+    private static final Pattern SERVED =
+        Pattern.compile("partition (\\d+): (taken over from checkpoint|no checkpoint)");
+    private static final Pattern FROM_CHECKPOINT =
+        Pattern.compile("partition (\\d+): taken over from checkpoint");
 
-    private static java.util.Set<Integer> partitions(final String log, final java.util.regex.Pattern pattern) {
-        final java.util.Set<Integer> found = new java.util.TreeSet<>();
-        final java.util.regex.Matcher m = pattern.matcher(log);
-        while (m.find()) {
+    private static Set<Integer> partitions(final String log, final Pattern pattern)
+    {
+        final Set<Integer> found = new TreeSet<>();
+        final Matcher m = pattern.matcher(log);
+        while (m.find())
+        {
             found.add(Integer.parseInt(m.group(1)));
         }
         return found;
     }
 
-    private static String logAfter(final Path log, final long from) throws IOException {
+    private static String logAfter(final Path log, final long from) throws IOException
+    {
         final byte[] bytes = Files.readAllBytes(log);
         return new String(bytes, (int) Math.min(from, bytes.length), bytes.length - (int) Math.min(from, bytes.length),
             StandardCharsets.UTF_8);
     }
 
     /** The replay's results as canonical (op, left, right) strings, counted. */
-    private static Map<String, Integer> expected(final ReplayResult result) throws IOException {
+    private static Map<String, Integer> expected(final ReplayResult result) throws IOException
+    {
         assertEquals(0, result.errorCount(), "replay errors: " + result.errors());
         final Map<String, Integer> counts = new HashMap<>();
-        for (final String line : result.resultLines()) {
+        for (final String line : result.resultLines())
+        {
             counts.merge(canonical(CANONICAL.readTree(line)), 1, Integer::sum);
         }
         return counts;
     }
 
-    private static String canonical(final JsonNode result) throws IOException {
+    private static String canonical(final JsonNode result) throws IOException
+    {
         final Map<String, Object> key = new TreeMap<>();
         key.put("op", result.get("op").asText());
         key.put("left", CANONICAL.treeToValue(result.get("left"), Object.class));
@@ -230,7 +263,8 @@ final class KafkaGroupFailoverTest {
         return CANONICAL.writeValueAsString(key);
     }
 
-    private static KafkaConsumer<byte[], byte[]> outputConsumer() {
+    private static KafkaConsumer<byte[], byte[]> outputConsumer()
+    {
         final Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -238,7 +272,8 @@ final class KafkaGroupFailoverTest {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         final KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
         final List<TopicPartition> partitions = new ArrayList<>();
-        for (int p = 0; p < PARTITIONS; p++) {
+        for (int p = 0; p < PARTITIONS; p++)
+        {
             partitions.add(new TopicPartition("out", p));
         }
         consumer.assign(partitions);
@@ -247,26 +282,35 @@ final class KafkaGroupFailoverTest {
     }
 
     /** What the output topic held so far: each result (canonical) with how often it came. */
-    private static final class Output {
+    private static final class Output
+    {
         final Map<String, Integer> distinct = new HashMap<>();
         long records;
         long badProvenance;
 
         void readUntil(final KafkaConsumer<byte[], byte[]> consumer, final int distinctResults, final Duration within)
-            throws IOException {
+            throws IOException
+        {
             final long deadline = System.nanoTime() + within.toNanos();
-            while (distinct.size() < distinctResults) {
-                if (System.nanoTime() > deadline) {
+            while (distinct.size() < distinctResults)
+            {
+                if (System.nanoTime() > deadline)
+                {
                     throw new AssertionError("only " + distinct.size() + " of " + distinctResults + " distinct results (" +
                         records + " records) on the output topic within " + within);
                 }
-                for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200)))
+                {
                     records++;
-                    try {
-                        if (Provenance.of(record.headers()).partition() != record.partition()) {
+                    try
+                    {
+                        if (Provenance.of(record.headers()).partition() != record.partition())
+                        {
                             badProvenance++;
                         }
-                    } catch (final IllegalArgumentException e) {
+                    }
+                    catch (final IllegalArgumentException e)
+                    {
                         badProvenance++;
                     }
                     distinct.merge(canonical(CANONICAL.readTree(new String(record.value(), StandardCharsets.UTF_8))), 1,
@@ -276,12 +320,15 @@ final class KafkaGroupFailoverTest {
         }
     }
 
-    private static String logs(final List<Member> members) throws IOException {
+    private static String logs(final List<Member> members) throws IOException
+    {
         final StringBuilder out = new StringBuilder();
-        for (final Member member : members) {
+        for (final Member member : members)
+        {
             out.append("--- member ").append(member.number).append(" ---\n");
             final List<String> lines = Files.readAllLines(member.log, StandardCharsets.UTF_8);
-            for (final String line : lines.subList(Math.max(0, lines.size() - 60), lines.size())) {
+            for (final String line : lines.subList(Math.max(0, lines.size() - 60), lines.size()))
+            {
                 out.append(line).append('\n');
             }
         }
@@ -289,17 +336,20 @@ final class KafkaGroupFailoverTest {
     }
 
     /** One {@code junction kafka join} in a child JVM, its output in a log file. */
-    private final class Member {
+    private final class Member
+    {
         final int number;
         final Process process;
         final Path log;
 
-        Member(final int number, final Path spec, final Path checkpoints) throws IOException {
+        Member(final int number, final Path spec, final Path checkpoints) throws IOException
+        {
             this(number, spec, checkpoints, "");
         }
 
         /** @param prefix of the topics' and the group's names */
-        Member(final int number, final Path spec, final Path checkpoints, final String prefix) throws IOException {
+        Member(final int number, final Path spec, final Path checkpoints, final String prefix) throws IOException
+        {
             this.number = number;
             this.log = dir.resolve("member-" + number + ".log");
             final List<String> command = new ArrayList<>();
@@ -335,21 +385,27 @@ final class KafkaGroupFailoverTest {
         }
 
         /** Waits until the member logs that it serves a partition (its JVM may start slowly on a busy machine). */
-        void awaitServing(final Duration within) throws IOException {
+        void awaitServing(final Duration within) throws IOException
+        {
             final long deadline = System.nanoTime() + within.toNanos();
-            while (partitions(Files.readString(log), SERVED).isEmpty()) {
-                if (System.nanoTime() > deadline || !process.isAlive()) {
+            while (partitions(Files.readString(log), SERVED).isEmpty())
+            {
+                if (System.nanoTime() > deadline || !process.isAlive())
+                {
                     throw new AssertionError("member " + number + " serves no partition (" +
                         (process.isAlive() ? "within " + within : "it exited") + "):\n" + Files.readString(log));
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             }
         }
 
-        void stop() throws InterruptedException {
-            if (process.isAlive()) {
+        void stop() throws InterruptedException
+        {
+            if (process.isAlive())
+            {
                 process.destroy();
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                if (!process.waitFor(30, TimeUnit.SECONDS))
+                {
                     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }

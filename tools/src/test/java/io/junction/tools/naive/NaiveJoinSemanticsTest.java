@@ -10,25 +10,30 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** SPEC.md 2.1 and 2.2, inner and left, on hand-made sequences. */
-class NaiveJoinSemanticsTest {
+class NaiveJoinSemanticsTest
+{
     private static final int L = WorkloadSink.LEFT;
     private static final int R = WorkloadSink.RIGHT;
 
     private final List<JoinedRow> out = new ArrayList<>();
 
-    private NaiveIntervalJoin interval(final NaiveJoin.Type type, final long lower, final long upper) {
+    private NaiveIntervalJoin interval(final NaiveJoin.Type type, final long lower, final long upper)
+    {
         return new NaiveIntervalJoin(type, lower, upper, out::add);
     }
 
-    private static String describe(final JoinedRow row) {
+    private static String describe(final JoinedRow row)
+    {
         return (row.kind() == JoinedRow.Kind.INSERT ? "+" : "-")
             + "(" + (row.left() == null ? "null" : "l" + row.left().f1)
             + "," + (row.right() == null ? "null" : "r" + row.right().f1) + ")";
     }
 
-    private List<String> drain() {
+    private List<String> drain()
+    {
         final List<String> described = new ArrayList<>();
-        for (final JoinedRow row : out) {
+        for (final JoinedRow row : out)
+        {
             described.add(describe(row));
         }
         out.clear();
@@ -38,7 +43,8 @@ class NaiveJoinSemanticsTest {
     // ------------------------------------------------------------------ interval join (SPEC 2.2)
 
     @Test
-    void shouldMatchBothIntervalBoundsInclusively() {
+    void shouldMatchBothIntervalBoundsInclusively()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
         join.row(L, 7, 100, 0);
         join.row(R, 7, 90, 0);    // lower bound
@@ -50,7 +56,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldJoinAnArrivingLeftRowWithStoredRightRows() {
+    void shouldJoinAnArrivingLeftRowWithStoredRightRows()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
         join.row(R, 7, 100, 0);
         join.row(L, 7, 95, 0);
@@ -59,7 +66,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldEmitPaddedRowWhenTheWatermarkClosesAnUnmatchedLeftRow() {
+    void shouldEmitPaddedRowWhenTheWatermarkClosesAnUnmatchedLeftRow()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -10, 10);
         join.row(L, 7, 100, 0);
         join.watermark(110);      // not closed: 110 > 100 + 10 is false
@@ -72,7 +80,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldNeverPadALeftRowThatMatched() {
+    void shouldNeverPadALeftRowThatMatched()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -10, 10);
         join.row(L, 7, 100, 0);
         join.row(R, 7, 105, 0);
@@ -81,7 +90,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldPadEveryPendingLeftRowAtTheEndOfInput() {
+    void shouldPadEveryPendingLeftRowAtTheEndOfInput()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -10, 10);
         join.row(L, 7, 100, 0);
         join.row(L, 8, 100, 1);
@@ -92,7 +102,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldNotPadInAnInnerJoin() {
+    void shouldNotPadInAnInnerJoin()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
         join.row(L, 7, 100, 0);
         join.end();
@@ -100,7 +111,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldDropAndCountLateRows() {
+    void shouldDropAndCountLateRows()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -10, 10);
         join.row(R, 7, 100, 0);
         join.watermark(101);
@@ -112,7 +124,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldRemoveARightRowOnceTheWatermarkPassesItsLastPossibleMatch() {
+    void shouldRemoveARightRowOnceTheWatermarkPassesItsLastPossibleMatch()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
         join.row(R, 7, 100, 0);
         join.watermark(110);      // a left row at ts 110 could still match
@@ -124,7 +137,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldJoinThenPadAtOnceARowThatArrivesAlreadyClosed() {
+    void shouldJoinThenPadAtOnceARowThatArrivesAlreadyClosed()
+    {
         // upper < 0: a left row closes before the watermark passes its own ts
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -20, -5);
         join.row(R, 7, 85, 0);
@@ -136,7 +150,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldIgnoreAWatermarkThatGoesBackwards() {
+    void shouldIgnoreAWatermarkThatGoesBackwards()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.LEFT, -10, 10);
         join.watermark(200);
         join.watermark(100);
@@ -146,7 +161,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldRejectUnknownTypesAndInvertedBounds() {
+    void shouldRejectUnknownTypesAndInvertedBounds()
+    {
         assertEquals(NaiveJoin.Type.LEFT, NaiveJoin.Type.parse("Left"));
         assertThrows(IllegalArgumentException.class, () -> NaiveJoin.Type.parse("full"));
         assertThrows(IllegalArgumentException.class, () -> new NaiveIntervalJoin(NaiveJoin.Type.INNER, 10, -10));
@@ -155,7 +171,8 @@ class NaiveJoinSemanticsTest {
     // ------------------------------------------------------------------ regular join (SPEC 2.1)
 
     @Test
-    void shouldEmitEachPairOnceInAnInnerRegularJoin() {
+    void shouldEmitEachPairOnceInAnInnerRegularJoin()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER, out::add);
         join.row(L, 1, 0, 0);
         join.row(R, 1, 1, 0);
@@ -166,7 +183,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldRetractThePaddedRowWhenTheFirstMatchArrives() {
+    void shouldRetractThePaddedRowWhenTheFirstMatchArrives()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT, out::add);
         join.row(L, 1, 0, 0);
         assertEquals(List.of("+(l0,null)"), drain());
@@ -182,7 +200,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldBuildRowsWithTheDerivedColumns() {
+    void shouldBuildRowsWithTheDerivedColumns()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT, out::add);
         join.row(R, 5, 9, 3);
         join.row(L, 5, 10, 2);
@@ -199,9 +218,11 @@ class NaiveJoinSemanticsTest {
     private static final byte PLUS_U = WorkloadSink.UPDATE_AFTER;
 
     /** The drained output with each row's own kind: {@code +I(l0,r0)}, {@code -U(l0,r0)}, ... */
-    private List<String> drainKinds() {
+    private List<String> drainKinds()
+    {
         final List<String> described = new ArrayList<>();
-        for (final JoinedRow row : out) {
+        for (final JoinedRow row : out)
+        {
             described.add(row.kind().shortString() + "(" + (row.left() == null ? "null" : "l" + row.left().f1) + ","
                 + (row.right() == null ? "null" : "r" + row.right().f1) + ")");
         }
@@ -210,7 +231,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldForwardUpdateKindsInAnInnerRegularJoin() {
+    void shouldForwardUpdateKindsInAnInnerRegularJoin()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER, out::add);
         join.row(L, 1, 0, 0);
         join.row(R, 1, 1, 0);
@@ -227,7 +249,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldRetractARowOnlyWhenEveryFieldIsEqual() {
+    void shouldRetractARowOnlyWhenEveryFieldIsEqual()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER, out::add);
         join.row(L, 1, 5, 0);
         join.row(R, 1, 6, 0);
@@ -238,14 +261,15 @@ class NaiveJoinSemanticsTest {
         assertEquals(List.of(), drainKinds(), "a retraction without an equal row is a dead letter");
         assertEquals(3, join.deadLetters());
         assertEquals(2, join.liveRows());
-        join.change(L, (byte) WorkloadSink.DELETE, 1, 5, 0);
+        join.change(L, WorkloadSink.DELETE, 1, 5, 0);
         assertEquals(List.of("-D(l0,r0)"), drainKinds());
-        join.change(L, (byte) WorkloadSink.DELETE, 1, 5, 0);
+        join.change(L, WorkloadSink.DELETE, 1, 5, 0);
         assertEquals(4, join.deadLetters(), "retracted once, gone");
     }
 
     @Test
-    void shouldPadAndUnpadOnRetractionsInALeftRegularJoin() {
+    void shouldPadAndUnpadOnRetractionsInALeftRegularJoin()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT, out::add);
         join.row(L, 1, 0, 0);
         join.row(R, 1, 1, 0);
@@ -267,7 +291,8 @@ class NaiveJoinSemanticsTest {
     }
 
     @Test
-    void shouldRefuseRetractionsInTheIntervalJoin() {
+    void shouldRefuseRetractionsInTheIntervalJoin()
+    {
         final NaiveIntervalJoin join = interval(NaiveJoin.Type.INNER, -10, 10);
         assertThrows(UnsupportedOperationException.class, () -> join.change(L, MINUS_U, 1, 0, 0));
     }

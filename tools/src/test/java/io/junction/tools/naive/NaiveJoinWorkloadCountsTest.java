@@ -10,9 +10,11 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /** The naive joins reproduce the output counts of WORKLOADS.md (and of W1 at a smaller size). */
-class NaiveJoinWorkloadCountsTest {
+class NaiveJoinWorkloadCountsTest
+{
 
-    private static EventTape w2Scaled() {
+    private static EventTape w2Scaled()
+    {
         final Properties props = new Properties();
         props.setProperty(Workloads.W2_N_PROP_NAME, "100000");
         props.setProperty(Workloads.W2_KEYS_PROP_NAME, "20000");
@@ -21,14 +23,16 @@ class NaiveJoinWorkloadCountsTest {
         return tape;
     }
 
-    private static EventTape w3RunSize() {
+    private static EventTape w3RunSize()
+    {
         final EventTape tape = new EventTape(100_001);
         Workloads.generate(Workload.W3, new Properties(), tape);
         return tape;
     }
 
     @Test
-    void shouldReproduceW2ScaledInnerRows() {
+    void shouldReproduceW2ScaledInnerRows()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER);
         w2Scaled().replay(join);
         assertEquals(500_157L, join.outputRows());
@@ -38,7 +42,8 @@ class NaiveJoinWorkloadCountsTest {
     }
 
     @Test
-    void shouldReproduceW2ScaledLeftOuterChangelogRows() {
+    void shouldReproduceW2ScaledLeftOuterChangelogRows()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT);
         w2Scaled().replay(join);
         assertEquals(538_623L, join.outputRows());
@@ -49,14 +54,16 @@ class NaiveJoinWorkloadCountsTest {
     }
 
     @Test
-    void shouldReproduceW3RunSizeInnerRows() {
+    void shouldReproduceW3RunSizeInnerRows()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.INNER);
         w3RunSize().replay(join);
         assertEquals(57_123_820L, join.outputRows());
     }
 
     @Test
-    void shouldReproduceW3RunSizeLeftOuterChangelogRows() {
+    void shouldReproduceW3RunSizeLeftOuterChangelogRows()
+    {
         final NaiveRegularJoin join = new NaiveRegularJoin(NaiveJoin.Type.LEFT);
         w3RunSize().replay(join);
         assertEquals(57_140_380L, join.outputRows());
@@ -65,7 +72,8 @@ class NaiveJoinWorkloadCountsTest {
     }
 
     @Test
-    void shouldJoinEveryW1ClickToItsImpressionInAnInnerJoin() {
+    void shouldJoinEveryW1ClickToItsImpressionInAnInnerJoin()
+    {
         final Checksum checksum = new Checksum();
         final EventTape tape = new EventTape();
         Workloads.w1(200_000, tape);
@@ -79,7 +87,8 @@ class NaiveJoinWorkloadCountsTest {
     }
 
     @Test
-    void shouldEmitEveryW1ImpressionOnceInALeftJoin() {
+    void shouldEmitEveryW1ImpressionOnceInALeftJoin()
+    {
         final EventTape tape = new EventTape();
         Workloads.w1(200_000, tape);
         final NaiveIntervalJoin join = NaiveIntervalJoin.symmetric(NaiveJoin.Type.LEFT, Workloads.W1_INTERVAL_MS);
@@ -91,7 +100,8 @@ class NaiveJoinWorkloadCountsTest {
     }
 
     @Test
-    void shouldGiveTheSameCountsWithPrebuiltRowsAndMaterialisedOutput() {
+    void shouldGiveTheSameCountsWithPrebuiltRowsAndMaterialisedOutput()
+    {
         final Properties props = new Properties();
         props.setProperty(Workloads.W2_N_PROP_NAME, "100000");
         props.setProperty(Workloads.W2_KEYS_PROP_NAME, "20000");

@@ -13,10 +13,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Loadgen's hot-key report on W3 (Zipf keys, WORKLOADS.md): it names the hottest key, 1. */
-class HotKeyReportTest {
+class HotKeyReportTest
+{
 
     @Test
-    void namesW3sHottestKeyAtRunSize() {
+    void namesW3sHottestKeyAtRunSize()
+    {
         final EventTape tape = new EventTape();
         Workloads.w3(Workloads.W3_N_DEFAULT, Workloads.W3_M_DEFAULT, tape);
         final LoadRun.Options options = new LoadRun.Options();
@@ -42,7 +44,8 @@ class HotKeyReportTest {
     }
 
     @Test
-    void saysSoWhenNoPartitionReported() {
+    void saysSoWhenNoPartitionReported()
+    {
         assertTrue(HotKeyReport.format(List.of(List.of(), List.of()), 5).contains("(none:"));
     }
 }

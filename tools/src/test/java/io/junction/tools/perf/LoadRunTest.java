@@ -17,14 +17,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Loadgen's run on small workloads: the engine's output count is the workload's, changelogs included. */
-class LoadRunTest {
+class LoadRunTest
+{
 
-    private static LoadResult run(final Workload w, final JoinType type, final int partitions, final EventTape tape) {
+    private static LoadResult run(final Workload w, final JoinType type, final int partitions, final EventTape tape)
+    {
         return run(w, type, partitions, false, tape);
     }
 
     private static LoadResult run(final Workload w, final JoinType type, final int partitions, final boolean uniqueKey,
-                                  final EventTape tape) {
+                                  final EventTape tape)
+    {
         final LoadRun.Options options = new LoadRun.Options();
         options.workload = w;
         options.type = type;
@@ -38,7 +41,8 @@ class LoadRunTest {
     @ParameterizedTest(name = "W4 {0} p={1} unique key {2}")
     @CsvSource({"INNER, 1, false", "LEFT, 1, false", "INNER, 2, false", "LEFT, 2, false",
         "INNER, 1, true", "LEFT, 1, true", "INNER, 2, true", "LEFT, 2, true"})
-    void shouldProduceW4sOutputRowsFromItsUpdates(final JoinType type, final int partitions, final boolean uniqueKey) {
+    void shouldProduceW4sOutputRowsFromItsUpdates(final JoinType type, final int partitions, final boolean uniqueKey)
+    {
         final EventTape tape = new EventTape();
         Workloads.w4(400, Workloads.W4_M_DEFAULT, Workloads.W4_UPDATES, tape);
         final long expected = WorkloadJoin.expectedOutputRows(Workload.W4, type, tape);
@@ -52,7 +56,8 @@ class LoadRunTest {
 
     @ParameterizedTest(name = "W5 {0} p={1}")
     @CsvSource({"INNER, 1", "LEFT, 1", "INNER, 2", "LEFT, 2"})
-    void shouldJoinEveryW5OrderWithTheRateValidAtItsTime(final JoinType type, final int partitions) {
+    void shouldJoinEveryW5OrderWithTheRateValidAtItsTime(final JoinType type, final int partitions)
+    {
         final EventTape tape = new EventTape();
         Workloads.w5(20_000, 10, tape);
         final long expected = WorkloadJoin.expectedOutputRows(Workload.W5, type, tape);
@@ -72,7 +77,8 @@ class LoadRunTest {
     @CsvSource({"INNER, FINAL, 1, false", "LEFT, FINAL, 1, false", "INNER, EAGER, 1, false", "LEFT, EAGER, 1, false",
         "LEFT, FINAL, 2, false", "LEFT, EAGER, 2, false", "INNER, FINAL, 1, true", "LEFT, EAGER, 1, true"})
     void shouldJoinW6sTradesAsofTheirQuotesAsItsModelCounts(final JoinType type, final AsofSpec.Emit emit, final int partitions,
-                                                             final boolean direct) {
+                                                             final boolean direct)
+    {
         final EventTape tape = new EventTape();
         W6.generate(3_000, tape);
         final long expected = WorkloadJoin.w6ExpectedOutputRows(type, emit, tape);
@@ -90,7 +96,8 @@ class LoadRunTest {
         assertEquals(0L, result.badInputs);
         assertEquals(0L, result.liveRows, "every trade is final at the end of input, every quote freed");
         assertEquals(tape.size(), result.events);
-        if (emit == AsofSpec.Emit.FINAL) {
+        if (emit == AsofSpec.Emit.FINAL)
+        {
             assertEquals(expected, WorkloadJoin.expectedOutputRows(Workload.W6, type, tape), "W6's own join is the final one");
         }
         assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W6, JoinType.LEFT, true));
@@ -98,7 +105,8 @@ class LoadRunTest {
 
     @ParameterizedTest(name = "W2 {0}")
     @CsvSource({"INNER", "LEFT"})
-    void shouldProduceW2sOutputRows(final JoinType type) {
+    void shouldProduceW2sOutputRows(final JoinType type)
+    {
         final EventTape tape = new EventTape();
         Workloads.w2(2_000, 500, tape);
         final LoadResult result = run(Workload.W2, type, 1, tape);
@@ -106,7 +114,8 @@ class LoadRunTest {
     }
 
     @Test
-    void shouldDeclareF1AsBothSidesUniqueKeyOnRequest() {
+    void shouldDeclareF1AsBothSidesUniqueKeyOnRequest()
+    {
         final JoinSpec spec = WorkloadJoin.spec(Workload.W4, JoinType.LEFT, true);
         assertEquals(List.of("f1"), spec.leftUniqueKey());
         assertEquals(List.of("f1"), spec.rightUniqueKey());
@@ -116,7 +125,8 @@ class LoadRunTest {
 
     @ParameterizedTest(name = "W1 {0}")
     @CsvSource({"INNER", "LEFT"})
-    void shouldExpectOneRowPerClickOrImpressionInW1(final JoinType type) {
+    void shouldExpectOneRowPerClickOrImpressionInW1(final JoinType type)
+    {
         final EventTape tape = new EventTape();
         Workloads.w1(5_000, tape);
         final long expected = WorkloadJoin.expectedOutputRows(Workload.W1, type, tape);
@@ -127,9 +137,11 @@ class LoadRunTest {
 
     @ParameterizedTest(name = "direct {0} {1} unique key {2}")
     @CsvSource({"W1, INNER, false", "W1, LEFT, false", "W2, INNER, false", "W2, LEFT, false", "W4, INNER, true", "W4, LEFT, false"})
-    void shouldRunTheOperatorDirectlyWithTheSameOutput(final Workload w, final JoinType type, final boolean uniqueKey) {
+    void shouldRunTheOperatorDirectlyWithTheSameOutput(final Workload w, final JoinType type, final boolean uniqueKey)
+    {
         final EventTape tape = new EventTape();
-        switch (w) {
+        switch (w)
+        {
             case W1:
                 Workloads.w1(5_000, tape);
                 break;
@@ -150,7 +162,8 @@ class LoadRunTest {
         assertEquals(tape.size(), result.events);
         assertTrue(result.label.endsWith("direct"), result.label);
         assertEquals(tape.size(), result.measuredEvents, "every event of the tape is in the measured pass");
-        if (w != Workload.W1) {
+        if (w != Workload.W1)
+        {
             // Regular joins keep every live row to the end; the footprint is taken just before the end of input.
             assertEquals(result.liveRows, result.peakLiveRows);
             assertTrue(result.bytesPerLiveRow() > 100, "a row with its record and share of its key: " + result.bytesPerLiveRow());

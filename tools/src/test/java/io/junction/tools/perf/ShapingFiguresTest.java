@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import java.util.Locale;
 
 /**
  * Issue 24's measurements at small sizes: W1-seed's configurations (SPEC 2.7) and W2's upsert output
@@ -37,31 +38,38 @@ import picocli.CommandLine;
  * interval join does, while a click later than 60 s still joins; and the model agrees with the operator
  * on random show/click tapes with and without a state TTL.
  */
-class ShapingFiguresTest {
+class ShapingFiguresTest
+{
 
     /** Shows every second from ts 0 to 300 s (key = ts / 1000 + 1), clicks as given, a watermark 1 s behind after every event. */
-    private static EventTape tape(final long[][] clicks) {
+    private static EventTape tape(final long[][] clicks)
+    {
         final List<long[]> events = new ArrayList<>();
-        for (int i = 0; i <= 300; i++) {
+        for (int i = 0; i <= 300; i++)
+        {
             events.add(new long[] {i * 1000L, 0, i + 1, i});
         }
-        for (int c = 0; c < clicks.length; c++) {
+        for (int c = 0; c < clicks.length; c++)
+        {
             events.add(new long[] {clicks[c][1], 1, clicks[c][0], c});
         }
         return merge(events, 1000, 1);
     }
 
     /** Events {ts, side, key, f1} in ts order (a show before a click at equal ts), a watermark max ts - lag after every k-th event. */
-    private static EventTape merge(final List<long[]> events, final long lag, final int every) {
+    private static EventTape merge(final List<long[]> events, final long lag, final int every)
+    {
         events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         final EventTape tape = new EventTape();
         long max = Long.MIN_VALUE;
         long last = Long.MIN_VALUE;
         int n = 0;
-        for (final long[] e : events) {
+        for (final long[] e : events)
+        {
             tape.row((int) e[1], e[2], e[0], e[3]);
             max = Math.max(max, e[0]);
-            if (++n % every == 0 && max - lag > last) {
+            if (++n % every == 0 && max - lag > last)
+            {
                 last = max - lag;
                 tape.watermark(last);
             }
@@ -71,22 +79,30 @@ class ShapingFiguresTest {
     }
 
     /** The output of a configuration on a tape, through the operator: each line as "kind leftKey rightKey" (0 = padded). */
-    private static List<String> lines(final EventTape tape, final Config config, final long stateTtl) {
+    private static List<String> lines(final EventTape tape, final Config config, final long stateTtl)
+    {
         final List<String> lines = new ArrayList<>();
         final EncodedRows rows = EncodedRows.encode(tape);
         try (JoinOperator join = JoinOperators.create(ShapingJoin.spec(Workload.W1, config, stateTtl), StateConfig.defaults().withMaxKeys(1 << 12),
             (kind, left, right, ts, step) -> lines.add(kind.shortString() + " " + (left == null ? 0 : left.getLong(0)) + " " +
                 (right == null ? 0 : right.getLong(0))),
-            (side, kind, row, ts, step, reason) -> lines.add("dead " + reason))) {
+            (side, kind, row, ts, step, reason) -> lines.add("dead " + reason)))
+        {
             final RowView row = new RowView();
-            for (int i = 0; i < tape.size(); i++) {
+            for (int i = 0; i < tape.size(); i++)
+            {
                 final byte type = tape.type(i);
-                if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT) {
+                if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+                {
                     row.wrap(rows.buffer(i), rows.offset(i), rows.rowLength());
                     join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT, row, tape.ts(i), i);
-                } else if (type == EventTape.TYPE_WATERMARK) {
+                }
+                else if (type == EventTape.TYPE_WATERMARK)
+                {
                     join.onWatermark(tape.ts(i), i);
-                } else {
+                }
+                else
+                {
                     join.onEndOfInput(i);
                 }
             }
@@ -94,10 +110,13 @@ class ShapingFiguresTest {
         return lines;
     }
 
-    private static List<String> linesOfShow(final List<String> lines, final long key) {
+    private static List<String> linesOfShow(final List<String> lines, final long key)
+    {
         final List<String> of = new ArrayList<>();
-        for (final String line : lines) {
-            if (line.split(" ")[1].equals(Long.toString(key))) {
+        for (final String line : lines)
+        {
+            if (line.split(" ")[1].equals(Long.toString(key)))
+            {
                 of.add(line);
             }
         }
@@ -105,7 +124,8 @@ class ShapingFiguresTest {
     }
 
     @Test
-    void paddedDelayEmitsOneLinePerShowWithinTheDelayAndStillJoinsLateClicks() {
+    void paddedDelayEmitsOneLinePerShowWithinTheDelayAndStillJoinsLateClicks()
+    {
         // show 1 (ts 0) clicked after 10 s; show 2 (ts 1 s) after 62 s, past its delay (the watermark is 62 s);
         // show 3 (ts 2 s) after 198 s; show 6 (ts 5 s) after 61 s, the watermark then 65 s = ts + 60 s: still inside
         final EventTape tape = tape(new long[][] {{1, 10_000}, {2, 63_000}, {3, 200_000}, {6, 66_000}});
@@ -134,7 +154,8 @@ class ShapingFiguresTest {
         assertEquals(301 + 8, retraction.size());
 
         final long[] modelLines = {309, 305, 305, 303, 301};
-        for (final Config c : Config.values()) {
+        for (final Config c : Config.values())
+        {
             final ShapingJoin.Expected expected = ShapingJoin.expectedLines(Workload.W1, c, tape, 0);
             assertEquals(modelLines[c.ordinal()], expected.lines, c.toString());
             assertEquals(lines(tape, c, 0).size(), expected.lines, c.toString());
@@ -146,7 +167,8 @@ class ShapingFiguresTest {
     }
 
     private static ShapingFigures.Options options(final Workload w, final boolean direct, final int partitions, final long stateTtl,
-                                                  final Config... configs) {
+                                                  final Config... configs)
+    {
         final ShapingFigures.Options o = new ShapingFigures.Options();
         o.workload = w;
         o.configs.addAll(List.of(configs));
@@ -158,7 +180,8 @@ class ShapingFiguresTest {
         return o;
     }
 
-    private static String runFigures(final EventTape tape, final ShapingFigures.Options o) {
+    private static String runFigures(final EventTape tape, final ShapingFigures.Options o)
+    {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final int status = ShapingFigures.run(tape, o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         final String out = bytes.toString(StandardCharsets.UTF_8);
@@ -167,7 +190,8 @@ class ShapingFiguresTest {
     }
 
     @Test
-    void w1SeedGivesTheModelsCountsDirectAndThroughTheRuntime() {
+    void w1SeedGivesTheModelsCountsDirectAndThroughTheRuntime()
+    {
         // W1's rule at 15,000 shows (WORKLOADS.md W1: the seed workload's events)
         final EventTape tape = new EventTape();
         Workloads.w1(15_000, tape);
@@ -182,7 +206,7 @@ class ShapingFiguresTest {
         assertEquals(shows, ShapingJoin.expectedLines(Workload.W1, Config.PADDED_UPSERT, tape, 0).lines);
 
         final String direct = runFigures(tape, options(Workload.W1, true, 1, 0, Config.values()));
-        assertTrue(direct.contains("| padded-delay |") && direct.contains(String.format(java.util.Locale.ROOT, "| %,d |", clicks)), direct);
+        assertTrue(direct.contains("| padded-delay |") && direct.contains(String.format(Locale.ROOT, "| %,d |", clicks)), direct);
         runFigures(tape, options(Workload.W1, false, 2, 0, Config.values()));
         // a TTL shorter than W1's clicks wait: some find no show
         final ShapingJoin.Expected ttl = ShapingJoin.expectedLines(Workload.W1, Config.RETRACTION, tape, 10_000);
@@ -191,11 +215,13 @@ class ShapingFiguresTest {
     }
 
     @Test
-    void w1SeedsCountsAtFullSizeAreWorkloadsMdsNumbers() {
+    void w1SeedsCountsAtFullSizeAreWorkloadsMdsNumbers()
+    {
         // WORKLOADS.md "W1-seed": the model's counts on the whole of W1 (the engine agrees with the model above)
         final EventTape tape = EventTape.of(Workload.W1);
         final long[] lines = {2_797_898, 2_000_000, 2_398_949, 2_000_000, 2_000_000};
-        for (final Config c : Config.values()) {
+        for (final Config c : Config.values())
+        {
             final ShapingJoin.Expected e = ShapingJoin.expectedLines(Workload.W1, c, tape, 0);
             assertEquals(lines[c.ordinal()], e.lines, c.toString());
             assertEquals(398_949L, e.joinedPairs, c.toString());
@@ -203,10 +229,13 @@ class ShapingFiguresTest {
         assertEquals(2_398_949L, tape.rows());
     }
 
-    private static long countRight(final EventTape tape) {
+    private static long countRight(final EventTape tape)
+    {
         long right = 0;
-        for (int i = 0; i < tape.size(); i++) {
-            if (tape.type(i) == EventTape.TYPE_RIGHT) {
+        for (int i = 0; i < tape.size(); i++)
+        {
+            if (tape.type(i) == EventTape.TYPE_RIGHT)
+            {
                 right++;
             }
         }
@@ -214,14 +243,16 @@ class ShapingFiguresTest {
     }
 
     @Test
-    void w2UpsertOutputWritesAsManyLinesAsTheRetractionChangelog() {
+    void w2UpsertOutputWritesAsManyLinesAsTheRetractionChangelog()
+    {
         // W2 at 10,000 rows per side over 2,000 keys: both ids key the result, so no step folds two lines
         final EventTape tape = new EventTape();
         Workloads.w2(10_000, 2_000, tape);
         final RegularJoinCounts counts = RegularJoinCounts.of(tape);
         assertEquals(W2_SMALL_CHANGELOG, counts.leftChangelog());
         final ShapingFigures.Options o = options(Workload.W2, true, 1, 0, Config.RETRACTION, Config.UPSERT);
-        for (final Config c : o.configs) {
+        for (final Config c : o.configs)
+        {
             final ShapingFigures.Figures f = new ShapingFigures.Figures(c, ShapingJoin.expectedLines(Workload.W2, c, tape, 0), 1);
             ShapingFigures.count(tape, EncodedRows.encode(tape), o, f);
             assertEquals(W2_SMALL_CHANGELOG, f.lines, c.toString());
@@ -236,18 +267,22 @@ class ShapingFiguresTest {
     private static final long W2_SMALL_CHANGELOG = 54_203L;
 
     @Test
-    void theModelAgreesWithTheOperatorOnRandomShowClickTapes() {
+    void theModelAgreesWithTheOperatorOnRandomShowClickTapes()
+    {
         final SplitMix64 random = new SplitMix64(0x24_5EEDL);
         final long[] ttls = {0, 20_000, 90_000, 200_000};
-        for (int scenario = 0; scenario < 200; scenario++) {
+        for (int scenario = 0; scenario < 200; scenario++)
+        {
             final List<long[]> events = new ArrayList<>();
             final int shows = 5 + (int) (random.nextDouble() * 40);
             long ts = 0;
             int clicks = 0;
-            for (int s = 0; s < shows; s++) {
+            for (int s = 0; s < shows; s++)
+            {
                 ts += (long) (random.nextDouble() * 8000);
                 events.add(new long[] {ts, 0, s + 1, s});
-                if (random.nextDouble() < 0.6) {
+                if (random.nextDouble() < 0.6)
+                {
                     final long delay = random.nextDouble() < 0.3 ? 60_000 + (long) (random.nextDouble() * 3) - 1
                         : (long) (random.nextDouble() * 150_000);
                     events.add(new long[] {ts + delay, 1, s + 1, clicks++});
@@ -257,14 +292,16 @@ class ShapingFiguresTest {
             final int every = 1 + (int) (random.nextDouble() * 3);
             final EventTape tape = merge(events, lag, every);
             final long ttl = ttls[scenario % ttls.length];
-            for (final Config c : Config.values()) {
+            for (final Config c : Config.values())
+            {
                 final ShapingJoin.Expected expected = ShapingJoin.expectedLines(Workload.W1, c, tape, ttl);
                 final List<String> lines = lines(tape, c, c == Config.INTERVAL ? 0 : ttl);
                 final String where = "scenario " + scenario + " " + c + " ttl " + ttl;
                 assertEquals(expected.lines, lines.size(), where + ": " + lines);
                 assertEquals(expected.joinedPairs, finalPairs(lines), where + ": " + lines);
             }
-            if (scenario % 50 == 0) {
+            if (scenario % 50 == 0)
+            {
                 final ShapingFigures.Options o = options(Workload.W1, false, 2, ttl, Config.RETRACTION, Config.PADDED_DELAY, Config.UPSERT,
                     Config.PADDED_UPSERT);
                 runFigures(tape, o);
@@ -273,24 +310,32 @@ class ShapingFiguresTest {
     }
 
     /** The joined (show, click) pairs the lines leave, applied as a table (upsert/delete) or a multiset (+/-). */
-    private static long finalPairs(final List<String> lines) {
+    private static long finalPairs(final List<String> lines)
+    {
         final Map<String, Integer> table = new HashMap<>();
-        for (final String line : lines) {
+        for (final String line : lines)
+        {
             final String[] f = line.split(" ");
-            if (f[0].equals("dead")) {
+            if (f[0].equals("dead"))
+            {
                 continue;
             }
             final String pair = f[1] + " " + f[2];
-            if (f[0].equals("+U")) {
+            if (f[0].equals("+U"))
+            {
                 table.keySet().removeIf(k -> k.startsWith(f[1] + " "));
                 table.put(pair, 1);
-            } else {
+            }
+            else
+            {
                 table.merge(pair, f[0].equals("+I") ? 1 : -1, Integer::sum);
             }
         }
         long pairs = 0;
-        for (final Map.Entry<String, Integer> e : table.entrySet()) {
-            if (!e.getKey().endsWith(" 0")) {
+        for (final Map.Entry<String, Integer> e : table.entrySet())
+        {
+            if (!e.getKey().endsWith(" 0"))
+            {
                 pairs += e.getValue();
             }
         }
@@ -298,7 +343,8 @@ class ShapingFiguresTest {
     }
 
     @Test
-    void theCommandsRunAndCheckTheSeedJoin() {
+    void theCommandsRunAndCheckTheSeedJoin()
+    {
         assertEquals(0, cli("shaping", "--shows", "10000", "--runs", "1", "--warmup-rounds", "0", "--direct"));
         assertEquals(0, cli("loadgen", "--workload", "W1", "--shaping", "padded-delay", "--events", "20000", "--direct", "--quiet"));
         assertEquals(2, cli("shaping", "--workload", "W2", "--configs", "padded-delay"));
@@ -307,7 +353,8 @@ class ShapingFiguresTest {
         assertThrows(IllegalArgumentException.class, () -> ShapingJoin.Config.parse("compacted"));
     }
 
-    private static int cli(final String... args) {
+    private static int cli(final String... args)
+    {
         final CommandLine cli = JunctionCli.commandLine();
         cli.setOut(new PrintWriter(new StringWriter(), true));
         cli.setErr(new PrintWriter(new StringWriter(), true));

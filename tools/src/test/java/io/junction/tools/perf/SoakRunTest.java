@@ -13,6 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.junction.internal.durable.DirectoryLock;
 
 class SoakRunTest
 {
@@ -109,12 +110,13 @@ class SoakRunTest
     }
 
     @Test
+    @SuppressWarnings("try") // a resource held for the duration of the block, not used in it
     void aStateRootThatIsLockedIsNeverEmptied(@TempDir final Path dir) throws Exception
     {
         final Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("partition-0"));
         Files.writeString(root.resolve("ENGINE"), "x");
-        try (io.junction.internal.durable.DirectoryLock held = io.junction.internal.durable.DirectoryLock.acquire(root, "the state root"))
+        try (DirectoryLock held = DirectoryLock.acquire(root, "the state root"))
         {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadRun.emptyDirectory(root));
             assertTrue(e.getMessage().contains("LOCK") && e.getMessage().contains("not emptied"), e.getMessage());

@@ -27,25 +27,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * regular join, measured where the live rows peak. Bytes are deterministic, so the budgets below
  * guard the record layout against regressions; the figures are printed for the README.
  */
-class StateFootprintTest {
+class StateFootprintTest
+{
 
     /** Measured at the peak of live rows: [peak live rows, live state bytes at that moment]. */
-    private static long[] peakFootprint(final JoinOperator join, final EventTape tape, final EncodedRows rows) {
+    private static long[] peakFootprint(final JoinOperator join, final EventTape tape, final EncodedRows rows)
+    {
         final RowView row = new RowView();
         long peakLive = 0;
         long peakBytes = 0;
-        for (int i = 0; i < tape.size(); i++) {
+        for (int i = 0; i < tape.size(); i++)
+        {
             final byte type = tape.type(i);
-            if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT) {
+            if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+            {
                 row.wrap(rows.buffer(i), rows.offset(i), rows.rowLength());
                 join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.INSERT, row, tape.ts(i), i);
-            } else if (type == EventTape.TYPE_WATERMARK) {
+            }
+            else if (type == EventTape.TYPE_WATERMARK)
+            {
                 join.onWatermark(tape.ts(i), i);
             }
-            if ((i & 1023) == 0) {
+            if ((i & 1023) == 0)
+            {
                 final OperatorCounters c = join.counters();
                 final long live = c.liveLeft() + c.liveRight();
-                if (live > peakLive) {
+                if (live > peakLive)
+                {
                     peakLive = live;
                     peakBytes = c.liveStateBytes();
                 }
@@ -58,13 +66,15 @@ class StateFootprintTest {
 
     @ParameterizedTest
     @EnumSource(IndexKind.class)
-    void aLiveW1RowCostsItsRecordAndAShareOfItsKey(final IndexKind kind) {
+    void aLiveW1RowCostsItsRecordAndAShareOfItsKey(final IndexKind kind)
+    {
         final EventTape tape = new EventTape();
         Workloads.w1(100_000, tape);
         final EncodedRows rows = EncodedRows.encode(tape);
         try (JoinOperator join = JoinOperators.create(WorkloadJoin.spec(Workload.W1, JoinType.LEFT),
                 StateConfig.defaults().withIndex(kind).withMaxKeys(200_000), (k, l, r, ts, step) -> { },
-                (side, k, row, ts, step, reason) -> { })) {
+                (side, k, row, ts, step, reason) -> { }))
+        {
             final long[] peak = peakFootprint(join, tape, rows);
             final double perRow = (double) peak[1] / peak[0];
             System.out.printf(Locale.ROOT, "W1 (first 100,000 impressions), %s index: %,d live rows at the peak, %,d bytes, %.1f B per live row%n",
@@ -81,13 +91,15 @@ class StateFootprintTest {
 
     @ParameterizedTest
     @EnumSource(IndexKind.class)
-    void aLiveW2RowHasNoTimerLinks(final IndexKind kind) {
+    void aLiveW2RowHasNoTimerLinks(final IndexKind kind)
+    {
         final EventTape tape = new EventTape();
         Workloads.w2(100_000, 20_000, tape);
         final EncodedRows rows = EncodedRows.encode(tape);
         try (JoinOperator join = JoinOperators.create(WorkloadJoin.spec(Workload.W2, JoinType.INNER),
                 StateConfig.defaults().withIndex(kind).withMaxKeys(40_000), (k, l, r, ts, step) -> { },
-                (side, k, row, ts, step, reason) -> { })) {
+                (side, k, row, ts, step, reason) -> { }))
+        {
             final long[] peak = peakFootprint(join, tape, rows);
             final double perRow = (double) peak[1] / peak[0];
             System.out.printf(Locale.ROOT, "W2 scaled (100,000 per side, 20,000 keys), %s index: %,d live rows, %,d bytes, %.1f B per live row%n",

@@ -19,28 +19,36 @@ import org.junit.jupiter.params.provider.CsvSource;
  * partitions, over each direction and emission mode, with a tolerance or none, a right filter, a condition
  * and allowed lateness; output and dead letters must be equal step by step, on both key indexes.
  */
-class AsofPartitionEquivalenceTest {
+class AsofPartitionEquivalenceTest
+{
     private static final int EVENTS = 1500;
     private static final int KEYS = 10;
 
-    private static List<String> generate(final long seed) {
+    private static List<String> generate(final long seed)
+    {
         final Random random = new Random(seed);
         final List<String> lines = new ArrayList<>();
         long now = 0;
-        for (int i = 0; i < EVENTS; i++) {
+        for (int i = 0; i < EVENTS; i++)
+        {
             now += random.nextInt(4);
             final int dice = random.nextInt(100);
             final int r = random.nextInt(30);
             final String key = r == 0 ? "null" : r == 1 ? "\"7\"" : Integer.toString(random.nextInt(KEYS));
             final long ts = now - random.nextInt(40);
             final String op = random.nextInt(60) == 0 ? "-D" : "+I";
-            if (dice < 40) {
+            if (dice < 40)
+            {
                 lines.add("{\"side\":\"left\",\"op\":\"" + op + "\",\"ts\":" + ts + ",\"row\":{\"k\":" + key + ",\"id\":" + i +
                     ",\"amount\":" + random.nextInt(10) + "}}");
-            } else if (dice < 88) {
+            }
+            else if (dice < 88)
+            {
                 lines.add("{\"side\":\"right\",\"op\":\"" + op + "\",\"ts\":" + ts + ",\"row\":{\"k\":" + key + ",\"quote\":" + i +
                     ",\"limit\":" + random.nextInt(10) + ",\"open\":" + (random.nextInt(8) != 0) + "}}");
-            } else {
+            }
+            else
+            {
                 final int which = random.nextInt(3);
                 final long watermark = now - 20 - random.nextInt(30);
                 lines.add("{\"watermark\":" + watermark + (which == 0 ? "" : which == 1 ? ",\"side\":\"left\"" : ",\"side\":\"right\"") + "}");
@@ -59,7 +67,8 @@ class AsofPartitionEquivalenceTest {
         "nearest, eager, left, -1, true",
     })
     void oneAndFourPartitionsGiveTheSameOutputPerStep(final String direction, final String emit, final String type,
-        final long tolerance, final boolean condition) {
+        final long tolerance, final boolean condition)
+    {
         final String spec = "{\"join\":\"asof\",\"type\":\"" + type + "\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
             "\"asof\":{\"direction\":\"" + direction + "\",\"emit\":\"" + emit + "\"" +
             (tolerance >= 0 ? ",\"tolerance\":" + tolerance : "") + "},\"allowedLateness\":3," +
@@ -70,10 +79,12 @@ class AsofPartitionEquivalenceTest {
         final EngineConfig four = Replay.config(4);
         final ReplayResult fourChronicle = new Replay(four).run(spec, events);
         final ReplayResult fourHash = new Replay(four.withState(four.state().withIndex(IndexKind.HASH))).run(spec, events);
-        for (final ReplayResult result : List.of(one, fourChronicle, fourHash)) {
+        for (final ReplayResult result : List.of(one, fourChronicle, fourHash))
+        {
             assertEquals(0, result.errorCount(), () -> result.errors().toString());
         }
-        for (final ReplayResult other : List.of(fourChronicle, fourHash)) {
+        for (final ReplayResult other : List.of(fourChronicle, fourHash))
+        {
             final ReplayComparison perStep = ReplayComparison.outputs(
                 ReplayComparison.Mode.STEP, JoinKind.ASOF, one.resultLines(), other.resultLines());
             assertTrue(perStep.matches(), () -> "1 vs 4 partitions: " + perStep.describe());
@@ -84,10 +95,13 @@ class AsofPartitionEquivalenceTest {
         assertTrue(one.resultLines().stream().filter(l -> !l.contains("\"right\":null")).count() > 100,
             () -> "pairs: " + one.resultLines().size() + " lines");
         assertTrue(one.deadLetterLines().stream().filter(l -> l.contains("late")).count() > 10, "late rows");
-        if ("eager".equals(emit)) {
+        if ("eager".equals(emit))
+        {
             assertTrue(one.resultLines().stream().filter(l -> l.contains("\"-U\"")).count() > 10,
                 () -> "eager corrections: " + one.resultLines().stream().filter(l -> l.contains("\"-U\"")).count() + " of " + one.resultLines().size() + " lines, e.g. " + one.resultLines().subList(0, Math.min(5, one.resultLines().size())));
-        } else {
+        }
+        else
+        {
             assertTrue(one.resultLines().stream().allMatch(l -> l.contains("\"+I\"")), "final mode is append-only");
         }
     }

@@ -12,38 +12,45 @@ import io.junction.json.JoinSpecException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.junction.runtime.EngineConfig;
 
 /**
  * Bad input never stops a replay (SPEC 1): each bad line or refused row is one dead-letter line at
  * its step with a reason, the rest of the log runs, and a bad spec runs nothing and names its field.
  */
-class BadInputTest {
+class BadInputTest
+{
     private static final String LEFT_JOIN = "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
     private static final String INTERVAL_JOIN = "{\"join\":\"interval\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
         "\"interval\":{\"lower\":-10,\"upper\":10}}";
 
-    private static ReplayResult replay(final String spec, final String... lines) {
+    private static ReplayResult replay(final String spec, final String... lines)
+    {
         return replay(Replay.config(1), spec, lines);
     }
 
-    private static ReplayResult replay(final io.junction.runtime.EngineConfig config, final String spec, final String... lines) {
+    private static ReplayResult replay(final EngineConfig config, final String spec, final String... lines)
+    {
         final ReplayResult result = new Replay(config).run(spec, String.join("\n", lines));
         assertEquals(0, result.errorCount(), () -> "partition errors: " + result.errors());
         return result;
     }
 
-    private static JsonNode json(final StepLine line) throws Exception {
+    private static JsonNode json(final StepLine line) throws Exception
+    {
         return RowJson.mapper().readTree(line.json());
     }
 
-    private static void assertOutput(final ReplayResult result, final String... expected) {
+    private static void assertOutput(final ReplayResult result, final String... expected)
+    {
         final ReplayComparison comparison = ReplayComparison.outputs(
             ReplayComparison.Mode.STEP, JoinKind.REGULAR, List.of(expected), result.resultLines());
         assertTrue(comparison.matches(), () -> comparison.describe() + "\nactual:\n" + String.join("\n", result.resultLines()));
     }
 
     @Test
-    void badLinesAreReportedWithStepLineAndReasonAndTheRunGoesOn() throws Exception {
+    void badLinesAreReportedWithStepLineAndReasonAndTheRunGoesOn() throws Exception
+    {
         final String[] bad = {
             "{\"side\":\"left\",\"row\":{\"k\":1,",
             "{\"side\":\"left\",\"op\":\"+X\",\"row\":{\"k\":2}}",
@@ -65,14 +72,16 @@ class BadInputTest {
         final List<String> lines = new ArrayList<>();
         lines.add("{\"side\":\"left\",\"row\":{\"k\":1,\"v\":\"a\"}}");
         lines.add("   ");
-        for (final String line : bad) {
+        for (final String line : bad)
+        {
             lines.add(line);
         }
         lines.add("{\"side\":\"right\",\"row\":{\"k\":1,\"w\":\"b\"}}");
         final ReplayResult result = replay(LEFT_JOIN, lines.toArray(new String[0]));
 
         assertEquals(bad.length, result.deadLetters().size(), () -> String.join("\n", result.deadLetterLines()));
-        for (int i = 0; i < bad.length; i++) {
+        for (int i = 0; i < bad.length; i++)
+        {
             final JsonNode deadLetter = json(result.deadLetters().get(i));
             final int step = i + 1;
             final int lineNumber = i + 3; // one row line and one blank line come first
@@ -91,7 +100,8 @@ class BadInputTest {
     }
 
     @Test
-    void aRowLargerThanASlotIsADeadLetterAndTheRunGoesOn() throws Exception {
+    void aRowLargerThanASlotIsADeadLetterAndTheRunGoesOn() throws Exception
+    {
         final String big = "x".repeat(200);
         final ReplayResult result = replay(Replay.config(2).withSlotCapacity(64), LEFT_JOIN,
             "{\"side\":\"left\",\"row\":{\"k\":1,\"v\":\"" + big + "\"}}",
@@ -107,7 +117,8 @@ class BadInputTest {
     }
 
     @Test
-    void aRetractionOfARowNeverInsertedIsADeadLetterWithNoOutput() throws Exception {
+    void aRetractionOfARowNeverInsertedIsADeadLetterWithNoOutput() throws Exception
+    {
         final ReplayResult result = replay(Replay.config(4), LEFT_JOIN,
             "{\"side\":\"left\",\"op\":\"-D\",\"row\":{\"k\":9,\"v\":\"ghost\"}}",
             "{\"side\":\"left\",\"row\":{\"k\":9,\"v\":\"real\"}}",
@@ -117,7 +128,8 @@ class BadInputTest {
         assertEquals(3, result.deadLetters().size(), () -> String.join("\n", result.deadLetterLines()));
         final long[] steps = {0, 2, 4};
         final String[] sides = {"left", "right", "left"};
-        for (int i = 0; i < steps.length; i++) {
+        for (int i = 0; i < steps.length; i++)
+        {
             final JsonNode deadLetter = json(result.deadLetters().get(i));
             assertEquals(steps[i], deadLetter.get("step").longValue());
             assertEquals(sides[i], deadLetter.get("side").textValue());
@@ -130,7 +142,8 @@ class BadInputTest {
     }
 
     @Test
-    void intervalJoinsNeedTsAndAppendOnlyInput() throws Exception {
+    void intervalJoinsNeedTsAndAppendOnlyInput() throws Exception
+    {
         final ReplayResult result = replay(INTERVAL_JOIN,
             "{\"side\":\"left\",\"row\":{\"k\":1}}",
             "{\"side\":\"left\",\"ts\":5,\"op\":\"-D\",\"row\":{\"k\":1}}",
@@ -147,7 +160,8 @@ class BadInputTest {
     }
 
     @Test
-    void aRejectedSpecRunsNothingAndNamesTheField() {
+    void aRejectedSpecRunsNothingAndNamesTheField()
+    {
         final JoinSpecException arity = assertThrows(JoinSpecException.class, () -> new Replay(Replay.config(1)).run(
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"a\"],\"rightKey\":[\"a\",\"b\"]}",
             "{\"side\":\"left\",\"row\":{\"a\":1}}"));

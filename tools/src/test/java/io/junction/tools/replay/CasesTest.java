@@ -21,11 +21,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * whose join kind the engine does not implement yet is skipped by an assumption that says so, so it
  * shows up in the report instead of silently disappearing.
  */
-class CasesTest {
+class CasesTest
+{
 
-    static Stream<Arguments> cases() {
+    static Stream<Arguments> cases()
+    {
         final List<Arguments> arguments = new ArrayList<>();
-        for (final String name : Cases.names()) {
+        for (final String name : Cases.names())
+        {
             arguments.add(Arguments.of(name, 1, IndexKind.CHRONICLE));
             arguments.add(Arguments.of(name, 4, IndexKind.CHRONICLE));
             arguments.add(Arguments.of(name, 3, IndexKind.HASH));
@@ -36,7 +39,8 @@ class CasesTest {
 
     @ParameterizedTest(name = "{0}, {1} partition(s), {2} index")
     @MethodSource("cases")
-    void replayMatchesExpectedOutput(final String name, final int partitions, final IndexKind index) throws Exception {
+    void replayMatchesExpectedOutput(final String name, final int partitions, final IndexKind index) throws Exception
+    {
         final JoinSpecJson.Parsed spec = JoinSpecJson.read(Cases.file(name, "join.json"));
         final EngineConfig config = Replay.config(partitions);
         final ReplayResult result = new Replay(config.withState(config.state().withIndex(index)))

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * every built-in and window kind, the same per-step multisets of output lines (computed rows included)
  * and the same dead letters.
  */
-class CoGroupPartitionTest {
+class CoGroupPartitionTest
+{
     private static final String[] WINDOWS = {
         "{\"kind\":\"tumbling\",\"size\":20,\"offset\":5}",
         "{\"kind\":\"sliding\",\"size\":30,\"slide\":10}",
@@ -25,19 +26,24 @@ class CoGroupPartitionTest {
     };
     private static final String[] TYPES = {"inner", "left", "right", "full"};
 
-    private static String log(final long seed) {
+    private static String log(final long seed)
+    {
         final Random random = new Random(seed);
         final List<String> lines = new ArrayList<>();
         long cursor = 0;
-        for (int i = 0; i < 800; i++) {
+        for (int i = 0; i < 800; i++)
+        {
             cursor += random.nextInt(3);
-            if (random.nextInt(10) < 8) {
+            if (random.nextInt(10) < 8)
+            {
                 final int r = random.nextInt(20);
                 final String key = r == 0 ? "null" : r == 1 ? "\"3\"" : Integer.toString(random.nextInt(8));
                 lines.add("{\"side\":\"" + (random.nextBoolean() ? "left" : "right") + "\",\"ts\":" +
                     (cursor + random.nextInt(30) - 25) + ",\"row\":{\"k\":" + key + ",\"id\":\"e" + i + "\",\"v\":" +
                     random.nextInt(4) + "}}");
-            } else {
+            }
+            else
+            {
                 lines.add("{\"watermark\":" + (cursor - random.nextInt(10)) + "}");
             }
         }
@@ -46,8 +52,10 @@ class CoGroupPartitionTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(CoGroupBuiltin.class)
-    void oneAndFourPartitionsGiveTheSameOutputPerStep(final CoGroupBuiltin builtin) {
-        for (int w = 0; w < WINDOWS.length; w++) {
+    void oneAndFourPartitionsGiveTheSameOutputPerStep(final CoGroupBuiltin builtin)
+    {
+        for (int w = 0; w < WINDOWS.length; w++)
+        {
             final String type = TYPES[(builtin.ordinal() + w) % TYPES.length];
             final String spec = "{\"join\":\"window\",\"type\":\"" + type + "\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
                 "\"window\":" + WINDOWS[w] + ",\"rightFilter\":[{\"field\":\"v\",\"op\":\"!=\",\"value\":0}]," +

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.stream.Stream;
 
 /**
  * Real crash tests: {@code junction replay --state DIR --checkpoint-every N --resume} runs in a child JVM
@@ -57,7 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Djunction.kill.kinds=multi,lookup} runs only those kinds (to chase a failure).
  */
 @Timeout(600)
-class DurableKillTest {
+class DurableKillTest
+{
     private static final long SEED = Long.getLong("junction.kill.seed", 0xC4A5L);
     /** Every kind that has durable state; each runs with 1 partition and with N. */
     static final String[] KINDS = {"regular", "interval", "window", "session", "asof", "temporal", "multi", "lookup"};
@@ -71,7 +73,8 @@ class DurableKillTest {
     private static final String CHUNK_SIZE = "-Djunction.state.chunkSize=65536";
 
     /** Where a child is killed. */
-    enum Kill {
+    enum Kill
+    {
         /**
          * After the child's "checkpoint at step" line (its second, when the state holds no complete checkpoint
          * yet): the barrier, the cut or the write in flight.
@@ -95,7 +98,8 @@ class DurableKillTest {
     private static final AtomicInteger CHILDREN = new AtomicInteger();
 
     @Test
-    void killedReplaysResumeToTheOutputOfAnUninterruptedRun() throws Exception {
+    void killedReplaysResumeToTheOutputOfAnUninterruptedRun() throws Exception
+    {
         final Random random = new Random(SEED);
         final long start = System.nanoTime();
         // Every run's scenario, seed and first kill are drawn here, in order: the same seed, the same runs
@@ -103,9 +107,11 @@ class DurableKillTest {
         final List<Callable<String>> runs = new ArrayList<>();
         int firstKill = 0;
         final List<String> only = List.of(System.getProperty("junction.kill.kinds", String.join(",", KINDS)).split(","));
-        for (int k = 0; k < KINDS.length; k++) {
+        for (int k = 0; k < KINDS.length; k++)
+        {
             final String kind = KINDS[k];
-            if (!only.contains(kind)) {
+            if (!only.contains(kind))
+            {
                 continue;
             }
             final Path spec = tmp.resolve(kind + ".join.json");
@@ -113,7 +119,8 @@ class DurableKillTest {
             Files.writeString(spec, spec(kind));
             Files.write(events, events(kind, new Random(random.nextLong()), EVENTS));
             // N = 4 for the regular and the multi-way join, 2 for the others: each partition's checkpoint is fsyncs.
-            for (final int partitions : new int[] {1, kind.equals("regular") || kind.equals("multi") ? 4 : 2}) {
+            for (final int partitions : new int[] {1, kind.equals("regular") || kind.equals("multi") ? 4 : 2})
+            {
                 final int killsWanted = partitions == 1 ? 1 : 2;
                 final long runSeed = random.nextLong();
                 final int first = firstKill;
@@ -123,19 +130,27 @@ class DurableKillTest {
         }
         // Two runs at once: a child mostly waits for its fsyncs.
         final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
-        try {
+        try
+        {
             final List<Future<String>> done = pool.invokeAll(runs);
-            for (final Future<String> run : done) {
-                try {
+            for (final Future<String> run : done)
+            {
+                try
+                {
                     System.out.println("durable kill test: " + run.get());
-                } catch (final ExecutionException e) {
-                    if (e.getCause() instanceof Error) {
+                }
+                catch (final ExecutionException e)
+                {
+                    if (e.getCause() instanceof Error)
+                    {
                         throw (Error) e.getCause();
                     }
                     throw e;
                 }
             }
-        } finally {
+        }
+        finally
+        {
             pool.shutdownNow();
         }
         assertTrue(kills.get() >= (only.size() == KINDS.length ? MIN_KILLS : 1), "SIGKILLs that landed: " + kills);
@@ -144,8 +159,10 @@ class DurableKillTest {
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
     }
 
-    static String spec(final String kind) {
-        switch (kind) {
+    static String spec(final String kind)
+    {
+        switch (kind)
+        {
             case "regular":
                 return "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
             case "interval":
@@ -176,8 +193,10 @@ class DurableKillTest {
     }
 
     /** What the uninterrupted output of a kind's scenario must hold besides many lines: padded rows or retractions. */
-    static List<String> mustHold(final String kind) {
-        switch (kind) {
+    static List<String> mustHold(final String kind)
+    {
+        switch (kind)
+        {
             case "regular":
                 return List.of("\"op\":\"-D\"", "\"right\":null");
             case "asof":
@@ -196,7 +215,8 @@ class DurableKillTest {
     private static final String[] MULTI_INPUTS = {"orders", "payments", "shipments", "refunds"};
 
     /** As {@link #events(String, Random, int)}, of 3,000 lines or more (other tests take their first 3,000). */
-    static List<String> events(final String kind, final Random random) {
+    static List<String> events(final String kind, final Random random)
+    {
         return events(kind, random, 3_000);
     }
 
@@ -205,8 +225,10 @@ class DurableKillTest {
      *
      * @param count the events drawn (an update is two lines: the scenario may be longer)
      */
-    static List<String> events(final String kind, final Random random, final int count) {
-        switch (kind) {
+    static List<String> events(final String kind, final Random random, final int count)
+    {
+        switch (kind)
+        {
             case "regular":
                 return regularEvents(random, count);
             case "temporal":
@@ -220,17 +242,22 @@ class DurableKillTest {
     }
 
     /** Rows on 200 keys, a fifth of them retractions of earlier rows. */
-    private static List<String> regularEvents(final Random random, final int count) {
+    private static List<String> regularEvents(final Random random, final int count)
+    {
         final List<String> lines = new ArrayList<>(count);
         final List<List<String>> live = List.of(new ArrayList<>(), new ArrayList<>());
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count; i++)
+        {
             final int side = random.nextInt(2);
             final String sideName = side == 0 ? "left" : "right";
             final List<String> rows = live.get(side);
-            if (!rows.isEmpty() && random.nextInt(5) == 0) {
+            if (!rows.isEmpty() && random.nextInt(5) == 0)
+            {
                 final String row = rows.remove(random.nextInt(rows.size()));
                 lines.add("{\"side\":\"" + sideName + "\",\"op\":\"-D\",\"row\":" + row + "}");
-            } else {
+            }
+            else
+            {
                 final String row = "{\"k\":" + random.nextInt(200) + ",\"id\":" + i + "}";
                 rows.add(row);
                 lines.add("{\"side\":\"" + sideName + "\",\"row\":" + row + "}");
@@ -240,12 +267,15 @@ class DurableKillTest {
     }
 
     /** Appends: rows on {@link #KEYS} keys, event time rising with a little disorder, a watermark every 50 lines. */
-    private static List<String> timedEvents(final Random random, final int count) {
+    private static List<String> timedEvents(final Random random, final int count)
+    {
         final List<String> lines = new ArrayList<>(count);
         long ts = 1000;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count; i++)
+        {
             ts += random.nextInt(4);
-            if (i % 50 == 49) {
+            if (i % 50 == 49)
+            {
                 lines.add("{\"watermark\":" + (ts - 30) + "}");
                 continue;
             }
@@ -260,35 +290,48 @@ class DurableKillTest {
      * left rows on {@link #KEYS} keys (the last ten never in the table); the temporal one with rising event time
      * and watermarks, the lookup one with a few left retractions (refused: it is append-only on the left).
      */
-    private static List<String> tableEvents(final boolean temporal, final Random random, final int count) {
+    private static List<String> tableEvents(final boolean temporal, final Random random, final int count)
+    {
         final List<String> lines = new ArrayList<>(count + count / 4);
         final String[] version = new String[KEYS];
         final List<String> lefts = new ArrayList<>();
         long ts = 1000;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count; i++)
+        {
             ts += random.nextInt(4);
             final String at = temporal ? ",\"ts\":" + ts : "";
-            if (temporal && i % 50 == 49) {
+            if (temporal && i % 50 == 49)
+            {
                 lines.add("{\"watermark\":" + (ts - 30) + "}");
                 continue;
             }
-            if (random.nextInt(100) < 35) {
+            if (random.nextInt(100) < 35)
+            {
                 final int k = random.nextInt(KEYS - 10);
                 final String row = "{\"k\":" + k + ",\"v\":" + i + "}";
-                if (version[k] == null) {
+                if (version[k] == null)
+                {
                     lines.add("{\"side\":\"right\",\"op\":\"+I\"" + at + ",\"row\":" + row + "}");
                     version[k] = row;
-                } else if (random.nextInt(4) == 0) {
+                }
+                else if (random.nextInt(4) == 0)
+                {
                     lines.add("{\"side\":\"right\",\"op\":\"-D\"" + at + ",\"row\":" + version[k] + "}");
                     version[k] = null;
-                } else {
+                }
+                else
+                {
                     lines.add("{\"side\":\"right\",\"op\":\"-U\"" + at + ",\"row\":" + version[k] + "}");
                     lines.add("{\"side\":\"right\",\"op\":\"+U\"" + at + ",\"row\":" + row + "}");
                     version[k] = row;
                 }
-            } else if (!temporal && !lefts.isEmpty() && random.nextInt(40) == 0) {
+            }
+            else if (!temporal && !lefts.isEmpty() && random.nextInt(40) == 0)
+            {
                 lines.add("{\"side\":\"left\",\"op\":\"-D\",\"row\":" + lefts.remove(random.nextInt(lefts.size())) + "}");
-            } else {
+            }
+            else
+            {
                 final String row = "{\"k\":" + random.nextInt(KEYS) + ",\"id\":" + i + "}";
                 lefts.add(row);
                 lines.add("{\"side\":\"left\"" + (temporal ? ",\"ts\":" + (ts - random.nextInt(6)) : "") + ",\"row\":" + row + "}");
@@ -302,14 +345,17 @@ class DurableKillTest {
      * id: inserts, -U/+U updates and -D deletes on every input, event time rising and a watermark every 50
      * lines; refunds expire by stateTtl, and only rows that cannot have expired are retracted.
      */
-    private static List<String> multiEvents(final Random random, final int count) {
+    private static List<String> multiEvents(final Random random, final int count)
+    {
         final List<String> lines = new ArrayList<>(count + count / 4);
         final List<List<List<String>>> live = new ArrayList<>();
         final List<List<List<Long>>> born = new ArrayList<>();
-        for (int input = 0; input < MULTI_INPUTS.length; input++) {
+        for (int input = 0; input < MULTI_INPUTS.length; input++)
+        {
             final List<List<String>> rows = new ArrayList<>();
             final List<List<Long>> times = new ArrayList<>();
-            for (int k = 0; k < KEYS; k++) {
+            for (int k = 0; k < KEYS; k++)
+            {
                 rows.add(new ArrayList<>());
                 times.add(new ArrayList<>());
             }
@@ -319,9 +365,11 @@ class DurableKillTest {
         final String[] keyName = {"id", "order_id", "order_id", "order_id"};
         final String[] field = {"amt", "pid", "sh", "rf"};
         long ts = 1000;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count; i++)
+        {
             ts += random.nextInt(3);
-            if (i % 50 == 49) {
+            if (i % 50 == 49)
+            {
                 lines.add("{\"watermark\":" + (ts - 30) + "}");
                 continue;
             }
@@ -329,10 +377,13 @@ class DurableKillTest {
             final int k = random.nextInt(KEYS);
             final List<String> rows = live.get(input).get(k);
             final List<Long> times = born.get(input).get(k);
-            if (input == 3) {
+            if (input == 3)
+            {
                 // refunds: a row old enough to have expired has left the input; it is never retracted
-                for (int r = rows.size() - 1; r >= 0; r--) {
-                    if (times.get(r) < ts - MULTI_TTL + 50) {
+                for (int r = rows.size() - 1; r >= 0; r--)
+                {
+                    if (times.get(r) < ts - MULTI_TTL + 50)
+                    {
                         rows.remove(r);
                         times.remove(r);
                     }
@@ -341,19 +392,25 @@ class DurableKillTest {
             final String name = "{\"side\":\"" + MULTI_INPUTS[input] + "\"";
             final String row = "{\"" + keyName[input] + "\":" + k + ",\"" + field[input] + "\":" + i + "}";
             final int choice = random.nextInt(10);
-            if (rows.isEmpty() || (rows.size() < 2 && choice < 4)) {
+            if (rows.isEmpty() || (rows.size() < 2 && choice < 4))
+            {
                 lines.add(name + ",\"op\":\"+I\",\"ts\":" + ts + ",\"row\":" + row + "}");
                 rows.add(row);
                 times.add(ts);
-            } else {
+            }
+            else
+            {
                 final int r = random.nextInt(rows.size());
                 final String old = rows.get(r);
-                if (choice < 7) {
+                if (choice < 7)
+                {
                     lines.add(name + ",\"op\":\"-U\",\"ts\":" + times.get(r) + ",\"row\":" + old + "}");
                     lines.add(name + ",\"op\":\"+U\",\"ts\":" + ts + ",\"row\":" + row + "}");
                     rows.set(r, row);
                     times.set(r, ts);
-                } else {
+                }
+                else
+                {
                     lines.add(name + ",\"op\":\"-D\",\"ts\":" + times.get(r) + ",\"row\":" + old + "}");
                     rows.remove(r);
                     times.remove(r);
@@ -365,17 +422,20 @@ class DurableKillTest {
 
     /** @return what the run did, for the log. */
     private String killAndResume(final String kind, final Path spec, final Path events, final int partitions,
-        final int killsWanted, final int firstKill, final Random random) throws Exception {
+        final int killsWanted, final int firstKill, final Random random) throws Exception
+    {
         final String config = "seed " + SEED + ", " + kind + " join, " + partitions + " partition(s)";
         final ReplayResult expected = new Replay(Replay.config(partitions)).run(spec, events);
         assertEquals(0, expected.errorCount(), expected.errors().toString());
         assertTrue(expected.results().size() >= 200, "the scenario's output is too short to test anything: "
             + expected.results().size() + " lines, " + config);
         final StringBuilder all = new StringBuilder();
-        for (final StepLine line : expected.results()) {
+        for (final StepLine line : expected.results())
+        {
             all.append(line.json()).append('\n');
         }
-        for (final String text : mustHold(kind)) {
+        for (final String text : mustHold(kind))
+        {
             assertTrue(all.indexOf(text) >= 0, "the scenario's output has no line with " + text + ": " + config);
         }
         final Path state = tmp.resolve(kind + "-" + partitions + "-state");
@@ -388,12 +448,16 @@ class DurableKillTest {
         // child's first checkpoint, else it comes at its second, once the first is whole.
         boolean checkpointed = false;
         final int maxAttempts = 4 * killsWanted + 4;
-        for (int attempt = 0; landed < killsWanted && attempt < maxAttempts; attempt++) {
+        for (int attempt = 0; landed < killsWanted && attempt < maxAttempts; attempt++)
+        {
             Kill kill = Kill.values()[(firstKill + attempt) % Kill.values().length];
-            if (kill == Kill.RANDOM && landed == killsWanted - 1 && !checkpointed) {
+            if (kill == Kill.RANDOM && landed == killsWanted - 1 && !checkpointed)
+            {
                 // The last kill of a run lands after a complete checkpoint, so that a restart restores one.
                 kill = Kill.CUT;
-            } else if (kill == Kill.CLOSE && landed < killsWanted - 1) {
+            }
+            else if (kill == Kill.CLOSE && landed < killsWanted - 1)
+            {
                 // A kill at the close leaves nothing but the close to do: it comes last.
                 kill = Kill.WRITE;
             }
@@ -404,11 +468,13 @@ class DurableKillTest {
             final String hold = kill == Kill.WRITE ? "(?!MANIFEST).*:" + before + ":1"
                 : kill == Kill.MANIFEST ? "MANIFEST.*:0:" + (before + 1 + random.nextInt(partitions)) : null;
             final Child child = new Child(spec, events, state, out, dead, partitions, hold);
-            if (child.awaitLine("junction replay: ", 1) && child.startLine.contains(" from checkpoint ")) {
+            if (child.awaitLine("junction replay: ", 1) && child.startLine.contains(" from checkpoint "))
+            {
                 restored++;
             }
             final boolean triggered;
-            switch (kill) {
+            switch (kill)
+            {
                 case CUT:
                     // The line is printed as the checkpoint is asked for (the one before it complete).
                     triggered = child.awaitLine("checkpoint at step", checkpointed ? 1 : 2);
@@ -425,26 +491,31 @@ class DurableKillTest {
                     triggered = !child.process.waitFor(random.nextInt(800), TimeUnit.MILLISECONDS);
                     break;
             }
-            if (triggered && child.process.isAlive()) {
+            if (triggered && child.process.isAlive())
+            {
                 child.process.destroyForcibly();
             }
             assertTrue(child.process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS), "child did not end: " + where);
             final int exit = child.process.exitValue();
             // 137: the SIGKILL (128 + 9); 0: it completed before the kill landed. Anything else is a failure.
-            if (exit != 0 && exit != 137) {
+            if (exit != 0 && exit != 137)
+            {
                 throw new AssertionError("child failed with " + exit + ": " + where + "\n" + child.stderr());
             }
             final String text = child.stderr();
             final int announced = text.split("checkpoint at step", -1).length - 1;
             // A checkpoint announced is complete once the next is announced or the close is (one at a time).
             checkpointed |= text.contains(" from checkpoint ") || announced >= 2 || (announced == 1 && text.contains("closing at step"));
-            if (exit == 137) {
+            if (exit == 137)
+            {
                 landed++;
                 kills.incrementAndGet();
                 final String held = child.held();
                 history.add(kill + (held.isEmpty() ? "" : " of " + state.relativize(Paths.get(held))) + " ("
                     + child.startLine.replace("junction replay: ", "") + ")");
-            } else {
+            }
+            else
+            {
                 // It ran to its clean close: a resume would have nothing left to do. Start the run again.
                 history.add(kill + " missed (exit 0), state wiped");
                 checkpointed = false;
@@ -460,7 +531,8 @@ class DurableKillTest {
         assertTrue(last.process.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last run did not end: " + config);
         assertEquals(0, last.process.exitValue(), () -> "the last run failed: " + config + "\n" + last.stderr());
         final String where = config + ", kills " + history;
-        if (last.stderr().contains(" from checkpoint ")) {
+        if (last.stderr().contains(" from checkpoint "))
+        {
             restored++;
         }
         // Output equal to an uninterrupted run's would also come from recoveries that always start over:
@@ -472,33 +544,40 @@ class DurableKillTest {
         return where;
     }
 
-    private static void deleteTree(final Path root) throws IOException {
-        if (!Files.exists(root)) {
+    private static void deleteTree(final Path root) throws IOException
+    {
+        if (!Files.exists(root))
+        {
             return;
         }
-        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+        try (Stream<Path> paths = Files.walk(root))
+        {
             final List<Path> all = new ArrayList<>();
             paths.forEach(all::add);
             all.sort(Comparator.reverseOrder());
-            for (final Path path : all) {
+            for (final Path path : all)
+            {
                 Files.delete(path);
             }
         }
     }
 
     /** Lines per step as a multiset: ordered by step, then text. */
-    private static List<String> sorted(final List<StepLine> lines) {
+    private static List<String> sorted(final List<StepLine> lines)
+    {
         final List<StepLine> copy = new ArrayList<>(lines);
         copy.sort(Comparator.comparingLong(StepLine::step).thenComparing(StepLine::json));
         final List<String> texts = new ArrayList<>(copy.size());
-        for (final StepLine line : copy) {
+        for (final StepLine line : copy)
+        {
             texts.add(line.json());
         }
         return texts;
     }
 
     /** A {@code junction replay --state ... --resume --progress} in a child JVM, its stderr read line by line. */
-    private static final class Child {
+    private static final class Child
+    {
         final Process process;
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         private final StringBuffer stderr = new StringBuffer();
@@ -506,7 +585,8 @@ class DurableKillTest {
         volatile String startLine = "";
 
         Child(final Path spec, final Path events, final Path state, final Path out, final Path dead, final int partitions,
-            final String hold) throws IOException {
+            final String hold) throws IOException
+        {
             final List<String> command = new ArrayList<>();
             command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -515,7 +595,8 @@ class DurableKillTest {
             command.add("-XX:+UseSerialGC");
             command.add("-Xshare:auto");
             command.add(CHUNK_SIZE);
-            if (hold != null) {
+            if (hold != null)
+            {
                 command.add("-D" + KillHookMain.BLOCK_PROP_NAME + "=" + hold);
             }
             command.add("-cp");
@@ -534,17 +615,23 @@ class DurableKillTest {
             command.add("--dead-letter=" + dead);
             CHILDREN.incrementAndGet();
             process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            final Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            final Thread reader = new Thread(() ->
+            {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)))
+                {
                     String line;
-                    while ((line = in.readLine()) != null) {
+                    while ((line = in.readLine()) != null)
+                    {
                         stderr.append(line).append('\n');
-                        if (startLine.isEmpty() && line.startsWith("junction replay: ")) {
+                        if (startLine.isEmpty() && line.startsWith("junction replay: "))
+                        {
                             startLine = line;
                         }
                         lines.add(line);
                     }
-                } catch (final IOException e) {
+                }
+                catch (final IOException e)
+                {
                     // the child was killed: its stream ends
                 }
                 lines.add("");
@@ -555,25 +642,31 @@ class DurableKillTest {
         }
 
         /** @return whether the {@code count}-th line containing {@code text} came before the child ended. */
-        boolean awaitLine(final String text, final int count) throws InterruptedException {
+        boolean awaitLine(final String text, final int count) throws InterruptedException
+        {
             int seen = 0;
-            while (true) {
+            while (true)
+            {
                 final String line = lines.poll(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                if (line == null || line.equals("<end>")) {
+                if (line == null || line.equals("<end>"))
+                {
                     return false;
                 }
-                if (line.contains(text) && ++seen == count) {
+                if (line.contains(text) && ++seen == count)
+                {
                     return true;
                 }
             }
         }
 
-        String stderr() {
+        String stderr()
+        {
             return stderr.toString();
         }
 
         /** @return the file whose write was held, as the child named it. */
-        String held() {
+        String held()
+        {
             final String text = stderr.toString();
             final int at = text.indexOf(KillHookMain.BLOCKED);
             return at < 0 ? "" : text.substring(at + KillHookMain.BLOCKED.length(), Math.max(at, text.indexOf('\n', at)));

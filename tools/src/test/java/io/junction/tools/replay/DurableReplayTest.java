@@ -16,6 +16,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.junction.tools.JunctionCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /**
  * A durable replay in-process: the same output as a replay in memory, checkpoints on disk, a resume of a
@@ -23,23 +26,28 @@ import org.junit.jupiter.api.io.TempDir;
  * checkpoint (spooled lines of steps the restore will produce again) gives it exactly once.
  */
 @Timeout(300)
-class DurableReplayTest {
+class DurableReplayTest
+{
     @TempDir
     Path tmp;
 
-    private static List<String> sorted(final List<StepLine> lines) {
+    private static List<String> sorted(final List<StepLine> lines)
+    {
         final List<StepLine> copy = new ArrayList<>(lines);
         copy.sort(Comparator.comparingLong(StepLine::step).thenComparing(StepLine::json));
         final List<String> texts = new ArrayList<>();
-        for (final StepLine line : copy) {
+        for (final StepLine line : copy)
+        {
             texts.add(line.json());
         }
         return texts;
     }
 
     @Test
-    void aDurableReplayProducesTheOutputOfAReplayInMemoryAndResumesItsOwnEnd() throws IOException {
-        for (final String kind : new String[] {"regular", "interval", "window", "temporal", "lookup", "asof"}) {
+    void aDurableReplayProducesTheOutputOfAReplayInMemoryAndResumesItsOwnEnd() throws IOException
+    {
+        for (final String kind : new String[] {"regular", "interval", "window", "temporal", "lookup", "asof"})
+        {
             final Path spec = tmp.resolve(kind + ".join.json");
             final Path events = tmp.resolve(kind + ".events.jsonl");
             Files.writeString(spec, DurableKillTest.spec(kind));
@@ -52,7 +60,8 @@ class DurableReplayTest {
             assertEquals(sorted(memory.results()), sorted(durable.results()), kind);
             assertEquals(sorted(memory.deadLetters()), sorted(durable.deadLetters()), kind);
             assertTrue(Files.exists(state.resolve(Replay.STATE).resolve("partition-1").resolve("CLOSED")), kind);
-            try (Stream<Path> checkpoints = Files.list(state.resolve(Replay.STATE).resolve("partition-0").resolve("checkpoints"))) {
+            try (Stream<Path> checkpoints = Files.list(state.resolve(Replay.STATE).resolve("partition-0").resolve("checkpoints")))
+            {
                 assertEquals(2, checkpoints.count(), kind + ": the newest two checkpoints are kept");
             }
             final ReplayResult resumed = new Replay(Replay.config(2), new Replay.Durability(state, 250, true, null))
@@ -68,7 +77,8 @@ class DurableReplayTest {
     }
 
     @Test
-    void resumingCutsTheSpooledOutputBackToTheRestoredPosition() throws IOException {
+    void resumingCutsTheSpooledOutputBackToTheRestoredPosition() throws IOException
+    {
         final Path spec = tmp.resolve("regular.join.json");
         final Path events = tmp.resolve("regular.events.jsonl");
         Files.writeString(spec, DurableKillTest.spec("regular"));
@@ -82,13 +92,17 @@ class DurableReplayTest {
         final Path head = tmp.resolve("head.events.jsonl");
         Files.write(head, all.subList(0, 1000));
         new Replay(Replay.config(2), new Replay.Durability(state, 900, false, null)).run(spec, head);
-        for (int p = 0; p < 2; p++) {
+        for (int p = 0; p < 2; p++)
+        {
             final Path partition = state.resolve(Replay.STATE).resolve("partition-" + p);
             Files.delete(partition.resolve("CLOSED"));
-            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints"))) {
+            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints")))
+            {
                 final Path newest = checkpoints.sorted(Comparator.reverseOrder()).findFirst().orElseThrow();
-                try (Stream<Path> files = Files.list(newest)) {
-                    for (final Path file : files.toList()) {
+                try (Stream<Path> files = Files.list(newest))
+                {
+                    for (final Path file : files.toList())
+                    {
                         Files.delete(file);
                     }
                 }
@@ -103,11 +117,12 @@ class DurableReplayTest {
     }
 
     @Test
-    void theCommandLineTakesStateOptionsOnlyWithState() {
-        final java.io.StringWriter err = new java.io.StringWriter();
-        final picocli.CommandLine cli = io.junction.tools.JunctionCli.commandLine();
-        cli.setErr(new java.io.PrintWriter(err, true));
-        cli.setOut(new java.io.PrintWriter(new java.io.StringWriter(), true));
+    void theCommandLineTakesStateOptionsOnlyWithState()
+    {
+        final StringWriter err = new StringWriter();
+        final picocli.CommandLine cli = JunctionCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        cli.setOut(new PrintWriter(new StringWriter(), true));
         assertEquals(2, cli.execute("replay", "a.join.json", "b.events.jsonl", "--resume"));
         assertTrue(err.toString().contains("need --state"), err.toString());
         assertEquals(2, cli.execute("replay", "a.join.json", "b.events.jsonl", "--state", tmp.toString(), "--checkpoint-every", "0"));

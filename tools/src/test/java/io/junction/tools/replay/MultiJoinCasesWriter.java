@@ -13,14 +13,17 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Djunction.writeMultiCases=true}; skipped otherwise ({@code CasesTest} then checks the engine
  * against the files).
  */
-class MultiJoinCasesWriter {
+class MultiJoinCasesWriter
+{
     static final List<String> CASES = List.of(
         "multi_four_inputs_left_chain", "multi_conditions_filters", "multi_ttl_watermarks", "multi_two_field_key");
 
     @Test
     @EnabledIfSystemProperty(named = "junction.writeMultiCases", matches = "true")
-    void writeExpectedOutputs() throws IOException {
-        for (final String name : CASES) {
+    void writeExpectedOutputs() throws IOException
+    {
+        for (final String name : CASES)
+        {
             final String spec = Files.readString(Cases.file(name, "join.json"), StandardCharsets.UTF_8);
             final String events = Files.readString(Cases.file(name, "events.jsonl"), StandardCharsets.UTF_8);
             final MultiJoinModel.Expected expected = new MultiJoinModel(spec).run(events);

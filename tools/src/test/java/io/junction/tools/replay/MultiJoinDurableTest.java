@@ -20,24 +20,28 @@ import org.junit.jupiter.api.io.TempDir;
  * replay in memory, and a resume after a crash (its clean close and newest checkpoint gone) restores the
  * checkpoint before and produces the rest exactly once.
  */
-class MultiJoinDurableTest {
+class MultiJoinDurableTest
+{
     @TempDir
     Path tmp;
 
-    private static List<StepLine> sorted(final List<StepLine> lines) {
+    private static List<StepLine> sorted(final List<StepLine> lines)
+    {
         final List<StepLine> copy = new ArrayList<>(lines);
         copy.sort(Comparator.comparingLong(StepLine::step).thenComparing(StepLine::json));
         return copy;
     }
 
     @Test
-    void aDurableRunAndAResumeAfterACrashGiveTheOutputOfARunInMemory() throws IOException {
+    void aDurableRunAndAResumeAfterACrashGiveTheOutputOfARunInMemory() throws IOException
+    {
         final Random random = new Random(23);
         final String spec = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"i0\",\"key\":[\"id\"]}," +
             "{\"name\":\"i1\",\"key\":[\"ref\"],\"type\":\"left\",\"stateTtl\":30},{\"name\":\"i2\",\"key\":[\"ref\"],\"type\":\"inner\"}," +
             "{\"name\":\"i3\",\"key\":[\"ref\"],\"type\":\"left\"}],\"condition\":[{\"left\":\"i0.a\",\"op\":\"<=\",\"right\":\"i3.b\"}]}";
         final StringBuilder log = new StringBuilder();
-        for (int chunk = 0; chunk < 12; chunk++) {
+        for (int chunk = 0; chunk < 12; chunk++)
+        {
             log.append(MultiJoinDifferentialTest.events(random, 4));
         }
         final List<String> all = Arrays.asList(log.toString().split("\n"));
@@ -58,13 +62,17 @@ class MultiJoinDurableTest {
         final Path head = tmp.resolve("head.events.jsonl");
         Files.write(head, all.subList(0, all.size() / 2));
         new Replay(Replay.config(2), new Replay.Durability(state, 40, false, null)).run(specFile, head);
-        for (int p = 0; p < 2; p++) {
+        for (int p = 0; p < 2; p++)
+        {
             final Path partition = state.resolve(Replay.STATE).resolve("partition-" + p);
             Files.delete(partition.resolve("CLOSED"));
-            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints"))) {
+            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints")))
+            {
                 final Path newest = checkpoints.sorted(Comparator.reverseOrder()).findFirst().orElseThrow();
-                try (Stream<Path> files = Files.list(newest)) {
-                    for (final Path file : files.toList()) {
+                try (Stream<Path> files = Files.list(newest))
+                {
+                    for (final Path file : files.toList())
+                    {
                         Files.delete(file);
                     }
                 }

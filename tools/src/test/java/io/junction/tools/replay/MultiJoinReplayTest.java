@@ -7,14 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.JoinKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.junction.metrics.PartitionSnapshot;
+import java.util.Random;
 
 /** The replay extension of SPEC 2.6: {@code side} names an input, output {@code "rows"}, and their comparison. */
-class MultiJoinReplayTest {
+class MultiJoinReplayTest
+{
     private static final String SPEC = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]}," +
         "{\"name\":\"payments\",\"key\":[\"order_id\"],\"type\":\"left\"}]}";
 
     @Test
-    void eventsNameTheirInputAndUnknownInputsAreBadLines() {
+    void eventsNameTheirInputAndUnknownInputsAreBadLines()
+    {
         final ReplayResult result = new Replay(Replay.config(2)).run(SPEC, String.join("\n",
             "{\"side\":\"orders\",\"row\":{\"id\":1}}",
             "{\"side\":\"left\",\"row\":{\"id\":2}}",
@@ -44,7 +48,8 @@ class MultiJoinReplayTest {
         long rowsOut = 0;
         long badInputs = 0;
         long live = 0;
-        for (final io.junction.metrics.PartitionSnapshot p : result.metrics()) {
+        for (final PartitionSnapshot p : result.metrics())
+        {
             rowsIn += p.rowsIn;
             rowsOut += p.rowsOut;
             badInputs += p.badInputs;
@@ -57,7 +62,8 @@ class MultiJoinReplayTest {
     }
 
     @Test
-    void rowsCompareAsOneValueAndASignDifferenceIsFound() {
+    void rowsCompareAsOneValueAndASignDifferenceIsFound()
+    {
         final List<String> a = List.of("{\"step\":1,\"op\":\"+I\",\"rows\":{\"x\":{\"k\":1},\"y\":null}}");
         assertTrue(ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.MULTI, a,
             List.of("{\"step\":1,\"op\":\"+U\",\"rows\":{\"y\":null,\"x\":{\"k\":1.0}}}")).matches());
@@ -75,20 +81,25 @@ class MultiJoinReplayTest {
     }
 
     @Test
-    void onePartitionAndFourGiveTheSameStepsOnAWideJoin() {
+    void onePartitionAndFourGiveTheSameStepsOnAWideJoin()
+    {
         final StringBuilder spec = new StringBuilder("{\"join\":\"multi\",\"inputs\":[{\"name\":\"i0\",\"key\":[\"k\"]}");
-        for (int i = 1; i < 16; i++) {
+        for (int i = 1; i < 16; i++)
+        {
             spec.append(",{\"name\":\"i").append(i).append("\",\"key\":[\"k\"],\"type\":\"").append(i == 8 || i == 15 ? "inner" : "left").append("\"}");
         }
         spec.append("]}");
         final StringBuilder events = new StringBuilder();
-        for (int k = 0; k < 12; k++) {
-            for (final int input : new int[] {0, 8, 15}) {
+        for (int k = 0; k < 12; k++)
+        {
+            for (final int input : new int[] {0, 8, 15})
+            {
                 events.append("{\"side\":\"i").append(input).append("\",\"row\":{\"k\":").append(k).append(",\"v\":9}}\n");
             }
         }
-        final java.util.Random random = new java.util.Random(16);
-        for (int e = 0; e < 100; e++) {
+        final Random random = new Random(16);
+        for (int e = 0; e < 100; e++)
+        {
             final int input = random.nextInt(16);
             events.append("{\"side\":\"i").append(input).append("\",\"op\":\"").append(random.nextInt(6) == 0 ? "-D" : "+I")
                 .append("\",\"row\":{\"k\":").append(random.nextInt(12)).append(",\"v\":").append(random.nextInt(2)).append("}}\n");
@@ -97,7 +108,8 @@ class MultiJoinReplayTest {
         final ReplayResult four = new Replay(Replay.config(4)).run(spec.toString(), events.toString());
         final MultiJoinModel.Expected model = new MultiJoinModel(spec.toString()).run(events.toString());
         assertTrue(model.results().size() > 100, () -> "the model emits " + model.results().size() + " lines");
-        for (final ReplayResult result : List.of(one, four)) {
+        for (final ReplayResult result : List.of(one, four))
+        {
             final ReplayComparison output = ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.MULTI, model.results(),
                 result.resultLines());
             assertTrue(output.matches(), output.describe());

@@ -12,16 +12,19 @@ import org.junit.jupiter.api.Timeout;
  * tumbling window of 300 x 300 rows of one key emit 90,000 pairs, far longer than a close timeout of 1 ms;
  * the engine's close waits while the partition makes progress, so every line is there.
  */
-class ReplayCloseTest {
+class ReplayCloseTest
+{
     private static final int ROWS = 300;
 
     @Test
     @Timeout(120)
-    void aHeavyEmissionAtTheEndOfInputOutlastsTheCloseTimeoutWithNothingMissing() {
+    void aHeavyEmissionAtTheEndOfInputOutlastsTheCloseTimeoutWithNothingMissing()
+    {
         final String spec = "{\"join\":\"window\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
             "\"window\":{\"kind\":\"tumbling\",\"size\":1000}}";
         final List<String> lines = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
+        for (int i = 0; i < ROWS; i++)
+        {
             lines.add("{\"side\":\"left\",\"ts\":" + i + ",\"row\":{\"k\":1,\"id\":" + i + "}}");
             lines.add("{\"side\":\"right\",\"ts\":" + i + ",\"row\":{\"k\":1,\"id\":" + i + "}}");
         }

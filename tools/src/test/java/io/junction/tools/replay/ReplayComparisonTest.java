@@ -8,22 +8,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.JoinKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.junction.json.RowJson;
 
 /** The comparison rules of {@code conformance/README.md}, checked on hand-made outputs. */
-class ReplayComparisonTest {
+class ReplayComparisonTest
+{
     private static final String A = "{\"step\":1,\"op\":\"+I\",\"left\":{\"k\":1,\"v\":\"a\"},\"right\":null}";
 
-    private static boolean step(final List<String> expected, final List<String> actual) {
+    private static boolean step(final List<String> expected, final List<String> actual)
+    {
         return ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.REGULAR, expected, actual).matches();
     }
 
-    private static boolean fin(final JoinKind kind, final List<String> expected, final List<String> actual) {
+    private static boolean fin(final JoinKind kind, final List<String> expected, final List<String> actual)
+    {
         return ReplayComparison.outputs(ReplayComparison.Mode.FINAL, kind, expected, actual).matches();
     }
 
     @Test
-    void numbersCompareByTheValueTheEngineGivesThem() throws Exception {
-        final com.fasterxml.jackson.databind.ObjectMapper json = io.junction.json.RowJson.mapper();
+    void numbersCompareByTheValueTheEngineGivesThem() throws Exception
+    {
+        final ObjectMapper json = RowJson.mapper();
         assertEquals(ReplayComparison.canonical(json.readTree("9007199254740992")),
             ReplayComparison.canonical(json.readTree("9007199254740992.0")));
         assertEquals("1", ReplayComparison.canonical(json.readTree("1.00000000000000001")));
@@ -32,7 +38,8 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void rowsCompareAsJsonValues() {
+    void rowsCompareAsJsonValues()
+    {
         assertTrue(step(List.of(A), List.of("{\"right\":null,\"left\":{\"v\":\"a\",\"k\":1.0},\"op\":\"+U\",\"step\":1}")),
             "key order, 1 vs 1.0 and +I vs +U do not matter");
         assertFalse(step(List.of(A), List.of(A.replace("\"k\":1", "\"k\":\"1\""))), "\"1\" is not 1");
@@ -43,14 +50,16 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void windowsAreComparedToo() {
+    void windowsAreComparedToo()
+    {
         final String w = "{\"step\":7,\"op\":\"+I\",\"left\":{\"k\":1},\"right\":{\"k\":1},\"window\":[0,10]}";
         assertTrue(step(List.of(w), List.of(w)));
         assertFalse(step(List.of(w), List.of(w.replace("[0,10]", "[10,20]"))));
     }
 
     @Test
-    void aCoGroupsComputedRowIsComparedToo() {
+    void aCoGroupsComputedRowIsComparedToo()
+    {
         final String r = "{\"step\":6,\"op\":\"+I\",\"left\":null,\"right\":null,\"row\":{\"k\":1,\"leftCount\":2},\"window\":[0,10]}";
         assertTrue(step(List.of(r), List.of(r.replace("{\"k\":1,\"leftCount\":2}", "{\"leftCount\":2.0,\"k\":1}"))),
             "a row compares as a JSON value");
@@ -59,7 +68,8 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void finalModeAppliesTheChangelog() {
+    void finalModeAppliesTheChangelog()
+    {
         final String retract = A.replace("+I", "-D").replace("\"step\":1", "\"step\":5");
         final String later = A.replace("\"step\":1", "\"step\":9");
         assertTrue(fin(JoinKind.REGULAR, List.of(A), List.of(A, retract, later)), "net one copy, at a later step");
@@ -68,7 +78,8 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void deadLettersCompareStepAndRowOnly() {
+    void deadLettersCompareStepAndRowOnly()
+    {
         final String expected = "{\"step\":3,\"reason\":\"late: whatever\",\"side\":\"left\",\"row\":{\"id\":\"x\",\"k\":1}}";
         final String actual = "{\"step\":3,\"reason\":\"other words\",\"side\":\"left\",\"ts\":140,\"row\":{\"k\":1,\"id\":\"x\"}}";
         assertTrue(ReplayComparison.deadLetters(List.of(expected), List.of(actual)).matches());
@@ -76,7 +87,8 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void describesWhatDiffers() {
+    void describesWhatDiffers()
+    {
         final ReplayComparison c = ReplayComparison.outputs(ReplayComparison.Mode.STEP, JoinKind.REGULAR,
             List.of(A), List.of(A.replace("\"a\"", "\"b\""), "not json"));
         assertEquals(3, c.differences().size(), c.describe());
@@ -86,7 +98,8 @@ class ReplayComparisonTest {
     }
 
     @Test
-    void readsModes() {
+    void readsModes()
+    {
         assertEquals(ReplayComparison.Mode.STEP, ReplayComparison.Mode.parse("step\n"));
         assertEquals(ReplayComparison.Mode.FINAL, ReplayComparison.Mode.parse(" final"));
         assertThrows(IllegalArgumentException.class, () -> ReplayComparison.Mode.parse("exact"));

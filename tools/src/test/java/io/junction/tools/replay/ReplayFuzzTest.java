@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Fuzzes the replay format: the worked cases' specs and event logs, mutated as a hostile or broken
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * {@code -Djunction.fuzz.seconds=S} sets the time budget (default 20 s, so that CI stays well
  * inside its minute for both fuzz tests). A failure names the seed and the iteration.
  */
-class ReplayFuzzTest {
+class ReplayFuzzTest
+{
     private static final long SEED = Long.getLong("junction.fuzz.seed", 0x5EED_F00DL);
     private static final long BUDGET_NANOS = Duration.ofSeconds(Long.getLong("junction.fuzz.seconds", 20)).toNanos();
     private static final int MIN_ITERATIONS = 8;
@@ -45,11 +48,12 @@ class ReplayFuzzTest {
         "null", "true", "false", "\"\"", "[]", "{}", "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", "\"\\u0000\"",
         "\"\\ud800\"", "\"\u00e9\u4e2d\ud83d\ude00\"", "{\"a\":{\"b\":{\"c\":1}}}",
     };
-    private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile("([:\\[,]\\s*)(-?[0-9][0-9.eE+-]*)");
+    private static final Pattern NUMBER = Pattern.compile("([:\\[,]\\s*)(-?[0-9][0-9.eE+-]*)");
     private static final String[] OPS = {"+I", "-D", "+U", "-U", "+X", "", "I", "+i"};
 
     @Test
-    void mutatedScenariosNeverCrashHangOrLoseLines() {
+    void mutatedScenariosNeverCrashHangOrLoseLines()
+    {
         final List<String> names = Cases.names();
         assertTrue(names.size() > 10, "cases found: " + names);
         final Random random = new Random(SEED);
@@ -57,11 +61,13 @@ class ReplayFuzzTest {
         int iterations = 0;
         int rejectedSpecs = 0;
         long lines = 0;
-        while (iterations < MIN_ITERATIONS || System.nanoTime() - deadline < 0) {
+        while (iterations < MIN_ITERATIONS || System.nanoTime() - deadline < 0)
+        {
             final String name = names.get(random.nextInt(names.size()));
             final String original = String.join("\n", Cases.lines(name, "join.json"));
             String spec = original;
-            if (random.nextInt(8) == 0) {
+            if (random.nextInt(8) == 0)
+            {
                 spec = mutateNumbers(spec, random);
             }
             // Only a spec that really changed may be rejected: a worked case's own spec must always run.
@@ -70,12 +76,16 @@ class ReplayFuzzTest {
             lines += events.size();
             final byte[] log = join(events);
             final String where = "seed " + SEED + ", iteration " + iterations + ", case " + name;
-            try {
+            try
+            {
                 final ReplayResult one = run(1, spec, log, where);
                 final ReplayResult three = run(3, spec, log, where);
                 check(one, three, where, spec, log);
-            } catch (final JoinSpecException e) {
-                if (!mutated) {
+            }
+            catch (final JoinSpecException e)
+            {
+                if (!mutated)
+                {
                     throw new AssertionError("an unmutated spec was rejected: " + where, e);
                 }
                 rejectedSpecs++;
@@ -89,15 +99,18 @@ class ReplayFuzzTest {
             SEED, iterations, lines, rejectedSpecs);
     }
 
-    private static ReplayResult run(final int partitions, final String spec, final byte[] log, final String where) {
+    private static ReplayResult run(final int partitions, final String spec, final byte[] log, final String where)
+    {
         return assertTimeoutPreemptively(Duration.ofSeconds(60),
             () -> new Replay(Replay.config(partitions)).run(JoinSpecJson.parse(spec), () -> new ByteArrayInputStream(log)),
             () -> "replay hung: " + where);
     }
 
-    private static byte[] join(final List<byte[]> lines) {
+    private static byte[] join(final List<byte[]> lines)
+    {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (final byte[] line : lines) {
+        for (final byte[] line : lines)
+        {
             out.writeBytes(line);
             out.write('\n');
         }
@@ -105,11 +118,13 @@ class ReplayFuzzTest {
     }
 
     private static void check(final ReplayResult one, final ReplayResult three, final String where,
-        final String spec, final byte[] log) {
+        final String spec, final byte[] log)
+    {
         final String context = where + "\nspec: " + spec + "\nevents:\n" + new String(log, StandardCharsets.UTF_8);
         assertEquals(0, one.errorCount(), () -> "partition errors " + one.errors() + ": " + context);
         assertEquals(0, three.errorCount(), () -> "partition errors " + three.errors() + ": " + context);
-        for (final PartitionSnapshot snapshot : three.metrics()) {
+        for (final PartitionSnapshot snapshot : three.metrics())
+        {
             assertTrue(!snapshot.failed, () -> "a partition died: " + context);
         }
         // Every line is accounted for: with one partition, each non-blank line is one ring event (a
@@ -125,21 +140,25 @@ class ReplayFuzzTest {
         assertTrue(deadLetters.matches(), () -> "dead letters, 1 vs 3 partitions: " + deadLetters.describe() + "\n" + context);
     }
 
-    private static List<byte[]> mutate(final List<String> original, final Random random) {
+    private static List<byte[]> mutate(final List<String> original, final Random random)
+    {
         final List<String> lines = new ArrayList<>(original);
         final List<Integer> invalid = new ArrayList<>();
         final int mutations = 1 + random.nextInt(Math.max(1, lines.size()));
-        for (int m = 0; m < mutations && !lines.isEmpty(); m++) {
+        for (int m = 0; m < mutations && !lines.isEmpty(); m++)
+        {
             final int i = random.nextInt(lines.size());
             final String line = lines.get(i);
-            switch (random.nextInt(14)) {
+            switch (random.nextInt(14))
+            {
                 case 0 -> lines.set(i, flipByte(line, random));
                 case 1 -> lines.set(i, mutateNumbers(line, random));
                 case 2 -> lines.set(i, line.replaceFirst("\"op\":\"[^\"]*\"", "\"op\":\"" + OPS[random.nextInt(OPS.length)] + "\""));
                 case 3 -> lines.set(i, replaceValue(line, TOKENS[random.nextInt(TOKENS.length)], random));
                 case 4 -> lines.add(random.nextInt(lines.size() + 1), line);
                 case 5 -> lines.remove(i);
-                case 6 -> {
+                case 6 ->
+                {
                     final int j = random.nextInt(lines.size());
                     lines.set(i, lines.get(j));
                     lines.set(j, line);
@@ -155,19 +174,24 @@ class ReplayFuzzTest {
             }
         }
         final List<byte[]> bytes = new ArrayList<>(lines.size());
-        for (final String line : lines) {
+        for (final String line : lines)
+        {
             bytes.add(line.getBytes(StandardCharsets.UTF_8));
         }
-        for (final int i : invalid) {
-            if (i < bytes.size()) {
+        for (final int i : invalid)
+        {
+            if (i < bytes.size())
+            {
                 bytes.set(i, invalidUtf8(bytes.get(i), random));
             }
         }
         return bytes;
     }
 
-    private static String flipByte(final String line, final Random random) {
-        if (line.isEmpty()) {
+    private static String flipByte(final String line, final Random random)
+    {
+        if (line.isEmpty())
+        {
             return line;
         }
         final char[] chars = line.toCharArray();
@@ -176,41 +200,50 @@ class ReplayFuzzTest {
     }
 
     /** Replaces one number of the line by an extreme or odd one. */
-    private static String mutateNumbers(final String line, final Random random) {
-        final java.util.regex.Matcher numbers = NUMBER.matcher(line);
+    private static String mutateNumbers(final String line, final Random random)
+    {
+        final Matcher numbers = NUMBER.matcher(line);
         int count = 0;
-        while (numbers.find()) {
+        while (numbers.find())
+        {
             count++;
         }
-        if (count == 0) {
+        if (count == 0)
+        {
             return line;
         }
         final int target = random.nextInt(count);
         numbers.reset();
-        for (int n = 0; numbers.find(); n++) {
-            if (n == target) {
+        for (int n = 0; numbers.find(); n++)
+        {
+            if (n == target)
+            {
                 return line.substring(0, numbers.start(2)) + NUMBERS[random.nextInt(NUMBERS.length)] + line.substring(numbers.end(2));
             }
         }
         return line;
     }
 
-    private static String replaceValue(final String line, final String token, final Random random) {
+    private static String replaceValue(final String line, final String token, final Random random)
+    {
         final String replaced = line.replaceFirst("(?<=\":)(\"[^\"]*\"|-?[0-9][0-9.eE+-]*|null|true|false)", token);
         return random.nextBoolean() ? replaced : line.replaceFirst("\\{", "{\"extra\":" + token + ",");
     }
 
-    private static String manyFields(final Random random) {
+    private static String manyFields(final Random random)
+    {
         final StringBuilder sb = new StringBuilder();
         final int n = 1 + random.nextInt(random.nextBoolean() ? 50 : 5000);
-        for (int f = 0; f < n; f++) {
+        for (int f = 0; f < n; f++)
+        {
             sb.append("\"f").append(random.nextInt(100_000)).append("\":").append(f).append(',');
         }
         return sb.toString();
     }
 
     /** The line's bytes with an invalid UTF-8 sequence spliced in. */
-    private static byte[] invalidUtf8(final byte[] utf8, final Random random) {
+    private static byte[] invalidUtf8(final byte[] utf8, final Random random)
+    {
         final byte[][] bad = {{(byte) 0xFF}, {(byte) 0xC3, (byte) 0x28}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}};
         final byte[] splice = bad[random.nextInt(bad.length)];
         final int at = random.nextInt(utf8.length + 1);
@@ -222,7 +255,8 @@ class ReplayFuzzTest {
     }
 
     @Test
-    void theAccountingInvariantHoldsOnAnUnmutatedCase() {
+    void theAccountingInvariantHoldsOnAnUnmutatedCase()
+    {
         // The invariant the fuzz test relies on, on a plain case: every line is one ring event or one
         // door dead letter, and the end of input is one more event.
         final String name = Cases.names().get(0);

@@ -21,35 +21,41 @@ import org.junit.jupiter.api.io.TempDir;
  * fields, numbers on both sides of 2^53. Each bad line is one dead letter; the run goes on and the
  * good rows join as they would without it.
  */
-class ReplayHardeningTest {
+class ReplayHardeningTest
+{
     private static final String INNER = "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
 
     @TempDir
     Path dir;
 
-    private ReplayResult replay(final String spec, final byte[] log) throws IOException {
+    private ReplayResult replay(final String spec, final byte[] log) throws IOException
+    {
         final ReplayResult result = new Replay(Replay.config(2)).run(
             Files.writeString(dir.resolve("s.join.json"), spec), Files.write(dir.resolve("e.events.jsonl"), log));
         assertEquals(0, result.errorCount(), () -> "partition errors: " + result.errors());
         return result;
     }
 
-    private ReplayResult replay(final String spec, final String... lines) throws IOException {
+    private ReplayResult replay(final String spec, final String... lines) throws IOException
+    {
         return replay(spec, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void assertOutput(final ReplayResult result, final String... expected) {
+    private static void assertOutput(final ReplayResult result, final String... expected)
+    {
         final ReplayComparison comparison = ReplayComparison.outputs(
             ReplayComparison.Mode.STEP, JoinKind.REGULAR, List.of(expected), result.resultLines());
         assertTrue(comparison.matches(), () -> comparison.describe() + "\nactual:\n" + String.join("\n", result.resultLines()));
     }
 
-    private static JsonNode json(final StepLine line) throws IOException {
+    private static JsonNode json(final StepLine line) throws IOException
+    {
         return RowJson.mapper().readTree(line.json());
     }
 
     @Test
-    void aLineThatIsNotUtf8IsOneDeadLetterAndTheRunGoesOn() throws IOException {
+    void aLineThatIsNotUtf8IsOneDeadLetterAndTheRunGoesOn() throws IOException
+    {
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
         log.writeBytes("{\"side\":\"left\",\"row\":{\"k\":1,\"v\":\"a\"}}\n".getBytes(StandardCharsets.UTF_8));
         log.writeBytes(new byte[] {'{', '"', 's', (byte) 0xFF, (byte) 0xFE, '"', '}', '\n'});
@@ -66,7 +72,8 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void aLineLongerThanTheBoundIsOneDeadLetterAndIsNeverHeldWhole() throws IOException {
+    void aLineLongerThanTheBoundIsOneDeadLetterAndIsNeverHeldWhole() throws IOException
+    {
         final String huge = "{\"side\":\"left\",\"row\":{\"k\":2,\"s\":\"" + "x".repeat(EventLines.MAX_LINE_BYTES) + "\"}}";
         final ReplayResult result = replay(INNER,
             "{\"side\":\"left\",\"row\":{\"k\":1}}", huge, "{\"side\":\"right\",\"row\":{\"k\":1}}");
@@ -79,7 +86,8 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void aByteOrderMarkBeforeTheFirstLineIsSkipped() throws IOException {
+    void aByteOrderMarkBeforeTheFirstLineIsSkipped() throws IOException
+    {
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
         log.writeBytes(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
         log.writeBytes("{\"side\":\"left\",\"row\":{\"k\":1}}\r\n{\"side\":\"right\",\"row\":{\"k\":1}}\r\n"
@@ -90,9 +98,11 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void aRefusedRowWithThousandsOfFieldNamesTakesNoRoomFromLaterRows() throws IOException {
+    void aRefusedRowWithThousandsOfFieldNamesTakesNoRoomFromLaterRows() throws IOException
+    {
         final StringBuilder wide = new StringBuilder("{\"side\":\"left\",\"row\":{\"k\":0");
-        for (int i = 0; i < 5_000; i++) {
+        for (int i = 0; i < 5_000; i++)
+        {
             wide.append(",\"f").append(i).append("\":1");
         }
         wide.append("}}");
@@ -109,9 +119,11 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void rowsUpToTheFieldCapAreKeptAndOnlyTheRowThatCrossesItIsRefused() throws IOException {
+    void rowsUpToTheFieldCapAreKeptAndOnlyTheRowThatCrossesItIsRefused() throws IOException
+    {
         final StringBuilder nearlyFull = new StringBuilder("{\"side\":\"left\",\"row\":{\"k\":0");
-        for (int i = 0; i < Schema.MAX_FIELDS - 2; i++) {
+        for (int i = 0; i < Schema.MAX_FIELDS - 2; i++)
+        {
             nearlyFull.append(",\"f").append(i).append("\":1");
         }
         nearlyFull.append("}}");
@@ -127,7 +139,8 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void numbersOnBothSidesOfTwoToThe53AreOneKey() throws IOException {
+    void numbersOnBothSidesOfTwoToThe53AreOneKey() throws IOException
+    {
         final ReplayResult result = replay("{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}",
             "{\"side\":\"left\",\"row\":{\"k\":9007199254740992}}",
             "{\"side\":\"right\",\"row\":{\"k\":9007199254740992.0}}",
@@ -147,7 +160,8 @@ class ReplayHardeningTest {
     }
 
     @Test
-    void aFilterLiteralAboveTwoToThe53MatchesTheEqualInteger() throws IOException {
+    void aFilterLiteralAboveTwoToThe53MatchesTheEqualInteger() throws IOException
+    {
         final ReplayResult result = replay("{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
                 "\"leftFilter\":[{\"field\":\"v\",\"op\":\"==\",\"value\":9007199254740993.0}]}",
             "{\"side\":\"left\",\"row\":{\"k\":1,\"v\":9007199254740993}}",

@@ -33,7 +33,8 @@ import picocli.CommandLine;
  * the restored checkpoint, give the output of an uninterrupted run.
  */
 @Timeout(300)
-class ResumeChecksTest {
+class ResumeChecksTest
+{
     private static final int EVERY = 500;
 
     @TempDir
@@ -47,7 +48,8 @@ class ResumeChecksTest {
     private List<String> log;
 
     @BeforeEach
-    void scenario() throws IOException {
+    void scenario() throws IOException
+    {
         spec = tmp.resolve("regular.join.json");
         events = tmp.resolve("regular.events.jsonl");
         state = tmp.resolve("state");
@@ -57,7 +59,8 @@ class ResumeChecksTest {
         Files.write(events, log);
     }
 
-    private int replay(final Path eventLog, final String... more) {
+    private int replay(final Path eventLog, final String... more)
+    {
         final List<String> args = new ArrayList<>(List.of("replay", spec.toString(), eventLog.toString(), "--partitions", "2",
             "--state", state.toString(), "--checkpoint-every", Integer.toString(EVERY), "--out", out.toString(),
             "--dead-letter", tmp.resolve("dead.jsonl").toString()));
@@ -73,15 +76,20 @@ class ResumeChecksTest {
      * A run of {@code eventLog} made to look as if it had crashed after its last step: its clean close and the
      * close's checkpoint are removed, so a resume restores the periodic checkpoint before them.
      */
-    private void crashedRun(final Path eventLog) throws IOException {
+    private void crashedRun(final Path eventLog) throws IOException
+    {
         assertEquals(0, replay(eventLog), err.toString());
-        for (int p = 0; p < 2; p++) {
+        for (int p = 0; p < 2; p++)
+        {
             final Path partition = state.resolve(Replay.STATE).resolve("partition-" + p);
             Files.delete(partition.resolve("CLOSED"));
-            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints"))) {
+            try (Stream<Path> checkpoints = Files.list(partition.resolve("checkpoints")))
+            {
                 final Path newest = checkpoints.sorted(Comparator.reverseOrder()).findFirst().orElseThrow();
-                try (Stream<Path> files = Files.list(newest)) {
-                    for (final Path file : files.toList()) {
+                try (Stream<Path> files = Files.list(newest))
+                {
+                    for (final Path file : files.toList())
+                    {
                         Files.delete(file);
                     }
                 }
@@ -90,37 +98,44 @@ class ResumeChecksTest {
         }
     }
 
-    private Path spool(final String name) {
+    private Path spool(final String name)
+    {
         return state.resolve(Replay.OUTPUT).resolve(name);
     }
 
-    private void assertRefused(final String... named) {
+    private void assertRefused(final String... named)
+    {
         final String text = err.toString();
         assertFalse(text.contains("\tat "), "no stack trace: " + text);
         assertTrue(text.startsWith("junction replay: "), text);
         assertEquals(1, text.strip().split("\n").length, "one line: " + text);
-        for (final String name : named) {
+        for (final String name : named)
+        {
             assertTrue(text.contains(name), "names " + name + ": " + text);
         }
     }
 
-    private List<String> uninterrupted(final Path eventLog) throws IOException {
+    private List<String> uninterrupted(final Path eventLog) throws IOException
+    {
         final List<String> lines = new ArrayList<>();
-        for (final StepLine line : new Replay(Replay.config(2)).run(spec, eventLog).results()) {
+        for (final StepLine line : new Replay(Replay.config(2)).run(spec, eventLog).results())
+        {
             lines.add(line.json());
         }
         Collections.sort(lines);
         return lines;
     }
 
-    private List<String> output() throws IOException {
+    private List<String> output() throws IOException
+    {
         final List<String> lines = new ArrayList<>(Files.readAllLines(out, StandardCharsets.UTF_8));
         Collections.sort(lines);
         return lines;
     }
 
     @Test
-    void anUndamagedResumeGivesTheOutputOfAnUninterruptedRun() throws IOException {
+    void anUndamagedResumeGivesTheOutputOfAnUninterruptedRun() throws IOException
+    {
         crashedRun(events);
         assertEquals(0, replay(events, "--resume"), err.toString());
         assertEquals(uninterrupted(events), output());
@@ -131,7 +146,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void aFlippedByteInASpoolIsRefused() throws IOException {
+    void aFlippedByteInASpoolIsRefused() throws IOException
+    {
         crashedRun(events);
         final Path file = spool("p0.results.jsonl");
         final byte[] bytes = Files.readAllBytes(file);
@@ -144,7 +160,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void aTruncatedSpoolIsRefused() throws IOException {
+    void aTruncatedSpoolIsRefused() throws IOException
+    {
         crashedRun(events);
         final Path file = spool("p1.results.jsonl");
         final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -154,9 +171,11 @@ class ResumeChecksTest {
     }
 
     @Test
-    void aDeletedSpoolIsRefused() throws IOException {
+    void aDeletedSpoolIsRefused() throws IOException
+    {
         crashedRun(events);
-        for (final String name : new String[] {"p1.results.jsonl", "input.dead.jsonl", "p0.dead.jsonl"}) {
+        for (final String name : new String[] {"p1.results.jsonl", "input.dead.jsonl", "p0.dead.jsonl"})
+        {
             final Path file = spool(name);
             final Path kept = tmp.resolve(name + ".kept");
             Files.move(file, kept);
@@ -169,7 +188,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void aChangedByteInTheConsumedPrefixOfTheLogIsRefused() throws IOException {
+    void aChangedByteInTheConsumedPrefixOfTheLogIsRefused() throws IOException
+    {
         crashedRun(events);
         final List<String> changed = new ArrayList<>(log);
         changed.set(10, changed.get(10).replace("\"id\":", "\"id\":9"));
@@ -180,7 +200,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void aShortenedLogIsRefused() throws IOException {
+    void aShortenedLogIsRefused() throws IOException
+    {
         crashedRun(events);
         Files.write(events, log.subList(0, 1200)); // the restored checkpoint consumed 1500 steps
         assertEquals(4, replay(events, "--resume"), err.toString());
@@ -188,7 +209,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void anotherSlotCapacityIsRefused() throws IOException {
+    void anotherSlotCapacityIsRefused() throws IOException
+    {
         crashedRun(events);
         assertEquals(4, replay(events, "--resume", "--slot-capacity", "2048"), err.toString());
         assertRefused("--slot-capacity", "2048");
@@ -200,7 +222,8 @@ class ResumeChecksTest {
     }
 
     @Test
-    void linesAppendedAfterTheRestoredCheckpointAreReplayedButNotAfterACleanClose() throws IOException {
+    void linesAppendedAfterTheRestoredCheckpointAreReplayedButNotAfterACleanClose() throws IOException
+    {
         final Path head = tmp.resolve("head.events.jsonl");
         Files.write(head, log.subList(0, 1200));
         crashedRun(head); // restores the checkpoint at step 999

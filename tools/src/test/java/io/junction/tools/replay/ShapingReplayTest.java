@@ -24,20 +24,25 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * SPEC 2.7 through replay: the spec fields ({@code paddedDelay}, {@code output}, {@code padOnExpiry}) and
  * their rejections (exit status 2 on the command line), random scenarios with a padded-row delay and with
  * upsert output giving the same lines per step with 1 and 4 partitions, and {@code --expired}.
  */
-class ShapingReplayTest {
+class ShapingReplayTest
+{
     @TempDir
     Path tmp;
 
     private static final String LEFT_PADDED = "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]";
 
     @Test
-    void parsesTheShapingFields() {
+    void parsesTheShapingFields()
+    {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse("{\"join\":\"regular\",\"type\":\"full\",\"leftKey\":[\"k\"]," +
             "\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"id\"],\"rightUniqueKey\":[\"id\"],\"paddedDelay\":50,\"output\":\"upsert\"," +
             "\"stateTtl\":100,\"padOnExpiry\":true}");
@@ -65,11 +70,13 @@ class ShapingReplayTest {
         "padOnExpiry|" + LEFT_PADDED + ",\"padOnExpiry\":true,\"rightStateTtl\":10}",
         "padOnExpiry|{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"padOnExpiry\":true,\"stateTtl\":10}",
     })
-    void rejectsSpecsNamingTheField(final String testCase) throws IOException {
+    void rejectsSpecsNamingTheField(final String testCase) throws IOException
+    {
         final int bar = testCase.indexOf('|');
         final String field = testCase.substring(0, bar);
         final String json = testCase.substring(bar + 1);
-        if (!json.contains("\"x\":1")) {
+        if (!json.contains("\"x\":1"))
+        {
             final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json));
             assertTrue(e.getMessage().startsWith(field), e.getMessage());
         }
@@ -83,31 +90,36 @@ class ShapingReplayTest {
     }
 
     /** Random show/click-like logs: rows of keys 0..5, retractions of earlier rows, per-side watermarks. */
-    static String randomLog(final Random random, final boolean uniqueLeft, final boolean uniqueRight) {
+    static String randomLog(final Random random, final boolean uniqueLeft, final boolean uniqueRight)
+    {
         final StringBuilder sb = new StringBuilder();
-        final java.util.List<String> liveLeft = new java.util.ArrayList<>();
-        final java.util.List<String> liveRight = new java.util.ArrayList<>();
-        final java.util.Set<Long> leftIds = new java.util.HashSet<>();
-        final java.util.Set<Long> rightIds = new java.util.HashSet<>();
+        final List<String> liveLeft = new ArrayList<>();
+        final List<String> liveRight = new ArrayList<>();
+        final Set<Long> leftIds = new HashSet<>();
+        final Set<Long> rightIds = new HashSet<>();
         long ts = 100;
         long id = 0;
         final int events = 20 + random.nextInt(60);
-        for (int i = 0; i < events; i++) {
+        for (int i = 0; i < events; i++)
+        {
             final int dice = random.nextInt(100);
-            if (dice < 15) {
+            if (dice < 15)
+            {
                 final String side = dice < 4 ? ",\"side\":\"left\"" : dice < 8 ? ",\"side\":\"right\"" : "";
                 sb.append("{\"watermark\":").append(ts - random.nextInt(60)).append(side).append("}\n");
                 continue;
             }
             ts += random.nextInt(20);
             final boolean left = random.nextBoolean();
-            final java.util.List<String> live = left ? liveLeft : liveRight;
+            final List<String> live = left ? liveLeft : liveRight;
             final String side = left ? "left" : "right";
-            if (dice < 75 || live.isEmpty()) {
+            if (dice < 75 || live.isEmpty())
+            {
                 final long k = random.nextInt(6);
-                final java.util.Set<Long> ids = left ? leftIds : rightIds;
+                final Set<Long> ids = left ? leftIds : rightIds;
                 final long rowId = (left ? uniqueLeft : uniqueRight) ? k : id++;
-                if (!ids.add(rowId)) {
+                if (!ids.add(rowId))
+                {
                     continue;
                 }
                 final String row = "{\"k\":" + k + ",\"id\":" + rowId + ",\"" + (left ? "show" : "click") + "\":\"" +
@@ -115,7 +127,9 @@ class ShapingReplayTest {
                 live.add(row);
                 sb.append("{\"side\":\"").append(side).append("\",\"ts\":").append(ts - random.nextInt(30))
                     .append(",\"row\":").append(row).append("}\n");
-            } else {
+            }
+            else
+            {
                 final String row = live.remove(random.nextInt(live.size()));
                 final long rowId = Long.parseLong(row.replaceAll(".*\"id\":(\\d+).*", "$1"));
                 (left ? leftIds : rightIds).remove(rowId);
@@ -137,10 +151,12 @@ class ShapingReplayTest {
         "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"id\"],\"rightUniqueKey\":[\"k\"],\"output\":\"upsert\"}",
         "{\"join\":\"regular\",\"type\":\"anti\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"leftUniqueKey\":[\"id\"],\"output\":\"upsert\"}",
     })
-    void onePartitionAndFourGiveTheSameLinesPerStep(final String spec) {
+    void onePartitionAndFourGiveTheSameLinesPerStep(final String spec)
+    {
         final Random random = new Random(spec.hashCode());
         final boolean uniqueRightByKey = spec.contains("\"rightUniqueKey\":[\"k\"]");
-        for (int run = 0; run < 8; run++) {
+        for (int run = 0; run < 8; run++)
+        {
             final String log = randomLog(random, false, uniqueRightByKey);
             final ReplayResult one = new Replay(Replay.config(1)).run(spec, log);
             final ReplayResult four = new Replay(Replay.config(4)).run(spec, log);
@@ -149,7 +165,8 @@ class ShapingReplayTest {
                 one.resultLines(), four.resultLines());
             assertTrue(c.matches(), () -> spec + "\n" + log + "\n" + c.describe());
             assertTrue(ReplayComparison.deadLetters(one.deadLetterLines(), four.deadLetterLines()).matches());
-            if (spec.contains("upsert")) {
+            if (spec.contains("upsert"))
+            {
                 assertTrue(one.resultLines().stream().allMatch(l -> l.contains("\"op\":\"upsert\"") || l.contains("\"op\":\"delete\"")),
                     () -> String.join("\n", one.resultLines()));
                 assertEquals(List.of(), one.deadLetterLines(), log);
@@ -158,7 +175,8 @@ class ShapingReplayTest {
     }
 
     @Test
-    void upsertLinesCompareByOpKeyAndRows() {
+    void upsertLinesCompareByOpKeyAndRows()
+    {
         final String a = "{\"step\":1,\"op\":\"upsert\",\"key\":{\"left\":{\"id\":1}},\"left\":{\"id\":1,\"s\":\"a\"},\"right\":null}";
         final String aReordered = "{\"op\":\"upsert\",\"step\":1,\"right\":null,\"left\":{\"s\":\"a\",\"id\":1.0},\"key\":{\"left\":{\"id\":1}}}";
         final String otherKey = a.replace("\"key\":{\"left\":{\"id\":1}}", "\"key\":{\"left\":{\"id\":2}}");
@@ -175,7 +193,8 @@ class ShapingReplayTest {
     }
 
     @Test
-    void expiredRowsGoToTheExpiredFile() throws IOException {
+    void expiredRowsGoToTheExpiredFile() throws IOException
+    {
         final Path spec = Files.writeString(tmp.resolve("s.join.json"),
             "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"stateTtl\":10,\"padOnExpiry\":true}");
         final Path events = Files.writeString(tmp.resolve("e.events.jsonl"), String.join("\n",

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-class EventTapeTest {
+class EventTapeTest
+{
 
     @Test
-    void shouldReplayTheSameChecksumAsDirectGeneration() {
+    void shouldReplayTheSameChecksumAsDirectGeneration()
+    {
         final EventTape tape = new EventTape();
         Workloads.w2(100_000, 20_000, tape);
         assertEquals(200_001, tape.size());                 // rows + end
@@ -22,7 +24,8 @@ class EventTapeTest {
     }
 
     @Test
-    void shouldStoreAndReplayChangeKinds() {
+    void shouldStoreAndReplayChangeKinds()
+    {
         final EventTape tape = new EventTape();
         tape.row(WorkloadSink.LEFT, 3, 0, 0);
         tape.change(WorkloadSink.LEFT, WorkloadSink.UPDATE_BEFORE, 3, 0, 0);
@@ -40,24 +43,29 @@ class EventTapeTest {
         assertThrows(IllegalArgumentException.class, () -> tape.change(WorkloadSink.LEFT, (byte) 4, 3, 4, 0));
 
         final StringBuilder seen = new StringBuilder();
-        tape.replay(new WorkloadSink() {
+        tape.replay(new WorkloadSink()
+        {
             @Override
-            public void row(final int side, final long key, final long ts, final long f1) {
+            public void row(final int side, final long key, final long ts, final long f1)
+            {
                 seen.append("+I").append(side).append('@').append(ts).append(' ');
             }
 
             @Override
-            public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+            public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+            {
                 seen.append(WorkloadSink.kindName(kind)).append(side).append('@').append(ts).append(' ');
             }
 
             @Override
-            public void watermark(final long watermark) {
+            public void watermark(final long watermark)
+            {
                 seen.append("wm ");
             }
 
             @Override
-            public void end() {
+            public void end()
+            {
                 seen.append("end");
             }
         });
@@ -68,7 +76,8 @@ class EventTapeTest {
     }
 
     @Test
-    void shouldStoreWatermarksAndRowsAcrossChunks() {
+    void shouldStoreWatermarksAndRowsAcrossChunks()
+    {
         final EventTape tape = new EventTape(10);
         final Checksum direct = new Checksum();
         Workloads.w1(1_000_000, new WorkloadsTest.Tee(tape, direct));
@@ -87,7 +96,8 @@ class EventTapeTest {
         assertEquals(EventTape.TYPE_LEFT, tape.type(0));
         assertEquals(0L, tape.key(0));                       // mix64(0) = 0
         int second = 1;
-        while (tape.type(second) != EventTape.TYPE_LEFT) {
+        while (tape.type(second) != EventTape.TYPE_LEFT)
+        {
             second++;                                        // skip clicks of impression 0 (delay 0)
         }
         assertEquals(SplitMix64.mix64(1), tape.key(second));
@@ -95,7 +105,8 @@ class EventTapeTest {
     }
 
     @Test
-    void shouldHoldW1BigInOneTape() {
+    void shouldHoldW1BigInOneTape()
+    {
         final EventTape tape = new EventTape(12_100_000);
         final Checksum direct = new Checksum();
         Workloads.generate(Workload.W1_BIG, new WorkloadsTest.Tee(tape, direct));
@@ -113,7 +124,8 @@ class EventTapeTest {
     }
 
     @Test
-    void shouldReplayARange() {
+    void shouldReplayARange()
+    {
         final EventTape tape = new EventTape();
         Workloads.w2(1000, 10, tape);
         final Checksum a = new Checksum();

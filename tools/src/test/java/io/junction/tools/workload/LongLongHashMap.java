@@ -3,7 +3,8 @@ package io.junction.tools.workload;
 import java.util.Arrays;
 
 /** Tiny open-addressing long to long map for tests (linear probing, fixed capacity, no removal). */
-final class LongLongHashMap {
+final class LongLongHashMap
+{
     static final long MISSING = Long.MIN_VALUE;
 
     private final long[] keys;
@@ -12,7 +13,8 @@ final class LongLongHashMap {
     private final int mask;
     private int size;
 
-    LongLongHashMap(final int expected) {
+    LongLongHashMap(final int expected)
+    {
         int cap = Integer.highestOneBit(Math.max(4, expected * 2 - 1)) << 1;
         keys = new long[cap];
         values = new long[cap];
@@ -22,17 +24,21 @@ final class LongLongHashMap {
     }
 
     /** @return the previous value, or {@link #MISSING} */
-    long put(final long key, final long value) {
+    long put(final long key, final long value)
+    {
         int i = (int) SplitMix64.mix64(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
+        while (used[i])
+        {
+            if (keys[i] == key)
+            {
                 final long old = values[i];
                 values[i] = value;
                 return old;
             }
             i = (i + 1) & mask;
         }
-        if (size + 1 > (mask + 1) * 3 / 4) {
+        if (size + 1 > (mask + 1) * 3 / 4)
+        {
             throw new IllegalStateException("LongLongHashMap full");
         }
         used[i] = true;
@@ -42,10 +48,13 @@ final class LongLongHashMap {
         return MISSING;
     }
 
-    long get(final long key) {
+    long get(final long key)
+    {
         int i = (int) SplitMix64.mix64(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
+        while (used[i])
+        {
+            if (keys[i] == key)
+            {
                 return values[i];
             }
             i = (i + 1) & mask;
@@ -53,7 +62,8 @@ final class LongLongHashMap {
         return MISSING;
     }
 
-    int size() {
+    int size()
+    {
         return size;
     }
 }

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class NexmarkGeneratorTest {
+class NexmarkGeneratorTest
+{
 
     /** Counts, checks invariants and folds every field into a 64-bit digest. */
-    private static final class Recorder implements NexmarkSink {
+    private static final class Recorder implements NexmarkSink
+    {
         long persons;
         long auctions;
         long bids;
@@ -34,18 +36,22 @@ class NexmarkGeneratorTest {
 
         static final long FIRST = 1000;
 
-        private void mix(final long v) {
+        private void mix(final long v)
+        {
             digest = SplitMix64.mix64(digest * 31 + v);
         }
 
-        private void mix(final CharSequence s) {
-            for (int i = 0; i < s.length(); i++) {
+        private void mix(final CharSequence s)
+        {
+            for (int i = 0; i < s.length(); i++)
+            {
                 mix(s.charAt(i));
             }
             mix(-1);
         }
 
-        private void time(final long ts) {
+        private void time(final long ts)
+        {
             assertTrue(ts >= lastTs, "event time never decreases");
             assertTrue(ts > lastWatermark, "no event is late");
             lastTs = ts;
@@ -55,9 +61,11 @@ class NexmarkGeneratorTest {
         @Override
         public void person(final long id, final CharSequence name, final CharSequence emailAddress,
                            final CharSequence creditCard, final CharSequence city, final CharSequence state,
-                           final long dateTime, final CharSequence extra) {
+                           final long dateTime, final CharSequence extra)
+        {
             time(dateTime);
-            if (firstPersonId < 0) {
+            if (firstPersonId < 0)
+            {
                 firstPersonId = id;
             }
             assertEquals(lastPersonId + 1, id, "person ids are sequential");
@@ -81,9 +89,11 @@ class NexmarkGeneratorTest {
         @Override
         public void auction(final long id, final CharSequence itemName, final CharSequence description,
                             final long initialBid, final long reserve, final long dateTime, final long expires,
-                            final long seller, final long category, final CharSequence extra) {
+                            final long seller, final long category, final CharSequence extra)
+        {
             time(dateTime);
-            if (firstAuctionId < 0) {
+            if (firstAuctionId < 0)
+            {
                 firstAuctionId = id;
             }
             assertEquals(lastAuctionId + 1, id, "auction ids are sequential");
@@ -92,10 +102,12 @@ class NexmarkGeneratorTest {
             assertTrue(expires > dateTime);
             assertTrue(reserve > initialBid);
             assertTrue(seller >= FIRST && seller <= lastPersonId + 10, "seller " + seller);
-            if ((seller - FIRST) % 100 == 0) {
+            if ((seller - FIRST) % 100 == 0)
+            {
                 hotSellerAuctions++;
             }
-            if (category == 10) {
+            if (category == 10)
+            {
                 category10++;
             }
             auctions++;
@@ -114,7 +126,8 @@ class NexmarkGeneratorTest {
 
         @Override
         public void bid(final long auction, final long bidder, final long price, final CharSequence channel,
-                        final CharSequence url, final long dateTime, final CharSequence extra) {
+                        final CharSequence url, final long dateTime, final CharSequence extra)
+        {
             time(dateTime);
             assertTrue(auction >= FIRST && auction <= lastAuctionId + 10, "auction " + auction);
             // corrected variant: bidder is a person id (or up to 10 ahead), not shifted by another 1000
@@ -123,10 +136,12 @@ class NexmarkGeneratorTest {
             minPrice = Math.min(minPrice, price);
             maxPrice = Math.max(maxPrice, price);
             assertTrue(url.toString().startsWith("https://www.nexmark.com/"));
-            if ((auction - FIRST) % 100 == 0) {
+            if ((auction - FIRST) % 100 == 0)
+            {
                 hotAuctionBids++;
             }
-            if ((bidder - FIRST) % 100 == 1) {
+            if ((bidder - FIRST) % 100 == 1)
+            {
                 hotBidderBids++;
             }
             bids++;
@@ -141,7 +156,8 @@ class NexmarkGeneratorTest {
         }
 
         @Override
-        public void watermark(final long watermark) {
+        public void watermark(final long watermark)
+        {
             assertTrue(watermark > lastWatermark);
             assertEquals(lastTs - 4000, watermark);
             lastWatermark = watermark;
@@ -150,7 +166,8 @@ class NexmarkGeneratorTest {
     }
 
     @Test
-    void shouldEmitPersonsAuctionsAndBidsIn2To6To92Proportion() {
+    void shouldEmitPersonsAuctionsAndBidsIn2To6To92Proportion()
+    {
         final Recorder r = new Recorder();
         new NexmarkGenerator(1L).generate(100_000, r);
         assertEquals(100_000, r.events);
@@ -161,7 +178,8 @@ class NexmarkGeneratorTest {
     }
 
     @Test
-    void shouldStartIdsAt1000() {
+    void shouldStartIdsAt1000()
+    {
         final Recorder r = new Recorder();
         new NexmarkGenerator(1L).generate(100_000, r);
         assertEquals(1000, r.firstPersonId);
@@ -171,7 +189,8 @@ class NexmarkGeneratorTest {
     }
 
     @Test
-    void shouldBeDeterministicForASeed() {
+    void shouldBeDeterministicForASeed()
+    {
         final Recorder a = new Recorder();
         final Recorder b = new Recorder();
         final Recorder c = new Recorder();
@@ -183,7 +202,8 @@ class NexmarkGeneratorTest {
     }
 
     @Test
-    void shouldHitHotKeysAtTheReferenceRatesAndSizes() {
+    void shouldHitHotKeysAtTheReferenceRatesAndSizes()
+    {
         final Recorder r = new Recorder();
         new NexmarkGenerator(7L).generate(100_000, r);
         final double hotAuction = (double) r.hotAuctionBids / r.bids;
@@ -201,7 +221,8 @@ class NexmarkGeneratorTest {
     }
 
     @Test
-    void shouldStampEventTimeFromTheRate() {
+    void shouldStampEventTimeFromTheRate()
+    {
         final NexmarkGenerator g = new NexmarkGenerator(1L, 5_000L, 10_000L, 0);
         assertEquals(5_000L, g.timestampForEvent(0));
         assertEquals(5_000L, g.timestampForEvent(9));

@@ -12,7 +12,8 @@ package io.junction.tools.workload;
  *   <li>append-only left outer: the pairs plus one row per left row that never matched</li>
  * </ul>
  */
-final class RegularJoinCounter implements WorkloadSink {
+final class RegularJoinCounter implements WorkloadSink
+{
     final int[] left;
     final int[] right;
     /** Left rows of a key that have not matched yet (still padded with null). */
@@ -21,26 +22,34 @@ final class RegularJoinCounter implements WorkloadSink {
     long changelog;
     boolean ended;
 
-    RegularJoinCounter(final int keyBound) {
+    RegularJoinCounter(final int keyBound)
+    {
         left = new int[keyBound];
         right = new int[keyBound];
         unmatched = new int[keyBound];
     }
 
     @Override
-    public void row(final int side, final long key, final long ts, final long f1) {
+    public void row(final int side, final long key, final long ts, final long f1)
+    {
         final int k = Math.toIntExact(key);
-        if (side == LEFT) {
+        if (side == LEFT)
+        {
             final int r = right[k];
             inner += r;
-            if (r == 0) {
+            if (r == 0)
+            {
                 changelog += 1;
                 unmatched[k]++;
-            } else {
+            }
+            else
+            {
                 changelog += r;
             }
             left[k]++;
-        } else {
+        }
+        else
+        {
             inner += left[k];
             changelog += left[k] + unmatched[k];   // matched lefts: +I; unmatched: -D then +I
             unmatched[k] = 0;
@@ -49,37 +58,47 @@ final class RegularJoinCounter implements WorkloadSink {
     }
 
     @Override
-    public void watermark(final long watermark) {
+    public void watermark(final long watermark)
+    {
         throw new AssertionError("regular-join workloads have no watermarks, got " + watermark);
     }
 
     @Override
-    public void end() {
+    public void end()
+    {
         ended = true;
     }
 
-    long appendOnlyLeftOuter() {
+    long appendOnlyLeftOuter()
+    {
         long rows = inner;
-        for (int k = 0; k < left.length; k++) {
-            if (right[k] == 0) {
+        for (int k = 0; k < left.length; k++)
+        {
+            if (right[k] == 0)
+            {
                 rows += left[k];
             }
         }
         return rows;
     }
 
-    long innerFromCounts() {
+    long innerFromCounts()
+    {
         long rows = 0;
-        for (int k = 0; k < left.length; k++) {
+        for (int k = 0; k < left.length; k++)
+        {
             rows += (long) left[k] * right[k];
         }
         return rows;
     }
 
-    int distinctKeys() {
+    int distinctKeys()
+    {
         int d = 0;
-        for (int k = 0; k < left.length; k++) {
-            if (left[k] + right[k] > 0) {
+        for (int k = 0; k < left.length; k++)
+        {
+            if (left[k] + right[k] > 0)
+            {
                 d++;
             }
         }
@@ -87,10 +106,13 @@ final class RegularJoinCounter implements WorkloadSink {
     }
 
     /** @return the key with the most rows of both sides (smallest such key on ties) */
-    int hottestKey() {
+    int hottestKey()
+    {
         int best = 0;
-        for (int k = 1; k < left.length; k++) {
-            if (left[k] + right[k] > left[best] + right[best]) {
+        for (int k = 1; k < left.length; k++)
+        {
+            if (left[k] + right[k] > left[best] + right[best])
+            {
                 best = k;
             }
         }

@@ -6,24 +6,28 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class RowPayloadTest {
+class RowPayloadTest
+{
 
     @Test
-    void shouldDeriveF2FromKeyAndSide() {
+    void shouldDeriveF2FromKeyAndSide()
+    {
         assertEquals(1_000_003L * 5 + 1, RowPayload.f2(5, WorkloadSink.RIGHT));
         assertEquals(0L, RowPayload.f2(0, WorkloadSink.LEFT));
         assertEquals(Long.MAX_VALUE * 1_000_003L, RowPayload.f2(Long.MAX_VALUE, WorkloadSink.LEFT)); // wraps
     }
 
     @Test
-    void shouldFormatF3AsZeroPaddedLowercaseHex() {
+    void shouldFormatF3AsZeroPaddedLowercaseHex()
+    {
         final byte[] dst = new byte[32];
         RowPayload.f3(0xABCL, 1L, dst);
         assertEquals("0000000000000abc0000000000000001", new String(dst, StandardCharsets.US_ASCII));
     }
 
     @Test
-    void shouldFormatNegativeF2InTwosComplement() {
+    void shouldFormatNegativeF2InTwosComplement()
+    {
         final long key = SplitMix64.mix64(1);              // a W1 key
         final long f2 = RowPayload.f2(key, WorkloadSink.LEFT);
         final byte[] dst = new byte[40];
@@ -38,7 +42,8 @@ class RowPayloadTest {
     }
 
     @Test
-    void shouldWriteTheWhole48BytePayloadBigEndian() {
+    void shouldWriteTheWhole48BytePayloadBigEndian()
+    {
         final long key = -7L;
         final byte[] dst = new byte[50];
         RowPayload.write(key, WorkloadSink.RIGHT, 99L, dst, 2);

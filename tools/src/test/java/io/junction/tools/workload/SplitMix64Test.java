@@ -6,29 +6,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class SplitMix64Test {
+class SplitMix64Test
+{
 
     @Test
-    void shouldMapZeroToZero() {
+    void shouldMapZeroToZero()
+    {
         assertEquals(0L, SplitMix64.mix64(0));
     }
 
     @Test
-    void shouldMatchTheJdkSplitMixForTheSameSeed() {
+    void shouldMatchTheJdkSplitMixForTheSameSeed()
+    {
         // SplittableRandom(seed) uses the same golden gamma, mixer and double derivation
         final SplitMix64 ours = new SplitMix64(Workloads.W1_SEED);
         final SplittableRandom jdk = new SplittableRandom(Workloads.W1_SEED);
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < 10_000; i++)
+        {
             assertEquals(jdk.nextLong(), ours.nextLong());
             assertEquals(jdk.nextDouble(), ours.nextDouble());
         }
     }
 
     @Test
-    void shouldFollowTheWorkloadsDefinition() {
+    void shouldFollowTheWorkloadsDefinition()
+    {
         final SplitMix64 rng = new SplitMix64(42);
         long s = 42;
-        for (int i = 0; i < 1000; i++) {
+        for (int i = 0; i < 1000; i++)
+        {
             s += 0x9E3779B97F4A7C15L;
             long z = s;
             z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
@@ -39,9 +45,11 @@ class SplitMix64Test {
     }
 
     @Test
-    void shouldDrawDoublesInUnitInterval() {
+    void shouldDrawDoublesInUnitInterval()
+    {
         final SplitMix64 rng = new SplitMix64(7);
-        for (int i = 0; i < 100_000; i++) {
+        for (int i = 0; i < 100_000; i++)
+        {
             final double d = rng.nextDouble();
             assertTrue(d >= 0.0 && d < 1.0, "draw " + d);
         }

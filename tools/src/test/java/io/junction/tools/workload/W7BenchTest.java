@@ -7,11 +7,14 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** W7's benchmark paths (WORKLOADS.md): the multi-way join and the chain of binary joins on tiny W7s against the brute force. */
-class W7BenchTest {
+class W7BenchTest
+{
 
     @Test
-    void theMultiWayJoinAndTheChainOfBinaryJoinsMaterializeTheSameResult() {
-        for (final int n : new int[] {1, 7, 300}) {
+    void theMultiWayJoinAndTheChainOfBinaryJoinsMaterializeTheSameResult()
+    {
+        for (final int n : new int[] {1, 7, 300})
+        {
             final TreeMap<String, Long> expected = W7Bench.bruteForce(W7.generate(n, (input, kind, key, ts, f1) -> { }));
             final W7Bench.Result multi = W7Bench.runMulti(n, true);
             final W7Bench.Result chain = W7Bench.runChain(n, true);
@@ -25,7 +28,8 @@ class W7BenchTest {
     }
 
     @Test
-    void w7sLineCountsAreThoseOfWorkloadsMd() {
+    void w7sLineCountsAreThoseOfWorkloadsMd()
+    {
         final W7Bench.Result multi = W7Bench.runMulti(W7.DEFAULT_ORDERS, false);
         final W7Bench.Result chain = W7Bench.runChain(W7.DEFAULT_ORDERS, false);
         assertEquals(242_048, multi.events);

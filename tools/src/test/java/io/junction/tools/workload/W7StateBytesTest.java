@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
  * binary joins count theirs ({@code liveStateBytes}: off-heap records, row groups, buckets and two key-table
  * slots per key), is at most half the chain's, whose levels each store the previous level's result.
  */
-class W7StateBytesTest {
+class W7StateBytesTest
+{
 
     @Test
-    void theMultiWayJoinsStateIsAtMostHalfTheChains() {
+    void theMultiWayJoinsStateIsAtMostHalfTheChains()
+    {
         final W7Bench.Tape tape = W7Bench.tape(W7.DEFAULT_ORDERS);
         final W7Bench.Result multi = W7Bench.runMulti(tape, false);
         final W7Bench.Result chain = W7Bench.runChain(tape, false);

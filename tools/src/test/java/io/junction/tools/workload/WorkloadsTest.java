@@ -11,14 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 /** Reproduces the WORKLOADS.md table: counts, checksums and join output rows (brute force). */
-class WorkloadsTest {
+class WorkloadsTest
+{
 
     // ---------------------------------------------------------------- W1
 
     /** Records W1 and checks its order and watermark invariants on the fly. */
-    private static final class W1Recorder implements WorkloadSink {
+    private static final class W1Recorder implements WorkloadSink
+    {
         final Checksum checksum = new Checksum();
         final LongLongHashMap impressionTs;
         long[] clickKey = new long[1 << 16];
@@ -36,32 +39,39 @@ class WorkloadsTest {
         boolean ended;
         boolean rowAfterEnd;
 
-        W1Recorder(final int n) {
+        W1Recorder(final int n)
+        {
             impressionTs = new LongLongHashMap(n);
         }
 
         @Override
-        public void row(final int side, final long key, final long ts, final long f1) {
+        public void row(final int side, final long key, final long ts, final long f1)
+        {
             checksum.row(side, key, ts, f1);
             rowAfterEnd |= ended;
             assertTrue(ts > lastTs || ts == lastTs && !(side == LEFT && lastSide == RIGHT),
                 "not (ts, impression first) ordered at event " + events);
-            if (ts <= lastWatermark) {
+            if (ts <= lastWatermark)
+            {
                 lateRows++;
             }
             lastTs = ts;
             lastSide = side;
             events++;
-            if (side == LEFT) {
+            if (side == LEFT)
+            {
                 assertEquals(nextLeftF1++, f1);
                 assertEquals(f1, ts);
                 assertEquals(SplitMix64.mix64(f1), key);
                 assertEquals(LongLongHashMap.MISSING, impressionTs.put(key, ts), "impression keys are unique");
-            } else {
+            }
+            else
+            {
                 assertEquals(nextRightF1++, f1);
-                if (clicks == clickKey.length) {
-                    clickKey = java.util.Arrays.copyOf(clickKey, clicks * 2);
-                    clickTs = java.util.Arrays.copyOf(clickTs, clicks * 2);
+                if (clicks == clickKey.length)
+                {
+                    clickKey = Arrays.copyOf(clickKey, clicks * 2);
+                    clickTs = Arrays.copyOf(clickTs, clicks * 2);
                 }
                 clickKey[clicks] = key;
                 clickTs[clicks] = ts;
@@ -70,9 +80,11 @@ class WorkloadsTest {
         }
 
         @Override
-        public void watermark(final long watermark) {
+        public void watermark(final long watermark)
+        {
             assertTrue(watermark > lastWatermark, "watermarks must increase");
-            if (events % 1000 != 0 || watermark != lastTs - 5000) {
+            if (events % 1000 != 0 || watermark != lastTs - 5000)
+            {
                 wrongWatermarkPlacement++;
             }
             lastWatermark = watermark;
@@ -80,25 +92,31 @@ class WorkloadsTest {
         }
 
         @Override
-        public void end() {
+        public void end()
+        {
             assertTrue(!ended, "end() twice");
             ended = true;
         }
 
         /** Brute-force interval join: {inner rows, append-only left outer rows}. */
-        long[] join(final long interval) {
+        long[] join(final long interval)
+        {
             final boolean[] matched = new boolean[(int) nextLeftF1];
             long inner = 0;
-            for (int c = 0; c < clicks; c++) {
+            for (int c = 0; c < clicks; c++)
+            {
                 final long its = impressionTs.get(clickKey[c]);   // keys are unique: at most one candidate
-                if (its != LongLongHashMap.MISSING && clickTs[c] >= its - interval && clickTs[c] <= its + interval) {
+                if (its != LongLongHashMap.MISSING && clickTs[c] >= its - interval && clickTs[c] <= its + interval)
+                {
                     inner++;
                     matched[(int) its] = true;                    // impression ts == its index
                 }
             }
             long unmatched = 0;
-            for (final boolean m : matched) {
-                if (!m) {
+            for (final boolean m : matched)
+            {
+                if (!m)
+                {
                     unmatched++;
                 }
             }
@@ -107,7 +125,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW1CountsAndChecksum() {
+    void shouldReproduceW1CountsAndChecksum()
+    {
         final W1Recorder r = new W1Recorder(Workloads.W1_N_DEFAULT);
         Workloads.w1(Workloads.W1_N_DEFAULT, r);
         assertEquals(2_398_949L, r.checksum.events());
@@ -125,7 +144,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW1BigCountsChecksumAndJoinRows() {
+    void shouldReproduceW1BigCountsChecksumAndJoinRows()
+    {
         final W1Recorder r = new W1Recorder(Workloads.W1_BIG_N_DEFAULT);
         Workloads.generate(Workload.W1_BIG, new Properties(), r);
         assertEquals(11_999_661L, r.checksum.events());
@@ -141,14 +161,16 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldGiveW1IntervalsPerVariant() {
+    void shouldGiveW1IntervalsPerVariant()
+    {
         assertEquals(30_000L, Workloads.w1IntervalMillis(Workload.W1));
         assertEquals(3_600_000L, Workloads.w1IntervalMillis(Workload.W1_BIG));
         assertThrows(IllegalArgumentException.class, () -> Workloads.w1IntervalMillis(Workload.W2));
     }
 
     @Test
-    void shouldMatchEveryClickToItsOwnImpressionForAnyN() {
+    void shouldMatchEveryClickToItsOwnImpressionForAnyN()
+    {
         final W1Recorder r = new W1Recorder(10_000);
         Workloads.w1(10_000, r);
         assertEquals(10_000L, r.checksum.left());
@@ -159,7 +181,8 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W2
 
     @Test
-    void shouldReproduceW2CountsChecksumAndJoinRows() {
+    void shouldReproduceW2CountsChecksumAndJoinRows()
+    {
         final Checksum checksum = new Checksum();
         final RegularJoinCounter join = new RegularJoinCounter(200_000);
         Workloads.w2(1_000_000, 200_000, new Tee(checksum, join));
@@ -176,7 +199,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW2ScaledForKafkaStreams() {
+    void shouldReproduceW2ScaledForKafkaStreams()
+    {
         final Checksum checksum = new Checksum();
         final RegularJoinCounter join = new RegularJoinCounter(20_000);
         final Properties props = new Properties();
@@ -192,24 +216,29 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldNumberRowsPerSideAndStampTsWithTheGlobalIndex() {
+    void shouldNumberRowsPerSideAndStampTsWithTheGlobalIndex()
+    {
         final long[] next = new long[2];
         final long[] t = {0};
-        Workloads.w2(1000, 10, new WorkloadSink() {
+        Workloads.w2(1000, 10, new WorkloadSink()
+        {
             @Override
-            public void row(final int side, final long key, final long ts, final long f1) {
+            public void row(final int side, final long key, final long ts, final long f1)
+            {
                 assertEquals(next[side]++, f1);
                 assertEquals(t[0]++, ts);
                 assertTrue(key >= 0 && key < 10);
             }
 
             @Override
-            public void watermark(final long watermark) {
+            public void watermark(final long watermark)
+            {
                 throw new AssertionError();
             }
 
             @Override
-            public void end() {
+            public void end()
+            {
             }
         });
         assertEquals(1000, next[0]);
@@ -219,7 +248,8 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W3
 
     @Test
-    void shouldReproduceW3RunSizeCountsChecksumStatsAndJoinRows() {
+    void shouldReproduceW3RunSizeCountsChecksumStatsAndJoinRows()
+    {
         final Checksum checksum = new Checksum();
         final RegularJoinCounter join = new RegularJoinCounter(1_000_001);
         Workloads.generate(Workload.W3, new Properties(), new Tee(checksum, join));
@@ -240,7 +270,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW3AsBriefedWithOneMillionRowsPerSide() {
+    void shouldReproduceW3AsBriefedWithOneMillionRowsPerSide()
+    {
         final Checksum checksum = new Checksum();
         final RegularJoinCounter join = new RegularJoinCounter(1_000_001);
         Workloads.w3(1_000_000, 1_000_000, new Tee(checksum, join));
@@ -251,13 +282,15 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldBuildZipfCdfAndSearchTheSmallestKeyAbove() {
+    void shouldBuildZipfCdfAndSearchTheSmallestKeyAbove()
+    {
         final double[] cdf = Workloads.zipfCdf(1000, 1.1);
         assertEquals(1.0, cdf[1000], 1e-12);
         assertEquals(1L, Workloads.zipfKey(cdf, 0.0));
         assertEquals(2L, Workloads.zipfKey(cdf, cdf[1]));           // v < cdf[k] is strict
         assertEquals(1000L, Workloads.zipfKey(cdf, Math.nextDown(1.0)));
-        for (int k = 2; k <= 1000; k++) {
+        for (int k = 2; k <= 1000; k++)
+        {
             assertTrue(cdf[k] >= cdf[k - 1]);
         }
     }
@@ -265,7 +298,8 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W4
 
     /** Checks W4's construction on the fly: ids, versions, -U/+U pairs, positions as ts, fixed keys. */
-    private static final class W4Recorder implements WorkloadSink {
+    private static final class W4Recorder implements WorkloadSink
+    {
         final Checksum checksum = new Checksum();
         final int n;
         final long[][] key;
@@ -278,7 +312,8 @@ class WorkloadsTest {
         long pendingId;
         boolean ended;
 
-        W4Recorder(final int n) {
+        W4Recorder(final int n)
+        {
             this.n = n;
             key = new long[2][n];
             ts = new long[2][n];
@@ -286,21 +321,25 @@ class WorkloadsTest {
         }
 
         @Override
-        public void row(final int side, final long k, final long t, final long f1) {
+        public void row(final int side, final long k, final long t, final long f1)
+        {
             change(side, INSERT, k, t, f1);
         }
 
         @Override
-        public void change(final int side, final byte kind, final long k, final long t, final long f1) {
+        public void change(final int side, final byte kind, final long k, final long t, final long f1)
+        {
             checksum.change(side, kind, k, t, f1);
             kinds[kind]++;
             final int id = Math.toIntExact(f1);
-            if (pendingPlus >= 0) {
+            if (pendingPlus >= 0)
+            {
                 assertEquals(UPDATE_AFTER, kind, "a -U is immediately followed by its +U, at event " + position);
                 assertEquals(pendingPlus, side);
                 assertEquals(pendingId, f1);
             }
-            switch (kind) {
+            switch (kind)
+            {
                 case INSERT:
                     assertEquals(inserted[side]++, f1, "ids are numbered in insert order per side");
                     assertEquals(position, t, "ts of a +I is its position");
@@ -330,35 +369,42 @@ class WorkloadsTest {
         }
 
         @Override
-        public void watermark(final long watermark) {
+        public void watermark(final long watermark)
+        {
             throw new AssertionError("W4 has no watermarks");
         }
 
         @Override
-        public void end() {
+        public void end()
+        {
             assertFalse(ended, "end() twice");
             assertEquals(-1, pendingPlus, "the last -U has its +U");
             ended = true;
         }
 
-        void assertEveryIdUpdated(final int u) {
-            for (int side = 0; side < 2; side++) {
+        void assertEveryIdUpdated(final int u)
+        {
+            for (int side = 0; side < 2; side++)
+            {
                 assertEquals(n, inserted[side]);
-                for (int id = 0; id < n; id++) {
+                for (int id = 0; id < n; id++)
+                {
                     assertEquals(u, updates[side][id], "updates of id " + id + " on side " + side);
                 }
             }
         }
     }
 
-    private static EventTape w4(final Properties props, final W4Recorder recorder) {
+    private static EventTape w4(final Properties props, final W4Recorder recorder)
+    {
         final EventTape tape = new EventTape();
         Workloads.generate(Workload.W4, props, new Tee(tape, recorder));
         return tape;
     }
 
     @Test
-    void shouldReproduceW4RunSizeCountsChecksumStatsAndJoinRowsByANaiveChangelogJoin() {
+    void shouldReproduceW4RunSizeCountsChecksumStatsAndJoinRowsByANaiveChangelogJoin()
+    {
         final W4Recorder r = new W4Recorder(Workloads.W4_N_DEFAULT);
         final EventTape tape = w4(new Properties(), r);
         assertEquals(280_000L, r.checksum.events());
@@ -376,17 +422,21 @@ class WorkloadsTest {
 
         // the hottest key, counted in ids (+I rows)
         final long[][] idsPerKey = new long[2][Workloads.W4_M_DEFAULT + 1];
-        for (int side = 0; side < 2; side++) {
-            for (int id = 0; id < Workloads.W4_N_DEFAULT; id++) {
+        for (int side = 0; side < 2; side++)
+        {
+            for (int id = 0; id < Workloads.W4_N_DEFAULT; id++)
+            {
                 idsPerKey[side][(int) r.key[side][id]]++;
             }
         }
         int hottest = 1;
         int distinct = 0;
-        for (int k = 1; k <= Workloads.W4_M_DEFAULT; k++) {
+        for (int k = 1; k <= Workloads.W4_M_DEFAULT; k++)
+        {
             final long ids = idsPerKey[0][k] + idsPerKey[1][k];
             distinct += ids > 0 ? 1 : 0;
-            if (ids > idsPerKey[0][hottest] + idsPerKey[1][hottest]) {
+            if (ids > idsPerKey[0][hottest] + idsPerKey[1][hottest])
+            {
                 hottest = k;
             }
         }
@@ -423,7 +473,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW4AtTwoHundredThousandIdsPerSideByCounting() {
+    void shouldReproduceW4AtTwoHundredThousandIdsPerSideByCounting()
+    {
         final Properties props = new Properties();
         props.setProperty(Workloads.W4_N_PROP_NAME, "200000");
         final Checksum checksum = new Checksum();
@@ -438,7 +489,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldBuildW4ForAnySizeFromIdsInsertedOnceAndUpdatedUTimes() {
+    void shouldBuildW4ForAnySizeFromIdsInsertedOnceAndUpdatedUTimes()
+    {
         final Properties props = new Properties();
         props.setProperty(Workloads.W4_N_PROP_NAME, "1500");
         final W4Recorder r = new W4Recorder(1500);
@@ -457,7 +509,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldRefuseToFeedW4ToAnInsertOnlySink() {
+    void shouldRefuseToFeedW4ToAnInsertOnlySink()
+    {
         final RegularJoinCounter insertOnly = new RegularJoinCounter(1_000_001);
         final UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
             () -> Workloads.w4(100, 1_000_000, 3, insertOnly));
@@ -467,7 +520,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldAddTheChangeKindToTheChecksumOnly() {
+    void shouldAddTheChangeKindToTheChecksumOnly()
+    {
         final Checksum insert = new Checksum();
         insert.row(WorkloadSink.RIGHT, 5, 7, 0);
         final Checksum update = new Checksum();
@@ -480,7 +534,8 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W5
 
     @Test
-    void shouldBuildW5AsOrdersAndRateUpdatesThatAreNeverLate() {
+    void shouldBuildW5AsOrdersAndRateUpdatesThatAreNeverLate()
+    {
         final int n = 20_000;
         final int every = 10;
         final Properties props = new Properties();
@@ -489,38 +544,48 @@ class WorkloadsTest {
         final long[] counts = new long[4];
         final long[] hot = new long[Workloads.W5_CURRENCIES + 1];
         final long[] watermark = {Long.MIN_VALUE};
-        final WorkloadSink check = new WorkloadSink() {
+        final WorkloadSink check = new WorkloadSink()
+        {
             @Override
-            public void row(final int side, final long key, final long ts, final long f1) {
+            public void row(final int side, final long key, final long ts, final long f1)
+            {
                 change(side, WorkloadSink.INSERT, key, ts, f1);
             }
 
             @Override
-            public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+            public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+            {
                 assertTrue(key >= 1 && key <= Workloads.W5_CURRENCIES, "currency " + key);
                 assertTrue(ts >= watermark[0], "late row at ts " + ts + " below watermark " + watermark[0]);
-                if (side == LEFT) {
+                if (side == LEFT)
+                {
                     assertEquals(WorkloadSink.INSERT, kind, "orders are append-only");
                     hot[(int) key]++;
                     counts[0]++;
-                } else if (kind == WorkloadSink.INSERT) {
+                }
+                else if (kind == WorkloadSink.INSERT)
+                {
                     assertEquals(0L, ts, "the table's first versions are at ts 0");
                     counts[1]++;
-                } else {
+                }
+                else
+                {
                     assertEquals(WorkloadSink.UPDATE_AFTER, kind);
                     counts[2]++;
                 }
             }
 
             @Override
-            public void watermark(final long w) {
+            public void watermark(final long w)
+            {
                 assertTrue(w > watermark[0]);
                 watermark[0] = w;
                 counts[3]++;
             }
 
             @Override
-            public void end() {
+            public void end()
+            {
             }
         };
         final EventTape tape = new EventTape();
@@ -534,7 +599,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldReproduceW5sCountsAndChecksum() {
+    void shouldReproduceW5sCountsAndChecksum()
+    {
         final Checksum checksum = new Checksum();
         final EventTape tape = new EventTape();
         Workloads.generate(Workload.W5, new Properties(), new Tee(checksum, tape));
@@ -542,7 +608,8 @@ class WorkloadsTest {
         assertEquals(1_101_000L, tape.rows());
         long left = 0;
         long watermarks = 0;
-        for (int i = 0; i < tape.size(); i++) {
+        for (int i = 0; i < tape.size(); i++)
+        {
             left += tape.type(i) == EventTape.TYPE_LEFT ? 1 : 0;
             watermarks += tape.type(i) == EventTape.TYPE_WATERMARK ? 1 : 0;
         }
@@ -553,24 +620,30 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W6
 
     @Test
-    void shouldReproduceW6sCountsAndChecksum() {
+    void shouldReproduceW6sCountsAndChecksum()
+    {
         final Checksum checksum = new Checksum();
         final W6.Counts counts = new W6.Counts();
         final long[] hot = new long[W6.SYMBOLS + 1];
-        final WorkloadSink trades = new WorkloadSink() {
+        final WorkloadSink trades = new WorkloadSink()
+        {
             @Override
-            public void row(final int side, final long key, final long ts, final long f1) {
-                if (side == LEFT) {
+            public void row(final int side, final long key, final long ts, final long f1)
+            {
+                if (side == LEFT)
+                {
                     hot[(int) key]++;
                 }
             }
 
             @Override
-            public void watermark(final long watermark) {
+            public void watermark(final long watermark)
+            {
             }
 
             @Override
-            public void end() {
+            public void end()
+            {
             }
         };
         Workloads.generate(Workload.W6, new Properties(), new Tee(checksum, new Tee(counts, trades)));
@@ -589,15 +662,18 @@ class WorkloadsTest {
 
     /** A small W6 against the SPEC's words, by brute force: no row late, quotes out of order within 50 ms, merge_asof. */
     @Test
-    void w6sCountingModelIsABruteForceMergeAsof() {
+    void w6sCountingModelIsABruteForceMergeAsof()
+    {
         final int n = 3_000;
         final List<long[]> rows = new ArrayList<>();
         final long[] position = {0};
         final long[] lastWatermark = {Long.MIN_VALUE};
         final W6.Counts counts = new W6.Counts();
-        Workloads.generate(Workload.W6, props(W6.TRADES_PROP_NAME, n), new Tee(counts, new WorkloadSink() {
+        Workloads.generate(Workload.W6, props(W6.TRADES_PROP_NAME, n), new Tee(counts, new WorkloadSink()
+        {
             @Override
-            public void row(final int side, final long key, final long ts, final long f1) {
+            public void row(final int side, final long key, final long ts, final long f1)
+            {
                 final long i = position[0]++;
                 assertTrue(ts >= lastWatermark[0], "never late: " + ts + " below " + lastWatermark[0]);
                 assertTrue(ts <= i && ts >= i - W6.MAX_QUOTE_DELAY_MS, "within 50 ms of its position " + i + ": " + ts);
@@ -607,22 +683,28 @@ class WorkloadsTest {
             }
 
             @Override
-            public void watermark(final long watermark) {
+            public void watermark(final long watermark)
+            {
                 assertTrue(watermark > lastWatermark[0]);
                 lastWatermark[0] = watermark;
             }
 
             @Override
-            public void end() {
+            public void end()
+            {
             }
         }));
         long matched = 0;
-        for (final long[] t : rows) {
-            if (t[0] != WorkloadSink.LEFT) {
+        for (final long[] t : rows)
+        {
+            if (t[0] != WorkloadSink.LEFT)
+            {
                 continue;
             }
-            for (final long[] q : rows) {
-                if (q[0] == WorkloadSink.RIGHT && q[1] == t[1] && q[2] <= t[2] && t[2] - q[2] <= W6.TOLERANCE_MS) {
+            for (final long[] q : rows)
+            {
+                if (q[0] == WorkloadSink.RIGHT && q[1] == t[1] && q[2] <= t[2] && t[2] - q[2] <= W6.TOLERANCE_MS)
+                {
                     matched++;
                     break;
                 }
@@ -633,7 +715,8 @@ class WorkloadsTest {
         assertTrue(counts.eagerLeft() > n, "eager mode corrects some trades: " + counts.eagerLeft());
     }
 
-    private static Properties props(final String name, final int value) {
+    private static Properties props(final String name, final int value)
+    {
         final Properties props = new Properties();
         props.setProperty(name, Integer.toString(value));
         return props;
@@ -642,7 +725,8 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- generate / parse
 
     @Test
-    void shouldParseWorkloadNamesCaseInsensitively() {
+    void shouldParseWorkloadNamesCaseInsensitively()
+    {
         assertEquals(Workload.W1, Workload.parse("w1"));
         assertEquals(Workload.W1_BIG, Workload.parse("W1-big"));
         assertEquals(Workload.W1_BIG, Workload.parse("w1-BIG"));
@@ -662,7 +746,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldRejectBadSizesWithTheRangeInTheMessage() {
+    void shouldRejectBadSizesWithTheRangeInTheMessage()
+    {
         final Properties props = new Properties();
         props.setProperty(Workloads.W2_N_PROP_NAME, "0");
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -673,7 +758,8 @@ class WorkloadsTest {
     }
 
     @Test
-    void shouldPredictRowCountsOfRegularJoinWorkloads() {
+    void shouldPredictRowCountsOfRegularJoinWorkloads()
+    {
         final Properties props = new Properties();
         assertEquals(2_000_000L, Workloads.rowCount(Workload.W2, props));
         assertEquals(100_000L, Workloads.rowCount(Workload.W3, props));
@@ -682,35 +768,41 @@ class WorkloadsTest {
     }
 
     /** Forwards every event to two sinks. */
-    static final class Tee implements WorkloadSink {
+    static final class Tee implements WorkloadSink
+    {
         private final WorkloadSink a;
         private final WorkloadSink b;
 
-        Tee(final WorkloadSink a, final WorkloadSink b) {
+        Tee(final WorkloadSink a, final WorkloadSink b)
+        {
             this.a = a;
             this.b = b;
         }
 
         @Override
-        public void row(final int side, final long key, final long ts, final long f1) {
+        public void row(final int side, final long key, final long ts, final long f1)
+        {
             a.row(side, key, ts, f1);
             b.row(side, key, ts, f1);
         }
 
         @Override
-        public void change(final int side, final byte kind, final long key, final long ts, final long f1) {
+        public void change(final int side, final byte kind, final long key, final long ts, final long f1)
+        {
             a.change(side, kind, key, ts, f1);
             b.change(side, kind, key, ts, f1);
         }
 
         @Override
-        public void watermark(final long watermark) {
+        public void watermark(final long watermark)
+        {
             a.watermark(watermark);
             b.watermark(watermark);
         }
 
         @Override
-        public void end() {
+        public void end()
+        {
             a.end();
             b.end();
         }
@@ -719,20 +811,25 @@ class WorkloadsTest {
     // ---------------------------------------------------------------- W7
 
     @Test
-    void w7IsExactToItsChecksum() {
+    void w7IsExactToItsChecksum()
+    {
         final W7.Checksum checksum = new W7.Checksum();
         final long[][] live = W7.generate(W7.DEFAULT_ORDERS, checksum);
         final StringBuilder counts = new StringBuilder();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 4; i++)
+        {
             counts.append(W7.INPUTS.get(i)).append(' ');
-            for (byte k = 0; k < 4; k++) {
+            for (byte k = 0; k < 4; k++)
+            {
                 counts.append(k == 0 ? "" : "/").append(checksum.count(i, k));
             }
             counts.append("; ");
         }
         long liveRows = 0;
-        for (final long[] input : live) {
-            for (final long f1 : input) {
+        for (final long[] input : live)
+        {
+            for (final long f1 : input)
+            {
                 liveRows += f1 >= 0 ? 1 : 0;
             }
         }
