@@ -2,16 +2,13 @@ package io.junction.runtime;
 
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.OwnerOnlyFiles;
-import io.junction.internal.durable.SmallFiles;
 import io.junction.internal.durable.StateImage;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.nio.file.Files;
 import java.util.ArrayDeque;
 
 /**
@@ -30,7 +27,6 @@ final class DurablePartition
     static final String STATE = "state";
     static final String CHECKPOINTS = "checkpoints";
     static final String CLOSED = "CLOSED";
-    private static final String CLOSED_HEADER = "junction-closed 1";
 
     final int partition;
     final Path directory;
@@ -229,50 +225,6 @@ final class DurablePartition
         image.forgetPrevious();
         ownNewest = -1;
         OwnerOnlyFiles.createDirectories(stateDirectory());
-    }
-
-    /** Writes the clean-close file, last, after the operator has persisted and released its state. */
-    void writeClosed(final long[] positions) throws IOException
-    {
-        OwnerOnlyFiles.createDirectories(directory);
-        SmallFiles.write(directory.resolve(CLOSED), List.of(CLOSED_HEADER,
-            String.format(Locale.ROOT, "fingerprint %016x", fingerprint), SmallFiles.positionsLine(positions)));
-    }
-
-    /**
-     * @return the positions of the clean close; null when there is no clean-close file.
-     * @throws IOException naming the file when it is damaged or of another join.
-     */
-    long[] readClosed() throws IOException
-    {
-        final Path file = directory.resolve(CLOSED);
-        final List<String> lines = SmallFiles.read(file);
-        if (lines == null)
-        {
-            return null;
-        }
-        if (lines.size() != 3 || !CLOSED_HEADER.equals(lines.get(0)))
-        {
-            throw new IOException(file + " is not a clean-close file");
-        }
-        final String expected = String.format(Locale.ROOT, "fingerprint %016x", fingerprint);
-        if (!expected.equals(lines.get(1)))
-        {
-            throw new IOException(file + " is of another join (" + lines.get(1) + ", this join's " + expected + ")");
-        }
-        return SmallFiles.parsePositions(lines.get(2), file);
-    }
-
-    /** @return whether the clean-close file is there (intact or not). */
-    boolean hasClosed()
-    {
-        return Files.exists(directory.resolve(CLOSED));
-    }
-
-    /** Deletes the clean-close file before the first mutation of reopened state: a crash then restores a checkpoint. */
-    void deleteClosed() throws IOException
-    {
-        SmallFiles.delete(directory.resolve(CLOSED));
     }
 
     long ownNewest()
