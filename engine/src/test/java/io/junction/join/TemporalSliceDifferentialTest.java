@@ -89,45 +89,9 @@ class TemporalSliceDifferentialTest
                 }
                 else
                 {
-                    final long watermark = now - random.nextLong(0, 40) + (random.nextInt(10) == 0 ? random.nextLong(20, 80) : 0);
-                    now = Math.max(now, watermark);
-                    final int which = random.nextInt(6);
-                    if (which < 3)
-                    {
-                        whole.watermark(watermark);
-                        sliced.watermark(watermark);
-                    }
-                    else if (which < 5)
-                    {
-                        final Side side = which == 3 ? Side.LEFT : Side.RIGHT;
-                        whole.watermark(side, watermark);
-                        sliced.watermark(side, watermark);
-                    }
-                    else
-                    {
-                        final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
-                        whole.idle(side);
-                        sliced.idle(side);
-                    }
+                    now = SliceSteps.watermark(random, now, whole, sliced);
                 }
-                assertTrue(!whole.operator().watermarkWorkPending(), "an operator not sliced leaves nothing pending");
-                if (sliced.operator().watermarkWorkPending())
-                {
-                    pending++;
-                }
-                final int extra = random.nextInt(10);
-                if (extra < 2)
-                {
-                    for (int s = 0; s < 1 + random.nextInt(3) && sliced.operator().runWatermarkSlice(); s++)
-                    {
-                        // a few slices, as a runtime between two batches
-                    }
-                }
-                else if (extra == 2)
-                {
-                    sliced.operator().finishWatermarkWork();
-                    assertTrue(!sliced.operator().watermarkWorkPending());
-                }
+                pending += SliceSteps.afterEvent(random, whole, sliced);
             }
             whole.end();
             sliced.end();
