@@ -42,6 +42,11 @@ import java.util.function.ToDoubleFunction;
  * {@code watermark}, {@code failed}, {@code checkpoint.pause.last}, {@code checkpoint.pause.max}
  * gauges; {@code latency} time gauges), and {@code junction.engine.refused.rows}.
  *
+ * <p>Lifetime: the registry holds the binder strongly (gauges by {@code strongReference}, counters through
+ * their function, since a {@code FunctionCounter} has no such option), so the one-line binding above stays
+ * live after the caller drops the binder: Micrometer's default weak reference would let a garbage
+ * collection turn every meter into NaN.
+ *
  * <p>Thread safe: scrapes may come from any thread.
  */
 public final class JunctionMetrics implements MeterBinder
@@ -80,7 +85,7 @@ public final class JunctionMetrics implements MeterBinder
     @Override
     public void bindTo(final MeterRegistry registry)
     {
-        FunctionCounter.builder("junction.engine.refused.rows", engine, e -> e.refusedRows())
+        FunctionCounter.builder("junction.engine.refused.rows", this, m -> engine.refusedRows())
             .description("rows publishers refused at the door (too large, malformed, not fitting the schema)")
             .tags(tags).register(registry);
         final int partitions = engine.config().partitions();
@@ -121,30 +126,30 @@ public final class JunctionMetrics implements MeterBinder
                 s -> s.watermark == Long.MIN_VALUE ? Double.NaN : s.watermark);
             gauge(registry, "failed", "1 when the partition's thread died", t, partition, s -> s.failed ? 1 : 0);
             TimeGauge.builder("junction.partition.checkpoint.pause.last", this, TimeUnit.NANOSECONDS,
-                m -> m.snapshot(partition).lastCheckpointPauseNanos).tags(t).register(registry);
+                m -> m.snapshot(partition).lastCheckpointPauseNanos).tags(t).strongReference(true).register(registry);
             TimeGauge.builder("junction.partition.checkpoint.pause.max", this, TimeUnit.NANOSECONDS,
-                m -> m.snapshot(partition).maxCheckpointPauseNanos).tags(t).register(registry);
+                m -> m.snapshot(partition).maxCheckpointPauseNanos).tags(t).strongReference(true).register(registry);
             TimeGauge.builder("junction.partition.watermark.slice.max", this, TimeUnit.NANOSECONDS,
                 m -> m.snapshot(partition).maxWatermarkSliceNanos)
                 .description("the longest slice of watermark work: the most a watermark held the partition thread")
-                .tags(t).register(registry);
+                .tags(t).strongReference(true).register(registry);
             for (final double percentile : PERCENTILES)
             {
                 TimeGauge.builder("junction.partition.latency", this, TimeUnit.NANOSECONDS,
                         m -> m.latency(partition).getValueAtPercentile(percentile))
                     .description("ingest-to-emit latency of the results since the previous scrape")
-                    .tags(t.and("percentile", Double.toString(percentile / 100))).register(registry);
+                    .tags(t.and("percentile", Double.toString(percentile / 100))).strongReference(true).register(registry);
             }
             TimeGauge.builder("junction.partition.latency", this, TimeUnit.NANOSECONDS, m -> m.latency(partition).getMaxValue())
                 .description("ingest-to-emit latency of the results since the previous scrape")
-                .tags(t.and("percentile", "max")).register(registry);
+                .tags(t.and("percentile", "max")).strongReference(true).register(registry);
         }
     }
 
     private void counter(final MeterRegistry registry, final String name, final String description, final Tags t,
         final int partition, final ToDoubleFunction<PartitionSnapshot> value)
     {
-        FunctionCounter.builder("junction.partition." + name, this, m -> value.applyAsDouble(m.snapshot(partition)))
+        FunctionCounter.builder("junction.partition." + name, this, m -> value.applyAsDouble(snapshot(partition)))
             .description(description).tags(t).register(registry);
     }
 
@@ -152,7 +157,7 @@ public final class JunctionMetrics implements MeterBinder
         final int partition, final ToDoubleFunction<PartitionSnapshot> value)
     {
         Gauge.builder("junction.partition." + name, this, m -> value.applyAsDouble(m.snapshot(partition)))
-            .description(description).tags(t).register(registry);
+            .description(description).tags(t).strongReference(true).register(registry);
     }
 
     private synchronized PartitionSnapshot snapshot(final int partition)
