@@ -89,27 +89,22 @@ final class AsofSearch
     /** @return the first slot of a time-ordered group whose row's ts is above {@code ts} (an empty slot, leading, is below). */
     private int upperBound(final long rows, final int slots, final long ts)
     {
-        int low = 0;
-        int high = slots;
-        while (low < high)
-        {
-            final int mid = (low + high) >>> 1;
-            final long r = store.record(rows, mid);
-            probes++;
-            if (r == 0 || RowDescriptor.ts(r) <= ts)
-            {
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid;
-            }
-        }
-        return low;
+        return firstSlot(rows, slots, ts, true);
     }
 
     /** @return the first slot of a time-ordered group whose row's ts is at or above {@code ts}. */
     private int lowerBound(final long rows, final int slots, final long ts)
+    {
+        return firstSlot(rows, slots, ts, false);
+    }
+
+    /**
+     * The binary search of both bounds: empty slots lead the group and read as below every ts.
+     *
+     * @param above true for the first row above {@code ts}, false for the first at or above it.
+     * @return the first slot of a time-ordered group whose row's ts is above (at or above) {@code ts}.
+     */
+    private int firstSlot(final long rows, final int slots, final long ts, final boolean above)
     {
         int low = 0;
         int high = slots;
@@ -118,7 +113,7 @@ final class AsofSearch
             final int mid = (low + high) >>> 1;
             final long r = store.record(rows, mid);
             probes++;
-            if (r == 0 || RowDescriptor.ts(r) < ts)
+            if (r == 0 || (above ? RowDescriptor.ts(r) <= ts : RowDescriptor.ts(r) < ts))
             {
                 low = mid + 1;
             }

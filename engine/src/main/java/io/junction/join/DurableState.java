@@ -178,24 +178,9 @@ final class DurableState
         }
         final byte[] marker = read(markerPath);
         long read = marker.length;
-        final ByteBuffer m = ByteBuffer.wrap(marker);
-        if (marker.length < StateMarkerDescriptor.MIN_LENGTH || m.getLong(StateMarkerDescriptor.MAGIC_OFFSET) != MARKER_MAGIC)
-        {
-            throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
-        }
-        final CRC32 crc = new CRC32();
-        crc.update(marker, 0, StateMarkerDescriptor.crcOffset(marker.length));
-        if (m.getLong(StateMarkerDescriptor.crcOffset(marker.length)) != crc.getValue())
-        {
-            throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
-        }
-        m.position(StateMarkerDescriptor.VERSION_OFFSET);
-        final int version = m.getInt();
-        if (version != FORMAT_VERSION && version != MARKER_VERSION)
-        {
-            throw new DurableStateException(markerPath + " was written in state format version " + version +
-                ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
-        }
+        final ByteBuffer m = checkedMarker(markerPath, marker);
+        final int version = m.getInt(StateMarkerDescriptor.VERSION_OFFSET);
+        m.position(StateMarkerDescriptor.FINGERPRINT_OFFSET);
         final long storedFingerprint = m.getLong();
         if (storedFingerprint != fingerprint)
         {
@@ -284,7 +269,7 @@ final class DurableState
         }
         final byte[] heapBytes = read(heapPath);
         read += heapBytes.length;
-        crc.reset();
+        final CRC32 crc = new CRC32();
         crc.update(heapBytes, 0, heapBytes.length);
         if (crc.getValue() != heapCrc)
         {
@@ -398,7 +383,17 @@ final class DurableState
         {
             return OptionalLong.empty();
         }
-        final byte[] marker = read(markerPath);
+        return OptionalLong.of(checkedMarker(markerPath, read(markerPath)).getLong(StateMarkerDescriptor.HASH_SEED_OFFSET));
+    }
+
+    /**
+     * Checks a marker's framing: its length and magic, its checksum, its version (one this build reads).
+     *
+     * @return the marker's bytes to read its fields from.
+     * @throws DurableStateException naming what is wrong.
+     */
+    private static ByteBuffer checkedMarker(final Path markerPath, final byte[] marker)
+    {
         final ByteBuffer m = ByteBuffer.wrap(marker);
         if (marker.length < StateMarkerDescriptor.MIN_LENGTH || m.getLong(StateMarkerDescriptor.MAGIC_OFFSET) != MARKER_MAGIC)
         {
@@ -416,7 +411,7 @@ final class DurableState
             throw new DurableStateException(markerPath + " was written in state format version " + version +
                 ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
         }
-        return OptionalLong.of(m.getLong(StateMarkerDescriptor.HASH_SEED_OFFSET));
+        return m;
     }
 
     private static boolean isEmptyDirectory(final Path directory)
