@@ -6,13 +6,11 @@ import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -71,6 +69,11 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * without one. Left rows of a key are in the bucket's left group, which a right row scans to re-evaluate
  * them (eager mode, and the forward and nearest deadlines in final mode). Per event nothing is allocated.
  *
+ * <p>Its parts, one responsibility each: {@link AsofRange} the time rules (candidates, which wins, F),
+ * {@link AsofSearch} the nearest-match search over a key's time-ordered right group, {@link AsofRightExpiry}
+ * when right rows leave state (their own timer wheel); this class admits the rows, re-evaluates the waiting left
+ * rows a right row changes (eager corrections, moved deadlines) and makes left rows final.
+ *
  * <p>With a {@link StateConfig#stateDirectory()} the waiting left rows and the right rows live in its
  * files, and both timer wheels, the watermarks and the counters are carried across a close and reopen.
  *
@@ -87,35 +90,29 @@ final class AsofJoin implements JoinAlgorithm
     private static final int EMITTED = 1;
     /** Left record flag: eager mode emitted the row padded (no candidate yet). */
     private static final int PADDED = 2;
-    // Right records: RecordTimers.SCHEDULED (4), the row is in rightTimers.
+    // Right records: RecordTimers.SCHEDULED (4), the row is in AsofRightExpiry's wheel.
 
     private final OperatorParts parts;
-    private final JoinCounters counters;
     private final WatermarkTracker watermarks;
     private final PartitionState state;
     private final JoinPredicate predicate;
     private final Emitter emit;
-    /** Right rows by the watermark at which no left row can select them any more; left rows are in the state's wheel. */
-    private final RecordTimers rightTimers;
+    private final AsofRange range;
+    /** The nearest-match search over a key's time-ordered right group. */
+    private final AsofSearch search;
+    /** When right rows leave state (their own wheel); left rows wait in the state's wheel. */
+    private final AsofRightExpiry rightExpiry;
     private final AsofSpec.Direction direction;
     private final boolean eager;
-    private final boolean bounded;
-    private final long tolerance;
     private final long lateness;
-    private final boolean hasCondition;
     private final boolean padLeft;
     private final RowView storedLeft = new RowView();
     private final UnsafeBuffer storedLeftBuffer = new UnsafeBuffer(0, 0);
-    private final RowView candidate = new RowView();
-    private final UnsafeBuffer candidateBuffer = new UnsafeBuffer(0, 0);
     private final RowView match = new RowView();
     private final UnsafeBuffer matchBuffer = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer storedKey = new UnsafeBuffer(0, 0);
     private final TimerWheel.ExpiryHandler fire = this::fireLeft;
-    private final TimerWheel.ExpiryHandler release = this::releaseRight;
     private long fireStep;
-    /** Slots of right groups read by candidate searches so far: the cost of {@link #bestFor}, for a test. */
-    long probes;
 
     /**
      * The ASOF join's algorithm over its driver's parts.
@@ -125,20 +122,25 @@ final class AsofJoin implements JoinAlgorithm
     AsofJoin(final OperatorParts parts)
     {
         this.parts = parts;
-        this.counters = parts.counters;
         this.watermarks = parts.watermarks;
         this.state = parts.state;
         this.predicate = parts.predicate;
         this.emit = parts.emit;
         final AsofSpec asof = parts.spec.asof();
+        this.range = new AsofRange(asof);
         this.direction = asof.direction();
         this.eager = asof.emit() == AsofSpec.Emit.EAGER;
-        this.bounded = asof.hasTolerance();
-        this.tolerance = asof.hasTolerance() ? asof.tolerance() : Long.MAX_VALUE;
         this.lateness = parts.spec.allowedLateness();
-        this.hasCondition = !parts.compiled.condition().acceptsAll();
+        final boolean hasCondition = !parts.compiled.condition().acceptsAll();
         this.padLeft = parts.spec.type() == JoinType.LEFT;
-        this.rightTimers = new RecordTimers(parts.config, state.base);
+        this.search = new AsofSearch(state.store, predicate, parts.counters, range, hasCondition);
+        this.rightExpiry = new AsofRightExpiry(parts, range, lateness, hasCondition);
+    }
+
+    /** @return slots of right groups read by candidate searches so far ({@link AsofSearch#probes}), for a test. */
+    long probes()
+    {
+        return search.probes;
     }
 
     /** The algorithm's heap-held state in durable mode: the right rows' wheel with it (the left rows' is the state's own). */
@@ -146,20 +148,20 @@ final class AsofJoin implements JoinAlgorithm
     public void save(final ByteBuffer out)
     {
         out.putLong(fireStep);
-        rightTimers.save(out);
+        rightExpiry.save(out);
     }
 
     @Override
     public void load(final ByteBuffer in)
     {
         fireStep = in.getLong();
-        rightTimers.load(in);
+        rightExpiry.load(in);
     }
 
     @Override
     public long pendingTimers()
     {
-        return rightTimers.pending();
+        return rightExpiry.pending();
     }
 
     @Override
@@ -211,7 +213,7 @@ final class AsofJoin implements JoinAlgorithm
         // Final backward needs no candidate now: its F is l.ts whatever it is, and the match is found when final.
         // (The left row just stored is in its key's left group: the right rows bestFor scans are unchanged.)
         final long best = eager || direction != AsofSpec.Direction.BACKWARD
-            ? bestFor(bucket, predicate.key, keyLength, row, ts, 0) : 0;
+            ? search.bestFor(bucket, predicate.key, keyLength, row, ts, 0) : 0;
         if (eager)
         {
             if (best != 0)
@@ -249,7 +251,7 @@ final class AsofJoin implements JoinAlgorithm
         {
             reevaluate(bucket, keyLength, row, record, ts, step);
         }
-        prune(bucket, keyLength, record, ts);
+        rightExpiry.arrived(bucket, keyLength, record, ts);
     }
 
     /**
@@ -269,7 +271,7 @@ final class AsofJoin implements JoinAlgorithm
                 continue;
             }
             final long lts = RowDescriptor.ts(l);
-            if (!inRange(lts, ts) || !state.store.keyEquals(l, predicate.key, 0, keyLength))
+            if (!range.inRange(lts, ts) || !state.store.keyEquals(l, predicate.key, 0, keyLength))
             {
                 continue;
             }
@@ -278,9 +280,9 @@ final class AsofJoin implements JoinAlgorithm
             {
                 continue;
             }
-            final long previous = bestFor(bucket, predicate.key, keyLength, storedLeft, lts, record);
+            final long previous = search.bestFor(bucket, predicate.key, keyLength, storedLeft, lts, record);
             // The new row arrived last: it wins a tie on ts.
-            if (previous != 0 && !beats(lts, ts, RowDescriptor.ts(previous)))
+            if (previous != 0 && !range.beats(lts, ts, RowDescriptor.ts(previous)))
             {
                 continue;
             }
@@ -307,316 +309,9 @@ final class AsofJoin implements JoinAlgorithm
             if (direction != AsofSpec.Direction.BACKWARD)
             {
                 state.wheel.cancel(l);
-                state.wheel.schedule(l, saturatedAdd(finalTsWith(lts, ts), lateness));
+                state.wheel.schedule(l, saturatedAdd(range.finalTsWith(lts, ts), lateness));
             }
         }
-    }
-
-    /**
-     * Frees what the new right row makes unselectable and links it into {@link #rightTimers}: without a
-     * condition an older row of its key at the same ts at once (the new one wins every tie), and the
-     * previous row of its key (the greatest ts below it) gets the new row as its dominating successor.
-     */
-    private void prune(final long bucket, final int keyLength, final long record, final long ts)
-    {
-        long same = 0;
-        long previous = 0;
-        long previousTs = 0;
-        long next = 0;
-        long nextTs = 0;
-        if (!hasCondition)
-        {
-            // The group is in time order, the new row after every row of its ts: its neighbours of its key are
-            // the rows on either side of it (a hash collision's rows of other keys between them skipped).
-            final long rows = state.store.rows(bucket, Side.RIGHT);
-            final int slots = RowGroup.slots(rows);
-            final int slot = RowStore.slotOf(record);
-            for (int i = slot - 1; i >= 0; i--)
-            {
-                final long r = state.store.record(rows, i);
-                if (r == 0)
-                {
-                    break;
-                }
-                if (!state.store.keyEquals(r, predicate.key, 0, keyLength))
-                {
-                    continue;
-                }
-                final long rts = RowDescriptor.ts(r);
-                if (rts == ts)
-                {
-                    // Arrived earlier at the same ts (one at most: each arrival frees the one before it): the
-                    // new row is a candidate wherever that one is, and wins the tie.
-                    same = r;
-                    continue;
-                }
-                previous = r;
-                previousTs = rts;
-                break;
-            }
-            for (int i = slot + 1; i < slots; i++)
-            {
-                final long r = state.store.record(rows, i);
-                if (r != 0 && state.store.keyEquals(r, predicate.key, 0, keyLength))
-                {
-                    next = r;
-                    nextTs = RowDescriptor.ts(r);
-                    break;
-                }
-            }
-            // Freed after the scan: a removal may compact the group being read.
-            if (same != 0)
-            {
-                free(same);
-            }
-        }
-        if (direction == AsofSpec.Direction.FORWARD)
-        {
-            // Older than H = W - A: no left row that could select it is still waiting (its F would be at most
-            // this ts), and no future one can (its ts is at least H).
-            rightTimers.schedule(record, saturatedAdd(ts, lateness));
-            return;
-        }
-        long deadline = toleranceDeadline(ts);
-        if (next != 0)
-        {
-            deadline = Math.min(deadline, dominatedDeadline(nextTs));
-        }
-        if (deadline != Long.MAX_VALUE)
-        {
-            rightTimers.schedule(record, deadline);
-        }
-        if (previous != 0)
-        {
-            final long dominated = dominatedDeadline(ts);
-            if (dominated < watermarks.current())
-            {
-                // Backward: the new row is at H already, so the previous one can no longer be selected.
-                free(previous);
-            }
-            else if (dominated < rightTimers.deadline(previous))
-            {
-                rightTimers.schedule(previous, dominated);
-            }
-        }
-    }
-
-    /**
-     * @return the wheel deadline (fires when the watermark passes it) from which a right row at {@code ts}
-     *         is beyond every stored and future left row's tolerance: backward {@code ts < H - T}, nearest
-     *         {@code ts < H - 2T}; {@link Long#MAX_VALUE} without a tolerance.
-     */
-    private long toleranceDeadline(final long ts)
-    {
-        if (!bounded)
-        {
-            return Long.MAX_VALUE;
-        }
-        final long reach = direction == AsofSpec.Direction.NEAREST ? saturatedAdd(tolerance, tolerance) : tolerance;
-        return saturatedAdd(saturatedAdd(ts, reach), lateness);
-    }
-
-    /**
-     * @return the wheel deadline from which a newer row of the key at {@code successorTs} makes every older
-     *         one unselectable: backward once it is at or below H ({@code W > successorTs + A - 1}); nearest
-     *         once strictly below H ({@code W > successorTs + A}), as a stored left row whose best is at
-     *         distance d may see a newer row at exactly {@code H = l.ts + d}, which ties and loses.
-     */
-    private long dominatedDeadline(final long successorTs)
-    {
-        final long d = saturatedAdd(successorTs, lateness);
-        return direction == AsofSpec.Direction.BACKWARD && d != Long.MAX_VALUE ? d - 1 : d;
-    }
-
-    /**
-     * @return the best candidate among the stored right rows of a key for a left row, skipping
-     *         {@code exclude} (0 for none), or 0 when it has none. The group is in time order (and arrival
-     *         order within a ts, {@link RowStore#placeInTimeOrder}): a binary search finds the rows at and
-     *         around {@code lts}, and a walk from there outwards takes the first that qualifies (the last
-     *         arrival among equal ts). Without a condition and a hash collision the walk reads one row per
-     *         direction, or a few more where rows share a ts: O(log n) slots read per probe ({@link #probes}).
-     */
-    private long bestFor(
-        final long bucket, final DirectBuffer key, final int keyLength, final RowView left, final long lts, final long exclude)
-    {
-        final long rows = state.store.rows(bucket, Side.RIGHT);
-        final int slots = RowGroup.slots(rows);
-        if (slots == 0)
-        {
-            return 0;
-        }
-        switch (direction)
-        {
-            case BACKWARD:
-                return backwardFrom(rows, upperBound(rows, slots, lts) - 1, key, keyLength, left, lts, exclude);
-            case FORWARD:
-                return forwardFrom(rows, slots, lowerBound(rows, slots, lts), key, keyLength, left, lts, exclude);
-            default:
-                final int above = upperBound(rows, slots, lts);
-                final long before = backwardFrom(rows, above - 1, key, keyLength, left, lts, exclude);
-                final long after = forwardFrom(rows, slots, above, key, keyLength, left, lts, exclude);
-                if (before == 0 || after == 0)
-                {
-                    return before == 0 ? after : before;
-                }
-                // A tie on the distance goes to the earlier ts.
-                return Long.compareUnsigned(distance(lts, RowDescriptor.ts(after)), distance(lts, RowDescriptor.ts(before))) < 0
-                    ? after : before;
-        }
-    }
-
-    /** @return the first slot of a time-ordered group whose row's ts is above {@code ts} (an empty slot, leading, is below). */
-    private int upperBound(final long rows, final int slots, final long ts)
-    {
-        int low = 0;
-        int high = slots;
-        while (low < high)
-        {
-            final int mid = (low + high) >>> 1;
-            final long r = state.store.record(rows, mid);
-            probes++;
-            if (r == 0 || RowDescriptor.ts(r) <= ts)
-            {
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid;
-            }
-        }
-        return low;
-    }
-
-    /** @return the first slot of a time-ordered group whose row's ts is at or above {@code ts}. */
-    private int lowerBound(final long rows, final int slots, final long ts)
-    {
-        int low = 0;
-        int high = slots;
-        while (low < high)
-        {
-            final int mid = (low + high) >>> 1;
-            final long r = state.store.record(rows, mid);
-            probes++;
-            if (r == 0 || RowDescriptor.ts(r) < ts)
-            {
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid;
-            }
-        }
-        return low;
-    }
-
-    /**
-     * @return the best candidate at or before slot {@code from} (whose rows' ts are at most {@code lts}): the
-     *         latest slot that is in range and qualifies, or 0. The range only narrows going back.
-     */
-    private long backwardFrom(
-        final long rows, final int from, final DirectBuffer key, final int keyLength, final RowView left, final long lts,
-        final long exclude)
-    {
-        for (int i = from; i >= 0; i--)
-        {
-            final long r = state.store.record(rows, i);
-            probes++;
-            if (r == 0 || !inRange(lts, RowDescriptor.ts(r)))
-            {
-                return 0;
-            }
-            if (r != exclude && qualifies(r, key, keyLength, left))
-            {
-                return r;
-            }
-        }
-        return 0;
-    }
-
-    /**
-     * @return the best candidate at or after slot {@code from} (whose rows' ts are at least {@code lts}): the
-     *         least ts in range that has a qualifying row, the last such row of that ts, or 0.
-     */
-    private long forwardFrom(
-        final long rows, final int slots, final int from, final DirectBuffer key, final int keyLength, final RowView left,
-        final long lts, final long exclude)
-    {
-        long best = 0;
-        long bestTs = 0;
-        for (int i = from; i < slots; i++)
-        {
-            final long r = state.store.record(rows, i);
-            probes++;
-            if (r == 0)
-            {
-                continue;
-            }
-            final long rts = RowDescriptor.ts(r);
-            if (best != 0 ? rts != bestTs : !inRange(lts, rts))
-            {
-                break;
-            }
-            if (r != exclude && qualifies(r, key, keyLength, left))
-            {
-                best = r;
-                bestTs = rts;
-            }
-        }
-        return best;
-    }
-
-    /** @return true when a stored right row in range is of the key and passes the condition with the left row. */
-    private boolean qualifies(final long r, final DirectBuffer key, final int keyLength, final RowView left)
-    {
-        if (!state.store.keyEquals(r, key, 0, keyLength))
-        {
-            counters.hashCollisions++;
-            return false;
-        }
-        if (hasCondition)
-        {
-            RowStore.wrap(r, candidateBuffer, candidate);
-            return predicate.conditionHolds(left, candidate);
-        }
-        return true;
-    }
-
-    /** @return true when a right row at {@code rts} is within the direction and tolerance of a left row at {@code lts}. */
-    private boolean inRange(final long lts, final long rts)
-    {
-        switch (direction)
-        {
-            case BACKWARD:
-                return rts <= lts && (!bounded || Long.compareUnsigned(lts - rts, tolerance) <= 0);
-            case FORWARD:
-                return rts >= lts && (!bounded || Long.compareUnsigned(rts - lts, tolerance) <= 0);
-            default:
-                return !bounded || Long.compareUnsigned(distance(lts, rts), tolerance) <= 0;
-        }
-    }
-
-    /**
-     * @return true when a candidate at {@code rts} that arrived after the one at {@code bestTs} is the
-     *         better match of a left row at {@code lts} (an equal ts goes to the later arrival).
-     */
-    private boolean beats(final long lts, final long rts, final long bestTs)
-    {
-        switch (direction)
-        {
-            case BACKWARD:
-                return rts >= bestTs;
-            case FORWARD:
-                return rts <= bestTs;
-            default:
-                final int c = Long.compareUnsigned(distance(lts, rts), distance(lts, bestTs));
-                return c < 0 || c == 0 && rts <= bestTs;
-        }
-    }
-
-    /** @return {@code |a - b|} as an unsigned long (exact over the whole long range). */
-    private static long distance(final long a, final long b)
-    {
-        return a >= b ? a - b : b - a;
     }
 
     /**
@@ -626,34 +321,7 @@ final class AsofJoin implements JoinAlgorithm
      */
     private long finalTs(final long lts, final long best)
     {
-        return best == 0 ? finalTsWithout(lts) : finalTsWith(lts, RowDescriptor.ts(best));
-    }
-
-    private long finalTsWithout(final long lts)
-    {
-        if (direction == AsofSpec.Direction.BACKWARD)
-        {
-            return lts;
-        }
-        return bounded ? saturatedAdd(lts, tolerance) : Long.MAX_VALUE;
-    }
-
-    private long finalTsWith(final long lts, final long bestTs)
-    {
-        switch (direction)
-        {
-            case BACKWARD:
-                return lts;
-            case FORWARD:
-                return bestTs;
-            default:
-                if (bestTs >= lts)
-                {
-                    return bestTs;
-                }
-                final long d = lts - bestTs;
-                return d < 0 ? Long.MAX_VALUE : saturatedAdd(lts, d);
-        }
+        return best == 0 ? range.finalTsWithout(lts) : range.finalTsWith(lts, RowDescriptor.ts(best));
     }
 
     /** A waiting left row that is final: final mode emits it with its match; it leaves state. */
@@ -666,7 +334,7 @@ final class AsofJoin implements JoinAlgorithm
             final int keyLength = RowDescriptor.keyLength(record);
             storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
             RowStore.wrap(record, storedLeftBuffer, storedLeft);
-            final long best = bestFor(bucket, storedKey, keyLength, storedLeft, ts, 0);
+            final long best = search.bestFor(bucket, storedKey, keyLength, storedLeft, ts, 0);
             if (best != 0)
             {
                 RowStore.wrap(best, matchBuffer, match);
@@ -680,22 +348,6 @@ final class AsofJoin implements JoinAlgorithm
         state.retire(record);
     }
 
-    /** A right row that no stored or future left row can select any more. */
-    private void releaseRight(final long record)
-    {
-        rightTimers.fired(record);
-        state.store.moveToTimeOrderEdge(record);
-        state.expire(record);
-    }
-
-    /** Frees a right row now, out of its wheel first; counted as expired. Its bucket is the caller's. */
-    private void free(final long record)
-    {
-        rightTimers.cancel(record);
-        state.store.moveToTimeOrderEdge(record);
-        state.expireKeepingBucket(record);
-    }
-
     /**
      * The join's watermark moved forward: the left rows it made final are emitted first, then the right rows
      * it made unselectable are freed (in that order, so that each left row still finds its match).
@@ -705,7 +357,7 @@ final class AsofJoin implements JoinAlgorithm
     {
         fireStep = step;
         state.wheel.advance(watermark, fire);
-        rightTimers.advance(watermark, release);
+        rightExpiry.advance(watermark);
     }
 
     /** Every waiting left row is final; then every right row is freed. */
@@ -714,6 +366,6 @@ final class AsofJoin implements JoinAlgorithm
     {
         fireStep = step;
         state.wheel.expireAll(fire);
-        rightTimers.advance(Long.MAX_VALUE, release);
+        rightExpiry.advance(Long.MAX_VALUE);
     }
 }

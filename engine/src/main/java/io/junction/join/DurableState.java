@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.OwnerOnlyFiles;
+import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.state.NativeArena;
 
 import java.io.IOException;
@@ -32,11 +33,12 @@ import java.util.OptionalLong;
  *   unique-left.dat    a side's unique-key index table (mapped), regular joins with such a key
  *   unique-right.dat
  *   heap.dat           the heap-held state: watermarks, counters, timer wheels, operator fields
+ *                      (HeapImageDescriptor draws it)
  *   chunks.sum         per 1 MiB chunk of every mapped file: zero flag, CRC-32C, CRC-32 (ChunkSums), written
  *                      just before the marker, so that a checkpoint knows every chunk without reading it
  *   clean              the marker, written last by persist: fingerprint, layout, format, hash seed,
  *                      every file's length and the CRC-32C of each of its 1 MiB chunks (heap.dat: its
- *                      checksum), its own checksum
+ *                      checksum), its own checksum (StateMarkerDescriptor draws it)
  *   LOCK               locked ({@link DirectoryLock}) while an operator has the directory open; not state
  * </pre>
  * A directory is reopened only when the marker is there and intact, names this join, layout and
@@ -68,10 +70,10 @@ final class DurableState
      * Version of the marker this build writes: 2 adds the CRC-32C of every {@link #CHUNK_BYTES} chunk of
      * every mapped file. A marker of version 1 (no chunk sums) is still read, its files then unverified.
      */
-    static final int MARKER_VERSION = 2;
+    static final int MARKER_VERSION = StateMarkerDescriptor.VERSION;
     /** Bytes per checksummed chunk of a mapped file (the checkpoints' chunk size). */
     static final int CHUNK_BYTES = 1 << 20;
-    private static final long MARKER_MAGIC = 0x4A4E43434C45414EL;
+    private static final long MARKER_MAGIC = StateMarkerDescriptor.MAGIC;
     private static final String ADVICE = ": restore the state directory from a checkpoint (or empty it to start afresh)";
 
     final Path directory;
@@ -176,24 +178,9 @@ final class DurableState
         }
         final byte[] marker = read(markerPath);
         long read = marker.length;
-        final ByteBuffer m = ByteBuffer.wrap(marker);
-        if (marker.length < 8 * 7 + 4 * 2 + 8 || m.getLong(0) != MARKER_MAGIC)
-        {
-            throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
-        }
-        final CRC32 crc = new CRC32();
-        crc.update(marker, 0, marker.length - 8);
-        if (m.getLong(marker.length - 8) != crc.getValue())
-        {
-            throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
-        }
-        m.position(8);
-        final int version = m.getInt();
-        if (version != FORMAT_VERSION && version != MARKER_VERSION)
-        {
-            throw new DurableStateException(markerPath + " was written in state format version " + version +
-                ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
-        }
+        final ByteBuffer m = checkedMarker(markerPath, marker);
+        final int version = m.getInt(StateMarkerDescriptor.VERSION_OFFSET);
+        m.position(StateMarkerDescriptor.FINGERPRINT_OFFSET);
         final long storedFingerprint = m.getLong();
         if (storedFingerprint != fingerprint)
         {
@@ -282,7 +269,7 @@ final class DurableState
         }
         final byte[] heapBytes = read(heapPath);
         read += heapBytes.length;
-        crc.reset();
+        final CRC32 crc = new CRC32();
         crc.update(heapBytes, 0, heapBytes.length);
         if (crc.getValue() != heapCrc)
         {
@@ -396,25 +383,35 @@ final class DurableState
         {
             return OptionalLong.empty();
         }
-        final byte[] marker = read(markerPath);
+        return OptionalLong.of(checkedMarker(markerPath, read(markerPath)).getLong(StateMarkerDescriptor.HASH_SEED_OFFSET));
+    }
+
+    /**
+     * Checks a marker's framing: its length and magic, its checksum, its version (one this build reads).
+     *
+     * @return the marker's bytes to read its fields from.
+     * @throws DurableStateException naming what is wrong.
+     */
+    private static ByteBuffer checkedMarker(final Path markerPath, final byte[] marker)
+    {
         final ByteBuffer m = ByteBuffer.wrap(marker);
-        if (marker.length < 8 * 7 + 4 * 2 + 8 || m.getLong(0) != MARKER_MAGIC)
+        if (marker.length < StateMarkerDescriptor.MIN_LENGTH || m.getLong(StateMarkerDescriptor.MAGIC_OFFSET) != MARKER_MAGIC)
         {
             throw new DurableStateException(markerPath + " is not a Junction state marker (truncated or foreign)" + ADVICE);
         }
         final CRC32 crc = new CRC32();
-        crc.update(marker, 0, marker.length - 8);
-        if (m.getLong(marker.length - 8) != crc.getValue())
+        crc.update(marker, 0, StateMarkerDescriptor.crcOffset(marker.length));
+        if (m.getLong(StateMarkerDescriptor.crcOffset(marker.length)) != crc.getValue())
         {
             throw new DurableStateException(markerPath + " is damaged (checksum mismatch)" + ADVICE);
         }
-        if (m.getInt(8) != FORMAT_VERSION && m.getInt(8) != MARKER_VERSION)
+        final int version = m.getInt(StateMarkerDescriptor.VERSION_OFFSET);
+        if (version != FORMAT_VERSION && version != MARKER_VERSION)
         {
-            throw new DurableStateException(markerPath + " was written in state format version " + m.getInt(8) +
+            throw new DurableStateException(markerPath + " was written in state format version " + version +
                 ", this build reads versions " + FORMAT_VERSION + " and " + MARKER_VERSION + ADVICE);
         }
-        // magic 8, version 4, fingerprint 8, layout 8: the seed follows.
-        return OptionalLong.of(m.getLong(28));
+        return m;
     }
 
     private static boolean isEmptyDirectory(final Path directory)
@@ -520,7 +517,7 @@ final class DurableState
         // the others (a Chronicle Map) are read whole now; heap.dat has its own CRC.
         final Map<String, ChunkSums.FileSums> mapped = new LinkedHashMap<>();
         final Map<String, int[]> sums = new LinkedHashMap<>();
-        int length = 8 + 4 + 8 * 5 + 4 + 8;
+        int length = StateMarkerDescriptor.FIXED_LENGTH;
         for (final Map.Entry<String, Long> file : all.entrySet())
         {
             int[] chunkSums = new int[0];
@@ -540,7 +537,7 @@ final class DurableState
                 chunkSums = fileSums.crc32cs();
             }
             sums.put(file.getKey(), chunkSums);
-            length += 2 + file.getKey().getBytes(StandardCharsets.UTF_8).length + 8 + 4 + 4 * chunkSums.length;
+            length += StateMarkerDescriptor.entryLength(file.getKey().getBytes(StandardCharsets.UTF_8).length, chunkSums.length);
         }
         // Before the marker: a checkpoint trusts these sums only while the marker is there (ChunkSums).
         writeAtomically(ChunkSums.FILE_NAME, ChunkSums.encode(mapped));

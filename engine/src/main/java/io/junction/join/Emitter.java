@@ -90,15 +90,8 @@ final class Emitter
     /** Emits a row of {@code side} padded with nulls (or alone, for semi and anti joins). */
     void padded(final ChangeKind kind, final Side side, final RowView row, final long ts, final long step)
     {
-        counters.rowsOut++;
-        if (side == Side.LEFT)
-        {
-            results.onResult(kind, row, null, ts, step);
-        }
-        else
-        {
-            results.onResult(kind, null, row, ts, step);
-        }
+        // A pair whose other side is null: the row stays on its side.
+        pair(kind, side, row, null, ts, step);
     }
 
     /** Emits a pair of a window join with its window {@code [start, end)}. */

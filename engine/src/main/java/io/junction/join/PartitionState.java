@@ -7,6 +7,7 @@ import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.durable.ChunkSums;
+import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.state.ChronicleKeyIndex;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
@@ -76,9 +77,9 @@ final class PartitionState implements AutoCloseable
         }
     }
 
-    /** Marks the start and the end of the state's part of heap.dat. */
-    private static final int HEAP_MAGIC = 0x4A4E4350;
-    private static final int HEAP_END = 0x4A4E4345;
+    /** Marks the start and the end of the state's part of heap.dat ({@link HeapImageDescriptor}). */
+    private static final int HEAP_MAGIC = HeapImageDescriptor.MAGIC;
+    private static final int HEAP_END = HeapImageDescriptor.END;
 
     /** Frees room for one row by the {@link FullPolicy}, for an operator that can evict rows early. */
     interface RoomMaker
@@ -461,7 +462,7 @@ final class PartitionState implements AutoCloseable
         }
         final ByteBuffer heap = durable.heap();
         part.load(heap);
-        if (heap.remaining() != 4 || heap.getInt() != HEAP_END)
+        if (heap.remaining() != HeapImageDescriptor.END_LENGTH || heap.getInt() != HEAP_END)
         {
             throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
         }
@@ -606,7 +607,7 @@ final class PartitionState implements AutoCloseable
                 files.put(name, Files.size(durable.file(name)));
             }
         }
-        final ByteBuffer out = ByteBuffer.allocate(64 * 1024 + 4 * wheel.savedLength() + part.savedLength());
+        final ByteBuffer out = ByteBuffer.allocate(HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
         out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
             .putLong(index.size()).putLong(unmatchableBucket - base)
             .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())

@@ -134,12 +134,7 @@ final class UpsertFold implements ResultHandler
         {
             line = add(hash, keyStart, length);
         }
-        accumulate[line] = kind.isAccumulate();
-        timestamp[line] = ts;
-        leftOffset[line] = used;
-        leftLength[line] = appendRow(left);
-        rightOffset[line] = used;
-        rightLength[line] = appendRow(right);
+        fill(line, kind.isAccumulate(), ts, left, right);
     }
 
     /** Emits the step's folded lines (or its held line, as it came), then forgets them; nothing when there are none. */
@@ -254,8 +249,14 @@ final class UpsertFold implements ResultHandler
         {
             keyLength[line] = UNKEYED;
         }
-        accumulate[line] = heldAccumulate;
-        timestamp[line] = heldTs;
+        fill(line, heldAccumulate, heldTs, left, right);
+    }
+
+    /** Sets a line's change, ts and rows, the rows' bytes appended to the buffer. */
+    private void fill(final int line, final boolean isAccumulate, final long ts, final RowView left, final RowView right)
+    {
+        accumulate[line] = isAccumulate;
+        timestamp[line] = ts;
         leftOffset[line] = used;
         leftLength[line] = appendRow(left);
         rightOffset[line] = used;

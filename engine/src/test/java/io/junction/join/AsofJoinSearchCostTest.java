@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The cost of the ASOF join's candidate search (SPEC 2.5, issue 22: "the best candidate is found in O(log n)
  * or better"): one key holds 10,000 right rows, stored out of order within a bound, and each probe of a left
- * row reads at most {@code 2 log2(n) + 4} slots of the key's right group ({@link AsofJoin#probes}), where a
+ * row reads at most {@code 2 log2(n) + 4} slots of the key's right group ({@link AsofJoin#probes()}), where a
  * scan would read all 10,000; the match is the brute-force one. Then the watermark frees the older half
  * (its emptied slots lead the group) and the probes stay as cheap and as right. A count, not a timing.
  *
@@ -81,10 +81,10 @@ class AsofJoinSearchCostTest
         for (int n = 0; n < 300; n++)
         {
             final long ts = 2L * from + random.nextLong(2L * (to - from) - 1);
-            final long before = join.probes;
+            final long before = join.probes();
             h.out.clear();
             h.left(ts, "a", "l" + n);
-            final long read = join.probes - before;
+            final long read = join.probes() - before;
             assertTrue(read <= bound, direction + " probe at ts " + ts + " read " + read + " slots, more than " + bound);
             assertEquals(1, h.out.size(), h.out.toString());
             assertEquals("r" + expected(direction, ts, to), h.out.get(0).right(), direction + " match at ts " + ts);

@@ -25,7 +25,7 @@ import java.util.zip.CRC32;
  * current chunk, free-list heads, byte counts) are written to the file's header by
  * {@link #writeHeader()} and read back by the reopening constructor, so that the state reopens mapped
  * at another address without reading or rewriting its records. The header's first 8 bytes after the
- * magic are the image's dirty flag ({@link #markDirty()}).
+ * magic are the image's dirty flag ({@link #markDirty()}); {@link ArenaHeaderDescriptor} draws the header.
  *
  * <p>Not thread safe: owned by the partition thread. {@link #reservedBytes()} and
  * {@link #usedBytes()} are plain reads, published to other threads by the owner.
@@ -43,37 +43,31 @@ public final class NativeArena implements AutoCloseable
      */
     public static final int MAX_POOLED_SIZE = 128 << 10;
 
-    /** Bytes of a durable arena file's header, before the first chunk: page aligned. */
-    public static final int HEADER_LENGTH = 34 * 4096;
-    /**
-     * Offset in a durable arena file's header of its dirty-chunk map ({@link DirtyChunks}): a byte per
-     * cell of the mapping, set by every store into the file ({@link #written(long, long)}), all zeros in a
-     * image a persist leaves; outside the header's checksum. After the largest free-list table.
-     */
-    public static final int MAP_OFFSET = 133184;
-    /** Bytes of the dirty-chunk map: a cell per MiB up to 5.9 GiB of arena, larger cells beyond. */
-    public static final int MAP_BYTES = HEADER_LENGTH - MAP_OFFSET;
+    /** Bytes of a durable arena file's header, before the first chunk ({@link ArenaHeaderDescriptor}). */
+    public static final int HEADER_LENGTH = ArenaHeaderDescriptor.HEADER_LENGTH;
+    /** Offset in a durable arena file's header of its dirty-chunk map ({@link ArenaHeaderDescriptor#MAP_OFFSET}). */
+    public static final int MAP_OFFSET = ArenaHeaderDescriptor.MAP_OFFSET;
+    /** Bytes of the dirty-chunk map ({@link ArenaHeaderDescriptor#MAP_BYTES}). */
+    public static final int MAP_BYTES = ArenaHeaderDescriptor.MAP_BYTES;
     /** The first 8 bytes of a durable arena file. */
-    public static final long MAGIC = 0x4A4E4341_52454E41L;
+    public static final long MAGIC = ArenaHeaderDescriptor.MAGIC;
     /** Layout version of a durable arena file. */
-    public static final int VERSION = 2;
-    private static final int DIRTY_OFFSET = 8;
-    private static final int CRC_OFFSET = 16;
-    private static final int CHECKED_FROM = 24;
-    private static final int VERSION_OFFSET = 24;
-    private static final int CHUNK_SIZE_OFFSET = 28;
-    private static final int BUMP_OFFSET = 32;
-    private static final int CURSOR_OFFSET = 40;
-    private static final int CHUNK_END_OFFSET = 48;
-    private static final int RESERVED_OFFSET = 56;
-    private static final int USED_OFFSET = 64;
-    private static final int LIMIT_OFFSET = 72;
-    private static final int LARGE_COUNT_OFFSET = 80;
-    /** log2 of the bytes of a cell of the dirty-chunk map (i32), written when the file is created. */
-    private static final int MAP_SHIFT_OFFSET = 88;
-    private static final int LARGE_TABLE_OFFSET = 128;
-    private static final int LARGE_LISTS = 64;
-    private static final int FREE_HEADS_OFFSET = 2048;
+    public static final int VERSION = ArenaHeaderDescriptor.VERSION;
+    // The header's fields, as ArenaHeaderDescriptor draws them.
+    private static final int DIRTY_OFFSET = ArenaHeaderDescriptor.DIRTY_OFFSET;
+    private static final int CRC_OFFSET = ArenaHeaderDescriptor.CRC_OFFSET;
+    private static final int CHECKED_FROM = ArenaHeaderDescriptor.CHECKED_FROM;
+    private static final int VERSION_OFFSET = ArenaHeaderDescriptor.VERSION_OFFSET;
+    private static final int CHUNK_SIZE_OFFSET = ArenaHeaderDescriptor.CHUNK_SIZE_OFFSET;
+    private static final int BUMP_OFFSET = ArenaHeaderDescriptor.BUMP_OFFSET;
+    private static final int CURSOR_OFFSET = ArenaHeaderDescriptor.CURSOR_OFFSET;
+    private static final int CHUNK_END_OFFSET = ArenaHeaderDescriptor.CHUNK_END_OFFSET;
+    private static final int RESERVED_OFFSET = ArenaHeaderDescriptor.RESERVED_OFFSET;
+    private static final int USED_OFFSET = ArenaHeaderDescriptor.USED_OFFSET;
+    private static final int LIMIT_OFFSET = ArenaHeaderDescriptor.LIMIT_OFFSET;
+    private static final int LARGE_COUNT_OFFSET = ArenaHeaderDescriptor.LARGE_COUNT_OFFSET;
+    private static final int MAP_SHIFT_OFFSET = ArenaHeaderDescriptor.MAP_SHIFT_OFFSET;
+    private static final int LARGE_LISTS = ArenaHeaderDescriptor.LARGE_LISTS;
 
     private final int chunkSize;
     private final int maxPooledSize;
@@ -217,12 +211,12 @@ public final class NativeArena implements AutoCloseable
         largeCount = UnsafeApi.getInt(base + LARGE_COUNT_OFFSET);
         for (int i = 0; i < largeCount; i++)
         {
-            largeSizes[i] = UnsafeApi.getLong(base + LARGE_TABLE_OFFSET + i * 16L);
-            largeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + LARGE_TABLE_OFFSET + i * 16L + 8));
+            largeSizes[i] = UnsafeApi.getLong(base + ArenaHeaderDescriptor.largeSizeOffset(i));
+            largeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + ArenaHeaderDescriptor.largeHeadOffset(i)));
         }
         for (int i = 0; i < freeHeads.length; i++)
         {
-            freeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + FREE_HEADS_OFFSET + i * 8L));
+            freeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + ArenaHeaderDescriptor.freeHeadOffset(i)));
         }
     }
 
@@ -281,7 +275,7 @@ public final class NativeArena implements AutoCloseable
      */
     public void writeHeader()
     {
-        UnsafeApi.putLong(base, MAGIC);
+        UnsafeApi.putLong(base + ArenaHeaderDescriptor.MAGIC_OFFSET, MAGIC);
         UnsafeApi.putInt(base + VERSION_OFFSET, VERSION);
         UnsafeApi.putInt(base + CHUNK_SIZE_OFFSET, chunkSize);
         UnsafeApi.putLong(base + BUMP_OFFSET, bump);
@@ -293,12 +287,12 @@ public final class NativeArena implements AutoCloseable
         UnsafeApi.putInt(base + LARGE_COUNT_OFFSET, largeCount);
         for (int i = 0; i < largeCount; i++)
         {
-            UnsafeApi.putLong(base + LARGE_TABLE_OFFSET + i * 16L, largeSizes[i]);
-            UnsafeApi.putLong(base + LARGE_TABLE_OFFSET + i * 16L + 8, Refs.toStored(base, largeHeads[i]));
+            UnsafeApi.putLong(base + ArenaHeaderDescriptor.largeSizeOffset(i), largeSizes[i]);
+            UnsafeApi.putLong(base + ArenaHeaderDescriptor.largeHeadOffset(i), Refs.toStored(base, largeHeads[i]));
         }
         for (int i = 0; i < freeHeads.length; i++)
         {
-            UnsafeApi.putLong(base + FREE_HEADS_OFFSET + i * 8L, Refs.toStored(base, freeHeads[i]));
+            UnsafeApi.putLong(base + ArenaHeaderDescriptor.freeHeadOffset(i), Refs.toStored(base, freeHeads[i]));
         }
         final byte[] header = new byte[HEADER_LENGTH];
         new UnsafeBuffer(base, HEADER_LENGTH).getBytes(0, header);
@@ -329,7 +323,7 @@ public final class NativeArena implements AutoCloseable
     public static String checkHeader(final byte[] header, final long length)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(header);
-        if (buffer.getLong(0) != MAGIC)
+        if (buffer.getLong(ArenaHeaderDescriptor.MAGIC_OFFSET) != MAGIC)
         {
             return "is not a Junction arena file (bad magic)";
         }
@@ -381,20 +375,21 @@ public final class NativeArena implements AutoCloseable
         }
         for (int i = 0; i < largeCount && wrong == null; i++)
         {
-            final long size = header.getLong(LARGE_TABLE_OFFSET + i * 16);
+            final long size = header.getLong(ArenaHeaderDescriptor.largeSizeOffset(i));
             if (size < ALIGNMENT || size > length - HEADER_LENGTH || (size & (ALIGNMENT - 1)) != 0)
             {
                 return "has a large free list " + i + " of blocks of " + size + " bytes, outside its carved memory";
             }
-            wrong = checkOffset("large free list " + i, header.getLong(LARGE_TABLE_OFFSET + i * 16 + 8), length);
+            wrong = checkOffset("large free list " + i, header.getLong(ArenaHeaderDescriptor.largeHeadOffset(i)), length);
         }
         if (header.getInt(MAP_SHIFT_OFFSET) < 12 || header.getInt(MAP_SHIFT_OFFSET) > 40)
         {
             return "has dirty-map cells of 2^" + header.getInt(MAP_SHIFT_OFFSET) + " bytes (damaged header)";
         }
-        for (int at = FREE_HEADS_OFFSET; at + 8 <= MAP_OFFSET && wrong == null; at += 8)
+        // Every head's room up to the map, the padding before it too (zeros in a sound header).
+        for (int sizeClass = 0; ArenaHeaderDescriptor.freeHeadOffset(sizeClass + 1) <= MAP_OFFSET && wrong == null; sizeClass++)
         {
-            wrong = checkOffset("free list " + (at - FREE_HEADS_OFFSET) / 8, header.getLong(at), length);
+            wrong = checkOffset("free list " + sizeClass, header.getLong(ArenaHeaderDescriptor.freeHeadOffset(sizeClass)), length);
         }
         return wrong;
     }
@@ -467,7 +462,7 @@ public final class NativeArena implements AutoCloseable
     private static long headerCrc(final byte[] header)
     {
         final CRC32 crc = new CRC32();
-        crc.update(header, 0, 8);
+        crc.update(header, ArenaHeaderDescriptor.MAGIC_OFFSET, Long.BYTES);
         // Not the dirty-chunk map: it changes with every write after a persist (and is zeros in an image).
         crc.update(header, CHECKED_FROM, MAP_OFFSET - CHECKED_FROM);
         return crc.getValue();

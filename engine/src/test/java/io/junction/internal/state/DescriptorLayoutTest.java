@@ -3,10 +3,13 @@ package io.junction.internal.state;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.internal.durable.ClosedRecord;
 import io.junction.internal.durable.ConfirmedRecord;
 import io.junction.internal.durable.EngineRecord;
+import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.SeedRecord;
+import io.junction.internal.durable.StateMarkerDescriptor;
 
 /** The descriptors' offsets, derived field by field from sizes, land where their diagrams and the code need them. */
 class DescriptorLayoutTest
@@ -138,6 +141,85 @@ class DescriptorLayoutTest
         assertEquals(2, WindowBucketDescriptor.SUMMARY);
         assertEquals(4, WindowBucketDescriptor.SINGLE);
         assertEquals(8, WindowBucketDescriptor.MIXED);
+    }
+
+    @Test
+    void arenaFileHeaderIsTheDocumentedLayout()
+    {
+        assertEquals(0, ArenaHeaderDescriptor.MAGIC_OFFSET);
+        assertEquals(8, ArenaHeaderDescriptor.DIRTY_OFFSET);
+        assertEquals(16, ArenaHeaderDescriptor.CRC_OFFSET);
+        assertEquals(24, ArenaHeaderDescriptor.VERSION_OFFSET);
+        assertEquals(24, ArenaHeaderDescriptor.CHECKED_FROM);
+        assertEquals(28, ArenaHeaderDescriptor.CHUNK_SIZE_OFFSET);
+        assertEquals(32, ArenaHeaderDescriptor.BUMP_OFFSET);
+        assertEquals(40, ArenaHeaderDescriptor.CURSOR_OFFSET);
+        assertEquals(48, ArenaHeaderDescriptor.CHUNK_END_OFFSET);
+        assertEquals(56, ArenaHeaderDescriptor.RESERVED_OFFSET);
+        assertEquals(64, ArenaHeaderDescriptor.USED_OFFSET);
+        assertEquals(72, ArenaHeaderDescriptor.LIMIT_OFFSET);
+        assertEquals(80, ArenaHeaderDescriptor.LARGE_COUNT_OFFSET);
+        assertEquals(88, ArenaHeaderDescriptor.MAP_SHIFT_OFFSET);
+        // The fixed fields fit their room.
+        assertTrue(ArenaHeaderDescriptor.MAP_SHIFT_OFFSET + Integer.BYTES <= ArenaHeaderDescriptor.FIXED_FIELDS_ROOM);
+        assertEquals(128, ArenaHeaderDescriptor.LARGE_TABLE_OFFSET);
+        assertEquals(128, ArenaHeaderDescriptor.largeSizeOffset(0));
+        assertEquals(136, ArenaHeaderDescriptor.largeHeadOffset(0));
+        assertEquals(128 + 63 * 16 + 8, ArenaHeaderDescriptor.largeHeadOffset(ArenaHeaderDescriptor.LARGE_LISTS - 1));
+        assertEquals(2048, ArenaHeaderDescriptor.FREE_HEADS_OFFSET);
+        assertEquals(16385, ArenaHeaderDescriptor.FREE_LISTS);
+        assertEquals(2048 + 16384 * 8, ArenaHeaderDescriptor.freeHeadOffset(ArenaHeaderDescriptor.FREE_LISTS - 1));
+        // The map's offset and the header's length are those every arena file of version 2 has.
+        assertEquals(133184, ArenaHeaderDescriptor.MAP_OFFSET);
+        assertEquals(34 * 4096, ArenaHeaderDescriptor.HEADER_LENGTH);
+        assertEquals(6080, ArenaHeaderDescriptor.MAP_BYTES);
+        assertEquals(0x4A4E4341_52454E41L, ArenaHeaderDescriptor.MAGIC);
+        assertEquals(2, ArenaHeaderDescriptor.VERSION);
+        assertEquals(ArenaHeaderDescriptor.HEADER_LENGTH, NativeArena.HEADER_LENGTH);
+        assertEquals(ArenaHeaderDescriptor.MAP_OFFSET, NativeArena.MAP_OFFSET);
+        assertEquals(0, ArenaHeaderDescriptor.MAP_OFFSET % ArenaHeaderDescriptor.MAP_ALIGNMENT);
+    }
+
+    @Test
+    void stateMarkerIsTheDocumentedLayout()
+    {
+        assertEquals(0, StateMarkerDescriptor.MAGIC_OFFSET);
+        assertEquals(8, StateMarkerDescriptor.VERSION_OFFSET);
+        assertEquals(12, StateMarkerDescriptor.FINGERPRINT_OFFSET);
+        assertEquals(20, StateMarkerDescriptor.LAYOUT_OFFSET);
+        assertEquals(28, StateMarkerDescriptor.HASH_SEED_OFFSET);
+        assertEquals(36, StateMarkerDescriptor.HEAP_LENGTH_OFFSET);
+        assertEquals(44, StateMarkerDescriptor.HEAP_CRC_OFFSET);
+        assertEquals(52, StateMarkerDescriptor.FILES_OFFSET);
+        assertEquals(56, StateMarkerDescriptor.ENTRIES_OFFSET);
+        // The lengths the marker's reader and writer have always used: 8 + 4 + 8 * 5 + 4 + 8, and 8 * 7 + 4 * 2 + 8.
+        assertEquals(64, StateMarkerDescriptor.FIXED_LENGTH);
+        assertEquals(72, StateMarkerDescriptor.MIN_LENGTH);
+        // "arena.dat" with 3 chunk sums: u16 + 9 + i64 + i32 + 3 x i32; heap.dat's entry has none.
+        assertEquals(2 + 9 + 8 + 4 + 12, StateMarkerDescriptor.entryLength(9, 3));
+        assertEquals(2 + 8 + 8 + 4, StateMarkerDescriptor.entryLength(8, 0));
+        assertEquals(92, StateMarkerDescriptor.crcOffset(100));
+        assertEquals(0x4A4E43434C45414EL, StateMarkerDescriptor.MAGIC);
+        assertEquals(2, StateMarkerDescriptor.VERSION);
+        assertEquals(1, StateMarkerDescriptor.VERSION_WITHOUT_SUMS);
+    }
+
+    @Test
+    void heapImageIsTheDocumentedLayout()
+    {
+        assertEquals(0, HeapImageDescriptor.MAGIC_OFFSET);
+        assertEquals(4, HeapImageDescriptor.LIVE_LEFT_OFFSET);
+        assertEquals(12, HeapImageDescriptor.LIVE_RIGHT_OFFSET);
+        assertEquals(20, HeapImageDescriptor.INDEX_SIZE_OFFSET);
+        assertEquals(28, HeapImageDescriptor.UNMATCHABLE_BUCKET_OFFSET);
+        assertEquals(36, HeapImageDescriptor.UNIQUE_LEFT_OFFSET);
+        assertEquals(44, HeapImageDescriptor.UNIQUE_RIGHT_OFFSET);
+        assertEquals(52, HeapImageDescriptor.STATE_PART_LENGTH);
+        assertEquals(4, HeapImageDescriptor.END_LENGTH);
+        assertEquals(0x4A4E4350, HeapImageDescriptor.MAGIC);
+        assertEquals(0x4A4E4345, HeapImageDescriptor.END);
+        // The room a persist has always allocated: 64 KiB + 4 x the wheel's estimate + the part's.
+        assertEquals(64 * 1024 + 4 * 100 + 7, HeapImageDescriptor.room(100, 7));
     }
 
     @Test

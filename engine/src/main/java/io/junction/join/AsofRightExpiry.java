@@ -1,0 +1,222 @@
+package io.junction.join;
+
+import io.junction.api.AsofSpec;
+import io.junction.api.Side;
+import io.junction.internal.state.RowDescriptor;
+import io.junction.internal.state.RowGroup;
+import io.junction.internal.state.RowStore;
+import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.WatermarkTracker;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteBuffer;
+
+import static io.junction.join.TimeMath.saturatedAdd;
+
+/**
+ * When the ASOF join's right rows leave state (SPEC 2.5, docs/SEMANTICS.md section 11): each waits in a
+ * second timer wheel ({@link RecordTimers}, beside the state's own, which holds the left rows) for the first
+ * watermark that proves no stored or future left row can select it. {@code H = W - A}, {@code T} the tolerance.
+ * <pre>
+ *   backward  a newer row of its key at or below H, or r.ts &lt; H - T
+ *   forward   r.ts &lt; H
+ *   nearest   a newer row of its key strictly below H, or r.ts &lt; H - 2T (a stored left row is at most T before H)
+ *   at once   an older row of its key at the same ts as the new arrival (the new one wins every tie)
+ *   with a condition a newer row dominates nothing: backward and nearest keep only the tolerance bound,
+ *   and keep rows until the end of input without one
+ * </pre>
+ * A row leaves its group through {@link RowStore#moveToTimeOrderEdge}, so that the emptied slots only ever
+ * lead the group, where {@link AsofSearch} reads them as older than every row. Nothing is allocated.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class AsofRightExpiry
+{
+    private final PartitionState state;
+    private final RowStore store;
+    private final WatermarkTracker watermarks;
+    private final DirectBuffer key;
+    private final AsofRange range;
+    private final long lateness;
+    private final boolean hasCondition;
+    /** Right rows by the watermark at which no left row can select them any more. */
+    private final RecordTimers rightTimers;
+    private final TimerWheel.ExpiryHandler release = this::release;
+
+    /**
+     * @param parts        the join's parts (state, watermarks, the key being processed, the wheel's sizing).
+     * @param range        the join's time rules.
+     * @param lateness     the allowed lateness {@code A}.
+     * @param hasCondition whether the join has a condition beyond the key.
+     */
+    AsofRightExpiry(final OperatorParts parts, final AsofRange range, final long lateness, final boolean hasCondition)
+    {
+        this.state = parts.state;
+        this.store = parts.state.store;
+        this.watermarks = parts.watermarks;
+        this.key = parts.predicate.key;
+        this.range = range;
+        this.lateness = lateness;
+        this.hasCondition = hasCondition;
+        this.rightTimers = new RecordTimers(parts.config, state.base);
+    }
+
+    /** Writes the right rows' wheel into the algorithm's part of the heap image. */
+    void save(final ByteBuffer out)
+    {
+        rightTimers.save(out);
+    }
+
+    /** Reads what {@link #save} wrote. */
+    void load(final ByteBuffer in)
+    {
+        rightTimers.load(in);
+    }
+
+    /** @return the right rows waiting in the wheel. */
+    long pending()
+    {
+        return rightTimers.pending();
+    }
+
+    /** Frees the right rows the watermark made unselectable ({@link Long#MAX_VALUE}: every one). */
+    void advance(final long watermark)
+    {
+        rightTimers.advance(watermark, release);
+    }
+
+    /**
+     * Frees what the new right row makes unselectable and links it into the wheel: without a condition an
+     * older row of its key at the same ts at once (the new one wins every tie), and the previous row of its
+     * key (the greatest ts below it) gets the new row as its dominating successor.
+     *
+     * @param bucket    the row's bucket.
+     * @param keyLength the bytes of its key, in the predicate's key buffer.
+     * @param record    the row's record, placed in time order.
+     * @param ts        its event time.
+     */
+    void arrived(final long bucket, final int keyLength, final long record, final long ts)
+    {
+        long same = 0;
+        long previous = 0;
+        long next = 0;
+        long nextTs = 0;
+        if (!hasCondition)
+        {
+            // The group is in time order, the new row after every row of its ts: its neighbours of its key are
+            // the rows on either side of it (a hash collision's rows of other keys between them skipped).
+            final long rows = store.rows(bucket, Side.RIGHT);
+            final int slots = RowGroup.slots(rows);
+            final int slot = RowStore.slotOf(record);
+            for (int i = slot - 1; i >= 0; i--)
+            {
+                final long r = store.record(rows, i);
+                if (r == 0)
+                {
+                    break;
+                }
+                if (!store.keyEquals(r, key, 0, keyLength))
+                {
+                    continue;
+                }
+                if (RowDescriptor.ts(r) == ts)
+                {
+                    // Arrived earlier at the same ts (one at most: each arrival frees the one before it): the
+                    // new row is a candidate wherever that one is, and wins the tie.
+                    same = r;
+                    continue;
+                }
+                previous = r;
+                break;
+            }
+            for (int i = slot + 1; i < slots; i++)
+            {
+                final long r = store.record(rows, i);
+                if (r != 0 && store.keyEquals(r, key, 0, keyLength))
+                {
+                    next = r;
+                    nextTs = RowDescriptor.ts(r);
+                    break;
+                }
+            }
+            // Freed after the scan: a removal may compact the group being read.
+            if (same != 0)
+            {
+                free(same);
+            }
+        }
+        if (range.direction == AsofSpec.Direction.FORWARD)
+        {
+            // Older than H = W - A: no left row that could select it is still waiting (its F would be at most
+            // this ts), and no future one can (its ts is at least H).
+            rightTimers.schedule(record, saturatedAdd(ts, lateness));
+            return;
+        }
+        long deadline = toleranceDeadline(ts);
+        if (next != 0)
+        {
+            deadline = Math.min(deadline, dominatedDeadline(nextTs));
+        }
+        if (deadline != Long.MAX_VALUE)
+        {
+            rightTimers.schedule(record, deadline);
+        }
+        if (previous != 0)
+        {
+            final long dominated = dominatedDeadline(ts);
+            if (dominated < watermarks.current())
+            {
+                // Backward: the new row is at H already, so the previous one can no longer be selected.
+                free(previous);
+            }
+            else if (dominated < rightTimers.deadline(previous))
+            {
+                rightTimers.schedule(previous, dominated);
+            }
+        }
+    }
+
+    /**
+     * @return the wheel deadline (fires when the watermark passes it) from which a right row at {@code ts}
+     *         is beyond every stored and future left row's tolerance: backward {@code ts < H - T}, nearest
+     *         {@code ts < H - 2T}; {@link Long#MAX_VALUE} without a tolerance.
+     */
+    private long toleranceDeadline(final long ts)
+    {
+        if (!range.bounded)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long reach = range.direction == AsofSpec.Direction.NEAREST
+            ? saturatedAdd(range.tolerance, range.tolerance) : range.tolerance;
+        return saturatedAdd(saturatedAdd(ts, reach), lateness);
+    }
+
+    /**
+     * @return the wheel deadline from which a newer row of the key at {@code successorTs} makes every older
+     *         one unselectable: backward once it is at or below H ({@code W > successorTs + A - 1}); nearest
+     *         once strictly below H ({@code W > successorTs + A}), as a stored left row whose best is at
+     *         distance d may see a newer row at exactly {@code H = l.ts + d}, which ties and loses.
+     */
+    private long dominatedDeadline(final long successorTs)
+    {
+        final long d = saturatedAdd(successorTs, lateness);
+        return range.direction == AsofSpec.Direction.BACKWARD && d != Long.MAX_VALUE ? d - 1 : d;
+    }
+
+    /** A right row that no stored or future left row can select any more. */
+    private void release(final long record)
+    {
+        rightTimers.fired(record);
+        store.moveToTimeOrderEdge(record);
+        state.expire(record);
+    }
+
+    /** Frees a right row now, out of its wheel first; counted as expired. Its bucket is the caller's. */
+    private void free(final long record)
+    {
+        rightTimers.cancel(record);
+        store.moveToTimeOrderEdge(record);
+        state.expireKeepingBucket(record);
+    }
+}
