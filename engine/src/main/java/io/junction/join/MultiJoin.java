@@ -37,8 +37,13 @@ import java.util.List;
  */
 public final class MultiJoin implements JoinOperator
 {
-    /** The kind's name in the durable state's layout. */
-    static final String LAYOUT = "multi/n-groups";
+    /**
+     * The kind's name in the durable state's layout hash: version 2 is the bucket of 16 + 8n bytes with no
+     * live row counts ({@link MultiBucketDescriptor}). A state directory written by an older build
+     * ({@code "multi/n-groups"}: buckets of 24 + 8n bytes with two counts) is refused at open as written with
+     * another partition state layout, before any of its bytes is read as a bucket.
+     */
+    static final String LAYOUT = "multi/n-groups/2";
 
     private final OperatorDriver driver;
     private final MultiWayJoin algorithm;
@@ -68,12 +73,29 @@ public final class MultiJoin implements JoinOperator
     MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final long hashMask)
     {
+        this(spec, config, results, deadLetters, hashMask, LAYOUT);
+    }
+
+    /**
+     * As {@link #MultiJoin(JoinSpec, StateConfig, ResultHandler, DeadLetterHandler, long)} under another layout
+     * name: a test writes a state directory as an older build's layout ({@code "multi/n-groups"}) marks it.
+     *
+     * @param spec        a {@link JoinKind#MULTI} spec.
+     * @param config      the sizing.
+     * @param results     receives the output.
+     * @param deadLetters receives the rows that cannot be processed.
+     * @param hashMask    ANDed into every hash; -1 in production.
+     * @param layout      the layout name in the durable state's layout hash ({@link #LAYOUT} in production).
+     */
+    MultiJoin(final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
+        final long hashMask, final String layout)
+    {
         if (spec.kind() != JoinKind.MULTI)
         {
             throw new IllegalArgumentException("this operator runs MULTI joins, not: " + spec);
         }
         final int inputs = spec.multi().inputs();
-        this.driver = new OperatorDriver(spec, config, results, deadLetters, null, LAYOUT, false,
+        this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, false,
             OperatorDriver.Shape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
     }

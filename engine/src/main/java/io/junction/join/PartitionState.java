@@ -110,7 +110,8 @@ final class PartitionState implements AutoCloseable
     private final RoomMaker roomMaker;
     /** The heavy hitters among the keys, by rows stored and rows visited by probes ({@link #countKey}). */
     private final HotKeySketch hotKeys;
-    private final LongUnaryOperator liveRowsOfKey = this::liveRows;
+    /** A key's live rows for the hot-key report: by default its bucket's two counts ({@link #liveRowsOfKey(LongUnaryOperator)}). */
+    private LongUnaryOperator liveRowsOfKey = this::liveRows;
     private boolean closed;
     /** Keeps what {@link #prefetch} and {@link #touch} read, so that the JIT cannot drop the reads. */
     private long touched;
@@ -969,6 +970,23 @@ final class PartitionState implements AutoCloseable
         {
             hotKeys.record(hash, key, 0, keyLength, storedRows, visitedRows);
         }
+    }
+
+    /** @return whether the hot-key report counts anything (the caller may skip computing what it would count). */
+    boolean hotKeysEnabled()
+    {
+        return hotKeys.enabled();
+    }
+
+    /**
+     * Sets how the hot-key report reads a key's live rows, for a kind whose buckets keep no
+     * {@link BucketDescriptor} counts (the multi-way join's, {@code MultiBucketDescriptor}). Called once, at build.
+     *
+     * @param liveRows from a key hash to the live rows of its bucket (0 when it has none).
+     */
+    void liveRowsOfKey(final LongUnaryOperator liveRows)
+    {
+        this.liveRowsOfKey = liveRows;
     }
 
     /** @return the hot-key report, with each key's live rows read from its bucket now. */

@@ -3,26 +3,30 @@ package io.junction.internal.state;
 import org.agrona.UnsafeApi;
 
 /**
- * Layout of a multi-way join's key bucket ({@link MultiRowStore}): a standard key bucket's header
- * ({@link BucketDescriptor}: the key hash and two live row counts, so that the partition's key index, its
- * durable reopen checks and the hot-key report read it as any other bucket), a link to the next bucket under
- * the same hash, and one row group reference per input, so that a change of any input finds the rows of
- * every input of its key in one bucket.
+ * Layout of a multi-way join's key bucket ({@link MultiRowStore}): the key hash where a standard key bucket
+ * ({@link BucketDescriptor}) keeps it (the partition's key index writes it at creation, reads it to remove the
+ * bucket, and its durable reopen checks it), a link to the next bucket under the same hash, and one row group
+ * reference per input, so that a change of any input finds the rows of every input of its key in one bucket.
+ * No live row counts: a group's size is its own (0 or 1 inline, an array's size), so a bucket is empty when
+ * every group reference is 0, and a key's live rows are the sum of its groups' sizes.
  * <pre>
- *   0          8          16         24         28         32         40              24 + 8 (n - 1)
- *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
- *   | keyHash  |  link    | group 0  | count 0  | count 1+ | group 1  | group 2         | group n-1 |
- *   |   i64    |   i64    |   i64    |   i32    |   i32    |   i64    |   i64           |   i64     |
- *   +----------+----------+----------+----------+----------+----------+----- ... -----+-----------+
- *   |&lt;------- BucketDescriptor's fields (32) -------------&gt;|
+ *   0          8          16         24         32                    16 + 8 (n - 1)
+ *   +----------+----------+----------+----------+----------+-- ... --+-----------+
+ *   | keyHash  |  link    | group 0  | group 1  | group 2  |         | group n-1 |
+ *   |   i64    |   i64    |   i64    |   i64    |   i64    |         |   i64     |
+ *   +----------+----------+----------+----------+----------+-- ... --+-----------+
+ *   |&lt;-- as BucketDescriptor --&gt;|  (its hash, left group and right group slots)
+ *   keyHash:  BucketDescriptor's hash slot: the key (or content) hash the bucket is kept under.
  *   link:     the next bucket under the same key hash (a colliding key's, or the rows that can never match
  *             under that content hash), as a stored reference ({@link Refs}), with {@link #UNMATCHABLE} in its
  *             low bit when this bucket holds rows that can never match; it sits in BucketDescriptor's left
  *             group slot, which a reopen checks to be 0 or a reference into the arena.
- *   group 0:  input 0's group, in BucketDescriptor's right group slot (a reopen checks it as that slot;
- *             a prefetch of the bucket reads input 0's single row); groups 1 to n-1 follow the counts.
- *   count 0:  live rows of input 0 (BucketDescriptor's left count); count 1+: of inputs 1 to n-1 (its right count).
+ *   group i:  input i's group; group 0 sits in BucketDescriptor's right group slot (a reopen checks it as that
+ *             slot; a prefetch of the bucket reads input 0's single row).
  * </pre>
+ * A bucket is {@code 16 + 8n} bytes for n inputs (48 for 4), at least {@link BucketDescriptor#LENGTH}: the
+ * version before this one kept BucketDescriptor's two live row counts after group 0 ({@code 24 + 8n} bytes);
+ * its durable state is refused by its layout name ({@code MultiJoin.LAYOUT}).
  * The bucket the key index holds for a hash is the first of its chain; a colliding key's bucket comes from
  * the arena and is linked after it. A group reference is 0 (no rows), a record (one row, held inline: no
  * array for the common input with one row of a key), or an array with its low bit set ({@link #ARRAY_TAG}),
@@ -41,12 +45,12 @@ import org.agrona.UnsafeApi;
  */
 public final class MultiBucketDescriptor
 {
+    /** Offset of the key hash (i64, BucketDescriptor's hash slot). */
+    public static final int HASH_OFFSET = BucketDescriptor.HASH_OFFSET;
     /** Offset of the link to the next bucket under the same hash (i64, in BucketDescriptor's left group slot). */
-    public static final int LINK_OFFSET = BucketDescriptor.LEFT_ROWS_OFFSET;
-    /** Offset of input 0's group reference (i64, in BucketDescriptor's right group slot). */
-    public static final int GROUP0_OFFSET = BucketDescriptor.RIGHT_ROWS_OFFSET;
-    /** Offset of input 1's group reference: right after BucketDescriptor's fields; inputs 2 to n-1 follow it. */
-    public static final int GROUPS_OFFSET = BucketDescriptor.LENGTH;
+    public static final int LINK_OFFSET = HASH_OFFSET + Long.BYTES;
+    /** Offset of input 0's group reference (i64, in BucketDescriptor's right group slot); inputs 1 to n-1 follow it. */
+    public static final int GROUPS_OFFSET = LINK_OFFSET + Long.BYTES;
     /** Bytes of one input's group reference (i64). */
     public static final int GROUP_LENGTH = Long.BYTES;
     /** Set in a group reference that points to an array rather than to a single record. */
@@ -72,7 +76,7 @@ public final class MultiBucketDescriptor
      */
     public static int length(final int inputs)
     {
-        return GROUPS_OFFSET + (inputs - 1) * GROUP_LENGTH;
+        return Math.max(BucketDescriptor.LENGTH, GROUPS_OFFSET + inputs * GROUP_LENGTH);
     }
 
     /**
@@ -81,7 +85,7 @@ public final class MultiBucketDescriptor
      */
     public static int groupOffset(final int input)
     {
-        return input == 0 ? GROUP0_OFFSET : GROUPS_OFFSET + (input - 1) * GROUP_LENGTH;
+        return GROUPS_OFFSET + input * GROUP_LENGTH;
     }
 
     /**

@@ -11,8 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * its own. Every reference it writes into the arena (a group's record or array, an array's slots, a bucket's
  * link) is stored relative to {@link #base()} ({@link Refs}), so that a mapped arena reopens at another address
  * unchanged. A group is kept in arrival order, dense, so that a walk over it reads one array and a retraction
- * finds the oldest equal copy first; a group of one row holds it inline. A bucket's two live row counts
- * (input 0, inputs 1 to n-1) are kept by {@link #append} and {@link #unlink}. Every operation that takes memory
+ * finds the oldest equal copy first; a group of one row holds it inline. A bucket keeps no live row counts:
+ * its groups' sizes are its counts ({@link #isEmpty}, {@link #rows}). Every operation that takes memory
  * comes before the row has any effect ({@link #allocateRecord}, {@link #createBucket}, {@link #reserve}), so
  * that a full arena is a refused row, never a half-stored one.
  *
@@ -154,7 +154,7 @@ public final class MultiRowStore implements AutoCloseable
         if (bucket != 0)
         {
             UnsafeApi.setMemory(bucket, bucketLength, (byte)0);
-            UnsafeApi.putLong(bucket + BucketDescriptor.HASH_OFFSET, hash);
+            UnsafeApi.putLong(bucket + MultiBucketDescriptor.HASH_OFFSET, hash);
             NativeArena.written(base, bucket, bucketLength);
             MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         }
@@ -163,7 +163,7 @@ public final class MultiRowStore implements AutoCloseable
 
     /**
      * Initialises a bucket the key index has just created ({@link BucketDescriptor#init} wrote its hash and
-     * counts): no link, no groups.
+     * cleared only a standard bucket's length): no link, no groups.
      *
      * @param bucket      the bucket, {@link MultiBucketDescriptor#length} bytes.
      * @param unmatchable whether it holds rows that can never match.
@@ -171,7 +171,6 @@ public final class MultiRowStore implements AutoCloseable
     public void initBucket(final long bucket, final boolean unmatchable)
     {
         MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
-        UnsafeApi.putLong(bucket + MultiBucketDescriptor.GROUP0_OFFSET, 0);
         UnsafeApi.setMemory(bucket + MultiBucketDescriptor.GROUPS_OFFSET, bucketLength - MultiBucketDescriptor.GROUPS_OFFSET, (byte)0);
         NativeArena.written(base, bucket, bucketLength);
     }
@@ -197,7 +196,7 @@ public final class MultiRowStore implements AutoCloseable
     }
 
     /**
-     * Moves a bucket's content (its link, counts and groups; references are relative, so they move as they
+     * Moves a bucket's content (its link and groups; references are relative, so they move as they
      * are) into another bucket of the same hash, whose content is dropped; the caller frees {@code from}.
      *
      * @param into an empty bucket.
@@ -222,17 +221,41 @@ public final class MultiRowStore implements AutoCloseable
      */
     public boolean isEmpty(final long bucket)
     {
-        return BucketDescriptor.isEmpty(bucket);
+        for (int i = 0; i < inputs; i++)
+        {
+            if (UnsafeApi.getLong(bucket + MultiBucketDescriptor.groupOffset(i)) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
      * @param bucket a bucket.
-     * @return its live rows, of every input.
+     * @return its live rows, of every input: the sum of its groups' sizes.
      */
-    public static long rows(final long bucket)
+    public long rows(final long bucket)
     {
-        return (long)UnsafeApi.getInt(bucket + BucketDescriptor.LEFT_COUNT_OFFSET) +
-            UnsafeApi.getInt(bucket + BucketDescriptor.RIGHT_COUNT_OFFSET);
+        return rowsExcept(bucket, -1);
+    }
+
+    /**
+     * @param bucket a bucket.
+     * @param input  an input whose rows are not counted (-1: none).
+     * @return the live rows of the bucket's other inputs.
+     */
+    public long rowsExcept(final long bucket, final int input)
+    {
+        long rows = 0;
+        for (int i = 0; i < inputs; i++)
+        {
+            if (i != input)
+            {
+                rows += MultiBucketDescriptor.size(group(bucket, i));
+            }
+        }
+        return rows;
     }
 
     /**
@@ -270,13 +293,6 @@ public final class MultiRowStore implements AutoCloseable
             }
         }
         return 0;
-    }
-
-    private void count(final long bucket, final int input, final int delta)
-    {
-        final long at = bucket + (input == 0 ? BucketDescriptor.LEFT_COUNT_OFFSET : BucketDescriptor.RIGHT_COUNT_OFFSET);
-        UnsafeApi.putInt(at, UnsafeApi.getInt(at) + delta);
-        NativeArena.written(base, at);
     }
 
     /**
@@ -356,8 +372,7 @@ public final class MultiRowStore implements AutoCloseable
     }
 
     /**
-     * Appends a written record at the end of an input's group, after {@link #reserve} said true, and counts it
-     * in the bucket.
+     * Appends a written record at the end of an input's group, after {@link #reserve} said true.
      *
      * @param bucket the bucket.
      * @param input  the record's input.
@@ -365,7 +380,6 @@ public final class MultiRowStore implements AutoCloseable
      */
     public void append(final long bucket, final int input, final long record)
     {
-        count(bucket, input, 1);
         final long group = group(bucket, input);
         if (group == 0)
         {
@@ -395,7 +409,6 @@ public final class MultiRowStore implements AutoCloseable
             if (group == record)
             {
                 MultiBucketDescriptor.group(base, bucket, input, 0);
-                count(bucket, input, -1);
             }
             return;
         }
@@ -414,7 +427,6 @@ public final class MultiRowStore implements AutoCloseable
         {
             return;
         }
-        count(bucket, input, -1);
         final int left = size - 1;
         for (int k = at; k < left; k++)
         {

@@ -78,18 +78,25 @@ class DescriptorLayoutTest
     @Test
     void multiJoinBucketAndGroupArrayAreTheDocumentedLayout()
     {
-        // A standard bucket's header (the key index, its reopen checks and the hot-key report read it), then the groups.
+        // The key hash, link and group 0 where a standard bucket keeps its hash and two groups (the key index and
+        // its reopen checks read them), then the other groups; no live row counts.
+        assertEquals(BucketDescriptor.HASH_OFFSET, MultiBucketDescriptor.HASH_OFFSET);
+        assertEquals(0, MultiBucketDescriptor.HASH_OFFSET);
         assertEquals(BucketDescriptor.LEFT_ROWS_OFFSET, MultiBucketDescriptor.LINK_OFFSET);
-        assertEquals(BucketDescriptor.LENGTH, MultiBucketDescriptor.GROUPS_OFFSET);
-        assertEquals(32, MultiBucketDescriptor.GROUPS_OFFSET);
+        assertEquals(8, MultiBucketDescriptor.LINK_OFFSET);
+        assertEquals(BucketDescriptor.RIGHT_ROWS_OFFSET, MultiBucketDescriptor.GROUPS_OFFSET);
+        assertEquals(16, MultiBucketDescriptor.GROUPS_OFFSET);
         assertEquals(8, MultiBucketDescriptor.GROUP_LENGTH);
         assertEquals(BucketDescriptor.RIGHT_ROWS_OFFSET, MultiBucketDescriptor.groupOffset(0));
         assertEquals(16, MultiBucketDescriptor.groupOffset(0));
-        assertEquals(32, MultiBucketDescriptor.groupOffset(1));
-        assertEquals(48, MultiBucketDescriptor.groupOffset(3));
-        assertEquals(40, MultiBucketDescriptor.length(2));
-        assertEquals(56, MultiBucketDescriptor.length(4));
-        assertEquals(152, MultiBucketDescriptor.length(16));
+        assertEquals(24, MultiBucketDescriptor.groupOffset(1));
+        assertEquals(40, MultiBucketDescriptor.groupOffset(3));
+        // 16 + 8n bytes, never below a standard bucket's length (the key index's least).
+        assertEquals(BucketDescriptor.LENGTH, MultiBucketDescriptor.length(1));
+        assertEquals(32, MultiBucketDescriptor.length(2));
+        assertEquals(48, MultiBucketDescriptor.length(4));
+        assertEquals(144, MultiBucketDescriptor.length(16));
+        assertEquals(0, MultiBucketDescriptor.length(4) % NativeArena.ALIGNMENT);
         assertEquals(0, MultiBucketDescriptor.UNMATCHABLE & -NativeArena.ALIGNMENT);
         assertEquals(0, MultiBucketDescriptor.CAPACITY_OFFSET);
         assertEquals(4, MultiBucketDescriptor.SIZE_OFFSET);
