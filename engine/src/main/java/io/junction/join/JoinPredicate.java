@@ -205,8 +205,8 @@ final class JoinPredicate
     /**
      * The row in hand comes with its join key's hash, computed by the publisher that routed it
      * ({@link KeyHash#hash(long, DirectBuffer, int, int)} of the same {@link KeyExtractor} bytes under the same seed):
-     * {@link #keyHash} returns it instead of hashing the key again. Its driver calls this or {@link #hashRowKey}
-     * before every row.
+     * {@link #keyHash} returns it instead of hashing the key again, until the next row. Its driver calls this or
+     * {@link #hashRowKey} before every row; nothing but a row's own processing asks {@link #keyHash}.
      *
      * @param hash the row's join-key hash.
      */

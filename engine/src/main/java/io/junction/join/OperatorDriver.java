@@ -294,9 +294,10 @@ final class OperatorDriver implements JoinOperator
 
     /**
      * The runtime's entry: the row's join-key hash comes from the publisher, which computed it to route the row
-     * (the engine's seed, which the partition state was built with), and the key index takes it as it is; a
-     * state reopened under another seed (its marker's), or a configuration with no fixed seed, hashes the key
-     * itself as {@link #onRow(Side, ChangeKind, RowView, long, long)} does.
+     * (the engine's seed, which the partition state was built with), and the key index takes it as it is. A
+     * configuration with no fixed seed (the state's is then drawn at random, or a reopened state's marker's, which
+     * no caller was told) hashes the key itself, as {@link #onRow(Side, ChangeKind, RowView, long, long)} does; a
+     * reopen under another fixed seed than the marker's is refused ({@link DurableStateException}).
      */
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
