@@ -30,6 +30,29 @@ public interface JoinOperator extends AutoCloseable
     void onRow(Side side, ChangeKind kind, RowView row, long ts, long step);
 
     /**
+     * As {@link #onRow(Side, ChangeKind, RowView, long, long)}, with the row's join-key hash already computed by
+     * the caller: the runtime's publisher hashes the key once, to route the row, and the partition hands that hash
+     * on so that the operator's key index takes it instead of hashing the key again. The hash must be
+     * {@code KeyHash.hash(seed, key, 0, length)} of the row's key as its side's {@code KeyExtractor} encodes it,
+     * under the seed of the {@link StateConfig} the operator was built with (a fixed one,
+     * {@link StateConfig#withHashSeed}); any value when the key is null or too long. A caller without it calls
+     * the five-argument method, which hashes the key itself with that same function and seed. An operator that
+     * cannot take it (its state reopened under another seed, or its seed drawn at random) hashes the key itself;
+     * the default ignores it.
+     *
+     * @param side    the input.
+     * @param kind    its change kind.
+     * @param row     the row, valid during the call only.
+     * @param ts      its event time in ms.
+     * @param step    its input sequence number, carried to every output it causes.
+     * @param keyHash the seeded hash of the row's join key.
+     */
+    default void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        onRow(side, kind, row, ts, step);
+    }
+
+    /**
      * Processes one row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}); for the binary
      * kinds input 0 is the left side and input 1 the right (the default forwards to {@link #onRow}).
      * @param input the input's index in the spec.

@@ -60,6 +60,10 @@ final class JoinPredicate
     boolean versionFiltered;
     /** Where a user predicate's exception goes: the runtime's guarded handler; null when driven directly. */
     private final ErrorHandler errors;
+    /** The row in hand's join-key hash as its publisher computed it, when {@link #hashSupplied}. */
+    private long suppliedHash;
+    /** Whether the row in hand came with its join-key hash ({@link #supplyKeyHash}). */
+    private boolean hashSupplied;
 
     /** As the five-argument constructor with no error handler: a user predicate's failure is only counted. */
     JoinPredicate(final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters)
@@ -192,15 +196,43 @@ final class JoinPredicate
         return filter(side, row) == 1;
     }
 
-    /** @return the hash of the key in {@link #key}. */
+    /** @return the hash of {@code length} bytes at the start of {@code bytes} (a unique key, a window's key), under the state's seed. */
     long hash(final DirectBuffer bytes, final int length)
     {
         return KeyHash.hash(hashSeed, bytes, 0, length);
     }
 
+    /**
+     * The row in hand comes with its join key's hash, computed by the publisher that routed it
+     * ({@link KeyHash#hash(long, DirectBuffer, int, int)} of the same {@link KeyExtractor} bytes under the same seed):
+     * {@link #keyHash} returns it instead of hashing the key again, until the next row. Its driver calls this or
+     * {@link #hashRowKey} before every row; nothing but a row's own processing asks {@link #keyHash}.
+     *
+     * @param hash the row's join-key hash.
+     */
+    void supplyKeyHash(final long hash)
+    {
+        suppliedHash = hash;
+        hashSupplied = true;
+    }
+
+    /** The row in hand comes without a hash (a caller other than the runtime's publisher): {@link #keyHash} computes it. */
+    void hashRowKey()
+    {
+        hashSupplied = false;
+    }
+
+    /**
+     * The hash of the row in hand's join key, just extracted into {@link #key} ({@link #extractKey}): the one
+     * supplied with the row ({@link #supplyKeyHash}), else computed here with the state's seed. Only for that key:
+     * any other bytes (a window's key with its suffix, a unique key) go to {@link #hash}.
+     *
+     * @param keyLength the key's length, as {@link #extractKey} returned it.
+     * @return its hash.
+     */
     long keyHash(final int keyLength)
     {
-        return KeyHash.hash(hashSeed, key, 0, keyLength);
+        return hashSupplied ? suppliedHash : KeyHash.hash(hashSeed, key, 0, keyLength);
     }
 
     /**

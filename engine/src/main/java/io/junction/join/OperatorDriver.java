@@ -34,6 +34,7 @@ import java.util.List;
  *               predicate (error handler handed in); algorithm = factory(parts)
  *               state.restore: counters, watermarks, algorithm.load          (durable reopen only)
  * onRow:        state.beginMutation; [pending: one slice]; rowsIn++; watermarks.markActive(side); algorithm.onRow
+ *               (with a key hash, the runtime's: the predicate hands it out as the row's; without, it hashes the key)
  * onWatermark:  state.beginMutation; [pending: one slice]; if the join watermark moved: queue (join watermark, step),
  *               then one slice (not sliced: slices until nothing is pending)
  *   (one side, both sides, or onIdle: watermarks.markIdle)
@@ -162,6 +163,13 @@ final class OperatorDriver implements JoinOperator
     private boolean deferred;
     /** Whether {@link #prefetch} reads ahead: the kind's buckets are keyed by the routing hash. */
     private final boolean readAhead;
+    /** The row in hand's key, its pre-filter and its join-key hash (supplied with the row or computed). */
+    private final JoinPredicate predicate;
+    /**
+     * Whether a key hash given with a row ({@link #onRow(Side, ChangeKind, RowView, long, long, long)}) is the
+     * state's: the configuration's seed is fixed and the state was built (or reopened) with it.
+     */
+    private final boolean suppliedHashes;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -214,9 +222,10 @@ final class OperatorDriver implements JoinOperator
         this.inputs = shape.inputs > 0 ? new InputWatermarks(shape.inputs) : null;
         this.state = new PartitionState(config, spec, layout, shape.bucketLength, timedRows, counters,
             this::makeRoom, shape.otherOffHeapBytes);
+        this.suppliedHashes = config.hasFixedHashSeed() && config.hashSeed() == state.config.hashSeed();
         try
         {
-            final JoinPredicate predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
+            this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
             final OperatorParts parts = new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters,
                 watermarks, this.inputs);
             parts.watermarkWork = this::finishQueue;
@@ -278,6 +287,33 @@ final class OperatorDriver implements JoinOperator
 
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        predicate.hashRowKey();
+        acceptRow(side, kind, row, ts, step);
+    }
+
+    /**
+     * The runtime's entry: the row's join-key hash comes from the publisher, which computed it to route the row
+     * (the engine's seed, which the partition state was built with), and the key index takes it as it is. A
+     * configuration with no fixed seed (the state's is then drawn at random, or a reopened state's marker's, which
+     * no caller was told) hashes the key itself, as {@link #onRow(Side, ChangeKind, RowView, long, long)} does; a
+     * reopen under another fixed seed than the marker's is refused ({@link DurableStateException}).
+     */
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        if (suppliedHashes)
+        {
+            predicate.supplyKeyHash(keyHash);
+        }
+        else
+        {
+            predicate.hashRowKey();
+        }
+        acceptRow(side, kind, row, ts, step);
+    }
+
+    private void acceptRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         state.beginMutation();
         if (queued != 0)

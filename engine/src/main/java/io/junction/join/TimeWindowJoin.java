@@ -176,7 +176,7 @@ final class TimeWindowJoin implements WindowAlgorithm
                 predicate.key.putLong(keyLength + SUFFIX_START_OFFSET, start, ByteOrder.LITTLE_ENDIAN);
                 predicate.key.putLong(keyLength + SUFFIX_END_OFFSET, end, ByteOrder.LITTLE_ENDIAN);
                 record = parts.admit(admitted[j], side, kind, row, ts, step, recordKeyLength,
-                    predicate.keyHash(recordKeyLength), 0);
+                    predicate.hash(predicate.key, recordKeyLength), 0);
             }
             if (record == PartitionState.REFUSED)
             {

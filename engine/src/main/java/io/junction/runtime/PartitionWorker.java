@@ -211,8 +211,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 case RingSlot.ROW:
                     row.wrap(slot.row, 0, slot.rowLength);
+                    // The key was hashed once, by the publisher that routed the row: the operator's index takes that hash.
                     operator.onRow(slot.side == 0 ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(slot.kind),
-                        row, slot.timestamp, slot.step);
+                        row, slot.timestamp, slot.step, slot.keyHash);
                     break;
                 case RingSlot.INPUT_ROW:
                     row.wrap(slot.row, 0, slot.rowLength);

@@ -45,7 +45,11 @@ final class RingSlot
     long step;
     /** {@code System.nanoTime()} when the event entered the engine (or was meant to, at a fixed rate). */
     long ingestNanos;
-    /** A row's join-key hash as the publisher routed it (the engine's seed), for the partition's look-ahead. */
+    /**
+     * A row's join-key hash as the publisher routed it ({@code KeyHash.hash} under the engine's seed; 0 for a null or
+     * too long key): the partition's look-ahead reads its bucket, and the operator's key index takes it as the row's
+     * ({@code JoinOperator.onRow} with a key hash), so the key is hashed once per row.
+     */
     long keyHash;
     /** The checkpoint or restore request of a {@link #CHECKPOINT} or {@link #RESTORE} slot; null otherwise. */
     CheckpointRequest request;

@@ -7,12 +7,17 @@ import java.nio.ByteOrder;
 /**
  * A 64-bit hash of key bytes, used both to route a row to its partition and as the key of the
  * partition's index. Equal keys hash equal; distinct keys that collide are told apart by comparing
- * the key bytes kept with each stored row.
+ * the key bytes kept with each stored row. In the runtime a row's key is hashed once, by the publisher that
+ * routes it: the ring slot carries the hash to the partition's operator, whose index takes it as it is; an
+ * operator given a row without it hashes the key with this same function and seed.
  *
  * <p>The hash is seeded, and every engine uses one seed for routing and for its indexes: the
  * function is invertible for a known seed, so with a fixed public seed an adversary can craft any
  * number of distinct keys with one hash and pile them into one bucket (each probe then walks them
  * all). With a secret random seed (the default) such keys cannot be precomputed.
+ *
+ * <p>The index reads other bits than routing ({@link #partition} folds the hash modulo the partition count; the
+ * hash index takes the high bits of a multiplicative mix), so one partition's keys still spread over its table.
  */
 public final class KeyHash
 {
