@@ -628,8 +628,9 @@ final class PartitionState implements AutoCloseable
      *
      * @param part the operator's heap-held state.
      * @param cut  an empty cut owned by the caller.
-     * @return false (nothing staged) when the state cannot be staged: a Chronicle Map index, whose writes
-     *         are not tracked, is checkpointed by a persist and a copy of the directory.
+     * @return false (nothing staged, every mark kept) when the state cannot be staged: a Chronicle Map index,
+     *         whose writes are not tracked, or dirty chunks beyond the cut's {@link StagedCut#maxStagedBytes()}
+     *         (or beyond the direct memory left): the caller persists and copies the directory instead.
      * @throws IllegalStateException in memory mode, or once closed.
      */
     boolean stage(final HeapPart part, final StagedCut cut)
@@ -647,29 +648,37 @@ final class PartitionState implements AutoCloseable
             return false;
         }
         cut.reset();
+        final DirtyChunks[] tracked = trackedFiles();
         try
         {
-            final DirtyChunks arenaDirty = store.arena().dirtyChunks();
+            final DirtyChunks arenaDirty = tracked[0];
             arenaDirty.collect();
             // The image's header: the bump pointer and free lists at the cut, the dirty flag clear, the map zeros.
             store.arena().writeHeader();
             arenaDirty.collectToo(0);
-            arenaDirty.stage(cut.addFile(), cut);
+            long collected = arenaDirty.collectedBytes();
+            for (int i = 1; i < tracked.length; i++)
+            {
+                tracked[i].collect();
+                collected += tracked[i].collectedBytes();
+            }
+            if (collected > cut.maxStagedBytes())
+            {
+                // More than the pool may hold: given back, for a persist (and a copy) on this thread instead.
+                for (final DirtyChunks dirty : tracked)
+                {
+                    dirty.uncollect();
+                }
+                return false;
+            }
+            for (final DirtyChunks dirty : tracked)
+            {
+                dirty.stage(cut.addFile(), cut);
+            }
             if (!imageClean)
             {
                 // The live file changed since its last clean image: its flag stays set (the staged copy is clear).
                 store.arena().markDirty();
-            }
-            final DirtyChunks table = ((HashKeyIndex)index).dirtyChunks();
-            table.collect();
-            table.stage(cut.addFile(), cut);
-            for (int i = 0; i < 2; i++)
-            {
-                if (uniqueKeys[i] != null)
-                {
-                    uniqueKeys[i].dirtyChunks().collect();
-                    uniqueKeys[i].dirtyChunks().stage(cut.addFile(), cut);
-                }
             }
             final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, 64 * 1024 + 4 * wheel.savedLength() + part.savedLength());
             saveHeap(out, part);
@@ -680,6 +689,14 @@ final class PartitionState implements AutoCloseable
             }
             cut.marker(markerEncoder);
             return true;
+        }
+        catch (final OutOfMemoryError e)
+        {
+            // No room for the staging buffers (direct memory): this checkpoint is persisted and copied instead;
+            // the marks taken are given back whole.
+            cut.dropPool();
+            markAllTracked();
+            return false;
         }
         catch (final RuntimeException | Error e)
         {

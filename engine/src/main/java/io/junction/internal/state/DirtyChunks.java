@@ -483,6 +483,40 @@ public final class DirtyChunks implements AutoCloseable
         }
     }
 
+    /** @return bytes of the chunks the last {@link #collect()} took (and {@link #collectToo} added), not yet summed or staged. */
+    public long collectedBytes()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        long bytes = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            if (collected[c])
+            {
+                bytes += chunkLength(length, c);
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Gives back what the last {@link #collect()} took without summing or staging it: every collected chunk
+     * is marked again, so that the next collect (a persist's) takes it.
+     */
+    public void uncollect()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        for (int c = 0; c < chunks; c++)
+        {
+            if (collected[c])
+            {
+                collected[c] = false;
+                mark(file.address() + ((long)c << CHUNK_SHIFT), chunkLength(length, c));
+            }
+        }
+    }
+
     /**
      * The second step of a checkpoint's cut, in place of {@link #sum} (after {@link #collect()} and, for the
      * arena, its header written): copies the bytes of every collected chunk from the mapping into buffers

@@ -168,6 +168,15 @@ public final class StagedCut
         }
     }
 
+    /**
+     * System property: the most bytes of dirty chunks one partition's cut stages (its pool's memory, direct
+     * buffers, which count against {@code -XX:MaxDirectMemorySize}); a cut with more is checkpointed
+     * synchronously instead (persisted and copied on the partition thread). Default 256 MiB.
+     */
+    public static final String MAX_STAGED_PROP_NAME = "junction.checkpoint.maxStagedBytes";
+    private static final long DEFAULT_MAX_STAGED = Long.getLong(MAX_STAGED_PROP_NAME, 256L << 20);
+
+    private long maxStagedBytes = DEFAULT_MAX_STAGED;
     private File[] files = new File[0];
     private int fileCount;
     private ByteBuffer[] pool = new ByteBuffer[0];
@@ -307,6 +316,26 @@ public final class StagedCut
     public int heapLength()
     {
         return heapLength;
+    }
+
+    /** @return the most bytes of dirty chunks this cut stages ({@value #MAX_STAGED_PROP_NAME}). */
+    public long maxStagedBytes()
+    {
+        return maxStagedBytes;
+    }
+
+    /** @param bytes the most bytes of dirty chunks this cut stages (tests; else {@value #MAX_STAGED_PROP_NAME}). */
+    public void maxStagedBytes(final long bytes)
+    {
+        maxStagedBytes = bytes;
+    }
+
+    /** Drops the pool's buffers (after a failed allocation), for the collector to free. */
+    public void dropPool()
+    {
+        pool = new ByteBuffer[0];
+        pooled = 0;
+        taken = 0;
     }
 
     /** @return bytes of dirty chunks copied at the cut. */
