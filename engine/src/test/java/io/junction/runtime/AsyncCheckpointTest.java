@@ -296,6 +296,48 @@ class AsyncCheckpointTest
     }
 
     @Test
+    void aRestoreWhileAWriteIsInFlightWaitsForItAndRestoresThatCheckpoint() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch waiting = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Set<Long> cut;
+        final long[] positions;
+        final Set<Long> probed = ConcurrentHashMap.newKeySet();
+        try (JoinEngine engine = start(root, probed, new CountDownLatch(0)))
+        {
+            final Publisher publisher = engine.publisher();
+            fill(publisher);
+            engine.checkpoint(at()).get(60, TimeUnit.SECONDS);
+            change(publisher, 0, 100, 1_000_000, 5000);
+            cut = new HashSet<>(model);
+            positions = at();
+            CheckpointWriter.beforeWrite = p ->
+            {
+                held.countDown();
+                assertTrue(release.await(60, TimeUnit.SECONDS));
+            };
+            CheckpointWriter.onWait = p -> waiting.countDown();
+            final CompletableFuture<CompletedCheckpoint> checkpoint = engine.checkpoint(positions);
+            assertTrue(held.await(60, TimeUnit.SECONDS));
+            change(publisher, 100, 200, 2_000_000, 7000);
+            final CompletableFuture<CompletedCheckpoint> restored = engine.restorePartition(0);
+            assertTrue(waiting.await(60, TimeUnit.SECONDS), "the restore waits for the write in flight");
+            release.countDown();
+            checkpoint.get(60, TimeUnit.SECONDS);
+            // The write it waited for is the newest complete checkpoint: the one restored.
+            assertArrayEquals(positions, restored.get(60, TimeUnit.SECONDS).positions());
+            long s = step;
+            for (long k = 0; k < KEYS; k++)
+            {
+                assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(k, 0), 0, s++));
+            }
+        }
+        assertEquals(cut, new HashSet<>(probed), "the restored partition holds the state at the barrier");
+    }
+
+    @Test
     void aFailedBackgroundWriteFailsItsCheckpointAndTheNextOneHoldsItsChanges() throws Exception
     {
         final Path root = temp.resolve("root");
