@@ -671,9 +671,27 @@ final class PartitionState implements AutoCloseable
                 }
                 return false;
             }
-            for (final DirtyChunks dirty : tracked)
+            for (int i = 0; i < tracked.length; i++)
             {
-                dirty.stage(cut.addFile(), cut);
+                try
+                {
+                    tracked[i].stage(cut.addFile(), cut);
+                }
+                catch (final OutOfMemoryError e)
+                {
+                    // No direct memory for the staging buffers: every mark taken is given back (the chunks
+                    // staged so far and those still collected), for a persist and a copy on this thread instead.
+                    for (int j = 0; j < tracked.length; j++)
+                    {
+                        if (j <= i)
+                        {
+                            tracked[j].restage(cut.file(j));
+                        }
+                        tracked[j].uncollect();
+                    }
+                    cut.dropPool();
+                    return false;
+                }
             }
             if (!imageClean)
             {
@@ -689,14 +707,6 @@ final class PartitionState implements AutoCloseable
             }
             cut.marker(markerEncoder);
             return true;
-        }
-        catch (final OutOfMemoryError e)
-        {
-            // No room for the staging buffers (direct memory): this checkpoint is persisted and copied instead;
-            // the marks taken are given back whole.
-            cut.dropPool();
-            markAllTracked();
-            return false;
         }
         catch (final RuntimeException | Error e)
         {

@@ -542,9 +542,10 @@ public final class DirtyChunks implements AutoCloseable
             {
                 continue;
             }
+            // Taken before the flag is cleared: a buffer that cannot be had leaves the chunk collected.
+            final ByteBuffer buffer = cut.take();
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
-            final ByteBuffer buffer = cut.take();
             UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
             buffer.limit(chunkLength);
             out.add(c, buffer);

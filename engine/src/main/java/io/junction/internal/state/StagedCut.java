@@ -177,6 +177,8 @@ public final class StagedCut
     private static final long DEFAULT_MAX_STAGED = Long.getLong(MAX_STAGED_PROP_NAME, 256L << 20);
 
     private long maxStagedBytes = DEFAULT_MAX_STAGED;
+    /** The most buffers the pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
+    private int bufferLimit = Integer.MAX_VALUE;
     private File[] files = new File[0];
     private int fileCount;
     private ByteBuffer[] pool = new ByteBuffer[0];
@@ -223,6 +225,11 @@ public final class StagedCut
     {
         if (taken == pooled)
         {
+            if (pooled >= bufferLimit)
+            {
+                // As allocateDirect does when direct memory is exhausted.
+                throw new OutOfMemoryError("the staging pool holds its limit of " + bufferLimit + " buffers");
+            }
             if (pooled == pool.length)
             {
                 pool = Arrays.copyOf(pool, Math.max(8, pooled * 2));
@@ -328,6 +335,15 @@ public final class StagedCut
     public void maxStagedBytes(final long bytes)
     {
         maxStagedBytes = bytes;
+    }
+
+    /**
+     * @param buffers the most chunk buffers the pool may hold; one more is refused as direct memory
+     *                exhausted ({@link OutOfMemoryError}) is (tests).
+     */
+    public void bufferLimit(final int buffers)
+    {
+        bufferLimit = buffers;
     }
 
     /** Drops the pool's buffers (after a failed allocation), for the collector to free. */
