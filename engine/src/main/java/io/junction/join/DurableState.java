@@ -5,6 +5,7 @@ import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.state.NativeArena;
+import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -509,15 +510,12 @@ final class DurableState
         throws IOException
     {
         writeAtomically(HEAP, heapBytes);
-        final CRC32 crc = new CRC32();
-        crc.update(heapBytes, 0, heapBytes.length);
         final Map<String, Long> all = new LinkedHashMap<>(files);
         all.put(HEAP, (long)heapBytes.length);
         // The mapped files are forced; the tracked ones were summed from their dirty chunks (the rest kept),
         // the others (a Chronicle Map) are read whole now; heap.dat has its own CRC.
         final Map<String, ChunkSums.FileSums> mapped = new LinkedHashMap<>();
         final Map<String, int[]> sums = new LinkedHashMap<>();
-        int length = StateMarkerDescriptor.FIXED_LENGTH;
         for (final Map.Entry<String, Long> file : all.entrySet())
         {
             int[] chunkSums = new int[0];
@@ -537,14 +535,37 @@ final class DurableState
                 chunkSums = fileSums.crc32cs();
             }
             sums.put(file.getKey(), chunkSums);
-            length += StateMarkerDescriptor.entryLength(file.getKey().getBytes(StandardCharsets.UTF_8).length, chunkSums.length);
         }
         // Before the marker: a checkpoint trusts these sums only while the marker is there (ChunkSums).
         writeAtomically(ChunkSums.FILE_NAME, ChunkSums.encode(mapped));
+        final byte[] marker = encodeMarker(fingerprint, layout, hashSeed, heapBytes, heapBytes.length, all, sums);
+        markerOnDisk = true;
+        writeAtomically(MARKER, marker);
+        syncDirectory();
+    }
+
+    /**
+     * The marker of an image (see the class comment): a pure function of its arguments, so that a
+     * checkpoint's background writer encodes it from a staged cut ({@link #marker(StagedCut)}).
+     *
+     * @param files every file of the image with its length, heap.dat among them.
+     * @param sums  per file, the CRC-32C of each of its chunks (none for heap.dat).
+     */
+    private static byte[] encodeMarker(final long fingerprint, final long layout, final long hashSeed, final byte[] heapBytes,
+        final int heapLength, final Map<String, Long> files, final Map<String, int[]> sums)
+    {
+        final CRC32 crc = new CRC32();
+        crc.update(heapBytes, 0, heapLength);
+        int length = StateMarkerDescriptor.FIXED_LENGTH;
+        for (final Map.Entry<String, Long> file : files.entrySet())
+        {
+            length += StateMarkerDescriptor.entryLength(file.getKey().getBytes(StandardCharsets.UTF_8).length,
+                sums.get(file.getKey()).length);
+        }
         final ByteBuffer marker = ByteBuffer.allocate(length);
         marker.putLong(MARKER_MAGIC).putInt(MARKER_VERSION).putLong(fingerprint).putLong(layout).putLong(hashSeed)
-            .putLong(heapBytes.length).putLong(crc.getValue()).putInt(all.size());
-        for (final Map.Entry<String, Long> file : all.entrySet())
+            .putLong(heapLength).putLong(crc.getValue()).putInt(files.size());
+        for (final Map.Entry<String, Long> file : files.entrySet())
         {
             final byte[] name = file.getKey().getBytes(StandardCharsets.UTF_8);
             marker.putShort((short)name.length).put(name).putLong(file.getValue());
@@ -558,9 +579,30 @@ final class DurableState
         crc.reset();
         crc.update(marker.array(), 0, marker.position());
         marker.putLong(crc.getValue());
-        markerOnDisk = true;
-        writeAtomically(MARKER, marker.array());
-        syncDirectory();
+        return marker.array();
+    }
+
+    /**
+     * The marker of a checkpoint's staged cut, as {@link #writeImage} would write for the same state: its
+     * tracked files with their chunks' CRC-32Cs, then heap.dat. Runs on the checkpoint's background writer:
+     * reads only the cut and this object's final fields (fingerprint, layout, seed), never the directory.
+     *
+     * @param cut a cut whose staged chunks are summed.
+     * @return the marker's bytes.
+     */
+    byte[] marker(final StagedCut cut)
+    {
+        final Map<String, Long> files = new LinkedHashMap<>();
+        final Map<String, int[]> sums = new LinkedHashMap<>();
+        for (int i = 0; i < cut.files(); i++)
+        {
+            final StagedCut.File file = cut.file(i);
+            files.put(file.name(), file.length());
+            sums.put(file.name(), file.crc32cs());
+        }
+        files.put(HEAP, (long)cut.heapLength());
+        sums.put(HEAP, new int[0]);
+        return encodeMarker(fingerprint, layout, hashSeed, cut.heap(), cut.heapLength(), files, sums);
     }
 
     private void writeAtomically(final String name, final byte[] bytes) throws IOException

@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.StagedCut;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 
@@ -221,6 +222,35 @@ public interface JoinOperator extends AutoCloseable
     default void persist() throws IOException
     {
         throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
+    }
+
+    /**
+     * Durable mode: takes a checkpoint's cut of the state for a background writer instead of persisting it
+     * (docs/DURABILITY.md "What runs where"): every event applied so far, pending watermark work finished
+     * first, the dirty chunks of the mapped files copied into {@code cut} with the heap-held state's image.
+     * The state directory is not touched; the writer writes a checkpoint from the cut alone while this
+     * operator goes on. Before the next {@code stage}, {@link #persist()} or {@link #close()} the caller
+     * hands the cut back with {@link #staged}.
+     *
+     * @param cut an empty cut the caller owns (reused from checkpoint to checkpoint).
+     * @return false when this operator cannot stage (in memory, a Chronicle Map index, an operator of its
+     *         own): the caller then persists and copies the directory instead.
+     */
+    default boolean stage(final StagedCut cut)
+    {
+        return false;
+    }
+
+    /**
+     * The background write of the cut {@link #stage} took has ended: its chunks' sums are handed back (on
+     * success), or its chunks are marked to be taken again (on failure).
+     *
+     * @param cut       the cut, summed by the writer.
+     * @param succeeded whether its checkpoint was committed.
+     */
+    default void staged(final StagedCut cut, final boolean succeeded)
+    {
+        // Nothing staged, nothing to take back.
     }
 
     /**

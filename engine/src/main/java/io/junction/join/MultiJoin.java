@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.state.StagedCut;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinKind;
@@ -181,6 +182,18 @@ public final class MultiJoin implements JoinOperator
     public void persist() throws IOException
     {
         driver.persist();
+    }
+
+    @Override
+    public boolean stage(final StagedCut cut)
+    {
+        return driver.stage(cut);
+    }
+
+    @Override
+    public void staged(final StagedCut cut, final boolean succeeded)
+    {
+        driver.staged(cut, succeeded);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.state.StagedCut;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
@@ -591,6 +592,19 @@ final class OperatorDriver implements JoinOperator
     {
         finishWatermarkWork();
         state.persist(heapPart);
+    }
+
+    @Override
+    public boolean stage(final StagedCut cut)
+    {
+        finishWatermarkWork();
+        return state.stage(heapPart, cut);
+    }
+
+    @Override
+    public void staged(final StagedCut cut, final boolean succeeded)
+    {
+        state.staged(cut, succeeded);
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
+import io.junction.internal.state.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.metrics.HotKey;
@@ -133,6 +134,8 @@ final class PartitionState implements AutoCloseable
     private ByteBuffer sumScratch;
     /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
     private long lastPersistBytesSummed;
+    /** Durable mode: encodes a staged cut's marker ({@link DurableState#marker}), taken at the first cut. */
+    private StagedCut.Marker markerEncoder;
 
     /**
      * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
@@ -609,17 +612,174 @@ final class PartitionState implements AutoCloseable
             }
         }
         final ByteBuffer out = ByteBuffer.allocate(HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
-        out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
-            .putLong(index.size()).putLong(unmatchableBucket - base)
-            .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
-            .putLong(uniqueKeys[1] == null ? 0 : uniqueKeys[1].size());
-        wheel.save(out);
-        part.save(out);
-        out.putInt(HEAP_END);
+        saveHeap(out, part);
         final byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
         durable.writeImage(bytes, files, tracked);
         imageClean = true;
+    }
+
+    /**
+     * A checkpoint's cut, in place of {@link #persist} (docs/DURABILITY.md "What runs where"): collects every
+     * tracked mapped file's dirty chunks (the arena's header written first, as a persist does) and copies
+     * just those chunks into {@code cut} ({@link DirtyChunks#stage}), with the heap-held image; nothing is
+     * forced, summed or written to the state directory, and the marker stays as it was (absent once the state
+     * changed). The background writer sums, writes and fsyncs the checkpoint from the cut alone; the state's
+     * files are the live ones again as soon as this returns. The sums come back through {@link #staged}, which
+     * the owner must call before the next cut, persist or close.
+     *
+     * @param part the operator's heap-held state.
+     * @param cut  an empty cut owned by the caller.
+     * @return false (nothing staged, every mark kept) when the state cannot be staged: a Chronicle Map index,
+     *         whose writes are not tracked, or dirty chunks beyond the cut's {@link StagedCut#maxStagedBytes()}
+     *         (or beyond the direct memory left): the caller persists and copies the directory instead.
+     * @throws IllegalStateException in memory mode, or once closed.
+     */
+    boolean stage(final HeapPart part, final StagedCut cut)
+    {
+        if (durable == null)
+        {
+            throw new IllegalStateException("a checkpoint needs a state directory (StateConfig.withStateDirectory)");
+        }
+        if (closed)
+        {
+            throw new IllegalStateException("the state is closed");
+        }
+        if (!(index instanceof HashKeyIndex))
+        {
+            return false;
+        }
+        cut.reset();
+        final DirtyChunks[] tracked = trackedFiles();
+        try
+        {
+            final DirtyChunks arenaDirty = tracked[0];
+            arenaDirty.collect();
+            // The image's header: the bump pointer and free lists at the cut, the dirty flag clear, the map zeros.
+            store.arena().writeHeader();
+            arenaDirty.collectToo(0);
+            long collected = arenaDirty.collectedBytes();
+            for (int i = 1; i < tracked.length; i++)
+            {
+                tracked[i].collect();
+                collected += tracked[i].collectedBytes();
+            }
+            if (collected > cut.maxStagedBytes())
+            {
+                // More than the pool may hold: given back, for a persist (and a copy) on this thread instead.
+                for (final DirtyChunks dirty : tracked)
+                {
+                    dirty.uncollect();
+                }
+                return false;
+            }
+            for (int i = 0; i < tracked.length; i++)
+            {
+                try
+                {
+                    tracked[i].stage(cut.addFile(), cut);
+                }
+                catch (final OutOfMemoryError e)
+                {
+                    // No direct memory for the staging buffers: every mark taken is given back (the chunks
+                    // staged so far and those still collected), for a persist and a copy on this thread instead.
+                    for (int j = 0; j < tracked.length; j++)
+                    {
+                        if (j <= i)
+                        {
+                            tracked[j].restage(cut.file(j));
+                        }
+                        tracked[j].uncollect();
+                    }
+                    cut.dropPool();
+                    return false;
+                }
+            }
+            if (!imageClean)
+            {
+                // The live file changed since its last clean image: its flag stays set (the staged copy is clear).
+                store.arena().markDirty();
+            }
+            final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
+            saveHeap(out, part);
+            cut.heapWritten(out.position());
+            if (markerEncoder == null)
+            {
+                markerEncoder = durable::marker;
+            }
+            cut.marker(markerEncoder);
+            return true;
+        }
+        catch (final RuntimeException | Error e)
+        {
+            // Marks may have been taken without their chunks staged: the next cut or persist takes every chunk.
+            markAllTracked();
+            throw e;
+        }
+    }
+
+    /**
+     * The background write of the last cut ({@link #stage}) ended: on success its chunks' sums become the
+     * tracking's; on failure the chunks it staged are marked again (the checkpoint the next one links to does
+     * not hold them), and every chunk when the write found one it could not link ({@link StagedCut#needsFullCut()}).
+     *
+     * @param cut       the cut, back from the writer.
+     * @param succeeded whether its checkpoint was committed.
+     */
+    void staged(final StagedCut cut, final boolean succeeded)
+    {
+        if (closed)
+        {
+            return;
+        }
+        for (final DirtyChunks dirty : trackedFiles())
+        {
+            final StagedCut.File file = cut.file(dirty.name());
+            if (file == null)
+            {
+                continue;
+            }
+            if (succeeded)
+            {
+                dirty.install(file);
+            }
+            else
+            {
+                dirty.restage(file);
+            }
+        }
+        if (!succeeded && cut.needsFullCut())
+        {
+            markAllTracked();
+        }
+    }
+
+    /** @return the tracked mapped files in the order {@link #stage} stages them. */
+    private DirtyChunks[] trackedFiles()
+    {
+        final DirtyChunks[] tracked = new DirtyChunks[2 + (uniqueKeys[0] == null ? 0 : 1) + (uniqueKeys[1] == null ? 0 : 1)];
+        int n = 0;
+        tracked[n++] = store.arena().dirtyChunks();
+        tracked[n++] = ((HashKeyIndex)index).dirtyChunks();
+        for (int i = 0; i < 2; i++)
+        {
+            if (uniqueKeys[i] != null)
+            {
+                tracked[n++] = uniqueKeys[i].dirtyChunks();
+            }
+        }
+        return tracked;
+    }
+
+    private void markAllTracked()
+    {
+        if (index instanceof HashKeyIndex)
+        {
+            for (final DirtyChunks dirty : trackedFiles())
+            {
+                dirty.markAll();
+            }
+        }
     }
 
     /** Sums a tracked file's collected chunks and adds its sums to {@code tracked}. */
@@ -628,6 +788,18 @@ final class PartitionState implements AutoCloseable
         dirty.sum(sumScratch);
         lastPersistBytesSummed += dirty.bytesSummed();
         tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
+    }
+
+    /** Writes heap.dat's content: the state's counters, the wheel, the operator's part, the end mark. */
+    private void saveHeap(final ByteBuffer out, final HeapPart part)
+    {
+        out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
+            .putLong(index.size()).putLong(unmatchableBucket - base)
+            .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
+            .putLong(uniqueKeys[1] == null ? 0 : uniqueKeys[1].size());
+        wheel.save(out);
+        part.save(out);
+        out.putInt(HEAP_END);
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */

@@ -48,6 +48,15 @@ public interface JoinPartitionMXBean extends JoinMetricsMXBean
     /** @return bytes of state the last checkpoint wrote (chunks that changed since the one before). */
     long getLastCheckpointBytesWritten();
 
+    /** @return how long the last checkpoint's background write took (the partition went on meanwhile), microseconds. */
+    double getLastCheckpointWriteMicros();
+
+    /** @return the longest checkpoint write so far, microseconds. */
+    double getMaxCheckpointWriteMicros();
+
+    /** @return checkpoint barriers that waited for the previous checkpoint's background write. */
+    long getCheckpointWaits();
+
     /** @return whether the partition's thread died (see {@code PartitionFailedException}): it processes nothing more. */
     boolean isFailed();
 }

@@ -61,7 +61,11 @@ public final class PartitionSnapshot
     public final long checkpoints;
     /** Checkpoints that failed in this partition (each failed the whole checkpoint). */
     public final long checkpointFailures;
-    /** How long the partition thread paused for its last checkpoint (persist, copy, fsync), ns; 0 before the first. */
+    /**
+     * How long the partition thread paused for its last checkpoint, ns, from the barrier to its next event: the
+     * cut (the dirty chunks copied) and a wait for the previous background write still in flight; a
+     * synchronous checkpoint's (Chronicle Map index) persist, copy and fsync. 0 before the first.
+     */
     public final long lastCheckpointPauseNanos;
     /** The longest checkpoint pause of the partition thread so far, ns. */
     public final long maxCheckpointPauseNanos;
@@ -69,6 +73,20 @@ public final class PartitionSnapshot
     public final long lastCheckpointBytesWritten;
     /** Bytes of state the last checkpoint hard-linked from the one before (chunks that did not change). */
     public final long lastCheckpointBytesLinked;
+    /**
+     * Checkpoint barriers that found the previous checkpoint's background write still in flight and waited for
+     * it (the wait is part of their pause, {@link #lastCheckpointPauseNanos}).
+     */
+    public final long checkpointWaits;
+    /**
+     * How long the last checkpoint's write took, ns: a background write's from the cut's hand-over to its
+     * manifest (the partition went on meanwhile); a synchronous one's (a Chronicle Map index) its pause.
+     */
+    public final long lastCheckpointWriteNanos;
+    /** The longest checkpoint write so far, ns. */
+    public final long maxCheckpointWriteNanos;
+    /** Bytes of dirty chunks the partition thread copied at the last checkpoint's cut (0 for a synchronous one). */
+    public final long lastCheckpointBytesStaged;
     /** Slices of watermark work done ({@link OperatorCounters#watermarkSlices()}); 0 where not counted. */
     public final long watermarkSlices;
     /** The longest slice of watermark work, ns ({@link OperatorCounters#maxWatermarkSliceNanos()}). */
@@ -301,6 +319,69 @@ public final class PartitionSnapshot
         final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
         final long watermarkSlices, final long maxWatermarkSliceNanos)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes, hashCollisions,
+            liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos, maxCheckpointPauseNanos,
+            lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, expiredLeft, expiredRight, evictedRows,
+            watermarkSlices, maxWatermarkSliceNanos, 0, 0, 0, 0);
+    }
+
+    /**
+     * As the constructor before, with the background checkpoint writes (docs/DURABILITY.md "What runs where").
+     *
+     * @param partition the partition.
+     * @param rowsIn rows in.
+     * @param rowsOut rows out.
+     * @param lateRows late rows.
+     * @param badInputs bad inputs.
+     * @param expiredRows expired rows.
+     * @param liveLeft live left rows.
+     * @param liveRight live right rows.
+     * @param stateBytes state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark the watermark.
+     * @param handlerErrors handler errors.
+     * @param events events.
+     * @param ringOccupancy ring occupancy.
+     * @param ringCapacity ring capacity.
+     * @param deadLetters dead letters by reason ordinal.
+     * @param failed whether the thread died.
+     * @param usedStateBytes bytes the limit counts.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints checkpoints written.
+     * @param checkpointFailures checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked bytes the last checkpoint linked.
+     * @param userCodeFailures user code that threw.
+     * @param expiredLeft left rows dropped by TTL or eviction.
+     * @param expiredRight right rows dropped by TTL or eviction.
+     * @param evictedRows rows evicted by expire-oldest.
+     * @param watermarkSlices slices of watermark work.
+     * @param maxWatermarkSliceNanos the longest slice, ns.
+     * @param checkpointWaits barriers that waited for the previous background write.
+     * @param lastCheckpointWriteNanos the last checkpoint's write, ns.
+     * @param maxCheckpointWriteNanos the longest checkpoint write, ns.
+     * @param lastCheckpointBytesStaged bytes copied at the last cut.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
+        final long watermarkSlices, final long maxWatermarkSliceNanos, final long checkpointWaits,
+        final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged)
+    {
+        this.checkpointWaits = checkpointWaits;
+        this.lastCheckpointWriteNanos = lastCheckpointWriteNanos;
+        this.maxCheckpointWriteNanos = maxCheckpointWriteNanos;
+        this.lastCheckpointBytesStaged = lastCheckpointBytesStaged;
         this.watermarkSlices = watermarkSlices;
         this.maxWatermarkSliceNanos = maxWatermarkSliceNanos;
         this.expiredLeft = expiredLeft;
@@ -365,6 +446,7 @@ public final class PartitionSnapshot
             " handlerErrors=" + handlerErrors + " ring=" + ringOccupancy + "/" + ringCapacity +
             (checkpoints + checkpointFailures == 0 ? "" : " checkpoints=" + checkpoints + " checkpointFailures=" +
                 checkpointFailures + " lastCheckpointPauseMicros=" + lastCheckpointPauseNanos / 1000 +
-                " maxCheckpointPauseMicros=" + maxCheckpointPauseNanos / 1000) + (failed ? " FAILED" : "");
+                " maxCheckpointPauseMicros=" + maxCheckpointPauseNanos / 1000 + " lastCheckpointWriteMicros=" +
+                lastCheckpointWriteNanos / 1000 + " checkpointWaits=" + checkpointWaits) + (failed ? " FAILED" : "");
     }
 }

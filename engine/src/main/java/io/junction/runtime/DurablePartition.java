@@ -3,6 +3,7 @@ package io.junction.runtime;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.durable.StateImage;
+import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,8 +20,10 @@ import java.util.ArrayDeque;
  *   root/partition-P/CLOSED          written by a clean close once its checkpoint (at the same positions) is
  *                                    confirmed: the positions its state resumes from
  * </pre>
- * Used by the partition's thread (checkpoint, restore, clean close) and, before the threads start and
- * after they stop, by the engine's recovery: never by two threads at once.
+ * Used by the partition's thread (checkpoint, restore, clean close), by its background writer while a
+ * staged cut is written ({@link CheckpointWriter}: the partition thread waits for that write before it uses
+ * this again) and, before the threads start and after they stop (the writer's write done), by the engine's
+ * recovery: never by two threads at once.
  */
 final class DurablePartition
 {
@@ -88,11 +91,30 @@ final class DurablePartition
      */
     long checkpoint(final long requestedId, final long[] positions, final long floor, final boolean partitionOnly) throws IOException
     {
+        return checkpoint(requestedId, positions, floor, partitionOnly, null);
+    }
+
+    /**
+     * As {@link #checkpoint(long, long[], long, boolean)}, the state taken from a staged cut (the background
+     * writer's, {@link CheckpointWriter}) instead of the state directory, when {@code cut} is not null.
+     *
+     * @return the id the checkpoint was written with.
+     */
+    long checkpoint(final long requestedId, final long[] positions, final long floor, final boolean partitionOnly,
+        final StagedCut cut) throws IOException
+    {
         final long id = shared ? Math.max(requestedId, store().highestId() + 1) : requestedId;
         final CheckpointStore.Writer writer = store().begin(id, fingerprint, positions);
         try
         {
-            image.write(writer, writer.directory());
+            if (cut == null)
+            {
+                image.write(writer, writer.directory());
+            }
+            else
+            {
+                image.write(writer, writer.directory(), cut);
+            }
             writer.commit(false);
         }
         catch (final IOException | RuntimeException | Error e)

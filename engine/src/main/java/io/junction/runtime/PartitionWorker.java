@@ -51,6 +51,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final OperatorFactory operatorFactory;
     /** Null in memory mode. */
     private final DurablePartition durable;
+    /** Writes the checkpoints' staged cuts in the background; null in memory mode. */
+    private final CheckpointWriter writer;
+    /**
+     * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
+     * persisted and copied on the partition thread, as before the background writer (for comparisons).
+     */
+    static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
     /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */
     private final IntConsumer beforeCheckpoint;
     /** Set by a clean close: the checkpoint to take of the state once the operator has closed (persisted) it. */
@@ -118,6 +125,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final long hotKeysIntervalNanos, final DurablePartition durable, final IntConsumer beforeCheckpoint)
     {
         this.durable = durable;
+        this.writer = durable == null ? null : new CheckpointWriter(partition, durable, metrics);
         this.beforeCheckpoint = beforeCheckpoint;
         this.operatorFactory = operatorFactory;
         this.hotKeysIntervalNanos = hotKeysIntervalNanos;
@@ -321,14 +329,19 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     }
 
     /**
-     * A checkpoint barrier: every event before it has been applied, none after it. Lets the sink flush,
-     * has the operator persist its state, and copies the state directory into the checkpoint. Whatever
+     * A checkpoint barrier: every event before it has been applied, none after it. Waits for the previous
+     * checkpoint's background write when it is still in flight (counted, its time part of the pause), lets the
+     * sink flush, then has the operator take the cut ({@link JoinOperator#stage}: the dirty chunks copied) and
+     * hands it to the partition's {@link CheckpointWriter}, which writes, fsyncs, commits and reports the
+     * checkpoint while this thread goes back to its ring (docs/DURABILITY.md "What runs where"). An operator
+     * that cannot stage (a Chronicle Map index) persists and is copied here instead, synchronously. Whatever
      * fails, fails this partition's part of the checkpoint (and so the checkpoint) and is reported to the
      * request, not to the error handler: the partition goes on with its state in memory untouched.
      */
     private void checkpoint(final CheckpointRequest request)
     {
         final long start = System.nanoTime();
+        final boolean waited = awaitWrite();
         Throwable failure = null;
         long writtenId = request.id;
         try
@@ -342,6 +355,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 beforeCheckpoint.accept(partition);
                 clearInterrupt();
             }
+            if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.cut()))
+            {
+                final long pause = System.nanoTime() - start;
+                metrics.recordCheckpointPause(pause, waited, writer.cut().bytesStaged());
+                writer.submit(request, pause);
+                return;
+            }
             operator.persist();
             writtenId = durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
         }
@@ -352,7 +372,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         final long pause = System.nanoTime() - start;
         final long written = failure == null && durable != null ? durable.image.bytesWritten() : 0;
         final long linked = failure == null && durable != null ? durable.image.bytesLinked() : 0;
-        metrics.recordCheckpoint(pause, written, linked, failure == null);
+        metrics.recordCheckpointPause(pause, waited, 0);
+        metrics.recordCheckpointWrite(pause, written, linked, failure == null);
         if (failure == null)
         {
             request.written(partition, writtenId, pause, written, linked);
@@ -361,6 +382,35 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             request.done(partition, pause, written, linked, failure);
         }
+    }
+
+    /**
+     * Waits for the background checkpoint write in flight, if any, and hands its outcome to the operator
+     * (the sums of the chunks it wrote, or its chunks marked again when it failed); nothing in memory mode.
+     *
+     * @return whether a write was in flight.
+     */
+    private boolean awaitWrite()
+    {
+        if (writer == null)
+        {
+            return false;
+        }
+        final boolean waited = writer.await();
+        clearInterrupt();
+        final int outcome = writer.takeOutcome();
+        if (outcome != CheckpointWriter.NONE && operator != null)
+        {
+            try
+            {
+                operator.staged(writer.cut(), outcome == CheckpointWriter.SUCCEEDED);
+            }
+            catch (final Throwable t)
+            {
+                reportError(t);
+            }
+        }
+        return waited;
     }
 
     /**
@@ -373,6 +423,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
      */
     private void restore(final CheckpointRequest request)
     {
+        // The store and the state directory are the writer's until its write in flight is done.
+        awaitWrite();
         final CheckpointStore.Checkpoint checkpoint;
         try
         {
@@ -755,6 +807,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     callback.accept(partition);
                 }
             }
+            // The close's persist needs the sums of the write in flight; the engine's recovery, its store.
+            awaitWrite();
             if (operator == null)
             {
                 return;
@@ -783,6 +837,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         finally
         {
+            if (writer != null)
+            {
+                writer.close();
+            }
             if (closing != null)
             {
                 // Whatever kept the close checkpoint from being written fails it (nothing when it reported).

@@ -1,5 +1,7 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.StagedCut;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,9 +13,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,7 +43,9 @@ import java.util.zip.CRC32C;
  * <p>A chunk shared by hard link is one copy on disk: damage to it damages every checkpoint that shares
  * it (each one's manifest catches it when opened).
  *
- * <p>Not thread safe: one per partition, used by the thread that checkpoints or restores it.
+ * <p>Not thread safe: one per partition, used by the thread that checkpoints or restores it: the partition's,
+ * or its background writer while a staged cut is written ({@link #write(CheckpointStore.Writer, Path, StagedCut)}),
+ * the partition waiting for that write before it uses the image again.
  */
 public final class StateImage
 {
@@ -208,6 +215,153 @@ public final class StateImage
         final WritableByteChannel out = writer.file(INDEX);
         out.write(ByteBuffer.wrap(index.toString().getBytes(StandardCharsets.US_ASCII)));
         pending = written;
+    }
+
+    /**
+     * Writes a checkpoint from a staged cut alone, never reading the state directory (whose files go on
+     * changing): the background writer's part of an asynchronous checkpoint (docs/DURABILITY.md "What runs
+     * where"). Sums the cut's staged chunks, then for every tracked file writes each chunk as its sums say:
+     * zeros as a line of the index, a chunk whose sums equal the previous checkpoint's as a hard link, a staged
+     * chunk that differs as a file from its staged bytes; a chunk neither staged nor linkable (the previous
+     * checkpoint was pruned by another process, or does not hold it) fails the write and asks the next cut to
+     * stage everything ({@link StagedCut#baseMissing()}). The small files of the image follow, from bytes:
+     * heap.dat (the cut's), {@link ChunkSums#FILE_NAME} and the marker ({@link ChunkSums#MARKER_NAME}),
+     * encoded here from the sums. The caller commits the checkpoint.
+     *
+     * <p>Thread: the writer's. Touches only the cut, this image (whose owner waits for the write before it
+     * uses the image again) and the checkpoint being written.
+     *
+     * @param writer the checkpoint.
+     * @param dir    the checkpoint's directory.
+     * @param cut    the staged cut, handed over by the partition thread.
+     * @throws IOException when a chunk cannot be written or linked.
+     */
+    public void write(final CheckpointStore.Writer writer, final Path dir, final StagedCut cut) throws IOException
+    {
+        bytesWritten = 0;
+        bytesLinked = 0;
+        bytesRead = 0;
+        bytesZero = 0;
+        cut.sumStaged();
+        final Map<String, ChunkSums.FileSums> sums = new LinkedHashMap<>();
+        final Map<String, StagedCut.File> tracked = new HashMap<>();
+        for (int i = 0; i < cut.files(); i++)
+        {
+            final StagedCut.File file = cut.file(i);
+            sums.put(file.name(), new ChunkSums.FileSums(file.length(), file.zeros(), file.crc32cs(), file.crc32s()));
+            tracked.put(file.name(), file);
+        }
+        final Map<String, byte[]> small = new HashMap<>();
+        small.put(cut.heapName(), Arrays.copyOf(cut.heap(), cut.heapLength()));
+        small.put(ChunkSums.FILE_NAME, ChunkSums.encode(sums));
+        small.put(ChunkSums.MARKER_NAME, cut.marker().encode(cut));
+        final List<String> files = new ArrayList<>(tracked.keySet());
+        files.addAll(small.keySet());
+        Collections.sort(files);
+        final Map<String, Chunk> written = new HashMap<>();
+        final StringBuilder index = new StringBuilder(256).append(HEADER).append('\n');
+        for (int f = 0; f < files.size(); f++)
+        {
+            final String relative = files.get(f);
+            final StagedCut.File file = tracked.get(relative);
+            if (file != null)
+            {
+                writeStaged(writer, dir, index, written, f, file, cut);
+            }
+            else
+            {
+                writeBytes(writer, dir, index, written, f, relative, small.get(relative));
+            }
+        }
+        final WritableByteChannel out = writer.file(INDEX);
+        out.write(ByteBuffer.wrap(index.toString().getBytes(StandardCharsets.US_ASCII)));
+        pending = written;
+    }
+
+    private void writeStaged(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
+        final Map<String, Chunk> written, final int f, final StagedCut.File file, final StagedCut cut) throws IOException
+    {
+        final String relative = file.name();
+        final long size = file.length();
+        final int chunks = file.chunks();
+        index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
+        int next = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
+            final long length = Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
+            final long sumC = file.crc32c(c) & 0xFFFFFFFFL;
+            final long sum = file.crc32(c) & 0xFFFFFFFFL;
+            ByteBuffer staged = null;
+            if (next < file.staged() && file.stagedChunk(next) == c)
+            {
+                staged = file.stagedBytes(next++);
+            }
+            if (file.zero(c))
+            {
+                zero(index, written, relative, c, length, sumC, sum);
+                continue;
+            }
+            final Chunk before = previous.get(relative + '#' + c);
+            if (before != null && before.file != null && before.size == length && before.crc32c == sumC && before.crc32 == sum &&
+                link(writer, name, before, length))
+            {
+                chunk(index, written, relative, c, name, length, sumC, sum, dir);
+                continue;
+            }
+            if (staged == null)
+            {
+                cut.baseMissing();
+                throw new IOException(String.format(Locale.ROOT, "%s chunk %d did not change since the checkpoint before, " +
+                    "but that checkpoint no longer holds it (pruned): the next checkpoint copies every chunk",
+                    stateDirectory.resolve(relative), c));
+            }
+            final WritableByteChannel out = writer.file(name);
+            while (staged.hasRemaining())
+            {
+                out.write(staged);
+            }
+            bytesWritten += length;
+            chunk(index, written, relative, c, name, length, sumC, sum, dir);
+        }
+    }
+
+    private void writeBytes(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
+        final Map<String, Chunk> written, final int f, final String relative, final byte[] bytes) throws IOException
+    {
+        final long size = bytes.length;
+        final long chunks = (size + CHUNK_BYTES - 1) / CHUNK_BYTES;
+        index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
+        final CRC32C crc32c = new CRC32C();
+        final CRC32 crc32 = new CRC32();
+        for (int c = 0; c < chunks; c++)
+        {
+            final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
+            final int at = c * CHUNK_BYTES;
+            final int length = (int)Math.min(CHUNK_BYTES, size - at);
+            crc32c.reset();
+            crc32.reset();
+            crc32c.update(bytes, at, length);
+            crc32.update(bytes, at, length);
+            final ByteBuffer chunk = ByteBuffer.wrap(bytes, at, length);
+            if (isZero(chunk))
+            {
+                zero(index, written, relative, c, length, crc32c.getValue(), crc32.getValue());
+                continue;
+            }
+            final Chunk before = previous.get(relative + '#' + c);
+            if (!(before != null && before.file != null && before.size == length && before.crc32c == crc32c.getValue() &&
+                before.crc32 == crc32.getValue() && link(writer, name, before, length)))
+            {
+                final WritableByteChannel out = writer.file(name);
+                while (chunk.hasRemaining())
+                {
+                    out.write(chunk);
+                }
+                bytesWritten += length;
+            }
+            chunk(index, written, relative, c, name, length, crc32c.getValue(), crc32.getValue(), dir);
+        }
     }
 
     /** Reads {@code length} bytes at {@code at} of a state file into the buffer, flipped. */

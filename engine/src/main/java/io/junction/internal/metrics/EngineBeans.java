@@ -453,6 +453,24 @@ public final class EngineBeans
         }
 
         @Override
+        public double getLastCheckpointWriteMicros()
+        {
+            return snapshot().lastCheckpointWriteNanos / 1000.0;
+        }
+
+        @Override
+        public double getMaxCheckpointWriteMicros()
+        {
+            return snapshot().maxCheckpointWriteNanos / 1000.0;
+        }
+
+        @Override
+        public long getCheckpointWaits()
+        {
+            return snapshot().checkpointWaits;
+        }
+
+        @Override
         public boolean isFailed()
         {
             return snapshot().failed;

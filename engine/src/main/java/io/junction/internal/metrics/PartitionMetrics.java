@@ -11,9 +11,10 @@ import java.util.List;
 import io.junction.api.Side;
 
 /**
- * Metrics of one partition, safe to read from any thread. The partition thread is the only writer:
- * it publishes with release stores ({@link #publish}), readers use acquire loads, so a reader sees
- * values no older than the last batch boundary and never a torn long.
+ * Metrics of one partition, safe to read from any thread. The partition thread is the only writer
+ * (but for {@link #recordCheckpointWrite}, which a checkpoint's background writer calls while the partition
+ * thread does not): it publishes with release stores ({@link #publish}), readers use acquire loads, so a
+ * reader sees values no older than the last batch boundary and never a torn long.
  */
 public final class PartitionMetrics
 {
@@ -46,7 +47,11 @@ public final class PartitionMetrics
     private static final int EVICTED_ROWS = 24;
     private static final int WATERMARK_SLICES = 25;
     private static final int MAX_WATERMARK_SLICE = 26;
-    private static final int DEAD_LETTERS = 27;
+    private static final int CHECKPOINT_WAITS = 27;
+    private static final int LAST_CHECKPOINT_WRITE = 28;
+    private static final int MAX_CHECKPOINT_WRITE = 29;
+    private static final int LAST_CHECKPOINT_STAGED = 30;
+    private static final int DEAD_LETTERS = 31;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -103,7 +108,8 @@ public final class PartitionMetrics
     }
 
     /**
-     * Records one checkpoint of this partition, at once (checkpoints are rare); called by the partition thread.
+     * Records one checkpoint of this partition written on the partition thread (a synchronous one: its write
+     * is its pause), at once (checkpoints are rare); called by the partition thread.
      *
      * @param pauseNanos how long the partition thread paused for it.
      * @param written    bytes of state it wrote.
@@ -112,10 +118,47 @@ public final class PartitionMetrics
      */
     public void recordCheckpoint(final long pauseNanos, final long written, final long linked, final boolean succeeded)
     {
-        LONGS.setRelease(values, succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES,
-            get(succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES) + 1);
+        recordCheckpointPause(pauseNanos, false, 0);
+        recordCheckpointWrite(pauseNanos, written, linked, succeeded);
+    }
+
+    /**
+     * Records the partition thread's part of one checkpoint: its pause (from the barrier to the next event:
+     * the wait for the previous write included), whether it waited for the previous checkpoint's background
+     * write, and the bytes it staged. Called by the partition thread only.
+     *
+     * @param pauseNanos how long the partition thread paused for it.
+     * @param waited     whether the barrier found the previous background write still in flight.
+     * @param staged     bytes of dirty chunks copied at the cut (0 for a synchronous checkpoint).
+     */
+    public void recordCheckpointPause(final long pauseNanos, final boolean waited, final long staged)
+    {
         LONGS.setRelease(values, LAST_CHECKPOINT_PAUSE, pauseNanos);
         LONGS.setRelease(values, MAX_CHECKPOINT_PAUSE, Math.max(pauseNanos, get(MAX_CHECKPOINT_PAUSE)));
+        if (waited)
+        {
+            LONGS.setRelease(values, CHECKPOINT_WAITS, get(CHECKPOINT_WAITS) + 1);
+        }
+        LONGS.setRelease(values, LAST_CHECKPOINT_STAGED, staged);
+    }
+
+    /**
+     * Records how one checkpoint's write ended: its count, its time (a background write's, from the hand-over
+     * to the manifest; a synchronous one's pause) and its bytes. Called by the thread that finished the
+     * write, before it reports the checkpoint done: the background writer, or the partition thread when no
+     * background write is in flight (one writer at a time, ordered by the hand-over between them).
+     *
+     * @param writeNanos how long the write took.
+     * @param written    bytes of state it wrote.
+     * @param linked     bytes of state it hard-linked from the previous checkpoint.
+     * @param succeeded  whether it succeeded.
+     */
+    public void recordCheckpointWrite(final long writeNanos, final long written, final long linked, final boolean succeeded)
+    {
+        LONGS.setRelease(values, succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES,
+            get(succeeded ? CHECKPOINTS : CHECKPOINT_FAILURES) + 1);
+        LONGS.setRelease(values, LAST_CHECKPOINT_WRITE, writeNanos);
+        LONGS.setRelease(values, MAX_CHECKPOINT_WRITE, Math.max(writeNanos, get(MAX_CHECKPOINT_WRITE)));
         LONGS.setRelease(values, LAST_CHECKPOINT_WRITTEN, written);
         LONGS.setRelease(values, LAST_CHECKPOINT_LINKED, linked);
     }
@@ -169,7 +212,8 @@ public final class PartitionMetrics
             get(USED_STATE_BYTES), get(HASH_COLLISIONS), get(LIVE_STATE_BYTES),
             get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
             get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
-            get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE));
+            get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE),
+            get(CHECKPOINT_WAITS), get(LAST_CHECKPOINT_WRITE), get(MAX_CHECKPOINT_WRITE), get(LAST_CHECKPOINT_STAGED));
     }
 
     private long get(final int index)

@@ -28,6 +28,11 @@ import java.util.zip.CRC32C;
  *   persist:     collect()   the marked chunks, the map cleared
  *                (the arena writes its header, the files are forced)
  *                sum()       CRC-32C, CRC-32 and zero flag of the collected chunks only
+ *   checkpoint:  collect()   as a persist (partition thread)
+ *                stage()     the collected chunks' bytes copied into a StagedCut, every other chunk's sums with them
+ *                            (the background writer sums the staged chunks: StagedCut.sumStaged)
+ *                install()   the writer's sums taken back once its write is done (restage() after a failed one:
+ *                            the staged chunks marked again), before the next collect()
  * </pre>
  *
  * <p>With the system property {@value #CHECK_PROP_NAME} set to {@code true} (the test suites set it),
@@ -373,19 +378,32 @@ public final class DirtyChunks implements AutoCloseable
     private void setZero(final int c, final int chunkLength)
     {
         zero[c] = true;
-        if (chunkLength == CHUNK_BYTES)
+        crc32c[c] = zeroCrc32c(chunkLength);
+        crc32[c] = zeroCrc32(chunkLength);
+    }
+
+    /** @return the CRC-32C of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
+    static int zeroCrc32c(final int length)
+    {
+        if (length == CHUNK_BYTES)
         {
-            crc32c[c] = FULL_ZERO_CRC32C;
-            crc32[c] = FULL_ZERO_CRC32;
-            return;
+            return FULL_ZERO_CRC32C;
         }
-        final byte[] zeros = new byte[chunkLength];
         final CRC32C a = new CRC32C();
-        a.update(zeros, 0, chunkLength);
+        a.update(new byte[length], 0, length);
+        return (int)a.getValue();
+    }
+
+    /** @return the CRC-32 of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
+    static int zeroCrc32(final int length)
+    {
+        if (length == CHUNK_BYTES)
+        {
+            return FULL_ZERO_CRC32;
+        }
         final CRC32 b = new CRC32();
-        b.update(zeros, 0, chunkLength);
-        crc32c[c] = (int)a.getValue();
-        crc32[c] = (int)b.getValue();
+        b.update(new byte[length], 0, length);
+        return (int)b.getValue();
     }
 
     /**
@@ -462,6 +480,122 @@ public final class DirtyChunks implements AutoCloseable
         if (length > 0)
         {
             UnsafeApi.copyMemory(file.address(), shadow, length);
+        }
+    }
+
+    /** @return bytes of the chunks the last {@link #collect()} took (and {@link #collectToo} added), not yet summed or staged. */
+    public long collectedBytes()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        long bytes = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            if (collected[c])
+            {
+                bytes += chunkLength(length, c);
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Gives back what the last {@link #collect()} took without summing or staging it: every collected chunk
+     * is marked again, so that the next collect (a persist's) takes it.
+     */
+    public void uncollect()
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        for (int c = 0; c < chunks; c++)
+        {
+            if (collected[c])
+            {
+                collected[c] = false;
+                mark(file.address() + ((long)c << CHUNK_SHIFT), chunkLength(length, c));
+            }
+        }
+    }
+
+    /**
+     * The second step of a checkpoint's cut, in place of {@link #sum} (after {@link #collect()} and, for the
+     * arena, its header written): copies the bytes of every collected chunk from the mapping into buffers
+     * of the cut's pool and the sums of every other chunk (as of the persist or cut before) into
+     * {@code out}, reading nothing else. The staged chunks' sums are the writer's to compute
+     * ({@link StagedCut#sumStaged()}); until they are handed back ({@link #install}, or {@link #restage} when
+     * the write failed) this tracking's sums of those chunks are stale, so the owner waits for the write
+     * before its next {@link #collect()}.
+     *
+     * @param out the file's part of the cut.
+     * @param cut the cut (its pool).
+     */
+    public void stage(final StagedCut.File out, final StagedCut cut)
+    {
+        final long length = file.length();
+        final int chunks = chunks(length);
+        out.begin(name, length, zero, crc32c, crc32);
+        long bytes = 0;
+        int count = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            if (!collected[c])
+            {
+                continue;
+            }
+            // Taken before the flag is cleared: a buffer that cannot be had leaves the chunk collected.
+            final ByteBuffer buffer = cut.take();
+            collected[c] = false;
+            final int chunkLength = chunkLength(length, c);
+            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
+            buffer.limit(chunkLength);
+            out.add(c, buffer);
+            bytes += chunkLength;
+            count++;
+        }
+        cut.staged(bytes);
+        summedLength = length;
+        bytesSummed = bytes;
+        chunksSummed = count;
+        if (CHECK)
+        {
+            copyToShadow();
+        }
+    }
+
+    /**
+     * The background write of a cut succeeded: takes the sums it computed of the chunks {@link #stage}
+     * staged (the others are this tracking's already).
+     *
+     * @param in this file's part of that cut, summed.
+     */
+    public void install(final StagedCut.File in)
+    {
+        for (int i = 0; i < in.staged(); i++)
+        {
+            final int c = in.stagedChunk(i);
+            zero[c] = in.zero(c);
+            crc32c[c] = in.crc32c(c);
+            crc32[c] = in.crc32(c);
+        }
+    }
+
+    /**
+     * The background write of a cut failed: marks the chunks it staged again, so that the next cut (or
+     * persist) takes them, since the previous checkpoint, which the next one links to, does not hold them.
+     *
+     * @param in this file's part of that cut.
+     */
+    public void restage(final StagedCut.File in)
+    {
+        final long length = Math.min(in.length(), file.length());
+        for (int i = 0; i < in.staged(); i++)
+        {
+            final int c = in.stagedChunk(i);
+            final long at = (long)c << CHUNK_SHIFT;
+            if (at < length)
+            {
+                mark(file.address() + at, Math.min(CHUNK_BYTES, length - at));
+            }
         }
     }
 

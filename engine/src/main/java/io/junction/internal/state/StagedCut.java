@@ -1,0 +1,431 @@
+package io.junction.internal.state;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+
+/**
+ * The cut of one partition's durable state at a checkpoint barrier, staged by the partition thread and
+ * written by the partition's background checkpoint writer (docs/DURABILITY.md "What runs where"). At the
+ * barrier the partition thread collects each tracked mapped file's dirty chunks ({@link DirtyChunks#stage})
+ * and copies just those chunks' bytes into buffers of this cut's pool, copies the sums of every other chunk
+ * (as of the persist or cut before), and writes the heap-held state's image here; the writer then sums the
+ * staged chunks, writes the checkpoint from this cut alone, and the partition takes the new sums back
+ * ({@link DirtyChunks#install}) before its next cut or persist.
+ * <pre>
+ *   cut (partition thread)      writer thread                   partition thread again
+ *   reset, stage every file,    sumStaged: CRC-32C, CRC-32 and  (before the next cut, persist, close or
+ *   heap image, marker encoder  zero flag of the staged chunks; restore, having waited for the write)
+ *   -&gt; handed over             chunks.sum, marker, chunks,     install (success) or restage (failure)
+ *                               manifest                        -&gt; owns the cut again
+ * </pre>
+ *
+ * <p>Ownership, not locking: the cut is owned by the partition thread until it hands it to the writer, and
+ * by the writer until the writer reports the write done; the hand-over (a monitor) orders every write of one
+ * owner before every read of the next. The writer touches only this cut (its files' staged bytes and sums
+ * arrays, the heap image) and the {@link Marker} the partition set, which reads nothing but the cut and
+ * immutable fields. The pool of chunk buffers is reused from cut to cut: it grows to the most dirty chunks
+ * one cut ever staged (bounded by the state's size) and allocates nothing once warm.
+ */
+public final class StagedCut
+{
+    /** Encodes the state's clean marker from a cut whose staged chunks are summed; runs on the writer thread. */
+    @FunctionalInterface
+    public interface Marker
+    {
+        /**
+         * @param cut the summed cut.
+         * @return the marker's bytes.
+         */
+        byte[] encode(StagedCut cut);
+    }
+
+    /** One tracked mapped file of the cut: its length, every chunk's sums, and the staged (dirty) chunks' bytes. */
+    public static final class File
+    {
+        private String name;
+        private long length;
+        private int chunks;
+        private boolean[] zero = new boolean[0];
+        private int[] crc32c = new int[0];
+        private int[] crc32 = new int[0];
+        private int staged;
+        private int[] stagedChunks = new int[0];
+        private ByteBuffer[] stagedBytes = new ByteBuffer[0];
+
+        /** Starts the file's part of a cut with the sums of every chunk as of the persist or cut before. */
+        void begin(final String fileName, final long fileLength, final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
+        {
+            name = fileName;
+            length = fileLength;
+            chunks = DirtyChunks.chunks(fileLength);
+            if (zero.length < chunks)
+            {
+                zero = new boolean[chunks];
+                crc32c = new int[chunks];
+                crc32 = new int[chunks];
+            }
+            System.arraycopy(zeros, 0, zero, 0, chunks);
+            System.arraycopy(crc32cs, 0, crc32c, 0, chunks);
+            System.arraycopy(crc32s, 0, crc32, 0, chunks);
+            staged = 0;
+        }
+
+        /** Adds staged chunk {@code c}, its bytes in {@code bytes} (position 0, limit its length); ascending {@code c}. */
+        void add(final int c, final ByteBuffer bytes)
+        {
+            if (staged == stagedChunks.length)
+            {
+                final int grown = Math.max(8, staged * 2);
+                stagedChunks = Arrays.copyOf(stagedChunks, grown);
+                stagedBytes = Arrays.copyOf(stagedBytes, grown);
+            }
+            stagedChunks[staged] = c;
+            stagedBytes[staged] = bytes;
+            staged++;
+        }
+
+        /** @return the file's name in the state directory. */
+        public String name()
+        {
+            return name;
+        }
+
+        /** @return its length at the cut. */
+        public long length()
+        {
+            return length;
+        }
+
+        /** @return its {@link DirtyChunks#CHUNK_BYTES} chunks. */
+        public int chunks()
+        {
+            return chunks;
+        }
+
+        /** @return whether chunk {@code c} holds zeros only (a staged chunk's once summed). */
+        public boolean zero(final int c)
+        {
+            return zero[c];
+        }
+
+        /** @return chunk {@code c}'s CRC-32C (a staged chunk's once summed). */
+        public int crc32c(final int c)
+        {
+            return crc32c[c];
+        }
+
+        /** @return chunk {@code c}'s CRC-32 (a staged chunk's once summed). */
+        public int crc32(final int c)
+        {
+            return crc32[c];
+        }
+
+        /** @return per chunk, zero flags, exactly {@link #chunks()} (a copy). */
+        public boolean[] zeros()
+        {
+            return Arrays.copyOf(zero, chunks);
+        }
+
+        /** @return per chunk, CRC-32Cs, exactly {@link #chunks()} (a copy). */
+        public int[] crc32cs()
+        {
+            return Arrays.copyOf(crc32c, chunks);
+        }
+
+        /** @return per chunk, CRC-32s, exactly {@link #chunks()} (a copy). */
+        public int[] crc32s()
+        {
+            return Arrays.copyOf(crc32, chunks);
+        }
+
+        /** @return the staged chunks. */
+        public int staged()
+        {
+            return staged;
+        }
+
+        /** @return the chunk number of staged chunk {@code i} (ascending in {@code i}). */
+        public int stagedChunk(final int i)
+        {
+            return stagedChunks[i];
+        }
+
+        /** @return the bytes of staged chunk {@code i}: a duplicate, position 0, limit the chunk's length. */
+        public ByteBuffer stagedBytes(final int i)
+        {
+            return stagedBytes[i].duplicate();
+        }
+
+        /** Writer: sets the sums of staged chunk {@code i}. */
+        void summed(final int i, final boolean isZero, final int sumC, final int sum)
+        {
+            final int c = stagedChunks[i];
+            zero[c] = isZero;
+            crc32c[c] = sumC;
+            crc32[c] = sum;
+        }
+    }
+
+    /**
+     * System property: the most bytes of dirty chunks one partition's cut stages (its pool's memory, direct
+     * buffers, which count against {@code -XX:MaxDirectMemorySize}); a cut with more is checkpointed
+     * synchronously instead (persisted and copied on the partition thread). Default 256 MiB.
+     */
+    public static final String MAX_STAGED_PROP_NAME = "junction.checkpoint.maxStagedBytes";
+    private static final long DEFAULT_MAX_STAGED = Long.getLong(MAX_STAGED_PROP_NAME, 256L << 20);
+
+    private long maxStagedBytes = DEFAULT_MAX_STAGED;
+    /** The most buffers the pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
+    private int bufferLimit = Integer.MAX_VALUE;
+    private File[] files = new File[0];
+    private int fileCount;
+    private ByteBuffer[] pool = new ByteBuffer[0];
+    private int pooled;
+    private int taken;
+    private byte[] heap = new byte[0];
+    private int heapLength;
+    private String heapName;
+    private Marker marker;
+    private long bytesStaged;
+    private boolean needsFullCut;
+
+    /** Partition thread: empties the cut for a new one (every pooled buffer free again). */
+    public void reset()
+    {
+        fileCount = 0;
+        taken = 0;
+        heapLength = 0;
+        bytesStaged = 0;
+        needsFullCut = false;
+        marker = null;
+    }
+
+    /**
+     * Partition thread: the part of the next tracked file.
+     *
+     * @return a file of the cut, to stage into ({@link DirtyChunks#stage}).
+     */
+    public File addFile()
+    {
+        if (fileCount == files.length)
+        {
+            files = Arrays.copyOf(files, fileCount + 4);
+        }
+        if (files[fileCount] == null)
+        {
+            files[fileCount] = new File();
+        }
+        return files[fileCount++];
+    }
+
+    /** @return a free chunk buffer of the pool, cleared ({@link DirtyChunks#CHUNK_BYTES}, direct). */
+    ByteBuffer take()
+    {
+        if (taken == pooled)
+        {
+            if (pooled >= bufferLimit)
+            {
+                // As allocateDirect does when direct memory is exhausted.
+                throw new OutOfMemoryError("the staging pool holds its limit of " + bufferLimit + " buffers");
+            }
+            if (pooled == pool.length)
+            {
+                pool = Arrays.copyOf(pool, Math.max(8, pooled * 2));
+            }
+            pool[pooled++] = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+        }
+        final ByteBuffer buffer = pool[taken++];
+        buffer.clear();
+        return buffer;
+    }
+
+    /** Counts bytes staged. */
+    void staged(final long bytes)
+    {
+        bytesStaged += bytes;
+    }
+
+    /**
+     * Partition thread: room for the heap-held state's image.
+     *
+     * @param name     the image's file name in the state directory.
+     * @param capacity the most bytes it may take.
+     * @return a heap buffer at position 0 to write it into; then {@link #heapWritten(int)}.
+     */
+    public ByteBuffer heapBuffer(final String name, final int capacity)
+    {
+        if (heap.length < capacity)
+        {
+            heap = new byte[capacity];
+        }
+        heapName = name;
+        return ByteBuffer.wrap(heap, 0, capacity);
+    }
+
+    /** @param length bytes of the heap image written into {@link #heapBuffer}. */
+    public void heapWritten(final int length)
+    {
+        heapLength = length;
+    }
+
+    /** @param encoder the marker's encoder (reads only this cut and immutable fields: it runs on the writer). */
+    public void marker(final Marker encoder)
+    {
+        marker = encoder;
+    }
+
+    /** @return the marker's encoder. */
+    public Marker marker()
+    {
+        return marker;
+    }
+
+    /** @return the tracked files of the cut. */
+    public int files()
+    {
+        return fileCount;
+    }
+
+    /** @return tracked file {@code i}. */
+    public File file(final int i)
+    {
+        return files[i];
+    }
+
+    /** @return the file named {@code name}, or null. */
+    public File file(final String name)
+    {
+        for (int i = 0; i < fileCount; i++)
+        {
+            if (files[i].name.equals(name))
+            {
+                return files[i];
+            }
+        }
+        return null;
+    }
+
+    /** @return the heap image's file name. */
+    public String heapName()
+    {
+        return heapName;
+    }
+
+    /** @return the heap image's bytes, {@link #heapLength()} of them (not a copy: read only). */
+    public byte[] heap()
+    {
+        return heap;
+    }
+
+    /** @return the heap image's length. */
+    public int heapLength()
+    {
+        return heapLength;
+    }
+
+    /** @return the most bytes of dirty chunks this cut stages ({@value #MAX_STAGED_PROP_NAME}). */
+    public long maxStagedBytes()
+    {
+        return maxStagedBytes;
+    }
+
+    /** @param bytes the most bytes of dirty chunks this cut stages (tests; else {@value #MAX_STAGED_PROP_NAME}). */
+    public void maxStagedBytes(final long bytes)
+    {
+        maxStagedBytes = bytes;
+    }
+
+    /**
+     * @param buffers the most chunk buffers the pool may hold; one more is refused as direct memory
+     *                exhausted ({@link OutOfMemoryError}) is (tests).
+     */
+    public void bufferLimit(final int buffers)
+    {
+        bufferLimit = buffers;
+    }
+
+    /** Drops the pool's buffers (after a failed allocation), for the collector to free. */
+    public void dropPool()
+    {
+        pool = new ByteBuffer[0];
+        pooled = 0;
+        taken = 0;
+    }
+
+    /** @return bytes of dirty chunks copied at the cut. */
+    public long bytesStaged()
+    {
+        return bytesStaged;
+    }
+
+    /** @return chunk buffers the pool holds (its memory: this many MiB), for tests and metrics. */
+    public int pooledBuffers()
+    {
+        return pooled;
+    }
+
+    /**
+     * Writer: sums every staged chunk (CRC-32C, CRC-32, zero flag) from its staged bytes, into the cut's
+     * sums arrays.
+     */
+    public void sumStaged()
+    {
+        final CRC32C c32c = new CRC32C();
+        final CRC32 c32 = new CRC32();
+        for (int f = 0; f < fileCount; f++)
+        {
+            final File file = files[f];
+            for (int i = 0; i < file.staged; i++)
+            {
+                final ByteBuffer bytes = file.stagedBytes[i];
+                if (isZero(bytes))
+                {
+                    file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
+                    continue;
+                }
+                c32c.reset();
+                c32.reset();
+                c32c.update(bytes.duplicate());
+                c32.update(bytes.duplicate());
+                file.summed(i, false, (int)c32c.getValue(), (int)c32.getValue());
+            }
+        }
+    }
+
+    private static boolean isZero(final ByteBuffer chunk)
+    {
+        final ByteBuffer b = chunk.duplicate();
+        while (b.remaining() >= 8)
+        {
+            if (b.getLong() != 0)
+            {
+                return false;
+            }
+        }
+        while (b.hasRemaining())
+        {
+            if (b.get() != 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Writer: a chunk of the cut that neither was staged nor is in the previous checkpoint (it was pruned):
+     * the next cut must stage every chunk ({@link #needsFullCut()}).
+     */
+    public void baseMissing()
+    {
+        needsFullCut = true;
+    }
+
+    /** @return whether the write found a chunk it could neither take from the cut nor link: the next cut stages all. */
+    public boolean needsFullCut()
+    {
+        return needsFullCut;
+    }
+}
