@@ -74,6 +74,25 @@ interface JoinAlgorithm
     }
 
     /**
+     * As {@link #onInputRow(int, ChangeKind, RowView, long, long)}, with the row's key hash supplied by the
+     * runtime's publisher (the function and seed the state's own hash would use): its driver calls this only
+     * when the configuration's seed is fixed and is the state's ({@link OperatorDriver}), the five-argument
+     * method otherwise. The default ignores the hash.
+     *
+     * @param input   the input's index in the spec.
+     * @param kind    its change kind.
+     * @param row     the row, valid during the call only.
+     * @param ts      its event time in ms.
+     * @param step    its input sequence number, carried to every output it causes.
+     * @param keyHash the seeded hash of the row's key, as input {@code input}'s key extractor encodes it.
+     */
+    default void onInputRow(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        onInputRow(input, kind, row, ts, step);
+    }
+
+    /**
      * The join's watermark has moved forward (a side's watermark, both, or an idle mark moved it): fires and
      * expires what it closed.
      *

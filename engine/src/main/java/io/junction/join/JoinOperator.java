@@ -68,6 +68,29 @@ public interface JoinOperator extends AutoCloseable
     }
 
     /**
+     * As {@link #onInputRow(int, ChangeKind, RowView, long, long)}, with the row's common-key hash already computed
+     * by the caller: the runtime's publisher hashes input {@code input}'s key once, to route the row, and the
+     * partition hands that hash on so that the multi-way join's key buckets take it instead of hashing the key
+     * again. The hash must be {@code KeyHash.hash(seed, key, 0, length)} of the row's key as input {@code input}'s
+     * {@code KeyExtractor} encodes it, under the seed of the {@link StateConfig} the operator was built with (a
+     * fixed one, {@link StateConfig#withHashSeed}); any value when the key is null or too long. An operator that
+     * cannot take it (its seed drawn at random, or a reopened state's marker's) hashes the key itself; the default
+     * ignores it.
+     *
+     * @param input   the input's index in the spec.
+     * @param kind    its change kind.
+     * @param row     the row, valid during the call only.
+     * @param ts      its event time in ms.
+     * @param step    its input sequence number.
+     * @param keyHash the seeded hash of the row's key.
+     */
+    default void onInputRow(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        onInputRow(input, kind, row, ts, step);
+    }
+
+    /**
      * Advances the watermark of input {@code input} of a multi-way join; for the binary kinds input 0 is the
      * left side and input 1 the right (the default forwards to {@link #onWatermark(Side, long, long)}).
      * @param input     the input's index in the spec.

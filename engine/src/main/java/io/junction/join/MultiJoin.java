@@ -24,6 +24,7 @@ import java.util.List;
  * input 1 the right.
  * <pre>
  * onInputRow(i) / onRow(side)          -&gt; driver.onInputRowOf(i)        rowsIn, input i active, algorithm
+ *   (with the publisher's key hash)    -&gt; driver.onInputRowOf(i, hash)  the same, the routed hash for the key's buckets
  * onInputWatermark(i) / onWatermark(side) -&gt; driver.onInputWatermarkOf(i)
  * onWatermark(w)                       -&gt; driver.onInputsWatermark(w)   every input
  * onInputIdle(i) / onIdle(side)        -&gt; driver.onInputIdleOf(i)
@@ -112,10 +113,29 @@ public final class MultiJoin implements JoinOperator
         driver.onInputRowOf(input(side), kind, row, ts, step);
     }
 
+    /** The runtime's two-sided entry: the hash is the publisher's of the side's key, input 0's or input 1's. */
+    @Override
+    public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        driver.onInputRowOf(input(side), kind, row, ts, step, keyHash);
+    }
+
     @Override
     public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         driver.onInputRowOf(input, kind, row, ts, step);
+    }
+
+    /**
+     * The runtime's entry: the common key's hash comes from the publisher, which computed it to route the row; the
+     * key buckets take it (masked as every hash of this join) when the configuration's seed is fixed and is the
+     * state's, else hash the key themselves ({@link OperatorDriver}).
+     */
+    @Override
+    public void onInputRow(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        driver.onInputRowOf(input, kind, row, ts, step, keyHash);
     }
 
     @Override

@@ -40,6 +40,9 @@ final class MultiKeyBuckets
     private final RowView storedRow = new RowView();
     /** Buckets of keys (not of rows that can never match). */
     private long keyBuckets;
+    /** Whether the row in hand came with its key's hash ({@link #supplyKeyHash}), and that hash, masked. */
+    private boolean hashSupplied;
+    private long suppliedHash;
 
     /**
      * @param index        the state's key index.
@@ -66,6 +69,36 @@ final class MultiKeyBuckets
     long keyHash(final DirectBuffer key, final int keyLength)
     {
         return KeyHash.hash(seed, key, 0, keyLength) & hashMask;
+    }
+
+    /**
+     * The row in hand came with its key's hash, as the runtime's publisher routed it ({@link KeyHash} of the same
+     * {@link KeyExtractor} bytes under the same seed): {@link #rowKeyHash} returns it, masked as every hash here,
+     * until the next row. The operator calls this or {@link #hashRowKey} before every row.
+     *
+     * @param hash the row's key hash.
+     */
+    void supplyKeyHash(final long hash)
+    {
+        suppliedHash = hash & hashMask;
+        hashSupplied = true;
+    }
+
+    /** The row in hand came without its key's hash (a caller other than the runtime's publisher): {@link #rowKeyHash} computes it. */
+    void hashRowKey()
+    {
+        hashSupplied = false;
+    }
+
+    /**
+     * @param key       the row in hand's key, extracted.
+     * @param keyLength its length.
+     * @return its hash: the one supplied with the row ({@link #supplyKeyHash}), else {@link #keyHash}. Only for the
+     *         row in hand's key: a stored row's key (an expiry's) goes to {@link #keyHash}.
+     */
+    long rowKeyHash(final DirectBuffer key, final int keyLength)
+    {
+        return hashSupplied ? suppliedHash : keyHash(key, keyLength);
     }
 
     /** @return the content hash of a row that can never match. */

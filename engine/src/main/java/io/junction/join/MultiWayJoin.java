@@ -152,8 +152,24 @@ final class MultiWayJoin implements JoinAlgorithm
         onInputRow(input, kind, row, ts, step);
     }
 
+    /** A row without its key's hash (tests, tools, direct drivers): the key buckets hash the key, same function and seed. */
     @Override
     public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        buckets.hashRowKey();
+        acceptRow(input, kind, row, ts, step);
+    }
+
+    /** A row with its key's hash as the publisher routed it (its driver passes it only under a fixed seed): the buckets take it. */
+    @Override
+    public void onInputRow(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        buckets.supplyKeyHash(keyHash);
+        acceptRow(input, kind, row, ts, step);
+    }
+
+    private void acceptRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         if (input < 0 || input >= n || kind == null || row == null || row.length() > MultiRowDescriptor.MAX_ROW_LENGTH)
         {
@@ -220,7 +236,7 @@ final class MultiWayJoin implements JoinAlgorithm
             }
             return;
         }
-        final long hash = buckets.keyHash(key, keyLength);
+        final long hash = buckets.rowKeyHash(key, keyLength);
         final long bucket = buckets.bucketFor(hash, buckets.findKey(hash, key, keyLength), input, false);
         if (bucket == 0)
         {
@@ -278,7 +294,7 @@ final class MultiWayJoin implements JoinAlgorithm
             store.freeRecord(record);
             return;
         }
-        final long hash = buckets.keyHash(key, keyLength);
+        final long hash = buckets.rowKeyHash(key, keyLength);
         final long bucket = buckets.findKey(hash, key, keyLength);
         final long record = bucket == 0 ? 0 : store.findEqual(bucket, input, row.buffer(), row.offset(), row.length());
         if (record == 0)

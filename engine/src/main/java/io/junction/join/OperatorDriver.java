@@ -47,7 +47,7 @@ import java.util.List;
  * persist:      finish the queue; state.persist(counters, watermarks, algorithm.save)   (durable only)
  * close:        finish the queue; persist when durable, then free the state; discard: free it without persisting
  * N inputs (a driver built with inputs &gt; 0: the multi-way join; the two-sided methods above stay as they are):
- *   onInputRowOf(i):       state.beginMutation; rowsIn++; inputs.markActive(i); algorithm.onInputRow(i, ...)
+ *   onInputRowOf(i):       state.beginMutation; rowsIn++; inputs.markActive(i); algorithm.onInputRow(i, ...[, keyHash])
  *   onInputWatermarkOf(i), onInputsWatermark, onInputIdleOf(i): state.beginMutation; if the N inputs'
  *                          join watermark ({@link InputWatermarks}) moved: algorithm.onWatermark(it, step)
  *   heap part:             counters, watermarks, the N inputs' watermarks, the algorithm's fields
@@ -391,10 +391,40 @@ final class OperatorDriver implements JoinOperator
      */
     void onInputRowOf(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
+        acceptInputRow(input);
+        algorithm.onInputRow(input, kind, row, ts, step);
+    }
+
+    /**
+     * As {@link #onInputRowOf(int, ChangeKind, RowView, long, long)}, with the row's key hash from the runtime's
+     * publisher: the algorithm takes it when the configuration's seed is fixed and is the state's, as
+     * {@link #onRow(Side, ChangeKind, RowView, long, long, long)} decides; otherwise it hashes the key itself.
+     *
+     * @param input   the input's index; one out of range is the algorithm's to dead-letter.
+     * @param kind    its change kind.
+     * @param row     the row, valid during the call only.
+     * @param ts      its event time in ms.
+     * @param step    its input sequence number.
+     * @param keyHash the seeded hash of the row's key, as input {@code input}'s key extractor encodes it.
+     */
+    void onInputRowOf(final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
+    {
+        acceptInputRow(input);
+        if (suppliedHashes)
+        {
+            algorithm.onInputRow(input, kind, row, ts, step, keyHash);
+        }
+        else
+        {
+            algorithm.onInputRow(input, kind, row, ts, step);
+        }
+    }
+
+    private void acceptInputRow(final int input)
+    {
         state.beginMutation();
         counters.rowsIn++;
         inputs.markActive(input);
-        algorithm.onInputRow(input, kind, row, ts, step);
     }
 
     /**

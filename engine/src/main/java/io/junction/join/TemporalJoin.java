@@ -7,11 +7,9 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -47,7 +45,7 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * end of input: every waiting left row is emitted.
  * </pre>
  * Versions of a key are kept in its bucket's right group in arrival order and picked by scanning it (a key
- * holds few: one change at or below the watermark plus those above it). A change, a tombstone too, leaves
+ * holds few: one change at or below the watermark plus those above it; {@link TemporalVersions}). A change, a tombstone too, leaves
  * state once the watermark reaches the next change of its key (the next one takes over for every left row
  * still to come). The change at or below the watermark is kept even when it is a tombstone: a right row that
  * arrives below the watermark and older than it is superseded by it, whatever was freed before it. Each
@@ -89,10 +87,8 @@ final class TemporalJoin implements JoinAlgorithm
     private final boolean padLeft;
     private final TimerWheel.ExpiryHandler fire = this::fireLeft;
     private final TimerWheel.ExpiryHandler release = this::releaseVersion;
-    /** Set by {@link #neighbours}: the same key's versions at, before and after a ts (0 for none). */
-    private long same;
-    private long previous;
-    private long next;
+    /** Each key's versions in its bucket's right group: a left row's pick, a right change's neighbours. */
+    private final TemporalVersions versions;
     private long fireStep;
 
     /**
@@ -111,11 +107,12 @@ final class TemporalJoin implements JoinAlgorithm
         this.padLeft = parts.spec.type() == JoinType.LEFT;
         // Versions link to each other by offsets from the state's base, as the state's own wheel does.
         this.versionTimers = new RecordTimers(parts.config, state.base);
+        this.versions = new TemporalVersions(state.store, counters);
     }
 
     /**
      * The algorithm's heap-held state in durable mode: the version wheel with it (the waiting left rows'
-     * wheel is the state's own). {@link #same}, {@link #previous} and {@link #next} are set afresh by
+     * wheel is the state's own). A right change's neighbours ({@link TemporalVersions}) are found afresh by
      * every event that reads them.
      */
     @Override
@@ -185,7 +182,7 @@ final class TemporalJoin implements JoinAlgorithm
             {
                 state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 0);
             }
-            emitFor(row, ts, versionAt(bucket, predicate.key, keyLength, ts), step);
+            emitFor(row, ts, versions.versionAt(bucket, predicate.key, keyLength, ts), step);
             return;
         }
         // Everything the row needs is taken before it has any effect: a row that does not fit is rejected whole.
@@ -229,7 +226,10 @@ final class TemporalJoin implements JoinAlgorithm
         }
         final long hash = predicate.keyHash(keyLength);
         final long existing = state.index.find(hash);
-        neighbours(existing, predicate.key, keyLength, ts);
+        versions.neighbours(existing, predicate.key, keyLength, ts);
+        final long same = versions.same();
+        final long previous = versions.previous();
+        final long next = versions.next();
         // At or below the watermark the key keeps one change there (its newest, a tombstone too); every left
         // row still to come has a ts above the watermark.
         final boolean atWatermark = watermark != Long.MIN_VALUE && ts <= watermark;
@@ -259,118 +259,25 @@ final class TemporalJoin implements JoinAlgorithm
         {
             // Two changes of one key at one ts: the later one is the version (Flink keeps one row per ts too).
             free(same);
-            same = 0;
         }
         // A change (a tombstone too) stays until the watermark reaches the next change of its key.
         if (next != 0)
         {
             versionTimers.schedule(record, saturatedSubtract(RowDescriptor.ts(next), 1));
         }
-        if (atWatermark)
-        {
-            dropSuperseded();
-        }
-        else if (previous != 0)
-        {
-            // The change before now ends at ts.
-            versionTimers.schedule(previous, saturatedSubtract(ts, 1));
-        }
-    }
-
-    /** Frees {@link #previous}, which the version at the watermark has just superseded. */
-    private void dropSuperseded()
-    {
-        if (same != 0)
-        {
-            free(same);
-            same = 0;
-        }
         if (previous != 0)
         {
-            free(previous);
-            previous = 0;
-        }
-    }
-
-    /**
-     * Finds the versions of a key (those with these key bytes: a bucket may hold several keys whose hashes
-     * collide) at {@code ts} ({@link #same}), the latest before it ({@link #previous}) and the earliest after
-     * it ({@link #next}).
-     */
-    private void neighbours(final long bucket, final DirectBuffer key, final int keyLength, final long ts)
-    {
-        same = 0;
-        previous = 0;
-        next = 0;
-        if (bucket == 0)
-        {
-            return;
-        }
-        long previousTs = 0;
-        long nextTs = 0;
-        final long rows = state.store.rows(bucket, Side.RIGHT);
-        final int slots = RowGroup.slots(rows);
-        for (int i = 0; i < slots; i++)
-        {
-            final long r = state.store.record(rows, i);
-            if (r == 0 || !state.store.keyEquals(r, key, 0, keyLength))
+            if (atWatermark)
             {
-                continue;
+                // The version at the watermark has just superseded it.
+                free(previous);
             }
-            final long rts = RowDescriptor.ts(r);
-            if (rts == ts)
+            else
             {
-                same = r;
-            }
-            else if (rts < ts)
-            {
-                if (previous == 0 || rts > previousTs)
-                {
-                    previous = r;
-                    previousTs = rts;
-                }
-            }
-            else if (next == 0 || rts < nextTs)
-            {
-                next = r;
-                nextTs = rts;
+                // The change before now ends at ts.
+                versionTimers.schedule(previous, saturatedSubtract(ts, 1));
             }
         }
-    }
-
-    /** @return the version of the key valid at {@code ts}: the one with the greatest ts at or below it, or 0. */
-    private long versionAt(final long bucket, final DirectBuffer key, final int keyLength, final long ts)
-    {
-        if (bucket == 0)
-        {
-            return 0;
-        }
-        long best = 0;
-        long bestTs = 0;
-        final long rows = state.store.rows(bucket, Side.RIGHT);
-        final int slots = RowGroup.slots(rows);
-        for (int i = 0; i < slots; i++)
-        {
-            final long r = state.store.record(rows, i);
-            if (r == 0)
-            {
-                continue;
-            }
-            final long rts = RowDescriptor.ts(r);
-            if (rts <= ts && (best == 0 || rts > bestTs))
-            {
-                if (state.store.keyEquals(r, key, 0, keyLength))
-                {
-                    best = r;
-                    bestTs = rts;
-                }
-                else
-                {
-                    counters.hashCollisions++;
-                }
-            }
-        }
-        return best;
     }
 
     /** Emits a left row with the version it joins: the pair when it matches, else the padded row for a left join. */
@@ -399,7 +306,7 @@ final class TemporalJoin implements JoinAlgorithm
         final int keyLength = RowDescriptor.keyLength(record);
         storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
         RowStore.wrap(record, storedLeftBuffer, storedLeft);
-        emitFor(storedLeft, ts, versionAt(bucket, storedKey, keyLength, ts), fireStep);
+        emitFor(storedLeft, ts, versions.versionAt(bucket, storedKey, keyLength, ts), fireStep);
         state.retire(record);
     }
 

@@ -225,7 +225,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     break;
                 case RingSlot.INPUT_ROW:
                     row.wrap(slot.row, 0, slot.rowLength);
-                    operator.onInputRow(slot.side, ChangeKind.fromOrdinal(slot.kind), row, slot.timestamp, slot.step);
+                    operator.onInputRow(slot.side, ChangeKind.fromOrdinal(slot.kind), row, slot.timestamp, slot.step, slot.keyHash);
                     break;
                 case RingSlot.INPUT_WATERMARK:
                     operator.onInputWatermark(slot.side, slot.timestamp, slot.step);

@@ -121,7 +121,7 @@ class MultiJoinStateTest
     }
 
     /** Feeds one random scenario to each join, the same events in the same order. */
-    static void feed(final Random random, final int inputs, final MultiJoin... joins)
+    static void feed(final Random random, final int inputs, final JoinOperator... joins)
     {
         final List<List<RowView>> live = new ArrayList<>();
         for (int i = 0; i < inputs; i++)
@@ -136,7 +136,7 @@ class MultiJoinStateTest
             {
                 final long watermark = ts - random.nextInt(10);
                 final int input = random.nextInt(inputs + 1);
-                for (final MultiJoin join : joins)
+                for (final JoinOperator join : joins)
                 {
                     if (input == inputs)
                     {
@@ -172,7 +172,7 @@ class MultiJoinStateTest
                 kind = random.nextInt(4) == 0 ? ChangeKind.UPDATE_AFTER : ChangeKind.INSERT;
             }
             final long eventTs = Math.max(0, ts - random.nextInt(6));
-            for (final MultiJoin join : joins)
+            for (final JoinOperator join : joins)
             {
                 join.onInputRow(input, kind, row, eventTs, step);
             }
