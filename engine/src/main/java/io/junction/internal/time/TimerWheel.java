@@ -72,6 +72,8 @@ public final class TimerWheel
     private int scanSlot = -1;
     /** The limit (watermark - 1) the walk of every slot under way expires below. */
     private long scanLimit;
+    /** Entries whose deadline an expiry walk has read, in all (tests: what a walk costs). */
+    private long examined;
 
     /**
      * @param tickShift      log2 of the ms one slot covers, in [0, 40].
@@ -461,6 +463,25 @@ public final class TimerWheel
         in.position(at + TimerWheelImage.length(count));
     }
 
+    /** @return entries whose deadline the expiry walks have read so far (tests). */
+    long examined()
+    {
+        return examined;
+    }
+
+    /** @return whether a slot's list is in deadline order (tests). */
+    boolean sorted(final int slot)
+    {
+        return !unsorted[slot];
+    }
+
+    /** @return an entry's deadline, counted as examined. */
+    private long examine(final long entry)
+    {
+        examined++;
+        return UnsafeApi.getLong(entry + deadlineOffset);
+    }
+
     /** @return entries scheduled and not yet expired or cancelled. */
     public long pending()
     {
@@ -480,7 +501,7 @@ public final class TimerWheel
         if (!unsorted[slot])
         {
             long entry = heads[slot];
-            while (entry != 0 && UnsafeApi.getLong(entry + deadlineOffset) <= limit)
+            while (entry != 0 && examine(entry) <= limit)
             {
                 if (expired == max)
                 {
@@ -511,7 +532,7 @@ public final class TimerWheel
         while (entry != 0)
         {
             final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
-            if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
+            if (examine(entry) <= limit)
             {
                 if (expired == max)
                 {

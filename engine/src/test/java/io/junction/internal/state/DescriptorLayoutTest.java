@@ -7,6 +7,7 @@ import io.junction.internal.durable.ClosedRecord;
 import io.junction.internal.durable.ConfirmedRecord;
 import io.junction.internal.durable.EngineRecord;
 import io.junction.internal.durable.SeedRecord;
+import io.junction.internal.time.TimerWheelImage;
 
 /** The descriptors' offsets, derived field by field from sizes, land where their diagrams and the code need them. */
 class DescriptorLayoutTest
@@ -155,5 +156,21 @@ class DescriptorLayoutTest
         assertEquals(12, CoGroupStageDescriptor.rightRecord(stage, 1));
         assertEquals(CoGroupStageDescriptor.NO_ROW, CoGroupStageDescriptor.rowOffset(stage, 1));
         assertEquals(0, CoGroupStageDescriptor.leftRecord(stage, 0));
+    }
+
+    @Test
+    void timerWheelImageIsTheDocumentedLayout()
+    {
+        assertEquals(2, TimerWheelImage.VERSION);
+        assertEquals(0, TimerWheelImage.VERSION_OFFSET);
+        assertEquals(4, TimerWheelImage.STARTED_OFFSET);
+        assertEquals(5, TimerWheelImage.CURRENT_TICK_OFFSET);
+        assertEquals(13, TimerWheelImage.PENDING_OFFSET);
+        assertEquals(21, TimerWheelImage.SLOT_COUNT_OFFSET);
+        assertEquals(25, TimerWheelImage.HEADS_OFFSET);
+        assertEquals(25 + 8 * 4096, TimerWheelImage.tailsOffset(4096));
+        assertEquals(25 + 16 * 4096, TimerWheelImage.unsortedOffset(4096));
+        assertEquals(25 + 17 * 4096, TimerWheelImage.length(4096));
+        assertEquals(25 + 17, TimerWheelImage.length(1));
     }
 }
