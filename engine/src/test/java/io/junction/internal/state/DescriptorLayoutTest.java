@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.time.TimerWheelImage;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +8,6 @@ import io.junction.internal.durable.ClosedRecord;
 import io.junction.internal.durable.ConfirmedRecord;
 import io.junction.internal.durable.EngineRecord;
 import io.junction.internal.durable.SeedRecord;
-import io.junction.internal.time.TimerWheelImage;
 
 /** The descriptors' offsets, derived field by field from sizes, land where their diagrams and the code need them. */
 class DescriptorLayoutTest
