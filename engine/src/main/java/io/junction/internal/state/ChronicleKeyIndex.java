@@ -179,12 +179,6 @@ public final class ChronicleKeyIndex implements KeyIndex
         return Files.size(file.toPath());
     }
 
-    /** @return the map, for a durable owner that forces its file. */
-    public ChronicleMap<LongValue, LongValue> map()
-    {
-        return map;
-    }
-
     @Override
     public long maxOffHeapBytes()
     {
