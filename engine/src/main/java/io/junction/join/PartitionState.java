@@ -170,6 +170,19 @@ final class PartitionState implements AutoCloseable
     }
 
     /**
+     * As the eight-argument constructor with the timed sides, records of both sides or of neither carrying timer links.
+     *
+     * @param timedRows whether stored rows of both sides may be linked into a timer wheel.
+     */
+    PartitionState(
+        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
+        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
+    {
+        this(config, spec, operator, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker,
+            otherOffHeapBytes);
+    }
+
+    /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
      * (created, or reopened as the last {@link #persist} left them).
      *
