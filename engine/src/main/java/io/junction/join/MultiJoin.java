@@ -8,6 +8,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.MultiBucketDescriptor;
+import io.junction.internal.state.RowStore;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 
@@ -96,7 +97,7 @@ public final class MultiJoin implements JoinOperator
             throw new IllegalArgumentException("this operator runs MULTI joins, not: " + spec);
         }
         final int inputs = spec.multi().inputs();
-        this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, false,
+        this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, RowStore.TIMED_NONE,
             OperatorDriver.Shape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
     }

@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
@@ -181,7 +182,7 @@ final class OperatorDriver implements JoinOperator
      * @param deadLetters receives the rows that cannot be processed.
      * @param errors      receives a user predicate's exception; null to only count it.
      * @param layout      the kind's name in the durable layout ({@code "interval"}, {@code "temporal"}, ...): a state of another is refused.
-     * @param timedRows   whether stored records carry timer links ({@link PartitionState}).
+     * @param timedRows   whether stored records of both sides carry timer links ({@link PartitionState}).
      * @param factory     builds the kind's algorithm over the driver's parts.
      * @throws DurableStateException when the state directory holds state the operator must not reopen.
      */
@@ -189,7 +190,7 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
-        this(spec, config, results, deadLetters, errors, layout, timedRows, Shape.TWO_SIDED, factory);
+        this(spec, config, results, deadLetters, errors, layout, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, Shape.TWO_SIDED, factory);
     }
 
     /**
@@ -203,14 +204,15 @@ final class OperatorDriver implements JoinOperator
      * @param deadLetters receives the rows that cannot be processed.
      * @param errors      receives a user predicate's exception; null to only count it.
      * @param layout      the kind's name in the durable layout: a state of another is refused.
-     * @param timedRows   whether stored records carry timer links ({@link PartitionState}).
+     * @param timedSides  {@link RowStore#TIMED_LEFT} and {@link RowStore#TIMED_RIGHT}: the sides whose stored rows may be
+     *                    linked into a timer wheel, whose records alone carry timer links ({@link PartitionState}).
      * @param shape       the kind's shape.
      * @param factory     builds the kind's algorithm over the driver's parts.
      * @throws DurableStateException when the state directory holds state the operator must not reopen.
      */
     OperatorDriver(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final ErrorHandler errors, final String layout, final boolean timedRows, final Shape shape,
+        final ErrorHandler errors, final String layout, final int timedSides, final Shape shape,
         final JoinAlgorithm.Factory factory)
     {
         this.endMovesWatermarks = shape.endMovesWatermarks;
@@ -221,7 +223,7 @@ final class OperatorDriver implements JoinOperator
             : null;
         final Emitter emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
         this.inputs = shape.inputs > 0 ? new InputWatermarks(shape.inputs) : null;
-        this.state = new PartitionState(config, spec, layout, shape.bucketLength, timedRows, counters,
+        this.state = new PartitionState(config, spec, layout, shape.bucketLength, timedSides, counters,
             this::makeRoom, shape.otherOffHeapBytes);
         this.suppliedHashes = config.hasFixedHashSeed() && config.hashSeed() == state.config.hashSeed();
         try

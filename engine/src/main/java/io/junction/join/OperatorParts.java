@@ -197,7 +197,7 @@ final class OperatorParts
     }
 
     /**
-     * Takes {@code n} records for a row stored in several places ({@link PartitionState#reserve(int, int, RowView, long[])}),
+     * Takes {@code n} records for a row stored in several places ({@link PartitionState#reserve(int, Side, int, RowView, long[])}),
      * all or none; none is dead-lettered {@code STATE_FULL} here.
      *
      * @param n         the records.
@@ -214,7 +214,7 @@ final class OperatorParts
         final int n, final int keyLength, final Side side, final ChangeKind kind, final RowView row, final long ts,
         final long step, final long[] into)
     {
-        if (state.reserve(n, keyLength, row, into))
+        if (state.reserve(n, side, keyLength, row, into))
         {
             return true;
         }

@@ -172,7 +172,7 @@ final class PartitionState implements AutoCloseable
         final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
         final RoomMaker roomMaker)
     {
-        this(config, null, null, bucketLength, timedRows, counters, roomMaker, 0);
+        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, 0);
     }
 
     /**
@@ -185,7 +185,20 @@ final class PartitionState implements AutoCloseable
         final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
         final RoomMaker roomMaker, final long otherOffHeapBytes)
     {
-        this(config, null, null, bucketLength, timedRows, counters, roomMaker, otherOffHeapBytes);
+        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, otherOffHeapBytes);
+    }
+
+    /**
+     * As the eight-argument constructor with the timed sides, records of both sides or of neither carrying timer links.
+     *
+     * @param timedRows whether stored rows of both sides may be linked into a timer wheel.
+     */
+    PartitionState(
+        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
+        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
+    {
+        this(config, spec, operator, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker,
+            otherOffHeapBytes);
     }
 
     /**
@@ -194,12 +207,14 @@ final class PartitionState implements AutoCloseable
      *
      * @param spec              the join, for its fingerprint (durable mode; may be null in memory).
      * @param operator          the operator's name, part of the durable layout.
+     * @param timedSides        {@link RowStore#TIMED_LEFT} and {@link RowStore#TIMED_RIGHT}: the sides whose rows may be
+     *                          linked into a timer wheel, whose records alone carry timer links (part of the durable layout).
      * @param otherOffHeapBytes as the six-argument constructor.
      * @throws DurableStateException when the state directory holds state this must not reopen.
      */
     PartitionState(
         final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
+        final int timedSides, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
     {
         this.counters = counters;
         this.roomMaker = roomMaker;
@@ -214,7 +229,7 @@ final class PartitionState implements AutoCloseable
                 throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
                     "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by the operators built on the durable constructor");
             }
-            final Durable opened = openDurable(config, spec, operator, bucketLength, timedRows, otherOffHeapBytes);
+            final Durable opened = openDurable(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes);
             this.durable = opened.directory;
             this.config = config.withHashSeed(durable.hashSeed);
             this.arenaFile = opened.arenaFile;
@@ -268,7 +283,7 @@ final class PartitionState implements AutoCloseable
         RowStore rows = null;
         try
         {
-            rows = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedRows);
+            rows = new RowStore(config.chunkSize(), Math.min(config.preallocate(), rowBytes), rowBytes, timedSides);
             this.unmatchableBucket = UnsafeApi.allocateMemory(bucketLength);
         }
         catch (final RuntimeException | Error e)
@@ -317,7 +332,7 @@ final class PartitionState implements AutoCloseable
     /** Validates the directory, then creates or maps its files; on failure releases what it took. */
     private static Durable openDurable(
         final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final boolean timedRows, final long otherOffHeapBytes)
+        final int timedSides, final long otherOffHeapBytes)
     {
         final long keys = indexCapacity(config);
         final boolean hash = config.indexKind() != IndexKind.CHRONICLE;
@@ -329,7 +344,7 @@ final class PartitionState implements AutoCloseable
             throw noRoom(config, keys, tableBytes, otherOffHeapBytes);
         }
         final long layout = DurableState.hash("partition-state/" + DurableState.FORMAT_VERSION + '|' + operator + '|' +
-            bucketLength + '|' + timedRows + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
+            bucketLength + '|' + timedLayout(timedSides) + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
             config.tickShift() + '|' + config.wheelSlots() + '|' + arenaLimit + '|' + config.maxLiveRows() + '|' +
             RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION);
         final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
@@ -382,7 +397,7 @@ final class PartitionState implements AutoCloseable
                 opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
                 restrictToOwner(mapPath);
             }
-            opened.store = new RowStore(arena, timedRows);
+            opened.store = new RowStore(arena, timedSides);
             opened.store.liveRows(liveLeft, liveRight);
             if (reopen)
             {
@@ -414,6 +429,26 @@ final class PartitionState implements AutoCloseable
         {
             release(opened);
             throw e;
+        }
+    }
+
+    /**
+     * The timed sides' part of the durable layout: records of a side without timer links are 24 bytes
+     * shorter, so a state written with other timed sides is refused. Both and neither keep the words of the
+     * layout before timer links were per side ({@code true}, {@code false}): those records are unchanged.
+     */
+    static String timedLayout(final int timedSides)
+    {
+        switch (timedSides)
+        {
+            case RowStore.TIMED_BOTH:
+                return "true";
+            case RowStore.TIMED_NONE:
+                return "false";
+            case RowStore.TIMED_LEFT:
+                return "timed-left";
+            default:
+                return "timed-right";
         }
     }
 
@@ -898,16 +933,19 @@ final class PartitionState implements AutoCloseable
      * Takes the memory of one record for the row before the row has any effect, so that a row that
      * does not fit is rejected whole (making room first, as the policy allows).
      *
+     * @param side      the side it will be stored on (its records' timer links are the side's).
+     * @param keyLength bytes of the key.
+     * @param row       the row.
      * @return an unlinked record for {@link RowStore#append(long, long, Side, org.agrona.DirectBuffer, int, int, RowView, long)},
      *         or 0 when the state is at a limit.
      */
-    long reserve(final int keyLength, final RowView row)
+    long reserve(final Side side, final int keyLength, final RowView row)
     {
         while (true)
         {
             if (store.liveRows() < maxLiveRows)
             {
-                final long record = store.allocate(keyLength, row.length());
+                final long record = store.allocate(side, keyLength, row.length());
                 if (record != 0)
                 {
                     return record;
@@ -962,7 +1000,7 @@ final class PartitionState implements AutoCloseable
         final RowView row, final long ts)
     {
         final long roomsBefore = roomsMade;
-        final long reserved = reserve(keyLength, row);
+        final long reserved = reserve(side, keyLength, row);
         if (reserved == 0)
         {
             return REFUSED;
@@ -999,7 +1037,7 @@ final class PartitionState implements AutoCloseable
         }
         if (into == KeyIndex.FULL)
         {
-            store.release(reserved, keyLength, row.length());
+            store.release(reserved, side, keyLength, row.length());
             return REFUSED;
         }
         if (!reserveSlot(into, side, reserved, keyLength, row))
@@ -1010,7 +1048,7 @@ final class PartitionState implements AutoCloseable
         final UniqueKeyIndex uniqueKey = uniqueKeys[side.ordinal()];
         if (uniqueKey != null && !uniqueKey.ensureRoom())
         {
-            store.release(reserved, keyLength, row.length());
+            store.release(reserved, side, keyLength, row.length());
             releaseIfEmpty(into);
             return REFUSED;
         }
@@ -1040,12 +1078,13 @@ final class PartitionState implements AutoCloseable
      * windows) before the row has any effect: all of them, within the live-row limit, or none.
      *
      * @param n         the records.
+     * @param side      the row's side.
      * @param keyLength the key length of each.
      * @param row       the row.
      * @param into      receives the records, {@code into[0, n)}.
      * @return false, holding none, when they do not fit.
      */
-    boolean reserve(final int n, final int keyLength, final RowView row, final long[] into)
+    boolean reserve(final int n, final Side side, final int keyLength, final RowView row, final long[] into)
     {
         if (!hasRoomFor(n))
         {
@@ -1053,10 +1092,10 @@ final class PartitionState implements AutoCloseable
         }
         for (int i = 0; i < n; i++)
         {
-            final long record = store.allocate(keyLength, row.length());
+            final long record = store.allocate(side, keyLength, row.length());
             if (record == 0)
             {
-                release(into, 0, i, keyLength, row);
+                release(into, 0, i, side, keyLength, row);
                 return false;
             }
             into[i] = record;
@@ -1065,19 +1104,20 @@ final class PartitionState implements AutoCloseable
     }
 
     /**
-     * Frees records taken by {@link #reserve(int, int, RowView, long[])} and not admitted.
+     * Frees records taken by {@link #reserve(int, Side, int, RowView, long[])} (with the same side) and not admitted.
      *
      * @param records   the records.
      * @param from      the first to free.
      * @param to        past the last.
+     * @param side      their row's side.
      * @param keyLength their key length.
      * @param row       their row.
      */
-    void release(final long[] records, final int from, final int to, final int keyLength, final RowView row)
+    void release(final long[] records, final int from, final int to, final Side side, final int keyLength, final RowView row)
     {
         for (int i = from; i < to; i++)
         {
-            store.release(records[i], keyLength, row.length());
+            store.release(records[i], side, keyLength, row.length());
         }
     }
 
@@ -1099,7 +1139,7 @@ final class PartitionState implements AutoCloseable
         {
             return true;
         }
-        store.release(record, keyLength, row.length());
+        store.release(record, side, keyLength, row.length());
         return false;
     }
 

@@ -10,6 +10,7 @@ import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.RowStore;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.ErrorHandler;
 
@@ -119,9 +120,7 @@ final class RegularJoin implements JoinAlgorithm
             throw new IllegalArgumentException("this operator runs REGULAR joins, not: " + spec);
         }
         final ExpiryHandler expiry = results instanceof ExpiryHandler ? (ExpiryHandler)results : null;
-        final boolean timed = spec.stateTtl(Side.LEFT) > 0 || spec.stateTtl(Side.RIGHT) > 0 ||
-            padDelay(spec, Side.LEFT) >= 0 || padDelay(spec, Side.RIGHT) >= 0;
-        return new OperatorDriver(spec, config, results, deadLetters, errors, LAYOUT, timed,
+        return new OperatorDriver(spec, config, results, deadLetters, errors, LAYOUT, timedSides(spec),
             OperatorDriver.Shape.TWO_SIDED.otherOffHeapBytes(uniqueKeyIndexBytes(spec, config)).endKeepsWatermarks(), parts -> new RegularJoin(parts, expiry));
     }
 
@@ -255,6 +254,26 @@ final class RegularJoin implements JoinAlgorithm
     UniqueKeyShape uniqueKeyShape(final Side side)
     {
         return (side == Side.LEFT ? left : right).shape();
+    }
+
+    /**
+     * The sides whose rows {@link RegularRowTimers} may link into the timer wheel, whose records alone carry
+     * timer links: a side with a state TTL, and a padded side with a padded-row delay ({@link #padDelay}, SPEC
+     * 2.7). A left join with {@code paddedDelay} and no TTL times only its left rows: its right records are
+     * 24 bytes shorter.
+     *
+     * @param spec a regular join.
+     * @return {@link RowStore#TIMED_LEFT} and {@link RowStore#TIMED_RIGHT}.
+     */
+    static int timedSides(final JoinSpec spec)
+    {
+        return (timed(spec, Side.LEFT) ? RowStore.TIMED_LEFT : RowStore.TIMED_NONE) |
+            (timed(spec, Side.RIGHT) ? RowStore.TIMED_RIGHT : RowStore.TIMED_NONE);
+    }
+
+    private static boolean timed(final JoinSpec spec, final Side side)
+    {
+        return spec.stateTtl(side) > 0 || padDelay(spec, side) >= 0;
     }
 
     /**

@@ -263,7 +263,7 @@ final class RegularRowTimers
         {
             return false;
         }
-        final long copy = state.store.allocate(0, rowLength);
+        final long copy = state.store.allocate(side, 0, rowLength);
         if (copy == 0)
         {
             return false;
@@ -272,7 +272,7 @@ final class RegularRowTimers
         RowStore.wrap(record, timedRowBuffer, timedRow);
         if (state.store.append(copy, state.unmatchableBucket, side, predicate.key, 0, 0, timedRow, ts) == 0)
         {
-            state.store.release(copy, 0, rowLength);
+            state.store.release(copy, side, 0, rowLength);
             return false;
         }
         schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay),

@@ -181,7 +181,7 @@ final class TimeWindowJoin implements WindowAlgorithm
             if (record == PartitionState.REFUSED)
             {
                 // All or nothing: a row that does not fit in every one of its windows is in none.
-                rollBack(j, windows, lone, recordKeyLength, row);
+                rollBack(j, windows, side, lone, recordKeyLength, row);
                 return;
             }
             if (lone)
@@ -208,7 +208,7 @@ final class TimeWindowJoin implements WindowAlgorithm
      * records of the windows before it (a keyed row's buckets left empty go off the wheel and out of the index)
      * and frees the records taken for the windows after it.
      */
-    private void rollBack(final int refused, final int n, final boolean lone, final int keyLength, final RowView row)
+    private void rollBack(final int refused, final int n, final Side side, final boolean lone, final int keyLength, final RowView row)
     {
         for (int i = 0; i < refused; i++)
         {
@@ -227,7 +227,7 @@ final class TimeWindowJoin implements WindowAlgorithm
             }
             state.retire(record);
         }
-        state.release(admitted, refused + 1, n, keyLength, row);
+        state.release(admitted, refused + 1, n, side, keyLength, row);
     }
 
     @Override

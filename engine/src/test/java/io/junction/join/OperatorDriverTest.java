@@ -11,6 +11,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowFilter;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.RowStore;
 import org.agrona.ErrorHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,7 +122,7 @@ class OperatorDriverTest
     {
         final RecordingAlgorithm algorithm = new RecordingAlgorithm();
         try (OperatorDriver driver = new OperatorDriver(SPEC, OperatorTestHarness.SMALL_STATE, NO_RESULTS,
-            DeadLetterHandler.NONE, null, "driver-test", false, OperatorDriver.Shape.TWO_SIDED.endKeepsWatermarks(), parts -> algorithm))
+            DeadLetterHandler.NONE, null, "driver-test", RowStore.TIMED_NONE, OperatorDriver.Shape.TWO_SIDED.endKeepsWatermarks(), parts -> algorithm))
         {
             driver.onWatermark(20, 0);
             driver.onEndOfInput(1);

@@ -34,7 +34,7 @@ class PartitionStateTest
     private static long store(final PartitionState state, final UnsafeBuffer key, final long k, final Side side, final RowView row)
     {
         key.putLong(0, k);
-        final long record = state.reserve(8, row);
+        final long record = state.reserve(side, 8, row);
         if (record == 0)
         {
             return 0;
@@ -57,7 +57,7 @@ class PartitionStateTest
             assertNotEquals(0, store(state, key, 2, Side.RIGHT, row));
             assertEquals(0, asked[0], "no room is made below the limit");
             assertFalse(state.hasRoomFor(1));
-            assertEquals(0, state.reserve(8, row));
+            assertEquals(0, state.reserve(Side.LEFT, 8, row));
             assertEquals(1, asked[0], "asked once, then rejected");
             assertEquals(2, state.store.liveRows());
         }
@@ -135,14 +135,14 @@ class PartitionStateTest
     {
         try (PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
         {
-            final long record = state.reserve(0, row);
+            final long record = state.reserve(Side.LEFT, 0, row);
             assertTrue(state.reserveSlot(state.unmatchableBucket, Side.LEFT, record, 0, row));
             state.store.append(record, state.unmatchableBucket, Side.LEFT, key, 0, 0, row, 1);
             state.expire(record);
             assertEquals(1, counters.expiredRows);
             assertTrue(BucketDescriptor.isEmpty(state.unmatchableBucket));
             // Still usable: it was not handed to the index.
-            final long again = state.reserve(0, row);
+            final long again = state.reserve(Side.RIGHT, 0, row);
             assertTrue(state.reserveSlot(state.unmatchableBucket, Side.RIGHT, again, 0, row));
             assertNotEquals(0, state.store.append(again, state.unmatchableBucket, Side.RIGHT, key, 0, 0, row, 2));
             assertEquals(1, state.store.liveRows(Side.RIGHT));

@@ -15,8 +15,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * load waiting on the last, instead of chasing a chain; removal is O(1) through the slot index each
  * record keeps; a record's memory is reused by the next record of its size class.
  *
- * <p>Records of a store built for timed rows carry timer links ({@link RowDescriptor#FLAG_TIMED});
- * the others are 24 bytes shorter.
+ * <p>Timer links are per side: the records of a side whose rows may be timed ({@link #TIMED_LEFT},
+ * {@link #TIMED_RIGHT}: a side with a state TTL, the padded side of a padded-row delay, every side of the
+ * kinds that expire rows) carry them ({@link RowDescriptor#FLAG_TIMED}); the other side's are 24 bytes
+ * shorter (SPEC 2.7: a regular left join with {@code paddedDelay} times only its left rows).
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -26,12 +28,23 @@ public final class RowStore implements AutoCloseable
     static final int FIRST_CAPACITY = 4;
     /** The most slots of one group: its array stays below 2 GiB. */
     static final int MAX_CAPACITY = 1 << 27;
+    /** No record has timer links ({@link #timedSides()}). */
+    public static final int TIMED_NONE = 0;
+    /** Bit of a store's timed sides ({@link #timedSides()}): left records have timer links. */
+    public static final int TIMED_LEFT = 1;
+    /** Bit of a store's timed sides: right records have timer links. */
+    public static final int TIMED_RIGHT = 2;
+    /** Both sides' records have timer links. */
+    public static final int TIMED_BOTH = TIMED_LEFT | TIMED_RIGHT;
 
     private final NativeArena arena;
     /** The arena's base: stored references are relative to it ({@link Refs}). */
     private final long base;
-    private final boolean timed;
-    private final int headerLength;
+    /** {@link #TIMED_LEFT} and {@link #TIMED_RIGHT}: whose records have timer links. */
+    private final int timedSides;
+    /** Bytes before the key of a left and of a right record ({@link RowDescriptor#headerLength}). */
+    private final int leftHeaderLength;
+    private final int rightHeaderLength;
     private final UnsafeBuffer keyBuffer = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer rowBuffer = new UnsafeBuffer(0, 0);
     private long liveLeft;
@@ -61,25 +74,41 @@ public final class RowStore implements AutoCloseable
      * @param chunkSize   bytes per arena chunk.
      * @param preallocate bytes of arena to take and touch up front ({@link NativeArena}).
      * @param limit       the most bytes the arena takes from the OS.
-     * @param timed       whether records carry timer links, for kinds that expire rows.
+     * @param timed       whether records of both sides carry timer links, for kinds that expire rows.
      */
     public RowStore(final int chunkSize, final long preallocate, final long limit, final boolean timed)
     {
-        this(new NativeArena(chunkSize, preallocate, limit), timed);
+        this(new NativeArena(chunkSize, preallocate, limit), timed ? TIMED_BOTH : TIMED_NONE);
+    }
+
+    /**
+     * @param chunkSize   bytes per arena chunk.
+     * @param preallocate bytes of arena to take and touch up front ({@link NativeArena}).
+     * @param limit       the most bytes the arena takes from the OS.
+     * @param timedSides  {@link #TIMED_LEFT} and {@link #TIMED_RIGHT}: the sides whose records carry timer links.
+     */
+    public RowStore(final int chunkSize, final long preallocate, final long limit, final int timedSides)
+    {
+        this(new NativeArena(chunkSize, preallocate, limit), timedSides);
     }
 
     /**
      * A store over an arena of its owner's (a durable arena in a mapped file), which {@link #close()} closes.
      *
-     * @param arena the arena.
-     * @param timed whether records carry timer links, for kinds that expire rows.
+     * @param arena      the arena.
+     * @param timedSides {@link #TIMED_LEFT} and {@link #TIMED_RIGHT}: the sides whose records carry timer links.
      */
-    public RowStore(final NativeArena arena, final boolean timed)
+    public RowStore(final NativeArena arena, final int timedSides)
     {
+        if ((timedSides & ~TIMED_BOTH) != 0)
+        {
+            throw new IllegalArgumentException("timed sides are TIMED_LEFT and TIMED_RIGHT bits, not: " + timedSides);
+        }
         this.arena = arena;
         this.base = arena.base();
-        this.timed = timed;
-        this.headerLength = RowDescriptor.headerLength(timed);
+        this.timedSides = timedSides;
+        this.leftHeaderLength = RowDescriptor.headerLength((timedSides & TIMED_LEFT) != 0);
+        this.rightHeaderLength = RowDescriptor.headerLength((timedSides & TIMED_RIGHT) != 0);
     }
 
     /** @return the address stored references are relative to ({@link Refs}): 0 in memory. */
@@ -130,10 +159,25 @@ public final class RowStore implements AutoCloseable
         liveRight = right;
     }
 
-    /** @return whether records carry timer links. */
-    public boolean timed()
+    /** @return {@link #TIMED_LEFT} and {@link #TIMED_RIGHT}: the sides whose records carry timer links. */
+    public int timedSides()
     {
-        return timed;
+        return timedSides;
+    }
+
+    /**
+     * @param side a side.
+     * @return whether its records carry timer links.
+     */
+    public boolean timed(final Side side)
+    {
+        return (timedSides & (side == Side.LEFT ? TIMED_LEFT : TIMED_RIGHT)) != 0;
+    }
+
+    /** @return the bytes before the key of a record of {@code side}. */
+    private int headerLength(final Side side)
+    {
+        return side == Side.LEFT ? leftHeaderLength : rightHeaderLength;
     }
 
     /**
@@ -145,7 +189,7 @@ public final class RowStore implements AutoCloseable
         final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
         final RowView row, final long ts)
     {
-        final long record = allocate(keyLength, row.length());
+        final long record = allocate(side, keyLength, row.length());
         if (record == 0)
         {
             return 0;
@@ -153,7 +197,7 @@ public final class RowStore implements AutoCloseable
         final long stored = append(record, bucket, side, key, keyOffset, keyLength, row, ts);
         if (stored == 0)
         {
-            release(record, keyLength, row.length());
+            release(record, side, keyLength, row.length());
         }
         return stored;
     }
@@ -162,18 +206,21 @@ public final class RowStore implements AutoCloseable
      * Takes the memory of a record without storing anything, so that a row's every allocation can
      * succeed before any of its effects (output, links) happen.
      *
-     * @return the record, for {@link #append(long, long, Side, DirectBuffer, int, int, RowView, long)} or
-     *         {@link #release}, or 0 when the arena has no memory for it.
+     * @param side      the side the record will be appended to: its timer links are the side's.
+     * @param keyLength bytes of the key.
+     * @param rowLength bytes of the row.
+     * @return the record, for {@link #append(long, long, Side, DirectBuffer, int, int, RowView, long)} (to
+     *         {@code side}) or {@link #release}, or 0 when the arena has no memory for it.
      */
-    public long allocate(final int keyLength, final int rowLength)
+    public long allocate(final Side side, final int keyLength, final int rowLength)
     {
-        return arena.allocate(headerLength + keyLength + rowLength);
+        return arena.allocate(headerLength(side) + keyLength + rowLength);
     }
 
-    /** Returns a record from {@link #allocate} that was never appended. */
-    public void release(final long record, final int keyLength, final int rowLength)
+    /** Returns a record from {@link #allocate} (with the same side and lengths) that was never appended. */
+    public void release(final long record, final Side side, final int keyLength, final int rowLength)
     {
-        arena.free(record, headerLength + keyLength + rowLength);
+        arena.free(record, headerLength(side) + keyLength + rowLength);
     }
 
     /**
@@ -234,7 +281,7 @@ public final class RowStore implements AutoCloseable
     }
 
     /**
-     * Stores a row into a record from {@link #allocate} (with the same key and row lengths) at the
+     * Stores a row into a record from {@link #allocate} (with the same side, key and row lengths) at the
      * end of its bucket's group for {@code side}.
      *
      * @return the record's address, or 0 (the record left unlinked, for {@link #release}) when the group
@@ -254,6 +301,8 @@ public final class RowStore implements AutoCloseable
         UnsafeApi.putInt(record + RowDescriptor.COUNT_OFFSET, 0);
         UnsafeApi.putShort(record + RowDescriptor.ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putShort(record + RowDescriptor.KEY_LENGTH_OFFSET, (short)keyLength);
+        final boolean timed = timed(side);
+        final int headerLength = headerLength(side);
         UnsafeApi.putByte(record + RowDescriptor.FLAGS_OFFSET, (byte)(timed ? RowDescriptor.FLAG_TIMED : 0));
         UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side.ordinal());
         if (timed)

@@ -48,13 +48,13 @@ class RowStoreTest
     }
 
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void groupsKeepArrivalOrderUnderRandomAppendsAndRemovals(final boolean timed)
+    @ValueSource(ints = {RowStore.TIMED_NONE, RowStore.TIMED_LEFT, RowStore.TIMED_RIGHT, RowStore.TIMED_BOTH})
+    void groupsKeepArrivalOrderUnderRandomAppendsAndRemovals(final int timedSides)
     {
         final Random random = new Random(42);
         final int buckets = 5;
         final long bucketMemory = UnsafeApi.allocateMemory((long)buckets * BucketDescriptor.LENGTH);
-        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, timed))
+        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, timedSides))
         {
             final List<List<Long>> model = new ArrayList<>();
             for (int b = 0; b < buckets * 2; b++)
@@ -105,6 +105,13 @@ class RowStoreTest
                 {
                     assertEquals(b % 2, RowDescriptor.side(record));
                     assertEquals(bucketMemory + (long)(b / 2) * BucketDescriptor.LENGTH, RowDescriptor.bucket(record));
+                    // Timer links by side; the key and row behind the side's header, as stored (memory reused
+                    // across sides of other record lengths included).
+                    final boolean timed = (timedSides & (b % 2 == 0 ? RowStore.TIMED_LEFT : RowStore.TIMED_RIGHT)) != 0;
+                    assertEquals(timed, (RowDescriptor.flags(record) & RowDescriptor.FLAG_TIMED) != 0);
+                    assertEquals(record + RowDescriptor.headerLength(timed), RowDescriptor.keyAddress(record));
+                    assertEquals(b / 2, UnsafeApi.getLong(RowDescriptor.keyAddress(record)));
+                    assertEquals(RowDescriptor.ts(record), RowStore.wrap(record, new UnsafeBuffer(0, 0), new RowView()).getLong(0));
                 }
                 live += expected.size();
             }
@@ -161,13 +168,53 @@ class RowStoreTest
         try (RowStore untimed = new RowStore(1 << 16, 0, Long.MAX_VALUE, false);
             RowStore timed = new RowStore(1 << 16, 0, Long.MAX_VALUE, true))
         {
-            final long a = untimed.allocate(8, 40);
-            final long b = timed.allocate(8, 40);
+            final long a = untimed.allocate(Side.LEFT, 8, 40);
+            final long b = timed.allocate(Side.LEFT, 8, 40);
             assertEquals(RowDescriptor.recordLength(false, 8, 40), (int)untimed.usedBytes());
             assertEquals(RowDescriptor.recordLength(true, 8, 40), (int)timed.usedBytes());
             assertEquals(24, timed.usedBytes() - untimed.usedBytes());
-            untimed.release(a, 8, 40);
-            timed.release(b, 8, 40);
+            untimed.release(a, Side.LEFT, 8, 40);
+            timed.release(b, Side.LEFT, 8, 40);
+        }
+    }
+
+    @Test
+    void timerLinksArePerSide()
+    {
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        // A regular left join with paddedDelay times only its left rows: right records do without links.
+        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, RowStore.TIMED_LEFT))
+        {
+            BucketDescriptor.init(0, bucket, 3);
+            assertTrue(store.timed(Side.LEFT));
+            assertFalse(store.timed(Side.RIGHT));
+            assertEquals(RowStore.TIMED_LEFT, store.timedSides());
+            key.putLong(0, 3);
+            final long left = store.append(bucket, Side.LEFT, key, 0, 8, row(10), 10);
+            final long leftBytes = store.usedBytes();
+            final long right = store.append(bucket, Side.RIGHT, key, 0, 8, row(20), 20);
+            final int rightBytes = NativeArena.alignedSize(RowDescriptor.recordLength(false, 8, row(0).length()));
+            assertEquals(NativeArena.alignedSize(RowDescriptor.recordLength(true, 8, row(0).length())), (int)leftBytes);
+            assertEquals(rightBytes, (int)(store.usedBytes() - leftBytes));
+            assertEquals(24, leftBytes - rightBytes);
+            assertEquals(RowDescriptor.FLAG_TIMED, RowDescriptor.flags(left));
+            assertEquals(0, RowDescriptor.flags(right));
+            assertEquals(Long.MAX_VALUE, UnsafeApi.getLong(left + RowDescriptor.DEADLINE_OFFSET));
+            assertEquals(left + RowDescriptor.TIMED_HEADER_LENGTH, RowDescriptor.keyAddress(left));
+            assertEquals(right + RowDescriptor.BASE_HEADER_LENGTH, RowDescriptor.keyAddress(right));
+            assertEquals(3, UnsafeApi.getLong(RowDescriptor.keyAddress(right)));
+            assertEquals(20, RowStore.wrap(right, new UnsafeBuffer(0, 0), new RowView()).getLong(0));
+            // allocate and release size a record by its side.
+            final long spare = store.allocate(Side.RIGHT, 8, 40);
+            assertEquals(RowDescriptor.recordLength(false, 8, 40), (int)(store.usedBytes() - leftBytes - rightBytes));
+            store.release(spare, Side.RIGHT, 8, 40);
+            store.remove(left);
+            store.remove(right);
+            assertEquals(0, store.usedBytes());
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
         }
     }
 
@@ -191,12 +238,12 @@ class RowStoreTest
             final List<Long> stored = new ArrayList<>();
             boolean refused = false;
             long record;
-            while ((record = store.allocate(8, row(0).length())) != 0)
+            while ((record = store.allocate(Side.RIGHT, 8, row(0).length())) != 0)
             {
                 if (!store.reserveSlot(bucket, Side.RIGHT))
                 {
                     refused = true;
-                    store.release(record, 8, row(0).length());
+                    store.release(record, Side.RIGHT, 8, row(0).length());
                     break;
                 }
                 stored.add(store.append(record, bucket, Side.RIGHT, key, 0, 8, row(stored.size()), stored.size()));
