@@ -77,7 +77,7 @@ public final class JoinOperators
                 // Window buckets are keyed by key and window, not by the routing hash: nothing to read ahead; and
                 // window joins keep no hot-key report yet (docs/OPERATIONS.md), so their state counts no keys.
                 return new OperatorDriver(spec, config.withHotKeys(0), results, deadLetters, errors, WindowBuckets.layout(spec),
-                    RowStore.TIMED_BOTH, OperatorDriver.Shape.TWO_SIDED.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
+                    RowStore.TIMED_BOTH, DriverShape.TWO_SIDED.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
                     spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
             default:
                 throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);
@@ -85,8 +85,9 @@ public final class JoinOperators
     }
 
     /**
-     * The one place an error handler is still found rather than handed in: for the four-argument
-     * {@link #create} and the operators not on the driver yet.
+     * The one place an error handler is found rather than handed in: the public four-argument {@link #create}'s
+     * convenience for a caller whose result handler is also its error handler. The runtime and every operator
+     * take theirs handed in (the five-argument {@code create}).
      *
      * @param results a result handler.
      * @return it as an {@link ErrorHandler} when it is one, else null.

@@ -72,24 +72,6 @@ final class JoinPredicate
     }
 
     /**
-     * For the operators not on the {@link OperatorDriver} yet, which find their error handler in their result
-     * handler: as the constructor that takes the error handler.
-     *
-     * @param compiled the spec's keys, filters and condition.
-     * @param config   the key buffer's size and the hash seed.
-     * @param store    the store whose records {@link #matches} compares.
-     * @param counters the operator's counters: this counts hash collisions and user predicate failures.
-     * @param results  the operator's result handler: when it is also an {@link ErrorHandler} (the runtime's
-     *                 partition worker) a user predicate's exception is reported to it.
-     */
-    JoinPredicate(
-        final CompiledJoin compiled, final StateConfig config, final RowStore store, final JoinCounters counters,
-        final Object results)
-    {
-        this(compiled, config, store, counters, JoinOperators.errorHandlerOf(results));
-    }
-
-    /**
      * @param compiled the spec's keys, filters and condition.
      * @param config   the key buffer's size and the hash seed.
      * @param store    the store whose records {@link #matches} compares.

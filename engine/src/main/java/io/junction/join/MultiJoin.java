@@ -98,7 +98,7 @@ public final class MultiJoin implements JoinOperator
         }
         final int inputs = spec.multi().inputs();
         this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, RowStore.TIMED_NONE,
-            OperatorDriver.Shape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
+            DriverShape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
     }
 

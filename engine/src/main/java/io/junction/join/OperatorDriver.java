@@ -11,14 +11,12 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.time.WatermarkTracker;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.ErrorHandler;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -73,75 +71,6 @@ import java.util.List;
  */
 final class OperatorDriver implements JoinOperator
 {
-    /**
-     * What sets one kind's driver apart from the two-sided default, as a value built once per operator: the
-     * bucket's length, the inputs of a join of N inputs, the algorithm's own off-heap bytes, whether the end of
-     * input moves the watermarks, whether {@link #prefetch} reads buckets ahead.
-     */
-    static final class Shape
-    {
-        /** The two-sided default: standard buckets, watermarks to +infinity at the end, buckets read ahead. */
-        static final Shape TWO_SIDED = new Shape(BucketDescriptor.LENGTH, 0, 0, true, true);
-
-        final int bucketLength;
-        final int inputs;
-        final long otherOffHeapBytes;
-        final boolean endMovesWatermarks;
-        final boolean readAhead;
-
-        private Shape(
-            final int bucketLength, final int inputs, final long otherOffHeapBytes, final boolean endMovesWatermarks,
-            final boolean readAhead)
-        {
-            this.bucketLength = bucketLength;
-            this.inputs = inputs;
-            this.otherOffHeapBytes = otherOffHeapBytes;
-            this.endMovesWatermarks = endMovesWatermarks;
-            this.readAhead = readAhead;
-        }
-
-        /**
-         * @param bucketLength bytes of a key bucket: {@link BucketDescriptor#LENGTH} or the kind's extension of it.
-         * @return this shape with buckets of that length.
-         */
-        Shape bucketLength(final int bucketLength)
-        {
-            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, readAhead);
-        }
-
-        /**
-         * @param inputs the inputs of a join of N inputs: the driver then tracks N watermarks
-         *               ({@link InputWatermarks}) for the input-indexed methods.
-         * @return this shape with that many inputs.
-         */
-        Shape inputs(final int inputs)
-        {
-            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, readAhead);
-        }
-
-        /**
-         * @param bytes the most off-heap bytes of the algorithm's own structures (a regular join's unique-key
-         *              indexes), taken from the rows' byte budget.
-         * @return this shape with them.
-         */
-        Shape otherOffHeapBytes(final long bytes)
-        {
-            return new Shape(bucketLength, inputs, bytes, endMovesWatermarks, readAhead);
-        }
-
-        /** @return this shape with an end of input that closes nothing: the watermarks stay where they are. */
-        Shape endKeepsWatermarks()
-        {
-            return new Shape(bucketLength, inputs, otherOffHeapBytes, false, readAhead);
-        }
-
-        /** @return this shape without read-ahead: buckets not keyed by the routing hash. */
-        Shape noReadAhead()
-        {
-            return new Shape(bucketLength, inputs, otherOffHeapBytes, endMovesWatermarks, false);
-        }
-    }
-
     private final JoinCounters counters = new JoinCounters();
     private final WatermarkTracker watermarks = new WatermarkTracker();
     /** The stored rows: package-private for the tests that read the state's sizes. */
@@ -153,16 +82,11 @@ final class OperatorDriver implements JoinOperator
     private final InputWatermarks inputs;
 
     /** Watermarks whose work is pending at most (a power of two); one more finishes the oldest first. */
-    static final int QUEUE = 16;
-    private final long[] queuedWatermarks = new long[QUEUE];
-    private final long[] queuedSteps = new long[QUEUE];
-    private int queueHead;
-    /** Watermarks whose work is pending: the hot path's one field test. */
-    private int queued;
-    /** Rows or timers per slice; {@link Integer#MAX_VALUE}: whole. */
-    private int budget = Integer.MAX_VALUE;
-    /** Whether pending work may outlive the event that caused it ({@link #sliceWatermarkWork}). */
-    private boolean deferred;
+    static final int QUEUE = WatermarkWorkQueue.CAPACITY;
+    /** The watermarks whose work (expiry, padding, firing) is pending, done in slices or whole. */
+    private final WatermarkWorkQueue work;
+    /** The heap-held state in durable mode: the counters, the watermarks, then the algorithm's own. */
+    private final PartitionState.HeapPart heapPart;
     /** Whether {@link #prefetch} reads ahead: the kind's buckets are keyed by the routing hash. */
     private final boolean readAhead;
     /** The row in hand's key, its pre-filter and its join-key hash (supplied with the row or computed). */
@@ -190,11 +114,11 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
-        this(spec, config, results, deadLetters, errors, layout, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, Shape.TWO_SIDED, factory);
+        this(spec, config, results, deadLetters, errors, layout, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, DriverShape.TWO_SIDED, factory);
     }
 
     /**
-     * As the eight-argument constructor, for a kind of another {@link Shape}: a bucket of its own length, N
+     * As the eight-argument constructor, for a kind of another {@link DriverShape}: a bucket of its own length, N
      * inputs, off-heap structures of its own, an end of input that closes nothing, or buckets not keyed by the
      * routing hash.
      *
@@ -212,7 +136,7 @@ final class OperatorDriver implements JoinOperator
      */
     OperatorDriver(
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
-        final ErrorHandler errors, final String layout, final int timedSides, final Shape shape,
+        final ErrorHandler errors, final String layout, final int timedSides, final DriverShape shape,
         final JoinAlgorithm.Factory factory)
     {
         this.endMovesWatermarks = shape.endMovesWatermarks;
@@ -231,8 +155,10 @@ final class OperatorDriver implements JoinOperator
             this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
             final OperatorParts parts = new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters,
                 watermarks, this.inputs);
-            parts.watermarkWork = this::finishQueue;
+            parts.watermarkWork = this::finishQueuedWork;
             this.algorithm = factory.create(parts);
+            this.work = new WatermarkWorkQueue(algorithm, counters);
+            this.heapPart = new DriverHeapPart(counters, watermarks, this.inputs, algorithm);
             state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
@@ -241,40 +167,6 @@ final class OperatorDriver implements JoinOperator
             throw e;
         }
     }
-
-    /** The heap-held state in durable mode: the counters, the watermarks, then the algorithm's own. */
-    private final PartitionState.HeapPart heapPart = new PartitionState.HeapPart()
-    {
-        @Override
-        public void save(final ByteBuffer out)
-        {
-            counters.save(out);
-            watermarks.save(out);
-            if (inputs != null)
-            {
-                inputs.save(out);
-            }
-            algorithm.save(out);
-        }
-
-        @Override
-        public void load(final ByteBuffer in)
-        {
-            counters.load(in);
-            watermarks.load(in);
-            if (inputs != null)
-            {
-                inputs.load(in);
-            }
-            algorithm.load(in);
-        }
-
-        @Override
-        public int savedLength()
-        {
-            return (inputs == null ? 0 : inputs.savedLength()) + algorithm.savedLength();
-        }
-    };
 
     /** The state's {@link PartitionState.RoomMaker}: the algorithm's ({@link JoinAlgorithm#makeRoom}). */
     private boolean makeRoom()
@@ -319,10 +211,7 @@ final class OperatorDriver implements JoinOperator
     private void acceptRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
         state.beginMutation();
-        if (queued != 0)
-        {
-            slice();
-        }
+        work.sliceIfPending();
         counters.rowsIn++;
         watermarks.markActive(side);
         algorithm.onRow(side, kind, row, ts, step);
@@ -336,9 +225,9 @@ final class OperatorDriver implements JoinOperator
         {
             watermarkMoved(step);
         }
-        else if (queued != 0)
+        else
         {
-            slice();
+            work.sliceIfPending();
         }
     }
 
@@ -350,9 +239,9 @@ final class OperatorDriver implements JoinOperator
         {
             watermarkMoved(step);
         }
-        else if (queued != 0)
+        else
         {
-            slice();
+            work.sliceIfPending();
         }
     }
 
@@ -364,9 +253,9 @@ final class OperatorDriver implements JoinOperator
         {
             watermarkMoved(step);
         }
-        else if (queued != 0)
+        else
         {
-            slice();
+            work.sliceIfPending();
         }
     }
 
@@ -475,116 +364,50 @@ final class OperatorDriver implements JoinOperator
         }
     }
 
+    /** An algorithm's call for the pending work first ({@link OperatorParts#watermarkWork}): all of it, oldest first. */
+    private boolean finishQueuedWork()
+    {
+        return work.finish();
+    }
+
     /** The join's watermark moved to {@code watermarks.current()} at {@code step}: its work joins the queue. */
     private void watermarkMoved(final long step)
     {
-        if (queued == QUEUE)
-        {
-            finishHead();
-        }
-        final int tail = (queueHead + queued) & (QUEUE - 1);
-        queuedWatermarks[tail] = watermarks.current();
-        queuedSteps[tail] = step;
-        queued++;
-        if (deferred)
-        {
-            slice();
-        }
-        else
-        {
-            finishQueue();
-        }
-    }
-
-    /** One timed slice of the head's work; the head leaves the queue when its work is done. */
-    private void slice()
-    {
-        final long start = System.nanoTime();
-        if (algorithm.expireSlice(queuedWatermarks[queueHead], queuedSteps[queueHead], budget))
-        {
-            pop();
-        }
-        sliceTook(System.nanoTime() - start);
-    }
-
-    private void sliceTook(final long nanos)
-    {
-        counters.watermarkSlices++;
-        if (nanos > counters.maxWatermarkSliceNanos)
-        {
-            counters.maxWatermarkSliceNanos = nanos;
-        }
-    }
-
-    private void pop()
-    {
-        queueHead = (queueHead + 1) & (QUEUE - 1);
-        queued--;
-    }
-
-    /** The head's work, whole (timed as one slice): a full queue makes room. */
-    private void finishHead()
-    {
-        final long start = System.nanoTime();
-        while (!algorithm.expireSlice(queuedWatermarks[queueHead], queuedSteps[queueHead], Integer.MAX_VALUE))
-        {
-            // An algorithm's whole slice is all of it; loops only for one that bounds even that.
-        }
-        pop();
-        sliceTook(System.nanoTime() - start);
-    }
-
-    /**
-     * Finishes every queued watermark's work, oldest first.
-     *
-     * @return whether any was pending.
-     */
-    private boolean finishQueue()
-    {
-        if (queued == 0)
-        {
-            return false;
-        }
-        while (queued != 0)
-        {
-            finishHead();
-        }
-        return true;
+        work.add(watermarks.current(), step);
     }
 
     @Override
     public void sliceWatermarkWork(final int budget)
     {
         JoinOperator.super.sliceWatermarkWork(budget);
-        this.budget = budget;
-        this.deferred = true;
+        work.sliceBy(budget);
     }
 
     @Override
     public boolean runWatermarkSlice()
     {
-        if (queued == 0)
+        if (work.isEmpty())
         {
             return false;
         }
         state.beginMutation();
-        slice();
-        return queued != 0;
+        work.slice();
+        return !work.isEmpty();
     }
 
     @Override
     public boolean watermarkWorkPending()
     {
-        return queued != 0;
+        return !work.isEmpty();
     }
 
     @Override
     public void finishWatermarkWork()
     {
-        if (queued != 0)
+        if (!work.isEmpty())
         {
             state.beginMutation();
-            finishQueue();
+            work.finish();
         }
     }
 
@@ -667,7 +490,7 @@ final class OperatorDriver implements JoinOperator
     @Override
     public void discard()
     {
-        queued = 0;
+        work.clear();
         state.close();
     }
 }

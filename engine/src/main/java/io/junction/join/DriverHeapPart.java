@@ -1,0 +1,61 @@
+package io.junction.join;
+
+import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.time.WatermarkTracker;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The heap-held part of an {@link OperatorDriver}'s durable state, in this order: the counters, the join's
+ * watermarks, the inputs' watermarks of a join of N inputs, then the algorithm's own fields. The order is the
+ * one each kind wrote as an operator of its own, so their durable state directories reopen unchanged.
+ *
+ * <p>Not thread safe: owned by the partition thread.
+ */
+final class DriverHeapPart implements PartitionState.HeapPart
+{
+    private final JoinCounters counters;
+    private final WatermarkTracker watermarks;
+    /** Null for a two-sided kind. */
+    private final InputWatermarks inputs;
+    private final JoinAlgorithm algorithm;
+
+    DriverHeapPart(
+        final JoinCounters counters, final WatermarkTracker watermarks, final InputWatermarks inputs, final JoinAlgorithm algorithm)
+    {
+        this.counters = counters;
+        this.watermarks = watermarks;
+        this.inputs = inputs;
+        this.algorithm = algorithm;
+    }
+
+    @Override
+    public void save(final ByteBuffer out)
+    {
+        counters.save(out);
+        watermarks.save(out);
+        if (inputs != null)
+        {
+            inputs.save(out);
+        }
+        algorithm.save(out);
+    }
+
+    @Override
+    public void load(final ByteBuffer in)
+    {
+        counters.load(in);
+        watermarks.load(in);
+        if (inputs != null)
+        {
+            inputs.load(in);
+        }
+        algorithm.load(in);
+    }
+
+    @Override
+    public int savedLength()
+    {
+        return (inputs == null ? 0 : inputs.savedLength()) + algorithm.savedLength();
+    }
+}
