@@ -303,8 +303,8 @@ public final class NativeArena implements AutoCloseable
     /** Sets a durable file's dirty flag: its image no longer matches a clean close until the next {@link #writeHeader()}. */
     public void markDirty()
     {
-        UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
         written(base, base + DIRTY_OFFSET);
+        UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
     }
 
     /** @return the durable file's length: its header and the memory carved so far. */
@@ -532,8 +532,8 @@ public final class NativeArena implements AutoCloseable
         {
             freeHeads = Arrays.copyOf(freeHeads, Math.max(sizeClass + 1, freeHeads.length * 2));
         }
-        UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
         written(base, address);
+        UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
         freeHeads[sizeClass] = address;
         usedBytes -= size;
     }
@@ -566,16 +566,16 @@ public final class NativeArena implements AutoCloseable
             {
                 if (largeSizes[i] == size)
                 {
-                    UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
                     written(base, address);
+                    UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
                     largeHeads[i] = address;
                     return;
                 }
             }
             if (largeCount < LARGE_LISTS)
             {
-                UnsafeApi.putLong(address, 0);
                 written(base, address);
+                UnsafeApi.putLong(address, 0);
                 largeSizes[largeCount] = size;
                 largeHeads[largeCount++] = address;
             }

@@ -96,18 +96,18 @@ public final class TimerWheel
     /** Links an entry with its deadline (ms of event time). */
     public void schedule(final long entry, final long deadline)
     {
-        UnsafeApi.putLong(entry + deadlineOffset, deadline);
         NativeArena.written(base, entry + deadlineOffset);
+        UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
         final long head = slots[slot];
-        UnsafeApi.putLong(entry + prevOffset, 0);
-        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, head));
         NativeArena.written(base, entry + prevOffset);
         NativeArena.written(base, entry + nextOffset);
+        UnsafeApi.putLong(entry + prevOffset, 0);
+        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, head));
         if (head != 0)
         {
-            UnsafeApi.putLong(head + prevOffset, Refs.toStored(base, entry));
             NativeArena.written(base, head + prevOffset);
+            UnsafeApi.putLong(head + prevOffset, Refs.toStored(base, entry));
         }
         slots[slot] = entry;
         pending++;
@@ -124,13 +124,13 @@ public final class TimerWheel
         }
         else
         {
-            UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
             NativeArena.written(base, Refs.toAddress(base, prevStored) + nextOffset);
+            UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
         if (nextStored != 0)
         {
-            UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
             NativeArena.written(base, Refs.toAddress(base, nextStored) + prevOffset);
+            UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
         }
         pending--;
     }
