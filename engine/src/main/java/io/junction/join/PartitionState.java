@@ -673,11 +673,17 @@ final class PartitionState implements AutoCloseable
                 }
                 return false;
             }
+            if (!imageClean)
+            {
+                // The live file changed since its last clean image: its flag is set before the cells freeze
+                // (the image holds it clear: the cut zeroes it, as it zeroes the map).
+                store.arena().markDirty();
+            }
             for (int i = 0; i < tracked.length; i++)
             {
                 try
                 {
-                    tracked[i].stage(cut.addFile(), cut);
+                    tracked[i].freeze(cut.addFile(), cut);
                 }
                 catch (final OutOfMemoryError e)
                 {
@@ -694,11 +700,6 @@ final class PartitionState implements AutoCloseable
                     cut.dropPool();
                     return false;
                 }
-            }
-            if (!imageClean)
-            {
-                // The live file changed since its last clean image: its flag stays set (the staged copy is clear).
-                store.arena().markDirty();
             }
             final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
             saveHeap(out, part);

@@ -244,11 +244,15 @@ final class CheckpointWriter implements Runnable
             {
                 hook.at(partition);
             }
+            // First: the frozen cells of a copy-on-write cut, so that the partition's writes copy few of them.
+            cut.capture();
             writtenId = durable.checkpoint(writing.id, writing.positions, writing.floor, writing.partitionOnly, cut);
         }
         catch (final Throwable t)
         {
             failure = t;
+            // No cell stays frozen: what was not captured becomes dirty (the partition restages the rest).
+            cut.abandon();
         }
         final long written = failure == null ? durable.image.bytesWritten() : 0;
         final long linked = failure == null ? durable.image.bytesLinked() : 0;

@@ -191,6 +191,7 @@ public final class NativeArena implements AutoCloseable
             final int cellShift = DirtyChunks.cellShift(file.reserved(), MAP_BYTES);
             UnsafeApi.putInt(base + MAP_SHIFT_OFFSET, cellShift);
             this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
+            dirtyChunks.zeroInImage(DIRTY_OFFSET, Long.BYTES);
             bump = HEADER_LENGTH;
             writeHeader();
             written(base, base, MAP_OFFSET);
@@ -203,6 +204,7 @@ public final class NativeArena implements AutoCloseable
                 " bytes, which a mapping of " + file.reserved() + " bytes cannot use (a header of another layout)");
         }
         this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
+        dirtyChunks.zeroInImage(DIRTY_OFFSET, Long.BYTES);
         bump = UnsafeApi.getLong(base + BUMP_OFFSET);
         cursor = Refs.toAddress(base, UnsafeApi.getLong(base + CURSOR_OFFSET));
         chunkEnd = Refs.toAddress(base, UnsafeApi.getLong(base + CHUNK_END_OFFSET));
@@ -230,7 +232,9 @@ public final class NativeArena implements AutoCloseable
      * Marks the durable arena's cell holding {@code address} as written (its dirty-chunk map is in the
      * file's header, at a fixed offset from {@code base}); nothing in memory ({@code base} 0). Every store
      * into a durable arena's records, buckets, groups and links calls it (or {@link #written(long, long, long)})
-     * after the store: a plain byte store, no read-modify-write.
+     * before the store (copy-on-write cuts, docs/DURABILITY.md): the fast path, a cell already dirty, is one
+     * load and a branch; a clean cell becomes dirty, and a cell frozen by a cut in flight is copied for the
+     * cut first ({@link DirtyChunks#mark(long)}).
      *
      * @param base    the arena's base ({@link #base()}).
      * @param address an address of the arena.
@@ -239,7 +243,11 @@ public final class NativeArena implements AutoCloseable
     {
         if (base != 0)
         {
-            UnsafeApi.putByte(base + MAP_OFFSET + ((address - base) >>> UnsafeApi.getInt(base + MAP_SHIFT_OFFSET)), (byte)1);
+            final long cell = base + MAP_OFFSET + ((address - base) >>> UnsafeApi.getInt(base + MAP_SHIFT_OFFSET));
+            if (UnsafeApi.getByte(cell) != DirtyChunks.DIRTY)
+            {
+                DirtyChunks.markSlow(null, base, cell);
+            }
         }
     }
 
@@ -258,7 +266,10 @@ public final class NativeArena implements AutoCloseable
             final long last = (address + length - 1 - base) >>> shift;
             for (long cell = (address - base) >>> shift; cell <= last; cell++)
             {
-                UnsafeApi.putByte(base + MAP_OFFSET + cell, (byte)1);
+                if (UnsafeApi.getByte(base + MAP_OFFSET + cell) != DirtyChunks.DIRTY)
+                {
+                    DirtyChunks.markSlow(null, base, base + MAP_OFFSET + cell);
+                }
             }
         }
     }
