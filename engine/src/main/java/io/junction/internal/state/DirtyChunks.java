@@ -10,9 +10,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
- * checkpoint costs": a byte per cell of the mapping, set by every write path that stores into the
- * file's memory ({@link #mark(long)}, or {@link NativeArena#written(long, long)} for the arena, whose
- * map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
+ * checkpoint costs" and "Copy-on-write cuts": a state byte per cell of the mapping (clean, dirty, frozen,
+ * capturing, copying), set by every write path before it stores into the file's memory ({@link #mark(long)},
+ * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
  * CRC-32 and a zero flag as of the last persist. A cell is a chunk (or, for a very large mapping, a
  * power-of-two multiple of one; in check mode a page when the map has room).
  *
@@ -24,13 +24,15 @@ import java.util.zip.CRC32C;
  * that exists (an empty 1M-key index costs nothing).
  *
  * <pre>
- *   write path:  store into the mapping, then mark(address)   one byte store (cell = address &gt;&gt;&gt; shift)
+ *   write path:  mark(address), then store into the mapping   a dirty cell: one load and a branch (cell = address &gt;&gt;&gt; shift);
+ *                                                           a frozen one is copied for the cut first
  *   persist:     collect()   the marked chunks, the map cleared
  *                (the arena writes its header, the files are forced)
  *                sum()       CRC-32C, CRC-32 and zero flag of the collected chunks only
  *   checkpoint:  collect()   as a persist (partition thread)
- *                stage()     the collected chunks' bytes copied into a StagedCut, every other chunk's sums with them
- *                            (the background writer sums the staged chunks: StagedCut.sumStaged)
+ *                freeze()    the collected chunks' cells frozen, a StagedCut buffer taken for each, every other
+ *                            chunk's sums copied (stage(): the bytes copied instead); the background writer
+ *                            captures the frozen cells (StagedCut.capture) and sums them (StagedCut.sumStaged)
  *                install()   the writer's sums taken back once its write is done (restage() after a failed one:
  *                            the staged chunks marked again), before the next collect()
  * </pre>
@@ -40,7 +42,9 @@ import java.util.zip.CRC32C;
  * marked with a copy taken at the persist before, failing with the file and byte when one changed: a
  * write path that forgot its mark is found by any durable test, never by a lost checkpoint.
  *
- * <p>Not thread safe: owned by the partition thread.
+ * <p>Owned by the partition thread, except the frozen cells of a cut in flight: the writer moves those
+ * (and only those) under the CAS protocol (frozen to capturing to clean), and the partition's marks move
+ * them only by CAS too (frozen to copying to dirty).
  */
 public final class DirtyChunks implements AutoCloseable
 {
@@ -484,10 +488,15 @@ public final class DirtyChunks implements AutoCloseable
      * chunk that held the old end when the length changed) for {@link #sum} and clears the map, so that
      * a map in the file's own header (the arena's) is zeros in the image the persist leaves.
      *
-     * @throws IllegalStateException in check mode ({@value #CHECK_PROP_NAME}) when an unmarked cell changed.
+     * @throws IllegalStateException in check mode ({@value #CHECK_PROP_NAME}) when an unmarked cell changed, or
+     *         while a copy-on-write cut of this file is in flight (not yet installed or restaged).
      */
     public void collect()
     {
+        if (frozenIn != null)
+        {
+            throw new IllegalStateException(name + " has a cut in flight: install or restage it once its write reported");
+        }
         final long length = file.length();
         final int chunks = chunks(length);
         if (CHECK)

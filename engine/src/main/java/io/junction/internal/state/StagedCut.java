@@ -24,8 +24,17 @@ import java.util.zip.CRC32C;
  *                               manifest                        -&gt; owns the cut again
  * </pre>
  *
+ * <p>Copy-on-write ({@link DirtyChunks#freeze}, docs/DURABILITY.md "Copy-on-write cuts"): the cut takes a
+ * staging buffer per dirty chunk without copying and freezes the chunk's cells; the writer first
+ * {@link #capture()}s them from the live mapping (CAS frozen to capturing, copy, clean), or from the side
+ * buffer the partition copied a cell into before its first store (CAS frozen to copying). The writer
+ * touches nothing of the live state but those frozen cells, under that protocol, and the side buffers the
+ * partition handed over through their cells' states; a failed write {@link #abandon()}s what it did not
+ * capture (dirty, none stays frozen).
+ *
  * <p>Ownership, not locking: the cut is owned by the partition thread until it hands it to the writer, and
- * by the writer until the writer reports the write done; the hand-over (a monitor) orders every write of one
+ * by the writer until the writer reports the write done (except the side buffers, taken and filled by the
+ * partition while the writer owns the cut, each published by its cell's state); the hand-over (a monitor) orders every write of one
  * owner before every read of the next. The writer touches only this cut (its files' staged bytes and sums
  * arrays, the heap image) and the {@link Marker} the partition set, which reads nothing but the cut and
  * immutable fields. The pool of chunk buffers is reused from cut to cut: it grows to the most dirty chunks
