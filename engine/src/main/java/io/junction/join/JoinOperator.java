@@ -3,7 +3,6 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.state.StagedCut;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 
@@ -255,11 +254,11 @@ public interface JoinOperator extends AutoCloseable
      * operator goes on. Before the next {@code stage}, {@link #persist()} or {@link #close()} the caller
      * hands the cut back with {@link #staged}.
      *
-     * @param cut an empty cut the caller owns (reused from checkpoint to checkpoint).
+     * @param cut an empty cut the runtime owns (reused from checkpoint to checkpoint).
      * @return false when this operator cannot stage (in memory, a Chronicle Map index, an operator of its
      *         own): the caller then persists and copies the directory instead.
      */
-    default boolean stage(final StagedCut cut)
+    default boolean stage(final CheckpointCut cut)
     {
         return false;
     }
@@ -271,7 +270,7 @@ public interface JoinOperator extends AutoCloseable
      * @param cut       the cut, summed by the writer.
      * @param succeeded whether its checkpoint was committed.
      */
-    default void staged(final StagedCut cut, final boolean succeeded)
+    default void staged(final CheckpointCut cut, final boolean succeeded)
     {
         // Nothing staged, nothing to take back.
     }

@@ -1,6 +1,5 @@
 package io.junction.join;
 
-import io.junction.internal.state.StagedCut;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinKind;
@@ -205,13 +204,13 @@ public final class MultiJoin implements JoinOperator
     }
 
     @Override
-    public boolean stage(final StagedCut cut)
+    public boolean stage(final CheckpointCut cut)
     {
         return driver.stage(cut);
     }
 
     @Override
-    public void staged(final StagedCut cut, final boolean succeeded)
+    public void staged(final CheckpointCut cut, final boolean succeeded)
     {
         driver.staged(cut, succeeded);
     }

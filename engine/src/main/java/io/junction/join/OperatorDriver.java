@@ -625,16 +625,27 @@ final class OperatorDriver implements JoinOperator
     }
 
     @Override
-    public boolean stage(final StagedCut cut)
+    public boolean stage(final CheckpointCut cut)
     {
+        final StagedCut staged = staged(cut);
         finishWatermarkWork();
-        return state.stage(heapPart, cut);
+        return state.stage(heapPart, staged);
     }
 
     @Override
-    public void staged(final StagedCut cut, final boolean succeeded)
+    public void staged(final CheckpointCut cut, final boolean succeeded)
     {
-        state.staged(cut, succeeded);
+        state.staged(staged(cut), succeeded);
+    }
+
+    /** The runtime's cut behind its opaque handle; a handle the runtime did not make is refused before anything moves. */
+    private static StagedCut staged(final CheckpointCut cut)
+    {
+        if (cut instanceof StagedCut.Source)
+        {
+            return ((StagedCut.Source)cut).stagedCut();
+        }
+        throw new IllegalArgumentException("a checkpoint cut the engine's runtime did not make: " + cut);
     }
 
     @Override

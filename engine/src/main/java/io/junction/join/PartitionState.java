@@ -20,6 +20,7 @@ import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
+import io.junction.internal.time.TimerWheelImage;
 import io.junction.metrics.HotKey;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -306,7 +307,7 @@ final class PartitionState implements AutoCloseable
         final long layout = DurableState.hash("partition-state/" + DurableState.FORMAT_VERSION + '|' + operator + '|' +
             bucketLength + '|' + timedRows + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
             config.tickShift() + '|' + config.wheelSlots() + '|' + arenaLimit + '|' + config.maxLiveRows() + '|' +
-            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION);
+            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION);
         final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
         final Durable opened = new Durable();
         opened.directory = directory;

@@ -103,7 +103,6 @@ final class RecordTimers
         wheel.advance(watermark, handler);
     }
 
-    /** @return the records in the wheel. */
     /**
      * At most {@code budget} of the records due below {@code watermark} ({@link TimerWheel#advance(long,
      * TimerWheel.ExpiryHandler, int)}).
@@ -115,6 +114,7 @@ final class RecordTimers
         return wheel.advance(watermark, handler, budget);
     }
 
+    /** @return the records in the wheel. */
     long pending()
     {
         return wheel.pending();

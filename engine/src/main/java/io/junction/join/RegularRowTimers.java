@@ -131,13 +131,12 @@ final class RegularRowTimers
         final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
         if (pending)
         {
-            RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_PAD_PENDING);
             final long padDeadline = saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay);
-            schedule(record, ttl > 0 ? Math.min(padDeadline, saturatedAdd(ts, ttl)) : padDeadline);
+            schedule(record, ttl > 0 ? Math.min(padDeadline, saturatedAdd(ts, ttl)) : padDeadline, RowDescriptor.FLAG_PAD_PENDING);
         }
         else if (ttl > 0)
         {
-            schedule(record, saturatedAdd(ts, ttl));
+            schedule(record, saturatedAdd(ts, ttl), 0);
         }
     }
 
@@ -193,10 +192,11 @@ final class RegularRowTimers
         return true;
     }
 
-    private void schedule(final long record, final long deadline)
+    /** Links a record into the wheel, setting {@link RowDescriptor#FLAG_IN_TIMER} and {@code moreFlags} in one write. */
+    private void schedule(final long record, final long deadline, final int moreFlags)
     {
         state.wheel.schedule(record, deadline);
-        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER);
+        RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) | RowDescriptor.FLAG_IN_TIMER | moreFlags);
     }
 
     /**
@@ -205,35 +205,46 @@ final class RegularRowTimers
      */
     private void onTimer(final long record)
     {
-        final int flags = RowDescriptor.flags(record) & ~RowDescriptor.FLAG_IN_TIMER;
-        RowDescriptor.flags(state.base, record, flags);
+        final int flags = RowDescriptor.flags(record);
         if ((flags & RowDescriptor.FLAG_AWAITING_PAD) != 0)
         {
             // An expired row's copy: its delay is over; padded if still pending, then gone.
+            RowDescriptor.flags(state.base, record, flags & ~RowDescriptor.FLAG_IN_TIMER);
             padIfPending(record);
             emit.beforeFree();
             state.store.remove(record);
             return;
         }
         final Side side = PartitionState.sideOf(record);
+        final long ts = RowDescriptor.ts(record);
         if ((flags & RowDescriptor.FLAG_PAD_PENDING) != 0 &&
-            saturatedAdd(RowDescriptor.ts(record), side == Side.LEFT ? leftPadDelay : rightPadDelay) < timerWatermark)
+            saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay) < timerWatermark)
         {
-            padIfPending(record);
+            // The delay is over: out of the wheel and no longer pending in one write, padded when unmatched.
+            RowDescriptor.flags(state.base, record, flags & ~(RowDescriptor.FLAG_IN_TIMER | RowDescriptor.FLAG_PAD_PENDING));
+            if (RowDescriptor.count(record) == 0)
+            {
+                RowStore.wrap(record, timedRowBuffer, timedRow);
+                emit.padded(ChangeKind.INSERT, side, timedRow, ts, eventStep);
+            }
+        }
+        else
+        {
+            RowDescriptor.flags(state.base, record, flags & ~RowDescriptor.FLAG_IN_TIMER);
         }
         final long ttl = side == Side.LEFT ? leftTtl : rightTtl;
         if (ttl <= 0)
         {
             return;
         }
-        final long deadline = saturatedAdd(RowDescriptor.ts(record), ttl);
+        final long deadline = saturatedAdd(ts, ttl);
         if (deadline < timerWatermark)
         {
             drop(record, ExpiryReason.STATE_TTL, eventStep);
         }
         else
         {
-            schedule(record, deadline);
+            schedule(record, deadline, 0);
         }
     }
 
@@ -264,8 +275,8 @@ final class RegularRowTimers
             state.store.release(copy, 0, rowLength);
             return false;
         }
-        RowDescriptor.flags(state.base, copy, RowDescriptor.flags(copy) | RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
-        schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay));
+        schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay),
+            RowDescriptor.FLAG_PAD_PENDING | RowDescriptor.FLAG_AWAITING_PAD);
         RowDescriptor.flags(state.base, record, RowDescriptor.flags(record) & ~RowDescriptor.FLAG_PAD_PENDING);
         return true;
     }

@@ -2,6 +2,7 @@ package io.junction.runtime;
 
 import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.internal.state.StagedCut;
+import io.junction.join.CheckpointCut;
 
 /**
  * The background writer of one partition's checkpoints (docs/DURABILITY.md "What runs where"): at a barrier
@@ -68,6 +69,8 @@ final class CheckpointWriter implements Runnable
     private final DurablePartition durable;
     private final PartitionMetrics metrics;
     private final StagedCut cut = new StagedCut();
+    /** The cut behind the opaque handle the operator's stage takes (the public interface never names StagedCut). */
+    private final CheckpointCut handle = new Handle(cut);
     private final Object lock = new Object();
     /** Guarded by {@link #lock}: the request being written, null when idle. */
     private CheckpointRequest request;
@@ -91,6 +94,12 @@ final class CheckpointWriter implements Runnable
     StagedCut cut()
     {
         return cut;
+    }
+
+    /** @return the cut behind the public opaque handle (what {@code JoinOperator.stage} takes). */
+    CheckpointCut handle()
+    {
+        return handle;
     }
 
     /**
@@ -276,5 +285,22 @@ final class CheckpointWriter implements Runnable
             writing.done(partition, pause, written, linked, t);
         }
         return failure == null;
+    }
+
+    /** The runtime's opaque handle of the cut. */
+    private static final class Handle implements CheckpointCut, StagedCut.Source
+    {
+        private final StagedCut cut;
+
+        Handle(final StagedCut cut)
+        {
+            this.cut = cut;
+        }
+
+        @Override
+        public StagedCut stagedCut()
+        {
+            return cut;
+        }
     }
 }

@@ -355,7 +355,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 beforeCheckpoint.accept(partition);
                 clearInterrupt();
             }
-            if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.cut()))
+            if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.handle()))
             {
                 final long pause = System.nanoTime() - start;
                 metrics.recordCheckpointPause(pause, waited, writer.cut().bytesStaged());
@@ -403,7 +403,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             try
             {
-                operator.staged(writer.cut(), outcome == CheckpointWriter.SUCCEEDED);
+                operator.staged(writer.handle(), outcome == CheckpointWriter.SUCCEEDED);
             }
             catch (final Throwable t)
             {

@@ -19,6 +19,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -88,6 +89,7 @@ class StagedCheckpointTest
         final CheckpointStore stagedStore = new CheckpointStore(dir.resolve("staged-checkpoints"));
         final long fingerprint = DurableStateTest.REGULAR.fingerprint();
         final StagedCut cut = new StagedCut();
+        final CheckpointCut handle = (CheckpointCut & StagedCut.Source)() -> cut;
         final long[] keys = new long[20_000 + 10 * 40];
         int next = 0;
         try (JoinOperator sync = open(config, syncState); JoinOperator staged = open(config, stagedState))
@@ -102,7 +104,7 @@ class StagedCheckpointTest
                     // given back, and the synchronous checkpoint in its place holds every change.
                     cut.dropPool();
                     cut.bufferLimit(0);
-                    assertFalse(staged.stage(cut), "a cut without memory for its buffers is refused");
+                    assertFalse(staged.stage(handle), "a cut without memory for its buffers is refused");
                     cut.bufferLimit(Integer.MAX_VALUE);
                     IncrementalCheckpointTest.checkpoint(staged, stagedImage, stagedStore, round);
                     next = round(random, round + 1, seed, keys, next, sync, staged);
@@ -112,14 +114,21 @@ class StagedCheckpointTest
                     // More dirty bytes than the cut may stage: nothing is taken, and the synchronous checkpoint
                     // (persist and copy) that the runtime falls back to holds every change.
                     cut.maxStagedBytes(1);
-                    assertFalse(staged.stage(cut), "a cut beyond its staging budget is refused");
+                    assertFalse(staged.stage(handle), "a cut beyond its staging budget is refused");
                     cut.maxStagedBytes(1L << 40);
                     IncrementalCheckpointTest.checkpoint(staged, stagedImage, stagedStore, round);
                     next = round(random, round + 1, seed, keys, next, sync, staged);
                 }
                 else
                 {
-                    assertTrue(staged.stage(cut), "a hash-indexed state stages its cut");
+                    if (round == 1)
+                    {
+                        // A handle the runtime did not make is refused before the operator moves anything.
+                        assertThrows(IllegalArgumentException.class, () -> staged.stage(new CheckpointCut()
+                        {
+                        }));
+                    }
+                    assertTrue(staged.stage(handle), "a hash-indexed state stages its cut");
                     // The cut is taken: the state changes before the cut is written (as while the writer works).
                     next = round(random, round + 1, seed, keys, next, sync, staged);
                     final CheckpointStore.Writer writer = stagedStore.begin(round, fingerprint, new long[] {round});
@@ -129,13 +138,13 @@ class StagedCheckpointTest
                         // As a write that failed before its manifest: nothing counts, its chunks are marked again.
                         stagedImage.aborted();
                         writer.abort();
-                        staged.staged(cut, false);
+                        staged.staged(handle, false);
                         assertFalse(cut.needsFullCut());
                         continue;
                     }
                     writer.commit();
                     stagedImage.committed();
-                    staged.staged(cut, true);
+                    staged.staged(handle, true);
                 }
                 if (round > 1 && round != 6 && round != 7)
                 {

@@ -42,6 +42,16 @@ import java.util.zip.CRC32C;
  */
 public final class StagedCut
 {
+    /**
+     * What hands a cut over behind a public opaque handle (the runtime's handle of {@code JoinOperator.stage}),
+     * so that the public operator interface never names this internal type.
+     */
+    public interface Source
+    {
+        /** @return the cut behind the handle. */
+        StagedCut stagedCut();
+    }
+
     /** Encodes the state's clean marker from a cut whose staged chunks are summed; runs on the writer thread. */
     @FunctionalInterface
     public interface Marker

@@ -11,21 +11,38 @@ import java.nio.ByteBuffer;
  * Entries are off-heap records that carry their own links and deadline at offsets given to the
  * constructor (intrusive, so scheduling and cancelling allocate nothing and need no side table).
  * A slot covers {@code 2^tickShift} ms; entries whose deadline lies beyond one turn of the wheel
- * stay in their slot and are skipped until their turn comes.
+ * stay in their slot until their turn comes.
  *
- * <p>Semantics: {@link #advance} expires, in no particular order, every entry whose deadline is
- * strictly below the watermark, i.e. the entries that the watermark has closed. An entry must be
- * scheduled with a deadline at or above the last watermark advanced to (an entry that is already
- * closed is the caller's to handle at once).
+ * <p>Semantics: {@link #advance} expires every entry whose deadline is strictly below the watermark, i.e. the
+ * entries that the watermark has closed: slot by slot in tick order, within a slot in deadline order (entries of
+ * equal deadline in the order they were scheduled) while the slot is sorted. An entry must be scheduled with a
+ * deadline at or above the last watermark advanced to (an entry that is already closed is the caller's to handle
+ * at once).
+ *
+ * <p>Each slot is a doubly linked list kept in deadline order: {@link #schedule} links an entry after the last
+ * one whose deadline is not above its own, looking back from the slot's tail at most {@link #SORT_STEPS}
+ * entries (rows arrive in nearly increasing event time, so the tail is the place almost always). An advance then
+ * stops in a slot at its first entry not due, so the not-due entries of the current slot (and those of later
+ * turns, at its end) are not walked again at every watermark. When the look-back gives up, the entry goes to the
+ * tail and the slot is marked unsorted: until it is empty again, an advance walks all of it and skips what is not
+ * due, as an unordered wheel does.
+ * <pre>
+ * slot s:  head -&gt; e1 -&gt; e2 -&gt; ... -&gt; tail     deadline(e1) &lt;= deadline(e2) &lt;= ...   (unless unsorted[s])
+ * advance: for each tick from current to the watermark's: expire from the head while deadline &lt;= limit
+ * </pre>
  *
  * <p>The links in the entries are stored relative to a base address ({@link Refs}: 0 in memory, a
  * durable state's mapping otherwise), and {@link #save}/{@link #load} carry the wheel's own fields
- * (slot heads, current tick, pending count) across a close and reopen of durable state.
+ * (slot heads and tails, unsorted flags, current tick, pending count) across a close and reopen of durable
+ * state, as {@link TimerWheelImage} draws them.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class TimerWheel
 {
+    /** The most entries {@link #schedule} looks back past from a slot's tail before it gives up sorting the slot. */
+    public static final int SORT_STEPS = 16;
+
     /** Called for each expired entry, after the entry is unlinked from the wheel. */
     @FunctionalInterface
     public interface ExpiryHandler
@@ -35,7 +52,12 @@ public final class TimerWheel
 
     private final int tickShift;
     private final int mask;
-    private final long[] slots;
+    /** Each slot's first entry (address), 0 when empty. */
+    private final long[] heads;
+    /** Each slot's last entry (address), 0 when empty. */
+    private final long[] tails;
+    /** Whether a slot's list is out of deadline order (a schedule gave up sorting it); cleared when it empties. */
+    private final boolean[] unsorted;
     private final int prevOffset;
     private final int nextOffset;
     private final int deadlineOffset;
@@ -50,6 +72,8 @@ public final class TimerWheel
     private int scanSlot = -1;
     /** The limit (watermark - 1) the walk of every slot under way expires below. */
     private long scanLimit;
+    /** Entries whose deadline an expiry walk has read, in all (tests: what a walk costs). */
+    private long examined;
 
     /**
      * @param tickShift      log2 of the ms one slot covers, in [0, 40].
@@ -87,29 +111,62 @@ public final class TimerWheel
         }
         this.tickShift = tickShift;
         this.mask = slotCount - 1;
-        this.slots = new long[slotCount];
+        this.heads = new long[slotCount];
+        this.tails = new long[slotCount];
+        this.unsorted = new boolean[slotCount];
         this.prevOffset = prevOffset;
         this.nextOffset = nextOffset;
         this.deadlineOffset = deadlineOffset;
     }
 
-    /** Links an entry with its deadline (ms of event time). */
+    /**
+     * Links an entry with its deadline (ms of event time): after the last entry of its slot whose deadline is not
+     * above it, found within {@link #SORT_STEPS} of the slot's tail, else at the tail of a slot then unsorted.
+     */
     public void schedule(final long entry, final long deadline)
     {
         NativeArena.written(base, entry + deadlineOffset);
         UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
-        final long head = slots[slot];
+        final long tail = tails[slot];
+        long after = tail;
+        if (after != 0 && !unsorted[slot])
+        {
+            int steps = 0;
+            while (after != 0 && UnsafeApi.getLong(after + deadlineOffset) > deadline)
+            {
+                if (++steps > SORT_STEPS)
+                {
+                    unsorted[slot] = true;
+                    after = tail;
+                    break;
+                }
+                after = Refs.toAddress(base, UnsafeApi.getLong(after + prevOffset));
+            }
+        }
+        final long next = after == 0 ? heads[slot] : (after == tail ? 0 : Refs.toAddress(base, UnsafeApi.getLong(after + nextOffset)));
         NativeArena.written(base, entry + prevOffset);
         NativeArena.written(base, entry + nextOffset);
-        UnsafeApi.putLong(entry + prevOffset, 0);
-        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, head));
-        if (head != 0)
+        UnsafeApi.putLong(entry + prevOffset, Refs.toStored(base, after));
+        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, next));
+        if (after == 0)
         {
-            NativeArena.written(base, head + prevOffset);
-            UnsafeApi.putLong(head + prevOffset, Refs.toStored(base, entry));
+            heads[slot] = entry;
         }
-        slots[slot] = entry;
+        else
+        {
+            NativeArena.written(base, after + nextOffset);
+            UnsafeApi.putLong(after + nextOffset, Refs.toStored(base, entry));
+        }
+        if (next == 0)
+        {
+            tails[slot] = entry;
+        }
+        else
+        {
+            NativeArena.written(base, next + prevOffset);
+            UnsafeApi.putLong(next + prevOffset, Refs.toStored(base, entry));
+        }
         pending++;
     }
 
@@ -118,16 +175,25 @@ public final class TimerWheel
     {
         final long prevStored = UnsafeApi.getLong(entry + prevOffset);
         final long nextStored = UnsafeApi.getLong(entry + nextOffset);
+        final int slot = (int)(UnsafeApi.getLong(entry + deadlineOffset) >> tickShift) & mask;
         if (prevStored == 0)
         {
-            slots[(int)(UnsafeApi.getLong(entry + deadlineOffset) >> tickShift) & mask] = Refs.toAddress(base, nextStored);
+            heads[slot] = Refs.toAddress(base, nextStored);
         }
         else
         {
             NativeArena.written(base, Refs.toAddress(base, prevStored) + nextOffset);
             UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
-        if (nextStored != 0)
+        if (nextStored == 0)
+        {
+            tails[slot] = Refs.toAddress(base, prevStored);
+            if (prevStored == 0)
+            {
+                unsorted[slot] = false;
+            }
+        }
+        else
         {
             NativeArena.written(base, Refs.toAddress(base, nextStored) + prevOffset);
             UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
@@ -163,18 +229,18 @@ public final class TimerWheel
         {
             final long ticks = targetTick - currentTick;
             // A negative difference is an overflow (ticks of 1 ms across the whole long range): scan all.
-            if (!started || ticks >= slots.length || ticks < 0)
+            if (!started || ticks >= heads.length || ticks < 0)
             {
-                for (int slot = 0; slot < slots.length && pending != 0; slot++)
+                for (int slot = 0; slot < heads.length && pending != 0; slot++)
                 {
-                    expired += expireSlot(slot, limit, handler);
+                    expired += expireSlot(slot, limit, handler, Integer.MAX_VALUE);
                 }
             }
             else
             {
                 for (long tick = currentTick; tick <= targetTick && pending != 0; tick++)
                 {
-                    expired += expireSlot((int)tick & mask, limit, handler);
+                    expired += expireSlot((int)tick & mask, limit, handler, Integer.MAX_VALUE);
                 }
             }
         }
@@ -212,7 +278,7 @@ public final class TimerWheel
                 return true;
             }
             final long ticks = targetTick - currentTick;
-            if (pending != 0 && (!started || ticks >= slots.length || ticks < 0))
+            if (pending != 0 && (!started || ticks >= heads.length || ticks < 0))
             {
                 scanSlot = 0;
                 scanLimit = limit;
@@ -227,7 +293,7 @@ public final class TimerWheel
         int left = budget;
         if (scanSlot >= 0)
         {
-            while (scanSlot < slots.length && pending != 0)
+            while (scanSlot < heads.length && pending != 0)
             {
                 final int expired = expireSlot(scanSlot, limit, handler, left);
                 if (expired < 0)
@@ -268,9 +334,9 @@ public final class TimerWheel
     {
         scanSlot = -1;
         long expired = 0;
-        for (int slot = 0; slot < slots.length && pending != 0; slot++)
+        for (int slot = 0; slot < heads.length && pending != 0; slot++)
         {
-            expired += expireSlot(slot, Long.MAX_VALUE, handler);
+            expired += expireSlot(slot, Long.MAX_VALUE, handler, Integer.MAX_VALUE);
         }
         return expired;
     }
@@ -284,9 +350,9 @@ public final class TimerWheel
     public long visitAll(final ExpiryHandler visitor)
     {
         long visited = 0;
-        for (int slot = 0; slot < slots.length; slot++)
+        for (int slot = 0; slot < heads.length; slot++)
         {
-            for (long entry = slots[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
+            for (long entry = heads[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
             {
                 visitor.onExpiry(entry);
                 visited++;
@@ -308,10 +374,10 @@ public final class TimerWheel
         }
         if (started)
         {
-            for (int i = 0; i < slots.length; i++)
+            for (int i = 0; i < heads.length; i++)
             {
                 final long tick = currentTick + i;
-                for (long entry = slots[(int)tick & mask]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
+                for (long entry = heads[(int)tick & mask]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
                 {
                     if (UnsafeApi.getLong(entry + deadlineOffset) >> tickShift == tick)
                     {
@@ -322,9 +388,9 @@ public final class TimerWheel
         }
         long best = 0;
         long bestDeadline = Long.MAX_VALUE;
-        for (int slot = 0; slot < slots.length; slot++)
+        for (int slot = 0; slot < heads.length; slot++)
         {
-            for (long entry = slots[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
+            for (long entry = heads[slot]; entry != 0; entry = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset)))
             {
                 final long deadline = UnsafeApi.getLong(entry + deadlineOffset);
                 if (best == 0 || deadline < bestDeadline)
@@ -337,44 +403,83 @@ public final class TimerWheel
         return best;
     }
 
-    /** @return bytes {@link #save} writes. */
+    /** @return bytes {@link #save} writes ({@link TimerWheelImage#length}). */
     public int savedLength()
     {
-        return 1 + 8 + 8 + 4 + slots.length * 8;
+        return TimerWheelImage.length(heads.length);
     }
 
-    /** Writes the wheel's own fields, its slot heads as stored references. */
+    /** Writes the wheel's own fields at {@code out}'s position, as {@link TimerWheelImage} draws them. */
     public void save(final ByteBuffer out)
     {
-        out.put((byte)(started ? 1 : 0));
-        out.putLong(currentTick);
-        out.putLong(pending);
-        out.putInt(slots.length);
-        for (final long head : slots)
+        final int at = out.position();
+        final int n = heads.length;
+        out.putInt(at + TimerWheelImage.VERSION_OFFSET, TimerWheelImage.VERSION);
+        out.put(at + TimerWheelImage.STARTED_OFFSET, (byte)(started ? 1 : 0));
+        out.putLong(at + TimerWheelImage.CURRENT_TICK_OFFSET, currentTick);
+        out.putLong(at + TimerWheelImage.PENDING_OFFSET, pending);
+        out.putInt(at + TimerWheelImage.SLOT_COUNT_OFFSET, n);
+        final int tailsAt = at + TimerWheelImage.tailsOffset(n);
+        final int unsortedAt = at + TimerWheelImage.unsortedOffset(n);
+        for (int i = 0; i < n; i++)
         {
-            out.putLong(Refs.toStored(base, head));
+            out.putLong(at + TimerWheelImage.HEADS_OFFSET + i * Long.BYTES, Refs.toStored(base, heads[i]));
+            out.putLong(tailsAt + i * Long.BYTES, Refs.toStored(base, tails[i]));
+            out.put(unsortedAt + i, (byte)(unsorted[i] ? 1 : 0));
         }
+        out.position(at + TimerWheelImage.length(n));
     }
 
     /**
-     * Reads what {@link #save} wrote, onto this wheel of the same geometry.
+     * Reads what {@link #save} wrote, onto this wheel of the same geometry, from {@code in}'s position.
      *
-     * @throws IllegalStateException when the saved wheel has another slot count.
+     * @throws IllegalStateException when the image is of another {@link TimerWheelImage#VERSION} or the saved
+     *                               wheel has another slot count.
      */
     public void load(final ByteBuffer in)
     {
-        started = in.get() != 0;
-        currentTick = in.getLong();
-        pending = in.getLong();
-        final int count = in.getInt();
-        if (count != slots.length)
+        final int at = in.position();
+        final int version = in.getInt(at + TimerWheelImage.VERSION_OFFSET);
+        if (version != TimerWheelImage.VERSION)
         {
-            throw new IllegalStateException("saved wheel has " + count + " slots, this one " + slots.length);
+            throw new IllegalStateException("saved wheel image has version " + version + ", this build reads " + TimerWheelImage.VERSION);
         }
+        final int count = in.getInt(at + TimerWheelImage.SLOT_COUNT_OFFSET);
+        if (count != heads.length)
+        {
+            throw new IllegalStateException("saved wheel has " + count + " slots, this one " + heads.length);
+        }
+        started = in.get(at + TimerWheelImage.STARTED_OFFSET) != 0;
+        currentTick = in.getLong(at + TimerWheelImage.CURRENT_TICK_OFFSET);
+        pending = in.getLong(at + TimerWheelImage.PENDING_OFFSET);
+        final int tailsAt = at + TimerWheelImage.tailsOffset(count);
+        final int unsortedAt = at + TimerWheelImage.unsortedOffset(count);
         for (int i = 0; i < count; i++)
         {
-            slots[i] = Refs.toAddress(base, in.getLong());
+            heads[i] = Refs.toAddress(base, in.getLong(at + TimerWheelImage.HEADS_OFFSET + i * Long.BYTES));
+            tails[i] = Refs.toAddress(base, in.getLong(tailsAt + i * Long.BYTES));
+            unsorted[i] = in.get(unsortedAt + i) != 0;
         }
+        in.position(at + TimerWheelImage.length(count));
+    }
+
+    /** @return entries whose deadline the expiry walks have read so far (tests). */
+    long examined()
+    {
+        return examined;
+    }
+
+    /** @return whether a slot's list is in deadline order (tests). */
+    boolean sorted(final int slot)
+    {
+        return !unsorted[slot];
+    }
+
+    /** @return an entry's deadline, counted as examined. */
+    private long examine(final long entry)
+    {
+        examined++;
+        return UnsafeApi.getLong(entry + deadlineOffset);
     }
 
     /** @return entries scheduled and not yet expired or cancelled. */
@@ -383,36 +488,51 @@ public final class TimerWheel
         return pending;
     }
 
-    private long expireSlot(final int slot, final long limit, final ExpiryHandler handler)
-    {
-        long expired = 0;
-        long entry = slots[slot];
-        while (entry != 0)
-        {
-            final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
-            if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
-            {
-                cancel(entry);
-                expired++;
-                handler.onExpiry(entry);
-            }
-            entry = next;
-        }
-        return expired;
-    }
-
     /**
-     * @return the entries of the slot at or below {@code limit} that it expired, all of them; -1 when it stopped
-     *         at one more than {@code max} (expiring {@code max} first).
+     * Expires the entries of a slot whose deadline is at or below {@code limit}: from its head up to the first
+     * entry above the limit when the slot is sorted (every later one is above it too), else the whole slot.
+     *
+     * @return the entries it expired, all of them; -1 when it stopped at one more than {@code max} (expiring
+     *         {@code max} first).
      */
     private int expireSlot(final int slot, final long limit, final ExpiryHandler handler, final int max)
     {
         int expired = 0;
-        long entry = slots[slot];
+        if (!unsorted[slot])
+        {
+            long entry = heads[slot];
+            while (entry != 0 && examine(entry) <= limit)
+            {
+                if (expired == max)
+                {
+                    return -1;
+                }
+                // The head leaves: its successor (read first, its line then fetched by the write) becomes the head.
+                final long nextStored = UnsafeApi.getLong(entry + nextOffset);
+                final long next = Refs.toAddress(base, nextStored);
+                heads[slot] = next;
+                if (next == 0)
+                {
+                    tails[slot] = 0;
+                }
+                else
+                {
+                    NativeArena.written(base, next + prevOffset);
+                    UnsafeApi.putLong(next + prevOffset, 0);
+                }
+                pending--;
+                expired++;
+                handler.onExpiry(entry);
+                // The handler may have scheduled into this slot (never below the limit): the head is read again.
+                entry = heads[slot];
+            }
+            return expired;
+        }
+        long entry = heads[slot];
         while (entry != 0)
         {
             final long next = Refs.toAddress(base, UnsafeApi.getLong(entry + nextOffset));
-            if (UnsafeApi.getLong(entry + deadlineOffset) <= limit)
+            if (examine(entry) <= limit)
             {
                 if (expired == max)
                 {

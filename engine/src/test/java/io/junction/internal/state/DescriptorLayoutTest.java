@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.time.TimerWheelImage;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -244,5 +245,21 @@ class DescriptorLayoutTest
         assertEquals(12, CoGroupStageDescriptor.rightRecord(stage, 1));
         assertEquals(CoGroupStageDescriptor.NO_ROW, CoGroupStageDescriptor.rowOffset(stage, 1));
         assertEquals(0, CoGroupStageDescriptor.leftRecord(stage, 0));
+    }
+
+    @Test
+    void timerWheelImageIsTheDocumentedLayout()
+    {
+        assertEquals(2, TimerWheelImage.VERSION);
+        assertEquals(0, TimerWheelImage.VERSION_OFFSET);
+        assertEquals(4, TimerWheelImage.STARTED_OFFSET);
+        assertEquals(5, TimerWheelImage.CURRENT_TICK_OFFSET);
+        assertEquals(13, TimerWheelImage.PENDING_OFFSET);
+        assertEquals(21, TimerWheelImage.SLOT_COUNT_OFFSET);
+        assertEquals(25, TimerWheelImage.HEADS_OFFSET);
+        assertEquals(25 + 8 * 4096, TimerWheelImage.tailsOffset(4096));
+        assertEquals(25 + 16 * 4096, TimerWheelImage.unsortedOffset(4096));
+        assertEquals(25 + 17 * 4096, TimerWheelImage.length(4096));
+        assertEquals(25 + 17, TimerWheelImage.length(1));
     }
 }

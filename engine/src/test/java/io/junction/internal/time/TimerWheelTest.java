@@ -4,6 +4,7 @@ import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -323,6 +325,300 @@ class TimerWheelTest
                 assertEquals(whole.pending(), bounded.pending());
             }
             assertEquals(whole.expireAll(wholeExpired::add), bounded.expireAll(boundedExpired::add));
+        }
+    }
+
+    /** Entries of one slot fire in deadline order, equal deadlines in the order they were scheduled; slots in tick order. */
+    @Test
+    void expiresASlotInDeadlineOrderTiesInScheduleOrder()
+    {
+        final TimerWheel wheel = wheel(4, 16);
+        final long[] deadlines = {5, 3, 9, 3, 0, 15, 7, 3, 20, 17};
+        final long[] entries = new long[deadlines.length];
+        for (int i = 0; i < deadlines.length; i++)
+        {
+            entries[i] = entry();
+            wheel.schedule(entries[i], deadlines[i]);
+        }
+        assertTrue(wheel.sorted(0) && wheel.sorted(1));
+        final List<Long> order = new ArrayList<>();
+        assertEquals(deadlines.length, wheel.advance(100, order::add));
+        assertEquals(List.of(entries[4], entries[1], entries[3], entries[7], entries[0], entries[6], entries[2], entries[5],
+            entries[9], entries[8]), order);
+    }
+
+    /**
+     * A watermark inside a slot expires its due head entries and stops at the first one not due: the slot's not-due
+     * entries (and those of later turns, at its end) are read once per advance, not walked again.
+     */
+    @Test
+    void anAdvanceStopsAtTheSlotsFirstEntryNotDue()
+    {
+        final TimerWheel wheel = wheel(10, 16);
+        final List<Long> entries = new ArrayList<>();
+        for (int ts = 0; ts < 1024; ts++)
+        {
+            final long e = entry();
+            entries.add(e);
+            wheel.schedule(e, ts);
+        }
+        final long later = entry();
+        wheel.schedule(later, 16 * 1024 + 5);
+        final List<Long> order = new ArrayList<>();
+        wheel.advance(0, order::add);
+        long examinedBefore = wheel.examined();
+        for (int w = 100; w <= 1000; w += 100)
+        {
+            final int before = order.size();
+            wheel.advance(w, order::add);
+            assertEquals(w, order.size(), "every entry below " + w);
+            assertEquals(w - before + 1, wheel.examined() - examinedBefore, "the due ones and the first not due");
+            examinedBefore = wheel.examined();
+        }
+        assertEquals(entries.subList(0, 1000), order);
+        wheel.advance(16 * 1024, order::add);
+        assertEquals(entries, order);
+        assertEquals(1, wheel.pending());
+        assertEquals(1, wheel.advance(16 * 1024 + 6, order::add));
+        assertEquals(later, order.get(order.size() - 1));
+    }
+
+    /**
+     * A slot whose entries come in far out of order stops being sorted (the look-back from its tail gives up): its
+     * advance then walks the whole slot and still expires exactly the due entries; empty again, it is sorted again.
+     */
+    @Test
+    void aSlotOutOfOrderIsWalkedWholeAndSortedAgainOnceEmpty()
+    {
+        final TimerWheel wheel = wheel(10, 4);
+        final int count = TimerWheel.SORT_STEPS * 3;
+        for (int i = 0; i < count; i++)
+        {
+            wheel.schedule(entry(), 1000 - i);
+        }
+        assertFalse(wheel.sorted(0), "descending deadlines beyond the look-back");
+        assertEquals(0, wheel.advance(1000 - count + 1, collect));
+        final long before = wheel.examined();
+        assertEquals(10, wheel.advance(1000 - count + 11, collect));
+        assertEquals(count, wheel.examined() - before, "the whole slot is walked");
+        for (final long e : expired)
+        {
+            assertTrue(UnsafeApi.getLong(e + DEADLINE) < 1000 - count + 11);
+        }
+        assertEquals(count - 10, wheel.advance(1001, collect));
+        assertTrue(wheel.sorted(0), "empty, the slot is sorted again");
+        final long a = entry();
+        final long b = entry();
+        wheel.schedule(b, 1500);
+        wheel.schedule(a, 1400);
+        assertTrue(wheel.sorted(0) || wheel.sorted(1));
+        final List<Long> order = new ArrayList<>();
+        wheel.advance(2000, order::add);
+        assertEquals(List.of(a, b), order);
+    }
+
+    /** Cancelling the head, a middle entry and the tail keeps a sorted slot's order and its tail right. */
+    @Test
+    void cancelKeepsTheSlotsOrderAndTail()
+    {
+        final TimerWheel wheel = wheel(6, 2);
+        final long[] e = new long[6];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = entry();
+            wheel.schedule(e[i], i * 10);
+        }
+        wheel.cancel(e[0]);
+        wheel.cancel(e[3]);
+        wheel.cancel(e[5]);
+        final long f = entry();
+        wheel.schedule(f, 45);
+        final long g = entry();
+        wheel.schedule(g, 15);
+        final List<Long> order = new ArrayList<>();
+        wheel.advance(64, order::add);
+        assertEquals(List.of(e[1], g, e[2], e[4], f), order);
+        assertEquals(0, wheel.pending());
+    }
+
+    /**
+     * Bounded advances across turns: entries of the same slot one, two and three turns ahead fire a budget of one at
+     * a time in deadline order, each only once its turn has come.
+     */
+    @Test
+    void boundedAdvancesAcrossTurnsFireInOrderOnlyInTheirTurn()
+    {
+        final TimerWheel wheel = wheel(2, 4);
+        final long turn = 16;
+        final List<Long> all = new ArrayList<>();
+        for (int t = 0; t < 4; t++)
+        {
+            for (int k = 0; k < 3; k++)
+            {
+                final long e = entry();
+                all.add(e);
+                wheel.schedule(e, t * turn + 1 + k);
+            }
+        }
+        final List<Long> order = new ArrayList<>();
+        for (int t = 0; t < 4; t++)
+        {
+            int calls = 0;
+            while (!wheel.advance(t * turn + 5, order::add, 1))
+            {
+                calls++;
+                assertTrue(calls <= 3, "one entry per call");
+            }
+            assertEquals(all.subList(0, 3 * (t + 1)), order, "turn " + t);
+            assertEquals(3 * (3 - t), wheel.pending());
+        }
+    }
+
+    /** save then load, at a buffer position past other data, carries heads, tails, order and unsorted flags. */
+    @Test
+    void saveAndLoadCarryTheSlotsTheirOrderAndFlags()
+    {
+        final TimerWheel wheel = wheel(4, 8);
+        final List<Long> inOrder = new ArrayList<>();
+        for (int i = 0; i < 20; i++)
+        {
+            final long e = entry();
+            inOrder.add(e);
+            wheel.schedule(e, 100 + i);
+        }
+        for (int k = TimerWheel.SORT_STEPS + 3; k >= 0; k--)
+        {
+            // Slot 4, each a turn (128 ms) before the one scheduled before it: past the look-back, slot 4 is unsorted.
+            wheel.schedule(entry(), 64 + 128L * k);
+        }
+        assertFalse(wheel.sorted(4));
+        wheel.advance(64, collect);
+        final ByteBuffer out = ByteBuffer.allocate(7 + wheel.savedLength() + 3);
+        out.put(new byte[7]);
+        wheel.save(out);
+        assertEquals(7 + TimerWheelImage.length(8), out.position());
+        assertEquals(TimerWheelImage.VERSION, out.getInt(7 + TimerWheelImage.VERSION_OFFSET));
+        assertEquals(8, out.getInt(7 + TimerWheelImage.SLOT_COUNT_OFFSET));
+        final TimerWheel copy = wheel(4, 8);
+        final ByteBuffer in = ByteBuffer.wrap(out.array());
+        in.position(7);
+        copy.load(in);
+        assertEquals(7 + TimerWheelImage.length(8), in.position());
+        assertEquals(wheel.pending(), copy.pending());
+        for (int slot = 0; slot < 8; slot++)
+        {
+            assertEquals(wheel.sorted(slot), copy.sorted(slot));
+        }
+        final List<Long> order = new ArrayList<>();
+        copy.advance(80, collect);
+        final long later = entry();
+        copy.schedule(later, 119);
+        copy.advance(190, order::add);
+        assertFalse(copy.sorted(4));
+        final List<Long> expected = new ArrayList<>(inOrder);
+        expected.add(later);
+        assertEquals(expected, order);
+        final ByteBuffer bad = ByteBuffer.wrap(out.array().clone());
+        bad.putInt(7 + TimerWheelImage.VERSION_OFFSET, 1);
+        bad.position(7);
+        assertThrows(IllegalStateException.class, () -> wheel(4, 8).load(bad));
+    }
+
+    /**
+     * Against a brute-force model (a list of pending entries): random schedules (mostly in increasing deadline, as
+     * rows come, some far out of order, some turns ahead), cancels, unbounded and bounded advances and a save and
+     * load in between. Each advance expires exactly the entries below the watermark; with deadlines scheduled in
+     * order and within a turn, in deadline order, ties in schedule order.
+     */
+    @Test
+    void matchesABruteForceModelUnderRandomScheduleCancelAndAdvance()
+    {
+        final Random random = new Random(24);
+        for (int round = 0; round < 300; round++)
+        {
+            final int tickShift = random.nextInt(4);
+            final int slots = 1 << random.nextInt(1, 6);
+            final boolean ordered = random.nextBoolean();
+            TimerWheel wheel = wheel(tickShift, slots);
+            final List<long[]> model = new ArrayList<>();
+            long watermark = 0;
+            long previousWatermark = 0;
+            long lastDeadline = 0;
+            long sequence = 0;
+            for (int step = 0; step < 60; step++)
+            {
+                for (int n = random.nextInt(8); n > 0; n--)
+                {
+                    final long deadline;
+                    if (ordered)
+                    {
+                        deadline = Math.max(watermark, lastDeadline + random.nextInt(3));
+                    }
+                    else
+                    {
+                        deadline = watermark + (random.nextInt(8) == 0 ? random.nextInt(2000) : random.nextInt(40));
+                    }
+                    lastDeadline = deadline;
+                    final long e = entry();
+                    wheel.schedule(e, deadline);
+                    model.add(new long[] {e, deadline, sequence++});
+                }
+                if (!model.isEmpty() && random.nextInt(4) == 0)
+                {
+                    final long[] victim = model.remove(random.nextInt(model.size()));
+                    wheel.cancel(victim[0]);
+                }
+                if (random.nextInt(10) == 0)
+                {
+                    final ByteBuffer image = ByteBuffer.allocate(wheel.savedLength());
+                    wheel.save(image);
+                    image.flip();
+                    wheel = wheel(tickShift, slots);
+                    wheel.load(image);
+                }
+                previousWatermark = watermark;
+                watermark += random.nextInt(12) == 0 ? random.nextInt(300) : random.nextInt(6);
+                final List<Long> fired = new ArrayList<>();
+                if (random.nextBoolean())
+                {
+                    wheel.advance(watermark, fired::add);
+                }
+                else
+                {
+                    final int budget = 1 + random.nextInt(3);
+                    while (!wheel.advance(watermark, fired::add, budget))
+                    {
+                        assertTrue(fired.size() <= model.size());
+                    }
+                }
+                final List<long[]> due = new ArrayList<>();
+                for (int i = model.size() - 1; i >= 0; i--)
+                {
+                    if (model.get(i)[1] < watermark)
+                    {
+                        due.add(model.remove(i));
+                    }
+                }
+                final Set<Long> dueEntries = new HashSet<>();
+                for (final long[] d : due)
+                {
+                    dueEntries.add(d[0]);
+                }
+                assertEquals(dueEntries, new HashSet<>(fired), "round " + round + " step " + step);
+                assertEquals(due.size(), fired.size());
+                assertEquals(model.size(), wheel.pending());
+                if (ordered && ((watermark - 1) >> tickShift) - ((previousWatermark - 1) >> tickShift) < slots)
+                {
+                    due.sort((x, y) -> x[1] != y[1] ? Long.compare(x[1], y[1]) : Long.compare(x[2], y[2]));
+                    final List<Long> expected = new ArrayList<>();
+                    for (final long[] d : due)
+                    {
+                        expected.add(d[0]);
+                    }
+                    assertEquals(expected, fired, "deadline order, round " + round + " step " + step);
+                }
+            }
+            assertEquals(model.size(), wheel.expireAll(collect));
         }
     }
 }

@@ -28,7 +28,9 @@ import java.util.Set;
  * engine up to a cut (by default the middle of the tape, where W1-big's state is near its peak), then
  * <ol>
  *   <li>a first checkpoint (every chunk is new: the full copy), its time and bytes;</li>
- *   <li>1% more events, then a second checkpoint (only the changed chunks are written);</li>
+ *   <li>1% more events, then a second checkpoint (only the changed chunks are written), and 10% more, then a
+ *       third: each line gives the share of the state's bytes the checkpoint wrote (what changed), the
+ *       partition's pause (the cut), the background write and the time until the checkpoint completed;</li>
  *   <li>a clean close, and a new engine reopening the state as it is (no copy): the start time;</li>
  *   <li>a close without positions (as after a crash: no clean-close record), and a new engine that
  *       restores the newest checkpoint: the start time, and that the restored positions are right.</li>
@@ -58,6 +60,7 @@ public final class DurabilityFigures
         final EncodedRows rows = EncodedRows.encode(tape);
         final int cut = cutEvents > 0 ? Math.min(cutEvents, tape.size() - 1) : tape.size() / 2;
         final int more = Math.max(1, tape.size() / 100);
+        final int more10 = Math.max(1, Math.min(tape.size() / 10, tape.size() - cut - more));
         LoadRun.emptyDirectory(root);
         // A clean close of a big state checkpoints it (every chunk read and checksummed): give it time, since the
         // next engine on the root waits for the lock that the closing partition threads hold until they stop.
@@ -74,11 +77,14 @@ public final class DurabilityFigures
         CompletedCheckpoint first = timedCheckpoint(engine, cut - 1, "first checkpoint (full copy)", out);
         live(engine, out);
         publish(engine.publisher(), tape, rows, cut, cut + more);
-        final CompletedCheckpoint second = timedCheckpoint(engine, cut + more - 1, "second checkpoint after " + String.format(Locale.ROOT, "%,d", more) + " more events", out);
+        timedCheckpoint(engine, cut + more - 1, "second checkpoint after " + String.format(Locale.ROOT, "%,d", more) + " more events (1%)", out);
+        publish(engine.publisher(), tape, rows, cut + more, cut + more + more10);
+        final CompletedCheckpoint second = timedCheckpoint(engine, cut + more + more10 - 1, "third checkpoint after " +
+            String.format(Locale.ROOT, "%,d", more10) + " more events (10%)", out);
         out.printf(Locale.ROOT, "state files on disk: %.1f MiB; checkpoints: %.1f MiB (hard links counted once)%n",
             diskBytes(root, "state") / 1048576.0, diskBytes(root, "checkpoints") / 1048576.0);
         t0 = System.nanoTime();
-        engine.close(new long[] {cut + more - 1});
+        engine.close(new long[] {cut + more + more10 - 1});
         out.printf(Locale.ROOT, "clean close: %.0f ms%n", (System.nanoTime() - t0) / 1e6);
 
         t0 = System.nanoTime();
@@ -109,8 +115,21 @@ public final class DurabilityFigures
         {
             max = Math.max(max, p);
         }
-        out.printf(Locale.ROOT, "%s: %.0f ms until complete, partition pause max %.0f ms, %.1f MiB written, %.1f MiB linked%n",
-            what, (System.nanoTime() - t0) / 1e6, max / 1e6, done.bytesWritten() / 1048576.0, done.bytesLinked() / 1048576.0);
+        final long complete = System.nanoTime() - t0;
+        long write = 0;
+        long staged = 0;
+        long stateBytes = 0;
+        for (final PartitionSnapshot s : engine.metrics())
+        {
+            write = Math.max(write, s.lastCheckpointWriteNanos);
+            staged += s.lastCheckpointBytesStaged;
+            stateBytes += s.stateBytes;
+        }
+        out.printf(Locale.ROOT, "%s: %.0f ms until complete, partition pause max %.2f ms, background write max %.0f ms " +
+            "(%s), %.1f MiB written (%.1f%% of the state's %.1f MiB), %.1f MiB linked%n",
+            what, complete / 1e6, max / 1e6, write / 1e6, staged > 0 ? String.format(Locale.ROOT, "%.1f MiB staged", staged / 1048576.0) :
+            "synchronous: nothing staged", done.bytesWritten() / 1048576.0, 100.0 * done.bytesWritten() / Math.max(1, stateBytes),
+            stateBytes / 1048576.0, done.bytesLinked() / 1048576.0);
         return done;
     }
 
