@@ -623,15 +623,6 @@ final class DurableState
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** fsyncs a file written through another channel (a Chronicle Map's). */
-    static void sync(final Path file) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
-        {
-            channel.force(true);
-        }
-    }
-
     private void syncDirectory() throws IOException
     {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))

@@ -8,10 +8,12 @@ import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImageDescriptor;
+import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.ChronicleKeyIndex;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
+import io.junction.internal.state.MappedPart;
 import io.junction.internal.state.MappedFile;
 import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
@@ -63,21 +65,27 @@ import java.util.function.LongUnaryOperator;
  */
 final class PartitionState implements AutoCloseable
 {
-    /** The operator's own heap-held state, carried across a close and reopen in heap.dat. */
-    interface HeapPart
+    /**
+     * The operator's own heap-held state, carried across a close and reopen in heap.dat: the image's last
+     * part ({@link HeapImagePart}), after the state's wheel.
+     */
+    interface HeapPart extends HeapImagePart
     {
-        /** Writes the operator's fields. */
-        void save(ByteBuffer out);
-
-        /** Reads what {@link #save} wrote, in the same order. */
-        void load(ByteBuffer in);
-
         /** @return the bytes {@link #save} may write beyond the image's fixed room of 64 KiB (0: none). */
+        @Override
         default int savedLength()
         {
             return 0;
         }
     }
+
+    /** Where the arena, the key index and the left side's unique-key index are in {@link #mappedParts}. */
+    private static final int ARENA_PART = 0;
+    private static final int INDEX_PART = 1;
+    private static final int UNIQUE_PART = 2;
+    /** Where the wheel and the operator's part are in {@link #heapParts}: the state's own parts come first. */
+    private static final int WHEEL_PART = 0;
+    private static final int OPERATOR_PART = 1;
 
     /** Marks the start and the end of the state's part of heap.dat ({@link HeapImageDescriptor}). */
     private static final int HEAP_MAGIC = HeapImageDescriptor.MAGIC;
@@ -121,6 +129,17 @@ final class PartitionState implements AutoCloseable
     private final DurableState durable;
     /** Durable mode: the arena's file. */
     private final MappedFile arenaFile;
+    /**
+     * Durable mode: the mapped files, each persisting itself ({@link MappedPart}), in the fixed order a persist
+     * and a cut take them: the arena, the key index, then each side's unique-key index once opened (null until
+     * then); null in memory.
+     */
+    private final MappedPart[] mappedParts;
+    /**
+     * The parts of heap.dat after the state's own fields, in the order written ({@link HeapImageDescriptor}):
+     * the wheel, then the operator's part, which each {@link #persist}, {@link #stage} and {@link #restore} hands in.
+     */
+    private final HeapImagePart[] heapParts = new HeapImagePart[2];
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
     private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
     /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
@@ -205,10 +224,13 @@ final class PartitionState implements AutoCloseable
             this.unmatchableBucket = opened.unmatchableBucket;
             this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
                 RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
-            seed(store.arena().dirtyChunks(), DurableState.ARENA);
-            if (index instanceof HashKeyIndex)
+            heapParts[WHEEL_PART] = wheel;
+            this.mappedParts = new MappedPart[UNIQUE_PART + 2];
+            mappedParts[ARENA_PART] = store.arena();
+            mappedParts[INDEX_PART] = index;
+            for (final MappedPart part : mappedParts)
             {
-                seed(((HashKeyIndex)index).dirtyChunks(), DurableState.INDEX);
+                seed(part);
             }
             final ByteBuffer heap = durable.heap();
             if (heap != null)
@@ -217,7 +239,7 @@ final class PartitionState implements AutoCloseable
                 uniqueSizes[1] = opened.uniqueRight;
                 try
                 {
-                    wheel.load(heap);
+                    loadHeap(heap, 0, OPERATOR_PART);
                 }
                 catch (final RuntimeException | Error e)
                 {
@@ -231,6 +253,7 @@ final class PartitionState implements AutoCloseable
         this.config = config;
         this.durable = null;
         this.arenaFile = null;
+        this.mappedParts = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
         this.index = KeyIndex.create(config.indexKind(), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
@@ -241,6 +264,7 @@ final class PartitionState implements AutoCloseable
         }
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
+        heapParts[WHEEL_PART] = wheel;
         RowStore rows = null;
         try
         {
@@ -422,13 +446,14 @@ final class PartitionState implements AutoCloseable
      * Starts a mapped file's dirty-chunk tracking from the sums its reopen verified; a fresh file is all
      * zeros already, and a reopened one without sums (a marker of version 1) is summed whole at the next persist.
      */
-    private void seed(final DirtyChunks dirty, final String name)
+    private void seed(final MappedPart part)
     {
-        if (!durable.reopened)
+        final DirtyChunks dirty = part == null ? null : part.dirtyChunks();
+        if (!durable.reopened || dirty == null)
         {
             return;
         }
-        final ChunkSums.FileSums sums = durable.verifiedSums(name);
+        final ChunkSums.FileSums sums = durable.verifiedSums(part.fileName());
         if (sums == null)
         {
             dirty.markAll();
@@ -466,7 +491,8 @@ final class PartitionState implements AutoCloseable
             return;
         }
         final ByteBuffer heap = durable.heap();
-        part.load(heap);
+        heapParts[OPERATOR_PART] = part;
+        loadHeap(heap, OPERATOR_PART, heapParts.length);
         if (heap.remaining() != HeapImageDescriptor.END_LENGTH || heap.getInt() != HEAP_END)
         {
             throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
@@ -497,7 +523,7 @@ final class PartitionState implements AutoCloseable
             file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
                 : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
             uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
-            seed(uniqueKeys[i].dirtyChunks(), side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
+            seed(uniqueKeys[i]);
             if (durable.reopened && uniqueSizes[i] > 0)
             {
                 // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
@@ -509,6 +535,7 @@ final class PartitionState implements AutoCloseable
                     throw new DurableStateException(path + ": " + wrong + " (damaged state)");
                 }
             }
+            mappedParts[UNIQUE_PART + i] = uniqueKeys[i];
             return uniqueKeys[i];
         }
         catch (final IOException e)
@@ -576,43 +603,25 @@ final class PartitionState implements AutoCloseable
             sumScratch = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
         }
         final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
-        lastPersistBytesSummed = 0;
-        // The arena's marks live in its header: taken (and cleared) before the header is written, so that the
-        // image holds a zero map; the header's chunk is summed as written.
-        final DirtyChunks arenaDirty = store.arena().dirtyChunks();
-        arenaDirty.collect();
-        store.arena().writeHeader();
-        arenaDirty.collectToo(0);
-        arenaFile.force();
-        sum(arenaDirty, DurableState.ARENA, tracked);
         final Map<String, Long> files = new LinkedHashMap<>();
-        files.put(DurableState.ARENA, arenaFile.length());
-        if (index instanceof HashKeyIndex)
+        lastPersistBytesSummed = 0;
+        for (final MappedPart mapped : mappedParts)
         {
-            final HashKeyIndex table = (HashKeyIndex)index;
-            table.dirtyChunks().collect();
-            table.force();
-            sum(table.dirtyChunks(), DurableState.INDEX, tracked);
-            files.put(DurableState.INDEX, Files.size(durable.file(DurableState.INDEX)));
-        }
-        else
-        {
-            final Path mapPath = durable.file(DurableState.CHRONICLE_INDEX);
-            DurableState.sync(mapPath);
-            files.put(DurableState.CHRONICLE_INDEX, Files.size(mapPath));
-        }
-        for (int i = 0; i < 2; i++)
-        {
-            if (uniqueKeys[i] != null)
+            if (mapped == null)
             {
-                final String name = i == 0 ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT;
-                uniqueKeys[i].dirtyChunks().collect();
-                uniqueKeys[i].force();
-                sum(uniqueKeys[i].dirtyChunks(), name, tracked);
-                files.put(name, Files.size(durable.file(name)));
+                continue;
             }
+            // The arena's collect writes its header between taking its marks and adding the header's chunk.
+            mapped.collect();
+            mapped.force();
+            final DirtyChunks dirty = mapped.dirtyChunks();
+            if (dirty != null)
+            {
+                sum(dirty, mapped.fileName(), tracked);
+            }
+            files.put(mapped.fileName(), mapped.fileLength());
         }
-        final ByteBuffer out = ByteBuffer.allocate(HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
+        final ByteBuffer out = ByteBuffer.allocate(heapRoom(part));
         saveHeap(out, part);
         final byte[] bytes = new byte[out.position()];
         out.flip().get(bytes);
@@ -647,7 +656,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        if (!(index instanceof HashKeyIndex))
+        if (!tracked())
         {
             return false;
         }
@@ -757,18 +766,37 @@ final class PartitionState implements AutoCloseable
         }
     }
 
-    /** @return the tracked mapped files in the order {@link #stage} stages them. */
+    /** @return whether every mapped file's writes are tracked, so that the state can stage a cut (a Chronicle Map index's are not). */
+    private boolean tracked()
+    {
+        for (final MappedPart part : mappedParts)
+        {
+            if (part != null && part.dirtyChunks() == null)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return the tracked mapped files in the order {@link #stage} stages them: {@link #mappedParts}' order. */
     private DirtyChunks[] trackedFiles()
     {
-        final DirtyChunks[] tracked = new DirtyChunks[2 + (uniqueKeys[0] == null ? 0 : 1) + (uniqueKeys[1] == null ? 0 : 1)];
         int n = 0;
-        tracked[n++] = store.arena().dirtyChunks();
-        tracked[n++] = ((HashKeyIndex)index).dirtyChunks();
-        for (int i = 0; i < 2; i++)
+        for (final MappedPart part : mappedParts)
         {
-            if (uniqueKeys[i] != null)
+            if (part != null && part.dirtyChunks() != null)
             {
-                tracked[n++] = uniqueKeys[i].dirtyChunks();
+                n++;
+            }
+        }
+        final DirtyChunks[] tracked = new DirtyChunks[n];
+        n = 0;
+        for (final MappedPart part : mappedParts)
+        {
+            if (part != null && part.dirtyChunks() != null)
+            {
+                tracked[n++] = part.dirtyChunks();
             }
         }
         return tracked;
@@ -776,7 +804,7 @@ final class PartitionState implements AutoCloseable
 
     private void markAllTracked()
     {
-        if (index instanceof HashKeyIndex)
+        if (tracked())
         {
             for (final DirtyChunks dirty : trackedFiles())
             {
@@ -793,16 +821,42 @@ final class PartitionState implements AutoCloseable
         tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
     }
 
-    /** Writes heap.dat's content: the state's counters, the wheel, the operator's part, the end mark. */
+    /** Writes heap.dat's content: the state's counters, then its {@link #heapParts} (the wheel, the operator's part), the end mark. */
     private void saveHeap(final ByteBuffer out, final HeapPart part)
     {
         out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
             .putLong(index.size()).putLong(unmatchableBucket - base)
             .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
             .putLong(uniqueKeys[1] == null ? 0 : uniqueKeys[1].size());
-        wheel.save(out);
-        part.save(out);
+        heapParts[OPERATOR_PART] = part;
+        for (final HeapImagePart heapPart : heapParts)
+        {
+            heapPart.save(out);
+        }
         out.putInt(HEAP_END);
+    }
+
+    /** Reads heap.dat's parts {@code from} (inclusive) {@code to} (exclusive) of {@link #heapParts}, in their order. */
+    private void loadHeap(final ByteBuffer heap, final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            heapParts[i].load(heap);
+        }
+    }
+
+    /**
+     * @return the bytes of the buffer the heap image is written into ({@link HeapImageDescriptor#room}): the
+     *         state's own parts' lengths, then the operator's.
+     */
+    private int heapRoom(final HeapPart part)
+    {
+        int own = 0;
+        for (int i = 0; i < OPERATOR_PART; i++)
+        {
+            own += heapParts[i].savedLength();
+        }
+        return HeapImageDescriptor.room(own, part.savedLength());
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */

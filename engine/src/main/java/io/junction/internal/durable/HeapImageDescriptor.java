@@ -59,7 +59,8 @@ public final class HeapImageDescriptor
     }
 
     /**
-     * @param wheelLength the state's wheel's estimate of its image ({@code TimerWheel.savedLength()}).
+     * @param wheelLength the lengths of the state's own parts before the operator's ({@link HeapImagePart#savedLength()}:
+     *                    its wheel's image, {@code TimerWheel.savedLength()}), weighted by {@link #WHEEL_ROOM_FACTOR}.
      * @param partLength  the bytes the operator's part may write beyond the fixed room ({@code HeapPart.savedLength()}).
      * @return the bytes of the buffer a persist writes the image into.
      */

@@ -9,6 +9,9 @@ import net.openhft.chronicle.map.MapEntry;
 import net.openhft.chronicle.values.Values;
 import java.io.File;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -25,6 +28,8 @@ public final class ChronicleKeyIndex implements KeyIndex
     private final long base;
     /** Whether the map is persisted to a file and the buckets live in the partition's durable arena. */
     private final boolean durable;
+    /** The map's file in durable mode, else null. */
+    private final File file;
     private final LongValue key;
     private final LongValue value;
     private final long maxKeys;
@@ -64,6 +69,7 @@ public final class ChronicleKeyIndex implements KeyIndex
         this.maxOffHeapBytes = map.offHeapMemoryUsed() + buckets.limit();
         this.base = 0;
         this.durable = false;
+        this.file = null;
     }
 
     /**
@@ -92,6 +98,7 @@ public final class ChronicleKeyIndex implements KeyIndex
         this.buckets = buckets;
         this.base = buckets.base();
         this.durable = true;
+        this.file = file;
         this.maxOffHeapBytes = map.offHeapMemoryUsed();
         this.size = size;
         if (size > 0)
@@ -138,10 +145,38 @@ public final class ChronicleKeyIndex implements KeyIndex
         return maxKeys + maxKeys / 8 + 64;
     }
 
-    /** @return the map, for a durable owner that forces its file. */
-    public ChronicleMap<LongValue, LongValue> map()
+    /** @return the map's file name ({@link MappedPart}); null in memory. */
+    @Override
+    public String fileName()
     {
-        return map;
+        return file == null ? null : file.getName();
+    }
+
+    /** @return null: the map's writes are the library's, not tracked; a persist reads the file whole. */
+    @Override
+    public DirtyChunks dirtyChunks()
+    {
+        return null;
+    }
+
+    /** fsyncs the map's file, written through the library's own mapping. */
+    @Override
+    public void force() throws IOException
+    {
+        if (file != null)
+        {
+            try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.WRITE))
+            {
+                channel.force(true);
+            }
+        }
+    }
+
+    /** @return the map file's bytes. */
+    @Override
+    public long fileLength() throws IOException
+    {
+        return Files.size(file.toPath());
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.junction.join.IndexKind;
 
 import org.agrona.UnsafeApi;
 import java.io.IOException;
+import java.nio.file.Files;
 
 /**
  * {@link IndexKind#HASH}: an open-addressing table of {@code [hash, bucket]} slots in native memory
@@ -151,18 +152,34 @@ public final class HashKeyIndex implements KeyIndex
     }
 
     /** @return the durable table's dirty-chunk tracking, or null in memory. */
+    @Override
     public DirtyChunks dirtyChunks()
     {
         return dirty;
     }
 
     /** Forces a durable table to the device. */
+    @Override
     public void force() throws IOException
     {
         if (file != null)
         {
             file.force();
         }
+    }
+
+    /** @return the durable table's file name ({@link MappedPart}); null in memory. */
+    @Override
+    public String fileName()
+    {
+        return file == null ? null : file.path().getFileName().toString();
+    }
+
+    /** @return the durable table file's bytes. */
+    @Override
+    public long fileLength() throws IOException
+    {
+        return Files.size(file.path());
     }
 
     @Override

@@ -21,9 +21,12 @@ import io.junction.join.IndexKind;
  * once per run by configuration, so each call site sees one receiver class and the JIT inlines it behind
  * a class check as it would an abstract method; no JVM field offset or dispatch is saved by a base class.
  *
+ * <p>A durable index is one of the partition state's mapped files ({@link MappedPart}): the state persists
+ * it as it does its other parts, without asking which kind it is.
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
-public interface KeyIndex extends AutoCloseable
+public interface KeyIndex extends AutoCloseable, MappedPart
 {
     /** Returned by {@link #findOrCreate} when the index is at its configured capacity. */
     long FULL = -1;

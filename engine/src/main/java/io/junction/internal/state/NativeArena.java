@@ -3,6 +3,7 @@ package io.junction.internal.state;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
@@ -30,7 +31,7 @@ import java.util.zip.CRC32;
  * <p>Not thread safe: owned by the partition thread. {@link #reservedBytes()} and
  * {@link #usedBytes()} are plain reads, published to other threads by the owner.
  */
-public final class NativeArena implements AutoCloseable
+public final class NativeArena implements AutoCloseable, MappedPart
 {
     /** Allocation granularity and alignment. */
     public static final int ALIGNMENT = 8;
@@ -663,6 +664,40 @@ public final class NativeArena implements AutoCloseable
         chunks[chunkCount++] = address;
         reservedBytes += size;
         return address;
+    }
+
+    /** @return the durable arena's file name ({@link MappedPart}); null in memory. */
+    @Override
+    public String fileName()
+    {
+        return file == null ? null : file.path().getFileName().toString();
+    }
+
+    /**
+     * Takes the durable arena's marks, then writes its header ({@link #writeHeader()}) and adds the header's chunk:
+     * the marks live in the header, so they are taken (and cleared) before it is written and the image holds a
+     * zero map, the header's chunk summed as written.
+     */
+    @Override
+    public void collect()
+    {
+        dirtyChunks.collect();
+        writeHeader();
+        dirtyChunks.collectToo(0);
+    }
+
+    /** Forces the durable arena's file to the device ({@link MappedFile#force()}). */
+    @Override
+    public void force() throws IOException
+    {
+        file.force();
+    }
+
+    /** @return the durable arena file's mapped length. */
+    @Override
+    public long fileLength()
+    {
+        return file.length();
     }
 
     /** Frees every chunk. Idempotent. Addresses handed out before are invalid afterwards. */

@@ -2,6 +2,7 @@ package io.junction.internal.state;
 
 import org.agrona.UnsafeApi;
 import java.io.IOException;
+import java.nio.file.Files;
 
 /**
  * One side's unique-key index of a regular join: from the 64-bit hash of a row's unique-key bytes to
@@ -25,7 +26,7 @@ import java.io.IOException;
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class UniqueKeyIndex implements AutoCloseable
+public final class UniqueKeyIndex implements AutoCloseable, MappedPart
 {
     /** The most entries: the table has up to twice as many slots, and its index must fit the shift below. */
     public static final long MAX_ENTRIES = 1L << 30;
@@ -160,18 +161,34 @@ public final class UniqueKeyIndex implements AutoCloseable
     }
 
     /** @return the durable table's dirty-chunk tracking, or null in memory. */
+    @Override
     public DirtyChunks dirtyChunks()
     {
         return dirty;
     }
 
     /** Forces a durable table to the device. */
+    @Override
     public void force() throws IOException
     {
         if (file != null)
         {
             file.force();
         }
+    }
+
+    /** @return the durable table's file name ({@link MappedPart}); null in memory. */
+    @Override
+    public String fileName()
+    {
+        return file == null ? null : file.path().getFileName().toString();
+    }
+
+    /** @return the durable table file's bytes. */
+    @Override
+    public long fileLength() throws IOException
+    {
+        return Files.size(file.path());
     }
 
     /**

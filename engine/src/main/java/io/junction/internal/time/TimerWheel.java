@@ -1,5 +1,6 @@
 package io.junction.internal.time;
 
+import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.Refs;
 import org.agrona.UnsafeApi;
@@ -38,7 +39,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class TimerWheel
+public final class TimerWheel implements HeapImagePart
 {
     /** The most entries {@link #schedule} looks back past from a slot's tail before it gives up sorting the slot. */
     public static final int SORT_STEPS = 16;
@@ -404,12 +405,14 @@ public final class TimerWheel
     }
 
     /** @return bytes {@link #save} writes ({@link TimerWheelImage#length}). */
+    @Override
     public int savedLength()
     {
         return TimerWheelImage.length(heads.length);
     }
 
     /** Writes the wheel's own fields at {@code out}'s position, as {@link TimerWheelImage} draws them. */
+    @Override
     public void save(final ByteBuffer out)
     {
         final int at = out.position();
@@ -436,6 +439,7 @@ public final class TimerWheel
      * @throws IllegalStateException when the image is of another {@link TimerWheelImage#VERSION} or the saved
      *                               wheel has another slot count.
      */
+    @Override
     public void load(final ByteBuffer in)
     {
         final int at = in.position();
