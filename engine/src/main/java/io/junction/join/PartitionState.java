@@ -665,9 +665,10 @@ final class PartitionState implements AutoCloseable
     }
 
     /**
-     * A checkpoint's cut, in place of {@link #persist} (docs/DURABILITY.md "What runs where"): collects every
-     * tracked mapped file's dirty chunks (the arena's header written first, as a persist does) and copies
-     * just those chunks into {@code cut} ({@link DirtyChunks#stage}), with the heap-held image; nothing is
+     * A checkpoint's cut, in place of {@link #persist} (docs/DURABILITY.md "What runs where", "Copy-on-write
+     * cuts"): collects every tracked mapped file's dirty chunks (the arena's header written first, as a persist
+     * does, and its dirty flag set before the freeze) and freezes just those chunks for {@code cut}
+     * ({@link DirtyChunks#freeze}: the writer captures them), with the heap-held image; nothing is
      * forced, summed or written to the state directory, and the marker stays as it was (absent once the state
      * changed). The background writer sums, writes and fsyncs the checkpoint from the cut alone; the state's
      * files are the live ones again as soon as this returns. The sums come back through {@link #staged}, which
@@ -718,11 +719,17 @@ final class PartitionState implements AutoCloseable
                 }
                 return false;
             }
+            if (!imageClean)
+            {
+                // The live file changed since its last clean image: its flag is set before the cells freeze
+                // (the image holds it clear: the cut zeroes it, as it zeroes the map).
+                store.arena().markDirty();
+            }
             for (int i = 0; i < tracked.length; i++)
             {
                 try
                 {
-                    tracked[i].stage(cut.addFile(), cut);
+                    tracked[i].freeze(cut.addFile(), cut);
                 }
                 catch (final OutOfMemoryError e)
                 {
@@ -739,11 +746,6 @@ final class PartitionState implements AutoCloseable
                     cut.dropPool();
                     return false;
                 }
-            }
-            if (!imageClean)
-            {
-                // The live file changed since its last clean image: its flag stays set (the staged copy is clear).
-                store.arena().markDirty();
             }
             final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
             saveHeap(out, part);

@@ -23,8 +23,10 @@ import io.junction.join.CheckpointCut;
  * touch the state, the state directory or the {@link DurablePartition}.
  *
  * <p>What each thread touches: while a write is in flight the writer owns the {@link StagedCut}, the
- * {@link DurablePartition} (its store and image) and the request's part; it never touches the operator,
- * its state or the state directory. The partition thread touches none of those until {@link #await}
+ * {@link DurablePartition} (its store and image) and the request's part; of the operator's state it touches
+ * only the cut's frozen cells of the live mapping, under the copy-on-write protocol ({@link StagedCut#capture()}
+ * first thing after the test seam, {@link StagedCut#abandon()} when the write fails: no cell stays frozen),
+ * and the side buffers the partition handed over; it never touches the rest of the state or the state directory. The partition thread touches none of those until {@link #await}
  * returns; the monitor orders every write of one before every read of the other. Then the partition takes
  * the outcome ({@link #takeOutcome}) and hands the sums back to the operator ({@code JoinOperator#staged}).
  *
@@ -253,11 +255,15 @@ final class CheckpointWriter implements Runnable
             {
                 hook.at(partition);
             }
+            // First: the frozen cells of a copy-on-write cut, so that the partition's writes copy few of them.
+            cut.capture();
             writtenId = durable.checkpoint(writing.id, writing.positions, writing.floor, writing.partitionOnly, cut);
         }
         catch (final Throwable t)
         {
             failure = t;
+            // No cell stays frozen: what was not captured becomes dirty (the partition restages the rest).
+            cut.abandon();
         }
         final long written = failure == null ? durable.image.bytesWritten() : 0;
         final long linked = failure == null ? durable.image.bytesLinked() : 0;

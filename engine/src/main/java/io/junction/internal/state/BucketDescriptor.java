@@ -72,23 +72,23 @@ public final class BucketDescriptor
      */
     public static void init(final long base, final long bucket, final long hash)
     {
+        NativeArena.written(base, bucket, LENGTH);
         UnsafeApi.putLong(bucket + HASH_OFFSET, hash);
         UnsafeApi.setMemory(bucket + LEFT_ROWS_OFFSET, LENGTH - LEFT_ROWS_OFFSET, (byte)0);
-        NativeArena.written(base, bucket, LENGTH);
     }
 
     static void rows(final long base, final long bucket, final Side side, final long rows)
     {
         final long field = bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET);
-        UnsafeApi.putLong(field, Refs.toStored(base, rows));
         NativeArena.written(base, field);
+        UnsafeApi.putLong(field, Refs.toStored(base, rows));
     }
 
     static void count(final long base, final long bucket, final Side side, final int count)
     {
         final long field = bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET);
-        UnsafeApi.putInt(field, count);
         NativeArena.written(base, field);
+        UnsafeApi.putInt(field, count);
     }
 
     /** @return true when neither side holds a record. */

@@ -10,9 +10,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
- * checkpoint costs": a byte per cell of the mapping, set by every write path that stores into the
- * file's memory ({@link #mark(long)}, or {@link NativeArena#written(long, long)} for the arena, whose
- * map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
+ * checkpoint costs" and "Copy-on-write cuts": a state byte per cell of the mapping (clean, dirty, frozen,
+ * capturing, copying), set by every write path before it stores into the file's memory ({@link #mark(long)},
+ * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
  * CRC-32 and a zero flag as of the last persist. A cell is a chunk (or, for a very large mapping, a
  * power-of-two multiple of one; in check mode a page when the map has room).
  *
@@ -24,13 +24,15 @@ import java.util.zip.CRC32C;
  * that exists (an empty 1M-key index costs nothing).
  *
  * <pre>
- *   write path:  store into the mapping, then mark(address)   one byte store (cell = address &gt;&gt;&gt; shift)
+ *   write path:  mark(address), then store into the mapping   a dirty cell: one load and a branch (cell = address &gt;&gt;&gt; shift);
+ *                                                           a frozen one is copied for the cut first
  *   persist:     collect()   the marked chunks, the map cleared
  *                (the arena writes its header, the files are forced)
  *                sum()       CRC-32C, CRC-32 and zero flag of the collected chunks only
  *   checkpoint:  collect()   as a persist (partition thread)
- *                stage()     the collected chunks' bytes copied into a StagedCut, every other chunk's sums with them
- *                            (the background writer sums the staged chunks: StagedCut.sumStaged)
+ *                freeze()    the collected chunks' cells frozen, a StagedCut buffer taken for each, every other
+ *                            chunk's sums copied (stage(): the bytes copied instead); the background writer
+ *                            captures the frozen cells (StagedCut.capture) and sums them (StagedCut.sumStaged)
  *                install()   the writer's sums taken back once its write is done (restage() after a failed one:
  *                            the staged chunks marked again), before the next collect()
  * </pre>
@@ -40,7 +42,9 @@ import java.util.zip.CRC32C;
  * marked with a copy taken at the persist before, failing with the file and byte when one changed: a
  * write path that forgot its mark is found by any durable test, never by a lost checkpoint.
  *
- * <p>Not thread safe: owned by the partition thread.
+ * <p>Owned by the partition thread, except the frozen cells of a cut in flight: the writer moves those
+ * (and only those) under the CAS protocol (frozen to capturing to clean), and the partition's marks move
+ * them only by CAS too (frozen to copying to dirty).
  */
 public final class DirtyChunks implements AutoCloseable
 {
@@ -55,6 +59,26 @@ public final class DirtyChunks implements AutoCloseable
     private static final int MIN_CELL_SHIFT = CHECK ? 12 : CHUNK_SHIFT;
     /** The most cells of a map of its own (a table's): 16M, a MiB each up to 16 TiB. */
     private static final long MAX_OWN_CELLS = 1L << 24;
+    /** System property: {@code false} turns copy-on-write cuts off (stage A: the cut copies its dirty chunks). */
+    public static final String COPY_ON_WRITE_PROP_NAME = "junction.checkpoint.copyOnWrite";
+    private static final boolean COPY_ON_WRITE = !"false".equals(System.getProperty(COPY_ON_WRITE_PROP_NAME));
+    /** Cell state: unchanged since the last cut (or persist). */
+    static final byte CLEAN = 0;
+    /** Cell state: written since the last cut; the fast path of a mark finds this and does nothing. */
+    static final byte DIRTY = 1;
+    /** Cell state: held by the cut in flight, not yet captured by the writer nor copied by the partition. */
+    static final byte FROZEN = 2;
+    /** Cell state: the writer is copying it from the live mapping (a write waits, for that one cell). */
+    static final byte CAPTURING = 3;
+    /** Cell state: the partition is copying it to the cut's side buffer before its first store into it. */
+    static final byte COPYING = 4;
+    /** The files (arenas: their maps are in their own mapped headers) with cells frozen, for {@link NativeArena#written}. */
+    private static volatile DirtyChunks[] frozenFiles = new DirtyChunks[0];
+    /**
+     * Test seam: when set, run on the partition thread as a write starts to wait for the writer (a cell being
+     * captured, or a frozen cell with no side buffer left). Null outside tests.
+     */
+    static volatile Runnable onCellWait;
     private static final int FULL_ZERO_CRC32C;
     private static final int FULL_ZERO_CRC32;
 
@@ -89,6 +113,12 @@ public final class DirtyChunks implements AutoCloseable
     private long shadow;
     private long shadowCapacity;
     private boolean closed;
+    /** Byte ranges (offset, length pairs) that an image holds as zeros (the arena's dirty flag). */
+    private long[] imageZeros = new long[0];
+    /** The cut file whose cells are frozen in this map (partition thread), or null. */
+    private StagedCut.File frozenIn;
+    /** Its cut (the side buffers' pool), or null. */
+    private StagedCut frozenCut;
 
     /**
      * Tracking with a cell map of its own (off-heap, freed by {@link #close()}) for a file whose content
@@ -173,7 +203,11 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void mark(final long address)
     {
-        UnsafeApi.putByte(map + ((address - file.address()) >>> cellShift), (byte)1);
+        final long cell = map + ((address - file.address()) >>> cellShift);
+        if (UnsafeApi.getByte(cell) != DIRTY)
+        {
+            markSlow(this, file.address(), cell);
+        }
     }
 
     /**
@@ -188,8 +222,187 @@ public final class DirtyChunks implements AutoCloseable
         final long last = (address + length - 1 - file.address()) >>> cellShift;
         for (long cell = first; cell <= last; cell++)
         {
-            UnsafeApi.putByte(map + cell, (byte)1);
+            if (UnsafeApi.getByte(map + cell) != DIRTY)
+            {
+                markSlow(this, file.address(), map + cell);
+            }
         }
+    }
+
+    /**
+     * The slow path of a mark, before the store (partition thread): a clean cell becomes dirty; a frozen one
+     * (the cut in flight holds it, the writer has not captured it) is first copied to a side buffer of the cut
+     * (CAS frozen to copying, copy, dirty); a cell the writer is capturing is waited for (that one cell's copy).
+     * When the cut's side buffers are all taken (or no direct memory is left) the partition waits for the
+     * writer to capture the frozen cell, which it does first thing in its write, or gives up on a failure.
+     *
+     * @param owner       the tracking, or null (an arena's static mark: looked up among the frozen files).
+     * @param fileAddress the file's mapping.
+     * @param cell        the cell's address in the map.
+     */
+    static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
+    {
+        boolean waiting = false;
+        while (true)
+        {
+            final byte state = UnsafeApi.getByteVolatile(null, cell);
+            if (state == DIRTY)
+            {
+                return;
+            }
+            if (state == CLEAN)
+            {
+                // The writer never touches a clean cell.
+                UnsafeApi.putByte(cell, DIRTY);
+                return;
+            }
+            if (state == FROZEN)
+            {
+                final DirtyChunks frozen = owner != null ? owner : frozenAt(fileAddress);
+                if (frozen == null || frozen.frozenIn == null)
+                {
+                    throw new IllegalStateException("a frozen dirty-map cell without its cut at " + (cell - fileAddress));
+                }
+                if (frozen.copyFrozen(cell))
+                {
+                    return;
+                }
+            }
+            if (!waiting)
+            {
+                waiting = true;
+                final Runnable hook = onCellWait;
+                if (hook != null)
+                {
+                    hook.run();
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static DirtyChunks frozenAt(final long fileAddress)
+    {
+        for (final DirtyChunks dirty : frozenFiles)
+        {
+            if (dirty.file.address() == fileAddress)
+            {
+                return dirty;
+            }
+        }
+        return null;
+    }
+
+    private static synchronized void register(final DirtyChunks dirty)
+    {
+        final DirtyChunks[] was = frozenFiles;
+        final DirtyChunks[] now = Arrays.copyOf(was, was.length + 1);
+        now[was.length] = dirty;
+        frozenFiles = now;
+    }
+
+    private static synchronized void unregister(final DirtyChunks dirty)
+    {
+        final DirtyChunks[] was = frozenFiles;
+        int n = 0;
+        final DirtyChunks[] now = new DirtyChunks[was.length];
+        for (final DirtyChunks d : was)
+        {
+            if (d != dirty)
+            {
+                now[n++] = d;
+            }
+        }
+        frozenFiles = Arrays.copyOf(now, n);
+    }
+
+    /** Partition thread: copies frozen {@code cell} into its chunk's side buffer; false when it could not (retry). */
+    private boolean copyFrozen(final long cell)
+    {
+        final StagedCut.File in = frozenIn;
+        final long index = cell - map;
+        final int chunk = (int)((index << cellShift) >>> CHUNK_SHIFT);
+        final int i = in.indexOf(chunk);
+        ByteBuffer side = in.side(i);
+        if (side == null)
+        {
+            side = frozenCut.takeSide();
+            if (side == null)
+            {
+                // No side buffer: wait for the writer to capture the cell.
+                return false;
+            }
+            in.side(i, side);
+        }
+        if (!UnsafeApi.compareAndSetByte(null, cell, FROZEN, COPYING))
+        {
+            return false;
+        }
+        final long from = index << cellShift;
+        final long offset = from - ((long)chunk << CHUNK_SHIFT);
+        final long length = Math.min(1L << cellShift, in.length() - from);
+        UnsafeApi.copyMemory(file.address() + from, BufferUtil.address(side) + offset, length);
+        UnsafeApi.putByteVolatile(null, cell, DIRTY);
+        return true;
+    }
+
+    /**
+     * Partition thread, once the writer reported (or when the cut was never handed over): every cell still
+     * frozen becomes dirty (the next cut takes it), and the map forgets the cut.
+     */
+    private void thaw()
+    {
+        final StagedCut.File in = frozenIn;
+        if (in == null)
+        {
+            return;
+        }
+        for (int i = 0; i < in.staged(); i++)
+        {
+            final int c = in.stagedChunk(i);
+            final long first = ((long)c << CHUNK_SHIFT) >>> cellShift;
+            final long end = first + ((in.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
+            for (long cell = first; cell < end; cell++)
+            {
+                if (UnsafeApi.getByteVolatile(null, map + cell) == FROZEN)
+                {
+                    UnsafeApi.compareAndSetByte(null, map + cell, FROZEN, DIRTY);
+                }
+            }
+        }
+        frozenIn = null;
+        frozenCut = null;
+        if (!ownsMap)
+        {
+            unregister(this);
+        }
+    }
+
+    /**
+     * Adds a byte range that an image of the file holds as zeros whatever the live file holds (the arena's
+     * dirty flag, set in the live file while a copy-on-write cut is written).
+     *
+     * @param offset the range's offset in the file.
+     * @param length its bytes.
+     */
+    /** @return the ranges an image holds as zeros: {@link #zeroInImage}'s and a map in the file's own header. */
+    private long[] imageZeroRanges()
+    {
+        if (ownsMap)
+        {
+            return imageZeros;
+        }
+        final long[] zeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
+        zeros[imageZeros.length] = map - file.address();
+        zeros[imageZeros.length + 1] = cells;
+        return zeros;
+    }
+
+    void zeroInImage(final long offset, final long length)
+    {
+        imageZeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
+        imageZeros[imageZeros.length - 2] = offset;
+        imageZeros[imageZeros.length - 1] = length;
     }
 
     /**
@@ -198,6 +411,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void markAll()
     {
+        thaw();
         if (file.length() > 0)
         {
             mark(file.address(), file.length());
@@ -274,10 +488,15 @@ public final class DirtyChunks implements AutoCloseable
      * chunk that held the old end when the length changed) for {@link #sum} and clears the map, so that
      * a map in the file's own header (the arena's) is zeros in the image the persist leaves.
      *
-     * @throws IllegalStateException in check mode ({@value #CHECK_PROP_NAME}) when an unmarked cell changed.
+     * @throws IllegalStateException in check mode ({@value #CHECK_PROP_NAME}) when an unmarked cell changed, or
+     *         while a copy-on-write cut of this file is in flight (not yet installed or restaged).
      */
     public void collect()
     {
+        if (frozenIn != null)
+        {
+            throw new IllegalStateException(name + " has a cut in flight: install or restage it once its write reported");
+        }
         final long length = file.length();
         final int chunks = chunks(length);
         if (CHECK)
@@ -534,6 +753,7 @@ public final class DirtyChunks implements AutoCloseable
         final long length = file.length();
         final int chunks = chunks(length);
         out.begin(name, length, zero, crc32c, crc32);
+        final long[] zeros = imageZeroRanges();
         long bytes = 0;
         int count = 0;
         for (int c = 0; c < chunks; c++)
@@ -547,10 +767,77 @@ public final class DirtyChunks implements AutoCloseable
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
             UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
+            StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << CHUNK_SHIFT, chunkLength, zeros);
             buffer.limit(chunkLength);
             out.add(c, buffer);
             bytes += chunkLength;
             count++;
+        }
+        cut.staged(bytes);
+        summedLength = length;
+        bytesSummed = bytes;
+        chunksSummed = count;
+        if (CHECK)
+        {
+            copyToShadow();
+        }
+    }
+
+    /**
+     * A copy-on-write cut, in place of {@link #stage} (docs/DURABILITY.md "Copy-on-write cuts"): takes a
+     * buffer of the cut's pool for every collected chunk and freezes the chunk's cells, copying nothing; the
+     * writer captures them from the live mapping ({@link StagedCut#capture()}), and a write to a frozen
+     * cell before that copies the cell to a side buffer first ({@link #mark}). A file whose cells are larger
+     * than a chunk, or with {@value #COPY_ON_WRITE_PROP_NAME}{@code =false}, is staged by copy instead.
+     * Partition thread; {@link #install} or {@link #restage} must follow once the writer reported.
+     *
+     * @param out the file's part of the cut.
+     * @param cut the cut (its pool).
+     */
+    public void freeze(final StagedCut.File out, final StagedCut cut)
+    {
+        if (!COPY_ON_WRITE || cellShift > CHUNK_SHIFT)
+        {
+            stage(out, cut);
+            return;
+        }
+        final long length = file.length();
+        final int chunks = chunks(length);
+        out.begin(name, length, zero, crc32c, crc32);
+        long bytes = 0;
+        int count = 0;
+        for (int c = 0; c < chunks; c++)
+        {
+            if (!collected[c])
+            {
+                continue;
+            }
+            final ByteBuffer buffer = cut.take();
+            collected[c] = false;
+            final int chunkLength = chunkLength(length, c);
+            buffer.limit(chunkLength);
+            out.add(c, buffer);
+            bytes += chunkLength;
+            count++;
+        }
+        out.frozen(file.address(), map, cellShift, imageZeroRanges());
+        for (int i = 0; i < out.staged(); i++)
+        {
+            final long first = ((long)out.stagedChunk(i) << CHUNK_SHIFT) >>> cellShift;
+            final long end = first + ((out.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
+            for (long cell = first; cell < end; cell++)
+            {
+                UnsafeApi.putByte(map + cell, FROZEN);
+            }
+        }
+        if (count > 0)
+        {
+            frozenIn = out;
+            frozenCut = cut;
+            if (!ownsMap)
+            {
+                register(this);
+            }
         }
         cut.staged(bytes);
         summedLength = length;
@@ -570,6 +857,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void install(final StagedCut.File in)
     {
+        thaw();
         for (int i = 0; i < in.staged(); i++)
         {
             final int c = in.stagedChunk(i);
@@ -587,6 +875,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void restage(final StagedCut.File in)
     {
+        thaw();
         final long length = Math.min(in.length(), file.length());
         for (int i = 0; i < in.staged(); i++)
         {
@@ -670,6 +959,12 @@ public final class DirtyChunks implements AutoCloseable
             return;
         }
         closed = true;
+        if (frozenIn != null && !ownsMap)
+        {
+            unregister(this);
+        }
+        frozenIn = null;
+        frozenCut = null;
         if (ownsMap)
         {
             UnsafeApi.freeMemory(map);

@@ -238,12 +238,12 @@ public final class HashKeyIndex implements KeyIndex
                     return FULL;
                 }
                 BucketDescriptor.init(base, created, hash);
-                UnsafeApi.putLong(slot + HASH_OFFSET, hash);
-                UnsafeApi.putLong(slot + BUCKET_OFFSET, created - base);
                 if (dirty != null)
                 {
                     dirty.mark(slot);
                 }
+                UnsafeApi.putLong(slot + HASH_OFFSET, hash);
+                UnsafeApi.putLong(slot + BUCKET_OFFSET, created - base);
                 size++;
                 return created;
             }

@@ -73,22 +73,22 @@ final class HashSlots
             if (((j - home(entryHash, shift)) & mask) >= ((j - empty) & mask))
             {
                 final long emptySlot = table + empty * SLOT;
-                UnsafeApi.putLong(emptySlot + HASH_OFFSET, entryHash);
-                UnsafeApi.putLong(emptySlot + VALUE_OFFSET, value);
                 if (dirty != null)
                 {
                     dirty.mark(emptySlot);
                 }
+                UnsafeApi.putLong(emptySlot + HASH_OFFSET, entryHash);
+                UnsafeApi.putLong(emptySlot + VALUE_OFFSET, value);
                 empty = j;
             }
             j = (j + 1) & mask;
         }
         final long emptySlot = table + empty * SLOT;
-        UnsafeApi.putLong(emptySlot + HASH_OFFSET, 0);
-        UnsafeApi.putLong(emptySlot + VALUE_OFFSET, 0);
         if (dirty != null)
         {
             dirty.mark(emptySlot);
         }
+        UnsafeApi.putLong(emptySlot + HASH_OFFSET, 0);
+        UnsafeApi.putLong(emptySlot + VALUE_OFFSET, 0);
     }
 }

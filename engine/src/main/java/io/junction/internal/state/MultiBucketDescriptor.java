@@ -111,8 +111,8 @@ public final class MultiBucketDescriptor
 
     static void group(final long base, final long bucket, final int input, final long group)
     {
-        UnsafeApi.putLong(bucket + groupOffset(input), Refs.toStored(base, group));
         NativeArena.written(base, bucket + groupOffset(input));
+        UnsafeApi.putLong(bucket + groupOffset(input), Refs.toStored(base, group));
     }
 
     /**
@@ -174,8 +174,8 @@ public final class MultiBucketDescriptor
 
     static void link(final long base, final long bucket, final long next, final boolean unmatchable)
     {
-        UnsafeApi.putLong(bucket + LINK_OFFSET, Refs.toStored(base, next) | (unmatchable ? UNMATCHABLE : 0));
         NativeArena.written(base, bucket + LINK_OFFSET);
+        UnsafeApi.putLong(bucket + LINK_OFFSET, Refs.toStored(base, next) | (unmatchable ? UNMATCHABLE : 0));
     }
 
     /**
@@ -204,7 +204,7 @@ public final class MultiBucketDescriptor
 
     static void arraySize(final long base, final long array, final int size)
     {
-        UnsafeApi.putInt(array + SIZE_OFFSET, size);
         NativeArena.written(base, array + SIZE_OFFSET);
+        UnsafeApi.putInt(array + SIZE_OFFSET, size);
     }
 }

@@ -63,12 +63,12 @@ public final class MultiRowDescriptor
      */
     public static void init(final long base, final long record, final long ts, final int rowLength, final int input, final int flags)
     {
+        NativeArena.written(base, record, HEADER_LENGTH);
         UnsafeApi.putLong(record + TS_OFFSET, ts);
         UnsafeApi.putShort(record + ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putByte(record + INPUT_OFFSET, (byte)input);
         UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
         UnsafeApi.putInt(record + QUEUE_INDEX_OFFSET, -1);
-        NativeArena.written(base, record, HEADER_LENGTH);
     }
 
     /**
@@ -122,8 +122,8 @@ public final class MultiRowDescriptor
      */
     public static void queueIndex(final long base, final long record, final int index)
     {
-        UnsafeApi.putInt(record + QUEUE_INDEX_OFFSET, index);
         NativeArena.written(base, record + QUEUE_INDEX_OFFSET);
+        UnsafeApi.putInt(record + QUEUE_INDEX_OFFSET, index);
     }
 
     /**

@@ -111,9 +111,9 @@ public final class MultiRowStore implements AutoCloseable
         final int flags)
     {
         MultiRowDescriptor.init(base, record, ts, length, input, flags);
+        NativeArena.written(base, MultiRowDescriptor.rowAddress(record), Math.max(1, length));
         rowBuffer.wrap(MultiRowDescriptor.rowAddress(record), length);
         rowBuffer.putBytes(0, buffer, offset, length);
-        NativeArena.written(base, MultiRowDescriptor.rowAddress(record), Math.max(1, length));
     }
 
     /**
@@ -153,9 +153,9 @@ public final class MultiRowStore implements AutoCloseable
         final long bucket = arena.allocate(bucketLength);
         if (bucket != 0)
         {
+            NativeArena.written(base, bucket, bucketLength);
             UnsafeApi.setMemory(bucket, bucketLength, (byte)0);
             UnsafeApi.putLong(bucket + MultiBucketDescriptor.HASH_OFFSET, hash);
-            NativeArena.written(base, bucket, bucketLength);
             MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         }
         return bucket;
@@ -170,9 +170,9 @@ public final class MultiRowStore implements AutoCloseable
      */
     public void initBucket(final long bucket, final boolean unmatchable)
     {
+        NativeArena.written(base, bucket, bucketLength);
         MultiBucketDescriptor.link(base, bucket, 0, unmatchable);
         UnsafeApi.setMemory(bucket + MultiBucketDescriptor.GROUPS_OFFSET, bucketLength - MultiBucketDescriptor.GROUPS_OFFSET, (byte)0);
-        NativeArena.written(base, bucket, bucketLength);
     }
 
     /**
@@ -204,9 +204,9 @@ public final class MultiRowStore implements AutoCloseable
      */
     public void moveInto(final long into, final long from)
     {
+        NativeArena.written(base, into, bucketLength);
         UnsafeApi.copyMemory(from + MultiBucketDescriptor.LINK_OFFSET, into + MultiBucketDescriptor.LINK_OFFSET,
             bucketLength - MultiBucketDescriptor.LINK_OFFSET);
-        NativeArena.written(base, into, bucketLength);
     }
 
     /** @param bucket an empty bucket of this store's arena (not one of the key index). */
@@ -317,8 +317,8 @@ public final class MultiRowStore implements AutoCloseable
             {
                 return false;
             }
-            UnsafeApi.putInt(array + MultiBucketDescriptor.CAPACITY_OFFSET, FIRST_CAPACITY);
             NativeArena.written(base, array + MultiBucketDescriptor.CAPACITY_OFFSET);
+            UnsafeApi.putInt(array + MultiBucketDescriptor.CAPACITY_OFFSET, FIRST_CAPACITY);
             MultiBucketDescriptor.arraySize(base, array, 1);
             putSlot(array, 0, group);
             MultiBucketDescriptor.group(base, bucket, input, array | MultiBucketDescriptor.ARRAY_TAG);
@@ -351,22 +351,22 @@ public final class MultiRowStore implements AutoCloseable
 
     private void putSlot(final long array, final int slot, final long record)
     {
-        UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, slot), Refs.toStored(base, record));
         NativeArena.written(base, MultiBucketDescriptor.slotAddress(array, slot));
+        UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, slot), Refs.toStored(base, record));
     }
 
     private void moveArray(final long bucket, final int input, final long from, final int size, final long to, final int capacity)
     {
-        UnsafeApi.putInt(to + MultiBucketDescriptor.CAPACITY_OFFSET, capacity);
         NativeArena.written(base, to + MultiBucketDescriptor.CAPACITY_OFFSET);
+        UnsafeApi.putInt(to + MultiBucketDescriptor.CAPACITY_OFFSET, capacity);
         MultiBucketDescriptor.arraySize(base, to, size);
         // The slots hold relative references: they move as they are.
-        UnsafeApi.copyMemory(MultiBucketDescriptor.slotAddress(from, 0), MultiBucketDescriptor.slotAddress(to, 0),
-            (long)size * MultiBucketDescriptor.SLOT_LENGTH);
         if (size > 0)
         {
             NativeArena.written(base, MultiBucketDescriptor.slotAddress(to, 0), (long)size * MultiBucketDescriptor.SLOT_LENGTH);
         }
+        UnsafeApi.copyMemory(MultiBucketDescriptor.slotAddress(from, 0), MultiBucketDescriptor.slotAddress(to, 0),
+            (long)size * MultiBucketDescriptor.SLOT_LENGTH);
         arena.free(from, MultiBucketDescriptor.arrayLength(MultiBucketDescriptor.capacity(from)));
         MultiBucketDescriptor.group(base, bucket, input, to | MultiBucketDescriptor.ARRAY_TAG);
     }
@@ -431,8 +431,8 @@ public final class MultiRowStore implements AutoCloseable
         for (int k = at; k < left; k++)
         {
             final long later = UnsafeApi.getLong(MultiBucketDescriptor.slotAddress(array, k + 1));
-            UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, k), later);
             NativeArena.written(base, MultiBucketDescriptor.slotAddress(array, k));
+            UnsafeApi.putLong(MultiBucketDescriptor.slotAddress(array, k), later);
         }
         MultiBucketDescriptor.arraySize(base, array, left);
         final int capacity = MultiBucketDescriptor.capacity(array);

@@ -192,6 +192,7 @@ public final class NativeArena implements AutoCloseable, MappedPart
             final int cellShift = DirtyChunks.cellShift(file.reserved(), MAP_BYTES);
             UnsafeApi.putInt(base + MAP_SHIFT_OFFSET, cellShift);
             this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
+            dirtyChunks.zeroInImage(DIRTY_OFFSET, Long.BYTES);
             bump = HEADER_LENGTH;
             writeHeader();
             written(base, base, MAP_OFFSET);
@@ -204,6 +205,7 @@ public final class NativeArena implements AutoCloseable, MappedPart
                 " bytes, which a mapping of " + file.reserved() + " bytes cannot use (a header of another layout)");
         }
         this.dirtyChunks = new DirtyChunks(file, base + MAP_OFFSET, cellShift);
+        dirtyChunks.zeroInImage(DIRTY_OFFSET, Long.BYTES);
         bump = UnsafeApi.getLong(base + BUMP_OFFSET);
         cursor = Refs.toAddress(base, UnsafeApi.getLong(base + CURSOR_OFFSET));
         chunkEnd = Refs.toAddress(base, UnsafeApi.getLong(base + CHUNK_END_OFFSET));
@@ -231,7 +233,9 @@ public final class NativeArena implements AutoCloseable, MappedPart
      * Marks the durable arena's cell holding {@code address} as written (its dirty-chunk map is in the
      * file's header, at a fixed offset from {@code base}); nothing in memory ({@code base} 0). Every store
      * into a durable arena's records, buckets, groups and links calls it (or {@link #written(long, long, long)})
-     * after the store: a plain byte store, no read-modify-write.
+     * before the store (copy-on-write cuts, docs/DURABILITY.md): the fast path, a cell already dirty, is one
+     * load and a branch; a clean cell becomes dirty, and a cell frozen by a cut in flight is copied for the
+     * cut first ({@link DirtyChunks#mark(long)}).
      *
      * @param base    the arena's base ({@link #base()}).
      * @param address an address of the arena.
@@ -240,7 +244,11 @@ public final class NativeArena implements AutoCloseable, MappedPart
     {
         if (base != 0)
         {
-            UnsafeApi.putByte(base + MAP_OFFSET + ((address - base) >>> UnsafeApi.getInt(base + MAP_SHIFT_OFFSET)), (byte)1);
+            final long cell = base + MAP_OFFSET + ((address - base) >>> UnsafeApi.getInt(base + MAP_SHIFT_OFFSET));
+            if (UnsafeApi.getByte(cell) != DirtyChunks.DIRTY)
+            {
+                DirtyChunks.markSlow(null, base, cell);
+            }
         }
     }
 
@@ -259,7 +267,10 @@ public final class NativeArena implements AutoCloseable, MappedPart
             final long last = (address + length - 1 - base) >>> shift;
             for (long cell = (address - base) >>> shift; cell <= last; cell++)
             {
-                UnsafeApi.putByte(base + MAP_OFFSET + cell, (byte)1);
+                if (UnsafeApi.getByte(base + MAP_OFFSET + cell) != DirtyChunks.DIRTY)
+                {
+                    DirtyChunks.markSlow(null, base, base + MAP_OFFSET + cell);
+                }
             }
         }
     }
@@ -304,8 +315,8 @@ public final class NativeArena implements AutoCloseable, MappedPart
     /** Sets a durable file's dirty flag: its image no longer matches a clean close until the next {@link #writeHeader()}. */
     public void markDirty()
     {
-        UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
         written(base, base + DIRTY_OFFSET);
+        UnsafeApi.putLong(base + DIRTY_OFFSET, 1);
     }
 
     /** @return the durable file's length: its header and the memory carved so far. */
@@ -533,8 +544,8 @@ public final class NativeArena implements AutoCloseable, MappedPart
         {
             freeHeads = Arrays.copyOf(freeHeads, Math.max(sizeClass + 1, freeHeads.length * 2));
         }
-        UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
         written(base, address);
+        UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));
         freeHeads[sizeClass] = address;
         usedBytes -= size;
     }
@@ -567,16 +578,16 @@ public final class NativeArena implements AutoCloseable, MappedPart
             {
                 if (largeSizes[i] == size)
                 {
-                    UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
                     written(base, address);
+                    UnsafeApi.putLong(address, Refs.toStored(base, largeHeads[i]));
                     largeHeads[i] = address;
                     return;
                 }
             }
             if (largeCount < LARGE_LISTS)
             {
-                UnsafeApi.putLong(address, 0);
                 written(base, address);
+                UnsafeApi.putLong(address, 0);
                 largeSizes[largeCount] = size;
                 largeHeads[largeCount++] = address;
             }

@@ -135,8 +135,8 @@ public final class RowDescriptor
      */
     public static void count(final long base, final long record, final int count)
     {
-        UnsafeApi.putInt(record + COUNT_OFFSET, count);
         NativeArena.written(base, record + COUNT_OFFSET);
+        UnsafeApi.putInt(record + COUNT_OFFSET, count);
     }
 
     static int groupIndex(final long record)
@@ -146,8 +146,8 @@ public final class RowDescriptor
 
     static void groupIndex(final long base, final long record, final int index)
     {
-        UnsafeApi.putInt(record + GROUP_INDEX_OFFSET, index);
         NativeArena.written(base, record + GROUP_INDEX_OFFSET);
+        UnsafeApi.putInt(record + GROUP_INDEX_OFFSET, index);
     }
 
     public static int flags(final long record)
@@ -164,8 +164,8 @@ public final class RowDescriptor
      */
     public static void flags(final long base, final long record, final int flags)
     {
-        UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
         NativeArena.written(base, record + FLAGS_OFFSET);
+        UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
     }
 
     /** @return 0 for left, 1 for right. */

@@ -138,8 +138,8 @@ public final class RowGroup
 
     static void slot(final long base, final long array, final int slot, final long record)
     {
-        UnsafeApi.putLong(slotAddress(array, slot), Refs.toStored(base, record));
         NativeArena.written(base, slotAddress(array, slot));
+        UnsafeApi.putLong(slotAddress(array, slot), Refs.toStored(base, record));
     }
 
     static long slotAddress(final long array, final int slot)
@@ -159,8 +159,8 @@ public final class RowGroup
 
     static void used(final long base, final long array, final int used)
     {
-        UnsafeApi.putInt(array + USED_OFFSET, used);
         NativeArena.written(base, array + USED_OFFSET);
+        UnsafeApi.putInt(array + USED_OFFSET, used);
     }
 
     /** @return the bytes of an array of {@code capacity} slots. */

@@ -244,8 +244,8 @@ public final class RowStore implements AutoCloseable
             {
                 return false;
             }
-            UnsafeApi.putInt(array + RowGroup.CAPACITY_OFFSET, FIRST_CAPACITY);
             NativeArena.written(base, array + RowGroup.CAPACITY_OFFSET);
+            UnsafeApi.putInt(array + RowGroup.CAPACITY_OFFSET, FIRST_CAPACITY);
             RowGroup.used(base, array, 1);
             RowGroup.slot(base, array, 0, rows);
             BucketDescriptor.rows(base, bucket, side, array | RowGroup.ARRAY_TAG);
@@ -272,8 +272,8 @@ public final class RowStore implements AutoCloseable
         {
             return false;
         }
-        UnsafeApi.putInt(grown + RowGroup.CAPACITY_OFFSET, capacity * 2);
         NativeArena.written(base, grown + RowGroup.CAPACITY_OFFSET);
+        UnsafeApi.putInt(grown + RowGroup.CAPACITY_OFFSET, capacity * 2);
         compact(array, used, grown);
         arena.free(array, RowGroup.arrayLength(capacity));
         BucketDescriptor.rows(base, bucket, side, grown | RowGroup.ARRAY_TAG);
@@ -296,6 +296,7 @@ public final class RowStore implements AutoCloseable
             return 0;
         }
         final int rowLength = row.length();
+        NativeArena.written(base, record, headerLength + keyLength + rowLength);
         UnsafeApi.putLong(record + RowDescriptor.BUCKET_OFFSET, Refs.toStored(base, bucket));
         UnsafeApi.putLong(record + RowDescriptor.TS_OFFSET, ts);
         UnsafeApi.putInt(record + RowDescriptor.COUNT_OFFSET, 0);
@@ -315,7 +316,6 @@ public final class RowStore implements AutoCloseable
         keyBuffer.putBytes(0, key, keyOffset, keyLength);
         rowBuffer.wrap(record + headerLength + keyLength, rowLength);
         rowBuffer.putBytes(0, row.buffer(), row.offset(), rowLength);
-        NativeArena.written(base, record, headerLength + keyLength + rowLength);
 
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
@@ -359,8 +359,8 @@ public final class RowStore implements AutoCloseable
         {
             final long array = rows ^ RowGroup.ARRAY_TAG;
             final int slot = RowDescriptor.groupIndex(record);
-            UnsafeApi.putLong(RowGroup.slotAddress(array, slot), 0);
             NativeArena.written(base, RowGroup.slotAddress(array, slot));
+            UnsafeApi.putLong(RowGroup.slotAddress(array, slot), 0);
             int used = RowGroup.used(array);
             if (slot == used - 1)
             {
@@ -531,8 +531,8 @@ public final class RowStore implements AutoCloseable
             final long target = arena.allocate(RowGroup.arrayLength(smaller));
             if (target != 0)
             {
-                UnsafeApi.putInt(target + RowGroup.CAPACITY_OFFSET, smaller);
                 NativeArena.written(base, target + RowGroup.CAPACITY_OFFSET);
+                UnsafeApi.putInt(target + RowGroup.CAPACITY_OFFSET, smaller);
                 compact(array, used, target);
                 arena.free(array, RowGroup.arrayLength(capacity));
                 BucketDescriptor.rows(base, bucket, side, target | RowGroup.ARRAY_TAG);
@@ -560,8 +560,8 @@ public final class RowStore implements AutoCloseable
             if (live != i || from != to)
             {
                 // Both arrays are of this store: the stored reference moves as it is.
-                UnsafeApi.putLong(RowGroup.slotAddress(to, live), stored);
                 NativeArena.written(base, RowGroup.slotAddress(to, live));
+                UnsafeApi.putLong(RowGroup.slotAddress(to, live), stored);
             }
             if (live != i)
             {

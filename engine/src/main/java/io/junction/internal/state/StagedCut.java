@@ -1,5 +1,8 @@
 package io.junction.internal.state;
 
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.zip.CRC32;
@@ -21,8 +24,17 @@ import java.util.zip.CRC32C;
  *                               manifest                        -&gt; owns the cut again
  * </pre>
  *
+ * <p>Copy-on-write ({@link DirtyChunks#freeze}, docs/DURABILITY.md "Copy-on-write cuts"): the cut takes a
+ * staging buffer per dirty chunk without copying and freezes the chunk's cells; the writer first
+ * {@link #capture()}s them from the live mapping (CAS frozen to capturing, copy, clean), or from the side
+ * buffer the partition copied a cell into before its first store (CAS frozen to copying). The writer
+ * touches nothing of the live state but those frozen cells, under that protocol, and the side buffers the
+ * partition handed over through their cells' states; a failed write {@link #abandon()}s what it did not
+ * capture (dirty, none stays frozen).
+ *
  * <p>Ownership, not locking: the cut is owned by the partition thread until it hands it to the writer, and
- * by the writer until the writer reports the write done; the hand-over (a monitor) orders every write of one
+ * by the writer until the writer reports the write done (except the side buffers, taken and filled by the
+ * partition while the writer owns the cut, each published by its cell's state); the hand-over (a monitor) orders every write of one
  * owner before every read of the next. The writer touches only this cut (its files' staged bytes and sums
  * arrays, the heap image) and the {@link Marker} the partition set, which reads nothing but the cut and
  * immutable fields. The pool of chunk buffers is reused from cut to cut: it grows to the most dirty chunks
@@ -63,6 +75,17 @@ public final class StagedCut
         private int staged;
         private int[] stagedChunks = new int[0];
         private ByteBuffer[] stagedBytes = new ByteBuffer[0];
+        /** Copy-on-write: whether the staged chunks are frozen in the live map (captured by the writer). */
+        private boolean frozen;
+        private boolean captured;
+        private long fileAddress;
+        private long map;
+        private int cellShift;
+        private long[] imageZeros = new long[0];
+        /** Per staged chunk, the side buffer the partition copied cells of it into (written before the cell's state). */
+        private ByteBuffer[] side = new ByteBuffer[0];
+        /** Per staged chunk, whether the writer captured it. */
+        private boolean[] chunkCaptured = new boolean[0];
 
         /** Starts the file's part of a cut with the sums of every chunk as of the persist or cut before. */
         void begin(final String fileName, final long fileLength, final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
@@ -80,6 +103,135 @@ public final class StagedCut
             System.arraycopy(crc32cs, 0, crc32c, 0, chunks);
             System.arraycopy(crc32s, 0, crc32, 0, chunks);
             staged = 0;
+            frozen = false;
+            captured = false;
+        }
+
+        /** Partition thread, at a copy-on-write cut: the staged chunks are frozen in {@code cellMap}, to capture. */
+        void frozen(final long address, final long cellMap, final int shift, final long[] zeros)
+        {
+            frozen = true;
+            captured = false;
+            fileAddress = address;
+            map = cellMap;
+            cellShift = shift;
+            imageZeros = zeros;
+            if (side.length < staged)
+            {
+                side = new ByteBuffer[stagedChunks.length];
+                chunkCaptured = new boolean[stagedChunks.length];
+            }
+            Arrays.fill(side, null);
+            Arrays.fill(chunkCaptured, false);
+        }
+
+        /** @return the staged index of chunk {@code c} (frozen, so staged). */
+        int indexOf(final int c)
+        {
+            final int i = Arrays.binarySearch(stagedChunks, 0, staged, c);
+            if (i < 0)
+            {
+                throw new IllegalStateException(name + ": chunk " + c + " is frozen but not in the cut");
+            }
+            return i;
+        }
+
+        /** @return the bytes of staged chunk {@code i}. */
+        int chunkLengthOf(final int i)
+        {
+            return stagedBytes[i].limit();
+        }
+
+        ByteBuffer side(final int i)
+        {
+            return side[i];
+        }
+
+        void side(final int i, final ByteBuffer buffer)
+        {
+            side[i] = buffer;
+        }
+
+        /**
+         * Writer thread: copies every frozen cell of the staged chunks from the live mapping into the staged
+         * buffers (CAS frozen to capturing, copy, clean), or, for a cell the partition copied before writing
+         * it, from its side buffer; touches nothing else of the mapping. Then zeroes the ranges an image holds
+         * as zeros (the arena's map and dirty flag).
+         */
+        void capture()
+        {
+            if (!frozen || captured)
+            {
+                return;
+            }
+            for (int i = 0; i < staged; i++)
+            {
+                captureChunk(i);
+            }
+            captured = true;
+        }
+
+        /** Writer thread: {@link #capture()} of staged chunk {@code i} alone (tests interleave it with writes). */
+        void captureChunk(final int i)
+        {
+            if (chunkCaptured[i])
+            {
+                return;
+            }
+            chunkCaptured[i] = true;
+            final long cellBytes = 1L << cellShift;
+            final long chunkAt = (long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT;
+            final long buffer = BufferUtil.address(stagedBytes[i]);
+            final int chunkLength = stagedBytes[i].limit();
+            final long first = chunkAt >>> cellShift;
+            for (long off = 0; off < chunkLength; off += cellBytes)
+            {
+                final long cell = map + first + (off >>> cellShift);
+                final long length = Math.min(cellBytes, chunkLength - off);
+                while (true)
+                {
+                    if (UnsafeApi.compareAndSetByte(null, cell, DirtyChunks.FROZEN, DirtyChunks.CAPTURING))
+                    {
+                        final Runnable hook = onCapturing;
+                        if (hook != null)
+                        {
+                            hook.run();
+                        }
+                        UnsafeApi.copyMemory(fileAddress + chunkAt + off, buffer + off, length);
+                        UnsafeApi.putByteVolatile(null, cell, DirtyChunks.CLEAN);
+                        break;
+                    }
+                    final byte state = UnsafeApi.getByteVolatile(null, cell);
+                    if (state == DirtyChunks.COPYING || state == DirtyChunks.FROZEN)
+                    {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    // The partition copied the cell before its first store into it.
+                    UnsafeApi.copyMemory(BufferUtil.address(side[i]) + off, buffer + off, length);
+                    break;
+                }
+            }
+            zeroRanges(buffer, chunkAt, chunkLength, imageZeros);
+        }
+
+        /** Writer thread, on a failed write: every cell still frozen is made dirty (CAS), so none stays frozen. */
+        void abandon()
+        {
+            if (!frozen || captured)
+            {
+                return;
+            }
+            final long cellBytes = 1L << cellShift;
+            for (int i = 0; i < staged; i++)
+            {
+                final long first = ((long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT) >>> cellShift;
+                final int chunkLength = stagedBytes[i].limit();
+                for (long off = 0; off < chunkLength; off += cellBytes)
+                {
+                    UnsafeApi.compareAndSetByte(null, map + first + (off >>> cellShift), DirtyChunks.FROZEN, DirtyChunks.DIRTY);
+                }
+            }
         }
 
         /** Adds staged chunk {@code c}, its bytes in {@code bytes} (position 0, limit its length); ascending {@code c}. */
@@ -186,11 +338,29 @@ public final class StagedCut
     public static final String MAX_STAGED_PROP_NAME = "junction.checkpoint.maxStagedBytes";
     private static final long DEFAULT_MAX_STAGED = Long.getLong(MAX_STAGED_PROP_NAME, 256L << 20);
 
+    /**
+     * Test seam: when set, run on the writer thread while it holds a cell (its state capturing, before its
+     * copy), so that a test can hold the writer there. Null outside tests.
+     */
+    static volatile Runnable onCapturing;
+
     private long maxStagedBytes = DEFAULT_MAX_STAGED;
     /** The most buffers the pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
     private int bufferLimit = Integer.MAX_VALUE;
     private File[] files = new File[0];
     private int fileCount;
+    /**
+     * System property: the most bytes of side buffers one partition's copy-on-write cut may use for cells the
+     * partition writes before the writer captured them (default 64 MiB); beyond, such a write waits for the
+     * writer to capture its cell.
+     */
+    public static final String MAX_SIDE_PROP_NAME = "junction.checkpoint.maxSideBytes";
+    private static final long DEFAULT_MAX_SIDE = Long.getLong(MAX_SIDE_PROP_NAME, 64L << 20);
+
+    private int maxSideBuffers = (int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> DirtyChunks.CHUNK_SHIFT);
+    private ByteBuffer[] sidePool = new ByteBuffer[0];
+    private int sidePooled;
+    private int sideTaken;
     private ByteBuffer[] pool = new ByteBuffer[0];
     private int pooled;
     private int taken;
@@ -206,6 +376,7 @@ public final class StagedCut
     {
         fileCount = 0;
         taken = 0;
+        sideTaken = 0;
         heapLength = 0;
         bytesStaged = 0;
         needsFullCut = false;
@@ -249,6 +420,93 @@ public final class StagedCut
         final ByteBuffer buffer = pool[taken++];
         buffer.clear();
         return buffer;
+    }
+
+    /**
+     * Partition thread, while the cut is with the writer: a side buffer of the bounded, reused pool, or null
+     * when all {@link #maxSideBuffers(int)} are taken or no direct memory is left (the write then waits for
+     * the writer to capture the cell).
+     */
+    ByteBuffer takeSide()
+    {
+        if (sideTaken == sidePooled)
+        {
+            if (sidePooled >= maxSideBuffers)
+            {
+                return null;
+            }
+            final ByteBuffer buffer;
+            try
+            {
+                buffer = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            }
+            catch (final OutOfMemoryError e)
+            {
+                return null;
+            }
+            if (sidePooled == sidePool.length)
+            {
+                sidePool = Arrays.copyOf(sidePool, Math.max(8, sidePooled * 2));
+            }
+            sidePool[sidePooled++] = buffer;
+        }
+        return sidePool[sideTaken++];
+    }
+
+    /** @param buffers the most side buffers (1 MiB each) a cut may use (tests; else {@value #MAX_SIDE_PROP_NAME}). */
+    public void maxSideBuffers(final int buffers)
+    {
+        maxSideBuffers = buffers;
+    }
+
+    /** @return the most side buffers a cut may use. */
+    public int maxSideBuffers()
+    {
+        return maxSideBuffers;
+    }
+
+    /** @return side buffers the last cut used (cells the partition copied before writing them). */
+    public int sideBuffersTaken()
+    {
+        return sideTaken;
+    }
+
+    /**
+     * Writer thread, first thing in a write (idempotent; {@link #sumStaged()} does it too): captures every
+     * frozen cell of a copy-on-write cut into its staged buffers ({@link File#capture()}).
+     */
+    public void capture()
+    {
+        for (int f = 0; f < fileCount; f++)
+        {
+            files[f].capture();
+        }
+    }
+
+    /** Writer thread, when its write failed before or while capturing: no cell stays frozen (they become dirty). */
+    public void abandon()
+    {
+        for (int f = 0; f < fileCount; f++)
+        {
+            files[f].abandon();
+        }
+    }
+
+    /**
+     * Zeroes, in a chunk's copy at {@code buffer} (the file's bytes from {@code chunkAt}), the parts of the
+     * (offset, length) pairs {@code zeros} that an image holds as zeros.
+     */
+    static void zeroRanges(final long buffer, final long chunkAt, final int chunkLength, final long[] zeros)
+    {
+        for (int z = 0; z < zeros.length; z += 2)
+        {
+            final long from = Math.max(chunkAt, zeros[z]);
+            final long to = Math.min(chunkAt + chunkLength, zeros[z] + zeros[z + 1]);
+            if (from < to)
+            {
+                UnsafeApi.setMemory(buffer + from - chunkAt, to - from, (byte)0);
+            }
+        }
     }
 
     /** Counts bytes staged. */
@@ -382,6 +640,7 @@ public final class StagedCut
      */
     public void sumStaged()
     {
+        capture();
         final CRC32C c32c = new CRC32C();
         final CRC32 c32 = new CRC32();
         for (int f = 0; f < fileCount; f++)

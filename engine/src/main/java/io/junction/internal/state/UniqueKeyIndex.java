@@ -318,9 +318,9 @@ public final class UniqueKeyIndex implements AutoCloseable, MappedPart
             {
                 return false;
             }
+            dirty.mark(file.address(), (slots << 1) * SLOT);
             UnsafeApi.copyMemory(table, copy, slots * SLOT);
             UnsafeApi.setMemory(table, slots * SLOT, (byte)0);
-            dirty.mark(file.address(), (slots << 1) * SLOT);
             useTable(file.address(), slots << 1);
             rehash(copy, slots);
             return true;
@@ -358,12 +358,12 @@ public final class UniqueKeyIndex implements AutoCloseable, MappedPart
             i = (i + 1) & mask;
         }
         final long slot = table + i * SLOT;
-        UnsafeApi.putLong(slot + HASH_OFFSET, hash);
-        UnsafeApi.putLong(slot + RECORD_OFFSET, record);
         if (dirty != null)
         {
             dirty.mark(slot);
         }
+        UnsafeApi.putLong(slot + HASH_OFFSET, hash);
+        UnsafeApi.putLong(slot + RECORD_OFFSET, record);
     }
 
     /**

@@ -74,8 +74,8 @@ public final class WindowBucketDescriptor
      */
     public static void flags(final long base, final long bucket, final long flags)
     {
-        UnsafeApi.putLong(bucket + FLAGS_OFFSET, flags);
         NativeArena.written(base, bucket + FLAGS_OFFSET);
+        UnsafeApi.putLong(bucket + FLAGS_OFFSET, flags);
     }
 
     /** @return the bucket's window start. */
@@ -100,9 +100,9 @@ public final class WindowBucketDescriptor
      */
     public static void window(final long base, final long bucket, final long start, final long end)
     {
+        NativeArena.written(base, bucket + WINDOW_START_OFFSET, 2 * Long.BYTES);
         UnsafeApi.putLong(bucket + WINDOW_START_OFFSET, start);
         UnsafeApi.putLong(bucket + WINDOW_END_OFFSET, end);
-        NativeArena.written(base, bucket + WINDOW_START_OFFSET, 2 * Long.BYTES);
     }
 
     /** @return the bucket's timer deadline (valid while {@link #SCHEDULED}). */

@@ -126,8 +126,8 @@ public final class TimerWheel implements HeapImagePart
      */
     public void schedule(final long entry, final long deadline)
     {
-        UnsafeApi.putLong(entry + deadlineOffset, deadline);
         NativeArena.written(base, entry + deadlineOffset);
+        UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
         final long tail = tails[slot];
         long after = tail;
@@ -146,18 +146,18 @@ public final class TimerWheel implements HeapImagePart
             }
         }
         final long next = after == 0 ? heads[slot] : (after == tail ? 0 : Refs.toAddress(base, UnsafeApi.getLong(after + nextOffset)));
-        UnsafeApi.putLong(entry + prevOffset, Refs.toStored(base, after));
-        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, next));
         NativeArena.written(base, entry + prevOffset);
         NativeArena.written(base, entry + nextOffset);
+        UnsafeApi.putLong(entry + prevOffset, Refs.toStored(base, after));
+        UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, next));
         if (after == 0)
         {
             heads[slot] = entry;
         }
         else
         {
-            UnsafeApi.putLong(after + nextOffset, Refs.toStored(base, entry));
             NativeArena.written(base, after + nextOffset);
+            UnsafeApi.putLong(after + nextOffset, Refs.toStored(base, entry));
         }
         if (next == 0)
         {
@@ -165,8 +165,8 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            UnsafeApi.putLong(next + prevOffset, Refs.toStored(base, entry));
             NativeArena.written(base, next + prevOffset);
+            UnsafeApi.putLong(next + prevOffset, Refs.toStored(base, entry));
         }
         pending++;
     }
@@ -183,8 +183,8 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
             NativeArena.written(base, Refs.toAddress(base, prevStored) + nextOffset);
+            UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
         if (nextStored == 0)
         {
@@ -196,8 +196,8 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
             NativeArena.written(base, Refs.toAddress(base, nextStored) + prevOffset);
+            UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
         }
         pending--;
     }
@@ -521,8 +521,8 @@ public final class TimerWheel implements HeapImagePart
                 }
                 else
                 {
-                    UnsafeApi.putLong(next + prevOffset, 0);
                     NativeArena.written(base, next + prevOffset);
+                    UnsafeApi.putLong(next + prevOffset, 0);
                 }
                 pending--;
                 expired++;

@@ -1,0 +1,409 @@
+package io.junction.internal.state;
+
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Copy-on-write cuts (docs/DURABILITY.md "Copy-on-write cuts"): the cut freezes the dirty chunks' cells
+ * ({@link DirtyChunks#freeze}), the writer captures them from the live mapping ({@link StagedCut#capture()}),
+ * and a write to a frozen cell copies it to a side buffer first: the captured bytes are the state at the cut
+ * whatever the partition writes meanwhile, a write to the cell the writer holds waits for that one copy, a
+ * failed write leaves no cell frozen and its chunks are taken again, and a write that finds no side buffer
+ * waits for the writer. A randomized differential (fixed seeds) applies every cut's captured chunks to a model
+ * image and compares it with the file at the cut. Runs in the suites' check mode too (every unmarked write is
+ * refused at the next collect).
+ */
+class CopyOnWriteCutTest
+{
+    private static final int MIB = DirtyChunks.CHUNK_BYTES;
+
+    @AfterEach
+    void clearSeams()
+    {
+        StagedCut.onCapturing = null;
+        DirtyChunks.onCellWait = null;
+    }
+
+    /** A write path's order: the mark, then the store. */
+    private static void write(final DirtyChunks dirty, final MappedFile file, final long offset, final byte[] bytes)
+    {
+        dirty.mark(file.address() + offset, bytes.length);
+        new UnsafeBuffer(file.address() + offset, bytes.length).putBytes(0, bytes);
+    }
+
+    private static void writeLong(final DirtyChunks dirty, final MappedFile file, final long offset, final long value)
+    {
+        dirty.mark(file.address() + offset, Long.BYTES);
+        UnsafeApi.putLong(file.address() + offset, value);
+    }
+
+    private static StagedCut.File cut(final DirtyChunks dirty, final StagedCut cut)
+    {
+        cut.reset();
+        dirty.collect();
+        final StagedCut.File out = cut.addFile();
+        dirty.freeze(out, cut);
+        return out;
+    }
+
+    private static byte[] contents(final MappedFile file)
+    {
+        final byte[] bytes = new byte[(int)file.length()];
+        new UnsafeBuffer(file.address(), bytes.length).getBytes(0, bytes);
+        return bytes;
+    }
+
+    /** Applies the cut's staged chunks to {@code model} (grown to the cut's length): a restore of it. */
+    private static byte[] apply(final byte[] model, final StagedCut.File out)
+    {
+        final byte[] image = Arrays.copyOf(model, (int)out.length());
+        for (int i = 0; i < out.staged(); i++)
+        {
+            final ByteBuffer bytes = out.stagedBytes(i);
+            bytes.get(image, out.stagedChunk(i) * MIB, bytes.remaining());
+        }
+        return image;
+    }
+
+    private static byte[] chunk(final byte[] bytes, final int c)
+    {
+        return Arrays.copyOfRange(bytes, c * MIB, Math.min(bytes.length, (c + 1) * MIB));
+    }
+
+    private static byte[] staged(final StagedCut.File out, final int i)
+    {
+        final ByteBuffer bytes = out.stagedBytes(i);
+        final byte[] copy = new byte[bytes.remaining()];
+        bytes.get(copy);
+        return copy;
+    }
+
+    @Test
+    void aWriteToAFrozenCellBeforeTheWriterCapturedItKeepsTheCutExact(@TempDir final Path dir) throws IOException
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 4L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            writeLong(dirty, file, MIB + 128, 7);
+            final StagedCut.File out = cut(dirty, cut);
+            assertEquals(1, out.staged(), "one dirty chunk frozen");
+            final byte[] atCut = contents(file);
+            writeLong(dirty, file, MIB + 128, 8);
+            assertEquals(1, cut.sideBuffersTaken(), "the partition copied the frozen cell first");
+            assertEquals(8, UnsafeApi.getLong(file.address() + MIB + 128), "the live file has the write");
+            cut.capture();
+            assertArrayEquals(chunk(atCut, 1), staged(out, 0), "the cut holds the bytes at the cut (the side copy)");
+            cut.sumStaged();
+            dirty.install(out);
+            final StagedCut.File next = cut(dirty, cut);
+            assertEquals(1, next.staged(), "the written cell is dirty for the next cut");
+            cut.capture();
+            assertArrayEquals(chunk(contents(file), 1), staged(next, 0));
+        }
+    }
+
+    @Test
+    void aWriteToTheCellTheWriterHoldsWaitsForItsCopyAndStaysExact(@TempDir final Path dir) throws Exception
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 4L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            writeLong(dirty, file, 2L * MIB, 11);
+            final StagedCut.File out = cut(dirty, cut);
+            final byte[] atCut = contents(file);
+            final CountDownLatch holding = new CountDownLatch(1);
+            final CountDownLatch go = new CountDownLatch(1);
+            final CountDownLatch waiting = new CountDownLatch(1);
+            final AtomicBoolean first = new AtomicBoolean(true);
+            StagedCut.onCapturing = () ->
+            {
+                if (first.getAndSet(false))
+                {
+                    holding.countDown();
+                    awaitQuietly(go);
+                }
+            };
+            DirtyChunks.onCellWait = waiting::countDown;
+            final AtomicReference<Throwable> failed = new AtomicReference<>();
+            final Thread writer = new Thread(() -> run(cut::capture, failed));
+            writer.start();
+            holding.await();
+            // The writer holds the chunk's first cell: the partition's write to it waits.
+            final Thread partition = new Thread(() -> run(() -> writeLong(dirty, file, 2L * MIB, 12), failed));
+            partition.start();
+            waiting.await();
+            assertEquals(11, UnsafeApi.getLong(file.address() + 2L * MIB), "the store waits for the writer's copy");
+            assertEquals(0, cut.sideBuffersTaken(), "a held cell is not copied by the partition");
+            go.countDown();
+            writer.join();
+            partition.join();
+            assertEquals(null, failed.get());
+            assertEquals(12, UnsafeApi.getLong(file.address() + 2L * MIB));
+            assertArrayEquals(chunk(atCut, 2), staged(out, 0), "the cut holds the value at the cut");
+        }
+    }
+
+    @Test
+    void aFrozenCellWithNoSideBufferLeftWaitsForTheWriterToCaptureIt(@TempDir final Path dir) throws Exception
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 4L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            cut.maxSideBuffers(0);
+            writeLong(dirty, file, 3L * MIB + 4096 + 8, 21);
+            final StagedCut.File out = cut(dirty, cut);
+            final byte[] atCut = contents(file);
+            final CountDownLatch waiting = new CountDownLatch(1);
+            DirtyChunks.onCellWait = waiting::countDown;
+            final AtomicReference<Throwable> failed = new AtomicReference<>();
+            final Thread partition = new Thread(() -> run(() -> writeLong(dirty, file, 3L * MIB + 4096 + 8, 22), failed));
+            partition.start();
+            waiting.await();
+            assertEquals(21, UnsafeApi.getLong(file.address() + 3L * MIB + 4096 + 8), "the store waits for the writer");
+            // This thread is the writer now: it captures the frozen cells, and the write goes on.
+            cut.capture();
+            partition.join();
+            assertEquals(null, failed.get());
+            assertEquals(0, cut.sideBuffersTaken());
+            assertEquals(22, UnsafeApi.getLong(file.address() + 3L * MIB + 4096 + 8));
+            assertArrayEquals(chunk(atCut, 3), staged(out, 0));
+        }
+    }
+
+    @Test
+    void aFailedWriteLeavesNoCellFrozenAndItsChunksAreTakenAgain(@TempDir final Path dir) throws IOException
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 4L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            writeLong(dirty, file, 64, 1);
+            writeLong(dirty, file, 3L * MIB + 64, 2);
+            final StagedCut.File out = cut(dirty, cut);
+            assertEquals(2, out.staged());
+            // The write fails before it captured anything (a full disk at its first chunk).
+            cut.abandon();
+            writeLong(dirty, file, 64, 3);
+            assertEquals(0, cut.sideBuffersTaken(), "no cell is frozen any more: a write copies nothing");
+            dirty.restage(out);
+            final StagedCut.File again = cut(dirty, cut);
+            assertEquals(2, again.staged(), "the failed cut's chunks are taken by the next one");
+            final byte[] atCut = contents(file);
+            writeLong(dirty, file, 3L * MIB + 64, 4);
+            cut.capture();
+            assertArrayEquals(apply(new byte[0], again), atCut, "the next cut is exact");
+            cut.sumStaged();
+            dirty.install(again);
+        }
+    }
+
+    /**
+     * The differential: random writes (marked before their stores, some across cells and chunks, the file
+     * growing now and then) interleaved with the capture of the frozen chunks in a random order, some cuts'
+     * writes failing; every successful cut applied to a model image equals the file at the cut.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void randomWritesInterleavedWithCapturesRestoreExactlyTheCut(final long seed, @TempDir final Path dir) throws IOException
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 32L * MIB, 3L * MIB + 4096);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            if (random.nextBoolean())
+            {
+                cut.maxSideBuffers(random.nextInt(3));
+            }
+            byte[] model = new byte[0];
+            for (int round = 0; round < 12; round++)
+            {
+                mutate(random, dirty, file, 1 + random.nextInt(40));
+                final StagedCut.File out = cut(dirty, cut);
+                final byte[] atCut = contents(file);
+                if (random.nextInt(10) == 0)
+                {
+                    // The write fails before it captured anything: nothing stays frozen, the chunks come again.
+                    cut.abandon();
+                    mutate(random, dirty, file, random.nextInt(10));
+                    dirty.restage(out);
+                    continue;
+                }
+                final int[] order = shuffled(random, out.staged());
+                for (final int i : order)
+                {
+                    if (random.nextInt(3) == 0)
+                    {
+                        // A write lands while the cut waits: only cells the writer captured or the side pool
+                        // has room for (else this thread, the writer too, would wait for itself).
+                        mutateSafely(random, dirty, file, cut, out, 1 + random.nextInt(6));
+                    }
+                    out.captureChunk(i);
+                }
+                if (random.nextInt(8) == 0)
+                {
+                    // The write fails after its capture: the chunks are marked again.
+                    dirty.restage(out);
+                    continue;
+                }
+                cut.sumStaged();
+                dirty.install(out);
+                model = apply(model, out);
+                assertArrayEquals(atCut, model, "seed " + seed + " round " + round + ": the restored cut is the file at the cut");
+            }
+        }
+    }
+
+    /** As the differential, with a real writer thread capturing while this thread writes. */
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13, 14})
+    void aWriterThreadCapturingWhileThePartitionWritesKeepsEveryCutExact(final long seed, @TempDir final Path dir) throws Exception
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 32L * MIB, 6L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            byte[] model = new byte[0];
+            for (int round = 0; round < 10; round++)
+            {
+                mutate(random, dirty, file, 1 + random.nextInt(60));
+                final StagedCut.File out = cut(dirty, cut);
+                final byte[] atCut = contents(file);
+                final AtomicReference<Throwable> failed = new AtomicReference<>();
+                final Thread writer = new Thread(() -> run(cut::capture, failed));
+                writer.start();
+                mutate(random, dirty, file, random.nextInt(200));
+                writer.join();
+                assertEquals(null, failed.get());
+                cut.sumStaged();
+                dirty.install(out);
+                model = apply(model, out);
+                assertArrayEquals(atCut, model, "seed " + seed + " round " + round);
+            }
+        }
+    }
+
+    private static void mutate(final SplittableRandom random, final DirtyChunks dirty, final MappedFile file, final int writes)
+    {
+        for (int w = 0; w < writes; w++)
+        {
+            if (random.nextInt(30) == 0 && file.length() + MIB <= file.reserved())
+            {
+                assertTrue(file.ensureLength(file.length() + 1 + random.nextInt(MIB)));
+            }
+            final int length = 1 + (random.nextInt(4) == 0 ? random.nextInt(3 * 4096) : random.nextInt(16));
+            final long offset = random.nextLong(file.length() - length);
+            final byte[] bytes = new byte[length];
+            random.nextBytes(bytes);
+            write(dirty, file, offset, bytes);
+        }
+    }
+
+    /** Writes that cannot wait for the writer: into frozen cells only while the side pool has room. */
+    private static void mutateSafely(final SplittableRandom random, final DirtyChunks dirty, final MappedFile file,
+        final StagedCut cut, final StagedCut.File out, final int writes)
+    {
+        for (int w = 0; w < writes; w++)
+        {
+            final int length = 1 + random.nextInt(16);
+            final long offset = random.nextLong(file.length() - length);
+            final int c = (int)(offset / MIB);
+            final int cEnd = (int)((offset + length - 1) / MIB);
+            boolean safe = true;
+            for (int chunk = c; chunk <= cEnd; chunk++)
+            {
+                final int i = Arrays.binarySearch(stagedChunks(out), chunk);
+                if (i >= 0 && !capturedOrSided(out, i, cut))
+                {
+                    safe = false;
+                }
+            }
+            if (!safe)
+            {
+                continue;
+            }
+            final byte[] bytes = new byte[length];
+            random.nextBytes(bytes);
+            write(dirty, file, offset, bytes);
+        }
+    }
+
+    private static int[] stagedChunks(final StagedCut.File out)
+    {
+        final int[] chunks = new int[out.staged()];
+        for (int i = 0; i < chunks.length; i++)
+        {
+            chunks[i] = out.stagedChunk(i);
+        }
+        return chunks;
+    }
+
+    /** Whether a write into staged chunk {@code i} cannot wait: it has a side buffer, or one is free (a margin of two). */
+    private static boolean capturedOrSided(final StagedCut.File out, final int i, final StagedCut cut)
+    {
+        return out.side(i) != null || cut.sideBuffersTaken() + 2 <= cut.maxSideBuffers();
+    }
+
+    private static int[] shuffled(final SplittableRandom random, final int n)
+    {
+        final int[] order = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--)
+        {
+            final int j = random.nextInt(i + 1);
+            final int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+
+    private static void run(final Runnable body, final AtomicReference<Throwable> failed)
+    {
+        try
+        {
+            body.run();
+        }
+        catch (final Throwable t)
+        {
+            failed.set(t);
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
