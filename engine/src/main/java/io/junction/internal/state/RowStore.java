@@ -296,14 +296,14 @@ public final class RowStore implements AutoCloseable
             return 0;
         }
         final int rowLength = row.length();
+        final boolean timed = timed(side);
+        final int headerLength = headerLength(side);
         NativeArena.written(base, record, headerLength + keyLength + rowLength);
         UnsafeApi.putLong(record + RowDescriptor.BUCKET_OFFSET, Refs.toStored(base, bucket));
         UnsafeApi.putLong(record + RowDescriptor.TS_OFFSET, ts);
         UnsafeApi.putInt(record + RowDescriptor.COUNT_OFFSET, 0);
         UnsafeApi.putShort(record + RowDescriptor.ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putShort(record + RowDescriptor.KEY_LENGTH_OFFSET, (short)keyLength);
-        final boolean timed = timed(side);
-        final int headerLength = headerLength(side);
         UnsafeApi.putByte(record + RowDescriptor.FLAGS_OFFSET, (byte)(timed ? RowDescriptor.FLAG_TIMED : 0));
         UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side.ordinal());
         if (timed)
