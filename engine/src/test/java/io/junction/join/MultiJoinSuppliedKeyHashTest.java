@@ -10,8 +10,8 @@ import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.internal.row.KeyExtractor;
 import io.junction.internal.row.KeyHash;
-import io.junction.metrics.OperatorCounters;
 import io.junction.testing.Rows;
+import io.junction.testing.ForwardingOperator;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -219,16 +219,18 @@ class MultiJoinSuppliedKeyHashTest
         }
     }
 
-    /** Gives every row to a multi-way join with its routed hash, as the runtime's partition does. */
-    private static final class Routed implements JoinOperator
+    /**
+     * Gives every row to a multi-way join with its routed hash, as the runtime's partition does; the rest is
+     * forwarded ({@link ForwardingOperator}), but close, which the test does itself.
+     */
+    private static final class Routed extends ForwardingOperator
     {
-        private final MultiJoin join;
         private final KeyExtractor[] keys;
         private final UnsafeBuffer key = new UnsafeBuffer(ByteBuffer.allocateDirect(CONFIG.maxKeyLength()));
 
         Routed(final MultiJoin join, final MultiJoinSpec multi)
         {
-            this.join = join;
+            super(join);
             this.keys = new KeyExtractor[multi.inputs()];
             for (int i = 0; i < keys.length; i++)
             {
@@ -239,7 +241,7 @@ class MultiJoinSuppliedKeyHashTest
         @Override
         public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
         {
-            join.onInputRow(input, kind, row, ts, step, routedHash(keys[input], key, row));
+            delegate.onInputRow(input, kind, row, ts, step, routedHash(keys[input], key, row));
         }
 
         @Override
@@ -251,37 +253,7 @@ class MultiJoinSuppliedKeyHashTest
         @Override
         public void onInputWatermark(final int input, final long watermark, final long step)
         {
-            join.onInputWatermark(input, watermark, step);
-        }
-
-        @Override
-        public void onWatermark(final Side side, final long watermark, final long step)
-        {
-            join.onWatermark(side, watermark, step);
-        }
-
-        @Override
-        public void onWatermark(final long watermark, final long step)
-        {
-            join.onWatermark(watermark, step);
-        }
-
-        @Override
-        public void onIdle(final Side side, final long step)
-        {
-            join.onIdle(side, step);
-        }
-
-        @Override
-        public void onEndOfInput(final long step)
-        {
-            join.onEndOfInput(step);
-        }
-
-        @Override
-        public OperatorCounters counters()
-        {
-            return join.counters();
+            delegate.onInputWatermark(input, watermark, step);
         }
 
         @Override
