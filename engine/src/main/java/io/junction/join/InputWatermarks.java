@@ -7,8 +7,9 @@ import java.util.Arrays;
  * The watermarks of a join of N inputs (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"), as
  * {@code WatermarkTracker} is for two: each input's watermark and idleness, and the join's watermark, the
  * minimum over the active inputs (the greatest when every input is idle), never going backwards. An input's
- * row or watermark makes it active again; an input index outside {@code [0, n)} changes nothing. Owned and
- * advanced by the {@link OperatorDriver} of a multi-way join; its algorithm reads {@link #current()}.
+ * row or watermark makes it active again; an input index outside {@code [0, n)} changes nothing. Owned by the
+ * {@link OperatorDriver} of a multi-way join and advanced by its {@link DriverInputs}; its algorithm reads
+ * {@link #current()}.
  * <pre>
  * advance(i, w):   input i active; its watermark raised to w        -&gt; whether the join's watermark rose
  * advanceAll(w):   every input active; each raised to w             -&gt; idem

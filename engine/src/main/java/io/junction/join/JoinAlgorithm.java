@@ -22,7 +22,7 @@ import java.nio.ByteBuffer;
  *   persist / close (durable)          -&gt;   save(out): the algorithm's own heap-held fields
  *   reopen                             -&gt;   load(in): what save wrote, in the same order
  *   counters()                         -&gt;   pendingTimers(): timers of its own wheels; refreshCounters
- *   onInputRowOf(i, kind, row, ts, step) -&gt; onInputRow: a row of input i of a join of N inputs
+ *   inputs().onInputRowOf(i, kind, ...) -&gt; onInputRow: a row of input i of a join of N inputs ({@link DriverInputs})
  * </pre>
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.

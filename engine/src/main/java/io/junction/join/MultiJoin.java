@@ -20,14 +20,14 @@ import java.util.List;
  * the left-deep chain {@code ((i0 ⋈ i1) ⟕ i2) ...} over the inputs' current contents, with a minimal
  * changelog. It is an {@link OperatorDriver} built for N inputs running the kind's algorithm,
  * {@link MultiWayJoin} (what is stored, matched, emitted and expired is described there), and maps the
- * operator's input-indexed methods onto the driver's; for the two-sided methods input 0 is the left side and
- * input 1 the right.
+ * operator's input-indexed methods onto the driver's input-indexed entries ({@link DriverInputs}); for the
+ * two-sided methods input 0 is the left side and input 1 the right.
  * <pre>
- * onInputRow(i) / onRow(side)          -&gt; driver.onInputRowOf(i)        rowsIn, input i active, algorithm
- *   (with the publisher's key hash)    -&gt; driver.onInputRowOf(i, hash)  the same, the routed hash for the key's buckets
- * onInputWatermark(i) / onWatermark(side) -&gt; driver.onInputWatermarkOf(i)
- * onWatermark(w)                       -&gt; driver.onInputsWatermark(w)   every input
- * onInputIdle(i) / onIdle(side)        -&gt; driver.onInputIdleOf(i)
+ * onInputRow(i) / onRow(side)          -&gt; inputs.onInputRowOf(i)        rowsIn, input i active, algorithm
+ *   (with the publisher's key hash)    -&gt; inputs.onInputRowOf(i, hash)  the same, the routed hash for the key's buckets
+ * onInputWatermark(i) / onWatermark(side) -&gt; inputs.onInputWatermarkOf(i)
+ * onWatermark(w)                       -&gt; inputs.onInputsWatermark(w)   every input
+ * onInputIdle(i) / onIdle(side)        -&gt; inputs.onInputIdleOf(i)
  * everything else                      -&gt; the driver (counters, hot keys, persist, close, discard)
  * </pre>
  * So the multi-way join gets what every kind on the driver has: its state in a {@link PartitionState} (the key
@@ -48,6 +48,8 @@ public final class MultiJoin implements JoinOperator
     static final String LAYOUT = "multi/n-groups/2";
 
     private final OperatorDriver driver;
+    /** The driver's input-indexed entries. */
+    private final DriverInputs inputs;
     private final MultiWayJoin algorithm;
 
     /**
@@ -96,10 +98,11 @@ public final class MultiJoin implements JoinOperator
         {
             throw new IllegalArgumentException("this operator runs MULTI joins, not: " + spec);
         }
-        final int inputs = spec.multi().inputs();
+        final int n = spec.multi().inputs();
         this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, RowStore.TIMED_NONE,
-            DriverShape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(inputs)).inputs(inputs), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
+            DriverShape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(n)).inputs(n), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
+        this.inputs = driver.inputs();
     }
 
     private static int input(final Side side)
@@ -110,62 +113,62 @@ public final class MultiJoin implements JoinOperator
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        driver.onInputRowOf(input(side), kind, row, ts, step);
+        inputs.onInputRowOf(input(side), kind, row, ts, step);
     }
 
     /** The runtime's two-sided entry: the hash is the publisher's of the side's key, input 0's or input 1's. */
     @Override
     public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
     {
-        driver.onInputRowOf(input(side), kind, row, ts, step, keyHash);
+        inputs.onInputRowOf(input(side), kind, row, ts, step, keyHash);
     }
 
     @Override
     public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        driver.onInputRowOf(input, kind, row, ts, step);
+        inputs.onInputRowOf(input, kind, row, ts, step);
     }
 
     /**
      * The runtime's entry: the common key's hash comes from the publisher, which computed it to route the row; the
      * key buckets take it (masked as every hash of this join) when the configuration's seed is fixed and is the
-     * state's, else hash the key themselves ({@link OperatorDriver}).
+     * state's, else hash the key themselves ({@link DriverInputs}).
      */
     @Override
     public void onInputRow(
         final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
     {
-        driver.onInputRowOf(input, kind, row, ts, step, keyHash);
+        inputs.onInputRowOf(input, kind, row, ts, step, keyHash);
     }
 
     @Override
     public void onWatermark(final Side side, final long watermark, final long step)
     {
-        driver.onInputWatermarkOf(input(side), watermark, step);
+        inputs.onInputWatermarkOf(input(side), watermark, step);
     }
 
     @Override
     public void onInputWatermark(final int input, final long watermark, final long step)
     {
-        driver.onInputWatermarkOf(input, watermark, step);
+        inputs.onInputWatermarkOf(input, watermark, step);
     }
 
     @Override
     public void onWatermark(final long watermark, final long step)
     {
-        driver.onInputsWatermark(watermark, step);
+        inputs.onInputsWatermark(watermark, step);
     }
 
     @Override
     public void onIdle(final Side side, final long step)
     {
-        driver.onInputIdleOf(input(side), step);
+        inputs.onInputIdleOf(input(side), step);
     }
 
     @Override
     public void onInputIdle(final int input, final long step)
     {
-        driver.onInputIdleOf(input, step);
+        inputs.onInputIdleOf(input, step);
     }
 
     @Override

@@ -46,11 +46,10 @@ import java.util.List;
  * persist:      finish the queue; state.persist(counters, watermarks, algorithm.save)   (durable only)
  * close:        finish the queue; persist when durable, then free the state; discard: free it without persisting
  * N inputs (a driver built with inputs &gt; 0: the multi-way join; the two-sided methods above stay as they are):
- *   onInputRowOf(i):       state.beginMutation; rowsIn++; inputs.markActive(i); algorithm.onInputRow(i, ...[, keyHash])
- *   onInputWatermarkOf(i), onInputsWatermark, onInputIdleOf(i): state.beginMutation; if the N inputs'
- *                          join watermark ({@link InputWatermarks}) moved: algorithm.onWatermark(it, step)
+ *   inputs():              a {@link DriverInputs} over the state, counters, the N inputs' watermarks
+ *                          ({@link InputWatermarks}) and the algorithm: onInputRowOf(i), onInputWatermarkOf(i),
+ *                          onInputsWatermark, onInputIdleOf(i) (not sliced: done whole)
  *   heap part:             counters, watermarks, the N inputs' watermarks, the algorithm's fields
- *   (not sliced: the N inputs' watermark work is done whole)
  *
  * pending watermark work (sliceWatermarkWork(budget), the runtime's partition thread):
  *   queue   [ (w1, s1) (w2, s2) ... ]   FIFO, QUEUE entries preallocated; a watermark that finds it full
@@ -79,7 +78,9 @@ final class OperatorDriver implements JoinOperator
     /** Whether the end of input moves both watermarks to +infinity before the algorithm's onEndOfInput. */
     private final boolean endMovesWatermarks;
     /** The watermarks of a join of N inputs; null for a two-sided kind. */
-    private final InputWatermarks inputs;
+    private final InputWatermarks inputWatermarks;
+    /** The input-indexed entries of a join of N inputs, over {@link #inputWatermarks}; null for a two-sided kind. */
+    private final DriverInputs inputs;
 
     /** Watermarks whose work is pending at most (a power of two); one more finishes the oldest first. */
     static final int QUEUE = WatermarkWorkQueue.CAPACITY;
@@ -146,7 +147,7 @@ final class OperatorDriver implements JoinOperator
             ? new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), results, counters)
             : null;
         final Emitter emit = new Emitter(spec.type(), fold != null ? fold : results, deadLetters, counters);
-        this.inputs = shape.inputs > 0 ? new InputWatermarks(shape.inputs) : null;
+        this.inputWatermarks = shape.inputs > 0 ? new InputWatermarks(shape.inputs) : null;
         this.state = new PartitionState(config, spec, layout, shape.bucketLength, timedSides, counters,
             this::makeRoom, shape.otherOffHeapBytes);
         this.suppliedHashes = config.hasFixedHashSeed() && config.hashSeed() == state.config.hashSeed();
@@ -154,11 +155,13 @@ final class OperatorDriver implements JoinOperator
         {
             this.predicate = new JoinPredicate(compiled, state.config, state.store, counters, errors);
             final OperatorParts parts = new OperatorParts(spec, config, compiled, state, predicate, emit, fold, counters,
-                watermarks, this.inputs);
+                watermarks, inputWatermarks);
             parts.watermarkWork = this::finishQueuedWork;
             this.algorithm = factory.create(parts);
             this.work = new WatermarkWorkQueue(algorithm, counters);
-            this.heapPart = new DriverHeapPart(counters, watermarks, this.inputs, algorithm);
+            this.heapPart = new DriverHeapPart(counters, watermarks, inputWatermarks, algorithm);
+            this.inputs = inputWatermarks == null ? null
+                : new DriverInputs(state, counters, inputWatermarks, algorithm, suppliedHashes);
             state.restore(heapPart);
         }
         catch (final RuntimeException | Error e)
@@ -178,6 +181,12 @@ final class OperatorDriver implements JoinOperator
     JoinAlgorithm algorithm()
     {
         return algorithm;
+    }
+
+    /** @return the input-indexed entries of a driver built for N inputs ({@link MultiJoin}'s); null for a two-sided kind. */
+    DriverInputs inputs()
+    {
+        return inputs;
     }
 
     @Override
@@ -271,99 +280,6 @@ final class OperatorDriver implements JoinOperator
         algorithm.onEndOfInput(step);
     }
 
-    /**
-     * One row of input {@code input} of a join of N inputs (a driver built with inputs &gt; 0).
-     *
-     * @param input the input's index; one out of range is the algorithm's to dead-letter.
-     * @param kind  its change kind.
-     * @param row   the row, valid during the call only.
-     * @param ts    its event time in ms.
-     * @param step  its input sequence number.
-     */
-    void onInputRowOf(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
-    {
-        acceptInputRow(input);
-        algorithm.onInputRow(input, kind, row, ts, step);
-    }
-
-    /**
-     * As {@link #onInputRowOf(int, ChangeKind, RowView, long, long)}, with the row's key hash from the runtime's
-     * publisher: the algorithm takes it when the configuration's seed is fixed and is the state's, as
-     * {@link #onRow(Side, ChangeKind, RowView, long, long, long)} decides; otherwise it hashes the key itself.
-     *
-     * @param input   the input's index; one out of range is the algorithm's to dead-letter.
-     * @param kind    its change kind.
-     * @param row     the row, valid during the call only.
-     * @param ts      its event time in ms.
-     * @param step    its input sequence number.
-     * @param keyHash the seeded hash of the row's key, as input {@code input}'s key extractor encodes it.
-     */
-    void onInputRowOf(final int input, final ChangeKind kind, final RowView row, final long ts, final long step, final long keyHash)
-    {
-        acceptInputRow(input);
-        if (suppliedHashes)
-        {
-            algorithm.onInputRow(input, kind, row, ts, step, keyHash);
-        }
-        else
-        {
-            algorithm.onInputRow(input, kind, row, ts, step);
-        }
-    }
-
-    private void acceptInputRow(final int input)
-    {
-        state.beginMutation();
-        counters.rowsIn++;
-        inputs.markActive(input);
-    }
-
-    /**
-     * Advances the watermark of input {@code input} of a join of N inputs.
-     *
-     * @param input     the input's index; one out of range changes nothing.
-     * @param watermark its new watermark; a lower one than before is ignored.
-     * @param step      the input sequence number of the watermark.
-     */
-    void onInputWatermarkOf(final int input, final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (inputs.advance(input, watermark))
-        {
-            algorithm.onWatermark(inputs.current(), step);
-        }
-    }
-
-    /**
-     * Advances every input's watermark of a join of N inputs.
-     *
-     * @param watermark the new watermark of every input.
-     * @param step      the input sequence number of the watermark.
-     */
-    void onInputsWatermark(final long watermark, final long step)
-    {
-        state.beginMutation();
-        if (inputs.advanceAll(watermark))
-        {
-            algorithm.onWatermark(inputs.current(), step);
-        }
-    }
-
-    /**
-     * Marks input {@code input} of a join of N inputs idle.
-     *
-     * @param input the input's index; one out of range changes nothing.
-     * @param step  the input sequence number of the idleness event.
-     */
-    void onInputIdleOf(final int input, final long step)
-    {
-        state.beginMutation();
-        if (inputs.markIdle(input))
-        {
-            algorithm.onWatermark(inputs.current(), step);
-        }
-    }
-
     /** An algorithm's call for the pending work first ({@link OperatorParts#watermarkWork}): all of it, oldest first. */
     private boolean finishQueuedWork()
     {
@@ -425,7 +341,7 @@ final class OperatorDriver implements JoinOperator
     {
         state.refreshCounters();
         counters.pendingTimers += algorithm.pendingTimers();
-        counters.watermark = inputs == null ? watermarks.current() : inputs.current();
+        counters.watermark = inputWatermarks == null ? watermarks.current() : inputWatermarks.current();
         algorithm.refreshCounters(counters);
         return counters;
     }
