@@ -32,9 +32,9 @@ import java.util.zip.CRC32C;
  * chunk and kept) plus the side pool ({@value #MAX_SIDE_PROP_NAME}), whatever the cut's size: nothing is
  * allocated at the cut. Cells stay frozen until the writer reaches their chunk, so the partition copies the
  * cells it writes before then into side buffers (the existing protocol: CAS frozen to copying, copy, dirty);
- * the writer keeps a few side buffers ready ({@link #SIDE_SPARE}, allocated on its thread between chunks).
+ * the writer keeps a few side buffers ready ({@code SIDE_SPARE}, allocated on its thread between chunks).
  * When the side pool is exhausted (or no direct memory is left) the write asks the writer for its chunk
- * ({@link #want}) and waits until the writer has captured it, which the writer does next, after the chunk in
+ * ({@code want}) and waits until the writer has captured it, which the writer does next, after the chunk in
  * hand (counted: {@link #sideWaits()}); a write that fails makes every cell still frozen dirty
  * ({@link #abandon()}), which ends such a wait too. The snapshot is exactly the cut either way.
  *
@@ -641,8 +641,8 @@ public final class StagedCut
 
     /**
      * Writer thread: takes every staged chunk of the cut once, in order of files and chunks but a chunk a
-     * waiting write asks for ({@link #want}) first: captures it (a frozen chunk, into the one capture buffer;
-     * {@link File#captureChunk}), sums it (CRC-32C, CRC-32, zero flag, into the cut's sums) and hands it to
+     * waiting write asks for ({@code want}) first: captures it (a frozen chunk, into the one capture buffer;
+     * {@code File.captureChunk}), sums it (CRC-32C, CRC-32, zero flag, into the cut's sums) and hands it to
      * {@code sink}, then tops the side pool up, then the next. On return every frozen cell is captured and
      * every staged chunk summed. When the sink throws, the caller {@link #abandon()}s the rest.
      *
