@@ -668,7 +668,9 @@ final class PartitionState implements AutoCloseable
      * A checkpoint's cut, in place of {@link #persist} (docs/DURABILITY.md "What runs where", "Copy-on-write
      * cuts"): collects every tracked mapped file's dirty chunks (the arena's header written first, as a persist
      * does, and its dirty flag set before the freeze) and freezes just those chunks for {@code cut}
-     * ({@link DirtyChunks#freeze}: the writer captures them), with the heap-held image; nothing is
+     * ({@link DirtyChunks#freeze}: no buffer taken, nothing copied or allocated however many chunks changed;
+     * the writer captures them chunk by chunk as it writes, {@link StagedCut#drain}), with the heap-held
+     * image; nothing is
      * forced, summed or written to the state directory, and the marker stays as it was (absent once the state
      * changed). The background writer sums, writes and fsyncs the checkpoint from the cut alone; the state's
      * files are the live ones again as soon as this returns. The sums come back through {@link #staged}, which
@@ -677,8 +679,10 @@ final class PartitionState implements AutoCloseable
      * @param part the operator's heap-held state.
      * @param cut  an empty cut owned by the caller.
      * @return false (nothing staged, every mark kept) when the state cannot be staged: a Chronicle Map index,
-     *         whose writes are not tracked, or dirty chunks beyond the cut's {@link StagedCut#maxStagedBytes()}
-     *         (or beyond the direct memory left): the caller persists and copies the directory instead.
+     *         whose writes are not tracked, or, for a file copied at the cut (stage A, {@link DirtyChunks#copiesAtCut}),
+     *         dirty chunks beyond the cut's {@link StagedCut#maxStagedBytes()} or the direct memory left (counted,
+     *         {@link StagedCut#synchronousFallbacks()}): the caller persists and copies the directory instead.
+     *         A copy-on-write cut is never refused for its size.
      * @throws IllegalStateException in memory mode, or once closed.
      */
     boolean stage(final HeapPart part, final StagedCut cut)
@@ -704,19 +708,21 @@ final class PartitionState implements AutoCloseable
             // The image's header: the bump pointer and free lists at the cut, the dirty flag clear, the map zeros.
             store.arena().writeHeader();
             arenaDirty.collectToo(0);
-            long collected = arenaDirty.collectedBytes();
+            // Only a stage-A file (copied at the cut) needs staging memory at the cut; a frozen one needs none.
+            long copied = arenaDirty.copiesAtCut(cut) ? arenaDirty.collectedBytes() : 0;
             for (int i = 1; i < tracked.length; i++)
             {
                 tracked[i].collect();
-                collected += tracked[i].collectedBytes();
+                copied += tracked[i].copiesAtCut(cut) ? tracked[i].collectedBytes() : 0;
             }
-            if (collected > cut.maxStagedBytes())
+            if (copied > cut.maxStagedBytes())
             {
-                // More than the pool may hold: given back, for a persist (and a copy) on this thread instead.
+                // More than the stage-A pool may hold: given back, for a persist (and a copy) on this thread instead.
                 for (final DirtyChunks dirty : tracked)
                 {
                     dirty.uncollect();
                 }
+                cut.refused();
                 return false;
             }
             if (!imageClean)
@@ -733,7 +739,7 @@ final class PartitionState implements AutoCloseable
                 }
                 catch (final OutOfMemoryError e)
                 {
-                    // No direct memory for the staging buffers: every mark taken is given back (the chunks
+                    // No direct memory for a stage-A file's buffers: every mark taken is given back (the chunks
                     // staged so far and those still collected), for a persist and a copy on this thread instead.
                     for (int j = 0; j < tracked.length; j++)
                     {
@@ -744,6 +750,7 @@ final class PartitionState implements AutoCloseable
                         tracked[j].uncollect();
                     }
                     cut.dropPool();
+                    cut.refused();
                     return false;
                 }
             }

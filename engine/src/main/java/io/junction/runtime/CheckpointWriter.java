@@ -7,8 +7,9 @@ import io.junction.join.CheckpointCut;
 /**
  * The background writer of one partition's checkpoints (docs/DURABILITY.md "What runs where"): at a barrier
  * the partition thread takes the cut into {@link #cut()} and hands it over ({@link #submit}); this writer's
- * thread then sums the staged chunks, writes and links the checkpoint's chunks, fsyncs, commits the manifest
- * last ({@link DurablePartition#checkpoint(long, long[], long, boolean, StagedCut)}), records the write in the
+ * thread then captures, sums and writes (or links) the cut's chunks one at a time ({@link StagedCut#drain}: the
+ * staging memory is one chunk and a bounded side pool, allocated here, whatever the cut's size), fsyncs,
+ * commits the manifest last ({@link DurablePartition#checkpoint(long, long[], long, boolean, StagedCut)}), records the write in the
  * partition's metrics and only then reports the request ({@link CheckpointRequest#written} or
  * {@link CheckpointRequest#done} with the failure). The partition goes on meanwhile.
  *
@@ -22,11 +23,13 @@ import io.junction.join.CheckpointCut;
  * clean close, a restore (take-over, drop) and the partition thread's end wait for it too before they
  * touch the state, the state directory or the {@link DurablePartition}.
  *
- * <p>What each thread touches: while a write is in flight the writer owns the {@link StagedCut}, the
- * {@link DurablePartition} (its store and image) and the request's part; of the operator's state it touches
- * only the cut's frozen cells of the live mapping, under the copy-on-write protocol ({@link StagedCut#capture()}
- * first thing after the test seam, {@link StagedCut#abandon()} when the write fails: no cell stays frozen),
- * and the side buffers the partition handed over; it never touches the rest of the state or the state directory. The partition thread touches none of those until {@link #await}
+ * <p>What each thread touches (the single-writer rule: the writer touches only what the partition handed
+ * over): while a write is in flight the writer owns the {@link StagedCut}, the {@link DurablePartition} (its
+ * store and image) and the request's part; of the operator's state it touches only the cut's frozen cells of
+ * the live mapping, under the copy-on-write protocol (captured chunk by chunk as it writes, a chunk a waiting
+ * partition write asks for first; {@link StagedCut#abandon()} when the write fails: no cell stays frozen), and
+ * the side buffers the partition handed over through those cells' states; it never touches the rest of the
+ * state, its dirty-chunk tracking or the state directory. The partition thread touches none of those until {@link #await}
  * returns; the monitor orders every write of one before every read of the other. Then the partition takes
  * the outcome ({@link #takeOutcome}) and hands the sums back to the operator ({@code JoinOperator#staged}).
  *
@@ -53,6 +56,11 @@ final class CheckpointWriter implements Runnable
     static volatile WriteHook beforeWrite;
     /** Test seam: when set, called on the partition thread as it starts to wait for a write in flight. */
     static volatile WriteHook onWait;
+    /**
+     * Test seam: when 0 or more, the side buffers a writer made after it is set lets each cut use (else
+     * {@value StagedCut#MAX_SIDE_PROP_NAME}), so that a test's cut outgrows its staging memory many times over.
+     */
+    static volatile int sideBuffers = -1;
 
     /** A test seam's callback. */
     @FunctionalInterface
@@ -88,6 +96,11 @@ final class CheckpointWriter implements Runnable
         this.partition = partition;
         this.durable = durable;
         this.metrics = metrics;
+        final int side = sideBuffers;
+        if (side >= 0)
+        {
+            cut.maxSideBuffers(side);
+        }
     }
 
     /** @return the cut: the partition thread's to stage into while no write is in flight (after {@link #await}). */
@@ -255,8 +268,7 @@ final class CheckpointWriter implements Runnable
             {
                 hook.at(partition);
             }
-            // First: the frozen cells of a copy-on-write cut, so that the partition's writes copy few of them.
-            cut.capture();
+            // The frozen cells are captured chunk by chunk as the image writes them (StagedCut.drain).
             writtenId = durable.checkpoint(writing.id, writing.positions, writing.floor, writing.partitionOnly, cut);
         }
         catch (final Throwable t)

@@ -29,7 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * cut, the staged twin stages its cut, applies the next round's rows (changing chunks the cut holds and
  * others), and only then writes the cut. Both checkpoints restore to the same bytes, file by file, every
  * round (incremental ones linking what did not change), and a cut whose write fails (its chunks marked again)
- * leaves the next one exact. The suites' dirty-chunk check mode checks every cut's marks too.
+ * leaves the next one exact. The write drains the cut chunk by chunk (one capture buffer) however large it is
+ * (the first cut: every chunk), with no staging budget; only stage A (a copy at the cut) is still bounded by one,
+ * and by direct memory, its refusals counted. The suites' dirty-chunk check mode checks every cut's marks too.
  */
 class StagedCheckpointTest
 {
@@ -98,24 +100,27 @@ class StagedCheckpointTest
             for (int round = 1; round <= 8; round++)
             {
                 IncrementalCheckpointTest.checkpoint(sync, syncImage, syncStore, round);
-                if (round == 7)
+                if (round == 7 || round == 6)
                 {
-                    // No direct memory for the staging buffers (a pool that may not grow): the marks taken are
-                    // given back, and the synchronous checkpoint in its place holds every change.
-                    cut.dropPool();
-                    cut.bufferLimit(0);
-                    assertFalse(staged.stage(handle), "a cut without memory for its buffers is refused");
+                    // Stage A (a copy at the cut) is bounded: without direct memory for its buffers (a pool that
+                    // may not grow), or beyond its staging budget, the marks taken are given back (counted), and
+                    // the synchronous checkpoint in its place holds every change.
+                    final long refused = cut.synchronousFallbacks();
+                    cut.copyAtCut(true);
+                    if (round == 7)
+                    {
+                        cut.dropPool();
+                        cut.bufferLimit(0);
+                    }
+                    else
+                    {
+                        cut.maxStagedBytes(1);
+                    }
+                    assertFalse(staged.stage(handle), "a stage-A cut without memory or beyond its budget is refused");
+                    assertEquals(refused + 1, cut.synchronousFallbacks(), "the refusal is counted");
                     cut.bufferLimit(Integer.MAX_VALUE);
-                    IncrementalCheckpointTest.checkpoint(staged, stagedImage, stagedStore, round);
-                    next = round(random, round + 1, seed, keys, next, sync, staged);
-                }
-                else if (round == 6)
-                {
-                    // More dirty bytes than the cut may stage: nothing is taken, and the synchronous checkpoint
-                    // (persist and copy) that the runtime falls back to holds every change.
-                    cut.maxStagedBytes(1);
-                    assertFalse(staged.stage(handle), "a cut beyond its staging budget is refused");
                     cut.maxStagedBytes(1L << 40);
+                    cut.copyAtCut(false);
                     IncrementalCheckpointTest.checkpoint(staged, stagedImage, stagedStore, round);
                     next = round(random, round + 1, seed, keys, next, sync, staged);
                 }
@@ -128,7 +133,23 @@ class StagedCheckpointTest
                         {
                         }));
                     }
+                    if (round == 1 || round == 5)
+                    {
+                        // A copy-on-write cut needs no staging memory at the cut: neither a budget of a byte nor
+                        // a pool that may not grow refuses it, whatever its size (round 1: every chunk new).
+                        cut.maxStagedBytes(1);
+                        cut.bufferLimit(0);
+                    }
+                    final long refused = cut.synchronousFallbacks();
                     assertTrue(staged.stage(handle), "a hash-indexed state stages its cut");
+                    assertEquals(refused, cut.synchronousFallbacks());
+                    assertEquals(0, cut.bytesCopied(), "a copy-on-write cut copies nothing at the cut");
+                    if (round == 1)
+                    {
+                        assertTrue(cut.bytesStaged() > 4L * StateImage.CHUNK_BYTES, "the first cut is many chunks: " + cut.bytesStaged());
+                    }
+                    cut.maxStagedBytes(1L << 40);
+                    cut.bufferLimit(Integer.MAX_VALUE);
                     // The cut is taken: the state changes before the cut is written (as while the writer works).
                     next = round(random, round + 1, seed, keys, next, sync, staged);
                     final CheckpointStore.Writer writer = stagedStore.begin(round, fingerprint, new long[] {round});
@@ -145,6 +166,8 @@ class StagedCheckpointTest
                     writer.commit();
                     stagedImage.committed();
                     staged.staged(handle, true);
+                    assertEquals(0, cut.pooledBuffers(), "round " + round + ": the writer's drain took no pool buffer");
+                    assertTrue(cut.hasCaptureBuffer(), "it captured chunk by chunk into its one buffer");
                 }
                 if (round > 1 && round != 6 && round != 7)
                 {

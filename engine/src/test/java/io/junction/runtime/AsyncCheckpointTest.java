@@ -64,6 +64,7 @@ class AsyncCheckpointTest
     {
         CheckpointWriter.beforeWrite = null;
         CheckpointWriter.onWait = null;
+        CheckpointWriter.sideBuffers = -1;
     }
 
     private static long pair(final long k, final long v)
@@ -219,6 +220,39 @@ class AsyncCheckpointTest
             assertEquals(partitions, writes.get());
         }
         assertRestored(root, positions, cut, partitions);
+    }
+
+    /**
+     * A cut of many chunks against a staging memory of one capture buffer and one side buffer: the writer drains
+     * it chunk by chunk while the partition applies the events behind the barrier (second rows for every key,
+     * writes all over the frozen chunks: most find no side buffer and ask the writer for their chunk); both
+     * checkpoints restore exactly their cuts, and neither falls back to a synchronous checkpoint.
+     */
+    @Test
+    void aCutMuchLargerThanTheStagingMemoryIsWrittenExactlyWhileThePartitionWrites() throws Exception
+    {
+        CheckpointWriter.sideBuffers = 1;
+        final Path root = temp.resolve("root");
+        final Set<Long> cut;
+        final long[] positions;
+        try (JoinEngine engine = start(root, ConcurrentHashMap.newKeySet(), new CountDownLatch(0)))
+        {
+            final Publisher publisher = engine.publisher();
+            fill(publisher);
+            final CompletableFuture<CompletedCheckpoint> first = engine.checkpoint(at());
+            // Behind the barrier, while the first (every chunk new) is drained: changes all over the state.
+            change(publisher, 0, KEYS, 1_000_000, 5000);
+            first.get(60, TimeUnit.SECONDS);
+            final PartitionSnapshot metrics = engine.metrics().get(0);
+            assertTrue(metrics.lastCheckpointBytesStaged > 4L * (1 << 20), "a cut of many chunks: " + metrics);
+            cut = new HashSet<>(model);
+            positions = at();
+            final CompletableFuture<CompletedCheckpoint> second = engine.checkpoint(positions);
+            change(publisher, 0, KEYS, 2_000_000, 7000);
+            assertArrayEquals(positions, second.get(60, TimeUnit.SECONDS).positions());
+            assertEquals(2, engine.metrics().get(0).checkpoints);
+        }
+        assertRestored(root, positions, cut);
     }
 
     @Test

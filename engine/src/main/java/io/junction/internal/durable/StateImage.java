@@ -220,16 +220,18 @@ public final class StateImage
     /**
      * Writes a checkpoint from a staged cut alone, never reading the state directory (whose files go on
      * changing): the background writer's part of an asynchronous checkpoint (docs/DURABILITY.md "What runs
-     * where"). Sums the cut's staged chunks, then for every tracked file writes each chunk as its sums say:
-     * zeros as a line of the index, a chunk whose sums equal the previous checkpoint's as a hard link, a staged
-     * chunk that differs as a file from its staged bytes; a chunk neither staged nor linkable (the previous
-     * checkpoint was pruned by another process, or does not hold it) fails the write and asks the next cut to
-     * stage everything ({@link StagedCut#baseMissing()}). The small files of the image follow, from bytes:
-     * heap.dat (the cut's), {@link ChunkSums#FILE_NAME} and the marker ({@link ChunkSums#MARKER_NAME}),
-     * encoded here from the sums. The caller commits the checkpoint.
+     * where"). First the cut's staged chunks, one at a time as the cut hands them over ({@link StagedCut#drain}:
+     * each captured into one buffer and summed, so the staging memory is a chunk however large the cut): zeros
+     * as a line of the index, a chunk whose sums equal the previous checkpoint's as a hard link, any other as a
+     * chunk file from its bytes. Then, in file order, every chunk no write changed since the cut before: zeros,
+     * or a link to the previous checkpoint's; a chunk neither staged nor linkable (the previous checkpoint was
+     * pruned by another process, or does not hold it) fails the write and asks the next cut to stage everything
+     * ({@link StagedCut#baseMissing()}). The small files of the image follow, from bytes: heap.dat (the cut's),
+     * {@link ChunkSums#FILE_NAME} and the marker ({@link ChunkSums#MARKER_NAME}), encoded here from the sums;
+     * the index last. The caller commits the checkpoint.
      *
-     * <p>Thread: the writer's. Touches only the cut, this image (whose owner waits for the write before it
-     * uses the image again) and the checkpoint being written.
+     * <p>Thread: the writer's. Touches only the cut (through its drain: the frozen cells it captures), this image
+     * (whose owner waits for the write before it uses the image again) and the checkpoint being written.
      *
      * @param writer the checkpoint.
      * @param dir    the checkpoint's directory.
@@ -242,23 +244,33 @@ public final class StateImage
         bytesLinked = 0;
         bytesRead = 0;
         bytesZero = 0;
-        cut.sumStaged();
-        final Map<String, ChunkSums.FileSums> sums = new LinkedHashMap<>();
         final Map<String, StagedCut.File> tracked = new HashMap<>();
+        for (int i = 0; i < cut.files(); i++)
+        {
+            tracked.put(cut.file(i).name(), cut.file(i));
+        }
+        final List<String> files = new ArrayList<>(tracked.keySet());
+        files.add(cut.heapName());
+        files.add(ChunkSums.FILE_NAME);
+        files.add(ChunkSums.MARKER_NAME);
+        Collections.sort(files);
+        final Map<String, Integer> order = new HashMap<>();
+        for (int f = 0; f < files.size(); f++)
+        {
+            order.put(files.get(f), f);
+        }
+        final Map<String, Chunk> written = new HashMap<>();
+        cut.drain((file, i, bytes) -> writeStagedChunk(writer, dir, written, order.get(file.name()), file, i, bytes));
+        final Map<String, ChunkSums.FileSums> sums = new LinkedHashMap<>();
         for (int i = 0; i < cut.files(); i++)
         {
             final StagedCut.File file = cut.file(i);
             sums.put(file.name(), new ChunkSums.FileSums(file.length(), file.zeros(), file.crc32cs(), file.crc32s()));
-            tracked.put(file.name(), file);
         }
         final Map<String, byte[]> small = new HashMap<>();
         small.put(cut.heapName(), Arrays.copyOf(cut.heap(), cut.heapLength()));
         small.put(ChunkSums.FILE_NAME, ChunkSums.encode(sums));
         small.put(ChunkSums.MARKER_NAME, cut.marker().encode(cut));
-        final List<String> files = new ArrayList<>(tracked.keySet());
-        files.addAll(small.keySet());
-        Collections.sort(files);
-        final Map<String, Chunk> written = new HashMap<>();
         final StringBuilder index = new StringBuilder(256).append(HEADER).append('\n');
         for (int f = 0; f < files.size(); f++)
         {
@@ -266,7 +278,7 @@ public final class StateImage
             final StagedCut.File file = tracked.get(relative);
             if (file != null)
             {
-                writeStaged(writer, dir, index, written, f, file, cut);
+                writeUnstaged(writer, dir, index, written, f, file, cut);
             }
             else
             {
@@ -278,7 +290,41 @@ public final class StateImage
         pending = written;
     }
 
-    private void writeStaged(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
+    /** One staged chunk, summed, as the cut's drain hands it over: zeros, a link, or a chunk file from its bytes. */
+    private void writeStagedChunk(final CheckpointStore.Writer writer, final Path dir, final Map<String, Chunk> written,
+        final int f, final StagedCut.File file, final int i, final ByteBuffer bytes) throws IOException
+    {
+        final String relative = file.name();
+        final int c = file.stagedChunk(i);
+        final long length = bytes.remaining();
+        final long sumC = file.crc32c(c) & 0xFFFFFFFFL;
+        final long sum = file.crc32(c) & 0xFFFFFFFFL;
+        if (file.zero(c))
+        {
+            written.put(relative + '#' + c, new Chunk(null, length, sumC, sum, null));
+            bytesZero += length;
+            return;
+        }
+        final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
+        final Chunk before = previous.get(relative + '#' + c);
+        if (!(before != null && before.file != null && before.size == length && before.crc32c == sumC && before.crc32 == sum &&
+            link(writer, name, before, length)))
+        {
+            final WritableByteChannel out = writer.file(name);
+            while (bytes.hasRemaining())
+            {
+                out.write(bytes);
+            }
+            bytesWritten += length;
+        }
+        written.put(relative + '#' + c, new Chunk(name, length, sumC, sum, dir.resolve(name)));
+    }
+
+    /**
+     * A tracked file's index lines, in chunk order: a staged chunk as its drain recorded it, any other (unchanged
+     * since the cut before) as zeros or a link to the previous checkpoint's.
+     */
+    private void writeUnstaged(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
         final Map<String, Chunk> written, final int f, final StagedCut.File file, final StagedCut cut) throws IOException
     {
         final String relative = file.name();
@@ -288,15 +334,25 @@ public final class StateImage
         int next = 0;
         for (int c = 0; c < chunks; c++)
         {
+            if (next < file.staged() && file.stagedChunk(next) == c)
+            {
+                next++;
+                final Chunk staged = written.get(relative + '#' + c);
+                if (staged.name == null)
+                {
+                    index.append(String.format(Locale.ROOT, "zero %d %08x %08x", staged.size, staged.crc32c, staged.crc32)).append('\n');
+                }
+                else
+                {
+                    index.append(String.format(Locale.ROOT, "chunk %s %d %08x %08x", staged.name, staged.size, staged.crc32c,
+                        staged.crc32)).append('\n');
+                }
+                continue;
+            }
             final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
             final long length = Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
             final long sumC = file.crc32c(c) & 0xFFFFFFFFL;
             final long sum = file.crc32(c) & 0xFFFFFFFFL;
-            ByteBuffer staged = null;
-            if (next < file.staged() && file.stagedChunk(next) == c)
-            {
-                staged = file.stagedBytes(next++);
-            }
             if (file.zero(c))
             {
                 zero(index, written, relative, c, length, sumC, sum);
@@ -309,20 +365,10 @@ public final class StateImage
                 chunk(index, written, relative, c, name, length, sumC, sum, dir);
                 continue;
             }
-            if (staged == null)
-            {
-                cut.baseMissing();
-                throw new IOException(String.format(Locale.ROOT, "%s chunk %d did not change since the checkpoint before, " +
-                    "but that checkpoint no longer holds it (pruned): the next checkpoint copies every chunk",
-                    stateDirectory.resolve(relative), c));
-            }
-            final WritableByteChannel out = writer.file(name);
-            while (staged.hasRemaining())
-            {
-                out.write(staged);
-            }
-            bytesWritten += length;
-            chunk(index, written, relative, c, name, length, sumC, sum, dir);
+            cut.baseMissing();
+            throw new IOException(String.format(Locale.ROOT, "%s chunk %d did not change since the checkpoint before, " +
+                "but that checkpoint no longer holds it (pruned): the next checkpoint copies every chunk",
+                stateDirectory.resolve(relative), c));
         }
     }
 

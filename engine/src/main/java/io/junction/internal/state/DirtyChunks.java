@@ -30,9 +30,9 @@ import java.util.zip.CRC32C;
  *                (the arena writes its header, the files are forced)
  *                sum()       CRC-32C, CRC-32 and zero flag of the collected chunks only
  *   checkpoint:  collect()   as a persist (partition thread)
- *                freeze()    the collected chunks' cells frozen, a StagedCut buffer taken for each, every other
+ *                freeze()    the collected chunks' cells frozen (no buffer taken, nothing copied), every other
  *                            chunk's sums copied (stage(): the bytes copied instead); the background writer
- *                            captures the frozen cells (StagedCut.capture) and sums them (StagedCut.sumStaged)
+ *                            captures, sums and writes the frozen chunks one by one (StagedCut.drain)
  *                install()   the writer's sums taken back once its write is done (restage() after a failed one:
  *                            the staged chunks marked again), before the next collect()
  * </pre>
@@ -233,8 +233,10 @@ public final class DirtyChunks implements AutoCloseable
      * The slow path of a mark, before the store (partition thread): a clean cell becomes dirty; a frozen one
      * (the cut in flight holds it, the writer has not captured it) is first copied to a side buffer of the cut
      * (CAS frozen to copying, copy, dirty); a cell the writer is capturing is waited for (that one cell's copy).
-     * When the cut's side buffers are all taken (or no direct memory is left) the partition waits for the
-     * writer to capture the frozen cell, which it does first thing in its write, or gives up on a failure.
+     * When the cut's side buffers are all taken (or no direct memory is left) the partition asks the writer
+     * for the cell's chunk ({@link StagedCut#want}: the writer takes it next, after the chunk in hand) and waits
+     * until it is captured, or until a failed write makes it dirty ({@link StagedCut#abandon()}); counted in
+     * {@link StagedCut#sideWaits()}.
      *
      * @param owner       the tracking, or null (an arena's static mark: looked up among the frozen files).
      * @param fileAddress the file's mapping.
@@ -243,6 +245,7 @@ public final class DirtyChunks implements AutoCloseable
     static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
     {
         boolean waiting = false;
+        boolean sideWait = false;
         while (true)
         {
             final byte state = UnsafeApi.getByteVolatile(null, cell);
@@ -263,9 +266,15 @@ public final class DirtyChunks implements AutoCloseable
                 {
                     throw new IllegalStateException("a frozen dirty-map cell without its cut at " + (cell - fileAddress));
                 }
-                if (frozen.copyFrozen(cell))
+                final int copied = frozen.copyFrozen(cell);
+                if (copied == COPIED)
                 {
                     return;
+                }
+                if (copied == NO_SIDE && !sideWait)
+                {
+                    sideWait = true;
+                    frozen.frozenCut.sideWaited();
                 }
             }
             if (!waiting)
@@ -316,8 +325,15 @@ public final class DirtyChunks implements AutoCloseable
         frozenFiles = Arrays.copyOf(now, n);
     }
 
-    /** Partition thread: copies frozen {@code cell} into its chunk's side buffer; false when it could not (retry). */
-    private boolean copyFrozen(final long cell)
+    /** {@link #copyFrozen}: the cell was copied to its side buffer and is dirty. */
+    private static final int COPIED = 0;
+    /** {@link #copyFrozen}: the cell changed state meanwhile (retry). */
+    private static final int RETRY = 1;
+    /** {@link #copyFrozen}: no side buffer: the writer was asked for the chunk (wait, retry). */
+    private static final int NO_SIDE = 2;
+
+    /** Partition thread: copies frozen {@code cell} into its chunk's side buffer ({@link #COPIED}, or why not). */
+    private int copyFrozen(final long cell)
     {
         final StagedCut.File in = frozenIn;
         final long index = cell - map;
@@ -329,21 +345,22 @@ public final class DirtyChunks implements AutoCloseable
             side = frozenCut.takeSide();
             if (side == null)
             {
-                // No side buffer: wait for the writer to capture the cell.
-                return false;
+                // No side buffer: the writer takes this chunk next; the caller waits for its capture.
+                frozenCut.want(in, i);
+                return NO_SIDE;
             }
             in.side(i, side);
         }
         if (!UnsafeApi.compareAndSetByte(null, cell, FROZEN, COPYING))
         {
-            return false;
+            return RETRY;
         }
         final long from = index << cellShift;
         final long offset = from - ((long)chunk << CHUNK_SHIFT);
         final long length = Math.min(1L << cellShift, in.length() - from);
         UnsafeApi.copyMemory(file.address() + from, BufferUtil.address(side) + offset, length);
         UnsafeApi.putByteVolatile(null, cell, DIRTY);
-        return true;
+        return COPIED;
     }
 
     /**
@@ -741,7 +758,7 @@ public final class DirtyChunks implements AutoCloseable
      * arena, its header written): copies the bytes of every collected chunk from the mapping into buffers
      * of the cut's pool and the sums of every other chunk (as of the persist or cut before) into
      * {@code out}, reading nothing else. The staged chunks' sums are the writer's to compute
-     * ({@link StagedCut#sumStaged()}); until they are handed back ({@link #install}, or {@link #restage} when
+     * ({@link StagedCut#drain}); until they are handed back ({@link #install}, or {@link #restage} when
      * the write failed) this tracking's sums of those chunks are stale, so the owner waits for the write
      * before its next {@link #collect()}.
      *
@@ -769,11 +786,11 @@ public final class DirtyChunks implements AutoCloseable
             UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
             StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << CHUNK_SHIFT, chunkLength, zeros);
             buffer.limit(chunkLength);
-            out.add(c, buffer);
+            out.add(c, chunkLength, buffer);
             bytes += chunkLength;
             count++;
         }
-        cut.staged(bytes);
+        cut.staged(bytes, true);
         summedLength = length;
         bytesSummed = bytes;
         chunksSummed = count;
@@ -784,11 +801,12 @@ public final class DirtyChunks implements AutoCloseable
     }
 
     /**
-     * A copy-on-write cut, in place of {@link #stage} (docs/DURABILITY.md "Copy-on-write cuts"): takes a
-     * buffer of the cut's pool for every collected chunk and freezes the chunk's cells, copying nothing; the
-     * writer captures them from the live mapping ({@link StagedCut#capture()}), and a write to a frozen
-     * cell before that copies the cell to a side buffer first ({@link #mark}). A file whose cells are larger
-     * than a chunk, or with {@value #COPY_ON_WRITE_PROP_NAME}{@code =false}, is staged by copy instead.
+     * A copy-on-write cut, in place of {@link #stage} (docs/DURABILITY.md "Copy-on-write cuts"): records every
+     * collected chunk in the cut and freezes its cells, copying nothing and taking no buffer; the writer
+     * captures them from the live mapping chunk by chunk as it writes ({@link StagedCut#drain}), and a write to
+     * a frozen cell before that copies the cell to a side buffer first ({@link #mark}). A file whose cells are
+     * larger than a chunk, with {@value #COPY_ON_WRITE_PROP_NAME}{@code =false}, or for a cut that
+     * {@link StagedCut#copiesAtCut()}, is staged by copy instead ({@link #copiesAtCut}).
      * Partition thread; {@link #install} or {@link #restage} must follow once the writer reported.
      *
      * @param out the file's part of the cut.
@@ -796,7 +814,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void freeze(final StagedCut.File out, final StagedCut cut)
     {
-        if (!COPY_ON_WRITE || cellShift > CHUNK_SHIFT)
+        if (copiesAtCut(cut))
         {
             stage(out, cut);
             return;
@@ -812,11 +830,9 @@ public final class DirtyChunks implements AutoCloseable
             {
                 continue;
             }
-            final ByteBuffer buffer = cut.take();
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
-            buffer.limit(chunkLength);
-            out.add(c, buffer);
+            out.add(c, chunkLength, null);
             bytes += chunkLength;
             count++;
         }
@@ -839,7 +855,7 @@ public final class DirtyChunks implements AutoCloseable
                 register(this);
             }
         }
-        cut.staged(bytes);
+        cut.staged(bytes, false);
         summedLength = length;
         bytesSummed = bytes;
         chunksSummed = count;
@@ -847,6 +863,17 @@ public final class DirtyChunks implements AutoCloseable
         {
             copyToShadow();
         }
+    }
+
+    /**
+     * @param cut the cut about to be taken.
+     * @return whether {@link #freeze} copies this file's dirty chunks at the cut (stage A: copy-on-write off,
+     *         cells larger than a chunk, or the cut's {@link StagedCut#copyAtCut(boolean)}), so that the cut
+     *         needs a pool buffer per dirty chunk ({@value StagedCut#MAX_STAGED_PROP_NAME} bounds it).
+     */
+    public boolean copiesAtCut(final StagedCut cut)
+    {
+        return !COPY_ON_WRITE || cellShift > CHUNK_SHIFT || cut.copiesAtCut();
     }
 
     /**

@@ -3,42 +3,54 @@ package io.junction.internal.state;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 
 /**
- * The cut of one partition's durable state at a checkpoint barrier, staged by the partition thread and
- * written by the partition's background checkpoint writer (docs/DURABILITY.md "What runs where"). At the
- * barrier the partition thread collects each tracked mapped file's dirty chunks ({@link DirtyChunks#stage})
- * and copies just those chunks' bytes into buffers of this cut's pool, copies the sums of every other chunk
- * (as of the persist or cut before), and writes the heap-held state's image here; the writer then sums the
- * staged chunks, writes the checkpoint from this cut alone, and the partition takes the new sums back
+ * The cut of one partition's durable state at a checkpoint barrier, taken by the partition thread and
+ * written by the partition's background checkpoint writer (docs/DURABILITY.md "What runs where", "Copy-on-write
+ * cuts"). At the barrier the partition thread collects each tracked mapped file's dirty chunks and freezes
+ * their cells ({@link DirtyChunks#freeze}: no byte copied, no buffer taken), copies the sums of every other
+ * chunk (as of the persist or cut before), and writes the heap-held state's image here; the writer then
+ * {@link #drain}s the cut chunk by chunk (capture one frozen chunk into its capture buffer, sum it, hand it to
+ * the checkpoint's sink, which writes or links it, then the next), and the partition takes the new sums back
  * ({@link DirtyChunks#install}) before its next cut or persist.
  * <pre>
- *   cut (partition thread)      writer thread                   partition thread again
- *   reset, stage every file,    sumStaged: CRC-32C, CRC-32 and  (before the next cut, persist, close or
- *   heap image, marker encoder  zero flag of the staged chunks; restore, having waited for the write)
- *   -&gt; handed over             chunks.sum, marker, chunks,     install (success) or restage (failure)
- *                               manifest                        -&gt; owns the cut again
+ *   cut (partition thread)      writer thread (drain)                     partition thread again
+ *   reset, freeze every file,   per staged chunk, wanted ones first:      (before the next cut, persist, close
+ *   heap image, marker encoder  capture (CAS frozen to capturing, copy,   or restore, having waited for the
+ *   -&gt; handed over             clean) into one capture buffer; sum;      write)
+ *                               sink (zero line, link or chunk file);     install (success) or restage (failure)
+ *                               top the side pool up; next                -&gt; owns the cut again
+ *                               then chunks.sum, marker, manifest
  * </pre>
  *
- * <p>Copy-on-write ({@link DirtyChunks#freeze}, docs/DURABILITY.md "Copy-on-write cuts"): the cut takes a
- * staging buffer per dirty chunk without copying and freezes the chunk's cells; the writer first
- * {@link #capture()}s them from the live mapping (CAS frozen to capturing, copy, clean), or from the side
- * buffer the partition copied a cell into before its first store (CAS frozen to copying). The writer
- * touches nothing of the live state but those frozen cells, under that protocol, and the side buffers the
- * partition handed over through their cells' states; a failed write {@link #abandon()}s what it did not
- * capture (dirty, none stays frozen).
+ * <p>Staging memory is the writer's one capture buffer (1 MiB, allocated on the writer thread at its first
+ * chunk and kept) plus the side pool ({@value #MAX_SIDE_PROP_NAME}), whatever the cut's size: nothing is
+ * allocated at the cut. Cells stay frozen until the writer reaches their chunk, so the partition copies the
+ * cells it writes before then into side buffers (the existing protocol: CAS frozen to copying, copy, dirty);
+ * the writer keeps a few side buffers ready ({@code SIDE_SPARE}, allocated on its thread between chunks).
+ * When the side pool is exhausted (or no direct memory is left) the write asks the writer for its chunk
+ * ({@code want}) and waits until the writer has captured it, which the writer does next, after the chunk in
+ * hand (counted: {@link #sideWaits()}); a write that fails makes every cell still frozen dirty
+ * ({@link #abandon()}), which ends such a wait too. The snapshot is exactly the cut either way.
+ *
+ * <p>Stage A (a copy at the cut: {@code -Djunction.checkpoint.copyOnWrite=false}, a file whose cells are larger
+ * than a chunk, or {@link #copyAtCut(boolean)}) copies the dirty chunks into buffers of a pool at the cut, so
+ * it is bounded by {@value #MAX_STAGED_PROP_NAME}; a copy-on-write cut is not bounded by it.
  *
  * <p>Ownership, not locking: the cut is owned by the partition thread until it hands it to the writer, and
- * by the writer until the writer reports the write done (except the side buffers, taken and filled by the
- * partition while the writer owns the cut, each published by its cell's state); the hand-over (a monitor) orders every write of one
- * owner before every read of the next. The writer touches only this cut (its files' staged bytes and sums
- * arrays, the heap image) and the {@link Marker} the partition set, which reads nothing but the cut and
- * immutable fields. The pool of chunk buffers is reused from cut to cut: it grows to the most dirty chunks
- * one cut ever staged (bounded by the state's size) and allocates nothing once warm.
+ * by the writer until the writer reports the write done, except the side pool (a monitor: the partition takes
+ * from it, the writer tops it up), the side buffers (taken and filled by the partition while the writer owns
+ * the cut, each published by its cell's state) and the wanted chunk (a volatile the partition sets and the
+ * writer clears). The single-writer rule: the writer touches only what the partition handed over, the frozen
+ * cells of this cut under the CAS protocol, the side buffers published through them, this cut's arrays and
+ * the {@link Marker} the partition set (which reads nothing but the cut and immutable fields); never any other
+ * part of the live state. The hand-over (a monitor) orders every write of one owner before every read of the
+ * next.
  */
 public final class StagedCut
 {
@@ -63,10 +75,24 @@ public final class StagedCut
         byte[] encode(StagedCut cut);
     }
 
-    /** One tracked mapped file of the cut: its length, every chunk's sums, and the staged (dirty) chunks' bytes. */
+    /** Where {@link #drain} hands each staged chunk, summed: the checkpoint's writer (writer thread). */
+    @FunctionalInterface
+    public interface ChunkSink
+    {
+        /**
+         * @param file  the chunk's file of the cut; its sums of the chunk are set.
+         * @param i     the staged index of the chunk in {@code file}.
+         * @param bytes the chunk's bytes at the cut (position 0, limit its length); valid until this returns.
+         * @throws IOException when the chunk cannot be written.
+         */
+        void chunk(File file, int i, ByteBuffer bytes) throws IOException;
+    }
+
+    /** One tracked mapped file of the cut: its length, every chunk's sums, and the staged (dirty) chunks. */
     public static final class File
     {
         private String name;
+        private int position;
         private long length;
         private int chunks;
         private boolean[] zero = new boolean[0];
@@ -74,17 +100,18 @@ public final class StagedCut
         private int[] crc32 = new int[0];
         private int staged;
         private int[] stagedChunks = new int[0];
+        private int[] stagedLengths = new int[0];
+        /** Stage A (a copy at the cut): per staged chunk its bytes; null entries for a frozen file. */
         private ByteBuffer[] stagedBytes = new ByteBuffer[0];
         /** Copy-on-write: whether the staged chunks are frozen in the live map (captured by the writer). */
         private boolean frozen;
-        private boolean captured;
         private long fileAddress;
         private long map;
         private int cellShift;
         private long[] imageZeros = new long[0];
         /** Per staged chunk, the side buffer the partition copied cells of it into (written before the cell's state). */
         private ByteBuffer[] side = new ByteBuffer[0];
-        /** Per staged chunk, whether the writer captured it. */
+        /** Per staged chunk, whether the writer captured it (writer thread only, once handed over). */
         private boolean[] chunkCaptured = new boolean[0];
 
         /** Starts the file's part of a cut with the sums of every chunk as of the persist or cut before. */
@@ -104,25 +131,16 @@ public final class StagedCut
             System.arraycopy(crc32s, 0, crc32, 0, chunks);
             staged = 0;
             frozen = false;
-            captured = false;
         }
 
         /** Partition thread, at a copy-on-write cut: the staged chunks are frozen in {@code cellMap}, to capture. */
         void frozen(final long address, final long cellMap, final int shift, final long[] zeros)
         {
             frozen = true;
-            captured = false;
             fileAddress = address;
             map = cellMap;
             cellShift = shift;
             imageZeros = zeros;
-            if (side.length < staged)
-            {
-                side = new ByteBuffer[stagedChunks.length];
-                chunkCaptured = new boolean[stagedChunks.length];
-            }
-            Arrays.fill(side, null);
-            Arrays.fill(chunkCaptured, false);
         }
 
         /** @return the staged index of chunk {@code c} (frozen, so staged). */
@@ -139,7 +157,7 @@ public final class StagedCut
         /** @return the bytes of staged chunk {@code i}. */
         int chunkLengthOf(final int i)
         {
-            return stagedBytes[i].limit();
+            return stagedLengths[i];
         }
 
         ByteBuffer side(final int i)
@@ -152,37 +170,44 @@ public final class StagedCut
             side[i] = buffer;
         }
 
-        /**
-         * Writer thread: copies every frozen cell of the staged chunks from the live mapping into the staged
-         * buffers (CAS frozen to capturing, copy, clean), or, for a cell the partition copied before writing
-         * it, from its side buffer; touches nothing else of the mapping. Then zeroes the ranges an image holds
-         * as zeros (the arena's map and dirty flag).
-         */
-        void capture()
+        /** @return the file's position among the cut's files ({@link StagedCut#file(int)}). */
+        int position()
         {
-            if (!frozen || captured)
-            {
-                return;
-            }
-            for (int i = 0; i < staged; i++)
-            {
-                captureChunk(i);
-            }
-            captured = true;
+            return position;
         }
 
-        /** Writer thread: {@link #capture()} of staged chunk {@code i} alone (tests interleave it with writes). */
-        void captureChunk(final int i)
+        /** @return whether the writer has taken staged chunk {@code i} (writer thread). */
+        boolean captured(final int i)
+        {
+            return chunkCaptured[i];
+        }
+
+        /**
+         * Writer thread: the bytes of staged chunk {@code i} at the cut, once. A frozen chunk is captured into
+         * {@code into}: every cell copied from the live mapping (CAS frozen to capturing, copy, clean) or, for a
+         * cell the partition copied before writing it, from its side buffer, then the ranges an image holds as
+         * zeros (the arena's map and dirty flag) zeroed; touches nothing else of the mapping. A chunk staged by
+         * copy (stage A) is its staged buffer.
+         *
+         * @param i    a staged index not captured yet.
+         * @param into a direct buffer of at least {@link DirtyChunks#CHUNK_BYTES}, for a frozen chunk.
+         * @return the chunk's bytes, position 0, limit its length.
+         */
+        ByteBuffer captureChunk(final int i, final ByteBuffer into)
         {
             if (chunkCaptured[i])
             {
-                return;
+                throw new IllegalStateException(name + ": staged chunk " + i + " was captured already");
             }
             chunkCaptured[i] = true;
+            if (!frozen)
+            {
+                return stagedBytes[i].duplicate();
+            }
             final long cellBytes = 1L << cellShift;
             final long chunkAt = (long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT;
-            final long buffer = BufferUtil.address(stagedBytes[i]);
-            final int chunkLength = stagedBytes[i].limit();
+            final long buffer = BufferUtil.address(into);
+            final int chunkLength = stagedLengths[i];
             final long first = chunkAt >>> cellShift;
             for (long off = 0; off < chunkLength; off += cellBytes)
             {
@@ -213,20 +238,27 @@ public final class StagedCut
                 }
             }
             zeroRanges(buffer, chunkAt, chunkLength, imageZeros);
+            final ByteBuffer bytes = into.duplicate();
+            bytes.clear().limit(chunkLength);
+            return bytes;
         }
 
         /** Writer thread, on a failed write: every cell still frozen is made dirty (CAS), so none stays frozen. */
         void abandon()
         {
-            if (!frozen || captured)
+            if (!frozen)
             {
                 return;
             }
             final long cellBytes = 1L << cellShift;
             for (int i = 0; i < staged; i++)
             {
+                if (chunkCaptured[i])
+                {
+                    continue;
+                }
                 final long first = ((long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT) >>> cellShift;
-                final int chunkLength = stagedBytes[i].limit();
+                final int chunkLength = stagedLengths[i];
                 for (long off = 0; off < chunkLength; off += cellBytes)
                 {
                     UnsafeApi.compareAndSetByte(null, map + first + (off >>> cellShift), DirtyChunks.FROZEN, DirtyChunks.DIRTY);
@@ -234,17 +266,27 @@ public final class StagedCut
             }
         }
 
-        /** Adds staged chunk {@code c}, its bytes in {@code bytes} (position 0, limit its length); ascending {@code c}. */
-        void add(final int c, final ByteBuffer bytes)
+        /**
+         * Adds staged chunk {@code c} of {@code chunkLength} bytes; ascending {@code c}.
+         *
+         * @param bytes its bytes (stage A: position 0, limit its length), or null for a chunk frozen in place.
+         */
+        void add(final int c, final int chunkLength, final ByteBuffer bytes)
         {
             if (staged == stagedChunks.length)
             {
                 final int grown = Math.max(8, staged * 2);
                 stagedChunks = Arrays.copyOf(stagedChunks, grown);
+                stagedLengths = Arrays.copyOf(stagedLengths, grown);
                 stagedBytes = Arrays.copyOf(stagedBytes, grown);
+                side = Arrays.copyOf(side, grown);
+                chunkCaptured = Arrays.copyOf(chunkCaptured, grown);
             }
             stagedChunks[staged] = c;
+            stagedLengths[staged] = chunkLength;
             stagedBytes[staged] = bytes;
+            side[staged] = null;
+            chunkCaptured[staged] = false;
             staged++;
         }
 
@@ -314,10 +356,10 @@ public final class StagedCut
             return stagedChunks[i];
         }
 
-        /** @return the bytes of staged chunk {@code i}: a duplicate, position 0, limit the chunk's length. */
-        public ByteBuffer stagedBytes(final int i)
+        /** @return whether the staged chunks are frozen in the live mapping (copy-on-write), not copied at the cut. */
+        public boolean frozen()
         {
-            return stagedBytes[i].duplicate();
+            return frozen;
         }
 
         /** Writer: sets the sums of staged chunk {@code i}. */
@@ -331,12 +373,23 @@ public final class StagedCut
     }
 
     /**
-     * System property: the most bytes of dirty chunks one partition's cut stages (its pool's memory, direct
-     * buffers, which count against {@code -XX:MaxDirectMemorySize}); a cut with more is checkpointed
-     * synchronously instead (persisted and copied on the partition thread). Default 256 MiB.
+     * System property: the most bytes of dirty chunks one partition's stage-A cut (a copy at the cut) copies
+     * into its pool (direct buffers, which count against {@code -XX:MaxDirectMemorySize}); such a cut with more
+     * is checkpointed synchronously instead. A copy-on-write cut is not bounded by it. Default 256 MiB.
      */
     public static final String MAX_STAGED_PROP_NAME = "junction.checkpoint.maxStagedBytes";
     private static final long DEFAULT_MAX_STAGED = Long.getLong(MAX_STAGED_PROP_NAME, 256L << 20);
+    /**
+     * System property: the most bytes of side buffers one partition's copy-on-write cut may use for cells the
+     * partition writes before the writer captured them (default 64 MiB); beyond, such a write asks the writer
+     * for its chunk and waits until it is captured.
+     */
+    public static final String MAX_SIDE_PROP_NAME = "junction.checkpoint.maxSideBytes";
+    private static final long DEFAULT_MAX_SIDE = Long.getLong(MAX_SIDE_PROP_NAME, 64L << 20);
+    /** Side buffers the writer keeps ready (free in the pool) between chunks, while the bound allows. */
+    static final int SIDE_SPARE = 2;
+    /** {@link #wanted}: no chunk asked for. */
+    private static final long NOT_WANTED = -1;
 
     /**
      * Test seam: when set, run on the writer thread while it holds a cell (its state capturing, before its
@@ -345,22 +398,28 @@ public final class StagedCut
     static volatile Runnable onCapturing;
 
     private long maxStagedBytes = DEFAULT_MAX_STAGED;
-    /** The most buffers the pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
+    /** The most buffers the stage-A pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
     private int bufferLimit = Integer.MAX_VALUE;
+    private boolean copyAtCut;
     private File[] files = new File[0];
     private int fileCount;
-    /**
-     * System property: the most bytes of side buffers one partition's copy-on-write cut may use for cells the
-     * partition writes before the writer captured them (default 64 MiB); beyond, such a write waits for the
-     * writer to capture its cell.
-     */
-    public static final String MAX_SIDE_PROP_NAME = "junction.checkpoint.maxSideBytes";
-    private static final long DEFAULT_MAX_SIDE = Long.getLong(MAX_SIDE_PROP_NAME, 64L << 20);
 
+    private final Object sideLock = new Object();
+    /** Guarded by {@link #sideLock}. */
     private int maxSideBuffers = (int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> DirtyChunks.CHUNK_SHIFT);
+    /** Guarded by {@link #sideLock}. */
     private ByteBuffer[] sidePool = new ByteBuffer[0];
+    /** Guarded by {@link #sideLock}. */
     private int sidePooled;
+    /** Guarded by {@link #sideLock}. */
     private int sideTaken;
+    /** Partition thread: writes that found no side buffer and waited for the writer to capture their chunk. */
+    private long sideWaits;
+    /** The chunk a write waits for ((file position &lt;&lt; 32) | staged index), or {@link #NOT_WANTED}. */
+    private volatile long wanted = NOT_WANTED;
+
+    /** Writer thread: the capture buffer (allocated at its first frozen chunk, kept). */
+    private ByteBuffer captureBuffer;
     private ByteBuffer[] pool = new ByteBuffer[0];
     private int pooled;
     private int taken;
@@ -369,6 +428,8 @@ public final class StagedCut
     private String heapName;
     private Marker marker;
     private long bytesStaged;
+    private long bytesCopied;
+    private long synchronousFallbacks;
     private boolean needsFullCut;
 
     /** Partition thread: empties the cut for a new one (every pooled buffer free again). */
@@ -376,9 +437,14 @@ public final class StagedCut
     {
         fileCount = 0;
         taken = 0;
-        sideTaken = 0;
+        synchronized (sideLock)
+        {
+            sideTaken = 0;
+        }
+        wanted = NOT_WANTED;
         heapLength = 0;
         bytesStaged = 0;
+        bytesCopied = 0;
         needsFullCut = false;
         marker = null;
     }
@@ -386,7 +452,7 @@ public final class StagedCut
     /**
      * Partition thread: the part of the next tracked file.
      *
-     * @return a file of the cut, to stage into ({@link DirtyChunks#stage}).
+     * @return a file of the cut, to stage into ({@link DirtyChunks#freeze}).
      */
     public File addFile()
     {
@@ -398,10 +464,11 @@ public final class StagedCut
         {
             files[fileCount] = new File();
         }
+        files[fileCount].position = fileCount;
         return files[fileCount++];
     }
 
-    /** @return a free chunk buffer of the pool, cleared ({@link DirtyChunks#CHUNK_BYTES}, direct). */
+    /** @return a free chunk buffer of the stage-A pool, cleared ({@link DirtyChunks#CHUNK_BYTES}, direct). */
     ByteBuffer take()
     {
         if (taken == pooled)
@@ -423,67 +490,240 @@ public final class StagedCut
     }
 
     /**
-     * Partition thread, while the cut is with the writer: a side buffer of the bounded, reused pool, or null
-     * when all {@link #maxSideBuffers(int)} are taken or no direct memory is left (the write then waits for
-     * the writer to capture the cell).
+     * Partition thread, while the cut is with the writer: a side buffer of the bounded, reused pool (one the
+     * writer made ready, or, when none is, one allocated here), or null when all {@link #maxSideBuffers(int)}
+     * are taken or no direct memory is left (the write then waits for the writer to capture the cell).
      */
     ByteBuffer takeSide()
     {
-        if (sideTaken == sidePooled)
+        synchronized (sideLock)
         {
+            if (sideTaken < sidePooled)
+            {
+                return sidePool[sideTaken++];
+            }
             if (sidePooled >= maxSideBuffers)
             {
                 return null;
             }
-            final ByteBuffer buffer;
-            try
-            {
-                buffer = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
-            }
-            catch (final OutOfMemoryError e)
-            {
-                return null;
-            }
-            if (sidePooled == sidePool.length)
-            {
-                sidePool = Arrays.copyOf(sidePool, Math.max(8, sidePooled * 2));
-            }
-            sidePool[sidePooled++] = buffer;
         }
-        return sidePool[sideTaken++];
+        // None ready (the writer has not started yet): one allocated here, within the bound.
+        final ByteBuffer buffer = allocateSide();
+        if (buffer == null)
+        {
+            return null;
+        }
+        synchronized (sideLock)
+        {
+            if (sidePooled >= maxSideBuffers)
+            {
+                return sideTaken < sidePooled ? sidePool[sideTaken++] : null;
+            }
+            addSide(buffer);
+            // Taken: the one just added, or an older free one (the buffers are alike).
+            return sidePool[sideTaken++];
+        }
+    }
+
+    /** Guarded by {@link #sideLock}: adds a buffer to the side pool, free. */
+    private void addSide(final ByteBuffer buffer)
+    {
+        if (sidePooled == sidePool.length)
+        {
+            sidePool = Arrays.copyOf(sidePool, Math.max(8, sidePooled * 2));
+        }
+        sidePool[sidePooled++] = buffer;
+    }
+
+    private static ByteBuffer allocateSide()
+    {
+        try
+        {
+            return ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+        }
+        catch (final OutOfMemoryError e)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * Writer thread: keeps {@link #SIDE_SPARE} side buffers free in the pool while its bound allows, allocating
+     * here (never on the partition thread while the writer runs).
+     */
+    void topUpSide()
+    {
+        while (true)
+        {
+            synchronized (sideLock)
+            {
+                if (sidePooled - sideTaken >= SIDE_SPARE || sidePooled >= maxSideBuffers)
+                {
+                    return;
+                }
+            }
+            final ByteBuffer buffer = allocateSide();
+            if (buffer == null)
+            {
+                return;
+            }
+            synchronized (sideLock)
+            {
+                if (sidePooled >= maxSideBuffers)
+                {
+                    return;
+                }
+                addSide(buffer);
+            }
+        }
+    }
+
+    /**
+     * Partition thread: a write to a frozen cell of staged chunk {@code i} of {@code file} found no side buffer:
+     * the writer captures that chunk next ({@link #drain}).
+     */
+    void want(final File file, final int i)
+    {
+        final long code = ((long)file.position << 32) | i;
+        if (wanted != code)
+        {
+            wanted = code;
+        }
+    }
+
+    /** Partition thread: one more write that waited for the writer for want of a side buffer. */
+    void sideWaited()
+    {
+        sideWaits++;
+    }
+
+    /** @return writes (since this cut was made) that found no side buffer and waited for the writer's capture. */
+    public long sideWaits()
+    {
+        return sideWaits;
     }
 
     /** @param buffers the most side buffers (1 MiB each) a cut may use (tests; else {@value #MAX_SIDE_PROP_NAME}). */
     public void maxSideBuffers(final int buffers)
     {
-        maxSideBuffers = buffers;
+        synchronized (sideLock)
+        {
+            maxSideBuffers = buffers;
+        }
     }
 
     /** @return the most side buffers a cut may use. */
     public int maxSideBuffers()
     {
-        return maxSideBuffers;
+        synchronized (sideLock)
+        {
+            return maxSideBuffers;
+        }
     }
 
     /** @return side buffers the last cut used (cells the partition copied before writing them). */
     public int sideBuffersTaken()
     {
-        return sideTaken;
-    }
-
-    /**
-     * Writer thread, first thing in a write (idempotent; {@link #sumStaged()} does it too): captures every
-     * frozen cell of a copy-on-write cut into its staged buffers ({@link File#capture()}).
-     */
-    public void capture()
-    {
-        for (int f = 0; f < fileCount; f++)
+        synchronized (sideLock)
         {
-            files[f].capture();
+            return sideTaken;
         }
     }
 
-    /** Writer thread, when its write failed before or while capturing: no cell stays frozen (they become dirty). */
+    /** @return side buffers the pool holds (its memory: this many MiB). */
+    public int sideBuffersPooled()
+    {
+        synchronized (sideLock)
+        {
+            return sidePooled;
+        }
+    }
+
+    /**
+     * Writer thread: takes every staged chunk of the cut once, in order of files and chunks but a chunk a
+     * waiting write asks for ({@code want}) first: captures it (a frozen chunk, into the one capture buffer;
+     * {@code File.captureChunk}), sums it (CRC-32C, CRC-32, zero flag, into the cut's sums) and hands it to
+     * {@code sink}, then tops the side pool up, then the next. On return every frozen cell is captured and
+     * every staged chunk summed. When the sink throws, the caller {@link #abandon()}s the rest.
+     *
+     * @param sink where each summed chunk goes (the checkpoint's chunk files).
+     * @throws IOException as the sink throws.
+     */
+    public void drain(final ChunkSink sink) throws IOException
+    {
+        topUpSide();
+        final CRC32C c32c = new CRC32C();
+        final CRC32 c32 = new CRC32();
+        int f = 0;
+        int i = 0;
+        while (true)
+        {
+            final File file;
+            final int index;
+            final long asked = wanted;
+            if (asked != NOT_WANTED)
+            {
+                wanted = NOT_WANTED;
+                final File at = files[(int)(asked >>> 32)];
+                if (at.captured((int)asked))
+                {
+                    continue;
+                }
+                file = at;
+                index = (int)asked;
+            }
+            else
+            {
+                while (f < fileCount && (i >= files[f].staged || files[f].captured(i)))
+                {
+                    if (i >= files[f].staged)
+                    {
+                        f++;
+                        i = 0;
+                    }
+                    else
+                    {
+                        i++;
+                    }
+                }
+                if (f == fileCount)
+                {
+                    return;
+                }
+                file = files[f];
+                index = i;
+            }
+            final ByteBuffer bytes = file.captureChunk(index, file.frozen ? captureBuffer() : null);
+            sum(file, index, bytes, c32c, c32);
+            sink.chunk(file, index, bytes);
+            topUpSide();
+        }
+    }
+
+    private ByteBuffer captureBuffer()
+    {
+        if (captureBuffer == null)
+        {
+            captureBuffer = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+        }
+        return captureBuffer;
+    }
+
+    private static void sum(final File file, final int i, final ByteBuffer bytes, final CRC32C c32c, final CRC32 c32)
+    {
+        if (isZero(bytes))
+        {
+            file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
+            return;
+        }
+        c32c.reset();
+        c32.reset();
+        c32c.update(bytes.duplicate());
+        c32.update(bytes.duplicate());
+        file.summed(i, false, (int)c32c.getValue(), (int)c32.getValue());
+    }
+
+    /** Writer thread, when its write failed before or while draining: no cell stays frozen (they become dirty). */
     public void abandon()
     {
         for (int f = 0; f < fileCount; f++)
@@ -509,10 +749,14 @@ public final class StagedCut
         }
     }
 
-    /** Counts bytes staged. */
-    void staged(final long bytes)
+    /** Counts bytes staged (frozen or copied); {@code copied} of them copied at the cut (stage A). */
+    void staged(final long bytes, final boolean copied)
     {
         bytesStaged += bytes;
+        if (copied)
+        {
+            bytesCopied += bytes;
+        }
     }
 
     /**
@@ -593,20 +837,35 @@ public final class StagedCut
         return heapLength;
     }
 
-    /** @return the most bytes of dirty chunks this cut stages ({@value #MAX_STAGED_PROP_NAME}). */
+    /** @return the most bytes of dirty chunks a stage-A cut copies ({@value #MAX_STAGED_PROP_NAME}). */
     public long maxStagedBytes()
     {
         return maxStagedBytes;
     }
 
-    /** @param bytes the most bytes of dirty chunks this cut stages (tests; else {@value #MAX_STAGED_PROP_NAME}). */
+    /** @param bytes the most bytes of dirty chunks a stage-A cut copies (tests; else {@value #MAX_STAGED_PROP_NAME}). */
     public void maxStagedBytes(final long bytes)
     {
         maxStagedBytes = bytes;
     }
 
     /**
-     * @param buffers the most chunk buffers the pool may hold; one more is refused as direct memory
+     * @param copy whether every file of this cut is staged by a copy at the cut (stage A), as
+     *             {@code -Djunction.checkpoint.copyOnWrite=false} makes it (tests and comparisons).
+     */
+    public void copyAtCut(final boolean copy)
+    {
+        copyAtCut = copy;
+    }
+
+    /** @return whether this cut copies its dirty chunks at the cut ({@link #copyAtCut(boolean)}). */
+    public boolean copiesAtCut()
+    {
+        return copyAtCut;
+    }
+
+    /**
+     * @param buffers the most chunk buffers the stage-A pool may hold; one more is refused as direct memory
      *                exhausted ({@link OutOfMemoryError}) is (tests).
      */
     public void bufferLimit(final int buffers)
@@ -614,7 +873,7 @@ public final class StagedCut
         bufferLimit = buffers;
     }
 
-    /** Drops the pool's buffers (after a failed allocation), for the collector to free. */
+    /** Drops the stage-A pool's buffers (after a failed allocation), for the collector to free. */
     public void dropPool()
     {
         pool = new ByteBuffer[0];
@@ -622,45 +881,40 @@ public final class StagedCut
         taken = 0;
     }
 
-    /** @return bytes of dirty chunks copied at the cut. */
+    /** @return bytes of dirty chunks the cut took (frozen or copied). */
     public long bytesStaged()
     {
         return bytesStaged;
     }
 
-    /** @return chunk buffers the pool holds (its memory: this many MiB), for tests and metrics. */
+    /** @return bytes of dirty chunks copied at the cut (stage A only; 0 for a copy-on-write cut). */
+    public long bytesCopied()
+    {
+        return bytesCopied;
+    }
+
+    /** @return chunk buffers the stage-A pool holds (its memory: this many MiB), for tests and metrics. */
     public int pooledBuffers()
     {
         return pooled;
     }
 
-    /**
-     * Writer: sums every staged chunk (CRC-32C, CRC-32, zero flag) from its staged bytes, into the cut's
-     * sums arrays.
-     */
-    public void sumStaged()
+    /** @return whether the writer's capture buffer is allocated (one chunk, once, on the writer thread). */
+    public boolean hasCaptureBuffer()
     {
-        capture();
-        final CRC32C c32c = new CRC32C();
-        final CRC32 c32 = new CRC32();
-        for (int f = 0; f < fileCount; f++)
-        {
-            final File file = files[f];
-            for (int i = 0; i < file.staged; i++)
-            {
-                final ByteBuffer bytes = file.stagedBytes[i];
-                if (isZero(bytes))
-                {
-                    file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
-                    continue;
-                }
-                c32c.reset();
-                c32.reset();
-                c32c.update(bytes.duplicate());
-                c32.update(bytes.duplicate());
-                file.summed(i, false, (int)c32c.getValue(), (int)c32.getValue());
-            }
-        }
+        return captureBuffer != null;
+    }
+
+    /** Partition thread: a stage-A cut refused (beyond its budget or its memory), checkpointed synchronously. */
+    public void refused()
+    {
+        synchronousFallbacks++;
+    }
+
+    /** @return cuts refused for the stage-A budget or memory (each checkpointed synchronously instead). */
+    public long synchronousFallbacks()
+    {
+        return synchronousFallbacks;
     }
 
     private static boolean isZero(final ByteBuffer chunk)

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -71,14 +72,34 @@ class CopyOnWriteCutTest
         return bytes;
     }
 
-    /** Applies the cut's staged chunks to {@code model} (grown to the cut's length): a restore of it. */
-    private static byte[] apply(final byte[] model, final StagedCut.File out)
+    /** The writer's drain of the cut (capture, sum, hand over one chunk at a time): each staged chunk's bytes. */
+    private static byte[][] drain(final StagedCut cut, final StagedCut.File out) throws IOException
+    {
+        final byte[][] chunks = new byte[out.staged()][];
+        cut.drain((file, i, bytes) ->
+        {
+            if (file == out)
+            {
+                chunks[i] = bytes(bytes);
+            }
+        });
+        return chunks;
+    }
+
+    private static byte[] bytes(final ByteBuffer buffer)
+    {
+        final byte[] copy = new byte[buffer.remaining()];
+        buffer.duplicate().get(copy);
+        return copy;
+    }
+
+    /** Applies the cut's captured chunks to {@code model} (grown to the cut's length): a restore of it. */
+    private static byte[] apply(final byte[] model, final StagedCut.File out, final byte[][] captured)
     {
         final byte[] image = Arrays.copyOf(model, (int)out.length());
         for (int i = 0; i < out.staged(); i++)
         {
-            final ByteBuffer bytes = out.stagedBytes(i);
-            bytes.get(image, out.stagedChunk(i) * MIB, bytes.remaining());
+            System.arraycopy(captured[i], 0, image, out.stagedChunk(i) * MIB, captured[i].length);
         }
         return image;
     }
@@ -88,13 +109,6 @@ class CopyOnWriteCutTest
         return Arrays.copyOfRange(bytes, c * MIB, Math.min(bytes.length, (c + 1) * MIB));
     }
 
-    private static byte[] staged(final StagedCut.File out, final int i)
-    {
-        final ByteBuffer bytes = out.stagedBytes(i);
-        final byte[] copy = new byte[bytes.remaining()];
-        bytes.get(copy);
-        return copy;
-    }
 
     @Test
     void aWriteToAFrozenCellBeforeTheWriterCapturedItKeepsTheCutExact(@TempDir final Path dir) throws IOException
@@ -110,14 +124,11 @@ class CopyOnWriteCutTest
             writeLong(dirty, file, MIB + 128, 8);
             assertEquals(1, cut.sideBuffersTaken(), "the partition copied the frozen cell first");
             assertEquals(8, UnsafeApi.getLong(file.address() + MIB + 128), "the live file has the write");
-            cut.capture();
-            assertArrayEquals(chunk(atCut, 1), staged(out, 0), "the cut holds the bytes at the cut (the side copy)");
-            cut.sumStaged();
+            assertArrayEquals(chunk(atCut, 1), drain(cut, out)[0], "the cut holds the bytes at the cut (the side copy)");
             dirty.install(out);
             final StagedCut.File next = cut(dirty, cut);
             assertEquals(1, next.staged(), "the written cell is dirty for the next cut");
-            cut.capture();
-            assertArrayEquals(chunk(contents(file), 1), staged(next, 0));
+            assertArrayEquals(chunk(contents(file), 1), drain(cut, next)[0]);
         }
     }
 
@@ -145,7 +156,8 @@ class CopyOnWriteCutTest
             };
             DirtyChunks.onCellWait = waiting::countDown;
             final AtomicReference<Throwable> failed = new AtomicReference<>();
-            final Thread writer = new Thread(() -> run(cut::capture, failed));
+            final AtomicReference<byte[][]> captured = new AtomicReference<>();
+            final Thread writer = new Thread(() -> run(() -> captured.set(drainQuietly(cut, out)), failed));
             writer.start();
             holding.await();
             // The writer holds the chunk's first cell: the partition's write to it waits.
@@ -159,7 +171,7 @@ class CopyOnWriteCutTest
             partition.join();
             assertEquals(null, failed.get());
             assertEquals(12, UnsafeApi.getLong(file.address() + 2L * MIB));
-            assertArrayEquals(chunk(atCut, 2), staged(out, 0), "the cut holds the value at the cut");
+            assertArrayEquals(chunk(atCut, 2), captured.get()[0], "the cut holds the value at the cut");
         }
     }
 
@@ -182,12 +194,13 @@ class CopyOnWriteCutTest
             waiting.await();
             assertEquals(21, UnsafeApi.getLong(file.address() + 3L * MIB + 4096 + 8), "the store waits for the writer");
             // This thread is the writer now: it captures the frozen cells, and the write goes on.
-            cut.capture();
+            final byte[][] captured = drain(cut, out);
             partition.join();
             assertEquals(null, failed.get());
             assertEquals(0, cut.sideBuffersTaken());
+            assertEquals(1, cut.sideWaits(), "the write that found no side buffer is counted");
             assertEquals(22, UnsafeApi.getLong(file.address() + 3L * MIB + 4096 + 8));
-            assertArrayEquals(chunk(atCut, 3), staged(out, 0));
+            assertArrayEquals(chunk(atCut, 3), captured[0]);
         }
     }
 
@@ -211,10 +224,120 @@ class CopyOnWriteCutTest
             assertEquals(2, again.staged(), "the failed cut's chunks are taken by the next one");
             final byte[] atCut = contents(file);
             writeLong(dirty, file, 3L * MIB + 64, 4);
-            cut.capture();
-            assertArrayEquals(apply(new byte[0], again), atCut, "the next cut is exact");
-            cut.sumStaged();
+            assertArrayEquals(apply(new byte[0], again, drain(cut, again)), atCut, "the next cut is exact");
             dirty.install(again);
+        }
+    }
+
+    /**
+     * A cut of many more chunks than the staging memory (one capture buffer, a side pool of two): the writer
+     * drains it chunk by chunk while the partition writes all over the frozen chunks; the cut is exact, the
+     * staging memory stays one buffer and two side buffers, and the writes that found no side buffer waited for
+     * the writer to take their chunk (counted), none for ever.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void aCutMuchLargerThanTheStagingMemoryIsDrainedChunkByChunkWhileThePartitionWrites(final long seed, @TempDir final Path dir)
+        throws Exception
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 64L * MIB, 40L * MIB + 123);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            cut.maxSideBuffers(2);
+            byte[] model = new byte[0];
+            for (int round = 0; round < 3; round++)
+            {
+                // Every chunk dirty: a cut of 41 chunks against a chunk of capture buffer and two of side pool.
+                for (long at = 0; at < file.length(); at += MIB / 2)
+                {
+                    writeLong(dirty, file, at, random.nextLong());
+                }
+                final StagedCut.File out = cut(dirty, cut);
+                assertTrue(out.staged() >= 41 && out.staged() == DirtyChunks.chunks(file.length()), "every chunk is in the cut");
+                final byte[] atCut = contents(file);
+                final AtomicReference<Throwable> failed = new AtomicReference<>();
+                final AtomicReference<byte[][]> captured = new AtomicReference<>();
+                final Thread writer = new Thread(() -> run(() -> captured.set(drainQuietly(cut, out)), failed));
+                writer.start();
+                // The partition goes on: writes everywhere, most into chunks the writer has not reached.
+                mutate(random, dirty, file, 400);
+                writer.join();
+                assertEquals(null, failed.get());
+                assertTrue(cut.sideBuffersPooled() <= 2, "the side pool keeps its bound: " + cut.sideBuffersPooled());
+                assertTrue(cut.hasCaptureBuffer(), "the writer captured into its one buffer");
+                assertEquals(0, cut.pooledBuffers(), "a copy-on-write cut takes no staging buffer at the cut");
+                dirty.install(out);
+                model = apply(model, out, captured.get());
+                assertArrayEquals(atCut, model, "seed " + seed + " round " + round + ": the restored cut is the file at the cut");
+            }
+        }
+    }
+
+    /**
+     * A write to a frozen chunk with no side buffer left asks the writer for that chunk: the writer takes it
+     * right after the chunk in hand, ahead of the chunks before it in the cut's order.
+     */
+    @Test
+    void aWriteWithNoSideBufferHasItsChunkCapturedNext(@TempDir final Path dir) throws Exception
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 32L * MIB, 24L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            cut.maxSideBuffers(0);
+            for (int c = 0; c < 24; c++)
+            {
+                writeLong(dirty, file, (long)c * MIB + 8, c);
+            }
+            final StagedCut.File out = cut(dirty, cut);
+            final byte[] atCut = contents(file);
+            final CountDownLatch inSink = new CountDownLatch(1);
+            final CountDownLatch go = new CountDownLatch(1);
+            final CountDownLatch waiting = new CountDownLatch(1);
+            DirtyChunks.onCellWait = waiting::countDown;
+            final int[] order = new int[24];
+            final byte[][] captured = new byte[24][];
+            final AtomicReference<Throwable> failed = new AtomicReference<>();
+            final int[] n = new int[1];
+            final Thread writer = new Thread(() -> run(() ->
+            {
+                try
+                {
+                    cut.drain((f, i, bytes) ->
+                    {
+                        order[n[0]++] = f.stagedChunk(i);
+                        captured[i] = bytes(bytes);
+                        if (n[0] == 1)
+                        {
+                            // The writer is writing its first chunk: the partition's write arrives now.
+                            inSink.countDown();
+                            awaitQuietly(go);
+                        }
+                    });
+                }
+                catch (final IOException e)
+                {
+                    throw new UncheckedIOException(e);
+                }
+            }, failed));
+            writer.start();
+            inSink.await();
+            final Thread partition = new Thread(() -> run(() -> writeLong(dirty, file, 17L * MIB + 8, -1), failed));
+            partition.start();
+            waiting.await();
+            assertEquals(17, UnsafeApi.getLong(file.address() + 17L * MIB + 8), "the store waits for the writer");
+            go.countDown();
+            partition.join();
+            writer.join();
+            assertEquals(null, failed.get());
+            assertEquals(0, order[0]);
+            assertEquals(17, order[1], "the chunk the waiting write asked for is the writer's next");
+            assertEquals(1, cut.sideWaits());
+            assertEquals(-1, UnsafeApi.getLong(file.address() + 17L * MIB + 8));
+            dirty.install(out);
+            assertArrayEquals(atCut, apply(new byte[0], out, captured), "the cut is exact");
         }
     }
 
@@ -251,6 +374,8 @@ class CopyOnWriteCutTest
                     continue;
                 }
                 final int[] order = shuffled(random, out.staged());
+                final byte[][] captured = new byte[out.staged()][];
+                final ByteBuffer into = ByteBuffer.allocateDirect(MIB);
                 for (final int i : order)
                 {
                     if (random.nextInt(3) == 0)
@@ -259,7 +384,7 @@ class CopyOnWriteCutTest
                         // has room for (else this thread, the writer too, would wait for itself).
                         mutateSafely(random, dirty, file, cut, out, 1 + random.nextInt(6));
                     }
-                    out.captureChunk(i);
+                    captured[i] = bytes(out.captureChunk(i, into));
                 }
                 if (random.nextInt(8) == 0)
                 {
@@ -267,9 +392,9 @@ class CopyOnWriteCutTest
                     dirty.restage(out);
                     continue;
                 }
-                cut.sumStaged();
+                // Captured by hand, so not summed by a drain: the test compares bytes, not sums.
                 dirty.install(out);
-                model = apply(model, out);
+                model = apply(model, out, captured);
                 assertArrayEquals(atCut, model, "seed " + seed + " round " + round + ": the restored cut is the file at the cut");
             }
         }
@@ -292,14 +417,14 @@ class CopyOnWriteCutTest
                 final StagedCut.File out = cut(dirty, cut);
                 final byte[] atCut = contents(file);
                 final AtomicReference<Throwable> failed = new AtomicReference<>();
-                final Thread writer = new Thread(() -> run(cut::capture, failed));
+                final AtomicReference<byte[][]> captured = new AtomicReference<>();
+                final Thread writer = new Thread(() -> run(() -> captured.set(drainQuietly(cut, out)), failed));
                 writer.start();
                 mutate(random, dirty, file, random.nextInt(200));
                 writer.join();
                 assertEquals(null, failed.get());
-                cut.sumStaged();
                 dirty.install(out);
-                model = apply(model, out);
+                model = apply(model, out, captured.get());
                 assertArrayEquals(atCut, model, "seed " + seed + " round " + round);
             }
         }
@@ -381,6 +506,18 @@ class CopyOnWriteCutTest
             order[j] = t;
         }
         return order;
+    }
+
+    private static byte[][] drainQuietly(final StagedCut cut, final StagedCut.File out)
+    {
+        try
+        {
+            return drain(cut, out);
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void run(final Runnable body, final AtomicReference<Throwable> failed)
