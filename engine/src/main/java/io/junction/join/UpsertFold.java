@@ -7,6 +7,7 @@ import io.junction.api.RowView;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.junction.api.Side;
 import java.util.Arrays;
@@ -25,8 +26,11 @@ import java.util.Arrays;
  * <p>Pass-through: most steps make one line (a show, or a click whose pair replaces its show's padded
  * line in one line), and a step's only line leaves as it came: the fold holds it by reference (where the
  * caller's views point: an input row, a stored record) with no copy of its bytes, no key and no hash, and
- * hands views over those same bytes downstream at {@link #flush}. Only a second line of the step copies
- * the held one into the buffer (and keys both). The caller's views are valid during its call only, so
+ * hands views over those same bytes downstream at {@link #flush}. A next line of the held line's result key
+ * (the click's {@code +(show, click)} after {@code -(show, null)}) takes its place, held the same way, since the
+ * last line of a key wins: its key is equal without extraction when its part lies over the held row's bytes (the
+ * same stored record), else both parts are extracted and compared. Only a line of another key copies the held
+ * one into the buffer (and keys both). The caller's views are valid during its call only, so
  * the held line's bytes must stay where they are until the step ends: the operator's input row does (the
  * operator flushes at the end of every event, inside its own call), and so does a stored record unless
  * the operator frees it in the middle of the step (an expiry or an eviction after the record's padded
@@ -80,6 +84,8 @@ final class UpsertFold implements ResultHandler
     private final UnsafeBuffer heldRightBuffer = new UnsafeBuffer(0, 0);
     private final RowView heldLeft = new RowView();
     private final RowView heldRight = new RowView();
+    /** Wraps a held row for its key's extraction ({@link #sameKeyAsHeld}). */
+    private final RowView scratch = new RowView();
 
     /**
      * @param key        which unique keys key the result.
@@ -113,7 +119,15 @@ final class UpsertFold implements ResultHandler
                 hold(kind, left, right, ts);
                 return;
             }
-            // A second line: the held one is copied and keyed now (its bytes are still the caller's).
+            if (sameKeyAsHeld(left, right))
+            {
+                // A second line of the held line's key (a click's -(show, null), +(show, click)): the last line
+                // wins, so it is held in place of the first, by reference too: no copy, no hash.
+                counters.rowsOut--;
+                hold(kind, left, right, ts);
+                return;
+            }
+            // A second line of another key: the held one is copied and keyed now (its bytes are still the caller's).
             materialize(true);
         }
         else if (lines == 1 && keyLength[0] == UNKEYED)
@@ -190,6 +204,39 @@ final class UpsertFold implements ResultHandler
     boolean holding()
     {
         return held;
+    }
+
+    /**
+     * Whether a line with these rows has the held line's result key: a key part over the same bytes as the held
+     * line's (the same row, or both sides padded) is equal without a look; else both parts are extracted into the
+     * buffer's free end and compared, then dropped ({@link #used} is left where it was).
+     */
+    private boolean sameKeyAsHeld(final RowView left, final RowView right)
+    {
+        return (leftKey == null || samePart(leftKey, heldLeftLength, heldLeftBuffer, left)) &&
+            (rightKey == null || samePart(rightKey, heldRightLength, heldRightBuffer, right));
+    }
+
+    /** @return whether the key part of {@code row} equals the held row's (held length -1: the side is padded). */
+    private boolean samePart(final KeyExtractor fields, final int heldLength, final UnsafeBuffer heldBuffer, final RowView row)
+    {
+        if (row == null || heldLength < 0)
+        {
+            return row == null && heldLength < 0;
+        }
+        final DirectBuffer buffer = row.buffer();
+        if (heldLength == row.length() && heldBuffer.byteArray() == buffer.byteArray() &&
+            heldBuffer.addressOffset() == buffer.addressOffset() + row.offset())
+        {
+            return true;
+        }
+        final int start = used;
+        appendKeyPart(fields, scratch.wrap(heldBuffer, 0, heldLength));
+        final int middle = used;
+        appendKeyPart(fields, row);
+        final boolean equal = used - middle == middle - start && BufferCompare.equals(data, start, data, middle, middle - start);
+        used = start;
+        return equal;
     }
 
     /** Holds the step's first line by where its rows lie: no copy, no key. */

@@ -107,10 +107,84 @@ class UpsertPassThroughTest
         final RowView r = Rows.row(RIGHT, "rid", 5L, "k", 7L, "w", 1L);
         fold.onResult(ChangeKind.DELETE, l, null, 10, 4);
         fold.onResult(ChangeKind.INSERT, l, r, 12, 4);
-        assertFalse(fold.holding(), "a second line copies the held one");
+        assertTrue(fold.holding(), "a second line of the held line's key is held in its place, uncopied");
+        assertEquals(1, fold.pending());
         fold.flush();
         assertEquals(List.of("+U {k=7, lid=1, v=0} {k=7, rid=5, w=1} @4"),
             out.lines.outputs().stream().map(UpsertPassThroughTest::text).toList());
+        assertEquals(address(l), out.leftAddresses.get(0), "the upsert's view lies over the caller's bytes");
+    }
+
+    @Test
+    void sameKeyOverOtherBytesIsComparedAndFolds()
+    {
+        final JoinSpec spec = leftKeyed().build();
+        final Downstream out = new Downstream();
+        final JoinCounters counters = new JoinCounters();
+        final CompiledJoin compiled = CompiledJoin.of(spec);
+        final UpsertFold fold = new UpsertFold(spec.resultKey(), compiled.uniqueKey(Side.LEFT), compiled.uniqueKey(Side.RIGHT), out, counters);
+        // two copies of one show's key (lid 1), other bytes (v differs): the key is extracted and compared
+        final RowView first = Rows.row(LEFT, "lid", 1L, "k", 7L, "v", 0L);
+        final RowView second = Rows.row(LEFT, "lid", 1L, "k", 7L, "v", 3L);
+        final RowView r = Rows.row(RIGHT, "rid", 5L, "k", 7L, "w", 1L);
+        counters.rowsOut += 3;
+        fold.onResult(ChangeKind.INSERT, first, null, 10, 4);
+        fold.onResult(ChangeKind.DELETE, second, r, 11, 4);
+        assertTrue(fold.holding());
+        // another show's key (lid 2) over the same k: not the held key, so both are kept as lines
+        final RowView other = Rows.row(LEFT, "lid", 2L, "k", 7L, "v", 0L);
+        fold.onResult(ChangeKind.INSERT, other, null, 12, 4);
+        assertFalse(fold.holding(), "a line of another key copies the held one");
+        fold.flush();
+        assertEquals(List.of("+U {k=7, lid=2, v=0} null @4", "-D {k=7, lid=1, v=3} {k=7, rid=5, w=1} @4"),
+            out.lines.outputs().stream().map(UpsertPassThroughTest::text).sorted().toList());
+        assertEquals(2, counters.rowsOut, "one line folded away");
+    }
+
+    @Test
+    void heldLineReplacedThenOtherKeyThenFirstKeyAgain()
+    {
+        final JoinSpec spec = leftKeyed().build();
+        final Downstream out = new Downstream();
+        final UpsertFold fold = fold(spec, out);
+        final RowView l1 = Rows.row(LEFT, "lid", 1L, "k", 7L, "v", 0L);
+        final RowView l2 = Rows.row(LEFT, "lid", 2L, "k", 7L, "v", 1L);
+        final RowView r = Rows.row(RIGHT, "rid", 5L, "k", 7L, "w", 1L);
+        fold.onResult(ChangeKind.DELETE, l1, null, 10, 4);
+        fold.onResult(ChangeKind.INSERT, l1, r, 11, 4);
+        fold.onResult(ChangeKind.INSERT, l2, r, 12, 4);
+        fold.onResult(ChangeKind.DELETE, l1, r, 13, 4);
+        fold.flush();
+        assertEquals(List.of("+U {k=7, lid=2, v=1} {k=7, rid=5, w=1} @4", "-D {k=7, lid=1, v=0} {k=7, rid=5, w=1} @4"),
+            out.lines.outputs().stream().map(UpsertPassThroughTest::text).sorted().toList());
+        assertEquals(13, out.lines.outputs().stream().filter(o -> o.kind() == ChangeKind.DELETE).findFirst().orElseThrow().timestamp());
+    }
+
+    @Test
+    void bothSidesKeyedPaddedAndJoinedLinesAreTwoKeys()
+    {
+        // the result keyed by both unique keys: -(l, null) and +(l, r) differ in the right part
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(LEFT, RIGHT).leftKey("k").rightKey("k")
+            .leftUniqueKey("lid").rightUniqueKey("rid").output(OutputMode.UPSERT).build();
+        assertEquals(ResultKey.BOTH, spec.resultKey());
+        final Downstream out = new Downstream();
+        final UpsertFold fold = fold(spec, out);
+        final RowView l = Rows.row(LEFT, "lid", 1L, "k", 7L, "v", 0L);
+        final RowView r = Rows.row(RIGHT, "rid", 5L, "k", 7L, "w", 1L);
+        final RowView r2 = Rows.row(RIGHT, "rid", 5L, "k", 7L, "w", 2L);
+        fold.onResult(ChangeKind.DELETE, l, null, 10, 4);
+        fold.onResult(ChangeKind.INSERT, l, r, 11, 4);
+        assertFalse(fold.holding());
+        fold.flush();
+        assertEquals(List.of("+U {k=7, lid=1, v=0} {k=7, rid=5, w=1} @4", "-D {k=7, lid=1, v=0} null @4"),
+            out.lines.outputs().stream().map(UpsertPassThroughTest::text).sorted().toList());
+        // both parts equal (the right one over other bytes): one line
+        fold.onResult(ChangeKind.DELETE, l, r, 12, 5);
+        fold.onResult(ChangeKind.INSERT, l, r2, 13, 5);
+        assertTrue(fold.holding());
+        fold.flush();
+        assertEquals("+U {k=7, lid=1, v=0} {k=7, rid=5, w=2} @5", text(out.lines.outputs().get(2)));
+        assertEquals(3, out.lines.size());
     }
 
     @Test

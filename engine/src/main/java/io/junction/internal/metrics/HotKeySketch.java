@@ -21,8 +21,12 @@ import java.util.function.LongUnaryOperator;
  * </ul>
  * Both measures are monotone over the run: rows leaving state are not subtracted (Space-Saving has no
  * sound decrement); the live rows of the tracked keys are read from their buckets when a report is
- * taken instead. Preallocated primitive arrays, no allocation per event; an update scans the {@code k}
- * slots (k is small: {@link #MAX_CAPACITY}).
+ * taken instead. Preallocated primitive arrays, no allocation per event. An update finds its key's slot in
+ * an open-addressing index over the tracked hashes (a probe or two, not a scan of the {@code k} slots); a key
+ * not tracked takes the lightest slot, the lowest-numbered of the least weight, found from a cursor: weights
+ * only grow, so the slots before the cursor stay heavier than the least weight, and the {@code k} slots are
+ * scanned again only once no slot at the cursor or after it has that weight (amortised O(1) per update, and
+ * the same slot a full scan would pick, so the report is the one of a scan of every slot).
  *
  * <p>Not thread safe: owned by the partition thread, which also takes the {@link #report}.
  */
@@ -39,8 +43,15 @@ public final class HotKeySketch
     private final long[] visited;
     private final int[] keyLengths;
     private final byte[] samples;
+    /** Open addressing over the tracked hashes: slot + 1, 0 for empty; a power of two, at least 4k entries. */
+    private final int[] index;
+    private final int indexMask;
     private int size;
     private long totalWeight;
+    /** The least weight of a slot while the sketch is full, Long.MIN_VALUE until first needed. */
+    private long leastWeight = Long.MIN_VALUE;
+    /** Every slot below it weighs more than {@link #leastWeight}. */
+    private int lightCursor;
 
     /**
      * @param capacity counters, in [0, {@link #MAX_CAPACITY}]; 0 makes {@link #record} do nothing.
@@ -59,6 +70,13 @@ public final class HotKeySketch
         this.visited = new long[capacity];
         this.keyLengths = new int[capacity];
         this.samples = new byte[capacity * HotKey.SAMPLE_LENGTH];
+        int entries = 4;
+        while (entries < capacity * 4)
+        {
+            entries <<= 1;
+        }
+        this.index = new int[entries];
+        this.indexMask = entries - 1;
     }
 
     /** @return whether the sketch counts anything. */
@@ -98,7 +116,7 @@ public final class HotKeySketch
             return;
         }
         totalWeight += weight;
-        int slot = findOrLightest(hash);
+        int slot = find(hash);
         if (slot < 0)
         {
             if (size < capacity)
@@ -109,11 +127,13 @@ public final class HotKeySketch
             }
             else
             {
-                slot = -slot - 1;
+                slot = lightest();
                 // The newcomer may have had up to the displaced key's weight before: its error.
                 errors[slot] = weights[slot];
+                unindex(hashes[slot]);
             }
             hashes[slot] = hash;
+            index(hash, slot);
             stored[slot] = 0;
             visited[slot] = 0;
             keyLengths[slot] = keyLength;
@@ -124,30 +144,90 @@ public final class HotKeySketch
         visited[slot] += visitedRows;
     }
 
-    /**
-     * One pass over the slots, since most rows of a wide key space miss the sketch.
-     *
-     * @return the slot holding {@code hash}, or else {@code -(lightest slot) - 1} (-1 while none is used).
-     */
-    private int findOrLightest(final long hash)
+    /** @return the index's first entry for a hash (its high and low bits mixed). */
+    private int home(final long hash)
     {
-        final long[] hashes = this.hashes;
+        final long h = hash * 0x9E3779B97F4A7C15L;
+        return (int)(h ^ (h >>> 32)) & indexMask;
+    }
+
+    /** @return the slot tracking {@code hash}, or -1. */
+    private int find(final long hash)
+    {
+        for (int i = home(hash); ; i = (i + 1) & indexMask)
+        {
+            final int entry = index[i];
+            if (entry == 0)
+            {
+                return -1;
+            }
+            if (hashes[entry - 1] == hash)
+            {
+                return entry - 1;
+            }
+        }
+    }
+
+    private void index(final long hash, final int slot)
+    {
+        int i = home(hash);
+        while (index[i] != 0)
+        {
+            i = (i + 1) & indexMask;
+        }
+        index[i] = slot + 1;
+    }
+
+    /** Takes a tracked hash out of the index, shifting back the entries after it that would be cut off from home. */
+    private void unindex(final long hash)
+    {
+        int hole = home(hash);
+        while (hashes[index[hole] - 1] != hash)
+        {
+            hole = (hole + 1) & indexMask;
+        }
+        for (int i = (hole + 1) & indexMask; index[i] != 0; i = (i + 1) & indexMask)
+        {
+            final int want = home(hashes[index[i] - 1]);
+            // the entry at i may fill the hole unless its home lies cyclically in (hole, i]
+            final boolean homeAfterHole = hole <= i ? (want > hole && want <= i) : (want > hole || want <= i);
+            if (!homeAfterHole)
+            {
+                index[hole] = index[i];
+                hole = i;
+            }
+        }
+        index[hole] = 0;
+    }
+
+    /**
+     * The sketch is full: the lowest-numbered slot of the least weight (what a scan of every slot finds), from
+     * the cursor on while a slot there still has the least weight, else by a new scan.
+     */
+    private int lightest()
+    {
         final long[] weights = this.weights;
+        for (int i = lightCursor, n = size; i < n; i++)
+        {
+            if (weights[i] == leastWeight)
+            {
+                lightCursor = i;
+                return i;
+            }
+        }
         int lightest = 0;
         long min = Long.MAX_VALUE;
         for (int i = 0, n = size; i < n; i++)
         {
-            if (hashes[i] == hash)
-            {
-                return i;
-            }
             if (weights[i] < min)
             {
                 min = weights[i];
                 lightest = i;
             }
         }
-        return -lightest - 1;
+        leastWeight = min;
+        lightCursor = lightest;
+        return lightest;
     }
 
     /**
