@@ -87,7 +87,7 @@ public final class StateConfig
     public static final String HOT_KEYS_PROP_NAME = "junction.metrics.hotKeys";
     /** Default {@link #HOT_KEYS_PROP_NAME}: 16 keys per partition. */
     public static final int HOT_KEYS_DEFAULT = 16;
-    /** The most {@link #HOT_KEYS_PROP_NAME} counters: each update scans them. */
+    /** The most {@link #HOT_KEYS_PROP_NAME} counters ({@link HotKeySketch#MAX_CAPACITY}: a report reads them all). */
     public static final int HOT_KEYS_MAX = HotKeySketch.MAX_CAPACITY;
 
     private final Path stateDirectory;
