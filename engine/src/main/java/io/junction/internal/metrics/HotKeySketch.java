@@ -32,7 +32,7 @@ import java.util.function.LongUnaryOperator;
  */
 public final class HotKeySketch
 {
-    /** The most counters a sketch keeps: updates scan them. */
+    /** The most counters a sketch keeps: a report reads and sorts them all, and the sketch keeps a sample of each key. */
     public static final int MAX_CAPACITY = 256;
 
     private final int capacity;
