@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -95,6 +96,9 @@ public final class NativeArena implements AutoCloseable, MappedPart
     private final DirtyChunks dirtyChunks;
     /** Chunks taken and touched up front, handed out before asking the OS for more. */
     private long[] spare = new long[0];
+    /** {@link #writeHeader()}'s checksum and the scratch it reads the header through: no allocation per write. */
+    private final CRC32 headerChecksum = new CRC32();
+    private final byte[] headerScratch = new byte[4096];
     private int spareCount;
 
     public NativeArena()
@@ -306,9 +310,7 @@ public final class NativeArena implements AutoCloseable, MappedPart
         {
             UnsafeApi.putLong(base + ArenaHeaderDescriptor.freeHeadOffset(i), Refs.toStored(base, freeHeads[i]));
         }
-        final byte[] header = new byte[HEADER_LENGTH];
-        new UnsafeBuffer(base, HEADER_LENGTH).getBytes(0, header);
-        UnsafeApi.putLong(base + CRC_OFFSET, headerCrc(header));
+        UnsafeApi.putLong(base + CRC_OFFSET, liveHeaderCrc());
         UnsafeApi.putLong(base + DIRTY_OFFSET, 0);
     }
 
@@ -469,6 +471,30 @@ public final class NativeArena implements AutoCloseable, MappedPart
             return true;
         }
         return stored >= HEADER_LENGTH && (stored & (ALIGNMENT - 1)) == 0 && length >= 0 && stored <= bump - length;
+    }
+
+    /**
+     * {@link #headerCrc(byte[])} of the header in memory, read in scratch-sized pieces: a checkpoint's cut writes
+     * the header on the partition thread, and copying the whole header for its checksum allocated 64 KiB a cut.
+     */
+    private long liveHeaderCrc()
+    {
+        final CRC32 crc = headerChecksum;
+        crc.reset();
+        crcOfMemory(crc, base + ArenaHeaderDescriptor.MAGIC_OFFSET, Long.BYTES);
+        crcOfMemory(crc, base + CHECKED_FROM, MAP_OFFSET - CHECKED_FROM);
+        return crc.getValue();
+    }
+
+    private void crcOfMemory(final CRC32 crc, final long address, final int length)
+    {
+        final byte[] scratch = headerScratch;
+        for (int done = 0; done < length; done += scratch.length)
+        {
+            final int piece = Math.min(scratch.length, length - done);
+            UnsafeApi.copyMemory(null, address + done, scratch, BufferUtil.ARRAY_BASE_OFFSET, piece);
+            crc.update(scratch, 0, piece);
+        }
     }
 
     private static long headerCrc(final byte[] header)
