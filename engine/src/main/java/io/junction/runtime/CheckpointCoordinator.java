@@ -323,7 +323,7 @@ final class CheckpointCoordinator
             {
                 for (int p = 0; p < durables.length; p++)
                 {
-                    checkpoints[p] = durables[p].store().open(id, fingerprint);
+                    checkpoints[p] = durables[p].open(id);
                 }
             }
             catch (final IOException e)

@@ -27,6 +27,7 @@ import java.util.ArrayDeque;
  */
 final class DurablePartition
 {
+    private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
     static final String STATE = "state";
     static final String CHECKPOINTS = "checkpoints";
     static final String CLOSED = "CLOSED";
@@ -211,7 +212,18 @@ final class DurablePartition
     /** @return the newest complete checkpoint of this partition, verified; null when there is none. */
     CheckpointStore.Checkpoint newest() throws IOException
     {
-        return store().latest(fingerprint);
+        image.beginRestore();
+        return store().latest(fingerprint, null, image.reads());
+    }
+
+    /**
+     * Opens checkpoint {@code id} of this partition for a restore: verified as far as the restore reads it
+     * (the chunks that differ from the live state's, {@link StateImage#reads()}).
+     */
+    CheckpointStore.Checkpoint open(final long id) throws IOException
+    {
+        image.beginRestore();
+        return store().open(id, fingerprint, image.reads());
     }
 
     /**
@@ -220,14 +232,25 @@ final class DurablePartition
      */
     CheckpointStore.Checkpoint at(final long[] positions) throws IOException
     {
-        return store().latest(fingerprint, positions);
+        image.beginRestore();
+        return store().latest(fingerprint, positions, image.reads());
     }
 
-    /** Replaces the state directory with a verified checkpoint's content. */
+    /**
+     * Makes the state directory a verified checkpoint's content, writing only the chunks that differ from
+     * it; live chunks found damaged (their sums not those recorded at the last persist) are restored and
+     * named in a warning.
+     */
     void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
         image.restore(checkpoint);
         ownNewest = checkpoint.id;
+        final List<String> damaged = image.restoreDamaged();
+        if (!damaged.isEmpty())
+        {
+            LOGGER.log(System.Logger.Level.WARNING, "junction: partition " + partition + " restored from " + checkpoint.directory +
+                " over damaged live state: " + String.join("; ", damaged));
+        }
     }
 
     /** After a reopen: the next checkpoint links the chunks that did not change since the newest one on disk. */

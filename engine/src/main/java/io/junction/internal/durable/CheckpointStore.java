@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -68,6 +69,31 @@ public final class CheckpointStore
          * @throws IOException the injected failure.
          */
         void beforeWrite(Path file) throws IOException;
+    }
+
+    /**
+     * A restore that reads only some of a checkpoint's files (the chunks that differ from the live state's): the
+     * checkpoint is opened with the manifest, every file's size and the CRC-32C of each file not
+     * {@link #deferrable deferrable} verified, then {@link #needed} names the deferrable files the restore will
+     * read, and only those are read and checked against the manifest. A damaged file among them passes the
+     * checkpoint over as any damage does; a damaged deferrable file the restore does not read is not looked at
+     * (its bytes are not used).
+     */
+    public interface Reads
+    {
+        /**
+         * @param name a file of the checkpoint.
+         * @return whether its CRC-32C may wait until {@link #needed} says whether it is read.
+         */
+        boolean deferrable(String name);
+
+        /**
+         * @param checkpoint the checkpoint, its non-deferrable files verified.
+         * @return the deferrable files the restore reads (they are verified before the checkpoint is returned).
+         * @throws IOException when the checkpoint's files cannot be read or do not describe a state: the
+         *         checkpoint is then passed over (or refused) as a damaged one, with this message.
+         */
+        Set<String> needed(Checkpoint checkpoint) throws IOException;
     }
 
     private final Path directory;
@@ -145,6 +171,20 @@ public final class CheckpointStore
      */
     public Checkpoint latest(final long fingerprint, final long[] positions) throws IOException
     {
+        return latest(fingerprint, positions, null);
+    }
+
+    /**
+     * As {@link #latest(long, long[])}, verifying only what a restore reads ({@link Reads}).
+     *
+     * @param fingerprint the join's fingerprint.
+     * @param positions   the positions wanted; null for any.
+     * @param reads       what the restore reads; null for every file.
+     * @return the checkpoint, or null (as {@link #latest(long, long[])}).
+     * @throws IOException as {@link #latest(long, long[])}.
+     */
+    public Checkpoint latest(final long fingerprint, final long[] positions, final Reads reads) throws IOException
+    {
         final List<String> skipped = new ArrayList<>();
         for (final long id : ids())
         {
@@ -152,7 +192,7 @@ public final class CheckpointStore
             final Checkpoint checkpoint;
             try
             {
-                checkpoint = verify(dir, id, skipped);
+                checkpoint = verify(dir, id, skipped, reads);
             }
             catch (final DamagedException e)
             {
@@ -193,11 +233,25 @@ public final class CheckpointStore
      */
     public Checkpoint open(final long id, final long fingerprint) throws IOException
     {
+        return open(id, fingerprint, null);
+    }
+
+    /**
+     * As {@link #open(long, long)}, verifying only what a restore reads ({@link Reads}).
+     *
+     * @param id          the checkpoint's id.
+     * @param fingerprint the join's fingerprint.
+     * @param reads       what the restore reads; null for every file.
+     * @return the checkpoint.
+     * @throws IOException as {@link #open(long, long)}.
+     */
+    public Checkpoint open(final long id, final long fingerprint, final Reads reads) throws IOException
+    {
         final Path dir = directory.resolve(name(id));
         final Checkpoint checkpoint;
         try
         {
-            checkpoint = verify(dir, id, List.of());
+            checkpoint = verify(dir, id, List.of(), reads);
         }
         catch (final DamagedException e)
         {
@@ -307,7 +361,8 @@ public final class CheckpointStore
         }
     }
 
-    private static Checkpoint verify(final Path dir, final long id, final List<String> skipped) throws IOException, DamagedException
+    private static Checkpoint verify(final Path dir, final long id, final List<String> skipped, final Reads reads)
+        throws IOException, DamagedException
     {
         final Path manifest = dir.resolve(MANIFEST);
         final byte[] bytes;
@@ -345,6 +400,7 @@ public final class CheckpointStore
             positions[i] = Long.parseLong(positionWords[i + 1]);
         }
         final Map<String, Path> files = new LinkedHashMap<>();
+        final Map<String, Long> deferred = new LinkedHashMap<>();
         for (int i = 4; i < lines.length - 1; i++)
         {
             final String[] words = field(lines[i], "file").split(" ");
@@ -364,13 +420,48 @@ public final class CheckpointStore
             {
                 throw new DamagedException(file + " is " + actualSize + " bytes, the manifest says " + size);
             }
-            if (crc32c(file) != expected)
+            if (reads != null && reads.deferrable(words[0]))
+            {
+                deferred.put(words[0], expected);
+            }
+            else if (crc32c(file) != expected)
             {
                 throw new DamagedException(file + " is damaged (its checksum does not match the manifest)");
             }
             files.put(words[0], file);
         }
-        return new Checkpoint(id, fingerprint, positions, dir, files, skipped);
+        final Checkpoint checkpoint = new Checkpoint(id, fingerprint, positions, dir, files, skipped, deferred.keySet());
+        if (reads == null)
+        {
+            return checkpoint;
+        }
+        final Set<String> needed;
+        try
+        {
+            needed = reads.needed(checkpoint);
+        }
+        catch (final IOException e)
+        {
+            throw new DamagedException(e.getMessage());
+        }
+        for (final String name : needed)
+        {
+            final Long expected = deferred.get(name);
+            if (expected == null)
+            {
+                if (!files.containsKey(name))
+                {
+                    throw new DamagedException(manifest + " does not name " + name + ", which the checkpoint's index does");
+                }
+                continue;
+            }
+            if (crc32c(files.get(name)) != expected)
+            {
+                throw new DamagedException(files.get(name) + " is damaged (its checksum does not match the manifest)");
+            }
+            checkpoint.unverified.remove(name);
+        }
+        return checkpoint;
     }
 
     private static String field(final String line, final String name) throws DamagedException
@@ -458,9 +549,11 @@ public final class CheckpointStore
         public final Path directory;
         private final Map<String, Path> files;
         private final List<String> skipped;
+        /** Files whose CRC-32C was not checked (deferrable ones a restore does not read). */
+        private final Set<String> unverified;
 
         Checkpoint(final long id, final long fingerprint, final long[] positions, final Path directory,
-            final Map<String, Path> files, final List<String> skipped)
+            final Map<String, Path> files, final List<String> skipped, final Set<String> unverified)
         {
             this.id = id;
             this.fingerprint = fingerprint;
@@ -468,6 +561,17 @@ public final class CheckpointStore
             this.directory = directory;
             this.files = Collections.unmodifiableMap(files);
             this.skipped = List.copyOf(skipped);
+            this.unverified = new HashSet<>(unverified);
+        }
+
+        /**
+         * @param name a file of the checkpoint.
+         * @return whether its CRC-32C was checked against the manifest when the checkpoint was opened (every
+         *         file, unless it was opened with {@link Reads} and the file is one the restore does not read).
+         */
+        public boolean verified(final String name)
+        {
+            return files.containsKey(name) && !unverified.contains(name);
         }
 
         /** @return the input positions to resume from (a copy). */

@@ -18,10 +18,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 
@@ -57,6 +60,8 @@ public final class StateImage
     private static final String HEADER = "junction-state-files 2";
     /** The index of a checkpoint written before zero chunks were recorded: read still. */
     private static final String HEADER_V1 = "junction-state-files 1";
+    /** A checkpoint's chunk files ({@code c-FFFF-CCCCCCCC}): deferrable, a restore reads only those that differ. */
+    private static final Pattern CHUNK_FILE = Pattern.compile("c-\\d{4}-\\d{8}");
 
     private final Path stateDirectory;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
@@ -70,6 +75,15 @@ public final class StateImage
     private long bytesLinked;
     private long bytesRead;
     private long bytesZero;
+    /** The live files' sums read for the restore being planned, by relative name (null: missing). */
+    private final Map<String, LiveFile> live = new HashMap<>();
+    /** The sums the live directory recorded at its last persist (valid while its marker is there), read once per restore. */
+    private Map<String, ChunkSums.FileSums> recorded;
+    /** The plan of the checkpoint last opened with {@link #reads()}. */
+    private Plan plan;
+    private long restoreBytesWritten;
+    private long restoreBytesCompared;
+    private final List<String> restoreDamaged = new ArrayList<>();
 
     /**
      * @param stateDirectory the directory the operator keeps its files in.
@@ -495,14 +509,200 @@ public final class StateImage
     }
 
     /**
-     * Replaces the state directory's content with a verified checkpoint's: deletes what is there, then
-     * writes each file from its chunks, fsyncs them and the directories. Remembers the checkpoint's
-     * chunks, so the next checkpoint links to them.
+     * What a restore reads of a checkpoint: its chunk files are deferrable, and only those whose bytes differ
+     * from the live state directory's chunk (by length, CRC-32C and CRC-32) are needed; the live files are read
+     * once per restore (across every candidate checkpoint opened with these reads) to know that. Call
+     * {@link #beginRestore()} before opening the candidates.
      *
-     * @param checkpoint a verified checkpoint (its manifest's CRCs have been checked).
-     * @throws IOException when a file cannot be read or written, or the index is malformed.
+     * @return the reads, for {@link CheckpointStore#latest(long, long[], CheckpointStore.Reads)} and
+     *         {@link CheckpointStore#open(long, long, CheckpointStore.Reads)}.
      */
-    public void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    public CheckpointStore.Reads reads()
+    {
+        return reads;
+    }
+
+    /** Forgets the live files' sums read for an earlier restore: the state may have changed since. */
+    public void beginRestore()
+    {
+        live.clear();
+        plan = null;
+        recorded = null;
+        restoreBytesCompared = 0;
+        restoreDamaged.clear();
+    }
+
+    /** @return bytes of chunks the last {@link #restore} wrote into the state directory (read from the checkpoint). */
+    public long restoreBytesWritten()
+    {
+        return restoreBytesWritten;
+    }
+
+    /** @return bytes of the live files the last restore read to compare their chunks with the checkpoint's. */
+    public long restoreBytesCompared()
+    {
+        return restoreBytesCompared;
+    }
+
+    /** @return chunks the last restore found damaged in the live files (named), which it restored. */
+    public List<String> restoreDamaged()
+    {
+        return List.copyOf(restoreDamaged);
+    }
+
+    /** The live state directory's file as a restore found it: its length and the sums of its chunks, read on demand. */
+    private static final class LiveFile
+    {
+        final long size;
+        final int[] crc32c;
+        final int[] crc32;
+        int summed;
+
+        LiveFile(final long size)
+        {
+            this.size = size;
+            final int chunks = ChunkSums.chunks(size);
+            this.crc32c = new int[chunks];
+            this.crc32 = new int[chunks];
+        }
+    }
+
+    /** A file of a checkpoint's index: its name, size and chunks. */
+    private static final class IndexFile
+    {
+        final String relative;
+        final long size;
+        final List<Chunk> chunks = new ArrayList<>();
+
+        IndexFile(final String relative, final long size)
+        {
+            this.relative = relative;
+            this.size = size;
+        }
+    }
+
+    /** A restore's plan: the checkpoint's files and, per file, which chunks equal the live ones. */
+    private static final class Plan
+    {
+        final Path directory;
+        final List<IndexFile> files;
+        final Map<String, boolean[]> same = new HashMap<>();
+        final Set<String> needed = new HashSet<>();
+
+        Plan(final Path directory, final List<IndexFile> files)
+        {
+            this.directory = directory;
+            this.files = files;
+        }
+    }
+
+    private final CheckpointStore.Reads reads = new CheckpointStore.Reads()
+    {
+        @Override
+        public boolean deferrable(final String name)
+        {
+            return CHUNK_FILE.matcher(name).matches();
+        }
+
+        @Override
+        public Set<String> needed(final CheckpointStore.Checkpoint checkpoint) throws IOException
+        {
+            plan = plan(checkpoint);
+            return plan.needed;
+        }
+    };
+
+    /**
+     * Plans a restore of {@code checkpoint}: reads its index and compares each chunk with the live file's
+     * chunk at the same place (reading the live file once).
+     */
+    private Plan plan(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    {
+        final Plan next = new Plan(checkpoint.directory, readIndex(checkpoint));
+        for (final IndexFile file : next.files)
+        {
+            final boolean[] same = new boolean[file.chunks.size()];
+            // The marker is removed first and written last by the restore, whatever the live one holds.
+            final LiveFile current = ChunkSums.MARKER_NAME.equals(file.relative) ? null : live(file.relative);
+            if (current != null && same.length > 0 && current.crc32c.length > 0)
+            {
+                sum(file.relative, current, Math.min(same.length, current.crc32c.length) - 1);
+            }
+            for (int c = 0; c < same.length; c++)
+            {
+                final Chunk chunk = file.chunks.get(c);
+                same[c] = current != null && c < current.summed && chunkLength(current.size, c) == chunk.size &&
+                    (current.crc32c[c] & 0xFFFFFFFFL) == chunk.crc32c && (current.crc32[c] & 0xFFFFFFFFL) == chunk.crc32;
+                if (!same[c] && chunk.file != null)
+                {
+                    next.needed.add(chunk.name);
+                }
+            }
+            next.same.put(file.relative, same);
+        }
+        return next;
+    }
+
+    /** @return the live file as found (null when missing), its recorded sums checked chunk by chunk as they are read. */
+    private LiveFile live(final String relative) throws IOException
+    {
+        if (live.containsKey(relative))
+        {
+            return live.get(relative);
+        }
+        final Path path = stateDirectory.resolve(relative);
+        final LiveFile file = Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) ? new LiveFile(Files.size(path)) : null;
+        live.put(relative, file);
+        return file;
+    }
+
+    /** @return bytes of chunk {@code c} of a file of {@code size} bytes. */
+    private static int chunkLength(final long size, final int c)
+    {
+        return (int)Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
+    }
+
+    /** Sums the chunks of a live file up to {@code c} (at most its last) unless done, checking its recorded sums. */
+    private void sum(final String relative, final LiveFile file, final int c) throws IOException
+    {
+        if (c < file.summed)
+        {
+            return;
+        }
+        if (recorded == null)
+        {
+            recorded = ChunkSums.readValid(stateDirectory);
+        }
+        final ChunkSums.FileSums sums = recorded.get(relative);
+        final Path path = stateDirectory.resolve(relative);
+        final CRC32C crc32c = new CRC32C();
+        final CRC32 crc32 = new CRC32();
+        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            for (int i = file.summed; i <= c; i++)
+            {
+                final long at = (long)i * CHUNK_BYTES;
+                final int length = chunkLength(file.size, i);
+                read(in, path, at, length);
+                restoreBytesCompared += length;
+                crc32c.reset();
+                crc32.reset();
+                crc32c.update(buffer.duplicate());
+                crc32.update(buffer.duplicate());
+                file.crc32c[i] = (int)crc32c.getValue();
+                file.crc32[i] = (int)crc32.getValue();
+                if (sums != null && sums.length == file.size && (sums.crc32c(i) != file.crc32c[i] || sums.crc32(i) != file.crc32[i]))
+                {
+                    restoreDamaged.add(String.format(Locale.ROOT, "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not " +
+                        "the %08x %s recorded", path, i, at, at + length - 1, file.crc32c[i], sums.crc32c(i), ChunkSums.FILE_NAME));
+                }
+            }
+        }
+        file.summed = c + 1;
+    }
+
+    /** @return the checkpoint's index of files and chunks, checked against its manifest's file list. */
+    private static List<IndexFile> readIndex(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
         final Path indexFile = checkpoint.files().get(INDEX);
         if (indexFile == null)
@@ -514,94 +714,259 @@ public final class StateImage
         {
             throw new IOException(indexFile + " is not a state index (header '" + (lines.isEmpty() ? "" : lines.get(0)) + "')");
         }
-        clear();
-        OwnerOnlyFiles.createDirectories(stateDirectory);
-        final Map<String, Chunk> restored = new HashMap<>();
+        final List<IndexFile> files = new ArrayList<>();
         int i = 1;
         try
         {
             while (i < lines.size())
             {
-                final String[] file = lines.get(i++).split(" ");
-                if (file.length != 4 || !"file".equals(file[0]))
+                final String[] words = lines.get(i++).split(" ");
+                if (words.length != 4 || !"file".equals(words[0]))
                 {
                     throw new IOException(indexFile + " line " + i + " is not a file line");
                 }
-                final String relative = file[1];
-                checkRelative(relative, indexFile);
-                final long size = Long.parseLong(file[2]);
-                final long chunks = Long.parseLong(file[3]);
-                final Path target = stateDirectory.resolve(relative);
-                if (target.getParent() != null)
-                {
-                    OwnerOnlyFiles.createDirectories(target.getParent());
-                }
+                checkRelative(words[1], indexFile);
+                final IndexFile file = new IndexFile(words[1], Long.parseLong(words[2]));
+                final long chunks = Long.parseLong(words[3]);
                 long total = 0;
-                try (FileChannel out = FileChannel.open(OwnerOnlyFiles.createFile(target), StandardOpenOption.WRITE))
+                for (long c = 0; c < chunks; c++)
                 {
-                    for (long c = 0; c < chunks; c++)
+                    final String[] chunk = lines.get(i++).split(" ");
+                    final Chunk read;
+                    if (chunk.length == 4 && "zero".equals(chunk[0]))
                     {
-                        final String[] chunk = lines.get(i++).split(" ");
-                        if (chunk.length == 4 && "zero".equals(chunk[0]))
-                        {
-                            // Recorded, not stored: the chunk's zeros are written where it belongs.
-                            final long length = Long.parseLong(chunk[1]);
-                            if (length < 1 || length > CHUNK_BYTES)
-                            {
-                                throw new IOException(indexFile + " line " + i + " has a zero chunk of " + length + " bytes");
-                            }
-                            if (zeros == null)
-                            {
-                                zeros = ByteBuffer.allocateDirect(CHUNK_BYTES);
-                            }
-                            final ByteBuffer zero = zeros.duplicate();
-                            zero.clear().limit((int)length);
-                            while (zero.hasRemaining())
-                            {
-                                out.write(zero);
-                            }
-                            total += length;
-                            restored.put(relative + '#' + c, new Chunk(null, length, Long.parseLong(chunk[2], 16),
-                                Long.parseLong(chunk[3], 16), null));
-                            continue;
-                        }
-                        if (chunk.length != 5 || !"chunk".equals(chunk[0]))
-                        {
-                            throw new IOException(indexFile + " line " + i + " is not a chunk line");
-                        }
+                        read = new Chunk(null, Long.parseLong(chunk[1]), Long.parseLong(chunk[2], 16), Long.parseLong(chunk[3], 16), null);
+                    }
+                    else if (chunk.length == 5 && "chunk".equals(chunk[0]))
+                    {
                         final Path source = checkpoint.files().get(chunk[1]);
                         if (source == null)
                         {
                             throw new IOException(indexFile + " names chunk " + chunk[1] + ", which the manifest does not");
                         }
-                        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ))
-                        {
-                            long at = 0;
-                            final long length = in.size();
-                            while (at < length)
-                            {
-                                at += in.transferTo(at, length - at, out);
-                            }
-                            total += length;
-                        }
-                        restored.put(relative + '#' + c, new Chunk(chunk[1], Long.parseLong(chunk[2]),
-                            Long.parseLong(chunk[3], 16), Long.parseLong(chunk[4], 16), source));
+                        read = new Chunk(chunk[1], Long.parseLong(chunk[2]), Long.parseLong(chunk[3], 16), Long.parseLong(chunk[4], 16),
+                            source);
                     }
-                    out.force(true);
+                    else
+                    {
+                        throw new IOException(indexFile + " line " + i + " is not a chunk line");
+                    }
+                    if (read.size < 1 || read.size > CHUNK_BYTES || (c < chunks - 1 && read.size != CHUNK_BYTES))
+                    {
+                        throw new IOException(indexFile + " line " + i + " has a chunk of " + read.size + " bytes");
+                    }
+                    total += read.size;
+                    file.chunks.add(read);
                 }
-                if (total != size)
+                if (total != file.size)
                 {
-                    throw new IOException(indexFile + " says " + relative + " is " + size + " bytes, its chunks hold " + total);
+                    throw new IOException(indexFile + " says " + file.relative + " is " + file.size + " bytes, its chunks hold " + total);
                 }
+                files.add(file);
             }
         }
         catch (final NumberFormatException | IndexOutOfBoundsException e)
         {
             throw new IOException(indexFile + " is malformed at line " + i + ": " + e, e);
         }
+        return files;
+    }
+
+    /**
+     * Makes the state directory's content a verified checkpoint's, writing only what differs: the marker is
+     * removed first (durably), files the checkpoint does not hold are deleted, and of each file only the
+     * chunks whose length and sums differ from the live chunk's (or that the live file lacks) are written,
+     * from the checkpoint's chunk (or as zeros); a chunk equal to the live one is neither read from the
+     * checkpoint nor written; a file longer than the checkpoint's is cut. Every file is fsynced once at the
+     * end, the marker written last, the directories fsynced. The result is the checkpoint's bytes, as a full
+     * copy's. Remembers the checkpoint's chunks, so the next checkpoint links to them.
+     *
+     * @param checkpoint a verified checkpoint: opened with {@link #reads()} (after {@link #beginRestore()}),
+     *                   or with every file verified.
+     * @throws IOException when a file cannot be read or written, or the index is malformed.
+     */
+    public void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    {
+        restoreBytesWritten = 0;
+        if (plan == null || !plan.directory.equals(checkpoint.directory))
+        {
+            // Opened without these reads (every file verified): the live files are compared now.
+            beginRestore();
+            plan = plan(checkpoint);
+        }
+        final Plan restoring = plan;
+        RestoredImages.forget(stateDirectory);
+        OwnerOnlyFiles.createDirectories(stateDirectory);
+        if (Files.deleteIfExists(stateDirectory.resolve(ChunkSums.MARKER_NAME)))
+        {
+            SmallFiles.fsyncDirectory(stateDirectory);
+        }
+        final Set<String> kept = new HashSet<>();
+        for (final IndexFile file : restoring.files)
+        {
+            kept.add(file.relative);
+        }
+        deleteOthers(stateDirectory, "", kept);
+        final Map<String, Chunk> restored = new HashMap<>();
+        IndexFile marker = null;
+        final List<FileChannel> written = new ArrayList<>();
+        try
+        {
+            for (final IndexFile file : restoring.files)
+            {
+                if (ChunkSums.MARKER_NAME.equals(file.relative))
+                {
+                    marker = file;
+                    continue;
+                }
+                written.add(restoreFile(checkpoint, file, restoring.same.get(file.relative), restored));
+            }
+            for (final FileChannel channel : written)
+            {
+                channel.force(true);
+            }
+        }
+        finally
+        {
+            for (final FileChannel channel : written)
+            {
+                channel.close();
+            }
+        }
+        if (marker != null)
+        {
+            try (FileChannel channel = restoreFile(checkpoint, marker, new boolean[marker.chunks.size()], restored))
+            {
+                channel.force(true);
+            }
+        }
         fsyncTree(stateDirectory);
+        final Map<String, ChunkSums.FileSums> sums = new HashMap<>();
+        for (final IndexFile file : restoring.files)
+        {
+            final int chunks = file.chunks.size();
+            final boolean[] zero = new boolean[chunks];
+            final int[] crc32c = new int[chunks];
+            final int[] crc32 = new int[chunks];
+            for (int c = 0; c < chunks; c++)
+            {
+                final Chunk chunk = file.chunks.get(c);
+                zero[c] = chunk.file == null;
+                crc32c[c] = (int)chunk.crc32c;
+                crc32[c] = (int)chunk.crc32;
+            }
+            sums.put(file.relative, new ChunkSums.FileSums(file.size, zero, crc32c, crc32));
+        }
+        RestoredImages.offer(stateDirectory, sums);
         previous = restored;
         pending = null;
+        live.clear();
+        plan = null;
+        recorded = null;
+    }
+
+    /** Writes the chunks of one file that differ from the live file's; @return its channel, to fsync and close. */
+    private FileChannel restoreFile(final CheckpointStore.Checkpoint checkpoint, final IndexFile file, final boolean[] same,
+        final Map<String, Chunk> restored) throws IOException
+    {
+        final Path target = stateDirectory.resolve(file.relative);
+        if (target.getParent() != null)
+        {
+            OwnerOnlyFiles.createDirectories(target.getParent());
+        }
+        final FileChannel out = FileChannel.open(Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) ? target :
+            OwnerOnlyFiles.createFile(target), StandardOpenOption.WRITE);
+        try
+        {
+            for (int c = 0; c < file.chunks.size(); c++)
+            {
+                final Chunk chunk = file.chunks.get(c);
+                restored.put(file.relative + '#' + c, chunk);
+                if (same[c])
+                {
+                    continue;
+                }
+                final long at = (long)c * CHUNK_BYTES;
+                final ByteBuffer bytes;
+                if (chunk.file == null)
+                {
+                    // Recorded, not stored: the chunk's zeros are written where it belongs (no hole in a mapped file).
+                    if (zeros == null)
+                    {
+                        zeros = ByteBuffer.allocateDirect(CHUNK_BYTES);
+                    }
+                    bytes = zeros.duplicate();
+                    bytes.clear().limit((int)chunk.size);
+                }
+                else
+                {
+                    if (!checkpoint.verified(chunk.name))
+                    {
+                        throw new IOException(chunk.file + " was not verified when " + checkpoint.directory +
+                            " was opened, yet the restore needs it: the live files changed while it was restored");
+                    }
+                    try (FileChannel in = FileChannel.open(chunk.file, StandardOpenOption.READ))
+                    {
+                        if (in.size() != chunk.size)
+                        {
+                            throw new IOException(chunk.file + " is " + in.size() + " bytes, the index says " + chunk.size);
+                        }
+                        read(in, chunk.file, 0, (int)chunk.size);
+                    }
+                    bytes = buffer;
+                }
+                long position = at;
+                while (bytes.hasRemaining())
+                {
+                    position += out.write(bytes, position);
+                }
+                restoreBytesWritten += chunk.size;
+            }
+            if (out.size() > file.size)
+            {
+                out.truncate(file.size);
+            }
+            return out;
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            out.close();
+            throw e;
+        }
+    }
+
+    /** Deletes every file (and emptied directory) of the state directory the checkpoint does not hold, but the lock. */
+    private static void deleteOthers(final Path dir, final String prefix, final Set<String> kept) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            for (final Path entry : entries)
+            {
+                final String relative = prefix + entry.getFileName();
+                if (isLock(entry, prefix) || kept.contains(relative))
+                {
+                    continue;
+                }
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+                {
+                    deleteOthers(entry, relative + '/', kept);
+                    if (isEmptyDirectory(entry))
+                    {
+                        Files.delete(entry);
+                    }
+                    continue;
+                }
+                Files.delete(entry);
+            }
+        }
+    }
+
+    private static boolean isEmptyDirectory(final Path dir) throws IOException
+    {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
+        {
+            return !entries.iterator().hasNext();
+        }
     }
 
     /**
@@ -667,6 +1032,7 @@ public final class StateImage
      */
     public void clear() throws IOException
     {
+        RestoredImages.forget(stateDirectory);
         if (Files.isDirectory(stateDirectory, LinkOption.NOFOLLOW_LINKS))
         {
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(stateDirectory))

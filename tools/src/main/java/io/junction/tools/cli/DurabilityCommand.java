@@ -27,6 +27,10 @@ public final class DurabilityCommand implements Callable<Integer>
     @Option(names = "--cut", defaultValue = "0", description = "Events before the first checkpoint (default: half the workload).")
     int cut;
 
+    @Option(names = "--take-over-only", description = "Only the take-over figure: 2 partitions with the default key index " +
+        "taken over from a shared checkpoint root (seconds, not the workload's whole state).")
+    boolean takeOverOnly;
+
     @Option(names = "--state", required = true, description = "State root: empty, or a former state root (emptied first).")
     File state;
 
@@ -48,6 +52,11 @@ public final class DurabilityCommand implements Callable<Integer>
         {
             System.err.println("--workload W1 or W1-big, a join type, --partitions > 0, --cut >= 0");
             return 2;
+        }
+        if (takeOverOnly)
+        {
+            DurabilityFigures.takeOver(w, t, state.toPath(), System.out);
+            return 0;
         }
         DurabilityFigures.run(w, t, partitions, cut, state.toPath(), System.out);
         return 0;

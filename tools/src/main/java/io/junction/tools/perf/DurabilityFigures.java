@@ -16,7 +16,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -33,7 +35,10 @@ import java.util.Set;
  *       partition's pause (the cut), the background write and the time until the checkpoint completed;</li>
  *   <li>a clean close, and a new engine reopening the state as it is (no copy): the start time;</li>
  *   <li>a close without positions (as after a crash: no clean-close record), and a new engine that
- *       restores the newest checkpoint: the start time, and that the restored positions are right.</li>
+ *       restores the newest checkpoint: the start time, and that the restored positions are right;</li>
+ *   <li>a take-over ({@link #takeOver}): two partitions with the default key index (1M keys) taken over
+ *       from a shared checkpoint root by an engine whose state is empty, as a Kafka member does when it is
+ *       given them, then taken over again over the state it holds.</li>
  * </ol>
  */
 public final class DurabilityFigures
@@ -101,6 +106,80 @@ public final class DurabilityFigures
         if (first.id() >= second.id())
         {
             throw new IllegalStateException("checkpoint ids do not increase");
+        }
+        takeOver(workload, type, root.resolve("take-over"), out);
+    }
+
+    /**
+     * Times {@link JoinEngine#takeOverPartition} of two partitions with the default state configuration (the
+     * key index sized for {@link StateConfig#MAX_KEYS_DEFAULT} keys): an engine publishes the first events of
+     * the workload's tape into two partitions, checkpoints into a shared checkpoint root and closes; a second
+     * engine on its own, empty state root takes over both partitions (the futures together, as the Kafka
+     * runner's rebalance does), then takes them over again over the state it now holds (a restore that finds
+     * the live files equal to the checkpoint).
+     *
+     * @param workload the workload whose tape's first events are published
+     * @param type     the join type
+     * @param root     where a scratch directory is made (and deleted after)
+     * @param out      where the lines go
+     * @throws Exception when a checkpoint or a take-over fails
+     */
+    public static void takeOver(final Workload workload, final JoinType type, final Path root, final PrintStream out) throws Exception
+    {
+        final EventTape tape = EventTape.of(workload);
+        final EncodedRows rows = EncodedRows.encode(tape);
+        final int events = Math.min(tape.size(), 20_000);
+        Files.createDirectories(root);
+        final Path work = Files.createTempDirectory(root, "take-over-");
+        try
+        {
+            takeOver(workload, type, work, tape, rows, events, out);
+        }
+        finally
+        {
+            try (Stream<Path> walk = Files.walk(work))
+            {
+                for (final Path path : walk.sorted(Comparator.reverseOrder()).toList())
+                {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+    }
+
+    private static void takeOver(final Workload workload, final JoinType type, final Path root, final EventTape tape,
+        final EncodedRows rows, final int events, final PrintStream out) throws Exception
+    {
+        final var spec = WorkloadJoin.spec(workload, type);
+        final EngineConfig shared = EngineConfig.defaults().withPartitions(2).withCheckpointRoot(root.resolve("checkpoints"));
+        try (JoinEngine owner = JoinEngine.builder(spec).config(shared.withStateRoot(root.resolve("owner")))
+            .resultHandlers(p -> (kind, left, right, ts, step) -> { }).start())
+        {
+            publish(owner.publisher(), tape, rows, 0, events);
+            for (int p = 0; p < 2; p++)
+            {
+                owner.checkpointPartition(p, new long[] {events - 1}).get(10, TimeUnit.MINUTES);
+            }
+        }
+        try (JoinEngine member = JoinEngine.builder(spec).config(shared.withStateRoot(root.resolve("member")))
+            .resultHandlers(p -> (kind, left, right, ts, step) -> { }).start())
+        {
+            for (int round = 0; round < 2; round++)
+            {
+                final long t0 = System.nanoTime();
+                final CompletableFuture<CompletedCheckpoint> zero = member.takeOverPartition(0);
+                final CompletableFuture<CompletedCheckpoint> one = member.takeOverPartition(1);
+                final CompletedCheckpoint a = zero.get(10, TimeUnit.MINUTES);
+                final CompletedCheckpoint b = one.get(10, TimeUnit.MINUTES);
+                final long took = System.nanoTime() - t0;
+                if (a.positions() == null || b.positions() == null || a.positions()[0] != events - 1)
+                {
+                    throw new IllegalStateException("the take-over restored " + Arrays.toString(a.positions()) + " / " +
+                        Arrays.toString(b.positions()) + ", not the checkpoint after step " + (events - 1));
+                }
+                out.printf(Locale.ROOT, "take-over of 2 partitions (default index, %,d keys each; %,d events of state), %s: %.0f ms%n",
+                    StateConfig.MAX_KEYS_DEFAULT, events, round == 0 ? "empty state" : "again, over the state it holds", took / 1e6);
+            }
         }
     }
 
