@@ -62,9 +62,10 @@ public final class PartitionSnapshot
     /** Checkpoints that failed in this partition (each failed the whole checkpoint). */
     public final long checkpointFailures;
     /**
-     * How long the partition thread paused for its last checkpoint, ns, from the barrier to its next event: the
-     * cut (the dirty chunks copied) and a wait for the previous background write still in flight; a
-     * synchronous checkpoint's (Chronicle Map index) persist, copy and fsync. 0 before the first.
+     * How long the partition thread paused for its last checkpoint, ns, from the barrier reaching it to its next
+     * event: the pending watermark work finished, a wait for the previous background write still in flight, the
+     * cut (the dirty chunks frozen, the heap image written); a synchronous checkpoint's (Chronicle Map index)
+     * persist, copy and fsync. In parts: {@link #lastCheckpointPauseNanos(CheckpointPausePart)}. 0 before the first.
      */
     public final long lastCheckpointPauseNanos;
     /** The longest checkpoint pause of the partition thread so far, ns. */
