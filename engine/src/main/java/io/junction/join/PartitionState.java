@@ -10,6 +10,7 @@ import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.ChronicleKeyIndex;
+import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
@@ -700,6 +701,10 @@ final class PartitionState implements AutoCloseable
             return false;
         }
         cut.reset();
+        // Three stamps per cut, on the barrier path only: the pause metric's parts (docs/DURABILITY.md).
+        final CutTimes times = cut.times();
+        times.reset();
+        final long collectStart = System.nanoTime();
         final DirtyChunks[] tracked = trackedFiles();
         try
         {
@@ -725,6 +730,8 @@ final class PartitionState implements AutoCloseable
                 cut.refused();
                 return false;
             }
+            final long freezeStart = System.nanoTime();
+            times.collectNanos = freezeStart - collectStart;
             if (!imageClean)
             {
                 // The live file changed since its last clean image: its flag is set before the cells freeze
@@ -754,6 +761,8 @@ final class PartitionState implements AutoCloseable
                     return false;
                 }
             }
+            final long heapStart = System.nanoTime();
+            times.freezeNanos = heapStart - freezeStart;
             final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, HeapImageDescriptor.room(wheel.savedLength(), part.savedLength()));
             saveHeap(out, part);
             cut.heapWritten(out.position());
@@ -762,6 +771,7 @@ final class PartitionState implements AutoCloseable
                 markerEncoder = durable::marker;
             }
             cut.marker(markerEncoder);
+            times.heapImageNanos = System.nanoTime() - heapStart;
             return true;
         }
         catch (final RuntimeException | Error e)

@@ -62,9 +62,10 @@ public final class PartitionSnapshot
     /** Checkpoints that failed in this partition (each failed the whole checkpoint). */
     public final long checkpointFailures;
     /**
-     * How long the partition thread paused for its last checkpoint, ns, from the barrier to its next event: the
-     * cut (the dirty chunks copied) and a wait for the previous background write still in flight; a
-     * synchronous checkpoint's (Chronicle Map index) persist, copy and fsync. 0 before the first.
+     * How long the partition thread paused for its last checkpoint, ns, from the barrier reaching it to its next
+     * event: the pending watermark work finished, a wait for the previous background write still in flight, the
+     * cut (the dirty chunks frozen, the heap image written); a synchronous checkpoint's (Chronicle Map index)
+     * persist, copy and fsync. In parts: {@link #lastCheckpointPauseNanos(CheckpointPausePart)}. 0 before the first.
      */
     public final long lastCheckpointPauseNanos;
     /** The longest checkpoint pause of the partition thread so far, ns. */
@@ -92,6 +93,8 @@ public final class PartitionSnapshot
     /** The longest slice of watermark work, ns ({@link OperatorCounters#maxWatermarkSliceNanos()}). */
     public final long maxWatermarkSliceNanos;
     private final long[] deadLetters;
+    /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal. */
+    private final long[] lastCheckpointPauseParts;
 
     /**
      * A snapshot; built by the runtime (see the fields for the meaning of each value).
@@ -378,6 +381,72 @@ public final class PartitionSnapshot
         final long watermarkSlices, final long maxWatermarkSliceNanos, final long checkpointWaits,
         final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes,
+            hashCollisions, liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos,
+            maxCheckpointPauseNanos, lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, expiredLeft,
+            expiredRight, evictedRows, watermarkSlices, maxWatermarkSliceNanos, checkpointWaits, lastCheckpointWriteNanos,
+            maxCheckpointWriteNanos, lastCheckpointBytesStaged, new long[0]);
+    }
+
+    /**
+     * As the constructor before, with the background checkpoint writes (docs/DURABILITY.md "What runs where").
+     *
+     * @param partition the partition.
+     * @param rowsIn rows in.
+     * @param rowsOut rows out.
+     * @param lateRows late rows.
+     * @param badInputs bad inputs.
+     * @param expiredRows expired rows.
+     * @param liveLeft live left rows.
+     * @param liveRight live right rows.
+     * @param stateBytes state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark the watermark.
+     * @param handlerErrors handler errors.
+     * @param events events.
+     * @param ringOccupancy ring occupancy.
+     * @param ringCapacity ring capacity.
+     * @param deadLetters dead letters by reason ordinal.
+     * @param failed whether the thread died.
+     * @param usedStateBytes bytes the limit counts.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints checkpoints written.
+     * @param checkpointFailures checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked bytes the last checkpoint linked.
+     * @param userCodeFailures user code that threw.
+     * @param expiredLeft left rows dropped by TTL or eviction.
+     * @param expiredRight right rows dropped by TTL or eviction.
+     * @param evictedRows rows evicted by expire-oldest.
+     * @param watermarkSlices slices of watermark work.
+     * @param maxWatermarkSliceNanos the longest slice, ns.
+     * @param checkpointWaits barriers that waited for the previous background write.
+     * @param lastCheckpointWriteNanos the last checkpoint's write, ns.
+     * @param maxCheckpointWriteNanos the longest checkpoint write, ns.
+     * @param lastCheckpointBytesStaged bytes copied at the last cut.
+     * @param lastCheckpointPauseParts the last pause's parts, ns, by {@link CheckpointPausePart#ordinal()} (copied;
+     *                                 missing parts count 0).
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
+        final long watermarkSlices, final long maxWatermarkSliceNanos, final long checkpointWaits,
+        final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged,
+        final long[] lastCheckpointPauseParts)
+    {
+        this.lastCheckpointPauseParts = new long[CheckpointPausePart.values().length];
+        System.arraycopy(lastCheckpointPauseParts, 0, this.lastCheckpointPauseParts, 0,
+            Math.min(lastCheckpointPauseParts.length, this.lastCheckpointPauseParts.length));
         this.checkpointWaits = checkpointWaits;
         this.lastCheckpointWriteNanos = lastCheckpointWriteNanos;
         this.maxCheckpointWriteNanos = maxCheckpointWriteNanos;
@@ -424,6 +493,18 @@ public final class PartitionSnapshot
     public long deadLetters(final DeadLetterReason reason)
     {
         return deadLetters[reason.ordinal()];
+    }
+
+    /**
+     * How long the last checkpoint's pause ({@link #lastCheckpointPauseNanos}) spent in one of its parts
+     * (docs/DURABILITY.md "What a checkpoint costs, measured"); the parts add up to the pause.
+     *
+     * @param part a part of the pause.
+     * @return ns; 0 before the first checkpoint, or where the runtime did not time the part.
+     */
+    public long lastCheckpointPauseNanos(final CheckpointPausePart part)
+    {
+        return lastCheckpointPauseParts[part.ordinal()];
     }
 
     /** @return rows this partition handed to its dead-letter handler, every reason. */

@@ -12,6 +12,8 @@ import io.junction.api.Side;
 import io.junction.join.JoinOperator;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.internal.state.CutTimes;
+import io.junction.metrics.CheckpointPausePart;
 import org.agrona.ErrorHandler;
 
 import java.util.concurrent.CountDownLatch;
@@ -53,6 +55,16 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final DurablePartition durable;
     /** Writes the checkpoints' staged cuts in the background; null in memory mode. */
     private final CheckpointWriter writer;
+    private static final int PART_WATERMARK_WORK = CheckpointPausePart.WATERMARK_WORK.ordinal();
+    private static final int PART_WAIT = CheckpointPausePart.WAIT.ordinal();
+    private static final int PART_INSTALL = CheckpointPausePart.INSTALL.ordinal();
+    private static final int PART_FLUSH = CheckpointPausePart.FLUSH.ordinal();
+    private static final int PART_COLLECT = CheckpointPausePart.COLLECT.ordinal();
+    private static final int PART_FREEZE = CheckpointPausePart.FREEZE.ordinal();
+    private static final int PART_HEAP_IMAGE = CheckpointPausePart.HEAP_IMAGE.ordinal();
+    private static final int PART_OTHER = CheckpointPausePart.OTHER.ordinal();
+    /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal (reused: no allocation). */
+    private final long[] pauseParts = new long[CheckpointPausePart.values().length];
     /**
      * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
      * persisted and copied on the partition thread, as before the background writer (for comparisons).
@@ -251,11 +263,15 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     hotKeysDue = true;
                     break;
                 case RingSlot.CHECKPOINT:
+                {
                     // The cut holds the whole effect of every event before it, and the sink flushes after that.
+                    // The pause runs from here (the barrier reached the partition) to the next event.
+                    final long barrier = System.nanoTime();
                     finishWatermarkWork();
-                    checkpoint(slot.request);
+                    checkpoint(slot.request, barrier);
                     slot.request = null;
                     break;
+                }
                 case RingSlot.RESTORE:
                     finishWatermarkWork();
                     restore(slot.request);
@@ -329,18 +345,27 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     }
 
     /**
-     * A checkpoint barrier: every event before it has been applied, none after it. Waits for the previous
-     * checkpoint's background write when it is still in flight (counted, its time part of the pause), lets the
-     * sink flush, then has the operator take the cut ({@link JoinOperator#stage}: the dirty chunks copied) and
-     * hands it to the partition's {@link CheckpointWriter}, which writes, fsyncs, commits and reports the
-     * checkpoint while this thread goes back to its ring (docs/DURABILITY.md "What runs where"). An operator
-     * that cannot stage (a Chronicle Map index) persists and is copied here instead, synchronously. Whatever
-     * fails, fails this partition's part of the checkpoint (and so the checkpoint) and is reported to the
-     * request, not to the error handler: the partition goes on with its state in memory untouched.
+     * A checkpoint barrier: every event before it has been applied, none after it (the pending watermark work
+     * finished, from {@code barrier} on). Waits for the previous checkpoint's background write when it is still
+     * in flight (counted, its time part of the pause), lets the sink flush, then has the operator take the cut
+     * ({@link JoinOperator#stage}: the dirty chunks frozen) and hands it to the partition's
+     * {@link CheckpointWriter}, which writes, fsyncs, commits and reports the checkpoint while this thread goes
+     * back to its ring (docs/DURABILITY.md "What runs where"). An operator that cannot stage (a Chronicle Map
+     * index) persists and is copied here instead, synchronously. Whatever fails, fails this partition's part of
+     * the checkpoint (and so the checkpoint) and is reported to the request, not to the error handler: the
+     * partition goes on with its state in memory untouched.
+     *
+     * <p>The pause, from {@code barrier} to the return, is timed in parts ({@link CheckpointPausePart}):
+     * a {@code System.nanoTime} stamp between each, here and in the cut ({@link CutTimes}), never per event.
+     *
+     * @param request the checkpoint.
+     * @param barrier {@code System.nanoTime} when the barrier reached the partition.
      */
-    private void checkpoint(final CheckpointRequest request)
+    private void checkpoint(final CheckpointRequest request, final long barrier)
     {
         final long start = System.nanoTime();
+        Arrays.fill(pauseParts, 0);
+        pauseParts[PART_WATERMARK_WORK] = start - barrier;
         final boolean waited = awaitWrite();
         Throwable failure = null;
         long writtenId = request.id;
@@ -352,13 +377,19 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             if (beforeCheckpoint != null)
             {
+                final long flushStart = System.nanoTime();
                 beforeCheckpoint.accept(partition);
                 clearInterrupt();
+                pauseParts[PART_FLUSH] = System.nanoTime() - flushStart;
             }
             if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.handle()))
             {
-                final long pause = System.nanoTime() - start;
-                metrics.recordCheckpointPause(pause, waited, writer.cut().bytesStaged());
+                final CutTimes times = writer.cut().times();
+                pauseParts[PART_COLLECT] = times.collectNanos;
+                pauseParts[PART_FREEZE] = times.freezeNanos;
+                pauseParts[PART_HEAP_IMAGE] = times.heapImageNanos;
+                final long pause = System.nanoTime() - barrier;
+                recordPause(pause, waited, writer.cut().bytesStaged());
                 writer.submit(request, pause);
                 return;
             }
@@ -369,10 +400,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             failure = t;
         }
-        final long pause = System.nanoTime() - start;
+        final long pause = System.nanoTime() - barrier;
         final long written = failure == null && durable != null ? durable.image.bytesWritten() : 0;
         final long linked = failure == null && durable != null ? durable.image.bytesLinked() : 0;
-        metrics.recordCheckpointPause(pause, waited, 0);
+        recordPause(pause, waited, 0);
         metrics.recordCheckpointWrite(pause, written, linked, failure == null);
         if (failure == null)
         {
@@ -384,9 +415,22 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
     }
 
+    /** Records the pause with its parts; what no stamp timed (the hand-off, a synchronous write) is {@code OTHER}. */
+    private void recordPause(final long pause, final boolean waited, final long staged)
+    {
+        long timed = 0;
+        for (int i = 0; i < PART_OTHER; i++)
+        {
+            timed += pauseParts[i];
+        }
+        pauseParts[PART_OTHER] = Math.max(0, pause - timed);
+        metrics.recordCheckpointPause(pause, waited, staged, pauseParts);
+    }
+
     /**
      * Waits for the background checkpoint write in flight, if any, and hands its outcome to the operator
      * (the sums of the chunks it wrote, or its chunks marked again when it failed); nothing in memory mode.
+     * Times the wait and the hand-back into the pause's parts.
      *
      * @return whether a write was in flight.
      */
@@ -396,8 +440,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             return false;
         }
+        final long waitStart = System.nanoTime();
         final boolean waited = writer.await();
         clearInterrupt();
+        final long installStart = System.nanoTime();
+        pauseParts[PART_WAIT] = installStart - waitStart;
         final int outcome = writer.takeOutcome();
         if (outcome != CheckpointWriter.NONE && operator != null)
         {
@@ -410,6 +457,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 reportError(t);
             }
         }
+        pauseParts[PART_INSTALL] = System.nanoTime() - installStart;
         return waited;
     }
 

@@ -40,9 +40,10 @@ class IncrementalCheckpointTest
     static final int MIB = StateImage.CHUNK_BYTES;
     /**
      * The small files a checkpoint copies whole: the marker and heap.dat, which holds the state's timer wheel's image
-     * (17 bytes a slot since TimerWheelImage v2: 68 KiB at the default 4096 slots), with 64 KiB to spare.
+     * (since TimerWheelImage v3 its slots in use only, 21 bytes each: at most 84 KiB at the default 4096 slots), with
+     * 64 KiB to spare.
      */
-    static final int SMALL_FILES = 64 * 1024 + TimerWheelImage.length(StateConfig.WHEEL_SLOTS_DEFAULT);
+    static final int SMALL_FILES = 64 * 1024 + TimerWheelImage.maxLength(StateConfig.WHEEL_SLOTS_DEFAULT);
     /** The default key index (1M keys: a 32 MiB table), a unique-key index, a 4 GiB arena reservation. */
     static final StateConfig DEFAULT_SIZED = StateConfig.defaults().withHashSeed(7);
 

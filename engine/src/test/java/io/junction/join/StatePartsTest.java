@@ -103,7 +103,9 @@ class StatePartsTest
         assertEquals(KEYS, heap.getLong(HeapImageDescriptor.INDEX_SIZE_OFFSET));
         final int wheelAt = HeapImageDescriptor.STATE_PART_LENGTH;
         assertEquals(TimerWheelImage.VERSION, heap.getInt(wheelAt + TimerWheelImage.VERSION_OFFSET), "the wheel first");
-        final int partAt = wheelAt + wheelLength;
+        // The wheel's image (version 3) holds its slots in use only: wheelLength is the most it may take.
+        assertTrue(TimerWheelImage.length(heap.getInt(wheelAt + TimerWheelImage.USED_SLOTS_OFFSET)) <= wheelLength);
+        final int partAt = wheelAt + TimerWheelImage.length(heap.getInt(wheelAt + TimerWheelImage.USED_SLOTS_OFFSET));
         assertEquals(PART_VALUE, heap.getLong(partAt), "then the operator's part");
         assertEquals(HeapImageDescriptor.END, heap.getInt(partAt + Long.BYTES));
         assertEquals(partAt + Long.BYTES + HeapImageDescriptor.END_LENGTH, heap.capacity());

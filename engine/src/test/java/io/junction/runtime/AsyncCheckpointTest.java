@@ -9,6 +9,7 @@ import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.join.StateConfig;
+import io.junction.metrics.CheckpointPausePart;
 import io.junction.metrics.PartitionSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -209,6 +210,7 @@ class AsyncCheckpointTest
             {
                 assertEquals(2, metrics.checkpoints, metrics.toString());
                 assertTrue(metrics.lastCheckpointWriteNanos > 0, metrics.toString());
+                assertPausePartsAddUp(metrics);
             }
             if (partitions == 1)
             {
@@ -292,9 +294,27 @@ class AsyncCheckpointTest
             final PartitionSnapshot metrics = engine.metrics().get(0);
             assertEquals(2, metrics.checkpoints, metrics.toString());
             assertEquals(1, metrics.checkpointWaits, metrics.toString());
+            assertPausePartsAddUp(metrics);
+            assertTrue(metrics.lastCheckpointPauseNanos(CheckpointPausePart.WAIT) > 0, "the wait is a part of the pause");
             assertEquals(2, writes.get());
         }
         assertRestored(root, positions, cut);
+    }
+
+    /** The pause's parts (docs/DURABILITY.md "What a checkpoint costs, measured") are never negative and add up to it. */
+    private static void assertPausePartsAddUp(final PartitionSnapshot metrics)
+    {
+        long sum = 0;
+        for (final CheckpointPausePart part : CheckpointPausePart.values())
+        {
+            final long nanos = metrics.lastCheckpointPauseNanos(part);
+            assertTrue(nanos >= 0, part + ": " + nanos);
+            sum += nanos;
+        }
+        assertEquals(metrics.lastCheckpointPauseNanos, sum, "the parts add up to the pause");
+        assertTrue(metrics.lastCheckpointPauseNanos(CheckpointPausePart.COLLECT) +
+            metrics.lastCheckpointPauseNanos(CheckpointPausePart.FREEZE) +
+            metrics.lastCheckpointPauseNanos(CheckpointPausePart.HEAP_IMAGE) > 0, "the cut's parts were timed");
     }
 
     @Test

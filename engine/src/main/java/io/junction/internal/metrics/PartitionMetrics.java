@@ -1,6 +1,7 @@
 package io.junction.internal.metrics;
 
 import io.junction.api.DeadLetterReason;
+import io.junction.metrics.CheckpointPausePart;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.OperatorCounters;
 import io.junction.metrics.PartitionSnapshot;
@@ -51,7 +52,10 @@ public final class PartitionMetrics
     private static final int LAST_CHECKPOINT_WRITE = 28;
     private static final int MAX_CHECKPOINT_WRITE = 29;
     private static final int LAST_CHECKPOINT_STAGED = 30;
-    private static final int DEAD_LETTERS = 31;
+    /** The last checkpoint's pause parts, one value per {@link CheckpointPausePart}, from here. */
+    private static final int LAST_CHECKPOINT_PAUSE_PARTS = 31;
+    private static final int PAUSE_PARTS = CheckpointPausePart.values().length;
+    private static final int DEAD_LETTERS = LAST_CHECKPOINT_PAUSE_PARTS + PAUSE_PARTS;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
     private static final int COUNT = DEAD_LETTERS + REASONS.length;
 
@@ -133,6 +137,23 @@ public final class PartitionMetrics
      */
     public void recordCheckpointPause(final long pauseNanos, final boolean waited, final long staged)
     {
+        recordCheckpointPause(pauseNanos, waited, staged, null);
+    }
+
+    /**
+     * {@link #recordCheckpointPause(long, boolean, long)} with the pause's parts.
+     *
+     * @param pauseNanos how long the partition thread paused for it.
+     * @param waited     whether it waited for the previous checkpoint's background write.
+     * @param staged     bytes the cut staged (0 for a synchronous checkpoint).
+     * @param parts      the pause's parts, ns, by {@link CheckpointPausePart} ordinal; null: none timed (all 0).
+     */
+    public void recordCheckpointPause(final long pauseNanos, final boolean waited, final long staged, final long[] parts)
+    {
+        for (int i = 0; i < PAUSE_PARTS; i++)
+        {
+            LONGS.setRelease(values, LAST_CHECKPOINT_PAUSE_PARTS + i, parts == null ? 0 : parts[i]);
+        }
         LONGS.setRelease(values, LAST_CHECKPOINT_PAUSE, pauseNanos);
         LONGS.setRelease(values, MAX_CHECKPOINT_PAUSE, Math.max(pauseNanos, get(MAX_CHECKPOINT_PAUSE)));
         if (waited)
@@ -204,6 +225,11 @@ public final class PartitionMetrics
         {
             byReason[r] = get(DEAD_LETTERS + r);
         }
+        final long[] pauseParts = new long[PAUSE_PARTS];
+        for (int i = 0; i < PAUSE_PARTS; i++)
+        {
+            pauseParts[i] = get(LAST_CHECKPOINT_PAUSE_PARTS + i);
+        }
         return new PartitionSnapshot(
             partition,
             get(ROWS_IN), get(ROWS_OUT), get(LATE_ROWS), get(BAD_INPUTS), get(EXPIRED_ROWS),
@@ -213,7 +239,8 @@ public final class PartitionMetrics
             get(CHECKPOINTS), get(CHECKPOINT_FAILURES), get(LAST_CHECKPOINT_PAUSE), get(MAX_CHECKPOINT_PAUSE),
             get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
             get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE),
-            get(CHECKPOINT_WAITS), get(LAST_CHECKPOINT_WRITE), get(MAX_CHECKPOINT_WRITE), get(LAST_CHECKPOINT_STAGED));
+            get(CHECKPOINT_WAITS), get(LAST_CHECKPOINT_WRITE), get(MAX_CHECKPOINT_WRITE), get(LAST_CHECKPOINT_STAGED),
+            pauseParts);
     }
 
     private long get(final int index)

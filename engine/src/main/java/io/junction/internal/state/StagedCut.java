@@ -431,6 +431,8 @@ public final class StagedCut
     private long bytesCopied;
     private long synchronousFallbacks;
     private boolean needsFullCut;
+    /** The partition thread's time in each part of its last cut (read by the partition thread only). */
+    private final CutTimes times = new CutTimes();
 
     /** Partition thread: empties the cut for a new one (every pooled buffer free again). */
     public void reset()
@@ -792,6 +794,12 @@ public final class StagedCut
     public Marker marker()
     {
         return marker;
+    }
+
+    /** @return the partition thread's time in each part of its last cut ({@code PartitionState.stage} fills it). */
+    public CutTimes times()
+    {
+        return times;
     }
 
     /** @return the tracked files of the cut. */

@@ -6,6 +6,7 @@ import io.junction.internal.state.Refs;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A hashed timing wheel of event-time deadlines, driven by the watermark, never by the wall clock.
@@ -404,14 +405,18 @@ public final class TimerWheel implements HeapImagePart
         return best;
     }
 
-    /** @return bytes {@link #save} writes ({@link TimerWheelImage#length}). */
+    /** @return the most bytes {@link #save} writes ({@link TimerWheelImage#maxLength}: every slot in use). */
     @Override
     public int savedLength()
     {
-        return TimerWheelImage.length(heads.length);
+        return TimerWheelImage.maxLength(heads.length);
     }
 
-    /** Writes the wheel's own fields at {@code out}'s position, as {@link TimerWheelImage} draws them. */
+    /**
+     * Writes the wheel's own fields at {@code out}'s position, as {@link TimerWheelImage} draws them: version 3, the
+     * slots in use only, so that an empty or sparse wheel costs a checkpoint's cut a few bytes, not 17 a slot; or,
+     * when nearly every slot is in use and the sparse image would be the longer, version 2 (dense).
+     */
     @Override
     public void save(final ByteBuffer out)
     {
@@ -422,49 +427,121 @@ public final class TimerWheel implements HeapImagePart
         out.putLong(at + TimerWheelImage.CURRENT_TICK_OFFSET, currentTick);
         out.putLong(at + TimerWheelImage.PENDING_OFFSET, pending);
         out.putInt(at + TimerWheelImage.SLOT_COUNT_OFFSET, n);
-        final int tailsAt = at + TimerWheelImage.tailsOffset(n);
-        final int unsortedAt = at + TimerWheelImage.unsortedOffset(n);
+        int used = 0;
         for (int i = 0; i < n; i++)
         {
-            out.putLong(at + TimerWheelImage.HEADS_OFFSET + i * Long.BYTES, Refs.toStored(base, heads[i]));
+            if (heads[i] == 0 && tails[i] == 0 && !unsorted[i])
+            {
+                continue;
+            }
+            final int slotAt = at + TimerWheelImage.usedSlotOffset(used++);
+            out.putInt(slotAt + TimerWheelImage.SLOT_INDEX_OFFSET, i);
+            out.putLong(slotAt + TimerWheelImage.SLOT_HEAD_OFFSET, Refs.toStored(base, heads[i]));
+            out.putLong(slotAt + TimerWheelImage.SLOT_TAIL_OFFSET, Refs.toStored(base, tails[i]));
+            out.put(slotAt + TimerWheelImage.SLOT_UNSORTED_OFFSET, (byte)(unsorted[i] ? 1 : 0));
+        }
+        if (TimerWheelImage.length(used) > TimerWheelImage.denseLength(n))
+        {
+            // Nearly every slot in use: the dense version 2 is the shorter image (and still read).
+            saveDense(out, at, n);
+            return;
+        }
+        out.putInt(at + TimerWheelImage.USED_SLOTS_OFFSET, used);
+        out.position(at + TimerWheelImage.length(used));
+    }
+
+    /** Writes the version 2 (dense) image of this wheel's {@code n} slots at {@code at} over what is there. */
+    private void saveDense(final ByteBuffer out, final int at, final int n)
+    {
+        out.putInt(at + TimerWheelImage.VERSION_OFFSET, TimerWheelImage.VERSION_DENSE);
+        final int tailsAt = at + TimerWheelImage.denseTailsOffset(n);
+        final int unsortedAt = at + TimerWheelImage.denseUnsortedOffset(n);
+        for (int i = 0; i < n; i++)
+        {
+            out.putLong(at + TimerWheelImage.DENSE_HEADS_OFFSET + i * Long.BYTES, Refs.toStored(base, heads[i]));
             out.putLong(tailsAt + i * Long.BYTES, Refs.toStored(base, tails[i]));
             out.put(unsortedAt + i, (byte)(unsorted[i] ? 1 : 0));
         }
-        out.position(at + TimerWheelImage.length(n));
+        out.position(at + TimerWheelImage.denseLength(n));
     }
 
     /**
-     * Reads what {@link #save} wrote, onto this wheel of the same geometry, from {@code in}'s position.
+     * Reads what {@link #save} wrote, onto this wheel of the same geometry, from {@code in}'s position: a version 3
+     * (sparse) image, or a version 2 (dense) one that an earlier build wrote.
      *
-     * @throws IllegalStateException when the image is of another {@link TimerWheelImage#VERSION} or the saved
-     *                               wheel has another slot count.
+     * @throws IllegalStateException when the image is of another version ({@link TimerWheelImage}), the saved
+     *                               wheel has another slot count, or a version 3 image's used slots are more
+     *                               than the wheel's, out of range or out of order.
      */
     @Override
     public void load(final ByteBuffer in)
     {
         final int at = in.position();
         final int version = in.getInt(at + TimerWheelImage.VERSION_OFFSET);
-        if (version != TimerWheelImage.VERSION)
+        if (version != TimerWheelImage.VERSION && version != TimerWheelImage.VERSION_DENSE)
         {
-            throw new IllegalStateException("saved wheel image has version " + version + ", this build reads " + TimerWheelImage.VERSION);
+            throw new IllegalStateException("saved wheel image has version " + version + ", this build reads " +
+                TimerWheelImage.VERSION_DENSE + " and " + TimerWheelImage.VERSION);
         }
         final int count = in.getInt(at + TimerWheelImage.SLOT_COUNT_OFFSET);
         if (count != heads.length)
         {
             throw new IllegalStateException("saved wheel has " + count + " slots, this one " + heads.length);
         }
+        if (version == TimerWheelImage.VERSION_DENSE)
+        {
+            loadDense(in, at, count);
+            return;
+        }
+        final int used = in.getInt(at + TimerWheelImage.USED_SLOTS_OFFSET);
+        if (used < 0 || used > count)
+        {
+            throw new IllegalStateException("saved wheel image has " + used + " slots in use of " + count);
+        }
+        // Checked whole before anything changes: a refused image leaves the wheel as it was.
+        int previous = -1;
+        for (int u = 0; u < used; u++)
+        {
+            final int slot = in.getInt(at + TimerWheelImage.usedSlotOffset(u) + TimerWheelImage.SLOT_INDEX_OFFSET);
+            if (slot <= previous || slot >= count)
+            {
+                throw new IllegalStateException("saved wheel image lists slot " + slot + " after slot " + previous +
+                    " (slots are listed once each, in increasing order, below " + count + ")");
+            }
+            previous = slot;
+        }
         started = in.get(at + TimerWheelImage.STARTED_OFFSET) != 0;
         currentTick = in.getLong(at + TimerWheelImage.CURRENT_TICK_OFFSET);
         pending = in.getLong(at + TimerWheelImage.PENDING_OFFSET);
-        final int tailsAt = at + TimerWheelImage.tailsOffset(count);
-        final int unsortedAt = at + TimerWheelImage.unsortedOffset(count);
+        Arrays.fill(heads, 0);
+        Arrays.fill(tails, 0);
+        Arrays.fill(unsorted, false);
+        for (int u = 0; u < used; u++)
+        {
+            final int slotAt = at + TimerWheelImage.usedSlotOffset(u);
+            final int slot = in.getInt(slotAt + TimerWheelImage.SLOT_INDEX_OFFSET);
+            heads[slot] = Refs.toAddress(base, in.getLong(slotAt + TimerWheelImage.SLOT_HEAD_OFFSET));
+            tails[slot] = Refs.toAddress(base, in.getLong(slotAt + TimerWheelImage.SLOT_TAIL_OFFSET));
+            unsorted[slot] = in.get(slotAt + TimerWheelImage.SLOT_UNSORTED_OFFSET) != 0;
+        }
+        in.position(at + TimerWheelImage.length(used));
+    }
+
+    /** Reads a version 2 (dense) image of {@code count} slots at {@code at}. */
+    private void loadDense(final ByteBuffer in, final int at, final int count)
+    {
+        started = in.get(at + TimerWheelImage.STARTED_OFFSET) != 0;
+        currentTick = in.getLong(at + TimerWheelImage.CURRENT_TICK_OFFSET);
+        pending = in.getLong(at + TimerWheelImage.PENDING_OFFSET);
+        final int tailsAt = at + TimerWheelImage.denseTailsOffset(count);
+        final int unsortedAt = at + TimerWheelImage.denseUnsortedOffset(count);
         for (int i = 0; i < count; i++)
         {
-            heads[i] = Refs.toAddress(base, in.getLong(at + TimerWheelImage.HEADS_OFFSET + i * Long.BYTES));
+            heads[i] = Refs.toAddress(base, in.getLong(at + TimerWheelImage.DENSE_HEADS_OFFSET + i * Long.BYTES));
             tails[i] = Refs.toAddress(base, in.getLong(tailsAt + i * Long.BYTES));
             unsorted[i] = in.get(unsortedAt + i) != 0;
         }
-        in.position(at + TimerWheelImage.length(count));
+        in.position(at + TimerWheelImage.denseLength(count));
     }
 
     /** @return entries whose deadline the expiry walks have read so far (tests). */

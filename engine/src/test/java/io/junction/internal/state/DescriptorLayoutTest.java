@@ -250,16 +250,29 @@ class DescriptorLayoutTest
     @Test
     void timerWheelImageIsTheDocumentedLayout()
     {
-        assertEquals(2, TimerWheelImage.VERSION);
+        assertEquals(3, TimerWheelImage.VERSION);
+        assertEquals(2, TimerWheelImage.VERSION_DENSE);
         assertEquals(0, TimerWheelImage.VERSION_OFFSET);
         assertEquals(4, TimerWheelImage.STARTED_OFFSET);
         assertEquals(5, TimerWheelImage.CURRENT_TICK_OFFSET);
         assertEquals(13, TimerWheelImage.PENDING_OFFSET);
         assertEquals(21, TimerWheelImage.SLOT_COUNT_OFFSET);
-        assertEquals(25, TimerWheelImage.HEADS_OFFSET);
-        assertEquals(25 + 8 * 4096, TimerWheelImage.tailsOffset(4096));
-        assertEquals(25 + 16 * 4096, TimerWheelImage.unsortedOffset(4096));
-        assertEquals(25 + 17 * 4096, TimerWheelImage.length(4096));
-        assertEquals(25 + 17, TimerWheelImage.length(1));
+        // Version 3: the slots in use only, 21 bytes each.
+        assertEquals(25, TimerWheelImage.USED_SLOTS_OFFSET);
+        assertEquals(29, TimerWheelImage.USED_OFFSET);
+        assertEquals(0, TimerWheelImage.SLOT_INDEX_OFFSET);
+        assertEquals(4, TimerWheelImage.SLOT_HEAD_OFFSET);
+        assertEquals(12, TimerWheelImage.SLOT_TAIL_OFFSET);
+        assertEquals(20, TimerWheelImage.SLOT_UNSORTED_OFFSET);
+        assertEquals(21, TimerWheelImage.SLOT_LENGTH);
+        assertEquals(29, TimerWheelImage.length(0));
+        assertEquals(29 + 21 * 3, TimerWheelImage.usedSlotOffset(3));
+        assertEquals(29 + 21 * 4096, TimerWheelImage.maxLength(4096));
+        // Version 2 (still read): dense, 17 bytes a slot.
+        assertEquals(25, TimerWheelImage.DENSE_HEADS_OFFSET);
+        assertEquals(25 + 8 * 4096, TimerWheelImage.denseTailsOffset(4096));
+        assertEquals(25 + 16 * 4096, TimerWheelImage.denseUnsortedOffset(4096));
+        assertEquals(25 + 17 * 4096, TimerWheelImage.denseLength(4096));
+        assertEquals(25 + 17, TimerWheelImage.denseLength(1));
     }
 }

@@ -496,14 +496,16 @@ class TimerWheelTest
         final ByteBuffer out = ByteBuffer.allocate(7 + wheel.savedLength() + 3);
         out.put(new byte[7]);
         wheel.save(out);
-        assertEquals(7 + TimerWheelImage.length(8), out.position());
+        // Version 3: only slots 4 (the unsorted one), 6 and 7 are in use, so only they are written.
+        assertEquals(3, out.getInt(7 + TimerWheelImage.USED_SLOTS_OFFSET));
+        assertEquals(7 + TimerWheelImage.length(3), out.position());
         assertEquals(TimerWheelImage.VERSION, out.getInt(7 + TimerWheelImage.VERSION_OFFSET));
         assertEquals(8, out.getInt(7 + TimerWheelImage.SLOT_COUNT_OFFSET));
         final TimerWheel copy = wheel(4, 8);
         final ByteBuffer in = ByteBuffer.wrap(out.array());
         in.position(7);
         copy.load(in);
-        assertEquals(7 + TimerWheelImage.length(8), in.position());
+        assertEquals(7 + TimerWheelImage.length(3), in.position());
         assertEquals(wheel.pending(), copy.pending());
         for (int slot = 0; slot < 8; slot++)
         {
@@ -518,10 +520,153 @@ class TimerWheelTest
         final List<Long> expected = new ArrayList<>(inOrder);
         expected.add(later);
         assertEquals(expected, order);
-        final ByteBuffer bad = ByteBuffer.wrap(out.array().clone());
-        bad.putInt(7 + TimerWheelImage.VERSION_OFFSET, 1);
-        bad.position(7);
-        assertThrows(IllegalStateException.class, () -> wheel(4, 8).load(bad));
+        for (final int version : new int[] {1, 4})
+        {
+            final ByteBuffer bad = ByteBuffer.wrap(out.array().clone());
+            bad.putInt(7 + TimerWheelImage.VERSION_OFFSET, version);
+            bad.position(7);
+            assertThrows(IllegalStateException.class, () -> wheel(4, 8).load(bad), "version " + version);
+        }
+    }
+
+    /**
+     * The sparse image (version 3) of an empty wheel is its fixed fields alone, whatever its slot count, and
+     * {@link TimerWheel#savedLength()} is the most it may take; a loaded empty image empties a wheel that held entries.
+     */
+    @Test
+    void anEmptyWheelsImageIsItsFixedFieldsAlone()
+    {
+        final TimerWheel empty = wheel(4, 4096);
+        assertEquals(TimerWheelImage.maxLength(4096), empty.savedLength());
+        final ByteBuffer out = ByteBuffer.allocate(empty.savedLength());
+        empty.save(out);
+        assertEquals(TimerWheelImage.length(0), out.position());
+        assertEquals(29, out.position());
+        final TimerWheel full = wheel(4, 4096);
+        full.schedule(entry(), 100);
+        full.advance(50, collect);
+        final ByteBuffer in = ByteBuffer.wrap(out.array());
+        full.load(in);
+        assertEquals(0, full.pending());
+        assertEquals(0, full.advance(1_000_000L, collect), "no slot kept an entry");
+    }
+
+    /**
+     * A version 2 image (dense: every slot's head, tail and flag), as an earlier build wrote it, is still read: the
+     * wheel loaded from it expires the same entries in the same order as the one loaded from version 3.
+     */
+    @Test
+    void aDenseVersionTwoImageIsStillRead()
+    {
+        final Random random = new Random(18);
+        for (int round = 0; round < 50; round++)
+        {
+            final int slots = 1 << random.nextInt(1, 7);
+            final TimerWheel wheel = wheel(2, slots);
+            for (int i = 0; i < random.nextInt(40); i++)
+            {
+                wheel.schedule(entry(), 10 + random.nextInt(4 * slots * 4));
+            }
+            wheel.advance(10, collect);
+            final ByteBuffer sparse = ByteBuffer.allocate(wheel.savedLength());
+            wheel.save(sparse);
+            // A small wheel with nearly every slot in use writes the dense image itself.
+            final ByteBuffer dense = sparse.getInt(TimerWheelImage.VERSION_OFFSET) == TimerWheelImage.VERSION_DENSE ? sparse
+                : dense(sparse, slots);
+            final TimerWheel fromSparse = wheel(2, slots);
+            final TimerWheel fromDense = wheel(2, slots);
+            fromSparse.load(ByteBuffer.wrap(sparse.array()));
+            final ByteBuffer denseIn = ByteBuffer.wrap(dense.array());
+            fromDense.load(denseIn);
+            assertEquals(TimerWheelImage.denseLength(slots), denseIn.position());
+            assertEquals(fromSparse.pending(), fromDense.pending());
+            final List<Long> a = new ArrayList<>();
+            final List<Long> b = new ArrayList<>();
+            fromSparse.advance(1_000_000L, a::add);
+            fromDense.advance(1_000_000L, b::add);
+            assertEquals(a, b, "round " + round);
+        }
+    }
+
+    /**
+     * A version 3 image whose used slots are more than the wheel's, out of range, repeated or out of order is
+     * refused before anything changes: the wheel keeps its entries.
+     */
+    @Test
+    void aSparseImageWithBadSlotsIsRefusedAndChangesNothing()
+    {
+        final TimerWheel wheel = wheel(4, 8);
+        wheel.schedule(entry(), 20);
+        wheel.schedule(entry(), 40);
+        final ByteBuffer image = ByteBuffer.allocate(wheel.savedLength());
+        wheel.save(image);
+        assertEquals(2, image.getInt(TimerWheelImage.USED_SLOTS_OFFSET));
+        final int second = TimerWheelImage.usedSlotOffset(1) + TimerWheelImage.SLOT_INDEX_OFFSET;
+        final ByteBuffer tooMany = ByteBuffer.wrap(image.array().clone()).putInt(TimerWheelImage.USED_SLOTS_OFFSET, 9);
+        final ByteBuffer negative = ByteBuffer.wrap(image.array().clone()).putInt(TimerWheelImage.USED_SLOTS_OFFSET, -1);
+        final ByteBuffer outOfRange = ByteBuffer.wrap(image.array().clone()).putInt(second, 8);
+        final ByteBuffer repeated = ByteBuffer.wrap(image.array().clone()).putInt(second, image.getInt(TimerWheelImage.USED_OFFSET));
+        final ByteBuffer outOfOrder = ByteBuffer.wrap(image.array().clone()).putInt(TimerWheelImage.USED_OFFSET + TimerWheelImage.SLOT_INDEX_OFFSET, 7);
+        for (final ByteBuffer bad : new ByteBuffer[] {tooMany, negative, outOfRange, repeated, outOfOrder})
+        {
+            final TimerWheel target = wheel(4, 8);
+            target.schedule(entry(), 30);
+            bad.position(0);
+            assertThrows(IllegalStateException.class, () -> target.load(bad));
+            assertEquals(1, target.pending(), "unchanged");
+            assertEquals(1, target.advance(1_000_000L, collect));
+        }
+    }
+
+    /**
+     * A wheel with nearly every slot in use writes the dense version 2 (the shorter image), and one with most slots in
+     * use but few enough the sparse one; both load back to a wheel that expires the same entries in the same order.
+     */
+    @Test
+    void aNearlyFullWheelWritesTheShorterDenseImage()
+    {
+        for (final int used : new int[] {64, 50, 52, 53})
+        {
+            final TimerWheel wheel = wheel(0, 64);
+            for (int slot = 0; slot < used; slot++)
+            {
+                wheel.schedule(entry(), 10 + slot);
+            }
+            final ByteBuffer out = ByteBuffer.allocate(wheel.savedLength());
+            wheel.save(out);
+            final boolean dense = TimerWheelImage.length(used) > TimerWheelImage.denseLength(64);
+            assertEquals(dense ? TimerWheelImage.VERSION_DENSE : TimerWheelImage.VERSION, out.getInt(TimerWheelImage.VERSION_OFFSET));
+            assertEquals(dense ? TimerWheelImage.denseLength(64) : TimerWheelImage.length(used), out.position());
+            final TimerWheel copy = wheel(0, 64);
+            copy.load(ByteBuffer.wrap(out.array()));
+            final List<Long> a = new ArrayList<>();
+            final List<Long> b = new ArrayList<>();
+            wheel.advance(1000, a::add);
+            copy.advance(1000, b::add);
+            assertEquals(used, a.size());
+            assertEquals(a, b, used + " slots in use");
+        }
+    }
+
+    /** The version 2 (dense) image of the wheel whose version 3 image {@code sparse} is, as an earlier build wrote it. */
+    private static ByteBuffer dense(final ByteBuffer sparse, final int slots)
+    {
+        final ByteBuffer dense = ByteBuffer.allocate(TimerWheelImage.denseLength(slots));
+        dense.putInt(TimerWheelImage.VERSION_OFFSET, TimerWheelImage.VERSION_DENSE);
+        dense.put(TimerWheelImage.STARTED_OFFSET, sparse.get(TimerWheelImage.STARTED_OFFSET));
+        dense.putLong(TimerWheelImage.CURRENT_TICK_OFFSET, sparse.getLong(TimerWheelImage.CURRENT_TICK_OFFSET));
+        dense.putLong(TimerWheelImage.PENDING_OFFSET, sparse.getLong(TimerWheelImage.PENDING_OFFSET));
+        dense.putInt(TimerWheelImage.SLOT_COUNT_OFFSET, slots);
+        final int used = sparse.getInt(TimerWheelImage.USED_SLOTS_OFFSET);
+        for (int u = 0; u < used; u++)
+        {
+            final int at = TimerWheelImage.usedSlotOffset(u);
+            final int slot = sparse.getInt(at + TimerWheelImage.SLOT_INDEX_OFFSET);
+            dense.putLong(TimerWheelImage.DENSE_HEADS_OFFSET + slot * Long.BYTES, sparse.getLong(at + TimerWheelImage.SLOT_HEAD_OFFSET));
+            dense.putLong(TimerWheelImage.denseTailsOffset(slots) + slot * Long.BYTES, sparse.getLong(at + TimerWheelImage.SLOT_TAIL_OFFSET));
+            dense.put(TimerWheelImage.denseUnsortedOffset(slots) + slot, sparse.get(at + TimerWheelImage.SLOT_UNSORTED_OFFSET));
+        }
+        return dense;
     }
 
     /**

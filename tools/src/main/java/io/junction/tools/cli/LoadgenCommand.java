@@ -11,6 +11,7 @@ import io.junction.tools.perf.HotKeyReport;
 import io.junction.tools.perf.LatencyReport;
 import io.junction.tools.perf.LoadResult;
 import io.junction.tools.perf.LoadRun;
+import io.junction.tools.perf.PauseParts;
 import io.junction.tools.perf.WorkloadJoin;
 import io.junction.tools.workload.Checksum;
 import io.junction.tools.workload.EventTape;
@@ -342,6 +343,18 @@ public final class LoadgenCommand implements Callable<Integer>
             Arrays.sort(pauses);
             System.out.printf(Locale.ROOT, "checkpoints: %d partition pauses, p50 %.1f ms, max %.1f ms%n",
                 pauses.length, pauses[pauses.length / 2] / 1e6, pauses[pauses.length - 1] / 1e6);
+            int longest = 0;
+            for (int i = 1; i < r.checkpointPauseNanos.length; i++)
+            {
+                longest = r.checkpointPauseNanos[i] > r.checkpointPauseNanos[longest] ? i : longest;
+            }
+            System.out.printf(Locale.ROOT, "checkpoint pause parts, median of each: %s%n",
+                PauseParts.describe(PauseParts.medians(r.checkpointPauseParts)));
+            if (longest < r.checkpointPauseParts.length)
+            {
+                System.out.printf(Locale.ROOT, "checkpoint pause parts, the longest (%.1f ms): %s%n",
+                    r.checkpointPauseNanos[longest] / 1e6, PauseParts.describe(r.checkpointPauseParts[longest]));
+            }
         }
     }
 }

@@ -209,6 +209,7 @@ public final class DurabilityFigures
             what, complete / 1e6, max / 1e6, write / 1e6, staged > 0 ? String.format(Locale.ROOT, "%.1f MiB staged", staged / 1048576.0) :
             "synchronous: nothing staged", done.bytesWritten() / 1048576.0, 100.0 * done.bytesWritten() / Math.max(1, stateBytes),
             stateBytes / 1048576.0, done.bytesLinked() / 1048576.0);
+        out.printf(Locale.ROOT, "  pause parts of the longest: %s%n", PauseParts.describe(PauseParts.ofLongest(engine.metrics())));
         return done;
     }
 

@@ -1,6 +1,7 @@
 package io.junction.tools.perf;
 
 import io.junction.metrics.HotKey;
+import io.junction.metrics.CheckpointPausePart;
 
 import java.util.List;
 
@@ -36,6 +37,11 @@ public final class LoadResult
     public final List<List<HotKey>> hotKeys;
     /** Durable runs: each checkpoint's partition-thread pause, ns, in the order seen (empty in memory). */
     public final long[] checkpointPauseNanos;
+    /**
+     * Durable runs: each pause of {@link #checkpointPauseNanos}, in parts, ns, by
+     * {@link CheckpointPausePart} ordinal (the same order; empty in memory).
+     */
+    public final long[][] checkpointPauseParts;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
@@ -54,7 +60,8 @@ public final class LoadResult
         final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys)
     {
         this(label, offeredRate, events, measuredEvents, measuredSeconds, outputs, padded, latency, endOfInputLatency,
-            liveRows, stateBytes, lateRows, badInputs, gcCount, gcMillis, peakLiveRows, peakLiveStateBytes, hotKeys, new long[0]);
+            liveRows, stateBytes, lateRows, badInputs, gcCount, gcMillis, peakLiveRows, peakLiveStateBytes, hotKeys, new long[0],
+            new long[0][]);
     }
 
     LoadResult(
@@ -62,9 +69,14 @@ public final class LoadResult
         final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
         final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys,
-        final long[] checkpointPauseNanos)
+        final long[] checkpointPauseNanos, final long[][] checkpointPauseParts)
     {
         this.checkpointPauseNanos = checkpointPauseNanos.clone();
+        this.checkpointPauseParts = new long[checkpointPauseParts.length][];
+        for (int i = 0; i < checkpointPauseParts.length; i++)
+        {
+            this.checkpointPauseParts[i] = checkpointPauseParts[i].clone();
+        }
         this.hotKeys = List.copyOf(hotKeys);
         this.peakLiveRows = peakLiveRows;
         this.peakLiveStateBytes = peakLiveStateBytes;

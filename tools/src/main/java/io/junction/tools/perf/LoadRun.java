@@ -351,7 +351,7 @@ public final class LoadRun
         }
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
             paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
-            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all());
+            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all(), pauses.allParts());
     }
 
     /**

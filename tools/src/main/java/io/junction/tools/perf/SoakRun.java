@@ -4,6 +4,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.join.StateConfig;
+import io.junction.metrics.CheckpointPausePart;
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
@@ -271,10 +272,13 @@ public final class SoakRun
      */
     static final class CheckpointPauses
     {
+        private static final CheckpointPausePart[] PAUSE_PARTS = CheckpointPausePart.values();
+
         long checkpoints;
         private long[] seen = new long[0];
         private long intervalMax;
         private long[] all = new long[16];
+        private long[][] parts = new long[16][];
         private int count;
 
         void sample(final JoinEngine engine)
@@ -295,7 +299,14 @@ public final class SoakRun
                     if (count == all.length)
                     {
                         all = Arrays.copyOf(all, count * 2);
+                        parts = Arrays.copyOf(parts, count * 2);
                     }
+                    final long[] byPart = new long[PAUSE_PARTS.length];
+                    for (int i = 0; i < byPart.length; i++)
+                    {
+                        byPart[i] = snapshot.lastCheckpointPauseNanos(PAUSE_PARTS[i]);
+                    }
+                    parts[count] = byPart;
                     all[count++] = snapshot.lastCheckpointPauseNanos;
                 }
                 total += snapshot.checkpoints;
@@ -307,6 +318,12 @@ public final class SoakRun
         long[] all()
         {
             return Arrays.copyOf(all, count);
+        }
+
+        /** @return every pause seen in parts, ns by {@link CheckpointPausePart} ordinal, in the order of {@link #all()}. */
+        long[][] allParts()
+        {
+            return Arrays.copyOf(parts, count);
         }
 
         long takeIntervalMax()
