@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
@@ -270,7 +271,8 @@ final class PartitionState implements AutoCloseable
         this.arenaFile = null;
         this.mappedParts = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        this.index = KeyIndex.create(config.indexKind(), indexCapacity(config), bucketLength, config.preallocate());
+        final KeyIndex.Kind kind = config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
+        this.index = KeyIndex.create(kind, indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {

@@ -1,6 +1,7 @@
 package io.junction.internal.state;
 
 import io.junction.api.Side;
+import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;
 
 /**

@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.memory.Refs;
 import io.junction.internal.row.BufferCompare;
 import io.junction.api.RowView;
 import io.junction.api.Side;
