@@ -63,7 +63,7 @@ final class GroupCursor implements RowCursor
             return false;
         }
         current = records[++position];
-        RowStore.wrap(current, buffer, view);
+        StoredRows.wrap(current, buffer, view);
         return true;
     }
 

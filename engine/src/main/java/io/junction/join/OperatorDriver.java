@@ -213,7 +213,7 @@ final class OperatorDriver implements JoinOperator
         state.beginMutation();
         work.sliceIfPending();
         counters.rowsIn++;
-        watermarks.markActive(side);
+        watermarks.markActive(side.ordinal());
         algorithm.onRow(side, kind, row, ts, step);
     }
 
@@ -221,7 +221,7 @@ final class OperatorDriver implements JoinOperator
     public void onWatermark(final Side side, final long watermark, final long step)
     {
         state.beginMutation();
-        if (watermarks.advance(side, watermark))
+        if (watermarks.advance(side.ordinal(), watermark))
         {
             watermarkMoved(step);
         }
@@ -249,7 +249,7 @@ final class OperatorDriver implements JoinOperator
     public void onIdle(final Side side, final long step)
     {
         state.beginMutation();
-        if (watermarks.markIdle(side))
+        if (watermarks.markIdle(side.ordinal()))
         {
             watermarkMoved(step);
         }

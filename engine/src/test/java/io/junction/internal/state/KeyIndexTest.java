@@ -1,7 +1,6 @@
 package io.junction.internal.state;
 
 import io.junction.internal.row.KeyHash;
-import io.junction.api.Side;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,9 +36,9 @@ class KeyIndexTest
             assertTrue(bucket > 0);
             assertEquals(hash, BucketDescriptor.hash(bucket));
             assertTrue(BucketDescriptor.isEmpty(bucket));
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.LEFT));
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.RIGHT));
-            assertEquals(0, BucketDescriptor.count(bucket, Side.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.RIGHT));
+            assertEquals(0, BucketDescriptor.count(bucket, RowDescriptor.LEFT));
             assertEquals(1, index.size());
         }
     }
