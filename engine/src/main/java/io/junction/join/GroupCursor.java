@@ -3,7 +3,6 @@ package io.junction.join;
 import io.junction.api.RowCursor;
 import io.junction.api.RowView;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**

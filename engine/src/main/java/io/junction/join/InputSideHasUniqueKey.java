@@ -6,7 +6,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -6,7 +6,6 @@ import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;

@@ -8,7 +8,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import org.agrona.concurrent.UnsafeBuffer;
