@@ -2,7 +2,6 @@ package io.junction.bench;
 
 import io.junction.internal.row.KeyHash;
 import io.junction.internal.state.KeyIndex;
-import io.junction.join.IndexKind;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -69,7 +68,7 @@ public class KeyIndexBenchmark
             throw new IllegalArgumentException(
                 "liveKeys must be a power of two and <= maxKeys: liveKeys=" + liveKeys + ", maxKeys=" + maxKeys);
         }
-        index = KeyIndex.create(IndexKind.CHRONICLE, maxKeys);
+        index = KeyIndex.create(KeyIndex.Kind.CHRONICLE, maxKeys);
         buckets = new long[liveKeys];
         mask = liveKeys - 1;
         for (int i = 0; i < liveKeys; i++)

@@ -2,9 +2,9 @@ package io.junction.bench;
 
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
-import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.NativeArena;
+import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -128,6 +128,7 @@ public class RowStoreBenchmark
     private long append(final long i)
     {
         rowBuffer.putLong(tsIndex, i, ByteOrder.LITTLE_ENDIAN);
-        return store.append(bucketAddresses[(int)i & bucketMask], Side.LEFT, key, 0, KEY_LENGTH, row, i);
+        return store.append(bucketAddresses[(int)i & bucketMask], RowDescriptor.LEFT, key, 0, KEY_LENGTH,
+            row.buffer(), row.offset(), row.length(), i);
     }
 }

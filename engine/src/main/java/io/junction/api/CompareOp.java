@@ -1,7 +1,5 @@
 package io.junction.api;
 
-import io.junction.internal.row.FieldCompare;
-
 /** Comparison operators of filters and conditions (SPEC 1). */
 public enum CompareOp
 {
@@ -24,6 +22,17 @@ public enum CompareOp
      */
     IN("in");
 
+    /**
+     * The outcome of a comparison with a null or absent value, for {@link #test(int)}: every operator is false
+     * (SPEC 1).
+     */
+    public static final int INCOMPARABLE = Integer.MIN_VALUE;
+    /**
+     * The outcome of a comparison of non-null values of different types, for {@link #test(int)}: they are unequal
+     * and unordered, so only {@code !=} holds (SPEC 1).
+     */
+    public static final int DIFFERENT_TYPES = Integer.MAX_VALUE;
+
     private final String symbol;
 
     CompareOp(final String symbol)
@@ -40,18 +49,18 @@ public enum CompareOp
     /**
      * Applies this operator to the outcome of a comparison.
      *
-     * @param cmp negative, zero or positive; {@link FieldCompare#INCOMPARABLE} when one side is null
-     *            (false for every operator) and {@link FieldCompare#DIFFERENT_TYPES} when the two values
+     * @param cmp negative, zero or positive; {@link #INCOMPARABLE} when one side is null
+     *            (false for every operator) and {@link #DIFFERENT_TYPES} when the two values
      *            have different types (only {@code !=} holds).
      * @return whether the predicate holds.
      */
     public boolean test(final int cmp)
     {
-        if (cmp == FieldCompare.INCOMPARABLE)
+        if (cmp == INCOMPARABLE)
         {
             return false;
         }
-        if (cmp == FieldCompare.DIFFERENT_TYPES)
+        if (cmp == DIFFERENT_TYPES)
         {
             return this == NE;
         }

@@ -1,8 +1,5 @@
 package io.junction.api;
 
-import io.junction.internal.row.CompiledJoin;
-
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -10,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * What to join, validated and compiled: kind and type, the key fields of each side, per-side
+ * What to join, validated: kind and type, the key fields of each side, per-side
  * pre-join filters, the post-join condition, interval, window or ASOF options ({@link AsofSpec}), allowed
  * lateness and state TTL (SPEC 1). Immutable and thread safe once built.
  *
@@ -95,8 +92,8 @@ public final class JoinSpec
         padOnExpiry = b.padOnExpiry;
         multi = b.multi;
 
-        // compiled here so that an unknown field fails the build of the spec, naming it
-        CompiledJoin.of(this);
+        // checked here, as the operators compile them, so that an unknown field fails the build, naming it
+        SpecFields.check(this);
     }
 
     /**

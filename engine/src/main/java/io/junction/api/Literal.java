@@ -1,6 +1,5 @@
 package io.junction.api;
 
-import io.junction.internal.row.BufferCompare;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -107,7 +106,7 @@ public final class Literal
      */
     public int compareUtf8(final DirectBuffer buffer, final int index, final int length)
     {
-        return BufferCompare.compare(buffer, index, length, utf8);
+        return Bytes.compare(buffer, index, length, utf8);
     }
 
     @Override

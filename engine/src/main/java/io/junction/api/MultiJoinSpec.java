@@ -1,8 +1,5 @@
 package io.junction.api;
 
-import io.junction.internal.row.Fields;
-import io.junction.internal.row.RowPredicate;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -405,9 +402,9 @@ public final class MultiJoinSpec
                 }
                 for (final String field : key)
                 {
-                    Fields.resolve(schemas.get(i), field, what + ".key");
+                    SpecFields.resolve(schemas.get(i), field, what + ".key");
                 }
-                new RowPredicate(filters.get(i), schemas.get(i), what + ".filter.field");
+                SpecFields.resolveFilter(schemas.get(i), filters.get(i), what + ".filter.field");
                 if (ttls.get(i) < 0)
                 {
                     throw new IllegalArgumentException(what + ".stateTtl: must be >= 0, got " + ttls.get(i));
@@ -432,8 +429,8 @@ public final class MultiJoinSpec
                     throw new IllegalArgumentException(what + ": names the first input '" + names.get(0) +
                         "' alone (it has no ON clause: use its filter)");
                 }
-                Fields.resolve(schemas.get(leftInput), leftField, what + ".left");
-                Fields.resolve(schemas.get(rightInput), rightField, what + ".right");
+                SpecFields.resolve(schemas.get(leftInput), leftField, what + ".left");
+                SpecFields.resolve(schemas.get(rightInput), rightField, what + ".right");
                 conditions.add(new Condition(leftInput, leftField, op, rightInput, rightField));
             }
             return new MultiJoinSpec(this, conditions);

@@ -1,7 +1,5 @@
 package io.junction.api;
 
-import io.junction.internal.row.BufferCompare;
-
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -325,7 +323,7 @@ public final class RowView
         {
             return false;
         }
-        return BufferCompare.equals(buffer, offset, other.buffer, other.offset, length);
+        return Bytes.equals(buffer, offset, other.buffer, other.offset, length);
     }
 
     @Override

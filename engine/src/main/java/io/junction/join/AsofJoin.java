@@ -218,7 +218,7 @@ final class AsofJoin implements JoinAlgorithm
         {
             if (best != 0)
             {
-                RowStore.wrap(best, matchBuffer, match);
+                StoredRows.wrap(best, matchBuffer, match);
                 emit.pair(ChangeKind.INSERT, Side.LEFT, row, match, ts, step);
                 RowDescriptor.count(state.base, record, EMITTED);
             }
@@ -261,7 +261,7 @@ final class AsofJoin implements JoinAlgorithm
     private void reevaluate(
         final long bucket, final int keyLength, final RowView right, final long record, final long ts, final long step)
     {
-        final long lefts = state.store.rows(bucket, Side.LEFT);
+        final long lefts = state.store.rows(bucket, Side.LEFT.ordinal());
         final int slots = RowGroup.slots(lefts);
         for (int i = 0; i < slots; i++)
         {
@@ -275,7 +275,7 @@ final class AsofJoin implements JoinAlgorithm
             {
                 continue;
             }
-            RowStore.wrap(l, storedLeftBuffer, storedLeft);
+            StoredRows.wrap(l, storedLeftBuffer, storedLeft);
             if (!predicate.conditionHolds(storedLeft, right))
             {
                 continue;
@@ -291,7 +291,7 @@ final class AsofJoin implements JoinAlgorithm
                 final int flags = RowDescriptor.count(l);
                 if (previous != 0)
                 {
-                    RowStore.wrap(previous, matchBuffer, match);
+                    StoredRows.wrap(previous, matchBuffer, match);
                     emit.pair(ChangeKind.UPDATE_BEFORE, Side.LEFT, storedLeft, match, lts, step);
                     emit.pair(ChangeKind.UPDATE_AFTER, Side.LEFT, storedLeft, right, lts, step);
                 }
@@ -333,11 +333,11 @@ final class AsofJoin implements JoinAlgorithm
             final long ts = RowDescriptor.ts(record);
             final int keyLength = RowDescriptor.keyLength(record);
             storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
-            RowStore.wrap(record, storedLeftBuffer, storedLeft);
+            StoredRows.wrap(record, storedLeftBuffer, storedLeft);
             final long best = search.bestFor(bucket, storedKey, keyLength, storedLeft, ts, 0);
             if (best != 0)
             {
-                RowStore.wrap(best, matchBuffer, match);
+                StoredRows.wrap(best, matchBuffer, match);
                 emit.pair(ChangeKind.INSERT, Side.LEFT, storedLeft, match, ts, fireStep);
             }
             else if (padLeft)

@@ -105,7 +105,7 @@ final class AsofRightExpiry
         {
             // The group is in time order, the new row after every row of its ts: its neighbours of its key are
             // the rows on either side of it (a hash collision's rows of other keys between them skipped).
-            final long rows = store.rows(bucket, Side.RIGHT);
+            final long rows = store.rows(bucket, Side.RIGHT.ordinal());
             final int slots = RowGroup.slots(rows);
             final int slot = RowStore.slotOf(record);
             for (int i = slot - 1; i >= 0; i--)

@@ -62,7 +62,7 @@ final class AsofSearch
     long bestFor(
         final long bucket, final DirectBuffer key, final int keyLength, final RowView left, final long lts, final long exclude)
     {
-        final long rows = store.rows(bucket, Side.RIGHT);
+        final long rows = store.rows(bucket, Side.RIGHT.ordinal());
         final int slots = RowGroup.slots(rows);
         if (slots == 0)
         {
@@ -191,7 +191,7 @@ final class AsofSearch
         }
         if (hasCondition)
         {
-            RowStore.wrap(r, candidateBuffer, candidate);
+            StoredRows.wrap(r, candidateBuffer, candidate);
             return predicate.conditionHolds(left, candidate);
         }
         return true;

@@ -73,7 +73,7 @@ final class AssociationProbe
         final boolean updatesLeftRows = semiOrAnti && side == Side.RIGHT;
         final boolean retractions = otherOuter || emit.padsUnmatched(side);
         int matches = 0;
-        final long rows = state.store.rows(bucket, otherSide);
+        final long rows = state.store.rows(bucket, otherSide.ordinal());
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
@@ -162,7 +162,7 @@ final class AssociationProbe
         {
             return true;
         }
-        final long rows = state.store.rows(bucket, side.other());
+        final long rows = state.store.rows(bucket, side.other().ordinal());
         final int slots = RowGroup.slots(rows);
         if (slots > checkedRecords.length)
         {

@@ -329,8 +329,8 @@ final class CoGroupWindows implements CoGroupCollector
         {
             final long l = CoGroupStageDescriptor.leftRecord(staged, i);
             final long r = CoGroupStageDescriptor.rightRecord(staged, i);
-            final RowView leftRow = l == 0 ? null : RowStore.wrap(l, outLeftBuffer, outLeft);
-            final RowView rightRow = r == 0 ? null : RowStore.wrap(r, outRightBuffer, outRight);
+            final RowView leftRow = l == 0 ? null : StoredRows.wrap(l, outLeftBuffer, outLeft);
+            final RowView rightRow = r == 0 ? null : StoredRows.wrap(r, outRightBuffer, outRight);
             final int rowOffset = CoGroupStageDescriptor.rowOffset(staged, i);
             if (rowOffset == NO_ROW)
             {
@@ -357,7 +357,7 @@ final class CoGroupWindows implements CoGroupCollector
         for (int i = from; i < to; i++)
         {
             final long record = group[i];
-            RowStore.wrap(record, failedBuffer, failedRow);
+            StoredRows.wrap(record, failedBuffer, failedRow);
             emit.deadLetter(sideOf(record), ChangeKind.INSERT, failedRow, RowDescriptor.ts(record), step,
                 DeadLetterReason.COGROUP_FAILED);
         }

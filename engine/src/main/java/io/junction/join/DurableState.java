@@ -3,8 +3,8 @@ package io.junction.join;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.RestoredImages;
 import io.junction.internal.durable.DirectoryLock;
-import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.durable.StateMarkerDescriptor;
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.StagedCut;
 

@@ -3,7 +3,6 @@ package io.junction.join;
 import io.junction.api.RowCursor;
 import io.junction.api.RowView;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -63,7 +62,7 @@ final class GroupCursor implements RowCursor
             return false;
         }
         current = records[++position];
-        RowStore.wrap(current, buffer, view);
+        StoredRows.wrap(current, buffer, view);
         return true;
     }
 

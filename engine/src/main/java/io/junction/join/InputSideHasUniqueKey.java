@@ -6,7 +6,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -129,7 +128,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     @Override
     public void forget(final long record)
     {
-        RowStore.wrap(record, storedRowBuffer, storedRow);
+        StoredRows.wrap(record, storedRowBuffer, storedRow);
         final int length = fields.extract(storedRow, storedUniqueKey, 0, storedUniqueKey.capacity());
         index.remove(predicate.hash(storedUniqueKey, length), record);
     }
@@ -161,7 +160,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
             return false;
         }
         // Same join key; the unique key's hash may still be another unique key's.
-        RowStore.wrap(record, storedRowBuffer, storedRow);
+        StoredRows.wrap(record, storedRowBuffer, storedRow);
         final int length = fields.extract(storedRow, storedUniqueKey, 0, storedUniqueKey.capacity());
         return length == uniqueKeyLength && BufferCompare.equals(storedUniqueKey, 0, uniqueKey, 0, length);
     }
@@ -169,7 +168,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     /** {@link #equalRow}: the stored copy of {@link #retracted}? */
     private boolean isRetracted(final long record)
     {
-        return state.store.rowEquals(record, retracted);
+        return state.store.rowEquals(record, retracted.buffer(), retracted.offset(), retracted.length());
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -195,7 +194,7 @@ final class IntervalJoin implements JoinAlgorithm
         final Side otherSide = side.other();
         final boolean isLeft = side == Side.LEFT;
         int matches = 0;
-        final long rows = state.store.rows(bucket, otherSide);
+        final long rows = state.store.rows(bucket, otherSide.ordinal());
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
@@ -257,7 +256,7 @@ final class IntervalJoin implements JoinAlgorithm
         final Side side = sideOf(record);
         if (RowDescriptor.count(record) == 0 && emit.emitsUnmatched(side))
         {
-            RowStore.wrap(record, storedBuffer, storedRow);
+            StoredRows.wrap(record, storedBuffer, storedRow);
             emit.padded(ChangeKind.INSERT, side, storedRow, RowDescriptor.ts(record), expiryStep);
         }
         state.expire(record);

@@ -61,7 +61,7 @@ final class JoinKeyContainsUniqueKey implements JoinRecordStateView
             return;
         }
         final long live = state.index.find(hash);
-        if (live != 0 && state.store.findKey(live, side, predicate.key, 0, keyLength) != 0)
+        if (live != 0 && state.store.findKey(live, side.ordinal(), predicate.key, 0, keyLength) != 0)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.UNIQUE_KEY_VIOLATION);
             return;

@@ -228,7 +228,7 @@ final class JoinPredicate
             counters.hashCollisions++;
             return false;
         }
-        RowStore.wrap(otherRecord, otherBuffer, otherRow);
+        StoredRows.wrap(otherRecord, otherBuffer, otherRow);
         return side == Side.LEFT ? conditionHolds(row, otherRow) : conditionHolds(otherRow, row);
     }
 
@@ -247,7 +247,7 @@ final class JoinPredicate
     /** Wraps a stored record of the other side in {@link #otherRow}, as {@link #matches} does when it matches. */
     void wrapOther(final long otherRecord)
     {
-        RowStore.wrap(otherRecord, otherBuffer, otherRow);
+        StoredRows.wrap(otherRecord, otherBuffer, otherRow);
     }
 
     /**

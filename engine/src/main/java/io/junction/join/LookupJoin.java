@@ -6,7 +6,6 @@ import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -92,10 +91,10 @@ final class LookupJoin implements JoinAlgorithm
             if (bucket != 0)
             {
                 state.countKey(bucket, Side.LEFT, predicate.key, keyLength, 0);
-                final long current = state.store.findKey(bucket, Side.RIGHT, predicate.key, 0, keyLength);
+                final long current = state.store.findKey(bucket, Side.RIGHT.ordinal(), predicate.key, 0, keyLength);
                 if (current != 0 && RowDescriptor.count(current) == 0)
                 {
-                    RowStore.wrap(current, versionBuffer, version);
+                    StoredRows.wrap(current, versionBuffer, version);
                     if (predicate.conditionHolds(row, version))
                     {
                         emit.pair(ChangeKind.INSERT, Side.LEFT, row, version, ts, step);
@@ -127,7 +126,7 @@ final class LookupJoin implements JoinAlgorithm
         }
         final long hash = predicate.keyHash(keyLength);
         final long existing = state.index.find(hash);
-        final long current = existing == 0 ? 0 : state.store.findKey(existing, Side.RIGHT, predicate.key, 0, keyLength);
+        final long current = existing == 0 ? 0 : state.store.findKey(existing, Side.RIGHT.ordinal(), predicate.key, 0, keyLength);
         if (delete)
         {
             if (current != 0)

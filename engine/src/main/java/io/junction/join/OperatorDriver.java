@@ -222,7 +222,7 @@ final class OperatorDriver implements JoinOperator
         state.beginMutation();
         work.sliceIfPending();
         counters.rowsIn++;
-        watermarks.markActive(side);
+        watermarks.markActive(side.ordinal());
         algorithm.onRow(side, kind, row, ts, step);
     }
 
@@ -230,7 +230,7 @@ final class OperatorDriver implements JoinOperator
     public void onWatermark(final Side side, final long watermark, final long step)
     {
         state.beginMutation();
-        if (watermarks.advance(side, watermark))
+        if (watermarks.advance(side.ordinal(), watermark))
         {
             watermarkMoved(step);
         }
@@ -258,7 +258,7 @@ final class OperatorDriver implements JoinOperator
     public void onIdle(final Side side, final long step)
     {
         state.beginMutation();
-        if (watermarks.markIdle(side))
+        if (watermarks.markIdle(side.ordinal()))
         {
             watermarkMoved(step);
         }

@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
@@ -271,7 +272,8 @@ final class PartitionState implements AutoCloseable
         this.arenaFile = null;
         this.mappedParts = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        this.index = KeyIndex.create(config.indexKind(), indexCapacity(config), bucketLength, config.preallocate());
+        final KeyIndex.Kind kind = config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
+        this.index = KeyIndex.create(kind, indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
@@ -876,7 +878,7 @@ final class PartitionState implements AutoCloseable
     /** Writes heap.dat's content: the state's counters, then its {@link #heapParts} (the wheel, the operator's part), the end mark. */
     private void saveHeap(final ByteBuffer out, final HeapPart part)
     {
-        out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT)).putLong(store.liveRows(Side.RIGHT))
+        out.putInt(HEAP_MAGIC).putLong(store.liveRows(Side.LEFT.ordinal())).putLong(store.liveRows(Side.RIGHT.ordinal()))
             .putLong(index.size()).putLong(unmatchableBucket - base)
             .putLong(uniqueKeys[0] == null ? 0 : uniqueKeys[0].size())
             .putLong(uniqueKeys[1] == null ? 0 : uniqueKeys[1].size());
@@ -964,7 +966,7 @@ final class PartitionState implements AutoCloseable
         {
             if (store.liveRows() < maxLiveRows)
             {
-                final long record = store.allocate(side, keyLength, row.length());
+                final long record = store.allocate(side.ordinal(), keyLength, row.length());
                 if (record != 0)
                 {
                     return record;
@@ -1056,7 +1058,7 @@ final class PartitionState implements AutoCloseable
         }
         if (into == KeyIndex.FULL)
         {
-            store.release(reserved, side, keyLength, row.length());
+            store.release(reserved, side.ordinal(), keyLength, row.length());
             return REFUSED;
         }
         if (!reserveSlot(into, side, reserved, keyLength, row))
@@ -1067,7 +1069,7 @@ final class PartitionState implements AutoCloseable
         final UniqueKeyIndex uniqueKey = uniqueKeys[side.ordinal()];
         if (uniqueKey != null && !uniqueKey.ensureRoom())
         {
-            store.release(reserved, side, keyLength, row.length());
+            store.release(reserved, side.ordinal(), keyLength, row.length());
             releaseIfEmpty(into);
             return REFUSED;
         }
@@ -1076,7 +1078,7 @@ final class PartitionState implements AutoCloseable
             countKey(into, side, key, keyLength, 1);
         }
         admittedBucket = into;
-        return store.append(reserved, into, side, key, 0, keyLength, row, ts);
+        return store.append(reserved, into, side.ordinal(), key, 0, keyLength, row.buffer(), row.offset(), row.length(), ts);
     }
 
     /**
@@ -1111,7 +1113,7 @@ final class PartitionState implements AutoCloseable
         }
         for (int i = 0; i < n; i++)
         {
-            final long record = store.allocate(side, keyLength, row.length());
+            final long record = store.allocate(side.ordinal(), keyLength, row.length());
             if (record == 0)
             {
                 release(into, 0, i, side, keyLength, row);
@@ -1136,7 +1138,7 @@ final class PartitionState implements AutoCloseable
     {
         for (int i = from; i < to; i++)
         {
-            store.release(records[i], side, keyLength, row.length());
+            store.release(records[i], side.ordinal(), keyLength, row.length());
         }
     }
 
@@ -1154,11 +1156,11 @@ final class PartitionState implements AutoCloseable
      */
     boolean reserveSlot(final long bucket, final Side side, final long record, final int keyLength, final RowView row)
     {
-        if (store.reserveSlot(bucket, side))
+        if (store.reserveSlot(bucket, side.ordinal()))
         {
             return true;
         }
-        store.release(record, side, keyLength, row.length());
+        store.release(record, side.ordinal(), keyLength, row.length());
         return false;
     }
 
@@ -1194,8 +1196,8 @@ final class PartitionState implements AutoCloseable
     /** Writes the state's size into the counters: live rows per side, bytes, pending row timers. */
     void refreshCounters()
     {
-        counters.liveLeft = store.liveRows(Side.LEFT);
-        counters.liveRight = store.liveRows(Side.RIGHT);
+        counters.liveLeft = store.liveRows(Side.LEFT.ordinal());
+        counters.liveRight = store.liveRows(Side.RIGHT.ordinal());
         counters.stateBytes = store.reservedBytes() + index.offHeapBytes();
         counters.usedStateBytes = store.usedBytes() + index.maxOffHeapBytes();
         counters.liveStateBytes = store.usedBytes() + index.liveBytes();
@@ -1236,7 +1238,7 @@ final class PartitionState implements AutoCloseable
     {
         if (hotKeys.enabled())
         {
-            hotKeys.record(BucketDescriptor.hash(bucket), key, 0, keyLength, storedRows, BucketDescriptor.count(bucket, side.other()));
+            hotKeys.record(BucketDescriptor.hash(bucket), key, 0, keyLength, storedRows, BucketDescriptor.count(bucket, side.other().ordinal()));
         }
     }
 
@@ -1284,7 +1286,7 @@ final class PartitionState implements AutoCloseable
     private long liveRows(final long keyHash)
     {
         final long bucket = index.find(keyHash);
-        return bucket == 0 ? 0 : (long)BucketDescriptor.count(bucket, Side.LEFT) + BucketDescriptor.count(bucket, Side.RIGHT);
+        return bucket == 0 ? 0 : (long)BucketDescriptor.count(bucket, Side.LEFT.ordinal()) + BucketDescriptor.count(bucket, Side.RIGHT.ordinal());
     }
 
     /** Frees the off-heap state; idempotent. */

@@ -141,7 +141,8 @@ final class RegularRowChanges
         probe.reset();
         // Retractions only join with what is stored: they create no bucket (0 when the key has none).
         final long bucket = keyLength == UNMATCHABLE ? state.unmatchableBucket : state.index.find(hash);
-        final long record = bucket == 0 ? 0 : state.store.findEqual(bucket, side, predicate.key, 0, Math.max(keyLength, 0), row);
+        final long record = bucket == 0 ? 0 : state.store.findEqual(bucket, side.ordinal(), predicate.key, 0, Math.max(keyLength, 0),
+            row.buffer(), row.offset(), row.length());
         if (record == 0)
         {
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.RETRACTION_NOT_IN_STATE);

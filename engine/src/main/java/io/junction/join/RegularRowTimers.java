@@ -8,7 +8,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -224,7 +223,7 @@ final class RegularRowTimers
             RowDescriptor.flags(state.base, record, flags & ~(RowDescriptor.FLAG_IN_TIMER | RowDescriptor.FLAG_PAD_PENDING));
             if (RowDescriptor.count(record) == 0)
             {
-                RowStore.wrap(record, timedRowBuffer, timedRow);
+                StoredRows.wrap(record, timedRowBuffer, timedRow);
                 emit.padded(ChangeKind.INSERT, side, timedRow, ts, eventStep);
             }
         }
@@ -263,16 +262,17 @@ final class RegularRowTimers
         {
             return false;
         }
-        final long copy = state.store.allocate(side, 0, rowLength);
+        final long copy = state.store.allocate(side.ordinal(), 0, rowLength);
         if (copy == 0)
         {
             return false;
         }
         final long ts = RowDescriptor.ts(record);
-        RowStore.wrap(record, timedRowBuffer, timedRow);
-        if (state.store.append(copy, state.unmatchableBucket, side, predicate.key, 0, 0, timedRow, ts) == 0)
+        StoredRows.wrap(record, timedRowBuffer, timedRow);
+        if (state.store.append(copy, state.unmatchableBucket, side.ordinal(), predicate.key, 0, 0,
+            timedRow.buffer(), timedRow.offset(), timedRow.length(), ts) == 0)
         {
-            state.store.release(copy, side, 0, rowLength);
+            state.store.release(copy, side.ordinal(), 0, rowLength);
             return false;
         }
         schedule(copy, saturatedAdd(ts, side == Side.LEFT ? leftPadDelay : rightPadDelay),
@@ -292,7 +292,7 @@ final class RegularRowTimers
         RowDescriptor.flags(state.base, record, flags & ~RowDescriptor.FLAG_PAD_PENDING);
         if (RowDescriptor.count(record) == 0)
         {
-            RowStore.wrap(record, timedRowBuffer, timedRow);
+            StoredRows.wrap(record, timedRowBuffer, timedRow);
             emit.padded(ChangeKind.INSERT, PartitionState.sideOf(record), timedRow, RowDescriptor.ts(record), eventStep);
         }
     }
@@ -339,7 +339,7 @@ final class RegularRowTimers
         }
         if (expiryHandler != null)
         {
-            RowStore.wrap(record, timedRowBuffer, timedRow);
+            StoredRows.wrap(record, timedRowBuffer, timedRow);
             expiryHandler.onExpired(side, timedRow, RowDescriptor.ts(record), reason, step);
         }
         views[side.ordinal()].forget(record);

@@ -325,7 +325,7 @@ final class SessionWindowJoin implements WindowAlgorithm
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final long rows = state.store.rows(bucket, s);
             final int slots = RowGroup.slots(rows);
             for (int i = 0; i < slots; i++)
             {
@@ -378,7 +378,7 @@ final class SessionWindowJoin implements WindowAlgorithm
     {
         for (int s = 0; s < 2; s++)
         {
-            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final long rows = state.store.rows(bucket, s);
             final int slots = RowGroup.slots(rows);
             for (int i = 0; i < slots; i++)
             {

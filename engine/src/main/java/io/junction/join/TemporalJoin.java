@@ -7,7 +7,6 @@ import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.RowDescriptor;
-import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -285,7 +284,7 @@ final class TemporalJoin implements JoinAlgorithm
     {
         if (selected != 0 && (RowDescriptor.count(selected) & (TOMBSTONE | FILTERED)) == 0)
         {
-            RowStore.wrap(selected, versionBuffer, version);
+            StoredRows.wrap(selected, versionBuffer, version);
             if (predicate.conditionHolds(left, version))
             {
                 emit.pair(ChangeKind.INSERT, Side.LEFT, left, version, ts, step);
@@ -305,7 +304,7 @@ final class TemporalJoin implements JoinAlgorithm
         final long bucket = state.store.bucketOf(record);
         final int keyLength = RowDescriptor.keyLength(record);
         storedKey.wrap(RowDescriptor.keyAddress(record), keyLength);
-        RowStore.wrap(record, storedLeftBuffer, storedLeft);
+        StoredRows.wrap(record, storedLeftBuffer, storedLeft);
         emitFor(storedLeft, ts, versions.versionAt(bucket, storedKey, keyLength, ts), fireStep);
         state.retire(record);
     }

@@ -61,7 +61,7 @@ final class TemporalVersions
         }
         long previousTs = 0;
         long nextTs = 0;
-        final long rows = store.rows(bucket, Side.RIGHT);
+        final long rows = store.rows(bucket, Side.RIGHT.ordinal());
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
@@ -124,7 +124,7 @@ final class TemporalVersions
         }
         long best = 0;
         long bestTs = 0;
-        final long rows = store.rows(bucket, Side.RIGHT);
+        final long rows = store.rows(bucket, Side.RIGHT.ordinal());
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {

@@ -347,12 +347,12 @@ final class WindowBuckets
             {
                 continue;
             }
-            RowStore.wrap(left, storedBuffer, storedRow);
+            StoredRows.wrap(left, storedBuffer, storedRow);
             pairChecks += rights;
             for (int j = 0; j < rights; j++)
             {
                 final long right = rightRecords[j];
-                RowStore.wrap(right, otherBuffer, otherRow);
+                StoredRows.wrap(right, otherBuffer, otherRow);
                 if (!predicate.conditionHolds(storedRow, otherRow))
                 {
                     continue;
@@ -373,7 +373,7 @@ final class WindowBuckets
             final boolean emits = semi && side == Side.LEFT ? count > 0 : count <= 0 && emit.emitsUnmatched(side);
             if (emits)
             {
-                RowStore.wrap(record, storedBuffer, storedRow);
+                StoredRows.wrap(record, storedBuffer, storedRow);
                 emit.windowPadded(side, storedRow, start, end, fireStep);
             }
             state.expireKeepingBucket(record);
@@ -389,7 +389,7 @@ final class WindowBuckets
         }
         else
         {
-            RowStore.wrap(record, storedBuffer, storedRow);
+            StoredRows.wrap(record, storedBuffer, storedRow);
             emit.windowPadded(sideOf(record), storedRow, start, end, fireStep);
         }
         state.expireKeepingBucket(record);
@@ -401,7 +401,7 @@ final class WindowBuckets
         int n = 0;
         for (int s = 0; s < 2; s++)
         {
-            final long rows = state.store.rows(bucket, s == 0 ? Side.LEFT : Side.RIGHT);
+            final long rows = state.store.rows(bucket, s);
             final int slots = RowGroup.slots(rows);
             for (int i = 0; i < slots; i++)
             {

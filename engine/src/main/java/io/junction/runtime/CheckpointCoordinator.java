@@ -4,8 +4,8 @@ import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ClosedRecord;
 import io.junction.internal.durable.ConfirmedRecord;
 import io.junction.internal.durable.EngineRecord;
-import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.durable.SeedRecord;
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.join.StateConfig;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.junction.runtime;
 
 import io.junction.internal.durable.CheckpointStore;
-import io.junction.internal.durable.OwnerOnlyFiles;
 import io.junction.internal.durable.StateImage;
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.junction.runtime;
 
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
@@ -40,7 +41,6 @@ import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import com.lmax.disruptor.InsufficientCapacityException;
-import io.junction.internal.durable.OwnerOnlyFiles;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;

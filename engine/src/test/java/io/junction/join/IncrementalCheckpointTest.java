@@ -106,7 +106,7 @@ class IncrementalCheckpointTest
         }
         try (JoinOperator reopened = open(DEFAULT_SIZED, dir.resolve("restored")))
         {
-            assertEquals(4, ((OperatorDriver)reopened).state.store.liveRows(Side.LEFT), "the restored copy opens with its rows");
+            assertEquals(4, ((OperatorDriver)reopened).state.store.liveRows(Side.LEFT.ordinal()), "the restored copy opens with its rows");
         }
     }
 

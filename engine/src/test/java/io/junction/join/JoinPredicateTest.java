@@ -81,7 +81,7 @@ class JoinPredicateTest
             final JoinPredicate predicate = new JoinPredicate(CompiledJoin.of(SPEC), CONFIG, store, counters);
             final RowView stored = row("a", 5);
             final int storedLength = predicate.extractKey(Side.RIGHT, stored);
-            final long record = store.append(bucket, Side.RIGHT, predicate.key, 0, storedLength, stored, 1);
+            final long record = store.append(bucket, Side.RIGHT.ordinal(), predicate.key, 0, storedLength, stored.buffer(), stored.offset(), stored.length(), 1);
             assertNotEquals(0, record);
 
             final int length = predicate.extractKey(Side.LEFT, row("a", 3));

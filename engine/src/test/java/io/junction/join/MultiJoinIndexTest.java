@@ -53,7 +53,7 @@ class MultiJoinIndexTest
             try (MultiJoin a = new MultiJoin(spec, config(kind), plain, plain);
                  MultiJoin c = new MultiJoin(spec, config(kind), oneHash, oneHash, 0L))
             {
-                assertEquals(kind, a.state().index.kind());
+                assertEquals(kind.name(), a.state().index.kind().name());
                 MultiJoinStateTest.feed(random, inputs, a, c);
                 final String where = "seed " + seed + " " + spec.multi();
                 assertEquals(plain.lines, oneHash.lines, where);
@@ -97,7 +97,7 @@ class MultiJoinIndexTest
                 assertFalse(Files.exists(directory.resolve("multi-join.state")), "no file of its own: " + where);
                 try (MultiJoin reopened = new MultiJoin(spec, durable, durableOut, durableOut))
                 {
-                    assertEquals(kind, reopened.state().index.kind());
+                    assertEquals(kind.name(), reopened.state().index.kind().name());
                     long live = 0;
                     for (int i = 0; i < inputs; i++)
                     {

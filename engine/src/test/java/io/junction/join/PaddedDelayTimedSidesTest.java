@@ -78,7 +78,7 @@ class PaddedDelayTimedSidesTest
         final PartitionState state = ((OperatorDriver)op).state;
         final long bucket = state.index.find(hash);
         assertNotEquals(0, bucket, "a bucket for hash " + hash);
-        final long record = state.store.record(state.store.rows(bucket, side), 0);
+        final long record = state.store.record(state.store.rows(bucket, side.ordinal()), 0);
         assertNotEquals(0, record);
         return record;
     }
@@ -150,7 +150,7 @@ class PaddedDelayTimedSidesTest
                 RowDescriptor.flags(left), "the pending left row is in the wheel");
             assertEquals(0, RowDescriptor.flags(right) & RowDescriptor.FLAG_TIMED, "no links on a right record");
             assertEquals(NativeArena.alignedSize(RowDescriptor.recordLength(right)), rightBytes);
-            assertEquals(2L, RowStore.wrap(right, new UnsafeBuffer(0, 0), new RowView()).getLong(1));
+            assertEquals(2L, StoredRows.wrap(right, new UnsafeBuffer(0, 0), new RowView()).getLong(1));
 
             // A right row inside the delay joins the pending left row directly; the unmatched one is padded at its delay's end.
             op.onRow(Side.RIGHT, ChangeKind.INSERT, row("a", 3), 200, 2, 11);

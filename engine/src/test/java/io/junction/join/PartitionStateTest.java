@@ -42,7 +42,7 @@ class PartitionStateTest
         final long bucket = state.index.findOrCreate(k);
         assertNotEquals(KeyIndex.FULL, bucket);
         assertTrue(state.reserveSlot(bucket, side, record, 8, row));
-        return state.store.append(record, bucket, side, key, 0, 8, row, k);
+        return state.store.append(record, bucket, side.ordinal(), key, 0, 8, row.buffer(), row.offset(), row.length(), k);
     }
 
     @ParameterizedTest
@@ -137,15 +137,15 @@ class PartitionStateTest
         {
             final long record = state.reserve(Side.LEFT, 0, row);
             assertTrue(state.reserveSlot(state.unmatchableBucket, Side.LEFT, record, 0, row));
-            state.store.append(record, state.unmatchableBucket, Side.LEFT, key, 0, 0, row, 1);
+            state.store.append(record, state.unmatchableBucket, Side.LEFT.ordinal(), key, 0, 0, row.buffer(), row.offset(), row.length(), 1);
             state.expire(record);
             assertEquals(1, counters.expiredRows);
             assertTrue(BucketDescriptor.isEmpty(state.unmatchableBucket));
             // Still usable: it was not handed to the index.
             final long again = state.reserve(Side.RIGHT, 0, row);
             assertTrue(state.reserveSlot(state.unmatchableBucket, Side.RIGHT, again, 0, row));
-            assertNotEquals(0, state.store.append(again, state.unmatchableBucket, Side.RIGHT, key, 0, 0, row, 2));
-            assertEquals(1, state.store.liveRows(Side.RIGHT));
+            assertNotEquals(0, state.store.append(again, state.unmatchableBucket, Side.RIGHT.ordinal(), key, 0, 0, row.buffer(), row.offset(), row.length(), 2));
+            assertEquals(1, state.store.liveRows(Side.RIGHT.ordinal()));
         }
     }
 

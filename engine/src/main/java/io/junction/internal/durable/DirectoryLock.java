@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.io.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

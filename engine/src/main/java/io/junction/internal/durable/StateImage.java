@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;

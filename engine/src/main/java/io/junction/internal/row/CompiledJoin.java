@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * A spec's keys, pre-join filters and post-join condition compiled against its schemas into the forms
  * the hot path evaluates over binary rows without allocating. Compiled once per operator or publisher;
- * {@link JoinSpec} compiles one when it is built, so an unknown field fails there, naming it.
+ * {@link JoinSpec} checks the same names in the same order when it is built (the api imports nothing of
+ * ours), so an unknown field fails there, naming it, and a built spec always compiles.
  */
 public final class CompiledJoin
 {

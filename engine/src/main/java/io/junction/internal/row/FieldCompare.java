@@ -1,5 +1,6 @@
 package io.junction.internal.row;
 
+import io.junction.api.CompareOp;
 import io.junction.api.FieldType;
 import io.junction.api.Literal;
 import io.junction.api.RowView;
@@ -12,10 +13,10 @@ import io.junction.api.RowView;
  */
 public final class FieldCompare
 {
-    /** One side is null or absent. */
-    public static final int INCOMPARABLE = Integer.MIN_VALUE;
-    /** Non-null values of different types. */
-    public static final int DIFFERENT_TYPES = Integer.MAX_VALUE;
+    /** One side is null or absent: {@link CompareOp#INCOMPARABLE}. */
+    public static final int INCOMPARABLE = CompareOp.INCOMPARABLE;
+    /** Non-null values of different types: {@link CompareOp#DIFFERENT_TYPES}. */
+    public static final int DIFFERENT_TYPES = CompareOp.DIFFERENT_TYPES;
 
     private FieldCompare()
     {

@@ -2,7 +2,10 @@ package io.junction.internal.row;
 
 import io.junction.api.Schema;
 
-/** Resolves field names of a spec against a schema, with errors that name the spec's field. */
+/**
+ * Resolves field names of a spec against a schema, with errors that name the spec's field: the same message as
+ * the api's build-time check of the spec (which may not import this package), so a built spec always resolves.
+ */
 public final class Fields
 {
     private Fields()

@@ -1,5 +1,7 @@
 package io.junction.internal.state;
 
+import io.junction.internal.memory.Refs;
+
 /**
  * Layout of a durable {@link NativeArena} file's header, the {@link #HEADER_LENGTH} bytes before its first
  * chunk: the arena's heap-held fields, written by {@code NativeArena.writeHeader()} at a persist and read

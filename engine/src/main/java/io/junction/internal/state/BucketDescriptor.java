@@ -1,6 +1,6 @@
 package io.junction.internal.state;
 
-import io.junction.api.Side;
+import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;
 
 /**
@@ -41,8 +41,8 @@ public final class BucketDescriptor
         return UnsafeApi.getLong(bucket + HASH_OFFSET);
     }
 
-    /** @return the side's row group reference in a state whose base is 0 (in memory), as {@link #rows(long, long, Side)}. */
-    public static long rows(final long bucket, final Side side)
+    /** @return the side's row group reference in a state whose base is 0 (in memory), as {@link #rows(long, long, int)}. */
+    public static long rows(final long bucket, final int side)
     {
         return rows(0, bucket, side);
     }
@@ -53,14 +53,14 @@ public final class BucketDescriptor
      * @param side   the side.
      * @return the side's row group reference, for {@link RowGroup#slots} and {@link RowGroup#record}.
      */
-    public static long rows(final long base, final long bucket, final Side side)
+    public static long rows(final long base, final long bucket, final int side)
     {
-        return Refs.toAddress(base, UnsafeApi.getLong(bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET)));
+        return Refs.toAddress(base, UnsafeApi.getLong(bucket + (side == RowDescriptor.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET)));
     }
 
-    public static int count(final long bucket, final Side side)
+    public static int count(final long bucket, final int side)
     {
-        return UnsafeApi.getInt(bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET));
+        return UnsafeApi.getInt(bucket + (side == RowDescriptor.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET));
     }
 
     /**
@@ -77,16 +77,16 @@ public final class BucketDescriptor
         UnsafeApi.setMemory(bucket + LEFT_ROWS_OFFSET, LENGTH - LEFT_ROWS_OFFSET, (byte)0);
     }
 
-    static void rows(final long base, final long bucket, final Side side, final long rows)
+    static void rows(final long base, final long bucket, final int side, final long rows)
     {
-        final long field = bucket + (side == Side.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET);
+        final long field = bucket + (side == RowDescriptor.LEFT ? LEFT_ROWS_OFFSET : RIGHT_ROWS_OFFSET);
         NativeArena.written(base, field);
         UnsafeApi.putLong(field, Refs.toStored(base, rows));
     }
 
-    static void count(final long base, final long bucket, final Side side, final int count)
+    static void count(final long base, final long bucket, final int side, final int count)
     {
-        final long field = bucket + (side == Side.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET);
+        final long field = bucket + (side == RowDescriptor.LEFT ? LEFT_COUNT_OFFSET : RIGHT_COUNT_OFFSET);
         NativeArena.written(base, field);
         UnsafeApi.putInt(field, count);
     }

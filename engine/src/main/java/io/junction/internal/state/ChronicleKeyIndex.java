@@ -1,7 +1,6 @@
 package io.junction.internal.state;
 
-import io.junction.join.IndexKind;
-
+import io.junction.internal.memory.Refs;
 import net.openhft.chronicle.core.values.LongValue;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
@@ -15,7 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
- * {@link IndexKind#CHRONICLE}: a Chronicle Map from key hash to bucket address, with fixed-size
+ * {@link KeyIndex.Kind#CHRONICLE}: a Chronicle Map from key hash to bucket address, with fixed-size
  * {@link LongValue} keys and values reused across calls and accessed through query contexts.
  *
  * <p>Not thread safe: owned by the partition thread.
@@ -257,9 +256,9 @@ public final class ChronicleKeyIndex implements KeyIndex
     }
 
     @Override
-    public IndexKind kind()
+    public Kind kind()
     {
-        return IndexKind.CHRONICLE;
+        return Kind.CHRONICLE;
     }
 
     @Override

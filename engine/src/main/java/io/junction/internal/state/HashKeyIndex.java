@@ -1,13 +1,12 @@
 package io.junction.internal.state;
 
-import io.junction.join.IndexKind;
-
+import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;
 import java.io.IOException;
 import java.nio.file.Files;
 
 /**
- * {@link IndexKind#HASH}: an open-addressing table of {@code [hash, bucket]} slots in native memory
+ * {@link KeyIndex.Kind#HASH}: an open-addressing table of {@code [hash, bucket]} slots in native memory
  * (linear probing, backward-shift deletion, load factor at most 1/2). A slot whose bucket is 0 is empty.
  *
  * <p>Not thread safe: owned by the partition thread.
@@ -288,9 +287,9 @@ public final class HashKeyIndex implements KeyIndex
     }
 
     @Override
-    public IndexKind kind()
+    public Kind kind()
     {
-        return IndexKind.HASH;
+        return Kind.HASH;
     }
 
     @Override

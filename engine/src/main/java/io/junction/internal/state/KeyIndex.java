@@ -1,17 +1,15 @@
 package io.junction.internal.state;
 
-import io.junction.join.IndexKind;
-
 /**
  * The partition's join-key index: from the 64-bit hash of a join key to the address of its bucket
  * ({@link BucketDescriptor}) in an off-heap arena. Bucket updates go straight to memory without
  * touching the index again. Distinct keys whose hashes collide share a bucket and are told apart by
  * the key bytes kept in each row record. Two implementations, both off-heap and allocation-free:
  * <ul>
- *   <li>{@link IndexKind#HASH} (the default), {@link HashKeyIndex}: an open-addressing table of
+ *   <li>{@link Kind#HASH} (the default), {@link HashKeyIndex}: an open-addressing table of
  *       {@code [hash, bucket]} slots in native memory (linear probing, backward-shift deletion, load
  *       factor at most 1/2): one operation costs a cache miss or two.</li>
- *   <li>{@link IndexKind#CHRONICLE}, {@link ChronicleKeyIndex}: a Chronicle Map with fixed-size keys and
+ *   <li>{@link Kind#CHRONICLE}, {@link ChronicleKeyIndex}: a Chronicle Map with fixed-size keys and
  *       values reused across calls and accessed through query contexts; an operation costs ~400-900 ns.
  *       It can live in a memory-mapped file, which makes it the candidate for a durable index.</li>
  * </ul>
@@ -32,39 +30,51 @@ public interface KeyIndex extends AutoCloseable, MappedPart
     long FULL = -1;
 
     /**
+     * The implementations. The state's own notion of the configuration's public {@code join.IndexKind} (which
+     * the state may not import: docs/ARCHITECTURE.md, "Layering"); the partition state maps one to the other.
+     */
+    enum Kind
+    {
+        /** {@link ChronicleKeyIndex}. */
+        CHRONICLE,
+        /** {@link HashKeyIndex}, the default. */
+        HASH
+    }
+
+    /**
      * @param kind    the implementation.
      * @param maxKeys the most live keys; Chronicle Map sizes its segments from it and cannot grow far
      *                beyond it (a bounded bloat factor), so set it with headroom.
      * @return an index of {@link BucketDescriptor#LENGTH}-byte buckets.
      */
-    static KeyIndex create(final IndexKind kind, final long maxKeys)
+    static KeyIndex create(final Kind kind, final long maxKeys)
     {
         return create(kind, maxKeys, BucketDescriptor.LENGTH);
     }
 
     /**
      * @param kind         the implementation.
-     * @param maxKeys      as {@link #create(IndexKind, long)}.
+     * @param maxKeys      as {@link #create(Kind, long)}.
      * @param bucketLength bytes per bucket, at least {@link BucketDescriptor#LENGTH}: operators that keep
      *                     more per key (a window join's timer links) lay it out after the standard fields.
      * @return an index with no bucket arena taken up front.
      */
-    static KeyIndex create(final IndexKind kind, final long maxKeys, final int bucketLength)
+    static KeyIndex create(final Kind kind, final long maxKeys, final int bucketLength)
     {
         return create(kind, maxKeys, bucketLength, 0);
     }
 
     /**
      * @param kind               the implementation.
-     * @param maxKeys            as {@link #create(IndexKind, long)}.
-     * @param bucketLength       as {@link #create(IndexKind, long, int)}.
+     * @param maxKeys            as {@link #create(Kind, long)}.
+     * @param bucketLength       as {@link #create(Kind, long, int)}.
      * @param preallocateBuckets bytes of bucket arena to take and touch up front ({@link NativeArena}).
      * @return the index.
      */
-    static KeyIndex create(final IndexKind kind, final long maxKeys, final int bucketLength,
+    static KeyIndex create(final Kind kind, final long maxKeys, final int bucketLength,
         final long preallocateBuckets)
     {
-        return kind == IndexKind.CHRONICLE
+        return kind == Kind.CHRONICLE
             ? new ChronicleKeyIndex(maxKeys, bucketLength, preallocateBuckets)
             : new HashKeyIndex(maxKeys, bucketLength, preallocateBuckets);
     }
@@ -108,7 +118,7 @@ public interface KeyIndex extends AutoCloseable, MappedPart
     }
 
     /** @return which implementation this index uses. */
-    IndexKind kind();
+    Kind kind();
 
     /** @return live keys. */
     long size();

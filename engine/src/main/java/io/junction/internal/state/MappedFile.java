@@ -1,6 +1,6 @@
 package io.junction.internal.state;
 
-import io.junction.internal.durable.OwnerOnlyFiles;
+import io.junction.internal.io.OwnerOnlyFiles;
 import net.openhft.chronicle.core.OS;
 
 import java.io.IOException;

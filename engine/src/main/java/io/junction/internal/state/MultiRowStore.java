@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.memory.Refs;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;

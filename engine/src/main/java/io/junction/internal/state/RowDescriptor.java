@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;
 
 /**
@@ -40,7 +41,14 @@ public final class RowDescriptor
     public static final int KEY_LENGTH_OFFSET = ROW_LENGTH_OFFSET + Short.BYTES;
     /** Offset of the flags (u8). */
     public static final int FLAGS_OFFSET = KEY_LENGTH_OFFSET + Short.BYTES;
-    /** Offset of the side (u8: 0 left, 1 right). */
+    /**
+     * The left side's index, as the side byte stores it and the state's methods take it ({@code Side.LEFT.ordinal()}:
+     * the state may not import {@code api.Side}, docs/ARCHITECTURE.md, "Layering"; the operators pass {@code side.ordinal()}).
+     */
+    public static final int LEFT = 0;
+    /** The right side's index ({@code Side.RIGHT.ordinal()}). */
+    public static final int RIGHT = 1;
+    /** Offset of the side (u8: {@link #LEFT} 0, {@link #RIGHT} 1). */
     public static final int SIDE_OFFSET = FLAGS_OFFSET + Byte.BYTES;
     /** Bytes of the header of a record without timer links, padded to the arena's alignment. */
     public static final int BASE_HEADER_LENGTH = align(SIDE_OFFSET + Byte.BYTES);
@@ -168,7 +176,7 @@ public final class RowDescriptor
         UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
     }
 
-    /** @return 0 for left, 1 for right. */
+    /** @return {@link #LEFT} (0) or {@link #RIGHT} (1). */
     public static int side(final long record)
     {
         return UnsafeApi.getByte(record + SIDE_OFFSET);

@@ -1,8 +1,7 @@
 package io.junction.internal.state;
 
+import io.junction.internal.memory.Refs;
 import io.junction.internal.row.BufferCompare;
-import io.junction.api.RowView;
-import io.junction.api.Side;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -126,9 +125,9 @@ public final class RowStore implements AutoCloseable
     /**
      * @param bucket a bucket.
      * @param side   a side.
-     * @return the side's row group reference ({@link BucketDescriptor#rows(long, long, Side)} in this store).
+     * @return the side's row group reference ({@link BucketDescriptor#rows(long, long, int)} in this store).
      */
-    public long rows(final long bucket, final Side side)
+    public long rows(final long bucket, final int side)
     {
         return BucketDescriptor.rows(base, bucket, side);
     }
@@ -169,15 +168,15 @@ public final class RowStore implements AutoCloseable
      * @param side a side.
      * @return whether its records carry timer links.
      */
-    public boolean timed(final Side side)
+    public boolean timed(final int side)
     {
-        return (timedSides & (side == Side.LEFT ? TIMED_LEFT : TIMED_RIGHT)) != 0;
+        return (timedSides & (side == RowDescriptor.LEFT ? TIMED_LEFT : TIMED_RIGHT)) != 0;
     }
 
     /** @return the bytes before the key of a record of {@code side}. */
-    private int headerLength(final Side side)
+    private int headerLength(final int side)
     {
-        return side == Side.LEFT ? leftHeaderLength : rightHeaderLength;
+        return side == RowDescriptor.LEFT ? leftHeaderLength : rightHeaderLength;
     }
 
     /**
@@ -186,18 +185,18 @@ public final class RowStore implements AutoCloseable
      * @return the record's address, or 0 (nothing stored) when the arena has no memory for it.
      */
     public long append(
-        final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final RowView row, final long ts)
+        final long bucket, final int side, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer row, final int rowOffset, final int rowLength, final long ts)
     {
-        final long record = allocate(side, keyLength, row.length());
+        final long record = allocate(side, keyLength, rowLength);
         if (record == 0)
         {
             return 0;
         }
-        final long stored = append(record, bucket, side, key, keyOffset, keyLength, row, ts);
+        final long stored = append(record, bucket, side, key, keyOffset, keyLength, row, rowOffset, rowLength, ts);
         if (stored == 0)
         {
-            release(record, side, keyLength, row.length());
+            release(record, side, keyLength, rowLength);
         }
         return stored;
     }
@@ -209,16 +208,16 @@ public final class RowStore implements AutoCloseable
      * @param side      the side the record will be appended to: its timer links are the side's.
      * @param keyLength bytes of the key.
      * @param rowLength bytes of the row.
-     * @return the record, for {@link #append(long, long, Side, DirectBuffer, int, int, RowView, long)} (to
+     * @return the record, for {@link #append(long, long, int, DirectBuffer, int, int, DirectBuffer, int, int, long)} (to
      *         {@code side}) or {@link #release}, or 0 when the arena has no memory for it.
      */
-    public long allocate(final Side side, final int keyLength, final int rowLength)
+    public long allocate(final int side, final int keyLength, final int rowLength)
     {
         return arena.allocate(headerLength(side) + keyLength + rowLength);
     }
 
     /** Returns a record from {@link #allocate} (with the same side and lengths) that was never appended. */
-    public void release(final long record, final Side side, final int keyLength, final int rowLength)
+    public void release(final long record, final int side, final int keyLength, final int rowLength)
     {
         arena.free(record, headerLength(side) + keyLength + rowLength);
     }
@@ -230,7 +229,7 @@ public final class RowStore implements AutoCloseable
      *
      * @return false, with the group as it was, when the arena has no memory for a larger array.
      */
-    public boolean reserveSlot(final long bucket, final Side side)
+    public boolean reserveSlot(final long bucket, final int side)
     {
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
@@ -288,14 +287,13 @@ public final class RowStore implements AutoCloseable
      *         has no slot and the arena no memory for one: never after {@link #reserveSlot} said true.
      */
     public long append(
-        final long record, final long bucket, final Side side, final DirectBuffer key, final int keyOffset,
-        final int keyLength, final RowView row, final long ts)
+        final long record, final long bucket, final int side, final DirectBuffer key, final int keyOffset,
+        final int keyLength, final DirectBuffer row, final int rowOffset, final int rowLength, final long ts)
     {
         if (!reserveSlot(bucket, side))
         {
             return 0;
         }
-        final int rowLength = row.length();
         final boolean timed = timed(side);
         final int headerLength = headerLength(side);
         NativeArena.written(base, record, headerLength + keyLength + rowLength);
@@ -305,7 +303,7 @@ public final class RowStore implements AutoCloseable
         UnsafeApi.putShort(record + RowDescriptor.ROW_LENGTH_OFFSET, (short)rowLength);
         UnsafeApi.putShort(record + RowDescriptor.KEY_LENGTH_OFFSET, (short)keyLength);
         UnsafeApi.putByte(record + RowDescriptor.FLAGS_OFFSET, (byte)(timed ? RowDescriptor.FLAG_TIMED : 0));
-        UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side.ordinal());
+        UnsafeApi.putByte(record + RowDescriptor.SIDE_OFFSET, (byte)side);
         if (timed)
         {
             UnsafeApi.putLong(record + RowDescriptor.TIMER_PREV_OFFSET, 0);
@@ -315,7 +313,7 @@ public final class RowStore implements AutoCloseable
         keyBuffer.wrap(record + headerLength, keyLength);
         keyBuffer.putBytes(0, key, keyOffset, keyLength);
         rowBuffer.wrap(record + headerLength + keyLength, rowLength);
-        rowBuffer.putBytes(0, row.buffer(), row.offset(), rowLength);
+        rowBuffer.putBytes(0, row, rowOffset, rowLength);
 
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (rows == 0)
@@ -332,7 +330,7 @@ public final class RowStore implements AutoCloseable
             RowDescriptor.groupIndex(base, record, slot);
         }
         BucketDescriptor.count(base, bucket, side, BucketDescriptor.count(bucket, side) + 1);
-        if (side == Side.LEFT)
+        if (side == RowDescriptor.LEFT)
         {
             liveLeft++;
         }
@@ -347,7 +345,7 @@ public final class RowStore implements AutoCloseable
     public void remove(final long record)
     {
         final long bucket = RowDescriptor.bucket(base, record);
-        final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        final int side = RowDescriptor.side(record);
         final int live = BucketDescriptor.count(bucket, side) - 1;
         BucketDescriptor.count(base, bucket, side, live);
         final long rows = BucketDescriptor.rows(base, bucket, side);
@@ -378,7 +376,7 @@ public final class RowStore implements AutoCloseable
                 shrink(bucket, side, array, used, live);
             }
         }
-        if (side == Side.LEFT)
+        if (side == RowDescriptor.LEFT)
         {
             liveLeft--;
         }
@@ -412,7 +410,7 @@ public final class RowStore implements AutoCloseable
     public void placeInTimeOrder(final long record)
     {
         final long bucket = RowDescriptor.bucket(base, record);
-        final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        final int side = RowDescriptor.side(record);
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (!RowGroup.isArray(rows))
         {
@@ -454,7 +452,7 @@ public final class RowStore implements AutoCloseable
     public void moveToTimeOrderEdge(final long record)
     {
         final long bucket = RowDescriptor.bucket(base, record);
-        final Side side = RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        final int side = RowDescriptor.side(record);
         final long rows = BucketDescriptor.rows(base, bucket, side);
         if (!RowGroup.isArray(rows))
         {
@@ -508,7 +506,7 @@ public final class RowStore implements AutoCloseable
      * removals, so its cost is amortised over them): a single row goes back inline in the bucket; a
      * large array moves to a smaller one when the arena has memory for it, else compacts in place.
      */
-    private void shrink(final long bucket, final Side side, final long array, final int used, final int live)
+    private void shrink(final long bucket, final int side, final long array, final int used, final int live)
     {
         final int capacity = RowGroup.capacity(array);
         if (live == 1)
@@ -594,8 +592,8 @@ public final class RowStore implements AutoCloseable
      */
     public static long touchBucket(final long base, final long bucket)
     {
-        final long left = BucketDescriptor.rows(base, bucket, Side.LEFT);
-        final long right = BucketDescriptor.rows(base, bucket, Side.RIGHT);
+        final long left = BucketDescriptor.rows(base, bucket, RowDescriptor.LEFT);
+        final long right = BucketDescriptor.rows(base, bucket, RowDescriptor.RIGHT);
         long seen = left ^ right;
         if (left != 0 && !RowGroup.isArray(left))
         {
@@ -612,7 +610,7 @@ public final class RowStore implements AutoCloseable
      * @return the first record of {@code side} in the bucket with the given key bytes (a bucket may hold
      *         several keys when their hashes collide), or 0.
      */
-    public long findKey(final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength)
+    public long findKey(final long bucket, final int side, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         final long rows = BucketDescriptor.rows(base, bucket, side);
         final int slots = RowGroup.slots(rows);
@@ -666,31 +664,30 @@ public final class RowStore implements AutoCloseable
         return true;
     }
 
-    /** @return true when the record's row bytes equal the row's. */
-    public boolean rowEquals(final long record, final RowView row)
+    /** @return true when the record's row bytes equal {@code [offset, offset + length)} of {@code row}. */
+    public boolean rowEquals(final long record, final DirectBuffer row, final int offset, final int length)
     {
-        final int length = RowDescriptor.rowLength(record);
-        if (length != row.length())
+        if (RowDescriptor.rowLength(record) != length)
         {
             return false;
         }
         rowBuffer.wrap(RowDescriptor.rowAddress(record), length);
-        return BufferCompare.equals(rowBuffer, 0, row.buffer(), row.offset(), length);
+        return BufferCompare.equals(rowBuffer, 0, row, offset, length);
     }
 
     /**
      * @return the first record of {@code side} in the bucket with equal key and row bytes, or 0.
      */
     public long findEqual(
-        final long bucket, final Side side, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final RowView row)
+        final long bucket, final int side, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer row, final int rowOffset, final int rowLength)
     {
         final long rows = BucketDescriptor.rows(base, bucket, side);
         final int slots = RowGroup.slots(rows);
         for (int i = 0; i < slots; i++)
         {
             final long record = RowGroup.record(base, rows, i);
-            if (record != 0 && keyEquals(record, key, keyOffset, keyLength) && rowEquals(record, row))
+            if (record != 0 && keyEquals(record, key, keyOffset, keyLength) && rowEquals(record, row, rowOffset, rowLength))
             {
                 return record;
             }
@@ -699,20 +696,22 @@ public final class RowStore implements AutoCloseable
     }
 
     /**
-     * Points {@code view} at a record's row through {@code buffer}, which the view then references:
-     * use one buffer per view that must stay valid at the same time.
+     * Points {@code buffer} at a record's row bytes, for a row view over {@code [0, length)} of it (the operators'
+     * {@code StoredRows.wrap}): use one buffer per view that must stay valid at the same time.
+     *
+     * @return the row's length.
      */
-    public static RowView wrap(final long record, final UnsafeBuffer buffer, final RowView view)
+    public static int wrapRow(final long record, final UnsafeBuffer buffer)
     {
         final int length = RowDescriptor.rowLength(record);
         buffer.wrap(RowDescriptor.rowAddress(record), length);
-        return view.wrap(buffer, 0, length);
+        return length;
     }
 
     /** @return live rows of one side. */
-    public long liveRows(final Side side)
+    public long liveRows(final int side)
     {
-        return side == Side.LEFT ? liveLeft : liveRight;
+        return side == RowDescriptor.LEFT ? liveLeft : liveRight;
     }
 
     /** @return live rows of both sides. */

@@ -1,8 +1,8 @@
 package io.junction.internal.time;
 
 import io.junction.internal.durable.HeapImagePart;
-import io.junction.internal.state.NativeArena;
-import io.junction.internal.state.Refs;
+import io.junction.internal.memory.Refs;
+import io.junction.internal.memory.WriteMarks;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
@@ -127,7 +127,7 @@ public final class TimerWheel implements HeapImagePart
      */
     public void schedule(final long entry, final long deadline)
     {
-        NativeArena.written(base, entry + deadlineOffset);
+        WriteMarks.written(base, entry + deadlineOffset);
         UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
         final long tail = tails[slot];
@@ -147,8 +147,8 @@ public final class TimerWheel implements HeapImagePart
             }
         }
         final long next = after == 0 ? heads[slot] : (after == tail ? 0 : Refs.toAddress(base, UnsafeApi.getLong(after + nextOffset)));
-        NativeArena.written(base, entry + prevOffset);
-        NativeArena.written(base, entry + nextOffset);
+        WriteMarks.written(base, entry + prevOffset);
+        WriteMarks.written(base, entry + nextOffset);
         UnsafeApi.putLong(entry + prevOffset, Refs.toStored(base, after));
         UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, next));
         if (after == 0)
@@ -157,7 +157,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            NativeArena.written(base, after + nextOffset);
+            WriteMarks.written(base, after + nextOffset);
             UnsafeApi.putLong(after + nextOffset, Refs.toStored(base, entry));
         }
         if (next == 0)
@@ -166,7 +166,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            NativeArena.written(base, next + prevOffset);
+            WriteMarks.written(base, next + prevOffset);
             UnsafeApi.putLong(next + prevOffset, Refs.toStored(base, entry));
         }
         pending++;
@@ -184,7 +184,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            NativeArena.written(base, Refs.toAddress(base, prevStored) + nextOffset);
+            WriteMarks.written(base, Refs.toAddress(base, prevStored) + nextOffset);
             UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
         if (nextStored == 0)
@@ -197,7 +197,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            NativeArena.written(base, Refs.toAddress(base, nextStored) + prevOffset);
+            WriteMarks.written(base, Refs.toAddress(base, nextStored) + prevOffset);
             UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
         }
         pending--;
@@ -598,7 +598,7 @@ public final class TimerWheel implements HeapImagePart
                 }
                 else
                 {
-                    NativeArena.written(base, next + prevOffset);
+                    WriteMarks.written(base, next + prevOffset);
                     UnsafeApi.putLong(next + prevOffset, 0);
                 }
                 pending--;

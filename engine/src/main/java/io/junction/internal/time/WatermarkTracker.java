@@ -1,7 +1,5 @@
 package io.junction.internal.time;
 
-import io.junction.api.Side;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -17,10 +15,18 @@ import java.nio.ByteBuffer;
  * with a watermark below it, the join's watermark holds until that input catches up, and the input's
  * rows below it are late as usual.
  *
+ * <p>An input is named by its index, {@link #LEFT} or {@link #RIGHT} (the ordinals of {@code api.Side}, which
+ * the time package may not import: docs/ARCHITECTURE.md, "Layering"; the operators pass {@code side.ordinal()}).
+ *
  * <p>Not thread safe: owned by the partition thread.
  */
 public final class WatermarkTracker
 {
+    /** The left input's index ({@code Side.LEFT.ordinal()}). */
+    public static final int LEFT = 0;
+    /** The right input's index ({@code Side.RIGHT.ordinal()}). */
+    public static final int RIGHT = 1;
+
     private long left = Long.MIN_VALUE;
     private long right = Long.MIN_VALUE;
     private boolean leftIdle;
@@ -33,9 +39,9 @@ public final class WatermarkTracker
      *
      * @return true when the join's watermark moved forward.
      */
-    public boolean advance(final Side side, final long watermark)
+    public boolean advance(final int side, final long watermark)
     {
-        if (side == Side.LEFT)
+        if (side == LEFT)
         {
             left = Math.max(left, watermark);
             leftIdle = false;
@@ -67,9 +73,9 @@ public final class WatermarkTracker
      *
      * @return true when the join's watermark moved forward.
      */
-    public boolean markIdle(final Side side)
+    public boolean markIdle(final int side)
     {
-        if (side == Side.LEFT)
+        if (side == LEFT)
         {
             leftIdle = true;
         }
@@ -84,9 +90,9 @@ public final class WatermarkTracker
      * Marks an input active (it had a row); never moves the join's watermark, which does not go back.
      * Cheap enough to call on every row.
      */
-    public void markActive(final Side side)
+    public void markActive(final int side)
     {
-        if (side == Side.LEFT)
+        if (side == LEFT)
         {
             leftIdle = false;
         }
@@ -97,9 +103,9 @@ public final class WatermarkTracker
     }
 
     /** @return whether an input is idle. */
-    public boolean isIdle(final Side side)
+    public boolean isIdle(final int side)
     {
-        return side == Side.LEFT ? leftIdle : rightIdle;
+        return side == LEFT ? leftIdle : rightIdle;
     }
 
     /** @return the join's watermark. */
@@ -109,9 +115,9 @@ public final class WatermarkTracker
     }
 
     /** @return one input's watermark. */
-    public long input(final Side side)
+    public long input(final int side)
     {
-        return side == Side.LEFT ? left : right;
+        return side == LEFT ? left : right;
     }
 
     /** Writes the tracker's fields (for durable state). */

@@ -1,6 +1,5 @@
 package io.junction.internal.state;
 
-import io.junction.join.IndexKind;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +19,7 @@ class HashKeyIndexTest
     void shouldAgreeWithAHashMapUnderRandomInsertsAndRemovals()
     {
         final Random random = new Random(20261130);
-        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 64))
+        try (KeyIndex index = KeyIndex.create(KeyIndex.Kind.HASH, 64))
         {
             final Map<Long, Long> model = new HashMap<>();
             final List<Long> live = new ArrayList<>();
@@ -62,7 +61,7 @@ class HashKeyIndexTest
     @Test
     void shouldReportFullAtMaxKeys()
     {
-        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 3))
+        try (KeyIndex index = KeyIndex.create(KeyIndex.Kind.HASH, 3))
         {
             for (long h = 1; h <= 3; h++)
             {
@@ -78,7 +77,7 @@ class HashKeyIndexTest
     @Test
     void shouldTreatHashZeroAsAnOrdinaryKey()
     {
-        try (KeyIndex index = KeyIndex.create(IndexKind.HASH, 8))
+        try (KeyIndex index = KeyIndex.create(KeyIndex.Kind.HASH, 8))
         {
             assertEquals(0, index.find(0));
             final long bucket = index.findOrCreate(0);

@@ -1,8 +1,6 @@
 package io.junction.internal.state;
 
 import io.junction.internal.row.KeyHash;
-import io.junction.api.Side;
-import io.junction.join.IndexKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -17,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KeyIndexTest
 {
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldFindNothingInEmptyIndex(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldFindNothingInEmptyIndex(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -28,8 +26,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldCreateEmptyBucketCarryingItsHash(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldCreateEmptyBucketCarryingItsHash(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -38,16 +36,16 @@ class KeyIndexTest
             assertTrue(bucket > 0);
             assertEquals(hash, BucketDescriptor.hash(bucket));
             assertTrue(BucketDescriptor.isEmpty(bucket));
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.LEFT));
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.RIGHT));
-            assertEquals(0, BucketDescriptor.count(bucket, Side.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.RIGHT));
+            assertEquals(0, BucketDescriptor.count(bucket, RowDescriptor.LEFT));
             assertEquals(1, index.size());
         }
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldReturnSameBucketForSameHash(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldReturnSameBucketForSameHash(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -59,8 +57,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldKeepDistinctBucketsForDistinctHashes(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldKeepDistinctBucketsForDistinctHashes(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 1024))
         {
@@ -78,8 +76,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldAcceptZeroAndNegativeHashes(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldAcceptZeroAndNegativeHashes(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -92,8 +90,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldRemoveBucket(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldRemoveBucket(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -107,8 +105,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldReportFullAtMaxKeys(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldReportFullAtMaxKeys(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 16))
         {
@@ -123,8 +121,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldStillFindExistingKeyWhenFull(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldStillFindExistingKeyWhenFull(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 4))
         {
@@ -138,8 +136,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldMakeRoomWhenKeyIsRemovedFromFullIndex(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldMakeRoomWhenKeyIsRemovedFromFullIndex(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 4))
         {
@@ -155,8 +153,8 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldSurviveChurnOfManyKeys(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldSurviveChurnOfManyKeys(final KeyIndex.Kind kind)
     {
         try (KeyIndex index = KeyIndex.create(kind, 64))
         {
@@ -174,15 +172,15 @@ class KeyIndexTest
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldRejectNonPositiveCapacity(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldRejectNonPositiveCapacity(final KeyIndex.Kind kind)
     {
         assertThrows(IllegalArgumentException.class, () -> KeyIndex.create(kind, 0));
     }
 
     @ParameterizedTest
-    @EnumSource(IndexKind.class)
-    void shouldFillToCapacityThenAnswerFull(final IndexKind kind)
+    @EnumSource(KeyIndex.Kind.class)
+    void shouldFillToCapacityThenAnswerFull(final KeyIndex.Kind kind)
     {
         for (final long capacity : new long[] {1, 100, 5000})
         {
@@ -197,7 +195,7 @@ class KeyIndexTest
                 }
                 assertEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(capacity)));
                 assertEquals(capacity, index.size());
-                assertTrue(index.offHeapBytes() <= index.maxOffHeapBytes() || kind == IndexKind.CHRONICLE);
+                assertTrue(index.offHeapBytes() <= index.maxOffHeapBytes() || kind == KeyIndex.Kind.CHRONICLE);
                 // A known key is still found; a freed key makes room for a new one.
                 assertNotEquals(KeyIndex.FULL, index.findOrCreate(KeyHash.mix(0)));
                 index.remove(index.find(KeyHash.mix(0)));

@@ -2,7 +2,6 @@ package io.junction.internal.state;
 
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
-import io.junction.api.Side;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,14 @@ class RowStoreTest
         return row.wrap(rowBuffer, 0, length);
     }
 
-    private static List<Long> groupOf(final long bucket, final Side side)
+    /** @return a view of a record's row. */
+    private static RowView stored(final long record)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+        return new RowView().wrap(buffer, 0, RowStore.wrapRow(record, buffer));
+    }
+
+    private static List<Long> groupOf(final long bucket, final int side)
     {
         final List<Long> records = new ArrayList<>();
         final long rows = BucketDescriptor.rows(bucket, side);
@@ -69,15 +75,15 @@ class RowStoreTest
             for (int op = 0; op < 200_000; op++)
             {
                 final int b = random.nextInt(buckets);
-                final Side side = random.nextBoolean() ? Side.LEFT : Side.RIGHT;
+                final int side = random.nextBoolean() ? RowDescriptor.LEFT : RowDescriptor.RIGHT;
                 final long bucket = bucketMemory + (long)b * BucketDescriptor.LENGTH;
-                final List<Long> expected = model.get(b * 2 + side.ordinal());
+                final List<Long> expected = model.get(b * 2 + side);
                 // Phases of growth and of decay, so that groups grow, compact, shrink and go back inline.
                 final boolean growing = (op / 20_000) % 2 == 0;
                 if (expected.isEmpty() || random.nextInt(100) < (growing ? 60 : 35))
                 {
                     key.putLong(0, b);
-                    final long record = store.append(bucket, side, key, 0, 8, row(value), value);
+                    final long record = store.append(bucket, side, key, 0, 8, row(value).buffer(), 0, row.length(), value);
                     assertNotEquals(0, record);
                     value++;
                     expected.add(record);
@@ -111,7 +117,7 @@ class RowStoreTest
                     assertEquals(timed, (RowDescriptor.flags(record) & RowDescriptor.FLAG_TIMED) != 0);
                     assertEquals(record + RowDescriptor.headerLength(timed), RowDescriptor.keyAddress(record));
                     assertEquals(b / 2, UnsafeApi.getLong(RowDescriptor.keyAddress(record)));
-                    assertEquals(RowDescriptor.ts(record), RowStore.wrap(record, new UnsafeBuffer(0, 0), new RowView()).getLong(0));
+                    assertEquals(RowDescriptor.ts(record), stored(record).getLong(0));
                 }
                 live += expected.size();
             }
@@ -144,16 +150,16 @@ class RowStoreTest
         try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, false))
         {
             BucketDescriptor.init(0, bucket, 7);
-            final long first = store.append(bucket, Side.LEFT, key, 0, 8, row(1), 1);
-            assertEquals(first, BucketDescriptor.rows(bucket, Side.LEFT));
-            final long second = store.append(bucket, Side.LEFT, key, 0, 8, row(2), 2);
-            final long rows = BucketDescriptor.rows(bucket, Side.LEFT);
+            final long first = store.append(bucket, RowDescriptor.LEFT, key, 0, 8, row(1).buffer(), 0, row.length(), 1);
+            assertEquals(first, BucketDescriptor.rows(bucket, RowDescriptor.LEFT));
+            final long second = store.append(bucket, RowDescriptor.LEFT, key, 0, 8, row(2).buffer(), 0, row.length(), 2);
+            final long rows = BucketDescriptor.rows(bucket, RowDescriptor.LEFT);
             assertTrue(RowGroup.isArray(rows));
-            assertEquals(List.of(first, second), groupOf(bucket, Side.LEFT));
+            assertEquals(List.of(first, second), groupOf(bucket, RowDescriptor.LEFT));
             store.remove(first);
-            assertEquals(List.of(second), groupOf(bucket, Side.LEFT));
+            assertEquals(List.of(second), groupOf(bucket, RowDescriptor.LEFT));
             store.remove(second);
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.LEFT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.LEFT));
             assertEquals(0, store.usedBytes());
         }
         finally
@@ -168,13 +174,13 @@ class RowStoreTest
         try (RowStore untimed = new RowStore(1 << 16, 0, Long.MAX_VALUE, false);
             RowStore timed = new RowStore(1 << 16, 0, Long.MAX_VALUE, true))
         {
-            final long a = untimed.allocate(Side.LEFT, 8, 40);
-            final long b = timed.allocate(Side.LEFT, 8, 40);
+            final long a = untimed.allocate(RowDescriptor.LEFT, 8, 40);
+            final long b = timed.allocate(RowDescriptor.LEFT, 8, 40);
             assertEquals(RowDescriptor.recordLength(false, 8, 40), (int)untimed.usedBytes());
             assertEquals(RowDescriptor.recordLength(true, 8, 40), (int)timed.usedBytes());
             assertEquals(24, timed.usedBytes() - untimed.usedBytes());
-            untimed.release(a, Side.LEFT, 8, 40);
-            timed.release(b, Side.LEFT, 8, 40);
+            untimed.release(a, RowDescriptor.LEFT, 8, 40);
+            timed.release(b, RowDescriptor.LEFT, 8, 40);
         }
     }
 
@@ -186,13 +192,13 @@ class RowStoreTest
         try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, RowStore.TIMED_LEFT))
         {
             BucketDescriptor.init(0, bucket, 3);
-            assertTrue(store.timed(Side.LEFT));
-            assertFalse(store.timed(Side.RIGHT));
+            assertTrue(store.timed(RowDescriptor.LEFT));
+            assertFalse(store.timed(RowDescriptor.RIGHT));
             assertEquals(RowStore.TIMED_LEFT, store.timedSides());
             key.putLong(0, 3);
-            final long left = store.append(bucket, Side.LEFT, key, 0, 8, row(10), 10);
+            final long left = store.append(bucket, RowDescriptor.LEFT, key, 0, 8, row(10).buffer(), 0, row.length(), 10);
             final long leftBytes = store.usedBytes();
-            final long right = store.append(bucket, Side.RIGHT, key, 0, 8, row(20), 20);
+            final long right = store.append(bucket, RowDescriptor.RIGHT, key, 0, 8, row(20).buffer(), 0, row.length(), 20);
             final int rightBytes = NativeArena.alignedSize(RowDescriptor.recordLength(false, 8, row(0).length()));
             assertEquals(NativeArena.alignedSize(RowDescriptor.recordLength(true, 8, row(0).length())), (int)leftBytes);
             assertEquals(rightBytes, (int)(store.usedBytes() - leftBytes));
@@ -203,11 +209,11 @@ class RowStoreTest
             assertEquals(left + RowDescriptor.TIMED_HEADER_LENGTH, RowDescriptor.keyAddress(left));
             assertEquals(right + RowDescriptor.BASE_HEADER_LENGTH, RowDescriptor.keyAddress(right));
             assertEquals(3, UnsafeApi.getLong(RowDescriptor.keyAddress(right)));
-            assertEquals(20, RowStore.wrap(right, new UnsafeBuffer(0, 0), new RowView()).getLong(0));
+            assertEquals(20, stored(right).getLong(0));
             // allocate and release size a record by its side.
-            final long spare = store.allocate(Side.RIGHT, 8, 40);
+            final long spare = store.allocate(RowDescriptor.RIGHT, 8, 40);
             assertEquals(RowDescriptor.recordLength(false, 8, 40), (int)(store.usedBytes() - leftBytes - rightBytes));
-            store.release(spare, Side.RIGHT, 8, 40);
+            store.release(spare, RowDescriptor.RIGHT, 8, 40);
             store.remove(left);
             store.remove(right);
             assertEquals(0, store.usedBytes());
@@ -238,20 +244,20 @@ class RowStoreTest
             final List<Long> stored = new ArrayList<>();
             boolean refused = false;
             long record;
-            while ((record = store.allocate(Side.RIGHT, 8, row(0).length())) != 0)
+            while ((record = store.allocate(RowDescriptor.RIGHT, 8, row(0).length())) != 0)
             {
-                if (!store.reserveSlot(bucket, Side.RIGHT))
+                if (!store.reserveSlot(bucket, RowDescriptor.RIGHT))
                 {
                     refused = true;
-                    store.release(record, Side.RIGHT, 8, row(0).length());
+                    store.release(record, RowDescriptor.RIGHT, 8, row(0).length());
                     break;
                 }
-                stored.add(store.append(record, bucket, Side.RIGHT, key, 0, 8, row(stored.size()), stored.size()));
+                stored.add(store.append(record, bucket, RowDescriptor.RIGHT, key, 0, 8, row(stored.size()).buffer(), 0, row.length(), stored.size()));
             }
             assertTrue(refused, "the loop ended because a record did not fit, not because the group could not grow");
             // The refusal left the group exactly as it was.
-            assertEquals(stored, groupOf(bucket, Side.RIGHT));
-            assertEquals(stored.size(), BucketDescriptor.count(bucket, Side.RIGHT));
+            assertEquals(stored, groupOf(bucket, RowDescriptor.RIGHT));
+            assertEquals(stored.size(), BucketDescriptor.count(bucket, RowDescriptor.RIGHT));
             assertFalse(stored.isEmpty());
             for (final long r : stored)
             {
@@ -276,9 +282,9 @@ class RowStoreTest
             // 40,000 rows: the group's array (320 KiB) is larger than any pooled block.
             for (int i = 0; i < 40_000; i++)
             {
-                stored.add(store.append(bucket, Side.LEFT, key, 0, 8, row(i), i));
+                stored.add(store.append(bucket, RowDescriptor.LEFT, key, 0, 8, row(i).buffer(), 0, row.length(), i));
             }
-            assertEquals(stored, groupOf(bucket, Side.LEFT));
+            assertEquals(stored, groupOf(bucket, RowDescriptor.LEFT));
             final long reservedAtPeak = store.reservedBytes();
             for (final long record : stored)
             {

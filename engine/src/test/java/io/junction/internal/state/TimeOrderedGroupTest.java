@@ -2,7 +2,6 @@ package io.junction.internal.state;
 
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
-import io.junction.api.Side;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,8 +58,8 @@ class TimeOrderedGroupTest
                 {
                     cursor += random.nextLong(0, 3);
                     final long ts = cursor - random.nextLong(0, 12);
-                    assertTrue(store.reserveSlot(bucket, Side.RIGHT));
-                    final long record = store.append(bucket, Side.RIGHT, key, 0, 8, row(op), ts);
+                    assertTrue(store.reserveSlot(bucket, RowDescriptor.RIGHT));
+                    final long record = store.append(bucket, RowDescriptor.RIGHT, key, 0, 8, row(op).buffer(), 0, row.length(), ts);
                     store.placeInTimeOrder(record);
                     model.add(new Stored(record, ts, op));
                 }
@@ -80,7 +79,7 @@ class TimeOrderedGroupTest
                 store.moveToTimeOrderEdge(s.record());
                 store.remove(s.record());
             }
-            assertEquals(0, BucketDescriptor.rows(bucket, Side.RIGHT));
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.RIGHT));
         }
         finally
         {
@@ -91,7 +90,7 @@ class TimeOrderedGroupTest
     private static void check(final long bucket, final List<Stored> model, final String where)
     {
         model.sort(Comparator.comparingLong(Stored::ts).thenComparingLong(Stored::arrival));
-        final long rows = BucketDescriptor.rows(bucket, Side.RIGHT);
+        final long rows = BucketDescriptor.rows(bucket, RowDescriptor.RIGHT);
         final List<Long> live = new ArrayList<>();
         boolean seenRow = false;
         for (int i = 0; i < RowGroup.slots(rows); i++)
@@ -112,6 +111,6 @@ class TimeOrderedGroupTest
             expected.add(s.record());
         }
         assertEquals(expected, live, where + ": rows in (ts, arrival) order");
-        assertEquals(model.size(), BucketDescriptor.count(bucket, Side.RIGHT));
+        assertEquals(model.size(), BucketDescriptor.count(bucket, RowDescriptor.RIGHT));
     }
 }

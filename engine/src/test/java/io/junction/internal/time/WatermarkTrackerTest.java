@@ -1,6 +1,5 @@
 package io.junction.internal.time;
 
-import io.junction.api.Side;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,21 +13,21 @@ class WatermarkTrackerTest
     {
         final WatermarkTracker tracker = new WatermarkTracker();
         assertEquals(Long.MIN_VALUE, tracker.current());
-        assertEquals(Long.MIN_VALUE, tracker.input(Side.LEFT));
-        assertEquals(Long.MIN_VALUE, tracker.input(Side.RIGHT));
+        assertEquals(Long.MIN_VALUE, tracker.input(WatermarkTracker.LEFT));
+        assertEquals(Long.MIN_VALUE, tracker.input(WatermarkTracker.RIGHT));
     }
 
     @Test
     void shouldBeMinimumOfBothInputs()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        assertFalse(tracker.advance(Side.LEFT, 100), "right has no watermark yet");
+        assertFalse(tracker.advance(WatermarkTracker.LEFT, 100), "right has no watermark yet");
         assertEquals(Long.MIN_VALUE, tracker.current());
-        assertTrue(tracker.advance(Side.RIGHT, 50));
+        assertTrue(tracker.advance(WatermarkTracker.RIGHT, 50));
         assertEquals(50, tracker.current());
-        assertTrue(tracker.advance(Side.RIGHT, 200));
+        assertTrue(tracker.advance(WatermarkTracker.RIGHT, 200));
         assertEquals(100, tracker.current());
-        assertEquals(200, tracker.input(Side.RIGHT));
+        assertEquals(200, tracker.input(WatermarkTracker.RIGHT));
     }
 
     @Test
@@ -36,10 +35,10 @@ class WatermarkTrackerTest
     {
         final WatermarkTracker tracker = new WatermarkTracker();
         tracker.advanceBoth(100);
-        assertFalse(tracker.advance(Side.LEFT, 50));
+        assertFalse(tracker.advance(WatermarkTracker.LEFT, 50));
         assertFalse(tracker.advanceBoth(10));
         assertEquals(100, tracker.current());
-        assertEquals(100, tracker.input(Side.LEFT));
+        assertEquals(100, tracker.input(WatermarkTracker.LEFT));
     }
 
     @Test
@@ -47,8 +46,8 @@ class WatermarkTrackerTest
     {
         final WatermarkTracker tracker = new WatermarkTracker();
         tracker.advanceBoth(100);
-        assertFalse(tracker.advance(Side.LEFT, 500));
-        assertTrue(tracker.advance(Side.RIGHT, 101));
+        assertFalse(tracker.advance(WatermarkTracker.LEFT, 500));
+        assertTrue(tracker.advance(WatermarkTracker.RIGHT, 101));
         assertEquals(101, tracker.current());
     }
 
@@ -73,34 +72,34 @@ class WatermarkTrackerTest
     void shouldFollowTheActiveInputWhileTheOtherIsIdle()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        tracker.advance(Side.LEFT, 100);
-        assertTrue(tracker.markIdle(Side.RIGHT), "right never had a watermark: the join follows left");
+        tracker.advance(WatermarkTracker.LEFT, 100);
+        assertTrue(tracker.markIdle(WatermarkTracker.RIGHT), "right never had a watermark: the join follows left");
         assertEquals(100, tracker.current());
-        assertTrue(tracker.isIdle(Side.RIGHT));
-        assertTrue(tracker.advance(Side.LEFT, 200));
+        assertTrue(tracker.isIdle(WatermarkTracker.RIGHT));
+        assertTrue(tracker.advance(WatermarkTracker.LEFT, 200));
         assertEquals(200, tracker.current());
-        assertEquals(Long.MIN_VALUE, tracker.input(Side.RIGHT));
+        assertEquals(Long.MIN_VALUE, tracker.input(WatermarkTracker.RIGHT));
     }
 
     @Test
     void shouldTakeTheHigherInputWhenBothAreIdle()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        tracker.advance(Side.LEFT, 100);
-        tracker.advance(Side.RIGHT, 50);
-        assertFalse(tracker.markIdle(Side.LEFT), "already at the right input's 50");
+        tracker.advance(WatermarkTracker.LEFT, 100);
+        tracker.advance(WatermarkTracker.RIGHT, 50);
+        assertFalse(tracker.markIdle(WatermarkTracker.LEFT), "already at the right input's 50");
         assertEquals(50, tracker.current(), "the active right input");
-        assertTrue(tracker.markIdle(Side.RIGHT));
+        assertTrue(tracker.markIdle(WatermarkTracker.RIGHT));
         assertEquals(100, tracker.current(), "both idle: the higher");
-        assertFalse(tracker.markIdle(Side.LEFT));
+        assertFalse(tracker.markIdle(WatermarkTracker.LEFT));
     }
 
     @Test
     void shouldStayAtMinWhenBothIdleInputsNeverHadAWatermark()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        assertFalse(tracker.markIdle(Side.LEFT));
-        assertFalse(tracker.markIdle(Side.RIGHT));
+        assertFalse(tracker.markIdle(WatermarkTracker.LEFT));
+        assertFalse(tracker.markIdle(WatermarkTracker.RIGHT));
         assertEquals(Long.MIN_VALUE, tracker.current());
     }
 
@@ -108,14 +107,14 @@ class WatermarkTrackerTest
     void shouldNeverGoBackwardsWhenAnIdleInputReturnsBelow()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        tracker.advance(Side.LEFT, 100);
-        tracker.markIdle(Side.RIGHT);
-        tracker.markActive(Side.RIGHT);
-        assertFalse(tracker.isIdle(Side.RIGHT));
+        tracker.advance(WatermarkTracker.LEFT, 100);
+        tracker.markIdle(WatermarkTracker.RIGHT);
+        tracker.markActive(WatermarkTracker.RIGHT);
+        assertFalse(tracker.isIdle(WatermarkTracker.RIGHT));
         assertEquals(100, tracker.current(), "holds, never back to -inf");
-        assertFalse(tracker.advance(Side.LEFT, 300), "the returning input holds it");
-        assertFalse(tracker.advance(Side.RIGHT, 80), "a watermark below the join's changes nothing");
-        assertTrue(tracker.advance(Side.RIGHT, 150));
+        assertFalse(tracker.advance(WatermarkTracker.LEFT, 300), "the returning input holds it");
+        assertFalse(tracker.advance(WatermarkTracker.RIGHT, 80), "a watermark below the join's changes nothing");
+        assertTrue(tracker.advance(WatermarkTracker.RIGHT, 150));
         assertEquals(150, tracker.current());
     }
 
@@ -123,16 +122,16 @@ class WatermarkTrackerTest
     void shouldMakeAnIdleInputActiveWithAnyWatermark()
     {
         final WatermarkTracker tracker = new WatermarkTracker();
-        tracker.advance(Side.LEFT, 100);
-        tracker.markIdle(Side.RIGHT);
-        assertFalse(tracker.advance(Side.RIGHT, Long.MIN_VALUE));
-        assertFalse(tracker.isIdle(Side.RIGHT));
-        assertFalse(tracker.advance(Side.LEFT, 200));
+        tracker.advance(WatermarkTracker.LEFT, 100);
+        tracker.markIdle(WatermarkTracker.RIGHT);
+        assertFalse(tracker.advance(WatermarkTracker.RIGHT, Long.MIN_VALUE));
+        assertFalse(tracker.isIdle(WatermarkTracker.RIGHT));
+        assertFalse(tracker.advance(WatermarkTracker.LEFT, 200));
         assertEquals(100, tracker.current());
-        tracker.markIdle(Side.RIGHT);
-        tracker.markIdle(Side.LEFT);
+        tracker.markIdle(WatermarkTracker.RIGHT);
+        tracker.markIdle(WatermarkTracker.LEFT);
         assertFalse(tracker.advanceBoth(Long.MIN_VALUE));
-        assertFalse(tracker.isIdle(Side.LEFT));
-        assertFalse(tracker.isIdle(Side.RIGHT));
+        assertFalse(tracker.isIdle(WatermarkTracker.LEFT));
+        assertFalse(tracker.isIdle(WatermarkTracker.RIGHT));
     }
 }

@@ -1,6 +1,6 @@
 package io.junction.tools.replay;
 
-import io.junction.internal.durable.OwnerOnlyFiles;
+import io.junction.internal.io.OwnerOnlyFiles;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.memory;
 
 /**
  * How a reference between two pieces of partition state (a bucket's row group, a group's records, a
@@ -8,7 +8,7 @@ package io.junction.internal.state;
  * is the raw address and the conversions cost an add and a mask, no branch and no load.
  *
  * <p>Both directions take non-negative values: addresses and offsets of user space, with a row
- * group's low tag bit ({@link RowGroup#ARRAY_TAG}) surviving since every base is 8-aligned.
+ * group's low tag bit ({@code internal.state.RowGroup.ARRAY_TAG}) surviving since every base is 8-aligned.
  */
 public final class Refs
 {

@@ -1,4 +1,4 @@
-package io.junction.internal.durable;
+package io.junction.internal.io;
 
 import java.io.IOException;
 import java.nio.file.Files;
