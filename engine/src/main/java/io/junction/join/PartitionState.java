@@ -240,7 +240,8 @@ final class PartitionState implements AutoCloseable
             this.base = store.base();
             this.unmatchableBucket = opened.unmatchableBucket;
             this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-                RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
+                RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base,
+                NativeArena::written);
             heapParts[WHEEL_PART] = wheel;
             this.mappedParts = new MappedPart[UNIQUE_PART + 2];
             mappedParts[ARENA_PART] = store.arena();

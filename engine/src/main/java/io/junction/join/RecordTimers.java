@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.time.TimerWheel;
 import org.agrona.UnsafeApi;
@@ -39,7 +40,8 @@ final class RecordTimers
     {
         this.base = base;
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base);
+            RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base,
+                NativeArena::written);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
@@ -118,7 +119,7 @@ final class WindowBuckets
         this.semi = spec.type() == JoinType.SEMI;
         this.bucketWheel = new TimerWheel(parts.config.tickShift(), parts.config.wheelSlots(),
             WindowBucketDescriptor.TIMER_PREV_OFFSET, WindowBucketDescriptor.TIMER_NEXT_OFFSET,
-            WindowBucketDescriptor.DEADLINE_OFFSET, state.base);
+            WindowBucketDescriptor.DEADLINE_OFFSET, state.base, NativeArena::written);
         this.coGroup = spec.coGroup() == null ? null : new CoGroupWindows(spec, state, emit, parts.counters, predicate.errors());
     }
 

@@ -1,7 +1,6 @@
 package io.junction.internal.state;
 
 import io.junction.internal.memory.Refs;
-import io.junction.internal.memory.WriteMarks;
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -72,12 +71,6 @@ public final class NativeArena implements AutoCloseable, MappedPart
     private static final int LARGE_COUNT_OFFSET = ArenaHeaderDescriptor.LARGE_COUNT_OFFSET;
     private static final int MAP_SHIFT_OFFSET = ArenaHeaderDescriptor.MAP_SHIFT_OFFSET;
     private static final int LARGE_LISTS = ArenaHeaderDescriptor.LARGE_LISTS;
-
-    static
-    {
-        // The parts below the state (internal.time's wheel) mark their stores through WriteMarks, by this method.
-        WriteMarks.install(NativeArena::written);
-    }
 
     private final int chunkSize;
     private final int maxPooledSize;

@@ -64,6 +64,8 @@ public final class TimerWheel implements HeapImagePart
     private final int nextOffset;
     private final int deadlineOffset;
     private final long base;
+    /** The durable state's write barrier, handed in by the state (NONE in memory). */
+    private final WriteMarks marks;
     private boolean started;
     private long currentTick;
     private long pending;
@@ -87,7 +89,7 @@ public final class TimerWheel implements HeapImagePart
     public TimerWheel(
         final int tickShift, final int slotCount, final int prevOffset, final int nextOffset, final int deadlineOffset)
     {
-        this(tickShift, slotCount, prevOffset, nextOffset, deadlineOffset, 0);
+        this(tickShift, slotCount, prevOffset, nextOffset, deadlineOffset, 0, WriteMarks.NONE);
     }
 
     /**
@@ -96,13 +98,20 @@ public final class TimerWheel implements HeapImagePart
      * @param prevOffset     offset in an entry of its 8-byte back link.
      * @param nextOffset     offset in an entry of its 8-byte forward link.
      * @param deadlineOffset offset in an entry of its 8-byte deadline.
-     * @param base           the address links are stored relative to ({@link Refs}).
+     * @param base           the address links are stored relative to ({@link Refs}): the durable state's, or 0.
+     * @param marks          the durable state's write barrier, called before each store into its memory when
+     *                       {@code base} is not 0 ({@link WriteMarks#NONE} in memory).
      */
     public TimerWheel(
         final int tickShift, final int slotCount, final int prevOffset, final int nextOffset, final int deadlineOffset,
-        final long base)
+        final long base, final WriteMarks marks)
     {
+        if (marks == null || (base != 0 && marks == WriteMarks.NONE))
+        {
+            throw new IllegalArgumentException("a wheel over durable memory (base " + base + ") needs its write barrier");
+        }
         this.base = base;
+        this.marks = marks;
         if (tickShift < 0 || tickShift > 40)
         {
             throw new IllegalArgumentException("tickShift must be in [0, 40]: " + tickShift);
@@ -127,7 +136,7 @@ public final class TimerWheel implements HeapImagePart
      */
     public void schedule(final long entry, final long deadline)
     {
-        WriteMarks.written(base, entry + deadlineOffset);
+        written(entry + deadlineOffset);
         UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
         final long tail = tails[slot];
@@ -147,8 +156,8 @@ public final class TimerWheel implements HeapImagePart
             }
         }
         final long next = after == 0 ? heads[slot] : (after == tail ? 0 : Refs.toAddress(base, UnsafeApi.getLong(after + nextOffset)));
-        WriteMarks.written(base, entry + prevOffset);
-        WriteMarks.written(base, entry + nextOffset);
+        written(entry + prevOffset);
+        written(entry + nextOffset);
         UnsafeApi.putLong(entry + prevOffset, Refs.toStored(base, after));
         UnsafeApi.putLong(entry + nextOffset, Refs.toStored(base, next));
         if (after == 0)
@@ -157,7 +166,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            WriteMarks.written(base, after + nextOffset);
+            written(after + nextOffset);
             UnsafeApi.putLong(after + nextOffset, Refs.toStored(base, entry));
         }
         if (next == 0)
@@ -166,7 +175,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            WriteMarks.written(base, next + prevOffset);
+            written(next + prevOffset);
             UnsafeApi.putLong(next + prevOffset, Refs.toStored(base, entry));
         }
         pending++;
@@ -184,7 +193,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            WriteMarks.written(base, Refs.toAddress(base, prevStored) + nextOffset);
+            written(Refs.toAddress(base, prevStored) + nextOffset);
             UnsafeApi.putLong(Refs.toAddress(base, prevStored) + nextOffset, nextStored);
         }
         if (nextStored == 0)
@@ -197,7 +206,7 @@ public final class TimerWheel implements HeapImagePart
         }
         else
         {
-            WriteMarks.written(base, Refs.toAddress(base, nextStored) + prevOffset);
+            written(Refs.toAddress(base, nextStored) + prevOffset);
             UnsafeApi.putLong(Refs.toAddress(base, nextStored) + prevOffset, prevStored);
         }
         pending--;
@@ -598,7 +607,7 @@ public final class TimerWheel implements HeapImagePart
                 }
                 else
                 {
-                    WriteMarks.written(base, next + prevOffset);
+                    written(next + prevOffset);
                     UnsafeApi.putLong(next + prevOffset, 0);
                 }
                 pending--;
@@ -626,5 +635,14 @@ public final class TimerWheel implements HeapImagePart
             entry = next;
         }
         return expired;
+    }
+
+    /** Announces a store into the entry memory before it is made: the durable state's barrier, nothing in memory. */
+    private void written(final long address)
+    {
+        if (base != 0)
+        {
+            marks.written(base, address);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.junction.internal.time;
 
+import io.junction.internal.memory.WriteMarks;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,47 @@ class TimerWheelTest
     static TimerWheel wheel(final int tickShift, final int slots)
     {
         return new TimerWheel(tickShift, slots, PREV, NEXT, DEADLINE);
+    }
+
+    @Test
+    void aWheelOverDurableMemoryAnnouncesEveryStoreBeforeMakingItAndIsRefusedWithoutItsBarrier()
+    {
+        final int words = 16;
+        final long block = UnsafeApi.allocateMemory(words * 8L);
+        UnsafeApi.setMemory(block, words * 8L, (byte)0);
+        allocated.add(block);
+        assertThrows(IllegalArgumentException.class, () -> new TimerWheel(4, 16, PREV, NEXT, DEADLINE, block, WriteMarks.NONE));
+        assertThrows(IllegalArgumentException.class, () -> new TimerWheel(4, 16, PREV, NEXT, DEADLINE, block, null));
+        // the value each address held when it was first announced: a store before its mark would show here
+        final Map<Long, Long> atFirstMark = new HashMap<>();
+        final TimerWheel wheel = new TimerWheel(4, 16, PREV, NEXT, DEADLINE, block, (base, address) ->
+        {
+            assertEquals(block, base);
+            atFirstMark.putIfAbsent(address, UnsafeApi.getLong(address));
+        });
+        // entries after the first word: a stored reference 0 means none
+        final long a = block + 24;
+        final long b = block + 48;
+        final long c = block + 72;
+        final long d = block + 96;
+        wheel.schedule(a, 100);
+        wheel.schedule(b, 100);
+        wheel.schedule(c, 90);
+        wheel.schedule(d, 100);
+        wheel.cancel(b);
+        wheel.advance(101, collect);
+        assertEquals(Set.of(a, c, d), expired);
+        int changed = 0;
+        for (long address = block; address < block + words * 8L; address += 8)
+        {
+            if (UnsafeApi.getLong(address) != 0)
+            {
+                changed++;
+                assertTrue(atFirstMark.containsKey(address), "a store at +" + (address - block) + " was not announced");
+                assertEquals(0L, atFirstMark.get(address), "the store at +" + (address - block) + " came before its mark");
+            }
+        }
+        assertTrue(changed >= 4, "the entries' deadlines and links were stored: " + changed);
     }
 
     @Test
