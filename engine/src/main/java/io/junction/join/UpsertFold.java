@@ -7,7 +7,6 @@ import io.junction.api.RowView;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.junction.api.Side;
 import java.util.Arrays;
@@ -24,7 +23,7 @@ import java.util.Arrays;
  * needs nothing across partitions. A step of a flush also ends when a line of another step arrives.
  *
  * <p>Pass-through: most steps make one line (a show, or a click whose pair replaces its show's padded
- * line in one line), and a step's only line leaves as it came: the fold holds it by reference (where the
+ * line in one line), and a step's only line leaves as it came: the fold holds it by reference ({@link HeldLine}: where the
  * caller's views point: an input row, a stored record) with no copy of its bytes, no key and no hash, and
  * hands views over those same bytes downstream at {@link #flush}. A next line of the held line's result key
  * (the click's {@code +(show, click)} after {@code -(show, null)}) takes its place, held the same way, since the
@@ -73,19 +72,8 @@ final class UpsertFold implements ResultHandler
     private long step;
     private final RowView leftView = new RowView();
     private final RowView rightView = new RowView();
-    /** The step has one line so far, held by reference in {@link #heldLeft}/{@link #heldRight}, not in the buffer. */
-    private boolean held;
-    private boolean heldAccumulate;
-    private long heldTs;
-    /** Where the held line's rows lie (the caller's bytes); a length of -1 for a padded side. */
-    private int heldLeftLength;
-    private int heldRightLength;
-    private final UnsafeBuffer heldLeftBuffer = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer heldRightBuffer = new UnsafeBuffer(0, 0);
-    private final RowView heldLeft = new RowView();
-    private final RowView heldRight = new RowView();
-    /** Wraps a held row for its key's extraction ({@link #sameKeyAsHeld}). */
-    private final RowView scratch = new RowView();
+    /** The step's one line so far, when it is held by reference rather than in the buffer. */
+    private final HeldLine held = new HeldLine();
 
     /**
      * @param key        which unique keys key the result.
@@ -107,16 +95,16 @@ final class UpsertFold implements ResultHandler
     @Override
     public void onResult(final ChangeKind kind, final RowView left, final RowView right, final long ts, final long step)
     {
-        if ((held || lines > 0) && step != this.step)
+        if ((held.present() || lines > 0) && step != this.step)
         {
             flush();
         }
         this.step = step;
         if (lines == 0)
         {
-            if (!held)
+            if (!held.present())
             {
-                hold(kind, left, right, ts);
+                held.hold(kind, left, right, ts);
                 return;
             }
             if (sameKeyAsHeld(left, right))
@@ -124,7 +112,7 @@ final class UpsertFold implements ResultHandler
                 // A second line of the held line's key (a click's -(show, null), +(show, click)): the last line
                 // wins, so it is held in place of the first, by reference too: no copy, no hash.
                 counters.rowsOut--;
-                hold(kind, left, right, ts);
+                held.hold(kind, left, right, ts);
                 return;
             }
             // A second line of another key: the held one is copied and keyed now (its bytes are still the caller's).
@@ -154,10 +142,10 @@ final class UpsertFold implements ResultHandler
     /** Emits the step's folded lines (or its held line, as it came), then forgets them; nothing when there are none. */
     void flush()
     {
-        if (held)
+        if (held.present())
         {
-            held = false;
-            downstream.onResult(heldAccumulate ? ChangeKind.UPDATE_AFTER : ChangeKind.DELETE, heldLeftView(), heldRightView(), heldTs, step);
+            held.clear();
+            downstream.onResult(held.accumulate() ? ChangeKind.UPDATE_AFTER : ChangeKind.DELETE, held.left(), held.right(), held.ts(), step);
             return;
         }
         if (lines == 0)
@@ -194,7 +182,7 @@ final class UpsertFold implements ResultHandler
      */
     void copyHeld()
     {
-        if (held)
+        if (held.present())
         {
             materialize(false);
         }
@@ -203,7 +191,7 @@ final class UpsertFold implements ResultHandler
     /** @return true while the step's only line is held by reference, uncopied (tests). */
     boolean holding()
     {
-        return held;
+        return held.present();
     }
 
     /**
@@ -213,25 +201,23 @@ final class UpsertFold implements ResultHandler
      */
     private boolean sameKeyAsHeld(final RowView left, final RowView right)
     {
-        return (leftKey == null || samePart(leftKey, heldLeftLength, heldLeftBuffer, left)) &&
-            (rightKey == null || samePart(rightKey, heldRightLength, heldRightBuffer, right));
+        return (leftKey == null || samePart(leftKey, held.left(), left)) &&
+            (rightKey == null || samePart(rightKey, held.right(), right));
     }
 
-    /** @return whether the key part of {@code row} equals the held row's (held length -1: the side is padded). */
-    private boolean samePart(final KeyExtractor fields, final int heldLength, final UnsafeBuffer heldBuffer, final RowView row)
+    /** @return whether the key part of {@code row} equals the held row's (null: the side is padded). */
+    private boolean samePart(final KeyExtractor fields, final RowView heldRow, final RowView row)
     {
-        if (row == null || heldLength < 0)
+        if (row == null || heldRow == null)
         {
-            return row == null && heldLength < 0;
+            return row == null && heldRow == null;
         }
-        final DirectBuffer buffer = row.buffer();
-        if (heldLength == row.length() && heldBuffer.byteArray() == buffer.byteArray() &&
-            heldBuffer.addressOffset() == buffer.addressOffset() + row.offset())
+        if (HeldLine.sameBytes(heldRow, row))
         {
             return true;
         }
         final int start = used;
-        appendKeyPart(fields, scratch.wrap(heldBuffer, 0, heldLength));
+        appendKeyPart(fields, heldRow);
         final int middle = used;
         appendKeyPart(fields, row);
         final boolean equal = used - middle == middle - start && BufferCompare.equals(data, start, data, middle, middle - start);
@@ -239,48 +225,12 @@ final class UpsertFold implements ResultHandler
         return equal;
     }
 
-    /** Holds the step's first line by where its rows lie: no copy, no key. */
-    private void hold(final ChangeKind kind, final RowView left, final RowView right, final long ts)
-    {
-        held = true;
-        heldAccumulate = kind.isAccumulate();
-        heldTs = ts;
-        if (left == null)
-        {
-            heldLeftLength = -1;
-        }
-        else
-        {
-            heldLeftLength = left.length();
-            heldLeftBuffer.wrap(left.buffer(), left.offset(), heldLeftLength);
-        }
-        if (right == null)
-        {
-            heldRightLength = -1;
-        }
-        else
-        {
-            heldRightLength = right.length();
-            heldRightBuffer.wrap(right.buffer(), right.offset(), heldRightLength);
-        }
-    }
-
-    private RowView heldLeftView()
-    {
-        return heldLeftLength < 0 ? null : heldLeft.wrap(heldLeftBuffer, 0, heldLeftLength);
-    }
-
-    private RowView heldRightView()
-    {
-        return heldRightLength < 0 ? null : heldRight.wrap(heldRightBuffer, 0, heldRightLength);
-    }
-
     /** Copies the held line into the buffer as line 0, keyed (with its table slot) or not. */
     private void materialize(final boolean keyed)
     {
-        held = false;
-        final RowView left = heldLeftView();
-        final RowView right = heldRightView();
+        held.clear();
+        final RowView left = held.left();
+        final RowView right = held.right();
         final int line = lines++;
         if (keyed)
         {
@@ -296,7 +246,7 @@ final class UpsertFold implements ResultHandler
         {
             keyLength[line] = UNKEYED;
         }
-        fill(line, heldAccumulate, heldTs, left, right);
+        fill(line, held.accumulate(), held.ts(), left, right);
     }
 
     /** Sets a line's change, ts and rows, the rows' bytes appended to the buffer. */
@@ -313,7 +263,7 @@ final class UpsertFold implements ResultHandler
     /** @return lines waiting for {@link #flush}, the held one included (tests). */
     int pending()
     {
-        return lines + (held ? 1 : 0);
+        return lines + (held.present() ? 1 : 0);
     }
 
     /** Appends the result key of a line with these rows. */
