@@ -57,6 +57,12 @@ public interface JoinPartitionMXBean extends JoinMetricsMXBean
     /** @return checkpoint barriers that waited for the previous checkpoint's background write. */
     long getCheckpointWaits();
 
+    /** @return writes that waited for the background writer to capture a chunk frozen for a checkpoint (no side buffer left). */
+    long getCheckpointSideWaits();
+
+    /** @return checkpoints whose cut was refused and that ran synchronously on the partition thread instead. */
+    long getCheckpointSynchronousFallbacks();
+
     /** @return whether the partition's thread died (see {@code PartitionFailedException}): it processes nothing more. */
     boolean isFailed();
 }

@@ -92,6 +92,19 @@ public final class PartitionSnapshot
     public final long watermarkSlices;
     /** The longest slice of watermark work, ns ({@link OperatorCounters#maxWatermarkSliceNanos()}). */
     public final long maxWatermarkSliceNanos;
+    /**
+     * Writes, since the partition started, that met a chunk frozen for a checkpoint still being written, found no
+     * side buffer left to copy it into, and waited for the background writer to capture that chunk (each wait is
+     * bounded by one chunk's capture; it falls outside {@link #lastCheckpointPauseNanos}, on the event's latency).
+     * Raise {@code junction.checkpoint.maxSideBytes} when it grows.
+     */
+    public final long checkpointSideWaits;
+    /**
+     * Checkpoints, since the partition started, whose cut was refused and that ran synchronously on the partition
+     * thread instead: a stage-A cut (copied at the cut) above its staging limit or the direct memory left. A
+     * copy-on-write cut is never refused for its size, so this stays 0 at default settings.
+     */
+    public final long checkpointSynchronousFallbacks;
     private final long[] deadLetters;
     /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal. */
     private final long[] lastCheckpointPauseParts;
@@ -444,6 +457,73 @@ public final class PartitionSnapshot
         final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged,
         final long[] lastCheckpointPauseParts)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes,
+            hashCollisions, liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos,
+            maxCheckpointPauseNanos, lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, expiredLeft,
+            expiredRight, evictedRows, watermarkSlices, maxWatermarkSliceNanos, checkpointWaits, lastCheckpointWriteNanos,
+            maxCheckpointWriteNanos, lastCheckpointBytesStaged, lastCheckpointPauseParts, 0, 0);
+    }
+
+    /**
+     * A snapshot with every figure; built by the runtime (see the fields for the meaning of each value).
+     *
+     * @param partition     the partition index.
+     * @param rowsIn        input rows.
+     * @param rowsOut       output rows.
+     * @param lateRows      late rows.
+     * @param badInputs     bad inputs.
+     * @param expiredRows   expired rows.
+     * @param liveLeft      live left rows.
+     * @param liveRight     live right rows.
+     * @param stateBytes    off-heap state bytes.
+     * @param pendingTimers pending timers.
+     * @param watermark     the join's watermark.
+     * @param handlerErrors handler exceptions.
+     * @param events        ring events processed.
+     * @param ringOccupancy ring slots in use.
+     * @param ringCapacity  ring slots in all.
+     * @param deadLetters   dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
+     * @param failed        whether the partition's thread died.
+     * @param usedStateBytes off-heap bytes in use.
+     * @param hashCollisions rows passed over under an equal key hash.
+     * @param liveStateBytes bytes the live rows account for.
+     * @param checkpoints checkpoints written.
+     * @param checkpointFailures checkpoints failed.
+     * @param lastCheckpointPauseNanos the last checkpoint's pause, ns.
+     * @param maxCheckpointPauseNanos the longest checkpoint pause, ns.
+     * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
+     * @param lastCheckpointBytesLinked bytes the last checkpoint linked.
+     * @param userCodeFailures user code that threw.
+     * @param expiredLeft left rows dropped by TTL or eviction.
+     * @param expiredRight right rows dropped by TTL or eviction.
+     * @param evictedRows rows evicted by expire-oldest.
+     * @param watermarkSlices slices of watermark work.
+     * @param maxWatermarkSliceNanos the longest slice, ns.
+     * @param checkpointWaits barriers that waited for the previous background write.
+     * @param lastCheckpointWriteNanos the last checkpoint's write, ns.
+     * @param maxCheckpointWriteNanos the longest checkpoint write, ns.
+     * @param lastCheckpointBytesStaged bytes copied at the last cut.
+     * @param lastCheckpointPauseParts the last pause's parts, ns, by {@link CheckpointPausePart#ordinal()} (copied;
+     *                                 missing parts count 0).
+     * @param checkpointSideWaits writes that waited for the writer's capture of a frozen chunk.
+     * @param checkpointSynchronousFallbacks refused cuts, checkpointed synchronously instead.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
+        final long watermarkSlices, final long maxWatermarkSliceNanos, final long checkpointWaits,
+        final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged,
+        final long[] lastCheckpointPauseParts, final long checkpointSideWaits, final long checkpointSynchronousFallbacks)
+    {
+        this.checkpointSideWaits = checkpointSideWaits;
+        this.checkpointSynchronousFallbacks = checkpointSynchronousFallbacks;
         this.lastCheckpointPauseParts = new long[CheckpointPausePart.values().length];
         System.arraycopy(lastCheckpointPauseParts, 0, this.lastCheckpointPauseParts, 0,
             Math.min(lastCheckpointPauseParts.length, this.lastCheckpointPauseParts.length));
@@ -528,6 +608,8 @@ public final class PartitionSnapshot
             (checkpoints + checkpointFailures == 0 ? "" : " checkpoints=" + checkpoints + " checkpointFailures=" +
                 checkpointFailures + " lastCheckpointPauseMicros=" + lastCheckpointPauseNanos / 1000 +
                 " maxCheckpointPauseMicros=" + maxCheckpointPauseNanos / 1000 + " lastCheckpointWriteMicros=" +
-                lastCheckpointWriteNanos / 1000 + " checkpointWaits=" + checkpointWaits) + (failed ? " FAILED" : "");
+                lastCheckpointWriteNanos / 1000 + " checkpointWaits=" + checkpointWaits +
+                " checkpointSideWaits=" + checkpointSideWaits + " checkpointSynchronousFallbacks=" +
+                checkpointSynchronousFallbacks) + (failed ? " FAILED" : "");
     }
 }

@@ -425,6 +425,16 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         pauseParts[PART_OTHER] = Math.max(0, pause - timed);
         metrics.recordCheckpointPause(pause, waited, staged, pauseParts);
+        recordCutCounts();
+    }
+
+    /** The cut's running counts (side waits, refused cuts) into the metrics; nothing without a writer. */
+    private void recordCutCounts()
+    {
+        if (writer != null)
+        {
+            metrics.recordCutCounts(writer.cut().sideWaits(), writer.cut().synchronousFallbacks());
+        }
     }
 
     /**
@@ -458,6 +468,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
         }
         pauseParts[PART_INSTALL] = System.nanoTime() - installStart;
+        if (outcome != CheckpointWriter.NONE)
+        {
+            // The side waits of the write just ended happened after its pause was recorded.
+            recordCutCounts();
+        }
         return waited;
     }
 

@@ -8,9 +8,12 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.internal.metrics.EngineBeans;
+import io.junction.internal.state.CellWaitSeam;
 import io.junction.join.StateConfig;
 import io.junction.metrics.CheckpointPausePart;
 import io.junction.metrics.PartitionSnapshot;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -30,6 +34,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -66,6 +72,7 @@ class AsyncCheckpointTest
         CheckpointWriter.beforeWrite = null;
         CheckpointWriter.onWait = null;
         CheckpointWriter.sideBuffers = -1;
+        CellWaitSeam.set(null);
     }
 
     private static long pair(final long k, final long v)
@@ -253,6 +260,57 @@ class AsyncCheckpointTest
             change(publisher, 0, KEYS, 2_000_000, 7000);
             assertArrayEquals(positions, second.get(60, TimeUnit.SECONDS).positions());
             assertEquals(2, engine.metrics().get(0).checkpoints);
+        }
+        assertRestored(root, positions, cut);
+    }
+
+    /**
+     * With no side buffer and the background write held, the partition's first store into a frozen chunk waits for
+     * the writer to capture it: the wait is counted in the partition's metrics and JMX ({@code checkpointSideWaits})
+     * once the write is released, and no cut falls back to a synchronous checkpoint.
+     */
+    @Test
+    void aWriteThatWaitsForTheWritersCaptureIsCountedInTheMetrics() throws Exception
+    {
+        CheckpointWriter.sideBuffers = 0;
+        final Path root = temp.resolve("root");
+        final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch cellWait = new CountDownLatch(1);
+        final AtomicInteger writes = new AtomicInteger();
+        final Set<Long> cut;
+        final long[] positions;
+        try (JoinEngine engine = start(root, ConcurrentHashMap.newKeySet(), new CountDownLatch(0)))
+        {
+            final Publisher publisher = engine.publisher();
+            fill(publisher);
+            CheckpointWriter.beforeWrite = p ->
+            {
+                if (writes.incrementAndGet() == 1)
+                {
+                    held.countDown();
+                    assertTrue(release.await(60, TimeUnit.SECONDS));
+                }
+            };
+            final long[] firstPositions = at();
+            final CompletableFuture<CompletedCheckpoint> first = engine.checkpoint(firstPositions);
+            assertTrue(held.await(60, TimeUnit.SECONDS));
+            assertEquals(0, engine.metrics().get(0).checkpointSideWaits, "no write has waited yet");
+            CellWaitSeam.set(cellWait::countDown);
+            change(publisher, 0, 100, 1_000_000, 5000);
+            assertTrue(cellWait.await(60, TimeUnit.SECONDS), "a store into a frozen chunk waits for the held writer");
+            release.countDown();
+            assertArrayEquals(firstPositions, first.get(60, TimeUnit.SECONDS).positions());
+            cut = new HashSet<>(model);
+            positions = at();
+            assertArrayEquals(positions, engine.checkpoint(positions).get(60, TimeUnit.SECONDS).positions());
+            final PartitionSnapshot metrics = engine.metrics().get(0);
+            assertTrue(metrics.checkpointSideWaits >= 1, metrics.toString());
+            assertEquals(0, metrics.checkpointSynchronousFallbacks, metrics.toString());
+            final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            final ObjectName bean = EngineBeans.partitionName(engine.name(), 0);
+            assertEquals(metrics.checkpointSideWaits, server.getAttribute(bean, "CheckpointSideWaits"));
+            assertEquals(0L, server.getAttribute(bean, "CheckpointSynchronousFallbacks"));
         }
         assertRestored(root, positions, cut);
     }

@@ -109,6 +109,10 @@ public final class JunctionMetrics implements MeterBinder
                 s -> s.watermarkSlices);
             counter(registry, "checkpoints", "checkpoints written", t, partition, s -> s.checkpoints);
             counter(registry, "checkpoint.failures", "checkpoints that failed", t, partition, s -> s.checkpointFailures);
+            counter(registry, "checkpoint.side.waits", "writes that waited for the writer's capture of a frozen chunk", t,
+                partition, s -> s.checkpointSideWaits);
+            counter(registry, "checkpoint.synchronous.fallbacks", "checkpoints whose cut was refused and ran synchronously",
+                t, partition, s -> s.checkpointSynchronousFallbacks);
             for (final DeadLetterReason reason : DeadLetterReason.values())
             {
                 counter(registry, "dead.letters", "dead letters by reason", t.and("reason", reason.name().toLowerCase(Locale.ROOT)),

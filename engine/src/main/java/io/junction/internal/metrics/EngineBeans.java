@@ -471,6 +471,18 @@ public final class EngineBeans
         }
 
         @Override
+        public long getCheckpointSideWaits()
+        {
+            return snapshot().checkpointSideWaits;
+        }
+
+        @Override
+        public long getCheckpointSynchronousFallbacks()
+        {
+            return snapshot().checkpointSynchronousFallbacks;
+        }
+
+        @Override
         public boolean isFailed()
         {
             return snapshot().failed;

@@ -52,8 +52,10 @@ public final class PartitionMetrics
     private static final int LAST_CHECKPOINT_WRITE = 28;
     private static final int MAX_CHECKPOINT_WRITE = 29;
     private static final int LAST_CHECKPOINT_STAGED = 30;
+    private static final int CHECKPOINT_SIDE_WAITS = 31;
+    private static final int CHECKPOINT_SYNCHRONOUS_FALLBACKS = 32;
     /** The last checkpoint's pause parts, one value per {@link CheckpointPausePart}, from here. */
-    private static final int LAST_CHECKPOINT_PAUSE_PARTS = 31;
+    private static final int LAST_CHECKPOINT_PAUSE_PARTS = 33;
     private static final int PAUSE_PARTS = CheckpointPausePart.values().length;
     private static final int DEAD_LETTERS = LAST_CHECKPOINT_PAUSE_PARTS + PAUSE_PARTS;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
@@ -240,7 +242,19 @@ public final class PartitionMetrics
             get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
             get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE),
             get(CHECKPOINT_WAITS), get(LAST_CHECKPOINT_WRITE), get(MAX_CHECKPOINT_WRITE), get(LAST_CHECKPOINT_STAGED),
-            pauseParts);
+            pauseParts, get(CHECKPOINT_SIDE_WAITS), get(CHECKPOINT_SYNCHRONOUS_FALLBACKS));
+    }
+
+    /**
+     * Records the cut's running counts, read from the partition's cut after each checkpoint (partition thread).
+     *
+     * @param sideWaits            writes so far that waited for the writer's capture of a frozen chunk.
+     * @param synchronousFallbacks cuts so far refused and checkpointed synchronously instead.
+     */
+    public void recordCutCounts(final long sideWaits, final long synchronousFallbacks)
+    {
+        LONGS.setRelease(values, CHECKPOINT_SIDE_WAITS, sideWaits);
+        LONGS.setRelease(values, CHECKPOINT_SYNCHRONOUS_FALLBACKS, synchronousFallbacks);
     }
 
     private long get(final int index)

@@ -341,8 +341,8 @@ public final class LoadgenCommand implements Callable<Integer>
         {
             final long[] pauses = r.checkpointPauseNanos.clone();
             Arrays.sort(pauses);
-            System.out.printf(Locale.ROOT, "checkpoints: %d partition pauses, p50 %.1f ms, max %.1f ms%n",
-                pauses.length, pauses[pauses.length / 2] / 1e6, pauses[pauses.length - 1] / 1e6);
+            System.out.printf(Locale.ROOT, "checkpoints: %d partition pauses, p50 %.1f ms, max %.1f ms; %d writes waited for the writer's capture%n",
+                pauses.length, pauses[pauses.length / 2] / 1e6, pauses[pauses.length - 1] / 1e6, r.checkpointSideWaits);
             int longest = 0;
             for (int i = 1; i < r.checkpointPauseNanos.length; i++)
             {

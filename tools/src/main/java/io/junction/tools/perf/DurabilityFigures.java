@@ -198,8 +198,10 @@ public final class DurabilityFigures
         long write = 0;
         long staged = 0;
         long stateBytes = 0;
+        long sideWaits = 0;
         for (final PartitionSnapshot s : engine.metrics())
         {
+            sideWaits += s.checkpointSideWaits;
             write = Math.max(write, s.lastCheckpointWriteNanos);
             staged += s.lastCheckpointBytesStaged;
             stateBytes += s.stateBytes;
@@ -209,7 +211,8 @@ public final class DurabilityFigures
             what, complete / 1e6, max / 1e6, write / 1e6, staged > 0 ? String.format(Locale.ROOT, "%.1f MiB staged", staged / 1048576.0) :
             "synchronous: nothing staged", done.bytesWritten() / 1048576.0, 100.0 * done.bytesWritten() / Math.max(1, stateBytes),
             stateBytes / 1048576.0, done.bytesLinked() / 1048576.0);
-        out.printf(Locale.ROOT, "  pause parts of the longest: %s%n", PauseParts.describe(PauseParts.ofLongest(engine.metrics())));
+        out.printf(Locale.ROOT, "  pause parts of the longest: %s; writes that waited for the writer's capture so far: %d%n",
+            PauseParts.describe(PauseParts.ofLongest(engine.metrics())), sideWaits);
         return done;
     }
 

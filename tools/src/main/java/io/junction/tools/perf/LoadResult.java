@@ -42,6 +42,8 @@ public final class LoadResult
      * {@link CheckpointPausePart} ordinal (the same order; empty in memory).
      */
     public final long[][] checkpointPauseParts;
+    /** Durable runs: writes that waited for a checkpoint writer's capture of a frozen chunk, every partition. */
+    public final long checkpointSideWaits;
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,
@@ -61,7 +63,7 @@ public final class LoadResult
     {
         this(label, offeredRate, events, measuredEvents, measuredSeconds, outputs, padded, latency, endOfInputLatency,
             liveRows, stateBytes, lateRows, badInputs, gcCount, gcMillis, peakLiveRows, peakLiveStateBytes, hotKeys, new long[0],
-            new long[0][]);
+            new long[0][], 0);
     }
 
     LoadResult(
@@ -69,8 +71,9 @@ public final class LoadResult
         final double measuredSeconds, final long outputs, final long padded, final Histogram latency, final Histogram endOfInputLatency,
         final long liveRows, final long stateBytes, final long lateRows, final long badInputs, final long gcCount,
         final long gcMillis, final long peakLiveRows, final long peakLiveStateBytes, final List<List<HotKey>> hotKeys,
-        final long[] checkpointPauseNanos, final long[][] checkpointPauseParts)
+        final long[] checkpointPauseNanos, final long[][] checkpointPauseParts, final long checkpointSideWaits)
     {
+        this.checkpointSideWaits = checkpointSideWaits;
         this.checkpointPauseNanos = checkpointPauseNanos.clone();
         this.checkpointPauseParts = new long[checkpointPauseParts.length][];
         for (int i = 0; i < checkpointPauseParts.length; i++)

@@ -335,8 +335,10 @@ public final class LoadRun
         long bytes = 0;
         long late = 0;
         long bad = 0;
+        long sideWaits = 0;
         for (final PartitionSnapshot snapshot : engine.metrics())
         {
+            sideWaits += snapshot.checkpointSideWaits;
             live += snapshot.liveLeft + snapshot.liveRight;
             bytes += snapshot.stateBytes;
             late += snapshot.lateRows;
@@ -351,7 +353,7 @@ public final class LoadRun
         }
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
             paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
-            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all(), pauses.allParts());
+            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all(), pauses.allParts(), sideWaits);
     }
 
     /**

@@ -36,6 +36,7 @@ class DurabilityFiguresTest
         assertTrue(Pattern.compile("third checkpoint after .* \\(10%\\): .* MiB staged").matcher(out).find(), out);
         // each timed checkpoint's pause in parts (docs/DURABILITY.md "The pause in parts")
         assertEquals(3, Pattern.compile("  pause parts of the longest: watermark work [0-9.]+, wait [0-9.]+, install [0-9.]+, " +
-            "flush [0-9.]+, collect [0-9.]+, freeze [0-9.]+, heap image [0-9.]+, other [0-9.]+ ms").matcher(out).results().count(), out);
+            "flush [0-9.]+, collect [0-9.]+, freeze [0-9.]+, heap image [0-9.]+, other [0-9.]+ ms; writes that waited for the " +
+            "writer's capture so far: [0-9]+\n").matcher(out).results().count(), out);
     }
 }
