@@ -7,6 +7,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32;
@@ -31,7 +32,7 @@ final class ParallelSumsTest
     {
         final byte[] bytes = new byte[7 * CHUNK + 12_345];
         new Random(seed).nextBytes(bytes);
-        java.util.Arrays.fill(bytes, 2 * CHUNK, 4 * CHUNK, (byte)0);
+        Arrays.fill(bytes, 2 * CHUNK, 4 * CHUNK, (byte)0);
         final Path path = temp.resolve(name);
         Files.write(path, bytes);
         return path;
