@@ -1,7 +1,6 @@
 package io.junction.join;
 
 import io.junction.internal.durable.ChunkSums;
-import io.junction.internal.durable.RestoredImages;
 import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
@@ -303,8 +302,10 @@ final class DurableState
         }
         long verified = 0;
         final Map<String, ChunkSums.FileSums> verifiedSums = new LinkedHashMap<>();
-        // A restore of this directory just verified every chunk: its sums are taken when the marker records them.
-        final Map<String, ChunkSums.FileSums> restored = RestoredImages.take(directory);
+        // A restore of this directory just verified every chunk (its caller handed its sums in): they are taken
+        // where the marker records them.
+        final Map<String, ChunkSums.FileSums> restored = config.restoredChunkSums() == null ? Map.of() :
+            ChunkSums.decode(config.restoredChunkSums());
         for (final Map.Entry<String, int[]> file : sums.entrySet())
         {
             final long length = lengths.get(file.getKey());

@@ -106,6 +106,12 @@ public final class StateConfig
     private final int tickShift;
     private final int wheelSlots;
     private final int maxKeyLength;
+    /**
+     * The chunk sums (in {@code chunks.sum}'s encoding) of the state directory as a restore in this
+     * process just wrote and verified it, for the reopen that follows; null when there was none. Set by the
+     * engine's runtime only ({@link #withRestoredChunkSums}); every other copy drops it.
+     */
+    private final byte[] restoredChunkSums;
 
     /**
      * A configuration with the default key index and no preallocation.
@@ -168,6 +174,7 @@ public final class StateConfig
     {
         this.stateDirectory = stateDirectory;
         this.maxStateBytesSet = maxStateBytesSet;
+        this.restoredChunkSums = null;
         if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
         {
             throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
@@ -404,6 +411,49 @@ public final class StateConfig
     {
         return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
             maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+    }
+
+    /**
+     * For the engine's runtime, which has just restored this configuration's state directory from a
+     * checkpoint: the sums of every file as that restore wrote and verified them, so that the operator's
+     * reopen takes them instead of reading every chunk again. The reopen uses a file's sums only when they
+     * are the ones the restored marker records (else it reads and verifies the file as usual). A caller
+     * that did not just restore the directory has no reason to call this: sums copied from elsewhere make the
+     * reopen trust files it did not read.
+     *
+     * @param chunkSums the restored files' sums, encoded as the state directory's {@code chunks.sum}.
+     * @return a copy carrying them (any other {@code with} method drops them again).
+     */
+    public StateConfig withRestoredChunkSums(final byte[] chunkSums)
+    {
+        return new StateConfig(this, chunkSums.clone());
+    }
+
+    /** A copy of {@code from} carrying a restore's sums (the fields were checked when {@code from} was made). */
+    private StateConfig(final StateConfig from, final byte[] restoredChunkSums)
+    {
+        this.stateDirectory = from.stateDirectory;
+        this.hotKeys = from.hotKeys;
+        this.maxKeys = from.maxKeys;
+        this.maxLiveRows = from.maxLiveRows;
+        this.maxStateBytes = from.maxStateBytes;
+        this.maxStateBytesSet = from.maxStateBytesSet;
+        this.fullPolicy = from.fullPolicy;
+        this.fixedHashSeed = from.fixedHashSeed;
+        this.hashSeed = from.hashSeed;
+        this.indexKind = from.indexKind;
+        this.preallocate = from.preallocate;
+        this.chunkSize = from.chunkSize;
+        this.tickShift = from.tickShift;
+        this.wheelSlots = from.wheelSlots;
+        this.maxKeyLength = from.maxKeyLength;
+        this.restoredChunkSums = restoredChunkSums;
+    }
+
+    /** @return the restore's sums handed in ({@link #withRestoredChunkSums}), or null; not a copy (read only). */
+    byte[] restoredChunkSums()
+    {
+        return restoredChunkSums;
     }
 
     /**

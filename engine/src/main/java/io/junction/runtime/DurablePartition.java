@@ -1,6 +1,7 @@
 package io.junction.runtime;
 
 import io.junction.internal.durable.CheckpointStore;
+import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.StagedCut;
@@ -36,6 +37,12 @@ final class DurablePartition
     final Path directory;
     final long fingerprint;
     final StateImage image;
+    /**
+     * The sums the last restore returned, until the operator's reopen takes them ({@link #takeRestoredSums});
+     * null otherwise. Touched by the thread that restores and then creates the operator (the engine's at
+     * start, before the partition thread starts; the partition's after a take-over).
+     */
+    private byte[] restoredSums;
     /** Where the checkpoints live: under the partition's directory, or under a shared checkpoint root. */
     final Path checkpointsDirectory;
     /** The checkpoints are in a shared checkpoint root, written by other processes too. */
@@ -243,7 +250,8 @@ final class DurablePartition
      */
     void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
-        image.restore(checkpoint);
+        restoredSums = null;
+        restoredSums = ChunkSums.encode(image.restore(checkpoint));
         ownNewest = checkpoint.id;
         final List<String> damaged = image.restoreDamaged();
         if (!damaged.isEmpty())
@@ -263,9 +271,25 @@ final class DurablePartition
         }
     }
 
+    /**
+     * Takes the sums of the state directory as the last {@link #restore} wrote and verified it, for the
+     * operator's reopen that follows ({@link io.junction.join.StateConfig#withRestoredChunkSums}); taken once.
+     * Called by the thread that restored (the engine's at start, the partition's after a take-over), before
+     * anything else changes the directory.
+     *
+     * @return the sums in {@link ChunkSums}' encoding, or null when nothing was restored since the last take.
+     */
+    byte[] takeRestoredSums()
+    {
+        final byte[] taken = restoredSums;
+        restoredSums = null;
+        return taken;
+    }
+
     /** Empties the state directory (a fresh start) and forgets any previous checkpoint's chunks. */
     void clearState() throws IOException
     {
+        restoredSums = null;
         image.clear();
         image.forgetPrevious();
         ownNewest = -1;

@@ -298,6 +298,16 @@ public final class JoinEngine implements AutoCloseable
             p -> workers[p].isFailed());
     }
 
+    /**
+     * @return the partition's state config carrying the sums its last restore returned (taken once: the
+     *         operator created with it reopens the restored files without reading them again), or as is.
+     */
+    private static StateConfig restored(final StateConfig state, final DurablePartition durable)
+    {
+        final byte[] sums = durable == null ? null : durable.takeRestoredSums();
+        return sums == null ? state : state.withRestoredChunkSums(sums);
+    }
+
     private void createWorkers(final Builder builder)
     {
         for (int p = 0; p < workers.length; p++)
@@ -306,11 +316,12 @@ public final class JoinEngine implements AutoCloseable
             final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
             final StateConfig state = checkpoints == null ? config.state() :
                 config.state().withStateDirectory(checkpoints.durable(p).stateDirectory());
+            final DurablePartition durable = checkpoints == null ? null : checkpoints.durable(p);
             final PartitionWorker.OperatorFactory factory;
             if (builder.stateOperatorFactory != null)
             {
                 factory = (guardedResults, guardedDeadLetters) ->
-                    builder.stateOperatorFactory.create(state, guardedResults, guardedDeadLetters);
+                    builder.stateOperatorFactory.create(restored(state, durable), guardedResults, guardedDeadLetters);
             }
             else if (builder.operatorFactory != null)
             {
@@ -323,7 +334,7 @@ public final class JoinEngine implements AutoCloseable
                     @Override
                     public JoinOperator create(final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters)
                     {
-                        return JoinOperators.create(spec, state, guardedResults, guardedDeadLetters);
+                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters);
                     }
 
                     @Override
@@ -332,7 +343,8 @@ public final class JoinEngine implements AutoCloseable
                         final ErrorHandler guardedErrors)
                     {
                         // The error handler handed in, not found in the result handler.
-                        return JoinOperators.create(spec, state, guardedResults, guardedDeadLetters, guardedErrors);
+                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters,
+                            guardedErrors);
                     }
                 };
             }

@@ -3,7 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
 import io.junction.internal.durable.CheckpointStore;
-import io.junction.internal.durable.RestoredImages;
+import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
@@ -111,6 +111,45 @@ class IncrementalCheckpointTest
     }
 
     /**
+     * The reopen right after a restore takes the sums the restore returned only when they are handed to it, and
+     * only where they are the marker's: another directory's sums (two restores in one process) are read past.
+     */
+    @Test
+    void aReopenTrustsOnlyTheSumsOfItsOwnRestoreHandedToIt(@TempDir final Path dir) throws IOException
+    {
+        final StateConfig config = DurableStateTest.CONFIG.withChunkSize(64 * 1024).withMaxKeys(1 << 14);
+        final CheckpointStore storeA = new CheckpointStore(dir.resolve("chk-a"));
+        final CheckpointStore storeB = new CheckpointStore(dir.resolve("chk-b"));
+        try (JoinOperator a = open(config, dir.resolve("a")); JoinOperator b = open(config, dir.resolve("b")))
+        {
+            DurableStateTest.rows(a, Side.LEFT, 0, 40);
+            DurableStateTest.rows(b, Side.RIGHT, 100, 107);
+            checkpoint(a, new StateImage(dir.resolve("a")), storeA, 1);
+            checkpoint(b, new StateImage(dir.resolve("b")), storeB, 1);
+        }
+        final byte[] sumsA = ChunkSums.encode(new StateImage(dir.resolve("ra")).restore(
+            storeA.open(1, DurableStateTest.REGULAR.fingerprint())));
+        new StateImage(dir.resolve("rb")).restore(storeB.open(1, DurableStateTest.REGULAR.fingerprint()));
+        // Handed in last: any other copy of the config (its state directory set, say) drops them.
+        try (JoinOperator reopened = JoinOperators.create(DurableStateTest.REGULAR,
+            config.withStateDirectory(dir.resolve("ra")).withRestoredChunkSums(sumsA), results, deadLetters))
+        {
+            assertEquals(0, ((OperatorDriver)reopened).state.bytesVerifiedToOpen(), "its own restore's sums, handed in");
+            assertEquals(40, ((OperatorDriver)reopened).state.store.liveRows(Side.LEFT.ordinal()));
+        }
+        try (JoinOperator reopened = JoinOperators.create(DurableStateTest.REGULAR,
+            config.withStateDirectory(dir.resolve("rb")).withRestoredChunkSums(sumsA), results, deadLetters))
+        {
+            assertTrue(((OperatorDriver)reopened).state.bytesVerifiedToOpen() > 0, "another directory's sums: every chunk read");
+            assertEquals(7, ((OperatorDriver)reopened).state.store.liveRows(Side.RIGHT.ordinal()));
+        }
+        try (JoinOperator reopened = open(config, dir.resolve("rb")))
+        {
+            assertTrue(((OperatorDriver)reopened).state.bytesVerifiedToOpen() > 0, "none handed in: every chunk read");
+        }
+    }
+
+    /**
      * Random rounds of inserts and deletes, each followed by an incremental checkpoint that is restored into
      * another directory: the restored files are byte for byte the live ones, and reopen.
      */
@@ -168,9 +207,8 @@ class IncrementalCheckpointTest
                 }
             }
         }
-        // The last restored copy reopens (its chunks verify) and holds the same rows. The reopen right after a
-        // restore takes the restore's sums (RestoredImages): forgotten here, so that it reads and checks every chunk.
-        RestoredImages.take(dir.resolve("restored-6"));
+        // The last restored copy reopens (its chunks verify) and holds the same rows. Nothing hands the reopen
+        // the restore's sums (no process-wide state keeps them), so it reads and checks every chunk.
         try (JoinOperator reopened = open(config, dir.resolve("restored-6")))
         {
             assertTrue(((OperatorDriver)reopened).state.bytesVerifiedToOpen() > 0);

@@ -2,13 +2,13 @@ package io.junction.internal.durable;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -134,7 +134,8 @@ public final class ChunkSums
 
     /**
      * Reads a whole file and sums each chunk (a file no write path tracks: a Chronicle Map's, or a file
-     * reopened and verified). Through a {@link RandomAccessFile}, whose reads an interrupt cannot break.
+     * reopened and verified), on a bounded pool of the machine's cores ({@link ParallelSums}): the caller's
+     * thread only waits, so its interrupt cannot break the reads.
      *
      * @param path   the file.
      * @param length its length.
@@ -144,43 +145,9 @@ public final class ChunkSums
      */
     public static FileSums compute(final Path path, final long length) throws IOException
     {
-        final int chunks = chunks(length);
-        final boolean[] zero = new boolean[chunks];
-        final int[] crc32c = new int[chunks];
-        final int[] crc32 = new int[chunks];
-        final byte[] buffer = new byte[(int)Math.min(CHUNK_BYTES, Math.max(length, 1))];
-        final CRC32C a = new CRC32C();
-        final CRC32 b = new CRC32();
-        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r"))
-        {
-            for (int c = 0; c < chunks; c++)
-            {
-                final long at = (long)c * CHUNK_BYTES;
-                final int chunk = (int)Math.min(CHUNK_BYTES, length - at);
-                file.seek(at);
-                file.readFully(buffer, 0, chunk);
-                a.reset();
-                a.update(buffer, 0, chunk);
-                b.reset();
-                b.update(buffer, 0, chunk);
-                crc32c[c] = (int)a.getValue();
-                crc32[c] = (int)b.getValue();
-                zero[c] = isZero(buffer, chunk);
-            }
-        }
-        return new FileSums(length, zero, crc32c, crc32);
-    }
-
-    private static boolean isZero(final byte[] buffer, final int length)
-    {
-        for (int i = 0; i < length; i++)
-        {
-            if (buffer[i] != 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        final ParallelSums.Whole whole = new ParallelSums.Whole(path, length);
+        ParallelSums.sum(List.of(whole), ParallelSums.threads());
+        return new FileSums(length, whole.zero, whole.crc32c, whole.crc32);
     }
 
     /**
@@ -228,7 +195,23 @@ public final class ChunkSums
         }
         try
         {
-            final byte[] bytes = Files.readAllBytes(file);
+            return decode(Files.readAllBytes(file));
+        }
+        catch (final IOException e)
+        {
+            // Unreadable: every chunk is read instead.
+            return Collections.emptyMap();
+        }
+    }
+
+    /**
+     * @param bytes a {@value #FILE_NAME} file's bytes ({@link #encode}).
+     * @return the sums by file name; empty when the bytes are not intact sums (every chunk is then read).
+     */
+    public static Map<String, FileSums> decode(final byte[] bytes)
+    {
+        try
+        {
             if (bytes.length < HEADER_LENGTH + 8)
             {
                 return Collections.emptyMap();
@@ -265,7 +248,7 @@ public final class ChunkSums
             }
             return sums;
         }
-        catch (final IOException | RuntimeException e)
+        catch (final RuntimeException e)
         {
             // Unreadable or malformed: every chunk is read instead.
             return Collections.emptyMap();

@@ -551,13 +551,19 @@ public final class StateImage
         return List.copyOf(restoreDamaged);
     }
 
-    /** The live state directory's file as a restore found it: its length and the sums of its chunks, read on demand. */
+    /**
+     * The live state directory's file as a restore found it: its length and the sums of its chunks, read on
+     * demand (a chunk's CRC-32 only where its CRC-32C does not decide, {@link LiveTarget#wantsCrc32}).
+     */
     private static final class LiveFile
     {
         final long size;
         final int[] crc32c;
         final int[] crc32;
-        int summed;
+        /** Per chunk: whether {@link #crc32c} holds its CRC-32C. */
+        final boolean[] summed;
+        /** Per chunk: whether {@link #crc32} holds its CRC-32. */
+        final boolean[] hasCrc32;
 
         LiveFile(final long size)
         {
@@ -565,6 +571,41 @@ public final class StateImage
             final int chunks = ChunkSums.chunks(size);
             this.crc32c = new int[chunks];
             this.crc32 = new int[chunks];
+            this.summed = new boolean[chunks];
+            this.hasCrc32 = new boolean[chunks];
+        }
+    }
+
+    /**
+     * A live file's chunks a restore sums for one checkpoint's index file: a chunk's CRC-32 is taken only when
+     * its CRC-32C equals the checkpoint chunk's (to know it the same: both sums must agree) or the one its last
+     * persist recorded (to know it undamaged); otherwise the chunk is rewritten, or named damaged, on its
+     * CRC-32C alone, as it would be on both sums.
+     */
+    private static final class LiveTarget extends ParallelSums.Target
+    {
+        final String relative;
+        final LiveFile live;
+        final IndexFile file;
+        /** The sums the live file's last persist recorded, when they are for its length; else null. */
+        final ChunkSums.FileSums recorded;
+
+        LiveTarget(final Path path, final String relative, final LiveFile live, final IndexFile file,
+            final ChunkSums.FileSums recorded, final int upTo, final boolean[] todo)
+        {
+            super(path, live.size, upTo, todo, live.crc32c, live.crc32, live.hasCrc32, null);
+            this.relative = relative;
+            this.live = live;
+            this.file = file;
+            this.recorded = recorded;
+        }
+
+        @Override
+        boolean wantsCrc32(final int c, final int crc32c)
+        {
+            final Chunk chunk = file.chunks.get(c);
+            return (chunkLength(c) == chunk.size && (crc32c & 0xFFFFFFFFL) == chunk.crc32c) ||
+                (recorded != null && recorded.crc32c(c) == crc32c);
         }
     }
 
@@ -615,25 +656,59 @@ public final class StateImage
 
     /**
      * Plans a restore of {@code checkpoint}: reads its index and compares each chunk with the live file's
-     * chunk at the same place (reading the live file once).
+     * chunk at the same place, the live files summed on a bounded pool of the machine's cores
+     * ({@link ParallelSums}); a chunk summed for an earlier candidate checkpoint is not read again unless
+     * this one needs a CRC-32 it skipped.
      */
     private Plan plan(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
         final Plan next = new Plan(checkpoint.directory, readIndex(checkpoint));
+        if (recorded == null)
+        {
+            recorded = ChunkSums.readValid(stateDirectory);
+        }
+        final List<LiveTarget> targets = new ArrayList<>();
+        for (final IndexFile file : next.files)
+        {
+            // The marker is removed first and written last by the restore, whatever the live one holds.
+            final LiveFile current = ChunkSums.MARKER_NAME.equals(file.relative) ? null : live(file.relative);
+            if (current == null)
+            {
+                continue;
+            }
+            final ChunkSums.FileSums sums = recorded.get(file.relative);
+            final LiveTarget target = new LiveTarget(stateDirectory.resolve(file.relative), file.relative, current, file,
+                sums != null && sums.length == current.size ? sums : null, Math.min(file.chunks.size(), current.crc32c.length),
+                new boolean[Math.min(file.chunks.size(), current.crc32c.length)]);
+            for (int c = 0; c < target.upTo; c++)
+            {
+                target.todo[c] = !current.summed[c] || (!current.hasCrc32[c] && target.wantsCrc32(c, current.crc32c[c]));
+            }
+            targets.add(target);
+        }
+        ParallelSums.sum(targets, ParallelSums.threads());
+        for (final LiveTarget target : targets)
+        {
+            restoreBytesCompared += target.bytesRead;
+            for (int c = 0; c < target.upTo; c++)
+            {
+                if (target.todo[c] && !target.live.summed[c])
+                {
+                    target.live.summed[c] = true;
+                    checkRecorded(target, c);
+                }
+            }
+        }
         for (final IndexFile file : next.files)
         {
             final boolean[] same = new boolean[file.chunks.size()];
-            // The marker is removed first and written last by the restore, whatever the live one holds.
-            final LiveFile current = ChunkSums.MARKER_NAME.equals(file.relative) ? null : live(file.relative);
-            if (current != null && same.length > 0 && current.crc32c.length > 0)
-            {
-                sum(file.relative, current, Math.min(same.length, current.crc32c.length) - 1);
-            }
+            final LiveFile current = ChunkSums.MARKER_NAME.equals(file.relative) ? null : live.get(file.relative);
             for (int c = 0; c < same.length; c++)
             {
                 final Chunk chunk = file.chunks.get(c);
-                same[c] = current != null && c < current.summed && chunkLength(current.size, c) == chunk.size &&
-                    (current.crc32c[c] & 0xFFFFFFFFL) == chunk.crc32c && (current.crc32[c] & 0xFFFFFFFFL) == chunk.crc32;
+                same[c] = current != null && c < current.crc32c.length && current.summed[c] && current.hasCrc32[c] &&
+                    chunkLength(current.size, c) == chunk.size && (current.crc32c[c] & 0xFFFFFFFFL) == chunk.crc32c &&
+                    (current.crc32[c] & 0xFFFFFFFFL) == chunk.crc32;
                 if (!same[c] && chunk.file != null)
                 {
                     next.needed.add(chunk.name);
@@ -644,7 +719,7 @@ public final class StateImage
         return next;
     }
 
-    /** @return the live file as found (null when missing), its recorded sums checked chunk by chunk as they are read. */
+    /** @return the live file as found (null when missing); its chunks are summed by {@link #plan}. */
     private LiveFile live(final String relative) throws IOException
     {
         if (live.containsKey(relative))
@@ -663,43 +738,21 @@ public final class StateImage
         return (int)Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
     }
 
-    /** Sums the chunks of a live file up to {@code c} (at most its last) unless done, checking its recorded sums. */
-    private void sum(final String relative, final LiveFile file, final int c) throws IOException
+    /**
+     * Names chunk {@code c} of a live file just summed damaged when its sums are not those its last persist
+     * recorded: its CRC-32C differs, or (its CRC-32C equal, so its CRC-32 was taken) its CRC-32 does.
+     */
+    private void checkRecorded(final LiveTarget target, final int c)
     {
-        if (c < file.summed)
+        final ChunkSums.FileSums sums = target.recorded;
+        final LiveFile file = target.live;
+        if (sums != null && (sums.crc32c(c) != file.crc32c[c] || (file.hasCrc32[c] && sums.crc32(c) != file.crc32[c])))
         {
-            return;
+            final long at = (long)c * CHUNK_BYTES;
+            restoreDamaged.add(String.format(Locale.ROOT, "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not " +
+                "the %08x %s recorded", target.path, c, at, at + chunkLength(file.size, c) - 1, file.crc32c[c], sums.crc32c(c),
+                ChunkSums.FILE_NAME));
         }
-        if (recorded == null)
-        {
-            recorded = ChunkSums.readValid(stateDirectory);
-        }
-        final ChunkSums.FileSums sums = recorded.get(relative);
-        final Path path = stateDirectory.resolve(relative);
-        final CRC32C crc32c = new CRC32C();
-        final CRC32 crc32 = new CRC32();
-        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ))
-        {
-            for (int i = file.summed; i <= c; i++)
-            {
-                final long at = (long)i * CHUNK_BYTES;
-                final int length = chunkLength(file.size, i);
-                read(in, path, at, length);
-                restoreBytesCompared += length;
-                crc32c.reset();
-                crc32.reset();
-                crc32c.update(buffer.duplicate());
-                crc32.update(buffer.duplicate());
-                file.crc32c[i] = (int)crc32c.getValue();
-                file.crc32[i] = (int)crc32.getValue();
-                if (sums != null && sums.length == file.size && (sums.crc32c(i) != file.crc32c[i] || sums.crc32(i) != file.crc32[i]))
-                {
-                    restoreDamaged.add(String.format(Locale.ROOT, "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not " +
-                        "the %08x %s recorded", path, i, at, at + length - 1, file.crc32c[i], sums.crc32c(i), ChunkSums.FILE_NAME));
-                }
-            }
-        }
-        file.summed = c + 1;
     }
 
     /** @return the checkpoint's index of files and chunks, checked against its manifest's file list. */
@@ -782,11 +835,18 @@ public final class StateImage
      * end, the marker written last, the directories fsynced. The result is the checkpoint's bytes, as a full
      * copy's. Remembers the checkpoint's chunks, so the next checkpoint links to them.
      *
+     * <p>Returns the sums of every file as restored, which its caller hands to the reopen that follows
+     * (join's {@code DurableState}, through the partition's {@code StateConfig}), so that the reopen does
+     * not read every chunk again to verify what this restore verified a moment before: every chunk was
+     * either compared with the live file's bytes or written from the checkpoint's verified bytes. Nothing is
+     * kept anywhere else: a reopen that is not handed them verifies every chunk.
+     *
      * @param checkpoint a verified checkpoint: opened with {@link #reads()} (after {@link #beginRestore()}),
      *                   or with every file verified.
+     * @return per file of the checkpoint (the marker and heap too), the sums of its bytes as restored.
      * @throws IOException when a file cannot be read or written, or the index is malformed.
      */
-    public void restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
+    public Map<String, ChunkSums.FileSums> restore(final CheckpointStore.Checkpoint checkpoint) throws IOException
     {
         restoreBytesWritten = 0;
         if (plan == null || !plan.directory.equals(checkpoint.directory))
@@ -796,7 +856,6 @@ public final class StateImage
             plan = plan(checkpoint);
         }
         final Plan restoring = plan;
-        RestoredImages.forget(stateDirectory);
         OwnerOnlyFiles.createDirectories(stateDirectory);
         if (Files.deleteIfExists(stateDirectory.resolve(ChunkSums.MARKER_NAME)))
         {
@@ -858,12 +917,12 @@ public final class StateImage
             }
             sums.put(file.relative, new ChunkSums.FileSums(file.size, zero, crc32c, crc32));
         }
-        RestoredImages.offer(stateDirectory, sums);
         previous = restored;
         pending = null;
         live.clear();
         plan = null;
         recorded = null;
+        return Collections.unmodifiableMap(sums);
     }
 
     /** Writes the chunks of one file that differ from the live file's; @return its channel, to fsync and close. */
@@ -1033,7 +1092,6 @@ public final class StateImage
      */
     public void clear() throws IOException
     {
-        RestoredImages.forget(stateDirectory);
         if (Files.isDirectory(stateDirectory, LinkOption.NOFOLLOW_LINKS))
         {
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(stateDirectory))

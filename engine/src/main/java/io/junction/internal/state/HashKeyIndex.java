@@ -111,15 +111,82 @@ public final class HashKeyIndex implements KeyIndex
         }
     }
 
+    /** Slots below which a reopened table is checked on the opening thread alone (a small table). */
+    private static final long CHECK_ALONE_SLOTS = 1L << 20;
+    /** Most workers of a reopened table's check, whatever the core count. */
+    private static final int CHECK_MAX_THREADS = 8;
+
     /**
      * A reopened table is checked before any slot is followed: every occupied slot's bucket reference
      * points at a bucket of the arena that holds the slot's hash ({@link NativeArena#checkBucket}), and
-     * the occupied slots are as many as the live keys the image recorded. One pass over the table.
+     * the occupied slots are as many as the live keys the image recorded. One pass over the table; a large
+     * table is cut into one range of slots per core (at most {@value #CHECK_MAX_THREADS}), each checked by a
+     * worker named {@code junction-index-check-N} and joined before this returns: the pass is bound by
+     * faulting in the table's and the arena's pages and by the random reads of the buckets, which the cores
+     * share out. The workers only read the mappings (nothing else touches them while the index is built);
+     * the damage named is the lowest slot's, as a single pass names it.
      */
     private void checkReopened(final long slots)
     {
-        long occupied = 0;
-        for (long i = 0; i < slots; i++)
+        final int threads = slots < CHECK_ALONE_SLOTS ? 1 :
+            Math.max(1, Math.min(CHECK_MAX_THREADS, Runtime.getRuntime().availableProcessors()));
+        final long[] occupied = new long[threads];
+        final String[] wrong = new String[threads];
+        final Thread[] workers = new Thread[threads - 1];
+        for (int w = 1; w < threads; w++)
+        {
+            final int worker = w;
+            workers[w - 1] = new Thread(() -> wrong[worker] = checkSlots(slots * worker / threads, slots * (worker + 1) / threads,
+                occupied, worker), "junction-index-check-" + w);
+            workers[w - 1].setDaemon(true);
+            workers[w - 1].start();
+        }
+        wrong[0] = checkSlots(0, slots / threads, occupied, 0);
+        boolean interrupted = false;
+        for (final Thread worker : workers)
+        {
+            while (true)
+            {
+                try
+                {
+                    worker.join();
+                    break;
+                }
+                catch (final InterruptedException e)
+                {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+        long total = 0;
+        for (int w = 0; w < threads; w++)
+        {
+            if (wrong[w] != null)
+            {
+                throw new IllegalStateException(wrong[w]);
+            }
+            total += occupied[w];
+        }
+        if (total != size)
+        {
+            throw new IllegalStateException(file.path() + " has " + total + " occupied slots, the image recorded " + size +
+                " live keys (damaged state)");
+        }
+    }
+
+    /**
+     * Checks slots {@code [from, to)}; counts the occupied ones into {@code occupied[worker]}.
+     *
+     * @return what is wrong with the first damaged slot, or null.
+     */
+    private String checkSlots(final long from, final long to, final long[] occupied, final int worker)
+    {
+        long count = 0;
+        for (long i = from; i < to; i++)
         {
             final long slot = table + i * SLOT;
             final long bucket = UnsafeApi.getLong(slot + BUCKET_OFFSET);
@@ -127,18 +194,16 @@ public final class HashKeyIndex implements KeyIndex
             {
                 continue;
             }
-            occupied++;
+            count++;
             final String wrong = buckets.checkBucket(bucket, bucketLength, UnsafeApi.getLong(slot + HASH_OFFSET));
             if (wrong != null)
             {
-                throw new IllegalStateException(file.path() + " slot " + i + ": " + wrong + " (damaged state)");
+                occupied[worker] = count;
+                return file.path() + " slot " + i + ": " + wrong + " (damaged state)";
             }
         }
-        if (occupied != size)
-        {
-            throw new IllegalStateException(file.path() + " has " + occupied + " occupied slots, the image recorded " + size +
-                " live keys (damaged state)");
-        }
+        occupied[worker] = count;
+        return null;
     }
 
     /**

@@ -307,26 +307,29 @@ class IncrementalRestoreTest
     }
 
     @Test
-    void aRestoreLeavesItsSumsForTheReopenOnlyWhileTheFilesAreAsItLeftThem() throws IOException
+    void aRestoreReturnsTheSumsOfWhatItRestoredAndKeepsNoneAnywhere() throws IOException
     {
         final Path state = temp.resolve("state");
         build(state, new Random(7), 2);
         final StateImage image = new StateImage(state);
         final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
         checkpoint(image, store, 1);
-        image.restore(openForRestore(image, store, 1));
-        final Map<String, ChunkSums.FileSums> taken = RestoredImages.take(state);
-        assertEquals(ChunkSums.compute(state.resolve("arena.dat"), Files.size(state.resolve("arena.dat"))).crc32cs().length,
-            taken.get("arena.dat").crc32cs().length);
-        assertArrayEquals(ChunkSums.compute(state.resolve("arena.dat"), Files.size(state.resolve("arena.dat"))).crc32cs(),
-            taken.get("arena.dat").crc32cs());
-        assertTrue(RestoredImages.take(state).isEmpty(), "taken once");
-
-        image.restore(openForRestore(image, store, 1));
-        try (RandomAccessFile raf = new RandomAccessFile(state.resolve("arena.dat").toFile(), "rw"))
-        {
-            raf.setLength(5);
-        }
-        assertFalse(RestoredImages.take(state).containsKey("arena.dat"), "a file changed since is verified by the reopen");
+        final Map<String, ChunkSums.FileSums> returned = image.restore(openForRestore(image, store, 1));
+        final ChunkSums.FileSums arena = ChunkSums.compute(state.resolve("arena.dat"), Files.size(state.resolve("arena.dat")));
+        assertArrayEquals(arena.crc32cs(), returned.get("arena.dat").crc32cs());
+        assertArrayEquals(arena.crc32s(), returned.get("arena.dat").crc32s());
+        assertArrayEquals(arena.zeros(), returned.get("arena.dat").zeros());
+        assertEquals(arena.length, returned.get("arena.dat").length);
+        // Another state directory restored in the same process gets its own sums: nothing is shared or mixed.
+        final Path other = temp.resolve("other");
+        build(other, new Random(8), 3);
+        final StateImage otherImage = new StateImage(other);
+        final CheckpointStore otherStore = new CheckpointStore(temp.resolve("chk-other"));
+        checkpoint(otherImage, otherStore, 1);
+        final Map<String, ChunkSums.FileSums> otherReturned = otherImage.restore(openForRestore(otherImage, otherStore, 1));
+        final ChunkSums.FileSums otherArena = ChunkSums.compute(other.resolve("arena.dat"), Files.size(other.resolve("arena.dat")));
+        assertArrayEquals(otherArena.crc32cs(), otherReturned.get("arena.dat").crc32cs());
+        assertFalse(Arrays.equals(arena.crc32cs(), otherArena.crc32cs()), "the two directories differ");
+        assertArrayEquals(arena.crc32cs(), returned.get("arena.dat").crc32cs(), "the first restore's sums are its own");
     }
 }
