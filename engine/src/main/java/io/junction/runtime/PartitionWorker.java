@@ -210,21 +210,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     @Override
     public void onEvent(final RingSlot slot, final long sequence, final boolean endOfBatch)
     {
-        final long probeStart = TurnProbe.ON ? System.nanoTime() : 0;
-        int probeKind = TurnProbe.OTHER;
-        if (TurnProbe.ON)
-        {
-            probe.record(TurnProbe.GAP, probeStart - probeEnd);
-            if (slot.type == RingSlot.ROW)
-            {
-                probe.record(TurnProbe.WAIT_ROW, probeStart - slot.ingestNanos);
-                probeKind = operator.watermarkWorkPending() ? TurnProbe.ROW_PENDING : TurnProbe.ROW;
-            }
-            else if (slot.type == RingSlot.WATERMARK)
-            {
-                probeKind = TurnProbe.WATERMARK;
-            }
-        }
         events++;
         progressed();
         if (ring != null)
@@ -309,50 +294,19 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         // User filters and conditions ran inside the operator: no interrupt they set outlives the event.
         clearInterrupt();
-        long probeAt = 0;
-        if (TurnProbe.ON)
-        {
-            probeAt = System.nanoTime();
-            probe.record(probeKind, probeAt - probeStart);
-        }
         if (endOfBatch)
         {
             if (sliceRing != null && operator.watermarkWorkPending())
             {
                 runWatermarkSlices(sequence);
-                if (TurnProbe.ON)
-                {
-                    final long t = System.nanoTime();
-                    probe.record(TurnProbe.END_SLICES, t - probeAt);
-                    probeAt = t;
-                }
             }
             metrics.publish(operator.counters(), events, handlerErrors);
-            if (TurnProbe.ON)
-            {
-                final long t = System.nanoTime();
-                probe.record(TurnProbe.METRICS, t - probeAt);
-                probeAt = t;
-            }
             if (hotKeysIntervalNanos > 0)
             {
                 publishHotKeysWhenDue();
-                if (TurnProbe.ON)
-                {
-                    final long t = System.nanoTime();
-                    probe.record(TurnProbe.HOTKEYS, t - probeAt);
-                    probeAt = t;
-                }
             }
         }
-        if (TurnProbe.ON)
-        {
-            probeEnd = System.nanoTime();
-        }
     }
-
-    private final TurnProbe probe = TurnProbe.ON ? new TurnProbe() : null;
-    private long probeEnd;
 
     /**
      * Finishes the watermark work pending before a barrier or a restore; whatever it throws is reported, and the
@@ -378,16 +332,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         try
         {
-            long t0 = TurnProbe.ON ? System.nanoTime() : 0;
             while (operator.runWatermarkSlice() && sliceRing.getCursor() == sequence)
             {
                 clearInterrupt();
-                if (TurnProbe.ON)
-                {
-                    final long t = System.nanoTime();
-                    probe.record(TurnProbe.SLICE_END, t - t0);
-                    t0 = t;
-                }
             }
         }
         catch (final Throwable t)
@@ -891,10 +838,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     @Override
     public void onShutdown()
     {
-        if (TurnProbe.ON)
-        {
-            probe.print(partition);
-        }
         final CheckpointRequest closing = closeRequest;
         try
         {
