@@ -117,8 +117,14 @@ public final class EngineConfig
      * their steps do not change; {@link Integer#MAX_VALUE} does each watermark whole.
      */
     public static final String WATERMARK_SLICE_PROP_NAME = "junction.watermarkSlice";
-    /** Default {@link #WATERMARK_SLICE_PROP_NAME}: a slice of a few tens of microseconds. */
-    public static final int WATERMARK_SLICE_DEFAULT = 256;
+    /**
+     * Default {@link #WATERMARK_SLICE_PROP_NAME}: a slice of a few microseconds. An expired row costs some 0.4 us
+     * (W1, ~43k live rows: its record, wheel links, bucket and index entry are cold by the time it is due), so a
+     * slice of 256 held the ring 65-260 us and made one event in ten wait behind it at half saturation
+     * (docs/PERFORMANCE.md, issue 18); 8 rows is 2-8 us, and the slice's fixed cost (two clock reads and the
+     * wheel's resume) stays a few percent of it.
+     */
+    public static final int WATERMARK_SLICE_DEFAULT = 8;
 
     private final int partitions;
     private final int ringSize;

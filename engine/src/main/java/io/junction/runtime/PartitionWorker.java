@@ -86,12 +86,25 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private long ingestNanos;
+    /** The current event's step: a result of another step is watermark work an earlier watermark left pending. */
+    private long ingestStep;
+    /**
+     * The steps and ingest times of the last {@link #WATERMARK_INGESTS} watermarks, a ring written at each
+     * watermark (with latency recorded only): a row a watermark closes in a later slice is timed from that
+     * watermark's arrival, not from the event it happens to be done before, so bounded slices cannot hide the
+     * wait of what they defer. Partition thread only.
+     */
+    private final long[] watermarkSteps = new long[WATERMARK_INGESTS];
+    private final long[] watermarkIngests = new long[WATERMARK_INGESTS];
+    private int watermarkIngestNext;
     /** The ring, for reading ahead; null until set, and when look-ahead is off. */
     private RingBuffer<RingSlot> ring;
     /** The ring whose cursor says whether an event waits behind pending watermark work; null: not sliced. */
     private RingBuffer<RingSlot> sliceRing;
     /** Rows or timers per slice of watermark work ({@code EngineConfig#watermarkSlice}). */
     private int watermarkSlice = Integer.MAX_VALUE;
+    /** Watermarks whose arrival a deferred slice's results are timed from: twice the driver's queue of pending ones. */
+    private static final int WATERMARK_INGESTS = 32;
     /** Last sequence of the batch being processed, known from its first event. */
     private long batchEnd = -1;
     private boolean batchStarting;
@@ -150,6 +163,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         this.metrics = metrics;
         this.latency = latency;
         this.recordLatency = recordLatency;
+        Arrays.fill(watermarkSteps, Long.MIN_VALUE);
         this.operator = operatorFactory.create(this, this, this);
     }
 
@@ -225,6 +239,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
         }
         ingestNanos = slot.ingestNanos;
+        ingestStep = slot.step;
+        if (recordLatency && (slot.type == RingSlot.WATERMARK || slot.type == RingSlot.INPUT_WATERMARK))
+        {
+            watermarkSteps[watermarkIngestNext] = slot.step;
+            watermarkIngests[watermarkIngestNext] = slot.ingestNanos;
+            watermarkIngestNext = (watermarkIngestNext + 1) & (WATERMARK_INGESTS - 1);
+        }
         try
         {
             switch (slot.type)
@@ -642,13 +663,32 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         prefetchedTo = to;
     }
 
+    /**
+     * @return when the event that caused a result of {@code step} arrived: the current event's, or that of a recent
+     *         watermark of this step whose work a slice is doing now (the current event's when none is known).
+     */
+    private long ingestOf(final long step)
+    {
+        if (step != ingestStep)
+        {
+            for (int i = 0; i < WATERMARK_INGESTS; i++)
+            {
+                if (watermarkSteps[i] == step)
+                {
+                    return watermarkIngests[i];
+                }
+            }
+        }
+        return ingestNanos;
+    }
+
     @Override
     public void onResult(
         final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
     {
         if (recordLatency)
         {
-            latency.record(System.nanoTime() - ingestNanos);
+            latency.record(System.nanoTime() - ingestOf(step));
         }
         try
         {
@@ -686,7 +726,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         if (recordLatency)
         {
-            latency.record(System.nanoTime() - ingestNanos);
+            latency.record(System.nanoTime() - ingestOf(step));
         }
         try
         {
@@ -721,7 +761,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         if (recordLatency)
         {
-            latency.record(System.nanoTime() - ingestNanos);
+            latency.record(System.nanoTime() - ingestOf(step));
         }
         try
         {
@@ -742,7 +782,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     {
         if (recordLatency)
         {
-            latency.record(System.nanoTime() - ingestNanos);
+            latency.record(System.nanoTime() - ingestOf(step));
         }
         try
         {

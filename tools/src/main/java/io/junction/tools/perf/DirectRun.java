@@ -4,6 +4,7 @@ import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.join.JoinOperator;
+import io.junction.runtime.EngineConfig;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import io.junction.metrics.HotKey;
@@ -70,6 +71,13 @@ public final class DirectRun
             {
             }))
         {
+            // -Djunction.watermarkSlice=N: the watermark's work in slices of N, one before each following event (the
+            // runtime's regime when its ring is never empty), to compare slices' cost at max rate on one thread.
+            final Integer slice = Integer.getInteger(EngineConfig.WATERMARK_SLICE_PROP_NAME);
+            if (slice != null)
+            {
+                join.sliceWatermarkWork(slice);
+            }
             final RowView row = new RowView();
             final int n = tape.size();
             final int rowLength = rows.rowLength();

@@ -192,6 +192,7 @@ public final class LoadRun
             .withRingSize(options.ringSize)
             .withReadAhead(Boolean.parseBoolean(System.getProperty(EngineConfig.READ_AHEAD_PROP_NAME, String.valueOf(EngineConfig.READ_AHEAD_DEFAULT))))
             .withRecordLatency(Boolean.parseBoolean(System.getProperty(EngineConfig.RECORD_LATENCY_PROP_NAME, "true")))
+            .withWatermarkSlice(Integer.getInteger(EngineConfig.WATERMARK_SLICE_PROP_NAME, EngineConfig.WATERMARK_SLICE_DEFAULT))
             .withState(StateConfig.fromSystemProperties()
                 .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : maxKeysPerPartition(options.workload, partitions))
                 .withPreallocate(options.preallocatePerPartition > 0 ? options.preallocatePerPartition
