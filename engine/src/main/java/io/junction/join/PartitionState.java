@@ -142,6 +142,8 @@ final class PartitionState implements AutoCloseable
      * the wheel, then the operator's part, which each {@link #persist}, {@link #stage} and {@link #restore} hands in.
      */
     private final HeapImagePart[] heapParts = new HeapImagePart[2];
+    /** {@link #trackedFiles()}' array, null until built and whenever {@link #mappedParts} gains a part (partition thread). */
+    private DirtyChunks[] trackedFiles;
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
     private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
     /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
@@ -575,6 +577,7 @@ final class PartitionState implements AutoCloseable
                 }
             }
             mappedParts[UNIQUE_PART + i] = uniqueKeys[i];
+            trackedFiles = null;
             return uniqueKeys[i];
         }
         catch (final IOException e)
@@ -834,9 +837,16 @@ final class PartitionState implements AutoCloseable
         return true;
     }
 
-    /** @return the tracked mapped files in the order {@link #stage} stages them: {@link #mappedParts}' order. */
+    /**
+     * @return the tracked mapped files in the order {@link #stage} stages them: {@link #mappedParts}' order; built
+     *         once for each set of mapped parts (a cut and its install take no array).
+     */
     private DirtyChunks[] trackedFiles()
     {
+        if (trackedFiles != null)
+        {
+            return trackedFiles;
+        }
         int n = 0;
         for (final MappedPart part : mappedParts)
         {
@@ -854,6 +864,7 @@ final class PartitionState implements AutoCloseable
                 tracked[n++] = part.dirtyChunks();
             }
         }
+        trackedFiles = tracked;
         return tracked;
     }
 

@@ -115,6 +115,8 @@ public final class DirtyChunks implements AutoCloseable
     private boolean closed;
     /** Byte ranges (offset, length pairs) that an image holds as zeros (the arena's dirty flag). */
     private long[] imageZeros = new long[0];
+    /** {@link #imageZeroRanges()}' array for a map in the file's header, or null until built (partition thread). */
+    private long[] imageZeroRanges;
     /** The cut file whose cells are frozen in this map (partition thread), or null. */
     private StagedCut.File frozenIn;
     /** Its cut (the side buffers' pool), or null. */
@@ -409,14 +411,20 @@ public final class DirtyChunks implements AutoCloseable
         {
             return imageZeros;
         }
-        final long[] zeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
-        zeros[imageZeros.length] = map - file.address();
-        zeros[imageZeros.length + 1] = cells;
-        return zeros;
+        if (imageZeroRanges == null)
+        {
+            // Built once (and again after zeroInImage): a cut takes no array. Read only, by the writer too.
+            final long[] zeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
+            zeros[imageZeros.length] = map - file.address();
+            zeros[imageZeros.length + 1] = cells;
+            imageZeroRanges = zeros;
+        }
+        return imageZeroRanges;
     }
 
     void zeroInImage(final long offset, final long length)
     {
+        imageZeroRanges = null;
         imageZeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
         imageZeros[imageZeros.length - 2] = offset;
         imageZeros[imageZeros.length - 1] = length;

@@ -90,6 +90,12 @@ public final class NativeArena implements AutoCloseable, MappedPart
     private long cursor;
     private long chunkEnd;
     private long[] freeHeads = new long[64];
+    /**
+     * One past the highest size class a {@link #free} ever gave a head (or a reopened header held one): every
+     * head from here on is 0, in {@link #freeHeads} and in a durable file's header, so {@link #writeHeader()}
+     * stops here instead of at the 16,385th head.
+     */
+    private int headsInUse;
     private long reservedBytes;
     private long usedBytes;
     private boolean closed;
@@ -225,6 +231,10 @@ public final class NativeArena implements AutoCloseable, MappedPart
         for (int i = 0; i < freeHeads.length; i++)
         {
             freeHeads[i] = Refs.toAddress(base, UnsafeApi.getLong(base + ArenaHeaderDescriptor.freeHeadOffset(i)));
+            if (freeHeads[i] != 0)
+            {
+                headsInUse = i + 1;
+            }
         }
     }
 
@@ -307,9 +317,17 @@ public final class NativeArena implements AutoCloseable, MappedPart
             UnsafeApi.putLong(base + ArenaHeaderDescriptor.largeSizeOffset(i), largeSizes[i]);
             UnsafeApi.putLong(base + ArenaHeaderDescriptor.largeHeadOffset(i), Refs.toStored(base, largeHeads[i]));
         }
-        for (int i = 0; i < freeHeads.length; i++)
+        // Only the heads a free may have set (every later one is 0 in the file, as it was made or reopened),
+        // and only those that changed: a store into one of the header's 32 pages of heads is a write fault
+        // once the kernel wrote the page back, and a cut pays it on the partition thread.
+        for (int i = 0; i < headsInUse; i++)
         {
-            UnsafeApi.putLong(base + ArenaHeaderDescriptor.freeHeadOffset(i), Refs.toStored(base, freeHeads[i]));
+            final long at = base + ArenaHeaderDescriptor.freeHeadOffset(i);
+            final long stored = Refs.toStored(base, freeHeads[i]);
+            if (UnsafeApi.getLong(at) != stored)
+            {
+                UnsafeApi.putLong(at, stored);
+            }
         }
         UnsafeApi.putLong(base + CRC_OFFSET, liveHeaderCrc());
         UnsafeApi.putLong(base + DIRTY_OFFSET, 0);
@@ -570,6 +588,10 @@ public final class NativeArena implements AutoCloseable, MappedPart
         if (sizeClass >= freeHeads.length)
         {
             freeHeads = Arrays.copyOf(freeHeads, Math.max(sizeClass + 1, freeHeads.length * 2));
+        }
+        if (sizeClass >= headsInUse)
+        {
+            headsInUse = sizeClass + 1;
         }
         written(base, address);
         UnsafeApi.putLong(address, Refs.toStored(base, freeHeads[sizeClass]));

@@ -5,6 +5,7 @@ import org.agrona.UnsafeApi;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -424,6 +425,8 @@ public final class StagedCut
     private int pooled;
     private int taken;
     private byte[] heap = new byte[0];
+    /** The partition thread's view of {@link #heap}, handed out by {@link #heapBuffer} (reset each time). */
+    private ByteBuffer heapView = ByteBuffer.wrap(heap);
     private int heapLength;
     private String heapName;
     private Marker marker;
@@ -773,9 +776,11 @@ public final class StagedCut
         if (heap.length < capacity)
         {
             heap = new byte[capacity];
+            heapView = ByteBuffer.wrap(heap);
         }
         heapName = name;
-        return ByteBuffer.wrap(heap, 0, capacity);
+        // The one view of the array, reset: a cut takes no buffer once the array is big enough.
+        return heapView.clear().limit(capacity).order(ByteOrder.BIG_ENDIAN);
     }
 
     /** @param length bytes of the heap image written into {@link #heapBuffer}. */

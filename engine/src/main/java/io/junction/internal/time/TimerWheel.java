@@ -60,6 +60,12 @@ public final class TimerWheel implements HeapImagePart
     private final long[] tails;
     /** Whether a slot's list is out of deadline order (a schedule gave up sorting it); cleared when it empties. */
     private final boolean[] unsorted;
+    /**
+     * A bit per slot, set by each {@link #schedule} into it (one OR, no branch) and by a {@link #load}, cleared by
+     * {@link #save} when it finds the slot empty: every slot in use has its bit, so that a checkpoint's cut walks
+     * the slots scheduled into since the last image and those still in use, not all {@code slotCount} of them.
+     */
+    private final long[] touched;
     private final int prevOffset;
     private final int nextOffset;
     private final int deadlineOffset;
@@ -125,6 +131,7 @@ public final class TimerWheel implements HeapImagePart
         this.heads = new long[slotCount];
         this.tails = new long[slotCount];
         this.unsorted = new boolean[slotCount];
+        this.touched = new long[(slotCount + Long.SIZE - 1) >>> 6];
         this.prevOffset = prevOffset;
         this.nextOffset = nextOffset;
         this.deadlineOffset = deadlineOffset;
@@ -139,6 +146,7 @@ public final class TimerWheel implements HeapImagePart
         written(entry + deadlineOffset);
         UnsafeApi.putLong(entry + deadlineOffset, deadline);
         final int slot = (int)(deadline >> tickShift) & mask;
+        touched[slot >>> 6] |= 1L << slot;
         final long tail = tails[slot];
         long after = tail;
         if (after != 0 && !unsorted[slot])
@@ -424,7 +432,9 @@ public final class TimerWheel implements HeapImagePart
     /**
      * Writes the wheel's own fields at {@code out}'s position, as {@link TimerWheelImage} draws them: version 3, the
      * slots in use only, so that an empty or sparse wheel costs a checkpoint's cut a few bytes, not 17 a slot; or,
-     * when nearly every slot is in use and the sparse image would be the longer, version 2 (dense).
+     * when nearly every slot is in use and the sparse image would be the longer, version 2 (dense). The slots in use
+     * are found through {@link #touched}: a cut reads the slots scheduled into since the last image and those still
+     * in use, not every slot (4,096 by default, a loop a cut once a second runs cold). Partition thread.
      */
     @Override
     public void save(final ByteBuffer out)
@@ -437,17 +447,22 @@ public final class TimerWheel implements HeapImagePart
         out.putLong(at + TimerWheelImage.PENDING_OFFSET, pending);
         out.putInt(at + TimerWheelImage.SLOT_COUNT_OFFSET, n);
         int used = 0;
-        for (int i = 0; i < n; i++)
+        // The touched slots only, in increasing order (as version 3 lists them); an empty one loses its bit.
+        for (int word = 0; word < touched.length; word++)
         {
-            if (heads[i] == 0 && tails[i] == 0 && !unsorted[i])
+            long bits = touched[word];
+            while (bits != 0)
             {
-                continue;
+                final long bit = bits & -bits;
+                bits ^= bit;
+                final int i = (word << 6) + Long.numberOfTrailingZeros(bit);
+                if (heads[i] == 0 && tails[i] == 0 && !unsorted[i])
+                {
+                    touched[word] &= ~bit;
+                    continue;
+                }
+                used = saveSlot(out, at, used, i);
             }
-            final int slotAt = at + TimerWheelImage.usedSlotOffset(used++);
-            out.putInt(slotAt + TimerWheelImage.SLOT_INDEX_OFFSET, i);
-            out.putLong(slotAt + TimerWheelImage.SLOT_HEAD_OFFSET, Refs.toStored(base, heads[i]));
-            out.putLong(slotAt + TimerWheelImage.SLOT_TAIL_OFFSET, Refs.toStored(base, tails[i]));
-            out.put(slotAt + TimerWheelImage.SLOT_UNSORTED_OFFSET, (byte)(unsorted[i] ? 1 : 0));
         }
         if (TimerWheelImage.length(used) > TimerWheelImage.denseLength(n))
         {
@@ -457,6 +472,17 @@ public final class TimerWheel implements HeapImagePart
         }
         out.putInt(at + TimerWheelImage.USED_SLOTS_OFFSET, used);
         out.position(at + TimerWheelImage.length(used));
+    }
+
+    /** Writes slot {@code i}'s entry of a version 3 image at its {@code used}-th place; @return {@code used + 1}. */
+    private int saveSlot(final ByteBuffer out, final int at, final int used, final int i)
+    {
+        final int slotAt = at + TimerWheelImage.usedSlotOffset(used);
+        out.putInt(slotAt + TimerWheelImage.SLOT_INDEX_OFFSET, i);
+        out.putLong(slotAt + TimerWheelImage.SLOT_HEAD_OFFSET, Refs.toStored(base, heads[i]));
+        out.putLong(slotAt + TimerWheelImage.SLOT_TAIL_OFFSET, Refs.toStored(base, tails[i]));
+        out.put(slotAt + TimerWheelImage.SLOT_UNSORTED_OFFSET, (byte)(unsorted[i] ? 1 : 0));
+        return used + 1;
     }
 
     /** Writes the version 2 (dense) image of this wheel's {@code n} slots at {@code at} over what is there. */
@@ -532,6 +558,7 @@ public final class TimerWheel implements HeapImagePart
             heads[slot] = Refs.toAddress(base, in.getLong(slotAt + TimerWheelImage.SLOT_HEAD_OFFSET));
             tails[slot] = Refs.toAddress(base, in.getLong(slotAt + TimerWheelImage.SLOT_TAIL_OFFSET));
             unsorted[slot] = in.get(slotAt + TimerWheelImage.SLOT_UNSORTED_OFFSET) != 0;
+            touched[slot >>> 6] |= 1L << slot;
         }
         in.position(at + TimerWheelImage.length(used));
     }
@@ -549,6 +576,7 @@ public final class TimerWheel implements HeapImagePart
             heads[i] = Refs.toAddress(base, in.getLong(at + TimerWheelImage.DENSE_HEADS_OFFSET + i * Long.BYTES));
             tails[i] = Refs.toAddress(base, in.getLong(tailsAt + i * Long.BYTES));
             unsorted[i] = in.get(unsortedAt + i) != 0;
+            touched[i >>> 6] |= 1L << i;
         }
         in.position(at + TimerWheelImage.denseLength(count));
     }

@@ -98,6 +98,54 @@ class DurableArenaTest
     }
 
     @Test
+    void aHeaderWriteStoresOnlyTheFreeListHeadsInUseAndStillReopensExact(@TempDir final Path dir) throws IOException
+    {
+        final Path path = dir.resolve("arena.dat");
+        final int lastClass = CHUNK / NativeArena.ALIGNMENT;
+        final long lastHead;
+        final long smallOffset;
+        final long midOffset;
+        try (MappedFile file = MappedFile.create(path, NativeArena.HEADER_LENGTH + LIMIT, NativeArena.HEADER_LENGTH))
+        {
+            final NativeArena arena = new NativeArena(file, CHUNK, LIMIT, false);
+            final long small = arena.allocate(40);
+            final long mid = arena.allocate(4000);
+            arena.free(small, 40);
+            arena.free(mid, 4000);
+            arena.writeHeader();
+            assertNull(NativeArena.checkHeader(header(path), Files.size(path)));
+            // A head past every class a free used: a cut's header write leaves its page alone (no store, so no
+            // write fault on the partition thread once the kernel wrote the page back).
+            lastHead = arena.base() + ArenaHeaderDescriptor.freeHeadOffset(lastClass);
+            UnsafeApi.putLong(lastHead, 0x5EL);
+            arena.markDirty();
+            // The 4000-byte class's head is taken again (0 now): a head in use that changed is written.
+            assertEquals(mid, arena.allocate(4000));
+            arena.writeHeader();
+            assertEquals(0x5EL, UnsafeApi.getLong(lastHead), "the unused heads' pages are not stored into");
+            assertEquals(0, UnsafeApi.getLong(arena.base() + ArenaHeaderDescriptor.freeHeadOffset(4000 / NativeArena.ALIGNMENT)));
+            UnsafeApi.putLong(lastHead, 0);
+            arena.writeHeader();
+            file.force();
+            smallOffset = small - arena.base();
+            midOffset = mid - arena.base();
+            arena.close();
+        }
+        assertNull(NativeArena.checkHeader(header(path), Files.size(path)));
+        try (MappedFile again = MappedFile.open(path, NativeArena.HEADER_LENGTH + LIMIT))
+        {
+            final NativeArena reopened = new NativeArena(again, CHUNK, LIMIT, true);
+            assertEquals(reopened.base() + smallOffset, reopened.allocate(40), "the small record's head survives");
+            final long fresh = reopened.allocate(4000);
+            assertEquals(reopened.base() + midOffset + 4000, fresh, "the taken 4000-byte record is not handed out twice");
+            // A reopened header's heads bound the next writes as a free's do.
+            reopened.free(fresh, 4000);
+            reopened.writeHeader();
+            assertEquals(fresh - reopened.base(), UnsafeApi.getLong(reopened.base() + ArenaHeaderDescriptor.freeHeadOffset(4000 / NativeArena.ALIGNMENT)));
+        }
+    }
+
+    @Test
     void stopsAtItsLimit(@TempDir final Path dir) throws IOException
     {
         try (MappedFile file = MappedFile.create(dir.resolve("arena.dat"), NativeArena.HEADER_LENGTH + 2L * CHUNK,

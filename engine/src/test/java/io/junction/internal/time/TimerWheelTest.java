@@ -572,6 +572,51 @@ class TimerWheelTest
     }
 
     /**
+     * A slot emptied since the last image (expired, cancelled) is left out of the next, and one scheduled into again
+     * is back in it; a loaded wheel's image lists what it loaded: the walk of the touched slots finds exactly the
+     * slots in use, in increasing order, as the walk of every slot did.
+     */
+    @Test
+    void anImageListsExactlyTheSlotsInUseAfterTheyEmptyAndFillAgain()
+    {
+        final TimerWheel wheel = wheel(0, 4096);
+        final long early = entry();
+        final long cancelled = entry();
+        final long late = entry();
+        wheel.schedule(early, 10);
+        wheel.schedule(cancelled, 70);
+        wheel.schedule(late, 4000);
+        assertEquals(List.of(10, 70, 4000), usedSlots(wheel));
+        wheel.advance(11, collect);
+        wheel.cancel(cancelled);
+        assertEquals(List.of(4000), usedSlots(wheel), "the expired slot and the cancelled one are out");
+        wheel.schedule(entry(), 70 + 4096);
+        wheel.schedule(entry(), 130);
+        assertEquals(List.of(70, 130, 4000), usedSlots(wheel), "in increasing slot order, not schedule order");
+        final ByteBuffer out = ByteBuffer.allocate(wheel.savedLength());
+        wheel.save(out);
+        final TimerWheel copy = wheel(0, 4096);
+        copy.load(ByteBuffer.wrap(out.array()));
+        assertEquals(List.of(70, 130, 4000), usedSlots(copy), "a loaded wheel's slots are in its image");
+        assertEquals(3, copy.advance(Long.MAX_VALUE - 1, collect));
+        assertEquals(List.of(), usedSlots(copy));
+    }
+
+    /** @return the slots the wheel's version 3 image lists. */
+    private static List<Integer> usedSlots(final TimerWheel wheel)
+    {
+        final ByteBuffer out = ByteBuffer.allocate(wheel.savedLength());
+        wheel.save(out);
+        assertEquals(TimerWheelImage.VERSION, out.getInt(TimerWheelImage.VERSION_OFFSET));
+        final List<Integer> slots = new ArrayList<>();
+        for (int u = 0; u < out.getInt(TimerWheelImage.USED_SLOTS_OFFSET); u++)
+        {
+            slots.add(out.getInt(TimerWheelImage.usedSlotOffset(u) + TimerWheelImage.SLOT_INDEX_OFFSET));
+        }
+        return slots;
+    }
+
+    /**
      * The sparse image (version 3) of an empty wheel is its fixed fields alone, whatever its slot count, and
      * {@link TimerWheel#savedLength()} is the most it may take; a loaded empty image empties a wheel that held entries.
      */
