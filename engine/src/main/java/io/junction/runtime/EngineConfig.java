@@ -118,13 +118,12 @@ public final class EngineConfig
      */
     public static final String WATERMARK_SLICE_PROP_NAME = "junction.watermarkSlice";
     /**
-     * Default {@link #WATERMARK_SLICE_PROP_NAME}: a slice of a few microseconds. An expired row costs some 0.4 us
-     * (W1, ~43k live rows: its record, wheel links, bucket and index entry are cold by the time it is due), so a
-     * slice of 256 held the ring 65-260 us and made one event in ten wait behind it at half saturation
-     * (docs/PERFORMANCE.md, issue 18); 8 rows is 2-8 us, and the slice's fixed cost (two clock reads and the
-     * wheel's resume) stays a few percent of it.
+     * Default {@link #WATERMARK_SLICE_PROP_NAME}: 256 rows, a slice of 65-260 us on W1 (an expired row costs some
+     * 0.4 us, cold by the time it is due). Slices of 8 rows (2-8 us) cut W1 inner's p90 at a third of saturation to
+     * 47-71 us, but cost 12-30% of the maximum rate on this 2-core host (docs/PERFORMANCE.md, issue 18): the
+     * default keeps the throughput, and a latency-bound deployment sets 8 to 32.
      */
-    public static final int WATERMARK_SLICE_DEFAULT = 8;
+    public static final int WATERMARK_SLICE_DEFAULT = 256;
 
     private final int partitions;
     private final int ringSize;
