@@ -1,5 +1,7 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.io.WorkerThreads;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -170,7 +172,7 @@ final class ParallelSums
         }
         finally
         {
-            joinAll(workers);
+            WorkerThreads.joinAll(workers);
             for (final FileChannel channel : channels)
             {
                 if (channel != null)
@@ -192,31 +194,6 @@ final class ParallelSums
             {
                 targets.get(t).bytesRead += read[t];
             }
-        }
-    }
-
-    /** Joins every started worker, uninterruptibly (an interrupt is kept for the caller). */
-    private static void joinAll(final Thread[] workers)
-    {
-        boolean interrupted = false;
-        for (final Thread worker : workers)
-        {
-            while (worker != null)
-            {
-                try
-                {
-                    worker.join();
-                    break;
-                }
-                catch (final InterruptedException e)
-                {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.io.WorkerThreads;
 import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;
 import java.io.IOException;
@@ -142,26 +143,7 @@ public final class HashKeyIndex implements KeyIndex
             workers[w - 1].start();
         }
         wrong[0] = checkSlots(0, slots / threads, occupied, 0);
-        boolean interrupted = false;
-        for (final Thread worker : workers)
-        {
-            while (true)
-            {
-                try
-                {
-                    worker.join();
-                    break;
-                }
-                catch (final InterruptedException e)
-                {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        WorkerThreads.joinAll(workers);
         long total = 0;
         for (int w = 0; w < threads; w++)
         {
