@@ -134,6 +134,19 @@ class AsyncCheckpointTest
         delete(publisher, deleted, deleted);
     }
 
+    /** Holds the first background write (counting every write in {@code writes}) until {@code release}; {@code held} says it began. */
+    private static void holdFirstWrite(final AtomicInteger writes, final CountDownLatch held, final CountDownLatch release)
+    {
+        CheckpointWriter.beforeWrite = p ->
+        {
+            if (writes.incrementAndGet() == 1)
+            {
+                held.countDown();
+                assertTrue(release.await(60, TimeUnit.SECONDS));
+            }
+        };
+    }
+
     private long[] at()
     {
         return new long[] {step - 1};
@@ -284,14 +297,7 @@ class AsyncCheckpointTest
         {
             final Publisher publisher = engine.publisher();
             fill(publisher);
-            CheckpointWriter.beforeWrite = p ->
-            {
-                if (writes.incrementAndGet() == 1)
-                {
-                    held.countDown();
-                    assertTrue(release.await(60, TimeUnit.SECONDS));
-                }
-            };
+            holdFirstWrite(writes, held, release);
             final long[] firstPositions = at();
             final CompletableFuture<CompletedCheckpoint> first = engine.checkpoint(firstPositions);
             assertTrue(held.await(60, TimeUnit.SECONDS));
@@ -329,14 +335,7 @@ class AsyncCheckpointTest
         {
             final Publisher publisher = engine.publisher();
             fill(publisher);
-            CheckpointWriter.beforeWrite = p ->
-            {
-                if (writes.incrementAndGet() == 1)
-                {
-                    held.countDown();
-                    assertTrue(release.await(60, TimeUnit.SECONDS));
-                }
-            };
+            holdFirstWrite(writes, held, release);
             CheckpointWriter.onWait = p -> waiting.countDown();
             final CompletableFuture<CompletedCheckpoint> first = engine.checkpoint(at());
             assertTrue(held.await(60, TimeUnit.SECONDS));
