@@ -8,11 +8,14 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -600,6 +603,74 @@ class TimerWheelTest
         assertEquals(List.of(70, 130, 4000), usedSlots(copy), "a loaded wheel's slots are in its image");
         assertEquals(3, copy.advance(Long.MAX_VALUE - 1, collect));
         assertEquals(List.of(), usedSlots(copy));
+    }
+
+    /**
+     * A wheel whose event time runs through every slot between two images (W1 at 350k events/s) keeps the in-use
+     * bit of the slots still in use only, with no image taken to clear the others: each expiry (whole or bounded)
+     * and each cancel that empties a slot clears its bit, so that the next cut walks a few slots, not 4,096.
+     */
+    @Test
+    void aSlotLosesItsInUseBitWhenItsLastEntryLeavesWithNoImageTaken()
+    {
+        final TimerWheel wheel = wheel(0, 4096);
+        for (long deadline = 0; deadline < 4096; deadline++)
+        {
+            wheel.schedule(entry(), deadline);
+            wheel.schedule(entry(), deadline);
+        }
+        assertEquals(4096, wheel.slotsMarkedInUse());
+        assertEquals(2 * 3000, wheel.advance(3000, collect));
+        assertEquals(1096, wheel.slotsMarkedInUse(), "an expired slot's bit is cleared by the expiry");
+        assertFalse(wheel.advance(4000, collect, 7), "a bounded advance stopped by its budget");
+        assertEquals(1096 - 3, wheel.slotsMarkedInUse(), "three slots emptied, the fourth holds one entry still");
+        assertTrue(wheel.advance(4000, collect, 1_000_000));
+        assertEquals(96, wheel.slotsMarkedInUse());
+        final long kept = entry();
+        final long cancelled = entry();
+        wheel.schedule(kept, 4096 + 20);
+        wheel.schedule(cancelled, 4096 + 10);
+        assertEquals(98, wheel.slotsMarkedInUse(), "slots 20 and 10, of the next turn");
+        wheel.cancel(cancelled);
+        assertEquals(97, wheel.slotsMarkedInUse(), "the cancel emptied slot 10");
+        assertEquals(97, usedSlots(wheel).size(), "the image lists the slots in use, the bits say which");
+    }
+
+    /**
+     * A cut's copy of the wheel ({@link TimerWheel#copyTo}) encodes to the bytes {@link TimerWheel#save} writes at the
+     * cut, sparse and dense, and keeps them while the wheel goes on (schedules, expiries) before the writer encodes it.
+     */
+    @Test
+    void aCopyEncodesTheImageOfTheWheelAtTheCopyWhateverTheWheelDoesAfter()
+    {
+        final TimerWheel wheel = wheel(0, 64);
+        wheel.schedule(entry(), 3);
+        wheel.schedule(entry(), 40);
+        wheel.advance(2, collect);
+        final TimerWheelCopy copy = wheel.newCopy();
+        wheel.copyTo(copy);
+        final byte[] atCut = image(wheel::save, wheel.savedLength());
+        wheel.advance(10, collect);
+        wheel.schedule(entry(), 50);
+        assertArrayEquals(atCut, image(copy::save, wheel.savedLength()), "the sparse image of the wheel at the copy");
+        for (long deadline = 64; deadline < 128; deadline++)
+        {
+            wheel.schedule(entry(), deadline);
+        }
+        wheel.copyTo(copy);
+        final byte[] dense = image(wheel::save, wheel.savedLength());
+        assertEquals(TimerWheelImage.VERSION_DENSE, ByteBuffer.wrap(dense).getInt(TimerWheelImage.VERSION_OFFSET));
+        wheel.advance(100, collect);
+        assertArrayEquals(dense, image(copy::save, wheel.savedLength()), "the dense image of the wheel at the copy");
+        assertThrows(IllegalArgumentException.class, () -> wheel.copyTo(wheel(0, 128).newCopy()), "another wheel's copy");
+    }
+
+    /** @return the bytes {@code save} writes into a buffer of {@code room}. */
+    private static byte[] image(final Consumer<ByteBuffer> save, final int room)
+    {
+        final ByteBuffer out = ByteBuffer.allocate(room);
+        save.accept(out);
+        return Arrays.copyOf(out.array(), out.position());
     }
 
     /** @return the slots the wheel's version 3 image lists. */
