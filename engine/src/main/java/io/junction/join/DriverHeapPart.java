@@ -10,7 +10,8 @@ import java.nio.ByteBuffer;
  * watermarks, the inputs' watermarks of a join of N inputs, then the algorithm's own fields. The order is the
  * one each kind wrote as an operator of its own, so their durable state directories reopen unchanged.
  *
- * <p>Not thread safe: owned by the partition thread.
+ * <p>Not thread safe: owned by the partition thread, but for the head's copy, which a checkpoint's writer reads
+ * between the cut that took it ({@link #copyHead}) and the cut's hand-back.
  */
 final class DriverHeapPart implements PartitionState.HeapPart
 {
@@ -19,6 +20,9 @@ final class DriverHeapPart implements PartitionState.HeapPart
     /** Null for a two-sided kind. */
     private final InputWatermarks inputs;
     private final JoinAlgorithm algorithm;
+    /** The head as the last cut copied it: written by the partition thread at a cut, read by its writer. */
+    private final long[] countersCopy = new long[JoinCounters.SAVED_COUNT];
+    private final long[] watermarksCopy = new long[WatermarkTracker.SAVED_COUNT];
 
     DriverHeapPart(
         final JoinCounters counters, final WatermarkTracker watermarks, final InputWatermarks inputs, final JoinAlgorithm algorithm)
@@ -34,6 +38,33 @@ final class DriverHeapPart implements PartitionState.HeapPart
     {
         counters.save(out);
         watermarks.save(out);
+        saveTail(out);
+    }
+
+    /** The counters and the join's watermarks: a fixed head, copied at a cut and encoded by its writer. */
+    @Override
+    public int headLength()
+    {
+        return JoinCounters.SAVED_LENGTH + WatermarkTracker.SAVED_LENGTH;
+    }
+
+    @Override
+    public void copyHead()
+    {
+        counters.copyTo(countersCopy);
+        watermarks.copyTo(watermarksCopy);
+    }
+
+    @Override
+    public void writeHead(final ByteBuffer out)
+    {
+        JoinCounters.write(out, countersCopy);
+        WatermarkTracker.write(out, watermarksCopy);
+    }
+
+    @Override
+    public void saveTail(final ByteBuffer out)
+    {
         if (inputs != null)
         {
             inputs.save(out);

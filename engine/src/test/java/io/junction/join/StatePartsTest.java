@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +33,9 @@ class StatePartsTest
     static final long PART_VALUE = 0x5EED_0000_0000_0021L;
 
     /** An operator's part that writes one long and counts its saves and loads. */
+    /** The heap image of the last cut {@link #stages} took, as its writer reads it. */
+    private static byte[] lastCutImage;
+
     static final class FakePart implements PartitionState.HeapPart
     {
         long value;
@@ -98,7 +103,13 @@ class StatePartsTest
             assertTrue(Files.size(directory.resolve(name)) > 0, name + " written");
         }
         // The heap image: the state's fields, then its parts in their fixed order, then the end mark.
-        final ByteBuffer heap = ByteBuffer.wrap(Files.readAllBytes(directory.resolve(DurableState.HEAP)));
+        final byte[] persisted = Files.readAllBytes(directory.resolve(DurableState.HEAP));
+        if (kind == IndexKind.HASH)
+        {
+            // The cut's image, its head encoded from the cut's copies by the writer's read, is the persist's.
+            assertArrayEquals(persisted, lastCutImage, "the cut's heap image is the bytes a persist writes of the same state");
+        }
+        final ByteBuffer heap = ByteBuffer.wrap(persisted);
         assertEquals(HeapImageDescriptor.MAGIC, heap.getInt(HeapImageDescriptor.MAGIC_OFFSET));
         assertEquals(KEYS, heap.getLong(HeapImageDescriptor.INDEX_SIZE_OFFSET));
         final int wheelAt = HeapImageDescriptor.STATE_PART_LENGTH;
@@ -142,6 +153,7 @@ class StatePartsTest
             assertEquals(DurableState.ARENA, cut.file(0).name());
             assertEquals(indexFile, cut.file(1).name());
             assertEquals(DurableState.UNIQUE_LEFT, cut.file(2).name());
+            lastCutImage = Arrays.copyOf(cut.heap(), cut.heapLength());
             state.staged(cut, false);
             part.saves = saves;
             return true;

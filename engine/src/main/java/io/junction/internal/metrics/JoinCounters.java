@@ -58,13 +58,55 @@ public final class JoinCounters implements OperatorCounters
     /** The longest slice of watermark work, ns (wall clock): a measure of this process, not saved. */
     public long maxWatermarkSliceNanos;
 
-    /** Writes every counter (for durable state). */
+    /** The counters {@link #save} writes. */
+    public static final int SAVED_COUNT = 17;
+    /** The bytes {@link #save} writes. */
+    public static final int SAVED_LENGTH = SAVED_COUNT * Long.BYTES;
+
+    /** {@link #save}'s copy (partition thread). */
+    private final long[] saving = new long[SAVED_COUNT];
+
+    /** Writes every counter (for durable state), in {@link #copyTo}'s order. */
     public void save(final ByteBuffer out)
     {
-        out.putLong(rowsIn).putLong(rowsOut).putLong(lateRows).putLong(badInputs).putLong(expiredRows)
-            .putLong(liveLeft).putLong(liveRight).putLong(stateBytes).putLong(hashCollisions)
-            .putLong(predicateFailures).putLong(usedStateBytes).putLong(liveStateBytes).putLong(pendingTimers)
-            .putLong(watermark).putLong(expiredLeft).putLong(expiredRight).putLong(evictedRows);
+        copyTo(saving);
+        write(out, saving);
+    }
+
+    /**
+     * Copies the counters {@link #save} writes into {@code into}, in its order: plain stores, so that a checkpoint's
+     * cut takes them in the pause and its writer encodes them ({@link #write}) off the partition thread.
+     *
+     * @param into at least {@link #SAVED_COUNT} longs.
+     */
+    public void copyTo(final long[] into)
+    {
+        into[0] = rowsIn;
+        into[1] = rowsOut;
+        into[2] = lateRows;
+        into[3] = badInputs;
+        into[4] = expiredRows;
+        into[5] = liveLeft;
+        into[6] = liveRight;
+        into[7] = stateBytes;
+        into[8] = hashCollisions;
+        into[9] = predicateFailures;
+        into[10] = usedStateBytes;
+        into[11] = liveStateBytes;
+        into[12] = pendingTimers;
+        into[13] = watermark;
+        into[14] = expiredLeft;
+        into[15] = expiredRight;
+        into[16] = evictedRows;
+    }
+
+    /** Writes counters {@link #copyTo} copied, as {@link #save} writes them (the thread that holds the copy). */
+    public static void write(final ByteBuffer out, final long[] copied)
+    {
+        for (int i = 0; i < SAVED_COUNT; i++)
+        {
+            out.putLong(copied[i]);
+        }
     }
 
     /** Reads what {@link #save} wrote. */

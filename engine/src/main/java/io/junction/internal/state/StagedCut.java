@@ -822,6 +822,11 @@ public final class StagedCut
         {
             throw new IllegalStateException("a cut's heap image has one deferred part");
         }
+        if (part == null || at < 0 || room < 0 || (long)at + room > heap.length)
+        {
+            throw new IllegalArgumentException("a deferred part of " + room + " bytes at " + at + " in a heap image of " +
+                heap.length + " bytes" + (part == null ? ", and no part" : ""));
+        }
         deferred = part;
         deferredAt = at;
         deferredRoom = room;

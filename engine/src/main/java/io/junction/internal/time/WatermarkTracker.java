@@ -120,10 +120,41 @@ public final class WatermarkTracker
         return side == LEFT ? left : right;
     }
 
+    /** The fields {@link #copyTo} copies: the three watermarks and the idle flags. */
+    public static final int SAVED_COUNT = 4;
+    /** The bytes {@link #save} writes. */
+    public static final int SAVED_LENGTH = 3 * Long.BYTES + 1;
+
     /** Writes the tracker's fields (for durable state). */
     public void save(final ByteBuffer out)
     {
-        out.putLong(left).putLong(right).putLong(joined).put((byte)((leftIdle ? 1 : 0) | (rightIdle ? 2 : 0)));
+        out.putLong(left).putLong(right).putLong(joined).put(idleFlags());
+    }
+
+    /**
+     * Copies what {@link #save} writes into {@code into} (plain stores, for a checkpoint's cut; its writer encodes
+     * them, {@link #write}).
+     *
+     * @param into at least {@link #SAVED_COUNT} longs.
+     */
+    public void copyTo(final long[] into)
+    {
+        into[0] = left;
+        into[1] = right;
+        into[2] = joined;
+        into[3] = idleFlags();
+    }
+
+    /** Writes fields {@link #copyTo} copied, as {@link #save} writes them (the thread that holds the copy). */
+    public static void write(final ByteBuffer out, final long[] copied)
+    {
+        out.putLong(copied[0]).putLong(copied[1]).putLong(copied[2]).put((byte)copied[3]);
+    }
+
+    /** @return the idle flags as {@link #save} writes them: 1 the left input, 2 the right. */
+    private byte idleFlags()
+    {
+        return (byte)((leftIdle ? 1 : 0) | (rightIdle ? 2 : 0));
     }
 
     /** Reads what {@link #save} wrote. */

@@ -59,4 +59,17 @@ final class StagedCutHeapImageTest
         assertThrows(BufferOverflowException.class, cut::heapLength, "still pending: never a half-closed image");
         assertThrows(IllegalStateException.class, () -> cut.heapDeferred(0, 1, part -> { }), "one deferred part a cut");
     }
+
+    @Test
+    void aGapOutsideTheImageIsRefusedBeforeAnythingIsKept()
+    {
+        final StagedCut cut = new StagedCut();
+        final ByteBuffer out = cut.heapBuffer("heap.dat", new byte[16]);
+        assertThrows(IllegalArgumentException.class, () -> cut.heapDeferred(8, 9, part -> { }));
+        assertThrows(IllegalArgumentException.class, () -> cut.heapDeferred(-1, 4, part -> { }));
+        assertThrows(IllegalArgumentException.class, () -> cut.heapDeferred(0, 4, null));
+        out.putInt(3);
+        cut.heapWritten(out.position());
+        assertEquals(4, cut.heapLength(), "nothing was deferred");
+    }
 }
