@@ -891,13 +891,7 @@ public final class DirtyChunks implements AutoCloseable
     public void install(final StagedCut.File in)
     {
         thaw();
-        for (int i = 0; i < in.staged(); i++)
-        {
-            final int c = in.stagedChunk(i);
-            zero[c] = in.zero(c);
-            crc32c[c] = in.crc32c(c);
-            crc32[c] = in.crc32(c);
-        }
+        in.copyStagedSums(zero, crc32c, crc32);
     }
 
     /**
