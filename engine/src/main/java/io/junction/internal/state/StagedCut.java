@@ -114,6 +114,10 @@ public final class StagedCut
         private ByteBuffer[] side = new ByteBuffer[0];
         /** Per staged chunk, whether the writer captured it (writer thread only, once handed over). */
         private boolean[] chunkCaptured = new boolean[0];
+        /** Per staged chunk, its bytes when the writer captured it ahead of the write, until sunk (writer thread). */
+        private ByteBuffer[] early = new ByteBuffer[0];
+        /** Per staged chunk, whether the writer handed it to the sink (writer thread). */
+        private boolean[] chunkSunk = new boolean[0];
 
         /** Starts the file's part of a cut with the sums of every chunk as of the persist or cut before. */
         void begin(final String fileName, final long fileLength, final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
@@ -181,6 +185,35 @@ public final class StagedCut
         boolean captured(final int i)
         {
             return chunkCaptured[i];
+        }
+
+        /** @return whether the writer has handed staged chunk {@code i} to the sink (writer thread). */
+        boolean sunk(final int i)
+        {
+            return chunkSunk[i];
+        }
+
+        /**
+         * Writer thread: the bytes of staged chunk {@code i} for the sink, once: those captured ahead of the write
+         * ({@link StagedCut#drain}), else captured now into {@code into} ({@link #captureChunk}).
+         */
+        ByteBuffer bytesToSink(final int i, final ByteBuffer into)
+        {
+            final ByteBuffer bytes = early[i];
+            if (bytes != null)
+            {
+                early[i] = null;
+                chunkSunk[i] = true;
+                return bytes;
+            }
+            chunkSunk[i] = true;
+            return captureChunk(i, into);
+        }
+
+        /** Writer thread: captures staged chunk {@code i} now, into {@code into} (a side buffer the writer took), for the sink later. */
+        void captureEarly(final int i, final ByteBuffer into)
+        {
+            early[i] = captureChunk(i, into);
         }
 
         /**
@@ -282,12 +315,16 @@ public final class StagedCut
                 stagedBytes = Arrays.copyOf(stagedBytes, grown);
                 side = Arrays.copyOf(side, grown);
                 chunkCaptured = Arrays.copyOf(chunkCaptured, grown);
+                early = Arrays.copyOf(early, grown);
+                chunkSunk = Arrays.copyOf(chunkSunk, grown);
             }
             stagedChunks[staged] = c;
             stagedLengths[staged] = chunkLength;
             stagedBytes[staged] = bytes;
             side[staged] = null;
             chunkCaptured[staged] = false;
+            early[staged] = null;
+            chunkSunk[staged] = false;
             staged++;
         }
 
@@ -434,6 +471,8 @@ public final class StagedCut
     private int sidePooled;
     /** Guarded by {@link #sideLock}. */
     private int sideTaken;
+    /** Guarded by {@link #sideLock}: of {@link #sideTaken}, the buffers the writer took to capture ahead. */
+    private int aheadTaken;
     /** Partition thread: writes that found no side buffer and waited for the writer to capture their chunk. */
     private long sideWaits;
     /** The chunk a write waits for ((file position &lt;&lt; 32) | staged index), or {@link #NOT_WANTED}. */
@@ -469,6 +508,7 @@ public final class StagedCut
         synchronized (sideLock)
         {
             sideTaken = 0;
+            aheadTaken = 0;
         }
         wanted = NOT_WANTED;
         heapLength = 0;
@@ -651,12 +691,21 @@ public final class StagedCut
         }
     }
 
-    /** @return side buffers the last cut used (cells the partition copied before writing them). */
+    /** @return side buffers the last cut used for cells the partition copied before writing them. */
     public int sideBuffersTaken()
     {
         synchronized (sideLock)
         {
-            return sideTaken;
+            return sideTaken - aheadTaken;
+        }
+    }
+
+    /** @return chunks the writer of the last cut captured ahead of its write, a side buffer each ({@link #drain}). */
+    public int chunksCapturedAhead()
+    {
+        synchronized (sideLock)
+        {
+            return aheadTaken;
         }
     }
 
@@ -682,6 +731,7 @@ public final class StagedCut
     public void drain(final ChunkSink sink) throws IOException
     {
         topUpSide();
+        captureAhead();
         final CRC32C c32c = new CRC32C();
         final CRC32 c32 = new CRC32();
         int f = 0;
@@ -704,7 +754,7 @@ public final class StagedCut
             }
             else
             {
-                while (f < fileCount && (i >= files[f].staged || files[f].captured(i)))
+                while (f < fileCount && (i >= files[f].staged || files[f].sunk(i)))
                 {
                     if (i >= files[f].staged)
                     {
@@ -723,10 +773,86 @@ public final class StagedCut
                 file = files[f];
                 index = i;
             }
-            final ByteBuffer bytes = file.captureChunk(index, file.frozen ? captureBuffer() : null);
+            final ByteBuffer bytes = file.bytesToSink(index, file.frozen ? captureBuffer() : null);
             sum(file, index, bytes, c32c, c32);
             sink.chunk(file, index, bytes);
             topUpSide();
+        }
+    }
+
+    /**
+     * Writer thread, before the first chunk is written: captures the frozen chunks, in the drain's order, into side
+     * buffers of the pool, up to half of what the pool may hold beyond its spares (the other half stays for the
+     * partition's copies). A frozen cell costs the partition a copy of it (a cell, 1 MiB) when it writes there before
+     * the writer has captured it, and the write takes hundreds of ms for W1's 12 MiB (a probe saw the partition copy
+     * 7-12 of them each second): captured first, in a few ms, the cells are free before the partition comes back to
+     * most of them. Nothing changes for what the checkpoint holds: each chunk is captured once, by the same protocol,
+     * and written later.
+     */
+    private void captureAhead()
+    {
+        final int ahead;
+        synchronized (sideLock)
+        {
+            ahead = Math.max(0, (maxSideBuffers - SIDE_SPARE) / 2);
+        }
+        int taken = 0;
+        for (int f = 0; f < fileCount && taken < ahead; f++)
+        {
+            final File file = files[f];
+            if (!file.frozen)
+            {
+                continue;
+            }
+            for (int i = 0; i < file.staged && taken < ahead; i++)
+            {
+                if (file.captured(i))
+                {
+                    continue;
+                }
+                final ByteBuffer buffer = takeAhead();
+                if (buffer == null)
+                {
+                    return;
+                }
+                taken++;
+                file.captureEarly(i, buffer);
+            }
+        }
+    }
+
+    /** Writer thread: a side buffer of the pool for {@link #captureAhead}, leaving {@link #SIDE_SPARE} free; null when none is left. */
+    private ByteBuffer takeAhead()
+    {
+        synchronized (sideLock)
+        {
+            if (sidePooled - sideTaken > SIDE_SPARE)
+            {
+                aheadTaken++;
+                return sidePool[sideTaken++];
+            }
+            if (sidePooled >= maxSideBuffers)
+            {
+                return null;
+            }
+        }
+        final ByteBuffer buffer = allocateSide();
+        if (buffer == null)
+        {
+            return null;
+        }
+        synchronized (sideLock)
+        {
+            if (sidePooled < maxSideBuffers)
+            {
+                addSide(buffer);
+            }
+            if (sidePooled - sideTaken > SIDE_SPARE)
+            {
+                aheadTaken++;
+                return sidePool[sideTaken++];
+            }
+            return null;
         }
     }
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -109,6 +110,73 @@ class CopyOnWriteCutTest
         return Arrays.copyOfRange(bytes, c * MIB, Math.min(bytes.length, (c + 1) * MIB));
     }
 
+
+    /**
+     * The writer captures the frozen chunks before it writes the first one (up to half the side pool), so that
+     * the partition's writes during the write find them captured and copy nothing; the cut stays exact and the
+     * written cells are dirty for the next cut.
+     */
+    @Test
+    void theWriterCapturesFrozenChunksAheadSoThatWritesDuringTheWriteCopyNothing(@TempDir final Path dir) throws IOException
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 8L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            for (int c = 0; c < 6; c++)
+            {
+                writeLong(dirty, file, c * MIB + 64, c + 1);
+            }
+            final StagedCut.File out = cut(dirty, cut);
+            assertEquals(6, out.staged());
+            final byte[] atCut = contents(file);
+            final byte[][] captured = new byte[6][];
+            cut.drain((f, i, bytes) ->
+            {
+                captured[i] = bytes(bytes);
+                if (i == 0)
+                {
+                    // The partition writes into every chunk while the writer holds its first.
+                    for (int c = 0; c < 6; c++)
+                    {
+                        writeLong(dirty, file, c * MIB + 64, 100 + c);
+                    }
+                }
+            });
+            assertEquals(6, cut.chunksCapturedAhead(), "all six captured before the first was written");
+            assertEquals(0, cut.sideBuffersTaken(), "the partition copied none");
+            for (int c = 0; c < 6; c++)
+            {
+                assertArrayEquals(chunk(atCut, c), captured[c], "chunk " + c + " as it was at the cut");
+            }
+            dirty.install(out);
+            final StagedCut.File next = cut(dirty, cut);
+            assertEquals(6, next.staged(), "the written cells are dirty for the next cut");
+            final byte[][] again = drain(cut, next);
+            assertEquals(100 + 5, ByteBuffer.wrap(again[5]).order(ByteOrder.nativeOrder()).getLong(64));
+        }
+    }
+
+    /** With a side pool of its two spares only, nothing is captured ahead: the partition keeps both. */
+    @Test
+    void aSidePoolOfItsSparesOnlyCapturesNothingAhead(@TempDir final Path dir) throws IOException
+    {
+        try (MappedFile file = MappedFile.create(dir.resolve("t.dat"), 16L * MIB, 8L * MIB);
+            DirtyChunks dirty = new DirtyChunks(file))
+        {
+            final StagedCut cut = new StagedCut();
+            cut.maxSideBuffers(StagedCut.SIDE_SPARE);
+            for (int c = 0; c < 3; c++)
+            {
+                writeLong(dirty, file, c * MIB + 64, c + 1);
+            }
+            final StagedCut.File out = cut(dirty, cut);
+            final byte[] atCut = contents(file);
+            final byte[][] captured = drain(cut, out);
+            assertEquals(0, cut.chunksCapturedAhead());
+            assertArrayEquals(chunk(atCut, 2), captured[2]);
+        }
+    }
 
     @Test
     void aWriteToAFrozenCellBeforeTheWriterCapturedItKeepsTheCutExact(@TempDir final Path dir) throws IOException
