@@ -199,15 +199,14 @@ public final class StagedCut
          */
         ByteBuffer bytesToSink(final int i, final ByteBuffer into)
         {
-            final ByteBuffer bytes = early[i];
-            if (bytes != null)
-            {
-                early[i] = null;
-                chunkSunk[i] = true;
-                return bytes;
-            }
             chunkSunk[i] = true;
-            return captureChunk(i, into);
+            final ByteBuffer bytes = early[i];
+            if (bytes == null)
+            {
+                return captureChunk(i, into);
+            }
+            early[i] = null;
+            return bytes;
         }
 
         /** Writer thread: captures staged chunk {@code i} now, into {@code into} (a side buffer the writer took), for the sink later. */
@@ -566,18 +565,30 @@ public final class StagedCut
      */
     ByteBuffer takeSide()
     {
+        // None ready (the writer has not started yet): one is allocated here, within the bound.
+        return takePooled(0, false);
+    }
+
+    /**
+     * A free buffer of the side pool, leaving {@code keepFree} free, or, when no more are free, one allocated on the
+     * calling thread and added within the pool's bound; null when the bound or the direct memory is reached.
+     *
+     * @param keepFree the free buffers to leave (the writer's capture ahead leaves the partition its spares).
+     * @param ahead    whether the writer takes it to capture ahead ({@link #chunksCapturedAhead}).
+     */
+    private ByteBuffer takePooled(final int keepFree, final boolean ahead)
+    {
         synchronized (sideLock)
         {
-            if (sideTaken < sidePooled)
+            if (sidePooled - sideTaken > keepFree)
             {
-                return sidePool[sideTaken++];
+                return takeFree(ahead);
             }
             if (sidePooled >= maxSideBuffers)
             {
                 return null;
             }
         }
-        // None ready (the writer has not started yet): one allocated here, within the bound.
         final ByteBuffer buffer = allocateSide();
         if (buffer == null)
         {
@@ -585,14 +596,23 @@ public final class StagedCut
         }
         synchronized (sideLock)
         {
-            if (sidePooled >= maxSideBuffers)
+            if (sidePooled < maxSideBuffers)
             {
-                return sideTaken < sidePooled ? sidePool[sideTaken++] : null;
+                addSide(buffer);
             }
-            addSide(buffer);
             // Taken: the one just added, or an older free one (the buffers are alike).
-            return sidePool[sideTaken++];
+            return sidePooled - sideTaken > keepFree ? takeFree(ahead) : null;
         }
+    }
+
+    /** Guarded by {@link #sideLock}: takes the next free buffer of the side pool. */
+    private ByteBuffer takeFree(final boolean ahead)
+    {
+        if (ahead)
+        {
+            aheadTaken++;
+        }
+        return sidePool[sideTaken++];
     }
 
     /** Guarded by {@link #sideLock}: adds a buffer to the side pool, free. */
@@ -810,7 +830,7 @@ public final class StagedCut
                 {
                     continue;
                 }
-                final ByteBuffer buffer = takeAhead();
+                final ByteBuffer buffer = takePooled(SIDE_SPARE, true);
                 if (buffer == null)
                 {
                     return;
@@ -821,40 +841,6 @@ public final class StagedCut
         }
     }
 
-    /** Writer thread: a side buffer of the pool for {@link #captureAhead}, leaving {@link #SIDE_SPARE} free; null when none is left. */
-    private ByteBuffer takeAhead()
-    {
-        synchronized (sideLock)
-        {
-            if (sidePooled - sideTaken > SIDE_SPARE)
-            {
-                aheadTaken++;
-                return sidePool[sideTaken++];
-            }
-            if (sidePooled >= maxSideBuffers)
-            {
-                return null;
-            }
-        }
-        final ByteBuffer buffer = allocateSide();
-        if (buffer == null)
-        {
-            return null;
-        }
-        synchronized (sideLock)
-        {
-            if (sidePooled < maxSideBuffers)
-            {
-                addSide(buffer);
-            }
-            if (sidePooled - sideTaken > SIDE_SPARE)
-            {
-                aheadTaken++;
-                return sidePool[sideTaken++];
-            }
-            return null;
-        }
-    }
 
     private ByteBuffer captureBuffer()
     {

@@ -125,10 +125,14 @@ public final class WatermarkTracker
     /** The bytes {@link #save} writes. */
     public static final int SAVED_LENGTH = 3 * Long.BYTES + 1;
 
-    /** Writes the tracker's fields (for durable state). */
+    /** {@link #save}'s copy (the owning thread). */
+    private final long[] saving = new long[SAVED_COUNT];
+
+    /** Writes the tracker's fields (for durable state), in {@link #copyTo}'s order. */
     public void save(final ByteBuffer out)
     {
-        out.putLong(left).putLong(right).putLong(joined).put(idleFlags());
+        copyTo(saving);
+        write(out, saving);
     }
 
     /**
@@ -142,19 +146,13 @@ public final class WatermarkTracker
         into[0] = left;
         into[1] = right;
         into[2] = joined;
-        into[3] = idleFlags();
+        into[3] = (leftIdle ? 1 : 0) | (rightIdle ? 2 : 0);
     }
 
     /** Writes fields {@link #copyTo} copied, as {@link #save} writes them (the thread that holds the copy). */
     public static void write(final ByteBuffer out, final long[] copied)
     {
         out.putLong(copied[0]).putLong(copied[1]).putLong(copied[2]).put((byte)copied[3]);
-    }
-
-    /** @return the idle flags as {@link #save} writes them: 1 the left input, 2 the right. */
-    private byte idleFlags()
-    {
-        return (byte)((leftIdle ? 1 : 0) | (rightIdle ? 2 : 0));
     }
 
     /** Reads what {@link #save} wrote. */
