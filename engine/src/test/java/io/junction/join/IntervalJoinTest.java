@@ -4,6 +4,7 @@ import io.junction.api.ChangeKind;
 import io.junction.api.CompareOp;
 import io.junction.api.DeadLetterReason;
 import io.junction.api.IntervalBounds;
+import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Literal;
 import io.junction.api.Side;
@@ -1244,7 +1245,12 @@ class IntervalJoinTest
         void aNonEmptyIntervalIsAccepted(
             final long lower, final long upper, final boolean lowerInclusive, final boolean upperInclusive)
         {
-            spec(JoinType.INNER, new IntervalBounds(lower, upper, lowerInclusive, upperInclusive)).build();
+            final IntervalBounds bounds = new IntervalBounds(lower, upper, lowerInclusive, upperInclusive);
+            final JoinSpec built = spec(JoinType.INNER, bounds).build();
+            assertEquals(lower, built.interval().lower());
+            assertEquals(upper, built.interval().upper());
+            assertEquals(lowerInclusive, built.interval().lowerInclusive());
+            assertEquals(upperInclusive, built.interval().upperInclusive());
         }
 
         @Test

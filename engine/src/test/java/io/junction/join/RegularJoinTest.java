@@ -1663,8 +1663,13 @@ class RegularJoinTest
     {
         final JoinHarness h = join(JoinType.INNER);
         h.left("+I", "id", 1);
+        final long rowsIn = h.counters().rowsIn();
+        final int outputs = h.results().size();
         h.close();
-        h.close();
+        Assertions.assertDoesNotThrow(h::close, "a second close is a no-op");
+        assertEquals(outputs, h.results().size(), "closing emits nothing");
+        assertEquals(1, rowsIn, "the row was taken");
+        assertEquals(rowsIn, h.counters().rowsIn(), "the counters stay readable after close");
     }
 
     @Test
