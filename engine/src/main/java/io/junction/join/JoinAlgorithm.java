@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  * An algorithm is built by a {@link Factory} over the driver's {@link OperatorParts}, and keeps the parts it
  * uses in final fields of its own. Per event it allocates nothing.
  *
- * <p>Ported to the driver: every kind. {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
+ * <p>The kinds' algorithms: {@link IntervalJoin}, {@link TemporalJoin}, {@link LookupJoin},
  * {@link AsofJoin}, {@link RegularJoin}, the window joins {@link TimeWindowJoin} (tumbling, sliding) and
  * {@link SessionWindowJoin}, which each hold a {@link WindowBuckets} for the firing they share
  * ({@link WindowAlgorithm}), and {@link MultiWayJoin} (N inputs, behind {@link MultiJoin}).

@@ -49,9 +49,9 @@ public final class JoinOperators
      * @param config      the sizing of the operator's off-heap state.
      * @param results     receives the output.
      * @param deadLetters receives the rows that cannot be processed.
-     * @param errors      receives a user filter's or condition's exception (counted either way); null for none. The
-     *                    kinds not on the driver yet ignore it and report to {@code results} when it is an
-     *                    {@link ErrorHandler}, as the four-argument {@code create} does for every kind.
+     * @param errors      receives a user filter's or condition's exception (counted either way); null for none.
+     *                    The four-argument {@code create} passes {@code results} here when it is an
+     *                    {@link ErrorHandler}.
      * @return a new operator for the spec's kind.
      * @throws DurableStateException when the state directory holds state the operator must not reopen.
      */

@@ -59,9 +59,8 @@ import java.util.List;
  *   are decided as without slicing; what a due row, still stored, could change is each kind's to rule out
  *   (JoinAlgorithm.expireSlice).
  * </pre>
- * The heap part it persists is the one each of these kinds wrote as an operator of its own (counters,
- * watermarks, then the algorithm's fields), and the state's layout name is the kind's as before, so their
- * durable state directories reopen unchanged.
+ * The heap part it persists is the driver's counters and watermarks, then the algorithm's fields; the
+ * state's layout name is the kind's, given to the driver at construction.
  *
  * <p>Per event the driver adds one call to the algorithm and allocates nothing; with nothing pending, one field
  * test more.

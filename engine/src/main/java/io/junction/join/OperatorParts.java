@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
  * watermark tracker. The algorithm reads and changes them on the partition thread; the driver alone
  * advances the watermarks, counts rows in, persists, restores and closes.
  *
- * <p>Besides holding the parts it is the one refusal path of the ported kinds: {@link #keyOf} dead-letters a
+ * <p>Besides holding the parts it is the one refusal path of every kind: {@link #keyOf} dead-letters a
  * row whose key is refused ({@code KEY_TOO_LONG}, {@code PREDICATE_FAILED}) and {@link #admit} a row that does
  * not fit the state ({@code STATE_FULL}), so that an algorithm only tests for {@link #REFUSED}.
  *

@@ -60,9 +60,8 @@ import java.util.function.LongUnaryOperator;
  * {@link #base}, never the in-memory statics; call {@link #beginMutation()} first in every event
  * method; keep its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
  * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}.
- * An operator still on the in-memory constructors refuses a state directory. The {@link OperatorDriver} does
- * all of this for the kinds that run on it; their algorithms store rows through {@link #admit} and free them
- * through {@link #retire} or {@link #expire}.
+ * The {@link OperatorDriver} does all of this for every kind; the algorithms store rows through
+ * {@link #admit} and free them through {@link #retire} or {@link #expire}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -187,8 +186,8 @@ final class PartitionState implements AutoCloseable
     /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
     private long lastPersistBytesSummed;
     /**
-     * Durable mode: encodes a staged cut's marker ({@link DurableState#marker}), made by {@link #restore}: made at
-     * the first cut, its class was spun inside that cut's pause (0.9 ms measured).
+     * Durable mode: encodes a staged cut's marker ({@link DurableState#marker}), made by {@link #restore} so
+     * that no cut's pause spins its class.
      */
     private StagedCut.Marker markerEncoder;
     /**

@@ -67,9 +67,8 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * AssociationProbe:      the other side's matches, their association counts, user conditions evaluated first
  * RegularRowTimers:      TTL, padded-row delay, awaiting-pad copies, EXPIRE_OLDEST, visible expiry
  * </pre>
- * Its {@link OperatorDriver} owns the lifecycle; the durable layout ({@value #LAYOUT}) and the heap part
- * (counters, watermarks; this keeps no field of its own to persist) are the ones the operator of its own wrote,
- * so existing state directories reopen unchanged. The end of input closes nothing, so the driver leaves the
+ * Its {@link OperatorDriver} owns the lifecycle; the durable layout is {@value #LAYOUT} and the heap part is
+ * the driver's counters and watermarks (this keeps no field of its own to persist). The end of input closes nothing, so the driver leaves the
  * watermarks as they are ({@link #onEndOfInput}).
  *
  * <p>Not thread safe: owned by the partition thread.

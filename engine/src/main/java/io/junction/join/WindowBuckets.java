@@ -232,7 +232,7 @@ final class WindowBuckets
         state.wheel.expireAll(loneRowFire);
     }
 
-    /** Writes the firing step, watermark and end, then the bucket wheel (the window kinds' heap part as before the driver). */
+    /** Writes the firing step, watermark and end, then the bucket wheel: the window kinds' heap part. */
     void save(final ByteBuffer out)
     {
         out.putLong(fireStep).putLong(fireWatermark).put((byte)(ended ? 1 : 0));

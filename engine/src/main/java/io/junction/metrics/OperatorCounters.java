@@ -87,7 +87,7 @@ public interface OperatorCounters
     /**
      * @return slices of watermark work the operator has done: expiry, outer padding and firing, done in
      *         bounded slices between input events (docs/SEMANTICS.md 3); a kind not sliced counts each
-     *         watermark's work as one. 0 where not counted (the operators not on the driver yet).
+     *         watermark's work as one.
      */
     default long watermarkSlices()
     {

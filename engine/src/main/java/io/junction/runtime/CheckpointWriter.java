@@ -34,7 +34,7 @@ import io.junction.join.CheckpointCut;
  * the outcome ({@link #takeOutcome}) and hands the sums back to the operator ({@code JoinOperator#staged}).
  *
  * <p>The request is reported on the writer thread, so the checkpoint's future completes there (its
- * callbacks run there, as they ran on the partition thread before): a callback that waits for another
+ * callbacks run there): a callback that waits for another
  * checkpoint of the same engine would wait for ever, since the next write needs this thread.
  *
  * <p>Thread safety: {@link #submit}, {@link #await}, {@link #takeOutcome} and {@link #close} are called by

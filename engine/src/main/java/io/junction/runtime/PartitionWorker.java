@@ -67,7 +67,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final long[] pauseParts = new long[CheckpointPausePart.values().length];
     /**
      * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
-     * persisted and copied on the partition thread, as before the background writer (for comparisons).
+     * persisted and copied on the partition thread, with no background writer (to compare the two).
      */
     static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
     /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */

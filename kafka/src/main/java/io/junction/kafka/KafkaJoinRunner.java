@@ -849,7 +849,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         final int i = n * p + s;
         final long offset = record.offset();
-        // The binary kinds' (offset << 1) | side when n is 2.
+        // One step per record and input, in offset order within the partition; decoded by input = step % n.
         final long step = offset * n + s;
         final long ts = record.timestamp();
         nextOffset[i] = offset + 1;

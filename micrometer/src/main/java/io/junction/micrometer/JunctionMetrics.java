@@ -36,11 +36,13 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Meter names: {@code junction.partition.*} ({@code rows.in}, {@code rows.out}, {@code late},
  * {@code bad.inputs}, {@code expired}, {@code handler.errors}, {@code events}, {@code hash.collisions},
- * {@code user.code.failures}, {@code checkpoints}, {@code checkpoint.failures}, {@code dead.letters}
- * counters; {@code live.rows} (tag {@code side}), {@code state.bytes}, {@code state.bytes.used},
+ * {@code user.code.failures}, {@code watermark.slices}, {@code checkpoints}, {@code checkpoint.failures},
+ * {@code checkpoint.side.waits}, {@code checkpoint.synchronous.fallbacks}, {@code dead.letters} (tag
+ * {@code reason}) counters; {@code live.rows} (tag {@code side}), {@code state.bytes}, {@code state.bytes.used},
  * {@code state.bytes.live}, {@code pending.timers}, {@code ring.occupancy}, {@code ring.capacity},
- * {@code watermark}, {@code failed}, {@code checkpoint.pause.last}, {@code checkpoint.pause.max}
- * gauges; {@code latency} time gauges), and {@code junction.engine.refused.rows}.
+ * {@code watermark}, {@code failed} gauges; {@code checkpoint.pause.last}, {@code checkpoint.pause.max},
+ * {@code watermark.slice.max} and {@code latency} (tag {@code percentile}) time gauges), and
+ * {@code junction.engine.refused.rows}.
  *
  * <p>Lifetime: the registry holds the binder strongly (gauges by {@code strongReference}, counters through
  * their function, since a {@code FunctionCounter} has no such option), so the one-line binding above stays

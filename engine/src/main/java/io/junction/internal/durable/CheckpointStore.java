@@ -42,7 +42,8 @@ import java.util.Set;
  * or zero-length file, a missing file), naming the file; when every checkpoint is damaged it fails
  * rather than start on damaged or empty state. The newest two complete checkpoints are kept.
  *
- * <p>Not thread safe: one writer (the partition's thread, or the thread that moves the partition).
+ * <p>Not thread safe: one writer at a time (the partition's thread, the background checkpoint writer
+ * for the cut the partition handed it, or the thread that moves the partition).
  */
 public final class CheckpointStore
 {
