@@ -34,6 +34,6 @@ public interface DeadLetterHandler
     default void onMultiDeadLetter(final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
         final DeadLetterReason reason)
     {
-        onDeadLetter(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step, reason);
+        onDeadLetter(Side.of(input), kind, row, ts, step, reason);
     }
 }

@@ -8,6 +8,15 @@ public enum Side
     /** The right input. */
     RIGHT;
 
+    /**
+     * @param input an input's index: 0 for the left input, anything else for the right.
+     * @return the side of that input of a two-sided join, without a lookup in {@code values()}.
+     */
+    public static Side of(final int input)
+    {
+        return input == 0 ? LEFT : RIGHT;
+    }
+
     /** @return the other input. */
     public Side other()
     {

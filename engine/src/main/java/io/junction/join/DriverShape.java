@@ -11,8 +11,8 @@ import io.junction.internal.state.BucketDescriptor;
  */
 final class DriverShape
 {
-    /** The two-sided default: standard buckets, watermarks to +infinity at the end, buckets read ahead. */
-    static final DriverShape TWO_SIDED = new DriverShape(BucketDescriptor.LENGTH, 0, 0, true, true);
+    /** The default every kind starts from (the N-input shape too): standard buckets, watermarks to +infinity at the end, buckets read ahead. */
+    static final DriverShape DEFAULT = new DriverShape(BucketDescriptor.LENGTH, 0, 0, true, true);
 
     final int bucketLength;
     final int inputs;

@@ -70,7 +70,7 @@ interface JoinAlgorithm
      */
     default void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        onRow(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step);
+        onRow(Side.of(input), kind, row, ts, step);
     }
 
     /**

@@ -63,7 +63,7 @@ public interface JoinOperator extends AutoCloseable
      */
     default void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
     {
-        onRow(input == 0 ? Side.LEFT : Side.RIGHT, kind, row, ts, step);
+        onRow(Side.of(input), kind, row, ts, step);
     }
 
     /**
@@ -98,7 +98,7 @@ public interface JoinOperator extends AutoCloseable
      */
     default void onInputWatermark(final int input, final long watermark, final long step)
     {
-        onWatermark(input == 0 ? Side.LEFT : Side.RIGHT, watermark, step);
+        onWatermark(Side.of(input), watermark, step);
     }
 
     /**
@@ -154,7 +154,7 @@ public interface JoinOperator extends AutoCloseable
      */
     default void onInputIdle(final int input, final long step)
     {
-        onIdle(input == 0 ? Side.LEFT : Side.RIGHT, step);
+        onIdle(Side.of(input), step);
     }
 
     /**

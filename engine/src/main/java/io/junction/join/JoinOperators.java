@@ -77,7 +77,7 @@ public final class JoinOperators
                 // Window buckets are keyed by key and window, not by the routing hash: nothing to read ahead; and
                 // window joins keep no hot-key report yet (docs/OPERATIONS.md), so their state counts no keys.
                 return new OperatorDriver(spec, config.withHotKeys(0), results, deadLetters, errors, WindowBuckets.layout(spec),
-                    RowStore.TIMED_BOTH, DriverShape.TWO_SIDED.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
+                    RowStore.TIMED_BOTH, DriverShape.DEFAULT.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
                     spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
             default:
                 throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);

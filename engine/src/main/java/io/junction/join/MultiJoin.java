@@ -100,7 +100,7 @@ public final class MultiJoin implements JoinOperator
         }
         final int n = spec.multi().inputs();
         this.driver = new OperatorDriver(spec, config, results, deadLetters, null, layout, RowStore.TIMED_NONE,
-            DriverShape.TWO_SIDED.bucketLength(MultiBucketDescriptor.length(n)).inputs(n), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
+            DriverShape.DEFAULT.bucketLength(MultiBucketDescriptor.length(n)).inputs(n), parts -> new MultiWayJoin(parts, results, deadLetters, hashMask));
         this.algorithm = (MultiWayJoin)driver.algorithm();
         this.inputs = driver.inputs();
     }

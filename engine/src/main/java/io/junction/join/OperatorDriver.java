@@ -114,7 +114,7 @@ final class OperatorDriver implements JoinOperator
         final JoinSpec spec, final StateConfig config, final ResultHandler results, final DeadLetterHandler deadLetters,
         final ErrorHandler errors, final String layout, final boolean timedRows, final JoinAlgorithm.Factory factory)
     {
-        this(spec, config, results, deadLetters, errors, layout, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, DriverShape.TWO_SIDED, factory);
+        this(spec, config, results, deadLetters, errors, layout, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, DriverShape.DEFAULT, factory);
     }
 
     /**

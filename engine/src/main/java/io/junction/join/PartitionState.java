@@ -1324,7 +1324,7 @@ final class PartitionState implements AutoCloseable
     /** @return the side a record was stored for. */
     static Side sideOf(final long record)
     {
-        return RowDescriptor.side(record) == 0 ? Side.LEFT : Side.RIGHT;
+        return Side.of(RowDescriptor.side(record));
     }
 
     /** Writes the state's size into the counters: live rows per side, bytes, pending row timers. */

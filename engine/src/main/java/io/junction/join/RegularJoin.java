@@ -120,7 +120,7 @@ final class RegularJoin implements JoinAlgorithm
         }
         final ExpiryHandler expiry = results instanceof ExpiryHandler ? (ExpiryHandler)results : null;
         return new OperatorDriver(spec, config, results, deadLetters, errors, LAYOUT, timedSides(spec),
-            DriverShape.TWO_SIDED.otherOffHeapBytes(uniqueKeyIndexBytes(spec, config)).endKeepsWatermarks(), parts -> new RegularJoin(parts, expiry));
+            DriverShape.DEFAULT.otherOffHeapBytes(uniqueKeyIndexBytes(spec, config)).endKeepsWatermarks(), parts -> new RegularJoin(parts, expiry));
     }
 
     /**

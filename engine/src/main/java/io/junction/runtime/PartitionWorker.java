@@ -253,7 +253,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 case RingSlot.ROW:
                     row.wrap(slot.row, 0, slot.rowLength);
                     // The key was hashed once, by the publisher that routed the row: the operator's index takes that hash.
-                    operator.onRow(slot.side == 0 ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(slot.kind),
+                    operator.onRow(Side.of(slot.side), ChangeKind.fromOrdinal(slot.kind),
                         row, slot.timestamp, slot.step, slot.keyHash);
                     break;
                 case RingSlot.INPUT_ROW:
@@ -273,11 +273,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                     }
                     else
                     {
-                        operator.onWatermark(slot.side == 0 ? Side.LEFT : Side.RIGHT, slot.timestamp, slot.step);
+                        operator.onWatermark(Side.of(slot.side), slot.timestamp, slot.step);
                     }
                     break;
                 case RingSlot.IDLE:
-                    operator.onIdle(slot.side == 0 ? Side.LEFT : Side.RIGHT, slot.step);
+                    operator.onIdle(Side.of(slot.side), slot.step);
                     break;
                 case RingSlot.END_OF_INPUT:
                     operator.onEndOfInput(slot.step);

@@ -122,7 +122,7 @@ class OperatorDriverTest
     {
         final RecordingAlgorithm algorithm = new RecordingAlgorithm();
         try (OperatorDriver driver = new OperatorDriver(SPEC, OperatorTestHarness.SMALL_STATE, NO_RESULTS,
-            DeadLetterHandler.NONE, null, "driver-test", RowStore.TIMED_NONE, DriverShape.TWO_SIDED.endKeepsWatermarks(), parts -> algorithm))
+            DeadLetterHandler.NONE, null, "driver-test", RowStore.TIMED_NONE, DriverShape.DEFAULT.endKeepsWatermarks(), parts -> algorithm))
         {
             driver.onWatermark(20, 0);
             driver.onEndOfInput(1);
