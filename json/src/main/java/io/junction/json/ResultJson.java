@@ -73,6 +73,82 @@ public final class ResultJson
     }
 
     /**
+     * Appends an upsert output line's members (docs/SEMANTICS.md 4.6), no braces:
+     * {@code "op":"upsert","key":{"left":{...}},"left":{...},"right":null}, {@code "delete"} for a change that
+     * is not an accumulate. The replay writes {@code {"step":S, ...}} around them, the Kafka runner's JSON
+     * encoder {@code {..., "ts":T}} (its record key is {@link #appendResultKey}'s object, a delete a tombstone).
+     *
+     * @param out            destination
+     * @param kind           the change: {@code +I}/{@code +U} an upsert, {@code -U}/{@code -D} a delete
+     * @param leftSchema     names of the left row's fields
+     * @param left           the left row, or null when padded
+     * @param leftKeyFields  the left unique key's field indices, or null when the result key has no left part
+     * @param rightSchema    names of the right row's fields
+     * @param right          the right row, or null when padded
+     * @param rightKeyFields the right unique key's field indices, or null when the result key has no right part
+     * @return out
+     */
+    public static StringBuilder appendUpsert(
+        final StringBuilder out, final ChangeKind kind, final Schema leftSchema, final RowView left,
+        final int[] leftKeyFields, final Schema rightSchema, final RowView right, final int[] rightKeyFields)
+    {
+        out.append("\"op\":\"").append(kind.isAccumulate() ? "upsert" : "delete").append("\",\"key\":");
+        appendResultKey(out, leftSchema, left, leftKeyFields, rightSchema, right, rightKeyFields);
+        out.append(",\"left\":");
+        appendRow(out, leftSchema, left);
+        out.append(",\"right\":");
+        return appendRow(out, rightSchema, right);
+    }
+
+    /**
+     * Appends upsert output's result key (docs/SEMANTICS.md 4.6) as a JSON object: {@code {"left":{"id":1}}},
+     * {@code {"right":{...}}} or both, the parts the result key has, each that side's unique-key fields of its
+     * row in declaration order, or {@code null} for a padded side. Equal result keys give equal text.
+     *
+     * @param out            destination
+     * @param leftSchema     names of the left row's fields
+     * @param left           the left row, or null when padded
+     * @param leftKeyFields  the left unique key's field indices, or null when the result key has no left part
+     * @param rightSchema    names of the right row's fields
+     * @param right          the right row, or null when padded
+     * @param rightKeyFields the right unique key's field indices, or null when the result key has no right part
+     * @return out
+     */
+    public static StringBuilder appendResultKey(
+        final StringBuilder out, final Schema leftSchema, final RowView left, final int[] leftKeyFields,
+        final Schema rightSchema, final RowView right, final int[] rightKeyFields)
+    {
+        out.append('{');
+        if (leftKeyFields != null)
+        {
+            out.append("\"left\":");
+            appendKeyPart(out, leftSchema, left, leftKeyFields);
+        }
+        if (rightKeyFields != null)
+        {
+            if (leftKeyFields != null)
+            {
+                out.append(',');
+            }
+            out.append("\"right\":");
+            appendKeyPart(out, rightSchema, right, rightKeyFields);
+        }
+        return out.append('}');
+    }
+
+    private static void appendKeyPart(final StringBuilder out, final Schema schema, final RowView row, final int[] fields)
+    {
+        if (row == null)
+        {
+            out.append("null");
+        }
+        else
+        {
+            RowJson.appendJson(schema, row, fields, out);
+        }
+    }
+
+    /**
      * Appends a row as a JSON object, or {@code null} for a padded side.
      *
      * @param out    destination

@@ -42,6 +42,23 @@ class ResultJsonTest
     }
 
     @Test
+    void anUpsertLineNamesItsResultKeyAndADeleteSaysSo() throws Exception
+    {
+        final int[] k = {0};
+        assertEquals("{\"left\":{\"k\":1},\"right\":null}",
+            ResultJson.appendResultKey(new StringBuilder(), schema, row("{\"k\":1,\"v\":2}"), k, schema, null, k).toString());
+        assertEquals("{\"right\":{\"k\":\"x\"}}",
+            ResultJson.appendResultKey(new StringBuilder(), schema, null, null, schema, row("{\"k\":\"x\"}"), k).toString());
+        final StringBuilder out = new StringBuilder("{");
+        ResultJson.appendUpsert(out, ChangeKind.UPDATE_AFTER, schema, row("{\"k\":1,\"v\":2}"), k, schema, null, null);
+        assertEquals("{\"op\":\"upsert\",\"key\":{\"left\":{\"k\":1}},\"left\":{\"k\":1,\"v\":2},\"right\":null",
+            out.toString());
+        out.setLength(0);
+        ResultJson.appendUpsert(out, ChangeKind.DELETE, schema, row("{\"k\":1}"), k, schema, null, null);
+        assertEquals("\"op\":\"delete\",\"key\":{\"left\":{\"k\":1}},\"left\":{\"k\":1},\"right\":null", out.toString());
+    }
+
+    @Test
     void theEntryPointsRefuseNothingToWorkOn()
     {
         Assertions.assertThrows(IllegalArgumentException.class, () -> new RowJson((Schema) null));

@@ -12,6 +12,8 @@ import io.junction.api.Schema;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -49,5 +51,40 @@ class UpsertEncodingTest
         assertNull(encoder.value(ChangeKind.DELETE, left, null, 10), "a tombstone");
         assertNotNull(encoder.value(ChangeKind.UPDATE_AFTER, left, right, 12));
         assertEquals(ChangeKind.UPDATE_AFTER, BinaryResult.parse(encoder.value(ChangeKind.UPDATE_AFTER, left, right, 12)).kind());
+    }
+
+    @Test
+    void theJsonEncoderKeysByTheResultKeyAsReplayWritesItAndWritesATombstoneForADelete()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.FULL).schemas(LEFT, RIGHT).leftKey("k").rightKey("k")
+            .leftUniqueKey("f1").rightUniqueKey("f2").output(OutputMode.UPSERT).build();
+        final ResultEncoder encoder = new JsonResultEncoder(spec);
+        final RowView left = view(LEFT, Row.of("k", 5L, "ts", 10L, "f1", 1L));
+        final RowView right = view(RIGHT, Row.of("k", 5L, "ts", 12L, "f2", 2L));
+        assertEquals("{\"left\":{\"f1\":1},\"right\":{\"f2\":2}}", utf8(encoder.key(ChangeKind.UPDATE_AFTER, left, right, 12)));
+        assertEquals("{\"left\":{\"f1\":1},\"right\":null}", utf8(encoder.key(ChangeKind.INSERT, left, null, 10)));
+        assertEquals("{\"left\":{\"f1\":1},\"right\":null}", utf8(encoder.key(ChangeKind.DELETE, left, null, 10)),
+            "a delete names its key");
+        assertNull(encoder.value(ChangeKind.DELETE, left, null, 10), "a tombstone");
+        assertNull(encoder.value(ChangeKind.UPDATE_BEFORE, left, right, 12), "a -U is a delete too");
+        assertEquals("{\"op\":\"upsert\",\"key\":{\"left\":{\"f1\":1},\"right\":{\"f2\":2}}," +
+            "\"left\":{\"k\":5,\"ts\":10,\"f1\":1},\"right\":{\"k\":5,\"ts\":12,\"f2\":2},\"ts\":12}",
+            utf8(encoder.value(ChangeKind.UPDATE_AFTER, left, right, 12)));
+    }
+
+    @Test
+    void theJsonEncoderOfTheRetractionChangelogKeepsTheBinaryJoinKeyAndTheChangeKinds()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(LEFT, RIGHT).leftKey("k").rightKey("k").build();
+        final RowView left = view(LEFT, Row.of("k", 5L, "ts", 10L, "f1", 1L));
+        final ResultEncoder encoder = new JsonResultEncoder(spec);
+        assertArrayEquals(ResultEncoder.binary(spec).key(ChangeKind.DELETE, left, null, 10), encoder.key(ChangeKind.DELETE, left, null, 10));
+        assertEquals("{\"op\":\"-D\",\"left\":{\"k\":5,\"ts\":10,\"f1\":1},\"right\":null,\"ts\":10}",
+            utf8(encoder.value(ChangeKind.DELETE, left, null, 10)));
+    }
+
+    private static String utf8(final byte[] bytes)
+    {
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

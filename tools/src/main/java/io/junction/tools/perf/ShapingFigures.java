@@ -32,7 +32,8 @@ import io.junction.api.JoinType;
  * (the retraction changelog), and from one untimed pass through the operator the output lines and the
  * bytes a Kafka sink would be written per input row: the binary record ({@code junction kafka --format
  * binary}: the record key plus the {@link ResultEncoder#binary} value, a delete's value a tombstone) and
- * the JSON record ({@code --format json}: the same key plus {@link JsonResultEncoder}'s value). Every
+ * the JSON record ({@code --format json}: {@link JsonResultEncoder}'s key and value; with upsert output the key is the
+ * JSON result key and a delete a tombstone). Every
  * timed run's output line count and the untimed pass's are checked against {@link ShapingJoin#expectedLines}.
  */
 public final class ShapingFigures
@@ -188,7 +189,9 @@ public final class ShapingFigures
             final int keyBytes = key == null ? 0 : key.length;
             final byte[] value = binary.value(kind, left, right, ts);
             sums[1] += keyBytes + (value == null ? 0 : value.length);
-            sums[2] += keyBytes + json.value(kind, left, right, ts).length;
+            final byte[] jsonKey = json.key(kind, left, right, ts);
+            final byte[] jsonValue = json.value(kind, left, right, ts);
+            sums[2] += (jsonKey == null ? 0 : jsonKey.length) + (jsonValue == null ? 0 : jsonValue.length);
             if (left != null && right != null)
             {
                 // every configuration emits a pair at most once before retracting it: +1 / -1 per pair

@@ -184,39 +184,9 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     {
         final StringBuilder sb = line;
         sb.setLength(0);
-        sb.append("{\"step\":").append(step).append(",\"op\":\"").append(kind.isAccumulate() ? "upsert" : "delete")
-            .append("\",\"key\":{");
-        if (leftKeyFields != null)
-        {
-            sb.append("\"left\":");
-            appendKey(sb, left, leftKeyFields);
-        }
-        if (rightKeyFields != null)
-        {
-            if (leftKeyFields != null)
-            {
-                sb.append(',');
-            }
-            sb.append("\"right\":");
-            appendKey(sb, right, rightKeyFields);
-        }
-        sb.append("},\"left\":");
-        appendRow(sb, left);
-        sb.append(",\"right\":");
-        appendRow(sb, right);
+        sb.append("{\"step\":").append(step).append(',');
+        ResultJson.appendUpsert(sb, kind, schema, left, leftKeyFields, schema, right, rightKeyFields);
         return sb.append('}').toString();
-    }
-
-    private void appendKey(final StringBuilder sb, final RowView row, final int[] fields)
-    {
-        if (row == null)
-        {
-            sb.append("null");
-        }
-        else
-        {
-            RowJson.appendJson(schema, row, fields, sb);
-        }
     }
 
     @Override
