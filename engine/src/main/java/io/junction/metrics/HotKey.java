@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * One key of a partition's hot-key report: a key the partition's heavy-hitters sketch (Space-Saving
@@ -195,6 +196,6 @@ public final class HotKey
         return "key=" + keyText() + " visited=" + visitedRows + " stored=" + storedRows +
             " live=" + (liveRows < 0 ? "?" : Long.toString(liveRows)) + " error=" + error +
             " hash=" + Long.toHexString(keyHash) + " rows=" + rowEvents +
-            " amplification=" + String.format(java.util.Locale.ROOT, "%.2f", amplification());
+            " amplification=" + String.format(Locale.ROOT, "%.2f", amplification());
     }
 }

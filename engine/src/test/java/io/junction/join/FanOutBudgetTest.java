@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
@@ -294,7 +295,7 @@ class FanOutBudgetTest
         final JoinSpec.Builder spec = JoinSpec.builder(kind, type).schemas(SCHEMA, SCHEMA).leftKey("k").rightKey("k").maxFanOut(budget);
         if (kind == JoinKind.INTERVAL)
         {
-            spec.interval(io.junction.api.IntervalBounds.inclusive(-1_000_000, 1_000_000));
+            spec.interval(IntervalBounds.inclusive(-1_000_000, 1_000_000));
         }
         final List<long[]> live = new ArrayList<>();
         try (JoinOperator join = JoinOperators.create(spec.build(), StateConfig.defaults(), rec, rec))
