@@ -61,7 +61,13 @@ public enum DeadLetterReason
      * its row's join key in that format: the record may sit in another partition than its key's rows, where it
      * would silently never meet them (last, so that the other reasons keep their ordinals).
      */
-    MISROUTED("misrouted: the record's key is null, or not its row's join key in the runner's input key format, so it may sit in another partition than its key's rows (SEMANTICS 1.4)");
+    MISROUTED("misrouted: the record's key is null, or not its row's join key in the runner's input key format, so it may sit in another partition than its key's rows (SEMANTICS 1.4)"),
+    /**
+     * An inserted row that would join more stored rows than the spec's declared output budget
+     * ({@link JoinSpec.Builder#maxFanOut}, {@link MultiJoinSpec.Builder#maxFanOut}): refused before anything of it
+     * is emitted or stored, so the changelog stays exact (last, so that the other reasons keep their ordinals).
+     */
+    FANOUT_EXCEEDED("fanout exceeded: the row would join more stored rows than the spec's maxFanOut, so it was neither stored nor joined (SEMANTICS 1.5)");
 
     private final String message;
 

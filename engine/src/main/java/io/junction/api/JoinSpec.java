@@ -58,6 +58,7 @@ public final class JoinSpec
     private final OutputMode output;
     private final ResultKey resultKey;
     private final boolean padOnExpiry;
+    private final long maxFanOut;
     /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
     private final MultiJoinSpec multi;
 
@@ -90,6 +91,7 @@ public final class JoinSpec
         output = b.output;
         resultKey = b.resultKey;
         padOnExpiry = b.padOnExpiry;
+        maxFanOut = b.maxFanOut;
         multi = b.multi;
 
         // checked here, as the operators compile them, so that an unknown field fails the build, naming it
@@ -124,7 +126,8 @@ public final class JoinSpec
         final Builder builder = new Builder(JoinKind.MULTI, JoinType.INNER)
             .schemas(multi.schema(0), multi.schema(1))
             .leftKey(multi.key(0).toArray(new String[0]))
-            .rightKey(multi.key(1).toArray(new String[0]));
+            .rightKey(multi.key(1).toArray(new String[0]))
+            .maxFanOut(multi.maxFanOut());
         builder.multi = multi;
         return builder.build();
     }
@@ -327,6 +330,17 @@ public final class JoinSpec
         return output;
     }
 
+    /**
+     * @return the declared output budget of one inserted row (docs/SEMANTICS.md 1.5): the most stored rows it may
+     *         join, the other side's rows under its key (a multi-way join: the product of the other inputs' rows
+     *         under it); a row past it is refused {@link DeadLetterReason#FANOUT_EXCEEDED} before it has any effect.
+     *         0: unbounded (the default).
+     */
+    public long maxFanOut()
+    {
+        return maxFanOut;
+    }
+
     /** @return which unique keys key the results of upsert output, or null for the retraction changelog. */
     public ResultKey resultKey()
     {
@@ -408,6 +422,7 @@ public final class JoinSpec
             (paddedDelay >= 0 ? " paddedDelay=" + paddedDelay : "") +
             (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
             (padOnExpiry ? " padOnExpiry" : "") +
+            (maxFanOut > 0 ? " maxFanOut=" + maxFanOut : "") +
             (multi == null ? "" : " " + multi) + '}';
     }
 
@@ -445,6 +460,7 @@ public final class JoinSpec
         private OutputMode output = OutputMode.RETRACT;
         private ResultKey resultKey;
         private boolean padOnExpiry;
+        private long maxFanOut;
         /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
         private MultiJoinSpec multi;
 
@@ -772,6 +788,24 @@ public final class JoinSpec
         }
 
         /**
+         * Declares the output budget of one inserted row (docs/SEMANTICS.md 1.5): the most stored rows of the other
+         * side under its key that it may join (regular and interval joins). An insert past it is refused as a
+         * {@link DeadLetterReason#FANOUT_EXCEEDED} dead letter before anything of it is emitted or stored, so the
+         * changelog stays exact; its later retraction is then a retraction of a row not in state. Temporal, lookup
+         * and asof joins emit at most one line per row and take no budget; window joins (and coGroup) emit a window's
+         * pairs when it fires and refuse one. A multi-way join declares it with
+         * {@link MultiJoinSpec.Builder#maxFanOut}.
+         *
+         * @param rows the budget, &gt;= 0; 0 is unbounded (the default).
+         * @return this builder.
+         */
+        public Builder maxFanOut(final long rows)
+        {
+            this.maxFanOut = rows;
+            return this;
+        }
+
+        /**
          * Pads an outer row that is still unmatched when its state TTL expires it, at the expiry (its
          * padding waits for the expiry unless a padded-row delay ends first). Regular outer joins with a
          * state TTL on an outer side.
@@ -917,6 +951,7 @@ public final class JoinSpec
             checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
             checkCoGroup();
             checkShaping();
+            checkMaxFanOut();
             final JoinSpec spec = new JoinSpec(this);
             SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
             return spec;
@@ -934,6 +969,26 @@ public final class JoinSpec
                 leftUniqueKeyDeclared || rightUniqueKeyDeclared)
             {
                 throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
+            }
+        }
+
+        /** The output budget: >= 0, and only for the kinds whose rows can join more than one stored row. */
+        private void checkMaxFanOut()
+        {
+            if (maxFanOut < 0)
+            {
+                throw new IllegalArgumentException("maxFanOut must be >= 0 (0: unbounded): " + maxFanOut);
+            }
+            if (maxFanOut > 0 && (kind == JoinKind.TEMPORAL || kind == JoinKind.LOOKUP || kind == JoinKind.ASOF))
+            {
+                throw new IllegalArgumentException("maxFanOut: a " + kind.name().toLowerCase(Locale.ROOT) +
+                    " join emits at most one line per row, so it takes no output budget");
+            }
+            if (maxFanOut > 0 && kind == JoinKind.WINDOW)
+            {
+                // A window's pairs leave when it fires, not when a row arrives: refused rather than left unenforced.
+                throw new IllegalArgumentException("maxFanOut: not supported for window joins and coGroup (a window " +
+                    "emits its pairs when it fires, not per row); bound them with the window's size and junction.state limits");
             }
         }
 

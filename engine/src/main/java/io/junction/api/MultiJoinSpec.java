@@ -94,6 +94,7 @@ public final class MultiJoinSpec
     private final List<List<FieldFilter>> filters;
     private final long[] stateTtl;
     private final List<Condition> conditions;
+    private final long maxFanOut;
 
     private MultiJoinSpec(final Builder b, final List<Condition> conditions)
     {
@@ -116,6 +117,7 @@ public final class MultiJoinSpec
             stateTtl[i] = b.ttls.get(i);
         }
         this.conditions = Collections.unmodifiableList(conditions);
+        this.maxFanOut = b.maxFanOut;
     }
 
     /**
@@ -193,6 +195,15 @@ public final class MultiJoinSpec
         return stateTtl[i];
     }
 
+    /**
+     * @return the declared output budget of one inserted row (docs/SEMANTICS.md 1.5): the most combinations it may
+     *         join, the product of the other inputs' rows under its key; 0: unbounded (the default).
+     */
+    public long maxFanOut()
+    {
+        return maxFanOut;
+    }
+
     /** @return the condition terms (ANDed into the ON clause of each term's later input). */
     public List<Condition> conditions()
     {
@@ -239,6 +250,7 @@ public final class MultiJoinSpec
         private final List<Long> ttls = new ArrayList<>();
         private final List<String[]> conditionTerms = new ArrayList<>();
         private final List<CompareOp> conditionOps = new ArrayList<>();
+        private long maxFanOut;
         /** The first problem found while adding, reported by build() (so that the builder never throws early). */
         private String problem;
 
@@ -349,6 +361,22 @@ public final class MultiJoinSpec
         }
 
         /**
+         * Declares the output budget of one inserted row (docs/SEMANTICS.md 1.5): the most combinations of the other
+         * inputs' rows under its key that it may join, their counts multiplied (a left-joined input without rows
+         * counts 1, its padding). An insert past it is refused as a {@link DeadLetterReason#FANOUT_EXCEEDED} dead
+         * letter before anything of it is emitted or stored; its later retraction is then a retraction of a row not
+         * in state.
+         *
+         * @param combinations the budget, &gt;= 0; 0 is unbounded (the default).
+         * @return this builder.
+         */
+        public Builder maxFanOut(final long combinations)
+        {
+            this.maxFanOut = combinations;
+            return this;
+        }
+
+        /**
          * @return the validated spec.
          * @throws IllegalArgumentException naming the field when the spec is not valid.
          */
@@ -357,6 +385,10 @@ public final class MultiJoinSpec
             if (problem != null)
             {
                 throw new IllegalArgumentException(problem);
+            }
+            if (maxFanOut < 0)
+            {
+                throw new IllegalArgumentException("maxFanOut must be >= 0 (0: unbounded): " + maxFanOut);
             }
             final int n = names.size();
             if (n < 2 || n > MAX_INPUTS)

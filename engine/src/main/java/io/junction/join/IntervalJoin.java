@@ -6,6 +6,7 @@ import io.junction.api.IntervalBounds;
 import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.time.TimerWheel;
@@ -137,6 +138,10 @@ final class IntervalJoin implements JoinAlgorithm
         }
         final long deadline = deadline(side, ts);
         final long hash = predicate.keyHash(keyLength);
+        if (parts.fanOutBounded() && refusesFanOut(side, kind, row, ts, step, hash))
+        {
+            return;
+        }
         if (ended || deadline < watermark)
         {
             onClosedRow(side, row, ts, step, keyLength, hash);
@@ -150,6 +155,10 @@ final class IntervalJoin implements JoinAlgorithm
         {
             return;
         }
+        if (!parts.fanOutBounded())
+        {
+            parts.countFanOut(BucketDescriptor.count(state.admittedBucket, side.other().ordinal()));
+        }
         final int matches = probe(side, row, ts, step, keyLength, state.admittedBucket);
         if (semi && side == Side.LEFT && matches > 0)
         {
@@ -157,6 +166,20 @@ final class IntervalJoin implements JoinAlgorithm
         }
         RowDescriptor.count(state.base, record, matches);
         state.wheel.schedule(record, deadline);
+    }
+
+    /**
+     * The output budget (docs/SEMANTICS.md 1.5), before the row has any effect: its fan-out is the other side's rows
+     * stored under its key hash, a count the bucket keeps (an upper bound of its pairs: the interval and the
+     * condition are tested later, per row).
+     *
+     * @return true when the row was dead-lettered FANOUT_EXCEEDED.
+     */
+    private boolean refusesFanOut(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long hash)
+    {
+        final long bucket = state.index.find(hash);
+        return bucket != 0 && parts.refuseFanOut(BucketDescriptor.count(bucket, side.other().ordinal()), side, kind, row, ts, step);
     }
 
     /**

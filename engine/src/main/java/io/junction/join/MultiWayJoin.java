@@ -3,6 +3,7 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.JoinType;
 import io.junction.api.MultiJoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
@@ -76,6 +77,10 @@ final class MultiWayJoin implements JoinAlgorithm
     private final JoinCounters counters;
     private final InputWatermarks watermarks;
     private final long maxLiveRows;
+    /** The spec's output budget of one inserted row, 0 unbounded (docs/SEMANTICS.md 1.5). */
+    private final long maxFanOut;
+    /** Per input: joined by a left join (its empty group pads the combinations instead of emptying them). */
+    private final boolean[] leftJoined;
 
     /** The partition state: its key index, arena and hot-key sketch. */
     private final PartitionState state;
@@ -113,6 +118,12 @@ final class MultiWayJoin implements JoinAlgorithm
         this.store = new MultiRowStore(n, state.store.arena(), state.base);
         this.unusedBytes = state.durable() ? NativeArena.alignedSize(MultiBucketDescriptor.length(n)) : 0;
         this.maxLiveRows = state.config.maxLiveRows();
+        this.maxFanOut = parts.spec.maxFanOut();
+        this.leftJoined = new boolean[n];
+        for (int i = 1; i < n; i++)
+        {
+            leftJoined[i] = multi.type(i) == JoinType.LEFT;
+        }
         this.keys = new KeyExtractor[n];
         this.filters = new RowPredicate[n];
         this.ttl = new long[n];
@@ -206,6 +217,13 @@ final class MultiWayJoin implements JoinAlgorithm
             counters.expiredRows++;
             return;
         }
+        // A matchable row's key bucket is found once, before anything changes: the output budget reads its groups.
+        final long hash = matchable ? buckets.rowKeyHash(key, keyLength) : 0;
+        final long found = matchable ? buckets.findKey(hash, key, keyLength) : 0;
+        if (matchable && refusesFanOut(found, input, kind, row, ts, step))
+        {
+            return;
+        }
         if (totalLive() >= maxLiveRows)
         {
             deadLetter(input, kind, row, ts, step, DeadLetterReason.STATE_FULL);
@@ -219,8 +237,8 @@ final class MultiWayJoin implements JoinAlgorithm
         }
         if (!matchable)
         {
-            final long hash = buckets.rowHash(row.buffer(), row.offset(), row.length());
-            final long bucket = buckets.bucketFor(hash, buckets.findRows(hash), input, true);
+            final long contentHash = buckets.rowHash(row.buffer(), row.offset(), row.length());
+            final long bucket = buckets.bucketFor(contentHash, buckets.findRows(contentHash), input, true);
             if (bucket == 0)
             {
                 store.freeRecord(record, row.length());
@@ -236,8 +254,7 @@ final class MultiWayJoin implements JoinAlgorithm
             }
             return;
         }
-        final long hash = buckets.rowKeyHash(key, keyLength);
-        final long bucket = buckets.bucketFor(hash, buckets.findKey(hash, key, keyLength), input, false);
+        final long bucket = buckets.bucketFor(hash, found, input, false);
         if (bucket == 0)
         {
             store.freeRecord(record, row.length());
@@ -259,13 +276,61 @@ final class MultiWayJoin implements JoinAlgorithm
         countKey(bucket, hash, keyLength, input, 1);
     }
 
+    /**
+     * The output budget (docs/SEMANTICS.md 1.5), before the row has any effect: its fan-out is the product of the
+     * other inputs' rows under its key (each group's size, kept by the bucket), multiplied saturating at
+     * {@link Long#MAX_VALUE}; a left-joined input without rows counts 1 (the combinations pad it), an inner one 0
+     * (the key then has no combination at all). ON clauses are not evaluated: the figure bounds what the row joins.
+     *
+     * @return true when the row was dead-lettered FANOUT_EXCEEDED.
+     */
+    private boolean refusesFanOut(
+        final long bucket, final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        final long fanOut = fanOut(bucket, input);
+        if (fanOut > counters.maxFanOut)
+        {
+            counters.maxFanOut = fanOut;
+        }
+        if (maxFanOut > 0 && fanOut > maxFanOut)
+        {
+            deadLetter(input, kind, row, ts, step, DeadLetterReason.FANOUT_EXCEEDED);
+            return true;
+        }
+        return false;
+    }
+
+    /** @return the combinations of the other inputs' rows under the bucket's key that a row of {@code input} joins. */
+    private long fanOut(final long bucket, final int input)
+    {
+        long product = 1;
+        for (int i = 0; i < n; i++)
+        {
+            if (i == input)
+            {
+                continue;
+            }
+            long rows = bucket == 0 ? 0 : MultiBucketDescriptor.size(store.group(bucket, i));
+            if (rows == 0 && leftJoined[i])
+            {
+                rows = 1;
+            }
+            if (rows == 0)
+            {
+                return 0;
+            }
+            product = rows > Long.MAX_VALUE / product ? Long.MAX_VALUE : product * rows;
+        }
+        return product;
+    }
+
     /** Counts a row event of a key for the hot-key report: the rows it stored, and the key's rows of the other inputs it visited. */
     private void countKey(final long bucket, final long hash, final int keyLength, final int input, final int storedRows)
     {
         if (state.hotKeysEnabled())
         {
             final long others = store.rowsExcept(bucket, input);
-            state.countKeyRows(hash, key, keyLength, storedRows, (int)Math.min(Integer.MAX_VALUE, others));
+            state.countKeyRows(hash, key, keyLength, storedRows, (int)Math.min(Integer.MAX_VALUE, others), fanOut(bucket, input));
         }
     }
 

@@ -46,6 +46,8 @@ final class OperatorParts
     final JoinCounters counters;
     /** The inputs' watermarks: read by the algorithm, advanced by the driver only. */
     final WatermarkTracker watermarks;
+    /** The spec's output budget of one inserted row ({@link JoinSpec#maxFanOut()}), 0 unbounded. */
+    final long maxFanOut;
     /** The watermarks of a join of N inputs (read by its algorithm, advanced by the driver only); null for a two-sided kind. */
     final InputWatermarks inputs;
     /**
@@ -82,6 +84,51 @@ final class OperatorParts
         this.counters = counters;
         this.watermarks = watermarks;
         this.inputs = inputs;
+        this.maxFanOut = spec.maxFanOut();
+    }
+
+    /**
+     * Counts an inserted row's fan-out for the metrics only (an unbounded join, once the row's bucket is at hand).
+     *
+     * @param fanOut the row's fan-out.
+     */
+    void countFanOut(final long fanOut)
+    {
+        if (fanOut > counters.maxFanOut)
+        {
+            counters.maxFanOut = fanOut;
+        }
+    }
+
+    /** @return whether the spec declares an output budget, so that a row's fan-out must be known before it is stored. */
+    boolean fanOutBounded()
+    {
+        return maxFanOut > 0;
+    }
+
+    /**
+     * Counts an inserted row's fan-out (the stored rows it would join, docs/SEMANTICS.md 1.5) and refuses the row
+     * past the declared budget, before it has any effect: a {@code FANOUT_EXCEEDED} dead letter, nothing emitted or
+     * stored, so the changelog stays exact.
+     *
+     * @param fanOut the row's fan-out, from counts the state keeps.
+     * @param side   the input.
+     * @param kind   its change kind.
+     * @param row    the row.
+     * @param ts     its event time.
+     * @param step   its input sequence number.
+     * @return true when the row was dead-lettered.
+     */
+    boolean refuseFanOut(
+        final long fanOut, final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
+    {
+        countFanOut(fanOut);
+        if (maxFanOut > 0 && fanOut > maxFanOut)
+        {
+            emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.FANOUT_EXCEEDED);
+            return true;
+        }
+        return false;
     }
 
     /**

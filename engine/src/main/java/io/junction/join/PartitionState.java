@@ -1385,12 +1385,14 @@ final class PartitionState implements AutoCloseable
      * @param keyLength   the key's length.
      * @param storedRows  the rows the event stored (0 or 1).
      * @param visitedRows the stored rows of the key the event visited.
+     * @param fanOut      the combinations of the other inputs' rows the row joins (the key's amplification).
      */
-    void countKeyRows(final long hash, final DirectBuffer key, final int keyLength, final int storedRows, final int visitedRows)
+    void countKeyRows(
+        final long hash, final DirectBuffer key, final int keyLength, final int storedRows, final int visitedRows, final long fanOut)
     {
         if (hotKeys.enabled())
         {
-            hotKeys.record(hash, key, 0, keyLength, storedRows, visitedRows);
+            hotKeys.record(hash, key, 0, keyLength, storedRows, visitedRows, fanOut);
         }
     }
 

@@ -5,6 +5,7 @@ import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinType;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.RowDescriptor;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
@@ -78,6 +79,10 @@ final class RegularRowChanges
             emit.deadLetter(side, kind, row, ts, step, DeadLetterReason.PREDICATE_FAILED);
             return 0;
         }
+        if (matchable && parts.fanOutBounded() && refusesFanOut(side, kind, row, ts, step, hash, liveBucket))
+        {
+            return 0;
+        }
         final long record;
         final long bucket;
         if (timers.expiredOnArrival(side, ts))
@@ -97,6 +102,11 @@ final class RegularRowChanges
                 return 0;
             }
             bucket = state.admittedBucket;
+        }
+        if (matchable && bucket != 0 && !parts.fanOutBounded())
+        {
+            // Unbounded: the metric's figure, read from the bucket the admission found (a bounded join counted it above).
+            parts.countFanOut(BucketDescriptor.count(bucket, side.other().ordinal()));
         }
         final int matches = matchable && bucket != 0 ? probe.join(side, kind, row, ts, step, keyLength, bucket, true) : 0;
         if (record == 0 && matchable && bucket != 0)
@@ -121,6 +131,20 @@ final class RegularRowChanges
         RowDescriptor.count(state.base, record, matches);
         timers.scheduleStored(record, side, ts, pending);
         return record;
+    }
+
+    /**
+     * The output budget (docs/SEMANTICS.md 1.5), checked before the row is admitted: its fan-out is the other side's
+     * rows under its key hash, a count its bucket keeps (an upper bound of the pairs it joins: conditions come later).
+     *
+     * @return true when the row was dead-lettered FANOUT_EXCEEDED.
+     */
+    private boolean refusesFanOut(
+        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step, final long hash,
+        final long liveBucket)
+    {
+        final long bucket = liveBucket != 0 ? liveBucket : state.index.find(hash);
+        return bucket != 0 && parts.refuseFanOut(BucketDescriptor.count(bucket, side.other().ordinal()), side, kind, row, ts, step);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * One key of a partition's hot-key report: a key the partition's heavy-hitters sketch (Space-Saving
@@ -28,6 +29,13 @@ public final class HotKey
     public final long liveRows;
     /** How much {@link #storedRows} and {@link #visitedRows} may each understate the key's true counts. */
     public final long error;
+    /** Row events of this key counted since it entered the sketch (inserts and retractions). */
+    public final long rowEvents;
+    /**
+     * The fan-out of those rows added up (docs/SEMANTICS.md 1.5): the stored rows each joined, in a multi-way join
+     * the product of the other inputs' rows; divided by {@link #rowEvents}, the key's {@link #amplification()}.
+     */
+    public final long fanOutRows;
     private final byte[] key;
 
     /** Bytes of the join key a report keeps. */
@@ -48,6 +56,28 @@ public final class HotKey
         final long keyHash, final byte[] key, final int keyLength, final long storedRows, final long visitedRows,
         final long liveRows, final long error)
     {
+        this(keyHash, key, keyLength, storedRows, visitedRows, liveRows, error, 0, 0);
+    }
+
+    /**
+     * A report entry with the key's amplification; built by the operators.
+     *
+     * @param keyHash     the key hash.
+     * @param key         the first bytes of the join key (copied).
+     * @param keyLength   the join key's full length in bytes.
+     * @param storedRows  rows stored.
+     * @param visitedRows rows visited by probes.
+     * @param liveRows    live rows, -1 when not known.
+     * @param error       the Space-Saving error bound of both counts.
+     * @param rowEvents   row events counted.
+     * @param fanOutRows  their fan-out added up.
+     */
+    public HotKey(
+        final long keyHash, final byte[] key, final int keyLength, final long storedRows, final long visitedRows,
+        final long liveRows, final long error, final long rowEvents, final long fanOutRows)
+    {
+        this.rowEvents = rowEvents;
+        this.fanOutRows = fanOutRows;
         this.keyHash = keyHash;
         this.key = key.clone();
         this.keyLength = keyLength;
@@ -55,6 +85,16 @@ public final class HotKey
         this.visitedRows = visitedRows;
         this.liveRows = liveRows;
         this.error = error;
+    }
+
+    /**
+     * @return the key's amplification: result lines its rows joined per input row ({@link #fanOutRows} /
+     *         {@link #rowEvents}), 0 before any row was counted. A key far above the others is the one a
+     *         {@code maxFanOut} budget would refuse first (docs/OPERATIONS.md "Hot keys").
+     */
+    public double amplification()
+    {
+        return rowEvents == 0 ? 0 : (double)fanOutRows / rowEvents;
     }
 
     /** @return a copy of the first bytes of the join key, in the engine's key format (a type tag and payload per field). */
@@ -139,6 +179,7 @@ public final class HotKey
         final HotKey other = (HotKey)o;
         return keyHash == other.keyHash && keyLength == other.keyLength && storedRows == other.storedRows &&
             visitedRows == other.visitedRows && liveRows == other.liveRows && error == other.error &&
+            rowEvents == other.rowEvents && fanOutRows == other.fanOutRows &&
             Arrays.equals(key, other.key);
     }
 
@@ -154,6 +195,7 @@ public final class HotKey
     {
         return "key=" + keyText() + " visited=" + visitedRows + " stored=" + storedRows +
             " live=" + (liveRows < 0 ? "?" : Long.toString(liveRows)) + " error=" + error +
-            " hash=" + Long.toHexString(keyHash);
+            " hash=" + Long.toHexString(keyHash) + " rows=" + rowEvents +
+            " amplification=" + String.format(Locale.ROOT, "%.2f", amplification());
     }
 }

@@ -52,6 +52,13 @@ public interface JoinMetricsMXBean
      */
     double getMaxWatermarkSliceMicros();
 
+    /**
+     * @return the largest fan-out of an inserted row seen (docs/SEMANTICS.md 1.5: the stored rows it joins; for an
+     *         engine, the largest of its partitions'); the rows a declared {@code maxFanOut} refused are the
+     *         {@code fanout_exceeded} dead letters.
+     */
+    long getMaxFanOut();
+
     /** @return rows handed to the dead-letter handler(s), every reason. */
     long getDeadLetters();
 

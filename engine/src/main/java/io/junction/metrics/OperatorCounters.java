@@ -102,4 +102,14 @@ public interface OperatorCounters
     {
         return 0;
     }
+
+    /**
+     * @return the largest fan-out of an inserted row seen (docs/SEMANTICS.md 1.5): the other side's rows under its
+     *         key, or in a multi-way join the product of the other inputs' rows under it, whether or not a declared
+     *         budget refused it; 0 where not counted (temporal, lookup and asof joins emit at most one line a row).
+     */
+    default long maxFanOut()
+    {
+        return 0;
+    }
 }

@@ -105,6 +105,12 @@ public final class PartitionSnapshot
      * copy-on-write cut is never refused for its size, so this stays 0 at default settings.
      */
     public final long checkpointSynchronousFallbacks;
+    /**
+     * The largest fan-out of an inserted row seen ({@link OperatorCounters#maxFanOut()}, docs/SEMANTICS.md 1.5); the
+     * rows a declared budget refused are {@link #deadLetters(DeadLetterReason)} of
+     * {@link DeadLetterReason#FANOUT_EXCEEDED}.
+     */
+    public final long maxFanOut;
     private final long[] deadLetters;
     /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal. */
     private final long[] lastCheckpointPauseParts;
@@ -522,6 +528,36 @@ public final class PartitionSnapshot
         final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged,
         final long[] lastCheckpointPauseParts, final long checkpointSideWaits, final long checkpointSynchronousFallbacks)
     {
+        this(partition, rowsIn, rowsOut, lateRows, badInputs, expiredRows, liveLeft, liveRight, stateBytes, pendingTimers,
+            watermark, handlerErrors, events, ringOccupancy, ringCapacity, deadLetters, failed, usedStateBytes,
+            hashCollisions, liveStateBytes, checkpoints, checkpointFailures, lastCheckpointPauseNanos,
+            maxCheckpointPauseNanos, lastCheckpointBytesWritten, lastCheckpointBytesLinked, userCodeFailures, expiredLeft,
+            expiredRight, evictedRows, watermarkSlices, maxWatermarkSliceNanos, checkpointWaits, lastCheckpointWriteNanos,
+            maxCheckpointWriteNanos, lastCheckpointBytesStaged, lastCheckpointPauseParts, checkpointSideWaits,
+            checkpointSynchronousFallbacks, 0);
+    }
+
+    /**
+     * A snapshot with every figure, the largest fan-out too; built by the runtime (see the fields for the meaning of
+     * each value, and the constructor above for the others' parameters).
+     *
+     * @param maxFanOut the largest fan-out of an inserted row seen.
+     */
+    public PartitionSnapshot(
+        final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
+        final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
+        final long pendingTimers, final long watermark, final long handlerErrors, final long events,
+        final long ringOccupancy, final long ringCapacity, final long[] deadLetters, final boolean failed,
+        final long usedStateBytes, final long hashCollisions, final long liveStateBytes,
+        final long checkpoints, final long checkpointFailures, final long lastCheckpointPauseNanos,
+        final long maxCheckpointPauseNanos, final long lastCheckpointBytesWritten, final long lastCheckpointBytesLinked,
+        final long userCodeFailures, final long expiredLeft, final long expiredRight, final long evictedRows,
+        final long watermarkSlices, final long maxWatermarkSliceNanos, final long checkpointWaits,
+        final long lastCheckpointWriteNanos, final long maxCheckpointWriteNanos, final long lastCheckpointBytesStaged,
+        final long[] lastCheckpointPauseParts, final long checkpointSideWaits, final long checkpointSynchronousFallbacks,
+        final long maxFanOut)
+    {
+        this.maxFanOut = maxFanOut;
         this.checkpointSideWaits = checkpointSideWaits;
         this.checkpointSynchronousFallbacks = checkpointSynchronousFallbacks;
         this.lastCheckpointPauseParts = new long[CheckpointPausePart.values().length];
@@ -610,6 +646,6 @@ public final class PartitionSnapshot
                 " maxCheckpointPauseMicros=" + maxCheckpointPauseNanos / 1000 + " lastCheckpointWriteMicros=" +
                 lastCheckpointWriteNanos / 1000 + " checkpointWaits=" + checkpointWaits +
                 " checkpointSideWaits=" + checkpointSideWaits + " checkpointSynchronousFallbacks=" +
-                checkpointSynchronousFallbacks) + (failed ? " FAILED" : "");
+                checkpointSynchronousFallbacks) + (maxFanOut == 0 ? "" : " maxFanOut=" + maxFanOut) + (failed ? " FAILED" : "");
     }
 }

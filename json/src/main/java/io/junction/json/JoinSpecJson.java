@@ -84,7 +84,7 @@ public final class JoinSpecJson
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
         "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof",
-        "paddedDelay", "output", "padOnExpiry", "schema");
+        "paddedDelay", "output", "padOnExpiry", "schema", "maxFanOut");
     private static final Set<String> ASOF_FIELDS = Set.of("direction", "tolerance", "emit");
     private static final Set<String> INTERVAL_FIELDS = Set.of("lower", "upper", "lowerInclusive", "upperInclusive");
     private static final Set<String> TUMBLING_FIELDS = Set.of("kind", "size", "offset");
@@ -127,6 +127,8 @@ public final class JoinSpecJson
         private long paddedDelay = -1;
         private OutputMode output = OutputMode.RETRACT;
         private boolean padOnExpiry;
+        /** The declared output budget of one inserted row (docs/SEMANTICS.md 1.5), set once by {@link #parse(JsonNode)}; 0: unbounded. */
+        private long maxFanOut;
         /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
         private final MultiInputs multi;
         /** The rows' fields the spec declares ({@code "schema"}), set once by {@link #parse(JsonNode)}; null: none. */
@@ -335,7 +337,7 @@ public final class JoinSpecJson
             {
                 builder.paddedDelay(paddedDelay);
             }
-            builder.output(output).padOnExpiry(padOnExpiry);
+            builder.output(output).padOnExpiry(padOnExpiry).maxFanOut(maxFanOut);
             try
             {
                 return builder.build();
@@ -521,6 +523,7 @@ public final class JoinSpecJson
         parsed.coGroup = coGroup(root, kind, kindName);
         parsed.asof = asof(root, kind, kindName);
         shaping(root, parsed, kind, kindName);
+        parsed.maxFanOut = nonNegative(root, "maxFanOut");
         declaredSchema(root, parsed);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
@@ -622,7 +625,7 @@ public final class JoinSpecJson
         parsed.schema = schema;
     }
 
-    private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl", "schema");
+    private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl", "schema", "maxFanOut");
     private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl");
     private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
 
@@ -636,10 +639,13 @@ public final class JoinSpecJson
         final List<Long> ttls;
         /** {@code {left, op symbol, right}} per term. */
         final List<String[]> conditions;
+        /** The declared output budget of one inserted row (docs/SEMANTICS.md 1.5); 0: unbounded. */
+        final long maxFanOut;
 
         MultiInputs(final List<String> names, final List<JoinType> types, final List<List<String>> keys,
-            final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions)
+            final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions, final long maxFanOut)
         {
+            this.maxFanOut = maxFanOut;
             this.names = List.copyOf(names);
             this.types = Collections.unmodifiableList(new ArrayList<>(types));
             this.keys = List.copyOf(keys);
@@ -650,7 +656,7 @@ public final class JoinSpecJson
 
         JoinSpec spec(final Schema schema)
         {
-            final MultiJoinSpec.Builder builder = MultiJoinSpec.builder(schema);
+            final MultiJoinSpec.Builder builder = MultiJoinSpec.builder(schema).maxFanOut(maxFanOut);
             for (int i = 0; i < names.size(); i++)
             {
                 builder.input(names.get(i), null, types.get(i), keys.get(i).toArray(new String[0]));
@@ -783,7 +789,7 @@ public final class JoinSpecJson
                 conditions.add(new String[] {left, op.symbol(), right});
             }
         }
-        return new MultiInputs(names, types, keys, filters, ttls, conditions);
+        return new MultiInputs(names, types, keys, filters, ttls, conditions, nonNegative(root, "maxFanOut"));
     }
 
     private static int conditionInput(final String operand, final List<String> names, final String path)

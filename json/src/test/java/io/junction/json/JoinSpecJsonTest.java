@@ -71,6 +71,22 @@ class JoinSpecJsonTest
     }
 
     @Test
+    void readsTheOutputBudget()
+    {
+        final String regular = "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]";
+        assertEquals(0, parse(regular + "}").maxFanOut(), "absent: unbounded");
+        assertEquals(1000, parse(regular + ",\"maxFanOut\":1000}").maxFanOut());
+        assertEquals(1000, parse(regular.replace("regular", "interval") +
+            ",\"interval\":{\"lower\":0,\"upper\":5},\"maxFanOut\":1000}").maxFanOut());
+        final JoinSpecException negative = assertThrows(JoinSpecException.class, () -> parse(regular + ",\"maxFanOut\":-1}"));
+        assertEquals("maxFanOut", negative.field());
+        final JoinSpecException temporal = assertThrows(JoinSpecException.class, () ->
+            parse(regular.replace("regular", "temporal") + ",\"maxFanOut\":10}"));
+        assertEquals("maxFanOut", temporal.field());
+        assertTrue(temporal.getMessage().contains("at most one line per row"), temporal.getMessage());
+    }
+
+    @Test
     void readsWindowsWithTheirDefaults()
     {
         final WindowSpec tumbling = parse("{\"join\":\"window\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +

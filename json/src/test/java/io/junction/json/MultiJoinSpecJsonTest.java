@@ -22,6 +22,17 @@ class MultiJoinSpecJsonTest
         "\"condition\":[{\"left\":\"orders.amt\",\"op\":\">=\",\"right\":\"payments.amt\"}]}";
 
     @Test
+    void readsTheOutputBudget()
+    {
+        assertEquals(0, JoinSpecJson.parse(THREE).spec().maxFanOut(), "absent: unbounded");
+        final String budgeted = THREE.substring(0, THREE.length() - 1) + ",\"maxFanOut\":64}";
+        assertEquals(64, JoinSpecJson.parse(budgeted).spec().maxFanOut());
+        assertEquals(64, JoinSpecJson.parse(budgeted).spec().multi().maxFanOut());
+        final String negative = THREE.substring(0, THREE.length() - 1) + ",\"maxFanOut\":-2}";
+        assertEquals("maxFanOut", assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(negative)).field());
+    }
+
+    @Test
     void parsesInputsTypesKeysFiltersTtlsAndConditions()
     {
         final JoinSpecJson.Parsed parsed = JoinSpecJson.parse(THREE);

@@ -131,6 +131,8 @@ public final class JunctionMetrics implements MeterBinder
             gauge(registry, "watermark", "the join's watermark, ms (NaN before both inputs have one)", t, partition,
                 s -> s.watermark == Long.MIN_VALUE ? Double.NaN : s.watermark);
             gauge(registry, "failed", "1 when the partition's thread died", t, partition, s -> s.failed ? 1 : 0);
+            gauge(registry, "fanout.max", "the largest fan-out of an inserted row: the stored rows it joins", t, partition,
+                s -> s.maxFanOut);
             TimeGauge.builder("junction.partition.checkpoint.pause.last", this, TimeUnit.NANOSECONDS,
                 m -> m.snapshot(partition).lastCheckpointPauseNanos).tags(t).strongReference(true).register(registry);
             TimeGauge.builder("junction.partition.checkpoint.pause.max", this, TimeUnit.NANOSECONDS,

@@ -75,6 +75,8 @@ class JunctionMetricsTest
 
         assertEquals(1, refused);
         assertEquals(1.0, registry.get("junction.engine.refused.rows").tag("join", "test").functionCounter().count());
+        // every right row joined the one left row of its key, published before it: the largest fan-out is 1
+        assertEquals(1, metrics.stream().mapToLong(s -> s.maxFanOut).max().orElse(0));
         double rowsIn = 0;
         double rowsOut = 0;
         double late = 0;
@@ -88,6 +90,7 @@ class JunctionMetricsTest
             late += registry.get("junction.partition.dead.letters").tags("partition", p, "reason", "late").functionCounter().count();
             assertEquals(snapshot.ringCapacity, (long)registry.get("junction.partition.ring.capacity").tag("partition", p).gauge().value());
             assertEquals(0.0, registry.get("junction.partition.failed").tag("partition", p).gauge().value());
+            assertEquals(snapshot.maxFanOut, (long)registry.get("junction.partition.fanout.max").tag("partition", p).gauge().value());
             assertEquals(snapshot.liveLeft,
                 (long)registry.get("junction.partition.live.rows").tags("partition", p, "side", "left").gauge().value());
         }

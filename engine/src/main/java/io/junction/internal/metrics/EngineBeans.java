@@ -345,6 +345,12 @@ public final class EngineBeans
         }
 
         @Override
+        public long getMaxFanOut()
+        {
+            return snapshot().maxFanOut;
+        }
+
+        @Override
         public long getDeadLetters()
         {
             return snapshot().deadLetters();
@@ -666,6 +672,17 @@ public final class EngineBeans
                 max = Math.max(max, partition.snapshot().maxWatermarkSliceNanos);
             }
             return max / 1000.0;
+        }
+
+        @Override
+        public long getMaxFanOut()
+        {
+            long max = 0;
+            for (final PartitionBean partition : partitions)
+            {
+                max = Math.max(max, partition.snapshot().maxFanOut);
+            }
+            return max;
         }
 
         @Override

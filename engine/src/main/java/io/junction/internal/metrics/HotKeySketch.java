@@ -41,6 +41,9 @@ public final class HotKeySketch
     private final long[] errors;
     private final long[] stored;
     private final long[] visited;
+    /** Per slot: the key's row events counted, and the fan-out they add up to (the lines they joined). */
+    private final long[] events;
+    private final long[] fanOut;
     private final int[] keyLengths;
     private final byte[] samples;
     /** Open addressing over the tracked hashes: slot + 1, 0 for empty; a power of two, at least 4k entries. */
@@ -68,6 +71,8 @@ public final class HotKeySketch
         this.errors = new long[capacity];
         this.stored = new long[capacity];
         this.visited = new long[capacity];
+        this.events = new long[capacity];
+        this.fanOut = new long[capacity];
         this.keyLengths = new int[capacity];
         this.samples = new byte[capacity * HotKey.SAMPLE_LENGTH];
         int entries = 4;
@@ -110,6 +115,25 @@ public final class HotKeySketch
     public void record(
         final long hash, final DirectBuffer key, final int offset, final int keyLength, final int storedRows, final int visitedRows)
     {
+        record(hash, key, offset, keyLength, storedRows, visitedRows, visitedRows);
+    }
+
+    /**
+     * Counts one event of a key, as {@link #record(long, DirectBuffer, int, int, int, int)}, with the fan-out of
+     * its row where that is not the rows it visited (a multi-way join's: the product of the other inputs' rows).
+     *
+     * @param hash        the key's hash.
+     * @param key         the key bytes, sampled when the key enters the sketch.
+     * @param offset      where the key starts in {@code key}.
+     * @param keyLength   the key's length.
+     * @param storedRows  rows stored, &gt;= 0.
+     * @param visitedRows rows visited, &gt;= 0.
+     * @param rowFanOut   the result lines the row joins, &gt;= 0 (docs/OPERATIONS.md "Hot keys": amplification).
+     */
+    public void record(
+        final long hash, final DirectBuffer key, final int offset, final int keyLength, final int storedRows, final int visitedRows,
+        final long rowFanOut)
+    {
         final long weight = (long)storedRows + visitedRows;
         if (weight == 0 || capacity == 0)
         {
@@ -136,12 +160,17 @@ public final class HotKeySketch
             index(hash, slot);
             stored[slot] = 0;
             visited[slot] = 0;
+            events[slot] = 0;
+            fanOut[slot] = 0;
             keyLengths[slot] = keyLength;
             key.getBytes(offset, samples, slot * HotKey.SAMPLE_LENGTH, Math.min(keyLength, HotKey.SAMPLE_LENGTH));
         }
         weights[slot] += weight;
         stored[slot] += storedRows;
         visited[slot] += visitedRows;
+        events[slot]++;
+        final long sum = fanOut[slot] + rowFanOut;
+        fanOut[slot] = sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** @return the index's first entry for a hash (its high and low bits mixed). */
@@ -246,7 +275,8 @@ public final class HotKeySketch
         {
             final byte[] sample = new byte[Math.min(keyLengths[i], HotKey.SAMPLE_LENGTH)];
             System.arraycopy(samples, i * HotKey.SAMPLE_LENGTH, sample, 0, sample.length);
-            keys.add(new HotKey(hashes[i], sample, keyLengths[i], stored[i], visited[i], liveRows.applyAsLong(hashes[i]), errors[i]));
+            keys.add(new HotKey(hashes[i], sample, keyLengths[i], stored[i], visited[i], liveRows.applyAsLong(hashes[i]), errors[i],
+                events[i], fanOut[i]));
         }
         keys.sort((a, b) -> a.visitedRows != b.visitedRows ? Long.compare(b.visitedRows, a.visitedRows)
             : Long.compare(b.storedRows, a.storedRows));

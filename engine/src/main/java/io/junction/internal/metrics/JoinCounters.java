@@ -57,6 +57,11 @@ public final class JoinCounters implements OperatorCounters
     public long watermarkSlices;
     /** The longest slice of watermark work, ns (wall clock): a measure of this process, not saved. */
     public long maxWatermarkSliceNanos;
+    /**
+     * The largest fan-out of an inserted row (docs/SEMANTICS.md 1.5: the stored rows it joins, refused or not): a
+     * measure of this process, not saved.
+     */
+    public long maxFanOut;
 
     /** The counters {@link #save} writes. */
     public static final int SAVED_COUNT = 17;
@@ -129,6 +134,12 @@ public final class JoinCounters implements OperatorCounters
         expiredLeft = in.getLong();
         expiredRight = in.getLong();
         evictedRows = in.getLong();
+    }
+
+    @Override
+    public long maxFanOut()
+    {
+        return maxFanOut;
     }
 
     @Override

@@ -54,8 +54,9 @@ public final class PartitionMetrics
     private static final int LAST_CHECKPOINT_STAGED = 30;
     private static final int CHECKPOINT_SIDE_WAITS = 31;
     private static final int CHECKPOINT_SYNCHRONOUS_FALLBACKS = 32;
+    private static final int MAX_FAN_OUT = 33;
     /** The last checkpoint's pause parts, one value per {@link CheckpointPausePart}, from here. */
-    private static final int LAST_CHECKPOINT_PAUSE_PARTS = 33;
+    private static final int LAST_CHECKPOINT_PAUSE_PARTS = 34;
     private static final int PAUSE_PARTS = CheckpointPausePart.values().length;
     private static final int DEAD_LETTERS = LAST_CHECKPOINT_PAUSE_PARTS + PAUSE_PARTS;
     private static final DeadLetterReason[] REASONS = DeadLetterReason.values();
@@ -107,6 +108,7 @@ public final class PartitionMetrics
         LONGS.setRelease(values, EVICTED_ROWS, counters.evictedRows());
         LONGS.setRelease(values, WATERMARK_SLICES, counters.watermarkSlices());
         LONGS.setRelease(values, MAX_WATERMARK_SLICE, counters.maxWatermarkSliceNanos());
+        LONGS.setRelease(values, MAX_FAN_OUT, counters.maxFanOut());
         for (int r = 0; r < deadLetters.length; r++)
         {
             LONGS.setRelease(values, DEAD_LETTERS + r, deadLetters[r]);
@@ -242,7 +244,7 @@ public final class PartitionMetrics
             get(LAST_CHECKPOINT_WRITTEN), get(LAST_CHECKPOINT_LINKED), get(USER_CODE_FAILURES),
             get(EXPIRED_LEFT), get(EXPIRED_RIGHT), get(EVICTED_ROWS), get(WATERMARK_SLICES), get(MAX_WATERMARK_SLICE),
             get(CHECKPOINT_WAITS), get(LAST_CHECKPOINT_WRITE), get(MAX_CHECKPOINT_WRITE), get(LAST_CHECKPOINT_STAGED),
-            pauseParts, get(CHECKPOINT_SIDE_WAITS), get(CHECKPOINT_SYNCHRONOUS_FALLBACKS));
+            pauseParts, get(CHECKPOINT_SIDE_WAITS), get(CHECKPOINT_SYNCHRONOUS_FALLBACKS), get(MAX_FAN_OUT));
     }
 
     /**

@@ -29,6 +29,8 @@ class HotKeySketchIndexTest
         private final long[] errors;
         private final long[] stored;
         private final long[] visited;
+        private final long[] events;
+        private final long[] fanOut;
         private final int[] keyLengths;
         private final byte[] samples;
         private int size;
@@ -41,6 +43,8 @@ class HotKeySketchIndexTest
             errors = new long[capacity];
             stored = new long[capacity];
             visited = new long[capacity];
+            events = new long[capacity];
+            fanOut = new long[capacity];
             keyLengths = new int[capacity];
             samples = new byte[capacity * HotKey.SAMPLE_LENGTH];
         }
@@ -84,12 +88,17 @@ class HotKeySketchIndexTest
                 hashes[slot] = hash;
                 stored[slot] = 0;
                 visited[slot] = 0;
+                events[slot] = 0;
+                fanOut[slot] = 0;
                 keyLengths[slot] = keyLength;
                 key.getBytes(0, samples, slot * HotKey.SAMPLE_LENGTH, Math.min(keyLength, HotKey.SAMPLE_LENGTH));
             }
             weights[slot] += weight;
             stored[slot] += storedRows;
             visited[slot] += visitedRows;
+            // the six-argument record counts the rows visited as the row's fan-out
+            events[slot]++;
+            fanOut[slot] += visitedRows;
         }
 
         List<HotKey> report()
@@ -99,7 +108,7 @@ class HotKeySketchIndexTest
             {
                 final byte[] sample = new byte[Math.min(keyLengths[i], HotKey.SAMPLE_LENGTH)];
                 System.arraycopy(samples, i * HotKey.SAMPLE_LENGTH, sample, 0, sample.length);
-                keys.add(new HotKey(hashes[i], sample, keyLengths[i], stored[i], visited[i], -1, errors[i]));
+                keys.add(new HotKey(hashes[i], sample, keyLengths[i], stored[i], visited[i], -1, errors[i], events[i], fanOut[i]));
             }
             keys.sort((a, b) -> a.visitedRows != b.visitedRows ? Long.compare(b.visitedRows, a.visitedRows)
                 : Long.compare(b.storedRows, a.storedRows));
