@@ -40,7 +40,7 @@ import java.util.function.ToDoubleFunction;
  * {@code checkpoint.side.waits}, {@code checkpoint.synchronous.fallbacks}, {@code dead.letters} (tag
  * {@code reason}) counters; {@code live.rows} (tag {@code side}), {@code state.bytes}, {@code state.bytes.used},
  * {@code state.bytes.live}, {@code pending.timers}, {@code ring.occupancy}, {@code ring.capacity},
- * {@code watermark}, {@code failed} gauges; {@code checkpoint.pause.last}, {@code checkpoint.pause.max},
+ * {@code watermark}, {@code failed}, {@code fanout.max} gauges; {@code checkpoint.pause.last}, {@code checkpoint.pause.max},
  * {@code watermark.slice.max} and {@code latency} (tag {@code percentile}) time gauges), and
  * {@code junction.engine.refused.rows}.
  *
