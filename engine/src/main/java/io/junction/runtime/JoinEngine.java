@@ -40,7 +40,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
-import com.lmax.disruptor.InsufficientCapacityException;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -825,16 +824,10 @@ public final class JoinEngine implements AutoCloseable
     {
         while (true)
         {
-            if (ring.hasAvailableCapacity(1))
+            final long sequence = RingClaim.tryClaim(ring);
+            if (sequence != RingClaim.NO_ROOM)
             {
-                try
-                {
-                    return ring.tryNext();
-                }
-                catch (final InsufficientCapacityException e)
-                {
-                    // Lost a race with another producer: try again.
-                }
+                return sequence;
             }
             if (workers[partition].isFailed())
             {

@@ -1,6 +1,5 @@
 package io.junction.runtime;
 
-import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
@@ -590,18 +589,10 @@ public final class Publisher
     {
         while (true)
         {
-            // Asking first keeps the exception off the path of a full ring; with one producer (the
-            // default) the claim that follows cannot fail, with several it can lose a race.
-            if (ring.hasAvailableCapacity(1))
+            final long sequence = RingClaim.tryClaim(ring);
+            if (sequence != RingClaim.NO_ROOM)
             {
-                try
-                {
-                    return ring.tryNext();
-                }
-                catch (final InsufficientCapacityException e)
-                {
-                    // Disruptor's preallocated singleton: no allocation, no stack trace.
-                }
+                return sequence;
             }
             if (!wait)
             {

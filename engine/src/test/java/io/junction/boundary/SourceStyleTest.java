@@ -28,7 +28,7 @@ final class SourceStyleTest
 {
     private static final Path ROOT = Paths.get("..");
     private static final String[] MODULES = {
-        "engine", "json", "kafka-testkit", "kafka", "micrometer", "tools", "examples", "bench", "peers"};
+        "engine", "stress", "json", "kafka-testkit", "kafka", "micrometer", "tools", "examples", "bench", "peers"};
     /** A line of code ending in an opening brace after something that is not an array initialiser's. */
     private static final Pattern TRAILING_BRACE = Pattern.compile(".*[^\\s=\\](,{]\\s*\\{\\s*$");
     /** A closing brace followed on its line by else, catch, finally or while. */
