@@ -53,11 +53,13 @@ import static io.junction.join.TimeMath.saturatedSubtract;
  * end of input: every waiting left row is final.
  * </pre>
  * Right rows of a key are kept in its bucket's right group in time order, and in arrival order within a ts
- * ({@code RowStore.placeInTimeOrder}: a row out of order moves past the rows of a greater ts only, a few for
- * input out of order within a bound). A left row's best is found by a binary search of that group and a
+ * ({@code RowStore.placeInTimeOrder}: a row out of order is placed by a binary search and moves the rows between
+ * its place and the nearer end of the group's rows, amortised O(1) for rows in order, a few behind or in
+ * decreasing time order). A left row's best is found by a binary search of that group and a
  * walk from there over the rows that do not qualify (a condition that fails, a colliding key): O(log n)
- * slots read without a condition. A right row leaves the group through {@code RowStore.moveToTimeOrderEdge},
- * so that its emptied slots only ever lead the group, where the search reads them as older than every row.
+ * slots read without a condition. A right row leaves the group from its front, or through
+ * {@code RowStore.moveToTimeOrderEdge} ({@link AsofRightExpiry}), so that its emptied slots only ever lead the
+ * group, where the search reads them as older than every row.
  * The state is pruned by the watermark too, so a key holds the right rows at or above {@code H} plus the
  * few below it that a stored left row may still select. A right row leaves state (through a second timer
  * wheel, at the first watermark that proves it): backward, once a newer row of its key is at or below
@@ -90,7 +92,8 @@ final class AsofJoin implements JoinAlgorithm
     private static final int EMITTED = 1;
     /** Left record flag: eager mode emitted the row padded (no candidate yet). */
     private static final int PADDED = 2;
-    // Right records: RecordTimers.SCHEDULED (4), the row is in AsofRightExpiry's wheel.
+    // Right records: RecordTimers.SCHEDULED (4), the row is in AsofRightExpiry's wheel; AsofRightExpiry.DUE (8),
+    // fired and waiting (within one watermark's expiry) for the rows before it in its group to leave.
 
     private final OperatorParts parts;
     private final WatermarkTracker watermarks;
@@ -141,6 +144,12 @@ final class AsofJoin implements JoinAlgorithm
     long probes()
     {
         return search.probes;
+    }
+
+    /** @return slots of time-ordered groups the state's store has read or moved so far ({@link RowStore#timeOrderSteps}), for a test. */
+    long timeOrderSteps()
+    {
+        return state.store.timeOrderSteps();
     }
 
     /** The algorithm's heap-held state in durable mode: the right rows' wheel with it (the left rows' is the state's own). */

@@ -2,12 +2,15 @@ package io.junction.join;
 
 import io.junction.api.AsofSpec;
 import io.junction.api.Side;
+import io.junction.internal.memory.Refs;
+import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.WatermarkTracker;
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 
@@ -25,13 +28,18 @@ import static io.junction.join.TimeMath.saturatedAdd;
  *   with a condition a newer row dominates nothing: backward and nearest keep only the tolerance bound,
  *   and keep rows until the end of input without one
  * </pre>
- * A row leaves its group through {@link RowStore#moveToTimeOrderEdge}, so that the emptied slots only ever
- * lead the group, where {@link AsofSearch} reads them as older than every row. Nothing is allocated.
+ * A row leaves its group from its front ({@link RowStore#leadsTimeOrder}; the due rows wait for the ones before
+ * them, {@link #advance}) or through {@link RowStore#moveToTimeOrderEdge}, so that the emptied slots only ever
+ * lead the group, where {@link AsofSearch} reads them as older than every row: O(1) a freed row for a key alone
+ * in its bucket, whatever order the wheel hands them over in. Nothing is allocated.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 final class AsofRightExpiry
 {
+    /** Right record flag: fired by the wheel, waiting in {@link #due} for the rows before it in its group to leave. */
+    static final int DUE = 8;
+
     private final PartitionState state;
     private final RowStore store;
     private final WatermarkTracker watermarks;
@@ -42,6 +50,14 @@ final class AsofRightExpiry
     /** Right rows by the watermark at which no left row can select them any more. */
     private final RecordTimers rightTimers;
     private final TimerWheel.ExpiryHandler release = this::release;
+    /** The state's base, which the links of {@link #due} are stored relative to. */
+    private final long base;
+    /**
+     * The first of the right rows the wheel has handed over during an {@link #advance} behind a row still in
+     * their group (the {@link #DUE} ones), linked through their timer links (free once the wheel has fired
+     * them); 0 when none. Empty whenever no advance is under way.
+     */
+    private long due;
 
     /**
      * @param parts        the join's parts (state, watermarks, the key being processed, the wheel's sizing).
@@ -59,6 +75,7 @@ final class AsofRightExpiry
         this.lateness = lateness;
         this.hasCondition = hasCondition;
         this.rightTimers = new RecordTimers(parts.config, state.base);
+        this.base = state.base;
     }
 
     /** Writes the right rows' wheel into the algorithm's part of the heap image. */
@@ -79,10 +96,34 @@ final class AsofRightExpiry
         return rightTimers.pending();
     }
 
-    /** Frees the right rows the watermark made unselectable ({@link Long#MAX_VALUE}: every one). */
+    /**
+     * Frees the right rows the watermark made unselectable ({@link Long#MAX_VALUE}: every one). The wheel hands
+     * them over slot by slot, which is not their time order once their deadlines span more than one turn of it
+     * (a jump of the watermark, the end of input), and a row taken out of the middle of its group would shift
+     * the rows to the group's nearer end: O(n) a row, O(n^2) for a key of n rows. So a row leaves only from the
+     * front of its group: one handed over behind a row still there waits in {@link #due}, and leaves when the
+     * rows before it have, right after the last of them; what is due at a watermark is the oldest rows of each
+     * key, so for a key alone in its bucket none is left waiting and each row costs O(1). The few left behind a
+     * row of another key that stays (a hash collision) leave from where they are, through
+     * {@link RowStore#moveToTimeOrderEdge}: the rows to the nearer end of the group's each.
+     */
     void advance(final long watermark)
     {
         rightTimers.advance(watermark, release);
+        while (due != 0)
+        {
+            final long record = due;
+            unlinkDue(record);
+            store.moveToTimeOrderEdge(record);
+            if (store.leadsTimeOrder(record))
+            {
+                leaveFromFront(record);
+            }
+            else
+            {
+                state.expire(record);
+            }
+        }
     }
 
     /**
@@ -204,12 +245,73 @@ final class AsofRightExpiry
         return range.direction == AsofSpec.Direction.BACKWARD && d != Long.MAX_VALUE ? d - 1 : d;
     }
 
-    /** A right row that no stored or future left row can select any more. */
+    /** A right row that no stored or future left row can select any more (the wheel's handler): it leaves, or is due. */
     private void release(final long record)
     {
         rightTimers.fired(record);
-        store.moveToTimeOrderEdge(record);
-        state.expire(record);
+        if (store.leadsTimeOrder(record))
+        {
+            leaveFromFront(record);
+        }
+        else
+        {
+            linkDue(record);
+        }
+    }
+
+    /** Frees a right row that leads its group, then each {@link #DUE} row after it, which then leads it. */
+    private void leaveFromFront(final long record)
+    {
+        long leaving = record;
+        while (true)
+        {
+            // Read before the removal, which may compact the group (the record stays where it is).
+            final long next = store.nextInTimeOrder(leaving);
+            state.expire(leaving);
+            if (next == 0 || (RowDescriptor.count(next) & DUE) == 0)
+            {
+                return;
+            }
+            unlinkDue(next);
+            leaving = next;
+        }
+    }
+
+    /** Links a fired right row at the head of {@link #due}, through its timer links, and marks it {@link #DUE}. */
+    private void linkDue(final long record)
+    {
+        NativeArena.written(base, record + RowDescriptor.TIMER_PREV_OFFSET);
+        UnsafeApi.putLong(record + RowDescriptor.TIMER_PREV_OFFSET, 0);
+        NativeArena.written(base, record + RowDescriptor.TIMER_NEXT_OFFSET);
+        UnsafeApi.putLong(record + RowDescriptor.TIMER_NEXT_OFFSET, Refs.toStored(base, due));
+        if (due != 0)
+        {
+            NativeArena.written(base, due + RowDescriptor.TIMER_PREV_OFFSET);
+            UnsafeApi.putLong(due + RowDescriptor.TIMER_PREV_OFFSET, Refs.toStored(base, record));
+        }
+        due = record;
+        RowDescriptor.count(base, record, RowDescriptor.count(record) | DUE);
+    }
+
+    /** Takes a {@link #DUE} row out of {@link #due}, just before it is freed. */
+    private void unlinkDue(final long record)
+    {
+        final long prev = Refs.toAddress(base, UnsafeApi.getLong(record + RowDescriptor.TIMER_PREV_OFFSET));
+        final long next = Refs.toAddress(base, UnsafeApi.getLong(record + RowDescriptor.TIMER_NEXT_OFFSET));
+        if (prev == 0)
+        {
+            due = next;
+        }
+        else
+        {
+            NativeArena.written(base, prev + RowDescriptor.TIMER_NEXT_OFFSET);
+            UnsafeApi.putLong(prev + RowDescriptor.TIMER_NEXT_OFFSET, Refs.toStored(base, next));
+        }
+        if (next != 0)
+        {
+            NativeArena.written(base, next + RowDescriptor.TIMER_PREV_OFFSET);
+            UnsafeApi.putLong(next + RowDescriptor.TIMER_PREV_OFFSET, Refs.toStored(base, prev));
+        }
     }
 
     /** Frees a right row now, out of its wheel first; counted as expired. Its bucket is the caller's. */

@@ -59,6 +59,8 @@ import java.math.BigInteger;
 class AsofJoinDifferentialTest
 {
     private static final int SEQUENCES = Integer.getInteger("junction.asof.sequences", 100);
+    /** Long logs per shape and combination ({@link #longLogsOfAFewKeysAgreeWithTheModel}). */
+    private static final int LONG_SEQUENCES = Integer.getInteger("junction.asof.longSequences", 12);
 
     private static final class Scenario
     {
@@ -75,6 +77,12 @@ class AsofJoinDifferentialTest
 
         Scenario(final long seed, final AsofSpec.Direction direction, final AsofSpec.Emit emit, final JoinType type)
         {
+            this(seed, direction, emit, type, Shape.MIXED);
+        }
+
+        Scenario(final long seed, final AsofSpec.Direction direction, final AsofSpec.Emit emit, final JoinType type,
+            final Shape shape)
+        {
             this.seed = seed;
             this.direction = direction;
             this.emit = emit;
@@ -87,6 +95,11 @@ class AsofJoinDifferentialTest
             leftFilter = randomFilter(random, 2);
             rightFilter = randomFilter(random, 2);
             condition = random.nextInt(10) < 3 ? randomOp(random) : null;
+            if (shape != Shape.MIXED)
+            {
+                longLog(random, shape);
+                return;
+            }
             final int length = random.nextInt(5, 51);
             long cursor = offset + random.nextLong(-50, 51);
             int ids = 0;
@@ -107,6 +120,66 @@ class AsofJoinDifferentialTest
                 {
                     final long watermark = random.nextInt(10) == 0 ? cursor - random.nextLong(20, 61) : cursor - random.nextLong(0, 10);
                     events.add(new Event(randomWatermarkKind(random), null, null, watermark, null, null, null));
+                }
+            }
+        }
+
+        /**
+         * A long log of one key mostly (a second one, the odd null key), whose right rows are many: in decreasing
+         * time order (older than every stored one, the odd one in between), or in order within a bound with
+         * watermarks that now and then jump ahead, past many turns of a small wheel.
+         */
+        private void longLog(final SplittableRandom random, final Shape shape)
+        {
+            final int length = random.nextInt(80, 161);
+            // Next to the ends of the long range now and then: decreasing from its top, increasing from its bottom.
+            final boolean edge = random.nextInt(4) == 0;
+            final long top = edge && shape == Shape.DECREASING ? Long.MAX_VALUE - 100 : 0;
+            long cursor = shape == Shape.DECREASING ? top : edge ? Long.MIN_VALUE + 100 : 0;
+            final long lowest = top - 4 * length - 100;
+            int ids = 0;
+            for (int i = 0; i < length; i++)
+            {
+                final int dice = random.nextInt(100);
+                final Object key = random.nextInt(10) < 8 ? (Object)0L : random.nextInt(4) == 0 ? null : (Object)1L;
+                if (dice < 92)
+                {
+                    final boolean right = dice < 60;
+                    final long ts;
+                    if (shape == Shape.DECREASING)
+                    {
+                        if (right)
+                        {
+                            cursor -= random.nextLong(0, 4);
+                        }
+                        // The odd right row lands between the stored ones; left rows around and above the newest.
+                        ts = right ? (random.nextInt(10) == 0 ? cursor + random.nextLong(0, top - cursor + 1) : cursor)
+                            : cursor + random.nextLong(-10, Math.min(60, top - cursor + 1));
+                    }
+                    else
+                    {
+                        cursor += random.nextLong(0, 4);
+                        ts = cursor - random.nextLong(0, right ? 9 : 21);
+                    }
+                    events.add(new Event(EventKind.ROW, right ? Side.RIGHT : Side.LEFT, ChangeKind.INSERT, ts, key,
+                        randomValue(random), (right ? "R" : "L") + ids++));
+                }
+                else if (shape == Shape.DECREASING)
+                {
+                    // Mostly below every row to come; now and then in between, which makes the older rows late.
+                    final long watermark = random.nextInt(4) == 0 ? cursor - random.nextLong(0, 30) : lowest - random.nextLong(0, 20);
+                    events.add(new Event(randomWatermarkKind(random), null, null, watermark, null, null, null));
+                }
+                else
+                {
+                    long watermark = cursor - random.nextLong(0, 30);
+                    if (random.nextInt(3) == 0)
+                    {
+                        // A jump: rows go on above it.
+                        watermark = cursor + random.nextLong(30, 200);
+                        cursor = watermark + 10;
+                    }
+                    events.add(new Event(EventKind.WATERMARK_BOTH, null, null, watermark, null, null, null));
                 }
             }
         }
@@ -170,6 +243,14 @@ class AsofJoinDifferentialTest
             sb.append(String.format("%3d: <end of input>%n", events.size()));
             return sb.toString();
         }
+    }
+
+    /** How a scenario's log is made: short mixed logs, or long ones of a few keys with many right rows. */
+    enum Shape
+    {
+        MIXED,
+        DECREASING,
+        MANY_ROWS
     }
 
     /** One expected or actual output line. */
@@ -585,6 +666,61 @@ class AsofJoinDifferentialTest
             final long seed = seeds.nextLong();
             check(new Scenario(seed, direction, emit, type), config, "base seed " + base + " (-Djunction.asof.seed=" + base +
                 "), index " + index + ", sequence " + i + " (-Djunction.asof.sequenceSeed=" + seed + ")");
+        }
+    }
+
+    static Stream<Arguments> longLogs()
+    {
+        final List<Arguments> all = new ArrayList<>();
+        for (final Shape shape : new Shape[] {Shape.DECREASING, Shape.MANY_ROWS})
+        {
+            for (final AsofSpec.Direction direction : AsofSpec.Direction.values())
+            {
+                for (final AsofSpec.Emit emit : AsofSpec.Emit.values())
+                {
+                    for (final JoinType type : new JoinType[] {JoinType.INNER, JoinType.LEFT})
+                    {
+                        all.add(Arguments.of(shape, direction, emit, type));
+                    }
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    /**
+     * Long logs whose right rows of a key are many and come in decreasing time order, or in order with the
+     * watermark jumping ahead: with the default wheel, and with one of 8 slots of 1 ms, whose turn every jump and
+     * the end of input outrun, so that it hands the right rows to free over out of their time order.
+     */
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
+    @MethodSource("longLogs")
+    void longLogsOfAFewKeysAgreeWithTheModel(final Shape shape, final AsofSpec.Direction direction, final AsofSpec.Emit emit,
+        final JoinType type)
+    {
+        final StateConfig[] configs = {OperatorTestHarness.SMALL_STATE, OperatorTestHarness.SMALL_STATE.withWheel(0, 8)};
+        final Long only = Long.getLong("junction.asof.sequenceSeed");
+        if (only != null)
+        {
+            for (final StateConfig config : configs)
+            {
+                check(new Scenario(only, direction, emit, type, shape), config, "sequenceSeed=" + only + ", " + shape +
+                    ", wheel of " + config.wheelSlots() + " slots");
+            }
+            return;
+        }
+        final long base = Long.getLong("junction.asof.seed", new SplittableRandom().nextLong());
+        final long combination = (((shape.ordinal() * 3L + direction.ordinal()) * 2 + emit.ordinal()) * 8 + type.ordinal()) + 1000;
+        final SplittableRandom seeds = sequenceSeeds(base, combination);
+        for (int i = 0; i < LONG_SEQUENCES; i++)
+        {
+            final long seed = seeds.nextLong();
+            final Scenario s = new Scenario(seed, direction, emit, type, shape);
+            for (final StateConfig config : configs)
+            {
+                check(s, config, "base seed " + base + " (-Djunction.asof.seed=" + base + "), " + shape + ", wheel of " +
+                    config.wheelSlots() + " slots, sequence " + i + " (-Djunction.asof.sequenceSeed=" + seed + ")");
+            }
         }
     }
 

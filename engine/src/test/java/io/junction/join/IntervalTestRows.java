@@ -77,6 +77,11 @@ final class IntervalTestRows
         {
             writer.putBoolean(field, (Boolean)value);
         }
+        else if (value instanceof byte[])
+        {
+            // A string's bytes as they are (keys crafted to collide need not be valid UTF-8).
+            writer.putUtf8(field, (byte[])value, 0, ((byte[])value).length);
+        }
         else
         {
             writer.putString(field, value.toString());

@@ -87,6 +87,109 @@ class TimeOrderedGroupTest
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void rowsInDecreasingTimeOrderAndRemovalsFromTheFrontKeepTheGroupSorted(final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        try (RowStore store = new RowStore(1 << 16, 0, Long.MAX_VALUE, true))
+        {
+            BucketDescriptor.init(0, bucket, 7);
+            final List<Stored> model = new ArrayList<>();
+            long high = 0;
+            long low = 0;
+            for (long op = 0; op < 6_000; op++)
+            {
+                // Phases: rows older than every one (decreasing time), rows in order within a bound, then removals.
+                final int phase = (int)((op / 400) % 3);
+                if (model.isEmpty() || random.nextInt(100) < (phase == 2 ? 25 : 75))
+                {
+                    final long ts;
+                    if (phase == 0 || phase == 2 && random.nextBoolean())
+                    {
+                        low -= random.nextLong(0, 3);
+                        ts = low;
+                    }
+                    else
+                    {
+                        high += random.nextLong(0, 3);
+                        ts = high - random.nextLong(0, 12);
+                    }
+                    assertTrue(store.reserveSlot(bucket, RowDescriptor.RIGHT));
+                    final long record = store.append(bucket, RowDescriptor.RIGHT, key, 0, 8, row(op).buffer(), 0, row.length(), ts);
+                    store.placeInTimeOrder(record);
+                    model.add(new Stored(record, ts, op));
+                }
+                else
+                {
+                    model.sort(Comparator.comparingLong(Stored::ts).thenComparingLong(Stored::arrival));
+                    final int dice = random.nextInt(4);
+                    final int index = dice <= 1 ? 0 : dice == 2 ? model.size() - 1 : random.nextInt(model.size());
+                    final Stored removed = model.remove(index);
+                    assertEquals(index == 0, store.leadsTimeOrder(removed.record()), "op " + op + ": leads the group");
+                    final long next = index < model.size() ? model.get(index).record() : 0;
+                    assertEquals(next, store.nextInTimeOrder(removed.record()), "op " + op + ": the row after it");
+                    if (index != 0)
+                    {
+                        store.moveToTimeOrderEdge(removed.record());
+                    }
+                    store.remove(removed.record());
+                }
+                check(bucket, model, "op " + op + " seed " + seed);
+            }
+            for (final Stored s : model)
+            {
+                store.moveToTimeOrderEdge(s.record());
+                store.remove(s.record());
+            }
+            assertEquals(0, BucketDescriptor.rows(bucket, RowDescriptor.RIGHT));
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
+        }
+    }
+
+    /** n rows, each older than every stored one: O(log n) slots read a row and O(1) moved, amortised; not O(n). */
+    @ParameterizedTest
+    @ValueSource(ints = {10_000, 20_000})
+    void rowsInDecreasingTimeOrderArePlacedInLogarithmicallyManySteps(final int n)
+    {
+        final long bucket = UnsafeApi.allocateMemory(BucketDescriptor.LENGTH);
+        try (RowStore store = new RowStore(1 << 20, 0, Long.MAX_VALUE, true))
+        {
+            BucketDescriptor.init(0, bucket, 7);
+            final long before = store.timeOrderSteps();
+            for (int i = n; i > 0; i--)
+            {
+                assertTrue(store.reserveSlot(bucket, RowDescriptor.RIGHT));
+                store.placeInTimeOrder(store.append(bucket, RowDescriptor.RIGHT, key, 0, 8, row(i).buffer(), 0, row.length(), i));
+            }
+            final long steps = store.timeOrderSteps() - before;
+            final long bound = (long)n * (2 * (32 - Integer.numberOfLeadingZeros(n)) + 8);
+            assertTrue(steps <= bound, n + " rows placed in " + steps + " steps, more than " + bound);
+            final long rows = BucketDescriptor.rows(bucket, RowDescriptor.RIGHT);
+            long previous = Long.MIN_VALUE;
+            int live = 0;
+            for (int i = 0; i < RowGroup.slots(rows); i++)
+            {
+                final long record = RowGroup.record(rows, i);
+                if (record != 0)
+                {
+                    assertTrue(RowDescriptor.ts(record) > previous, "sorted at slot " + i);
+                    previous = RowDescriptor.ts(record);
+                    live++;
+                }
+            }
+            assertEquals(n, live);
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(bucket);
+        }
+    }
+
     private static void check(final long bucket, final List<Stored> model, final String where)
     {
         model.sort(Comparator.comparingLong(Stored::ts).thenComparingLong(Stored::arrival));
