@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -153,12 +155,12 @@ class JunctionMetricsTest
             .resultHandler((kind, left, right, ts, step) -> { }).start())
         {
             new JunctionMetrics(engine, Tags.empty()).bindTo(registry);
-            final java.util.Set<String> tags = new java.util.TreeSet<>();
+            final Set<String> tags = new TreeSet<>();
             for (final Meter meter : registry.find("junction.partition.latency").meters())
             {
                 tags.add(meter.getId().getTag("percentile"));
             }
-            assertEquals(java.util.Set.of("0.5", "0.99", "0.999", "max"), tags);
+            assertEquals(Set.of("0.5", "0.99", "0.999", "max"), tags);
         }
     }
 
