@@ -1,9 +1,11 @@
 package io.junction.api;
 
 /**
- * Receives input rows that were not processed, with the reason: late rows, bad retractions,
- * oversized or malformed rows. Called on the partition thread (or the publishing thread for rows
- * refused at the door); the row is valid only during the call.
+ * Receives input rows that a partition did not process, with the reason: late rows, bad retractions,
+ * rows over a state limit. Called on the partition thread; the row is valid only during the call. A row
+ * refused at the door (too large, malformed, not fitting its schema) never reaches a partition nor this
+ * handler: the publisher answers it with a code on the publishing thread, where the caller still holds
+ * the row, and {@code Publisher.lastRefusal()} says which field and why (docs/JAVA_API.md).
  */
 @FunctionalInterface
 public interface DeadLetterHandler

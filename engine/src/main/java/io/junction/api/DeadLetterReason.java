@@ -48,7 +48,7 @@ public enum DeadLetterReason
      * A row that does not fit its side's {@link Schema}: more field slots than the schema has fields, or,
      * with a typed schema ({@link Schema#of(Field...)}), a value of another type than its field's or a
      * required field absent or null. Refused at the door ({@code Publisher.SCHEMA_MISMATCH}), it never
-     * reaches a partition.
+     * reaches a partition; {@code Publisher.lastRefusal()} names the field and why.
      */
     SCHEMA_MISMATCH("schema mismatch: the row does not fit its side's schema: more field slots than fields, a mistyped value or a missing required field (SEMANTICS 1.4)"),
     /**

@@ -8,9 +8,12 @@ import java.util.Objects;
 /**
  * A row as plain objects, for users who prefer them to flyweights and for tests: field names to
  * values ({@link Long}, {@link Double}, {@link Boolean}, {@link String} or null), in field order.
- * Immutable. Equality is by value, with numbers compared as the engine compares them: an integral
- * double equals the long of the same value. Convert with {@link RowCodec}. Allocates: not for hot
- * paths.
+ * Immutable. A row keeps the number type it was given: {@code Row.of("bid", 101.0).get("bid")} is the
+ * {@link Double} 101.0, and a row decoded with a typed schema ({@link RowCodec#decode}) holds a
+ * {@link Double} in every double field, though the canonical bytes store a whole 101.0 as a long.
+ * Equality is by value, with numbers compared as the engine compares them: an integral double equals
+ * the long of the same value ({@code 101.0} and {@code 101L}, {@code -0.0} and {@code 0L}). Convert with
+ * {@link RowCodec}. Allocates: not for hot paths.
  */
 public final class Row
 {
@@ -58,9 +61,8 @@ public final class Row
     }
 
     /**
-     * Integers become longs, floats doubles, and a double that is integral and fits a long becomes
-     * that long (so {@code 1.0}, {@code -0.0} and {@code 2^60} as doubles are longs, {@code 2^63} stays a
-     * double), as rows store them.
+     * Integers become longs and floats doubles; a double stays a double (the encoder, not the row, writes
+     * an integral one as a long: {@link RowCodec#encode}).
      */
     static Object normalise(final Object value)
     {
@@ -72,10 +74,13 @@ public final class Row
         {
             return ((Number)value).longValue();
         }
-        if (value instanceof Double || value instanceof Float)
+        if (value instanceof Double)
         {
-            final double d = ((Number)value).doubleValue();
-            return Literal.isLongValued(d) ? (Object)(long)d : (Object)d;
+            return value;
+        }
+        if (value instanceof Float)
+        {
+            return ((Float)value).doubleValue();
         }
         if (value instanceof CharSequence)
         {
@@ -155,16 +160,53 @@ public final class Row
         return value;
     }
 
-    @Override
-    public boolean equals(final Object o)
+    /**
+     * @param value a field value as {@link #normalise} leaves it.
+     * @return the value as the engine compares it: a double that is integral and fits a long as that
+     *         long ({@code 1.0}, {@code -0.0} and {@code 2^60} are longs, {@code 2^63} stays a double).
+     */
+    private static Object comparable(final Object value)
     {
-        return o instanceof Row && fields.equals(((Row)o).fields);
+        if (value instanceof Double)
+        {
+            final double d = (Double)value;
+            return Literal.isLongValued(d) ? (Object)(long)d : value;
+        }
+        return value;
     }
 
     @Override
+    public boolean equals(final Object o)
+    {
+        if (!(o instanceof Row))
+        {
+            return false;
+        }
+        final Map<String, Object> other = ((Row)o).fields;
+        if (other.size() != fields.size())
+        {
+            return false;
+        }
+        for (final Map.Entry<String, Object> e : fields.entrySet())
+        {
+            if (!other.containsKey(e.getKey()) || !Objects.equals(comparable(e.getValue()), comparable(other.get(e.getKey()))))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As a map's hash code, of the values as {@link #equals} compares them. */
+    @Override
     public int hashCode()
     {
-        return Objects.hashCode(fields);
+        int hash = 0;
+        for (final Map.Entry<String, Object> e : fields.entrySet())
+        {
+            hash += e.getKey().hashCode() ^ Objects.hashCode(comparable(e.getValue()));
+        }
+        return hash;
     }
 
     @Override

@@ -39,7 +39,8 @@ public final class RowCodec
      * @param offset   where in the buffer it starts.
      * @param capacity the most bytes it may take.
      * @return its length, or -1 when it does not fit {@code capacity}.
-     * @throws IllegalArgumentException naming the field when the row has a field the schema does not.
+     * @throws IllegalArgumentException naming the field and the closest name when the row has a field the
+     *     schema does not ({@link Schema#notInSchema}).
      */
     public int encode(final Row row, final MutableDirectBuffer buffer, final int offset, final int capacity)
     {
@@ -51,7 +52,7 @@ public final class RowCodec
             final int index = schema.indexOf(e.getKey());
             if (index < 0)
             {
-                throw new IllegalArgumentException("unknown field '" + e.getKey() + "': not in " + schema);
+                throw new IllegalArgumentException(schema.notInSchema(e.getKey()));
             }
             order.add(new int[] {index, values.size()});
             values.add(e.getValue());
@@ -73,7 +74,17 @@ public final class RowCodec
             }
             else if (value instanceof Double)
             {
-                writer.putDouble(field, (Double)value);
+                // Canonical bytes: an integral double is the long of its value, so that 101.0 and 101 are
+                // one row to a retraction and one key to an index.
+                final double d = (Double)value;
+                if (Literal.isLongValued(d))
+                {
+                    writer.putLong(field, (long)d);
+                }
+                else
+                {
+                    writer.putDouble(field, d);
+                }
             }
             else if (value instanceof Boolean)
             {
@@ -88,8 +99,27 @@ public final class RowCodec
     }
 
     /**
+     * The first field of a row that this codec's schema lacks, for a caller that answers it with a code
+     * instead of the exception of {@link #encode} (the publisher does).
+     *
+     * @param row the row.
+     * @return null when every field is in the schema, else the sentence {@link Schema#notInSchema} says.
+     */
+    public String unknownField(final Row row)
+    {
+        for (final String name : row.fields().keySet())
+        {
+            if (schema.indexOf(name) < 0)
+            {
+                return schema.notInSchema(name);
+            }
+        }
+        return null;
+    }
+
+    /**
      * @param view a binary row of this codec's schema.
-     * @return the row a view points at, as objects.
+     * @return the row a view points at, as objects (as {@link #decode(Schema, RowView)}).
      */
     public Row decode(final RowView view)
     {
@@ -99,7 +129,8 @@ public final class RowCodec
     /**
      * @param schema the field names.
      * @param view   a binary row.
-     * @return the row a view points at, as objects, with names from {@code schema}.
+     * @return the row a view points at, as objects, with names from {@code schema}: a field the schema
+     *         declares double is a {@link Double} even when the bytes hold a whole number as a long.
      */
     public static Row decode(final Schema schema, final RowView view)
     {
@@ -114,7 +145,14 @@ public final class RowCodec
                     fields.put(schema.nameOf(i), null);
                     break;
                 case FieldType.LONG:
-                    fields.put(schema.nameOf(i), view.getLong(i));
+                    if (schema.field(i).type() == FieldType.DOUBLE)
+                    {
+                        fields.put(schema.nameOf(i), (double)view.getLong(i));
+                    }
+                    else
+                    {
+                        fields.put(schema.nameOf(i), view.getLong(i));
+                    }
                     break;
                 case FieldType.DOUBLE:
                     fields.put(schema.nameOf(i), view.getDouble(i));

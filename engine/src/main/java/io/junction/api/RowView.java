@@ -188,11 +188,13 @@ public final class RowView
 
     /**
      * @param field a field resolved at setup against this row's schema.
-     * @return as {@link #getDouble(int)} at its position.
+     * @return the number at its position as a double, as {@link #getNumberAsDouble(int)}: a double field
+     *         holds a whole value as a long (the canonical encoding), and a typed read returns the
+     *         declared type.
      */
     public double getDouble(final FieldRef field)
     {
-        return getDouble(field.index());
+        return getNumberAsDouble(field.index());
     }
 
     /**

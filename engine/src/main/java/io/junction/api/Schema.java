@@ -151,14 +151,32 @@ public final class Schema
      * Why a row does not fit (for tools and dead-letter texts, not hot paths).
      *
      * @param row a validated row.
-     * @return null when it fits, else a sentence naming the field.
+     * @return null when it fits, else a sentence naming the field (as {@link #appendMismatch}).
      */
     public String mismatch(final RowView row)
+    {
+        final StringBuilder out = new StringBuilder(64);
+        return appendMismatch(row, out) ? out.toString() : null;
+    }
+
+    /**
+     * Appends why a row does not fit: {@code field 'amount' is declared double but the row has a string},
+     * {@code required field 'order_id' is missing} (or {@code is null}), {@code the row has 5 fields, the
+     * schema 3}. Allocates nothing but the growth of {@code out}, which a caller that reuses it pays once
+     * (the sentence is bounded by the longest field name): the publisher writes its
+     * {@code lastRefusal()} with it.
+     *
+     * @param row a validated row.
+     * @param out where the sentence is appended.
+     * @return whether the row does not fit (false: nothing appended).
+     */
+    public boolean appendMismatch(final RowView row, final StringBuilder out)
     {
         final int slots = row.fieldSlots();
         if (slots > names.length)
         {
-            return "row has " + slots + " field slots, the schema " + names.length + " fields";
+            out.append("the row has ").append(slots).append(" fields, the schema ").append(names.length);
+            return true;
         }
         for (int i = 0; i < fields.length; i++)
         {
@@ -167,15 +185,33 @@ public final class Schema
             {
                 if (fields[i].isRequired())
                 {
-                    return "required field '" + names[i] + "' is " + FieldType.name(type);
+                    out.append("required field '").append(names[i]).append(type == FieldType.NULL ? "' is null" : "' is missing");
+                    return true;
                 }
             }
             else if (!fields[i].accepts(type))
             {
-                return "field '" + names[i] + "' is " + FieldType.name(fields[i].type()) + ", the row holds a " + FieldType.name(type);
+                out.append("field '").append(names[i]).append("' is declared ").append(FieldType.name(fields[i].type()))
+                    .append(" but the row has a ").append(FieldType.name(type));
+                return true;
             }
         }
-        return null;
+        return false;
+    }
+
+    /**
+     * The sentence for a field name this schema lacks, as a publish of a {@link Row} answers it and
+     * {@link #ref(String)} says it: {@code field 'amout' is not in the schema (did you mean 'amount'?)},
+     * or, with no close name, the schema's names.
+     *
+     * @param name a field name that is not in this schema.
+     * @return the sentence.
+     */
+    public String notInSchema(final String name)
+    {
+        final String closest = closest(name);
+        return "field '" + name + "' is not in the schema " +
+            (closest != null ? "(did you mean '" + closest + "'?)" : Arrays.toString(names));
     }
 
     /**
@@ -238,8 +274,8 @@ public final class Schema
     /**
      * As {@link #ref(String)}, and checks that reading the field as {@code type} is what the schema
      * declares: a field declared of another type is refused (an untyped field is taken). A double field
-     * also holds integral values as longs (the codecs' number rule), so read it with
-     * {@link RowView#getNumberAsDouble(FieldRef)}.
+     * also holds integral values as longs (the codecs' number rule): {@link RowView#getDouble(FieldRef)}
+     * reads either as a double.
      *
      * @param name a field name of this schema.
      * @param type the {@link FieldType} tag the caller will read or write ({@link FieldType#LONG}, ...).
@@ -260,6 +296,13 @@ public final class Schema
 
     private String noSuchField(final String name)
     {
+        final String closest = closest(name);
+        return "no field '" + name + "' in " + this + (closest != null ? "; did you mean '" + closest + "'?" : "");
+    }
+
+    /** @return the field name nearest a misspelt one, or null when none is near enough to suggest. */
+    private String closest(final String name)
+    {
         String closest = null;
         int best = Integer.MAX_VALUE;
         for (final String candidate : names)
@@ -271,8 +314,7 @@ public final class Schema
                 closest = candidate;
             }
         }
-        final String hint = closest != null && best <= Math.max(2, closest.length() / 3) ? "; did you mean '" + closest + "'?" : "";
-        return "no field '" + name + "' in " + this + hint;
+        return closest != null && best <= Math.max(2, closest.length() / 3) ? closest : null;
     }
 
     /** Levenshtein distance, for the "did you mean" of a misspelt name (setup only). */

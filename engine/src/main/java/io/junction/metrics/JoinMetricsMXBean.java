@@ -74,7 +74,10 @@ public interface JoinMetricsMXBean
     /** @return off-heap bytes of the state. */
     long getStateBytes();
 
-    /** @return off-heap bytes of the state in use (falls as rows leave); the byte limit applies to it. */
+    /**
+     * @return what the byte limit counts: live records plus the key index at its capacity (falls as rows leave); not
+     *         a part of {@link #getStateBytes()}, which it exceeds while the index is below capacity.
+     */
     long getUsedStateBytes();
 
     /** @return bytes the live rows account for (records, row groups, buckets, their keys' share of the index); per live row, what a row of state costs. */

@@ -50,7 +50,8 @@ public interface OperatorCounters
 
     /**
      * @return bytes that the state byte limit ({@code junction.state.maxBytes}) counts: bytes in live
-     *         records plus the key index at its capacity; unlike {@link #stateBytes()} it falls as rows leave.
+     *         records plus the key index at its capacity; unlike {@link #stateBytes()} it falls as rows leave,
+     *         and it is not a part of it: while the index is below capacity it is the larger.
      */
     long usedStateBytes();
 

@@ -49,7 +49,11 @@ public final class PartitionSnapshot
      * processed and publishing to it returns {@code Publisher.PARTITION_FAILED}.
      */
     public final boolean failed;
-    /** Off-heap bytes in use (falls as rows leave, unlike {@link #stateBytes}); the byte limit applies to it. */
+    /**
+     * What the byte limit ({@code junction.state.maxBytes}) counts: bytes in live records plus the key index at its
+     * full capacity (falls as rows leave, unlike {@link #stateBytes}). Not a part of {@link #stateBytes}: while the
+     * index is below capacity it is larger (docs/OPERATIONS.md), so compare it with the limit, not with that.
+     */
     public final long usedStateBytes;
     /** Rows probes passed over because their key differed under an equal key hash (see {@code OperatorCounters}). */
     public final long hashCollisions;

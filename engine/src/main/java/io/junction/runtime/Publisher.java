@@ -95,6 +95,9 @@ public final class Publisher
      */
     public static final int SCHEMA_MISMATCH = -8;
 
+    private static final String INVALID_ARGUMENT_REASON = "the arguments do not describe a row inside the buffer " +
+        "(a null side, kind, buffer or row, or an offset, length, input or partition out of range)";
+
     /** Rows between two looks at the clock for a time-based checkpoint interval. */
     public static final int CHECKPOINT_CLOCK_EVERY = 256;
 
@@ -124,6 +127,8 @@ public final class Publisher
     private final Schema rightSchema;
     private final int slotCapacity;
     private final RowView view = new RowView();
+    /** Why the latest refused publish was refused ({@link #lastRefusal()}): reused, written on refusal only. */
+    private final StringBuilder refusal = new StringBuilder(128);
     private final UnsafeBuffer key;
     private final long hashSeed;
     private final PartitionMetrics[] metrics;
@@ -449,7 +454,7 @@ public final class Publisher
         }
         if (side == null || row == null)
         {
-            return refuse(INVALID_ARGUMENT);
+            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
         if (typedRow == null)
         {
@@ -457,10 +462,17 @@ public final class Publisher
             leftCodec = new RowCodec(engine.spec().leftSchema());
             rightCodec = new RowCodec(engine.spec().rightSchema());
         }
-        final int length = (side == Side.LEFT ? leftCodec : rightCodec).encode(row, typedRow, 0, slotCapacity);
+        final RowCodec codec = side == Side.LEFT ? leftCodec : rightCodec;
+        final String unknown = codec.unknownField(row);
+        if (unknown != null)
+        {
+            // Bad input answered with a code, as every other: the codec itself would throw.
+            return refuse(SCHEMA_MISMATCH, unknown);
+        }
+        final int length = codec.encode(row, typedRow, 0, slotCapacity);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE);
+            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
         }
         return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true, BY_KEY);
     }
@@ -483,19 +495,23 @@ public final class Publisher
         if (side == null || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset ||
             target >= rings.length)
         {
-            return refuse(INVALID_ARGUMENT);
+            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
         if (length > slotCapacity)
         {
-            return refuse(ROW_TOO_LARGE);
+            return refuseTooLarge(length);
         }
         view.wrap(row, offset, length);
-        if (view.validate() != null)
+        final String malformed = view.validate();
+        if (malformed != null)
         {
-            return refuse(MALFORMED_ROW);
+            return refuse(MALFORMED_ROW, malformed);
         }
-        if (!(side == Side.LEFT ? leftSchema : rightSchema).conforms(view))
+        final Schema schema = side == Side.LEFT ? leftSchema : rightSchema;
+        if (!schema.conforms(view))
         {
+            refusal.setLength(0);
+            schema.appendMismatch(view, refusal);
             return refuse(SCHEMA_MISMATCH);
         }
         if (pendingCount > 0)
@@ -1074,16 +1090,17 @@ public final class Publisher
         if (inputKeys == null || input < 0 || input >= inputKeys.length || kind == null || row == null || offset < 0 ||
             length < 0 || length > row.capacity() - offset || target >= rings.length)
         {
-            return refuse(INVALID_ARGUMENT);
+            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
         if (length > slotCapacity)
         {
-            return refuse(ROW_TOO_LARGE);
+            return refuseTooLarge(length);
         }
         view.wrap(row, offset, length);
-        if (view.validate() != null)
+        final String malformed = view.validate();
+        if (malformed != null)
         {
-            return refuse(MALFORMED_ROW);
+            return refuse(MALFORMED_ROW, malformed);
         }
         final int keyLength = inputKeys[input].extract(view, key, 0, key.capacity());
         final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
@@ -1126,7 +1143,7 @@ public final class Publisher
         }
         if (inputKeys == null || input < 0 || input >= inputKeys.length || row == null)
         {
-            return refuse(INVALID_ARGUMENT);
+            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
         if (typedRow == null)
         {
@@ -1142,10 +1159,15 @@ public final class Publisher
                 inputCodecs[i] = new RowCodec(engine.spec().multi().schema(i));
             }
         }
+        final String unknown = inputCodecs[input].unknownField(row);
+        if (unknown != null)
+        {
+            return refuse(SCHEMA_MISMATCH, unknown);
+        }
         final int length = inputCodecs[input].encode(row, typedRow, 0, slotCapacity);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE);
+            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
         }
         return publishInput(input, kind, typedRow, 0, length, ts, step, System.nanoTime());
     }
@@ -1168,6 +1190,37 @@ public final class Publisher
             return INVALID_ARGUMENT;
         }
         return broadcast(RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
+    }
+
+    /**
+     * Why the latest publish of this publisher that returned {@link #ROW_TOO_LARGE}, {@link #MALFORMED_ROW},
+     * {@link #SCHEMA_MISMATCH} or {@link #INVALID_ARGUMENT} was refused: for a schema mismatch the field and
+     * what came ({@code field 'amount' is declared double but the row has a string}, {@code required field
+     * 'order_id' is missing}, {@code field 'amout' is not in the schema (did you mean 'amount'?)},
+     * {@code the row has 5 fields, the schema 3}); empty before the first refusal. Read it on the publishing
+     * thread right after the refused call: it is one reused buffer, rewritten by the next refusal (an
+     * accepted publish leaves it as it was, so the accept path writes nothing). A sentence for logs and
+     * dead-letter texts, not a code to branch on: the return code is that.
+     *
+     * @return the reason, valid until the next refused publish.
+     */
+    public CharSequence lastRefusal()
+    {
+        return refusal;
+    }
+
+    private int refuseTooLarge(final int length)
+    {
+        refusal.setLength(0);
+        refusal.append("the row is ").append(length).append(" bytes, a ring slot holds ").append(slotCapacity);
+        return refuse(ROW_TOO_LARGE);
+    }
+
+    private int refuse(final int code, final String reason)
+    {
+        refusal.setLength(0);
+        refusal.append(reason);
+        return refuse(code);
     }
 
     private int refuse(final int code)

@@ -77,7 +77,7 @@ class TypedSchemaTest
         final RowView view = new RowView();
         view.wrap(buffer, 0, codec.encode(Row.of("order_id", "2"), buffer, 0, 128));
         assertFalse(ORDERS.conforms(view));
-        assertEquals("field 'order_id' is long, the row holds a string", ORDERS.mismatch(view));
+        assertEquals("field 'order_id' is declared long but the row has a string", ORDERS.mismatch(view));
         view.wrap(buffer, 0, codec.encode(Row.of("order_id", 2L, "amount", 2.5), buffer, 0, 128));
         assertTrue(ORDERS.conforms(view));
         assertNull(ORDERS.mismatch(view));

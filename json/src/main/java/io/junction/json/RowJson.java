@@ -174,7 +174,10 @@ public final class RowJson
             final int index = fieldIndex.applyAsInt(field.getKey());
             if (index < 0)
             {
-                throw new BadInputException("row field '" + field.getKey() + "' is not in the schema");
+                // With a schema, the closest name too, as a refused publish says it.
+                throw new BadInputException(schema != null
+                    ? "row " + schema.notInSchema(field.getKey())
+                    : "row field '" + field.getKey() + "' is not in the schema");
             }
             values[i] = field.getValue();
             order[i] = ((long) index << 32) | i;

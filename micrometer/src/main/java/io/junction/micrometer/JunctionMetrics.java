@@ -38,9 +38,12 @@ import java.util.function.ToDoubleFunction;
  * {@code bad.inputs}, {@code expired}, {@code handler.errors}, {@code events}, {@code hash.collisions},
  * {@code user.code.failures}, {@code watermark.slices}, {@code checkpoints}, {@code checkpoint.failures},
  * {@code checkpoint.side.waits}, {@code checkpoint.synchronous.fallbacks}, {@code dead.letters} (tag
- * {@code reason}) counters; {@code live.rows} (tag {@code side}), {@code state.bytes}, {@code state.bytes.used},
- * {@code state.bytes.live}, {@code pending.timers}, {@code ring.occupancy}, {@code ring.capacity},
- * {@code watermark}, {@code failed}, {@code fanout.max} gauges; {@code checkpoint.pause.last}, {@code checkpoint.pause.max},
+ * {@code reason}) counters; {@code live.rows} (tag {@code side}), {@code state.bytes} (off-heap bytes taken from
+ * the OS), {@code state.bytes.counted} (what the byte limit counts: live records plus the key index at its
+ * capacity, which a young index has not taken yet, so it can exceed {@code state.bytes}: alert on it against
+ * {@code junction.state.maxBytes}, never against {@code state.bytes}), {@code state.bytes.live},
+ * {@code pending.timers}, {@code ring.occupancy}, {@code ring.capacity}, {@code watermark}, {@code failed},
+ * {@code fanout.max} gauges; {@code checkpoint.pause.last}, {@code checkpoint.pause.max},
  * {@code watermark.slice.max} and {@code latency} (tag {@code percentile}) time gauges), and
  * {@code junction.engine.refused.rows}.
  *
@@ -55,8 +58,13 @@ public final class JunctionMetrics implements MeterBinder
 {
     /** A snapshot of the engine's metrics younger than this is reused by the meters of one scrape. */
     public static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The latency percentiles, as the {@code percentile} tag writes them. */
+    /** The latency percentiles, as HdrHistogram takes them. */
     private static final double[] PERCENTILES = {50, 99, 99.9};
+    /**
+     * The {@code percentile} tag of each, written out: {@code Double.toString(99.9 / 100)} would be
+     * {@code 0.9990000000000001}, a tag no query would spell.
+     */
+    private static final String[] PERCENTILE_TAGS = {"0.5", "0.99", "0.999"};
 
     private final JoinEngine engine;
     private final Tags tags;
@@ -122,9 +130,14 @@ public final class JunctionMetrics implements MeterBinder
             }
             gauge(registry, "live.rows", "live rows in state", t.and("side", "left"), partition, s -> s.liveLeft);
             gauge(registry, "live.rows", "live rows in state", t.and("side", "right"), partition, s -> s.liveRight);
-            gauge(registry, "state.bytes", "off-heap bytes of the partition's state", t, partition, s -> s.stateBytes);
-            gauge(registry, "state.bytes.used", "off-heap bytes in use", t, partition, s -> s.usedStateBytes);
-            gauge(registry, "state.bytes.live", "bytes the live rows account for", t, partition, s -> s.liveStateBytes);
+            // Named apart on purpose: the counted bytes are not a part of the taken ones (the key index is counted
+            // at its capacity from the first row), so a used-versus-taken ratio would mislead.
+            gauge(registry, "state.bytes", "off-heap bytes the partition's state has taken from the OS", t, partition,
+                s -> s.stateBytes);
+            gauge(registry, "state.bytes.counted", "bytes the state byte limit counts: live records plus the key index at its " +
+                "capacity (can exceed state.bytes; compare with junction.state.maxBytes)", t, partition, s -> s.usedStateBytes);
+            gauge(registry, "state.bytes.live", "bytes the live rows account for (at most state.bytes.counted)", t, partition,
+                s -> s.liveStateBytes);
             gauge(registry, "pending.timers", "timers pending", t, partition, s -> s.pendingTimers);
             gauge(registry, "ring.occupancy", "ring slots in use", t, partition, s -> s.ringOccupancy);
             gauge(registry, "ring.capacity", "ring slots in all", t, partition, s -> s.ringCapacity);
@@ -141,12 +154,13 @@ public final class JunctionMetrics implements MeterBinder
                 m -> m.snapshot(partition).maxWatermarkSliceNanos)
                 .description("the longest slice of watermark work: the most a watermark held the partition thread")
                 .tags(t).strongReference(true).register(registry);
-            for (final double percentile : PERCENTILES)
+            for (int i = 0; i < PERCENTILES.length; i++)
             {
+                final double percentile = PERCENTILES[i];
                 TimeGauge.builder("junction.partition.latency", this, TimeUnit.NANOSECONDS,
                         m -> m.latency(partition).getValueAtPercentile(percentile))
                     .description("ingest-to-emit latency of the results since the previous scrape")
-                    .tags(t.and("percentile", Double.toString(percentile / 100))).strongReference(true).register(registry);
+                    .tags(t.and("percentile", PERCENTILE_TAGS[i])).strongReference(true).register(registry);
             }
             TimeGauge.builder("junction.partition.latency", this, TimeUnit.NANOSECONDS, m -> m.latency(partition).getMaxValue())
                 .description("ingest-to-emit latency of the results since the previous scrape")

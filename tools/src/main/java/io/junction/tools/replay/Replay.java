@@ -1048,7 +1048,9 @@ public final class Replay
                 refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
                 return;
             case Publisher.SCHEMA_MISMATCH:
-                refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.SCHEMA_MISMATCH.message())));
+                // The reason's sentence (its code is read from it), then which field and why.
+                refused.add(new StepLine(step, refusedRow(sb, event, step,
+                    DeadLetterReason.SCHEMA_MISMATCH.message() + ": " + publisher.lastRefusal())));
                 return;
             default:
                 check(code);

@@ -112,6 +112,8 @@ class ReplayFieldsTest
         }
         assertEquals(List.of("schema_mismatch", "bad_input"), codes, "the string v of step 2 is refused, never joined");
         assertEquals("junction replay: 5 events, 3 outputs, 2 dead letters (bad_input 1, schema_mismatch 1)", lastLine(errLines()));
+        final String reason = RowJson.mapper().readTree(Files.readAllLines(dead).get(0)).get("reason").textValue();
+        assertTrue(reason.endsWith(": field 'v' is declared long but the row has a string"), "names the field and why: " + reason);
         assertEquals(3, out.toString().lines().count(), "a padded, then retracted and joined; b never: " + out);
     }
 
@@ -200,6 +202,7 @@ class ReplayFieldsTest
         final JsonNode first = RowJson.mapper().readTree(Files.readAllLines(dead).get(0));
         assertEquals("schema_mismatch", first.get("code").textValue(), first.toString());
         assertEquals("right", first.get("side").textValue(), "the right row of step 1 lacks the required v: " + first);
+        assertTrue(first.get("reason").textValue().endsWith(": required field 'v' is missing"), first.toString());
     }
 
     @Test
