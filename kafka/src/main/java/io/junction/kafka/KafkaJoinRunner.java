@@ -108,12 +108,12 @@ import javax.management.ObjectName;
  *
  * <h2>Parts</h2>
  * The runner starts the clients and the engine, runs the poll loop and shuts down; its package-private parts
- * do the rest: {@link TopicLayout} (the topics, their checks at the start and the metadata watch),
- * {@link ServedPartition} and {@link InputPartition} (what this member serves, with watermarks and idleness),
- * {@link RecordIngest} (records into the engine), {@link CommitPolicy} ({@link AtLeastOnceCommits} or
- * {@link TransactionalCommits}: checkpoints, then commits), {@link GroupRebalance} (revocation, assignment,
- * loss), {@link ResultSink} (results out, on the partition threads), {@link Steps} (the step codec),
- * {@link KafkaJoinRunnerBean} (the counters and their MXBean) and {@link RunnerFailure} (the first fatal error).
+ * do the rest: {@code TopicLayout} (the topics, their checks at the start and the metadata watch),
+ * {@code ServedPartition} and {@code InputPartition} (what this member serves, with watermarks and idleness),
+ * {@code RecordIngest} (records into the engine), {@code CommitPolicy} ({@code AtLeastOnceCommits} or
+ * {@code TransactionalCommits}: checkpoints, then commits), {@code GroupRebalance} (revocation, assignment,
+ * loss), {@code ResultSink} (results out, on the partition threads), {@code Steps} (the step codec),
+ * {@code KafkaJoinRunnerBean} (the counters and their MXBean) and {@code RunnerFailure} (the first fatal error).
  */
 public final class KafkaJoinRunner implements AutoCloseable
 {
