@@ -46,11 +46,7 @@ public final class BinaryMultiResult
         try
         {
             final ByteBuffer in = ByteBuffer.wrap(value);
-            final int kind = in.get();
-            if (kind < 0 || kind >= ChangeKind.values().length)
-            {
-                throw new IllegalArgumentException("unknown change kind " + kind);
-            }
+            final ChangeKind kind = BinaryResult.getKind(in);
             final int count = in.get() & 0xFF;
             final byte[][] rows = new byte[count][];
             for (int i = 0; i < count; i++)
@@ -62,12 +58,7 @@ public final class BinaryMultiResult
                     in.get(rows[i]);
                 }
             }
-            final long timestamp = in.getLong();
-            if (in.hasRemaining())
-            {
-                throw new IllegalArgumentException(in.remaining() + " bytes after the timestamp");
-            }
-            return new BinaryMultiResult(ChangeKind.fromOrdinal(kind), rows, timestamp);
+            return new BinaryMultiResult(kind, rows, BinaryResult.getLastTimestamp(in));
         }
         catch (final BufferUnderflowException | IndexOutOfBoundsException | NegativeArraySizeException e)
         {
@@ -115,12 +106,8 @@ public final class BinaryMultiResult
     @Override
     public boolean equals(final Object o)
     {
-        if (!(o instanceof BinaryMultiResult))
-        {
-            return false;
-        }
-        final BinaryMultiResult other = (BinaryMultiResult)o;
-        return kind == other.kind && timestamp == other.timestamp && Arrays.deepEquals(rows, other.rows);
+        return o instanceof BinaryMultiResult other && kind == other.kind && timestamp == other.timestamp &&
+            Arrays.deepEquals(rows, other.rows);
     }
 
     @Override

@@ -40,24 +40,45 @@ public final class BinaryResult
         try
         {
             final ByteBuffer in = ByteBuffer.wrap(value);
-            final int kind = in.get();
-            if (kind < 0 || kind >= ChangeKind.values().length)
-            {
-                throw new IllegalArgumentException("unknown change kind " + kind);
-            }
+            final ChangeKind kind = getKind(in);
             final byte[] left = getRow(in);
             final byte[] right = getRow(in);
-            final long timestamp = in.getLong();
-            if (in.hasRemaining())
-            {
-                throw new IllegalArgumentException(in.remaining() + " bytes after the timestamp");
-            }
-            return new BinaryResult(ChangeKind.fromOrdinal(kind), left, right, timestamp);
+            return new BinaryResult(kind, left, right, getLastTimestamp(in));
         }
         catch (final BufferUnderflowException | IndexOutOfBoundsException | NegativeArraySizeException e)
         {
             throw new IllegalArgumentException("not a binary join result: " + value.length + " bytes", e);
         }
+    }
+
+    /**
+     * The change kind a value of the binary encoding starts with (this one's or {@link BinaryMultiResult}'s).
+     *
+     * @throws IllegalArgumentException when the byte is no change kind's ordinal.
+     */
+    static ChangeKind getKind(final ByteBuffer in)
+    {
+        final int kind = in.get();
+        if (kind < 0 || kind >= ChangeKind.values().length)
+        {
+            throw new IllegalArgumentException("unknown change kind " + kind);
+        }
+        return ChangeKind.fromOrdinal(kind);
+    }
+
+    /**
+     * The timestamp a value of the binary encoding ends with (this one's or {@link BinaryMultiResult}'s).
+     *
+     * @throws IllegalArgumentException when bytes follow it.
+     */
+    static long getLastTimestamp(final ByteBuffer in)
+    {
+        final long timestamp = in.getLong();
+        if (in.hasRemaining())
+        {
+            throw new IllegalArgumentException(in.remaining() + " bytes after the timestamp");
+        }
+        return timestamp;
     }
 
     private static byte[] getRow(final ByteBuffer in)
@@ -111,13 +132,8 @@ public final class BinaryResult
     @Override
     public boolean equals(final Object o)
     {
-        if (!(o instanceof BinaryResult))
-        {
-            return false;
-        }
-        final BinaryResult other = (BinaryResult)o;
-        return kind == other.kind && timestamp == other.timestamp && Arrays.equals(left, other.left) &&
-            Arrays.equals(right, other.right);
+        return o instanceof BinaryResult other && kind == other.kind && timestamp == other.timestamp &&
+            Arrays.equals(left, other.left) && Arrays.equals(right, other.right);
     }
 
     @Override

@@ -124,14 +124,7 @@ final class BinaryResultEncoder implements ResultEncoder
                 s.writer.putField(leftFields + i, right, rightResultKey[i]);
             }
         }
-        final int length = s.writer.finish();
-        if (length < 0)
-        {
-            return null;
-        }
-        final byte[] key = new byte[length];
-        s.buffer.getBytes(0, key);
-        return key;
+        return s.finish();
     }
 
     private static int[] indexes(final JoinSpec spec, final Side side, final List<String> fields)
@@ -167,14 +160,7 @@ final class BinaryResultEncoder implements ResultEncoder
         {
             s.writer.putField(i, row, fields[i]);
         }
-        final int length = s.writer.finish();
-        if (length < 0)
-        {
-            return null;
-        }
-        final byte[] key = new byte[length];
-        s.buffer.getBytes(0, key);
-        return key;
+        return s.finish();
     }
 
     @Override
@@ -217,5 +203,18 @@ final class BinaryResultEncoder implements ResultEncoder
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
         final RowWriter writer = new RowWriter();
+
+        /** @return the key row the writer wrote, copied out at its length; null when it could not be finished. */
+        byte[] finish()
+        {
+            final int length = writer.finish();
+            if (length < 0)
+            {
+                return null;
+            }
+            final byte[] key = new byte[length];
+            buffer.getBytes(0, key);
+            return key;
+        }
     }
 }

@@ -147,13 +147,8 @@ public final class Provenance
     @Override
     public boolean equals(final Object o)
     {
-        if (!(o instanceof Provenance))
-        {
-            return false;
-        }
-        final Provenance other = (Provenance)o;
-        return partition == other.partition && offset == other.offset && seq == other.seq && side.equals(other.side) &&
-            kind.equals(other.kind);
+        return o instanceof Provenance other && partition == other.partition && offset == other.offset &&
+            seq == other.seq && side.equals(other.side) && kind.equals(other.kind);
     }
 
     @Override

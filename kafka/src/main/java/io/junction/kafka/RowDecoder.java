@@ -1,5 +1,6 @@
 package io.junction.kafka;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -25,6 +26,22 @@ public interface RowDecoder
      *         {@link #TOO_LARGE}) when the value is not a row.
      */
     int decode(byte[] value, MutableDirectBuffer out);
+
+    /**
+     * How the runner decodes: the row of {@code value}, which the runner then reads from {@code row}. By default
+     * {@link #decode} writes it into {@code scratch} and {@code row} is pointed at {@code scratch}; the
+     * {@link #binary()} decoder points {@code row} at the value itself, without a copy.
+     *
+     * @param value   the record's value; never null.
+     * @param row     the buffer the runner reads the row from, from index 0: pointed here at the row.
+     * @param scratch a reusable buffer to decode into, as {@link #decode}'s {@code out}.
+     * @return the row's length in bytes, or a negative code as {@link #decode} returns it.
+     */
+    default int decodeInto(final byte[] value, final DirectBuffer row, final MutableDirectBuffer scratch)
+    {
+        row.wrap(scratch);
+        return decode(value, scratch);
+    }
 
     /**
      * The decoder of values that already are binary rows ({@link io.junction.api.RowCodec} or
