@@ -430,8 +430,8 @@ public final class KafkaCommand implements Callable<Integer>
      * derive watermarks from the records' timestamps).
      */
     @Command(name = "produce", mixinStandardHelpOptions = true,
-        description = {"Writes an event log's rows (SEMANTICS 1.2) into the left and right topics, keyed by join key;",
-            "a multi-way join's log (SEMANTICS 10) into its --input topics, keyed by the common key.",
+        description = {"Writes an event log's rows (docs/SEMANTICS.md 1.2) into the left and right topics, keyed by join key, " +
+            "or a multi-way join's log (docs/SEMANTICS.md 10) into its --input topics, keyed by the common key.",
             "Watermark lines are skipped: members derive watermarks from record timestamps."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every row was written", "1:the log could not be read", "2:an option, the spec or a line was rejected",
@@ -644,10 +644,10 @@ public final class KafkaCommand implements Callable<Integer>
 
     /** {@code junction kafka bench}: W1 through the group's topics, events/s and ingest-to-output latency. */
     @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the",
-            "output topic of members started with the same spec (--format binary), and reports events/s and",
-            "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up). --floor relays the input to the output in-process, without a join:",
-            "Kafka's own round trip, measured the same way."})
+        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the " +
+            "output topic of members started with the same spec (--format binary), and reports events/s and " +
+            "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up).",
+            "--floor relays the input to the output in-process, without a join: Kafka's own round trip, measured the same way."})
     static final class Bench implements Callable<Integer>
     {
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")
