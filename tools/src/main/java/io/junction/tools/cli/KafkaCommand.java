@@ -542,7 +542,7 @@ public final class KafkaCommand implements Callable<Integer>
                     final ReplayEvent event;
                     try
                     {
-                        // A multi-way join's rows default their ts to 0, as the replay's (SPEC 2.6).
+                        // A multi-way join's rows default their ts to 0, as the replay's (SEMANTICS 10).
                         event = multi ? ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, false, inputNames)
                             : ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
                     }

@@ -107,7 +107,7 @@ public final class LoadgenCommand implements Callable<Integer>
         description = "W6 (an ASOF join): the emission mode, final or eager (default ${DEFAULT-VALUE}).")
     String asofEmit;
 
-    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Issue 24 (SPEC 2.7): W1 as W1-seed, the seed article's regular left join " +
+    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Changelog shaping (SEMANTICS 4.5-4.7): W1 as W1-seed, W1-seed's regular left join " +
         "(retraction, padded-delay, upsert, padded-upsert or interval), or W2 left (retraction or upsert); the count is checked against " +
         "its counting model (junction shaping runs them all interleaved).")
     String shaping;

@@ -38,7 +38,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code junction replay SPEC EVENTS}: runs a SPEC 1 scenario through the engine ({@link Replay}) and
+ * {@code junction replay SPEC EVENTS}: runs a SEMANTICS 1 scenario through the engine ({@link Replay}) and
  * writes the output lines (stdout or {@code --out}) and dead-letter lines (stderr or
  * {@code --dead-letter}), each merged in step order, then a one-line summary to stderr (events, outputs,
  * dead letters by code). A spec field that no row of the log carried ends the run with a warning and
@@ -48,7 +48,7 @@ import java.util.Locale;
     name = "replay",
     mixinStandardHelpOptions = true,
     description = {
-        "Runs a scenario (a join spec and an event log, SPEC.md section 1) through the engine.",
+        "Runs a scenario (a join spec and an event log, docs/SEMANTICS.md section 1) through the engine.",
         "Output lines go to stdout (or --out), dead letters to stderr (or --dead-letter), in step order."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
