@@ -205,7 +205,7 @@ final class KafkaGroupFailoverTest
         for (int i = 0; i < 2; i++)
         {
             final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
-                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--fields", "k",
+                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--extra-fields", "k",
                 "--create-topics", "2", events.toString());
             assertEquals(0, exit, "junction kafka produce --create-topics, run " + i);
         }
@@ -215,7 +215,7 @@ final class KafkaGroupFailoverTest
     {
         final Path file = Files.write(dir.resolve("part" + name + ".events.jsonl"), lines);
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
-            "--left", "left", "--right", "right", "--spec", spec.toString(), "--fields", "f1", file.toString());
+            "--left", "left", "--right", "right", "--spec", spec.toString(), "--extra-fields", "f1", file.toString());
         assertEquals(0, exit, "junction kafka produce " + file);
     }
 
@@ -369,7 +369,7 @@ final class KafkaGroupFailoverTest
             command.add("--right=" + prefix + "right");
             command.add("--output=" + prefix + "out");
             command.add("--spec=" + spec);
-            command.add("--fields=f1");
+            command.add("--extra-fields=f1");
             command.add("--state=" + dir.resolve("state-" + number));
             command.add("--checkpoint-dir=" + checkpoints);
             command.add("--checkpoint-ms=1000");
