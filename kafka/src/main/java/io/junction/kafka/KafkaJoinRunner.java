@@ -157,6 +157,7 @@ public final class KafkaJoinRunner implements AutoCloseable
 {
     /** Header of an input record naming its change kind; absent: {@code +I}. */
     public static final String INPUT_KIND_HEADER = "junction.kind";
+    private static final int MAX_UNDECODABLE_WARNINGS = 10;
 
     private static final System.Logger LOG = System.getLogger(KafkaJoinRunner.class.getName());
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
@@ -225,6 +226,8 @@ public final class KafkaJoinRunner implements AutoCloseable
     /** The periodic checkpoint under way per partition, or null. */
     private PendingCheckpoint[] pendingCheckpoint;
     private int parkedGeneration = -1;
+    /** Warnings given for undecodable records so far (consumer thread only). */
+    private int undecodableWarnings;
     private long nextCheckpointNanos;
     private long nextMetadataCheckNanos;
     private Map<String, KafkaFuture<TopicDescription>> pendingMetadata;
@@ -860,9 +863,16 @@ public final class KafkaJoinRunner implements AutoCloseable
 
         final byte[] value = record.value();
         final ChangeKind kind = kindOf(record);
-        if (value == null || kind == null)
+        if (value == null)
         {
             deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
+            return;
+        }
+        if (kind == null)
+        {
+            // The header, not the value, is what cannot be read: say so, and what it holds.
+            warnUndecodable(record, badKindHeader(record.headers().lastHeader(INPUT_KIND_HEADER).value()));
+            deadLetter(p, s, offset, ts, DeadLetterReason.UNDECODABLE_VALUE);
             return;
         }
         final RowDecoder decoder = config.inputDecoder(s);
@@ -881,6 +891,7 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         if (length < 0)
         {
+            warnUndecodable(record, decoder.lastError());
             deadLetter(p, s, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
                 : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
@@ -953,6 +964,32 @@ public final class KafkaJoinRunner implements AutoCloseable
         }
         final int expected = keyWriter.finish();
         return expected >= 0 && Arrays.equals(expectedKey, 0, expected, key, 0, key.length);
+    }
+
+    /**
+     * The first undecodable records get a warning that says why (the JSON parser's message, the bad header), beside
+     * their dead letter's reason; later ones are only counted, as the dead-letter log samples too.
+     */
+    private void warnUndecodable(final ConsumerRecord<byte[], byte[]> record, final String why)
+    {
+        if (why != null && undecodableWarnings < MAX_UNDECODABLE_WARNINGS)
+        {
+            undecodableWarnings++;
+            LOG.log(System.Logger.Level.WARNING, "undecodable record " + record.topic() + "-" + record.partition() + "@" +
+                record.offset() + ": " + why);
+        }
+    }
+
+    /** @return what is wrong with a {@link #INPUT_KIND_HEADER} value that is no change kind, naming the value */
+    static String badKindHeader(final byte[] value)
+    {
+        if (value == null)
+        {
+            return "its " + INPUT_KIND_HEADER + " header has no value, not one of +I, -U, +U or -D";
+        }
+        final String text = new String(value, 0, Math.min(value.length, 32), StandardCharsets.UTF_8);
+        return "its " + INPUT_KIND_HEADER + " header is \"" + text + (value.length > 32 ? "..." : "") +
+            "\", not one of +I, -U, +U or -D";
     }
 
     private static ChangeKind kindOf(final ConsumerRecord<byte[], byte[]> record)
