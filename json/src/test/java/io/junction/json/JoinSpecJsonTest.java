@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.junction.api.FieldType;
 import java.util.ArrayList;
 
-/** SPEC 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
+/** SEMANTICS 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
 class JoinSpecJsonTest
 {
 

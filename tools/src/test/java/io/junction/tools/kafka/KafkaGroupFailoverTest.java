@@ -176,7 +176,7 @@ final class KafkaGroupFailoverTest
     @Test
     void aMemberStoppedBySigtermExitsZero() throws Exception
     {
-        // Issue 20, item 13: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
+        // The hardening work: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
         broker.createTopic("term-left", PARTITIONS);
         broker.createTopic("term-right", PARTITIONS);
         broker.createTopic("term-out", PARTITIONS);
@@ -198,7 +198,7 @@ final class KafkaGroupFailoverTest
     @Test
     void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException
     {
-        // Issue 20, item 13: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
+        // The hardening work: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
         final Path spec = Files.writeString(dir.resolve("spec.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.write(dir.resolve("e.events.jsonl"), List.of("{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}"));
