@@ -573,7 +573,8 @@ public final class KafkaCommand implements Callable<Integer>
             catch (final org.apache.kafka.common.errors.TimeoutException e)
             {
                 System.err.println("junction kafka produce: no answer from the Kafka cluster at " + connection.bootstrapServers +
-                    " within " + timeoutSeconds + " s (--timeout): is it running and reachable? nothing was written");
+                    " within " + timeoutSeconds + " s (--timeout) for topics " + topics + ": is it running and reachable, and " +
+                    "do the topics exist (--create-topics)? nothing was written");
                 return EXIT_FAILED;
             }
             catch (final KafkaException e)
