@@ -59,6 +59,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -514,10 +515,18 @@ public final class KafkaCommand implements Callable<Integer>
                     {
                         try
                         {
-                            topic.getValue().get(timeoutSeconds, TimeUnit.SECONDS);
+                            // Bounded by the admin client's default.api.timeout.ms, set from --timeout above.
+                            topic.getValue().get();
                         }
                         catch (final ExecutionException e)
                         {
+                            if (e.getCause() instanceof TimeoutException)
+                            {
+                                System.err.println("junction kafka produce: no answer from the Kafka cluster at " +
+                                    connection.bootstrapServers + " within " + timeoutSeconds + " s (--timeout): is it running " +
+                                    "and reachable? nothing was written");
+                                return EXIT_FAILED;
+                            }
                             if (!(e.getCause() instanceof TopicExistsException))
                             {
                                 System.err.println("junction kafka produce: cannot create topic " + topic.getKey() + " on " +
@@ -526,13 +535,6 @@ public final class KafkaCommand implements Callable<Integer>
                             }
                             System.err.println("junction kafka produce: topic " + topic.getKey() +
                                 " exists already: used as it is (--create-topics creates only missing topics)");
-                        }
-                        catch (final java.util.concurrent.TimeoutException e)
-                        {
-                            System.err.println("junction kafka produce: no answer from the Kafka cluster at " +
-                                connection.bootstrapServers + " within " + timeoutSeconds + " s (--timeout): is it running " +
-                                "and reachable? nothing was written");
-                            return EXIT_FAILED;
                         }
                     }
                 }
@@ -570,7 +572,7 @@ public final class KafkaCommand implements Callable<Integer>
                     return EXIT_FAILED;
                 }
             }
-            catch (final org.apache.kafka.common.errors.TimeoutException e)
+            catch (final TimeoutException e)
             {
                 System.err.println("junction kafka produce: no answer from the Kafka cluster at " + connection.bootstrapServers +
                     " within " + timeoutSeconds + " s (--timeout) for topics " + topics + ": is it running and reachable, and " +
