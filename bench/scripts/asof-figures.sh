@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22's figures (ASOF joins, workload W6 of docs/WORKLOADS.md), into bench/results/<date>-asof/:
+# The ASOF work's figures (ASOF joins, workload W6 of docs/WORKLOADS.md), into bench/results/<date>-asof/:
 #  w6.txt          per round (interleaved), W6 left join: Junction through the runtime and driven directly
 #                  (loadgen --direct) in both emission modes (final, eager), and Flink 1.20's
 #                  TemporalRowTimeJoinOperator with the quotes as a versioned table (peer flink-sql-temporal):

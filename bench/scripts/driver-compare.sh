@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The operator-driver redesign (issue 21) against the commit before it, interleaved run by run so that the
+# The operator-driver redesign against the commit before it, interleaved run by run so that the
 # host's noise hits both alike (never two benchmarks at once). BASE is a checkout of the baseline with its
 # jars built (`git worktree add /tmp/base21 79afe02 && (cd /tmp/base21 && mvn -B -q package -DskipTests
 # -Dmaven.javadoc.skip=true)`); this checkout must be built the same way.

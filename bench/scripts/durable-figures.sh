@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9's measured costs, one benchmark at a time (never two at once), into bench/results/<date>-durable/:
+# The durable-state work's measured costs, one benchmark at a time (never two at once), into bench/results/<date>-durable/:
 #  memory-speed.txt       in-memory mode against BASE (the commit before durable state), interleaved round by
 #                         round: W1 and W2 through the runtime and W1 left / W2 inner with the operator driven
 #                         directly (loadgen --direct), where a slower state path would show first

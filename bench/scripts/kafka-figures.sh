@@ -57,7 +57,7 @@ run_members() { # N NAME: starts N members on topics NAME-*, prints their pids
     local n="$1" name="$2"
     for m in $(seq 1 "$n"); do
         # A subshell that execs the JVM: $! is the member's own pid, which the run kills when it is done.
-        (JAVA_OPTS="-Xmx1g" junction_exec kafka join --format binary --spec "$spec" --fields ts,f1,f2,f3 \
+        (JAVA_OPTS="-Xmx1g" junction_exec kafka join --format binary --spec "$spec" --extra-fields ts,f1,f2,f3 \
             --bootstrap-servers "$servers" --group "$name" --left "$name-left" --right "$name-right" --output "$name-out" \
             --state "$work/$name/state-$m" --checkpoint-dir "$work/$name/checkpoints" --checkpoint-ms 10000 \
             --watermark-delay 5000 --max-keys 65536 --stop-with-pid $$ > "$work/$name-member-$m.log" 2>&1) &

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18's latency figures (docs/PERFORMANCE.md "Latency at half saturation against the floor"), into
+# The latency work's latency figures (docs/PERFORMANCE.md "Latency at half saturation against the floor"), into
 # bench/results/<date>-latency/:
 #  saturation.txt  W1 inner and left in memory at max rate (loadgen --no-floor), ROUNDS runs each, interleaved;
 #                  half of each median is the offered rate of the latency runs

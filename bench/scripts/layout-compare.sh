@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The state-layout work (issue 10) against the commit before it, interleaved run by run so that the
+# The state-layout work against the commit before it, interleaved run by run so that the
 # host's noise hits both alike (never two benchmarks at once). BASE is a checkout of the baseline with
 # its jars built (`git worktree add /tmp/base ff4eced && (cd /tmp/base && mvn -B -q package -DskipTests
 # -Dmaven.javadoc.skip=true)`); this checkout must be built the same way.

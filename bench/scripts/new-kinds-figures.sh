@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's figures, one benchmark at a time, into bench/results/<date>-kinds/:
+# The new join kinds's figures, one benchmark at a time, into bench/results/<date>-kinds/:
 #  w5.txt      W5 (orders joined with a currency-rate table, temporal join), inner and left: Junction through the
 #              runtime and driven directly (loadgen --direct), and Flink 1.20's TemporalRowTimeJoinOperator
 #              (peer flink-sql-temporal), interleaved round by round

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's figures (docs/PERFORMANCE.md "Changelog shaping", SPEC 2.7), into bench/results/<date>-shaping/:
+# The changelog-shaping work's figures (docs/PERFORMANCE.md "Changelog shaping", SEMANTICS 4.5-4.7), into bench/results/<date>-shaping/:
 #  w1-seed-runtime.txt  W1-seed (W1's shows and clicks as a regular left join, WORKLOADS.md) through the runtime
 #                       (1 partition): retraction (the baseline), padded-delay 60 s, upsert, padded-upsert, interval,
 #                       interleaved round by round in one JVM; medians of ROUNDS, ratio to retraction, output lines and

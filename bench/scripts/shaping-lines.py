@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The seed article's show/click left join at scale, for SPEC 2.7 (docs/PERFORMANCE.md, "Changelog size"):
+"""W1-seed's show/click left join at scale, for SEMANTICS 4.5-4.7 (docs/PERFORMANCE.md, "Changelog size"):
 writes a deterministic event log (SHOWS shows 10 ms apart, 20% clicked within 60 s of their show, 2% clicked
 60-120 s after it, a watermark every second trailing the newest ts by 1 s) and the four join specs
 (retraction changelog, paddedDelay = 60 s, upsert output, the interval join), runs each through

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 23's W7 figures: Junction's multi-way join and Junction's chain of three regular joins
+# The multi-way join work's W7 figures: Junction's multi-way join and Junction's chain of three regular joins
 # (`junction multibench`, one JVM) against Flink's chain of three StreamingJoinOperators (the peers
 # profile, another JVM), operator-direct on one thread each. ROUNDS rounds alternate the two JVMs;
 # each JVM takes the median of RUNS warm runs; the script prints every round and the median over rounds

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Brute-force model of SPEC 2.5 (ASOF joins) over a replay scenario: prints the expected output and
+"""Brute-force model of SEMANTICS 11 (ASOF joins) over a replay scenario: prints the expected output and
 dead letters in the replay format. Usage: asof_model.py NAME.join.json NAME.events.jsonl OUT.expected OUT.deadletter
 Keeps every accepted right row forever and recomputes each waiting left row's best candidate and F from
 scratch after every event, straight from the SPEC's words (no pruning, no indexes)."""
@@ -102,9 +102,9 @@ def main(spec_file, events_file, out_file, dl_file):
         op = e.get('op', '+I'); side = e['side']; ts = e['ts']; row = e['row']
         rec = {'step': step, 'reason': None, 'side': side, 'op': op, 'ts': ts, 'row': row}
         if op != '+I':
-            rec['reason'] = 'bad input: asof joins take append-only input (+I), SPEC 2.5'; dead.append(rec); continue
+            rec['reason'] = 'bad input: asof joins take append-only input (+I), SEMANTICS 11'; dead.append(rec); continue
         if joined is not None and ts < joined - A:
-            rec['reason'] = 'late: ts < join watermark - allowedLateness (SPEC 2.5)'; dead.append(rec); continue
+            rec['reason'] = 'late: ts < join watermark - allowedLateness (SEMANTICS 11)'; dead.append(rec); continue
         if side == 'left':
             l = {'ts': ts, 'row': row, 'emitted': None, 'padded': False}
             if key(row, spec['leftKey']) is None or not passes(row, lf):

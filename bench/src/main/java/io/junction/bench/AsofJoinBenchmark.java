@@ -28,7 +28,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The ASOF join's per-event path in the shape of trades and quotes (issue 22's W6): every operation is
+ * The ASOF join's per-event path in the shape of trades and quotes (the ASOF work's W6): every operation is
  * one quote (right, 5,000 symbols, the low ones hot, up to 50 ms out of order), every fifth a trade (left,
  * a symbol drawn the same way), ten events per ms of event time, and a watermark trailing the newest ts by
  * 100 ms every 1,000 events, which makes the trades it passes final (emitted in final mode, corrected

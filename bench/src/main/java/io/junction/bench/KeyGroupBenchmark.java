@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * behaves alike; a left row of a random key arrives (visits and emits k pairs) and is retracted
  * (visits and retracts k pairs). Time per operation divided by 2k is the cost per visited row: flat
  * in k when a key's rows are scanned sequentially, rising towards a cache miss per row when every
- * row is a pointer chase to a cold record. The baseline for the state-layout work (issue 10).
+ * row is a pointer chase to a cold record. The baseline for the state-layout work.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -32,7 +32,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The cost of a session-window row as its session grows (issue 20, item 9): each invocation sends
+ * The cost of a session-window row as its session grows: each invocation sends
  * {@value #ROWS} left rows of one key as {@code ROWS / sessionRows} successive sessions of
  * {@code sessionRows} rows each (ts one apart, sessions separated by more than the 10 ms gap), with one
  * right row per session, then fires them all with a watermark (an inner join: each session emits its

@@ -34,7 +34,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 24's changelog shaping (SPEC 2.7) per input row, operator-direct (as {@code junction shaping --direct}):
+ * Changelog shaping (SEMANTICS 4.5-4.7) per input row, operator-direct (as {@code junction shaping --direct}):
  * W1-seed's events (W1's shows and clicks, 20% clicked within 30 s, watermarks 5 s behind every 1,000 events:
  * docs/WORKLOADS.md "W1-seed"), pre-encoded, through the regular left join in each {@link #config}:
  * <ul>

@@ -3,7 +3,7 @@ package io.junction.api;
 import java.util.Locale;
 
 /**
- * The options of an ASOF join ({@link JoinKind#ASOF}, SPEC 2.5, docs/SEMANTICS.md "ASOF joins"): which
+ * The options of an ASOF join ({@link JoinKind#ASOF}, docs/SEMANTICS.md "ASOF joins"): which
  * right rows are candidates for a left row (the {@link Direction} and the optional tolerance), and when
  * the left row is emitted ({@link Emit}). Immutable and thread safe.
  *

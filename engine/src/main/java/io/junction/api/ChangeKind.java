@@ -2,7 +2,7 @@ package io.junction.api;
 
 /**
  * The kind of a changelog row, as Flink SQL's {@code RowKind}: inserts and update-afters accumulate,
- * deletes and update-befores retract one earlier accumulated copy of an equal row (SPEC 1).
+ * deletes and update-befores retract one earlier accumulated copy of an equal row (SEMANTICS 1).
  */
 public enum ChangeKind
 {

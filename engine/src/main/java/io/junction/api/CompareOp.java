@@ -1,6 +1,6 @@
 package io.junction.api;
 
-/** Comparison operators of filters and conditions (SPEC 1). */
+/** Comparison operators of filters and conditions (SEMANTICS 1). */
 public enum CompareOp
 {
     /** {@code ==}: equal. */
@@ -24,12 +24,12 @@ public enum CompareOp
 
     /**
      * The outcome of a comparison with a null or absent value, for {@link #test(int)}: every operator is false
-     * (SPEC 1).
+     * (SEMANTICS 1).
      */
     public static final int INCOMPARABLE = Integer.MIN_VALUE;
     /**
      * The outcome of a comparison of non-null values of different types, for {@link #test(int)}: they are unequal
-     * and unordered, so only {@code !=} holds (SPEC 1).
+     * and unordered, so only {@code !=} holds (SEMANTICS 1).
      */
     public static final int DIFFERENT_TYPES = Integer.MAX_VALUE;
 

@@ -55,7 +55,7 @@ public enum DeadLetterReason
      * A Kafka record value its input's format cannot read: invalid JSON, or not a row of the input's fields
      * (last, so that the other reasons keep their ordinals).
      */
-    UNDECODABLE_VALUE("undecodable value: the record's value is not a row in the input's format, such as invalid JSON or an unknown field (SEMANTICS 1.4)"),
+    UNDECODABLE_VALUE("undecodable value: the record's value is not a row in the input's format, such as invalid JSON or an unknown field, or its junction.kind header is no change kind (SEMANTICS 1.4)"),
     /**
      * A Kafka record with a null key, or, when the runner checks keys against a key format, a key that is not
      * its row's join key in that format: the record may sit in another partition than its key's rows, where it

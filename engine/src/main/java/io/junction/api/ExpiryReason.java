@@ -3,7 +3,7 @@ package io.junction.api;
 /** Why a regular join dropped a stored row before it was retracted ({@link ExpiryHandler}). */
 public enum ExpiryReason
 {
-    /** The watermark passed the row's {@code ts + stateTtl} (SPEC 1, {@code stateTtl}). */
+    /** The watermark passed the row's {@code ts + stateTtl} (SEMANTICS 1, {@code stateTtl}). */
     STATE_TTL("state-ttl"),
     /** The state was full and the {@code expire-oldest} policy evicted the row with the earliest TTL deadline. */
     EVICTED("expire-oldest");

@@ -3,7 +3,7 @@ package io.junction.api;
 /**
  * The relative time bounds of an interval join: a pair matches when
  * {@code right.ts ∈ [left.ts + lower, left.ts + upper]}, each bound inclusive unless its flag says
- * otherwise (SPEC 2.2). Immutable; validated on construction: an interval that can hold no
+ * otherwise (SEMANTICS 5). Immutable; validated on construction: an interval that can hold no
  * timestamp is rejected.
  */
 public final class IntervalBounds

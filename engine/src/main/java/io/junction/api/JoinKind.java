@@ -22,13 +22,13 @@ public enum JoinKind
     LOOKUP,
     /**
      * Multi-way join: 2 to 16 named inputs on a common key, each after the first inner or left joined to
-     * all before it, with a minimal changelog ({@link MultiJoinSpec}, SPEC 2.6).
+     * all before it, with a minimal changelog ({@link MultiJoinSpec}, SEMANTICS 10).
      */
     MULTI,
     /**
      * Event-time ASOF join of two append-only streams: each left row joins the right row of its key nearest
      * in time in the spec's {@link AsofSpec direction} (within an optional tolerance), emitted once when the
-     * watermark proves it final, or eagerly with {@code -U/+U} corrections (SPEC 2.5); inner and left only.
+     * watermark proves it final, or eagerly with {@code -U/+U} corrections (SEMANTICS 11); inner and left only.
      */
     ASOF;
 

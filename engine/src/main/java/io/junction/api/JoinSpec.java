@@ -9,7 +9,7 @@ import java.util.Locale;
 /**
  * What to join, validated: kind and type, the key fields of each side, per-side
  * pre-join filters, the post-join condition, interval, window or ASOF options ({@link AsofSpec}), allowed
- * lateness and state TTL (SPEC 1). Immutable and thread safe once built.
+ * lateness and state TTL (SEMANTICS 1). Immutable and thread safe once built.
  *
  * <pre>{@code
  * Schema schema = Schema.of("log_id", "ts", "show_params", "click_params");
@@ -109,7 +109,7 @@ public final class JoinSpec
     }
 
     /**
-     * A multi-way join ({@link JoinKind#MULTI}, SPEC 2.6) of the given inputs. The binary view of the spec
+     * A multi-way join ({@link JoinKind#MULTI}, SEMANTICS 10) of the given inputs. The binary view of the spec
      * ({@link #leftKey()}, {@link #rightKey()}, {@link #leftSchema()}, {@link #rightSchema()}) describes its
      * first two inputs; everything else is in {@link #multi()}.
      *
@@ -309,9 +309,9 @@ public final class JoinSpec
     }
 
     /**
-     * @return the padded-row delay of a regular outer join in ms of event time (SPEC 2.7): an unmatched
+     * @return the padded-row delay of a regular outer join in ms of event time (SEMANTICS 4.5-4.7): an unmatched
      *         row is padded only once the join watermark passes {@code ts + paddedDelay}; -1 when none is
-     *         set (padded at once, SPEC 2.1).
+     *         set (padded at once, SEMANTICS 4).
      */
     public long paddedDelay()
     {
@@ -760,7 +760,7 @@ public final class JoinSpec
         }
 
         /**
-         * Sets the padded-row delay of a regular left, right or full join, ms of event time, >= 0 (SPEC 2.7):
+         * Sets the padded-row delay of a regular left, right or full join, ms of event time, >= 0 (SEMANTICS 4.5-4.7):
          * a row without a match is emitted null-padded only at the first join watermark above
          * {@code ts + millis}, if still unmatched then; a match before that emits the joined row directly.
          *
@@ -775,7 +775,7 @@ public final class JoinSpec
         }
 
         /**
-         * Sets how results leave a regular join (SPEC 2.7): {@link OutputMode#UPSERT} needs unique keys
+         * Sets how results leave a regular join (SEMANTICS 4.5-4.7): {@link OutputMode#UPSERT} needs unique keys
          * that make the result keyed ({@link JoinSpec#resultKey()}).
          *
          * @param mode the output mode.
@@ -953,7 +953,7 @@ public final class JoinSpec
             checkShaping();
             checkMaxFanOut();
             final JoinSpec spec = new JoinSpec(this);
-            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types (issue 19)
+            SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types
             return spec;
         }
 
@@ -992,7 +992,7 @@ public final class JoinSpec
             }
         }
 
-        /** SPEC 2.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
+        /** SEMANTICS 4.5-4.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
         private void checkShaping()
         {
             final String typeName = type.name().toLowerCase(Locale.ROOT);
@@ -1123,7 +1123,7 @@ public final class JoinSpec
         }
 
         /**
-         * The ASOF join's own rules (SPEC 2.5): its options are required; inner or left only; no interval or
+         * The ASOF join's own rules (SEMANTICS 11): its options are required; inner or left only; no interval or
          * window (its time bound is the direction and tolerance); allowed lateness, filters and a condition apply.
          */
         private void checkAsof()

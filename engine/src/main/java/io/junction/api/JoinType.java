@@ -1,6 +1,6 @@
 package io.junction.api;
 
-/** Join types (SPEC 2). Semi and anti joins output the left row only. */
+/** Join types (SEMANTICS 2). Semi and anti joins output the left row only. */
 public enum JoinType
 {
     /** Pairs of matching rows only. */

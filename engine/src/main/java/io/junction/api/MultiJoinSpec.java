@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A multi-way join (docs/SEMANTICS.md "Multi-way joins", SPEC 2.6): 2 to {@link #MAX_INPUTS} named inputs
+ * A multi-way join (docs/SEMANTICS.md "Multi-way joins", SEMANTICS 10): 2 to {@link #MAX_INPUTS} named inputs
  * on a common key, joined left-deep in declaration order, {@code ((i0 ⋈ i1) ⟕ i2) ...}: every input after
  * the first is {@link JoinType#INNER inner} or {@link JoinType#LEFT left} joined to all the inputs before it,
  * its rows matching when their key equals the first input's key. Each input has its own key fields (same

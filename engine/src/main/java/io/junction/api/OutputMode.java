@@ -1,11 +1,11 @@
 package io.junction.api;
 
 /**
- * How a regular join's results leave the operator (SPEC 2.7, docs/SEMANTICS.md "Upsert output").
+ * How a regular join's results leave the operator (docs/SEMANTICS.md "Upsert output").
  */
 public enum OutputMode
 {
-    /** The retraction changelog of SPEC 2.1: {@code +I}/{@code -D} (and the input's kinds for inner joins). */
+    /** The retraction changelog of SEMANTICS 4: {@code +I}/{@code -D} (and the input's kinds for inner joins). */
     RETRACT("retract"),
     /**
      * Upserts and deletes by result key ({@link JoinSpec#resultKey()}): per step and result key at most

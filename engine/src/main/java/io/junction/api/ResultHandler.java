@@ -63,7 +63,7 @@ public interface ResultHandler
     }
 
     /**
-     * A multi-way join's result ({@link JoinKind#MULTI}, SPEC 2.6): one row per input, in the spec's input
+     * A multi-way join's result ({@link JoinKind#MULTI}, SEMANTICS 10): one row per input, in the spec's input
      * order, null for a padded input. The array and its rows are the operator's, valid only during the call.
      * The default forwards a two-input join's result to {@link #onResult} (input 0 as left, input 1 as right)
      * and throws {@link UnsupportedOperationException} for more inputs (counted and reported by the runtime

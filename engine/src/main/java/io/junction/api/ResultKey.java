@@ -1,7 +1,7 @@
 package io.junction.api;
 
 /**
- * Which declared unique keys key the results of a regular join with upsert output (SPEC 2.7): the
+ * Which declared unique keys key the results of a regular join with upsert output (SEMANTICS 4.5-4.7): the
  * result key of an output row is the named side's unique-key fields of its row, or both sides' (a
  * padded side's part is null).
  */

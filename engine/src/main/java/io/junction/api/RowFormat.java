@@ -11,7 +11,7 @@ package io.junction.api;
  *   offset[i] == 0: field i is absent; else the offset of its tag from the row start.
  *   payload: NULL none | LONG i64 | DOUBLE f64 | BOOLEAN u8 | STRING u16 length + UTF-8 bytes
  * </pre>
- * Two rows are equal (for retraction, SPEC 1) when their bytes are equal. {@link RowWriter} writes
+ * Two rows are equal (for retraction, SEMANTICS 1) when their bytes are equal. {@link RowWriter} writes
  * canonical bytes when fields are put in ascending index order; the codecs do so.
  */
 public final class RowFormat

@@ -1,7 +1,7 @@
 package io.junction.api;
 
 /**
- * A {@link ResultHandler} for a join with upsert output ({@link OutputMode#UPSERT}, SPEC 2.7): each
+ * A {@link ResultHandler} for a join with upsert output ({@link OutputMode#UPSERT}, SEMANTICS 4.5-4.7): each
  * result arrives as an upsert or a delete of its result key ({@link JoinSpec#resultKey()}: the
  * declared unique-key fields of the row(s) named there). Per step and result key at most one call.
  * The upsert output reaches a plain ResultHandler as {@link ChangeKind#UPDATE_AFTER} (upsert) and

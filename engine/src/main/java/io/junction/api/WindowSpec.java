@@ -1,7 +1,7 @@
 package io.junction.api;
 
 /**
- * Event-time windows of a window join (SPEC 2.3): tumbling {@code [start, start + size)} on
+ * Event-time windows of a window join (SEMANTICS 6): tumbling {@code [start, start + size)} on
  * multiples of size plus offset; sliding windows of {@code size} every {@code slide}; session windows
  * that merge rows at most {@code gap} apart. Immutable, validated on construction.
  */

@@ -20,7 +20,7 @@ import static io.junction.join.TimeMath.saturatedAdd;
 import static io.junction.join.TimeMath.saturatedSubtract;
 
 /**
- * The event-time ASOF join of two append-only streams (SPEC 2.5, docs/SEMANTICS.md section 11): each left
+ * The event-time ASOF join of two append-only streams (docs/SEMANTICS.md section 11): each left
  * row joins the right row of its key nearest in time in the spec's direction, within an optional
  * tolerance {@code T}, as kdb+ {@code aj}, pandas {@code merge_asof} and DuckDB's {@code ASOF JOIN} do on
  * a batch, and RisingWave's and Feldera's streaming ASOF joins do on streams. {@code W} is the join

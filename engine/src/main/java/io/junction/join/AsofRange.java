@@ -5,7 +5,7 @@ import io.junction.api.AsofSpec;
 import static io.junction.join.TimeMath.saturatedAdd;
 
 /**
- * The ASOF join's time rules (SPEC 2.5, docs/SEMANTICS.md section 11), pure arithmetic over the spec's
+ * The ASOF join's time rules (docs/SEMANTICS.md section 11), pure arithmetic over the spec's
  * direction and tolerance {@code T}: which right row ts are candidates of a left row, which of two wins, and
  * F, the greatest ts a right row could have and still become a left row's match.
  * <pre>

@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
 import static io.junction.join.TimeMath.saturatedAdd;
 
 /**
- * When the ASOF join's right rows leave state (SPEC 2.5, docs/SEMANTICS.md section 11): each waits in a
+ * When the ASOF join's right rows leave state (docs/SEMANTICS.md section 11): each waits in a
  * second timer wheel ({@link RecordTimers}, beside the state's own, which holds the left rows) for the first
  * watermark that proves no stored or future left row can select it. {@code H = W - A}, {@code T} the tolerance.
  * <pre>

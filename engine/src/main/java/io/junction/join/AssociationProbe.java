@@ -11,7 +11,7 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
 
 /**
  * A {@link RegularJoin}'s probe: joins a row with the matching stored rows of the other side and moves their
- * association counts (SPEC 2.1), emitting the pairs and the padded or semi/anti lines the counts' crossing of
+ * association counts (SEMANTICS 4), emitting the pairs and the padded or semi/anti lines the counts' crossing of
  * zero calls for.
  * <pre>
  * for each stored o of the other side O matching r (slot order of the key's group):

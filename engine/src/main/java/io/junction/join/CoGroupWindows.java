@@ -29,7 +29,7 @@ import static io.junction.join.WindowBuckets.isFired;
 import static io.junction.join.WindowBuckets.timerDeadline;
 
 /**
- * The window coGroup (SPEC 6.4): what a window join's {@link WindowBuckets} do instead of joining pairs when its spec has a
+ * The window coGroup (SEMANTICS 6.4): what a window join's {@link WindowBuckets} do instead of joining pairs when its spec has a
  * {@link CoGroupFunction}. The windows, their state, firing and lateness are the window join's; this
  * takes over where a fired window's rows of one key are emitted.
  * <pre>

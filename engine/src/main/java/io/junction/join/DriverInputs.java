@@ -6,7 +6,7 @@ import io.junction.internal.metrics.JoinCounters;
 
 /**
  * The input-indexed entries of an {@link OperatorDriver} built for N inputs (a {@link DriverShape} with inputs
- * &gt; 0: the multi-way join, SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): what the driver's two-sided
+ * &gt; 0: the multi-way join, docs/SEMANTICS.md "Multi-way joins"): what the driver's two-sided
  * {@code onRow}/{@code onWatermark}/{@code onIdle} are for two sides, over the N inputs' watermarks
  * ({@link InputWatermarks}). The driver composes it once over its own state, counters, N inputs' watermarks and
  * algorithm, and hands it out ({@link OperatorDriver#inputs()}); {@link MultiJoin} maps its operator methods onto it.

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The watermarks of a join of N inputs (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"), as
+ * The watermarks of a join of N inputs (docs/SEMANTICS.md "Multi-way joins"), as
  * {@code WatermarkTracker} is for two: each input's watermark and idleness, and the join's watermark, the
  * minimum over the active inputs (the greatest when every input is idle), never going backwards. An input's
  * row or watermark makes it active again; an input index outside {@code [0, n)} changes nothing. Owned by the

@@ -21,7 +21,7 @@ import static io.junction.join.TimeMath.saturatedAdd;
 import static io.junction.join.TimeMath.saturatedSubtract;
 
 /**
- * The event-time interval join with time-bounded state and append-only output (SPEC 2.2), as Flink's
+ * The event-time interval join with time-bounded state and append-only output (SEMANTICS 5), as Flink's
  * {@code IntervalJoinOperator} for inner joins and Flink SQL's interval join / Spark's stream-stream
  * outer join for the outer types: an unmatched row is emitted null-padded once, when the watermark
  * closes it, and never retracted.
@@ -184,7 +184,7 @@ final class IntervalJoin implements JoinAlgorithm
 
     /**
      * A row closed on arrival (its deadline is below the watermark, or input has ended): joined with what is
-     * stored, then padded at once (SPEC 2.2). It creates no bucket, so a full index cannot refuse it.
+     * stored, then padded at once (SEMANTICS 5). It creates no bucket, so a full index cannot refuse it.
      */
     private void onClosedRow(
         final Side side, final RowView row, final long ts, final long step, final int keyLength, final long hash)

@@ -144,7 +144,7 @@ public interface JoinOperator extends AutoCloseable
     void onIdle(Side side, long step);
 
     /**
-     * Marks input {@code input} of a multi-way join idle in this partition (SPEC 2.6: the join watermark is
+     * Marks input {@code input} of a multi-way join idle in this partition (SEMANTICS 10: the join watermark is
      * the minimum over the active inputs); for the binary kinds input 0 is the left side and input 1 the
      * right (the default forwards to {@link #onIdle(Side, long)}). The input's next row or watermark makes
      * it active again.
@@ -158,7 +158,7 @@ public interface JoinOperator extends AutoCloseable
     }
 
     /**
-     * The end of input: acts as a watermark of +infinity on both inputs (SPEC 1).
+     * The end of input: acts as a watermark of +infinity on both inputs (SEMANTICS 1).
      *
      * @param step the input sequence number of the end of input, carried to everything it emits.
      */

@@ -15,7 +15,7 @@ import io.junction.internal.state.MultiRowStore;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The multi-way join's enumeration of combinations (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): the
+ * The multi-way join's enumeration of combinations (docs/SEMANTICS.md "Multi-way joins"): the
  * left-deep chain {@code ((i0 ⋈ i1) ⟕ i2) ...} over one key's bucket, depth first over each input's group in
  * arrival order, each input's ON clause (its condition terms) tested against the prefix, a left input padded
  * when no row of it matches the prefix. It emits what a change of one row changes, or nets a watermark step's

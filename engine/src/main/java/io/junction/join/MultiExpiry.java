@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A multi-way join's watermark step of state TTL expiry (SPEC 2.6 {@code stateTtl}: rows with
+ * A multi-way join's watermark step of state TTL expiry (SEMANTICS 10 {@code stateTtl}: rows with
  * {@code ts + stateTtl < watermark} leave their inputs, and the step emits the chain's net difference,
  * docs/SEMANTICS.md "Multi-way joins"). The step takes the due records off the {@link MultiTtlQueue}; a row
  * that can never match leaves at once (a first-input one retracts its padded combination); the others are

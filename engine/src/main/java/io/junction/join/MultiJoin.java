@@ -16,7 +16,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The multi-way join operator (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): N inputs on a common key,
+ * The multi-way join operator (docs/SEMANTICS.md "Multi-way joins"): N inputs on a common key,
  * the left-deep chain {@code ((i0 ⋈ i1) ⟕ i2) ...} over the inputs' current contents, with a minimal
  * changelog. It is an {@link OperatorDriver} built for N inputs running the kind's algorithm,
  * {@link MultiWayJoin} (what is stored, matched, emitted and expired is described there), and maps the

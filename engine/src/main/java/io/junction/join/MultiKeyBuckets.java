@@ -15,7 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 
 /**
- * The multi-way join's buckets by hash (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): the key index of the
+ * The multi-way join's buckets by hash (docs/SEMANTICS.md "Multi-way joins"): the key index of the
  * partition state (either {@link IndexKind}) holds, for a key hash, the first bucket of a chain
  * ({@link MultiBucketDescriptor}); distinct keys whose hashes collide get a bucket each, linked after it and
  * told apart by extracting the key of one of the bucket's rows, and the rows that can never match (a null

@@ -8,7 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.Arrays;
 
 /**
- * The multiset a multi-way join's watermark step nets its changes in (SPEC 2.6: the minimal changelog; a step
+ * The multiset a multi-way join's watermark step nets its changes in (SEMANTICS 10: the minimal changelog; a step
  * that expires several rows of a key at once emits only the difference of the chain's results before and
  * after it, docs/SEMANTICS.md "Multi-way joins"). An entry is a combination by content (per input a stored
  * record, 0 for a padded input; two combinations are the same when every input's row bytes are equal) and

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The multi-way join's state TTL queue (SPEC 2.6 {@code stateTtl}, docs/SEMANTICS.md "Multi-way joins"): a
+ * The multi-way join's state TTL queue (SEMANTICS 10 {@code stateTtl}, docs/SEMANTICS.md "Multi-way joins"): a
  * binary min-heap of stored records by deadline ({@code ts + stateTtl}, saturated) on two primitive arrays.
  * Each queued record keeps its slot in its header ({@link MultiRowDescriptor#queueIndex}), so that a
  * retraction takes it out in O(log n); the arrays only grow (doubling), so nothing is allocated per event once

@@ -23,7 +23,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The multi-way join's {@link JoinAlgorithm} (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"): N inputs on a
+ * The multi-way join's {@link JoinAlgorithm} (docs/SEMANTICS.md "Multi-way joins"): N inputs on a
  * common key, the left-deep chain {@code ((i0 ⋈ i1) ⟕ i2) ...} over the inputs' current contents, with a
  * minimal changelog. Its {@link OperatorDriver} (built for N inputs, behind the {@link MultiJoin} operator)
  * owns the counters, the N inputs' watermarks ({@link InputWatermarks}), the partition state, persist and close.

@@ -20,7 +20,7 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
 
 /**
  * The regular (unbounded) join with a retraction changelog, as Flink SQL's
- * {@code StreamingJoinOperator} and {@code StreamingSemiAntiJoinOperator} (SPEC 2.1).
+ * {@code StreamingJoinOperator} and {@code StreamingSemiAntiJoinOperator} (SEMANTICS 4).
  *
  * <p>Predicate: keys equal (a null key matches nothing), both rows pass their side's pre-filter,
  * and the post-join condition holds. Every row is stored until it is retracted or, with a state TTL,
@@ -54,7 +54,7 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect; for input that keeps it the output is the
  * same as without the declaration.
  *
- * <p>Shaping the changelog (SPEC 2.7, docs/SEMANTICS.md "Padded-row delay", "Upsert output", "Visible
+ * <p>Shaping the changelog (docs/SEMANTICS.md "Padded-row delay", "Upsert output", "Visible
  * expiry"): padded-row delays, padOnExpiry, TTL expiry, evictions and their report to an
  * {@link ExpiryHandler} are {@link RegularRowTimers}'; with upsert output ({@link OutputMode#UPSERT}) the
  * driver's emitter writes through an {@link UpsertFold}, flushed here at the end of each event.
@@ -208,7 +208,7 @@ final class RegularJoin implements JoinAlgorithm
 
     /**
      * Regular joins keep state until retraction or TTL; the end of input pads every row still inside its
-     * padded-row delay (SPEC 2.7) and closes nothing else: the watermarks stay where they are, and the state
+     * padded-row delay (SEMANTICS 4.5-4.7) and closes nothing else: the watermarks stay where they are, and the state
      * is marked changed only when there is padding to do.
      */
     @Override

@@ -12,7 +12,7 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
 
 /**
  * What one row changes in a {@link RegularJoin}, once its side's {@link JoinRecordStateView} has let it through:
- * an accumulated row is admitted, joined and stored; a retracted row is unjoined and removed (SPEC 2.1).
+ * an accumulated row is admitted, joined and stored; a retracted row is unjoined and removed (SEMANTICS 4).
  * <pre>
  * accumulate r:  user conditions evaluated (one throws: PREDICATE_FAILED, nothing changed)
  *                expired on arrival: joined with what is stored, never stored, no bucket created
@@ -24,7 +24,7 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  *                its timer cancelled, the record retired (and its bucket once empty)
  * </pre>
  * Retraction uses the stored count, not a recount: rows that expired by TTL keep the counts of the rows they
- * matched (SPEC 2.1), so a row retracts what it contributed.
+ * matched (SEMANTICS 4), so a row retracts what it contributed.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -113,7 +113,7 @@ final class RegularRowChanges
         {
             state.countKey(bucket, side, predicate.key, keyLength, 0);
         }
-        // SPEC 2.7: a stored, matchable row of a delayed side waits out its delay before it is padded.
+        // SEMANTICS 4.5-4.7: a stored, matchable row of a delayed side waits out its delay before it is padded.
         final boolean pending = record != 0 && matchable && timers.pendsOnArrival(side, ts);
         if (matches == 0 && emit.emitsUnmatched(side) && !pending)
         {

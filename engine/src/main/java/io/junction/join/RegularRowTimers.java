@@ -16,7 +16,7 @@ import static io.junction.join.TimeMath.saturatedAdd;
 
 /**
  * A {@link RegularJoin}'s time: state TTL, padded-row delays, the copies of pending rows that expired, evictions by
- * EXPIRE_OLDEST and their report to an {@link ExpiryHandler} (SPEC 2.7, docs/SEMANTICS.md "Padded-row delay",
+ * EXPIRE_OLDEST and their report to an {@link ExpiryHandler} (docs/SEMANTICS.md "Padded-row delay",
  * "Visible expiry"). Stored rows are linked into the state's timer wheel, one timer per record.
  * <pre>
  * stored:     pending (outer side with a delay D, watermark not above ts + D): FLAG_PAD_PENDING, timer at
@@ -50,7 +50,7 @@ final class RegularRowTimers
     private final long leftTtl;
     private final long rightTtl;
     private final boolean anyTtl;
-    /** Each side's padded-row delay, -1 when its unmatched rows are padded at once (SPEC 2.7). */
+    /** Each side's padded-row delay, -1 when its unmatched rows are padded at once (SEMANTICS 4.5-4.7). */
     private final long leftPadDelay;
     private final long rightPadDelay;
     private final boolean anyPadDelay;
@@ -313,7 +313,7 @@ final class RegularRowTimers
         }
         if (reason == ExpiryReason.STATE_TTL && !padOnExpiry && isPending(record) && RowDescriptor.count(record) == 0)
         {
-            // SPEC 2.7: expiry is silent and padding waits for the first watermark above ts + D: a copy out of
+            // SEMANTICS 4.5-4.7: expiry is silent and padding waits for the first watermark above ts + D: a copy out of
             // reach of every probe waits for it (padded now only when there is no room for the copy).
             if (!awaitPad(record))
             {

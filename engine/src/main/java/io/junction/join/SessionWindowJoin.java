@@ -24,7 +24,7 @@ import static io.junction.join.WindowBuckets.isFired;
 import static io.junction.join.WindowBuckets.timerDeadline;
 
 /**
- * The session window join (SPEC 2.3), as Flink SQL's session window join: per key, a row opens
+ * The session window join (SEMANTICS 6), as Flink SQL's session window join: per key, a row opens
  * {@code [ts, ts + gap)} and the sessions of both sides that overlap or touch merge. A session fires once,
  * when the watermark reaches {@code end - 1}, and emits as a tumbling window does (pairs, padded rows, semi /
  * anti rows, all carrying {@code [start, end)}); its rows are then dropped. A row is late
@@ -45,7 +45,7 @@ import static io.junction.join.WindowBuckets.timerDeadline;
  *   the row in it; a full index or a refusal is the one STATE_FULL dead letter (OperatorParts.admit), and a
  *   bucket created for a row that is late or refused is removed again.
  * </pre>
- * With a window coGroup (SPEC 6.4) a due session's rows of one key go to the function instead
+ * With a window coGroup (SEMANTICS 6.4) a due session's rows of one key go to the function instead
  * ({@link CoGroupWindows}).
  *
  * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle and calls this for the
@@ -100,7 +100,7 @@ final class SessionWindowJoin implements WindowAlgorithm
         boolean neverMatches = false;
         if (keyLength == UNMATCHABLE && !predicate.passesFilter(side, row))
         {
-            // SPEC 2.3: a filtered row still takes part in its key's sessions; only a null-key row is alone.
+            // SEMANTICS 6: a filtered row still takes part in its key's sessions; only a null-key row is alone.
             keyLength = predicate.extractKeyIgnoringFilter(side, row, capacity);
             neverMatches = true;
         }

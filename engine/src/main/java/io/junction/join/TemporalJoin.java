@@ -200,7 +200,7 @@ final class TemporalJoin implements JoinAlgorithm
         {
             return;
         }
-        // A right row is never late (SPEC 2.4): below the watermark it still changes the table from its ts on
+        // A right row is never late (SEMANTICS 7): below the watermark it still changes the table from its ts on
         // for every left row not emitted yet, which all have a ts above the watermark.
         final long watermark = watermarks.current();
         if (ts <= watermark)

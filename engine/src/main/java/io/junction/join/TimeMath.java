@@ -3,7 +3,7 @@ package io.junction.join;
 /**
  * Event-time arithmetic that clamps at the ends of the long range instead of wrapping: deadlines,
  * lateness bounds and window ends are computed from user timestamps and bounds that may be anywhere
- * in it (SPEC 2.2, 2.3).
+ * in it (SEMANTICS 5, 2.3).
  */
 final class TimeMath
 {

@@ -21,7 +21,7 @@ import static io.junction.join.WindowBuckets.isFired;
 import static io.junction.join.WindowBuckets.timerDeadline;
 
 /**
- * The tumbling and sliding window join (SPEC 2.3), as Flink's {@code DataStream#join} over event-time windows
+ * The tumbling and sliding window join (SEMANTICS 6), as Flink's {@code DataStream#join} over event-time windows
  * and Flink SQL's window join (which adds the outer, semi and anti types).
  *
  * <p>Assignment: tumbling windows {@code [start, start + size)} with start on multiples of size plus offset;
@@ -45,7 +45,7 @@ import static io.junction.join.WindowBuckets.timerDeadline;
  *   the windows admitted before are retired and the rest freed; the row is dead-lettered STATE_FULL once,
  *   by OperatorParts (the one refusal path).
  * </pre>
- * With a window coGroup (SPEC 6.4) a fired window's rows of one key go to the function instead
+ * With a window coGroup (SEMANTICS 6.4) a fired window's rows of one key go to the function instead
  * ({@link CoGroupWindows}).
  *
  * <p>The kind's {@link JoinAlgorithm}: its {@link OperatorDriver} owns the lifecycle and calls this for the

@@ -13,7 +13,7 @@ import java.util.Arrays;
 
 /**
  * Folds a regular join's retraction changelog into upserts and deletes by result key, per step
- * (SPEC 2.7, docs/SEMANTICS.md "Upsert output"). The operator hands it its retraction lines and calls
+ * (docs/SEMANTICS.md "Upsert output"). The operator hands it its retraction lines and calls
  * {@link #flush} at the end of every event; lines of one step are kept, in a buffer reused from step to
  * step, by result key (the declared unique-key fields of the side(s) {@link ResultKey} names, a padded
  * side's part null). Per key the last line wins: an accumulating last line leaves as an upsert

@@ -4,7 +4,7 @@ import io.junction.internal.metrics.JoinCounters;
 
 /**
  * The watermarks whose work (expiry, outer padding, window firing: {@link JoinAlgorithm#expireSlice}) is still
- * pending, oldest first, for the {@link OperatorDriver} (issue 18's bounded watermark work; the driver's
+ * pending, oldest first, for the {@link OperatorDriver} (the latency work's bounded watermark work; the driver's
  * class comment draws the protocol). Whole by default: each watermark's work is done when it is added. Once
  * the runtime asks for slices ({@link #sliceBy}), an added watermark gets one slice of {@code budget} rows or
  * timers and the rest waits: one more slice before each event, and slices while the ring is empty; a

@@ -3,7 +3,7 @@ package io.junction.join;
 import java.nio.ByteBuffer;
 
 /**
- * A window kind's {@link JoinAlgorithm} ({@link TimeWindowJoin}, {@link SessionWindowJoin}, SPEC 2.3): it decides
+ * A window kind's {@link JoinAlgorithm} ({@link TimeWindowJoin}, {@link SessionWindowJoin}, SEMANTICS 6): it decides
  * which windows a row is in and stores it, and what a fired bucket's rows of one key make
  * ({@link WindowBuckets.Firing}); the {@link WindowBuckets} it holds fires the windows when the join's watermark
  * moves or input ends, and is its heap part. The driver's calls other than {@code onRow} go to it here, once, for

@@ -24,10 +24,10 @@ import static io.junction.join.TimeMath.saturatedSubtract;
 
 /**
  * The window bookkeeping the two window algorithms ({@link TimeWindowJoin}, {@link SessionWindowJoin}) each
- * hold (SPEC 2.3): the bucket wheel over the window buckets ({@link WindowBucketDescriptor}), the firing of a
+ * hold (SEMANTICS 6): the bucket wheel over the window buckets ({@link WindowBucketDescriptor}), the firing of a
  * due bucket (its rows gathered and grouped by key, each key's rows handed to the kind's {@link Firing#fireKey}),
  * the join and emission of one window's rows, lone rows (the state's row wheel), the window coGroup when the
- * spec has one (SPEC 6.4), and the firing step and watermark. The algorithm decides which windows a row is in
+ * spec has one (SEMANTICS 6.4), and the firing step and watermark. The algorithm decides which windows a row is in
  * and stores it; this fires them.
  * <pre>
  * join watermark w at step s:  fireStep = s, fireWatermark = w;
@@ -88,7 +88,7 @@ final class WindowBuckets
     private final boolean semiOrAnti;
     private final boolean semi;
     private final TimerWheel bucketWheel;
-    /** The window coGroup that replaces the pair join when the spec has a function (SPEC 6.4), else null. */
+    /** The window coGroup that replaces the pair join when the spec has a function (SEMANTICS 6.4), else null. */
     private final CoGroupWindows coGroup;
     private final TimerWheel.ExpiryHandler bucketFire = this::fireBucket;
     private final TimerWheel.ExpiryHandler loneRowFire;
@@ -135,7 +135,7 @@ final class WindowBuckets
 
     /**
      * The timer deadline of a window {@code [start, end)}. The window fires when the watermark reaches
-     * {@code end - 1} (SPEC 2.3, {@link #isFired}), and the {@link TimerWheel} expires the entries whose
+     * {@code end - 1} (SEMANTICS 6, {@link #isFired}), and the {@link TimerWheel} expires the entries whose
      * deadline is strictly below the watermark, so the entry is due at {@code end - 2}: the first
      * watermark above it is {@code end - 1}. Saturates at {@code Long.MIN_VALUE} for the earliest ends.
      */
@@ -144,7 +144,7 @@ final class WindowBuckets
         return saturatedSubtract(end, 2);
     }
 
-    /** @return true when a window ending at {@code end} has fired at {@code watermark} (SPEC 2.3: at end - 1). */
+    /** @return true when a window ending at {@code end} has fired at {@code watermark} (SEMANTICS 6: at end - 1). */
     static boolean isFired(final long end, final long watermark)
     {
         return watermark != Long.MIN_VALUE && end - 1 <= watermark;
@@ -174,7 +174,7 @@ final class WindowBuckets
         return ended;
     }
 
-    /** @return whether the spec is a window coGroup (SPEC 6.4). */
+    /** @return whether the spec is a window coGroup (SEMANTICS 6.4). */
     boolean coGroups()
     {
         return coGroup != null;

@@ -120,7 +120,7 @@ public final class EngineConfig
     /**
      * Default {@link #WATERMARK_SLICE_PROP_NAME}: 256 rows, a slice of 65-260 us on W1 (an expired row costs some
      * 0.4 us, cold by the time it is due). Slices of 8 rows (2-8 us) cut W1 inner's p90 at a third of saturation to
-     * 47-71 us, but cost 12-30% of the maximum rate on this 2-core host (docs/PERFORMANCE.md, issue 18): the
+     * 47-71 us, but cost 12-30% of the maximum rate on this 2-core host (docs/PERFORMANCE.md): the
      * default keeps the throughput, and a latency-bound deployment sets 8 to 32.
      */
     public static final int WATERMARK_SLICE_DEFAULT = 256;

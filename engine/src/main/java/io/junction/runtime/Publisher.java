@@ -119,7 +119,7 @@ public final class Publisher
     private final RingBuffer<RingSlot>[] rings;
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
-    /** A multi-way join's key per input (SPEC 2.6: rows route by the common key); null for the binary kinds. */
+    /** A multi-way join's key per input (SEMANTICS 10: rows route by the common key); null for the binary kinds. */
     private final KeyExtractor[] inputKeys;
     /** A multi-way join's typed layer, per input; made on first use. */
     private RowCodec[] inputCodecs;
@@ -821,7 +821,7 @@ public final class Publisher
     }
 
     /**
-     * Signals the end of input (a watermark of +infinity on both inputs, SPEC 1) to every partition.
+     * Signals the end of input (a watermark of +infinity on both inputs, SEMANTICS 1) to every partition.
      *
      * @param step its input sequence number, carried to the output it causes.
      * @return {@link #PUBLISHED} or {@link #CLOSED}.
@@ -934,7 +934,7 @@ public final class Publisher
     }
 
     /**
-     * Publishes a row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}, SPEC 2.6), routed
+     * Publishes a row of input {@code input} of a multi-way join ({@code JoinKind.MULTI}, SEMANTICS 10), routed
      * by its key (the common key: equal keys of every input reach one partition); waits for room. A row
      * whose key is null routes as the key hash 0 (it matches nothing, so any partition is right). The input
      * idleness and the watermark generators of the binary kinds do not apply to these rows.

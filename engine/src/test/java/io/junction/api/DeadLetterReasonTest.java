@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Dead-letter reasons (issue 20, item 14): a stable code, a text that starts with the reason's name and cites SEMANTICS, not SPEC. */
+/** Dead-letter reasons: a stable code, a text that starts with the reason's name and cites SEMANTICS, not SPEC. */
 class DeadLetterReasonTest
 {
     @Test

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A published row must fit its side's schema (issue 19, point 3): a flyweight row written with more
+ * A published row must fit its side's schema (point 3): a flyweight row written with more
  * field slots than the schema has is refused with {@link Publisher#SCHEMA_MISMATCH} and never reaches a
  * partition, where decoding its result would index past the schema's names.
  */

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Typed schemas (issue 19): a mistyped value, a missing required field or a row of another arity is
+ * Typed schemas: a mistyped value, a missing required field or a row of another arity is
  * refused at publish with {@link Publisher#SCHEMA_MISMATCH}, never published; a spec naming a field the
  * schema lacks, or comparing incompatible types, is rejected at build().
  */

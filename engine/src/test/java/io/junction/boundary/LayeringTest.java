@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Holds the engine's import direction (docs/ARCHITECTURE.md, "Layering"): every reference from one of the
  * engine's packages to another, by import or by an inline qualified name, is checked against the rules below.
- * A rule that the code breaks would be listed edge by edge in {@link #KNOWN} (empty since issue 21 fixed the
+ * A rule that the code breaks would be listed edge by edge in {@link #KNOWN} (empty since the operator-driver work fixed the
  * last ones): a new breaking edge fails the test, and so does a known one that has gone, so the list only
  * shrinks.
  * <ul>
@@ -41,7 +41,7 @@ final class LayeringTest
     private static final Path SOURCES = Paths.get("src/main/java/io/junction");
     private static final Pattern REFERENCE = Pattern.compile("\\bio\\.junction\\.((?:[a-z]+\\.)*)[A-Z]");
 
-    /** Edges that break a rule today, as {@code file -> package}: none (issue 21 removed the last 13). */
+    /** Edges that break a rule today, as {@code file -> package}: none (the operator-driver work removed the last 13). */
     private static final Set<String> KNOWN = Set.of();
 
     @Test

@@ -38,7 +38,7 @@ import static io.junction.join.ScenarioEvents.sequenceSeeds;
 import java.math.BigInteger;
 
 /**
- * The ASOF join against a brute-force model of SPEC 2.5 (docs/SEMANTICS.md section 11), over many short
+ * The ASOF join against a brute-force model of SEMANTICS 11 (docs/SEMANTICS.md section 11), over many short
  * random logs per direction, emission mode and type: random tolerance (or none), allowed lateness,
  * pre-filters and a condition, rows out of order, several rows of a key at one ts, late rows of both
  * sides, watermarks per side and on both (sometimes going backwards), few keys (a string key, null and
@@ -292,7 +292,7 @@ class AsofJoinDifferentialTest
         }
     }
 
-    /** SPEC 2.5 by brute force. */
+    /** SEMANTICS 11 by brute force. */
     static final class Model
     {
         final List<Line> expected = new ArrayList<>();
@@ -464,7 +464,7 @@ class AsofJoinDifferentialTest
             }
         }
 
-        /** @return F (SPEC 2.5) as an exact number, or null for "+infinity" (no tolerance, no candidate). */
+        /** @return F (SEMANTICS 11) as an exact number, or null for "+infinity" (no tolerance, no candidate). */
         private Long finalTs(final long lts, final Right best)
         {
             final BigInteger l = BigInteger.valueOf(lts);

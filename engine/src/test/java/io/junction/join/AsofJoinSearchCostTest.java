@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The cost of the ASOF join's candidate search (SPEC 2.5, issue 22: "the best candidate is found in O(log n)
+ * The cost of the ASOF join's candidate search (SEMANTICS 11, the ASOF work: "the best candidate is found in O(log n)
  * or better"): one key holds 10,000 right rows, stored out of order within a bound, and each probe of a left
  * row reads at most {@code 2 log2(n) + 4} slots of the key's right group ({@link AsofJoin#probes()}), where a
  * scan would read all 10,000; the match is the brute-force one. Then the watermark frees the older half

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The ASOF join, rule by rule (SPEC 2.5, docs/SEMANTICS.md section 11), event by event. */
+/** The ASOF join, rule by rule (docs/SEMANTICS.md section 11), event by event. */
 class AsofJoinTest
 {
     private static JoinSpec.Builder spec(final JoinType type, final AsofSpec asof)

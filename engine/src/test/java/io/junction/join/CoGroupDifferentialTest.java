@@ -40,19 +40,19 @@ import static io.junction.join.ScenarioEvents.randomWatermarkKind;
 import static io.junction.join.ScenarioEvents.sequenceSeeds;
 
 /**
- * The window coGroup's built-in functions against a brute-force model of SPEC 6.4, over short random logs
+ * The window coGroup's built-in functions against a brute-force model of SEMANTICS 6.4, over short random logs
  * for every built-in, every coGroup type (inner, left, right, full) and window family: the window join's
  * random scenarios (keys 0..3, the string "1", null and absent; out-of-order rows, watermarks per side and
  * on both, sometimes going backwards; pre-filters, more often for sessions; the odd non-insert row; time
  * scaled over many wheel ticks; sometimes at an end of the long range), without a condition (a coGroup
  * has none); each sequence runs on one of the two key indexes in turn.
  *
- * <p>The model assigns rows to windows exactly as the window join's model does (SPEC 6.1-6.3: windows,
+ * <p>The model assigns rows to windows exactly as the window join's model does (SEMANTICS 6.1-6.3: windows,
  * lateness, sessions merged per key with filtered rows shaping them, null-key rows alone) and, when a
  * window fires, groups its rows: the rows that can match by key, each row that cannot (null key, failed
  * pre-filter) alone; it calls each group the type calls (full: any; left: with a left row; right: with a
  * right row; inner: with both) with its rows of each side in arrival order, and applies the built-in by
- * its SPEC 6.4 definition. The engine must agree step by step: the multiset of outputs per step, the dead
+ * its SEMANTICS 6.4 definition. The engine must agree step by step: the multiset of outputs per step, the dead
  * letters with their steps and reasons, the counters, and empty state at the end.
  *
  * <p>Seeded: {@code -Djunction.cogroup.seed=N} fixes the base seed, {@code -Djunction.cogroup.sequenceSeed=N}
@@ -649,7 +649,7 @@ class CoGroupDifferentialTest
         {
             return null;
         }
-        return "coGroup disagrees with the SPEC 6.4 model, " + s.builtin + " " + s.type + " " + s.window() + ", " + seedText + "\n" +
+        return "coGroup disagrees with the SEMANTICS 6.4 model, " + s.builtin + " " + s.type + " " + s.window() + ", " + seedText + "\n" +
             String.join("\n", problems) + "\n" + s.describe() +
             "expected (step: output):\n" + lines(model.expected) + "actual:\n" + lines(actual);
     }

@@ -33,7 +33,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import org.agrona.ErrorHandler;
 
-/** The window coGroup operator (SPEC 6.4), event by event: which groups are called, with what, when, and what a failing function does. */
+/** The window coGroup operator (SEMANTICS 6.4), event by event: which groups are called, with what, when, and what a failing function does. */
 class CoGroupWindowTest
 {
     private static final WindowSpec TUMBLING_10 = WindowSpec.tumbling(10, 0);

@@ -339,7 +339,7 @@ class DurableStateTest
 
     /**
      * The structural checks of a reopen read the headers only; the chunk checksums then read every mapped
-     * file once, sequentially (issue 20 item 6: damaged live files are found at reopen), and the rows are
+     * file once, sequentially (the hardening work: damaged live files are found at reopen), and the rows are
      * mapped, not copied.
      */
     @Test

@@ -38,7 +38,7 @@ import static io.junction.join.ScenarioEvents.randomWatermarkKind;
 import static io.junction.join.ScenarioEvents.sequenceSeeds;
 
 /**
- * The interval join against a brute-force model of SPEC 2.2, over thousands of short random logs per
+ * The interval join against a brute-force model of SEMANTICS 5, over thousands of short random logs per
  * join type: random bounds (inclusive or exclusive, negative or positive), allowed lateness, few keys
  * (including a string key and null / absent keys), out-of-order rows, watermarks per side and on both
  * (sometimes going backwards), optional pre-filters and post-join condition, the odd non-insert row.
@@ -448,7 +448,7 @@ class IntervalJoinDifferentialTest
             return op == null || ScenarioEvents.compare(op, leftV, rightV);
         }
 
-        /** SPEC 1: numbers compare as numbers, null compares false with everything. */
+        /** SEMANTICS 1: numbers compare as numbers, null compares false with everything. */
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -581,13 +581,13 @@ class IntervalJoinDifferentialTest
         }
         if (!problems.isEmpty())
         {
-            throw new AssertionError("Interval join disagrees with the SPEC 2.2 model, " + s.type + ", " + seedText + "\n" +
+            throw new AssertionError("Interval join disagrees with the SEMANTICS 5 model, " + s.type + ", " + seedText + "\n" +
                 String.join("\n", problems) + "\n" + s.describe() +
                 "expected:\n" + lines(model.expected) + "actual:\n" + lines(actual));
         }
     }
 
-    /** The properties of SPEC 2.2 that every output must have, checked on their own for clearer messages. */
+    /** The properties of SEMANTICS 5 that every output must have, checked on their own for clearer messages. */
     private static void checkInvariants(final Scenario s, final Model model, final List<Line> actual, final List<String> problems)
     {
         final Map<String, Integer> padded = new HashMap<>();

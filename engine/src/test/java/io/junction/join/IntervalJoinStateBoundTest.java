@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC 2.2, "State never grows with the length of the stream, only with the number of rows inside the
+ * SEMANTICS 5, "State never grows with the length of the stream, only with the number of rows inside the
  * interval": a stream a hundred times longer than the interval keeps live rows and state bytes flat.
  */
 class IntervalJoinStateBoundTest

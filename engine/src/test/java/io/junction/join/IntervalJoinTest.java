@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The interval join (SPEC 2.2) driven event by event, one behaviour per test. Steps are the replay's:
+ * The interval join (SEMANTICS 5) driven event by event, one behaviour per test. Steps are the replay's:
  * each input (row, watermark, end of input) is one step, numbered from 0.
  */
 class IntervalJoinTest
@@ -307,7 +307,7 @@ class IntervalJoinTest
                 h.watermark(400);
                 final long end = h.end();
                 assertEquals(14, end);
-                // The worked case (mode "final", produced by Flink) has Lnull at step 11; SPEC 2.2 says a row
+                // The worked case (mode "final", produced by Flink) has Lnull at step 11; SEMANTICS 5 says a row
                 // that can never match is emitted at its own step, 9.
                 assertEquals(List.of(
                     "2: +I L100match R105",

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The multi-way join on the shared state parts (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"), on both key
+ * The multi-way join on the shared state parts (docs/SEMANTICS.md "Multi-way joins"), on both key
  * indexes: colliding key hashes give the output of distinct ones; a durable state (the partition state's
  * mapped arena and index files, as every kind's) persisted, closed and reopened continues exactly as a join
  * that was never interrupted; the hot-key report names the key with the most rows and reads its live rows

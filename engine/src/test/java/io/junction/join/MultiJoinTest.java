@@ -25,7 +25,7 @@ import com.sun.management.ThreadMXBean;
 import io.junction.api.Side;
 import java.lang.management.ManagementFactory;
 
-/** The multi-way join operator event by event (SPEC 2.6, docs/SEMANTICS.md "Multi-way joins"). */
+/** The multi-way join operator event by event (docs/SEMANTICS.md "Multi-way joins"). */
 class MultiJoinTest
 {
     private static final Schema SCHEMA = Schema.of("id", "amt", "order_id", "pid", "sh", "x", "y");

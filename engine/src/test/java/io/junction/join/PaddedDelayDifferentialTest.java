@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Randomised differential test of the padded-row delay (SPEC 2.7) against {@link ShapingModel}: for
+ * Randomised differential test of the padded-row delay (SEMANTICS 4.5-4.7) against {@link ShapingModel}: for
  * left, right and full joins, delays 0, 20 and 50 ms, with and without state TTL (below and above the
  * delay), per-side watermarks, inserts, retractions and retractions of rows not stored, the operator's
  * output at every step must be the model's (as a multiset of signed lines), and dead letters must be the

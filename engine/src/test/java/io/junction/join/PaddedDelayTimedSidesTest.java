@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Timer links per side (SPEC 2.7, docs/ARCHITECTURE.md "Row records"): a regular join links into the timer
+ * Timer links per side (SEMANTICS 4.5-4.7, docs/ARCHITECTURE.md "Row records"): a regular join links into the timer
  * wheel only the rows of a side with a state TTL or the padded side of a padded-row delay, so only those
  * records carry the 24 bytes of timer links; the kinds that expire rows keep them on both sides; a durable
  * state written with other timed sides is refused at open, naming the layout.

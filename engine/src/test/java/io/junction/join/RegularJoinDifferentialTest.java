@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Randomised differential test of the regular join against a brute-force SQL reference (SPEC 2.1: "applying
+ * Randomised differential test of the regular join against a brute-force SQL reference (SEMANTICS 4: "applying
  * all output lines in order to an empty multiset gives exactly the SQL join of the current contents of both
  * inputs"), checked after every event, for every join type and several filter/condition/key variants.
  *

@@ -33,7 +33,7 @@ import java.util.Arrays;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assertions;
 
-/** The regular join's changelog, event by event (SPEC 2.1). */
+/** The regular join's changelog, event by event (SEMANTICS 4). */
 class RegularJoinTest
 {
     /** Left and right schemas deliberately differ in field order, so that index mix-ups show. */
@@ -1401,7 +1401,7 @@ class RegularJoinTest
     @Test
     void shouldRetractSemiRowWhenLeftRowIsRetractedAfterItsMatchExpired()
     {
-        // SPEC 1: expiry leaves the left row's count at 1, so +l stays emitted; SPEC 2.1: a left retraction
+        // SEMANTICS 1: expiry leaves the left row's count at 1, so +l stays emitted; SEMANTICS 4: a left retraction
         // retracts whatever that left row currently contributes, which is +l
         try (JoinHarness h = ttlJoin(JoinType.SEMI, 1000))
         {

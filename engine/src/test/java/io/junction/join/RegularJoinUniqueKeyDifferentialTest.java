@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Randomised differential test of declared unique keys (issue 10): every scenario runs on two
+ * Randomised differential test of declared unique keys: every scenario runs on two
  * operators, one with the unique keys declared and one with the same spec without them, and, where
  * no TTL is set, against the brute-force SQL reference of {@link RegularJoinDifferentialTest}, after
  * every event; for every join type, filter/condition/key variant, key index and state shape.

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 
 /**
  * The random scenarios of the interval and window differential tests: their events and filters,
- * each able to print itself in the replay format (SPEC 1), so that a failing scenario can be
+ * each able to print itself in the replay format (SEMANTICS 1), so that a failing scenario can be
  * replayed with {@code junction replay}; the random draws both generators share (each draws from
  * the scenario's own {@link SplittableRandom}, so a seed still replays the same scenario); and the
  * comparison of expected and actual output lines.

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.WindowSpec;
 
 /**
- * The cost of a session row (issue 20, item 9): a row of a key's latest session, after it, or of a key with
+ * The cost of a session row: a row of a key's latest session, after it, or of a key with
  * one session is placed from the bucket's summary in O(1); before, every row gathered and sorted all of
  * its key's pending rows, quadratic in the rows of a session that has not fired. Counted, not timed: the
  * number of rows that took the gathering path. Output is checked as well (the differential test checks

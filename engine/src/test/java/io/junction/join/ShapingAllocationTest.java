@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.management.ThreadMXBean;
 
 /**
- * The padded-row delay and upsert output (SPEC 2.7) allocate nothing per event once the state is at its
+ * The padded-row delay and upsert output (SEMANTICS 4.5-4.7) allocate nothing per event once the state is at its
  * steady size: rows waiting out their delay, matched inside it, padded by the watermark, retracted
  * padded and pending, timers moved on to the TTL deadline and cancelled, and the fold of each step.
  */

@@ -9,8 +9,8 @@ import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
- * A brute-force model of the regular join's retraction changelog with SPEC 2.7's padded-row delay (and
- * SPEC 1's state TTL), written from the SPEC's sentences, independently of the operator: every stored
+ * A brute-force model of the regular join's retraction changelog with SEMANTICS 4.5-4.7's padded-row delay (and
+ * SEMANTICS 1's state TTL), written from the SPEC's sentences, independently of the operator: every stored
  * copy is an object in a list per side, in arrival order; every event walks the lists.
  * <ul>
  *   <li>A row arrives: it joins each matching stored row of the other side ({@code -(o, null)} first when

@@ -31,7 +31,7 @@ import io.junction.api.ResultHandler;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * SPEC 2.7 event by event: the padded-row delay's rules one at a time, the seed article's show/click case,
+ * SEMANTICS 4.5-4.7 event by event: the padded-row delay's rules one at a time, W1-seed's show/click case,
  * upsert output through the Java API, visible expiry (callback, reasons, per-side counters, padOnExpiry),
  * pending rows across a durable reopen, and the spec's validation.
  */

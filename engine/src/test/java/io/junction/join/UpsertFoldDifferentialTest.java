@@ -30,7 +30,7 @@ import static io.junction.join.UpsertPassThroughTest.RIGHT;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Randomised differential test of the upsert fold (SPEC 2.7) step by step against a brute-force model: the
+ * Randomised differential test of the upsert fold (SEMANTICS 4.5-4.7) step by step against a brute-force model: the
  * retraction changelog of {@link ShapingModel} (padded-row delay, state TTL) folded per step by result key,
  * the last line of a key winning (an accumulating one an upsert of its rows, a retracting one a delete
  * carrying them). On random streams that keep their unique keys (inserts, deletes, {@code -U}/{@code +U}

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Randomised differential test of upsert output (SPEC 2.7): on random streams that keep their declared
+ * Randomised differential test of upsert output (SEMANTICS 4.5-4.7): on random streams that keep their declared
  * unique keys (inserts of new keys, deletes, {@code -U}/{@code +U} updates as two steps), for every join
  * type and three unique-key shapes (both unique keys outside the join key; the right one in it; the left
  * one in it), the output applied as a table keyed by the result key (computed here from the rows and

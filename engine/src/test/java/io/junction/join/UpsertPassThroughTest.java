@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The upsert fold's pass-through (SPEC 2.7, docs/SEMANTICS.md "Upsert output"): a step's only line leaves as
+ * The upsert fold's pass-through (docs/SEMANTICS.md "Upsert output"): a step's only line leaves as
  * it came, over the caller's bytes, uncopied, at the end of the step; a second line of the step copies it and
  * folds as before; a line held over a stored record that the operator frees in the middle of the step is
  * copied first. Edge cases one by one, on the fold and through the regular join: one line, two lines of one

@@ -42,7 +42,7 @@ import static io.junction.join.ScenarioEvents.randomWatermarkKind;
 import static io.junction.join.ScenarioEvents.sequenceSeeds;
 
 /**
- * The window join against a brute-force model of SPEC 2.3, over thousands of short random logs for
+ * The window join against a brute-force model of SEMANTICS 6, over thousands of short random logs for
  * every join type and window family: tumbling windows of random size and offset, sliding windows of
  * random size, slide ({@code <= size}) and offset, sessions of random gap; few keys (0..3, the string
  * "1", null, absent), out-of-order rows, watermarks per side and on both (sometimes going backwards),
@@ -53,7 +53,7 @@ import static io.junction.join.ScenarioEvents.sequenceSeeds;
  * {@code Long.MAX_VALUE}, sizes, slides, gaps and offsets up to {@code Long.MAX_VALUE}, slides larger
  * than the size); each combination splits its sequences between the off-heap hash index and Chronicle Map.
  *
- * <p>The model follows SPEC 2.3 literally: it tracks the join watermark (the minimum of both inputs,
+ * <p>The model follows SEMANTICS 6 literally: it tracks the join watermark (the minimum of both inputs,
  * never backwards; nothing is due before both inputs have one), assigns each row to its windows that
  * have not fired (tumbling / sliding arithmetic in exact integers; sessions by merging, per key, the
  * row's {@code [ts, ts + gap)} with every unfired session of either side that overlaps or touches it,
@@ -375,7 +375,7 @@ class WindowJoinDifferentialTest
             Collections.sort(expected);
         }
 
-        /** SPEC 2.3: a window fires when the join watermark reaches end - 1 (never before both inputs have one). */
+        /** SEMANTICS 6: a window fires when the join watermark reaches end - 1 (never before both inputs have one). */
         private boolean due(final long end)
         {
             return watermark != Long.MIN_VALUE && end - 1 <= watermark;
@@ -585,7 +585,7 @@ class WindowJoinDifferentialTest
             return clamp(BigInteger.valueOf(t).add(BigInteger.valueOf(s.gap)));
         }
 
-        /** SPEC 1: numbers compare as numbers, null (or absent) compares false with everything. */
+        /** SEMANTICS 1: numbers compare as numbers, null (or absent) compares false with everything. */
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -745,7 +745,7 @@ class WindowJoinDifferentialTest
         {
             return null;
         }
-        return "Window join disagrees with the SPEC 2.3 model, " + s.type + " " + s.window() + ", " + seedText + "\n" +
+        return "Window join disagrees with the SEMANTICS 6 model, " + s.type + " " + s.window() + ", " + seedText + "\n" +
             String.join("\n", problems) + "\n" + s.describe() +
             "expected (step: output):\n" + lines(model.expected) + "actual:\n" + lines(actual);
     }

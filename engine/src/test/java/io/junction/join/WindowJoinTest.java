@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Assertions;
 
 /**
- * The window join (SPEC 2.3) driven event by event, one behaviour per test. Steps are the replay's:
+ * The window join (SEMANTICS 6) driven event by event, one behaviour per test. Steps are the replay's:
  * each input (row, watermark, end of input) is one step, numbered from 0. Outputs read
  * {@code "step: +I left right [start,end)"} with {@code null} for a padded side (semi and anti joins
  * output the left row only).
@@ -875,7 +875,7 @@ class WindowJoinTest
         @Test
         void aFilteredRowBridgesSessionsAndIsPaddedInTheMergedSession()
         {
-            // SPEC 2.3: a filtered row takes part in its key's sessions but matches nothing.
+            // SEMANTICS 6: a filtered row takes part in its key's sessions but matches nothing.
             try (WindowTestHarness h = new WindowTestHarness(
                 spec(JoinType.FULL, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
             {
@@ -892,7 +892,7 @@ class WindowJoinTest
         @Test
         void aFilteredRowExtendsASessionInAnInnerJoinButMatchesNothing()
         {
-            // Issue 8 defect 11, first example.
+            // The engine work defect 11, first example.
             try (WindowTestHarness h = new WindowTestHarness(
                 spec(JoinType.INNER, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
             {
@@ -909,7 +909,7 @@ class WindowJoinTest
         @Test
         void aFilteredRowOpensASessionThatAnEarlierRowJoins()
         {
-            // Issue 8 defect 11, second example: the filtered R12 (no v) extends L10's session to [10,14).
+            // The engine work defect 11, second example: the filtered R12 (no v) extends L10's session to [10,14).
             try (WindowTestHarness h = new WindowTestHarness(
                 spec(JoinType.LEFT, WindowSpec.session(2)).rightFilter("v", CompareOp.LT, Literal.of("bad")).build()))
             {
@@ -923,7 +923,7 @@ class WindowJoinTest
         @Test
         void aFilteredRowIsLateOnlyWhenItsMergedSessionIsDue()
         {
-            // Issue 8 defect 11, third example: R6 alone would be due at 10, but merges into [6,15).
+            // The engine work defect 11, third example: R6 alone would be due at 10, but merges into [6,15).
             try (WindowTestHarness h = new WindowTestHarness(
                 spec(JoinType.RIGHT, WindowSpec.session(5)).rightFilter("v", CompareOp.EQ, Literal.of(1)).build()))
             {
@@ -991,7 +991,7 @@ class WindowJoinTest
         }
     }
 
-    /** Issue 8 defects 1 and 2: window assignment is exact at the ends of the long range. */
+    /** The engine work defects 1 and 2: window assignment is exact at the ends of the long range. */
     @Nested
     class ExtremeTimestamps
     {
@@ -1132,7 +1132,7 @@ class WindowJoinTest
         }
     }
 
-    /** Issue 8 defects 1 and 2: a row is stored in all of its windows or in none; fan-out is capped at spec time. */
+    /** The engine work defects 1 and 2: a row is stored in all of its windows or in none; fan-out is capped at spec time. */
     @Nested
     class FanOut
     {

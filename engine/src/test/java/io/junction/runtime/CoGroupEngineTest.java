@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.CollectingResultHandler;
 
 /**
- * The window coGroup through the running engine (SPEC 6.4, 8): with 1 and with 4 partitions a random log
+ * The window coGroup through the running engine (SEMANTICS 6.4, 8): with 1 and with 4 partitions a random log
  * gives, step by step, the same multiset of outputs (input rows and computed rows) and dead letters; a
  * function that throws is reported to the error handler, its rows dead-lettered, and the partition goes on.
  */

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Interrupts of a partition thread (issue 20, item 2): a result handler that sets the interrupt flag, or
+ * Interrupts of a partition thread: a result handler that sets the interrupt flag, or
  * another thread's {@code Thread.interrupt()}, must neither close the files of durable state (every later
  * growth and checkpoint would fail) nor end a blocking wait (the partition would die). The worker clears
  * and counts each one (a handler error) and the partition goes on.

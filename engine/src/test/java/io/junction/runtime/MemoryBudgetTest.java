@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The state cap against the machine at start (issue 20 item 10, docs/CONFIGURATION.md): a configured cap
+ * The state cap against the machine at start (the hardening work, docs/CONFIGURATION.md): a configured cap
  * that can never fit the physical memory (or, durable, the state root's disk) is refused naming the
  * setting; the default is lowered to half the physical memory, less the rings, shared by the partitions.
  */

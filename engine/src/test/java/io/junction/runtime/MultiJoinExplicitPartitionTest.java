@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A multi-way join (SPEC 2.6) published to named partitions, as the Kafka runner does with N co-partitioned
+ * A multi-way join (SEMANTICS 10) published to named partitions, as the Kafka runner does with N co-partitioned
  * topics: {@link Publisher#publishInput(int, int, ChangeKind, org.agrona.DirectBuffer, int, int, long, long, long)}
  * puts a row in the partition named, {@link Publisher#watermarkInput(int, int, long, long)} moves one input's
  * watermark in one partition only, and {@link Publisher#idleInput(int, int, long)} lets that partition's join

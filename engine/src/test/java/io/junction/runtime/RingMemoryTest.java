@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Rings larger than the JVM's direct memory are refused at start with a message (issue 20, item 10), not an OutOfMemoryError. */
+/** Rings larger than the JVM's direct memory are refused at start with a message, not an OutOfMemoryError. */
 class RingMemoryTest
 {
     private static final JoinSpec SPEC = JoinSpec.builder(JoinKind.REGULAR, JoinType.INNER)

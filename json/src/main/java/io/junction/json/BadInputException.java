@@ -1,7 +1,7 @@
 package io.junction.json;
 
 /**
- * Input text that is not what the replay format allows (SPEC 1): a nested row value, a number JSON
+ * Input text that is not what the replay format allows (SEMANTICS 1): a nested row value, a number JSON
  * cannot carry into a row, a missing or mistyped event field. A checked exception, so that the
  * replay cannot forget to turn each one into a dead-letter line instead of stopping the run.
  */

@@ -1,7 +1,7 @@
 package io.junction.json;
 
 /**
- * A join spec file that SPEC 1 rejects: unknown field, missing required field, key arity mismatch,
+ * A join spec file that SEMANTICS 1 rejects: unknown field, missing required field, key arity mismatch,
  * unknown op, wrong type. The message starts with the path of the offending field
  * ({@code leftFilter[0].op: ...}) so that a user can find it without reading the parser.
  */

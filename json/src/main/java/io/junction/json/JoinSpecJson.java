@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,7 +42,7 @@ import java.util.Collections;
 import java.util.HashSet;
 
 /**
- * Reads a join spec file ({@code *.join.json}, SPEC 1 "Join spec") into a validated {@link Parsed} spec,
+ * Reads a join spec file ({@code *.join.json}, SEMANTICS 1 "Join spec") into a validated {@link Parsed} spec,
  * which builds the {@link JoinSpec} against a {@link Schema}.
  * <p>
  * SPEC asks that a wrong spec runs nothing and says which field is wrong, so this parser is strict
@@ -123,13 +124,13 @@ public final class JoinSpecJson
         private final List<String> fieldNames;
         /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
         private CoGroupBuiltin coGroup;
-        /** SPEC 2.7, set once by {@link #parse(JsonNode)}: the padded-row delay (-1: none), the output mode, padOnExpiry. */
+        /** SEMANTICS 4.5-4.7, set once by {@link #parse(JsonNode)}: the padded-row delay (-1: none), the output mode, padOnExpiry. */
         private long paddedDelay = -1;
         private OutputMode output = OutputMode.RETRACT;
         private boolean padOnExpiry;
         /** The declared output budget of one inserted row (docs/SEMANTICS.md 1.5), set once by {@link #parse(JsonNode)}; 0: unbounded. */
         private long maxFanOut;
-        /** A multi-way join's inputs and condition (SPEC 2.6), or null. */
+        /** A multi-way join's inputs and condition (SEMANTICS 10), or null. */
         private final MultiInputs multi;
         /** The rows' fields the spec declares ({@code "schema"}), set once by {@link #parse(JsonNode)}; null: none. */
         private Schema schema;
@@ -180,7 +181,7 @@ public final class JoinSpecJson
             this.fieldNames = List.copyOf(names);
         }
 
-        /** A multi-way join (SPEC 2.6). */
+        /** A multi-way join (SEMANTICS 10). */
         private Parsed(final MultiInputs multi)
         {
             this.kind = JoinKind.MULTI;
@@ -408,7 +409,10 @@ public final class JoinSpecJson
         catch (final JsonProcessingException e)
         {
             final JsonLocation where = e.getLocation();
-            throw new JoinSpecException("spec", "invalid JSON: " + e.getOriginalMessage() +
+            // Jackson's own wording of a second value names its classes and features: say what it means.
+            final String what = e.getOriginalMessage().startsWith("Trailing token")
+                ? "more than one JSON value (a spec is one object; an event log has one per line)" : e.getOriginalMessage();
+            throw new JoinSpecException("spec", "invalid JSON: " + what +
                 (where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr()));
         }
         return parse(root);
@@ -629,7 +633,7 @@ public final class JoinSpecJson
     private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl");
     private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
 
-    /** A multi-way join's inputs as the spec gives them (SPEC 2.6), bound to a schema by {@link #spec(Schema)}. Immutable. */
+    /** A multi-way join's inputs as the spec gives them (SEMANTICS 10), bound to a schema by {@link #spec(Schema)}. Immutable. */
     private static final class MultiInputs
     {
         final List<String> names;
@@ -695,7 +699,7 @@ public final class JoinSpecJson
         }
     }
 
-    /** SPEC 2.6: {@code "join": "multi"} with {@code "inputs"} and an optional {@code "condition"} over {@code "input.field"}. */
+    /** SEMANTICS 10: {@code "join": "multi"} with {@code "inputs"} and an optional {@code "condition"} over {@code "input.field"}. */
     private static MultiInputs multi(final JsonNode root)
     {
         checkFields(root, "", MULTI_TOP_LEVEL);
@@ -833,7 +837,7 @@ public final class JoinSpecJson
     }
 
     /**
-     * SPEC 2.5: {@code "asof": {"direction": "backward" | "forward" | "nearest", "tolerance": T, "emit": "final" | "eager"}};
+     * SEMANTICS 11: {@code "asof": {"direction": "backward" | "forward" | "nearest", "tolerance": T, "emit": "final" | "eager"}};
      * required for asof joins and only for them; {@code direction} required, {@code tolerance} (ms, >= 0)
      * absent or null for none, {@code emit} {@code final} when absent.
      */
@@ -1063,7 +1067,7 @@ public final class JoinSpecJson
         return op;
     }
 
-    /** SPEC 2.7: {@code paddedDelay}, {@code output}, {@code padOnExpiry} (the engine checks the join types). */
+    /** SEMANTICS 4.5-4.7: {@code paddedDelay}, {@code output}, {@code padOnExpiry} (the engine checks the join types). */
     private static void shaping(final JsonNode root, final Parsed parsed, final JoinKind kind, final String kindName)
     {
         for (final String name : List.of("paddedDelay", "output", "padOnExpiry"))
@@ -1181,9 +1185,53 @@ public final class JoinSpecJson
             if (!allowed.contains(field.getKey()))
             {
                 throw new JoinSpecException(prefix + field.getKey(), "unknown field (allowed here: " +
-                    String.join(", ", new TreeSet<>(allowed)) + ")");
+                    String.join(", ", new TreeSet<>(allowed)) + ")" + didYouMean(field.getKey(), allowed));
             }
         }
+    }
+
+    /**
+     * @return {@code "; did you mean 'X'?"} for the allowed name closest to a misspelt one (case-insensitive
+     *     edit distance at most a third of its length, and at least 2), as {@link Schema} hints field names; else ""
+     */
+    static String didYouMean(final String name, final Set<String> allowed)
+    {
+        String closest = null;
+        int best = Integer.MAX_VALUE;
+        for (final String candidate : new TreeSet<>(allowed))
+        {
+            final int distance = distance(name.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+            if (distance < best)
+            {
+                best = distance;
+                closest = candidate;
+            }
+        }
+        return closest != null && best <= Math.max(2, closest.length() / 3) ? "; did you mean '" + closest + "'?" : "";
+    }
+
+    /** Levenshtein distance (setup only). */
+    private static int distance(final String a, final String b)
+    {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++)
+        {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++)
+            {
+                final int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            final int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     private static void requireObject(final JsonNode node, final String path)

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 
 /**
- * The number rule of the replay format (SPEC 1): a JSON number is a 64-bit integer when it is integral
+ * The number rule of the replay format (SEMANTICS 1): a JSON number is a 64-bit integer when it is integral
  * and fits one, otherwise the nearest double; a nearest double that is itself integral and fits a long
  * is that long (so {@code 1}, {@code 1.0}, {@code 1e0} and {@code 1.00000000000000001} are all the
  * integer 1, {@code 9007199254740993.0} is the integer 9007199254740993, and {@code 2^63} as a number

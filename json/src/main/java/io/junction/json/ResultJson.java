@@ -6,9 +6,9 @@ import io.junction.api.Schema;
 import java.util.List;
 
 /**
- * The result JSON of the replay format (SPEC 1 "Output", SEMANTICS 1.3): the members a result line
+ * The result JSON of the replay format (SEMANTICS 1 "Output", SEMANTICS 1.3): the members a result line
  * shares wherever it is written, {@code "op":"+I","left":{...},"right":null} for a two-input join and
- * {@code "op":"+I","rows":{"orders":{...},"payments":null}} for a multi-way join (SPEC 2.6). The
+ * {@code "op":"+I","rows":{"orders":{...},"payments":null}} for a multi-way join (SEMANTICS 10). The
  * caller adds what its medium needs around them: the replay writes {@code {"step":S, ...}}, the
  * Kafka runner's JSON encoder {@code {..., "ts":T}} (its provenance headers carry the step).
  * <p>

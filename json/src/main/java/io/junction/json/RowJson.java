@@ -21,7 +21,7 @@ import java.util.function.ToIntFunction;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Converts flat JSON objects (the rows of the replay format, SPEC 1) to and from the engine's binary
+ * Converts flat JSON objects (the rows of the replay format, SEMANTICS 1) to and from the engine's binary
  * row format ({@link io.junction.api.RowFormat}).
  * <p>
  * Encoding is canonical, because the engine tells rows apart by their bytes (a retraction must find
@@ -221,7 +221,7 @@ public final class RowJson
         if (value.isContainerNode())
         {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) +
-                ": rows are flat objects of strings, numbers, booleans and nulls (SPEC 1)");
+                ": rows are flat objects of strings, numbers, booleans and nulls (SEMANTICS 1)");
         }
         if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue()))
         {
@@ -269,7 +269,7 @@ public final class RowJson
 
     /**
      * Writes some fields of a row as a JSON object, in the given order (an absent field as null): a
-     * result key of upsert output (SPEC 2.7).
+     * result key of upsert output (SEMANTICS 4.5-4.7).
      *
      * @param schema names of the row's field indices
      * @param row    the row (read during the call only)

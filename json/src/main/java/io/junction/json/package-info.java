@@ -1,5 +1,5 @@
 /**
- * The replay format's JSON as a library (SPEC 1, docs/SEMANTICS.md 1), for the command line, the Kafka
+ * The replay format's JSON as a library (docs/SEMANTICS.md 1), for the command line, the Kafka
  * runner and any service that takes join specs or rows as JSON:
  * <ul>
  *   <li>{@link io.junction.json.JoinSpecJson}: a join spec file ({@code *.join.json}) parsed strictly into

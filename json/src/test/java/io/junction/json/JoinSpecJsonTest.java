@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.junction.api.FieldType;
 import java.util.ArrayList;
 
-/** SPEC 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
+/** SEMANTICS 1 "Join spec": what is accepted, the defaults, and that every rejection names its field. */
 class JoinSpecJsonTest
 {
 
@@ -543,5 +543,29 @@ class JoinSpecJsonTest
         final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(json), json);
         assertEquals(field, e.field(), e.getMessage());
         assertTrue(e.getMessage().contains(text), e.getMessage());
+    }
+
+    @Test
+    void aMisspeltSpecFieldIsRefusedWithTheClosestAllowedOne()
+    {
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftkey\":[\"k\"],\"rightKey\":[\"k\"]}"));
+        assertTrue(e.getMessage().contains("did you mean 'leftKey'?"), e.getMessage());
+        final JoinSpecException nested = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"join\":\"interval\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]," +
+                "\"interval\":{\"lower\":0,\"uper\":10}}"));
+        assertTrue(nested.getMessage().contains("did you mean 'upper'?"), nested.getMessage());
+        final JoinSpecException far = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],\"banana\":1}"));
+        assertFalse(far.getMessage().contains("did you mean"), "no guess for a name like none: " + far.getMessage());
+    }
+
+    @Test
+    void twoJsonValuesAreRefusedWithoutTheParsersInternals()
+    {
+        final JoinSpecException e = assertThrows(JoinSpecException.class, () -> JoinSpecJson.parse(
+            "{\"side\":\"left\",\"ts\":1,\"row\":{}}\n{\"side\":\"left\",\"ts\":2,\"row\":{}}\n"));
+        assertFalse(e.getMessage().contains("com.fasterxml") || e.getMessage().contains("DeserializationFeature"), e.getMessage());
+        assertTrue(e.getMessage().contains("more than one JSON value"), e.getMessage());
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SPEC 2.6: the {@code "join": "multi"} spec, parsed and rejected naming the field. */
+/** SEMANTICS 10: the {@code "join": "multi"} spec, parsed and rejected naming the field. */
 class MultiJoinSpecJsonTest
 {
     private static final String THREE = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]}," +

@@ -50,7 +50,7 @@ class RowJsonTest
         final byte[] a = encode("{\"k\":1,\"name\":\"x\",\"flag\":true,\"n\":null}");
         final byte[] b = encode("{\"n\":null,\"flag\":true,\"name\":\"x\",\"k\":1}");
         assertArrayEquals(a, b);
-        assertArrayEquals(encode("{\"k\":1}"), encode("{\"k\":1.0}"), "SPEC 1: 1 equals 1.0");
+        assertArrayEquals(encode("{\"k\":1}"), encode("{\"k\":1.0}"), "SEMANTICS 1: 1 equals 1.0");
         assertFalse(Arrays.equals(encode("{\"k\":1}"), encode("{\"k\":\"1\"}")), "\"1\" and 1 differ");
         assertFalse(Arrays.equals(encode("{\"k\":null}"), encode("{}")), "explicit null is not absent");
     }

@@ -15,7 +15,7 @@ import java.util.Arrays;
  *   +---------+----------+-------------------------------------------+----------+
  *   | kind u8 | count u8 | count x (length i32|-1, row bytes)        | ts i64   |
  *   +---------+----------+-------------------------------------------+----------+
- *   kind: the ChangeKind's ordinal (0 +I, 3 -D: a multi-way join's changelog is minimal, SPEC 2.6);
+ *   kind: the ChangeKind's ordinal (0 +I, 3 -D: a multi-way join's changelog is minimal, SEMANTICS 10);
  *   count: the join's inputs; one length and row per input in the spec's order, -1: that input is padded.
  * </pre>
  * Immutable; allocates.

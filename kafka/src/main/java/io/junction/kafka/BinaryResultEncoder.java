@@ -23,7 +23,7 @@ final class BinaryResultEncoder implements ResultEncoder
     private final int[][] inputKeys;
     private final ThreadLocal<KeyScratch> scratch = ThreadLocal.withInitial(KeyScratch::new);
     /**
-     * Upsert output (SPEC 2.7): the unique-key fields of each side in the result key, or null when that side
+     * Upsert output (SEMANTICS 4.5-4.7): the unique-key fields of each side in the result key, or null when that side
      * is not part of it; both null for the retraction changelog.
      */
     private final int[] leftResultKey;

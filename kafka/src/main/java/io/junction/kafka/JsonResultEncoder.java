@@ -75,7 +75,7 @@ public final class JsonResultEncoder implements ResultEncoder
         return keys.key(kind, rows, timestamp);
     }
 
-    /** A multi-way join's result (SPEC 2.6): {@code {"op":"+I","rows":{"orders":{...},"payments":null},"ts":1000}}. */
+    /** A multi-way join's result (SEMANTICS 10): {@code {"op":"+I","rows":{"orders":{...},"payments":null},"ts":1000}}. */
     @Override
     public byte[] value(final ChangeKind kind, final RowView[] rows, final long timestamp)
     {

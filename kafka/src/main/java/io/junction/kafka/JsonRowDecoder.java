@@ -1,5 +1,6 @@
 package io.junction.kafka;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.Schema;
 import io.junction.json.BadInputException;
@@ -17,6 +18,7 @@ import org.agrona.MutableDirectBuffer;
 public final class JsonRowDecoder implements RowDecoder
 {
     private final RowJson json;
+    private String lastError;
 
     /** @param schema the rows' fields; a value naming another field is malformed */
     public JsonRowDecoder(final Schema schema)
@@ -34,21 +36,36 @@ public final class JsonRowDecoder implements RowDecoder
         }
         catch (final IOException e)
         {
+            lastError = "invalid JSON: " + (e instanceof JsonProcessingException ? ((JsonProcessingException) e).getOriginalMessage()
+                : e.getMessage());
             return UNDECODABLE;
         }
         if (node == null)
         {
+            lastError = "an empty value, not a JSON row object";
             return UNDECODABLE;
         }
         try
         {
             final int length = json.encode(node, out, 0, out.capacity());
-            return length < 0 ? TOO_LARGE : length;
+            if (length < 0)
+            {
+                lastError = "a row larger than a row may be";
+                return TOO_LARGE;
+            }
+            return length;
         }
         catch (final BadInputException e)
         {
+            lastError = e.getMessage();
             return UNDECODABLE;
         }
+    }
+
+    @Override
+    public String lastError()
+    {
+        return lastError;
     }
 
     @Override

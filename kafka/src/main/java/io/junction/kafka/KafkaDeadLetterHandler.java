@@ -26,7 +26,7 @@ public interface KafkaDeadLetterHandler
     void onDeadLetter(int partition, Side side, long offset, long timestamp, DeadLetterReason reason, RowView row);
 
     /**
-     * A dead letter of a multi-way join's input (SPEC 2.6). The default forwards it to {@link #onDeadLetter} with
+     * A dead letter of a multi-way join's input (SEMANTICS 10). The default forwards it to {@link #onDeadLetter} with
      * input 0 as {@link Side#LEFT} and every other input as {@link Side#RIGHT}: override it to tell the inputs apart.
      *
      * @param partition the input partition.

@@ -18,7 +18,7 @@ import java.util.Set;
  * topic, the join, the rows' serde, event-time settings and where state and checkpoints live. Immutable;
  * built with {@link #builder()}.
  * <p>
- * A multi-way join ({@code JoinKind.MULTI}, SPEC 2.6) reads N co-partitioned topics instead of a left and a right
+ * A multi-way join ({@code JoinKind.MULTI}, SEMANTICS 10) reads N co-partitioned topics instead of a left and a right
  * one: {@link Builder#inputs(List)} names them in the spec's input order (docs/KAFKA-MULTI.md).
  *
  * <pre>{@code
@@ -412,7 +412,7 @@ public final class KafkaJoinConfig
         }
 
         /**
-         * The input topics of a multi-way join ({@code JoinKind.MULTI}, SPEC 2.6), instead of
+         * The input topics of a multi-way join ({@code JoinKind.MULTI}, SEMANTICS 10), instead of
          * {@link #leftTopic}/{@link #rightTopic}: topic {@code i} holds the rows of the spec's input {@code i}, keyed
          * by the common key with the same partitioner (Kafka's default), every topic with the same partition
          * count. The runner refuses at start, with a {@link KafkaJoinException}, a list whose size is not the

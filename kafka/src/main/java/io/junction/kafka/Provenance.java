@@ -15,7 +15,7 @@ import java.util.Objects;
  *   junction.side       UTF-8             "L" or "R": a left or right record caused it;
  *                                         "WL" or "WR": a watermark (or an idleness mark) of partition p
  *                                         caused it, advanced by that left or right record;
- *                                         a multi-way join's input name (SPEC 2.6) when a record of
+ *                                         a multi-way join's input name (SEMANTICS 10) when a record of
  *                                         that input caused it, "W:" and the name for its watermark
  *   junction.offset     i64, big-endian   that record's offset in its topic's partition p
  *   junction.seq        i32, big-endian   the result's ordinal among those of the same (side, offset)

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,6 +23,8 @@ import java.util.List;
  */
 final class RecordIngest
 {
+    private static final int MAX_WARNINGS = 10;
+
     private final KafkaJoinConfig config;
     private final TopicLayout layout;
     private final ServedPartition[] partitions;
@@ -38,6 +41,8 @@ final class RecordIngest
     private final RowWriter keyWriter = new RowWriter();
     /** Per input, its join-key fields' indexes in its schema. */
     private final int[][] keyFields;
+    /** Warnings given for refused records so far (consumer thread only): at most {@link #MAX_WARNINGS}. */
+    private int warnings;
 
     RecordIngest(final KafkaJoinConfig config, final TopicLayout layout, final ServedPartition[] partitions,
         final Publisher publisher, final KafkaJoinRunnerBean counters, final RunnerFailure failure)
@@ -83,15 +88,24 @@ final class RecordIngest
 
         final byte[] value = record.value();
         final ChangeKind kind = kindOf(record);
-        if (value == null || kind == null)
+        if (value == null)
         {
             deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
             return;
         }
+        if (kind == null)
+        {
+            // The header, not the value, is what cannot be read: say so, and what it holds.
+            warn(record, badKindHeader(record.headers().lastHeader(KafkaJoinRunner.INPUT_KIND_HEADER).value()));
+            deadLetter(p, s, offset, ts, DeadLetterReason.UNDECODABLE_VALUE);
+            return;
+        }
+        final RowDecoder decoder = config.inputDecoder(s);
         final UnsafeBuffer row = wrapped;
-        final int length = config.inputDecoder(s).decodeInto(value, row, decoded);
+        final int length = decoder.decodeInto(value, row, decoded);
         if (length < 0)
         {
+            warn(record, decoder.lastError());
             deadLetter(p, s, offset, ts, length == RowDecoder.UNDECODABLE ? DeadLetterReason.UNDECODABLE_VALUE
                 : length == RowDecoder.TOO_LARGE ? DeadLetterReason.ROW_TOO_LARGE : DeadLetterReason.MALFORMED_ROW);
             return;
@@ -117,6 +131,7 @@ final class RecordIngest
                 deadLetter(p, s, offset, ts, DeadLetterReason.MALFORMED_ROW);
                 break;
             case Publisher.SCHEMA_MISMATCH:
+                warn(record, publisher.lastRefusal());
                 deadLetter(p, s, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
                 break;
             case Publisher.CLOSED:
@@ -160,6 +175,34 @@ final class RecordIngest
         }
         final int expected = keyWriter.finish();
         return expected >= 0 && Arrays.equals(expectedKey, 0, expected, key, 0, key.length);
+    }
+
+    /**
+     * The first refused records get a warning that says why (the JSON parser's message, the bad header, the field
+     * that does not fit its schema), beside their dead letter's reason; later ones are only counted, as the
+     * dead-letter log samples too.
+     */
+    private void warn(final ConsumerRecord<byte[], byte[]> record, final CharSequence why)
+    {
+        if (why != null && warnings < MAX_WARNINGS)
+        {
+            warnings++;
+            KafkaJoinRunner.LOG.log(System.Logger.Level.WARNING, "refused record " + record.topic() + "-" +
+                record.partition() + "@" + record.offset() + ": " + why);
+        }
+    }
+
+    /** @return what is wrong with a {@link KafkaJoinRunner#INPUT_KIND_HEADER} value that is no change kind, naming the value */
+    static String badKindHeader(final byte[] value)
+    {
+        final String header = KafkaJoinRunner.INPUT_KIND_HEADER;
+        if (value == null)
+        {
+            return "its " + header + " header has no value, not one of +I, -U, +U or -D";
+        }
+        final String text = new String(value, 0, Math.min(value.length, 32), StandardCharsets.UTF_8);
+        return "its " + header + " header is \"" + text + (value.length > 32 ? "..." : "") +
+            "\", not one of +I, -U, +U or -D";
     }
 
     private static ChangeKind kindOf(final ConsumerRecord<byte[], byte[]> record)

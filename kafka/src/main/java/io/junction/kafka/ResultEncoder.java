@@ -30,7 +30,7 @@ public interface ResultEncoder
     byte[] value(ChangeKind kind, RowView left, RowView right, long timestamp);
 
     /**
-     * A multi-way join's result's key (SPEC 2.6). The default forwards a two-input join's result to
+     * A multi-way join's result's key (SEMANTICS 10). The default forwards a two-input join's result to
      * {@link #key(ChangeKind, RowView, RowView, long)} and throws {@link UnsupportedOperationException} for more
      * inputs: an encoder for a join of three or more inputs must override it ({@link #binary} does).
      *
@@ -80,7 +80,7 @@ public interface ResultEncoder
      * left row (of the right row when the left is padded), so that equal join keys have equal record keys.
      * A multi-way join's value is {@link BinaryMultiResult}'s layout (one length and row per input); its key the
      * common key's values of the first input that is not padded.
-     * With upsert output ({@code JoinSpec.output() == UPSERT}, SPEC 2.7) the key is the result key instead:
+     * With upsert output ({@code JoinSpec.output() == UPSERT}, SEMANTICS 4.5-4.7) the key is the result key instead:
      * a binary row of the left unique key's fields then the right's, as {@code JoinSpec.resultKey()} names
      * them (a padded side's fields null), and a delete's value is null: a tombstone, so that a compacted
      * topic keeps the last result row per result key.

@@ -44,6 +44,18 @@ public interface RowDecoder
     }
 
     /**
+     * Why the last {@link #decode} returned a negative code, for the runner's warning beside the dead letter
+     * (the JSON parser's message, the field that does not fit); called on the consumer thread after a failed
+     * decode only.
+     *
+     * @return the reason, or null when the decoder does not say.
+     */
+    default String lastError()
+    {
+        return null;
+    }
+
+    /**
      * The decoder of values that already are binary rows ({@link io.junction.api.RowCodec} or
      * {@link io.junction.api.RowWriter} bytes): the runner reads them in place, without a copy, and the
      * engine validates them (a malformed one is a dead letter).

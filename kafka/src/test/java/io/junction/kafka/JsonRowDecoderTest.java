@@ -1,6 +1,7 @@
 package io.junction.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.junction.api.RowFormat;
@@ -9,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-/** JSON record values (issue 20, item 13): a value that is not a row and a row too large are told apart from a malformed binary row. */
+/** JSON record values: a value that is not a row and a row too large are told apart from a malformed binary row. */
 class JsonRowDecoderTest
 {
     private final JsonRowDecoder decoder = new JsonRowDecoder(Schema.of("k", "v"));
@@ -27,5 +28,18 @@ class JsonRowDecoderTest
         assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,"));
         assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"nope\":2}"));
         assertEquals(RowDecoder.TOO_LARGE, decode("{\"k\":1,\"v\":\"" + "x".repeat(RowFormat.MAX_ROW_LENGTH) + "\"}"));
+    }
+
+    @Test
+    void aFailedDecodeSaysWhyAndABadKindHeaderIsNamed()
+    {
+        assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,"));
+        assertTrue(decoder.lastError().startsWith("invalid JSON: "), decoder.lastError());
+        assertFalse(decoder.lastError().contains("com.fasterxml"), decoder.lastError());
+        assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"nope\":2}"));
+        assertTrue(decoder.lastError().contains("nope"), decoder.lastError());
+        final String header = RecordIngest.badKindHeader("XX".getBytes(StandardCharsets.UTF_8));
+        assertTrue(header.contains("\"XX\"") && header.contains("junction.kind"), header);
+        assertFalse(header.contains("binary row"), header);
     }
 }

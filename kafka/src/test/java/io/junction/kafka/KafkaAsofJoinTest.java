@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * ASOF joins (SPEC 2.5, docs/SEMANTICS.md section 11) through the runner against a real broker (one per
+ * ASOF joins (docs/SEMANTICS.md section 11) through the runner against a real broker (one per
  * class): trades (left, {@code f1}) joined backward with a tolerance to the quote of their key in force
  * (right, {@code f2}), quotes out of order within 50 ms and watermarks trailing by 100 ms, so that no row
  * is late. The trades are produced and read first, the quotes after them, so that in eager mode every

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.api.Side;
 
 /**
- * The runner reading the N co-partitioned topics of a multi-way join (SPEC 2.6) from a real broker: one member,
+ * The runner reading the N co-partitioned topics of a multi-way join (SEMANTICS 10) from a real broker: one member,
  * a 3-input join (orders, inner payments, left shipments) with deletes and updates on every input, its output's
  * materialized result against a brute-force left-deep chain over the inputs' final rows, the changelog never
  * deleting a combination it does not hold, provenance naming the inputs, and the start's refusals.

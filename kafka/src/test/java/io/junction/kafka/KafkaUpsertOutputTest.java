@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.junction.runtime.EngineConfig;
 
 /**
- * Upsert output through the runner (SPEC 2.7, docs/SEMANTICS.md 4.6): a regular left join of impressions
+ * Upsert output through the runner (docs/SEMANTICS.md 4.6): a regular left join of impressions
  * and their clicks, keyed by the left unique key (the right unique key is the join key), written with the
  * result key as the record key; the topic read back into a table keyed by record key (a tombstone
  * removes) equals the SQL left join. The bound is a hang guard, not a timing assert.

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** Upsert output to Kafka (SPEC 2.7): the result key is the record key, a delete is a tombstone. */
+/** Upsert output to Kafka (SEMANTICS 4.5-4.7): the result key is the record key, a delete is a tombstone. */
 class UpsertEncodingTest
 {
     static final Schema LEFT = Schema.of("k", "ts", "f1");

@@ -9,9 +9,9 @@ import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 
 /**
- * {@code flink-sql-seed}: the seed article's show/click query as Flink SQL plans it, a <b>regular</b> left join
+ * {@code flink-sql-seed}: W1-seed's show/click query as Flink SQL plans it, a <b>regular</b> left join
  * ({@code SELECT ... FROM shows s LEFT JOIN clicks c ON s.key = c.key}) over W1's events: docs/WORKLOADS.md
- * "W1-seed", the baseline of issue 24's figures ({@code junction shaping}). The operator is
+ * "W1-seed", the baseline of the changelog-shaping work's figures ({@code junction shaping}). The operator is
  * {@code StreamingJoinOperator} (left outer, inputs without a unique key: the article's Kafka tables declare
  * none), the same as {@link FlinkSqlPeer}'s W2, on {@code BinaryRowData}, heap state. Its changelog is
  * {@code +I(s, null)} for every show, then {@code -D(s, null)}, {@code +I(s, c)} for every click.

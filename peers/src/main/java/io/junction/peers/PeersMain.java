@@ -363,7 +363,7 @@ public final class PeersMain
             case "kstreams-memory":
                 return new KafkaStreamsPeer("memory");
             case "flink-sql-seed":
-                return new FlinkSeedPeer(); // W1 left as a regular join (W1-seed, issue 24): only when named
+                return new FlinkSeedPeer(); // W1 left as a regular join (W1-seed): only when named
             case "kstreams-rocksdb":
                 return new KafkaStreamsPeer("rocksdb");
             default:

@@ -1,5 +1,7 @@
 package io.junction.tools;
 
+import io.junction.join.DurableStateException;
+import io.junction.runtime.CheckpointException;
 import io.junction.tools.cli.CliError;
 import io.junction.tools.cli.CliLogFormat;
 import io.junction.tools.cli.DemoCommand;
@@ -18,6 +20,8 @@ import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,12 +29,12 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code junction} command line ({@code tools/bin/junction}): {@code replay} runs a SPEC scenario
+ * The {@code junction} command line ({@code tools/bin/junction}): {@code replay} runs a replay scenario (docs/SEMANTICS.md section 1)
  * through the engine, {@code demo} runs the W1 show-click join at full speed; {@code loadgen},
  * {@code sweep} and {@code report} are the latency harness, {@code nexmark} the Nexmark join
  * queries, {@code soak} a long fixed-rate run, {@code durability} the costs of durable state, {@code kafka} a
- * Kafka consumer-group member and its producer and bench, {@code shaping}
- * the changelog-shaping figures (issue 24). Errors are one line each: an option error
+ * Kafka consumer-group member and its producer and bench, {@code multibench} the multi-way join's W7
+ * figures, {@code shaping} the changelog-shaping figures (docs/PERFORMANCE.md). Errors are one line each: an option error
  * prints its message and "try --help", a failed command its message without exception names. The only place in the tools that calls {@link System#exit}, so that every command stays
  * usable in-process from tests via {@link #commandLine()}.
  */
@@ -45,6 +49,8 @@ import picocli.CommandLine.Spec;
         ShapingCommand.class, CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable
 {
+    /** Exit status of a durable state (--state) the engine refused: locked, of another layout, not writable. */
+    public static final int EXIT_STATE = 4;
     /** Set to true to get the stack trace of a failed command. */
     public static final String DEBUG_PROP_NAME = "junction.debug";
     private static final String SLF4J_PROVIDER_PROP_NAME = "slf4j.provider";
@@ -87,16 +93,27 @@ public final class JunctionCli implements Runnable
     {
         final PrintWriter err = command.getErr();
         err.println(command.getCommandSpec().qualifiedName() + ": " + describe(e));
+        final boolean state = isStateRefusal(e);
         if (Boolean.getBoolean(DEBUG_PROP_NAME))
         {
             e.printStackTrace(err);
         }
-        else if (!(e instanceof CliError) && !(e instanceof IOException))
+        else if (!(e instanceof CliError) && !(e instanceof IOException) && !state)
         {
             err.println("(an unexpected error: -D" + DEBUG_PROP_NAME + "=true in JAVA_OPTS prints its stack trace)");
         }
         err.flush();
-        return e instanceof CliError ? ((CliError) e).exitCode() : 1;
+        return e instanceof CliError ? ((CliError) e).exitCode() : state ? EXIT_STATE : 1;
+    }
+
+    /**
+     * Whether the engine refused its durable state (a locked state root, a state of another layout, a
+     * checkpoint it could not write): an expected refusal with its message naming the file, exit 4 in
+     * every command as in {@code replay} (docs/CLI.md), never an "unexpected error".
+     */
+    private static boolean isStateRefusal(final Throwable e)
+    {
+        return e instanceof CheckpointException || e instanceof DurableStateException;
     }
 
     /**
@@ -159,7 +176,14 @@ public final class JunctionCli implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(),
-            "a subcommand is required (replay, demo, loadgen, sweep, report, nexmark, soak, durability, kafka or help)");
+        throw new ParameterException(spec.commandLine(), "a subcommand is required (" + subcommandList() + ")");
+    }
+
+    /** @return the registered subcommands' names, in their order, as "a, b, ... or help" */
+    public static String subcommandList()
+    {
+        final List<String> names = new ArrayList<>(commandLine().getSubcommands().keySet());
+        final String last = names.remove(names.size() - 1);
+        return String.join(", ", names) + " or " + last;
     }
 }

@@ -24,7 +24,7 @@ public final class JoinCounters implements OperatorCounters
     public long badInputs;
     /** Rows removed from state by expiry (interval bounds, windows, TTL). */
     public long expiredRows;
-    /** Of {@link #expiredRows}: regular-join rows dropped by state TTL or eviction, left side (SPEC 2.7 visible expiry). */
+    /** Of {@link #expiredRows}: regular-join rows dropped by state TTL or eviction, left side (SEMANTICS 4.5-4.7 visible expiry). */
     public long expiredLeft;
     /** Of {@link #expiredRows}: regular-join rows dropped by state TTL or eviction, right side. */
     public long expiredRight;

@@ -6,7 +6,7 @@ import io.junction.api.Literal;
 import io.junction.api.RowView;
 
 /**
- * Value comparison of filters and conditions (SPEC 1): numbers compare as numbers (a long and a
+ * Value comparison of filters and conditions (SEMANTICS 1): numbers compare as numbers (a long and a
  * double by value), strings lexicographically by code point, booleans false before true. A null or
  * absent value is {@link #INCOMPARABLE}: every operator is false. Values of different types are
  * {@link #DIFFERENT_TYPES}: they are unequal and unordered, so only {@code !=} holds.

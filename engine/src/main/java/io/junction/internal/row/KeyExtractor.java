@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
  * Extracts the join key of a row as bytes, allocation-free. The key is the concatenation, for each
  * key field in order, of its type tag and payload (long and double 8 bytes, boolean 1, string a
  * 16-bit length and UTF-8 bytes), so keys compare by value and type: {@code "1"} and {@code 1} differ
- * (SPEC 3). A key with a null or absent field is null: it never matches (SPEC 1). Immutable.
+ * (SEMANTICS 8). A key with a null or absent field is null: it never matches (SEMANTICS 1). Immutable.
  */
 public final class KeyExtractor
 {

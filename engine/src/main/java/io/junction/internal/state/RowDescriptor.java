@@ -68,14 +68,14 @@ public final class RowDescriptor
     /** Set when the record has timer links. */
     public static final int FLAG_TIMED = 2;
     /**
-     * Set while a regular outer join's row is inside its padded-row delay (SPEC 2.7): it is not padded
+     * Set while a regular outer join's row is inside its padded-row delay (SEMANTICS 4.5-4.7): it is not padded
      * while unmatched, nor retracted padded when it matches, until its timer clears the flag.
      */
     public static final int FLAG_PAD_PENDING = 4;
     /**
      * Set on the copy a regular outer join keeps of a row that expired by state TTL while inside its
      * padded-row delay and unmatched: out of reach of every probe and retraction, it waits only to be padded
-     * when its delay ends (SPEC 2.7).
+     * when its delay ends (SEMANTICS 4.5-4.7).
      */
     public static final int FLAG_AWAITING_PAD = 8;
 

@@ -17,7 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Timer links are per side: the records of a side whose rows may be timed ({@link #TIMED_LEFT},
  * {@link #TIMED_RIGHT}: a side with a state TTL, the padded side of a padded-row delay, every side of the
  * kinds that expire rows) carry them ({@link RowDescriptor#FLAG_TIMED}); the other side's are 24 bytes
- * shorter (SPEC 2.7: a regular left join with {@code paddedDelay} times only its left rows).
+ * shorter (SEMANTICS 4.5-4.7: a regular left join with {@code paddedDelay} times only its left rows).
  *
  * <p>Not thread safe: owned by the partition thread.
  */

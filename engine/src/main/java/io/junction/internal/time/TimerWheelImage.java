@@ -6,7 +6,7 @@ package io.junction.internal.time;
  * Offsets are from the image's first byte, in the heap image's byte order (big-endian); {@code n} is the
  * wheel's slot count, {@code k} the slots in use (a head, a tail or the unsorted flag set), {@code k <= n}.
  *
- * <p>Version 3, sparse (written since issue 18's pause work: an empty default wheel of 4,096 slots took 68 KiB in
+ * <p>Version 3, sparse (written since the latency work's pause work: an empty default wheel of 4,096 slots took 68 KiB in
  * version 2, now 29 bytes; a checkpoint's cut copies the wheel's arrays, {@link TimerWheelCopy}, and its writer
  * encodes the image off the partition thread):
  * <pre>

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 
 /**
  * The join's watermark: the minimum of its two inputs' watermarks, each of which only moves forward
- * (a lower watermark is ignored, SPEC 1). Starts at {@link Long#MIN_VALUE}: nothing is late and
+ * (a lower watermark is ignored, SEMANTICS 1). Starts at {@link Long#MIN_VALUE}: nothing is late and
  * nothing closes until both inputs have a watermark.
  *
  * <p>Idleness (as Flink's {@code withIdleness}): an input marked idle stops holding the join back, so

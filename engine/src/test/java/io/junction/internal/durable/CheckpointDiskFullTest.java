@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A full disk (ENOSPC) while a checkpoint is written fails the checkpoint with a message naming the file that
- * could not be written (issue 20, item 11), injected through {@link CheckpointStore#writeFault} instead of a
+ * could not be written, injected through {@link CheckpointStore#writeFault} instead of a
  * really full disk; the engine goes on, and the next checkpoint, once there is room, succeeds.
  */
 @Timeout(60)

@@ -13,7 +13,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Value comparison of filters and conditions (SPEC 1). */
+/** Value comparison of filters and conditions (SEMANTICS 1). */
 class FieldCompareTest
 {
     static final Schema SCHEMA = Schema.of("x", "y");

@@ -18,6 +18,7 @@ import io.junction.json.BadInputException;
 import io.junction.json.RowJson;
 import io.junction.kafka.JsonResultEncoder;
 import io.junction.kafka.JsonRowDecoder;
+import io.junction.tools.JunctionCli;
 import io.junction.tools.replay.ReplayEvent;
 import io.junction.json.JoinSpecException;
 import io.junction.json.JoinSpecJson;
@@ -58,6 +59,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -103,8 +105,9 @@ public final class KafkaCommand implements Callable<Integer>
                 "repeat --input, or give them comma-separated (instead of --left and --right)")
         List<String> inputs = new ArrayList<>();
 
-        @Option(names = "--fields", split = ",", paramLabel = "NAME",
-            description = "the rows' field names beyond those the spec names (the schema of both inputs)")
+        @Option(names = "--extra-fields", split = ",", paramLabel = "NAME",
+            description = "the rows' field names beyond those the spec names (the schema of both inputs); not replay's " +
+                "--fields, which declares every field and its type")
         List<String> fields = new ArrayList<>();
 
         @Option(names = "--format", defaultValue = "json", paramLabel = "json|binary",
@@ -187,7 +190,7 @@ public final class KafkaCommand implements Callable<Integer>
         {
             if (!fields.isEmpty())
             {
-                System.err.println("junction kafka: --fields: the spec's \"schema\" declares the rows already");
+                System.err.println("junction kafka: --extra-fields: the spec's \"schema\" declares the rows already");
                 return null;
             }
             return parsed.spec();
@@ -430,8 +433,8 @@ public final class KafkaCommand implements Callable<Integer>
      * derive watermarks from the records' timestamps).
      */
     @Command(name = "produce", mixinStandardHelpOptions = true,
-        description = {"Writes an event log's rows (SEMANTICS 1.2) into the left and right topics, keyed by join key;",
-            "a multi-way join's log (SEMANTICS 10) into its --input topics, keyed by the common key.",
+        description = {"Writes an event log's rows (docs/SEMANTICS.md 1.2) into the left and right topics, keyed by join key, " +
+            "or a multi-way join's log (docs/SEMANTICS.md 10) into its --input topics, keyed by the common key.",
             "Watermark lines are skipped: members derive watermarks from record timestamps."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every row was written", "1:the log could not be read", "2:an option, the spec or a line was rejected",
@@ -450,6 +453,11 @@ public final class KafkaCommand implements Callable<Integer>
         @Option(names = "--create-topics", paramLabel = "PARTITIONS",
             description = "create the input topics first, with this many partitions (replication factor 1)")
         Integer createPartitions;
+
+        @Option(names = "--timeout", defaultValue = "30", paramLabel = "S",
+            description = "give up, naming the cluster, when it does not answer (metadata, a topic's creation, a write) " +
+                "within this many seconds (default ${DEFAULT-VALUE}; max.block.ms and delivery.timeout.ms, unless -X sets them)")
+        long timeoutSeconds;
 
         @Override
         public Integer call() throws Exception
@@ -471,17 +479,27 @@ public final class KafkaCommand implements Callable<Integer>
             }
             final boolean multi = spec.kind() == JoinKind.MULTI;
             final List<String> inputNames = multi ? spec.multi().names() : null;
-            final Properties props = new Properties();
-            props.putAll(connection.properties);
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
+            if (createPartitions != null && createPartitions < 1)
+            {
+                System.err.println("junction kafka produce: --create-topics must be >= 1");
+                return EXIT_USAGE;
+            }
+            if (timeoutSeconds < 1)
+            {
+                System.err.println("junction kafka produce: --timeout must be >= 1 s, not " + timeoutSeconds);
+                return EXIT_USAGE;
+            }
+            // Every line is checked before the first is sent: a bad line (or a negative ts, which a Kafka record's
+            // timestamp cannot carry) refuses the whole log, never leaves a part of it in the topics.
+            final Lines checked = lines(spec, topics, multi, inputNames, json, null);
+            if (checked.exit != EXIT_OK)
+            {
+                return checked.exit;
+            }
             if (createPartitions != null)
             {
-                if (createPartitions < 1)
-                {
-                    System.err.println("junction kafka produce: --create-topics must be >= 1");
-                    return EXIT_USAGE;
-                }
                 final Properties adminProps = new Properties();
+                adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(TimeUnit.SECONDS.toMillis(timeoutSeconds)));
                 adminProps.putAll(connection.properties);
                 adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
                 try (Admin admin = Admin.create(adminProps))
@@ -497,13 +515,23 @@ public final class KafkaCommand implements Callable<Integer>
                     {
                         try
                         {
-                            topic.getValue().get(30, TimeUnit.SECONDS);
+                            // Bounded by the admin client's default.api.timeout.ms, set from --timeout above.
+                            topic.getValue().get();
                         }
                         catch (final ExecutionException e)
                         {
+                            if (e.getCause() instanceof TimeoutException)
+                            {
+                                System.err.println("junction kafka produce: no answer from the Kafka cluster at " +
+                                    connection.bootstrapServers + " within " + timeoutSeconds + " s (--timeout): is it running " +
+                                    "and reachable? nothing was written");
+                                return EXIT_FAILED;
+                            }
                             if (!(e.getCause() instanceof TopicExistsException))
                             {
-                                throw e;
+                                System.err.println("junction kafka produce: cannot create topic " + topic.getKey() + " on " +
+                                    connection.bootstrapServers + ": " + JunctionCli.describe(e.getCause()));
+                                return EXIT_FAILED;
                             }
                             System.err.println("junction kafka produce: topic " + topic.getKey() +
                                 " exists already: used as it is (--create-topics creates only missing topics)");
@@ -511,10 +539,74 @@ public final class KafkaCommand implements Callable<Integer>
                     }
                 }
             }
+            final Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, connection.bootstrapServers);
+            // Bounded: an unreachable cluster ends the command after --timeout, naming it, instead of blocking per row.
+            final long timeoutMillis = TimeUnit.SECONDS.toMillis(timeoutSeconds);
+            props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeoutMillis));
+            props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(Math.min(timeoutMillis, 30_000L)));
+            props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(timeoutMillis + Math.min(timeoutMillis, 30_000L)));
+            props.putAll(connection.properties);
             props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            final Lines sent;
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props))
+            {
+                for (final String topic : topics)
+                {
+                    // The first metadata fetch: where an unreachable cluster or a missing topic shows, before any row.
+                    producer.partitionsFor(topic);
+                }
+                sent = lines(spec, topics, multi, inputNames, json, producer);
+                if (sent.exit != EXIT_OK)
+                {
+                    return sent.exit;
+                }
+                producer.flush();
+                if (sent.failure.get() != null)
+                {
+                    System.err.println("junction kafka produce: a write to " + connection.bootstrapServers + " failed: " +
+                        JunctionCli.describe(sent.failure.get()));
+                    return EXIT_FAILED;
+                }
+            }
+            catch (final TimeoutException e)
+            {
+                System.err.println("junction kafka produce: no answer from the Kafka cluster at " + connection.bootstrapServers +
+                    " within " + timeoutSeconds + " s (--timeout) for topics " + topics + ": is it running and reachable, and " +
+                    "do the topics exist (--create-topics)? nothing was written");
+                return EXIT_FAILED;
+            }
+            catch (final KafkaException e)
+            {
+                System.err.println("junction kafka produce: " + connection.bootstrapServers + ": " + JunctionCli.describe(e));
+                return EXIT_FAILED;
+            }
+            System.err.println("junction kafka produce: wrote " + sent.rows + " rows" +
+                (sent.watermarks > 0 ? " (skipped " + sent.watermarks + " watermark lines)" : ""));
+            return EXIT_OK;
+        }
+
+        /** What a pass over the log found: its exit status (EXIT_OK, or a refusal already printed) and counts. */
+        private static final class Lines
+        {
+            int exit = EXIT_OK;
+            long rows;
+            long watermarks;
+            final AtomicReference<Exception> failure = new AtomicReference<>();
+        }
+
+        /**
+         * One pass over the event log: parses, encodes and keys every row; sends each when a producer is given
+         * (else only checks them). A line that is not an event, a row that does not fit its input's schema, or a
+         * negative {@code ts} is refused naming the line (exit 2).
+         */
+        private Lines lines(final JoinSpec spec, final List<String> topics, final boolean multi, final List<String> inputNames,
+            final boolean json, final KafkaProducer<byte[], byte[]> producer) throws IOException
+        {
+            final Lines result = new Lines();
             final RowJson[] inputRows = new RowJson[topics.size()];
             for (int i = 0; i < inputRows.length; i++)
             {
@@ -524,12 +616,8 @@ public final class KafkaCommand implements Callable<Integer>
             final ResultEncoder keys = ResultEncoder.binary(spec);
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
             final RowView view = new RowView();
-            final AtomicReference<Exception> failure = new AtomicReference<>();
-            long rows = 0;
-            long watermarks = 0;
             long lineNumber = 0;
-            try (BufferedReader in = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8);
-                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props))
+            try (BufferedReader in = Files.newBufferedReader(eventsFile, StandardCharsets.UTF_8))
             {
                 String line;
                 while ((line = in.readLine()) != null)
@@ -542,19 +630,28 @@ public final class KafkaCommand implements Callable<Integer>
                     final ReplayEvent event;
                     try
                     {
-                        // A multi-way join's rows default their ts to 0, as the replay's (SPEC 2.6).
+                        // A multi-way join's rows default their ts to 0, as the replay's (SEMANTICS 10).
                         event = multi ? ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, false, inputNames)
                             : ReplayEvent.parse(lineNumber == 1 ? stripBom(line) : line, true);
                     }
                     catch (final BadInputException e)
                     {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
-                        return EXIT_USAGE;
+                        result.exit = EXIT_USAGE;
+                        return result;
                     }
                     if (event.isWatermark())
                     {
-                        watermarks++;
+                        result.watermarks++;
                         continue;
+                    }
+                    if (event.ts() < 0)
+                    {
+                        // kafka join reads a row's event time from its record's timestamp, which Kafka keeps >= 0.
+                        System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": ts " + event.ts() +
+                            " is negative: a row's ts is its Kafka record's timestamp, which cannot be (shift the log's times)");
+                        result.exit = EXIT_USAGE;
+                        return result;
                     }
                     final Side side = event.side();
                     final int input = multi ? event.input() : side.ordinal();
@@ -567,12 +664,19 @@ public final class KafkaCommand implements Callable<Integer>
                     catch (final BadInputException e)
                     {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": " + e.getMessage());
-                        return EXIT_USAGE;
+                        result.exit = EXIT_USAGE;
+                        return result;
                     }
                     if (length < 0)
                     {
                         System.err.println("junction kafka produce: " + eventsFile + " line " + lineNumber + ": row too large");
-                        return EXIT_USAGE;
+                        result.exit = EXIT_USAGE;
+                        return result;
+                    }
+                    if (producer == null)
+                    {
+                        result.rows++;
+                        continue;
                     }
                     view.wrap(buffer, 0, length);
                     final byte[] key;
@@ -609,31 +713,18 @@ public final class KafkaCommand implements Callable<Integer>
                     {
                         if (error != null)
                         {
-                            failure.compareAndSet(null, error);
+                            result.failure.compareAndSet(null, error);
                         }
                     });
-                    rows++;
-                }
-                producer.flush();
-                if (failure.get() != null)
-                {
-                    System.err.println("junction kafka produce: a write failed: " + failure.get());
-                    return EXIT_FAILED;
+                    result.rows++;
                 }
             }
             catch (final IOException e)
             {
-                System.err.println("junction kafka produce: cannot read " + eventsFile + ": " + e.getMessage());
-                return EXIT_IO;
+                System.err.println("junction kafka produce: cannot read " + eventsFile + ": " + JunctionCli.describe(e));
+                result.exit = EXIT_IO;
             }
-            catch (final KafkaException e)
-            {
-                System.err.println("junction kafka produce: " + e.getMessage());
-                return EXIT_FAILED;
-            }
-            System.err.println("junction kafka produce: wrote " + rows + " rows" +
-                (watermarks > 0 ? " (skipped " + watermarks + " watermark lines)" : ""));
-            return EXIT_OK;
+            return result;
         }
 
         private static String stripBom(final String line)
@@ -644,10 +735,10 @@ public final class KafkaCommand implements Callable<Integer>
 
     /** {@code junction kafka bench}: W1 through the group's topics, events/s and ingest-to-output latency. */
     @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the",
-            "output topic of members started with the same spec (--format binary), and reports events/s and",
-            "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up). --floor relays the input to the output in-process, without a join:",
-            "Kafka's own round trip, measured the same way."})
+        description = {"Writes W1 (binary rows keyed by join key) into the input topics at a fixed rate or at max rate, reads the " +
+            "output topic of members started with the same spec (--format binary), and reports events/s and " +
+            "ingest-to-output latency percentiles (after the first fifth of the events, the warm-up).",
+            "--floor relays the input to the output in-process, without a join: Kafka's own round trip, measured the same way."})
     static final class Bench implements Callable<Integer>
     {
         @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]", description = "the Kafka cluster")

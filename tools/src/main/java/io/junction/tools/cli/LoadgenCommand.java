@@ -107,7 +107,7 @@ public final class LoadgenCommand implements Callable<Integer>
         description = "W6 (an ASOF join): the emission mode, final or eager (default ${DEFAULT-VALUE}).")
     String asofEmit;
 
-    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Issue 24 (SPEC 2.7): W1 as W1-seed, the seed article's regular left join " +
+    @Option(names = "--shaping", paramLabel = "CONFIG", description = "Changelog shaping (SEMANTICS 4.5-4.7): W1 as W1-seed, W1-seed's regular left join " +
         "(retraction, padded-delay, upsert, padded-upsert or interval), or W2 left (retraction or upsert); the count is checked against " +
         "its counting model (junction shaping runs them all interleaved).")
     String shaping;
@@ -118,6 +118,12 @@ public final class LoadgenCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        final String nonsense = nonsenseNumber();
+        if (nonsense != null)
+        {
+            System.err.println("junction loadgen: " + nonsense);
+            return 2;
+        }
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
         final boolean uniqueKey = load.uniqueKey();
@@ -239,6 +245,39 @@ public final class LoadgenCommand implements Callable<Integer>
         writeResultFiles(result, floorSeries, expectedRows);
         printHotKeys(result);
         return checkOutputRows(result, expectedRows);
+    }
+
+    /**
+     * @return the first numeric option that makes no sense (a negative rate, no partitions, ...), named with its
+     *     value, or null; checked before the workload is generated, so a typo costs nothing
+     */
+    private String nonsenseNumber()
+    {
+        if (rate < 0)
+        {
+            return "--rate must be >= 0 (0: max rate), not " + rate;
+        }
+        if (partitions < 1)
+        {
+            return "--partitions must be >= 1, not " + partitions;
+        }
+        if (load.events < 0)
+        {
+            return "--events must be >= 0 (0: the whole workload), not " + load.events;
+        }
+        if (warmup < -1)
+        {
+            return "--warmup must be >= 0 events, not " + warmup;
+        }
+        if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
+        {
+            return "--ring-size must be a power of two >= 2, not " + ringSize;
+        }
+        if (stateTtl < 0)
+        {
+            return "--state-ttl must be >= 0 ms (0: none), not " + stateTtl;
+        }
+        return null;
     }
 
     /** {@code --hgrm} and {@code --json}, when given. */

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  * state bytes per live input row of each, and their ratios (medians of the runs).
  */
 @Command(name = "multibench", mixinStandardHelpOptions = true,
-    description = {"W7 (orders, payments, shipments, refunds) through the multi-way join and the chain of three binary",
+    description = {"W7 (orders, payments, shipments, refunds) through the multi-way join and the chain of three binary " +
         "regular joins: events/s, output lines per input event, state bytes per live input row (medians of --runs)."})
 public final class MultiBenchCommand implements Callable<Integer>
 {

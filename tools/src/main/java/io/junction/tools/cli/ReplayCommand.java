@@ -1,6 +1,11 @@
 package io.junction.tools.cli;
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.junction.api.Field;
+import io.junction.api.JoinKind;
 import io.junction.api.Schema;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
@@ -13,6 +18,7 @@ import io.junction.tools.replay.ReplayResult;
 import io.junction.json.JoinSpecException;
 import io.junction.json.JoinSpecJson;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +35,10 @@ import io.junction.join.DurableStateException;
 import io.junction.tools.JunctionCli;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * {@code junction replay SPEC EVENTS}: runs a SPEC 1 scenario through the engine ({@link Replay}) and
+ * {@code junction replay SPEC EVENTS}: runs a SEMANTICS 1 scenario through the engine ({@link Replay}) and
  * writes the output lines (stdout or {@code --out}) and dead-letter lines (stderr or
  * {@code --dead-letter}), each merged in step order, then a one-line summary to stderr (events, outputs,
  * dead letters by code). A spec field that no row of the log carried ends the run with a warning and
@@ -41,7 +48,7 @@ import java.util.List;
     name = "replay",
     mixinStandardHelpOptions = true,
     description = {
-        "Runs a scenario (a join spec and an event log, SPEC.md section 1) through the engine.",
+        "Runs a scenario (a join spec and an event log, docs/SEMANTICS.md section 1) through the engine.",
         "Output lines go to stdout (or --out), dead letters to stderr (or --dead-letter), in step order."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
@@ -168,6 +175,11 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final JoinSpecException e)
         {
+            if (looksLikeEventLog(specFile))
+            {
+                throw new ParameterException(spec.commandLine(), specFile + " is an event log, not a join spec: " +
+                    "give the spec first (junction replay SPEC.join.json EVENTS.events.jsonl)");
+            }
             err.println("junction replay: rejected join spec " + specFile + ": " + e.getMessage());
             err.flush();
             return EXIT_SPEC;
@@ -175,6 +187,19 @@ public final class ReplayCommand implements Callable<Integer>
         catch (final IOException e)
         {
             return ioError(err, "cannot read join spec " + specFile, e);
+        }
+        if (looksLikeJoinSpec(eventsFile))
+        {
+            throw new ParameterException(spec.commandLine(), eventsFile + " is a join spec, not an event log: " +
+                "give the events second (junction replay SPEC.join.json EVENTS.events.jsonl)");
+        }
+        if (expired != null && joinSpec.kind() != JoinKind.REGULAR)
+        {
+            // Only a regular join drops rows by stateTtl or expire-oldest eviction (docs/SEMANTICS.md 4.7): for any
+            // other kind the file would always be empty, which reads as "nothing expired".
+            throw new ParameterException(spec.commandLine(), "--expired: a " +
+                joinSpec.kind().name().toLowerCase(Locale.ROOT) + " join expires no rows; only a regular join " +
+                "(stateTtl or expire-oldest eviction) writes expired rows");
         }
 
         final Schema declared = declaredFields();
@@ -559,6 +584,72 @@ public final class ReplayCommand implements Callable<Integer>
         else
         {
             result.writeDeadLetters(writer);
+        }
+    }
+
+    /** The most of a file the argument-order checks read: a spec is far smaller, an event log's first line too. */
+    private static final int SNIFF_BYTES = 1 << 20;
+    private static final ObjectMapper SNIFF_MAPPER = JsonMapper.builder()
+        .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
+
+    /**
+     * Whether a file the spec could not be read from is an event log (the two arguments swapped): its first
+     * non-blank line is a JSON object with an event's {@code "side"}, {@code "input"} or {@code "watermark"}.
+     */
+    static boolean looksLikeEventLog(final Path file)
+    {
+        final String text = sniff(file);
+        if (text == null)
+        {
+            return false;
+        }
+        for (final String line : (Iterable<String>) text.lines()::iterator)
+        {
+            if (!line.isBlank())
+            {
+                final JsonNode node = parseOrNull(line);
+                return node != null && node.isObject() && !node.has("join") &&
+                    (node.has("side") || node.has("input") || node.has("watermark"));
+            }
+        }
+        return false;
+    }
+
+    /** Whether the file given as the event log is one JSON object with a spec's {@code "join"} and no event field. */
+    static boolean looksLikeJoinSpec(final Path file)
+    {
+        final String text = sniff(file);
+        final JsonNode node = text == null ? null : parseOrNull(text);
+        return node != null && node.isObject() && node.has("join") && !node.has("side") && !node.has("watermark");
+    }
+
+    /** @return the file's text when it is small enough to be a spec and readable, else null (the run reports it) */
+    private static String sniff(final Path file)
+    {
+        try
+        {
+            if (!Files.isRegularFile(file) || Files.size(file) > SNIFF_BYTES)
+            {
+                return null;
+            }
+            final String text = Files.readString(file, StandardCharsets.UTF_8);
+            return !text.isEmpty() && text.charAt(0) == '\uFEFF' ? text.substring(1) : text;
+        }
+        catch (final IOException | UncheckedIOException e)
+        {
+            return null;
+        }
+    }
+
+    private static JsonNode parseOrNull(final String text)
+    {
+        try
+        {
+            return SNIFF_MAPPER.readTree(text);
+        }
+        catch (final IOException e)
+        {
+            return null;
         }
     }
 

@@ -15,14 +15,14 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code junction shaping}: issue 24's figures (docs/PERFORMANCE.md "Changelog shaping"): W1's events as
- * the seed article's regular left join (WORKLOADS.md W1-seed) with the retraction changelog, a padded-row
+ * {@code junction shaping}: the changelog-shaping work's figures (docs/PERFORMANCE.md "Changelog shaping"): W1's events as
+ * W1-seed's regular left join (WORKLOADS.md W1-seed) with the retraction changelog, a padded-row
  * delay of 60 s, upsert output, both, and the interval left join; or W2's left join with the retraction
  * changelog and upsert output. Interleaved rounds in one JVM, medians, ratios to the retraction changelog,
  * output lines and bytes per input row; exits 1 when a count is not the counting model's.
  */
 @Command(name = "shaping", mixinStandardHelpOptions = true,
-    description = "Changelog shaping figures (SPEC 2.7): W1-seed (W1's shows and clicks as a regular left join) as retraction, " +
+    description = "Changelog shaping figures (SEMANTICS 4.5-4.7): W1-seed (W1's shows and clicks as a regular left join) as retraction, " +
         "padded-delay (60 s), upsert, padded-upsert and interval; or W2 left as retraction and upsert. Prints events/s (median of " +
         "interleaved rounds), the ratio to retraction, output lines and binary / JSON bytes per input row; checks the counts.")
 public final class ShapingCommand implements Callable<Integer>

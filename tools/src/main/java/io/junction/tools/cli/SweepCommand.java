@@ -52,6 +52,27 @@ public final class SweepCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        for (final long rate : rates)
+        {
+            if (rate <= 0)
+            {
+                System.err.println("junction sweep: --rates are offered events/s, each > 0, not " + rate);
+                return 2;
+            }
+        }
+        for (final int p : partitions)
+        {
+            if (p < 1)
+            {
+                System.err.println("junction sweep: --partitions must each be >= 1, not " + p);
+                return 2;
+            }
+        }
+        if (load.events < 0)
+        {
+            System.err.println("junction sweep: --events must be >= 0 (0: the whole workload), not " + load.events);
+            return 2;
+        }
         final Workload w = load.workload();
         final JoinType joinType = load.joinType();
         final boolean uniqueKey = load.uniqueKey();

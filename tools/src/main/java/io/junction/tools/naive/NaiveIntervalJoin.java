@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * {@code HashMap<Long, ArrayList<Row>>} by join key and a {@code TreeMap<Long, List<Row>>} by the
  * deadline at which a row closes, boxed {@code Long} keys, one {@link Row} object per input row
  * (and one {@link JoinedRow} per output row when there is a downstream consumer). It is the
- * on-heap baseline the engine is compared with, and a reference model of SPEC.md 2.2 for the inner
+ * on-heap baseline the engine is compared with, and a reference model of docs/SEMANTICS.md 5 for the inner
  * and left outer types with inclusive bounds and no allowed lateness:
  * <ul>
  *   <li>A pair matches when the keys are equal and

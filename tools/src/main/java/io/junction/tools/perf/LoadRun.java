@@ -1,5 +1,7 @@
 package io.junction.tools.perf;
 
+import io.junction.tools.JunctionCli;
+import io.junction.tools.cli.CliError;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
@@ -411,6 +413,8 @@ public final class LoadRun
      * Empties a directory for a durable run: one that does not exist or is empty, or a former state root
      * (it holds the engine's {@code ENGINE} file) that no engine or tool holds (its {@code LOCK}). Anything
      * else is refused, so a mistyped path never loses a user's files and a live engine never loses its state.
+     *
+     * @throws CliError exit status 4 (the state refused, docs/CLI.md), naming the directory or its LOCK file
      */
     static void emptyDirectory(final Path dir)
     {
@@ -429,7 +433,7 @@ public final class LoadRun
             }
             if (!Files.exists(dir.resolve("ENGINE")))
             {
-                throw new IllegalArgumentException(dir + " is neither empty nor a Junction state root: not emptied");
+                throw new CliError(JunctionCli.EXIT_STATE, "--state " + dir + " is neither empty nor a Junction state root: not emptied");
             }
             // A root a running engine holds is never emptied under it: the engine's own lock is taken first
             // (refused, naming the LOCK file, while another engine or tool holds it), and its file goes last.
@@ -440,7 +444,7 @@ public final class LoadRun
             }
             catch (final IOException e)
             {
-                throw new IllegalArgumentException(e.getMessage() + " (not emptied)", e);
+                throw new CliError(JunctionCli.EXIT_STATE, e.getMessage() + " (not emptied)");
             }
             try (lock; Stream<Path> walk = Files.walk(dir))
             {

@@ -25,7 +25,7 @@ import java.util.Locale;
 import io.junction.api.JoinType;
 
 /**
- * Issue 24's figures (docs/PERFORMANCE.md "Changelog shaping"): one workload's join in several
+ * The changelog-shaping work's figures (docs/PERFORMANCE.md "Changelog shaping"): one workload's join in several
  * {@link Config configurations}, interleaved in one JVM (round r runs every configuration, the order
  * rotated by one each round), N timed rounds after the warm-up rounds; per configuration the median
  * events/s (input rows per second, WORKLOADS.md's counting), its ratio to the plain regular join's

@@ -14,8 +14,8 @@ import java.util.Locale;
 import io.junction.join.StateConfig;
 
 /**
- * The joins of issue 24's measurements (docs/WORKLOADS.md "W1-seed", docs/PERFORMANCE.md "Changelog
- * shaping"; SPEC 2.7, docs/SEMANTICS.md 4.5-4.6): the seed article's show/click scenario as a
+ * The joins of the changelog-shaping work's measurements (docs/WORKLOADS.md "W1-seed", docs/PERFORMANCE.md "Changelog
+ * shaping"; docs/SEMANTICS.md 4.5-4.6): W1-seed's show/click scenario as a
  * <b>regular</b> left join over W1's events (shows = impressions, 20% clicked, every click within 30 s
  * of its show, so within the scenario's 60 s), in each of its {@link Config configurations}, and W2's
  * regular left join with the retraction changelog or upsert output; with a counting model of each
@@ -32,9 +32,9 @@ public final class ShapingJoin
     /** One way to run the join. */
     public enum Config
     {
-        /** Plain regular left join, the retraction changelog (SPEC 2.1): the baseline. */
+        /** Plain regular left join, the retraction changelog (SEMANTICS 4): the baseline. */
         RETRACTION("retraction"),
-        /** Regular left join with {@code paddedDelay} = 60 s (SPEC 2.7). */
+        /** Regular left join with {@code paddedDelay} = 60 s (SEMANTICS 4.5-4.7). */
         PADDED_DELAY("padded-delay"),
         /** Regular left join with upsert output keyed by the show (both sides' unique key {@code key}). */
         UPSERT("upsert"),
@@ -120,7 +120,7 @@ public final class ShapingJoin
                 .schemas(WorkloadJoin.SCHEMA, WorkloadJoin.SCHEMA).leftKey("key").rightKey("key");
             if (config == Config.UPSERT)
             {
-                // W2's right side has ~5 rows per key: only both ids together key the result (SPEC 2.7)
+                // W2's right side has ~5 rows per key: only both ids together key the result (SEMANTICS 4.5-4.7)
                 b.leftUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD).rightUniqueKey(Workloads.W4_UNIQUE_KEY_FIELD).output(OutputMode.UPSERT);
             }
             return b.build();

@@ -39,13 +39,13 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     /** Durable replays: lines go to these files as they are produced (null: kept in the lists). */
     private final Spool resultSpool;
     private final Spool deadLetterSpool;
-    /** SPEC 2.7 upsert output: the unique-key fields of each side in the result key (null: not in it), or both null. */
+    /** SEMANTICS 4.5-4.7 upsert output: the unique-key fields of each side in the result key (null: not in it), or both null. */
     private int[] leftKeyFields;
     private int[] rightKeyFields;
     private boolean upsert;
     /** Expired rows ({@code --expired}), kept in memory. */
     private final List<StepLine> expired = new ArrayList<>();
-    /** A multi-way join's input names (SPEC 2.6 output {@code "rows"}), or null. */
+    /** A multi-way join's input names (SEMANTICS 10 output {@code "rows"}), or null. */
     private List<String> inputNames;
 
     PartitionCollector(final Schema schema, final Schema coGroupSchema)
@@ -63,7 +63,7 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
     }
 
     /**
-     * Takes the output shape of the spec: with upsert output (SPEC 2.7) lines are
+     * Takes the output shape of the spec: with upsert output (SEMANTICS 4.5-4.7) lines are
      * {@code {"step":S,"op":"upsert"|"delete","key":{"left":{..},"right":{..}},"left":..,"right":..}}, the key
      * holding the parts {@link JoinSpec#resultKey()} names ({@code null} for a padded side).
      *
@@ -109,13 +109,13 @@ final class PartitionCollector implements ResultHandler, DeadLetterHandler, Expi
         return expired;
     }
 
-    /** A multi-way join: results are written with {@code "rows"} keyed by input name (SPEC 2.6). */
+    /** A multi-way join: results are written with {@code "rows"} keyed by input name (SEMANTICS 10). */
     void multiInputs(final MultiJoinSpec multi)
     {
         this.inputNames = multi == null ? null : multi.names();
     }
 
-    /** SPEC 2.6: {@code {"step":S,"op":"+I","rows":{"orders":{...},"payments":null}}}. */
+    /** SEMANTICS 10: {@code {"step":S,"op":"+I","rows":{"orders":{...},"payments":null}}}. */
     @Override
     public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
     {

@@ -47,7 +47,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * Runs a scenario (SPEC 1: a join spec and an event log) through the real runtime: a
+ * Runs a scenario (SEMANTICS 1: a join spec and an event log) through the real runtime: a
  * {@link JoinEngine} with its rings, partition threads and off-heap state, fed by one
  * {@link Publisher} exactly as an application would feed it. There is deliberately no second code
  * path for replay, so that every semantic test run through replay tests the engine that ships.
@@ -239,7 +239,7 @@ public final class Replay
      */
     static boolean tsRequired(final JoinKind kind)
     {
-        // MULTI: as the regular join (SPEC 2.6), ts defaults to 0
+        // MULTI: as the regular join (SEMANTICS 10), ts defaults to 0
         return kind == JoinKind.INTERVAL || kind == JoinKind.WINDOW || kind == JoinKind.TEMPORAL || kind == JoinKind.ASOF;
     }
 
@@ -504,7 +504,7 @@ public final class Replay
         }
         for (final PartitionCollector collector : collectors)
         {
-            collector.output(spec); // SPEC 2.7: upsert lines
+            collector.output(spec); // SEMANTICS 4.5-4.7: upsert lines
         }
         final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
@@ -585,7 +585,7 @@ public final class Replay
                 }
             }
         }
-        // The log consumed up to the end of the last step line read: its length and CRC-32C (SPEC 1 steps).
+        // The log consumed up to the end of the last step line read: its length and CRC-32C (SEMANTICS 1 steps).
         long logBytes = 0;
         long logCrc = 0;
         CompletableFuture<CompletedCheckpoint> checkpoint = null;

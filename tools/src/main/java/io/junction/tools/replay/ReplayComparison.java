@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * Compares a replay's output with an expected output as {@code conformance/README.md} defines it.
  * <ul>
  *   <li>{@link Mode#STEP}: for every step, the multiset of (sign of op, left, right, row, window) must be
- *       equal (a multi-way join's lines carry {@code rows} instead of left and right, SPEC 2.6: compared as
+ *       equal (a multi-way join's lines carry {@code rows} instead of left and right, SEMANTICS 10: compared as
  *       one value, input names in any order, a padded input {@code null} or absent alike); the multiset must be
  *       equal ({@code row}: a window coGroup's computed row, SEMANTICS 6.4); {@code +I}/{@code +U} count as {@code +}, {@code -D}/{@code -U} as {@code -}.</li>
  *   <li>{@link Mode#FINAL}: applying each changelog in order must give equal final multisets, and
@@ -150,7 +150,7 @@ public final class ReplayComparison
         final Mode mode, final List<String> lines, final int weight, final String which, final Map<Item, Integer> counts,
         final List<String> differences, final boolean appendOnly)
     {
-        // SPEC 2.7 upsert lines in final mode: the table by key that applying them in step order leaves
+        // SEMANTICS 4.5-4.7 upsert lines in final mode: the table by key that applying them in step order leaves
         final Map<String, long[]> upsertSteps = new TreeMap<>();
         final Map<String, String> upserted = new TreeMap<>();
         for (int i = 0; i < lines.size(); i++)
@@ -333,7 +333,7 @@ public final class ReplayComparison
     }
 
     /**
-     * A multi-way join's {@code "rows"} (SPEC 2.6) as a canonical text: input names sorted, a padded input
+     * A multi-way join's {@code "rows"} (SEMANTICS 10) as a canonical text: input names sorted, a padded input
      * ({@code null}) the same as an absent one, each row canonical.
      *
      * @param rows the {@code rows} object

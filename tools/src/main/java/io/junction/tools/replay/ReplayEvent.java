@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * One line of an event log (SPEC 1 "Event log"), parsed and checked: a row event or a watermark.
+ * One line of an event log (SEMANTICS 1 "Event log"), parsed and checked: a row event or a watermark.
  * <p>
  * The checks are all made here, before anything reaches the engine, because SPEC requires that a bad
  * line "never changes state": a line is either a well-formed event or a {@link BadInputException}
@@ -30,7 +30,7 @@ public final class ReplayEvent
     private final ChangeKind kind;
     private final long ts;
     private final JsonNode row;
-    /** A multi-way join's input index (SPEC 2.6: {@code side} names the input); -1 for the binary kinds or both inputs. */
+    /** A multi-way join's input index (SEMANTICS 10: {@code side} names the input); -1 for the binary kinds or both inputs. */
     private final int input;
     /** What {@code side} said: left, right, or the input's name; null for a watermark of every input. */
     private final String sideName;
@@ -53,7 +53,7 @@ public final class ReplayEvent
     }
 
     /**
-     * Parses one non-blank line of a multi-way join's log (SPEC 2.6): {@code side} names one of the inputs
+     * Parses one non-blank line of a multi-way join's log (SEMANTICS 10): {@code side} names one of the inputs
      * (a row event needs it; a watermark without it advances every input). The event's {@link #side()} is
      * {@link Side#LEFT} for the first input and {@link Side#RIGHT} for the others.
      *
@@ -114,7 +114,7 @@ public final class ReplayEvent
      * @param tsRequired true for interval and window joins, where a row without {@code ts} is bad input;
      *                   regular joins default it to 0
      * @return the event
-     * @throws BadInputException when the line is not valid JSON or not one of the SPEC 1 shapes
+     * @throws BadInputException when the line is not valid JSON or not one of the SEMANTICS 1 shapes
      */
     public static ReplayEvent parse(final String line, final boolean tsRequired) throws BadInputException
     {

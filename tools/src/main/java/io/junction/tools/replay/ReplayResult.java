@@ -51,7 +51,7 @@ public final class ReplayResult
         this.metrics = Collections.unmodifiableList(metrics);
     }
 
-    /** Rows the join dropped by state TTL or eviction (SPEC 2.7 visible expiry), ordered by step. */
+    /** Rows the join dropped by state TTL or eviction (SEMANTICS 4.5-4.7 visible expiry), ordered by step. */
     private List<StepLine> expired = List.of();
 
     /** Sets the expired rows; the replay's, once, before it hands the result out. */
@@ -134,7 +134,7 @@ public final class ReplayResult
         return steps;
     }
 
-    /** @return result lines, ordered by step (order within a step is free, SPEC 1 "Output") */
+    /** @return result lines, ordered by step (order within a step is free, SEMANTICS 1 "Output") */
     public List<StepLine> results()
     {
         return results;

@@ -3,7 +3,7 @@ package io.junction.tools.workload;
 import java.util.Arrays;
 
 /**
- * W6 of WORKLOADS.md: trades (left) and quotes (right) over Zipf-hot symbols, for the ASOF join (SPEC 2.5,
+ * W6 of WORKLOADS.md: trades (left) and quotes (right) over Zipf-hot symbols, for the ASOF join (SEMANTICS 11,
  * docs/SEMANTICS.md section 11): each trade joins the quote of its symbol in force at its time, backward
  * within a tolerance of 1 s. Deterministic from its seed:
  * <pre>
@@ -97,7 +97,7 @@ public final class W6
     /**
      * W6's counting model, fed the events in order (a {@link WorkloadSink}: the generator's, or a tape's
      * replay, a prefix included): the ASOF join backward with tolerance {@link #TOLERANCE_MS}, no
-     * allowed lateness, as SPEC 2.5 defines it, counting the output rows of both emission modes and
+     * allowed lateness, as SEMANTICS 11 defines it, counting the output rows of both emission modes and
      * types. A trade waits until the first watermark above its ts; meanwhile every quote of its symbol
      * at a ts in {@code [best.ts, ts]} (an equal ts: the later arrival wins) within the tolerance is a
      * better match: eager mode retracts and re-emits ({@code -U}, {@code +U}). Rows below the watermark

@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * W7 of WORKLOADS.md: orders, payments, shipments and refunds, four upsert streams on the order id, for the
- * multi-way join (SPEC 2.6) against a chain of binary joins. Deterministic from its seed:
+ * multi-way join (SEMANTICS 10) against a chain of binary joins. Deterministic from its seed:
  * <pre>
  * rng = SplitMix64(0x5EED0007); cdf = zipfCdf(n, 1.1); e = 0
  * repeat ops = 8 * n times:

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code junction replay --state DIR} on a disk that fills up during a checkpoint (issue 20, item 11): exit 4
+ * {@code junction replay --state DIR} on a disk that fills up during a checkpoint: exit 4
  * and one line naming the file that could not be written, never exit 1 without a file. The full disk is
  * injected ({@link CheckpointStore#writeFault}, hence this package) instead of filling a real one; once there
  * is room again, {@code --resume} restores the checkpoint before and completes.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The command line's manners (issue 19): an option error prints its message and "try --help", not the
+ * The command line's manners: an option error prints its message and "try --help", not the
  * whole usage; a failed command prints one line without Java exception names or stack traces; a file
  * that is not an .hlog is an error, not a table of zeros; the subcommand list names kafka.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code junction replay} of a multi-way join (SPEC 2.6): the worked case through the command line, and a rejected spec. */
+/** {@code junction replay} of a multi-way join (SEMANTICS 10): the worked case through the command line, and a rejected spec. */
 class MultiJoinCliTest
 {
     @TempDir

@@ -20,7 +20,7 @@ import picocli.CommandLine;
 import io.junction.api.JoinSpec;
 
 /**
- * No silent wrong result from a misspelt field in replay (issue 19, point 2): a spec field no row carries
+ * No silent wrong result from a misspelt field in replay (point 2): a spec field no row carries
  * ends the run with a warning naming it and exit status 5; {@code --strict} refuses up front;
  * {@code --fields} declares the rows (typed); every run ends with a one-line summary; dead-letter lines
  * carry a machine-readable {@code "code"} beside the free-text {@code "reason"}.

@@ -17,7 +17,7 @@ import io.junction.tools.JunctionCli;
 import picocli.CommandLine;
 
 /**
- * {@code junction replay} honours {@code -Djunction.*} options given in {@code JAVA_OPTS} (issue 20, item 12):
+ * {@code junction replay} honours {@code -Djunction.*} options given in {@code JAVA_OPTS}:
  * set properties replace the replay's defaults; unset ones leave them.
  */
 class ReplayPropertiesTest
@@ -78,7 +78,7 @@ class ReplayPropertiesTest
     @Test
     void aStateCapBeyondPhysicalMemoryIsRefusedAtStartWithExit2()
     {
-        // 64 partitions x 2^50 bytes: more than any machine has, so the engine refuses to start (issue 20, item 10).
+        // 64 partitions x 2^50 bytes: more than any machine has, so the engine refuses to start.
         System.setProperty("junction.state.maxBytes", Long.toString(1L << 50));
         final Path cases = Paths.get(System.getProperty("junction.cases.dir", Paths.get("..", "conformance", "cases").toString()));
         final StringWriter err = new StringWriter();

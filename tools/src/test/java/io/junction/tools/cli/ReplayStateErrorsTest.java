@@ -16,7 +16,7 @@ import picocli.CommandLine;
 import java.util.Arrays;
 
 /**
- * A durable state that cannot be resumed as asked is a one-line message and exit 4 (issue 20, item 11),
+ * A durable state that cannot be resumed as asked is a one-line message and exit 4,
  * never a stack trace and exit 1.
  */
 class ReplayStateErrorsTest

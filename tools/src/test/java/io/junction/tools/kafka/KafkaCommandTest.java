@@ -1,6 +1,7 @@
 package io.junction.tools.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,6 +128,44 @@ final class KafkaCommandTest
         assertEquals(2, run("kafka", "produce", "--bootstrap-servers=127.0.0.1:" + closedPort(), "--left=l", "--right=r",
             "--spec=" + spec, events.toString(), "-X", "max.block.ms=2000"));
         assertTrue(err().contains("line 2"), err());
+    }
+
+    @Test
+    void produceRefusesANegativeTsBeforeSendingAnyRow() throws IOException
+    {
+        final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        final Path events = Files.writeString(dir.resolve("e.events.jsonl"),
+            "{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}\n{\"side\":\"right\",\"ts\":-5,\"row\":{\"k\":1}}\n");
+        // No broker and no client timeout given: only a refusal before the first send ends this quickly.
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run("kafka", "produce",
+            "--bootstrap-servers=127.0.0.1:" + closedPort(), "--left=l", "--right=r", "--spec=" + spec, events.toString()));
+        assertEquals(2, exit, err());
+        assertTrue(err().contains("line 2: ts -5 is negative"), err());
+        assertFalse(err().contains("wrote"), err());
+    }
+
+    @Test
+    void produceToAnUnreachableClusterGivesUpAfterItsTimeoutNamingTheCluster() throws IOException
+    {
+        final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        final Path events = Files.writeString(dir.resolve("e.events.jsonl"), "{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}\n");
+        final int port = closedPort();
+        // The bound is a guard against a hang, not a timing assertion.
+        final int exit = assertTimeoutPreemptively(Duration.ofSeconds(90), () -> run("kafka", "produce",
+            "--bootstrap-servers=127.0.0.1:" + port, "--left=l", "--right=r", "--spec=" + spec, "--timeout=2", events.toString()));
+        assertEquals(3, exit, err());
+        assertTrue(err().contains("127.0.0.1:" + port) && err().contains("--timeout"), err());
+        assertEquals(1, err().strip().lines().count(), "one line: " + err());
+    }
+
+    @Test
+    void kafkasExtraFieldsAreNotReplaysFields() throws IOException
+    {
+        final Path spec = Files.writeString(dir.resolve("s.join.json"), SPEC);
+        final Path events = Files.writeString(dir.resolve("e.events.jsonl"), "{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1,\"v\":2}}\n");
+        assertEquals(2, run("kafka", "produce", "--bootstrap-servers=127.0.0.1:1", "--left=l", "--right=r", "--spec=" + spec,
+            "--fields=v:long", events.toString()));
+        assertTrue(err().contains("--fields"), err());
     }
 
     @Test

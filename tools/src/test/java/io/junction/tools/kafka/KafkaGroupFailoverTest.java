@@ -176,7 +176,7 @@ final class KafkaGroupFailoverTest
     @Test
     void aMemberStoppedBySigtermExitsZero() throws Exception
     {
-        // Issue 20, item 13: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
+        // The hardening work: SIGTERM is the documented way to stop a member; a clean stop is exit 0, not 143.
         broker.createTopic("term-left", PARTITIONS);
         broker.createTopic("term-right", PARTITIONS);
         broker.createTopic("term-out", PARTITIONS);
@@ -198,14 +198,14 @@ final class KafkaGroupFailoverTest
     @Test
     void produceWithCreateTopicsUsesTopicsThatExistAlready() throws IOException
     {
-        // Issue 20, item 13: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
+        // The hardening work: a second --create-topics on the same topics is exit 0, not a TopicExistsException.
         final Path spec = Files.writeString(dir.resolve("spec.json"),
             "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}");
         final Path events = Files.write(dir.resolve("e.events.jsonl"), List.of("{\"side\":\"left\",\"ts\":1,\"row\":{\"k\":1}}"));
         for (int i = 0; i < 2; i++)
         {
             final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
-                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--fields", "k",
+                "--left", "exists-left", "--right", "exists-right", "--spec", spec.toString(), "--extra-fields", "k",
                 "--create-topics", "2", events.toString());
             assertEquals(0, exit, "junction kafka produce --create-topics, run " + i);
         }
@@ -215,7 +215,7 @@ final class KafkaGroupFailoverTest
     {
         final Path file = Files.write(dir.resolve("part" + name + ".events.jsonl"), lines);
         final int exit = JunctionCli.commandLine().execute("kafka", "produce", "--bootstrap-servers", broker.bootstrapServers(),
-            "--left", "left", "--right", "right", "--spec", spec.toString(), "--fields", "f1", file.toString());
+            "--left", "left", "--right", "right", "--spec", spec.toString(), "--extra-fields", "f1", file.toString());
         assertEquals(0, exit, "junction kafka produce " + file);
     }
 
@@ -369,7 +369,7 @@ final class KafkaGroupFailoverTest
             command.add("--right=" + prefix + "right");
             command.add("--output=" + prefix + "out");
             command.add("--spec=" + spec);
-            command.add("--fields=f1");
+            command.add("--extra-fields=f1");
             command.add("--state=" + dir.resolve("state-" + number));
             command.add("--checkpoint-dir=" + checkpoints);
             command.add("--checkpoint-ms=1000");

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SPEC.md 2.1 and 2.2, inner and left, on hand-made sequences. */
+/** docs/SEMANTICS.md 4 and 5, inner and left, on hand-made sequences. */
 class NaiveJoinSemanticsTest
 {
     private static final int L = WorkloadSink.LEFT;
@@ -40,7 +40,7 @@ class NaiveJoinSemanticsTest
         return described;
     }
 
-    // ------------------------------------------------------------------ interval join (SPEC 2.2)
+    // ------------------------------------------------------------------ interval join (SEMANTICS 5)
 
     @Test
     void shouldMatchBothIntervalBoundsInclusively()
@@ -168,7 +168,7 @@ class NaiveJoinSemanticsTest
         assertThrows(IllegalArgumentException.class, () -> new NaiveIntervalJoin(NaiveJoin.Type.INNER, 10, -10));
     }
 
-    // ------------------------------------------------------------------ regular join (SPEC 2.1)
+    // ------------------------------------------------------------------ regular join (SEMANTICS 4)
 
     @Test
     void shouldEmitEachPairOnceInAnInnerRegularJoin()

@@ -32,7 +32,7 @@ import picocli.CommandLine;
 import java.util.Locale;
 
 /**
- * Issue 24's measurements at small sizes: W1-seed's configurations (SPEC 2.7) and W2's upsert output
+ * The changelog-shaping work's measurements at small sizes: W1-seed's configurations (SEMANTICS 4.5-4.7) and W2's upsert output
  * give the counting model's line counts ({@link ShapingJoin#expectedLines}), operator-direct and through
  * the runtime with 1 and 2 partitions; a padded-row delay of 60 s emits one line per show, as the
  * interval join does, while a click later than 60 s still joins; and the model agrees with the operator

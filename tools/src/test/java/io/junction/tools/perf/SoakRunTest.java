@@ -1,5 +1,6 @@
 package io.junction.tools.perf;
 
+import io.junction.tools.cli.CliError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,7 +101,7 @@ class SoakRunTest
     {
         final Path precious = dir.resolve("notes.txt");
         Files.writeString(precious, "keep me");
-        assertThrows(IllegalArgumentException.class, () -> LoadRun.emptyDirectory(dir));
+        assertEquals(4, assertThrows(CliError.class, () -> LoadRun.emptyDirectory(dir)).exitCode());
         assertTrue(Files.exists(precious));
         final Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("partition-0"));
@@ -118,7 +119,7 @@ class SoakRunTest
         Files.writeString(root.resolve("ENGINE"), "x");
         try (DirectoryLock held = DirectoryLock.acquire(root, "the state root"))
         {
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LoadRun.emptyDirectory(root));
+            final CliError e = assertThrows(CliError.class, () -> LoadRun.emptyDirectory(root));
             assertTrue(e.getMessage().contains("LOCK") && e.getMessage().contains("not emptied"), e.getMessage());
             assertTrue(Files.exists(root.resolve("ENGINE")) && Files.exists(root.resolve("partition-0")), "nothing was deleted");
         }

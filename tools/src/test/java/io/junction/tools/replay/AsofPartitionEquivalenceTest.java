@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Partitioning changes nothing for the ASOF join (SPEC 2.5, 3): a random log of two append-only streams
+ * Partitioning changes nothing for the ASOF join (SEMANTICS 11, 3): a random log of two append-only streams
  * (rows out of order, several rows of a key at one ts, late rows of both sides, the odd non-insert, per-side
  * and joint watermarks, null and string-typed keys) is replayed through the runtime with 1 and with 4
  * partitions, over each direction and emission mode, with a tolerance or none, a right filter, a condition

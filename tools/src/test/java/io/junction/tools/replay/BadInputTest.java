@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import io.junction.runtime.EngineConfig;
 
 /**
- * Bad input never stops a replay (SPEC 1): each bad line or refused row is one dead-letter line at
+ * Bad input never stops a replay (SEMANTICS 1): each bad line or refused row is one dead-letter line at
  * its step with a reason, the rest of the log runs, and a bad spec runs nothing and names its field.
  */
 class BadInputTest

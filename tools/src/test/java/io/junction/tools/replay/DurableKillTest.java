@@ -39,11 +39,11 @@ import java.util.stream.Stream;
  * thread writes, so the kill lands inside the write), right after it announces its clean close, and after a
  * random time. Each restart resumes from what the last one left; the final output (results and dead
  * letters, which carry their step and are de-duplicated by it) must equal an uninterrupted in-memory run's
- * exactly, as a multiset of lines per step (the order within a step is free, SPEC 1).
+ * exactly, as a multiset of lines per step (the order within a step is free, SEMANTICS 1).
  *
  * <p>Every join kind: regular left join with retractions, interval left outer join, tumbling-window join,
  * session-window co-group, eager ASOF join, temporal left join over a versioned table (-U/+U/-D),
- * lookup left join (and refused left retractions), and the 4-input multi-way join (SPEC 2.6: left and inner
+ * lookup left join (and refused left retractions), and the 4-input multi-way join (SEMANTICS 10: left and inner
  * inputs, -U/+U/-D on every input, a stateTtl input); each with 1 partition (1 kill) and N (4 for the
  * regular and the multi-way join, 2 for the others; 2 kills): 24 per run ({@value #MIN_KILLS} at least). Each scenario's uninterrupted output is
  * checked to be long and to hold padded or retraction lines, so that the test cannot pass on nothing. A
@@ -181,7 +181,7 @@ class DurableKillTest
                 return "{\"join\":\"window\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
                     + "\"window\":{\"kind\":\"session\",\"gap\":30},\"coGroup\":\"first\"}";
             case "multi":
-                // SPEC 2.6: ((orders LEFT payments) JOIN shipments) LEFT refunds, refunds expiring by stateTtl.
+                // SEMANTICS 10: ((orders LEFT payments) JOIN shipments) LEFT refunds, refunds expiring by stateTtl.
                 return "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]},"
                     + "{\"name\":\"payments\",\"key\":[\"order_id\"],\"type\":\"left\"},"
                     + "{\"name\":\"shipments\",\"key\":[\"order_id\"],\"type\":\"inner\"},"

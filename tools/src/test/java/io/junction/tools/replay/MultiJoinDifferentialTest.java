@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * SPEC 2.6 against a brute-force model ({@link MultiJoinModel}: the chain of binary regular joins over the
+ * SEMANTICS 10 against a brute-force model ({@link MultiJoinModel}: the chain of binary regular joins over the
  * inputs' current contents, recomputed at every step): random multi-way joins of 2 to 5 inputs, mixed
  * inner and left, filters, conditions over named input fields, retractions ({@code -D}, {@code -U}, and
  * some of rows not in state), duplicates, keys of mixed types ({@code "1"}, {@code 1}, {@code 1.0}, null,

@@ -13,7 +13,7 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * A brute-force model of SPEC 2.6 (multi-way joins), written from the SPEC alone and sharing no code with the
+ * A brute-force model of SEMANTICS 10 (multi-way joins), written from the SPEC alone and sharing no code with the
  * engine: the inputs' current contents as lists of JSON rows, and after every step the left-deep chain of
  * binary regular joins {@code ((i0 ⋈ i1) ⟕ i2) ...} recomputed over them from scratch. The expected output of
  * a step is the multiset difference of the chain's results before and after it, which is the minimal
@@ -167,7 +167,7 @@ final class MultiJoinModel
                     if (!found)
                     {
                         deadLetters.add("{\"step\":" + step + ",\"reason\":\"bad input: retraction of a row not in state " +
-                            "(never inserted, already retracted or expired), SPEC 1\",\"side\":\"" + names.get(i) + "\",\"row\":" +
+                            "(never inserted, already retracted or expired), SEMANTICS 1\",\"side\":\"" + names.get(i) + "\",\"row\":" +
                             write(row) + "}");
                     }
                 }

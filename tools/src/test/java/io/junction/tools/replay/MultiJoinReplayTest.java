@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import io.junction.metrics.PartitionSnapshot;
 import java.util.Random;
 
-/** The replay extension of SPEC 2.6: {@code side} names an input, output {@code "rows"}, and their comparison. */
+/** The replay extension of SEMANTICS 10: {@code side} names an input, output {@code "rows"}, and their comparison. */
 class MultiJoinReplayTest
 {
     private static final String SPEC = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"orders\",\"key\":[\"id\"]}," +

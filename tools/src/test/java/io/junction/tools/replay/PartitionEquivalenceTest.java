@@ -11,10 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC 3: partitioning loses and duplicates nothing. A random regular-join changelog (inserts,
+ * SEMANTICS 8: partitioning loses and duplicates nothing. A random regular-join changelog (inserts,
  * updates, retractions of live rows, retractions of rows never inserted, duplicates, null and
  * string-typed keys, watermarks) is replayed with 1 and with 4 partitions; the per-step multisets
- * must be equal. Both runs are also checked against a brute-force model of SPEC 2.1's last rule:
+ * must be equal. Both runs are also checked against a brute-force model of SEMANTICS 4's last rule:
  * applying the output to an empty multiset gives the SQL join of the final inputs.
  */
 class PartitionEquivalenceTest

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A replay never returns with output missing and no error (issue 20, item 1): the end of input makes one
+ * A replay never returns with output missing and no error: the end of input makes one
  * tumbling window of 600 x 600 rows of one key emit 360,000 pairs, far longer than a close timeout of 20 ms;
  * the engine's close waits while the partition makes progress, so every line is there. (20 ms, not 1: a close
  * timeout is a window without progress, and on a loaded 2-core host the partition thread can be descheduled for

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code junction replay --state DIR --resume} refuses what it cannot resume exactly (issue 20, items 3 and 7):
+ * {@code junction replay --state DIR --resume} refuses what it cannot resume exactly (items 3 and 7):
  * a spool (the output spooled under {@code DIR/output/}) with a flipped byte, truncated or deleted; an event
  * log changed or shortened within what the restored checkpoint consumed; another {@code --slot-capacity}
  * (or another option the state was built with). Each is exit 4 with one line naming the file or the option,

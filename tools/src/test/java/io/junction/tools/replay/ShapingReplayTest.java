@@ -29,7 +29,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * SPEC 2.7 through replay: the spec fields ({@code paddedDelay}, {@code output}, {@code padOnExpiry}) and
+ * SEMANTICS 4.5-4.7 through replay: the spec fields ({@code paddedDelay}, {@code output}, {@code padOnExpiry}) and
  * their rejections (exit status 2 on the command line), random scenarios with a padded-row delay and with
  * upsert output giving the same lines per step with 1 and 4 partitions, and {@code --expired}.
  */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 23's state goal on W7 (WORKLOADS.md): the multi-way join's live state per live input row, counted as the
+ * The multi-way join work's state goal on W7 (WORKLOADS.md): the multi-way join's live state per live input row, counted as the
  * binary joins count theirs ({@code liveStateBytes}: off-heap records, row groups, buckets and two key-table
  * slots per key), is at most half the chain's, whose levels each store the previous level's result.
  */
