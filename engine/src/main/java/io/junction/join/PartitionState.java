@@ -476,7 +476,8 @@ final class PartitionState implements AutoCloseable
         catch (final IOException e)
         {
             release(opened);
-            throw new UncheckedIOException("cannot open durable state in " + directory.directory + ": " + e.getMessage(), e);
+            // The message names the file (MappedFile's do): a full disk at start is a state error, not an unexpected one.
+            throw new DurableStateException("cannot open durable state in " + directory.directory + ": " + e.getMessage(), e);
         }
         catch (final RuntimeException | Error e)
         {
@@ -639,7 +640,7 @@ final class PartitionState implements AutoCloseable
             {
                 file.close();
             }
-            throw new UncheckedIOException("cannot open " + path + ": " + e.getMessage(), e);
+            throw new DurableStateException("cannot open " + path + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.junction.runtime;
 
 import io.junction.internal.config.ConfigMap;
+import io.junction.internal.durable.StateImage;
 import io.junction.join.StateConfig;
 
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
@@ -402,22 +404,63 @@ public final class EngineConfig
     }
 
     /**
-     * Checks that the rings fit the JVM's direct memory (each ring slot holds a direct buffer of
-     * {@link #slotCapacity()} bytes, allocated at start): {@code -XX:MaxDirectMemorySize}, by default the
-     * maximum heap. Checked by {@link JoinEngine} before it allocates anything.
+     * Checks that the rings (each ring slot holds a direct buffer of {@link #slotCapacity()} bytes, allocated at
+     * start), with the direct buffers durable state takes at start, fit the direct memory the JVM has left: its
+     * limit ({@code -XX:MaxDirectMemorySize}, by default the maximum heap) less what its direct buffers take
+     * already (the platform's {@code direct} buffer pool: the application's own, a previous engine's). Checked by
+     * {@link JoinEngine} before it allocates anything.
      *
-     * @throws IllegalArgumentException naming the three options when they take more than the limit.
+     * @throws IllegalArgumentException naming the sizes and the options when they take more than is left.
      */
     public void checkRingMemory()
     {
-        final long limit = maxDirectMemory();
-        if (ringBytes() > limit)
+        checkRingMemory(maxDirectMemory(), directMemoryUsed());
+    }
+
+    /**
+     * {@link #checkRingMemory()} against a given limit and use: a function of this configuration and of them alone.
+     *
+     * @param limit the JVM's direct-memory limit, bytes.
+     * @param used  bytes of it in use already.
+     * @throws IllegalArgumentException naming the sizes and the options when the rings take more than is left.
+     */
+    void checkRingMemory(final long limit, final long used)
+    {
+        final long rings = ringBytes();
+        final long state = directStateBytes();
+        final long left = Math.max(0, limit - Math.max(0, used));
+        if (rings > left - state)
         {
             throw new IllegalArgumentException("the rings need " + partitions + " partitions x " + ringSize + " slots (" +
-                RING_SIZE_PROP_NAME + ") x " + slotCapacity + " bytes (" + SLOT_CAPACITY_PROP_NAME + ") = " + ringBytes() +
-                " bytes of direct memory, more than the JVM's " + limit + " (-XX:MaxDirectMemorySize, by default the " +
-                "maximum heap -Xmx): lower the ring size or the slot capacity, or give the JVM more memory");
+                RING_SIZE_PROP_NAME + ") x " + slotCapacity + " bytes (" + SLOT_CAPACITY_PROP_NAME + ") = " + rings +
+                " bytes of direct memory" + (state == 0 ? "" : ", and the durable state " + partitions + " x " +
+                StateImage.CHUNK_BYTES + " = " + state + " bytes more,") + " more than the " + left +
+                " bytes the JVM has left of its " + limit + " (-XX:MaxDirectMemorySize, by default the maximum heap -Xmx; " +
+                Math.max(0, used) + " bytes in use already): lower the ring size or the slot capacity, or give the JVM " +
+                "more direct memory");
         }
+    }
+
+    /**
+     * @return bytes of direct memory a durable engine's state takes at start beside the rings (each partition's
+     *         chunk buffer for its checkpoints), 0 in memory mode, whose state is not direct memory.
+     */
+    private long directStateBytes()
+    {
+        return stateRoot == null ? 0 : (long)partitions * StateImage.CHUNK_BYTES;
+    }
+
+    /** @return bytes of direct memory the JVM's direct buffers take now: the {@code direct} pool's; 0 when it does not say. */
+    static long directMemoryUsed()
+    {
+        for (final BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class))
+        {
+            if ("direct".equals(pool.getName()))
+            {
+                return Math.max(0, pool.getMemoryUsed());
+            }
+        }
+        return 0;
     }
 
     /** @return the JVM's direct-memory limit: -XX:MaxDirectMemorySize when given, else the maximum heap. */

@@ -208,7 +208,7 @@ public final class JoinEngine implements AutoCloseable
                 // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
                 LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
                     " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
-                closeWorkers();
+                closeWorkers(e);
                 try
                 {
                     reopened = checkpoints.recoverFromCheckpoints();
@@ -231,14 +231,15 @@ public final class JoinEngine implements AutoCloseable
         }
         catch (final IOException e)
         {
-            closeUnstarted();
+            final CheckpointException failure = new CheckpointException("junction: cannot recover the durable state in " +
+                config.stateRoot() + ": " + e.getMessage(), e);
+            closeUnstarted(failure);
             RUNNING_NAMES.remove(name);
-            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
-                e.getMessage(), e);
+            throw failure;
         }
         catch (final RuntimeException | Error e)
         {
-            closeUnstarted();
+            closeUnstarted(e);
             RUNNING_NAMES.remove(name);
             throw e;
         }
@@ -263,7 +264,7 @@ public final class JoinEngine implements AutoCloseable
         }
         catch (final RuntimeException | Error e)
         {
-            closeUnstarted();
+            closeUnstarted(e);
             RUNNING_NAMES.remove(name);
             throw e;
         }
@@ -364,14 +365,25 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
-    /** Frees the operators of workers created before a failed start, and forgets them. */
-    private void closeWorkers()
+    /**
+     * Frees the operators of workers created before a failed start, and forgets them. A worker whose close fails
+     * (its persist, on the disk that failed the start) does not keep the others from closing, and its failure is
+     * added to {@code failure}, the start's, as suppressed: never in its place.
+     */
+    private void closeWorkers(final Throwable failure)
     {
         for (int p = 0; p < workers.length; p++)
         {
             if (workers[p] != null)
             {
-                workers[p].closeUnstarted();
+                try
+                {
+                    workers[p].closeUnstarted();
+                }
+                catch (final RuntimeException | Error e)
+                {
+                    failure.addSuppressed(e);
+                }
                 workers[p] = null;
             }
         }
@@ -1200,21 +1212,26 @@ public final class JoinEngine implements AutoCloseable
         return ring.getCursor() - ring.getMinimumGatingSequence();
     }
 
-    private void closeUnstarted()
+    /**
+     * Undoes a start that failed with {@code failure} before the partition threads ran: frees the workers'
+     * operators (failures of that cleanup are added to {@code failure} as suppressed) and releases the root's
+     * lock whatever they did, so that the next start, once the cause is gone, can open the root.
+     */
+    private void closeUnstarted(final Throwable failure)
     {
         closed = true;
         closing.set(true);
         terminated.countDown();
-        for (final PartitionWorker worker : workers)
+        try
         {
-            if (worker != null)
-            {
-                worker.closeUnstarted();
-            }
+            closeWorkers(failure);
         }
-        if (rootLock != null)
+        finally
         {
-            rootLock.close();
+            if (rootLock != null)
+            {
+                rootLock.close();
+            }
         }
     }
 

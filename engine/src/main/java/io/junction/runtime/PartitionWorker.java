@@ -321,7 +321,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 runWatermarkSlices(sequence);
             }
-            metrics.publish(operator.counters(), events, handlerErrors);
+            publishCounters();
             if (hotKeysIntervalNanos > 0)
             {
                 publishHotKeysWhenDue();
@@ -399,8 +399,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             if (beforeCheckpoint != null)
             {
                 final long flushStart = System.nanoTime();
-                beforeCheckpoint.accept(partition);
-                clearInterrupt();
+                flushBeforeCheckpoint();
                 pauseParts[PART_FLUSH] = System.nanoTime() - flushStart;
             }
             if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.handle()))
@@ -573,6 +572,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             throw new IllegalStateException("partition " + partition + " lost its state: its " + (checkpoint == null
                 ? "emptying failed" : "restore from " + checkpoint.directory + " failed"), t);
         }
+        // Before the restore is reported: whoever waits for it reads the restored state's gauges, not the old ones.
+        publishCounters();
         if (checkpoint == null)
         {
             request.restored(partition, -1, null, null);
@@ -610,10 +611,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         Throwable failure = null;
         try
         {
-            if (beforeCheckpoint != null)
-            {
-                beforeCheckpoint.accept(partition);
-            }
+            flushBeforeCheckpoint();
             durable.checkpoint(request.id, request.positions, request.floor, false);
         }
         catch (final Throwable t)
@@ -622,6 +620,34 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         request.done(partition, System.nanoTime() - start, failure == null ? durable.image.bytesWritten() : 0,
             failure == null ? durable.image.bytesLinked() : 0, failure);
+    }
+
+    /** Publishes the operator's counters and gauges to the partition's metrics (a batch's end, a start, a restore). */
+    private void publishCounters()
+    {
+        metrics.publish(operator.counters(), events, handlerErrors);
+    }
+
+    /**
+     * Runs the {@code beforeCheckpoint} hook (the sink's flush), if any, for a checkpoint barrier and for the
+     * clean close's checkpoint alike: the checkpoint that follows writes its files through channels an interrupt
+     * flag left set would close ({@code ClosedByInterruptException}), so the flag is cleared and reported after
+     * the hook, whether it returned or threw.
+     */
+    private void flushBeforeCheckpoint()
+    {
+        if (beforeCheckpoint == null)
+        {
+            return;
+        }
+        try
+        {
+            beforeCheckpoint.accept(partition);
+        }
+        finally
+        {
+            clearInterrupt();
+        }
     }
 
     /** The hot-key report allocates: it is taken at most once an interval (and at the end of input), never per event. */
@@ -861,6 +887,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         thread = Thread.currentThread();
         try
         {
+            // Before the start returns: a reopened or restored state's gauges (live rows, state bytes) are right
+            // from the first snapshot, not only after the first batch.
+            publishCounters();
             if (onThreadStart != null)
             {
                 onThreadStart.accept(partition);
@@ -918,7 +947,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             try
             {
-                metrics.publish(operator.counters(), events, handlerErrors);
+                publishCounters();
                 if (hotKeysIntervalNanos > 0)
                 {
                     metrics.publishHotKeys(operator.hotKeys());

@@ -105,6 +105,31 @@ class InterruptedPartitionTest
     }
 
     @Test
+    void aBeforeCheckpointHookThatSetsTheInterruptFlagDoesNotFailTheCleanClose() throws Exception
+    {
+        final Path root = temp.resolve("root");
+        final JoinEngine engine = JoinEngine.builder(SPEC)
+            .config(EngineConfig.defaults().withPartitions(1).withRingSize(64)
+                .withState(StateConfig.defaults().withMaxKeys(1 << 16).withHashSeed(7)).withStateRoot(root))
+            .resultHandler((kind, left, right, ts, step) -> results.incrementAndGet())
+            // As a sink's flush that caught an InterruptedException and restored the flag.
+            .beforeCheckpoint(partition -> Thread.currentThread().interrupt())
+            .errorHandler(t -> errors.incrementAndGet())
+            .start();
+        final Publisher publisher = engine.publisher();
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1), 0, 0));
+        assertEquals(Publisher.PUBLISHED, publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1), 0, 1));
+        // The close's checkpoint writes its files through channels an interrupt would close.
+        assertTrue(engine.close(new long[] {1}), () -> "a clean close: " + engine.closeShortfall());
+        assertEquals(1, results.get());
+        assertTrue(errors.get() >= 1, "the interrupt was cleared and reported");
+        try (JoinEngine reopened = durable(root, false))
+        {
+            assertArrayEquals(new long[] {1}, reopened.restoredPositions(), "the clean close is reopened");
+        }
+    }
+
+    @Test
     void anInterruptDoesNotKillAPartitionUnderTheBlockingWaitStrategy() throws Exception
     {
         final AtomicReference<Thread> partitionThread = new AtomicReference<>();

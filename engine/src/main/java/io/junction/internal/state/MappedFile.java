@@ -22,6 +22,23 @@ public final class MappedFile implements AutoCloseable
 {
     private static final int ZEROS = 1 << 20;
 
+    /**
+     * Test seam: when set, called with the file before each write of zeros that creates or extends it; it may
+     * throw as a full disk (ENOSPC) does. Null outside tests.
+     */
+    static volatile GrowthFault growthFault;
+
+    /** A fault injected into the growth of mapped files, for tests ({@link #growthFault}). */
+    @FunctionalInterface
+    interface GrowthFault
+    {
+        /**
+         * @param file the file about to be created or extended.
+         * @throws IOException the injected failure.
+         */
+        void beforeGrowth(Path file) throws IOException;
+    }
+
     private final Path path;
     private final RandomAccessFile file;
     private final FileChannel channel;
@@ -67,18 +84,31 @@ public final class MappedFile implements AutoCloseable
      * @param reserve bytes of address space to map, the most the file may grow to.
      * @param length  the file's first length.
      * @return the mapped file.
-     * @throws IOException when it cannot be created, grown or mapped.
+     * @throws IOException when it cannot be created, grown or mapped, naming the file (a full disk's error does not).
      */
     public static MappedFile create(final Path path, final long reserve, final long length) throws IOException
     {
-        OwnerOnlyFiles.createFile(path);
-        final MappedFile mapped = new MappedFile(path, new RandomAccessFile(path.toFile(), "rw"), reserve, 0);
+        final MappedFile mapped;
+        try
+        {
+            OwnerOnlyFiles.createFile(path);
+            mapped = new MappedFile(path, new RandomAccessFile(path.toFile(), "rw"), reserve, 0);
+        }
+        catch (final IOException e)
+        {
+            throw new IOException("cannot create " + path + ": " + e.getMessage(), e);
+        }
         try
         {
             mapped.writeZeros(0, length);
             mapped.length = length;
         }
-        catch (final IOException | RuntimeException e)
+        catch (final IOException e)
+        {
+            mapped.close();
+            throw new IOException("cannot extend " + path + " to " + length + " bytes: " + e.getMessage(), e);
+        }
+        catch (final RuntimeException e)
         {
             mapped.close();
             throw e;
@@ -200,6 +230,11 @@ public final class MappedFile implements AutoCloseable
      */
     private void writeZeros(final long from, final long to) throws IOException
     {
+        final GrowthFault fault = growthFault;
+        if (fault != null)
+        {
+            fault.beforeGrowth(path);
+        }
         if (zeros == null)
         {
             zeros = new byte[ZEROS];
