@@ -11,6 +11,7 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.row.CompiledJoin;
 import io.junction.testing.CollectingResultHandler;
 import io.junction.testing.JoinHarness;
 import io.junction.testing.Output;
