@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,7 +160,7 @@ class UpsertUniqueKeyTest
     }
 
     @Test
-    void shouldRefuseTheSecondRowAfterAReopenOfDurableState(@TempDir final Path dir) throws java.io.IOException
+    void shouldRefuseTheSecondRowAfterAReopenOfDurableState(@TempDir final Path dir) throws IOException
     {
         final StateConfig config = CONFIG.withStateDirectory(dir);
         try (JoinHarness h = new JoinHarness(spec(JoinType.RIGHT, 10), config))
