@@ -30,9 +30,9 @@ public enum DeadLetterReason
     /**
      * A regular-join row that breaks its side's declared unique key ({@link JoinSpec#uniqueKey(Side)}):
      * a null unique-key field, or an insert whose unique key is already live on its side in a row of the
-     * same join key (both rows able to match).
+     * same join key (both rows able to match); with upsert output, in any live row of its side.
      */
-    UNIQUE_KEY_VIOLATION("unique key violation: a null unique-key field, or an insert whose unique key is already live on its side with the same join key (SEMANTICS 4.4)"),
+    UNIQUE_KEY_VIOLATION("unique key violation: a null unique-key field, or an insert whose unique key is already live on its side with the same join key, with upsert output in any row (SEMANTICS 4.4)"),
     /**
      * A row whose user pre-join filter ({@link RowFilter}) threw, or, in a regular join, for one of whose
      * pairs a user {@link PairCondition} threw: the row had no effect (both run before anything else the

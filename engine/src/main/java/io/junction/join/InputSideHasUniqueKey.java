@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.OutputMode;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.BufferCompare;
@@ -20,12 +21,16 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * <pre>
  * every row:   unique key too long -&gt; KEY_TOO_LONG; a null field -&gt; UNIQUE_KEY_VIOLATION
  * accumulate:  a live, matchable row of the same join key and unique key -&gt; UNIQUE_KEY_VIOLATION;
+ *              with upsert output: any live row of the unique key -&gt; UNIQUE_KEY_VIOLATION;
  *              else stored, and its record put in the index
  * retract:     the stored copy (equal row bytes, so equal keys) found through the index, else
  *              RETRACTION_NOT_IN_STATE; its user conditions evaluated, its entry removed, the row retracted
  * </pre>
- * Only a live row of the same join key counts as a duplicate, as in the other shape: rows are routed by join
- * key, so that is what every partitioning sees alike (docs/SEMANTICS.md 4.4).
+ * Without upsert output only a live row of the same join key counts as a duplicate, as in the other shape: rows
+ * are routed by join key, so that is what every partitioning sees alike. With upsert output the unique key keys
+ * the result, and two live rows of one would leave one result key with two rows, the upsert table keeping only
+ * the later: any live row of the unique key counts, also one of another join key, a null join key or one failing
+ * its side's filter (docs/SEMANTICS.md 4.4, 4.6).
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -38,6 +43,8 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     /** The side's unique-key fields. */
     private final KeyExtractor fields;
     private final UniqueKeyIndex index;
+    /** Upsert output: any live row of a unique key refuses an insert of it, not only a matchable one of its join key. */
+    private final boolean anyLiveRow;
     /** Unique-key bytes of the row being processed, and those of a stored row being compared with them. */
     private final UnsafeBuffer uniqueKey;
     private final UnsafeBuffer storedUniqueKey;
@@ -68,6 +75,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
         this.emit = parts.emit;
         this.fields = parts.compiled.uniqueKey(side);
         this.index = index;
+        this.anyLiveRow = parts.spec.output() == OutputMode.UPSERT;
         this.uniqueKey = new UnsafeBuffer(ByteBuffer.allocateDirect(parts.config.maxKeyLength()));
         this.storedUniqueKey = new UnsafeBuffer(ByteBuffer.allocateDirect(parts.config.maxKeyLength()));
     }
@@ -82,7 +90,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
             return;
         }
         final long uniqueKeyHash = predicate.hash(uniqueKey, uniqueKeyLength);
-        if (keyLength != UNMATCHABLE)
+        if (anyLiveRow || keyLength != UNMATCHABLE)
         {
             joinKeyLength = keyLength;
             if (index.find(uniqueKeyHash, duplicate) != 0)
@@ -154,12 +162,12 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     /** {@link #duplicate}: a row that can match, of the join key in the predicate's key and the unique key in {@link #uniqueKey}? */
     private boolean isDuplicate(final long record)
     {
-        if (state.store.bucketOf(record) == state.unmatchableBucket ||
-            !state.store.keyEquals(record, predicate.key, 0, joinKeyLength))
+        if (!anyLiveRow && (state.store.bucketOf(record) == state.unmatchableBucket ||
+            !state.store.keyEquals(record, predicate.key, 0, joinKeyLength)))
         {
             return false;
         }
-        // Same join key; the unique key's hash may still be another unique key's.
+        // Same join key (or any, with upsert output); the unique key's hash may still be another unique key's.
         StoredRows.wrap(record, storedRowBuffer, storedRow);
         final int length = fields.extract(storedRow, storedUniqueKey, 0, storedUniqueKey.capacity());
         return length == uniqueKeyLength && BufferCompare.equals(storedUniqueKey, 0, uniqueKey, 0, length);

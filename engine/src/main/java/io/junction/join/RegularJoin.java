@@ -52,7 +52,9 @@ import static io.junction.join.JoinPredicate.UNMATCHABLE;
  * as both shapes and every partitioning see it alike (a null unique-key field; an insert whose unique key is
  * live under the same join key, both rows able to match) are dead-lettered
  * {@link DeadLetterReason#UNIQUE_KEY_VIOLATION} before any effect; for input that keeps it the output is the
- * same as without the declaration.
+ * same as without the declaration. With upsert output every unique key is indexed and any live row of the side
+ * with the unique key refuses an insert (whatever the join keys, and whether either row can match): a second
+ * live row of a result key would otherwise overwrite the first in the upsert table.
  *
  * <p>Shaping the changelog (docs/SEMANTICS.md "Padded-row delay", "Upsert output", "Visible
  * expiry"): padded-row delays, padOnExpiry, TTL expiry, evictions and their report to an
@@ -292,13 +294,21 @@ final class RegularJoin implements JoinAlgorithm
         return spec.padOnExpiry() && spec.stateTtl(side) > 0 ? spec.stateTtl(side) : -1;
     }
 
-    /** @return the shape of a side's state: by its declared unique key and join key. */
+    /**
+     * @return the shape of a side's state: by its declared unique key and join key. With upsert output every
+     *         declared unique key is indexed: a second live row of a unique key is refused whatever its join key
+     *         (docs/SEMANTICS.md 4.4), and only the index sees rows of one unique key under other join keys.
+     */
     static UniqueKeyShape shape(final JoinSpec spec, final Side side)
     {
         final List<String> uniqueKey = spec.uniqueKey(side);
         if (uniqueKey.isEmpty())
         {
             return UniqueKeyShape.NONE;
+        }
+        if (spec.output() == OutputMode.UPSERT)
+        {
+            return UniqueKeyShape.INDEXED;
         }
         return (side == Side.LEFT ? spec.leftKey() : spec.rightKey()).containsAll(uniqueKey)
             ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED;

@@ -9,7 +9,6 @@ import io.junction.internal.row.BufferCompare;
 import io.junction.internal.row.KeyExtractor;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.junction.api.Side;
-import java.util.Arrays;
 
 /**
  * Folds a regular join's retraction changelog into upserts and deletes by result key, per step
@@ -38,14 +37,25 @@ import java.util.Arrays;
  *
  * <p>Key bytes in the buffer, per part of the result key: a presence byte (0: the side is padded,
  * 1: its unique-key bytes follow, 2: a null unique-key field), a little-endian u16 length, the bytes.
- * The buffer and the per-line tables grow by doubling when a step outgrows them (never in a steady
- * state), so the fold allocates nothing per event.
+ *
+ * <p>Bounded: the buffer ({@link #BUFFER_BYTES}) and the per-line tables ({@link #MAX_LINES} lines) are
+ * allocated once, with the fold, and never grow, so a step with many result keys (one right row padding
+ * or matching a million left rows) cannot take the heap. A line that does not fit (the tables are full,
+ * or the buffer has no room for its key and rows) spills: the lines folded so far leave at once, in their
+ * order, and the line starts the step's fold anew, held by reference as a step's first line is. The output
+ * is then still an upsert changelog whose table is exact after every step (a key's later line leaves after
+ * its earlier one), only folded less: a key may have more than one line in such a step. Nothing is
+ * dropped. The fold allocates nothing per event.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 final class UpsertFold implements ResultHandler
 {
     private static final int PART_HEADER = 3;
+    /** The most distinct result keys folded at once; a step with more spills (class Javadoc). */
+    static final int MAX_LINES = 1024;
+    /** The bytes of keys and rows folded at once: 256 KiB, 256 bytes a line on average; a step with more spills. */
+    static final int BUFFER_BYTES = 256 * 1024;
     /** {@code keyLength} of a copied first line ({@link #copyHeld}) until a second line needs its key. */
     private static final int UNKEYED = -1;
 
@@ -54,21 +64,24 @@ final class UpsertFold implements ResultHandler
     /** The unique-key fields of a side that is part of the result key, else null. */
     private final KeyExtractor leftKey;
     private final KeyExtractor rightKey;
-    private UnsafeBuffer data = new UnsafeBuffer(new byte[4096]);
+    private final UnsafeBuffer data;
     private int used;
     private int lines;
-    private int[] keyOffset = new int[16];
-    private int[] keyLength = new int[16];
-    private int[] leftOffset = new int[16];
-    private int[] leftLength = new int[16];
-    private int[] rightOffset = new int[16];
-    private int[] rightLength = new int[16];
-    private int[] tableSlot = new int[16];
-    private long[] keyHash = new long[16];
-    private long[] timestamp = new long[16];
-    private boolean[] accumulate = new boolean[16];
-    /** Open addressing over the step's lines: line index + 1, 0 for empty. */
-    private int[] table = new int[64];
+    private final int maxLines;
+    private final int[] keyOffset;
+    private final int[] keyLength;
+    private final int[] leftOffset;
+    private final int[] leftLength;
+    private final int[] rightOffset;
+    private final int[] rightLength;
+    private final int[] tableSlot;
+    private final long[] keyHash;
+    private final long[] timestamp;
+    private final boolean[] accumulate;
+    /** Open addressing over the step's lines: line index + 1, 0 for empty; at most half full. */
+    private final int[] table;
+    /** Spills so far (tests). */
+    private long spills;
     private long step;
     private final RowView leftView = new RowView();
     private final RowView rightView = new RowView();
@@ -86,6 +99,36 @@ final class UpsertFold implements ResultHandler
         final ResultKey key, final KeyExtractor leftFields, final KeyExtractor rightFields, final ResultHandler downstream,
         final JoinCounters counters)
     {
+        this(key, leftFields, rightFields, downstream, counters, MAX_LINES, BUFFER_BYTES);
+    }
+
+    /**
+     * A fold with other bounds (tests).
+     *
+     * @param maxLines    the most lines folded at once, at least 1.
+     * @param bufferBytes the bytes of keys and rows folded at once, at least 1.
+     */
+    UpsertFold(
+        final ResultKey key, final KeyExtractor leftFields, final KeyExtractor rightFields, final ResultHandler downstream,
+        final JoinCounters counters, final int maxLines, final int bufferBytes)
+    {
+        if (maxLines < 1 || maxLines > 1 << 28 || bufferBytes < 1)
+        {
+            throw new IllegalArgumentException("fold bounds must be >= 1 (lines at most 2^28): " + maxLines + " lines, " + bufferBytes + " bytes");
+        }
+        this.maxLines = maxLines;
+        this.data = new UnsafeBuffer(new byte[bufferBytes]);
+        this.keyOffset = new int[maxLines];
+        this.keyLength = new int[maxLines];
+        this.leftOffset = new int[maxLines];
+        this.leftLength = new int[maxLines];
+        this.rightOffset = new int[maxLines];
+        this.rightLength = new int[maxLines];
+        this.tableSlot = new int[maxLines];
+        this.keyHash = new long[maxLines];
+        this.timestamp = new long[maxLines];
+        this.accumulate = new boolean[maxLines];
+        this.table = new int[Integer.highestOneBit(maxLines) * 4];
         this.downstream = downstream;
         this.counters = counters;
         this.leftKey = key.includes(Side.LEFT) ? leftFields : null;
@@ -116,14 +159,37 @@ final class UpsertFold implements ResultHandler
                 return;
             }
             // A second line of another key: the held one is copied and keyed now (its bytes are still the caller's).
-            materialize(true);
+            if (!materialize(true))
+            {
+                spill(kind, left, right, ts);
+                return;
+            }
         }
-        else if (lines == 1 && keyLength[0] == UNKEYED)
+        else if (lines == 1 && keyLength[0] == UNKEYED && !keyFirstLine())
         {
-            keyFirstLine();
+            spill(kind, left, right, ts);
+            return;
         }
+        if (!append(kind, left, right, ts))
+        {
+            spill(kind, left, right, ts);
+        }
+    }
+
+    /**
+     * Folds a line into the buffer: its key's line takes it, or it is added.
+     *
+     * @return false, with nothing changed, when the line does not fit: no room for its key and rows, or a new key
+     *         with the tables full.
+     */
+    private boolean append(final ChangeKind kind, final RowView left, final RowView right, final long ts)
+    {
         final int keyStart = used;
-        appendKey(left, right);
+        if (!appendKey(left, right) || !fits(rowBytes(left) + rowBytes(right)))
+        {
+            used = keyStart;
+            return false;
+        }
         final int length = used - keyStart;
         final long hash = hash(keyStart, length);
         int line = find(hash, keyStart, length);
@@ -132,11 +198,29 @@ final class UpsertFold implements ResultHandler
             used = keyStart;
             counters.rowsOut--;
         }
+        else if (lines == maxLines)
+        {
+            used = keyStart;
+            return false;
+        }
         else
         {
             line = add(hash, keyStart, length);
         }
         fill(line, kind.isAccumulate(), ts, left, right);
+        return true;
+    }
+
+    /**
+     * The buffer cannot take the line: the lines folded so far (or the held one) leave now, in their order, and
+     * the line starts the fold anew, held by reference (its bytes are the caller's until the step ends, as a
+     * step's first line's). Less folded, never dropped (class Javadoc).
+     */
+    private void spill(final ChangeKind kind, final RowView left, final RowView right, final long ts)
+    {
+        spills++;
+        flush();
+        held.hold(kind, left, right, ts);
     }
 
     /** Emits the step's folded lines (or its held line, as it came), then forgets them; nothing when there are none. */
@@ -182,10 +266,18 @@ final class UpsertFold implements ResultHandler
      */
     void copyHeld()
     {
-        if (held.present())
+        if (held.present() && !materialize(false))
         {
-            materialize(false);
+            // No room for its rows: it leaves now, while its bytes are still there.
+            spills++;
+            flush();
         }
+    }
+
+    /** @return how many times a step's lines left early because the buffer was full (tests). */
+    long spills()
+    {
+        return spills;
     }
 
     /** @return true while the step's only line is held by reference, uncopied (tests). */
@@ -217,25 +309,37 @@ final class UpsertFold implements ResultHandler
             return true;
         }
         final int start = used;
-        appendKeyPart(fields, heldRow);
+        if (!appendKeyPart(fields, heldRow))
+        {
+            // No room to compare: taken as another key, which folds less and loses nothing.
+            return false;
+        }
         final int middle = used;
-        appendKeyPart(fields, row);
-        final boolean equal = used - middle == middle - start && BufferCompare.equals(data, start, data, middle, middle - start);
+        final boolean equal = appendKeyPart(fields, row) &&
+            used - middle == middle - start && BufferCompare.equals(data, start, data, middle, middle - start);
         used = start;
         return equal;
     }
 
-    /** Copies the held line into the buffer as line 0, keyed (with its table slot) or not. */
-    private void materialize(final boolean keyed)
+    /**
+     * Copies the held line into the buffer as line 0, keyed (with its table slot) or not.
+     *
+     * @return false, with the line still held and nothing changed, when the buffer has no room for it.
+     */
+    private boolean materialize(final boolean keyed)
     {
-        held.clear();
         final RowView left = held.left();
         final RowView right = held.right();
+        final int keyStart = used;
+        if (keyed && !appendKey(left, right) || !fits(rowBytes(left) + rowBytes(right)))
+        {
+            used = keyStart;
+            return false;
+        }
+        held.clear();
         final int line = lines++;
         if (keyed)
         {
-            final int keyStart = used;
-            appendKey(left, right);
             final int length = used - keyStart;
             keyHash[line] = hash(keyStart, length);
             keyOffset[line] = keyStart;
@@ -247,6 +351,7 @@ final class UpsertFold implements ResultHandler
             keyLength[line] = UNKEYED;
         }
         fill(line, held.accumulate(), held.ts(), left, right);
+        return true;
     }
 
     /** Sets a line's change, ts and rows, the rows' bytes appended to the buffer. */
@@ -266,62 +371,74 @@ final class UpsertFold implements ResultHandler
         return lines + (held.present() ? 1 : 0);
     }
 
-    /** Appends the result key of a line with these rows. */
-    private void appendKey(final RowView left, final RowView right)
+    /** Appends the result key of a line with these rows. @return false when the buffer has no room for it. */
+    private boolean appendKey(final RowView left, final RowView right)
     {
-        if (leftKey != null)
-        {
-            appendKeyPart(leftKey, left);
-        }
-        if (rightKey != null)
-        {
-            appendKeyPart(rightKey, right);
-        }
+        return (leftKey == null || appendKeyPart(leftKey, left)) && (rightKey == null || appendKeyPart(rightKey, right));
     }
 
-    /** Gives the step's first line, copied without its key, its key (from its copied rows) and its table slot. */
-    private void keyFirstLine()
+    /**
+     * Gives the step's first line, copied without its key, its key (from its copied rows) and its table slot.
+     *
+     * @return false, with nothing changed, when the buffer has no room for the key.
+     */
+    private boolean keyFirstLine()
     {
         final RowView left = leftLength[0] < 0 ? null : leftView.wrap(data, leftOffset[0], leftLength[0]);
         final RowView right = rightLength[0] < 0 ? null : rightView.wrap(data, rightOffset[0], rightLength[0]);
         final int keyStart = used;
-        appendKey(left, right);
+        if (!appendKey(left, right))
+        {
+            used = keyStart;
+            return false;
+        }
         final int length = used - keyStart;
         keyHash[0] = hash(keyStart, length);
         keyOffset[0] = keyStart;
         keyLength[0] = length;
         insert(0);
+        return true;
     }
 
-    private void appendKeyPart(final KeyExtractor fields, final RowView row)
+    /** @return false, with {@link #used} where it was, when the buffer has no room for the key part. */
+    private boolean appendKeyPart(final KeyExtractor fields, final RowView row)
     {
-        ensure(PART_HEADER);
+        if (!fits(PART_HEADER))
+        {
+            return false;
+        }
         final int header = used;
         if (row == null)
         {
             data.putByte(header, (byte)0);
             data.putShort(header + 1, (short)0);
             used += PART_HEADER;
-            return;
+            return true;
         }
-        int length;
-        while ((length = fields.extract(row, data, header + PART_HEADER, data.capacity() - header - PART_HEADER)) == KeyExtractor.KEY_TOO_LONG)
+        final int length = fields.extract(row, data, header + PART_HEADER, data.capacity() - header - PART_HEADER);
+        if (length == KeyExtractor.KEY_TOO_LONG)
         {
-            grow(data.capacity());
+            return false;
         }
         if (length == KeyExtractor.NULL_KEY)
         {
             data.putByte(header, (byte)2);
             data.putShort(header + 1, (short)0);
             used += PART_HEADER;
-            return;
+            return true;
         }
         data.putByte(header, (byte)1);
         data.putShort(header + 1, (short)length);
         used += PART_HEADER + length;
+        return true;
     }
 
-    /** @return the row's length, its bytes copied at {@link #used}, or -1 for no row. */
+    private static int rowBytes(final RowView row)
+    {
+        return row == null ? 0 : row.length();
+    }
+
+    /** @return the row's length, its bytes copied at {@link #used} (room checked by the caller), or -1 for no row. */
     private int appendRow(final RowView row)
     {
         if (row == null)
@@ -329,7 +446,6 @@ final class UpsertFold implements ResultHandler
             return -1;
         }
         final int length = row.length();
-        ensure(length);
         data.putBytes(used, row.buffer(), row.offset(), length);
         used += length;
         return length;
@@ -365,16 +481,9 @@ final class UpsertFold implements ResultHandler
         }
     }
 
+    /** Adds a line of a new key; the caller checked that the tables have room ({@link #maxLines}). */
     private int add(final long hash, final int offset, final int length)
     {
-        if (lines == keyOffset.length)
-        {
-            growLines();
-        }
-        if ((lines + 1) * 2 > table.length)
-        {
-            rehash(table.length * 2);
-        }
         final int line = lines++;
         keyHash[line] = hash;
         keyOffset[line] = offset;
@@ -395,46 +504,9 @@ final class UpsertFold implements ResultHandler
         tableSlot[line] = slot;
     }
 
-    private void rehash(final int size)
+    /** @return whether {@code bytes} more fit the buffer. */
+    private boolean fits(final int bytes)
     {
-        table = new int[size];
-        for (int i = 0; i < lines; i++)
-        {
-            insert(i);
-        }
-    }
-
-    private void growLines()
-    {
-        final int n = keyOffset.length * 2;
-        keyOffset = Arrays.copyOf(keyOffset, n);
-        keyLength = Arrays.copyOf(keyLength, n);
-        leftOffset = Arrays.copyOf(leftOffset, n);
-        leftLength = Arrays.copyOf(leftLength, n);
-        rightOffset = Arrays.copyOf(rightOffset, n);
-        rightLength = Arrays.copyOf(rightLength, n);
-        tableSlot = Arrays.copyOf(tableSlot, n);
-        keyHash = Arrays.copyOf(keyHash, n);
-        timestamp = Arrays.copyOf(timestamp, n);
-        accumulate = Arrays.copyOf(accumulate, n);
-    }
-
-    private void ensure(final int bytes)
-    {
-        if (used + bytes > data.capacity())
-        {
-            grow(used + bytes);
-        }
-    }
-
-    private void grow(final int atLeast)
-    {
-        int capacity = data.capacity() * 2;
-        while (capacity < atLeast)
-        {
-            capacity *= 2;
-        }
-        final byte[] bigger = Arrays.copyOf(data.byteArray(), capacity);
-        data = new UnsafeBuffer(bigger);
+        return bytes <= data.capacity() - used;
     }
 }
