@@ -283,7 +283,8 @@ final class JoinFixture
     static EngineConfig engineConfig()
     {
         return EngineConfig.defaults().withRingSize(1024)
-            .withState(StateConfig.defaults().withMaxKeys(1 << 14).withMaxStateBytes(64L << 20).withChunkSize(64 * 1024));
+            .withState(StateConfig.defaults().withMaxKeys(1 << 14).withMaxLiveRows(1 << 16).withMaxStateBytes(64L << 20)
+                .withChunkSize(64 * 1024));
     }
 
     /** A fresh directory for one test's state and checkpoints, under target/. */
