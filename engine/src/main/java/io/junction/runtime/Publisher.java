@@ -4,7 +4,6 @@ import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.join.FullPolicy;
 import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
@@ -12,13 +11,9 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
@@ -115,80 +110,33 @@ public final class Publisher
     private final GeneratedWatermarks watermarks;
     /** Null when the idle timeout is off. */
     private final IdlenessBroadcast idleness;
-    /** A multi-way join's typed layer, per input; made on first use. */
-    private RowCodec[] inputCodecs;
+    private final TypedRows typed;
     private final Schema leftSchema;
     private final Schema rightSchema;
     private final int slotCapacity;
     private final RowView view = new RowView();
     /** Why the latest refused publish was refused ({@link #lastRefusal()}): reused, written on refusal only. */
     private final StringBuilder refusal = new StringBuilder(128);
-    private final PartitionMetrics[] metrics;
-    private final boolean backPressure;
-    private final long maxLiveRows;
-    private final long maxUsedBytes;
-    private RowCodec leftCodec;
-    private RowCodec rightCodec;
-    private UnsafeBuffer typedRow;
     private Thread owner;
     /** Set by the first per-partition call: from then on the engine-wide idleness and generators are refused. */
     private boolean perPartition;
     /** The private publish's target when the key hash picks the partition. */
-    private static final int BY_KEY = -1;
-    private final IntervalCheckpoints checkpoints;
-    /** Interval checkpoints: rows between two (0: not by count), ns between two (0: not by time). */
-    private final long checkpointEvery;
-    private final long checkpointNanos;
-    private final boolean intervalCheckpoints;
-    private long rowsSinceCheckpoint;
-    private long lastCheckpointNanos;
-    private CompletableFuture<CompletedCheckpoint> lastCheckpoint;
+    private static final int BY_KEY = Router.BY_KEY;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
         final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness,
         final IntervalCheckpoints checkpoints)
     {
-        this.metrics = metrics;
-        this.backPressure = state.fullPolicy() == FullPolicy.BACK_PRESSURE;
-        this.maxLiveRows = state.maxLiveRows();
-        // Held back one arena chunk below the byte limit: the partition needs a whole chunk to grow.
-        this.maxUsedBytes = state.maxStateBytes() - state.chunkSize();
         this.engine = engine;
         this.rings = new RingWriter(engine, rings);
-        this.router = new Router(spec, state.maxKeyLength(), state.hashSeed(), rings.length);
         this.watermarks = new GeneratedWatermarks(this.rings);
         this.idleness = idleness == null ? null : new IdlenessBroadcast(idleness, this.rings, watermarks);
-        this.checkpoints = checkpoints;
+        this.router = new Router(spec, state.maxKeyLength(), state.hashSeed(), this.rings, watermarks, this.idleness,
+            new PartitionRoom(state, metrics, this.rings, this.idleness), IntervalCheckpointTrigger.of(engine.config(), checkpoints));
+        this.typed = new TypedRows(spec, slotCapacity);
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.slotCapacity = slotCapacity;
-        final EngineConfig config = engine.config();
-        this.checkpointEvery = config.checkpointEveryEvents();
-        this.checkpointNanos = config.checkpointInterval().toNanos();
-        this.intervalCheckpoints = config.stateRoot() != null && (checkpointEvery > 0 || checkpointNanos > 0);
-        this.lastCheckpointNanos = System.nanoTime();
-    }
-
-    /**
-     * Takes an interval checkpoint after the row of {@code step} when one is due, unless the previous one
-     * is still under way (it is then taken after a later row).
-     */
-    private void checkpointWhenDue(final long step)
-    {
-        final long rows = ++rowsSinceCheckpoint;
-        boolean due = checkpointEvery > 0 && rows >= checkpointEvery;
-        long now = 0;
-        if (!due && checkpointNanos > 0 && (rows & (CHECKPOINT_CLOCK_EVERY - 1)) == 0)
-        {
-            now = System.nanoTime();
-            due = now - lastCheckpointNanos >= checkpointNanos;
-        }
-        if (due && (lastCheckpoint == null || lastCheckpoint.isDone()))
-        {
-            rowsSinceCheckpoint = 0;
-            lastCheckpointNanos = now != 0 ? now : System.nanoTime();
-            lastCheckpoint = checkpoints.checkpoint(step);
-        }
     }
 
     /**
@@ -330,7 +278,7 @@ public final class Publisher
      */
     public int watermark(final int partition, final Side side, final long watermark, final long step)
     {
-        return sendTo(partition, side, RingSlot.WATERMARK, watermark, step);
+        return sendTo(partition, side != null, RingSlot.WATERMARK, side == null ? 0 : (byte)side.ordinal(), watermark, step);
     }
 
     /**
@@ -347,7 +295,7 @@ public final class Publisher
      */
     public int idle(final int partition, final Side side, final long step)
     {
-        return sendTo(partition, side, RingSlot.IDLE, 0, step);
+        return sendTo(partition, side != null, RingSlot.IDLE, side == null ? 0 : (byte)side.ordinal(), 0, step);
     }
 
     /** An explicit partition as the private publish takes it: out of range is kept out of range. */
@@ -356,7 +304,13 @@ public final class Publisher
         return partition < 0 ? Integer.MAX_VALUE : partition;
     }
 
-    private int sendTo(final int partition, final Side side, final byte type, final long value, final long step)
+    /**
+     * Sends a watermark or idleness of one input (a side of the binary kinds) to one partition.
+     *
+     * @param inputKnown whether the input is one of the join's.
+     */
+    private int sendTo(
+        final int partition, final boolean inputKnown, final byte type, final byte input, final long value, final long step)
     {
         checkOwner();
         checkPerPartition();
@@ -364,7 +318,7 @@ public final class Publisher
         {
             return CLOSED;
         }
-        if (side == null || partition < 0 || partition >= rings.partitions())
+        if (!inputKnown || partition < 0 || partition >= rings.partitions())
         {
             return INVALID_ARGUMENT;
         }
@@ -373,7 +327,7 @@ public final class Publisher
         {
             return (int)sequence;
         }
-        rings.fill(partition, sequence, type, (byte)side.ordinal(), value, step, System.nanoTime());
+        rings.fill(partition, sequence, type, input, value, step, System.nanoTime());
         return PUBLISHED;
     }
 
@@ -431,25 +385,12 @@ public final class Publisher
         {
             return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
-        if (typedRow == null)
-        {
-            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
-            leftCodec = new RowCodec(engine.spec().leftSchema());
-            rightCodec = new RowCodec(engine.spec().rightSchema());
-        }
-        final RowCodec codec = side == Side.LEFT ? leftCodec : rightCodec;
-        final String unknown = codec.unknownField(row);
-        if (unknown != null)
-        {
-            // Bad input answered with a code, as every other: the codec itself would throw.
-            return refuse(SCHEMA_MISMATCH, unknown);
-        }
-        final int length = codec.encode(row, typedRow, 0, slotCapacity);
+        final int length = encode(typed.codec(side), row);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+            return length;
         }
-        return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true, BY_KEY);
+        return publish(side, kind, typed.buffer(), 0, length, ts, step, System.nanoTime(), true, BY_KEY);
     }
 
     private int publish(
@@ -477,79 +418,7 @@ public final class Publisher
             schema.appendMismatch(view, refusal);
             return refuse(SCHEMA_MISMATCH);
         }
-        if (watermarks.hasPending())
-        {
-            watermarks.sendPendingWatermarks(wait);
-        }
-        final long hash = router.hash(side.ordinal(), view);
-        final int partition = target == BY_KEY ? router.partition(hash) : target;
-        // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
-        }
-        if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
-        {
-            if (!wait)
-            {
-                // The room may be waiting on the other input's idleness, and only a publisher broadcasts it.
-                if (idleness != null)
-                {
-                    idleness.markOtherIdle(side, step, false);
-                }
-                return STATE_FULL;
-            }
-            while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
-            {
-                if (engine.isClosed())
-                {
-                    return CLOSED;
-                }
-                if (engine.isFailed(partition))
-                {
-                    return PARTITION_FAILED;
-                }
-                if (idleness != null)
-                {
-                    idleness.markOtherIdle(side, step, true);
-                }
-                // Room comes from watermarks and retractions, which take longer than a spin.
-                LockSupport.parkNanos(50_000);
-            }
-            if (engine.isFailed(partition))
-            {
-                return PARTITION_FAILED;
-            }
-        }
-        final long now = idleness == null ? 0 : idleness.now();
-        if (idleness != null && !idleness.beforeRow(side.ordinal(), now, step, wait))
-        {
-            // Every partition must hear that the input is back (any watermark of it says so) before its
-            // row: the caller retries the row.
-            return engine.isClosed() ? CLOSED : BACK_PRESSURED;
-        }
-        if (watermarks.hasPending() && !watermarks.sendPendingWatermarks(partition))
-        {
-            // A watermark generated before this row still waits for room in its ring: the row goes after it.
-            return BACK_PRESSURED;
-        }
-        final long sequence = rings.claim(partition, wait);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        rings.fillRow(partition, sequence, RingSlot.ROW, (byte)side.ordinal(), kind, ts, step, ingestNanos, hash, row, offset,
-            length);
-        watermarks.onRow(side.ordinal(), ts, step, wait);
-        if (idleness != null)
-        {
-            idleness.markIdle(side.other().ordinal(), now, step, wait);
-        }
-        if (intervalCheckpoints)
-        {
-            checkpointWhenDue(step);
-        }
-        return PUBLISHED;
+        return router.publish(side, kind, view, row, offset, length, ts, step, ingestNanos, wait, target);
     }
 
     /**
@@ -745,7 +614,7 @@ public final class Publisher
      */
     public int watermarkInput(final int partition, final int input, final long watermark, final long step)
     {
-        return sendToInput(partition, input, RingSlot.INPUT_WATERMARK, watermark, step);
+        return sendTo(partition, router.isMultiInput(input), RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
     }
 
     /**
@@ -761,28 +630,7 @@ public final class Publisher
      */
     public int idleInput(final int partition, final int input, final long step)
     {
-        return sendToInput(partition, input, RingSlot.INPUT_IDLE, 0, step);
-    }
-
-    private int sendToInput(final int partition, final int input, final byte type, final long value, final long step)
-    {
-        checkOwner();
-        checkPerPartition();
-        if (engine.isClosed())
-        {
-            return CLOSED;
-        }
-        if (!router.isMultiInput(input) || partition < 0 || partition >= rings.partitions())
-        {
-            return INVALID_ARGUMENT;
-        }
-        final long sequence = rings.claimLive(partition, true);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        rings.fill(partition, sequence, type, (byte)input, value, step, System.nanoTime());
-        return PUBLISHED;
+        return sendTo(partition, router.isMultiInput(input), RingSlot.INPUT_IDLE, (byte)input, 0, step);
     }
 
     private int publishInput(
@@ -799,24 +647,7 @@ public final class Publisher
         {
             return refused;
         }
-        final long hash = router.hash(input, view);
-        final int partition = target == BY_KEY ? router.partition(hash) : target;
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
-        }
-        final long sequence = rings.claim(partition, true);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        rings.fillRow(partition, sequence, RingSlot.INPUT_ROW, (byte)input, kind, ts, step, ingestNanos, hash, row, offset,
-            length);
-        if (intervalCheckpoints)
-        {
-            checkpointWhenDue(step);
-        }
-        return PUBLISHED;
+        return router.publishInput(input, kind, view, row, offset, length, ts, step, ingestNanos, target);
     }
 
     /**
@@ -841,31 +672,12 @@ public final class Publisher
         {
             return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
-        if (typedRow == null)
-        {
-            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
-            leftCodec = new RowCodec(engine.spec().leftSchema());
-            rightCodec = new RowCodec(engine.spec().rightSchema());
-        }
-        if (inputCodecs == null)
-        {
-            inputCodecs = new RowCodec[router.multiInputs()];
-            for (int i = 0; i < inputCodecs.length; i++)
-            {
-                inputCodecs[i] = new RowCodec(engine.spec().multi().schema(i));
-            }
-        }
-        final String unknown = inputCodecs[input].unknownField(row);
-        if (unknown != null)
-        {
-            return refuse(SCHEMA_MISMATCH, unknown);
-        }
-        final int length = inputCodecs[input].encode(row, typedRow, 0, slotCapacity);
+        final int length = encode(typed.codec(input), row);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+            return length;
         }
-        return publishInput(input, kind, typedRow, 0, length, ts, step, System.nanoTime());
+        return publishInput(input, kind, typed.buffer(), 0, length, ts, step, System.nanoTime());
     }
 
     /**
@@ -886,6 +698,27 @@ public final class Publisher
             return INVALID_ARGUMENT;
         }
         return broadcast(RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
+    }
+
+    /**
+     * Encodes a row given as objects into the typed layer's buffer.
+     *
+     * @return its length, or the refusal's code ({@link #SCHEMA_MISMATCH}, {@link #ROW_TOO_LARGE}).
+     */
+    private int encode(final RowCodec codec, final Row row)
+    {
+        final String unknown = codec.unknownField(row);
+        if (unknown != null)
+        {
+            // Bad input answered with a code, as every other: the codec itself would throw.
+            return refuse(SCHEMA_MISMATCH, unknown);
+        }
+        final int length = codec.encode(row, typed.buffer(), 0, slotCapacity);
+        if (length < 0)
+        {
+            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+        }
+        return length;
     }
 
     /**
