@@ -132,7 +132,8 @@ public final class Publisher
         this.watermarks = new GeneratedWatermarks(this.rings);
         this.idleness = idleness == null ? null : new IdlenessBroadcast(idleness, this.rings, watermarks);
         this.router = new Router(spec, state.maxKeyLength(), state.hashSeed(), this.rings, watermarks, this.idleness,
-            new PartitionRoom(state, metrics, this.rings, this.idleness), IntervalCheckpointTrigger.of(engine.config(), checkpoints));
+            new PartitionRoom(state, metrics, this.rings, this.idleness),
+            IntervalCheckpointTrigger.of(engine.config(), checkpoints));
         this.typed = new TypedRows(spec, slotCapacity);
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
