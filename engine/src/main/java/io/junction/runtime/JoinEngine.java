@@ -469,7 +469,8 @@ public final class JoinEngine implements AutoCloseable
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics, idleness);
+        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics, idleness,
+            this::intervalCheckpoint);
     }
 
     /**

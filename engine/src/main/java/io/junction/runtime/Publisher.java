@@ -3,29 +3,17 @@ package io.junction.runtime;
 import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
-import io.junction.internal.row.CompiledJoin;
-import io.junction.internal.row.KeyExtractor;
-import io.junction.internal.row.KeyHash;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.join.FullPolicy;
 import io.junction.join.StateConfig;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
-import io.junction.internal.time.BoundedOutOfOrdernessWatermarks;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
-import io.junction.api.MultiJoinSpec;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Feeds events into a {@link JoinEngine}: routes each row to the partition of its join key's hash
@@ -116,103 +104,40 @@ public final class Publisher
     }
 
     private final JoinEngine engine;
-    private final RingBuffer<RingSlot>[] rings;
-    private final KeyExtractor leftKey;
-    private final KeyExtractor rightKey;
-    /** A multi-way join's key per input (SEMANTICS 10: rows route by the common key); null for the binary kinds. */
-    private final KeyExtractor[] inputKeys;
-    /** A multi-way join's typed layer, per input; made on first use. */
-    private RowCodec[] inputCodecs;
+    private final RingWriter rings;
+    /** The key, its hash and the partition, for every input (SEMANTICS 10: a multi-way join's by the common key). */
+    private final Router router;
+    private final GeneratedWatermarks watermarks;
+    /** Null when the idle timeout is off. */
+    private final IdlenessBroadcast idleness;
+    private final TypedRows typed;
     private final Schema leftSchema;
     private final Schema rightSchema;
     private final int slotCapacity;
     private final RowView view = new RowView();
     /** Why the latest refused publish was refused ({@link #lastRefusal()}): reused, written on refusal only. */
     private final StringBuilder refusal = new StringBuilder(128);
-    private final UnsafeBuffer key;
-    private final long hashSeed;
-    private final PartitionMetrics[] metrics;
-    private final boolean backPressure;
-    private final long maxLiveRows;
-    private final long maxUsedBytes;
-    private RowCodec leftCodec;
-    private RowCodec rightCodec;
-    private UnsafeBuffer typedRow;
-    private BoundedOutOfOrdernessWatermarks leftWatermarks;
-    private BoundedOutOfOrdernessWatermarks rightWatermarks;
-    /**
-     * Generated watermarks a full ring could not take under {@code tryPublish}, per ring and side
-     * ({@code ring * 2 + side}), sent before the next event; {@link BoundedOutOfOrdernessWatermarks#NONE} if none.
-     */
-    private final long[] pendingWatermarks;
-    private final long[] pendingSteps;
-    private int pendingCount;
     private Thread owner;
     /** Set by the first per-partition call: from then on the engine-wide idleness and generators are refused. */
     private boolean perPartition;
     /** The private publish's target when the key hash picks the partition. */
-    private static final int BY_KEY = -1;
-    /** Null when the idle timeout is off. */
-    private final InputIdleness idleness;
-    /** Interval checkpoints: rows between two (0: not by count), ns between two (0: not by time). */
-    private final long checkpointEvery;
-    private final long checkpointNanos;
-    private final boolean intervalCheckpoints;
-    private long rowsSinceCheckpoint;
-    private long lastCheckpointNanos;
-    private CompletableFuture<CompletedCheckpoint> lastCheckpoint;
+    private static final int BY_KEY = Router.BY_KEY;
 
     Publisher(final JoinEngine engine, final RingBuffer<RingSlot>[] rings, final JoinSpec spec, final int slotCapacity,
-        final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness)
+        final StateConfig state, final PartitionMetrics[] metrics, final InputIdleness idleness,
+        final IntervalCheckpoints checkpoints)
     {
-        final int maxKeyLength = state.maxKeyLength();
-        this.hashSeed = state.hashSeed();
-        this.metrics = metrics;
-        this.backPressure = state.fullPolicy() == FullPolicy.BACK_PRESSURE;
-        this.maxLiveRows = state.maxLiveRows();
-        // Held back one arena chunk below the byte limit: the partition needs a whole chunk to grow.
-        this.maxUsedBytes = state.maxStateBytes() - state.chunkSize();
         this.engine = engine;
-        this.idleness = idleness;
-        this.rings = rings;
-        final CompiledJoin compiled = CompiledJoin.of(spec);
-        this.leftKey = compiled.key(Side.LEFT);
-        this.rightKey = compiled.key(Side.RIGHT);
-        this.inputKeys = spec.multi() == null ? null : inputKeys(spec.multi());
+        this.rings = new RingWriter(engine, rings);
+        this.watermarks = new GeneratedWatermarks(this.rings);
+        this.idleness = idleness == null ? null : new IdlenessBroadcast(idleness, this.rings, watermarks);
+        this.router = new Router(spec, state.maxKeyLength(), state.hashSeed(), this.rings, watermarks, this.idleness,
+            new PartitionRoom(state, metrics, this.rings, this.idleness),
+            IntervalCheckpointTrigger.of(engine.config(), checkpoints));
+        this.typed = new TypedRows(spec, slotCapacity);
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
         this.slotCapacity = slotCapacity;
-        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
-        this.pendingWatermarks = new long[rings.length * 2];
-        this.pendingSteps = new long[rings.length * 2];
-        Arrays.fill(pendingWatermarks, BoundedOutOfOrdernessWatermarks.NONE);
-        final EngineConfig config = engine.config();
-        this.checkpointEvery = config.checkpointEveryEvents();
-        this.checkpointNanos = config.checkpointInterval().toNanos();
-        this.intervalCheckpoints = config.stateRoot() != null && (checkpointEvery > 0 || checkpointNanos > 0);
-        this.lastCheckpointNanos = System.nanoTime();
-    }
-
-    /**
-     * Takes an interval checkpoint after the row of {@code step} when one is due, unless the previous one
-     * is still under way (it is then taken after a later row).
-     */
-    private void checkpointWhenDue(final long step)
-    {
-        final long rows = ++rowsSinceCheckpoint;
-        boolean due = checkpointEvery > 0 && rows >= checkpointEvery;
-        long now = 0;
-        if (!due && checkpointNanos > 0 && (rows & (CHECKPOINT_CLOCK_EVERY - 1)) == 0)
-        {
-            now = System.nanoTime();
-            due = now - lastCheckpointNanos >= checkpointNanos;
-        }
-        if (due && (lastCheckpoint == null || lastCheckpoint.isDone()))
-        {
-            rowsSinceCheckpoint = 0;
-            lastCheckpointNanos = now != 0 ? now : System.nanoTime();
-            lastCheckpoint = engine.intervalCheckpoint(step);
-        }
     }
 
     /**
@@ -234,8 +159,7 @@ public final class Publisher
             throw new IllegalStateException("generateWatermarks is engine-wide: it cannot be mixed with per-partition " +
                 "publish, watermark and idle calls");
         }
-        leftWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
-        rightWatermarks = new BoundedOutOfOrdernessWatermarks(delay, everyEvents, everyMillis);
+        watermarks.generate(delay, everyEvents, everyMillis);
         return this;
     }
 
@@ -355,7 +279,7 @@ public final class Publisher
      */
     public int watermark(final int partition, final Side side, final long watermark, final long step)
     {
-        return sendTo(partition, side, RingSlot.WATERMARK, watermark, step);
+        return sendTo(partition, side != null, RingSlot.WATERMARK, side == null ? 0 : (byte)side.ordinal(), watermark, step);
     }
 
     /**
@@ -372,7 +296,7 @@ public final class Publisher
      */
     public int idle(final int partition, final Side side, final long step)
     {
-        return sendTo(partition, side, RingSlot.IDLE, 0, step);
+        return sendTo(partition, side != null, RingSlot.IDLE, side == null ? 0 : (byte)side.ordinal(), 0, step);
     }
 
     /** An explicit partition as the private publish takes it: out of range is kept out of range. */
@@ -381,7 +305,13 @@ public final class Publisher
         return partition < 0 ? Integer.MAX_VALUE : partition;
     }
 
-    private int sendTo(final int partition, final Side side, final byte type, final long value, final long step)
+    /**
+     * Sends a watermark or idleness of one input (a side of the binary kinds) to one partition.
+     *
+     * @param inputKnown whether the input is one of the join's.
+     */
+    private int sendTo(
+        final int partition, final boolean inputKnown, final byte type, final byte input, final long value, final long step)
     {
         checkOwner();
         checkPerPartition();
@@ -389,16 +319,16 @@ public final class Publisher
         {
             return CLOSED;
         }
-        if (side == null || partition < 0 || partition >= rings.length)
+        if (!inputKnown || partition < 0 || partition >= rings.partitions())
         {
             return INVALID_ARGUMENT;
         }
-        final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, true);
+        final long sequence = rings.claimLive(partition, true);
         if (sequence < 0)
         {
             return (int)sequence;
         }
-        fill(rings[partition], sequence, type, (byte)side.ordinal(), value, step, System.nanoTime());
+        rings.fill(partition, sequence, type, input, value, step, System.nanoTime());
         return PUBLISHED;
     }
 
@@ -406,7 +336,7 @@ public final class Publisher
     private void checkPerPartition()
     {
         perPartition = true;
-        if (idleness != null || leftWatermarks != null)
+        if (idleness != null || watermarks.isOn())
         {
             throw new IllegalStateException("per-partition publish, watermark and idle cannot be mixed with the engine's " +
                 "idle timeout (" + EngineConfig.IDLE_TIMEOUT_PROP_NAME + ") or generateWatermarks, which are engine-wide: " +
@@ -456,25 +386,12 @@ public final class Publisher
         {
             return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
-        if (typedRow == null)
-        {
-            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
-            leftCodec = new RowCodec(engine.spec().leftSchema());
-            rightCodec = new RowCodec(engine.spec().rightSchema());
-        }
-        final RowCodec codec = side == Side.LEFT ? leftCodec : rightCodec;
-        final String unknown = codec.unknownField(row);
-        if (unknown != null)
-        {
-            // Bad input answered with a code, as every other: the codec itself would throw.
-            return refuse(SCHEMA_MISMATCH, unknown);
-        }
-        final int length = codec.encode(row, typedRow, 0, slotCapacity);
+        final int length = encode(typed.codec(side), row);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+            return length;
         }
-        return publish(side, kind, typedRow, 0, length, ts, step, System.nanoTime(), true, BY_KEY);
+        return publish(side, kind, typed.buffer(), 0, length, ts, step, System.nanoTime(), true, BY_KEY);
     }
 
     private int publish(
@@ -490,22 +407,10 @@ public final class Publisher
         {
             return CLOSED;
         }
-        // Our own bounds checks, before the row is read: Agrona's may be switched off, and then a bad
-        // offset would read (and copy into the ring) memory that is not the caller's.
-        if (side == null || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset ||
-            target >= rings.length)
+        final int refused = checkRow(side != null, kind, row, offset, length, target);
+        if (refused != PUBLISHED)
         {
-            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
-        }
-        if (length > slotCapacity)
-        {
-            return refuseTooLarge(length);
-        }
-        view.wrap(row, offset, length);
-        final String malformed = view.validate();
-        if (malformed != null)
-        {
-            return refuse(MALFORMED_ROW, malformed);
+            return refused;
         }
         final Schema schema = side == Side.LEFT ? leftSchema : rightSchema;
         if (!schema.conforms(view))
@@ -514,175 +419,7 @@ public final class Publisher
             schema.appendMismatch(view, refusal);
             return refuse(SCHEMA_MISMATCH);
         }
-        if (pendingCount > 0)
-        {
-            sendPendingWatermarks(wait);
-        }
-        final KeyExtractor extractor = side == Side.LEFT ? leftKey : rightKey;
-        final int keyLength = extractor.extract(view, key, 0, key.capacity());
-        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
-        final int partition = target == BY_KEY ? KeyHash.partition(hash, rings.length) : target;
-        // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
-        }
-        if (backPressure && kind.isAccumulate() && metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
-        {
-            if (!wait)
-            {
-                // The room may be waiting on the other input's idleness, and only a publisher broadcasts it.
-                markOtherIdle(side, step, false);
-                return STATE_FULL;
-            }
-            while (metrics[partition].atLimit(maxLiveRows, maxUsedBytes))
-            {
-                if (engine.isClosed())
-                {
-                    return CLOSED;
-                }
-                if (engine.isFailed(partition))
-                {
-                    return PARTITION_FAILED;
-                }
-                markOtherIdle(side, step, true);
-                // Room comes from watermarks and retractions, which take longer than a spin.
-                LockSupport.parkNanos(50_000);
-            }
-            if (engine.isFailed(partition))
-            {
-                return PARTITION_FAILED;
-            }
-        }
-        final RingBuffer<RingSlot> ring = rings[partition];
-        final long now = idleness == null ? 0 : idleness.now();
-        if (idleness != null && idleness.onEvent(side.ordinal(), now) &&
-            !broadcastTransition(RingSlot.WATERMARK, side.ordinal(), Long.MIN_VALUE, step, wait))
-        {
-            // Every partition must hear that the input is back (any watermark of it says so) before its
-            // row: the caller retries the row.
-            idleness.retry(side.ordinal(), false);
-            return engine.isClosed() ? CLOSED : BACK_PRESSURED;
-        }
-        if (pendingCount > 0 && !sendPendingWatermarks(partition))
-        {
-            // A watermark generated before this row still waits for room in its ring: the row goes after it.
-            return BACK_PRESSURED;
-        }
-        final long sequence = claim(ring, partition, wait);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        publishRow(ring, sequence, RingSlot.ROW, (byte)side.ordinal(), kind, ts, step, ingestNanos, hash, row, offset, length);
-        final BoundedOutOfOrdernessWatermarks generator = side == Side.LEFT ? leftWatermarks : rightWatermarks;
-        if (generator != null)
-        {
-            final long watermark = generator.onEvent(ts);
-            if (watermark != BoundedOutOfOrdernessWatermarks.NONE)
-            {
-                generated((byte)side.ordinal(), watermark, step, wait);
-            }
-        }
-        if (idleness != null)
-        {
-            markIdle(side.other().ordinal(), now, step, wait);
-        }
-        if (intervalCheckpoints)
-        {
-            checkpointWhenDue(step);
-        }
-        return PUBLISHED;
-    }
-
-    /**
-     * Claims the next slot of a ring: waits for room when asked to (unless the engine closes or the
-     * partition dies meanwhile), otherwise gives up at once.
-     *
-     * @return the sequence, or a negative code.
-     */
-    private long claim(final RingBuffer<RingSlot> ring, final int partition, final boolean wait)
-    {
-        while (true)
-        {
-            final long sequence = RingClaim.tryClaim(ring);
-            if (sequence != RingClaim.NO_ROOM)
-            {
-                return sequence;
-            }
-            if (!wait)
-            {
-                return BACK_PRESSURED;
-            }
-            if (engine.isFailed(partition))
-            {
-                return PARTITION_FAILED;
-            }
-            if (engine.isClosed())
-            {
-                return CLOSED;
-            }
-            LockSupport.parkNanos(1);
-        }
-    }
-
-    /** Broadcasts a generated watermark of one side; under tryPublish, rings that are full get it later. */
-    private void generated(final byte side, final long watermark, final long step, final boolean wait)
-    {
-        for (int p = 0; p < rings.length; p++)
-        {
-            final int index = p * 2 + side;
-            if (pendingWatermarks[index] == BoundedOutOfOrdernessWatermarks.NONE)
-            {
-                pendingCount++;
-            }
-            // A later watermark of the same side supersedes one not sent yet.
-            pendingWatermarks[index] = watermark;
-            pendingSteps[index] = step;
-        }
-        sendPendingWatermarks(wait);
-    }
-
-    /**
-     * Sends what is pending for one partition without waiting (the partition may have made room since
-     * the last try); @return whether nothing is pending for it any more.
-     */
-    private boolean sendPendingWatermarks(final int partition)
-    {
-        if (pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
-            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE)
-        {
-            return true;
-        }
-        sendPendingWatermarks(false);
-        return pendingWatermarks[partition * 2] == BoundedOutOfOrdernessWatermarks.NONE &&
-            pendingWatermarks[partition * 2 + 1] == BoundedOutOfOrdernessWatermarks.NONE;
-    }
-
-    private void sendPendingWatermarks(final boolean wait)
-    {
-        for (int index = 0; index < pendingWatermarks.length && pendingCount > 0; index++)
-        {
-            final long watermark = pendingWatermarks[index];
-            if (watermark == BoundedOutOfOrdernessWatermarks.NONE)
-            {
-                continue;
-            }
-            final int partition = index >> 1;
-            final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, wait);
-            if (sequence == BACK_PRESSURED)
-            {
-                continue;
-            }
-            if (sequence >= 0)
-            {
-                fill(rings[partition], sequence, RingSlot.WATERMARK, (byte)(index & 1), watermark, pendingSteps[index],
-                    System.nanoTime());
-            }
-            // Sent, or its partition is dead or the engine closed: it is no longer pending either way.
-            pendingWatermarks[index] = BoundedOutOfOrdernessWatermarks.NONE;
-            pendingCount--;
-        }
+        return router.publish(side, kind, view, row, offset, length, ts, step, ingestNanos, wait, target);
     }
 
     /**
@@ -699,9 +436,7 @@ public final class Publisher
         if (idleness != null && !engine.isClosed())
         {
             // The watermark itself tells every partition that both inputs are active.
-            final long now = idleness.now();
-            idleness.onEvent(0, now);
-            idleness.onEvent(1, now);
+            idleness.onWatermarkOfBoth();
         }
         return broadcast(RingSlot.WATERMARK, RingSlot.BOTH_SIDES, watermark, step);
     }
@@ -726,11 +461,7 @@ public final class Publisher
         {
             return broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
         }
-        final long now = idleness.now();
-        idleness.onEvent(side.ordinal(), now);
-        final int result = broadcast(RingSlot.WATERMARK, (byte)side.ordinal(), watermark, step);
-        markIdle(side.other().ordinal(), now, step, true);
-        return result;
+        return idleness.watermark(side, watermark, step);
     }
 
     /**
@@ -754,70 +485,7 @@ public final class Publisher
         {
             return 0;
         }
-        final long now = idleness.now();
-        int marked = 0;
-        for (int side = 0; side < 2; side++)
-        {
-            if (markIdle(side, now, step, true))
-            {
-                marked++;
-            }
-        }
-        return marked;
-    }
-
-    /** With an idle timeout, marks the input other than {@code side} idle if it has just become so. */
-    private void markOtherIdle(final Side side, final long step, final boolean wait)
-    {
-        if (idleness != null)
-        {
-            markIdle(side.other().ordinal(), idleness.now(), step, wait);
-        }
-    }
-
-    /** Marks an input idle in every partition when it has just become idle; @return whether it did. */
-    private boolean markIdle(final int side, final long now, final long step, final boolean wait)
-    {
-        if (!idleness.becameIdle(side, now))
-        {
-            return false;
-        }
-        if (!broadcastTransition(RingSlot.IDLE, side, 0, step, wait))
-        {
-            idleness.retry(side, true);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Broadcasts an idleness transition; without {@code wait}, only when every live partition's ring
-     * has room for it after the generated watermarks still pending (the broadcast sends those first),
-     * so that no partition hears it without the others and nothing waits. A dead partition hears
-     * nothing more: the transition is made when every live one has it.
-     */
-    private boolean broadcastTransition(final byte type, final int side, final long value, final long step, final boolean wait)
-    {
-        if (!wait)
-        {
-            if (pendingCount > 0)
-            {
-                sendPendingWatermarks(false);
-                if (pendingCount > 0)
-                {
-                    return false;
-                }
-            }
-            for (int p = 0; p < rings.length; p++)
-            {
-                if (!engine.isFailed(p) && !rings[p].hasAvailableCapacity(1))
-                {
-                    return false;
-                }
-            }
-        }
-        final int result = broadcast(type, (byte)side, value, step);
-        return result == PUBLISHED || result == PARTITION_FAILED;
+        return idleness.checkIdle(step);
     }
 
     /**
@@ -840,45 +508,7 @@ public final class Publisher
     private int broadcast(final byte type, final byte side, final long value, final long step)
     {
         checkOwner();
-        if (engine.isClosed())
-        {
-            return CLOSED;
-        }
-        if (pendingCount > 0)
-        {
-            sendPendingWatermarks(true);
-        }
-        final long now = System.nanoTime();
-        int result = PUBLISHED;
-        for (int p = 0; p < rings.length; p++)
-        {
-            final long sequence = engine.isFailed(p) ? PARTITION_FAILED : claim(rings[p], p, true);
-            if (sequence < 0)
-            {
-                if (sequence == CLOSED)
-                {
-                    return CLOSED;
-                }
-                result = PARTITION_FAILED;
-                continue;
-            }
-            fill(rings[p], sequence, type, side, value, step, now);
-        }
-        return result;
-    }
-
-    private static void fill(
-        final RingBuffer<RingSlot> ring, final long sequence, final byte type, final byte side, final long value,
-        final long step, final long ingestNanos)
-    {
-        final RingSlot slot = ring.get(sequence);
-        slot.type = type;
-        slot.side = side;
-        slot.timestamp = value;
-        slot.step = step;
-        slot.ingestNanos = ingestNanos;
-        slot.rowLength = 0;
-        ring.publish(sequence);
+        return watermarks.broadcast(type, side, value, step);
     }
 
     /**
@@ -914,23 +544,6 @@ public final class Publisher
             OWNER.setVolatile(this, (Thread)null);
             throw e;
         }
-    }
-
-
-    private static KeyExtractor[] inputKeys(final MultiJoinSpec multi)
-    {
-        final KeyExtractor[] extractors = new KeyExtractor[multi.inputs()];
-        for (int i = 0; i < extractors.length; i++)
-        {
-            final List<String> fields = multi.key(i);
-            final int[] indices = new int[fields.size()];
-            for (int f = 0; f < indices.length; f++)
-            {
-                indices[f] = multi.schema(i).indexOf(fields.get(f));
-            }
-            extractors[i] = new KeyExtractor(indices);
-        }
-        return extractors;
     }
 
     /**
@@ -1002,7 +615,7 @@ public final class Publisher
      */
     public int watermarkInput(final int partition, final int input, final long watermark, final long step)
     {
-        return sendToInput(partition, input, RingSlot.INPUT_WATERMARK, watermark, step);
+        return sendTo(partition, router.isMultiInput(input), RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
     }
 
     /**
@@ -1018,64 +631,7 @@ public final class Publisher
      */
     public int idleInput(final int partition, final int input, final long step)
     {
-        return sendToInput(partition, input, RingSlot.INPUT_IDLE, 0, step);
-    }
-
-    private int sendToInput(final int partition, final int input, final byte type, final long value, final long step)
-    {
-        checkOwner();
-        checkPerPartition();
-        if (engine.isClosed())
-        {
-            return CLOSED;
-        }
-        if (inputKeys == null || input < 0 || input >= inputKeys.length || partition < 0 || partition >= rings.length)
-        {
-            return INVALID_ARGUMENT;
-        }
-        final long sequence = engine.isFailed(partition) ? PARTITION_FAILED : claim(rings[partition], partition, true);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        fill(rings[partition], sequence, type, (byte)input, value, step, System.nanoTime());
-        return PUBLISHED;
-    }
-
-    /**
-     * Fills the claimed slot with a row and publishes it. Until it is whole the slot says SKIP: whatever fails
-     * here, the claimed slot is published and the partition passes over it instead of stalling or processing a
-     * stale row (counted as refused).
-     */
-    private void publishRow(
-        final RingBuffer<RingSlot> ring, final long sequence, final byte type, final byte side, final ChangeKind kind,
-        final long ts, final long step, final long ingestNanos, final long hash, final DirectBuffer row, final int offset,
-        final int length)
-    {
-        final RingSlot slot = ring.get(sequence);
-        slot.type = RingSlot.SKIP;
-        boolean filled = false;
-        try
-        {
-            slot.side = side;
-            slot.kind = (byte)kind.ordinal();
-            slot.timestamp = ts;
-            slot.step = step;
-            slot.ingestNanos = ingestNanos;
-            slot.keyHash = hash;
-            slot.rowLength = length;
-            slot.row.putBytes(0, row, offset, length);
-            slot.type = type;
-            filled = true;
-        }
-        finally
-        {
-            ring.publish(sequence);
-            if (!filled)
-            {
-                engine.countRefused();
-            }
-        }
+        return sendTo(partition, router.isMultiInput(input), RingSlot.INPUT_IDLE, (byte)input, 0, step);
     }
 
     private int publishInput(
@@ -1087,40 +643,12 @@ public final class Publisher
         {
             return CLOSED;
         }
-        if (inputKeys == null || input < 0 || input >= inputKeys.length || kind == null || row == null || offset < 0 ||
-            length < 0 || length > row.capacity() - offset || target >= rings.length)
+        final int refused = checkRow(router.isMultiInput(input), kind, row, offset, length, target);
+        if (refused != PUBLISHED)
         {
-            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
+            return refused;
         }
-        if (length > slotCapacity)
-        {
-            return refuseTooLarge(length);
-        }
-        view.wrap(row, offset, length);
-        final String malformed = view.validate();
-        if (malformed != null)
-        {
-            return refuse(MALFORMED_ROW, malformed);
-        }
-        final int keyLength = inputKeys[input].extract(view, key, 0, key.capacity());
-        final long hash = keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
-        final int partition = target == BY_KEY ? KeyHash.partition(hash, rings.length) : target;
-        if (engine.isFailed(partition))
-        {
-            return PARTITION_FAILED;
-        }
-        final RingBuffer<RingSlot> ring = rings[partition];
-        final long sequence = claim(ring, partition, true);
-        if (sequence < 0)
-        {
-            return (int)sequence;
-        }
-        publishRow(ring, sequence, RingSlot.INPUT_ROW, (byte)input, kind, ts, step, ingestNanos, hash, row, offset, length);
-        if (intervalCheckpoints)
-        {
-            checkpointWhenDue(step);
-        }
-        return PUBLISHED;
+        return router.publishInput(input, kind, view, row, offset, length, ts, step, ingestNanos, target);
     }
 
     /**
@@ -1141,35 +669,16 @@ public final class Publisher
         {
             return CLOSED;
         }
-        if (inputKeys == null || input < 0 || input >= inputKeys.length || row == null)
+        if (!router.isMultiInput(input) || row == null)
         {
             return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
         }
-        if (typedRow == null)
-        {
-            typedRow = new UnsafeBuffer(ByteBuffer.allocateDirect(slotCapacity));
-            leftCodec = new RowCodec(engine.spec().leftSchema());
-            rightCodec = new RowCodec(engine.spec().rightSchema());
-        }
-        if (inputCodecs == null)
-        {
-            inputCodecs = new RowCodec[inputKeys.length];
-            for (int i = 0; i < inputCodecs.length; i++)
-            {
-                inputCodecs[i] = new RowCodec(engine.spec().multi().schema(i));
-            }
-        }
-        final String unknown = inputCodecs[input].unknownField(row);
-        if (unknown != null)
-        {
-            return refuse(SCHEMA_MISMATCH, unknown);
-        }
-        final int length = inputCodecs[input].encode(row, typedRow, 0, slotCapacity);
+        final int length = encode(typed.codec(input), row);
         if (length < 0)
         {
-            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+            return length;
         }
-        return publishInput(input, kind, typedRow, 0, length, ts, step, System.nanoTime());
+        return publishInput(input, kind, typed.buffer(), 0, length, ts, step, System.nanoTime());
     }
 
     /**
@@ -1185,11 +694,62 @@ public final class Publisher
     public int watermarkInput(final int input, final long watermark, final long step)
     {
         checkOwner();
-        if (inputKeys == null || input < 0 || input >= inputKeys.length)
+        if (!router.isMultiInput(input))
         {
             return INVALID_ARGUMENT;
         }
         return broadcast(RingSlot.INPUT_WATERMARK, (byte)input, watermark, step);
+    }
+
+    /**
+     * Encodes a row given as objects into the typed layer's buffer.
+     *
+     * @return its length, or the refusal's code ({@link #SCHEMA_MISMATCH}, {@link #ROW_TOO_LARGE}).
+     */
+    private int encode(final RowCodec codec, final Row row)
+    {
+        final String unknown = codec.unknownField(row);
+        if (unknown != null)
+        {
+            // Bad input answered with a code, as every other: the codec itself would throw.
+            return refuse(SCHEMA_MISMATCH, unknown);
+        }
+        final int length = codec.encode(row, typed.buffer(), 0, slotCapacity);
+        if (length < 0)
+        {
+            return refuse(ROW_TOO_LARGE, "the row does not fit a ring slot of " + slotCapacity + " bytes");
+        }
+        return length;
+    }
+
+    /**
+     * The checks every binary row passes, of either vocabulary, before anything is claimed: its arguments,
+     * its size and its format. Our own bounds checks, before the row is read: Agrona's may be switched off,
+     * and then a bad offset would read (and copy into the ring) memory that is not the caller's.
+     *
+     * @param inputKnown whether the row's side or input is one of the join's.
+     * @return {@link #PUBLISHED} when the row passed ({@link #view} then wraps it), or the refusal's code.
+     */
+    private int checkRow(
+        final boolean inputKnown, final ChangeKind kind, final DirectBuffer row, final int offset, final int length,
+        final int target)
+    {
+        if (!inputKnown || kind == null || row == null || offset < 0 || length < 0 || length > row.capacity() - offset ||
+            target >= rings.partitions())
+        {
+            return refuse(INVALID_ARGUMENT, INVALID_ARGUMENT_REASON);
+        }
+        if (length > slotCapacity)
+        {
+            return refuseTooLarge(length);
+        }
+        view.wrap(row, offset, length);
+        final String malformed = view.validate();
+        if (malformed != null)
+        {
+            return refuse(MALFORMED_ROW, malformed);
+        }
+        return PUBLISHED;
     }
 
     /**

@@ -5,7 +5,7 @@ import com.lmax.disruptor.RingBuffer;
 
 /**
  * One try at claiming the next slot of a partition's ring, shared by the publishers' claim loop
- * ({@link Publisher}) and the engine's for control events (checkpoint and restore barriers,
+ * ({@link RingWriter}) and the engine's for control events (checkpoint and restore barriers,
  * {@link JoinEngine}), so that the one step that races with other producers on a multi-producer ring
  * ({@code junction.multiProducer}, docs/CONFIGURATION.md) has one definition, which the stress module's
  * {@code RingClaimStress} runs from two threads at once. The loops around it (wait for room, give up when

@@ -12,8 +12,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * Two producers claim and publish on one multi-producer ring ({@code EngineConfig} multi-producer: several
  * publishers, or a publisher and the engine's checkpoint barriers), each through {@link RingClaim#tryClaim}, the
- * step of {@link Publisher}'s claim loop and {@link JoinEngine}'s for control events, retried as they retry it;
- * then each fills its slot and publishes it, as {@code Publisher.fill} does.
+ * step of {@link RingWriter}'s claim loop (a publisher's) and {@link JoinEngine}'s for control events, retried
+ * as they retry it; then each fills its slot and publishes it, as {@code RingWriter.fill} does.
  *
  * <p>Invariant: the two producers never get the same slot; both events are published (the consumer sees both
  * slots available, the cursor at the second) and each is seen once, in the slot its producer claimed.

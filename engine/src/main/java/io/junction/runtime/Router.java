@@ -1,0 +1,204 @@
+package io.junction.runtime;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.MultiJoinSpec;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.internal.row.CompiledJoin;
+import io.junction.internal.row.KeyExtractor;
+import io.junction.internal.row.KeyHash;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * A publisher's routing of rows that passed its checks into a partition's ring: the join key of a row of
+ * input {@code 0..n-1}, its hash and the partition the hash picks (or the caller names), then, in this
+ * order, the partition's room ({@link PartitionRoom}), the idleness and generated watermarks that must
+ * reach the partition before the row ({@link IdlenessBroadcast}, {@link GeneratedWatermarks}), the claim
+ * and fill of the row's slot ({@link RingWriter}), and what the row sets off (a generated watermark, the
+ * other input's idleness, an interval checkpoint). The binary kinds are inputs 0 ({@link Side#LEFT}) and 1
+ * ({@link Side#RIGHT}); a multi-way join's inputs are its spec's (their common key: equal keys of every
+ * input reach one partition), and its rows pass by the room, idleness and generators, which are the binary
+ * kinds'. Owned by the publisher's thread, as the publisher: the key is extracted into one reused buffer.
+ */
+final class Router
+{
+    /** A publish's target when the key hash picks the partition. */
+    static final int BY_KEY = -1;
+
+    /** The key per input: the binary kinds' two, or a multi-way join's inputs. */
+    private final KeyExtractor[] keys;
+    /** A multi-way join's input count; 0 for the binary kinds, whose rows come by side. */
+    private final int multiInputs;
+    private final UnsafeBuffer key;
+    private final long hashSeed;
+    private final int partitions;
+    private final RingWriter rings;
+    private final GeneratedWatermarks watermarks;
+    /** Null when the idle timeout is off. */
+    private final IdlenessBroadcast idleness;
+    private final PartitionRoom room;
+    /** Null when the engine takes no interval checkpoints. */
+    private final IntervalCheckpointTrigger checkpoints;
+
+    Router(final JoinSpec spec, final int maxKeyLength, final long hashSeed, final RingWriter rings,
+        final GeneratedWatermarks watermarks, final IdlenessBroadcast idleness, final PartitionRoom room,
+        final IntervalCheckpointTrigger checkpoints)
+    {
+        if (spec.multi() == null)
+        {
+            final CompiledJoin compiled = CompiledJoin.of(spec);
+            this.keys = new KeyExtractor[] {compiled.key(Side.LEFT), compiled.key(Side.RIGHT)};
+            this.multiInputs = 0;
+        }
+        else
+        {
+            // A multi-way spec's binary view is its inputs 0 and 1 (JoinSpec.multi), so their keys serve both.
+            this.keys = inputKeys(spec.multi());
+            this.multiInputs = keys.length;
+        }
+        this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
+        this.hashSeed = hashSeed;
+        this.partitions = rings.partitions();
+        this.rings = rings;
+        this.watermarks = watermarks;
+        this.idleness = idleness;
+        this.room = room;
+        this.checkpoints = checkpoints;
+    }
+
+    /**
+     * Routes a row of a binary kind, checked, into its partition's ring.
+     *
+     * @param view   wraps the row, validated against its side's schema.
+     * @param target the partition the caller names, or {@link #BY_KEY}.
+     * @return as {@link Publisher#publish(int, Side, ChangeKind, DirectBuffer, int, int, long, long, long)}
+     *         after the checks.
+     */
+    int publish(
+        final Side side, final ChangeKind kind, final RowView view, final DirectBuffer row, final int offset,
+        final int length, final long ts, final long step, final long ingestNanos, final boolean wait, final int target)
+    {
+        if (watermarks.hasPending())
+        {
+            watermarks.sendPendingWatermarks(wait);
+        }
+        final long hash = hash(side.ordinal(), view);
+        final int partition = target == BY_KEY ? partition(hash) : target;
+        // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
+        if (rings.isFailed(partition))
+        {
+            return Publisher.PARTITION_FAILED;
+        }
+        final int admitted = room.admit(partition, kind, side, step, wait);
+        if (admitted != Publisher.PUBLISHED)
+        {
+            return admitted;
+        }
+        final long now = idleness == null ? 0 : idleness.now();
+        if (idleness != null && !idleness.beforeRow(side.ordinal(), now, step, wait))
+        {
+            // Every partition must hear that the input is back (any watermark of it says so) before its
+            // row: the caller retries the row.
+            return rings.isClosed() ? Publisher.CLOSED : Publisher.BACK_PRESSURED;
+        }
+        if (watermarks.hasPending() && !watermarks.sendPendingWatermarks(partition))
+        {
+            // A watermark generated before this row still waits for room in its ring: the row goes after it.
+            return Publisher.BACK_PRESSURED;
+        }
+        final long sequence = rings.claim(partition, wait);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        rings.fillRow(partition, sequence, RingSlot.ROW, (byte)side.ordinal(), kind, ts, step, ingestNanos, hash, row, offset,
+            length);
+        watermarks.onRow(side.ordinal(), ts, step, wait);
+        if (idleness != null)
+        {
+            idleness.markIdle(side.other().ordinal(), now, step, wait);
+        }
+        if (checkpoints != null)
+        {
+            checkpoints.afterRow(step);
+        }
+        return Publisher.PUBLISHED;
+    }
+
+    /**
+     * Routes a row of a multi-way join's input, checked, into its partition's ring; waits for room.
+     *
+     * @param view   wraps the row, validated.
+     * @param target the partition the caller names, or {@link #BY_KEY}.
+     * @return as {@link Publisher#publishInput(int, ChangeKind, DirectBuffer, int, int, long, long, long)}
+     *         after the checks.
+     */
+    int publishInput(
+        final int input, final ChangeKind kind, final RowView view, final DirectBuffer row, final int offset,
+        final int length, final long ts, final long step, final long ingestNanos, final int target)
+    {
+        final long hash = hash(input, view);
+        final int partition = target == BY_KEY ? partition(hash) : target;
+        if (rings.isFailed(partition))
+        {
+            return Publisher.PARTITION_FAILED;
+        }
+        final long sequence = rings.claim(partition, true);
+        if (sequence < 0)
+        {
+            return (int)sequence;
+        }
+        rings.fillRow(partition, sequence, RingSlot.INPUT_ROW, (byte)input, kind, ts, step, ingestNanos, hash, row, offset,
+            length);
+        if (checkpoints != null)
+        {
+            checkpoints.afterRow(step);
+        }
+        return Publisher.PUBLISHED;
+    }
+
+    /** @return whether {@code input} is an input of a multi-way join (false for every input of a binary kind). */
+    boolean isMultiInput(final int input)
+    {
+        return input >= 0 && input < multiInputs;
+    }
+
+    /**
+     * @param input the row's input (a binary kind's side ordinal).
+     * @param row   the row, validated.
+     * @return the hash of its join key; 0 for a null (or too long) key, which matches nothing, so any
+     *         partition is right.
+     */
+    private long hash(final int input, final RowView row)
+    {
+        final int keyLength = keys[input].extract(row, key, 0, key.capacity());
+        return keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
+    }
+
+    /** @return the partition a key hash picks. */
+    private int partition(final long hash)
+    {
+        return KeyHash.partition(hash, partitions);
+    }
+
+    private static KeyExtractor[] inputKeys(final MultiJoinSpec multi)
+    {
+        final KeyExtractor[] extractors = new KeyExtractor[multi.inputs()];
+        for (int i = 0; i < extractors.length; i++)
+        {
+            final List<String> fields = multi.key(i);
+            final int[] indices = new int[fields.size()];
+            for (int f = 0; f < indices.length; f++)
+            {
+                indices[f] = multi.schema(i).indexOf(fields.get(f));
+            }
+            extractors[i] = new KeyExtractor(indices);
+        }
+        return extractors;
+    }
+}
