@@ -1,29 +1,29 @@
 package io.junction.runtime;
 
 import com.lmax.disruptor.EventHandler;
-import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.ExpiryHandler;
+import io.junction.api.ExpiryReason;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.join.JoinOperator;
+import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.internal.state.CutTimes;
+import io.junction.join.JoinOperator;
 import io.junction.metrics.CheckpointPausePart;
 import org.agrona.ErrorHandler;
 
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
-import io.junction.api.ExpiryHandler;
-import io.junction.api.ExpiryReason;
-import io.junction.internal.durable.CheckpointStore;
-import java.util.Arrays;
 
 /**
  * The consumer of one partition ring: the single writer of that partition's operator and state.
@@ -45,6 +45,24 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Events of a batch read ahead at once: enough misses in flight to fill the core's line-fill buffers. */
     static final int PREFETCH_AHEAD = 8;
 
+    /**
+     * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
+     * persisted and copied on the partition thread, with no background writer (to measure what the
+     * background writer takes off the pause).
+     */
+    static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
+    /** Watermarks whose arrival a deferred slice's results are timed from: twice the driver's queue of pending ones. */
+    private static final int WATERMARK_INGESTS = 32;
+
+    private static final int PART_WATERMARK_WORK = CheckpointPausePart.WATERMARK_WORK.ordinal();
+    private static final int PART_WAIT = CheckpointPausePart.WAIT.ordinal();
+    private static final int PART_INSTALL = CheckpointPausePart.INSTALL.ordinal();
+    private static final int PART_FLUSH = CheckpointPausePart.FLUSH.ordinal();
+    private static final int PART_COLLECT = CheckpointPausePart.COLLECT.ordinal();
+    private static final int PART_FREEZE = CheckpointPausePart.FREEZE.ordinal();
+    private static final int PART_HEAP_IMAGE = CheckpointPausePart.HEAP_IMAGE.ordinal();
+    private static final int PART_OTHER = CheckpointPausePart.OTHER.ordinal();
+
     private final int partition;
     private final IntConsumer onThreadStart;
     private final ErrorHandler fallback;
@@ -55,21 +73,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private final DurablePartition durable;
     /** Writes the checkpoints' staged cuts in the background; null in memory mode. */
     private final CheckpointWriter writer;
-    private static final int PART_WATERMARK_WORK = CheckpointPausePart.WATERMARK_WORK.ordinal();
-    private static final int PART_WAIT = CheckpointPausePart.WAIT.ordinal();
-    private static final int PART_INSTALL = CheckpointPausePart.INSTALL.ordinal();
-    private static final int PART_FLUSH = CheckpointPausePart.FLUSH.ordinal();
-    private static final int PART_COLLECT = CheckpointPausePart.COLLECT.ordinal();
-    private static final int PART_FREEZE = CheckpointPausePart.FREEZE.ordinal();
-    private static final int PART_HEAP_IMAGE = CheckpointPausePart.HEAP_IMAGE.ordinal();
-    private static final int PART_OTHER = CheckpointPausePart.OTHER.ordinal();
     /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal (reused: no allocation). */
     private final long[] pauseParts = new long[CheckpointPausePart.values().length];
-    /**
-     * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
-     * persisted and copied on the partition thread, with no background writer (to compare the two).
-     */
-    static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
     /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */
     private final IntConsumer beforeCheckpoint;
     /** Set by a clean close: the checkpoint to take of the state once the operator has closed (persisted) it. */
@@ -103,8 +108,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private RingBuffer<RingSlot> sliceRing;
     /** Rows or timers per slice of watermark work ({@code EngineConfig#watermarkSlice}). */
     private int watermarkSlice = Integer.MAX_VALUE;
-    /** Watermarks whose arrival a deferred slice's results are timed from: twice the driver's queue of pending ones. */
-    private static final int WATERMARK_INGESTS = 32;
     /** Last sequence of the batch being processed, known from its first event. */
     private long batchEnd = -1;
     private boolean batchStarting;
