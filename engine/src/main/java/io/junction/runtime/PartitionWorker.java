@@ -5,9 +5,6 @@ import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
-import io.junction.api.DeadLetterReason;
-import io.junction.api.ExpiryHandler;
-import io.junction.api.ExpiryReason;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
@@ -22,7 +19,6 @@ import org.agrona.ErrorHandler;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
@@ -30,15 +26,17 @@ import java.util.function.IntConsumer;
  * Each event is handed to the operator; at the end of each batch the operator's counters are
  * published to {@link PartitionMetrics}. Nothing thrown by the operator, the result or dead-letter
  * handler, or the error handler itself stops the partition: it is counted and reported to the error
- * handler (a failing error handler to the log), and the next event is processed. Should anything
+ * handler (a failing error handler to the log), and the next event is processed; the operator's handlers
+ * and that guard are the partition's {@link GuardedHandlers}. Should anything
  * escape even so (a bug outside those guards), the partition thread ends and the worker reports it:
  * {@link #isFailed()} turns true, the error handler gets a {@link PartitionFailedException} and the
  * log an error.
  *
- * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads.
+ * <p>Not thread safe: runs on its partition thread only, except the volatile flags the engine reads. The
+ * worker alone holds (and a restore alone replaces) the operator; what it owns it hands to the parts it calls
+ * on the same thread, never to another.
  */
-final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, DeadLetterHandler, ExceptionHandler<RingSlot>, ErrorHandler,
-    ExpiryHandler
+final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<RingSlot>
 {
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
 
@@ -51,8 +49,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
      * background writer takes off the pause).
      */
     static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
-    /** Watermarks whose arrival a deferred slice's results are timed from: twice the driver's queue of pending ones. */
-    private static final int WATERMARK_INGESTS = 32;
 
     private static final int PART_WATERMARK_WORK = CheckpointPausePart.WATERMARK_WORK.ordinal();
     private static final int PART_WAIT = CheckpointPausePart.WAIT.ordinal();
@@ -65,7 +61,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
 
     private final int partition;
     private final IntConsumer onThreadStart;
-    private final ErrorHandler fallback;
     /** Replaced by a restore ({@link RingSlot#RESTORE}); otherwise the same for the partition's life. */
     private JoinOperator operator;
     private final OperatorFactory operatorFactory;
@@ -81,27 +76,12 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     private volatile CheckpointRequest closeRequest;
     /** Told the partition's number when its thread dies (the engine fails what waits on it); may be null. */
     private volatile IntConsumer onFailure;
-    private final ResultHandler results;
-    private final DeadLetterHandler deadLetters;
-    private final ErrorHandler errorHandler;
     private final PartitionMetrics metrics;
-    private final LatencyRecorder latency;
-    private final boolean recordLatency;
+    /** The operator's handlers: every result, dead letter and failure of user code passes their guard. */
+    private final GuardedHandlers guards;
     private final RowView row = new RowView();
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private long ingestNanos;
-    /** The current event's step: a result of another step is watermark work an earlier watermark left pending. */
-    private long ingestStep;
-    /**
-     * The steps and ingest times of the last {@link #WATERMARK_INGESTS} watermarks, a ring written at each
-     * watermark (with latency recorded only): a row a watermark closes in a later slice is timed from that
-     * watermark's arrival, not from the event it happens to be done before, so bounded slices cannot hide the
-     * wait of what they defer. Partition thread only.
-     */
-    private final long[] watermarkSteps = new long[WATERMARK_INGESTS];
-    private final long[] watermarkIngests = new long[WATERMARK_INGESTS];
-    private int watermarkIngestNext;
     /** The ring, for reading ahead; null until set, and when look-ahead is off. */
     private RingBuffer<RingSlot> ring;
     /** The ring whose cursor says whether an event waits behind pending watermark work; null: not sliced. */
@@ -115,20 +95,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Sequences up to this one have had their key's memory read ahead. */
     private long prefetchedTo = -1;
     private long events;
-    /**
-     * Events, results and dead letters handled so far, published by release stores for the engine's close,
-     * which waits while it grows ({@link #progress()}). Written by the partition thread only.
-     */
-    private final AtomicLong progress = new AtomicLong();
-    private long progressCount;
     /** Nanos between hot-key reports, or 0 when the operator keeps none. */
     private final long hotKeysIntervalNanos;
     private long hotKeysPublishedAt = System.nanoTime();
     /** Set by the end of input: the batch that holds it publishes a report whatever the interval. */
     private boolean hotKeysDue;
-    private long handlerErrors;
-    /** Interrupts found set on the partition thread and cleared ({@link #clearInterrupt()}). */
-    private long interruptsCleared;
     private volatile Thread thread;
     private volatile boolean stopRequested;
     private volatile boolean failed;
@@ -158,21 +129,16 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         this.operatorFactory = operatorFactory;
         this.hotKeysIntervalNanos = hotKeysIntervalNanos;
         this.partition = partition;
-        this.fallback = fallback;
         this.onThreadStart = onThreadStart;
-        this.results = results;
-        this.deadLetters = deadLetters;
-        this.errorHandler = errorHandler;
         this.metrics = metrics;
-        this.latency = latency;
-        this.recordLatency = recordLatency;
-        Arrays.fill(watermarkSteps, Long.MIN_VALUE);
-        this.operator = operatorFactory.create(this, this, this);
+        this.guards = new GuardedHandlers(partition, results, deadLetters, errorHandler, fallback, metrics, latency,
+            recordLatency);
+        this.operator = operatorFactory.create(guards, guards, guards);
     }
 
     /**
-     * Creates the operator with the worker as its handlers, so every result, dead letter and user predicate's
-     * exception passes the guard.
+     * Creates the operator with the partition's {@link GuardedHandlers} as its handlers, so every result, dead
+     * letter and user predicate's exception passes the guard.
      */
     @FunctionalInterface
     interface OperatorFactory
@@ -181,7 +147,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
 
         /**
          * As the two-argument create, with the guarded error handler handed in: the engine's own factory passes it
-         * to the operator; by default a factory ignores it (the worker is the result handler too).
+         * to the operator; by default a factory ignores it (the guarded result handler is the error handler too).
          */
         default JoinOperator create(
             final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters, final ErrorHandler guardedErrors)
@@ -228,7 +194,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     public void onEvent(final RingSlot slot, final long sequence, final boolean endOfBatch)
     {
         events++;
-        progressed();
+        guards.progressed();
         if (ring != null)
         {
             if (batchStarting)
@@ -241,14 +207,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 readAhead(sequence + 1, Math.min(batchEnd, sequence + PREFETCH_AHEAD));
             }
         }
-        ingestNanos = slot.ingestNanos;
-        ingestStep = slot.step;
-        if (recordLatency && (slot.type == RingSlot.WATERMARK || slot.type == RingSlot.INPUT_WATERMARK))
-        {
-            watermarkSteps[watermarkIngestNext] = slot.step;
-            watermarkIngests[watermarkIngestNext] = slot.ingestNanos;
-            watermarkIngestNext = (watermarkIngestNext + 1) & (WATERMARK_INGESTS - 1);
-        }
+        guards.arrived(slot);
         try
         {
             switch (slot.type)
@@ -314,10 +273,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 fatal = t;
                 throw t instanceof RuntimeException ? (RuntimeException)t : new IllegalStateException(t);
             }
-            reportError(t);
+            guards.reportError(t);
         }
         // User filters and conditions ran inside the operator: no interrupt they set outlives the event.
-        clearInterrupt();
+        guards.clearInterrupt();
         if (endOfBatch)
         {
             if (sliceRing != null && operator.watermarkWorkPending())
@@ -344,7 +303,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            reportError(t);
+            guards.reportError(t);
         }
     }
 
@@ -358,14 +317,14 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         {
             while (operator.runWatermarkSlice() && sliceRing.getCursor() == sequence)
             {
-                clearInterrupt();
+                guards.clearInterrupt();
             }
         }
         catch (final Throwable t)
         {
-            reportError(t);
+            guards.reportError(t);
         }
-        clearInterrupt();
+        guards.clearInterrupt();
     }
 
     /**
@@ -475,7 +434,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         final long waitStart = System.nanoTime();
         final boolean waited = writer.await();
-        clearInterrupt();
+        guards.clearInterrupt();
         final long installStart = System.nanoTime();
         pauseParts[PART_WAIT] = installStart - waitStart;
         final int outcome = writer.takeOutcome();
@@ -487,7 +446,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             catch (final Throwable t)
             {
-                reportError(t);
+                guards.reportError(t);
             }
         }
         pauseParts[PART_INSTALL] = System.nanoTime() - installStart;
@@ -563,7 +522,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             {
                 durable.restore(checkpoint);
             }
-            operator = operatorFactory.create(this, this, this);
+            operator = operatorFactory.create(guards, guards, guards);
             if (sliceRing != null)
             {
                 operator.sliceWatermarkWork(watermarkSlice);
@@ -628,7 +587,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     /** Publishes the operator's counters and gauges to the partition's metrics (a batch's end, a start, a restore). */
     private void publishCounters()
     {
-        metrics.publish(operator.counters(), events, handlerErrors);
+        metrics.publish(operator.counters(), events, guards.handlerErrors());
     }
 
     /**
@@ -649,7 +608,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         finally
         {
-            clearInterrupt();
+            guards.clearInterrupt();
         }
     }
 
@@ -667,7 +626,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             catch (final Throwable t)
             {
-                reportError(t);
+                guards.reportError(t);
             }
         }
     }
@@ -687,201 +646,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            reportError(t);
+            guards.reportError(t);
         }
         prefetchedTo = to;
-    }
-
-    /**
-     * @return when the event that caused a result of {@code step} arrived: the current event's, or that of a recent
-     *         watermark of this step whose work a slice is doing now (the current event's when none is known).
-     */
-    private long ingestOf(final long step)
-    {
-        if (step != ingestStep)
-        {
-            for (int i = 0; i < WATERMARK_INGESTS; i++)
-            {
-                if (watermarkSteps[i] == step)
-                {
-                    return watermarkIngests[i];
-                }
-            }
-        }
-        return ingestNanos;
-    }
-
-    @Override
-    public void onResult(
-        final ChangeKind kind, final RowView left, final RowView right, final long timestamp, final long step)
-    {
-        if (recordLatency)
-        {
-            latency.record(System.nanoTime() - ingestOf(step));
-        }
-        try
-        {
-            progressed();
-            results.onResult(kind, left, right, timestamp, step);
-            clearInterrupt();
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    /** Visible expiry (docs/SEMANTICS.md 4.7): forwarded when the partition's result handler is also an ExpiryHandler. */
-    @Override
-    public void onExpired(
-        final Side side, final RowView row, final long timestamp, final ExpiryReason reason,
-        final long step)
-    {
-        if (results instanceof ExpiryHandler)
-        {
-            try
-            {
-                ((ExpiryHandler)results).onExpired(side, row, timestamp, reason, step);
-            }
-            catch (final Throwable t)
-            {
-                reportError(t);
-            }
-        }
-    }
-
-    @Override
-    public void onMultiResult(final ChangeKind kind, final RowView[] rows, final long timestamp, final long step)
-    {
-        if (recordLatency)
-        {
-            latency.record(System.nanoTime() - ingestOf(step));
-        }
-        try
-        {
-            results.onMultiResult(kind, rows, timestamp, step);
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    @Override
-    public void onMultiDeadLetter(
-        final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
-        final DeadLetterReason reason)
-    {
-        metrics.countDeadLetter(reason);
-        try
-        {
-            deadLetters.onMultiDeadLetter(input, kind, row, ts, step, reason);
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    @Override
-    public void onWindowResult(
-        final ChangeKind kind, final RowView left, final RowView right,
-        final long windowStart, final long windowEnd, final long step)
-    {
-        if (recordLatency)
-        {
-            latency.record(System.nanoTime() - ingestOf(step));
-        }
-        try
-        {
-            progressed();
-            results.onWindowResult(kind, left, right, windowStart, windowEnd, step);
-            clearInterrupt();
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    @Override
-    public void onCoGroupResult(
-        final RowView left, final RowView right, final RowView computed,
-        final long windowStart, final long windowEnd, final long step)
-    {
-        if (recordLatency)
-        {
-            latency.record(System.nanoTime() - ingestOf(step));
-        }
-        try
-        {
-            progressed();
-            results.onCoGroupResult(left, right, computed, windowStart, windowEnd, step);
-            clearInterrupt();
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    @Override
-    public void onDeadLetter(
-        final Side side, final ChangeKind kind, final RowView row, final long ts, final long step,
-        final DeadLetterReason reason)
-    {
-        metrics.countDeadLetter(reason);
-        try
-        {
-            progressed();
-            deadLetters.onDeadLetter(side, kind, row, ts, step, reason);
-            clearInterrupt();
-        }
-        catch (final Throwable t)
-        {
-            reportError(t);
-        }
-    }
-
-    /**
-     * Reports a failure of user code the operator guards itself (a throwing RowFilter or PairCondition),
-     * as a handler's: counted and handed to the error handler; the partition goes on.
-     */
-    @Override
-    public void onError(final Throwable t)
-    {
-        reportError(t);
-    }
-
-    /**
-     * Counts a failure and reports it to the error handler; a failure of the error handler itself is
-     * counted too and goes to the log, so the error path can never end the partition.
-     */
-    private void reportError(final Throwable t)
-    {
-        handlerErrors++;
-        try
-        {
-            errorHandler.onError(t);
-            if (Thread.interrupted())
-            {
-                // Cleared, counted, not reported again (an error handler that interrupts would report for ever).
-                interruptsCleared++;
-            }
-        }
-        catch (final Throwable e)
-        {
-            handlerErrors++;
-            try
-            {
-                // Not e.addSuppressed(t): a handler that throws one shared instance would grow it forever.
-                fallback.onError(e);
-            }
-            catch (final Throwable ignored)
-            {
-                // Nothing is left to report to; the count above still shows it.
-            }
-        }
     }
 
     @Override
@@ -896,13 +663,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             if (onThreadStart != null)
             {
                 onThreadStart.accept(partition);
-                clearInterrupt();
+                guards.clearInterrupt();
             }
         }
         catch (final Throwable t)
         {
             // A hint such as CPU pinning that fails must not stop the partition.
-            reportError(t);
+            guards.reportError(t);
         }
         finally
         {
@@ -934,7 +701,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
                 final PartitionFailedException failure = new PartitionFailedException(
                     partition, Thread.currentThread().getName(), fatal);
                 LOGGER.log(System.Logger.Level.ERROR, failure.getMessage(), fatal);
-                reportError(failure);
+                guards.reportError(failure);
                 final IntConsumer callback = onFailure;
                 if (callback != null)
                 {
@@ -958,7 +725,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
             }
             catch (final Throwable t)
             {
-                reportError(t);
+                guards.reportError(t);
             }
             operator.close();
             if (closing != null && durable != null && operator.durable() && !failed)
@@ -968,7 +735,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
         }
         catch (final Throwable t)
         {
-            reportError(t);
+            guards.reportError(t);
         }
         finally
         {
@@ -1008,50 +775,13 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
     @Override
     public void handleOnStartException(final Throwable ex)
     {
-        reportError(ex);
+        guards.reportError(ex);
     }
 
     @Override
     public void handleOnShutdownException(final Throwable ex)
     {
-        reportError(ex);
-    }
-
-    /**
-     * The partition thread is not interruptible: an interrupt (a user callback that sets the flag, or
-     * another thread's {@code Thread.interrupt()}) would close the channels its file I/O runs on, or end
-     * a blocking wait with an exception. So the flag is cleared after every user callback and every event,
-     * and each one found is counted and reported to the error handler (a handler error); the partition goes on.
-     */
-    private void clearInterrupt()
-    {
-        if (Thread.interrupted())
-        {
-            interruptsCleared++;
-            reportError(new IllegalStateException("partition " + partition + ": its thread's interrupt flag was set " +
-                "(by a handler, a filter or condition, or another thread) and has been cleared: partition threads " +
-                "are not interruptible (an interrupt would close the files of durable state)"));
-        }
-    }
-
-    /** The wait for the next event ended by an interrupt (a blocking wait strategy): cleared by the wait, counted. */
-    void interruptedWhileWaiting()
-    {
-        interruptsCleared++;
-        reportError(new IllegalStateException("partition " + partition + ": its thread was interrupted while waiting " +
-            "for events; the interrupt is ignored: partition threads are not interruptible"));
-    }
-
-    /** @return interrupts of the partition thread found and cleared (each also a handler error). Thread: the partition's, or after it stopped. */
-    long interruptsCleared()
-    {
-        return interruptsCleared;
-    }
-
-    /** Counts one step of progress (an event, a result, a dead letter): a release store, no fence. */
-    private void progressed()
-    {
-        progress.lazySet(++progressCount);
+        guards.reportError(ex);
     }
 
     /**
@@ -1061,7 +791,19 @@ final class PartitionWorker implements EventHandler<RingSlot>, ResultHandler, De
      */
     long progress()
     {
-        return progress.get();
+        return guards.progress();
+    }
+
+    /** The wait for the next event ended by an interrupt (a blocking wait strategy): cleared by the wait, counted. */
+    void interruptedWhileWaiting()
+    {
+        guards.interruptedWhileWaiting();
+    }
+
+    /** @return interrupts of the partition thread found and cleared (each also a handler error). Thread: the partition's, or after it stopped. */
+    long interruptsCleared()
+    {
+        return guards.interruptsCleared();
     }
 
     /** Called by the engine before it halts the ring: the end of the thread that follows is no failure. */
