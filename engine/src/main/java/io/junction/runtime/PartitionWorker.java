@@ -8,15 +8,11 @@ import io.junction.api.DeadLetterHandler;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.internal.state.CutTimes;
 import io.junction.join.JoinOperator;
-import io.junction.metrics.CheckpointPausePart;
 import org.agrona.ErrorHandler;
 
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
@@ -43,35 +39,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     /** Events of a batch read ahead at once: enough misses in flight to fill the core's line-fill buffers. */
     static final int PREFETCH_AHEAD = 8;
 
-    /**
-     * System property {@code junction.checkpoint.synchronous}: when {@code true}, every checkpoint is
-     * persisted and copied on the partition thread, with no background writer (to measure what the
-     * background writer takes off the pause).
-     */
-    static final boolean SYNCHRONOUS_CHECKPOINTS = Boolean.getBoolean("junction.checkpoint.synchronous");
-
-    private static final int PART_WATERMARK_WORK = CheckpointPausePart.WATERMARK_WORK.ordinal();
-    private static final int PART_WAIT = CheckpointPausePart.WAIT.ordinal();
-    private static final int PART_INSTALL = CheckpointPausePart.INSTALL.ordinal();
-    private static final int PART_FLUSH = CheckpointPausePart.FLUSH.ordinal();
-    private static final int PART_COLLECT = CheckpointPausePart.COLLECT.ordinal();
-    private static final int PART_FREEZE = CheckpointPausePart.FREEZE.ordinal();
-    private static final int PART_HEAP_IMAGE = CheckpointPausePart.HEAP_IMAGE.ordinal();
-    private static final int PART_OTHER = CheckpointPausePart.OTHER.ordinal();
-
     private final int partition;
     private final IntConsumer onThreadStart;
     /** Replaced by a restore ({@link RingSlot#RESTORE}); otherwise the same for the partition's life. */
     private JoinOperator operator;
     private final OperatorFactory operatorFactory;
-    /** Null in memory mode. */
-    private final DurablePartition durable;
-    /** Writes the checkpoints' staged cuts in the background; null in memory mode. */
-    private final CheckpointWriter writer;
-    /** The last checkpoint's pause in parts, ns, by {@link CheckpointPausePart} ordinal (reused: no allocation). */
-    private final long[] pauseParts = new long[CheckpointPausePart.values().length];
-    /** Called on the partition thread at a checkpoint barrier, before the state is persisted; may be null. */
-    private final IntConsumer beforeCheckpoint;
     /** Set by a clean close: the checkpoint to take of the state once the operator has closed (persisted) it. */
     private volatile CheckpointRequest closeRequest;
     /** Told the partition's number when its thread dies (the engine fails what waits on it); may be null. */
@@ -79,6 +51,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     private final PartitionMetrics metrics;
     /** The operator's handlers: every result, dead letter and failure of user code passes their guard. */
     private final GuardedHandlers guards;
+    /** The barriers, restores and the close checkpoint of this partition. */
+    private final PartitionCheckpoints checkpoints;
     private final RowView row = new RowView();
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -123,9 +97,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
         final long hotKeysIntervalNanos, final DurablePartition durable, final IntConsumer beforeCheckpoint)
     {
-        this.durable = durable;
-        this.writer = durable == null ? null : new CheckpointWriter(partition, durable, metrics);
-        this.beforeCheckpoint = beforeCheckpoint;
         this.operatorFactory = operatorFactory;
         this.hotKeysIntervalNanos = hotKeysIntervalNanos;
         this.partition = partition;
@@ -133,6 +104,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         this.metrics = metrics;
         this.guards = new GuardedHandlers(partition, results, deadLetters, errorHandler, fallback, metrics, latency,
             recordLatency);
+        this.checkpoints = new PartitionCheckpoints(partition, durable, beforeCheckpoint, metrics, guards);
         this.operator = operatorFactory.create(guards, guards, guards);
     }
 
@@ -251,7 +223,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
                     // The pause runs from here (the barrier reached the partition) to the next event.
                     final long barrier = System.nanoTime();
                     finishWatermarkWork();
-                    checkpoint(slot.request, barrier);
+                    checkpoints.checkpoint(operator, slot.request, barrier);
                     slot.request = null;
                     break;
                 }
@@ -328,185 +300,17 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     }
 
     /**
-     * A checkpoint barrier: every event before it has been applied, none after it (the pending watermark work
-     * finished, from {@code barrier} on). Waits for the previous checkpoint's background write when it is still
-     * in flight (counted, its time part of the pause), lets the sink flush, then has the operator take the cut
-     * ({@link JoinOperator#stage}: the dirty chunks frozen) and hands it to the partition's
-     * {@link CheckpointWriter}, which writes, fsyncs, commits and reports the checkpoint while this thread goes
-     * back to its ring (docs/DURABILITY.md "What runs where"). An operator that cannot stage (a Chronicle Map
-     * index) persists and is copied here instead, synchronously. Whatever fails, fails this partition's part of
-     * the checkpoint (and so the checkpoint) and is reported to the request, not to the error handler: the
-     * partition goes on with its state in memory untouched.
-     *
-     * <p>The pause, from {@code barrier} to the return, is timed in parts ({@link CheckpointPausePart}):
-     * a {@code System.nanoTime} stamp between each, here and in the cut ({@link CutTimes}), never per event.
-     *
-     * @param request the checkpoint.
-     * @param barrier {@code System.nanoTime} when the barrier reached the partition.
-     */
-    private void checkpoint(final CheckpointRequest request, final long barrier)
-    {
-        final long start = System.nanoTime();
-        Arrays.fill(pauseParts, 0);
-        pauseParts[PART_WATERMARK_WORK] = start - barrier;
-        final boolean waited = awaitWrite();
-        Throwable failure = null;
-        long writtenId = request.id;
-        try
-        {
-            if (durable == null || !operator.durable())
-            {
-                throw new IllegalStateException("partition " + partition + "'s operator keeps its state in memory");
-            }
-            if (beforeCheckpoint != null)
-            {
-                final long flushStart = System.nanoTime();
-                flushBeforeCheckpoint();
-                pauseParts[PART_FLUSH] = System.nanoTime() - flushStart;
-            }
-            if (!SYNCHRONOUS_CHECKPOINTS && operator.stage(writer.handle()))
-            {
-                final CutTimes times = writer.cut().times();
-                pauseParts[PART_COLLECT] = times.collectNanos;
-                pauseParts[PART_FREEZE] = times.freezeNanos;
-                pauseParts[PART_HEAP_IMAGE] = times.heapImageNanos;
-                final long pause = System.nanoTime() - barrier;
-                recordPause(pause, waited, writer.cut().bytesStaged());
-                writer.submit(request, pause);
-                return;
-            }
-            operator.persist();
-            writtenId = durable.checkpoint(request.id, request.positions, request.floor, request.partitionOnly);
-        }
-        catch (final Throwable t)
-        {
-            failure = t;
-        }
-        final long pause = System.nanoTime() - barrier;
-        final long written = failure == null && durable != null ? durable.image.bytesWritten() : 0;
-        final long linked = failure == null && durable != null ? durable.image.bytesLinked() : 0;
-        recordPause(pause, waited, 0);
-        metrics.recordCheckpointWrite(pause, written, linked, failure == null);
-        if (failure == null)
-        {
-            request.written(partition, writtenId, pause, written, linked);
-        }
-        else
-        {
-            request.done(partition, pause, written, linked, failure);
-        }
-    }
-
-    /** Records the pause with its parts; what no stamp timed (the hand-off, a synchronous write) is {@code OTHER}. */
-    private void recordPause(final long pause, final boolean waited, final long staged)
-    {
-        long timed = 0;
-        for (int i = 0; i < PART_OTHER; i++)
-        {
-            timed += pauseParts[i];
-        }
-        pauseParts[PART_OTHER] = Math.max(0, pause - timed);
-        metrics.recordCheckpointPause(pause, waited, staged, pauseParts);
-        recordCutCounts();
-    }
-
-    /** The cut's running counts (side waits, refused cuts) into the metrics; nothing without a writer. */
-    private void recordCutCounts()
-    {
-        if (writer != null)
-        {
-            metrics.recordCutCounts(writer.cut().sideWaits(), writer.cut().synchronousFallbacks());
-        }
-    }
-
-    /**
-     * Waits for the background checkpoint write in flight, if any, and hands its outcome to the operator
-     * (the sums of the chunks it wrote, or its chunks marked again when it failed); nothing in memory mode.
-     * Times the wait and the hand-back into the pause's parts.
-     *
-     * @return whether a write was in flight.
-     */
-    private boolean awaitWrite()
-    {
-        if (writer == null)
-        {
-            return false;
-        }
-        final long waitStart = System.nanoTime();
-        final boolean waited = writer.await();
-        guards.clearInterrupt();
-        final long installStart = System.nanoTime();
-        pauseParts[PART_WAIT] = installStart - waitStart;
-        final int outcome = writer.takeOutcome();
-        if (outcome != CheckpointWriter.NONE && operator != null)
-        {
-            try
-            {
-                operator.staged(writer.handle(), outcome == CheckpointWriter.SUCCEEDED);
-            }
-            catch (final Throwable t)
-            {
-                guards.reportError(t);
-            }
-        }
-        pauseParts[PART_INSTALL] = System.nanoTime() - installStart;
-        if (outcome != CheckpointWriter.NONE)
-        {
-            // The side waits of the write just ended happened after its pause was recorded.
-            recordCutCounts();
-        }
-        return waited;
-    }
-
-    /**
      * Replaces the partition's state with its newest complete checkpoint's while the other partitions go
      * on: verifies the checkpoint first (a damaged one is passed over for the one before), discards the
      * operator (without persisting the state about to be replaced), copies the checkpoint into the state
      * directory and opens a new operator on it. A take-over of a partition whose store holds no checkpoint,
-     * and a drop, empty the state directory instead. When that
+     * and a drop, empty the state directory instead ({@link PartitionCheckpoints#chooseRestore}). When that
      * fails after the old state is gone, the partition has no state: it fails (see {@link #isFailed()}).
      */
     private void restore(final CheckpointRequest request)
     {
-        // The store and the state directory are the writer's until its write in flight is done.
-        awaitWrite();
-        final CheckpointStore.Checkpoint checkpoint;
-        try
+        if (!checkpoints.chooseRestore(operator, request))
         {
-            if (durable == null)
-            {
-                throw new IllegalStateException("partition " + partition + " keeps its state in memory");
-            }
-            if (request.mode == CheckpointRequest.DROP ||
-                (request.mode == CheckpointRequest.TAKE_OVER && !durable.hasCheckpoints()))
-            {
-                // Nothing to restore: the partition starts over empty (a take-over of a partition nobody
-                // checkpointed yet, or a drop that frees the state of a partition handed away).
-                checkpoint = null;
-            }
-            else if (request.mode == CheckpointRequest.TAKE_OVER_AT)
-            {
-                checkpoint = durable.at(request.positions);
-                if (checkpoint == null)
-                {
-                    throw new CheckpointException("partition " + partition + " has no intact checkpoint at positions " +
-                        Arrays.toString(request.positions) + " in " + durable.checkpointsDirectory +
-                        " (those positions were committed, so their checkpoint should be there)", null);
-                }
-            }
-            else
-            {
-                checkpoint = durable.newest();
-                if (checkpoint == null)
-                {
-                    throw new IllegalStateException("partition " + partition + " has no checkpoint in " +
-                        durable.checkpointsDirectory);
-                }
-            }
-        }
-        catch (final Throwable t)
-        {
-            request.restored(partition, -1, null, t);
             return;
         }
         try
@@ -514,14 +318,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
             final JoinOperator old = operator;
             operator = null;
             old.discard();
-            if (checkpoint == null)
-            {
-                durable.clearState();
-            }
-            else
-            {
-                durable.restore(checkpoint);
-            }
+            checkpoints.replaceState();
             operator = operatorFactory.create(guards, guards, guards);
             if (sliceRing != null)
             {
@@ -530,18 +327,11 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         }
         catch (final Throwable t)
         {
-            request.restored(partition, -1, null, t);
-            throw new IllegalStateException("partition " + partition + " lost its state: its " + (checkpoint == null
-                ? "emptying failed" : "restore from " + checkpoint.directory + " failed"), t);
+            throw checkpoints.stateLost(request, t);
         }
         // Before the restore is reported: whoever waits for it reads the restored state's gauges, not the old ones.
         publishCounters();
-        if (checkpoint == null)
-        {
-            request.restored(partition, -1, null, null);
-            return;
-        }
-        request.restored(partition, checkpoint.id, checkpoint.positions(), null);
+        checkpoints.restored(request);
     }
 
     /** @return whether the partition's operator keeps its state in files. */
@@ -566,50 +356,10 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         onFailure = callback;
     }
 
-    /** The close checkpoint: the operator has closed and persisted, so the state directory is the image. */
-    private void closeCheckpoint(final CheckpointRequest request)
-    {
-        final long start = System.nanoTime();
-        Throwable failure = null;
-        try
-        {
-            flushBeforeCheckpoint();
-            durable.checkpoint(request.id, request.positions, request.floor, false);
-        }
-        catch (final Throwable t)
-        {
-            failure = t;
-        }
-        request.done(partition, System.nanoTime() - start, failure == null ? durable.image.bytesWritten() : 0,
-            failure == null ? durable.image.bytesLinked() : 0, failure);
-    }
-
     /** Publishes the operator's counters and gauges to the partition's metrics (a batch's end, a start, a restore). */
     private void publishCounters()
     {
         metrics.publish(operator.counters(), events, guards.handlerErrors());
-    }
-
-    /**
-     * Runs the {@code beforeCheckpoint} hook (the sink's flush), if any, for a checkpoint barrier and for the
-     * clean close's checkpoint alike: the checkpoint that follows writes its files through channels an interrupt
-     * flag left set would close ({@code ClosedByInterruptException}), so the flag is cleared and reported after
-     * the hook, whether it returned or threw.
-     */
-    private void flushBeforeCheckpoint()
-    {
-        if (beforeCheckpoint == null)
-        {
-            return;
-        }
-        try
-        {
-            beforeCheckpoint.accept(partition);
-        }
-        finally
-        {
-            guards.clearInterrupt();
-        }
     }
 
     /** The hot-key report allocates: it is taken at most once an interval (and at the end of input), never per event. */
@@ -710,7 +460,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
                 }
             }
             // The close's persist needs the sums of the write in flight; the engine's recovery, its store.
-            awaitWrite();
+            checkpoints.awaitWrite(operator);
             if (operator == null)
             {
                 return;
@@ -728,9 +478,9 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
                 guards.reportError(t);
             }
             operator.close();
-            if (closing != null && durable != null && operator.durable() && !failed)
+            if (closing != null && checkpoints.isDurable() && operator.durable() && !failed)
             {
-                closeCheckpoint(closing);
+                checkpoints.closeCheckpoint(closing);
             }
         }
         catch (final Throwable t)
@@ -739,10 +489,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         }
         finally
         {
-            if (writer != null)
-            {
-                writer.close();
-            }
+            checkpoints.closeWriter();
             if (closing != null)
             {
                 // Whatever kept the close checkpoint from being written fails it (nothing when it reported).
