@@ -84,17 +84,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
         final DeadLetterHandler deadLetters, final ErrorHandler errorHandler, final ErrorHandler fallback,
         final IntConsumer onThreadStart,
         final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
-        final long hotKeysIntervalNanos)
-    {
-        this(partition, operatorFactory, results, deadLetters, errorHandler, fallback, onThreadStart, metrics, latency,
-            recordLatency, hotKeysIntervalNanos, null, null);
-    }
-
-    PartitionWorker(
-        final int partition, final OperatorFactory operatorFactory, final ResultHandler results,
-        final DeadLetterHandler deadLetters, final ErrorHandler errorHandler, final ErrorHandler fallback,
-        final IntConsumer onThreadStart,
-        final PartitionMetrics metrics, final LatencyRecorder latency, final boolean recordLatency,
         final long hotKeysIntervalNanos, final DurablePartition durable, final IntConsumer beforeCheckpoint)
     {
         this.operatorFactory = operatorFactory;
@@ -545,12 +534,6 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     void interruptedWhileWaiting()
     {
         guards.interruptedWhileWaiting();
-    }
-
-    /** @return interrupts of the partition thread found and cleared (each also a handler error). Thread: the partition's, or after it stopped. */
-    long interruptsCleared()
-    {
-        return guards.interruptsCleared();
     }
 
     /** Called by the engine before it halts the ring: the end of the thread that follows is no failure. */
