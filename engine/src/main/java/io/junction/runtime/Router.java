@@ -3,6 +3,7 @@ package io.junction.runtime;
 import io.junction.api.ChangeKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.MultiJoinSpec;
+import io.junction.api.OutputMode;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.CompiledJoin;
@@ -12,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,6 +37,13 @@ final class Router
     /** A multi-way join's input count; 0 for the binary kinds, whose rows come by side. */
     private final int multiInputs;
     private final UnsafeBuffer key;
+    /**
+     * Upsert output only: the join-key fields, per side, that lie in every declared unique key, which pick the
+     * partition instead of the whole join key (see {@link #routeKeys}); null when the whole join key routes.
+     */
+    private final KeyExtractor[] routeKeys;
+    /** Upsert output whose unique keys hold no join-key field: every row goes to partition 0. */
+    private final boolean onePartition;
     private final long hashSeed;
     private final int partitions;
     private final RingWriter rings;
@@ -54,13 +63,16 @@ final class Router
             final CompiledJoin compiled = CompiledJoin.of(spec);
             this.keys = new KeyExtractor[] {compiled.key(Side.LEFT), compiled.key(Side.RIGHT)};
             this.multiInputs = 0;
+            this.routeKeys = spec.output() == OutputMode.UPSERT ? routeKeys(compiled) : null;
         }
         else
         {
             // A multi-way spec's binary view is its inputs 0 and 1 (JoinSpec.multi), so their keys serve both.
             this.keys = inputKeys(spec.multi());
             this.multiInputs = keys.length;
+            this.routeKeys = null;
         }
+        this.onePartition = routeKeys != null && routeKeys[0].arity() == 0;
         this.key = new UnsafeBuffer(ByteBuffer.allocateDirect(maxKeyLength));
         this.hashSeed = hashSeed;
         this.partitions = rings.partitions();
@@ -88,7 +100,7 @@ final class Router
             watermarks.sendPendingWatermarks(wait);
         }
         final long hash = hash(side.ordinal(), view);
-        final int partition = target == BY_KEY ? partition(hash) : target;
+        final int partition = target != BY_KEY ? target : routeKeys == null ? partition(hash) : routed(side.ordinal(), view);
         // Before the limit: a dead partition's last metrics may say it is full, and it never makes room.
         if (rings.isFailed(partition))
         {
@@ -178,6 +190,68 @@ final class Router
     {
         final int keyLength = keys[input].extract(row, key, 0, key.capacity());
         return keyLength < 0 ? 0 : KeyHash.hash(hashSeed, key, 0, keyLength);
+    }
+
+    /**
+     * Upsert output refuses a row whose unique key is live in any row of its side (docs/SEMANTICS.md 4.4), so
+     * every row of one unique key must reach one partition, whatever its join key. The join-key fields that lie
+     * in the unique keys of both sides do that and still bring every matching pair together (equal join keys
+     * are equal in those fields); when there are none, one partition holds the whole join.
+     *
+     * @return the routing key of each side (an empty one when no join-key field qualifies), or null when it is
+     *         the whole join key.
+     */
+    private static KeyExtractor[] routeKeys(final CompiledJoin compiled)
+    {
+        final KeyExtractor left = compiled.key(Side.LEFT);
+        final KeyExtractor right = compiled.key(Side.RIGHT);
+        final int[] leftFields = new int[left.arity()];
+        final int[] rightFields = new int[right.arity()];
+        int count = 0;
+        for (int i = 0; i < left.arity(); i++)
+        {
+            if (inUniqueKey(compiled.uniqueKey(Side.LEFT), left.field(i)) &&
+                inUniqueKey(compiled.uniqueKey(Side.RIGHT), right.field(i)))
+            {
+                leftFields[count] = left.field(i);
+                rightFields[count] = right.field(i);
+                count++;
+            }
+        }
+        if (count == left.arity())
+        {
+            return null;
+        }
+        return new KeyExtractor[] {new KeyExtractor(Arrays.copyOf(leftFields, count)),
+            new KeyExtractor(Arrays.copyOf(rightFields, count))};
+    }
+
+    /** @return whether the field is in the unique key; a side that declares none constrains nothing. */
+    private static boolean inUniqueKey(final KeyExtractor uniqueKey, final int field)
+    {
+        if (uniqueKey == null)
+        {
+            return true;
+        }
+        for (int i = 0; i < uniqueKey.arity(); i++)
+        {
+            if (uniqueKey.field(i) == field)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return the partition an upsert join's routing key picks ({@link #routeKeys}); 0 for a null one. */
+    private int routed(final int input, final RowView row)
+    {
+        if (onePartition)
+        {
+            return 0;
+        }
+        final int keyLength = routeKeys[input].extract(row, key, 0, key.capacity());
+        return keyLength < 0 ? 0 : partition(KeyHash.hash(hashSeed, key, 0, keyLength));
     }
 
     /** @return the partition a key hash picks. */

@@ -27,10 +27,7 @@ import java.util.regex.Pattern;
  * <p>Each run must end (no hang), report no partition error, account for every line (each reached
  * the engine or was dead-lettered at the door: none is lost silently), and give the same output and
  * dead letters per step with one partition as with three (none is lost or duplicated by
- * partitioning). A mutated spec may be rejected, but only as a {@link JoinSpecException}. One exception, as
- * docs/SEMANTICS.md 4.4 says: with upsert output a row whose unique key is live in a row of another join key is
- * refused per partition (rows are routed by join key), so a run whose one-partition replay dead-lettered a
- * unique key violation of an upsert spec is not compared with three partitions.
+ * partitioning). A mutated spec may be rejected, but only as a {@link JoinSpecException}.
  *
  * <p>Seeded and bounded: {@code -Djunction.fuzz.seed=N} replays one seed's sequence,
  * {@code -Djunction.fuzz.seconds=S} sets the time budget (default 20 s, so that CI stays well
@@ -136,10 +133,6 @@ class ReplayFuzzTest
         final long doorDeadLetters = one.deadLetters().size() - only.deadLetters();
         assertEquals(one.steps() + 1, only.events + doorDeadLetters,
             () -> "lines neither processed nor dead-lettered: " + context);
-        if (spec.contains("\"upsert\"") && one.deadLetterLines().stream().anyMatch(line -> line.contains("unique key violation")))
-        {
-            return;
-        }
         final ReplayComparison outputs = ReplayComparison.outputs(ReplayComparison.Mode.STEP, null,
             one.resultLines(), three.resultLines());
         assertTrue(outputs.matches(), () -> "1 vs 3 partitions: " + outputs.describe() + "\n" + context);
