@@ -11,6 +11,7 @@ import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.ChronicleKeyIndex;
+import io.junction.internal.state.Chunks;
 import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
@@ -33,9 +34,7 @@ import org.agrona.UnsafeApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -448,7 +447,7 @@ final class PartitionState implements AutoCloseable
             {
                 final Path mapPath = directory.file(DurableState.CHRONICLE_INDEX);
                 opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
-                restrictToOwner(mapPath);
+                OwnerOnlyFiles.restrictFile(mapPath);
             }
             opened.store = new RowStore(arena, timedSides);
             opened.store.liveRows(liveLeft, liveRight);
@@ -516,18 +515,6 @@ final class PartitionState implements AutoCloseable
             opened.arenaFile.close();
         }
         opened.directory.release();
-    }
-
-    private static void restrictToOwner(final Path file) throws IOException
-    {
-        try
-        {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        }
-        catch (final UnsupportedOperationException e)
-        {
-            // Not POSIX: the directory is owner-only already (OwnerOnlyFiles).
-        }
     }
 
     /**
@@ -695,7 +682,7 @@ final class PartitionState implements AutoCloseable
         durable.removeMarker();
         if (sumScratch == null)
         {
-            sumScratch = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            sumScratch = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
         final Map<String, Long> files = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import io.junction.api.ChangeKind;
 import io.junction.api.Side;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
+import io.junction.internal.state.Chunks;
 import io.junction.internal.state.StagedCut;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
@@ -146,7 +147,7 @@ class StagedCheckpointTest
                     assertEquals(0, cut.bytesCopied(), "a copy-on-write cut copies nothing at the cut");
                     if (round == 1)
                     {
-                        assertTrue(cut.bytesStaged() > 4L * StateImage.CHUNK_BYTES, "the first cut is many chunks: " + cut.bytesStaged());
+                        assertTrue(cut.bytesStaged() > 4L * Chunks.CHUNK_BYTES, "the first cut is many chunks: " + cut.bytesStaged());
                     }
                     cut.maxStagedBytes(1L << 40);
                     cut.bufferLimit(Integer.MAX_VALUE);
@@ -172,7 +173,7 @@ class StagedCheckpointTest
                 if (round > 1 && round != 6 && round != 7)
                 {
                     assertTrue(stagedImage.bytesLinked() > 0, "round " + round + " links what did not change");
-                    assertTrue(cut.bytesStaged() < 8L * StateImage.CHUNK_BYTES, "round " + round + " staged its dirty chunks only: " +
+                    assertTrue(cut.bytesStaged() < 8L * Chunks.CHUNK_BYTES, "round " + round + " staged its dirty chunks only: " +
                         cut.bytesStaged());
                 }
                 final Path syncRestored = dir.resolve("sync-restored-" + round);

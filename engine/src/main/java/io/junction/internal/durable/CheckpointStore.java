@@ -6,12 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -317,7 +315,7 @@ public final class CheckpointStore
                 deleteTree(directory.resolve(name(id)));
             }
         }
-        fsyncDirectory(directory);
+        StateDirectory.fsyncDirectory(directory);
     }
 
     /**
@@ -513,30 +511,8 @@ public final class CheckpointStore
     {
         // The manifest first: a deletion cut short by a crash leaves an incomplete checkpoint, not a damaged one.
         Files.deleteIfExists(dir.resolve(MANIFEST));
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
-        {
-            for (final Path entry : entries)
-            {
-                Files.delete(entry);
-            }
-        }
+        StateDirectory.deleteContent(dir);
         Files.delete(dir);
-    }
-
-    private static void fsyncDirectory(final Path dir) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ))
-        {
-            channel.force(true);
-        }
-        catch (final IOException e)
-        {
-            // Some platforms cannot open a directory for fsync; the rename is then as durable as they allow.
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
-            {
-                throw e;
-            }
-        }
     }
 
     /** A checkpoint that opened and verified: its files may be read. */
@@ -767,34 +743,27 @@ public final class CheckpointStore
             crc.update(body);
             // '\n', not %n: the manifest is the same bytes on every platform.
             final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+            final byte[] manifest = Arrays.copyOf(body, body.length + trailer.length);
+            System.arraycopy(trailer, 0, manifest, body.length, trailer.length);
             // The files' directory entries (created and linked) are durable before the manifest can be.
-            fsyncDirectory(dir);
-            final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
+            StateDirectory.fsyncDirectory(dir);
+            final Path tmp = StateDirectory.temporary(dir.resolve(MANIFEST));
+            try
             {
                 final WriteFault fault = writeFault;
                 if (fault != null)
                 {
                     fault.beforeWrite(tmp);
                 }
-                channel.write(ByteBuffer.wrap(body));
-                channel.write(ByteBuffer.wrap(trailer));
-                channel.force(true);
+                StateDirectory.writeTemporary(tmp, manifest);
             }
             catch (final IOException e)
             {
                 throw named("cannot write", tmp, e);
             }
-            try
-            {
-                Files.move(tmp, dir.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
-            }
-            catch (final AtomicMoveNotSupportedException e)
-            {
-                throw new IOException("the file system of " + dir + " cannot rename atomically: checkpoints need it", e);
-            }
-            fsyncDirectory(dir);
-            fsyncDirectory(directory);
+            StateDirectory.moveAtomically(tmp, dir.resolve(MANIFEST));
+            StateDirectory.fsyncDirectory(dir);
+            StateDirectory.fsyncDirectory(directory);
             if (prune)
             {
                 prune();

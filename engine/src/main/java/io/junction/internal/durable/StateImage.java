@@ -1,6 +1,7 @@
 package io.junction.internal.durable;
 
 import io.junction.internal.io.OwnerOnlyFiles;
+import io.junction.internal.state.Chunks;
 import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
@@ -31,7 +32,7 @@ import java.util.zip.CRC32C;
 
 /**
  * Copies a partition's state directory into a checkpoint and back, incrementally. Every state file is
- * split into chunks of {@link #CHUNK_BYTES}; each chunk is a file of the checkpoint ({@code c-FFFF-CCCCCCCC}).
+ * split into chunks of {@link Chunks#CHUNK_BYTES}; each chunk is a file of the checkpoint ({@code c-FFFF-CCCCCCCC}).
  * A chunk whose size, CRC-32C and CRC-32 (64 bits of checksum together) equal those of the same chunk
  * of the same file in the previous checkpoint is hard-linked to that checkpoint's chunk, not written:
  * a checkpoint writes only what changed since the previous one, yet each is complete by itself (delete
@@ -53,8 +54,6 @@ import java.util.zip.CRC32C;
  */
 public final class StateImage
 {
-    /** Bytes per chunk. */
-    public static final int CHUNK_BYTES = 1 << 20;
     /** The index file's name in a checkpoint. */
     public static final String INDEX = "STATE-FILES";
 
@@ -65,7 +64,7 @@ public final class StateImage
     private static final Pattern CHUNK_FILE = Pattern.compile("c-\\d{4}-\\d{8}");
 
     private final Path stateDirectory;
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
     /** A chunk of zeros (a direct buffer is zeroed), for restoring zero chunks; taken at the first one. */
     private ByteBuffer zeros;
     /** The chunks of the last checkpoint written or restored, by "path#chunk"; empty when there is none. */
@@ -172,15 +171,15 @@ public final class StateImage
             try (FileChannel in = FileChannel.open(stateDirectory.resolve(relative), StandardOpenOption.READ))
             {
                 final long size = in.size();
-                final long chunks = (size + CHUNK_BYTES - 1) / CHUNK_BYTES;
+                final long chunks = (size + Chunks.CHUNK_BYTES - 1) / Chunks.CHUNK_BYTES;
                 final ChunkSums.FileSums sums = known.get(relative);
                 final boolean summed = sums != null && sums.length == size;
                 index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
                 for (long c = 0; c < chunks; c++)
                 {
                     final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
-                    final long at = c * CHUNK_BYTES;
-                    final long length = Math.min(CHUNK_BYTES, size - at);
+                    final long at = c * Chunks.CHUNK_BYTES;
+                    final long length = Math.min(Chunks.CHUNK_BYTES, size - at);
                     final Chunk before = previous.get(relative + '#' + c);
                     if (summed)
                     {
@@ -211,7 +210,7 @@ public final class StateImage
                             "(CRC-32C %08x, %s says %08x): the state changed under the checkpoint",
                             stateDirectory.resolve(relative), c, crc32c.getValue(), ChunkSums.FILE_NAME, sums.crc32c((int)c)));
                     }
-                    if (isZero(buffer))
+                    if (Chunks.isZero(buffer))
                     {
                         zero(index, written, relative, c, length, crc32c.getValue(), crc32.getValue());
                         continue;
@@ -365,7 +364,7 @@ public final class StateImage
                 continue;
             }
             final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
-            final long length = Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
+            final long length = Math.min(Chunks.CHUNK_BYTES, size - (long)c * Chunks.CHUNK_BYTES);
             final long sumC = file.crc32c(c) & 0xFFFFFFFFL;
             final long sum = file.crc32(c) & 0xFFFFFFFFL;
             if (file.zero(c))
@@ -391,21 +390,21 @@ public final class StateImage
         final Map<String, Chunk> written, final int f, final String relative, final byte[] bytes) throws IOException
     {
         final long size = bytes.length;
-        final long chunks = (size + CHUNK_BYTES - 1) / CHUNK_BYTES;
+        final long chunks = (size + Chunks.CHUNK_BYTES - 1) / Chunks.CHUNK_BYTES;
         index.append("file ").append(relative).append(' ').append(size).append(' ').append(chunks).append('\n');
         final CRC32C crc32c = new CRC32C();
         final CRC32 crc32 = new CRC32();
         for (int c = 0; c < chunks; c++)
         {
             final String name = String.format(Locale.ROOT, "c-%04d-%08d", f, c);
-            final int at = c * CHUNK_BYTES;
-            final int length = (int)Math.min(CHUNK_BYTES, size - at);
+            final int at = c * Chunks.CHUNK_BYTES;
+            final int length = (int)Math.min(Chunks.CHUNK_BYTES, size - at);
             crc32c.reset();
             crc32.reset();
             crc32c.update(bytes, at, length);
             crc32.update(bytes, at, length);
             final ByteBuffer chunk = ByteBuffer.wrap(bytes, at, length);
-            if (isZero(chunk))
+            if (Chunks.isZero(chunk))
             {
                 zero(index, written, relative, c, length, crc32c.getValue(), crc32.getValue());
                 continue;
@@ -471,26 +470,6 @@ public final class StateImage
         index.append(String.format(Locale.ROOT, "zero %d %08x %08x", length, crc32c, crc32)).append('\n');
         written.put(relative + '#' + c, new Chunk(null, length, crc32c, crc32, null));
         bytesZero += length;
-    }
-
-    private static boolean isZero(final ByteBuffer chunk)
-    {
-        final ByteBuffer b = chunk.duplicate();
-        while (b.remaining() >= 8)
-        {
-            if (b.getLong() != 0)
-            {
-                return false;
-            }
-        }
-        while (b.hasRemaining())
-        {
-            if (b.get() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The checkpoint last written is committed: its chunks are the ones the next checkpoint links to. */
@@ -735,7 +714,7 @@ public final class StateImage
     /** @return bytes of chunk {@code c} of a file of {@code size} bytes. */
     private static int chunkLength(final long size, final int c)
     {
-        return (int)Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
+        return (int)Math.min(Chunks.CHUNK_BYTES, size - (long)c * Chunks.CHUNK_BYTES);
     }
 
     /**
@@ -748,7 +727,7 @@ public final class StateImage
         final LiveFile file = target.live;
         if (sums != null && (sums.crc32c(c) != file.crc32c[c] || (file.hasCrc32[c] && sums.crc32(c) != file.crc32[c])))
         {
-            final long at = (long)c * CHUNK_BYTES;
+            final long at = (long)c * Chunks.CHUNK_BYTES;
             restoreDamaged.add(String.format(Locale.ROOT, "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not " +
                 "the %08x %s recorded", target.path, c, at, at + chunkLength(file.size, c) - 1, file.crc32c[c], sums.crc32c(c),
                 ChunkSums.FILE_NAME));
@@ -805,7 +784,7 @@ public final class StateImage
                     {
                         throw new IOException(indexFile + " line " + i + " is not a chunk line");
                     }
-                    if (read.size < 1 || read.size > CHUNK_BYTES || (c < chunks - 1 && read.size != CHUNK_BYTES))
+                    if (read.size < 1 || read.size > Chunks.CHUNK_BYTES || (c < chunks - 1 && read.size != Chunks.CHUNK_BYTES))
                     {
                         throw new IOException(indexFile + " line " + i + " has a chunk of " + read.size + " bytes");
                     }
@@ -859,7 +838,7 @@ public final class StateImage
         OwnerOnlyFiles.createDirectories(stateDirectory);
         if (Files.deleteIfExists(stateDirectory.resolve(ChunkSums.MARKER_NAME)))
         {
-            SmallFiles.fsyncDirectory(stateDirectory);
+            StateDirectory.fsyncDirectory(stateDirectory);
         }
         final Set<String> kept = new HashSet<>();
         for (final IndexFile file : restoring.files)
@@ -900,7 +879,7 @@ public final class StateImage
                 channel.force(true);
             }
         }
-        fsyncTree(stateDirectory);
+        StateDirectory.fsyncTree(stateDirectory);
         final Map<String, ChunkSums.FileSums> sums = new HashMap<>();
         for (final IndexFile file : restoring.files)
         {
@@ -946,14 +925,14 @@ public final class StateImage
                 {
                     continue;
                 }
-                final long at = (long)c * CHUNK_BYTES;
+                final long at = (long)c * Chunks.CHUNK_BYTES;
                 final ByteBuffer bytes;
                 if (chunk.file == null)
                 {
                     // Recorded, not stored: the chunk's zeros are written where it belongs (no hole in a mapped file).
                     if (zeros == null)
                     {
-                        zeros = ByteBuffer.allocateDirect(CHUNK_BYTES);
+                        zeros = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
                     }
                     bytes = zeros.duplicate();
                     bytes.clear().limit((int)chunk.size);
@@ -1104,7 +1083,7 @@ public final class StateImage
                     }
                     if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
                     {
-                        deleteContent(entry);
+                        StateDirectory.deleteContent(entry);
                     }
                     Files.delete(entry);
                 }
@@ -1138,21 +1117,6 @@ public final class StateImage
                 }
             }
             return false;
-        }
-    }
-
-    private static void deleteContent(final Path dir) throws IOException
-    {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
-        {
-            for (final Path entry : entries)
-            {
-                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
-                {
-                    deleteContent(entry);
-                }
-                Files.delete(entry);
-            }
         }
     }
 
@@ -1205,20 +1169,5 @@ public final class StateImage
             throw new IOException(where + ": state file name '" + relative + "' cannot be checkpointed " +
                 "(printable ASCII without spaces or '..' only)");
         }
-    }
-
-    private static void fsyncTree(final Path dir) throws IOException
-    {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
-        {
-            for (final Path entry : entries)
-            {
-                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
-                {
-                    fsyncTree(entry);
-                }
-            }
-        }
-        SmallFiles.fsyncDirectory(dir);
     }
 }

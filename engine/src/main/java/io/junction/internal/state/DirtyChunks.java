@@ -12,7 +12,7 @@ import java.util.zip.CRC32C;
  * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
  * checkpoint costs" and "Copy-on-write cuts": a state byte per cell of the mapping (clean, dirty, frozen,
  * capturing, copying), set by every write path before it stores into the file's memory ({@link #mark(long)},
- * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
+ * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link Chunks#CHUNK_BYTES} chunk of the file, the CRC-32C, the
  * CRC-32 and a zero flag as of the last persist. A cell is a chunk (or, for a very large mapping, a
  * power-of-two multiple of one; in check mode a page when the map has room).
  *
@@ -48,15 +48,11 @@ import java.util.zip.CRC32C;
  */
 public final class DirtyChunks implements AutoCloseable
 {
-    /** log2 of {@link #CHUNK_BYTES}. */
-    public static final int CHUNK_SHIFT = 20;
-    /** Bytes per checksummed chunk: the checkpoints' and the clean marker's chunk. */
-    public static final int CHUNK_BYTES = 1 << CHUNK_SHIFT;
     /** System property: when {@code true}, every persist checks the cells no write marked. */
     public static final String CHECK_PROP_NAME = "junction.state.checkDirtyChunks";
     private static final boolean CHECK = Boolean.getBoolean(CHECK_PROP_NAME);
     /** log2 of the smallest cell: a page in check mode (so that the check sees each write), a chunk otherwise. */
-    private static final int MIN_CELL_SHIFT = CHECK ? 12 : CHUNK_SHIFT;
+    private static final int MIN_CELL_SHIFT = CHECK ? 12 : Chunks.CHUNK_SHIFT;
     /** The most cells of a map of its own (a table's): 16M, a MiB each up to 16 TiB. */
     private static final long MAX_OWN_CELLS = 1L << 24;
     /** System property: {@code false} turns copy-on-write cuts off (stage A: the cut copies its dirty chunks). */
@@ -84,7 +80,7 @@ public final class DirtyChunks implements AutoCloseable
 
     static
     {
-        final byte[] zeros = new byte[CHUNK_BYTES];
+        final byte[] zeros = new byte[Chunks.CHUNK_BYTES];
         final CRC32C c = new CRC32C();
         c.update(zeros, 0, zeros.length);
         FULL_ZERO_CRC32C = (int)c.getValue();
@@ -180,16 +176,16 @@ public final class DirtyChunks implements AutoCloseable
         return Math.max(1, (reserve + (1L << cellShift) - 1) >>> cellShift);
     }
 
-    /** @return the number of {@link #CHUNK_BYTES} chunks of a file of {@code length} bytes. */
+    /** @return the number of {@link Chunks#CHUNK_BYTES} chunks of a file of {@code length} bytes. */
     public static int chunks(final long length)
     {
-        return (int)((length + CHUNK_BYTES - 1) >>> CHUNK_SHIFT);
+        return (int)((length + Chunks.CHUNK_BYTES - 1) >>> Chunks.CHUNK_SHIFT);
     }
 
     /** @return the bytes of chunk {@code c} of a file of {@code length} bytes. */
     public static int chunkLength(final long length, final int c)
     {
-        return (int)Math.min(CHUNK_BYTES, length - ((long)c << CHUNK_SHIFT));
+        return (int)Math.min(Chunks.CHUNK_BYTES, length - ((long)c << Chunks.CHUNK_SHIFT));
     }
 
     /** @return the file's name. */
@@ -339,7 +335,7 @@ public final class DirtyChunks implements AutoCloseable
     {
         final StagedCut.File in = frozenIn;
         final long index = cell - map;
-        final int chunk = (int)((index << cellShift) >>> CHUNK_SHIFT);
+        final int chunk = (int)((index << cellShift) >>> Chunks.CHUNK_SHIFT);
         final int i = in.indexOf(chunk);
         ByteBuffer side = in.side(i);
         if (side == null)
@@ -358,7 +354,7 @@ public final class DirtyChunks implements AutoCloseable
             return RETRY;
         }
         final long from = index << cellShift;
-        final long offset = from - ((long)chunk << CHUNK_SHIFT);
+        final long offset = from - ((long)chunk << Chunks.CHUNK_SHIFT);
         final long length = Math.min(1L << cellShift, in.length() - from);
         UnsafeApi.copyMemory(file.address() + from, BufferUtil.address(side) + offset, length);
         UnsafeApi.putByteVolatile(null, cell, DIRTY);
@@ -379,7 +375,7 @@ public final class DirtyChunks implements AutoCloseable
         for (int i = 0; i < in.staged(); i++)
         {
             final int c = in.stagedChunk(i);
-            final long first = ((long)c << CHUNK_SHIFT) >>> cellShift;
+            final long first = ((long)c << Chunks.CHUNK_SHIFT) >>> cellShift;
             final long end = first + ((in.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
             for (long cell = first; cell < end; cell++)
             {
@@ -491,11 +487,11 @@ public final class DirtyChunks implements AutoCloseable
     /** @return whether any cell of chunk {@code c} is marked. */
     private boolean marked(final int c)
     {
-        if (cellShift >= CHUNK_SHIFT)
+        if (cellShift >= Chunks.CHUNK_SHIFT)
         {
-            return UnsafeApi.getByte(map + (c >>> (cellShift - CHUNK_SHIFT))) != 0;
+            return UnsafeApi.getByte(map + (c >>> (cellShift - Chunks.CHUNK_SHIFT))) != 0;
         }
-        final int perChunk = 1 << (CHUNK_SHIFT - cellShift);
+        final int perChunk = 1 << (Chunks.CHUNK_SHIFT - cellShift);
         final long first = (long)c * perChunk;
         final long end = Math.min(cells, first + perChunk);
         for (long cell = first; cell < end; cell++)
@@ -545,7 +541,7 @@ public final class DirtyChunks implements AutoCloseable
             collected = new boolean[chunks];
         }
         // The chunk that held the old end (when partial) or now holds the new end changed length.
-        final int resized = length == summedLength ? -1 : (int)(Math.min(length, summedLength) >>> CHUNK_SHIFT);
+        final int resized = length == summedLength ? -1 : (int)(Math.min(length, summedLength) >>> Chunks.CHUNK_SHIFT);
         for (int c = 0; c < chunks; c++)
         {
             collected[c] = c == resized || marked(c);
@@ -574,7 +570,7 @@ public final class DirtyChunks implements AutoCloseable
      * The second step of a persist, once the collected chunks hold their final bytes: reads and
      * checksums them, from the mapping, and nothing else.
      *
-     * @param scratch a direct buffer of at least {@link #CHUNK_BYTES}.
+     * @param scratch a direct buffer of at least {@link Chunks#CHUNK_BYTES}.
      */
     public void sum(final ByteBuffer scratch)
     {
@@ -593,7 +589,7 @@ public final class DirtyChunks implements AutoCloseable
             }
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
-            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), scratchAddress, chunkLength);
+            UnsafeApi.copyMemory(file.address() + ((long)c << Chunks.CHUNK_SHIFT), scratchAddress, chunkLength);
             summed += chunkLength;
             count++;
             if (isZero(scratchAddress, chunkLength))
@@ -626,10 +622,10 @@ public final class DirtyChunks implements AutoCloseable
         crc32[c] = zeroCrc32(chunkLength);
     }
 
-    /** @return the CRC-32C of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
+    /** @return the CRC-32C of {@code length} zeros (a chunk's, at most {@link Chunks#CHUNK_BYTES}). */
     static int zeroCrc32c(final int length)
     {
-        if (length == CHUNK_BYTES)
+        if (length == Chunks.CHUNK_BYTES)
         {
             return FULL_ZERO_CRC32C;
         }
@@ -638,10 +634,10 @@ public final class DirtyChunks implements AutoCloseable
         return (int)a.getValue();
     }
 
-    /** @return the CRC-32 of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
+    /** @return the CRC-32 of {@code length} zeros (a chunk's, at most {@link Chunks#CHUNK_BYTES}). */
     static int zeroCrc32(final int length)
     {
-        if (length == CHUNK_BYTES)
+        if (length == Chunks.CHUNK_BYTES)
         {
             return FULL_ZERO_CRC32;
         }
@@ -682,7 +678,7 @@ public final class DirtyChunks implements AutoCloseable
                 final byte expected = at < summedLength ? UnsafeApi.getByte(shadow + at) : 0;
                 if (UnsafeApi.getByte(file.address() + at) != expected)
                 {
-                    throw new IllegalStateException(name + " byte " + at + " (chunk " + (at >>> CHUNK_SHIFT) +
+                    throw new IllegalStateException(name + " byte " + at + " (chunk " + (at >>> Chunks.CHUNK_SHIFT) +
                         ", cell " + cell + ") changed without a dirty mark: a write path does not mark what it writes");
                 }
             }
@@ -756,7 +752,7 @@ public final class DirtyChunks implements AutoCloseable
             if (collected[c])
             {
                 collected[c] = false;
-                mark(file.address() + ((long)c << CHUNK_SHIFT), chunkLength(length, c));
+                mark(file.address() + ((long)c << Chunks.CHUNK_SHIFT), chunkLength(length, c));
             }
         }
     }
@@ -791,8 +787,8 @@ public final class DirtyChunks implements AutoCloseable
             final ByteBuffer buffer = cut.take();
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
-            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
-            StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << CHUNK_SHIFT, chunkLength, zeros);
+            UnsafeApi.copyMemory(file.address() + ((long)c << Chunks.CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
+            StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << Chunks.CHUNK_SHIFT, chunkLength, zeros);
             buffer.limit(chunkLength);
             out.add(c, chunkLength, buffer);
             bytes += chunkLength;
@@ -847,7 +843,7 @@ public final class DirtyChunks implements AutoCloseable
         out.frozen(file.address(), map, cellShift, imageZeroRanges());
         for (int i = 0; i < out.staged(); i++)
         {
-            final long first = ((long)out.stagedChunk(i) << CHUNK_SHIFT) >>> cellShift;
+            final long first = ((long)out.stagedChunk(i) << Chunks.CHUNK_SHIFT) >>> cellShift;
             final long end = first + ((out.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
             // One call per chunk, not a store per cell: the cut's code runs in the interpreter for its first minutes.
             UnsafeApi.setMemory(map + first, end - first, FROZEN);
@@ -879,7 +875,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public boolean copiesAtCut(final StagedCut cut)
     {
-        return !COPY_ON_WRITE || cellShift > CHUNK_SHIFT || cut.copiesAtCut();
+        return !COPY_ON_WRITE || cellShift > Chunks.CHUNK_SHIFT || cut.copiesAtCut();
     }
 
     /**
@@ -907,10 +903,10 @@ public final class DirtyChunks implements AutoCloseable
         for (int i = 0; i < in.staged(); i++)
         {
             final int c = in.stagedChunk(i);
-            final long at = (long)c << CHUNK_SHIFT;
+            final long at = (long)c << Chunks.CHUNK_SHIFT;
             if (at < length)
             {
-                mark(file.address() + at, Math.min(CHUNK_BYTES, length - at));
+                mark(file.address() + at, Math.min(Chunks.CHUNK_BYTES, length - at));
             }
         }
     }

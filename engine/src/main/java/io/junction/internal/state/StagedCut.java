@@ -223,7 +223,7 @@ public final class StagedCut
          * copy (stage A) is its staged buffer.
          *
          * @param i    a staged index not captured yet.
-         * @param into a direct buffer of at least {@link DirtyChunks#CHUNK_BYTES}, for a frozen chunk.
+         * @param into a direct buffer of at least {@link Chunks#CHUNK_BYTES}, for a frozen chunk.
          * @return the chunk's bytes, position 0, limit its length.
          */
         ByteBuffer captureChunk(final int i, final ByteBuffer into)
@@ -238,7 +238,7 @@ public final class StagedCut
                 return stagedBytes[i].duplicate();
             }
             final long cellBytes = 1L << cellShift;
-            final long chunkAt = (long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT;
+            final long chunkAt = (long)stagedChunks[i] << Chunks.CHUNK_SHIFT;
             final long buffer = BufferUtil.address(into);
             final int chunkLength = stagedLengths[i];
             final long first = chunkAt >>> cellShift;
@@ -290,7 +290,7 @@ public final class StagedCut
                 {
                     continue;
                 }
-                final long first = ((long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT) >>> cellShift;
+                final long first = ((long)stagedChunks[i] << Chunks.CHUNK_SHIFT) >>> cellShift;
                 final int chunkLength = stagedLengths[i];
                 for (long off = 0; off < chunkLength; off += cellBytes)
                 {
@@ -339,7 +339,7 @@ public final class StagedCut
             return length;
         }
 
-        /** @return its {@link DirtyChunks#CHUNK_BYTES} chunks. */
+        /** @return its {@link Chunks#CHUNK_BYTES} chunks. */
         public int chunks()
         {
             return chunks;
@@ -463,7 +463,7 @@ public final class StagedCut
 
     private final Object sideLock = new Object();
     /** Guarded by {@link #sideLock}. */
-    private int maxSideBuffers = (int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> DirtyChunks.CHUNK_SHIFT);
+    private int maxSideBuffers = (int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> Chunks.CHUNK_SHIFT);
     /** Guarded by {@link #sideLock}. */
     private ByteBuffer[] sidePool = new ByteBuffer[0];
     /** Guarded by {@link #sideLock}. */
@@ -537,7 +537,7 @@ public final class StagedCut
         return files[fileCount++];
     }
 
-    /** @return a free chunk buffer of the stage-A pool, cleared ({@link DirtyChunks#CHUNK_BYTES}, direct). */
+    /** @return a free chunk buffer of the stage-A pool, cleared ({@link Chunks#CHUNK_BYTES}, direct). */
     ByteBuffer take()
     {
         if (taken == pooled)
@@ -551,7 +551,7 @@ public final class StagedCut
             {
                 pool = Arrays.copyOf(pool, Math.max(8, pooled * 2));
             }
-            pool[pooled++] = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            pool[pooled++] = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         final ByteBuffer buffer = pool[taken++];
         buffer.clear();
@@ -629,7 +629,7 @@ public final class StagedCut
     {
         try
         {
-            return ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            return ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         catch (final OutOfMemoryError e)
         {
@@ -846,14 +846,14 @@ public final class StagedCut
     {
         if (captureBuffer == null)
         {
-            captureBuffer = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            captureBuffer = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         return captureBuffer;
     }
 
     private static void sum(final File file, final int i, final ByteBuffer bytes, final CRC32C c32c, final CRC32 c32)
     {
-        if (isZero(bytes))
+        if (Chunks.isZero(bytes))
         {
             file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
             return;
@@ -1134,26 +1134,6 @@ public final class StagedCut
     public long synchronousFallbacks()
     {
         return synchronousFallbacks;
-    }
-
-    private static boolean isZero(final ByteBuffer chunk)
-    {
-        final ByteBuffer b = chunk.duplicate();
-        while (b.remaining() >= 8)
-        {
-            if (b.getLong() != 0)
-            {
-                return false;
-            }
-        }
-        while (b.hasRemaining())
-        {
-            if (b.get() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

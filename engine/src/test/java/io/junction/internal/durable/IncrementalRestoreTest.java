@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.Chunks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class IncrementalRestoreTest
 {
     private static final long FINGERPRINT = 0x5EEDL;
-    private static final int CHUNK = StateImage.CHUNK_BYTES;
+    private static final int CHUNK = Chunks.CHUNK_BYTES;
 
     @TempDir
     Path temp;

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CopyOnWriteCutTest
 {
-    private static final int MIB = DirtyChunks.CHUNK_BYTES;
+    private static final int MIB = Chunks.CHUNK_BYTES;
 
     @AfterEach
     void clearSeams()
