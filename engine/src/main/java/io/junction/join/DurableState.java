@@ -6,6 +6,7 @@ import io.junction.internal.durable.StateDirectory;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.Chunks;
+import io.junction.internal.state.CutFile;
 import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.StagedCut;
 
@@ -607,7 +608,7 @@ final class DurableState
         final Map<String, int[]> sums = new LinkedHashMap<>();
         for (int i = 0; i < cut.files(); i++)
         {
-            final StagedCut.File file = cut.file(i);
+            final CutFile file = cut.file(i);
             files.put(file.name(), file.length());
             sums.put(file.name(), file.crc32cs());
         }

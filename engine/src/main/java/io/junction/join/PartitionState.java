@@ -12,6 +12,7 @@ import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.ChronicleKeyIndex;
 import io.junction.internal.state.Chunks;
+import io.junction.internal.state.CutFile;
 import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.HashKeyIndex;
@@ -849,7 +850,7 @@ final class PartitionState implements AutoCloseable
         }
         for (final DirtyChunks dirty : trackedFiles())
         {
-            final StagedCut.File file = cut.file(dirty.name());
+            final CutFile file = cut.file(dirty.name());
             if (file == null)
             {
                 continue;

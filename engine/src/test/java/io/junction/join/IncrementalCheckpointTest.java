@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
@@ -61,7 +62,7 @@ class IncrementalCheckpointTest
         throws IOException
     {
         op.persist();
-        final CheckpointStore.Writer writer = store.begin(id, DurableStateTest.REGULAR.fingerprint(), new long[] {id});
+        final CheckpointFiles writer = store.begin(id, DurableStateTest.REGULAR.fingerprint(), new long[] {id});
         image.write(writer, writer.directory());
         writer.commit();
         image.committed();

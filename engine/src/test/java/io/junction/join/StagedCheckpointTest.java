@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.state.Chunks;
@@ -153,7 +154,7 @@ class StagedCheckpointTest
                     cut.bufferLimit(Integer.MAX_VALUE);
                     // The cut is taken: the state changes before the cut is written (as while the writer works).
                     next = round(random, round + 1, seed, keys, next, sync, staged);
-                    final CheckpointStore.Writer writer = stagedStore.begin(round, fingerprint, new long[] {round});
+                    final CheckpointFiles writer = stagedStore.begin(round, fingerprint, new long[] {round});
                     stagedImage.write(writer, writer.directory(), cut);
                     if (round == 4)
                     {

@@ -8,6 +8,7 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.row.CompiledJoin;
@@ -934,7 +935,7 @@ class DurableEngineTest
         final CheckpointStore store = new CheckpointStore(root.resolve("partition-1").resolve("checkpoints"));
         deleteTree(store.directoryOf(newer));
         final StateImage image = new StateImage(root.resolve("partition-1").resolve("state"));
-        final CheckpointStore.Writer writer = store.begin(newer, SPEC.fingerprint(), new long[] {150});
+        final CheckpointFiles writer = store.begin(newer, SPEC.fingerprint(), new long[] {150});
         image.write(writer, writer.directory());
         writer.commit(false);
         try (JoinEngine engine = start(root, 3))

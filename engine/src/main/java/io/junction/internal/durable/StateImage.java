@@ -2,6 +2,7 @@ package io.junction.internal.durable;
 
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.Chunks;
+import io.junction.internal.state.CutFile;
 import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
@@ -49,7 +50,7 @@ import java.util.zip.CRC32C;
  * it (each one's manifest catches it when opened).
  *
  * <p>Not thread safe: one per partition, used by the thread that checkpoints or restores it: the partition's,
- * or its background writer while a staged cut is written ({@link #write(CheckpointStore.Writer, Path, StagedCut)}),
+ * or its background writer while a staged cut is written ({@link #write(CheckpointFiles, Path, StagedCut)}),
  * the partition waiting for that write before it uses the image again.
  */
 public final class StateImage
@@ -151,7 +152,7 @@ public final class StateImage
      * @param dir    the checkpoint's directory (where linked chunks will live).
      * @throws IOException when a file cannot be read or written.
      */
-    public void write(final CheckpointStore.Writer writer, final Path dir) throws IOException
+    public void write(final CheckpointFiles writer, final Path dir) throws IOException
     {
         bytesWritten = 0;
         bytesLinked = 0;
@@ -252,13 +253,13 @@ public final class StateImage
      * @param cut    the staged cut, handed over by the partition thread.
      * @throws IOException when a chunk cannot be written or linked.
      */
-    public void write(final CheckpointStore.Writer writer, final Path dir, final StagedCut cut) throws IOException
+    public void write(final CheckpointFiles writer, final Path dir, final StagedCut cut) throws IOException
     {
         bytesWritten = 0;
         bytesLinked = 0;
         bytesRead = 0;
         bytesZero = 0;
-        final Map<String, StagedCut.File> tracked = new HashMap<>();
+        final Map<String, CutFile> tracked = new HashMap<>();
         for (int i = 0; i < cut.files(); i++)
         {
             tracked.put(cut.file(i).name(), cut.file(i));
@@ -278,7 +279,7 @@ public final class StateImage
         final Map<String, ChunkSums.FileSums> sums = new LinkedHashMap<>();
         for (int i = 0; i < cut.files(); i++)
         {
-            final StagedCut.File file = cut.file(i);
+            final CutFile file = cut.file(i);
             sums.put(file.name(), new ChunkSums.FileSums(file.length(), file.zeros(), file.crc32cs(), file.crc32s()));
         }
         final Map<String, byte[]> small = new HashMap<>();
@@ -289,7 +290,7 @@ public final class StateImage
         for (int f = 0; f < files.size(); f++)
         {
             final String relative = files.get(f);
-            final StagedCut.File file = tracked.get(relative);
+            final CutFile file = tracked.get(relative);
             if (file != null)
             {
                 writeUnstaged(writer, dir, index, written, f, file, cut);
@@ -305,8 +306,8 @@ public final class StateImage
     }
 
     /** One staged chunk, summed, as the cut's drain hands it over: zeros, a link, or a chunk file from its bytes. */
-    private void writeStagedChunk(final CheckpointStore.Writer writer, final Path dir, final Map<String, Chunk> written,
-        final int f, final StagedCut.File file, final int i, final ByteBuffer bytes) throws IOException
+    private void writeStagedChunk(final CheckpointFiles writer, final Path dir, final Map<String, Chunk> written,
+        final int f, final CutFile file, final int i, final ByteBuffer bytes) throws IOException
     {
         final String relative = file.name();
         final int c = file.stagedChunk(i);
@@ -338,8 +339,8 @@ public final class StateImage
      * A tracked file's index lines, in chunk order: a staged chunk as its drain recorded it, any other (unchanged
      * since the cut before) as zeros or a link to the previous checkpoint's.
      */
-    private void writeUnstaged(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
-        final Map<String, Chunk> written, final int f, final StagedCut.File file, final StagedCut cut) throws IOException
+    private void writeUnstaged(final CheckpointFiles writer, final Path dir, final StringBuilder index,
+        final Map<String, Chunk> written, final int f, final CutFile file, final StagedCut cut) throws IOException
     {
         final String relative = file.name();
         final long size = file.length();
@@ -386,7 +387,7 @@ public final class StateImage
         }
     }
 
-    private void writeBytes(final CheckpointStore.Writer writer, final Path dir, final StringBuilder index,
+    private void writeBytes(final CheckpointFiles writer, final Path dir, final StringBuilder index,
         final Map<String, Chunk> written, final int f, final String relative, final byte[] bytes) throws IOException
     {
         final long size = bytes.length;
@@ -441,7 +442,7 @@ public final class StateImage
     }
 
     /** @return whether the chunk was linked to the previous checkpoint's (false when that was pruned). */
-    private boolean link(final CheckpointStore.Writer writer, final String name, final Chunk before, final long length)
+    private boolean link(final CheckpointFiles writer, final String name, final Chunk before, final long length)
         throws IOException
     {
         try

@@ -114,7 +114,7 @@ public final class DirtyChunks implements AutoCloseable
     /** {@link #imageZeroRanges()}' array for a map in the file's header, or null until built (partition thread). */
     private long[] imageZeroRanges;
     /** The cut file whose cells are frozen in this map (partition thread), or null. */
-    private StagedCut.File frozenIn;
+    private CutFile frozenIn;
     /** Its cut (the side buffers' pool), or null. */
     private StagedCut frozenCut;
 
@@ -333,7 +333,7 @@ public final class DirtyChunks implements AutoCloseable
     /** Partition thread: copies frozen {@code cell} into its chunk's side buffer ({@link #COPIED}, or why not). */
     private int copyFrozen(final long cell)
     {
-        final StagedCut.File in = frozenIn;
+        final CutFile in = frozenIn;
         final long index = cell - map;
         final int chunk = (int)((index << cellShift) >>> Chunks.CHUNK_SHIFT);
         final int i = in.indexOf(chunk);
@@ -367,7 +367,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     private void thaw()
     {
-        final StagedCut.File in = frozenIn;
+        final CutFile in = frozenIn;
         if (in == null)
         {
             return;
@@ -769,7 +769,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param out the file's part of the cut.
      * @param cut the cut (its pool).
      */
-    public void stage(final StagedCut.File out, final StagedCut cut)
+    public void stage(final CutFile out, final StagedCut cut)
     {
         final long length = file.length();
         final int chunks = chunks(length);
@@ -788,7 +788,7 @@ public final class DirtyChunks implements AutoCloseable
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
             UnsafeApi.copyMemory(file.address() + ((long)c << Chunks.CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
-            StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << Chunks.CHUNK_SHIFT, chunkLength, zeros);
+            CutFile.zeroRanges(BufferUtil.address(buffer), (long)c << Chunks.CHUNK_SHIFT, chunkLength, zeros);
             buffer.limit(chunkLength);
             out.add(c, chunkLength, buffer);
             bytes += chunkLength;
@@ -816,7 +816,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param out the file's part of the cut.
      * @param cut the cut (its pool).
      */
-    public void freeze(final StagedCut.File out, final StagedCut cut)
+    public void freeze(final CutFile out, final StagedCut cut)
     {
         if (copiesAtCut(cut))
         {
@@ -884,7 +884,7 @@ public final class DirtyChunks implements AutoCloseable
      *
      * @param in this file's part of that cut, summed.
      */
-    public void install(final StagedCut.File in)
+    public void install(final CutFile in)
     {
         thaw();
         in.copyStagedSums(zero, crc32c, crc32);
@@ -896,7 +896,7 @@ public final class DirtyChunks implements AutoCloseable
      *
      * @param in this file's part of that cut.
      */
-    public void restage(final StagedCut.File in)
+    public void restage(final CutFile in)
     {
         thaw();
         final long length = Math.min(in.length(), file.length());

@@ -42,7 +42,7 @@ class IncrementalRestoreTest
     private static CheckpointStore.Checkpoint checkpoint(final StateImage image, final CheckpointStore store, final long id)
         throws IOException
     {
-        final CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id});
+        final CheckpointFiles writer = store.begin(id, FINGERPRINT, new long[] {id});
         image.write(writer, writer.directory());
         writer.commit(false);
         image.committed();

@@ -42,7 +42,7 @@ class StateImageTest
     private static CheckpointStore.Checkpoint checkpoint(final StateImage image, final CheckpointStore store, final long id)
         throws IOException
     {
-        final CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id});
+        final CheckpointFiles writer = store.begin(id, FINGERPRINT, new long[] {id});
         image.write(writer, writer.directory());
         writer.commit(false);
         image.committed();
@@ -117,7 +117,7 @@ class StateImageTest
         Files.createSymbolicLink(state.resolve("link"), temp.resolve("outside"));
         final StateImage image = new StateImage(state);
         final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
-        final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[0]);
+        final CheckpointFiles writer = store.begin(1, FINGERPRINT, new long[0]);
         final IOException refused = assertThrows(IOException.class, () -> image.write(writer, writer.directory()));
         assertTrue(refused.getMessage().contains("link"), refused.getMessage());
         writer.abort();
@@ -201,7 +201,7 @@ class StateImageTest
             final CRC32C crc = new CRC32C();
             crc.update(data);
             final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
-            final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[] {1});
+            final CheckpointFiles writer = store.begin(1, FINGERPRINT, new long[] {1});
             writer.link("c-0000-00000000", elsewhere, data.length, crc.getValue());
             writer.commit(false);
             final CheckpointStore.Checkpoint opened = store.open(1, FINGERPRINT);

@@ -70,7 +70,7 @@ final class FrozenCell
     private final long cell;
     /** The writer's capture buffer (one per fixture: the actors of several samples run at once). */
     private final ByteBuffer into = ByteBuffer.allocateDirect(BYTES);
-    private StagedCut.File frozen;
+    private CutFile frozen;
 
     private FrozenCell()
     {
@@ -143,7 +143,7 @@ final class FrozenCell
         }
     }
 
-    /** The writer thread's capture of the cut's chunk ({@code StagedCut.File.captureChunk}): its image's {@link #summary}. */
+    /** The writer thread's capture of the cut's chunk ({@code CutFile.captureChunk}): its image's {@link #summary}. */
     int capture()
     {
         final ByteBuffer image = frozen.captureChunk(0, into);
