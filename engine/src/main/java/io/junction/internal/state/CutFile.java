@@ -47,7 +47,7 @@ public final class CutFile
     {
         name = fileName;
         length = fileLength;
-        chunks = DirtyChunks.chunks(fileLength);
+        chunks = Chunks.chunks(fileLength);
         if (zero.length < chunks)
         {
             zero = new boolean[chunks];

@@ -5,8 +5,9 @@ import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
+
+import static io.junction.internal.state.Chunks.chunkLength;
+import static io.junction.internal.state.Chunks.chunks;
 
 /**
  * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
@@ -75,20 +76,6 @@ public final class DirtyChunks implements AutoCloseable
      * captured, or a frozen cell with no side buffer left). Null outside tests.
      */
     static volatile Runnable onCellWait;
-    private static final int FULL_ZERO_CRC32C;
-    private static final int FULL_ZERO_CRC32;
-
-    static
-    {
-        final byte[] zeros = new byte[Chunks.CHUNK_BYTES];
-        final CRC32C c = new CRC32C();
-        c.update(zeros, 0, zeros.length);
-        FULL_ZERO_CRC32C = (int)c.getValue();
-        final CRC32 d = new CRC32();
-        d.update(zeros, 0, zeros.length);
-        FULL_ZERO_CRC32 = (int)d.getValue();
-    }
-
     private final String name;
     private final MappedFile file;
     /** Address of the cell map: one byte per cell of the reservation. */
@@ -96,18 +83,12 @@ public final class DirtyChunks implements AutoCloseable
     private final long cells;
     private final int cellShift;
     private final boolean ownsMap;
-    private boolean[] zero = new boolean[0];
-    private int[] crc32c = new int[0];
-    private int[] crc32 = new int[0];
+    /** Every chunk's sums as of the last persist or cut (the partition thread's). */
+    private final ChunkSummer sums = new ChunkSummer();
     /** The chunks {@link #collect()} found written, for {@link #sum}. */
     private boolean[] collected = new boolean[0];
-    /** The file's length at the last sum (or seed). */
-    private long summedLength;
-    private long bytesSummed;
-    private int chunksSummed;
-    /** Check mode: a copy of the file as of the last sum (or seed), {@code shadowCapacity} bytes; else 0. */
-    private long shadow;
-    private long shadowCapacity;
+    /** Check mode ({@value #CHECK_PROP_NAME}): the copy of the file as of the last sum (or seed); else null. */
+    private final DirtyCheck check;
     private boolean closed;
     /** Byte ranges (offset, length pairs) that an image holds as zeros (the arena's dirty flag). */
     private long[] imageZeros = new long[0];
@@ -133,6 +114,7 @@ public final class DirtyChunks implements AutoCloseable
         this.map = UnsafeApi.allocateMemory(cells);
         UnsafeApi.setMemory(map, cells, (byte)0);
         this.ownsMap = true;
+        this.check = CHECK ? new DirtyCheck(name, file, map, cells, cellShift, true) : null;
         seedZeros();
     }
 
@@ -151,6 +133,7 @@ public final class DirtyChunks implements AutoCloseable
         this.cells = cellsOf(file.reserved(), cellShift);
         this.map = map;
         this.ownsMap = false;
+        this.check = CHECK ? new DirtyCheck(name, file, map, cells, cellShift, false) : null;
         seedZeros();
     }
 
@@ -174,18 +157,6 @@ public final class DirtyChunks implements AutoCloseable
     static long cellsOf(final long reserve, final int cellShift)
     {
         return Math.max(1, (reserve + (1L << cellShift) - 1) >>> cellShift);
-    }
-
-    /** @return the number of {@link Chunks#CHUNK_BYTES} chunks of a file of {@code length} bytes. */
-    public static int chunks(final long length)
-    {
-        return (int)((length + Chunks.CHUNK_BYTES - 1) >>> Chunks.CHUNK_SHIFT);
-    }
-
-    /** @return the bytes of chunk {@code c} of a file of {@code length} bytes. */
-    public static int chunkLength(final long length, final int c)
-    {
-        return (int)Math.min(Chunks.CHUNK_BYTES, length - ((long)c << Chunks.CHUNK_SHIFT));
     }
 
     /** @return the file's name. */
@@ -442,20 +413,10 @@ public final class DirtyChunks implements AutoCloseable
     /** A fresh file: every chunk holds zeros (the file was created by writing zeros). */
     private void seedZeros()
     {
-        final long length = file.length();
-        final int chunks = chunks(length);
-        zero = new boolean[chunks];
-        crc32c = new int[chunks];
-        crc32 = new int[chunks];
-        Arrays.fill(zero, true);
-        for (int c = 0; c < chunks; c++)
-        {
-            setZero(c, chunkLength(length, c));
-        }
-        summedLength = length;
+        sums.seedZeros(file.length());
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -468,19 +429,11 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void seed(final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
     {
-        final int chunks = chunks(file.length());
-        if (zeros.length != chunks || crc32cs.length != chunks || crc32s.length != chunks)
-        {
-            throw new IllegalArgumentException(name + " has " + chunks + " chunks, its sums are for " + zeros.length);
-        }
-        zero = zeros.clone();
-        crc32c = crc32cs.clone();
-        crc32 = crc32s.clone();
-        summedLength = file.length();
+        sums.seed(name, file.length(), zeros, crc32cs, crc32s);
         // The map is left as it is: zeros in an image a persist left (a mark there only sums its chunk again).
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -522,18 +475,18 @@ public final class DirtyChunks implements AutoCloseable
         final int chunks = chunks(length);
         if (CHECK)
         {
-            checkUnmarkedCells(length);
+            check.unmarkedCells(length, sums.summedLength);
         }
-        final int old = zero.length;
+        final int old = sums.zero.length;
         if (chunks != old)
         {
-            zero = Arrays.copyOf(zero, chunks);
-            crc32c = Arrays.copyOf(crc32c, chunks);
-            crc32 = Arrays.copyOf(crc32, chunks);
+            sums.zero = Arrays.copyOf(sums.zero, chunks);
+            sums.crc32c = Arrays.copyOf(sums.crc32c, chunks);
+            sums.crc32 = Arrays.copyOf(sums.crc32, chunks);
             for (int c = old; c < chunks; c++)
             {
                 // The file grew by writing zeros: a chunk no write marked holds them.
-                zero[c] = true;
+                sums.zero[c] = true;
             }
         }
         if (collected.length < chunks)
@@ -541,7 +494,7 @@ public final class DirtyChunks implements AutoCloseable
             collected = new boolean[chunks];
         }
         // The chunk that held the old end (when partial) or now holds the new end changed length.
-        final int resized = length == summedLength ? -1 : (int)(Math.min(length, summedLength) >>> Chunks.CHUNK_SHIFT);
+        final int resized = length == sums.summedLength ? -1 : (int)(Math.min(length, sums.summedLength) >>> Chunks.CHUNK_SHIFT);
         for (int c = 0; c < chunks; c++)
         {
             collected[c] = c == resized || marked(c);
@@ -551,7 +504,7 @@ public final class DirtyChunks implements AutoCloseable
         {
             if (!collected[c])
             {
-                setZero(c, chunkLength(length, c));
+                sums.setZero(c, chunkLength(length, c));
             }
         }
     }
@@ -568,158 +521,16 @@ public final class DirtyChunks implements AutoCloseable
 
     /**
      * The second step of a persist, once the collected chunks hold their final bytes: reads and
-     * checksums them, from the mapping, and nothing else.
+     * checksums them, from the mapping, and nothing else ({@link ChunkSummer#sum}).
      *
      * @param scratch a direct buffer of at least {@link Chunks#CHUNK_BYTES}.
      */
     public void sum(final ByteBuffer scratch)
     {
-        final long length = file.length();
-        final int chunks = chunks(length);
-        final CRC32C c32c = new CRC32C();
-        final CRC32 c32 = new CRC32();
-        final long scratchAddress = BufferUtil.address(scratch);
-        long summed = 0;
-        int count = 0;
-        for (int c = 0; c < chunks; c++)
-        {
-            if (!collected[c])
-            {
-                continue;
-            }
-            collected[c] = false;
-            final int chunkLength = chunkLength(length, c);
-            UnsafeApi.copyMemory(file.address() + ((long)c << Chunks.CHUNK_SHIFT), scratchAddress, chunkLength);
-            summed += chunkLength;
-            count++;
-            if (isZero(scratchAddress, chunkLength))
-            {
-                setZero(c, chunkLength);
-                continue;
-            }
-            scratch.clear().limit(chunkLength);
-            c32c.reset();
-            c32.reset();
-            c32c.update(scratch.duplicate());
-            c32.update(scratch);
-            zero[c] = false;
-            crc32c[c] = (int)c32c.getValue();
-            crc32[c] = (int)c32.getValue();
-        }
-        summedLength = length;
-        bytesSummed = summed;
-        chunksSummed = count;
+        sums.sum(file, collected, scratch);
         if (CHECK)
         {
-            copyToShadow();
-        }
-    }
-
-    private void setZero(final int c, final int chunkLength)
-    {
-        zero[c] = true;
-        crc32c[c] = zeroCrc32c(chunkLength);
-        crc32[c] = zeroCrc32(chunkLength);
-    }
-
-    /** @return the CRC-32C of {@code length} zeros (a chunk's, at most {@link Chunks#CHUNK_BYTES}). */
-    static int zeroCrc32c(final int length)
-    {
-        if (length == Chunks.CHUNK_BYTES)
-        {
-            return FULL_ZERO_CRC32C;
-        }
-        final CRC32C a = new CRC32C();
-        a.update(new byte[length], 0, length);
-        return (int)a.getValue();
-    }
-
-    /** @return the CRC-32 of {@code length} zeros (a chunk's, at most {@link Chunks#CHUNK_BYTES}). */
-    static int zeroCrc32(final int length)
-    {
-        if (length == Chunks.CHUNK_BYTES)
-        {
-            return FULL_ZERO_CRC32;
-        }
-        final CRC32 b = new CRC32();
-        b.update(new byte[length], 0, length);
-        return (int)b.getValue();
-    }
-
-    /**
-     * Check mode: every cell no write marked must hold what it held at the last sum (zeros past the
-     * old length, which the file grew by).
-     */
-    private void checkUnmarkedCells(final long length)
-    {
-        final long cellBytes = 1L << cellShift;
-        // A map in the file's own header (the arena's) changes with every mark, and is zeros when summed.
-        final long mapFrom = ownsMap ? -1 : map - file.address();
-        final long mapTo = ownsMap ? -1 : mapFrom + cells;
-        for (long cell = 0; cell << cellShift < length; cell++)
-        {
-            if (UnsafeApi.getByte(map + cell) != 0)
-            {
-                continue;
-            }
-            final long from = cell << cellShift;
-            final long to = Math.min(length, from + cellBytes);
-            if ((to <= mapFrom || from >= mapTo) && (to <= summedLength ? sameBytes(from, to)
-                : from >= summedLength && isZero(file.address() + from, (int)(to - from))))
-            {
-                continue;
-            }
-            for (long at = from; at < to; at++)
-            {
-                if (at >= mapFrom && at < mapTo)
-                {
-                    continue;
-                }
-                final byte expected = at < summedLength ? UnsafeApi.getByte(shadow + at) : 0;
-                if (UnsafeApi.getByte(file.address() + at) != expected)
-                {
-                    throw new IllegalStateException(name + " byte " + at + " (chunk " + (at >>> Chunks.CHUNK_SHIFT) +
-                        ", cell " + cell + ") changed without a dirty mark: a write path does not mark what it writes");
-                }
-            }
-        }
-    }
-
-    private boolean sameBytes(final long from, final long to)
-    {
-        long at = from;
-        for (; at + 8 <= to; at += 8)
-        {
-            if (UnsafeApi.getLong(file.address() + at) != UnsafeApi.getLong(shadow + at))
-            {
-                return false;
-            }
-        }
-        for (; at < to; at++)
-        {
-            if (UnsafeApi.getByte(file.address() + at) != UnsafeApi.getByte(shadow + at))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void copyToShadow()
-    {
-        final long length = file.length();
-        if (length > shadowCapacity)
-        {
-            if (shadow != 0)
-            {
-                UnsafeApi.freeMemory(shadow);
-            }
-            shadow = UnsafeApi.allocateMemory(length);
-            shadowCapacity = length;
-        }
-        if (length > 0)
-        {
-            UnsafeApi.copyMemory(file.address(), shadow, length);
+            check.copy();
         }
     }
 
@@ -773,7 +584,7 @@ public final class DirtyChunks implements AutoCloseable
     {
         final long length = file.length();
         final int chunks = chunks(length);
-        out.begin(name, length, zero, crc32c, crc32);
+        out.begin(name, length, sums.zero, sums.crc32c, sums.crc32);
         final long[] zeros = imageZeroRanges();
         long bytes = 0;
         int count = 0;
@@ -795,12 +606,12 @@ public final class DirtyChunks implements AutoCloseable
             count++;
         }
         cut.staged(bytes, true);
-        summedLength = length;
-        bytesSummed = bytes;
-        chunksSummed = count;
+        sums.summedLength = length;
+        sums.bytesSummed = bytes;
+        sums.chunksSummed = count;
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -825,7 +636,7 @@ public final class DirtyChunks implements AutoCloseable
         }
         final long length = file.length();
         final int chunks = chunks(length);
-        out.begin(name, length, zero, crc32c, crc32);
+        out.begin(name, length, sums.zero, sums.crc32c, sums.crc32);
         long bytes = 0;
         int count = 0;
         for (int c = 0; c < chunks; c++)
@@ -858,12 +669,12 @@ public final class DirtyChunks implements AutoCloseable
             }
         }
         cut.staged(bytes, false);
-        summedLength = length;
-        bytesSummed = bytes;
-        chunksSummed = count;
+        sums.summedLength = length;
+        sums.bytesSummed = bytes;
+        sums.chunksSummed = count;
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -887,7 +698,7 @@ public final class DirtyChunks implements AutoCloseable
     public void install(final CutFile in)
     {
         thaw();
-        in.copyStagedSums(zero, crc32c, crc32);
+        in.copyStagedSums(sums.zero, sums.crc32c, sums.crc32);
     }
 
     /**
@@ -920,57 +731,37 @@ public final class DirtyChunks implements AutoCloseable
     /** @return bytes the last {@link #sum} read and checksummed. */
     public long bytesSummed()
     {
-        return bytesSummed;
+        return sums.bytesSummed;
     }
 
     /** @return chunks the last {@link #sum} read and checksummed. */
     public int chunksSummed()
     {
-        return chunksSummed;
+        return sums.chunksSummed;
     }
 
     /** @return the file's length as of the last sum. */
     public long summedLength()
     {
-        return summedLength;
+        return sums.summedLength;
     }
 
     /** @return per chunk, whether it held zeros only at the last sum (a copy). */
     public boolean[] zeros()
     {
-        return zero.clone();
+        return sums.zero.clone();
     }
 
     /** @return per chunk, its CRC-32C at the last sum (a copy). */
     public int[] crc32c()
     {
-        return crc32c.clone();
+        return sums.crc32c.clone();
     }
 
     /** @return per chunk, its CRC-32 at the last sum (a copy). */
     public int[] crc32()
     {
-        return crc32.clone();
-    }
-
-    private static boolean isZero(final long address, final int length)
-    {
-        int i = 0;
-        for (; i + 8 <= length; i += 8)
-        {
-            if (UnsafeApi.getLong(address + i) != 0)
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (UnsafeApi.getByte(address + i) != 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return sums.crc32.clone();
     }
 
     /** Frees a map of its own (and a check-mode copy); idempotent. */
@@ -992,10 +783,9 @@ public final class DirtyChunks implements AutoCloseable
         {
             UnsafeApi.freeMemory(map);
         }
-        if (shadow != 0)
+        if (check != null)
         {
-            UnsafeApi.freeMemory(shadow);
-            shadow = 0;
+            check.close();
         }
     }
 }

@@ -385,7 +385,7 @@ public final class StagedCut
     {
         if (Chunks.isZero(bytes))
         {
-            file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
+            file.summed(i, true, ChunkSummer.zeroCrc32c(bytes.limit()), ChunkSummer.zeroCrc32(bytes.limit()));
             return;
         }
         c32c.reset();

@@ -323,7 +323,7 @@ class CopyOnWriteCutTest
                     writeLong(dirty, file, at, random.nextLong());
                 }
                 final CutFile out = cut(dirty, cut);
-                assertTrue(out.staged() >= 41 && out.staged() == DirtyChunks.chunks(file.length()), "every chunk is in the cut");
+                assertTrue(out.staged() >= 41 && out.staged() == Chunks.chunks(file.length()), "every chunk is in the cut");
                 final byte[] atCut = contents(file);
                 final AtomicReference<Throwable> failed = new AtomicReference<>();
                 final AtomicReference<byte[][]> captured = new AtomicReference<>();
