@@ -1,14 +1,14 @@
 package io.junction.join;
 
+import io.junction.internal.cut.CutFile;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
 import io.junction.internal.durable.StateDirectory;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.Chunks;
-import io.junction.internal.state.CutFile;
 import io.junction.internal.state.NativeArena;
-import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,11 +1,11 @@
 package io.junction.runtime;
 
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.io.OwnerOnlyFiles;
-import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.nio.file.Path;

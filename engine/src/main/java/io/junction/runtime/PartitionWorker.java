@@ -9,10 +9,10 @@ import io.junction.api.DeadLetterReason;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.cut.CutTimes;
 import io.junction.join.JoinOperator;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.internal.state.CutTimes;
 import io.junction.metrics.CheckpointPausePart;
 import org.agrona.ErrorHandler;
 

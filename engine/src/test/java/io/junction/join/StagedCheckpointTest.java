@@ -2,11 +2,11 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.state.Chunks;
-import io.junction.internal.state.StagedCut;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,9 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.cut.CutFile;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.Chunks;
-import io.junction.internal.state.CutFile;
-import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

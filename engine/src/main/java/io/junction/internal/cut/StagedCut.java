@@ -1,4 +1,6 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.Chunks;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,8 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.Chunks;
+import io.junction.internal.state.MappedFile;
+import io.junction.internal.state.NativeArena;
 
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
@@ -62,7 +66,7 @@ public final class DirtyChunks implements AutoCloseable
     /** Cell state: unchanged since the last cut (or persist). */
     static final byte CLEAN = 0;
     /** Cell state: written since the last cut; the fast path of a mark finds this and does nothing. */
-    static final byte DIRTY = 1;
+    public static final byte DIRTY = 1;
     /** Cell state: held by the cut in flight, not yet captured by the writer nor copied by the partition. */
     static final byte FROZEN = 2;
     /** Cell state: the writer is copying it from the live mapping (a write waits, for that one cell). */
@@ -125,7 +129,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param map       the map's address, {@link #cellsOf(long, int)} bytes, zeros when fresh.
      * @param cellShift log2 of a cell's bytes, from {@link #cellShift(long, long)}.
      */
-    DirtyChunks(final MappedFile file, final long map, final int cellShift)
+    public DirtyChunks(final MappedFile file, final long map, final int cellShift)
     {
         this.name = file.path().getFileName().toString();
         this.file = file;
@@ -143,7 +147,7 @@ public final class DirtyChunks implements AutoCloseable
      * @return the smallest cell shift (a chunk, or a page in check mode, at least) that needs at most
      *         {@code maxCells}.
      */
-    static int cellShift(final long reserve, final long maxCells)
+    public static int cellShift(final long reserve, final long maxCells)
     {
         int shift = MIN_CELL_SHIFT;
         while (cellsOf(reserve, shift) > maxCells)
@@ -154,7 +158,7 @@ public final class DirtyChunks implements AutoCloseable
     }
 
     /** @return the cells of a map over {@code reserve} bytes at {@code cellShift}. */
-    static long cellsOf(final long reserve, final int cellShift)
+    public static long cellsOf(final long reserve, final int cellShift)
     {
         return Math.max(1, (reserve + (1L << cellShift) - 1) >>> cellShift);
     }
@@ -211,7 +215,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param fileAddress the file's mapping.
      * @param cell        the cell's address in the map.
      */
-    static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
+    public static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
     {
         boolean waiting = false;
         boolean sideWait = false;
@@ -389,7 +393,7 @@ public final class DirtyChunks implements AutoCloseable
         return imageZeroRanges;
     }
 
-    void zeroInImage(final long offset, final long length)
+    public void zeroInImage(final long offset, final long length)
     {
         imageZeroRanges = null;
         imageZeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);

@@ -1,4 +1,7 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.Chunks;
+import io.junction.internal.state.MappedFile;
 
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
