@@ -1,11 +1,14 @@
 package io.junction.join;
 
+import io.junction.internal.cut.CutFile;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
+import io.junction.internal.durable.StateDirectory;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
+import io.junction.internal.state.Chunks;
 import io.junction.internal.state.NativeArena;
-import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -15,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -69,12 +71,11 @@ final class DurableState
     /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */
     static final int FORMAT_VERSION = 1;
     /**
-     * Version of the marker this build writes: 2 adds the CRC-32C of every {@link #CHUNK_BYTES} chunk of
+     * Version of the marker this build writes: 2 adds the CRC-32C of every {@link Chunks#CHUNK_BYTES} chunk of
      * every mapped file. A marker of version 1 (no chunk sums) is still read, its files then unverified.
      */
     static final int MARKER_VERSION = StateMarkerDescriptor.VERSION;
     /** Bytes per checksummed chunk of a mapped file (the checkpoints' chunk size). */
-    static final int CHUNK_BYTES = 1 << 20;
     private static final long MARKER_MAGIC = StateMarkerDescriptor.MAGIC;
     private static final String ADVICE = ": restore the state directory from a checkpoint (or empty it to start afresh)";
 
@@ -324,10 +325,10 @@ final class DurableState
         return state;
     }
 
-    /** @return the number of {@link #CHUNK_BYTES} chunks of a file of {@code length} bytes. */
+    /** @return the number of {@link Chunks#CHUNK_BYTES} chunks of a file of {@code length} bytes. */
     static int chunks(final long length)
     {
-        return (int)Math.min(Integer.MAX_VALUE, (length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+        return (int)Math.min(Integer.MAX_VALUE, (length + Chunks.CHUNK_BYTES - 1) / Chunks.CHUNK_BYTES);
     }
 
     /**
@@ -361,8 +362,8 @@ final class DurableState
         {
             if (actual[c] != expected[c])
             {
-                final long at = (long)c * CHUNK_BYTES;
-                final long last = Math.min(at + CHUNK_BYTES, length) - 1;
+                final long at = (long)c * Chunks.CHUNK_BYTES;
+                final long last = Math.min(at + Chunks.CHUNK_BYTES, length) - 1;
                 throw new DurableStateException(String.format(Locale.ROOT,
                     "%s chunk %d (bytes %d..%d) is damaged: its CRC-32C %08x is not the %08x %s recorded at the last " +
                     "persist%s", path, c, at, last, actual[c], expected[c], MARKER, ADVICE));
@@ -503,7 +504,7 @@ final class DurableState
         if (markerOnDisk)
         {
             Files.deleteIfExists(directory.resolve(MARKER));
-            syncDirectory();
+            StateDirectory.fsyncDirectory(directory);
             markerOnDisk = false;
         }
     }
@@ -520,7 +521,7 @@ final class DurableState
     void writeImage(final byte[] heapBytes, final Map<String, Long> files, final Map<String, ChunkSums.FileSums> tracked)
         throws IOException
     {
-        writeAtomically(HEAP, heapBytes);
+        StateDirectory.writeAtomically(directory.resolve(HEAP), heapBytes);
         final Map<String, Long> all = new LinkedHashMap<>(files);
         all.put(HEAP, (long)heapBytes.length);
         // The mapped files are forced; the tracked ones were summed from their dirty chunks (the rest kept),
@@ -548,11 +549,11 @@ final class DurableState
             sums.put(file.getKey(), chunkSums);
         }
         // Before the marker: a checkpoint trusts these sums only while the marker is there (ChunkSums).
-        writeAtomically(ChunkSums.FILE_NAME, ChunkSums.encode(mapped));
+        StateDirectory.writeAtomically(directory.resolve(ChunkSums.FILE_NAME), ChunkSums.encode(mapped));
         final byte[] marker = encodeMarker(fingerprint, layout, hashSeed, heapBytes, heapBytes.length, all, sums);
         markerOnDisk = true;
-        writeAtomically(MARKER, marker);
-        syncDirectory();
+        StateDirectory.writeAtomically(directory.resolve(MARKER), marker);
+        StateDirectory.fsyncDirectory(directory);
     }
 
     /**
@@ -607,47 +608,13 @@ final class DurableState
         final Map<String, int[]> sums = new LinkedHashMap<>();
         for (int i = 0; i < cut.files(); i++)
         {
-            final StagedCut.File file = cut.file(i);
+            final CutFile file = cut.file(i);
             files.put(file.name(), file.length());
             sums.put(file.name(), file.crc32cs());
         }
         files.put(HEAP, (long)cut.heapLength());
         sums.put(HEAP, new int[0]);
         return encodeMarker(fingerprint, layout, hashSeed, cut.heap(), cut.heapLength(), files, sums);
-    }
-
-    private void writeAtomically(final String name, final byte[] bytes) throws IOException
-    {
-        final Path target = directory.resolve(name);
-        final Path temporary = directory.resolve(name + ".tmp");
-        Files.deleteIfExists(temporary);
-        OwnerOnlyFiles.createFile(temporary);
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE))
-        {
-            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining())
-            {
-                channel.write(buffer);
-            }
-            channel.force(true);
-        }
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private void syncDirectory() throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))
-        {
-            channel.force(true);
-        }
-        catch (final IOException e)
-        {
-            // Some platforms cannot open a directory for sync; the renames are then as durable as they get.
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
-            {
-                throw e;
-            }
-        }
     }
 
     /** A 64-bit FNV-1a hash of a text, for the layout hash. */

@@ -1,7 +1,7 @@
 package io.junction.join;
 
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.state.RowStore;
-import io.junction.internal.state.StagedCut;
 import io.junction.api.ChangeKind;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;

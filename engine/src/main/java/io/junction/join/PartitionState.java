@@ -3,6 +3,10 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.cut.CutFile;
+import io.junction.internal.cut.CutTimes;
+import io.junction.internal.cut.DirtyChunks;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
@@ -11,8 +15,7 @@ import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.HeapImagePart;
 import io.junction.internal.state.ChronicleKeyIndex;
-import io.junction.internal.state.CutTimes;
-import io.junction.internal.state.DirtyChunks;
+import io.junction.internal.state.Chunks;
 import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.MappedPart;
@@ -21,7 +24,6 @@ import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
-import io.junction.internal.state.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.TimerWheelCopy;
@@ -33,9 +35,7 @@ import org.agrona.UnsafeApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -448,7 +448,7 @@ final class PartitionState implements AutoCloseable
             {
                 final Path mapPath = directory.file(DurableState.CHRONICLE_INDEX);
                 opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
-                restrictToOwner(mapPath);
+                OwnerOnlyFiles.restrictFile(mapPath);
             }
             opened.store = new RowStore(arena, timedSides);
             opened.store.liveRows(liveLeft, liveRight);
@@ -517,18 +517,6 @@ final class PartitionState implements AutoCloseable
             opened.arenaFile.close();
         }
         opened.directory.release();
-    }
-
-    private static void restrictToOwner(final Path file) throws IOException
-    {
-        try
-        {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        }
-        catch (final UnsupportedOperationException e)
-        {
-            // Not POSIX: the directory is owner-only already (OwnerOnlyFiles).
-        }
     }
 
     /**
@@ -696,7 +684,7 @@ final class PartitionState implements AutoCloseable
         durable.removeMarker();
         if (sumScratch == null)
         {
-            sumScratch = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            sumScratch = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
         final Map<String, Long> files = new LinkedHashMap<>();
@@ -863,7 +851,7 @@ final class PartitionState implements AutoCloseable
         }
         for (final DirtyChunks dirty : trackedFiles())
         {
-            final StagedCut.File file = cut.file(dirty.name());
+            final CutFile file = cut.file(dirty.name());
             if (file == null)
             {
                 continue;

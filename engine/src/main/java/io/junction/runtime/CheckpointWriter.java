@@ -1,7 +1,7 @@
 package io.junction.runtime;
 
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.internal.state.StagedCut;
 import io.junction.join.CheckpointCut;
 
 /**

@@ -1,10 +1,11 @@
 package io.junction.runtime;
 
+import io.junction.internal.cut.StagedCut;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.io.OwnerOnlyFiles;
-import io.junction.internal.state.StagedCut;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -112,7 +113,7 @@ final class DurablePartition
         final StagedCut cut) throws IOException
     {
         final long id = shared ? Math.max(requestedId, store().highestId() + 1) : requestedId;
-        final CheckpointStore.Writer writer = store().begin(id, fingerprint, positions);
+        final CheckpointFiles writer = store().begin(id, fingerprint, positions);
         try
         {
             if (cut == null)

@@ -1,7 +1,7 @@
 package io.junction.runtime;
 
 import io.junction.internal.config.ConfigMap;
-import io.junction.internal.durable.StateImage;
+import io.junction.internal.state.Chunks;
 import io.junction.join.StateConfig;
 
 import java.nio.file.Path;
@@ -434,7 +434,7 @@ public final class EngineConfig
             throw new IllegalArgumentException("the rings need " + partitions + " partitions x " + ringSize + " slots (" +
                 RING_SIZE_PROP_NAME + ") x " + slotCapacity + " bytes (" + SLOT_CAPACITY_PROP_NAME + ") = " + rings +
                 " bytes of direct memory" + (state == 0 ? "" : ", and the durable state " + partitions + " x " +
-                StateImage.CHUNK_BYTES + " = " + state + " bytes more,") + " more than the " + left +
+                Chunks.CHUNK_BYTES + " = " + state + " bytes more,") + " more than the " + left +
                 " bytes the JVM has left of its " + limit + " (-XX:MaxDirectMemorySize, by default the maximum heap -Xmx; " +
                 Math.max(0, used) + " bytes in use already): lower the ring size or the slot capacity, or give the JVM " +
                 "more direct memory");
@@ -447,7 +447,7 @@ public final class EngineConfig
      */
     private long directStateBytes()
     {
-        return stateRoot == null ? 0 : (long)partitions * StateImage.CHUNK_BYTES;
+        return stateRoot == null ? 0 : (long)partitions * Chunks.CHUNK_BYTES;
     }
 
     /** @return bytes of direct memory the JVM's direct buffers take now: the {@code direct} pool's; 0 when it does not say. */

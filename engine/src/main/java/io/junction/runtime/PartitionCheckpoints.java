@@ -2,7 +2,7 @@ package io.junction.runtime;
 
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.metrics.PartitionMetrics;
-import io.junction.internal.state.CutTimes;
+import io.junction.internal.cut.CutTimes;
 import io.junction.join.JoinOperator;
 import io.junction.metrics.CheckpointPausePart;
 

@@ -21,9 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Holds the engine's import direction (docs/ARCHITECTURE.md, "Layering"): every reference from one of the
  * engine's packages to another, by import or by an inline qualified name, is checked against the rules below.
- * A rule that the code breaks would be listed edge by edge in {@link #KNOWN} (empty since the operator-driver work fixed the
- * last ones): a new breaking edge fails the test, and so does a known one that has gone, so the list only
- * shrinks.
+ * A rule that the code breaks is listed edge by edge in {@link #KNOWN}: a new breaking edge fails the test,
+ * and so does a known one that has gone, so the list only shrinks.
  * <ul>
  *   <li>{@code api} imports nothing of ours;</li>
  *   <li>{@code internal.memory} (stored references, the write barrier) and {@code internal.io} (owner-only
@@ -32,6 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>{@code internal.state} and {@code internal.time} never import {@code join}, {@code api} or
  *       {@code runtime}; {@code internal.time} never imports {@code internal.state};
  *       {@code internal.state} never imports {@code internal.durable};</li>
+ *   <li>{@code internal.cut} (the dirty-chunk tracking and the staged cut) imports of ours only
+ *       {@code internal.state}, {@code internal.memory} and {@code internal.io}, never {@code internal.durable}
+ *       (the on-disk formats, which may import {@code internal.cut} and {@code internal.state});
+ *       {@code internal.time} imports neither {@code internal.durable} nor {@code internal.cut};
+ *       {@code join} and {@code runtime} may import {@code internal.cut} (the cut handle);</li>
  *   <li>{@code internal.*} never imports {@code join} or {@code runtime};</li>
  *   <li>the engine never imports the tools, the Kafka runner, the JSON formats or the Micrometer binding.</li>
  * </ul>
@@ -41,8 +45,12 @@ final class LayeringTest
     private static final Path SOURCES = Paths.get("src/main/java/io/junction");
     private static final Pattern REFERENCE = Pattern.compile("\\bio\\.junction\\.((?:[a-z]+\\.)*)[A-Z]");
 
-    /** Edges that break a rule today, as {@code file -> package}: none (the operator-driver work removed the last 13). */
-    private static final Set<String> KNOWN = Set.of();
+    /**
+     * Edges that break a rule today, as {@code file -> package}. {@code TimerWheel} implements the heap image's
+     * part interface, which lives in {@code internal.durable} until it moves down to {@code internal.memory} or
+     * {@code internal.io} with the heap image's own split; moving it alone would clash with that work.
+     */
+    private static final Set<String> KNOWN = Set.of("internal/time/TimerWheel.java -> internal.durable");
 
     @Test
     void everyReferenceBetweenPackagesFollowsTheLayering() throws IOException
@@ -95,6 +103,17 @@ final class LayeringTest
         assertTrue(!forbidden("internal.time", "internal.memory"));
         assertTrue(!forbidden("internal.state", "internal.io"));
         assertTrue(!forbidden("internal.durable", "internal.state"));
+        assertTrue(forbidden("internal.cut", "internal.durable"));
+        assertTrue(forbidden("internal.cut", "internal.time"));
+        assertTrue(forbidden("internal.cut", "api"));
+        assertTrue(!forbidden("internal.cut", "internal.state"));
+        assertTrue(!forbidden("internal.cut", "internal.memory"));
+        assertTrue(!forbidden("internal.cut", "internal.io"));
+        assertTrue(!forbidden("internal.durable", "internal.cut"));
+        assertTrue(forbidden("internal.time", "internal.durable"));
+        assertTrue(forbidden("internal.time", "internal.cut"));
+        assertTrue(!forbidden("join", "internal.cut"));
+        assertTrue(!forbidden("runtime", "internal.cut"));
     }
 
     /** @return whether package {@code from} (relative to io.junction) may not refer to package {@code to}. */
@@ -124,7 +143,12 @@ final class LayeringTest
             }
             if (from.equals("internal.time"))
             {
-                return to.equals("api") || to.equals("internal.state");
+                return to.equals("api") || to.equals("internal.state") || to.equals("internal.durable") ||
+                    to.equals("internal.cut");
+            }
+            if (from.equals("internal.cut"))
+            {
+                return !(to.equals("internal.state") || to.equals("internal.memory") || to.equals("internal.io"));
             }
         }
         return false;

@@ -2,9 +2,11 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.StateImage;
+import io.junction.internal.state.Chunks;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
 import io.junction.testing.Rows;
@@ -37,7 +39,7 @@ import io.junction.internal.time.TimerWheelImage;
  */
 class IncrementalCheckpointTest
 {
-    static final int MIB = StateImage.CHUNK_BYTES;
+    static final int MIB = Chunks.CHUNK_BYTES;
     /**
      * The small files a checkpoint copies whole: the marker and heap.dat, which holds the state's timer wheel's image
      * (since TimerWheelImage v3 its slots in use only, 21 bytes each: at most 84 KiB at the default 4096 slots), with
@@ -60,7 +62,7 @@ class IncrementalCheckpointTest
         throws IOException
     {
         op.persist();
-        final CheckpointStore.Writer writer = store.begin(id, DurableStateTest.REGULAR.fingerprint(), new long[] {id});
+        final CheckpointFiles writer = store.begin(id, DurableStateTest.REGULAR.fingerprint(), new long[] {id});
         image.write(writer, writer.directory());
         writer.commit();
         image.committed();

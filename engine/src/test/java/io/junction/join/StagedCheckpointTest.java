@@ -2,9 +2,11 @@ package io.junction.join;
 
 import io.junction.api.ChangeKind;
 import io.junction.api.Side;
+import io.junction.internal.cut.StagedCut;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
-import io.junction.internal.state.StagedCut;
+import io.junction.internal.state.Chunks;
 import io.junction.testing.CollectingDeadLetterHandler;
 import io.junction.testing.CollectingResultHandler;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,13 +148,13 @@ class StagedCheckpointTest
                     assertEquals(0, cut.bytesCopied(), "a copy-on-write cut copies nothing at the cut");
                     if (round == 1)
                     {
-                        assertTrue(cut.bytesStaged() > 4L * StateImage.CHUNK_BYTES, "the first cut is many chunks: " + cut.bytesStaged());
+                        assertTrue(cut.bytesStaged() > 4L * Chunks.CHUNK_BYTES, "the first cut is many chunks: " + cut.bytesStaged());
                     }
                     cut.maxStagedBytes(1L << 40);
                     cut.bufferLimit(Integer.MAX_VALUE);
                     // The cut is taken: the state changes before the cut is written (as while the writer works).
                     next = round(random, round + 1, seed, keys, next, sync, staged);
-                    final CheckpointStore.Writer writer = stagedStore.begin(round, fingerprint, new long[] {round});
+                    final CheckpointFiles writer = stagedStore.begin(round, fingerprint, new long[] {round});
                     stagedImage.write(writer, writer.directory(), cut);
                     if (round == 4)
                     {
@@ -172,7 +174,7 @@ class StagedCheckpointTest
                 if (round > 1 && round != 6 && round != 7)
                 {
                     assertTrue(stagedImage.bytesLinked() > 0, "round " + round + " links what did not change");
-                    assertTrue(cut.bytesStaged() < 8L * StateImage.CHUNK_BYTES, "round " + round + " staged its dirty chunks only: " +
+                    assertTrue(cut.bytesStaged() < 8L * Chunks.CHUNK_BYTES, "round " + round + " staged its dirty chunks only: " +
                         cut.bytesStaged());
                 }
                 final Path syncRestored = dir.resolve("sync-restored-" + round);

@@ -1,10 +1,10 @@
 package io.junction.join;
 
 import io.junction.api.Side;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.state.StagedCut;
 import io.junction.internal.time.TimerWheelImage;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

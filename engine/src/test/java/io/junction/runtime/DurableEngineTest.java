@@ -8,10 +8,12 @@ import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.internal.durable.CheckpointFiles;
 import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.StateImage;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.row.KeyHash;
+import io.junction.internal.state.Chunks;
 import io.junction.join.StateConfig;
 import io.junction.metrics.PartitionSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -211,7 +213,7 @@ class DurableEngineTest
                     "the clean-close file goes before the first mutation, so a later crash restores a checkpoint");
             }
             final CompletedCheckpoint afterReopen = await(engine.checkpoint(new long[] {299}));
-            assertTrue(afterReopen.bytesLinked() >= 2L * 2 * StateImage.CHUNK_BYTES,
+            assertTrue(afterReopen.bytesLinked() >= 2L * 2 * Chunks.CHUNK_BYTES,
                 "the first checkpoint after a reopen links what did not change since the one before the close: " + afterReopen);
             publish(engine, engine.publisher(), 300, 350);
         }
@@ -269,9 +271,9 @@ class DurableEngineTest
             final CompletedCheckpoint second = await(engine.checkpoint(new long[] {19}));
             // Rows flip bytes of the blob's first chunk only: that chunk and the small files are written,
             // the blob's other two chunks are hard links to the first checkpoint's.
-            assertTrue(second.bytesLinked() >= 2L * StateImage.CHUNK_BYTES && second.bytesLinked() < 2L * StateImage.CHUNK_BYTES + 4096,
+            assertTrue(second.bytesLinked() >= 2L * Chunks.CHUNK_BYTES && second.bytesLinked() < 2L * Chunks.CHUNK_BYTES + 4096,
                 "linked " + second.bytesLinked());
-            assertTrue(second.bytesWritten() < StateImage.CHUNK_BYTES + 4096, "wrote " + second.bytesWritten());
+            assertTrue(second.bytesWritten() < Chunks.CHUNK_BYTES + 4096, "wrote " + second.bytesWritten());
             assertTrue(second.id() > first.id());
             final PartitionSnapshot snapshot = engine.metrics().get(0);
             assertEquals(2, snapshot.checkpoints);
@@ -933,7 +935,7 @@ class DurableEngineTest
         final CheckpointStore store = new CheckpointStore(root.resolve("partition-1").resolve("checkpoints"));
         deleteTree(store.directoryOf(newer));
         final StateImage image = new StateImage(root.resolve("partition-1").resolve("state"));
-        final CheckpointStore.Writer writer = store.begin(newer, SPEC.fingerprint(), new long[] {150});
+        final CheckpointFiles writer = store.begin(newer, SPEC.fingerprint(), new long[] {150});
         image.write(writer, writer.directory());
         writer.commit(false);
         try (JoinEngine engine = start(root, 3))

@@ -6,12 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,9 +50,9 @@ public final class CheckpointStore
     /** Complete checkpoints kept: the newest, and the one before it to fall back to. */
     public static final int KEPT = 2;
 
-    private static final String HEADER = "junction-checkpoint 1";
+    static final String HEADER = "junction-checkpoint 1";
     private static final Pattern DIRECTORY = Pattern.compile("chk-(\\d{19})");
-    private static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    static final Pattern FILE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
     /**
      * Test seam: when set, called with the file before each write to a checkpoint's files (its chunks, its
@@ -125,7 +123,7 @@ public final class CheckpointStore
     }
 
     /**
-     * Starts a checkpoint; nothing of it counts until {@link Writer#commit()}.
+     * Starts a checkpoint; nothing of it counts until {@link CheckpointFiles#commit()}.
      *
      * @param id          greater than every checkpoint's in the directory, complete or not.
      * @param fingerprint the join's fingerprint, checked when the checkpoint is opened.
@@ -133,7 +131,7 @@ public final class CheckpointStore
      * @return the writer.
      * @throws IOException when the id is not new or the directory cannot be created.
      */
-    public Writer begin(final long id, final long fingerprint, final long[] positions) throws IOException
+    public CheckpointFiles begin(final long id, final long fingerprint, final long[] positions) throws IOException
     {
         if (id < 0)
         {
@@ -144,7 +142,7 @@ public final class CheckpointStore
         {
             throw new IOException("checkpoint " + id + " is not newer than checkpoint " + ids.get(0) + " in " + directory);
         }
-        return new Writer(OwnerOnlyFiles.createDirectories(directory.resolve(name(id))), id, fingerprint, positions.clone());
+        return new CheckpointFiles(this, OwnerOnlyFiles.createDirectories(directory.resolve(name(id))), id, fingerprint, positions.clone());
     }
 
     /**
@@ -317,7 +315,7 @@ public final class CheckpointStore
                 deleteTree(directory.resolve(name(id)));
             }
         }
-        fsyncDirectory(directory);
+        StateDirectory.fsyncDirectory(directory);
     }
 
     /**
@@ -492,7 +490,7 @@ public final class CheckpointStore
     }
 
     /** Deletes every checkpoint older than the newest {@link #KEPT} complete ones, and incomplete older ones. */
-    private void prune() throws IOException
+    void prune() throws IOException
     {
         int complete = 0;
         for (final long id : ids())
@@ -509,34 +507,12 @@ public final class CheckpointStore
         }
     }
 
-    private static void deleteTree(final Path dir) throws IOException
+    static void deleteTree(final Path dir) throws IOException
     {
         // The manifest first: a deletion cut short by a crash leaves an incomplete checkpoint, not a damaged one.
         Files.deleteIfExists(dir.resolve(MANIFEST));
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir))
-        {
-            for (final Path entry : entries)
-            {
-                Files.delete(entry);
-            }
-        }
+        StateDirectory.deleteContent(dir);
         Files.delete(dir);
-    }
-
-    private static void fsyncDirectory(final Path dir) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ))
-        {
-            channel.force(true);
-        }
-        catch (final IOException e)
-        {
-            // Some platforms cannot open a directory for fsync; the rename is then as durable as they allow.
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
-            {
-                throw e;
-            }
-        }
     }
 
     /** A checkpoint that opened and verified: its files may be read. */
@@ -595,242 +571,6 @@ public final class CheckpointStore
         }
     }
 
-    /** Writes one checkpoint: its files, then {@link #commit()}; or {@link #abort()}. */
-    public final class Writer implements AutoCloseable
-    {
-        private final Path dir;
-        private final long id;
-        private final long fingerprint;
-        private final long[] positions;
-        private final List<CheckpointFile> files = new ArrayList<>();
-        private boolean done;
-
-        private Writer(final Path dir, final long id, final long fingerprint, final long[] positions)
-        {
-            this.dir = dir;
-            this.id = id;
-            this.fingerprint = fingerprint;
-            this.positions = positions;
-        }
-
-        /** @return the directory the checkpoint is written in. */
-        public Path directory()
-        {
-            return dir;
-        }
-
-        /** @return the checkpoint's id. */
-        public long id()
-        {
-            return id;
-        }
-
-        /**
-         * Creates one of the checkpoint's files, owner-only.
-         *
-         * @param name letters, digits, '.', '_' and '-', not {@value #MANIFEST}, unique in the checkpoint.
-         * @return a channel that checksums what it writes; closed by {@link #commit()}.
-         * @throws IOException when it cannot be created.
-         */
-        public WritableByteChannel file(final String name) throws IOException
-        {
-            if (done)
-            {
-                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
-            }
-            if (!FILE_NAME.matcher(name).matches() || name.startsWith(MANIFEST))
-            {
-                throw new IllegalArgumentException("not a checkpoint file name: " + name);
-            }
-            final CheckpointFile file = new CheckpointFile(name, dir.resolve(name),
-                FileChannel.open(OwnerOnlyFiles.createFile(dir.resolve(name)), StandardOpenOption.WRITE));
-            files.add(file);
-            return file;
-        }
-
-        /**
-         * Adds a file of an earlier checkpoint to this one as a hard link (no bytes copied: the chunk did
-         * not change); where the file system has no hard links, the file is copied. The size and CRC-32C
-         * are the earlier manifest's: a linked file that was damaged since fails this checkpoint's
-         * verification as it fails the earlier one's.
-         *
-         * @param name     the file's name in this checkpoint (as {@link #file(String)}).
-         * @param existing the earlier checkpoint's file.
-         * @param size     its size in bytes.
-         * @param crc32c   its CRC-32C.
-         * @throws IOException when it can neither be linked nor copied (a missing file among them).
-         */
-        public void link(final String name, final Path existing, final long size, final long crc32c) throws IOException
-        {
-            if (done)
-            {
-                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
-            }
-            if (!FILE_NAME.matcher(name).matches() || name.startsWith(MANIFEST))
-            {
-                throw new IllegalArgumentException("not a checkpoint file name: " + name);
-            }
-            final Path target = dir.resolve(name);
-            try
-            {
-                Files.createLink(target, existing);
-            }
-            catch (final NoSuchFileException e)
-            {
-                throw e;
-            }
-            catch (final UnsupportedOperationException | FileSystemException e)
-            {
-                // No hard links here (or not across these directories): a copy is as good, only bigger.
-                copyDurably(existing, target);
-            }
-            final CheckpointFile file = new CheckpointFile(name, target, null);
-            file.size = size;
-            file.linkedCrc = crc32c;
-            files.add(file);
-        }
-
-        /** Copies a file through a channel and fsyncs it: a copy, unlike a link, has bytes of its own to make durable. */
-        private void copyDurably(final Path existing, final Path target) throws IOException
-        {
-            Files.deleteIfExists(target);
-            try (FileChannel in = FileChannel.open(existing, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(OwnerOnlyFiles.createFile(target), StandardOpenOption.WRITE))
-            {
-                final long length = in.size();
-                long at = 0;
-                while (at < length)
-                {
-                    at += in.transferTo(at, length - at, out);
-                }
-                out.force(true);
-            }
-        }
-
-        /**
-         * Makes the checkpoint durable and complete: fsyncs its files, writes the manifest last and
-         * renames it into place, fsyncs the directory, then deletes checkpoints beyond the newest {@link #KEPT}.
-         *
-         * @return the checkpoint's directory.
-         * @throws IOException when a step fails: before the rename the checkpoint does not count; after it
-         *         (fsync of the directory, pruning) it is complete but may not yet be durable or pruned.
-         */
-        public Path commit() throws IOException
-        {
-            return commit(true);
-        }
-
-        /**
-         * As {@link #commit()}, pruning or not: a caller that decides itself which checkpoints to keep
-         * ({@link #retainOnly}) commits without pruning.
-         *
-         * @param prune whether to delete checkpoints beyond the newest {@link #KEPT} complete ones.
-         * @return the checkpoint's directory.
-         * @throws IOException as {@link #commit()}.
-         */
-        public Path commit(final boolean prune) throws IOException
-        {
-            if (done)
-            {
-                throw new IllegalStateException("checkpoint " + id + " is already committed or aborted");
-            }
-            done = true;
-            final StringBuilder text = new StringBuilder(256);
-            text.append(HEADER).append('\n');
-            text.append("id ").append(id).append('\n');
-            text.append(String.format(Locale.ROOT, "fingerprint %016x", fingerprint)).append('\n');
-            text.append("positions ").append(positions.length);
-            for (final long position : positions)
-            {
-                text.append(' ').append(position);
-            }
-            text.append('\n');
-            for (final CheckpointFile file : files)
-            {
-                if (file.channel != null)
-                {
-                    try
-                    {
-                        file.channel.force(true);
-                        file.channel.close();
-                    }
-                    catch (final IOException e)
-                    {
-                        throw named("cannot fsync", file.path, e);
-                    }
-                }
-                text.append(String.format(Locale.ROOT, "file %s %d %08x", file.name, file.size,
-                    file.channel == null ? file.linkedCrc : file.crc.getValue())).append('\n');
-            }
-            final byte[] body = text.toString().getBytes(StandardCharsets.US_ASCII);
-            final CRC32C crc = new CRC32C();
-            crc.update(body);
-            // '\n', not %n: the manifest is the same bytes on every platform.
-            final byte[] trailer = String.format(Locale.ROOT, "crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
-            // The files' directory entries (created and linked) are durable before the manifest can be.
-            fsyncDirectory(dir);
-            final Path tmp = OwnerOnlyFiles.createFile(dir.resolve(MANIFEST + ".tmp"));
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
-            {
-                final WriteFault fault = writeFault;
-                if (fault != null)
-                {
-                    fault.beforeWrite(tmp);
-                }
-                channel.write(ByteBuffer.wrap(body));
-                channel.write(ByteBuffer.wrap(trailer));
-                channel.force(true);
-            }
-            catch (final IOException e)
-            {
-                throw named("cannot write", tmp, e);
-            }
-            try
-            {
-                Files.move(tmp, dir.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
-            }
-            catch (final AtomicMoveNotSupportedException e)
-            {
-                throw new IOException("the file system of " + dir + " cannot rename atomically: checkpoints need it", e);
-            }
-            fsyncDirectory(dir);
-            fsyncDirectory(directory);
-            if (prune)
-            {
-                prune();
-            }
-            return dir;
-        }
-
-        /** Deletes what was written; the checkpoint never counts. Idempotent. */
-        public void abort() throws IOException
-        {
-            if (done && Files.exists(dir.resolve(MANIFEST)))
-            {
-                return;
-            }
-            done = true;
-            for (final CheckpointFile file : files)
-            {
-                if (file.channel != null)
-                {
-                    file.channel.close();
-                }
-            }
-            if (Files.exists(dir))
-            {
-                deleteTree(dir);
-            }
-        }
-
-        /** Aborts unless committed. */
-        @Override
-        public void close() throws IOException
-        {
-            abort();
-        }
-    }
-
     /**
      * An I/O failure on a checkpoint's file, with the file named: a full disk (ENOSPC) says only "No space
      * left on device", which does not tell the operator where.
@@ -845,63 +585,5 @@ public final class CheckpointStore
             return e;
         }
         return new IOException(what + " " + file + ": " + (message != null ? message : e.toString()), e);
-    }
-
-    private static final class CheckpointFile implements WritableByteChannel
-    {
-        final String name;
-        /** The file, for messages. */
-        final Path path;
-        final FileChannel channel;
-        final CRC32C crc = new CRC32C();
-        long size;
-        /** The CRC-32C of a linked file (which has no channel). */
-        long linkedCrc;
-
-        CheckpointFile(final String name, final Path path, final FileChannel channel)
-        {
-            this.name = name;
-            this.path = path;
-            this.channel = channel;
-        }
-
-        @Override
-        public int write(final ByteBuffer source) throws IOException
-        {
-            final ByteBuffer view = source.duplicate();
-            int written = 0;
-            try
-            {
-                final WriteFault fault = writeFault;
-                if (fault != null)
-                {
-                    fault.beforeWrite(path);
-                }
-                while (source.hasRemaining())
-                {
-                    written += channel.write(source);
-                }
-            }
-            catch (final IOException e)
-            {
-                throw named("cannot write", path, e);
-            }
-            view.limit(view.position() + written);
-            crc.update(view);
-            size += written;
-            return written;
-        }
-
-        @Override
-        public boolean isOpen()
-        {
-            return channel != null && channel.isOpen();
-        }
-
-        @Override
-        public void close()
-        {
-            // The writer closes the channel after fsync in commit().
-        }
     }
 }

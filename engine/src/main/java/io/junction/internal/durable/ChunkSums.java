@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.Chunks;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -39,8 +40,6 @@ public final class ChunkSums
     public static final String FILE_NAME = "chunks.sum";
     /** The state's marker, written after this file and removed before any change to the state. */
     public static final String MARKER_NAME = "clean";
-    /** Bytes per chunk (the checkpoints' and the marker's). */
-    public static final int CHUNK_BYTES = StateImage.CHUNK_BYTES;
     private static final long MAGIC = 0x4A4E4353554D5331L;
     private static final int VERSION = 1;
     private static final int HEADER_LENGTH = 8 + 4 + 4;
@@ -122,14 +121,14 @@ public final class ChunkSums
         /** @return bytes of chunk {@code c}. */
         public int chunkLength(final int c)
         {
-            return (int)Math.min(CHUNK_BYTES, length - (long)c * CHUNK_BYTES);
+            return (int)Math.min(Chunks.CHUNK_BYTES, length - (long)c * Chunks.CHUNK_BYTES);
         }
     }
 
     /** @return the chunks of a file of {@code length} bytes. */
     public static int chunks(final long length)
     {
-        return (int)((length + CHUNK_BYTES - 1) / CHUNK_BYTES);
+        return (int)((length + Chunks.CHUNK_BYTES - 1) / Chunks.CHUNK_BYTES);
     }
 
     /**

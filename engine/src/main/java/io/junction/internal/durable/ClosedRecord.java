@@ -119,6 +119,6 @@ public final class ClosedRecord
      */
     public static void delete(final Path partitionDirectory) throws IOException
     {
-        SmallFiles.delete(file(partitionDirectory));
+        StateDirectory.deleteDurably(file(partitionDirectory));
     }
 }

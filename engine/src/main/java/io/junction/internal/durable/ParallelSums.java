@@ -1,6 +1,7 @@
 package io.junction.internal.durable;
 
 import io.junction.internal.io.WorkerThreads;
+import io.junction.internal.state.Chunks;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 
 /**
- * Sums the {@link StateImage#CHUNK_BYTES} chunks of state files with a bounded pool of the machine's cores,
+ * Sums the {@link Chunks#CHUNK_BYTES} chunks of state files with a bounded pool of the machine's cores,
  * for the two readers of whole state files: a restore comparing the live files with a checkpoint's chunks
  * ({@link StateImage#restore}) and a reopen verifying the chunk sums a clean close recorded
  * ({@link ChunkSums#compute}). Each chunk is read once, by a positional read into its worker's own direct
@@ -34,7 +35,6 @@ final class ParallelSums
 {
     /** Most workers, whatever the core count: summing is bounded by memory bandwidth beyond a few. */
     private static final int MAX_THREADS = 8;
-    private static final int CHUNK_BYTES = StateImage.CHUNK_BYTES;
 
     private ParallelSums()
     {
@@ -88,7 +88,7 @@ final class ParallelSums
 
         int chunkLength(final int c)
         {
-            return (int)Math.min(CHUNK_BYTES, size - (long)c * CHUNK_BYTES);
+            return (int)Math.min(Chunks.CHUNK_BYTES, size - (long)c * Chunks.CHUNK_BYTES);
         }
     }
 
@@ -201,7 +201,7 @@ final class ParallelSums
     private static IOException work(final List<? extends Target> targets, final FileChannel[] channels, final long[] order,
         final AtomicInteger next, final long[] bytesRead)
     {
-        final ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK_BYTES);
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         final CRC32C a = new CRC32C();
         final CRC32 b = new CRC32();
         try
@@ -212,7 +212,7 @@ final class ParallelSums
                 final int c = (int)order[i];
                 final Target target = targets.get(t);
                 final int length = target.chunkLength(c);
-                read(channels[t], target.path, (long)c * CHUNK_BYTES, length, buffer);
+                read(channels[t], target.path, (long)c * Chunks.CHUNK_BYTES, length, buffer);
                 bytesRead[t] += length;
                 a.reset();
                 a.update(buffer.duplicate());
@@ -227,7 +227,7 @@ final class ParallelSums
                 }
                 if (target.zero != null)
                 {
-                    target.zero[c] = crc32c == zeroCrc32c(length) && isZero(buffer);
+                    target.zero[c] = crc32c == zeroCrc32c(length) && Chunks.isZero(buffer);
                 }
             }
             return null;
@@ -260,12 +260,12 @@ final class ParallelSums
     }
 
     /** The CRC-32C of a whole chunk of zeros, a constant of the format. */
-    private static final int ZERO_CHUNK_CRC32C = crc32cOfZeros(CHUNK_BYTES);
+    private static final int ZERO_CHUNK_CRC32C = crc32cOfZeros(Chunks.CHUNK_BYTES);
 
     /** @return the CRC-32C of {@code length} zeros (a chunk not whole is the file's last: computed each time). */
     private static int zeroCrc32c(final int length)
     {
-        return length == CHUNK_BYTES ? ZERO_CHUNK_CRC32C : crc32cOfZeros(length);
+        return length == Chunks.CHUNK_BYTES ? ZERO_CHUNK_CRC32C : crc32cOfZeros(length);
     }
 
     private static int crc32cOfZeros(final int length)
@@ -275,24 +275,4 @@ final class ParallelSums
         return (int)crc.getValue();
     }
 
-    private static boolean isZero(final ByteBuffer chunk)
-    {
-        final int end = chunk.limit();
-        int i = 0;
-        for (; i + 8 <= end; i += 8)
-        {
-            if (chunk.getLong(i) != 0)
-            {
-                return false;
-            }
-        }
-        for (; i < end; i++)
-        {
-            if (chunk.get(i) != 0)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
 }

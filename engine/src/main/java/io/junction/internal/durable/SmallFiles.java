@@ -1,16 +1,10 @@
 package io.junction.internal.durable;
 
-import io.junction.internal.io.OwnerOnlyFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,24 +47,8 @@ public final class SmallFiles
      */
     public static void write(final Path file, final List<String> lines) throws IOException
     {
-        final byte[] content = checksummed(lines);
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        OwnerOnlyFiles.createFile(tmp);
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
-        {
-            channel.write(ByteBuffer.wrap(content));
-            channel.force(true);
-        }
-        try
-        {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        catch (final AtomicMoveNotSupportedException e)
-        {
-            throw new IOException("the file system of " + file + " cannot rename atomically: durable state needs it", e);
-        }
-        fsyncDirectory(file.getParent());
+        StateDirectory.writeAtomically(file, checksummed(lines));
+        StateDirectory.fsyncDirectory(file.getParent());
     }
 
     /**
@@ -89,14 +67,9 @@ public final class SmallFiles
         // Unique per process and call: racing creators never share a temporary file.
         final Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "." +
             Long.toHexString(System.nanoTime()) + "." + Thread.currentThread().getId() + ".tmp");
-        OwnerOnlyFiles.createFile(tmp);
         try
         {
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE))
-            {
-                channel.write(ByteBuffer.wrap(content));
-                channel.force(true);
-            }
+            StateDirectory.writeTemporary(tmp, content);
             try
             {
                 Files.createLink(file, tmp);
@@ -109,7 +82,7 @@ public final class SmallFiles
             {
                 throw new IOException("the file system of " + file + " has no hard links: a shared file needs them", e);
             }
-            fsyncDirectory(file.getParent());
+            StateDirectory.fsyncDirectory(file.getParent());
             return true;
         }
         finally
@@ -150,45 +123,6 @@ public final class SmallFiles
         }
         final String body = text.substring(0, last);
         return body.isEmpty() ? new ArrayList<>() : new ArrayList<>(Arrays.asList(body.split("\n")));
-    }
-
-    /**
-     * Deletes a file and makes the deletion durable.
-     *
-     * @param file the file.
-     * @return whether it existed.
-     * @throws IOException when it cannot be deleted.
-     */
-    public static boolean delete(final Path file) throws IOException
-    {
-        final boolean existed = Files.deleteIfExists(file);
-        if (existed)
-        {
-            fsyncDirectory(file.getParent());
-        }
-        return existed;
-    }
-
-    /**
-     * Makes a directory's entries (creations, renames, deletions) durable.
-     *
-     * @param dir the directory.
-     * @throws IOException when it cannot be synced where the platform can.
-     */
-    public static void fsyncDirectory(final Path dir) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ))
-        {
-            channel.force(true);
-        }
-        catch (final IOException e)
-        {
-            // Some platforms cannot open a directory for fsync; the rename is then as durable as they allow.
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win"))
-            {
-                throw e;
-            }
-        }
     }
 
     /**

@@ -67,6 +67,20 @@ public final class OwnerOnlyFiles
         return file;
     }
 
+    /**
+     * Makes an existing file owner-only (read and write), as {@link #createFile} makes a new one: for a file
+     * created by a library that takes no file attributes.
+     *
+     * @param file the file.
+     * @return the file.
+     * @throws IOException when its permissions cannot be set.
+     */
+    public static Path restrictFile(final Path file) throws IOException
+    {
+        restrict(file, FILE);
+        return file;
+    }
+
     private static FileAttribute<Set<PosixFilePermission>> attribute(final Set<PosixFilePermission> permissions)
     {
         return PosixFilePermissions.asFileAttribute(permissions);

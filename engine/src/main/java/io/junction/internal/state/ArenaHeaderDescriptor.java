@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.cut.DirtyChunks;
 import io.junction.internal.memory.Refs;
 
 /**

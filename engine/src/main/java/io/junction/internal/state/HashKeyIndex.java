@@ -1,5 +1,6 @@
 package io.junction.internal.state;
 
+import io.junction.internal.cut.DirtyChunks;
 import io.junction.internal.io.WorkerThreads;
 import io.junction.internal.memory.Refs;
 import org.agrona.UnsafeApi;

@@ -58,7 +58,7 @@ class CheckpointDiskFullTest
     void aFileThatCannotBeWrittenIsNamed() throws IOException
     {
         final CheckpointStore store = new CheckpointStore(temp.resolve("checkpoints"));
-        final CheckpointStore.Writer writer = store.begin(1, 42, new long[] {7});
+        final CheckpointFiles writer = store.begin(1, 42, new long[] {7});
         final WritableByteChannel out = writer.file("c-0000-00000000");
         CheckpointStore.writeFault = CheckpointDiskFullTest::diskFull;
         final IOException e = assertThrows(IOException.class, () -> out.write(ByteBuffer.wrap(new byte[] {1, 2, 3})));

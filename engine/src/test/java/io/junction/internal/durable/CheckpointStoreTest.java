@@ -32,7 +32,7 @@ class CheckpointStoreTest
 
     private static Path write(final CheckpointStore store, final long id, final String content) throws IOException
     {
-        try (CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id * 10, id * 20}))
+        try (CheckpointFiles writer = store.begin(id, FINGERPRINT, new long[] {id * 10, id * 20}))
         {
             final WritableByteChannel a = writer.file("arena.bin");
             a.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
@@ -81,7 +81,7 @@ class CheckpointStoreTest
         final CheckpointStore store = new CheckpointStore(temp);
         write(store, 1, "complete");
         // Closed (aborted) only after latest() has looked at the half-written checkpoint.
-        try (CheckpointStore.Writer half = store.begin(2, FINGERPRINT, new long[] {5}))
+        try (CheckpointFiles half = store.begin(2, FINGERPRINT, new long[] {5}))
         {
             half.file("arena.bin").write(ByteBuffer.wrap(new byte[100]));
             // The process dies here: no commit.
@@ -181,7 +181,7 @@ class CheckpointStoreTest
     void anAbortedCheckpointLeavesNothing() throws IOException
     {
         final CheckpointStore store = new CheckpointStore(temp);
-        try (CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[0]))
+        try (CheckpointFiles writer = store.begin(1, FINGERPRINT, new long[0]))
         {
             writer.file("arena.bin").write(ByteBuffer.wrap(new byte[10]));
         }
@@ -189,7 +189,7 @@ class CheckpointStoreTest
         {
             assertEquals(0, dirs.count());
         }
-        try (CheckpointStore.Writer writer = store.begin(2, FINGERPRINT, new long[0]))
+        try (CheckpointFiles writer = store.begin(2, FINGERPRINT, new long[0]))
         {
             assertThrows(IllegalArgumentException.class, () -> writer.file("../escape"));
         }

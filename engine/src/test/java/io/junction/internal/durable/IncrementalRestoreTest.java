@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.Chunks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class IncrementalRestoreTest
 {
     private static final long FINGERPRINT = 0x5EEDL;
-    private static final int CHUNK = StateImage.CHUNK_BYTES;
+    private static final int CHUNK = Chunks.CHUNK_BYTES;
 
     @TempDir
     Path temp;
@@ -41,7 +42,7 @@ class IncrementalRestoreTest
     private static CheckpointStore.Checkpoint checkpoint(final StateImage image, final CheckpointStore store, final long id)
         throws IOException
     {
-        final CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id});
+        final CheckpointFiles writer = store.begin(id, FINGERPRINT, new long[] {id});
         image.write(writer, writer.directory());
         writer.commit(false);
         image.committed();

@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.Chunks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The chunk sums taken by a pool of workers are those of one reader, chunk by chunk, whatever the pool's size. */
 final class ParallelSumsTest
 {
-    private static final int CHUNK = StateImage.CHUNK_BYTES;
+    private static final int CHUNK = Chunks.CHUNK_BYTES;
 
     @TempDir
     Path temp;

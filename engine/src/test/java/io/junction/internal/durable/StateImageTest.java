@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.internal.state.Chunks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class StateImageTest
     private static CheckpointStore.Checkpoint checkpoint(final StateImage image, final CheckpointStore store, final long id)
         throws IOException
     {
-        final CheckpointStore.Writer writer = store.begin(id, FINGERPRINT, new long[] {id});
+        final CheckpointFiles writer = store.begin(id, FINGERPRINT, new long[] {id});
         image.write(writer, writer.directory());
         writer.commit(false);
         image.committed();
@@ -53,7 +54,7 @@ class StateImageTest
     {
         final Path state = temp.resolve("state");
         Files.createDirectories(state.resolve("index"));
-        final byte[] big = bytes(StateImage.CHUNK_BYTES * 2 + 123);
+        final byte[] big = bytes(Chunks.CHUNK_BYTES * 2 + 123);
         final byte[] small = bytes(77);
         Files.write(state.resolve("arena.bin"), big);
         Files.write(state.resolve("index").resolve("map.dat"), small);
@@ -76,17 +77,17 @@ class StateImageTest
     {
         final Path state = temp.resolve("state");
         Files.createDirectories(state);
-        final byte[] big = bytes(StateImage.CHUNK_BYTES * 3);
+        final byte[] big = bytes(Chunks.CHUNK_BYTES * 3);
         Files.write(state.resolve("arena.bin"), big);
         final StateImage image = new StateImage(state);
         final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
         final CheckpointStore.Checkpoint first = checkpoint(image, store, 1);
 
-        big[StateImage.CHUNK_BYTES + 5] ^= 1;
+        big[Chunks.CHUNK_BYTES + 5] ^= 1;
         Files.write(state.resolve("arena.bin"), big);
         final CheckpointStore.Checkpoint second = checkpoint(image, store, 2);
-        assertEquals(StateImage.CHUNK_BYTES, image.bytesWritten(), "only the middle chunk changed");
-        assertEquals(2L * StateImage.CHUNK_BYTES, image.bytesLinked());
+        assertEquals(Chunks.CHUNK_BYTES, image.bytesWritten(), "only the middle chunk changed");
+        assertEquals(2L * Chunks.CHUNK_BYTES, image.bytesLinked());
         final Object firstChunk = Files.readAttributes(first.files().get("c-0000-00000000"), BasicFileAttributes.class).fileKey();
         assertEquals(firstChunk, Files.readAttributes(second.files().get("c-0000-00000000"), BasicFileAttributes.class).fileKey(),
             "an unchanged chunk is the same file (a hard link)");
@@ -104,7 +105,7 @@ class StateImageTest
         store.retainOnly(Set.of());
         assertFalse(Files.exists(third.directory));
         checkpoint(image, store, 4);
-        assertEquals(3L * StateImage.CHUNK_BYTES, image.bytesWritten());
+        assertEquals(3L * Chunks.CHUNK_BYTES, image.bytesWritten());
     }
 
     @Test
@@ -116,7 +117,7 @@ class StateImageTest
         Files.createSymbolicLink(state.resolve("link"), temp.resolve("outside"));
         final StateImage image = new StateImage(state);
         final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
-        final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[0]);
+        final CheckpointFiles writer = store.begin(1, FINGERPRINT, new long[0]);
         final IOException refused = assertThrows(IOException.class, () -> image.write(writer, writer.directory()));
         assertTrue(refused.getMessage().contains("link"), refused.getMessage());
         writer.abort();
@@ -200,7 +201,7 @@ class StateImageTest
             final CRC32C crc = new CRC32C();
             crc.update(data);
             final CheckpointStore store = new CheckpointStore(temp.resolve("chk"));
-            final CheckpointStore.Writer writer = store.begin(1, FINGERPRINT, new long[] {1});
+            final CheckpointFiles writer = store.begin(1, FINGERPRINT, new long[] {1});
             writer.link("c-0000-00000000", elsewhere, data.length, crc.getValue());
             writer.commit(false);
             final CheckpointStore.Checkpoint opened = store.open(1, FINGERPRINT);

@@ -1,5 +1,7 @@
 package io.junction.internal.state;
 
+import io.junction.internal.cut.DirtyChunks;
+
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 class DirtyChunksTest
 {
-    static final int MIB = DirtyChunks.CHUNK_BYTES;
+    static final int MIB = Chunks.CHUNK_BYTES;
     final ByteBuffer scratch = ByteBuffer.allocateDirect(MIB);
 
     static int crc32c(final long address, final int length)
@@ -155,10 +157,10 @@ class DirtyChunksTest
     @Test
     void cellsCoverTheMappingWithinTheirBudget()
     {
-        assertTrue(DirtyChunks.cellShift(1L << 40, NativeArena.MAP_BYTES) > DirtyChunks.CHUNK_SHIFT,
+        assertTrue(DirtyChunks.cellShift(1L << 40, NativeArena.MAP_BYTES) > Chunks.CHUNK_SHIFT,
             "a TiB arena has cells of more than a MiB");
         assertTrue(DirtyChunks.cellsOf(1L << 40, DirtyChunks.cellShift(1L << 40, NativeArena.MAP_BYTES)) <= NativeArena.MAP_BYTES);
-        assertTrue(DirtyChunks.cellShift(4L << 30, NativeArena.MAP_BYTES) <= DirtyChunks.CHUNK_SHIFT,
+        assertTrue(DirtyChunks.cellShift(4L << 30, NativeArena.MAP_BYTES) <= Chunks.CHUNK_SHIFT,
             "the default 4 GiB arena is tracked at a MiB or finer");
         assertTrue(NativeArena.MAP_OFFSET >= 2048 + 8 * (NativeArena.MAX_POOLED_SIZE / 8 + 1),
             "the map lies after the largest free-list table");

@@ -1,5 +1,7 @@
 package io.junction.internal.state;
 
+import io.junction.internal.cut.DirtyChunks;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

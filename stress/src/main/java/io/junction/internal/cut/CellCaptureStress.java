@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -11,7 +11,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * The copy-on-write cell protocol of a checkpoint cut (docs/DURABILITY.md "Copy-on-write cuts"): the partition
  * writes a frozen cell ({@link DirtyChunks#mark}: CAS frozen to copying, copy to the side buffer, dirty; or wait
- * while the writer holds it) while the checkpoint writer captures it ({@code StagedCut.File.captureChunk}: CAS
+ * while the writer holds it) while the checkpoint writer captures it ({@code CutFile.captureChunk}: CAS
  * frozen to capturing, copy, clean; or take the partition's side copy).
  *
  * <p>Invariant: exactly one of {the writer captured the old bytes from the mapping and the partition's write came

@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
 /**
  * How long the partition thread spent in each part of its last checkpoint cut ({@code PartitionState.stage}),

@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
 /**
  * Test sources only: lets a test in another package set {@link DirtyChunks#onCellWait}, the hook a write runs on

@@ -1,7 +1,6 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
-import org.agrona.BufferUtil;
-import org.agrona.UnsafeApi;
+import io.junction.internal.state.Chunks;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -33,7 +32,7 @@ import java.util.zip.CRC32C;
  * chunk and kept) plus the side pool ({@value #MAX_SIDE_PROP_NAME}), whatever the cut's size: nothing is
  * allocated at the cut. Cells stay frozen until the writer reaches their chunk, so the partition copies the
  * cells it writes before then into side buffers (the existing protocol: CAS frozen to copying, copy, dirty);
- * the writer keeps a few side buffers ready ({@code SIDE_SPARE}, allocated on its thread between chunks).
+ * the writer keeps a few side buffers ready ({@link SidePool#SPARE}, allocated on its thread between chunks).
  * When the side pool is exhausted (or no direct memory is left) the write asks the writer for its chunk
  * ({@code want}) and waits until the writer has captured it, which the writer does next, after the chunk in
  * hand (counted: {@link #sideWaits()}); a write that fails makes every cell still frozen dirty
@@ -86,347 +85,7 @@ public final class StagedCut
          * @param bytes the chunk's bytes at the cut (position 0, limit its length); valid until this returns.
          * @throws IOException when the chunk cannot be written.
          */
-        void chunk(File file, int i, ByteBuffer bytes) throws IOException;
-    }
-
-    /** One tracked mapped file of the cut: its length, every chunk's sums, and the staged (dirty) chunks. */
-    public static final class File
-    {
-        private String name;
-        private int position;
-        private long length;
-        private int chunks;
-        private boolean[] zero = new boolean[0];
-        private int[] crc32c = new int[0];
-        private int[] crc32 = new int[0];
-        private int staged;
-        private int[] stagedChunks = new int[0];
-        private int[] stagedLengths = new int[0];
-        /** Stage A (a copy at the cut): per staged chunk its bytes; null entries for a frozen file. */
-        private ByteBuffer[] stagedBytes = new ByteBuffer[0];
-        /** Copy-on-write: whether the staged chunks are frozen in the live map (captured by the writer). */
-        private boolean frozen;
-        private long fileAddress;
-        private long map;
-        private int cellShift;
-        private long[] imageZeros = new long[0];
-        /** Per staged chunk, the side buffer the partition copied cells of it into (written before the cell's state). */
-        private ByteBuffer[] side = new ByteBuffer[0];
-        /** Per staged chunk, whether the writer captured it (writer thread only, once handed over). */
-        private boolean[] chunkCaptured = new boolean[0];
-        /** Per staged chunk, its bytes when the writer captured it ahead of the write, until sunk (writer thread). */
-        private ByteBuffer[] early = new ByteBuffer[0];
-        /** Per staged chunk, whether the writer handed it to the sink (writer thread). */
-        private boolean[] chunkSunk = new boolean[0];
-
-        /** Starts the file's part of a cut with the sums of every chunk as of the persist or cut before. */
-        void begin(final String fileName, final long fileLength, final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
-        {
-            name = fileName;
-            length = fileLength;
-            chunks = DirtyChunks.chunks(fileLength);
-            if (zero.length < chunks)
-            {
-                zero = new boolean[chunks];
-                crc32c = new int[chunks];
-                crc32 = new int[chunks];
-            }
-            System.arraycopy(zeros, 0, zero, 0, chunks);
-            System.arraycopy(crc32cs, 0, crc32c, 0, chunks);
-            System.arraycopy(crc32s, 0, crc32, 0, chunks);
-            staged = 0;
-            frozen = false;
-        }
-
-        /** Partition thread, at a copy-on-write cut: the staged chunks are frozen in {@code cellMap}, to capture. */
-        void frozen(final long address, final long cellMap, final int shift, final long[] zeros)
-        {
-            frozen = true;
-            fileAddress = address;
-            map = cellMap;
-            cellShift = shift;
-            imageZeros = zeros;
-        }
-
-        /** @return the staged index of chunk {@code c} (frozen, so staged). */
-        int indexOf(final int c)
-        {
-            final int i = Arrays.binarySearch(stagedChunks, 0, staged, c);
-            if (i < 0)
-            {
-                throw new IllegalStateException(name + ": chunk " + c + " is frozen but not in the cut");
-            }
-            return i;
-        }
-
-        /** @return the bytes of staged chunk {@code i}. */
-        int chunkLengthOf(final int i)
-        {
-            return stagedLengths[i];
-        }
-
-        ByteBuffer side(final int i)
-        {
-            return side[i];
-        }
-
-        void side(final int i, final ByteBuffer buffer)
-        {
-            side[i] = buffer;
-        }
-
-        /** @return the file's position among the cut's files ({@link StagedCut#file(int)}). */
-        int position()
-        {
-            return position;
-        }
-
-        /** @return whether the writer has taken staged chunk {@code i} (writer thread). */
-        boolean captured(final int i)
-        {
-            return chunkCaptured[i];
-        }
-
-        /** @return whether the writer has handed staged chunk {@code i} to the sink (writer thread). */
-        boolean sunk(final int i)
-        {
-            return chunkSunk[i];
-        }
-
-        /**
-         * Writer thread: the bytes of staged chunk {@code i} for the sink, once: those captured ahead of the write
-         * ({@link StagedCut#drain}), else captured now into {@code into} ({@link #captureChunk}).
-         */
-        ByteBuffer bytesToSink(final int i, final ByteBuffer into)
-        {
-            chunkSunk[i] = true;
-            final ByteBuffer bytes = early[i];
-            if (bytes == null)
-            {
-                return captureChunk(i, into);
-            }
-            early[i] = null;
-            return bytes;
-        }
-
-        /** Writer thread: captures staged chunk {@code i} now, into {@code into} (a side buffer the writer took), for the sink later. */
-        void captureEarly(final int i, final ByteBuffer into)
-        {
-            early[i] = captureChunk(i, into);
-        }
-
-        /**
-         * Writer thread: the bytes of staged chunk {@code i} at the cut, once. A frozen chunk is captured into
-         * {@code into}: every cell copied from the live mapping (CAS frozen to capturing, copy, clean) or, for a
-         * cell the partition copied before writing it, from its side buffer, then the ranges an image holds as
-         * zeros (the arena's map and dirty flag) zeroed; touches nothing else of the mapping. A chunk staged by
-         * copy (stage A) is its staged buffer.
-         *
-         * @param i    a staged index not captured yet.
-         * @param into a direct buffer of at least {@link DirtyChunks#CHUNK_BYTES}, for a frozen chunk.
-         * @return the chunk's bytes, position 0, limit its length.
-         */
-        ByteBuffer captureChunk(final int i, final ByteBuffer into)
-        {
-            if (chunkCaptured[i])
-            {
-                throw new IllegalStateException(name + ": staged chunk " + i + " was captured already");
-            }
-            chunkCaptured[i] = true;
-            if (!frozen)
-            {
-                return stagedBytes[i].duplicate();
-            }
-            final long cellBytes = 1L << cellShift;
-            final long chunkAt = (long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT;
-            final long buffer = BufferUtil.address(into);
-            final int chunkLength = stagedLengths[i];
-            final long first = chunkAt >>> cellShift;
-            for (long off = 0; off < chunkLength; off += cellBytes)
-            {
-                final long cell = map + first + (off >>> cellShift);
-                final long length = Math.min(cellBytes, chunkLength - off);
-                while (true)
-                {
-                    if (UnsafeApi.compareAndSetByte(null, cell, DirtyChunks.FROZEN, DirtyChunks.CAPTURING))
-                    {
-                        final Runnable hook = onCapturing;
-                        if (hook != null)
-                        {
-                            hook.run();
-                        }
-                        UnsafeApi.copyMemory(fileAddress + chunkAt + off, buffer + off, length);
-                        UnsafeApi.putByteVolatile(null, cell, DirtyChunks.CLEAN);
-                        break;
-                    }
-                    final byte state = UnsafeApi.getByteVolatile(null, cell);
-                    if (state == DirtyChunks.COPYING || state == DirtyChunks.FROZEN)
-                    {
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    // The partition copied the cell before its first store into it.
-                    UnsafeApi.copyMemory(BufferUtil.address(side[i]) + off, buffer + off, length);
-                    break;
-                }
-            }
-            zeroRanges(buffer, chunkAt, chunkLength, imageZeros);
-            final ByteBuffer bytes = into.duplicate();
-            bytes.clear().limit(chunkLength);
-            return bytes;
-        }
-
-        /** Writer thread, on a failed write: every cell still frozen is made dirty (CAS), so none stays frozen. */
-        void abandon()
-        {
-            if (!frozen)
-            {
-                return;
-            }
-            final long cellBytes = 1L << cellShift;
-            for (int i = 0; i < staged; i++)
-            {
-                if (chunkCaptured[i])
-                {
-                    continue;
-                }
-                final long first = ((long)stagedChunks[i] << DirtyChunks.CHUNK_SHIFT) >>> cellShift;
-                final int chunkLength = stagedLengths[i];
-                for (long off = 0; off < chunkLength; off += cellBytes)
-                {
-                    UnsafeApi.compareAndSetByte(null, map + first + (off >>> cellShift), DirtyChunks.FROZEN, DirtyChunks.DIRTY);
-                }
-            }
-        }
-
-        /**
-         * Adds staged chunk {@code c} of {@code chunkLength} bytes; ascending {@code c}.
-         *
-         * @param bytes its bytes (stage A: position 0, limit its length), or null for a chunk frozen in place.
-         */
-        void add(final int c, final int chunkLength, final ByteBuffer bytes)
-        {
-            if (staged == stagedChunks.length)
-            {
-                final int grown = Math.max(8, staged * 2);
-                stagedChunks = Arrays.copyOf(stagedChunks, grown);
-                stagedLengths = Arrays.copyOf(stagedLengths, grown);
-                stagedBytes = Arrays.copyOf(stagedBytes, grown);
-                side = Arrays.copyOf(side, grown);
-                chunkCaptured = Arrays.copyOf(chunkCaptured, grown);
-                early = Arrays.copyOf(early, grown);
-                chunkSunk = Arrays.copyOf(chunkSunk, grown);
-            }
-            stagedChunks[staged] = c;
-            stagedLengths[staged] = chunkLength;
-            stagedBytes[staged] = bytes;
-            side[staged] = null;
-            chunkCaptured[staged] = false;
-            early[staged] = null;
-            chunkSunk[staged] = false;
-            staged++;
-        }
-
-        /** @return the file's name in the state directory. */
-        public String name()
-        {
-            return name;
-        }
-
-        /** @return its length at the cut. */
-        public long length()
-        {
-            return length;
-        }
-
-        /** @return its {@link DirtyChunks#CHUNK_BYTES} chunks. */
-        public int chunks()
-        {
-            return chunks;
-        }
-
-        /** @return whether chunk {@code c} holds zeros only (a staged chunk's once summed). */
-        public boolean zero(final int c)
-        {
-            return zero[c];
-        }
-
-        /** @return chunk {@code c}'s CRC-32C (a staged chunk's once summed). */
-        public int crc32c(final int c)
-        {
-            return crc32c[c];
-        }
-
-        /** @return chunk {@code c}'s CRC-32 (a staged chunk's once summed). */
-        public int crc32(final int c)
-        {
-            return crc32[c];
-        }
-
-        /** @return per chunk, zero flags, exactly {@link #chunks()} (a copy). */
-        public boolean[] zeros()
-        {
-            return Arrays.copyOf(zero, chunks);
-        }
-
-        /** @return per chunk, CRC-32Cs, exactly {@link #chunks()} (a copy). */
-        public int[] crc32cs()
-        {
-            return Arrays.copyOf(crc32c, chunks);
-        }
-
-        /** @return per chunk, CRC-32s, exactly {@link #chunks()} (a copy). */
-        public int[] crc32s()
-        {
-            return Arrays.copyOf(crc32, chunks);
-        }
-
-        /** @return the staged chunks. */
-        public int staged()
-        {
-            return staged;
-        }
-
-        /** @return the chunk number of staged chunk {@code i} (ascending in {@code i}). */
-        public int stagedChunk(final int i)
-        {
-            return stagedChunks[i];
-        }
-
-        /** @return whether the staged chunks are frozen in the live mapping (copy-on-write), not copied at the cut. */
-        public boolean frozen()
-        {
-            return frozen;
-        }
-
-        /**
-         * Partition thread, installing a written cut: copies each staged chunk's zero flag and sums into a
-         * tracking's arrays, in one loop over this file's own arrays (no call per chunk: the install runs in the
-         * interpreter for a run's first minutes, and W1-big's first cut stages 1,250 chunks).
-         *
-         * @param zeros   the tracking's zero flags, one per chunk, at least as many as this file's.
-         * @param crc32cs the tracking's CRC-32Cs.
-         * @param crc32s  the tracking's CRC-32s.
-         */
-        public void copyStagedSums(final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
-        {
-            for (int i = 0; i < staged; i++)
-            {
-                final int c = stagedChunks[i];
-                zeros[c] = zero[c];
-                crc32cs[c] = crc32c[c];
-                crc32s[c] = crc32[c];
-            }
-        }
-
-        /** Writer: sets the sums of staged chunk {@code i}. */
-        void summed(final int i, final boolean isZero, final int sumC, final int sum)
-        {
-            final int c = stagedChunks[i];
-            zero[c] = isZero;
-            crc32c[c] = sumC;
-            crc32[c] = sum;
-        }
+        void chunk(CutFile file, int i, ByteBuffer bytes) throws IOException;
     }
 
     /**
@@ -443,8 +102,6 @@ public final class StagedCut
      */
     public static final String MAX_SIDE_PROP_NAME = "junction.checkpoint.maxSideBytes";
     private static final long DEFAULT_MAX_SIDE = Long.getLong(MAX_SIDE_PROP_NAME, 64L << 20);
-    /** Side buffers the writer keeps ready (free in the pool) between chunks, while the bound allows. */
-    static final int SIDE_SPARE = 2;
     /** {@link #wanted}: no chunk asked for. */
     private static final long NOT_WANTED = -1;
 
@@ -458,20 +115,11 @@ public final class StagedCut
     /** The most buffers the stage-A pool may hold (tests: a pool that cannot grow is direct memory exhausted). */
     private int bufferLimit = Integer.MAX_VALUE;
     private boolean copyAtCut;
-    private File[] files = new File[0];
+    private CutFile[] files = new CutFile[0];
     private int fileCount;
 
-    private final Object sideLock = new Object();
-    /** Guarded by {@link #sideLock}. */
-    private int maxSideBuffers = (int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> DirtyChunks.CHUNK_SHIFT);
-    /** Guarded by {@link #sideLock}. */
-    private ByteBuffer[] sidePool = new ByteBuffer[0];
-    /** Guarded by {@link #sideLock}. */
-    private int sidePooled;
-    /** Guarded by {@link #sideLock}. */
-    private int sideTaken;
-    /** Guarded by {@link #sideLock}: of {@link #sideTaken}, the buffers the writer took to capture ahead. */
-    private int aheadTaken;
+    /** The side buffers of a copy-on-write cut: taken by the partition, topped up by the writer. */
+    private final SidePool side = new SidePool((int)Math.min(Integer.MAX_VALUE, DEFAULT_MAX_SIDE >>> Chunks.CHUNK_SHIFT));
     /** Partition thread: writes that found no side buffer and waited for the writer to capture their chunk. */
     private long sideWaits;
     /** The chunk a write waits for ((file position &lt;&lt; 32) | staged index), or {@link #NOT_WANTED}. */
@@ -504,11 +152,7 @@ public final class StagedCut
     {
         fileCount = 0;
         taken = 0;
-        synchronized (sideLock)
-        {
-            sideTaken = 0;
-            aheadTaken = 0;
-        }
+        side.clear();
         wanted = NOT_WANTED;
         heapLength = 0;
         deferred = null;
@@ -523,7 +167,7 @@ public final class StagedCut
      *
      * @return a file of the cut, to stage into ({@link DirtyChunks#freeze}).
      */
-    public File addFile()
+    public CutFile addFile()
     {
         if (fileCount == files.length)
         {
@@ -531,13 +175,13 @@ public final class StagedCut
         }
         if (files[fileCount] == null)
         {
-            files[fileCount] = new File();
+            files[fileCount] = new CutFile();
         }
         files[fileCount].position = fileCount;
         return files[fileCount++];
     }
 
-    /** @return a free chunk buffer of the stage-A pool, cleared ({@link DirtyChunks#CHUNK_BYTES}, direct). */
+    /** @return a free chunk buffer of the stage-A pool, cleared ({@link Chunks#CHUNK_BYTES}, direct). */
     ByteBuffer take()
     {
         if (taken == pooled)
@@ -551,7 +195,7 @@ public final class StagedCut
             {
                 pool = Arrays.copyOf(pool, Math.max(8, pooled * 2));
             }
-            pool[pooled++] = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            pool[pooled++] = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         final ByteBuffer buffer = pool[taken++];
         buffer.clear();
@@ -566,113 +210,20 @@ public final class StagedCut
     ByteBuffer takeSide()
     {
         // None ready (the writer has not started yet): one is allocated here, within the bound.
-        return takePooled(0, false);
+        return side.take(0, false);
     }
 
-    /**
-     * A free buffer of the side pool, leaving {@code keepFree} free, or, when no more are free, one allocated on the
-     * calling thread and added within the pool's bound; null when the bound or the direct memory is reached.
-     *
-     * @param keepFree the free buffers to leave (the writer's capture ahead leaves the partition its spares).
-     * @param ahead    whether the writer takes it to capture ahead ({@link #chunksCapturedAhead}).
-     */
-    private ByteBuffer takePooled(final int keepFree, final boolean ahead)
-    {
-        synchronized (sideLock)
-        {
-            if (sidePooled - sideTaken > keepFree)
-            {
-                return takeFree(ahead);
-            }
-            if (sidePooled >= maxSideBuffers)
-            {
-                return null;
-            }
-        }
-        final ByteBuffer buffer = allocateSide();
-        if (buffer == null)
-        {
-            return null;
-        }
-        synchronized (sideLock)
-        {
-            if (sidePooled < maxSideBuffers)
-            {
-                addSide(buffer);
-            }
-            // Taken: the one just added, or an older free one (the buffers are alike).
-            return sidePooled - sideTaken > keepFree ? takeFree(ahead) : null;
-        }
-    }
-
-    /** Guarded by {@link #sideLock}: takes the next free buffer of the side pool. */
-    private ByteBuffer takeFree(final boolean ahead)
-    {
-        if (ahead)
-        {
-            aheadTaken++;
-        }
-        return sidePool[sideTaken++];
-    }
-
-    /** Guarded by {@link #sideLock}: adds a buffer to the side pool, free. */
-    private void addSide(final ByteBuffer buffer)
-    {
-        if (sidePooled == sidePool.length)
-        {
-            sidePool = Arrays.copyOf(sidePool, Math.max(8, sidePooled * 2));
-        }
-        sidePool[sidePooled++] = buffer;
-    }
-
-    private static ByteBuffer allocateSide()
-    {
-        try
-        {
-            return ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
-        }
-        catch (final OutOfMemoryError e)
-        {
-            return null;
-        }
-    }
-
-    /**
-     * Writer thread: keeps {@link #SIDE_SPARE} side buffers free in the pool while its bound allows, allocating
-     * here (never on the partition thread while the writer runs).
-     */
+    /** Writer thread: keeps {@link SidePool#SPARE} side buffers ready ({@link SidePool#topUp}). */
     void topUpSide()
     {
-        while (true)
-        {
-            synchronized (sideLock)
-            {
-                if (sidePooled - sideTaken >= SIDE_SPARE || sidePooled >= maxSideBuffers)
-                {
-                    return;
-                }
-            }
-            final ByteBuffer buffer = allocateSide();
-            if (buffer == null)
-            {
-                return;
-            }
-            synchronized (sideLock)
-            {
-                if (sidePooled >= maxSideBuffers)
-                {
-                    return;
-                }
-                addSide(buffer);
-            }
-        }
+        side.topUp();
     }
 
     /**
      * Partition thread: a write to a frozen cell of staged chunk {@code i} of {@code file} found no side buffer:
      * the writer captures that chunk next ({@link #drain}).
      */
-    void want(final File file, final int i)
+    void want(final CutFile file, final int i)
     {
         final long code = ((long)file.position << 32) | i;
         if (wanted != code)
@@ -696,52 +247,37 @@ public final class StagedCut
     /** @param buffers the most side buffers (1 MiB each) a cut may use (tests; else {@value #MAX_SIDE_PROP_NAME}). */
     public void maxSideBuffers(final int buffers)
     {
-        synchronized (sideLock)
-        {
-            maxSideBuffers = buffers;
-        }
+        side.maxBuffers(buffers);
     }
 
     /** @return the most side buffers a cut may use. */
     public int maxSideBuffers()
     {
-        synchronized (sideLock)
-        {
-            return maxSideBuffers;
-        }
+        return side.maxBuffers();
     }
 
     /** @return side buffers the last cut used for cells the partition copied before writing them. */
     public int sideBuffersTaken()
     {
-        synchronized (sideLock)
-        {
-            return sideTaken - aheadTaken;
-        }
+        return side.takenForCopies();
     }
 
     /** @return chunks the writer of the last cut captured ahead of its write, a side buffer each ({@link #drain}). */
     public int chunksCapturedAhead()
     {
-        synchronized (sideLock)
-        {
-            return aheadTaken;
-        }
+        return side.takenAhead();
     }
 
     /** @return side buffers the pool holds (its memory: this many MiB). */
     public int sideBuffersPooled()
     {
-        synchronized (sideLock)
-        {
-            return sidePooled;
-        }
+        return side.pooled();
     }
 
     /**
      * Writer thread: takes every staged chunk of the cut once, in order of files and chunks but a chunk a
      * waiting write asks for ({@code want}) first: captures it (a frozen chunk, into the one capture buffer;
-     * {@code File.captureChunk}), sums it (CRC-32C, CRC-32, zero flag, into the cut's sums) and hands it to
+     * {@code CutFile.captureChunk}), sums it (CRC-32C, CRC-32, zero flag, into the cut's sums) and hands it to
      * {@code sink}, then tops the side pool up, then the next. On return every frozen cell is captured and
      * every staged chunk summed. When the sink throws, the caller {@link #abandon()}s the rest.
      *
@@ -758,13 +294,13 @@ public final class StagedCut
         int i = 0;
         while (true)
         {
-            final File file;
+            final CutFile file;
             final int index;
             final long asked = wanted;
             if (asked != NOT_WANTED)
             {
                 wanted = NOT_WANTED;
-                final File at = files[(int)(asked >>> 32)];
+                final CutFile at = files[(int)(asked >>> 32)];
                 if (at.captured((int)asked))
                 {
                     continue;
@@ -811,15 +347,11 @@ public final class StagedCut
      */
     private void captureAhead()
     {
-        final int ahead;
-        synchronized (sideLock)
-        {
-            ahead = Math.max(0, (maxSideBuffers - SIDE_SPARE) / 2);
-        }
+        final int ahead = side.aheadBound();
         int taken = 0;
         for (int f = 0; f < fileCount && taken < ahead; f++)
         {
-            final File file = files[f];
+            final CutFile file = files[f];
             if (!file.frozen)
             {
                 continue;
@@ -830,7 +362,7 @@ public final class StagedCut
                 {
                     continue;
                 }
-                final ByteBuffer buffer = takePooled(SIDE_SPARE, true);
+                final ByteBuffer buffer = side.take(SidePool.SPARE, true);
                 if (buffer == null)
                 {
                     return;
@@ -846,16 +378,16 @@ public final class StagedCut
     {
         if (captureBuffer == null)
         {
-            captureBuffer = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
+            captureBuffer = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
         }
         return captureBuffer;
     }
 
-    private static void sum(final File file, final int i, final ByteBuffer bytes, final CRC32C c32c, final CRC32 c32)
+    private static void sum(final CutFile file, final int i, final ByteBuffer bytes, final CRC32C c32c, final CRC32 c32)
     {
-        if (isZero(bytes))
+        if (Chunks.isZero(bytes))
         {
-            file.summed(i, true, DirtyChunks.zeroCrc32c(bytes.limit()), DirtyChunks.zeroCrc32(bytes.limit()));
+            file.summed(i, true, ChunkSummer.zeroCrc32c(bytes.limit()), ChunkSummer.zeroCrc32(bytes.limit()));
             return;
         }
         c32c.reset();
@@ -871,23 +403,6 @@ public final class StagedCut
         for (int f = 0; f < fileCount; f++)
         {
             files[f].abandon();
-        }
-    }
-
-    /**
-     * Zeroes, in a chunk's copy at {@code buffer} (the file's bytes from {@code chunkAt}), the parts of the
-     * (offset, length) pairs {@code zeros} that an image holds as zeros.
-     */
-    static void zeroRanges(final long buffer, final long chunkAt, final int chunkLength, final long[] zeros)
-    {
-        for (int z = 0; z < zeros.length; z += 2)
-        {
-            final long from = Math.max(chunkAt, zeros[z]);
-            final long to = Math.min(chunkAt + chunkLength, zeros[z] + zeros[z + 1]);
-            if (from < to)
-            {
-                UnsafeApi.setMemory(buffer + from - chunkAt, to - from, (byte)0);
-            }
         }
     }
 
@@ -1014,17 +529,17 @@ public final class StagedCut
     }
 
     /** @return tracked file {@code i}. */
-    public File file(final int i)
+    public CutFile file(final int i)
     {
         return files[i];
     }
 
     /** @return the file named {@code name}, or null. */
-    public File file(final String name)
+    public CutFile file(final String name)
     {
         for (int i = 0; i < fileCount; i++)
         {
-            if (files[i].name.equals(name))
+            if (files[i].name().equals(name))
             {
                 return files[i];
             }
@@ -1134,26 +649,6 @@ public final class StagedCut
     public long synchronousFallbacks()
     {
         return synchronousFallbacks;
-    }
-
-    private static boolean isZero(final ByteBuffer chunk)
-    {
-        final ByteBuffer b = chunk.duplicate();
-        while (b.remaining() >= 8)
-        {
-            if (b.getLong() != 0)
-            {
-                return false;
-            }
-        }
-        while (b.hasRemaining())
-        {
-            if (b.get() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

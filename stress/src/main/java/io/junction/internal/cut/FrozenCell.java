@@ -1,4 +1,6 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.MappedFile;
 
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
@@ -70,7 +72,7 @@ final class FrozenCell
     private final long cell;
     /** The writer's capture buffer (one per fixture: the actors of several samples run at once). */
     private final ByteBuffer into = ByteBuffer.allocateDirect(BYTES);
-    private StagedCut.File frozen;
+    private CutFile frozen;
 
     private FrozenCell()
     {
@@ -143,7 +145,7 @@ final class FrozenCell
         }
     }
 
-    /** The writer thread's capture of the cut's chunk ({@code StagedCut.File.captureChunk}): its image's {@link #summary}. */
+    /** The writer thread's capture of the cut's chunk ({@code CutFile.captureChunk}): its image's {@link #summary}. */
     int capture()
     {
         final ByteBuffer image = frozen.captureChunk(0, into);

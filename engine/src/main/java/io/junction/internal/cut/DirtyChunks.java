@@ -1,18 +1,23 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.Chunks;
+import io.junction.internal.state.MappedFile;
+import io.junction.internal.state.NativeArena;
 
 import org.agrona.BufferUtil;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
+
+import static io.junction.internal.state.Chunks.chunkLength;
+import static io.junction.internal.state.Chunks.chunks;
 
 /**
  * Dirty-chunk tracking of one mapped state file ({@link MappedFile}), docs/DURABILITY.md "What a
  * checkpoint costs" and "Copy-on-write cuts": a state byte per cell of the mapping (clean, dirty, frozen,
  * capturing, copying), set by every write path before it stores into the file's memory ({@link #mark(long)},
- * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link #CHUNK_BYTES} chunk of the file, the CRC-32C, the
+ * or {@link NativeArena#written(long, long)} for the arena, whose map lives in its mapped header), and, per {@link Chunks#CHUNK_BYTES} chunk of the file, the CRC-32C, the
  * CRC-32 and a zero flag as of the last persist. A cell is a chunk (or, for a very large mapping, a
  * power-of-two multiple of one; in check mode a page when the map has room).
  *
@@ -48,15 +53,11 @@ import java.util.zip.CRC32C;
  */
 public final class DirtyChunks implements AutoCloseable
 {
-    /** log2 of {@link #CHUNK_BYTES}. */
-    public static final int CHUNK_SHIFT = 20;
-    /** Bytes per checksummed chunk: the checkpoints' and the clean marker's chunk. */
-    public static final int CHUNK_BYTES = 1 << CHUNK_SHIFT;
     /** System property: when {@code true}, every persist checks the cells no write marked. */
     public static final String CHECK_PROP_NAME = "junction.state.checkDirtyChunks";
     private static final boolean CHECK = Boolean.getBoolean(CHECK_PROP_NAME);
     /** log2 of the smallest cell: a page in check mode (so that the check sees each write), a chunk otherwise. */
-    private static final int MIN_CELL_SHIFT = CHECK ? 12 : CHUNK_SHIFT;
+    private static final int MIN_CELL_SHIFT = CHECK ? 12 : Chunks.CHUNK_SHIFT;
     /** The most cells of a map of its own (a table's): 16M, a MiB each up to 16 TiB. */
     private static final long MAX_OWN_CELLS = 1L << 24;
     /** System property: {@code false} turns copy-on-write cuts off (stage A: the cut copies its dirty chunks). */
@@ -65,7 +66,7 @@ public final class DirtyChunks implements AutoCloseable
     /** Cell state: unchanged since the last cut (or persist). */
     static final byte CLEAN = 0;
     /** Cell state: written since the last cut; the fast path of a mark finds this and does nothing. */
-    static final byte DIRTY = 1;
+    public static final byte DIRTY = 1;
     /** Cell state: held by the cut in flight, not yet captured by the writer nor copied by the partition. */
     static final byte FROZEN = 2;
     /** Cell state: the writer is copying it from the live mapping (a write waits, for that one cell). */
@@ -79,20 +80,6 @@ public final class DirtyChunks implements AutoCloseable
      * captured, or a frozen cell with no side buffer left). Null outside tests.
      */
     static volatile Runnable onCellWait;
-    private static final int FULL_ZERO_CRC32C;
-    private static final int FULL_ZERO_CRC32;
-
-    static
-    {
-        final byte[] zeros = new byte[CHUNK_BYTES];
-        final CRC32C c = new CRC32C();
-        c.update(zeros, 0, zeros.length);
-        FULL_ZERO_CRC32C = (int)c.getValue();
-        final CRC32 d = new CRC32();
-        d.update(zeros, 0, zeros.length);
-        FULL_ZERO_CRC32 = (int)d.getValue();
-    }
-
     private final String name;
     private final MappedFile file;
     /** Address of the cell map: one byte per cell of the reservation. */
@@ -100,25 +87,19 @@ public final class DirtyChunks implements AutoCloseable
     private final long cells;
     private final int cellShift;
     private final boolean ownsMap;
-    private boolean[] zero = new boolean[0];
-    private int[] crc32c = new int[0];
-    private int[] crc32 = new int[0];
+    /** Every chunk's sums as of the last persist or cut (the partition thread's). */
+    private final ChunkSummer sums = new ChunkSummer();
     /** The chunks {@link #collect()} found written, for {@link #sum}. */
     private boolean[] collected = new boolean[0];
-    /** The file's length at the last sum (or seed). */
-    private long summedLength;
-    private long bytesSummed;
-    private int chunksSummed;
-    /** Check mode: a copy of the file as of the last sum (or seed), {@code shadowCapacity} bytes; else 0. */
-    private long shadow;
-    private long shadowCapacity;
+    /** Check mode ({@value #CHECK_PROP_NAME}): the copy of the file as of the last sum (or seed); else null. */
+    private final DirtyCheck check;
     private boolean closed;
     /** Byte ranges (offset, length pairs) that an image holds as zeros (the arena's dirty flag). */
     private long[] imageZeros = new long[0];
     /** {@link #imageZeroRanges()}' array for a map in the file's header, or null until built (partition thread). */
     private long[] imageZeroRanges;
     /** The cut file whose cells are frozen in this map (partition thread), or null. */
-    private StagedCut.File frozenIn;
+    private CutFile frozenIn;
     /** Its cut (the side buffers' pool), or null. */
     private StagedCut frozenCut;
 
@@ -137,6 +118,7 @@ public final class DirtyChunks implements AutoCloseable
         this.map = UnsafeApi.allocateMemory(cells);
         UnsafeApi.setMemory(map, cells, (byte)0);
         this.ownsMap = true;
+        this.check = CHECK ? new DirtyCheck(name, file, map, cells, cellShift, true) : null;
         seedZeros();
     }
 
@@ -147,7 +129,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param map       the map's address, {@link #cellsOf(long, int)} bytes, zeros when fresh.
      * @param cellShift log2 of a cell's bytes, from {@link #cellShift(long, long)}.
      */
-    DirtyChunks(final MappedFile file, final long map, final int cellShift)
+    public DirtyChunks(final MappedFile file, final long map, final int cellShift)
     {
         this.name = file.path().getFileName().toString();
         this.file = file;
@@ -155,6 +137,7 @@ public final class DirtyChunks implements AutoCloseable
         this.cells = cellsOf(file.reserved(), cellShift);
         this.map = map;
         this.ownsMap = false;
+        this.check = CHECK ? new DirtyCheck(name, file, map, cells, cellShift, false) : null;
         seedZeros();
     }
 
@@ -164,7 +147,7 @@ public final class DirtyChunks implements AutoCloseable
      * @return the smallest cell shift (a chunk, or a page in check mode, at least) that needs at most
      *         {@code maxCells}.
      */
-    static int cellShift(final long reserve, final long maxCells)
+    public static int cellShift(final long reserve, final long maxCells)
     {
         int shift = MIN_CELL_SHIFT;
         while (cellsOf(reserve, shift) > maxCells)
@@ -175,21 +158,9 @@ public final class DirtyChunks implements AutoCloseable
     }
 
     /** @return the cells of a map over {@code reserve} bytes at {@code cellShift}. */
-    static long cellsOf(final long reserve, final int cellShift)
+    public static long cellsOf(final long reserve, final int cellShift)
     {
         return Math.max(1, (reserve + (1L << cellShift) - 1) >>> cellShift);
-    }
-
-    /** @return the number of {@link #CHUNK_BYTES} chunks of a file of {@code length} bytes. */
-    public static int chunks(final long length)
-    {
-        return (int)((length + CHUNK_BYTES - 1) >>> CHUNK_SHIFT);
-    }
-
-    /** @return the bytes of chunk {@code c} of a file of {@code length} bytes. */
-    public static int chunkLength(final long length, final int c)
-    {
-        return (int)Math.min(CHUNK_BYTES, length - ((long)c << CHUNK_SHIFT));
     }
 
     /** @return the file's name. */
@@ -244,7 +215,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param fileAddress the file's mapping.
      * @param cell        the cell's address in the map.
      */
-    static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
+    public static void markSlow(final DirtyChunks owner, final long fileAddress, final long cell)
     {
         boolean waiting = false;
         boolean sideWait = false;
@@ -337,9 +308,9 @@ public final class DirtyChunks implements AutoCloseable
     /** Partition thread: copies frozen {@code cell} into its chunk's side buffer ({@link #COPIED}, or why not). */
     private int copyFrozen(final long cell)
     {
-        final StagedCut.File in = frozenIn;
+        final CutFile in = frozenIn;
         final long index = cell - map;
-        final int chunk = (int)((index << cellShift) >>> CHUNK_SHIFT);
+        final int chunk = (int)((index << cellShift) >>> Chunks.CHUNK_SHIFT);
         final int i = in.indexOf(chunk);
         ByteBuffer side = in.side(i);
         if (side == null)
@@ -358,7 +329,7 @@ public final class DirtyChunks implements AutoCloseable
             return RETRY;
         }
         final long from = index << cellShift;
-        final long offset = from - ((long)chunk << CHUNK_SHIFT);
+        final long offset = from - ((long)chunk << Chunks.CHUNK_SHIFT);
         final long length = Math.min(1L << cellShift, in.length() - from);
         UnsafeApi.copyMemory(file.address() + from, BufferUtil.address(side) + offset, length);
         UnsafeApi.putByteVolatile(null, cell, DIRTY);
@@ -371,7 +342,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     private void thaw()
     {
-        final StagedCut.File in = frozenIn;
+        final CutFile in = frozenIn;
         if (in == null)
         {
             return;
@@ -379,7 +350,7 @@ public final class DirtyChunks implements AutoCloseable
         for (int i = 0; i < in.staged(); i++)
         {
             final int c = in.stagedChunk(i);
-            final long first = ((long)c << CHUNK_SHIFT) >>> cellShift;
+            final long first = ((long)c << Chunks.CHUNK_SHIFT) >>> cellShift;
             final long end = first + ((in.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
             for (long cell = first; cell < end; cell++)
             {
@@ -422,7 +393,7 @@ public final class DirtyChunks implements AutoCloseable
         return imageZeroRanges;
     }
 
-    void zeroInImage(final long offset, final long length)
+    public void zeroInImage(final long offset, final long length)
     {
         imageZeroRanges = null;
         imageZeros = Arrays.copyOf(imageZeros, imageZeros.length + 2);
@@ -446,20 +417,10 @@ public final class DirtyChunks implements AutoCloseable
     /** A fresh file: every chunk holds zeros (the file was created by writing zeros). */
     private void seedZeros()
     {
-        final long length = file.length();
-        final int chunks = chunks(length);
-        zero = new boolean[chunks];
-        crc32c = new int[chunks];
-        crc32 = new int[chunks];
-        Arrays.fill(zero, true);
-        for (int c = 0; c < chunks; c++)
-        {
-            setZero(c, chunkLength(length, c));
-        }
-        summedLength = length;
+        sums.seedZeros(file.length());
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -472,30 +433,22 @@ public final class DirtyChunks implements AutoCloseable
      */
     public void seed(final boolean[] zeros, final int[] crc32cs, final int[] crc32s)
     {
-        final int chunks = chunks(file.length());
-        if (zeros.length != chunks || crc32cs.length != chunks || crc32s.length != chunks)
-        {
-            throw new IllegalArgumentException(name + " has " + chunks + " chunks, its sums are for " + zeros.length);
-        }
-        zero = zeros.clone();
-        crc32c = crc32cs.clone();
-        crc32 = crc32s.clone();
-        summedLength = file.length();
+        sums.seed(name, file.length(), zeros, crc32cs, crc32s);
         // The map is left as it is: zeros in an image a persist left (a mark there only sums its chunk again).
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
     /** @return whether any cell of chunk {@code c} is marked. */
     private boolean marked(final int c)
     {
-        if (cellShift >= CHUNK_SHIFT)
+        if (cellShift >= Chunks.CHUNK_SHIFT)
         {
-            return UnsafeApi.getByte(map + (c >>> (cellShift - CHUNK_SHIFT))) != 0;
+            return UnsafeApi.getByte(map + (c >>> (cellShift - Chunks.CHUNK_SHIFT))) != 0;
         }
-        final int perChunk = 1 << (CHUNK_SHIFT - cellShift);
+        final int perChunk = 1 << (Chunks.CHUNK_SHIFT - cellShift);
         final long first = (long)c * perChunk;
         final long end = Math.min(cells, first + perChunk);
         for (long cell = first; cell < end; cell++)
@@ -526,18 +479,18 @@ public final class DirtyChunks implements AutoCloseable
         final int chunks = chunks(length);
         if (CHECK)
         {
-            checkUnmarkedCells(length);
+            check.unmarkedCells(length, sums.summedLength);
         }
-        final int old = zero.length;
+        final int old = sums.zero.length;
         if (chunks != old)
         {
-            zero = Arrays.copyOf(zero, chunks);
-            crc32c = Arrays.copyOf(crc32c, chunks);
-            crc32 = Arrays.copyOf(crc32, chunks);
+            sums.zero = Arrays.copyOf(sums.zero, chunks);
+            sums.crc32c = Arrays.copyOf(sums.crc32c, chunks);
+            sums.crc32 = Arrays.copyOf(sums.crc32, chunks);
             for (int c = old; c < chunks; c++)
             {
                 // The file grew by writing zeros: a chunk no write marked holds them.
-                zero[c] = true;
+                sums.zero[c] = true;
             }
         }
         if (collected.length < chunks)
@@ -545,7 +498,7 @@ public final class DirtyChunks implements AutoCloseable
             collected = new boolean[chunks];
         }
         // The chunk that held the old end (when partial) or now holds the new end changed length.
-        final int resized = length == summedLength ? -1 : (int)(Math.min(length, summedLength) >>> CHUNK_SHIFT);
+        final int resized = length == sums.summedLength ? -1 : (int)(Math.min(length, sums.summedLength) >>> Chunks.CHUNK_SHIFT);
         for (int c = 0; c < chunks; c++)
         {
             collected[c] = c == resized || marked(c);
@@ -555,7 +508,7 @@ public final class DirtyChunks implements AutoCloseable
         {
             if (!collected[c])
             {
-                setZero(c, chunkLength(length, c));
+                sums.setZero(c, chunkLength(length, c));
             }
         }
     }
@@ -572,158 +525,16 @@ public final class DirtyChunks implements AutoCloseable
 
     /**
      * The second step of a persist, once the collected chunks hold their final bytes: reads and
-     * checksums them, from the mapping, and nothing else.
+     * checksums them, from the mapping, and nothing else ({@link ChunkSummer#sum}).
      *
-     * @param scratch a direct buffer of at least {@link #CHUNK_BYTES}.
+     * @param scratch a direct buffer of at least {@link Chunks#CHUNK_BYTES}.
      */
     public void sum(final ByteBuffer scratch)
     {
-        final long length = file.length();
-        final int chunks = chunks(length);
-        final CRC32C c32c = new CRC32C();
-        final CRC32 c32 = new CRC32();
-        final long scratchAddress = BufferUtil.address(scratch);
-        long summed = 0;
-        int count = 0;
-        for (int c = 0; c < chunks; c++)
-        {
-            if (!collected[c])
-            {
-                continue;
-            }
-            collected[c] = false;
-            final int chunkLength = chunkLength(length, c);
-            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), scratchAddress, chunkLength);
-            summed += chunkLength;
-            count++;
-            if (isZero(scratchAddress, chunkLength))
-            {
-                setZero(c, chunkLength);
-                continue;
-            }
-            scratch.clear().limit(chunkLength);
-            c32c.reset();
-            c32.reset();
-            c32c.update(scratch.duplicate());
-            c32.update(scratch);
-            zero[c] = false;
-            crc32c[c] = (int)c32c.getValue();
-            crc32[c] = (int)c32.getValue();
-        }
-        summedLength = length;
-        bytesSummed = summed;
-        chunksSummed = count;
+        sums.sum(file, collected, scratch);
         if (CHECK)
         {
-            copyToShadow();
-        }
-    }
-
-    private void setZero(final int c, final int chunkLength)
-    {
-        zero[c] = true;
-        crc32c[c] = zeroCrc32c(chunkLength);
-        crc32[c] = zeroCrc32(chunkLength);
-    }
-
-    /** @return the CRC-32C of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
-    static int zeroCrc32c(final int length)
-    {
-        if (length == CHUNK_BYTES)
-        {
-            return FULL_ZERO_CRC32C;
-        }
-        final CRC32C a = new CRC32C();
-        a.update(new byte[length], 0, length);
-        return (int)a.getValue();
-    }
-
-    /** @return the CRC-32 of {@code length} zeros (a chunk's, at most {@link #CHUNK_BYTES}). */
-    static int zeroCrc32(final int length)
-    {
-        if (length == CHUNK_BYTES)
-        {
-            return FULL_ZERO_CRC32;
-        }
-        final CRC32 b = new CRC32();
-        b.update(new byte[length], 0, length);
-        return (int)b.getValue();
-    }
-
-    /**
-     * Check mode: every cell no write marked must hold what it held at the last sum (zeros past the
-     * old length, which the file grew by).
-     */
-    private void checkUnmarkedCells(final long length)
-    {
-        final long cellBytes = 1L << cellShift;
-        // A map in the file's own header (the arena's) changes with every mark, and is zeros when summed.
-        final long mapFrom = ownsMap ? -1 : map - file.address();
-        final long mapTo = ownsMap ? -1 : mapFrom + cells;
-        for (long cell = 0; cell << cellShift < length; cell++)
-        {
-            if (UnsafeApi.getByte(map + cell) != 0)
-            {
-                continue;
-            }
-            final long from = cell << cellShift;
-            final long to = Math.min(length, from + cellBytes);
-            if ((to <= mapFrom || from >= mapTo) && (to <= summedLength ? sameBytes(from, to)
-                : from >= summedLength && isZero(file.address() + from, (int)(to - from))))
-            {
-                continue;
-            }
-            for (long at = from; at < to; at++)
-            {
-                if (at >= mapFrom && at < mapTo)
-                {
-                    continue;
-                }
-                final byte expected = at < summedLength ? UnsafeApi.getByte(shadow + at) : 0;
-                if (UnsafeApi.getByte(file.address() + at) != expected)
-                {
-                    throw new IllegalStateException(name + " byte " + at + " (chunk " + (at >>> CHUNK_SHIFT) +
-                        ", cell " + cell + ") changed without a dirty mark: a write path does not mark what it writes");
-                }
-            }
-        }
-    }
-
-    private boolean sameBytes(final long from, final long to)
-    {
-        long at = from;
-        for (; at + 8 <= to; at += 8)
-        {
-            if (UnsafeApi.getLong(file.address() + at) != UnsafeApi.getLong(shadow + at))
-            {
-                return false;
-            }
-        }
-        for (; at < to; at++)
-        {
-            if (UnsafeApi.getByte(file.address() + at) != UnsafeApi.getByte(shadow + at))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void copyToShadow()
-    {
-        final long length = file.length();
-        if (length > shadowCapacity)
-        {
-            if (shadow != 0)
-            {
-                UnsafeApi.freeMemory(shadow);
-            }
-            shadow = UnsafeApi.allocateMemory(length);
-            shadowCapacity = length;
-        }
-        if (length > 0)
-        {
-            UnsafeApi.copyMemory(file.address(), shadow, length);
+            check.copy();
         }
     }
 
@@ -756,7 +567,7 @@ public final class DirtyChunks implements AutoCloseable
             if (collected[c])
             {
                 collected[c] = false;
-                mark(file.address() + ((long)c << CHUNK_SHIFT), chunkLength(length, c));
+                mark(file.address() + ((long)c << Chunks.CHUNK_SHIFT), chunkLength(length, c));
             }
         }
     }
@@ -773,11 +584,11 @@ public final class DirtyChunks implements AutoCloseable
      * @param out the file's part of the cut.
      * @param cut the cut (its pool).
      */
-    public void stage(final StagedCut.File out, final StagedCut cut)
+    public void stage(final CutFile out, final StagedCut cut)
     {
         final long length = file.length();
         final int chunks = chunks(length);
-        out.begin(name, length, zero, crc32c, crc32);
+        out.begin(name, length, sums.zero, sums.crc32c, sums.crc32);
         final long[] zeros = imageZeroRanges();
         long bytes = 0;
         int count = 0;
@@ -791,20 +602,20 @@ public final class DirtyChunks implements AutoCloseable
             final ByteBuffer buffer = cut.take();
             collected[c] = false;
             final int chunkLength = chunkLength(length, c);
-            UnsafeApi.copyMemory(file.address() + ((long)c << CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
-            StagedCut.zeroRanges(BufferUtil.address(buffer), (long)c << CHUNK_SHIFT, chunkLength, zeros);
+            UnsafeApi.copyMemory(file.address() + ((long)c << Chunks.CHUNK_SHIFT), BufferUtil.address(buffer), chunkLength);
+            CutFile.zeroRanges(BufferUtil.address(buffer), (long)c << Chunks.CHUNK_SHIFT, chunkLength, zeros);
             buffer.limit(chunkLength);
             out.add(c, chunkLength, buffer);
             bytes += chunkLength;
             count++;
         }
         cut.staged(bytes, true);
-        summedLength = length;
-        bytesSummed = bytes;
-        chunksSummed = count;
+        sums.summedLength = length;
+        sums.bytesSummed = bytes;
+        sums.chunksSummed = count;
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -820,7 +631,7 @@ public final class DirtyChunks implements AutoCloseable
      * @param out the file's part of the cut.
      * @param cut the cut (its pool).
      */
-    public void freeze(final StagedCut.File out, final StagedCut cut)
+    public void freeze(final CutFile out, final StagedCut cut)
     {
         if (copiesAtCut(cut))
         {
@@ -829,7 +640,7 @@ public final class DirtyChunks implements AutoCloseable
         }
         final long length = file.length();
         final int chunks = chunks(length);
-        out.begin(name, length, zero, crc32c, crc32);
+        out.begin(name, length, sums.zero, sums.crc32c, sums.crc32);
         long bytes = 0;
         int count = 0;
         for (int c = 0; c < chunks; c++)
@@ -847,7 +658,7 @@ public final class DirtyChunks implements AutoCloseable
         out.frozen(file.address(), map, cellShift, imageZeroRanges());
         for (int i = 0; i < out.staged(); i++)
         {
-            final long first = ((long)out.stagedChunk(i) << CHUNK_SHIFT) >>> cellShift;
+            final long first = ((long)out.stagedChunk(i) << Chunks.CHUNK_SHIFT) >>> cellShift;
             final long end = first + ((out.chunkLengthOf(i) + (1L << cellShift) - 1) >>> cellShift);
             // One call per chunk, not a store per cell: the cut's code runs in the interpreter for its first minutes.
             UnsafeApi.setMemory(map + first, end - first, FROZEN);
@@ -862,12 +673,12 @@ public final class DirtyChunks implements AutoCloseable
             }
         }
         cut.staged(bytes, false);
-        summedLength = length;
-        bytesSummed = bytes;
-        chunksSummed = count;
+        sums.summedLength = length;
+        sums.bytesSummed = bytes;
+        sums.chunksSummed = count;
         if (CHECK)
         {
-            copyToShadow();
+            check.copy();
         }
     }
 
@@ -879,7 +690,7 @@ public final class DirtyChunks implements AutoCloseable
      */
     public boolean copiesAtCut(final StagedCut cut)
     {
-        return !COPY_ON_WRITE || cellShift > CHUNK_SHIFT || cut.copiesAtCut();
+        return !COPY_ON_WRITE || cellShift > Chunks.CHUNK_SHIFT || cut.copiesAtCut();
     }
 
     /**
@@ -888,10 +699,10 @@ public final class DirtyChunks implements AutoCloseable
      *
      * @param in this file's part of that cut, summed.
      */
-    public void install(final StagedCut.File in)
+    public void install(final CutFile in)
     {
         thaw();
-        in.copyStagedSums(zero, crc32c, crc32);
+        in.copyStagedSums(sums.zero, sums.crc32c, sums.crc32);
     }
 
     /**
@@ -900,17 +711,17 @@ public final class DirtyChunks implements AutoCloseable
      *
      * @param in this file's part of that cut.
      */
-    public void restage(final StagedCut.File in)
+    public void restage(final CutFile in)
     {
         thaw();
         final long length = Math.min(in.length(), file.length());
         for (int i = 0; i < in.staged(); i++)
         {
             final int c = in.stagedChunk(i);
-            final long at = (long)c << CHUNK_SHIFT;
+            final long at = (long)c << Chunks.CHUNK_SHIFT;
             if (at < length)
             {
-                mark(file.address() + at, Math.min(CHUNK_BYTES, length - at));
+                mark(file.address() + at, Math.min(Chunks.CHUNK_BYTES, length - at));
             }
         }
     }
@@ -924,57 +735,37 @@ public final class DirtyChunks implements AutoCloseable
     /** @return bytes the last {@link #sum} read and checksummed. */
     public long bytesSummed()
     {
-        return bytesSummed;
+        return sums.bytesSummed;
     }
 
     /** @return chunks the last {@link #sum} read and checksummed. */
     public int chunksSummed()
     {
-        return chunksSummed;
+        return sums.chunksSummed;
     }
 
     /** @return the file's length as of the last sum. */
     public long summedLength()
     {
-        return summedLength;
+        return sums.summedLength;
     }
 
     /** @return per chunk, whether it held zeros only at the last sum (a copy). */
     public boolean[] zeros()
     {
-        return zero.clone();
+        return sums.zero.clone();
     }
 
     /** @return per chunk, its CRC-32C at the last sum (a copy). */
     public int[] crc32c()
     {
-        return crc32c.clone();
+        return sums.crc32c.clone();
     }
 
     /** @return per chunk, its CRC-32 at the last sum (a copy). */
     public int[] crc32()
     {
-        return crc32.clone();
-    }
-
-    private static boolean isZero(final long address, final int length)
-    {
-        int i = 0;
-        for (; i + 8 <= length; i += 8)
-        {
-            if (UnsafeApi.getLong(address + i) != 0)
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (UnsafeApi.getByte(address + i) != 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return sums.crc32.clone();
     }
 
     /** Frees a map of its own (and a check-mode copy); idempotent. */
@@ -996,10 +787,9 @@ public final class DirtyChunks implements AutoCloseable
         {
             UnsafeApi.freeMemory(map);
         }
-        if (shadow != 0)
+        if (check != null)
         {
-            UnsafeApi.freeMemory(shadow);
-            shadow = 0;
+            check.close();
         }
     }
 }

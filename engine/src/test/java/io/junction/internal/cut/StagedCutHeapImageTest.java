@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
 
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

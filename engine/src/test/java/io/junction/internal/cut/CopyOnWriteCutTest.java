@@ -1,4 +1,7 @@
-package io.junction.internal.state;
+package io.junction.internal.cut;
+
+import io.junction.internal.state.Chunks;
+import io.junction.internal.state.MappedFile;
 
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -35,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CopyOnWriteCutTest
 {
-    private static final int MIB = DirtyChunks.CHUNK_BYTES;
+    private static final int MIB = Chunks.CHUNK_BYTES;
 
     @AfterEach
     void clearSeams()
@@ -57,11 +60,11 @@ class CopyOnWriteCutTest
         UnsafeApi.putLong(file.address() + offset, value);
     }
 
-    private static StagedCut.File cut(final DirtyChunks dirty, final StagedCut cut)
+    private static CutFile cut(final DirtyChunks dirty, final StagedCut cut)
     {
         cut.reset();
         dirty.collect();
-        final StagedCut.File out = cut.addFile();
+        final CutFile out = cut.addFile();
         dirty.freeze(out, cut);
         return out;
     }
@@ -74,7 +77,7 @@ class CopyOnWriteCutTest
     }
 
     /** The writer's drain of the cut (capture, sum, hand over one chunk at a time): each staged chunk's bytes. */
-    private static byte[][] drain(final StagedCut cut, final StagedCut.File out) throws IOException
+    private static byte[][] drain(final StagedCut cut, final CutFile out) throws IOException
     {
         final byte[][] chunks = new byte[out.staged()][];
         cut.drain((file, i, bytes) ->
@@ -95,7 +98,7 @@ class CopyOnWriteCutTest
     }
 
     /** Applies the cut's captured chunks to {@code model} (grown to the cut's length): a restore of it. */
-    private static byte[] apply(final byte[] model, final StagedCut.File out, final byte[][] captured)
+    private static byte[] apply(final byte[] model, final CutFile out, final byte[][] captured)
     {
         final byte[] image = Arrays.copyOf(model, (int)out.length());
         for (int i = 0; i < out.staged(); i++)
@@ -127,7 +130,7 @@ class CopyOnWriteCutTest
             {
                 writeLong(dirty, file, c * MIB + 64, c + 1);
             }
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             assertEquals(6, out.staged());
             final byte[] atCut = contents(file);
             final byte[][] captured = new byte[6][];
@@ -150,7 +153,7 @@ class CopyOnWriteCutTest
                 assertArrayEquals(chunk(atCut, c), captured[c], "chunk " + c + " as it was at the cut");
             }
             dirty.install(out);
-            final StagedCut.File next = cut(dirty, cut);
+            final CutFile next = cut(dirty, cut);
             assertEquals(6, next.staged(), "the written cells are dirty for the next cut");
             final byte[][] again = drain(cut, next);
             assertEquals(100 + 5, ByteBuffer.wrap(again[5]).order(ByteOrder.nativeOrder()).getLong(64));
@@ -165,12 +168,12 @@ class CopyOnWriteCutTest
             DirtyChunks dirty = new DirtyChunks(file))
         {
             final StagedCut cut = new StagedCut();
-            cut.maxSideBuffers(StagedCut.SIDE_SPARE);
+            cut.maxSideBuffers(SidePool.SPARE);
             for (int c = 0; c < 3; c++)
             {
                 writeLong(dirty, file, c * MIB + 64, c + 1);
             }
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             final byte[] atCut = contents(file);
             final byte[][] captured = drain(cut, out);
             assertEquals(0, cut.chunksCapturedAhead());
@@ -186,7 +189,7 @@ class CopyOnWriteCutTest
         {
             final StagedCut cut = new StagedCut();
             writeLong(dirty, file, MIB + 128, 7);
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             assertEquals(1, out.staged(), "one dirty chunk frozen");
             final byte[] atCut = contents(file);
             writeLong(dirty, file, MIB + 128, 8);
@@ -194,7 +197,7 @@ class CopyOnWriteCutTest
             assertEquals(8, UnsafeApi.getLong(file.address() + MIB + 128), "the live file has the write");
             assertArrayEquals(chunk(atCut, 1), drain(cut, out)[0], "the cut holds the bytes at the cut (the side copy)");
             dirty.install(out);
-            final StagedCut.File next = cut(dirty, cut);
+            final CutFile next = cut(dirty, cut);
             assertEquals(1, next.staged(), "the written cell is dirty for the next cut");
             assertArrayEquals(chunk(contents(file), 1), drain(cut, next)[0]);
         }
@@ -208,7 +211,7 @@ class CopyOnWriteCutTest
         {
             final StagedCut cut = new StagedCut();
             writeLong(dirty, file, 2L * MIB, 11);
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             final byte[] atCut = contents(file);
             final CountDownLatch holding = new CountDownLatch(1);
             final CountDownLatch go = new CountDownLatch(1);
@@ -252,7 +255,7 @@ class CopyOnWriteCutTest
             final StagedCut cut = new StagedCut();
             cut.maxSideBuffers(0);
             writeLong(dirty, file, 3L * MIB + 4096 + 8, 21);
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             final byte[] atCut = contents(file);
             final CountDownLatch waiting = new CountDownLatch(1);
             DirtyChunks.onCellWait = waiting::countDown;
@@ -281,14 +284,14 @@ class CopyOnWriteCutTest
             final StagedCut cut = new StagedCut();
             writeLong(dirty, file, 64, 1);
             writeLong(dirty, file, 3L * MIB + 64, 2);
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             assertEquals(2, out.staged());
             // The write fails before it captured anything (a full disk at its first chunk).
             cut.abandon();
             writeLong(dirty, file, 64, 3);
             assertEquals(0, cut.sideBuffersTaken(), "no cell is frozen any more: a write copies nothing");
             dirty.restage(out);
-            final StagedCut.File again = cut(dirty, cut);
+            final CutFile again = cut(dirty, cut);
             assertEquals(2, again.staged(), "the failed cut's chunks are taken by the next one");
             final byte[] atCut = contents(file);
             writeLong(dirty, file, 3L * MIB + 64, 4);
@@ -322,8 +325,8 @@ class CopyOnWriteCutTest
                 {
                     writeLong(dirty, file, at, random.nextLong());
                 }
-                final StagedCut.File out = cut(dirty, cut);
-                assertTrue(out.staged() >= 41 && out.staged() == DirtyChunks.chunks(file.length()), "every chunk is in the cut");
+                final CutFile out = cut(dirty, cut);
+                assertTrue(out.staged() >= 41 && out.staged() == Chunks.chunks(file.length()), "every chunk is in the cut");
                 final byte[] atCut = contents(file);
                 final AtomicReference<Throwable> failed = new AtomicReference<>();
                 final AtomicReference<byte[][]> captured = new AtomicReference<>();
@@ -359,7 +362,7 @@ class CopyOnWriteCutTest
             {
                 writeLong(dirty, file, (long)c * MIB + 8, c);
             }
-            final StagedCut.File out = cut(dirty, cut);
+            final CutFile out = cut(dirty, cut);
             final byte[] atCut = contents(file);
             final CountDownLatch inSink = new CountDownLatch(1);
             final CountDownLatch go = new CountDownLatch(1);
@@ -431,7 +434,7 @@ class CopyOnWriteCutTest
             for (int round = 0; round < 12; round++)
             {
                 mutate(random, dirty, file, 1 + random.nextInt(40));
-                final StagedCut.File out = cut(dirty, cut);
+                final CutFile out = cut(dirty, cut);
                 final byte[] atCut = contents(file);
                 if (random.nextInt(10) == 0)
                 {
@@ -482,7 +485,7 @@ class CopyOnWriteCutTest
             for (int round = 0; round < 10; round++)
             {
                 mutate(random, dirty, file, 1 + random.nextInt(60));
-                final StagedCut.File out = cut(dirty, cut);
+                final CutFile out = cut(dirty, cut);
                 final byte[] atCut = contents(file);
                 final AtomicReference<Throwable> failed = new AtomicReference<>();
                 final AtomicReference<byte[][]> captured = new AtomicReference<>();
@@ -516,7 +519,7 @@ class CopyOnWriteCutTest
 
     /** Writes that cannot wait for the writer: into frozen cells only while the side pool has room. */
     private static void mutateSafely(final SplittableRandom random, final DirtyChunks dirty, final MappedFile file,
-        final StagedCut cut, final StagedCut.File out, final int writes)
+        final StagedCut cut, final CutFile out, final int writes)
     {
         for (int w = 0; w < writes; w++)
         {
@@ -543,7 +546,7 @@ class CopyOnWriteCutTest
         }
     }
 
-    private static int[] stagedChunks(final StagedCut.File out)
+    private static int[] stagedChunks(final CutFile out)
     {
         final int[] chunks = new int[out.staged()];
         for (int i = 0; i < chunks.length; i++)
@@ -554,7 +557,7 @@ class CopyOnWriteCutTest
     }
 
     /** Whether a write into staged chunk {@code i} cannot wait: it has a side buffer, or one is free (a margin of two). */
-    private static boolean capturedOrSided(final StagedCut.File out, final int i, final StagedCut cut)
+    private static boolean capturedOrSided(final CutFile out, final int i, final StagedCut cut)
     {
         return out.side(i) != null || cut.sideBuffersTaken() + 2 <= cut.maxSideBuffers();
     }
@@ -576,7 +579,7 @@ class CopyOnWriteCutTest
         return order;
     }
 
-    private static byte[][] drainQuietly(final StagedCut cut, final StagedCut.File out)
+    private static byte[][] drainQuietly(final StagedCut cut, final CutFile out)
     {
         try
         {
