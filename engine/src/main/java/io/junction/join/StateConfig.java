@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Sizes of one operator's state. Immutable. Every knob has a property name, a default and a
- * sentence; {@link #fromSystemProperties()} reads them.
+ * Sizes of one operator's state. Immutable: built with {@link #builder()} (or {@link #toBuilder()} from another
+ * configuration), whose {@link Builder#build()} checks every value; {@code with*} return checked copies. Every
+ * knob has a property name, a default and a sentence; {@link #fromSystemProperties()} reads them.
  */
 public final class StateConfig
 {
@@ -113,6 +114,26 @@ public final class StateConfig
      */
     private final byte[] restoredChunkSums;
 
+    private StateConfig(final Builder b)
+    {
+        stateDirectory = b.stateDirectory;
+        hotKeys = b.hotKeys;
+        maxKeys = b.maxKeys;
+        maxLiveRows = b.maxLiveRows;
+        maxStateBytes = b.maxStateBytes;
+        maxStateBytesSet = b.maxStateBytesSet;
+        fullPolicy = b.fullPolicy;
+        fixedHashSeed = b.fixedHashSeed;
+        hashSeed = b.hashSeed;
+        indexKind = b.indexKind;
+        preallocate = b.preallocate;
+        chunkSize = b.chunkSize;
+        tickShift = b.tickShift;
+        wheelSlots = b.wheelSlots;
+        maxKeyLength = b.maxKeyLength;
+        restoredChunkSums = b.restoredChunkSums;
+    }
+
     /**
      * A configuration with the default key index and no preallocation.
      *
@@ -122,7 +143,9 @@ public final class StateConfig
      * @param wheelSlots   slots in the timer wheel, a power of two.
      * @param maxKeyLength longest join key in bytes.
      * @throws IllegalArgumentException when a value is out of its range.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public StateConfig(final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength)
     {
         this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, INDEX_DEFAULT);
@@ -138,7 +161,9 @@ public final class StateConfig
      * @param maxKeyLength longest join key in bytes.
      * @param indexKind    the key index implementation.
      * @throws IllegalArgumentException when a value is out of its range.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind)
@@ -157,87 +182,33 @@ public final class StateConfig
      * @param indexKind    the key index implementation.
      * @param preallocate  bytes of row arena each partition takes and touches at start, &gt;= 0.
      * @throws IllegalArgumentException when a value is out of its range.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public StateConfig(
         final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
         final IndexKind indexKind, final long preallocate)
     {
-        this(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            MAX_LIVE_ROWS_DEFAULT, MAX_BYTES_DEFAULT, FULL_POLICY_DEFAULT, false, 0, HOT_KEYS_DEFAULT, null, false);
-    }
-
-    private StateConfig(
-        final long maxKeys, final int chunkSize, final int tickShift, final int wheelSlots, final int maxKeyLength,
-        final IndexKind indexKind, final long preallocate, final long maxLiveRows, final long maxStateBytes,
-        final FullPolicy fullPolicy, final boolean fixedHashSeed, final long hashSeed, final int hotKeys,
-        final Path stateDirectory, final boolean maxStateBytesSet)
-    {
-        this.stateDirectory = stateDirectory;
-        this.maxStateBytesSet = maxStateBytesSet;
-        this.restoredChunkSums = null;
-        if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
-        {
-            throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
-        }
-        this.hotKeys = hotKeys;
-        if (maxLiveRows < 1)
-        {
-            throw new IllegalArgumentException(MAX_LIVE_ROWS_PROP_NAME + " must be >= 1: " + maxLiveRows);
-        }
-        if (maxStateBytes < chunkSize)
-        {
-            throw new IllegalArgumentException(MAX_BYTES_PROP_NAME + " must be at least one arena chunk (" + chunkSize + "): " + maxStateBytes);
-        }
-        if (fullPolicy == null)
-        {
-            throw new IllegalArgumentException(FULL_POLICY_PROP_NAME + " must be reject, back-pressure or expire-oldest");
-        }
-        this.maxLiveRows = maxLiveRows;
-        this.maxStateBytes = maxStateBytes;
-        this.fullPolicy = fullPolicy;
-        this.fixedHashSeed = fixedHashSeed;
-        this.hashSeed = hashSeed;
-        if (preallocate < 0)
-        {
-            throw new IllegalArgumentException(PREALLOCATE_PROP_NAME + " must be >= 0: " + preallocate);
-        }
-        this.preallocate = preallocate;
-        if (indexKind == null)
-        {
-            throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash");
-        }
-        this.indexKind = indexKind;
-        if (maxKeys < 1)
-        {
-            throw new IllegalArgumentException(MAX_KEYS_PROP_NAME + " must be >= 1: " + maxKeys);
-        }
-        if (chunkSize < 4096 || chunkSize % 8 != 0)
-        {
-            throw new IllegalArgumentException(CHUNK_SIZE_PROP_NAME + " must be >= 4096 and a multiple of 8: " + chunkSize);
-        }
-        if (tickShift < 0 || tickShift > 40)
-        {
-            throw new IllegalArgumentException(TICK_SHIFT_PROP_NAME + " must be in [0, 40]: " + tickShift);
-        }
-        if (wheelSlots < 1 || Integer.bitCount(wheelSlots) != 1)
-        {
-            throw new IllegalArgumentException(WHEEL_SLOTS_PROP_NAME + " must be a power of two: " + wheelSlots);
-        }
-        if (maxKeyLength < 16 || maxKeyLength > 0xFFFF)
-        {
-            throw new IllegalArgumentException(MAX_KEY_LENGTH_PROP_NAME + " must be in [16, 65535]: " + maxKeyLength);
-        }
-        this.maxKeys = maxKeys;
-        this.chunkSize = chunkSize;
-        this.tickShift = tickShift;
-        this.wheelSlots = wheelSlots;
-        this.maxKeyLength = maxKeyLength;
+        this(new Builder().maxKeys(maxKeys).chunkSize(chunkSize).wheel(tickShift, wheelSlots).maxKeyLength(maxKeyLength)
+            .indexKind(indexKind).preallocate(preallocate).checked());
     }
 
     /** @return the defaults. */
     public static StateConfig defaults()
     {
-        return new StateConfig(MAX_KEYS_DEFAULT, CHUNK_SIZE_DEFAULT, TICK_SHIFT_DEFAULT, WHEEL_SLOTS_DEFAULT, MAX_KEY_LENGTH_DEFAULT);
+        return new Builder().build();
+    }
+
+    /** @return a builder starting from the defaults ({@link #defaults()}). */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /** @return a builder starting from this configuration. */
+    public Builder toBuilder()
+    {
+        return new Builder(this);
     }
 
     /** The names of every property {@link #from(Map)} reads. */
@@ -265,20 +236,26 @@ public final class StateConfig
     public static StateConfig from(final Map<String, String> properties)
     {
         final ConfigMap map = new ConfigMap(properties);
-        return new StateConfig(
-            map.longValue(MAX_KEYS_PROP_NAME, MAX_KEYS_DEFAULT),
-            map.intValue(CHUNK_SIZE_PROP_NAME, CHUNK_SIZE_DEFAULT),
-            map.intValue(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT),
-            map.intValue(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT),
-            map.intValue(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT),
-            indexKind(map.string(INDEX_PROP_NAME, INDEX_DEFAULT.name())),
-            map.longValue(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT),
-            map.longValue(MAX_LIVE_ROWS_PROP_NAME, MAX_LIVE_ROWS_DEFAULT),
-            map.longValue(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT),
-            fullPolicy(map.string(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())),
-            map.has(HASH_SEED_PROP_NAME),
-            map.longValue(HASH_SEED_PROP_NAME, 0),
-            map.intValue(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT), null, map.has(MAX_BYTES_PROP_NAME));
+        final Builder builder = new Builder()
+            .maxKeys(map.longValue(MAX_KEYS_PROP_NAME, MAX_KEYS_DEFAULT))
+            .chunkSize(map.intValue(CHUNK_SIZE_PROP_NAME, CHUNK_SIZE_DEFAULT))
+            .wheel(map.intValue(TICK_SHIFT_PROP_NAME, TICK_SHIFT_DEFAULT), map.intValue(WHEEL_SLOTS_PROP_NAME, WHEEL_SLOTS_DEFAULT))
+            .maxKeyLength(map.intValue(MAX_KEY_LENGTH_PROP_NAME, MAX_KEY_LENGTH_DEFAULT))
+            .indexKind(indexKind(map.string(INDEX_PROP_NAME, INDEX_DEFAULT.name())))
+            .preallocate(map.longValue(PREALLOCATE_PROP_NAME, PREALLOCATE_DEFAULT))
+            .maxLiveRows(map.longValue(MAX_LIVE_ROWS_PROP_NAME, MAX_LIVE_ROWS_DEFAULT));
+        // Set only when given: a configured byte limit is not lowered to fit the machine (hasConfiguredMaxStateBytes),
+        // and an unset seed is drawn per engine (hasFixedHashSeed).
+        if (map.has(MAX_BYTES_PROP_NAME))
+        {
+            builder.maxStateBytes(map.longValue(MAX_BYTES_PROP_NAME, MAX_BYTES_DEFAULT));
+        }
+        builder.fullPolicy(fullPolicy(map.string(FULL_POLICY_PROP_NAME, FULL_POLICY_DEFAULT.name())));
+        if (map.has(HASH_SEED_PROP_NAME))
+        {
+            builder.hashSeed(map.longValue(HASH_SEED_PROP_NAME, 0));
+        }
+        return builder.hotKeys(map.intValue(HOT_KEYS_PROP_NAME, HOT_KEYS_DEFAULT)).build();
     }
 
     private static FullPolicy fullPolicy(final String name)
@@ -307,8 +284,7 @@ public final class StateConfig
      */
     public StateConfig withMaxKeys(final long maxKeys)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().maxKeys(maxKeys).build();
     }
 
     /**
@@ -318,8 +294,7 @@ public final class StateConfig
      */
     public StateConfig withWheel(final int tickShift, final int wheelSlots)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().wheel(tickShift, wheelSlots).build();
     }
 
     /**
@@ -328,8 +303,7 @@ public final class StateConfig
      */
     public StateConfig withChunkSize(final int chunkSize)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().chunkSize(chunkSize).build();
     }
 
     /**
@@ -338,8 +312,7 @@ public final class StateConfig
      */
     public StateConfig withIndex(final IndexKind indexKind)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().indexKind(indexKind).build();
     }
 
     /**
@@ -348,8 +321,7 @@ public final class StateConfig
      */
     public StateConfig withPreallocate(final long preallocate)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().preallocate(preallocate).build();
     }
 
     /**
@@ -358,8 +330,7 @@ public final class StateConfig
      */
     public StateConfig withMaxLiveRows(final long maxLiveRows)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().maxLiveRows(maxLiveRows).build();
     }
 
     /**
@@ -368,8 +339,7 @@ public final class StateConfig
      */
     public StateConfig withMaxStateBytes(final long maxStateBytes)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, true);
+        return toBuilder().maxStateBytes(maxStateBytes).build();
     }
 
     /**
@@ -378,8 +348,7 @@ public final class StateConfig
      */
     public StateConfig withFullPolicy(final FullPolicy fullPolicy)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().fullPolicy(fullPolicy).build();
     }
 
     /**
@@ -388,8 +357,7 @@ public final class StateConfig
      */
     public StateConfig withHashSeed(final long hashSeed)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, true, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().hashSeed(hashSeed).build();
     }
 
     /**
@@ -398,8 +366,7 @@ public final class StateConfig
      */
     public StateConfig withHotKeys(final int hotKeys)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().hotKeys(hotKeys).build();
     }
 
     /**
@@ -409,8 +376,7 @@ public final class StateConfig
      */
     public StateConfig withStateDirectory(final Path stateDirectory)
     {
-        return new StateConfig(maxKeys, chunkSize, tickShift, wheelSlots, maxKeyLength, indexKind, preallocate,
-            maxLiveRows, maxStateBytes, fullPolicy, fixedHashSeed, hashSeed, hotKeys, stateDirectory, maxStateBytesSet);
+        return toBuilder().stateDirectory(stateDirectory).build();
     }
 
     /**
@@ -426,28 +392,15 @@ public final class StateConfig
      */
     public StateConfig withRestoredChunkSums(final byte[] chunkSums)
     {
-        return new StateConfig(this, chunkSums.clone());
+        final Builder builder = toBuilder();
+        builder.restoredChunkSums = chunkSums.clone();
+        return builder.build();
     }
 
-    /** A copy of {@code from} carrying a restore's sums (the fields were checked when {@code from} was made). */
-    private StateConfig(final StateConfig from, final byte[] restoredChunkSums)
+    /** @return this configuration if its hash seed is fixed, else a copy with a seed drawn from {@link SecureRandom}. */
+    public StateConfig withResolvedHashSeed()
     {
-        this.stateDirectory = from.stateDirectory;
-        this.hotKeys = from.hotKeys;
-        this.maxKeys = from.maxKeys;
-        this.maxLiveRows = from.maxLiveRows;
-        this.maxStateBytes = from.maxStateBytes;
-        this.maxStateBytesSet = from.maxStateBytesSet;
-        this.fullPolicy = from.fullPolicy;
-        this.fixedHashSeed = from.fixedHashSeed;
-        this.hashSeed = from.hashSeed;
-        this.indexKind = from.indexKind;
-        this.preallocate = from.preallocate;
-        this.chunkSize = from.chunkSize;
-        this.tickShift = from.tickShift;
-        this.wheelSlots = from.wheelSlots;
-        this.maxKeyLength = from.maxKeyLength;
-        this.restoredChunkSums = restoredChunkSums;
+        return fixedHashSeed ? this : withHashSeed(new SecureRandom().nextLong());
     }
 
     /** @return the restore's sums handed in ({@link #withRestoredChunkSums}), or null; not a copy (read only). */
@@ -468,75 +421,10 @@ public final class StateConfig
         return stateDirectory;
     }
 
-    /** @return a builder starting from this configuration. */
-    public Builder toBuilder()
-    {
-        return new Builder(this);
-    }
-
-    /** @return a builder starting from the defaults. */
-    public static Builder builder()
-    {
-        return new Builder(defaults());
-    }
-
-    /** Builds a {@link StateConfig} from a starting one, for settings named by a builder method. */
-    public static final class Builder
-    {
-        private StateConfig config;
-
-        private Builder(final StateConfig config)
-        {
-            this.config = config;
-        }
-
-        /**
-         * @param stateDirectory as {@link StateConfig#withStateDirectory(Path)}.
-         * @return this builder.
-         */
-        public Builder stateDirectory(final Path stateDirectory)
-        {
-            config = config.withStateDirectory(stateDirectory);
-            return this;
-        }
-
-        /**
-         * @param indexKind as {@link StateConfig#withIndex(IndexKind)}.
-         * @return this builder.
-         */
-        public Builder indexKind(final IndexKind indexKind)
-        {
-            config = config.withIndex(indexKind);
-            return this;
-        }
-
-        /**
-         * @param hashSeed as {@link StateConfig#withHashSeed(long)}.
-         * @return this builder.
-         */
-        public Builder hashSeed(final long hashSeed)
-        {
-            config = config.withHashSeed(hashSeed);
-            return this;
-        }
-
-        /** @return the configuration. */
-        public StateConfig build()
-        {
-            return config;
-        }
-    }
-
     /** @return counters of each partition's hot-key sketch, 0 when the hot-key report is off. */
     public int hotKeys()
     {
         return hotKeys;
-    }
-
-    /** @return this configuration if its hash seed is fixed, else a copy with a seed drawn from {@link SecureRandom}. */
-    public StateConfig withResolvedHashSeed()
-    {
-        return fixedHashSeed ? this : withHashSeed(new SecureRandom().nextLong());
     }
 
     /** @return live rows (both sides) per partition. */
@@ -629,5 +517,237 @@ public final class StateConfig
             ", maxLiveRows=" + maxLiveRows + ", maxStateBytes=" + maxStateBytes + ", fullPolicy=" + fullPolicy +
             ", hashSeed=" + (fixedHashSeed ? Long.toString(hashSeed) : "random") + ", hotKeys=" + hotKeys +
             (stateDirectory == null ? "" : ", stateDirectory=" + stateDirectory) + '}';
+    }
+
+    /**
+     * Builds a {@link StateConfig}, from the defaults ({@link StateConfig#builder()}) or from a configuration
+     * ({@link StateConfig#toBuilder()}). Each method takes what the wither it names takes, and {@link #build()}
+     * checks every value at once. Not thread safe.
+     */
+    public static final class Builder
+    {
+        private Path stateDirectory;
+        private int hotKeys = HOT_KEYS_DEFAULT;
+        private long maxKeys = MAX_KEYS_DEFAULT;
+        private long maxLiveRows = MAX_LIVE_ROWS_DEFAULT;
+        private long maxStateBytes = MAX_BYTES_DEFAULT;
+        private boolean maxStateBytesSet;
+        private FullPolicy fullPolicy = FULL_POLICY_DEFAULT;
+        private boolean fixedHashSeed;
+        private long hashSeed;
+        private IndexKind indexKind = INDEX_DEFAULT;
+        private long preallocate = PREALLOCATE_DEFAULT;
+        private int chunkSize = CHUNK_SIZE_DEFAULT;
+        private int tickShift = TICK_SHIFT_DEFAULT;
+        private int wheelSlots = WHEEL_SLOTS_DEFAULT;
+        private int maxKeyLength = MAX_KEY_LENGTH_DEFAULT;
+        private byte[] restoredChunkSums;
+
+        private Builder()
+        {
+        }
+
+        /** A builder holding {@code from}'s values, less a restore's sums (which only {@link StateConfig#withRestoredChunkSums} sets). */
+        private Builder(final StateConfig from)
+        {
+            stateDirectory = from.stateDirectory;
+            hotKeys = from.hotKeys;
+            maxKeys = from.maxKeys;
+            maxLiveRows = from.maxLiveRows;
+            maxStateBytes = from.maxStateBytes;
+            maxStateBytesSet = from.maxStateBytesSet;
+            fullPolicy = from.fullPolicy;
+            fixedHashSeed = from.fixedHashSeed;
+            hashSeed = from.hashSeed;
+            indexKind = from.indexKind;
+            preallocate = from.preallocate;
+            chunkSize = from.chunkSize;
+            tickShift = from.tickShift;
+            wheelSlots = from.wheelSlots;
+            maxKeyLength = from.maxKeyLength;
+        }
+
+        /**
+         * @param stateDirectory as {@link StateConfig#withStateDirectory(Path)}.
+         * @return this builder.
+         */
+        public Builder stateDirectory(final Path stateDirectory)
+        {
+            this.stateDirectory = stateDirectory;
+            return this;
+        }
+
+        /**
+         * @param indexKind as {@link StateConfig#withIndex(IndexKind)}.
+         * @return this builder.
+         */
+        public Builder indexKind(final IndexKind indexKind)
+        {
+            this.indexKind = indexKind;
+            return this;
+        }
+
+        /**
+         * @param hashSeed as {@link StateConfig#withHashSeed(long)}.
+         * @return this builder.
+         */
+        public Builder hashSeed(final long hashSeed)
+        {
+            this.fixedHashSeed = true;
+            this.hashSeed = hashSeed;
+            return this;
+        }
+
+        /**
+         * @param maxKeys as {@link StateConfig#withMaxKeys(long)}.
+         * @return this builder.
+         */
+        public Builder maxKeys(final long maxKeys)
+        {
+            this.maxKeys = maxKeys;
+            return this;
+        }
+
+        /**
+         * @param tickShift  as {@link StateConfig#withWheel(int, int)}.
+         * @param wheelSlots as {@link StateConfig#withWheel(int, int)}.
+         * @return this builder.
+         */
+        public Builder wheel(final int tickShift, final int wheelSlots)
+        {
+            this.tickShift = tickShift;
+            this.wheelSlots = wheelSlots;
+            return this;
+        }
+
+        /**
+         * @param chunkSize as {@link StateConfig#withChunkSize(int)}.
+         * @return this builder.
+         */
+        public Builder chunkSize(final int chunkSize)
+        {
+            this.chunkSize = chunkSize;
+            return this;
+        }
+
+        /**
+         * @param maxKeyLength the longest join key in bytes, in [16, 65535] ({@link StateConfig#MAX_KEY_LENGTH_PROP_NAME}).
+         * @return this builder.
+         */
+        public Builder maxKeyLength(final int maxKeyLength)
+        {
+            this.maxKeyLength = maxKeyLength;
+            return this;
+        }
+
+        /**
+         * @param preallocate as {@link StateConfig#withPreallocate(long)}.
+         * @return this builder.
+         */
+        public Builder preallocate(final long preallocate)
+        {
+            this.preallocate = preallocate;
+            return this;
+        }
+
+        /**
+         * @param maxLiveRows as {@link StateConfig#withMaxLiveRows(long)}.
+         * @return this builder.
+         */
+        public Builder maxLiveRows(final long maxLiveRows)
+        {
+            this.maxLiveRows = maxLiveRows;
+            return this;
+        }
+
+        /**
+         * @param maxStateBytes as {@link StateConfig#withMaxStateBytes(long)}.
+         * @return this builder.
+         */
+        public Builder maxStateBytes(final long maxStateBytes)
+        {
+            this.maxStateBytes = maxStateBytes;
+            this.maxStateBytesSet = true;
+            return this;
+        }
+
+        /**
+         * @param fullPolicy as {@link StateConfig#withFullPolicy(FullPolicy)}.
+         * @return this builder.
+         */
+        public Builder fullPolicy(final FullPolicy fullPolicy)
+        {
+            this.fullPolicy = fullPolicy;
+            return this;
+        }
+
+        /**
+         * @param hotKeys as {@link StateConfig#withHotKeys(int)}.
+         * @return this builder.
+         */
+        public Builder hotKeys(final int hotKeys)
+        {
+            this.hotKeys = hotKeys;
+            return this;
+        }
+
+        /** @return this builder, every value checked. */
+        private Builder checked()
+        {
+            if (hotKeys < 0 || hotKeys > HOT_KEYS_MAX)
+            {
+                throw new IllegalArgumentException(HOT_KEYS_PROP_NAME + " must be in [0, " + HOT_KEYS_MAX + "]: " + hotKeys);
+            }
+            if (maxLiveRows < 1)
+            {
+                throw new IllegalArgumentException(MAX_LIVE_ROWS_PROP_NAME + " must be >= 1: " + maxLiveRows);
+            }
+            if (maxStateBytes < chunkSize)
+            {
+                throw new IllegalArgumentException(MAX_BYTES_PROP_NAME + " must be at least one arena chunk (" + chunkSize + "): " + maxStateBytes);
+            }
+            if (fullPolicy == null)
+            {
+                throw new IllegalArgumentException(FULL_POLICY_PROP_NAME + " must be reject, back-pressure or expire-oldest");
+            }
+            if (preallocate < 0)
+            {
+                throw new IllegalArgumentException(PREALLOCATE_PROP_NAME + " must be >= 0: " + preallocate);
+            }
+            if (indexKind == null)
+            {
+                throw new IllegalArgumentException(INDEX_PROP_NAME + " must be chronicle or hash");
+            }
+            if (maxKeys < 1)
+            {
+                throw new IllegalArgumentException(MAX_KEYS_PROP_NAME + " must be >= 1: " + maxKeys);
+            }
+            if (chunkSize < 4096 || chunkSize % 8 != 0)
+            {
+                throw new IllegalArgumentException(CHUNK_SIZE_PROP_NAME + " must be >= 4096 and a multiple of 8: " + chunkSize);
+            }
+            if (tickShift < 0 || tickShift > 40)
+            {
+                throw new IllegalArgumentException(TICK_SHIFT_PROP_NAME + " must be in [0, 40]: " + tickShift);
+            }
+            if (wheelSlots < 1 || Integer.bitCount(wheelSlots) != 1)
+            {
+                throw new IllegalArgumentException(WHEEL_SLOTS_PROP_NAME + " must be a power of two: " + wheelSlots);
+            }
+            if (maxKeyLength < 16 || maxKeyLength > 0xFFFF)
+            {
+                throw new IllegalArgumentException(MAX_KEY_LENGTH_PROP_NAME + " must be in [16, 65535]: " + maxKeyLength);
+            }
+            return this;
+        }
+
+        /**
+         * @return the configuration.
+         * @throws IllegalArgumentException naming the value that is out of its range.
+         */
+        public StateConfig build()
+        {
+            return new StateConfig(checked());
+        }
     }
 }

@@ -142,7 +142,10 @@ public final class PartitionSnapshot
      * @param usedStateBytes off-heap bytes in use.
      * @param hashCollisions rows passed over under an equal key hash.
      * @param liveStateBytes bytes the live rows account for.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -184,7 +187,10 @@ public final class PartitionSnapshot
      * @param maxCheckpointPauseNanos  the longest checkpoint pause, ns.
      * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
      * @param lastCheckpointBytesLinked  bytes the last checkpoint linked.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -230,7 +236,10 @@ public final class PartitionSnapshot
      * @param lastCheckpointBytesWritten bytes the last checkpoint wrote.
      * @param lastCheckpointBytesLinked  bytes the last checkpoint linked.
      * @param userCodeFailures        user filters, conditions and coGroup functions that threw.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -280,7 +289,10 @@ public final class PartitionSnapshot
      * @param expiredLeft left rows dropped by TTL or eviction.
      * @param expiredRight right rows dropped by TTL or eviction.
      * @param evictedRows rows evicted by expire-oldest.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -333,7 +345,10 @@ public final class PartitionSnapshot
      * @param evictedRows rows evicted by expire-oldest.
      * @param watermarkSlices slices of watermark work.
      * @param maxWatermarkSliceNanos the longest slice, ns.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -391,7 +406,10 @@ public final class PartitionSnapshot
      * @param lastCheckpointWriteNanos the last checkpoint's write, ns.
      * @param maxCheckpointWriteNanos the longest checkpoint write, ns.
      * @param lastCheckpointBytesStaged bytes copied at the last cut.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -453,7 +471,10 @@ public final class PartitionSnapshot
      * @param lastCheckpointBytesStaged bytes copied at the last cut.
      * @param lastCheckpointPauseParts the last pause's parts, ns, by {@link CheckpointPausePart#ordinal()} (copied;
      *                                 missing parts count 0).
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,
@@ -518,7 +539,10 @@ public final class PartitionSnapshot
      *                                 missing parts count 0).
      * @param checkpointSideWaits writes that waited for the writer's capture of a frozen chunk.
      * @param checkpointSynchronousFallbacks refused cuts, checkpointed synchronously instead.
+     * @deprecated snapshots are built by the runtime ({@code JoinEngine.metrics()}); the constructors of
+     *             earlier releases, each with the figures of its day, are kept for one release.
      */
+    @Deprecated
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
         final long expiredRows, final long liveLeft, final long liveRight, final long stateBytes,

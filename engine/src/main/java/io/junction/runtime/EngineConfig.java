@@ -10,13 +10,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.lang.management.BufferPoolMXBean;
-import java.lang.management.ManagementFactory;
-import java.util.Locale;
 
 /**
- * Runtime configuration of a {@link JoinEngine}. Immutable; {@code with*} return copies. Every knob
- * has a property name read by {@link #fromSystemProperties()}, a default, and a sentence.
+ * Runtime configuration of a {@link JoinEngine}. Immutable: built with {@link #builder()} (or {@link #toBuilder()}
+ * from another configuration), whose {@link EngineConfigBuilder#build()} checks every value; {@code with*} return checked
+ * copies. Every knob has a property name read by {@link #fromSystemProperties()}, a default, and a sentence.
  */
 public final class EngineConfig
 {
@@ -145,6 +143,28 @@ public final class EngineConfig
     private final Path checkpointRoot;
     private final int watermarkSlice;
 
+    /** @param b the values, checked by {@link EngineConfigBuilder#build()}. */
+    EngineConfig(final EngineConfigBuilder b)
+    {
+        partitions = b.partitions;
+        ringSize = b.ringSize;
+        slotCapacity = b.slotCapacity;
+        waitStrategy = b.waitStrategy;
+        multiProducer = b.multiProducer;
+        recordLatency = b.recordLatency;
+        state = b.state;
+        idleTimeout = b.idleTimeout;
+        closeTimeoutMillis = b.closeTimeoutMillis;
+        threadNamePrefix = b.threadNamePrefix;
+        daemonThreads = b.daemonThreads;
+        readAhead = b.readAhead;
+        stateRoot = b.stateRoot;
+        checkpointEveryEvents = b.checkpointEveryEvents;
+        checkpointInterval = b.checkpointInterval;
+        checkpointRoot = b.checkpointRoot;
+        watermarkSlice = b.watermarkSlice;
+    }
+
     /**
      * A configuration with the idle timeout off; see the property constants for what each value means.
      *
@@ -156,7 +176,9 @@ public final class EngineConfig
      * @param recordLatency whether ingest-to-emit latency is recorded per result.
      * @param state         the sizing of each partition's state.
      * @throws IllegalArgumentException when a value is out of its range or null.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state)
@@ -176,7 +198,9 @@ public final class EngineConfig
      * @param state         the sizing of each partition's state.
      * @param idleTimeout   processing time without an event after which an input is idle; zero: never.
      * @throws IllegalArgumentException when a value is out of its range or null.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout)
@@ -200,7 +224,9 @@ public final class EngineConfig
      * @param threadNamePrefix   partition threads are named this prefix and the partition number.
      * @param daemonThreads      whether partition threads are daemon threads.
      * @throws IllegalArgumentException when a value is out of its range or null.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
@@ -224,93 +250,18 @@ public final class EngineConfig
      * @param daemonThreads      whether partition threads are daemon threads.
      * @param readAhead          whether partition threads read ahead for waiting rows ({@link #READ_AHEAD_PROP_NAME}).
      * @throws IllegalArgumentException when a value is out of its range or null.
+     * @deprecated use {@link #builder()}, whose methods name each value.
      */
+    @Deprecated
     public EngineConfig(
         final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
         final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
         final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead)
     {
-        this(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, null, 0, Duration.ZERO, null,
-            WATERMARK_SLICE_DEFAULT);
-    }
-
-    private EngineConfig(
-        final int partitions, final int ringSize, final int slotCapacity, final WaitStrategyKind waitStrategy,
-        final boolean multiProducer, final boolean recordLatency, final StateConfig state, final Duration idleTimeout,
-        final long closeTimeoutMillis, final String threadNamePrefix, final boolean daemonThreads, final boolean readAhead,
-        final Path stateRoot, final long checkpointEveryEvents, final Duration checkpointInterval, final Path checkpointRoot,
-        final int watermarkSlice)
-    {
-        if (watermarkSlice < 1)
-        {
-            throw new IllegalArgumentException(WATERMARK_SLICE_PROP_NAME + " must be >= 1: " + watermarkSlice);
-        }
-        this.watermarkSlice = watermarkSlice;
-        this.checkpointRoot = checkpointRoot;
-        if (checkpointEveryEvents < 0)
-        {
-            throw new IllegalArgumentException(CHECKPOINT_EVERY_EVENTS_PROP_NAME + " must be >= 0 (0 is off): " + checkpointEveryEvents);
-        }
-        if (checkpointInterval == null || checkpointInterval.isNegative())
-        {
-            throw new IllegalArgumentException(CHECKPOINT_INTERVAL_PROP_NAME + " must be >= 0 (0 is off): " + checkpointInterval);
-        }
-        if (stateRoot == null && (checkpointEveryEvents > 0 || !checkpointInterval.isZero()))
-        {
-            throw new IllegalArgumentException("a checkpoint interval needs a state directory (" + STATE_DIR_PROP_NAME + ")");
-        }
-        if (multiProducer && (checkpointEveryEvents > 0 || !checkpointInterval.isZero()))
-        {
-            // Each publisher would cut at its own step while the others' rows race its barrier into the rings:
-            // no one position describes such a cut, and a resume from it could skip rows.
-            throw new IllegalArgumentException("interval checkpoints (" + CHECKPOINT_EVERY_EVENTS_PROP_NAME + ", " +
-                CHECKPOINT_INTERVAL_PROP_NAME + ") cannot be used with " + MULTI_PRODUCER_PROP_NAME + ": with several " +
-                "publishers no one publisher's step describes the cut; quiesce the producers and call JoinEngine.checkpoint");
-        }
-        this.stateRoot = stateRoot;
-        this.checkpointEveryEvents = checkpointEveryEvents;
-        this.checkpointInterval = checkpointInterval;
-        if (partitions < 1 || partitions > 1024)
-        {
-            throw new IllegalArgumentException(PARTITIONS_PROP_NAME + " must be in [1, 1024]: " + partitions);
-        }
-        if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
-        {
-            throw new IllegalArgumentException(RING_SIZE_PROP_NAME + " must be a power of two >= 2: " + ringSize);
-        }
-        if (slotCapacity < 16 || slotCapacity > 0xFFFF)
-        {
-            throw new IllegalArgumentException(SLOT_CAPACITY_PROP_NAME + " must be in [16, 65535]: " + slotCapacity);
-        }
-        if (waitStrategy == null || state == null)
-        {
-            throw new IllegalArgumentException("waitStrategy and state config are required");
-        }
-        if (idleTimeout == null || idleTimeout.isNegative())
-        {
-            throw new IllegalArgumentException(IDLE_TIMEOUT_PROP_NAME + " must be >= 0 (0 is off): " + idleTimeout);
-        }
-        if (closeTimeoutMillis < 0)
-        {
-            throw new IllegalArgumentException(CLOSE_TIMEOUT_PROP_NAME + " must be >= 0: " + closeTimeoutMillis);
-        }
-        if (threadNamePrefix == null)
-        {
-            throw new IllegalArgumentException(THREAD_NAME_PREFIX_PROP_NAME + " is required");
-        }
-        this.partitions = partitions;
-        this.ringSize = ringSize;
-        this.slotCapacity = slotCapacity;
-        this.waitStrategy = waitStrategy;
-        this.multiProducer = multiProducer;
-        this.recordLatency = recordLatency;
-        this.state = state;
-        this.idleTimeout = idleTimeout;
-        this.closeTimeoutMillis = closeTimeoutMillis;
-        this.threadNamePrefix = threadNamePrefix;
-        this.daemonThreads = daemonThreads;
-        this.readAhead = readAhead;
+        this(new EngineConfigBuilder().partitions(partitions).ringSize(ringSize).slotCapacity(slotCapacity).waitStrategy(waitStrategy)
+            .multiProducer(multiProducer).recordLatency(recordLatency).state(state).idleTimeout(idleTimeout)
+            .closeTimeoutMillis(closeTimeoutMillis).threadNamePrefix(threadNamePrefix).daemonThreads(daemonThreads)
+            .readAhead(readAhead).checked());
     }
 
     /**
@@ -327,8 +278,19 @@ public final class EngineConfig
     /** @return the defaults. */
     public static EngineConfig defaults()
     {
-        return new EngineConfig(defaultPartitions(), RING_SIZE_DEFAULT, SLOT_CAPACITY_DEFAULT, WAIT_STRATEGY_DEFAULT,
-            false, true, StateConfig.defaults());
+        return new EngineConfigBuilder().build();
+    }
+
+    /** @return a builder starting from the defaults ({@link #defaults()}). */
+    public static EngineConfigBuilder builder()
+    {
+        return new EngineConfigBuilder();
+    }
+
+    /** @return a builder starting from this configuration. */
+    public EngineConfigBuilder toBuilder()
+    {
+        return new EngineConfigBuilder(this);
     }
 
     /** The names of every engine property {@link #from(Map)} reads ({@link StateConfig#PROPERTY_NAMES} besides). */
@@ -377,24 +339,25 @@ public final class EngineConfig
         }
         final String stateDir = map.string(STATE_DIR_PROP_NAME, null);
         final String checkpointDir = map.string(CHECKPOINT_DIR_PROP_NAME, null);
-        return new EngineConfig(
-            map.intValue(PARTITIONS_PROP_NAME, defaultPartitions()),
-            map.intValue(RING_SIZE_PROP_NAME, RING_SIZE_DEFAULT),
-            map.intValue(SLOT_CAPACITY_PROP_NAME, SLOT_CAPACITY_DEFAULT),
-            kind,
-            map.booleanValue(MULTI_PRODUCER_PROP_NAME, false),
-            map.booleanValue(RECORD_LATENCY_PROP_NAME, true),
-            StateConfig.from(properties),
-            Duration.ofMillis(map.longValue(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)),
-            map.longValue(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT),
-            map.string(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT),
-            map.booleanValue(DAEMON_THREADS_PROP_NAME, DAEMON_THREADS_DEFAULT),
-            map.booleanValue(READ_AHEAD_PROP_NAME, READ_AHEAD_DEFAULT),
-            stateDir == null ? null : Path.of(stateDir),
-            map.longValue(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
-            Duration.ofMillis(map.longValue(CHECKPOINT_INTERVAL_PROP_NAME, 0)),
-            checkpointDir == null ? null : Path.of(checkpointDir),
-            map.intValue(WATERMARK_SLICE_PROP_NAME, WATERMARK_SLICE_DEFAULT));
+        return new EngineConfigBuilder()
+            .partitions(map.intValue(PARTITIONS_PROP_NAME, defaultPartitions()))
+            .ringSize(map.intValue(RING_SIZE_PROP_NAME, RING_SIZE_DEFAULT))
+            .slotCapacity(map.intValue(SLOT_CAPACITY_PROP_NAME, SLOT_CAPACITY_DEFAULT))
+            .waitStrategy(kind)
+            .multiProducer(map.booleanValue(MULTI_PRODUCER_PROP_NAME, false))
+            .recordLatency(map.booleanValue(RECORD_LATENCY_PROP_NAME, true))
+            .state(StateConfig.from(properties))
+            .idleTimeout(Duration.ofMillis(map.longValue(IDLE_TIMEOUT_PROP_NAME, IDLE_TIMEOUT_MILLIS_DEFAULT)))
+            .closeTimeoutMillis(map.longValue(CLOSE_TIMEOUT_PROP_NAME, CLOSE_TIMEOUT_DEFAULT))
+            .threadNamePrefix(map.string(THREAD_NAME_PREFIX_PROP_NAME, THREAD_NAME_PREFIX_DEFAULT))
+            .daemonThreads(map.booleanValue(DAEMON_THREADS_PROP_NAME, DAEMON_THREADS_DEFAULT))
+            .readAhead(map.booleanValue(READ_AHEAD_PROP_NAME, READ_AHEAD_DEFAULT))
+            .stateRoot(stateDir == null ? null : Path.of(stateDir))
+            .checkpointInterval(map.longValue(CHECKPOINT_EVERY_EVENTS_PROP_NAME, 0),
+                Duration.ofMillis(map.longValue(CHECKPOINT_INTERVAL_PROP_NAME, 0)))
+            .checkpointRoot(checkpointDir == null ? null : Path.of(checkpointDir))
+            .watermarkSlice(map.intValue(WATERMARK_SLICE_PROP_NAME, WATERMARK_SLICE_DEFAULT))
+            .build();
     }
 
     /** @return bytes of direct memory the rings take: partitions x ring size x slot capacity. */
@@ -414,7 +377,7 @@ public final class EngineConfig
      */
     public void checkRingMemory()
     {
-        checkRingMemory(maxDirectMemory(), directMemoryUsed());
+        checkRingMemory(DirectMemory.maxDirectMemory(), DirectMemory.directMemoryUsed());
     }
 
     /**
@@ -450,54 +413,6 @@ public final class EngineConfig
         return stateRoot == null ? 0 : (long)partitions * Chunks.CHUNK_BYTES;
     }
 
-    /** @return bytes of direct memory the JVM's direct buffers take now: the {@code direct} pool's; 0 when it does not say. */
-    static long directMemoryUsed()
-    {
-        for (final BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class))
-        {
-            if ("direct".equals(pool.getName()))
-            {
-                return Math.max(0, pool.getMemoryUsed());
-            }
-        }
-        return 0;
-    }
-
-    /** @return the JVM's direct-memory limit: -XX:MaxDirectMemorySize when given, else the maximum heap. */
-    static long maxDirectMemory()
-    {
-        long limit = Runtime.getRuntime().maxMemory();
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("-XX:MaxDirectMemorySize="))
-            {
-                final long given = parseSize(argument.substring("-XX:MaxDirectMemorySize=".length()));
-                limit = given > 0 ? given : limit;
-            }
-        }
-        return limit;
-    }
-
-    /** @return a JVM size option's bytes ({@code 512m}, {@code 2g}, {@code 1048576}), or -1 when it does not parse. */
-    static long parseSize(final String text)
-    {
-        final String t = text.trim().toLowerCase(Locale.ROOT);
-        if (t.isEmpty())
-        {
-            return -1;
-        }
-        final char unit = t.charAt(t.length() - 1);
-        final long scale = unit == 'k' ? 1L << 10 : unit == 'm' ? 1L << 20 : unit == 'g' ? 1L << 30 : unit == 't' ? 1L << 40 : 1;
-        try
-        {
-            return Long.parseLong(scale == 1 ? t : t.substring(0, t.length() - 1)) * scale;
-        }
-        catch (final NumberFormatException e)
-        {
-            return -1;
-        }
-    }
-
     /**
      * A copy with another number of partitions.
      *
@@ -506,9 +421,7 @@ public final class EngineConfig
      */
     public EngineConfig withPartitions(final int partitions)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().partitions(partitions).build();
     }
 
     /**
@@ -519,9 +432,7 @@ public final class EngineConfig
      */
     public EngineConfig withRingSize(final int ringSize)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().ringSize(ringSize).build();
     }
 
     /**
@@ -532,9 +443,7 @@ public final class EngineConfig
      */
     public EngineConfig withSlotCapacity(final int slotCapacity)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().slotCapacity(slotCapacity).build();
     }
 
     /**
@@ -545,9 +454,7 @@ public final class EngineConfig
      */
     public EngineConfig withWaitStrategy(final WaitStrategyKind waitStrategy)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().waitStrategy(waitStrategy).build();
     }
 
     /**
@@ -560,9 +467,7 @@ public final class EngineConfig
      */
     public EngineConfig withMultiProducer(final boolean multiProducer)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().multiProducer(multiProducer).build();
     }
 
     /**
@@ -573,9 +478,7 @@ public final class EngineConfig
      */
     public EngineConfig withRecordLatency(final boolean recordLatency)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().recordLatency(recordLatency).build();
     }
 
     /**
@@ -586,9 +489,7 @@ public final class EngineConfig
      */
     public EngineConfig withState(final StateConfig state)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().state(state).build();
     }
 
     /**
@@ -598,9 +499,108 @@ public final class EngineConfig
      */
     public EngineConfig withIdleTimeout(final Duration idleTimeout)
     {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
+        return toBuilder().idleTimeout(idleTimeout).build();
+    }
+
+    /**
+     * @param closeTimeoutMillis ms, at least 0.
+     * @return a copy where {@link JoinEngine#close()} waits at most this many ms for the partitions.
+     */
+    public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
+    {
+        return toBuilder().closeTimeoutMillis(closeTimeoutMillis).build();
+    }
+
+    /**
+     * @param threadNamePrefix the prefix of partition thread names.
+     * @return a copy whose partition threads are named {@code threadNamePrefix + partition}.
+     */
+    public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
+    {
+        return toBuilder().threadNamePrefix(threadNamePrefix).build();
+    }
+
+    /**
+     * @param daemonThreads whether partition threads are daemon threads.
+     * @return a copy whose partition threads are daemon threads or not.
+     */
+    public EngineConfig withDaemonThreads(final boolean daemonThreads)
+    {
+        return toBuilder().daemonThreads(daemonThreads).build();
+    }
+
+    /**
+     * A copy that does or does not read ahead for waiting rows.
+     *
+     * @param readAhead whether partition threads read ahead ({@link #READ_AHEAD_PROP_NAME}).
+     * @return a copy with that value.
+     */
+    public EngineConfig withReadAhead(final boolean readAhead)
+    {
+        return toBuilder().readAhead(readAhead).build();
+    }
+
+    /**
+     * Durable mode: partition {@code p} keeps its state in files under {@code <root>/partition-<p>/state/},
+     * its checkpoints under {@code <root>/partition-<p>/checkpoints/} (see {@link JoinEngine#checkpoint}),
+     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}); with a
+     * shared checkpoint root ({@link #withCheckpointRoot}) the checkpoints live there instead and the
+     * state root is scratch.
+     *
+     * @param root the state root directory; null for in-memory state (the default).
+     * @return a copy with that state root.
+     */
+    public EngineConfig withStateRoot(final Path root)
+    {
+        return toBuilder().stateRoot(root).build();
+    }
+
+    /**
+     * Checkpoints taken by each publisher on its own (durable mode only): after every {@code everyEvents}
+     * rows it publishes, and after a row when {@code every} has passed since its last checkpoint, with the
+     * positions {@code {that row's step}}: resuming replays from the step after it. Either may be off (0);
+     * the caller can also checkpoint explicitly with {@link JoinEngine#checkpoint(long[])}. A failed
+     * interval checkpoint is logged and counted in the partition metrics; processing goes on. Refused on a
+     * multi-producer configuration ({@link #withMultiProducer}): one publisher's step does not describe
+     * a cut that the other publishers' rows race into.
+     *
+     * @param everyEvents rows per publisher between checkpoints, 0 for none by count.
+     * @param every       processing time between checkpoints, {@link Duration#ZERO} for none by time.
+     * @return a copy with that interval.
+     * @throws IllegalArgumentException when a value is negative, there is no state root, or the
+     *         configuration is multi-producer.
+     */
+    public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
+    {
+        return toBuilder().checkpointInterval(everyEvents, every).build();
+    }
+
+    /**
+     * A shared checkpoint root (see {@link #CHECKPOINT_DIR_PROP_NAME}): partition {@code p}'s checkpoints
+     * live in {@code <root>/partition-<p>/checkpoints/}, where every process of a group finds them; the
+     * key-hash seed of the group is in {@code <root>/SEED}. The engine then starts every partition empty
+     * (its state root is scratch: state left there by an earlier run is deleted), refuses the engine-wide
+     * {@link JoinEngine#checkpoint(long[])} and {@link JoinEngine#close(long[])}, and moves partitions one
+     * at a time. Needs a state root ({@link #withStateRoot}), checked when the engine starts; interval
+     * checkpoints ({@link #withCheckpointInterval}) are refused with it.
+     *
+     * @param root the shared checkpoint root; null for checkpoints under the state root (the default).
+     * @return a copy with that checkpoint root.
+     */
+    public EngineConfig withCheckpointRoot(final Path root)
+    {
+        return toBuilder().checkpointRoot(root).build();
+    }
+
+    /**
+     * A copy with another slice of watermark work.
+     *
+     * @param watermarkSlice rows or timers per slice ({@link #WATERMARK_SLICE_PROP_NAME}), at least 1.
+     * @return a copy with that value.
+     */
+    public EngineConfig withWatermarkSlice(final int watermarkSlice)
+    {
+        return toBuilder().watermarkSlice(watermarkSlice).build();
     }
 
     /** @return the number of partitions. */
@@ -658,39 +658,6 @@ public final class EngineConfig
         return seconds >= Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : idleTimeout.toNanos();
     }
 
-    /**
-     * @param closeTimeoutMillis ms, at least 0.
-     * @return a copy where {@link JoinEngine#close()} waits at most this many ms for the partitions.
-     */
-    public EngineConfig withCloseTimeoutMillis(final long closeTimeoutMillis)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
-    /**
-     * @param threadNamePrefix the prefix of partition thread names.
-     * @return a copy whose partition threads are named {@code threadNamePrefix + partition}.
-     */
-    public EngineConfig withThreadNamePrefix(final String threadNamePrefix)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
-    /**
-     * @param daemonThreads whether partition threads are daemon threads.
-     * @return a copy whose partition threads are daemon threads or not.
-     */
-    public EngineConfig withDaemonThreads(final boolean daemonThreads)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
     /** @return how long {@link JoinEngine#close()} waits for the partitions, ms. */
     public long closeTimeoutMillis()
     {
@@ -709,119 +676,16 @@ public final class EngineConfig
         return daemonThreads;
     }
 
-    @Override
-    public String toString()
+    /** @return whether partition threads read ahead for waiting rows. */
+    public boolean readAhead()
     {
-        return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
-            ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
-            ", state=" + state + ", idleTimeout=" + idleTimeout +
-            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead +
-            (stateRoot == null ? "" : ", stateRoot=" + stateRoot + ", checkpointEveryEvents=" + checkpointEveryEvents +
-                ", checkpointInterval=" + checkpointInterval) +
-            (checkpointRoot == null ? "" : ", checkpointRoot=" + checkpointRoot) +
-            (watermarkSlice == WATERMARK_SLICE_DEFAULT ? "" : ", watermarkSlice=" + watermarkSlice) + "}";
-    }
-
-    /**
-     * A copy with another slice of watermark work.
-     *
-     * @param watermarkSlice rows or timers per slice ({@link #WATERMARK_SLICE_PROP_NAME}), at least 1.
-     * @return a copy with that value.
-     */
-    public EngineConfig withWatermarkSlice(final int watermarkSlice)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
-    /** @return rows or timers per slice of watermark work ({@link #WATERMARK_SLICE_PROP_NAME}). */
-    public int watermarkSlice()
-    {
-        return watermarkSlice;
-    }
-
-    /**
-     * A copy that does or does not read ahead for waiting rows.
-     *
-     * @param readAhead whether partition threads read ahead ({@link #READ_AHEAD_PROP_NAME}).
-     * @return a copy with that value.
-     */
-    public EngineConfig withReadAhead(final boolean readAhead)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
-    /**
-     * Durable mode: partition {@code p} keeps its state in files under {@code <root>/partition-<p>/state/},
-     * its checkpoints under {@code <root>/partition-<p>/checkpoints/} (see {@link JoinEngine#checkpoint}),
-     * and a start on a root that holds state recovers it ({@link JoinEngine#restoredPositions()}); with a
-     * shared checkpoint root ({@link #withCheckpointRoot}) the checkpoints live there instead and the
-     * state root is scratch.
-     *
-     * @param root the state root directory; null for in-memory state (the default).
-     * @return a copy with that state root.
-     */
-    public EngineConfig withStateRoot(final Path root)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, root, checkpointEveryEvents, checkpointInterval, checkpointRoot,
-            watermarkSlice);
-    }
-
-    /**
-     * Checkpoints taken by each publisher on its own (durable mode only): after every {@code everyEvents}
-     * rows it publishes, and after a row when {@code every} has passed since its last checkpoint, with the
-     * positions {@code {that row's step}}: resuming replays from the step after it. Either may be off (0);
-     * the caller can also checkpoint explicitly with {@link JoinEngine#checkpoint(long[])}. A failed
-     * interval checkpoint is logged and counted in the partition metrics; processing goes on. Refused on a
-     * multi-producer configuration ({@link #withMultiProducer}): one publisher's step does not describe
-     * a cut that the other publishers' rows race into.
-     *
-     * @param everyEvents rows per publisher between checkpoints, 0 for none by count.
-     * @param every       processing time between checkpoints, {@link Duration#ZERO} for none by time.
-     * @return a copy with that interval.
-     * @throws IllegalArgumentException when a value is negative, there is no state root, or the
-     *         configuration is multi-producer.
-     */
-    public EngineConfig withCheckpointInterval(final long everyEvents, final Duration every)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, everyEvents, every, checkpointRoot,
-            watermarkSlice);
+        return readAhead;
     }
 
     /** @return the durable state root; null when state is in memory. */
     public Path stateRoot()
     {
         return stateRoot;
-    }
-
-    /**
-     * A shared checkpoint root (see {@link #CHECKPOINT_DIR_PROP_NAME}): partition {@code p}'s checkpoints
-     * live in {@code <root>/partition-<p>/checkpoints/}, where every process of a group finds them; the
-     * key-hash seed of the group is in {@code <root>/SEED}. The engine then starts every partition empty
-     * (its state root is scratch: state left there by an earlier run is deleted), refuses the engine-wide
-     * {@link JoinEngine#checkpoint(long[])} and {@link JoinEngine#close(long[])}, and moves partitions one
-     * at a time. Needs a state root ({@link #withStateRoot}), checked when the engine starts; interval
-     * checkpoints ({@link #withCheckpointInterval}) are refused with it.
-     *
-     * @param root the shared checkpoint root; null for checkpoints under the state root (the default).
-     * @return a copy with that checkpoint root.
-     */
-    public EngineConfig withCheckpointRoot(final Path root)
-    {
-        return new EngineConfig(partitions, ringSize, slotCapacity, waitStrategy, multiProducer, recordLatency, state, idleTimeout,
-            closeTimeoutMillis, threadNamePrefix, daemonThreads, readAhead, stateRoot, checkpointEveryEvents, checkpointInterval, root,
-            watermarkSlice);
-    }
-
-    /** @return the shared checkpoint root; null when checkpoints live under the state root. */
-    public Path checkpointRoot()
-    {
-        return checkpointRoot;
     }
 
     /** @return rows per publisher between interval checkpoints; 0 when off. */
@@ -836,9 +700,28 @@ public final class EngineConfig
         return checkpointInterval;
     }
 
-    /** @return whether partition threads read ahead for waiting rows. */
-    public boolean readAhead()
+    /** @return the shared checkpoint root; null when checkpoints live under the state root. */
+    public Path checkpointRoot()
     {
-        return readAhead;
+        return checkpointRoot;
+    }
+
+    /** @return rows or timers per slice of watermark work ({@link #WATERMARK_SLICE_PROP_NAME}). */
+    public int watermarkSlice()
+    {
+        return watermarkSlice;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "EngineConfig{partitions=" + partitions + ", ringSize=" + ringSize + ", slotCapacity=" + slotCapacity +
+            ", waitStrategy=" + waitStrategy + ", multiProducer=" + multiProducer + ", recordLatency=" + recordLatency +
+            ", state=" + state + ", idleTimeout=" + idleTimeout +
+            ", closeTimeoutMillis=" + closeTimeoutMillis + ", threadNamePrefix=" + threadNamePrefix + ", daemonThreads=" + daemonThreads + ", readAhead=" + readAhead +
+            (stateRoot == null ? "" : ", stateRoot=" + stateRoot + ", checkpointEveryEvents=" + checkpointEveryEvents +
+                ", checkpointInterval=" + checkpointInterval) +
+            (checkpointRoot == null ? "" : ", checkpointRoot=" + checkpointRoot) +
+            (watermarkSlice == WATERMARK_SLICE_DEFAULT ? "" : ", watermarkSlice=" + watermarkSlice) + "}";
     }
 }

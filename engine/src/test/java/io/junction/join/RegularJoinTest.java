@@ -1055,7 +1055,7 @@ class RegularJoinTest
     @Test
     void shouldDeadLetterRowWhoseKeyIsTooLong()
     {
-        final StateConfig config = new StateConfig(64, StateConfig.CHUNK_SIZE_DEFAULT, 10, 64, 16);
+        final StateConfig config = StateConfig.builder().maxKeys(64).wheel(10, 64).maxKeyLength(16).build();
         try (JoinHarness h = new JoinHarness(spec(JoinType.LEFT).build(), config))
         {
             assertEquals(List.of(), h.left("+I", "id", "a string longer than sixteen bytes"));

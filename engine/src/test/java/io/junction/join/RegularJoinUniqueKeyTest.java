@@ -480,7 +480,8 @@ class RegularJoinUniqueKeyTest
     @Test
     void indexedShouldRejectAUniqueKeyLongerThanTheKeyBuffer()
     {
-        final StateConfig config = new StateConfig(4096, 64 * 1024, 10, 64, 16).withMaxLiveRows(1024);
+        final StateConfig config = StateConfig.builder().maxKeys(4096).chunkSize(64 * 1024).wheel(10, 64).maxKeyLength(16)
+            .maxLiveRows(1024).build();
         try (Twin t = new Twin(JoinType.INNER, b -> { }, b -> b.leftUniqueKey("oid"), config))
         {
             t.declared.left("+I", "id", 1, "oid", "a unique key of more than sixteen bytes");

@@ -130,9 +130,9 @@ class RingMemoryTest
     @Test
     void sizesParseAsTheJvmWritesThem()
     {
-        assertEquals(512L << 20, EngineConfig.parseSize("512m"));
-        assertEquals(2L << 30, EngineConfig.parseSize("2G"));
-        assertEquals(1048576, EngineConfig.parseSize("1048576"));
-        assertEquals(-1, EngineConfig.parseSize("lots"));
+        assertEquals(512L << 20, DirectMemory.parseSize("512m"));
+        assertEquals(2L << 30, DirectMemory.parseSize("2G"));
+        assertEquals(1048576, DirectMemory.parseSize("1048576"));
+        assertEquals(-1, DirectMemory.parseSize("lots"));
     }
 }
