@@ -445,16 +445,15 @@ final class CheckpointCoordinator
      *
      * @param partitions the partitions, ascending.
      * @param positions  the positions of the cut (a checkpoint, a take-over at positions), else null.
-     * @param restore    a restore ({@code mode} says which) rather than a checkpoint.
-     * @param mode       the restore's mode ({@link CheckpointRequest#RESTORE}, ...).
+     * @param mode       a checkpoint, or which of the restores.
      * @param barriers   the engine's rings.
      * @return completes when every partition's part is in, or failed.
      */
-    CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
-        final byte mode, final Barriers barriers)
+    CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions,
+        final CheckpointRequest.Mode mode, final Barriers barriers)
     {
-        final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
-        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, mode, confirmedId, partitions,
+        final long id = mode != CheckpointRequest.Mode.CHECKPOINT ? -1 : nextCheckpointId.getAndIncrement();
+        final CheckpointRequest request = new CheckpointRequest(id, positions, mode, confirmedId, partitions,
             partitions.length != durables.length, this::completed);
         inFlight.add(request);
         for (final int p : partitions)
@@ -480,7 +479,7 @@ final class CheckpointCoordinator
     {
         inFlight.remove(request);
         // With a shared checkpoint root nothing is engine-wide, even a checkpoint of a one-partition engine.
-        if (failed || request.restore || request.partitionOnly || config.checkpointRoot() != null)
+        if (failed || request.restores() || request.partitionOnly || config.checkpointRoot() != null)
         {
             return;
         }
@@ -540,7 +539,7 @@ final class CheckpointCoordinator
             all[p] = p;
         }
         final CheckpointRequest atClose = new CheckpointRequest(nextCheckpointId.getAndIncrement(), positions,
-            false, confirmedId, all, false, this::closeCompleted);
+            CheckpointRequest.Mode.CHECKPOINT, confirmedId, all, false, this::closeCompleted);
         atClose.future.whenComplete((done, failure) ->
         {
             if (failure != null)

@@ -648,7 +648,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
     {
         refuseWithCheckpointRoot("checkpoint(positions)");
-        return submit(allPartitions(), positions, false, CheckpointRequest.RESTORE);
+        return submit(allPartitions(), positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     private int[] allPartitions()
@@ -675,7 +675,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> checkpointPartition(final int partition, final long[] positions)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, positions, false, CheckpointRequest.RESTORE);
+        return submit(new int[] {partition}, positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     /**
@@ -696,7 +696,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> restorePartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.RESTORE);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.RESTORE);
     }
 
     /**
@@ -721,7 +721,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.TAKE_OVER);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.TAKE_OVER);
     }
 
     /**
@@ -752,8 +752,8 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition, final long[] positions)
     {
         checkPartition(partition);
-        return positions == null ? submit(new int[] {partition}, null, true, CheckpointRequest.DROP)
-            : submit(new int[] {partition}, positions, true, CheckpointRequest.TAKE_OVER_AT);
+        return positions == null ? submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP)
+            : submit(new int[] {partition}, positions, CheckpointRequest.Mode.TAKE_OVER_AT);
     }
 
     /**
@@ -772,7 +772,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> dropPartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.DROP);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP);
     }
 
     private void refuseWithCheckpointRoot(final String what)
@@ -792,20 +792,20 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
-    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
-        final byte mode)
+    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions,
+        final CheckpointRequest.Mode mode)
     {
         if (checkpoints == null)
         {
             throw new IllegalStateException("the engine keeps its state in memory: checkpoints need a state root " +
                 "(EngineConfig.withStateRoot, " + EngineConfig.STATE_DIR_PROP_NAME + ")");
         }
-        if (!restore && positions == null)
+        if (mode == CheckpointRequest.Mode.CHECKPOINT && positions == null)
         {
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         claimProducer(Thread.currentThread());
-        return checkpoints.submit(partitions, positions, restore, mode, barriers);
+        return checkpoints.submit(partitions, positions, mode, barriers);
     }
 
     /**
@@ -822,7 +822,7 @@ public final class JoinEngine implements AutoCloseable
             return sequence;
         }
         final RingSlot slot = rings[p].get(sequence);
-        slot.type = request.restore ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
+        slot.type = request.restores() ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
         slot.request = request;
         slot.rowLength = 0;
         slot.step = request.id;

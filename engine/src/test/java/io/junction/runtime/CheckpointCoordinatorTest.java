@@ -115,7 +115,7 @@ class CheckpointCoordinatorTest
     {
         final CheckpointCoordinator coordinator = started();
         final CompletableFuture<CompletedCheckpoint> future =
-            coordinator.submit(ALL, new long[] {5, 6}, false, CheckpointRequest.RESTORE, barriers);
+            coordinator.submit(ALL, new long[] {5, 6}, CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(PARTITIONS, barrierRequests.size(), "one barrier per partition");
         for (int p = 0; p < PARTITIONS; p++)
         {
@@ -143,12 +143,12 @@ class CheckpointCoordinatorTest
     void aPartThatFailsFailsTheCheckpointNamingItsPartitionAndThePreviousStaysTheOneToRestore() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> first = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> first = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0, 1, 2);
         first.join();
-        final CompletableFuture<CompletedCheckpoint> second = coordinator.submit(ALL, new long[] {2}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> second = coordinator.submit(ALL, new long[] {2},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest request = lastRequest();
         assertEquals(1, request.id);
         assertEquals(0, request.floor, "the partitions keep what the confirmed checkpoint needs");
@@ -164,7 +164,7 @@ class CheckpointCoordinatorTest
         // A part that reports twice (its own report after the engine failed it) counts once.
         request.written(1, 1, 1, 10, 100);
         assertEquals(0, ConfirmedRecord.readId(root));
-        coordinator.submit(ALL, new long[] {3}, false, CheckpointRequest.RESTORE, barriers);
+        coordinator.submit(ALL, new long[] {3}, CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(2, lastRequest().id, "ids go on past the failed one");
         assertEquals(0, lastRequest().floor);
     }
@@ -173,11 +173,11 @@ class CheckpointCoordinatorTest
     void anOlderCheckpointCompletingLateNeverLowersTheConfirmedOne() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> older = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> older = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest a = lastRequest();
-        final CompletableFuture<CompletedCheckpoint> newer = coordinator.submit(ALL, new long[] {2}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> newer = coordinator.submit(ALL, new long[] {2},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest b = lastRequest();
         writeParts(b, 0, 1, 2);
         newer.join();
@@ -192,8 +192,8 @@ class CheckpointCoordinatorTest
     void aCheckpointOfSomePartitionsIsNeverConfirmedEngineWide() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> one = coordinator.submit(new int[] {1}, new long[] {4}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> one = coordinator.submit(new int[] {1}, new long[] {4},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertTrue(lastRequest().partitionOnly);
         lastRequest().written(1, 9, 1, 10, 100);
         assertEquals(9, one.join().id(), "the id the partition wrote it with");
@@ -206,8 +206,8 @@ class CheckpointCoordinatorTest
         final CheckpointCoordinator coordinator = started();
         answer[1] = Publisher.PARTITION_FAILED;
         answer[2] = Publisher.CLOSED;
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(1, barrierRequests.size(), "only partition 0 took its barrier");
         assertFalse(future.isDone(), "partition 0 has not reported");
         writeParts(lastRequest(), 0);
@@ -221,11 +221,11 @@ class CheckpointCoordinatorTest
     void aPartitionThatDiesFailsWhatWaitsOnItAndOnlyThat() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> all = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> all = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest request = lastRequest();
-        final CompletableFuture<CompletedCheckpoint> other = coordinator.submit(new int[] {0}, null, true,
-            CheckpointRequest.TAKE_OVER, barriers);
+        final CompletableFuture<CompletedCheckpoint> other = coordinator.submit(new int[] {0}, null,
+            CheckpointRequest.Mode.TAKE_OVER, barriers);
         final CheckpointRequest takeOver = lastRequest();
         coordinator.partitionFailed(1);
         writeParts(request, 0, 2);
@@ -243,8 +243,8 @@ class CheckpointCoordinatorTest
     {
         final CheckpointCoordinator coordinator = started();
         failed[2] = true;
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0, 1);
         assertTrue(failure(future).getMessage().contains("partition 2: partition 2's thread died"));
     }
@@ -253,8 +253,8 @@ class CheckpointCoordinatorTest
     void aCloseAbandonsWhatIsInFlight() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0);
         coordinator.abandonAll("the engine closed before every partition reached it");
         assertTrue(failure(future).getMessage().contains("checkpoint 0 did not complete: the engine closed before every " +
