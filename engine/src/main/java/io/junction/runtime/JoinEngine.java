@@ -26,9 +26,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -112,9 +110,6 @@ public final class JoinEngine implements AutoCloseable
      * letter within this time (or within the close timeout when that is longer).
      */
     static final long PROGRESS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** Names of the engines started and not yet closed in this JVM: an engine's JMX names must be its own. */
-    private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
-    private static final AtomicLong DEFAULT_NAMES = new AtomicLong();
 
     private final String name;
 
@@ -172,7 +167,7 @@ public final class JoinEngine implements AutoCloseable
         this.config = budgeted.withState(CheckpointCoordinator.hashSeed(budgeted).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
-        this.name = reserveName(builder.name);
+        this.name = EngineNames.reserve(builder.name);
         final int partitions = config.partitions();
         // A generic array cannot be created: the one unchecked cast, of an array no one else sees.
         @SuppressWarnings("unchecked")
@@ -234,13 +229,13 @@ public final class JoinEngine implements AutoCloseable
             final CheckpointException failure = new CheckpointException("junction: cannot recover the durable state in " +
                 config.stateRoot() + ": " + e.getMessage(), e);
             closeUnstarted(failure);
-            RUNNING_NAMES.remove(name);
+            EngineNames.release(name);
             throw failure;
         }
         catch (final RuntimeException | Error e)
         {
             closeUnstarted(e);
-            RUNNING_NAMES.remove(name);
+            EngineNames.release(name);
             throw e;
         }
         try
@@ -265,7 +260,7 @@ public final class JoinEngine implements AutoCloseable
         catch (final RuntimeException | Error e)
         {
             closeUnstarted(e);
-            RUNNING_NAMES.remove(name);
+            EngineNames.release(name);
             throw e;
         }
         for (final Disruptor<RingSlot> disruptor : disruptors)
@@ -392,28 +387,6 @@ public final class JoinEngine implements AutoCloseable
     /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
     static final String SEED_FILE = SeedRecord.FILE;
 
-    /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
-    private static String reserveName(final String requested)
-    {
-        if (requested != null)
-        {
-            if (!RUNNING_NAMES.add(requested))
-            {
-                throw new IllegalStateException("an engine named '" + requested + "' is already running in this JVM " +
-                    "(its JMX bean is " + EngineBeans.engineName(requested) + "); give each engine its own JoinEngine.Builder.name(...)");
-            }
-            return requested;
-        }
-        while (true)
-        {
-            final String candidate = "join-" + DEFAULT_NAMES.incrementAndGet();
-            if (RUNNING_NAMES.add(candidate))
-            {
-                return candidate;
-            }
-        }
-    }
-
     /** Removes the JMX beans and frees the name; called once the partitions have stopped. */
     private void unregister()
     {
@@ -422,7 +395,7 @@ public final class JoinEngine implements AutoCloseable
             beans.unregister();
             beans = null;
         }
-        RUNNING_NAMES.remove(name);
+        EngineNames.release(name);
     }
 
     /**
