@@ -4,9 +4,6 @@ import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
 
-import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.dsl.Disruptor;
-import com.lmax.disruptor.dsl.ProducerType;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
@@ -31,7 +28,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -115,8 +111,8 @@ public final class JoinEngine implements AutoCloseable
 
     private final JoinSpec spec;
     private final EngineConfig config;
-    private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
-    private final RingBuffer<RingSlot>[] rings;
+    /** The partitions' Disruptors and threads; where the checkpoints' barriers go. */
+    private final PartitionRings rings;
     private final PartitionWorker[] workers;
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
@@ -128,25 +124,9 @@ public final class JoinEngine implements AutoCloseable
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
     private volatile EngineBeans beans;
-    private volatile boolean closed;
 
     /** Durable mode: the checkpoints, the recovery and each partition's files; null in memory mode. */
     private final CheckpointCoordinator checkpoints;
-    /** The rings as the coordinator puts its barriers into them. */
-    private final CheckpointCoordinator.Barriers barriers = new CheckpointCoordinator.Barriers()
-    {
-        @Override
-        public long barrier(final int partition, final CheckpointRequest request)
-        {
-            return putBarrier(partition, request);
-        }
-
-        @Override
-        public boolean isFailed(final int partition)
-        {
-            return workers[partition].isFailed();
-        }
-    };
     /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
     private volatile long[] closePositions;
     /** Set by a close that gave up or could not close cleanly: what it left undone; null otherwise. */
@@ -154,7 +134,6 @@ public final class JoinEngine implements AutoCloseable
     /** Durable mode: the root's lock, held from before recovery until every partition thread has stopped. */
     private volatile DirectoryLock rootLock;
 
-    @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
         // Before anything is allocated: rings that cannot fit end the start with a message, not an OutOfMemoryError.
@@ -169,14 +148,10 @@ public final class JoinEngine implements AutoCloseable
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = EngineNames.reserve(builder.name);
         final int partitions = config.partitions();
-        // A generic array cannot be created: the one unchecked cast, of an array no one else sees.
-        @SuppressWarnings("unchecked")
-        final RingBuffer<RingSlot>[] created = (RingBuffer<RingSlot>[])new RingBuffer<?>[partitions];
-        rings = created;
         workers = new PartitionWorker[partitions];
+        rings = new PartitionRings(config, workers);
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
-        final int slotCapacity = config.slotCapacity();
         checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
         try
         {
@@ -240,22 +215,7 @@ public final class JoinEngine implements AutoCloseable
         }
         try
         {
-            for (int p = 0; p < partitions; p++)
-            {
-                final Disruptor<RingSlot> disruptor = new Disruptor<>(
-                    () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
-                    config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
-                    new UninterruptibleWaitStrategy(config.waitStrategy().create(), workers[p]));
-                disruptor.setDefaultExceptionHandler(workers[p]);
-                disruptor.handleEventsWith(workers[p]);
-                disruptors.add(disruptor);
-                rings[p] = disruptor.getRingBuffer();
-                workers[p].sliceWatermarkWork(rings[p], config.watermarkSlice());
-                if (config.readAhead())
-                {
-                    workers[p].readAhead(rings[p]);
-                }
-            }
+            rings.create(builder.threadFactory);
         }
         catch (final RuntimeException | Error e)
         {
@@ -263,10 +223,7 @@ public final class JoinEngine implements AutoCloseable
             EngineNames.release(name);
             throw e;
         }
-        for (final Disruptor<RingSlot> disruptor : disruptors)
-        {
-            disruptor.start();
-        }
+        rings.start();
         try
         {
             // A bound on a hang only: a ThreadFactory that never runs what it is given.
@@ -289,7 +246,7 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
         beans = EngineBeans.register(name, operatorName(), metrics, latency,
-            p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get,
+            rings::depth, rings::size, refusedRows::get,
             p -> workers[p].isFailed());
     }
 
@@ -407,42 +364,10 @@ public final class JoinEngine implements AutoCloseable
         return new Builder(spec);
     }
 
-    private ThreadFactory threadFactory(final int partition, final ThreadFactory userFactory)
-    {
-        final AtomicInteger count = new AtomicInteger();
-        return runnable ->
-        {
-            // The worker reports a partition thread that dies (PartitionFailedException, the log): the
-            // throwable ending it need not reach the thread's default handler, which prints to stderr.
-            final Runnable guarded = () ->
-            {
-                try
-                {
-                    runnable.run();
-                }
-                catch (final Throwable t)
-                {
-                    if (!workers[partition].isFailed())
-                    {
-                        LOGGER.log(System.Logger.Level.ERROR, "junction: partition " + partition + " thread ended", t);
-                    }
-                }
-            };
-            if (userFactory != null)
-            {
-                return userFactory.newThread(guarded);
-            }
-            final Thread thread = new Thread(guarded, config.threadNamePrefix() + partition +
-                (count.getAndIncrement() == 0 ? "" : "-" + count.get()));
-            thread.setDaemon(config.daemonThreads());
-            return thread;
-        };
-    }
-
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics, idleness);
+        return new Publisher(this, rings.rings(), spec, config.slotCapacity(), config.state(), metrics, idleness);
     }
 
     /**
@@ -472,9 +397,7 @@ public final class JoinEngine implements AutoCloseable
         final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
         for (int p = 0; p < metrics.length; p++)
         {
-            final RingBuffer<RingSlot> ring = rings[p];
-            snapshots.add(metrics[p].snapshot(ring.getBufferSize() - ring.remainingCapacity(), ring.getBufferSize(),
-                workers[p].isFailed()));
+            snapshots.add(metrics[p].snapshot(rings.depth(p), rings.size(p), workers[p].isFailed()));
         }
         return Collections.unmodifiableList(snapshots);
     }
@@ -560,7 +483,7 @@ public final class JoinEngine implements AutoCloseable
 
     boolean isClosed()
     {
-        return closed;
+        return rings.isClosed();
     }
 
     /**
@@ -626,7 +549,7 @@ public final class JoinEngine implements AutoCloseable
 
     private int[] allPartitions()
     {
-        final int[] all = new int[rings.length];
+        final int[] all = new int[rings.count()];
         for (int p = 0; p < all.length; p++)
         {
             all[p] = p;
@@ -759,9 +682,9 @@ public final class JoinEngine implements AutoCloseable
 
     private void checkPartition(final int partition)
     {
-        if (partition < 0 || partition >= rings.length)
+        if (partition < 0 || partition >= rings.count())
         {
-            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.length + ")");
+            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.count() + ")");
         }
     }
 
@@ -778,52 +701,7 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         claimProducer(Thread.currentThread());
-        return checkpoints.submit(partitions, positions, mode, barriers);
-    }
-
-    /**
-     * Puts a checkpoint's or restore's barrier into a partition's ring, waiting for room.
-     *
-     * @return the sequence it took; {@link Publisher#CLOSED} or {@link Publisher#PARTITION_FAILED} when none.
-     */
-    private long putBarrier(final int p, final CheckpointRequest request)
-    {
-        final long sequence = closed ? Publisher.CLOSED : workers[p].isFailed() ? Publisher.PARTITION_FAILED :
-            claim(rings[p], p);
-        if (sequence < 0)
-        {
-            return sequence;
-        }
-        final RingSlot slot = rings[p].get(sequence);
-        slot.type = request.restores() ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
-        slot.request = request;
-        slot.rowLength = 0;
-        slot.step = request.id;
-        slot.ingestNanos = System.nanoTime();
-        rings[p].publish(sequence);
-        return sequence;
-    }
-
-    /** Claims a ring slot for a barrier, waiting for room; a negative code when the engine closes or the partition dies. */
-    private long claim(final RingBuffer<RingSlot> ring, final int partition)
-    {
-        while (true)
-        {
-            final long sequence = RingClaim.tryClaim(ring);
-            if (sequence != RingClaim.NO_ROOM)
-            {
-                return sequence;
-            }
-            if (workers[partition].isFailed())
-            {
-                return Publisher.PARTITION_FAILED;
-            }
-            if (closed)
-            {
-                return Publisher.CLOSED;
-            }
-            LockSupport.parkNanos(1_000);
-        }
+        return checkpoints.submit(partitions, positions, mode, rings);
     }
 
     /** Takes the state root's lock before anything in the root is read or written. */
@@ -977,7 +855,7 @@ public final class JoinEngine implements AutoCloseable
         }
         if (closing.compareAndSet(false, true))
         {
-            closed = true;
+            rings.markClosed();
             if (onPartitionThread)
             {
                 final Thread closer = new Thread(this::shutDown, config.threadNamePrefix() + "closer");
@@ -1009,11 +887,11 @@ public final class JoinEngine implements AutoCloseable
             final long timeout = TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
             long deadline = System.nanoTime() + timeout;
             boolean interrupted = false;
-            for (int p = 0; p < rings.length && !interrupted; p++)
+            for (int p = 0; p < rings.count() && !interrupted; p++)
             {
                 // A dead partition never drains: it is reported already, waiting on it would only stall close.
                 long seen = workers[p].progress();
-                while (!workers[p].isFailed() && backlog(p) > 0)
+                while (!workers[p].isFailed() && rings.backlog(p) > 0)
                 {
                     final long now = System.nanoTime();
                     if (now - deadline >= 0)
@@ -1037,12 +915,12 @@ public final class JoinEngine implements AutoCloseable
             }
             // Stopping (in durable mode: persisting and the close's checkpoint) has a timeout of its own.
             deadline = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
-            final long[] undrained = new long[rings.length];
+            final long[] undrained = new long[rings.count()];
             final long[] positions = closePositions;
             boolean clean = positions != null;
-            for (int p = 0; p < rings.length; p++)
+            for (int p = 0; p < rings.count(); p++)
             {
-                undrained[p] = backlog(p);
+                undrained[p] = rings.backlog(p);
                 clean &= undrained[p] == 0 && !workers[p].isFailed();
             }
             CheckpointRequest atClose = null;
@@ -1061,10 +939,10 @@ public final class JoinEngine implements AutoCloseable
                 LOGGER.log(System.Logger.Level.WARNING, "junction: no clean close of " + config.stateRoot() + ": a partition " +
                     "did not drain or its thread died; the next start restores the newest checkpoint complete in every partition");
             }
-            for (int p = 0; p < rings.length; p++)
+            for (int p = 0; p < rings.count(); p++)
             {
                 workers[p].requestStop();
-                disruptors.get(p).halt();
+                rings.halt(p);
             }
             final StringBuilder report = new StringBuilder();
             boolean allStopped = true;
@@ -1178,13 +1056,6 @@ public final class JoinEngine implements AutoCloseable
         return true;
     }
 
-    /** @return events published to a partition and not yet processed. */
-    private long backlog(final int partition)
-    {
-        final RingBuffer<RingSlot> ring = rings[partition];
-        return ring.getCursor() - ring.getMinimumGatingSequence();
-    }
-
     /**
      * Undoes a start that failed with {@code failure} before the partition threads ran: frees the workers'
      * operators (failures of that cleanup are added to {@code failure} as suppressed) and releases the root's
@@ -1192,7 +1063,7 @@ public final class JoinEngine implements AutoCloseable
      */
     private void closeUnstarted(final Throwable failure)
     {
-        closed = true;
+        rings.markClosed();
         closing.set(true);
         terminated.countDown();
         try
