@@ -1,42 +1,33 @@
 package io.junction.runtime;
 
-import io.junction.internal.io.OwnerOnlyFiles;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.PartitionSnapshot;
-
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
-import io.junction.join.JoinOperator;
-import io.junction.join.JoinOperators;
+import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.join.JoinOperator;
+import io.junction.join.JoinOperators;
+import io.junction.join.StateConfig;
+import io.junction.metrics.HotKey;
+import io.junction.metrics.PartitionSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
-
-import io.junction.internal.durable.DirectoryLock;
-import io.junction.internal.durable.SeedRecord;
-import io.junction.join.StateConfig;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
-import java.util.Locale;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 
 /**
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
@@ -100,12 +91,6 @@ public final class JoinEngine implements AutoCloseable
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
     /** How long start waits for the partition threads at least: a bound on a hang only. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
-    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-    /**
-     * Close waits past its timeout while a partition makes progress: at least one event, result or dead
-     * letter within this time (or within the close timeout when that is longer).
-     */
-    static final long PROGRESS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final String name;
 
@@ -118,21 +103,14 @@ public final class JoinEngine implements AutoCloseable
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
     private final AtomicReference<Thread> producer = new AtomicReference<>();
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final CountDownLatch terminated = new CountDownLatch(1);
     private final LoggingErrorHandler log = new LoggingErrorHandler();
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
-    private volatile EngineBeans beans;
 
     /** Durable mode: the checkpoints, the recovery and each partition's files; null in memory mode. */
     private final CheckpointCoordinator checkpoints;
-    /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
-    private volatile long[] closePositions;
-    /** Set by a close that gave up or could not close cleanly: what it left undone; null otherwise. */
-    private volatile String closeShortfall;
-    /** Durable mode: the root's lock, held from before recovery until every partition thread has stopped. */
-    private volatile DirectoryLock rootLock;
+    /** The close, the undoing of a failed start, and the state root's lock. */
+    private final EngineShutdown shutdown;
 
     private JoinEngine(final Builder builder)
     {
@@ -153,11 +131,12 @@ public final class JoinEngine implements AutoCloseable
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
         checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
+        shutdown = new EngineShutdown(name, config, rings, workers, checkpoints, log);
         try
         {
             if (checkpoints != null)
             {
-                rootLock = lockRoot();
+                shutdown.lockRoot();
             }
             boolean reopened = checkpoints != null && checkpoints.start();
             for (int p = 0; p < partitions; p++)
@@ -178,7 +157,7 @@ public final class JoinEngine implements AutoCloseable
                 // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
                 LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
                     " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
-                closeWorkers(e);
+                shutdown.closeWorkers(e);
                 try
                 {
                     reopened = checkpoints.recoverFromCheckpoints();
@@ -203,13 +182,13 @@ public final class JoinEngine implements AutoCloseable
         {
             final CheckpointException failure = new CheckpointException("junction: cannot recover the durable state in " +
                 config.stateRoot() + ": " + e.getMessage(), e);
-            closeUnstarted(failure);
+            shutdown.closeUnstarted(failure);
             EngineNames.release(name);
             throw failure;
         }
         catch (final RuntimeException | Error e)
         {
-            closeUnstarted(e);
+            shutdown.closeUnstarted(e);
             EngineNames.release(name);
             throw e;
         }
@@ -219,7 +198,7 @@ public final class JoinEngine implements AutoCloseable
         }
         catch (final RuntimeException | Error e)
         {
-            closeUnstarted(e);
+            shutdown.closeUnstarted(e);
             EngineNames.release(name);
             throw e;
         }
@@ -245,9 +224,9 @@ public final class JoinEngine implements AutoCloseable
             close();
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
-        beans = EngineBeans.register(name, operatorName(), metrics, latency,
+        shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
             rings::depth, rings::size, refusedRows::get,
-            p -> workers[p].isFailed());
+            p -> workers[p].isFailed()));
     }
 
     /**
@@ -317,43 +296,8 @@ public final class JoinEngine implements AutoCloseable
         }
     }
 
-    /**
-     * Frees the operators of workers created before a failed start, and forgets them. A worker whose close fails
-     * (its persist, on the disk that failed the start) does not keep the others from closing, and its failure is
-     * added to {@code failure}, the start's, as suppressed: never in its place.
-     */
-    private void closeWorkers(final Throwable failure)
-    {
-        for (int p = 0; p < workers.length; p++)
-        {
-            if (workers[p] != null)
-            {
-                try
-                {
-                    workers[p].closeUnstarted();
-                }
-                catch (final RuntimeException | Error e)
-                {
-                    failure.addSuppressed(e);
-                }
-                workers[p] = null;
-            }
-        }
-    }
-
     /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
     static final String SEED_FILE = SeedRecord.FILE;
-
-    /** Removes the JMX beans and frees the name; called once the partitions have stopped. */
-    private void unregister()
-    {
-        if (beans != null)
-        {
-            beans.unregister();
-            beans = null;
-        }
-        EngineNames.release(name);
-    }
 
     /**
      * @param spec the join to run.
@@ -704,57 +648,6 @@ public final class JoinEngine implements AutoCloseable
         return checkpoints.submit(partitions, positions, mode, rings);
     }
 
-    /** Takes the state root's lock before anything in the root is read or written. */
-    private DirectoryLock lockRoot()
-    {
-        try
-        {
-            return DirectoryLock.acquire(OwnerOnlyFiles.createDirectories(config.stateRoot()),
-                "the state root");
-        }
-        catch (final IOException e)
-        {
-            throw new CheckpointException("junction: cannot start on " + config.stateRoot() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Releases the root's lock once every partition thread has stopped (now, or on a thread that waits for them). */
-    private void releaseRootLock(final boolean allStopped)
-    {
-        final DirectoryLock lock = rootLock;
-        if (lock == null)
-        {
-            return;
-        }
-        if (allStopped)
-        {
-            lock.close();
-            return;
-        }
-        // A partition still inside a handler still holds its files: the root stays locked until it stops.
-        final Thread waiter = new Thread(() ->
-        {
-            for (final PartitionWorker worker : workers)
-            {
-                boolean stopped = false;
-                while (!stopped)
-                {
-                    try
-                    {
-                        stopped = worker.awaitStopped(Long.MAX_VALUE);
-                    }
-                    catch (final InterruptedException e)
-                    {
-                        // Only the stop of the partitions releases the lock.
-                    }
-                }
-            }
-            lock.close();
-        }, config.threadNamePrefix() + "unlock");
-        waiter.setDaemon(true);
-        waiter.start();
-    }
-
     /** A publisher's interval checkpoint; failures are logged (and counted in the partitions' metrics). */
     CompletableFuture<CompletedCheckpoint> intervalCheckpoint(final long step)
     {
@@ -796,11 +689,7 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         refuseWithCheckpointRoot("close(positions)");
-        if (checkpoints != null && !closing.get())
-        {
-            closePositions = positions.clone();
-        }
-        return closeCompletely();
+        return shutdown.closeCleanly(positions);
     }
 
     /**
@@ -814,12 +703,7 @@ public final class JoinEngine implements AutoCloseable
      */
     public boolean closeCompletely()
     {
-        close();
-        if (terminated.getCount() > 0)
-        {
-            return false;
-        }
-        return closeShortfall == null;
+        return shutdown.closeCompletely();
     }
 
     /**
@@ -828,7 +712,7 @@ public final class JoinEngine implements AutoCloseable
      */
     public String closeShortfall()
     {
-        return closeShortfall;
+        return shutdown.closeShortfall();
     }
 
     /**
@@ -847,169 +731,7 @@ public final class JoinEngine implements AutoCloseable
     @Override
     public void close()
     {
-        final Thread current = Thread.currentThread();
-        boolean onPartitionThread = false;
-        for (final PartitionWorker worker : workers)
-        {
-            onPartitionThread |= worker != null && worker.isPartitionThread(current);
-        }
-        if (closing.compareAndSet(false, true))
-        {
-            rings.markClosed();
-            if (onPartitionThread)
-            {
-                final Thread closer = new Thread(this::shutDown, config.threadNamePrefix() + "closer");
-                closer.setDaemon(true);
-                closer.start();
-                return;
-            }
-            shutDown();
-        }
-        else if (!onPartitionThread)
-        {
-            // A close under way on another thread: return when it is done, as a first call would (it is
-            // bounded: it gives up once no partition makes progress).
-            try
-            {
-                terminated.await();
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void shutDown()
-    {
-        try
-        {
-            final long timeout = TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
-            long deadline = System.nanoTime() + timeout;
-            boolean interrupted = false;
-            for (int p = 0; p < rings.count() && !interrupted; p++)
-            {
-                // A dead partition never drains: it is reported already, waiting on it would only stall close.
-                long seen = workers[p].progress();
-                while (!workers[p].isFailed() && rings.backlog(p) > 0)
-                {
-                    final long now = System.nanoTime();
-                    if (now - deadline >= 0)
-                    {
-                        // Out of time: wait on only while the partition is still making progress.
-                        final long progress = workers[p].progress();
-                        if (progress == seen)
-                        {
-                            break;
-                        }
-                        seen = progress;
-                        deadline = now + Math.max(timeout, PROGRESS_GRACE_NANOS);
-                    }
-                    LockSupport.parkNanos(DRAIN_POLL_NANOS);
-                    interrupted = Thread.interrupted();
-                    if (interrupted)
-                    {
-                        break;
-                    }
-                }
-            }
-            // Stopping (in durable mode: persisting and the close's checkpoint) has a timeout of its own.
-            deadline = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
-            final long[] undrained = new long[rings.count()];
-            final long[] positions = closePositions;
-            boolean clean = positions != null;
-            for (int p = 0; p < rings.count(); p++)
-            {
-                undrained[p] = rings.backlog(p);
-                clean &= undrained[p] == 0 && !workers[p].isFailed();
-            }
-            CheckpointRequest atClose = null;
-            if (clean)
-            {
-                // One checkpoint of every partition at the close positions, confirmed before any clean-close
-                // record is written: a crash after the next start then restores the close, not an older cut.
-                atClose = checkpoints.closeCheckpoint(positions);
-                for (final PartitionWorker worker : workers)
-                {
-                    worker.closeAt(atClose);
-                }
-            }
-            else if (positions != null)
-            {
-                LOGGER.log(System.Logger.Level.WARNING, "junction: no clean close of " + config.stateRoot() + ": a partition " +
-                    "did not drain or its thread died; the next start restores the newest checkpoint complete in every partition");
-            }
-            for (int p = 0; p < rings.count(); p++)
-            {
-                workers[p].requestStop();
-                rings.halt(p);
-            }
-            final StringBuilder report = new StringBuilder();
-            boolean allStopped = true;
-            for (int p = 0; p < workers.length; p++)
-            {
-                boolean stopped = false;
-                try
-                {
-                    stopped = !interrupted && awaitStopped(workers[p], deadline, timeout);
-                }
-                catch (final InterruptedException e)
-                {
-                    interrupted = true;
-                }
-                allStopped &= stopped;
-                if (atClose != null && workers[p].isFailed())
-                {
-                    // Died before it was asked (its shutdown never saw the request): it never writes its part.
-                    atClose.failPartition(p, new CheckpointException("partition " + p + "'s thread died", null));
-                }
-                if (!stopped || undrained[p] > 0)
-                {
-                    report.append(report.length() == 0 ? "" : "; ").append("partition ").append(p).append(": ")
-                        .append(undrained[p]).append(" events not processed")
-                        .append(workers[p].isFailed() ? " (its thread died)" :
-                            stopped ? "" : " (its thread is still running; its state is freed when it stops)");
-                }
-            }
-            if (report.length() > 0)
-            {
-                final String shortfall = "close " + (interrupted ? "was interrupted" :
-                    "gave up (no progress within junction.closeTimeoutMs=" + config.closeTimeoutMillis() + ")") +
-                    " with events left: " + report;
-                closeShortfall = shortfall;
-                LOGGER.log(System.Logger.Level.WARNING, "junction: " + shortfall);
-            }
-            else if (atClose != null && atClose.future.isCompletedExceptionally())
-            {
-                // The checkpoint's failure names the partition and the file (a full disk among the causes).
-                closeShortfall = CLOSE_CHECKPOINT_FAILED + closeFailure(atClose) + "; no clean-close record was written: " +
-                    "the next start restores the newest checkpoint complete in every partition";
-            }
-            else if (atClose != null && !atClose.future.isDone())
-            {
-                closeShortfall = "the clean close wrote no clean-close record (see the log): the next start restores " +
-                    "the newest checkpoint complete in every partition";
-            }
-            else if (positions != null && !clean)
-            {
-                closeShortfall = "no clean close: a partition did not drain or its thread died";
-            }
-            if (checkpoints != null)
-            {
-                checkpoints.abandonAll("the engine closed before every partition reached it");
-            }
-            releaseRootLock(allStopped);
-            log.logSummary();
-            unregister();
-            if (interrupted)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-        finally
-        {
-            terminated.countDown();
-        }
+        shutdown.close();
     }
 
     /**
@@ -1017,67 +739,6 @@ public final class JoinEngine implements AutoCloseable
      * but the state could not be checkpointed); the rest is the failure's message, naming the file.
      */
     public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
-
-    /** @return the message of the failure a failed checkpoint's future completed with. */
-    private static String closeFailure(final CheckpointRequest request)
-    {
-        try
-        {
-            request.future.getNow(null);
-            return "unknown";
-        }
-        catch (final CompletionException | CancellationException e)
-        {
-            final Throwable cause = e.getCause() != null ? e.getCause() : e;
-            return cause.getMessage() != null ? cause.getMessage() : cause.toString();
-        }
-    }
-
-    /**
-     * Waits for a partition thread to stop until {@code deadline}, and past it while the partition makes progress.
-     *
-     * @return whether it stopped.
-     */
-    private static boolean awaitStopped(final PartitionWorker worker, final long deadline, final long timeout)
-        throws InterruptedException
-    {
-        long until = deadline;
-        long seen = worker.progress();
-        while (!worker.awaitStopped(Math.max(0, until - System.nanoTime())))
-        {
-            final long progress = worker.progress();
-            if (progress == seen)
-            {
-                return false;
-            }
-            seen = progress;
-            until = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
-        }
-        return true;
-    }
-
-    /**
-     * Undoes a start that failed with {@code failure} before the partition threads ran: frees the workers'
-     * operators (failures of that cleanup are added to {@code failure} as suppressed) and releases the root's
-     * lock whatever they did, so that the next start, once the cause is gone, can open the root.
-     */
-    private void closeUnstarted(final Throwable failure)
-    {
-        rings.markClosed();
-        closing.set(true);
-        terminated.countDown();
-        try
-        {
-            closeWorkers(failure);
-        }
-        finally
-        {
-            if (rootLock != null)
-            {
-                rootLock.close();
-            }
-        }
-    }
 
     /** Creates a partition's operator from its state config (with its state directory in durable mode). */
     @FunctionalInterface
