@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.security.SecureRandom;
+import java.util.function.Consumer;
 
 /**
  * The checkpoints of one durable engine, in one place (SEMANTICS 9; the files are described in
@@ -41,7 +42,7 @@ import java.security.SecureRandom;
  * checkpoint was asked for ({@link CheckpointRequest#floor}) and its own newest; with a shared checkpoint
  * root, its newest two complete ones ({@link DurablePartition#checkpoint}).
  *
- * <p>Thread safety: recovery ({@link #start}, {@link #recoverFromCheckpoints}, {@link #reopened}) runs on
+ * <p>Thread safety: recovery ({@link #start}) runs on
  * the starting thread before the partition threads start; {@link #submit} on the producer's thread;
  * completions on partition threads; {@link #partitionFailed} on a dying partition thread; the close's
  * methods on the closing thread. The ids are atomic, the confirmation is under a lock, the requests in
@@ -203,30 +204,60 @@ final class CheckpointCoordinator
     // ------------------------------------------------------------------------------------------ recovery
 
     /**
-     * Recovers the durable state before the operators open ({@link #recover}), or, with a shared checkpoint
-     * root, empties the scratch state ({@link #startScratch}).
+     * Recovers the durable state ({@link #recover}), or, with a shared checkpoint root, empties the scratch state
+     * ({@link #startScratch}), and then has the engine open the partitions' operators on it. When the state a
+     * clean close left does not open (damaged since?), the operators opened so far are freed and the state is
+     * restored from the newest checkpoint instead, and the operators opened again. Reopened state loses its
+     * clean-close records before the first mutation ({@link #reopened}).
      *
-     * @return whether the state a clean close left is to be reopened as it is.
-     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged.
+     * @param openOperators creates every partition's operator on the recovered state; throws when one does not open.
+     * @param freeOperators frees the operators opened before the failure it is given, adding its own failures to
+     *                      that one as suppressed.
+     * @return whether the state a clean close left was reopened as it is.
+     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged
+     *         (after a clean close's state did not open: naming both causes).
      */
-    boolean start() throws IOException
+    boolean start(final Runnable openOperators, final Consumer<Throwable> freeOperators) throws IOException
     {
-        return config.checkpointRoot() != null ? startScratch() : recover(false);
-    }
-
-    /**
-     * The state a clean close left did not open (damaged since?): restores from the checkpoints instead.
-     *
-     * @return false: nothing is reopened.
-     * @throws IOException as {@link #start}.
-     */
-    boolean recoverFromCheckpoints() throws IOException
-    {
-        return recover(true);
+        boolean reopened = config.checkpointRoot() != null ? startScratch() : recover(false);
+        try
+        {
+            openOperators.run();
+        }
+        catch (final RuntimeException | Error e)
+        {
+            if (!reopened)
+            {
+                throw e;
+            }
+            // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
+            LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
+                " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
+            freeOperators.accept(e);
+            try
+            {
+                reopened = recover(true);
+            }
+            catch (final IOException nothingRestorable)
+            {
+                // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
+                final IOException refused = new IOException("the state left by a clean close did not open (" +
+                    e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
+                refused.addSuppressed(e);
+                throw refused;
+            }
+            openOperators.run();
+        }
+        if (reopened)
+        {
+            // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
+            reopened();
+        }
+        return reopened;
     }
 
     /** Before the first mutation of reopened state: from now on a crash must restore a checkpoint, not trust it. */
-    void reopened() throws IOException
+    private void reopened() throws IOException
     {
         for (final DurablePartition durable : durables)
         {

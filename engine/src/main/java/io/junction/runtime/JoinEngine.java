@@ -138,44 +138,19 @@ public final class JoinEngine implements AutoCloseable
             {
                 shutdown.lockRoot();
             }
-            boolean reopened = checkpoints != null && checkpoints.start();
             for (int p = 0; p < partitions; p++)
             {
                 metrics[p] = new PartitionMetrics(p);
                 latency[p] = new LatencyRecorder();
             }
-            try
+            if (checkpoints == null)
             {
                 createWorkers(builder);
             }
-            catch (final RuntimeException | Error e)
+            else
             {
-                if (!reopened)
-                {
-                    throw e;
-                }
-                // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
-                LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
-                    " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
-                shutdown.closeWorkers(e);
-                try
-                {
-                    reopened = checkpoints.recoverFromCheckpoints();
-                }
-                catch (final IOException nothingRestorable)
-                {
-                    // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
-                    final IOException refused = new IOException("the state left by a clean close did not open (" +
-                        e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
-                    refused.addSuppressed(e);
-                    throw refused;
-                }
-                createWorkers(builder);
-            }
-            if (reopened)
-            {
-                // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
-                checkpoints.reopened();
+                // Recovery chooses the state the operators open on, and falls back when a clean close's does not open.
+                checkpoints.start(() -> createWorkers(builder), shutdown::closeWorkers);
             }
         }
         catch (final IOException e)

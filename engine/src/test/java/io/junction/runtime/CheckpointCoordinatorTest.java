@@ -75,8 +75,14 @@ class CheckpointCoordinatorTest
     private CheckpointCoordinator started() throws IOException
     {
         final CheckpointCoordinator coordinator = new CheckpointCoordinator(config(), FINGERPRINT);
-        assertFalse(coordinator.start(), "a new root has nothing to reopen");
+        assertFalse(start(coordinator), "a new root has nothing to reopen");
         return coordinator;
+    }
+
+    /** Recovers with no operators to open: the coordinator's part of a start, without partitions. */
+    private static boolean start(final CheckpointCoordinator coordinator) throws IOException
+    {
+        return coordinator.start(() -> { }, failure -> { });
     }
 
     private CheckpointRequest lastRequest()
@@ -280,14 +286,34 @@ class CheckpointCoordinatorTest
             assertArrayEquals(new long[] {9, 10}, ClosedRecord.read(coordinator.durable(p).directory, FINGERPRINT));
         }
         final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
-        assertTrue(next.start(), "every partition's record holds the same positions: the state is reopened");
+        assertTrue(start(next), "every partition's record holds the same positions: the state is reopened");
         assertArrayEquals(new long[] {9, 10}, next.restoredPositions());
         assertEquals(-1, next.restoredCheckpointId());
-        next.reopened();
         for (int p = 0; p < PARTITIONS; p++)
         {
             assertFalse(ClosedRecord.exists(next.durable(p).directory), "gone before the first mutation");
         }
+    }
+
+    @Test
+    void aCleanClosesStateThatDoesNotOpenIsFreedAndRestoredFromCheckpointsNamingBothCauses() throws IOException
+    {
+        final CheckpointCoordinator coordinator = started();
+        final CheckpointRequest atClose = coordinator.closeCheckpoint(new long[] {9});
+        writeParts(atClose, 0, 1, 2);
+        atClose.future.join();
+        final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
+        final List<Throwable> freed = new ArrayList<>();
+        final IllegalStateException damaged = new IllegalStateException("chunk 3 is damaged");
+        // The parts were reported, never written: no checkpoint replaces the clean close's state.
+        final IOException refused = assertThrows(IOException.class, () -> next.start(() ->
+        {
+            throw damaged;
+        }, freed::add));
+        assertEquals(List.of(damaged), freed, "what opened before the failure is freed, once");
+        assertTrue(refused.getMessage().startsWith("the state left by a clean close did not open (chunk 3 is damaged) and "),
+            refused.getMessage());
+        assertEquals(List.of(damaged), List.of(refused.getSuppressed()));
     }
 
     @Test
@@ -313,7 +339,7 @@ class CheckpointCoordinatorTest
         ClosedRecord.write(coordinator.durable(1).directory, FINGERPRINT, new long[] {8});
         ClosedRecord.write(coordinator.durable(2).directory, FINGERPRINT, new long[] {9});
         final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
-        final IOException refused = assertThrows(IOException.class, next::start);
+        final IOException refused = assertThrows(IOException.class, () -> start(next));
         assertTrue(refused.getMessage().contains("no checkpoint complete in every partition of " + root + " is intact " +
             "although a clean close left its record (CLOSED)"), refused.getMessage());
     }
@@ -323,7 +349,7 @@ class CheckpointCoordinatorTest
     {
         started();
         final IOException refused = assertThrows(IOException.class,
-            () -> new CheckpointCoordinator(config(), FINGERPRINT + 1).start());
+            () -> start(new CheckpointCoordinator(config(), FINGERPRINT + 1)));
         assertTrue(refused.getMessage().contains(EngineRecord.file(root) + " says this state root belongs to another engine"),
             refused.getMessage());
     }
@@ -334,7 +360,7 @@ class CheckpointCoordinatorTest
         final CheckpointCoordinator coordinator = started();
         ConfirmedRecord.write(root, 41, new long[] {1});
         // The confirmed checkpoint's parts are gone: nothing intact, and the start refuses to begin empty.
-        final IOException refused = assertThrows(IOException.class, () -> new CheckpointCoordinator(config(), FINGERPRINT).start());
+        final IOException refused = assertThrows(IOException.class, () -> start(new CheckpointCoordinator(config(), FINGERPRINT)));
         assertTrue(refused.getMessage().contains("(checkpoint 41 was complete)"), refused.getMessage());
         assertEquals(-1, coordinator.confirmedId());
     }
