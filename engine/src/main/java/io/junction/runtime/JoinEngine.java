@@ -8,7 +8,6 @@ import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.join.JoinOperator;
-import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.PartitionSnapshot;
@@ -143,14 +142,15 @@ public final class JoinEngine implements AutoCloseable
                 metrics[p] = new PartitionMetrics(p);
                 latency[p] = new LatencyRecorder();
             }
+            final WorkerFactory workerFactory = new WorkerFactory(builder, spec, config, checkpoints, log);
             if (checkpoints == null)
             {
-                createWorkers(builder);
+                workerFactory.create(workers, metrics, latency);
             }
             else
             {
                 // Recovery chooses the state the operators open on, and falls back when a clean close's does not open.
-                checkpoints.start(() -> createWorkers(builder), shutdown::closeWorkers);
+                checkpoints.start(() -> workerFactory.create(workers, metrics, latency), shutdown::closeWorkers);
             }
         }
         catch (final IOException e)
@@ -202,73 +202,6 @@ public final class JoinEngine implements AutoCloseable
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
             rings::depth, rings::size, refusedRows::get,
             p -> workers[p].isFailed()));
-    }
-
-    /**
-     * @return the partition's state config carrying the sums its last restore returned (taken once: the
-     *         operator created with it reopens the restored files without reading them again), or as is.
-     */
-    private static StateConfig restored(final StateConfig state, final DurablePartition durable)
-    {
-        final byte[] sums = durable == null ? null : durable.takeRestoredSums();
-        return sums == null ? state : state.withRestoredChunkSums(sums);
-    }
-
-    private void createWorkers(final Builder builder)
-    {
-        for (int p = 0; p < workers.length; p++)
-        {
-            final ResultHandler results = builder.resultHandlers.apply(p);
-            final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
-            final StateConfig state = checkpoints == null ? config.state() :
-                config.state().withStateDirectory(checkpoints.durable(p).stateDirectory());
-            final DurablePartition durable = checkpoints == null ? null : checkpoints.durable(p);
-            final PartitionWorker.OperatorFactory factory;
-            if (builder.stateOperatorFactory != null)
-            {
-                factory = (guardedResults, guardedDeadLetters) ->
-                    builder.stateOperatorFactory.create(restored(state, durable), guardedResults, guardedDeadLetters);
-            }
-            else if (builder.operatorFactory != null)
-            {
-                factory = builder.operatorFactory;
-            }
-            else
-            {
-                factory = new PartitionWorker.OperatorFactory()
-                {
-                    @Override
-                    public JoinOperator create(final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters)
-                    {
-                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters);
-                    }
-
-                    @Override
-                    public JoinOperator create(
-                        final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters,
-                        final ErrorHandler guardedErrors)
-                    {
-                        // The error handler handed in, not found in the result handler.
-                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters,
-                            guardedErrors);
-                    }
-                };
-            }
-            workers[p] = new PartitionWorker(p, factory,
-                results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
-                builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
-                config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0,
-                checkpoints == null ? null : checkpoints.durable(p), builder.beforeCheckpoint);
-            if (checkpoints != null)
-            {
-                workers[p].onFailure(checkpoints::partitionFailed);
-            }
-            if (checkpoints != null && !workers[p].isDurable())
-            {
-                throw new IllegalStateException("partition " + p + "'s operator keeps its state in memory although the engine " +
-                    "has a state root (" + config.stateRoot() + "): durable mode needs operators that keep their state in files");
-            }
-        }
     }
 
     /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
@@ -727,14 +660,13 @@ public final class JoinEngine implements AutoCloseable
     {
         private final JoinSpec spec;
         private EngineConfig config = EngineConfig.defaults();
-        private IntFunction<ResultHandler> resultHandlers;
-        private IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
-        private ErrorHandler errorHandler;
+        IntFunction<ResultHandler> resultHandlers;
+        IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
+        ErrorHandler errorHandler;
         private ThreadFactory threadFactory;
-        private IntConsumer onThreadStart;
-        private PartitionWorker.OperatorFactory operatorFactory;
-        private StateOperatorFactory stateOperatorFactory;
-        private IntConsumer beforeCheckpoint;
+        IntConsumer onThreadStart;
+        StateOperatorFactory stateOperatorFactory;
+        IntConsumer beforeCheckpoint;
         /** The machine's memory as the start checks it; null for this machine's ({@link MemoryBudget#ofMachine}). */
         private MemoryBudget memoryBudget;
         private String name;
@@ -914,17 +846,13 @@ public final class JoinEngine implements AutoCloseable
             return this;
         }
 
-        /** Replaces the operator of every partition, given each partition's state config: for tests of the runtime. */
+        /**
+         * Replaces the operator of every partition, given each partition's state config: the one seam of the
+         * runtime's tests, whose factories (test code) build on it.
+         */
         Builder stateOperatorFactory(final StateOperatorFactory factory)
         {
             this.stateOperatorFactory = factory;
-            return this;
-        }
-
-        /** Replaces the operator of every partition: for tests of the runtime. */
-        Builder operatorFactory(final PartitionWorker.OperatorFactory factory)
-        {
-            this.operatorFactory = factory;
             return this;
         }
 
