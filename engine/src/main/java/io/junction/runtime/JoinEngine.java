@@ -120,7 +120,7 @@ public final class JoinEngine implements AutoCloseable
             .apply(builder.config);
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = budgeted.withState(CheckpointCoordinator.hashSeed(budgeted).withResolvedHashSeed());
+        this.config = budgeted.withState(HashSeeds.resolve(budgeted).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
         this.name = EngineNames.reserve(builder.name);
