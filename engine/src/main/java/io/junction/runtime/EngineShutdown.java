@@ -355,7 +355,8 @@ final class EngineShutdown
     /**
      * Undoes a start that failed with {@code failure} before the partition threads ran: frees the workers'
      * operators (failures of that cleanup are added to {@code failure} as suppressed) and releases the root's
-     * lock whatever they did, so that the next start, once the cause is gone, can open the root.
+     * lock whatever they did, so that the next start, once the cause is gone, can open the root; then frees the
+     * engine's name.
      */
     void closeUnstarted(final Throwable failure)
     {
@@ -373,6 +374,7 @@ final class EngineShutdown
                 rootLock.close();
             }
         }
+        EngineNames.release(name);
     }
 
     /**

@@ -152,29 +152,18 @@ public final class JoinEngine implements AutoCloseable
                 // Recovery chooses the state the operators open on, and falls back when a clean close's does not open.
                 checkpoints.start(() -> workerFactory.create(workers, metrics, latency), shutdown::closeWorkers);
             }
+            rings.create(builder.threadFactory);
         }
         catch (final IOException e)
         {
             final CheckpointException failure = new CheckpointException("junction: cannot recover the durable state in " +
                 config.stateRoot() + ": " + e.getMessage(), e);
             shutdown.closeUnstarted(failure);
-            EngineNames.release(name);
             throw failure;
         }
         catch (final RuntimeException | Error e)
         {
             shutdown.closeUnstarted(e);
-            EngineNames.release(name);
-            throw e;
-        }
-        try
-        {
-            rings.create(builder.threadFactory);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            shutdown.closeUnstarted(e);
-            EngineNames.release(name);
             throw e;
         }
         rings.start();
