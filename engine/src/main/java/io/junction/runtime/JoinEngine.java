@@ -87,6 +87,15 @@ public final class JoinEngine implements AutoCloseable
     /** Least ms between two hot-key reports of a partition ({@link #hotKeys(int)}): a report allocates. */
     public static final long HOT_KEYS_INTERVAL_MILLIS = 100;
 
+    /**
+     * How {@link #closeShortfall()} starts when the clean close's checkpoint failed (every event was processed,
+     * but the state could not be checkpointed); the rest is the failure's message, naming the file.
+     */
+    public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
+
+    /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
+    static final String SEED_FILE = SeedRecord.FILE;
+
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
     /** How long start waits for the partition threads at least: a bound on a hang only. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
@@ -192,9 +201,6 @@ public final class JoinEngine implements AutoCloseable
             rings::depth, rings::size, refusedRows::get,
             p -> workers[p].isFailed()));
     }
-
-    /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
-    static final String SEED_FILE = SeedRecord.FILE;
 
     /**
      * @param spec the join to run.
@@ -468,7 +474,8 @@ public final class JoinEngine implements AutoCloseable
      * {@link CompletedCheckpoint#positions() positions} equal {@code positions} exactly; newer ones (written
      * but never committed: their outputs were never made visible) and damaged ones are passed over.
      * {@code positions} null means nothing was ever committed: the partition's state is emptied even when
-     * checkpoints exist (none of them was committed) and the future completes with positions null and id -1.
+     * checkpoints exist (none of them was committed), as {@link #dropPartition} does, and the future completes
+     * with positions null and id -1.
      * When no intact checkpoint has those positions the future fails with a {@link CheckpointException}
      * naming the positions and the checkpoint directory, and the partition keeps the state it had.
      *
@@ -630,12 +637,6 @@ public final class JoinEngine implements AutoCloseable
     {
         shutdown.close();
     }
-
-    /**
-     * How {@link #closeShortfall()} starts when the clean close's checkpoint failed (every event was processed,
-     * but the state could not be checkpointed); the rest is the failure's message, naming the file.
-     */
-    public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
 
     /** Creates a partition's operator from its state config (with its state directory in durable mode). */
     @FunctionalInterface
