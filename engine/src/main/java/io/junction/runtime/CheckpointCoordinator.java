@@ -20,13 +20,14 @@ import java.util.function.Consumer;
 /**
  * The checkpoints of one durable engine, in one place (SEMANTICS 9; the files are described in
  * docs/DURABILITY.md): the choice at start between the state a clean close left and the newest checkpoint
- * complete and intact in every partition; the ids; the barriers, one per partition a request covers, put
- * into the partitions' rings through {@link Barriers}; the completion of a request once every partition's
- * part is in; the confirmation of an engine-wide checkpoint ({@link ConfirmedRecord}, written after every
- * partition's manifest: last); the clean close's checkpoint and, after it is confirmed, the partitions'
- * clean-close records ({@link ClosedRecord}); and the failure of what waits on a partition whose thread
- * died. {@code JoinEngine} owns the rings and threads and asks it for all of that; the Kafka runner reaches
- * it through the engine's per-partition calls ({@link JoinEngine#checkpointPartition},
+ * complete and intact in every partition, with the fallback to that checkpoint when the operators do not
+ * open on the clean close's state; the ids; the barriers, one per partition a request covers, put into the
+ * partitions' rings through {@link Barriers} ({@link PartitionRings}); the completion of a request once every
+ * partition's part is in; the confirmation of an engine-wide checkpoint ({@link ConfirmedRecord}, written
+ * after every partition's manifest: last); the clean close's checkpoint and, after it is confirmed, the
+ * partitions' clean-close records ({@link ClosedRecord}); and the failure of what waits on a partition whose
+ * thread died. {@code JoinEngine} owns the rings and threads and asks it for all of that; the Kafka runner
+ * reaches it through the engine's per-partition calls ({@link JoinEngine#checkpointPartition},
  * {@link JoinEngine#takeOverPartition}, {@link JoinEngine#dropPartition}).
  *
  * <p>A partition's part is a completion callback: the partition thread, on reaching the barrier, writes its
@@ -39,8 +40,7 @@ import java.util.function.Consumer;
  * checkpoint was asked for ({@link CheckpointRequest#floor}) and its own newest; with a shared checkpoint
  * root, its newest two complete ones ({@link DurablePartition#checkpoint}).
  *
- * <p>Thread safety: recovery ({@link #start}) runs on
- * the starting thread before the partition threads start; {@link #submit} on the producer's thread;
+ * <p>Thread safety: recovery ({@link #start}) runs on the starting thread before the partition threads start; {@link #submit} on the producer's thread;
  * completions on partition threads; {@link #partitionFailed} on a dying partition thread; the close's
  * methods on the closing thread. The ids are atomic, the confirmation is under a lock, the requests in
  * flight a concurrent set.
