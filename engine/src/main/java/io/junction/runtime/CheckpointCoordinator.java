@@ -4,9 +4,7 @@ import io.junction.internal.durable.CheckpointStore;
 import io.junction.internal.durable.ClosedRecord;
 import io.junction.internal.durable.ConfirmedRecord;
 import io.junction.internal.durable.EngineRecord;
-import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.io.OwnerOnlyFiles;
-import io.junction.join.StateConfig;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,18 +15,19 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.security.SecureRandom;
+import java.util.function.Consumer;
 
 /**
  * The checkpoints of one durable engine, in one place (SEMANTICS 9; the files are described in
  * docs/DURABILITY.md): the choice at start between the state a clean close left and the newest checkpoint
- * complete and intact in every partition; the ids; the barriers, one per partition a request covers, put
- * into the partitions' rings through {@link Barriers}; the completion of a request once every partition's
- * part is in; the confirmation of an engine-wide checkpoint ({@link ConfirmedRecord}, written after every
- * partition's manifest: last); the clean close's checkpoint and, after it is confirmed, the partitions'
- * clean-close records ({@link ClosedRecord}); and the failure of what waits on a partition whose thread
- * died. {@code JoinEngine} owns the rings and threads and asks it for all of that; the Kafka runner reaches
- * it through the engine's per-partition calls ({@link JoinEngine#checkpointPartition},
+ * complete and intact in every partition, with the fallback to that checkpoint when the operators do not
+ * open on the clean close's state; the ids; the barriers, one per partition a request covers, put into the
+ * partitions' rings through {@link Barriers} ({@link PartitionRings}); the completion of a request once every
+ * partition's part is in; the confirmation of an engine-wide checkpoint ({@link ConfirmedRecord}, written
+ * after every partition's manifest: last); the clean close's checkpoint and, after it is confirmed, the
+ * partitions' clean-close records ({@link ClosedRecord}); and the failure of what waits on a partition whose
+ * thread died. {@code JoinEngine} owns the rings and threads and asks it for all of that; the Kafka runner
+ * reaches it through the engine's per-partition calls ({@link JoinEngine#checkpointPartition},
  * {@link JoinEngine#takeOverPartition}, {@link JoinEngine#dropPartition}).
  *
  * <p>A partition's part is a completion callback: the partition thread, on reaching the barrier, writes its
@@ -41,8 +40,7 @@ import java.security.SecureRandom;
  * checkpoint was asked for ({@link CheckpointRequest#floor}) and its own newest; with a shared checkpoint
  * root, its newest two complete ones ({@link DurablePartition#checkpoint}).
  *
- * <p>Thread safety: recovery ({@link #start}, {@link #recoverFromCheckpoints}, {@link #reopened}) runs on
- * the starting thread before the partition threads start; {@link #submit} on the producer's thread;
+ * <p>Thread safety: recovery ({@link #start}) runs on the starting thread before the partition threads start; {@link #submit} on the producer's thread;
  * completions on partition threads; {@link #partitionFailed} on a dying partition thread; the close's
  * methods on the closing thread. The ids are atomic, the confirmation is under a lock, the requests in
  * flight a concurrent set.
@@ -80,7 +78,7 @@ final class CheckpointCoordinator
     private long restoredCheckpointId = -1;
 
     /**
-     * @param config      the engine's configuration, with a state root and the hash seed resolved ({@link #hashSeed}).
+     * @param config      the engine's configuration, with a state root and the hash seed resolved ({@link HashSeeds#resolve}).
      * @param fingerprint the join's fingerprint.
      */
     CheckpointCoordinator(final EngineConfig config, final long fingerprint)
@@ -118,115 +116,63 @@ final class CheckpointCoordinator
         return confirmedId;
     }
 
-    // ------------------------------------------------------------------------------------------ the seed
-
-    /**
-     * Durable state is keyed and partitioned by the key hash: a restart must use the seed the state was
-     * written with, which the root's {@link EngineRecord} records (with a shared checkpoint root: the
-     * group's {@link SeedRecord}). A different fixed seed is refused.
-     *
-     * @return the state config with the recorded seed; as configured when there is none (or no state root).
-     */
-    static StateConfig hashSeed(final EngineConfig config)
-    {
-        if (config.checkpointRoot() != null)
-        {
-            return sharedHashSeed(config);
-        }
-        final StateConfig state = config.state();
-        if (config.stateRoot() == null)
-        {
-            return state;
-        }
-        final List<String> found;
-        try
-        {
-            found = EngineRecord.read(config.stateRoot());
-        }
-        catch (final IOException e)
-        {
-            throw new CheckpointException("junction: cannot recover the durable state in " + config.stateRoot() + ": " +
-                e.getMessage(), e);
-        }
-        if (!EngineRecord.hasHashSeed(found))
-        {
-            return state;
-        }
-        final long seed = EngineRecord.hashSeed(found);
-        if (state.hasFixedHashSeed() && state.hashSeed() != seed)
-        {
-            throw new CheckpointException("junction: " + EngineRecord.file(config.stateRoot()) + " was written with another " +
-                "key-hash seed than the fixed one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): durable state is " +
-                "keyed by it; remove the setting", null);
-        }
-        return state.withHashSeed(seed);
-    }
-
-    /**
-     * The seed of a shared checkpoint root: the one in its {@link SeedRecord}, which the first process to
-     * start creates (atomically: racing processes end with the one file that won).
-     */
-    private static StateConfig sharedHashSeed(final EngineConfig config)
-    {
-        final StateConfig state = config.state();
-        if (config.stateRoot() == null)
-        {
-            throw new IllegalArgumentException("a checkpoint root (" + EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") needs a " +
-                "state root (" + EngineConfig.STATE_DIR_PROP_NAME + ", EngineConfig.withStateRoot) for each process's scratch state");
-        }
-        if (config.checkpointEveryEvents() > 0 || !config.checkpointInterval().isZero())
-        {
-            throw new IllegalArgumentException("interval checkpoints (" + EngineConfig.CHECKPOINT_EVERY_EVENTS_PROP_NAME + ", " +
-                EngineConfig.CHECKPOINT_INTERVAL_PROP_NAME + ") are engine-wide: with a checkpoint root (" +
-                EngineConfig.CHECKPOINT_DIR_PROP_NAME + ") checkpoint partitions with checkpointPartition");
-        }
-        final Path file = SeedRecord.file(config.checkpointRoot());
-        try
-        {
-            final long seed = SeedRecord.readOrCreate(config.checkpointRoot(),
-                () -> state.hasFixedHashSeed() ? state.hashSeed() : new SecureRandom().nextLong());
-            if (state.hasFixedHashSeed() && state.hashSeed() != seed)
-            {
-                throw new CheckpointException("junction: the checkpoint root's seed file " + file + " holds another key-hash " +
-                    "seed than the fixed one configured (" + StateConfig.HASH_SEED_PROP_NAME + "): every process of the group " +
-                    "keys its state with the file's; remove the setting", null);
-            }
-            return state.withHashSeed(seed);
-        }
-        catch (final IOException | NumberFormatException e)
-        {
-            throw new CheckpointException("junction: cannot read the key-hash seed of the checkpoint root " +
-                config.checkpointRoot() + ": " + e.getMessage(), e);
-        }
-    }
-
     // ------------------------------------------------------------------------------------------ recovery
 
     /**
-     * Recovers the durable state before the operators open ({@link #recover}), or, with a shared checkpoint
-     * root, empties the scratch state ({@link #startScratch}).
+     * Recovers the durable state ({@link #recover}), or, with a shared checkpoint root, empties the scratch state
+     * ({@link #startScratch}), and then has the engine open the partitions' operators on it. When the state a
+     * clean close left does not open (damaged since?), the operators opened so far are freed and the state is
+     * restored from the newest checkpoint instead, and the operators opened again. Reopened state loses its
+     * clean-close records before the first mutation ({@link #reopened}).
      *
-     * @return whether the state a clean close left is to be reopened as it is.
-     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged.
+     * @param openOperators creates every partition's operator on the recovered state; throws when one does not open.
+     * @param freeOperators frees the operators opened before the failure it is given, adding its own failures to
+     *                      that one as suppressed.
+     * @return whether the state a clean close left was reopened as it is.
+     * @throws IOException naming the file when the root is another join's, or every complete checkpoint is damaged
+     *         (after a clean close's state did not open: naming both causes).
      */
-    boolean start() throws IOException
+    boolean start(final Runnable openOperators, final Consumer<Throwable> freeOperators) throws IOException
     {
-        return config.checkpointRoot() != null ? startScratch() : recover(false);
-    }
-
-    /**
-     * The state a clean close left did not open (damaged since?): restores from the checkpoints instead.
-     *
-     * @return false: nothing is reopened.
-     * @throws IOException as {@link #start}.
-     */
-    boolean recoverFromCheckpoints() throws IOException
-    {
-        return recover(true);
+        boolean reopened = config.checkpointRoot() != null ? startScratch() : recover(false);
+        try
+        {
+            openOperators.run();
+        }
+        catch (final RuntimeException | Error e)
+        {
+            if (!reopened)
+            {
+                throw e;
+            }
+            // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
+            LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
+                " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
+            freeOperators.accept(e);
+            try
+            {
+                reopened = recover(true);
+            }
+            catch (final IOException nothingRestorable)
+            {
+                // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
+                final IOException refused = new IOException("the state left by a clean close did not open (" +
+                    e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
+                refused.addSuppressed(e);
+                throw refused;
+            }
+            openOperators.run();
+        }
+        if (reopened)
+        {
+            // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
+            reopened();
+        }
+        return reopened;
     }
 
     /** Before the first mutation of reopened state: from now on a crash must restore a checkpoint, not trust it. */
-    void reopened() throws IOException
+    private void reopened() throws IOException
     {
         for (final DurablePartition durable : durables)
         {
@@ -445,16 +391,15 @@ final class CheckpointCoordinator
      *
      * @param partitions the partitions, ascending.
      * @param positions  the positions of the cut (a checkpoint, a take-over at positions), else null.
-     * @param restore    a restore ({@code mode} says which) rather than a checkpoint.
-     * @param mode       the restore's mode ({@link CheckpointRequest#RESTORE}, ...).
+     * @param mode       a checkpoint, or which of the restores.
      * @param barriers   the engine's rings.
      * @return completes when every partition's part is in, or failed.
      */
-    CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
-        final byte mode, final Barriers barriers)
+    CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions,
+        final CheckpointRequest.Mode mode, final Barriers barriers)
     {
-        final long id = restore ? -1 : nextCheckpointId.getAndIncrement();
-        final CheckpointRequest request = new CheckpointRequest(id, positions, restore, mode, confirmedId, partitions,
+        final long id = mode != CheckpointRequest.Mode.CHECKPOINT ? -1 : nextCheckpointId.getAndIncrement();
+        final CheckpointRequest request = new CheckpointRequest(id, positions, mode, confirmedId, partitions,
             partitions.length != durables.length, this::completed);
         inFlight.add(request);
         for (final int p : partitions)
@@ -480,7 +425,7 @@ final class CheckpointCoordinator
     {
         inFlight.remove(request);
         // With a shared checkpoint root nothing is engine-wide, even a checkpoint of a one-partition engine.
-        if (failed || request.restore || request.partitionOnly || config.checkpointRoot() != null)
+        if (failed || request.restores() || request.partitionOnly || config.checkpointRoot() != null)
         {
             return;
         }
@@ -540,7 +485,7 @@ final class CheckpointCoordinator
             all[p] = p;
         }
         final CheckpointRequest atClose = new CheckpointRequest(nextCheckpointId.getAndIncrement(), positions,
-            false, confirmedId, all, false, this::closeCompleted);
+            CheckpointRequest.Mode.CHECKPOINT, confirmedId, all, false, this::closeCompleted);
         atClose.future.whenComplete((done, failure) ->
         {
             if (failure != null)

@@ -14,24 +14,33 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class CheckpointRequest
 {
+    /**
+     * What a request does at each partition's barrier: a checkpoint, or one of the four ways a partition's
+     * state is replaced (each goes into the ring as a {@link RingSlot#RESTORE} slot).
+     */
+    enum Mode
+    {
+        /** Write a checkpoint of the partition's state at the request's positions. */
+        CHECKPOINT,
+        /** Restore the newest complete checkpoint; fail when there is none. */
+        RESTORE,
+        /** Restore the newest complete checkpoint; empty the partition when the store holds none at all. */
+        TAKE_OVER,
+        /** Restore the newest complete checkpoint whose positions equal {@link #positions}; fail when there is none. */
+        TAKE_OVER_AT,
+        /** Discard the partition's state and leave it empty. */
+        DROP
+    }
+
     final long id;
     final long[] positions;
-    final boolean restore;
+    /** What the request does; every mode but {@link Mode#CHECKPOINT} replaces state ({@link #restores}). */
+    final Mode mode;
     /** Checkpoints with a lower id may be deleted once this one is written: the newest confirmed at creation. */
     final long floor;
     final int[] partitions;
     /** A checkpoint of some partitions only ({@link JoinEngine#checkpointPartition}), not of the whole engine. */
     final boolean partitionOnly;
-    /** What a {@link #restore} request does: {@link #RESTORE}, {@link #TAKE_OVER} or {@link #DROP}. */
-    final byte mode;
-    /** Restore the newest complete checkpoint; fail when there is none. */
-    static final byte RESTORE = 0;
-    /** Restore the newest complete checkpoint; empty the partition when the store holds none at all. */
-    static final byte TAKE_OVER = 1;
-    /** Discard the partition's state and leave it empty. */
-    static final byte DROP = 2;
-    /** Restore the newest complete checkpoint whose positions equal {@link #positions}; fail when there is none. */
-    static final byte TAKE_OVER_AT = 3;
     final CompletableFuture<CompletedCheckpoint> future = new CompletableFuture<>();
     /** The id each partition wrote its checkpoint with (a shared store may raise the requested one). */
     private final long[] writtenIds;
@@ -52,20 +61,13 @@ final class CheckpointRequest
         void completed(CheckpointRequest request, boolean failed);
     }
 
-    CheckpointRequest(final long id, final long[] positions, final boolean restore, final long floor,
-        final int[] partitions, final boolean partitionOnly, final Completion completion)
-    {
-        this(id, positions, restore, RESTORE, floor, partitions, partitionOnly, completion);
-    }
-
-    CheckpointRequest(final long id, final long[] positions, final boolean restore, final byte mode, final long floor,
+    CheckpointRequest(final long id, final long[] positions, final Mode mode, final long floor,
         final int[] partitions, final boolean partitionOnly, final Completion completion)
     {
         this.mode = mode;
         this.partitionOnly = partitionOnly;
         this.id = id;
         this.positions = positions == null ? null : positions.clone();
-        this.restore = restore;
         this.floor = floor;
         this.partitions = partitions;
         this.completion = completion;
@@ -79,6 +81,12 @@ final class CheckpointRequest
         failures = new Throwable[partitions.length];
         remaining = new AtomicInteger(partitions.length);
         reported = new AtomicIntegerArray(partitions.length);
+    }
+
+    /** @return whether the request replaces the partition's state (any mode but {@link Mode#CHECKPOINT}). */
+    boolean restores()
+    {
+        return mode != Mode.CHECKPOINT;
     }
 
     /** @return whether the request goes to this partition. */
@@ -97,7 +105,7 @@ final class CheckpointRequest
     /** Fails a partition that will never report (its thread died); nothing when it has reported already. */
     void failPartition(final int partition, final Throwable why)
     {
-        if (restore)
+        if (restores())
         {
             restored(partition, -1, null, why);
         }
@@ -184,7 +192,7 @@ final class CheckpointRequest
         }
         if (first != null)
         {
-            future.completeExceptionally(new CheckpointException((restore ? "restore" : "checkpoint " + id) +
+            future.completeExceptionally(new CheckpointException((restores() ? "restore" : "checkpoint " + id) +
                 " failed: " + message, first));
             return;
         }
@@ -195,7 +203,7 @@ final class CheckpointRequest
             written += bytesWritten[i];
             linked += bytesLinked[i];
         }
-        future.complete(restore
+        future.complete(restores()
             ? new CompletedCheckpoint(restoredIds[0], restoredPositions[0], partitions, new long[partitions.length], 0, 0)
             : new CompletedCheckpoint(partitions.length == 1 ? writtenIds[0] : id, positions, partitions, pauseNanos, written,
                 linked));
@@ -206,7 +214,7 @@ final class CheckpointRequest
     {
         if (!future.isDone())
         {
-            future.completeExceptionally(new CheckpointException((restore ? "restore" : "checkpoint " + id) +
+            future.completeExceptionally(new CheckpointException((restores() ? "restore" : "checkpoint " + id) +
                 " did not complete: " + why, null));
         }
     }

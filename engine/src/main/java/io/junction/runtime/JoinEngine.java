@@ -1,48 +1,32 @@
 package io.junction.runtime;
 
-import io.junction.internal.io.OwnerOnlyFiles;
-import io.junction.metrics.HotKey;
-import io.junction.metrics.PartitionSnapshot;
-
-import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.dsl.Disruptor;
-import com.lmax.disruptor.dsl.ProducerType;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
-import io.junction.join.JoinOperator;
-import io.junction.join.JoinOperators;
+import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.join.JoinOperator;
+import io.junction.join.StateConfig;
+import io.junction.metrics.HotKey;
+import io.junction.metrics.PartitionSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
-
-import io.junction.internal.durable.DirectoryLock;
-import io.junction.internal.durable.SeedRecord;
-import io.junction.join.StateConfig;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
-import java.util.Locale;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 
 /**
  * A running join: N partitions, each an LMAX Disruptor ring consumed by one thread that owns that
@@ -103,63 +87,39 @@ public final class JoinEngine implements AutoCloseable
     /** Least ms between two hot-key reports of a partition ({@link #hotKeys(int)}): a report allocates. */
     public static final long HOT_KEYS_INTERVAL_MILLIS = 100;
 
+    /**
+     * How {@link #closeShortfall()} starts when the clean close's checkpoint failed (every event was processed,
+     * but the state could not be checkpointed); the rest is the failure's message, naming the file.
+     */
+    public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
+
+    /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
+    static final String SEED_FILE = SeedRecord.FILE;
+
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
     /** How long start waits for the partition threads at least: a bound on a hang only. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
-    private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-    /**
-     * Close waits past its timeout while a partition makes progress: at least one event, result or dead
-     * letter within this time (or within the close timeout when that is longer).
-     */
-    static final long PROGRESS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** Names of the engines started and not yet closed in this JVM: an engine's JMX names must be its own. */
-    private static final Set<String> RUNNING_NAMES = ConcurrentHashMap.newKeySet();
-    private static final AtomicLong DEFAULT_NAMES = new AtomicLong();
 
     private final String name;
 
     private final JoinSpec spec;
     private final EngineConfig config;
-    private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
-    private final RingBuffer<RingSlot>[] rings;
+    /** The partitions' Disruptors and threads; where the checkpoints' barriers go. */
+    private final PartitionRings rings;
     private final PartitionWorker[] workers;
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
     private final AtomicReference<Thread> producer = new AtomicReference<>();
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final CountDownLatch terminated = new CountDownLatch(1);
     private final LoggingErrorHandler log = new LoggingErrorHandler();
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
-    private volatile EngineBeans beans;
-    private volatile boolean closed;
 
     /** Durable mode: the checkpoints, the recovery and each partition's files; null in memory mode. */
     private final CheckpointCoordinator checkpoints;
-    /** The rings as the coordinator puts its barriers into them. */
-    private final CheckpointCoordinator.Barriers barriers = new CheckpointCoordinator.Barriers()
-    {
-        @Override
-        public long barrier(final int partition, final CheckpointRequest request)
-        {
-            return putBarrier(partition, request);
-        }
+    /** The close, the undoing of a failed start, and the state root's lock. */
+    private final EngineShutdown shutdown;
 
-        @Override
-        public boolean isFailed(final int partition)
-        {
-            return workers[partition].isFailed();
-        }
-    };
-    /** Set by {@link #close(long[])}: a durable clean close writes these positions beside each partition's state. */
-    private volatile long[] closePositions;
-    /** Set by a close that gave up or could not close cleanly: what it left undone; null otherwise. */
-    private volatile String closeShortfall;
-    /** Durable mode: the root's lock, held from before recovery until every partition thread has stopped. */
-    private volatile DirectoryLock rootLock;
-
-    @SuppressWarnings("unchecked")
     private JoinEngine(final Builder builder)
     {
         // Before anything is allocated: rings that cannot fit end the start with a message, not an OutOfMemoryError.
@@ -169,109 +129,53 @@ public final class JoinEngine implements AutoCloseable
             .apply(builder.config);
         this.spec = builder.spec;
         // One key-hash seed per engine, drawn here when not fixed: routing and every partition's index use it.
-        this.config = budgeted.withState(CheckpointCoordinator.hashSeed(budgeted).withResolvedHashSeed());
+        this.config = budgeted.withState(HashSeeds.resolve(budgeted).withResolvedHashSeed());
         // Before the name is taken: it reads the user's clock, which may throw.
         this.idleness = config.idleTimeoutNanos() > 0 ? new InputIdleness(builder.clock, config.idleTimeoutNanos()) : null;
-        this.name = reserveName(builder.name);
+        this.name = EngineNames.reserve(builder.name);
         final int partitions = config.partitions();
-        // A generic array cannot be created: the one unchecked cast, of an array no one else sees.
-        @SuppressWarnings("unchecked")
-        final RingBuffer<RingSlot>[] created = (RingBuffer<RingSlot>[])new RingBuffer<?>[partitions];
-        rings = created;
         workers = new PartitionWorker[partitions];
+        rings = new PartitionRings(config, workers);
         metrics = new PartitionMetrics[partitions];
         latency = new LatencyRecorder[partitions];
-        final int slotCapacity = config.slotCapacity();
         checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
+        shutdown = new EngineShutdown(name, config, rings, workers, checkpoints, log);
         try
         {
             if (checkpoints != null)
             {
-                rootLock = lockRoot();
+                shutdown.lockRoot();
             }
-            boolean reopened = checkpoints != null && checkpoints.start();
             for (int p = 0; p < partitions; p++)
             {
                 metrics[p] = new PartitionMetrics(p);
                 latency[p] = new LatencyRecorder();
             }
-            try
+            final WorkerFactory workerFactory = new WorkerFactory(builder, spec, config, checkpoints, log);
+            if (checkpoints == null)
             {
-                createWorkers(builder);
+                workerFactory.create(workers, metrics, latency);
             }
-            catch (final RuntimeException | Error e)
+            else
             {
-                if (!reopened)
-                {
-                    throw e;
-                }
-                // The state a clean close left did not open (damaged since?): restore from checkpoints instead.
-                LOGGER.log(System.Logger.Level.WARNING, "junction: the state left by a clean close in " + config.stateRoot() +
-                    " did not open (" + e.getMessage() + "); restoring from the newest checkpoint instead");
-                closeWorkers(e);
-                try
-                {
-                    reopened = checkpoints.recoverFromCheckpoints();
-                }
-                catch (final IOException nothingRestorable)
-                {
-                    // Name both: why the live state was refused (a damaged chunk, say) and why nothing replaces it.
-                    final IOException refused = new IOException("the state left by a clean close did not open (" +
-                        e.getMessage() + ") and " + nothingRestorable.getMessage(), nothingRestorable);
-                    refused.addSuppressed(e);
-                    throw refused;
-                }
-                createWorkers(builder);
+                // Recovery chooses the state the operators open on, and falls back when a clean close's does not open.
+                checkpoints.start(() -> workerFactory.create(workers, metrics, latency), shutdown::closeWorkers);
             }
-            if (reopened)
-            {
-                // Before the first mutation: from now on a crash must restore a checkpoint, not trust this state.
-                checkpoints.reopened();
-            }
+            rings.create(builder.threadFactory);
         }
         catch (final IOException e)
         {
             final CheckpointException failure = new CheckpointException("junction: cannot recover the durable state in " +
                 config.stateRoot() + ": " + e.getMessage(), e);
-            closeUnstarted(failure);
-            RUNNING_NAMES.remove(name);
+            shutdown.closeUnstarted(failure);
             throw failure;
         }
         catch (final RuntimeException | Error e)
         {
-            closeUnstarted(e);
-            RUNNING_NAMES.remove(name);
+            shutdown.closeUnstarted(e);
             throw e;
         }
-        try
-        {
-            for (int p = 0; p < partitions; p++)
-            {
-                final Disruptor<RingSlot> disruptor = new Disruptor<>(
-                    () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, builder.threadFactory),
-                    config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
-                    new UninterruptibleWaitStrategy(config.waitStrategy().create(), workers[p]));
-                disruptor.setDefaultExceptionHandler(workers[p]);
-                disruptor.handleEventsWith(workers[p]);
-                disruptors.add(disruptor);
-                rings[p] = disruptor.getRingBuffer();
-                workers[p].sliceWatermarkWork(rings[p], config.watermarkSlice());
-                if (config.readAhead())
-                {
-                    workers[p].readAhead(rings[p]);
-                }
-            }
-        }
-        catch (final RuntimeException | Error e)
-        {
-            closeUnstarted(e);
-            RUNNING_NAMES.remove(name);
-            throw e;
-        }
-        for (final Disruptor<RingSlot> disruptor : disruptors)
-        {
-            disruptor.start();
-        }
+        rings.start();
         try
         {
             // A bound on a hang only: a ThreadFactory that never runs what it is given.
@@ -293,136 +197,9 @@ public final class JoinEngine implements AutoCloseable
             close();
             throw new IllegalStateException("interrupted while starting the partition threads", e);
         }
-        beans = EngineBeans.register(name, operatorName(), metrics, latency,
-            p -> rings[p].getBufferSize() - rings[p].remainingCapacity(), p -> rings[p].getBufferSize(), refusedRows::get,
-            p -> workers[p].isFailed());
-    }
-
-    /**
-     * @return the partition's state config carrying the sums its last restore returned (taken once: the
-     *         operator created with it reopens the restored files without reading them again), or as is.
-     */
-    private static StateConfig restored(final StateConfig state, final DurablePartition durable)
-    {
-        final byte[] sums = durable == null ? null : durable.takeRestoredSums();
-        return sums == null ? state : state.withRestoredChunkSums(sums);
-    }
-
-    private void createWorkers(final Builder builder)
-    {
-        for (int p = 0; p < workers.length; p++)
-        {
-            final ResultHandler results = builder.resultHandlers.apply(p);
-            final DeadLetterHandler deadLetters = builder.deadLetterHandlers.apply(p);
-            final StateConfig state = checkpoints == null ? config.state() :
-                config.state().withStateDirectory(checkpoints.durable(p).stateDirectory());
-            final DurablePartition durable = checkpoints == null ? null : checkpoints.durable(p);
-            final PartitionWorker.OperatorFactory factory;
-            if (builder.stateOperatorFactory != null)
-            {
-                factory = (guardedResults, guardedDeadLetters) ->
-                    builder.stateOperatorFactory.create(restored(state, durable), guardedResults, guardedDeadLetters);
-            }
-            else if (builder.operatorFactory != null)
-            {
-                factory = builder.operatorFactory;
-            }
-            else
-            {
-                factory = new PartitionWorker.OperatorFactory()
-                {
-                    @Override
-                    public JoinOperator create(final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters)
-                    {
-                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters);
-                    }
-
-                    @Override
-                    public JoinOperator create(
-                        final ResultHandler guardedResults, final DeadLetterHandler guardedDeadLetters,
-                        final ErrorHandler guardedErrors)
-                    {
-                        // The error handler handed in, not found in the result handler.
-                        return JoinOperators.create(spec, restored(state, durable), guardedResults, guardedDeadLetters,
-                            guardedErrors);
-                    }
-                };
-            }
-            workers[p] = new PartitionWorker(p, factory,
-                results, deadLetters, builder.errorHandler != null ? builder.errorHandler : log, log,
-                builder.onThreadStart, metrics[p], latency[p], config.recordLatency(),
-                config.state().hotKeys() > 0 ? TimeUnit.MILLISECONDS.toNanos(HOT_KEYS_INTERVAL_MILLIS) : 0,
-                checkpoints == null ? null : checkpoints.durable(p), builder.beforeCheckpoint);
-            if (checkpoints != null)
-            {
-                workers[p].onFailure(checkpoints::partitionFailed);
-            }
-            if (checkpoints != null && !workers[p].isDurable())
-            {
-                throw new IllegalStateException("partition " + p + "'s operator keeps its state in memory although the engine " +
-                    "has a state root (" + config.stateRoot() + "): durable mode needs operators that keep their state in files");
-            }
-        }
-    }
-
-    /**
-     * Frees the operators of workers created before a failed start, and forgets them. A worker whose close fails
-     * (its persist, on the disk that failed the start) does not keep the others from closing, and its failure is
-     * added to {@code failure}, the start's, as suppressed: never in its place.
-     */
-    private void closeWorkers(final Throwable failure)
-    {
-        for (int p = 0; p < workers.length; p++)
-        {
-            if (workers[p] != null)
-            {
-                try
-                {
-                    workers[p].closeUnstarted();
-                }
-                catch (final RuntimeException | Error e)
-                {
-                    failure.addSuppressed(e);
-                }
-                workers[p] = null;
-            }
-        }
-    }
-
-    /** The shared checkpoint root's key-hash seed file, one for every process of a group ({@link SeedRecord}). */
-    static final String SEED_FILE = SeedRecord.FILE;
-
-    /** Claims a name for a starting engine: the one given, or the first free {@code join-N}. */
-    private static String reserveName(final String requested)
-    {
-        if (requested != null)
-        {
-            if (!RUNNING_NAMES.add(requested))
-            {
-                throw new IllegalStateException("an engine named '" + requested + "' is already running in this JVM " +
-                    "(its JMX bean is " + EngineBeans.engineName(requested) + "); give each engine its own JoinEngine.Builder.name(...)");
-            }
-            return requested;
-        }
-        while (true)
-        {
-            final String candidate = "join-" + DEFAULT_NAMES.incrementAndGet();
-            if (RUNNING_NAMES.add(candidate))
-            {
-                return candidate;
-            }
-        }
-    }
-
-    /** Removes the JMX beans and frees the name; called once the partitions have stopped. */
-    private void unregister()
-    {
-        if (beans != null)
-        {
-            beans.unregister();
-            beans = null;
-        }
-        RUNNING_NAMES.remove(name);
+        shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
+            rings::depth, rings::size, refusedRows::get,
+            p -> workers[p].isFailed()));
     }
 
     /**
@@ -434,42 +211,10 @@ public final class JoinEngine implements AutoCloseable
         return new Builder(spec);
     }
 
-    private ThreadFactory threadFactory(final int partition, final ThreadFactory userFactory)
-    {
-        final AtomicInteger count = new AtomicInteger();
-        return runnable ->
-        {
-            // The worker reports a partition thread that dies (PartitionFailedException, the log): the
-            // throwable ending it need not reach the thread's default handler, which prints to stderr.
-            final Runnable guarded = () ->
-            {
-                try
-                {
-                    runnable.run();
-                }
-                catch (final Throwable t)
-                {
-                    if (!workers[partition].isFailed())
-                    {
-                        LOGGER.log(System.Logger.Level.ERROR, "junction: partition " + partition + " thread ended", t);
-                    }
-                }
-            };
-            if (userFactory != null)
-            {
-                return userFactory.newThread(guarded);
-            }
-            final Thread thread = new Thread(guarded, config.threadNamePrefix() + partition +
-                (count.getAndIncrement() == 0 ? "" : "-" + count.get()));
-            thread.setDaemon(config.daemonThreads());
-            return thread;
-        };
-    }
-
     /** @return a new publisher into this engine. */
     public Publisher publisher()
     {
-        return new Publisher(this, rings, spec, config.slotCapacity(), config.state(), metrics, idleness,
+        return new Publisher(this, rings.rings(), spec, config.slotCapacity(), config.state(), metrics, idleness,
             this::intervalCheckpoint);
     }
 
@@ -500,9 +245,7 @@ public final class JoinEngine implements AutoCloseable
         final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
         for (int p = 0; p < metrics.length; p++)
         {
-            final RingBuffer<RingSlot> ring = rings[p];
-            snapshots.add(metrics[p].snapshot(ring.getBufferSize() - ring.remainingCapacity(), ring.getBufferSize(),
-                workers[p].isFailed()));
+            snapshots.add(metrics[p].snapshot(rings.depth(p), rings.size(p), workers[p].isFailed()));
         }
         return Collections.unmodifiableList(snapshots);
     }
@@ -588,7 +331,7 @@ public final class JoinEngine implements AutoCloseable
 
     boolean isClosed()
     {
-        return closed;
+        return rings.isClosed();
     }
 
     /**
@@ -649,12 +392,12 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
     {
         refuseWithCheckpointRoot("checkpoint(positions)");
-        return submit(allPartitions(), positions, false, CheckpointRequest.RESTORE);
+        return submit(allPartitions(), positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     private int[] allPartitions()
     {
-        final int[] all = new int[rings.length];
+        final int[] all = new int[rings.count()];
         for (int p = 0; p < all.length; p++)
         {
             all[p] = p;
@@ -676,7 +419,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> checkpointPartition(final int partition, final long[] positions)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, positions, false, CheckpointRequest.RESTORE);
+        return submit(new int[] {partition}, positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     /**
@@ -697,7 +440,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> restorePartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.RESTORE);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.RESTORE);
     }
 
     /**
@@ -722,7 +465,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.TAKE_OVER);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.TAKE_OVER);
     }
 
     /**
@@ -732,7 +475,8 @@ public final class JoinEngine implements AutoCloseable
      * {@link CompletedCheckpoint#positions() positions} equal {@code positions} exactly; newer ones (written
      * but never committed: their outputs were never made visible) and damaged ones are passed over.
      * {@code positions} null means nothing was ever committed: the partition's state is emptied even when
-     * checkpoints exist (none of them was committed) and the future completes with positions null and id -1.
+     * checkpoints exist (none of them was committed), as {@link #dropPartition} does, and the future completes
+     * with positions null and id -1.
      * When no intact checkpoint has those positions the future fails with a {@link CheckpointException}
      * naming the positions and the checkpoint directory, and the partition keeps the state it had.
      *
@@ -753,8 +497,8 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition, final long[] positions)
     {
         checkPartition(partition);
-        return positions == null ? submit(new int[] {partition}, null, true, CheckpointRequest.DROP)
-            : submit(new int[] {partition}, positions, true, CheckpointRequest.TAKE_OVER_AT);
+        return positions == null ? submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP)
+            : submit(new int[] {partition}, positions, CheckpointRequest.Mode.TAKE_OVER_AT);
     }
 
     /**
@@ -773,7 +517,7 @@ public final class JoinEngine implements AutoCloseable
     public CompletableFuture<CompletedCheckpoint> dropPartition(final int partition)
     {
         checkPartition(partition);
-        return submit(new int[] {partition}, null, true, CheckpointRequest.DROP);
+        return submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP);
     }
 
     private void refuseWithCheckpointRoot(final String what)
@@ -787,122 +531,26 @@ public final class JoinEngine implements AutoCloseable
 
     private void checkPartition(final int partition)
     {
-        if (partition < 0 || partition >= rings.length)
+        if (partition < 0 || partition >= rings.count())
         {
-            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.length + ")");
+            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.count() + ")");
         }
     }
 
-    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions, final boolean restore,
-        final byte mode)
+    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions,
+        final CheckpointRequest.Mode mode)
     {
         if (checkpoints == null)
         {
             throw new IllegalStateException("the engine keeps its state in memory: checkpoints need a state root " +
                 "(EngineConfig.withStateRoot, " + EngineConfig.STATE_DIR_PROP_NAME + ")");
         }
-        if (!restore && positions == null)
+        if (mode == CheckpointRequest.Mode.CHECKPOINT && positions == null)
         {
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         claimProducer(Thread.currentThread());
-        return checkpoints.submit(partitions, positions, restore, mode, barriers);
-    }
-
-    /**
-     * Puts a checkpoint's or restore's barrier into a partition's ring, waiting for room.
-     *
-     * @return the sequence it took; {@link Publisher#CLOSED} or {@link Publisher#PARTITION_FAILED} when none.
-     */
-    private long putBarrier(final int p, final CheckpointRequest request)
-    {
-        final long sequence = closed ? Publisher.CLOSED : workers[p].isFailed() ? Publisher.PARTITION_FAILED :
-            claim(rings[p], p);
-        if (sequence < 0)
-        {
-            return sequence;
-        }
-        final RingSlot slot = rings[p].get(sequence);
-        slot.type = request.restore ? RingSlot.RESTORE : RingSlot.CHECKPOINT;
-        slot.request = request;
-        slot.rowLength = 0;
-        slot.step = request.id;
-        slot.ingestNanos = System.nanoTime();
-        rings[p].publish(sequence);
-        return sequence;
-    }
-
-    /** Claims a ring slot for a barrier, waiting for room; a negative code when the engine closes or the partition dies. */
-    private long claim(final RingBuffer<RingSlot> ring, final int partition)
-    {
-        while (true)
-        {
-            final long sequence = RingClaim.tryClaim(ring);
-            if (sequence != RingClaim.NO_ROOM)
-            {
-                return sequence;
-            }
-            if (workers[partition].isFailed())
-            {
-                return Publisher.PARTITION_FAILED;
-            }
-            if (closed)
-            {
-                return Publisher.CLOSED;
-            }
-            LockSupport.parkNanos(1_000);
-        }
-    }
-
-    /** Takes the state root's lock before anything in the root is read or written. */
-    private DirectoryLock lockRoot()
-    {
-        try
-        {
-            return DirectoryLock.acquire(OwnerOnlyFiles.createDirectories(config.stateRoot()),
-                "the state root");
-        }
-        catch (final IOException e)
-        {
-            throw new CheckpointException("junction: cannot start on " + config.stateRoot() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Releases the root's lock once every partition thread has stopped (now, or on a thread that waits for them). */
-    private void releaseRootLock(final boolean allStopped)
-    {
-        final DirectoryLock lock = rootLock;
-        if (lock == null)
-        {
-            return;
-        }
-        if (allStopped)
-        {
-            lock.close();
-            return;
-        }
-        // A partition still inside a handler still holds its files: the root stays locked until it stops.
-        final Thread waiter = new Thread(() ->
-        {
-            for (final PartitionWorker worker : workers)
-            {
-                boolean stopped = false;
-                while (!stopped)
-                {
-                    try
-                    {
-                        stopped = worker.awaitStopped(Long.MAX_VALUE);
-                    }
-                    catch (final InterruptedException e)
-                    {
-                        // Only the stop of the partitions releases the lock.
-                    }
-                }
-            }
-            lock.close();
-        }, config.threadNamePrefix() + "unlock");
-        waiter.setDaemon(true);
-        waiter.start();
+        return checkpoints.submit(partitions, positions, mode, rings);
     }
 
     /** A publisher's interval checkpoint; failures are logged (and counted in the partitions' metrics). */
@@ -946,11 +594,7 @@ public final class JoinEngine implements AutoCloseable
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
         refuseWithCheckpointRoot("close(positions)");
-        if (checkpoints != null && !closing.get())
-        {
-            closePositions = positions.clone();
-        }
-        return closeCompletely();
+        return shutdown.closeCleanly(positions);
     }
 
     /**
@@ -964,12 +608,7 @@ public final class JoinEngine implements AutoCloseable
      */
     public boolean closeCompletely()
     {
-        close();
-        if (terminated.getCount() > 0)
-        {
-            return false;
-        }
-        return closeShortfall == null;
+        return shutdown.closeCompletely();
     }
 
     /**
@@ -978,7 +617,7 @@ public final class JoinEngine implements AutoCloseable
      */
     public String closeShortfall()
     {
-        return closeShortfall;
+        return shutdown.closeShortfall();
     }
 
     /**
@@ -997,243 +636,7 @@ public final class JoinEngine implements AutoCloseable
     @Override
     public void close()
     {
-        final Thread current = Thread.currentThread();
-        boolean onPartitionThread = false;
-        for (final PartitionWorker worker : workers)
-        {
-            onPartitionThread |= worker != null && worker.isPartitionThread(current);
-        }
-        if (closing.compareAndSet(false, true))
-        {
-            closed = true;
-            if (onPartitionThread)
-            {
-                final Thread closer = new Thread(this::shutDown, config.threadNamePrefix() + "closer");
-                closer.setDaemon(true);
-                closer.start();
-                return;
-            }
-            shutDown();
-        }
-        else if (!onPartitionThread)
-        {
-            // A close under way on another thread: return when it is done, as a first call would (it is
-            // bounded: it gives up once no partition makes progress).
-            try
-            {
-                terminated.await();
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void shutDown()
-    {
-        try
-        {
-            final long timeout = TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMillis());
-            long deadline = System.nanoTime() + timeout;
-            boolean interrupted = false;
-            for (int p = 0; p < rings.length && !interrupted; p++)
-            {
-                // A dead partition never drains: it is reported already, waiting on it would only stall close.
-                long seen = workers[p].progress();
-                while (!workers[p].isFailed() && backlog(p) > 0)
-                {
-                    final long now = System.nanoTime();
-                    if (now - deadline >= 0)
-                    {
-                        // Out of time: wait on only while the partition is still making progress.
-                        final long progress = workers[p].progress();
-                        if (progress == seen)
-                        {
-                            break;
-                        }
-                        seen = progress;
-                        deadline = now + Math.max(timeout, PROGRESS_GRACE_NANOS);
-                    }
-                    LockSupport.parkNanos(DRAIN_POLL_NANOS);
-                    interrupted = Thread.interrupted();
-                    if (interrupted)
-                    {
-                        break;
-                    }
-                }
-            }
-            // Stopping (in durable mode: persisting and the close's checkpoint) has a timeout of its own.
-            deadline = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
-            final long[] undrained = new long[rings.length];
-            final long[] positions = closePositions;
-            boolean clean = positions != null;
-            for (int p = 0; p < rings.length; p++)
-            {
-                undrained[p] = backlog(p);
-                clean &= undrained[p] == 0 && !workers[p].isFailed();
-            }
-            CheckpointRequest atClose = null;
-            if (clean)
-            {
-                // One checkpoint of every partition at the close positions, confirmed before any clean-close
-                // record is written: a crash after the next start then restores the close, not an older cut.
-                atClose = checkpoints.closeCheckpoint(positions);
-                for (final PartitionWorker worker : workers)
-                {
-                    worker.closeAt(atClose);
-                }
-            }
-            else if (positions != null)
-            {
-                LOGGER.log(System.Logger.Level.WARNING, "junction: no clean close of " + config.stateRoot() + ": a partition " +
-                    "did not drain or its thread died; the next start restores the newest checkpoint complete in every partition");
-            }
-            for (int p = 0; p < rings.length; p++)
-            {
-                workers[p].requestStop();
-                disruptors.get(p).halt();
-            }
-            final StringBuilder report = new StringBuilder();
-            boolean allStopped = true;
-            for (int p = 0; p < workers.length; p++)
-            {
-                boolean stopped = false;
-                try
-                {
-                    stopped = !interrupted && awaitStopped(workers[p], deadline, timeout);
-                }
-                catch (final InterruptedException e)
-                {
-                    interrupted = true;
-                }
-                allStopped &= stopped;
-                if (atClose != null && workers[p].isFailed())
-                {
-                    // Died before it was asked (its shutdown never saw the request): it never writes its part.
-                    atClose.failPartition(p, new CheckpointException("partition " + p + "'s thread died", null));
-                }
-                if (!stopped || undrained[p] > 0)
-                {
-                    report.append(report.length() == 0 ? "" : "; ").append("partition ").append(p).append(": ")
-                        .append(undrained[p]).append(" events not processed")
-                        .append(workers[p].isFailed() ? " (its thread died)" :
-                            stopped ? "" : " (its thread is still running; its state is freed when it stops)");
-                }
-            }
-            if (report.length() > 0)
-            {
-                final String shortfall = "close " + (interrupted ? "was interrupted" :
-                    "gave up (no progress within junction.closeTimeoutMs=" + config.closeTimeoutMillis() + ")") +
-                    " with events left: " + report;
-                closeShortfall = shortfall;
-                LOGGER.log(System.Logger.Level.WARNING, "junction: " + shortfall);
-            }
-            else if (atClose != null && atClose.future.isCompletedExceptionally())
-            {
-                // The checkpoint's failure names the partition and the file (a full disk among the causes).
-                closeShortfall = CLOSE_CHECKPOINT_FAILED + closeFailure(atClose) + "; no clean-close record was written: " +
-                    "the next start restores the newest checkpoint complete in every partition";
-            }
-            else if (atClose != null && !atClose.future.isDone())
-            {
-                closeShortfall = "the clean close wrote no clean-close record (see the log): the next start restores " +
-                    "the newest checkpoint complete in every partition";
-            }
-            else if (positions != null && !clean)
-            {
-                closeShortfall = "no clean close: a partition did not drain or its thread died";
-            }
-            if (checkpoints != null)
-            {
-                checkpoints.abandonAll("the engine closed before every partition reached it");
-            }
-            releaseRootLock(allStopped);
-            log.logSummary();
-            unregister();
-            if (interrupted)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-        finally
-        {
-            terminated.countDown();
-        }
-    }
-
-    /**
-     * How {@link #closeShortfall()} starts when the clean close's checkpoint failed (every event was processed,
-     * but the state could not be checkpointed); the rest is the failure's message, naming the file.
-     */
-    public static final String CLOSE_CHECKPOINT_FAILED = "the clean close's checkpoint failed: ";
-
-    /** @return the message of the failure a failed checkpoint's future completed with. */
-    private static String closeFailure(final CheckpointRequest request)
-    {
-        try
-        {
-            request.future.getNow(null);
-            return "unknown";
-        }
-        catch (final CompletionException | CancellationException e)
-        {
-            final Throwable cause = e.getCause() != null ? e.getCause() : e;
-            return cause.getMessage() != null ? cause.getMessage() : cause.toString();
-        }
-    }
-
-    /**
-     * Waits for a partition thread to stop until {@code deadline}, and past it while the partition makes progress.
-     *
-     * @return whether it stopped.
-     */
-    private static boolean awaitStopped(final PartitionWorker worker, final long deadline, final long timeout)
-        throws InterruptedException
-    {
-        long until = deadline;
-        long seen = worker.progress();
-        while (!worker.awaitStopped(Math.max(0, until - System.nanoTime())))
-        {
-            final long progress = worker.progress();
-            if (progress == seen)
-            {
-                return false;
-            }
-            seen = progress;
-            until = System.nanoTime() + Math.max(timeout, PROGRESS_GRACE_NANOS);
-        }
-        return true;
-    }
-
-    /** @return events published to a partition and not yet processed. */
-    private long backlog(final int partition)
-    {
-        final RingBuffer<RingSlot> ring = rings[partition];
-        return ring.getCursor() - ring.getMinimumGatingSequence();
-    }
-
-    /**
-     * Undoes a start that failed with {@code failure} before the partition threads ran: frees the workers'
-     * operators (failures of that cleanup are added to {@code failure} as suppressed) and releases the root's
-     * lock whatever they did, so that the next start, once the cause is gone, can open the root.
-     */
-    private void closeUnstarted(final Throwable failure)
-    {
-        closed = true;
-        closing.set(true);
-        terminated.countDown();
-        try
-        {
-            closeWorkers(failure);
-        }
-        finally
-        {
-            if (rootLock != null)
-            {
-                rootLock.close();
-            }
-        }
+        shutdown.close();
     }
 
     /** Creates a partition's operator from its state config (with its state directory in durable mode). */
@@ -1248,14 +651,13 @@ public final class JoinEngine implements AutoCloseable
     {
         private final JoinSpec spec;
         private EngineConfig config = EngineConfig.defaults();
-        private IntFunction<ResultHandler> resultHandlers;
-        private IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
-        private ErrorHandler errorHandler;
+        IntFunction<ResultHandler> resultHandlers;
+        IntFunction<DeadLetterHandler> deadLetterHandlers = p -> DeadLetterHandler.NONE;
+        ErrorHandler errorHandler;
         private ThreadFactory threadFactory;
-        private IntConsumer onThreadStart;
-        private PartitionWorker.OperatorFactory operatorFactory;
-        private StateOperatorFactory stateOperatorFactory;
-        private IntConsumer beforeCheckpoint;
+        IntConsumer onThreadStart;
+        StateOperatorFactory stateOperatorFactory;
+        IntConsumer beforeCheckpoint;
         /** The machine's memory as the start checks it; null for this machine's ({@link MemoryBudget#ofMachine}). */
         private MemoryBudget memoryBudget;
         private String name;
@@ -1435,17 +837,13 @@ public final class JoinEngine implements AutoCloseable
             return this;
         }
 
-        /** Replaces the operator of every partition, given each partition's state config: for tests of the runtime. */
+        /**
+         * Replaces the operator of every partition, given each partition's state config: the one seam of the
+         * runtime's tests, whose factories (test code) build on it.
+         */
         Builder stateOperatorFactory(final StateOperatorFactory factory)
         {
             this.stateOperatorFactory = factory;
-            return this;
-        }
-
-        /** Replaces the operator of every partition: for tests of the runtime. */
-        Builder operatorFactory(final PartitionWorker.OperatorFactory factory)
-        {
-            this.operatorFactory = factory;
             return this;
         }
 

@@ -225,14 +225,14 @@ final class PartitionCheckpoints
             {
                 throw new IllegalStateException("partition " + partition + " keeps its state in memory");
             }
-            if (request.mode == CheckpointRequest.DROP ||
-                (request.mode == CheckpointRequest.TAKE_OVER && !durable.hasCheckpoints()))
+            if (request.mode == CheckpointRequest.Mode.DROP ||
+                (request.mode == CheckpointRequest.Mode.TAKE_OVER && !durable.hasCheckpoints()))
             {
                 // Nothing to restore: the partition starts over empty (a take-over of a partition nobody
                 // checkpointed yet, or a drop that frees the state of a partition handed away).
                 checkpoint = null;
             }
-            else if (request.mode == CheckpointRequest.TAKE_OVER_AT)
+            else if (request.mode == CheckpointRequest.Mode.TAKE_OVER_AT)
             {
                 checkpoint = durable.at(request.positions);
                 if (checkpoint == null)

@@ -5,8 +5,8 @@ import com.lmax.disruptor.RingBuffer;
 
 /**
  * One try at claiming the next slot of a partition's ring, shared by the publishers' claim loop
- * ({@link RingWriter}) and the engine's for control events (checkpoint and restore barriers,
- * {@link JoinEngine}), so that the one step that races with other producers on a multi-producer ring
+ * ({@link RingWriter}) and the rings' for control events (checkpoint and restore barriers,
+ * {@link PartitionRings}), so that the one step that races with other producers on a multi-producer ring
  * ({@code junction.multiProducer}, docs/CONFIGURATION.md) has one definition, which the stress module's
  * {@code RingClaimStress} runs from two threads at once. The loops around it (wait for room, give up when
  * the engine closes or the partition fails) are each caller's.

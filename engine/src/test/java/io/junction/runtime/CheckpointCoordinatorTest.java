@@ -75,8 +75,14 @@ class CheckpointCoordinatorTest
     private CheckpointCoordinator started() throws IOException
     {
         final CheckpointCoordinator coordinator = new CheckpointCoordinator(config(), FINGERPRINT);
-        assertFalse(coordinator.start(), "a new root has nothing to reopen");
+        assertFalse(start(coordinator), "a new root has nothing to reopen");
         return coordinator;
+    }
+
+    /** Recovers with no operators to open: the coordinator's part of a start, without partitions. */
+    private static boolean start(final CheckpointCoordinator coordinator) throws IOException
+    {
+        return coordinator.start(() -> { }, failure -> { });
     }
 
     private CheckpointRequest lastRequest()
@@ -115,7 +121,7 @@ class CheckpointCoordinatorTest
     {
         final CheckpointCoordinator coordinator = started();
         final CompletableFuture<CompletedCheckpoint> future =
-            coordinator.submit(ALL, new long[] {5, 6}, false, CheckpointRequest.RESTORE, barriers);
+            coordinator.submit(ALL, new long[] {5, 6}, CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(PARTITIONS, barrierRequests.size(), "one barrier per partition");
         for (int p = 0; p < PARTITIONS; p++)
         {
@@ -143,12 +149,12 @@ class CheckpointCoordinatorTest
     void aPartThatFailsFailsTheCheckpointNamingItsPartitionAndThePreviousStaysTheOneToRestore() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> first = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> first = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0, 1, 2);
         first.join();
-        final CompletableFuture<CompletedCheckpoint> second = coordinator.submit(ALL, new long[] {2}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> second = coordinator.submit(ALL, new long[] {2},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest request = lastRequest();
         assertEquals(1, request.id);
         assertEquals(0, request.floor, "the partitions keep what the confirmed checkpoint needs");
@@ -164,7 +170,7 @@ class CheckpointCoordinatorTest
         // A part that reports twice (its own report after the engine failed it) counts once.
         request.written(1, 1, 1, 10, 100);
         assertEquals(0, ConfirmedRecord.readId(root));
-        coordinator.submit(ALL, new long[] {3}, false, CheckpointRequest.RESTORE, barriers);
+        coordinator.submit(ALL, new long[] {3}, CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(2, lastRequest().id, "ids go on past the failed one");
         assertEquals(0, lastRequest().floor);
     }
@@ -173,11 +179,11 @@ class CheckpointCoordinatorTest
     void anOlderCheckpointCompletingLateNeverLowersTheConfirmedOne() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> older = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> older = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest a = lastRequest();
-        final CompletableFuture<CompletedCheckpoint> newer = coordinator.submit(ALL, new long[] {2}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> newer = coordinator.submit(ALL, new long[] {2},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest b = lastRequest();
         writeParts(b, 0, 1, 2);
         newer.join();
@@ -192,8 +198,8 @@ class CheckpointCoordinatorTest
     void aCheckpointOfSomePartitionsIsNeverConfirmedEngineWide() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> one = coordinator.submit(new int[] {1}, new long[] {4}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> one = coordinator.submit(new int[] {1}, new long[] {4},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertTrue(lastRequest().partitionOnly);
         lastRequest().written(1, 9, 1, 10, 100);
         assertEquals(9, one.join().id(), "the id the partition wrote it with");
@@ -206,8 +212,8 @@ class CheckpointCoordinatorTest
         final CheckpointCoordinator coordinator = started();
         answer[1] = Publisher.PARTITION_FAILED;
         answer[2] = Publisher.CLOSED;
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         assertEquals(1, barrierRequests.size(), "only partition 0 took its barrier");
         assertFalse(future.isDone(), "partition 0 has not reported");
         writeParts(lastRequest(), 0);
@@ -221,11 +227,11 @@ class CheckpointCoordinatorTest
     void aPartitionThatDiesFailsWhatWaitsOnItAndOnlyThat() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> all = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> all = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         final CheckpointRequest request = lastRequest();
-        final CompletableFuture<CompletedCheckpoint> other = coordinator.submit(new int[] {0}, null, true,
-            CheckpointRequest.TAKE_OVER, barriers);
+        final CompletableFuture<CompletedCheckpoint> other = coordinator.submit(new int[] {0}, null,
+            CheckpointRequest.Mode.TAKE_OVER, barriers);
         final CheckpointRequest takeOver = lastRequest();
         coordinator.partitionFailed(1);
         writeParts(request, 0, 2);
@@ -243,8 +249,8 @@ class CheckpointCoordinatorTest
     {
         final CheckpointCoordinator coordinator = started();
         failed[2] = true;
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0, 1);
         assertTrue(failure(future).getMessage().contains("partition 2: partition 2's thread died"));
     }
@@ -253,8 +259,8 @@ class CheckpointCoordinatorTest
     void aCloseAbandonsWhatIsInFlight() throws IOException
     {
         final CheckpointCoordinator coordinator = started();
-        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1}, false,
-            CheckpointRequest.RESTORE, barriers);
+        final CompletableFuture<CompletedCheckpoint> future = coordinator.submit(ALL, new long[] {1},
+            CheckpointRequest.Mode.CHECKPOINT, barriers);
         writeParts(lastRequest(), 0);
         coordinator.abandonAll("the engine closed before every partition reached it");
         assertTrue(failure(future).getMessage().contains("checkpoint 0 did not complete: the engine closed before every " +
@@ -280,14 +286,34 @@ class CheckpointCoordinatorTest
             assertArrayEquals(new long[] {9, 10}, ClosedRecord.read(coordinator.durable(p).directory, FINGERPRINT));
         }
         final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
-        assertTrue(next.start(), "every partition's record holds the same positions: the state is reopened");
+        assertTrue(start(next), "every partition's record holds the same positions: the state is reopened");
         assertArrayEquals(new long[] {9, 10}, next.restoredPositions());
         assertEquals(-1, next.restoredCheckpointId());
-        next.reopened();
         for (int p = 0; p < PARTITIONS; p++)
         {
             assertFalse(ClosedRecord.exists(next.durable(p).directory), "gone before the first mutation");
         }
+    }
+
+    @Test
+    void aCleanClosesStateThatDoesNotOpenIsFreedAndRestoredFromCheckpointsNamingBothCauses() throws IOException
+    {
+        final CheckpointCoordinator coordinator = started();
+        final CheckpointRequest atClose = coordinator.closeCheckpoint(new long[] {9});
+        writeParts(atClose, 0, 1, 2);
+        atClose.future.join();
+        final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
+        final List<Throwable> freed = new ArrayList<>();
+        final IllegalStateException damaged = new IllegalStateException("chunk 3 is damaged");
+        // The parts were reported, never written: no checkpoint replaces the clean close's state.
+        final IOException refused = assertThrows(IOException.class, () -> next.start(() ->
+        {
+            throw damaged;
+        }, freed::add));
+        assertEquals(List.of(damaged), freed, "what opened before the failure is freed, once");
+        assertTrue(refused.getMessage().startsWith("the state left by a clean close did not open (chunk 3 is damaged) and "),
+            refused.getMessage());
+        assertEquals(List.of(damaged), List.of(refused.getSuppressed()));
     }
 
     @Test
@@ -313,7 +339,7 @@ class CheckpointCoordinatorTest
         ClosedRecord.write(coordinator.durable(1).directory, FINGERPRINT, new long[] {8});
         ClosedRecord.write(coordinator.durable(2).directory, FINGERPRINT, new long[] {9});
         final CheckpointCoordinator next = new CheckpointCoordinator(config(), FINGERPRINT);
-        final IOException refused = assertThrows(IOException.class, next::start);
+        final IOException refused = assertThrows(IOException.class, () -> start(next));
         assertTrue(refused.getMessage().contains("no checkpoint complete in every partition of " + root + " is intact " +
             "although a clean close left its record (CLOSED)"), refused.getMessage());
     }
@@ -323,7 +349,7 @@ class CheckpointCoordinatorTest
     {
         started();
         final IOException refused = assertThrows(IOException.class,
-            () -> new CheckpointCoordinator(config(), FINGERPRINT + 1).start());
+            () -> start(new CheckpointCoordinator(config(), FINGERPRINT + 1)));
         assertTrue(refused.getMessage().contains(EngineRecord.file(root) + " says this state root belongs to another engine"),
             refused.getMessage());
     }
@@ -334,7 +360,7 @@ class CheckpointCoordinatorTest
         final CheckpointCoordinator coordinator = started();
         ConfirmedRecord.write(root, 41, new long[] {1});
         // The confirmed checkpoint's parts are gone: nothing intact, and the start refuses to begin empty.
-        final IOException refused = assertThrows(IOException.class, () -> new CheckpointCoordinator(config(), FINGERPRINT).start());
+        final IOException refused = assertThrows(IOException.class, () -> start(new CheckpointCoordinator(config(), FINGERPRINT)));
         assertTrue(refused.getMessage().contains("(checkpoint 41 was complete)"), refused.getMessage());
         assertEquals(-1, coordinator.confirmedId());
     }

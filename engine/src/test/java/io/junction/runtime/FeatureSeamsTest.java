@@ -207,7 +207,7 @@ class FeatureSeamsTest
                     died.countDown();
                 }
             })
-            .operatorFactory(firstPartition(INTERVAL_LEFT, BreakOnRowOperator::new))
+            .stateOperatorFactory(EngineOperators.ignoringState(firstPartition(INTERVAL_LEFT, BreakOnRowOperator::new)))
             .start())
         {
             final Publisher publisher = engine.publisher();
@@ -248,7 +248,8 @@ class FeatureSeamsTest
             .withState(SMALL_STATE).withIdleTimeout(Duration.ofSeconds(1));
         final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config).clock(clock::get)
             .resultHandler((kind, left, right, ts, step) -> { })
-            .operatorFactory(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(operator, events)))
+            .stateOperatorFactory(EngineOperators.ignoringState(
+                firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(operator, events))))
             .start();
         final Publisher publisher = engine.publisher();
         try (engine)
@@ -305,8 +306,8 @@ class FeatureSeamsTest
         final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
             .clock(clockWithHook(onClock))
             .resultHandler((kind, left, right, ts, step) -> { })
-            .operatorFactory(firstPartition(INTERVAL_LEFT, operator ->
-                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease)))
+            .stateOperatorFactory(EngineOperators.ignoringState(firstPartition(INTERVAL_LEFT, operator ->
+                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease))))
             .start();
         final CountDownLatch returned = new CountDownLatch(1);
         final AtomicInteger blocked = new AtomicInteger();
@@ -389,7 +390,8 @@ class FeatureSeamsTest
                     died.countDown();
                 }
             })
-            .operatorFactory(firstPartition(spec, operator -> new BreakOnRowOperator(operator, 2)))
+            .stateOperatorFactory(EngineOperators.ignoringState(
+                firstPartition(spec, operator -> new BreakOnRowOperator(operator, 2))))
             .start())
         {
             final Publisher publisher = engine.publisher();
@@ -469,8 +471,8 @@ class FeatureSeamsTest
         final JoinEngine engine = JoinEngine.builder(INTERVAL_LEFT).config(config)
             .clock(clockWithHook(onClock))
             .resultHandler((kind, left, right, ts, step) -> { })
-            .operatorFactory(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(
-                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease, true), events)))
+            .stateOperatorFactory(EngineOperators.ignoringState(firstPartition(INTERVAL_LEFT, operator -> new RecordingOperator(
+                new BlockingOperator(operator, firstEntered, firstRelease, secondEntered, secondRelease, true), events))))
             .start();
         try (engine)
         {

@@ -80,7 +80,8 @@ class MultiJoinRoutedKeyHashTest
                     results.incrementAndGet();
                 }
             })
-            .operatorFactory((handler, deadLetters) -> new ForwardingOperator(JoinOperators.create(SPEC, STATE, handler, deadLetters))
+            .stateOperatorFactory(EngineOperators.ignoringState((handler, deadLetters) ->
+                new ForwardingOperator(JoinOperators.create(SPEC, STATE, handler, deadLetters))
             {
                 @Override
                 public void onInputRow(final int input, final ChangeKind kind, final RowView row, final long ts, final long step)
@@ -100,7 +101,7 @@ class MultiJoinRoutedKeyHashTest
                     hashes.put(row.getLong(input == 0 ? 0 : 1), keyHash);
                     delegate.onInputRow(input, kind, row, ts, step, keyHash);
                 }
-            })
+            }))
             .start();
         try (engine)
         {

@@ -280,8 +280,8 @@ class PartitionFailureTest
                     died.countDown();
                 }
             })
-            .operatorFactory((results, deadLetters) -> new BrokenCountersOperator(
-                JoinOperators.create(LEFT_JOIN, SMALL_STATE, results, deadLetters)))
+            .stateOperatorFactory(EngineOperators.ignoringState((results, deadLetters) -> new BrokenCountersOperator(
+                JoinOperators.create(LEFT_JOIN, SMALL_STATE, results, deadLetters))))
             .start();
         final Publisher publisher = engine.publisher();
         assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 0), 0, 0));

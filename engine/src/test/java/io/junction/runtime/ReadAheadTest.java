@@ -66,7 +66,8 @@ class ReadAheadTest
         final JoinEngine engine = JoinEngine.builder(SPEC)
             .config(EngineConfig.defaults().withPartitions(1).withRingSize(64).withState(STATE).withReadAhead(readAhead))
             .resultHandler((kind, left, right, ts, step) -> { })
-            .operatorFactory((results, deadLetters) -> new ForwardingOperator(JoinOperators.create(SPEC, STATE, results, deadLetters))
+            .stateOperatorFactory(EngineOperators.ignoringState((results, deadLetters) ->
+                new ForwardingOperator(JoinOperators.create(SPEC, STATE, results, deadLetters))
             {
                 @Override
                 public void prefetch(final long keyHash)
@@ -93,7 +94,7 @@ class ReadAheadTest
                     }
                     super.onRow(side, kind, row, ts, step);
                 }
-            })
+            }))
             .start();
         try (engine)
         {

@@ -63,7 +63,8 @@ class RoutedKeyHashTest
         final JoinEngine engine = JoinEngine.builder(SPEC)
             .config(EngineConfig.defaults().withPartitions(4).withRingSize(64).withState(STATE))
             .resultHandler((kind, left, right, ts, step) -> results.incrementAndGet())
-            .operatorFactory((handler, deadLetters) -> new ForwardingOperator(JoinOperators.create(SPEC, STATE, handler, deadLetters))
+            .stateOperatorFactory(EngineOperators.ignoringState((handler, deadLetters) ->
+                new ForwardingOperator(JoinOperators.create(SPEC, STATE, handler, deadLetters))
             {
                 @Override
                 public void onRow(final Side side, final ChangeKind kind, final RowView row, final long ts, final long step)
@@ -83,7 +84,7 @@ class RoutedKeyHashTest
                     hashes.put(row.getLong(0), keyHash);
                     delegate.onRow(side, kind, row, ts, step, keyHash);
                 }
-            })
+            }))
             .start();
         try (engine)
         {
