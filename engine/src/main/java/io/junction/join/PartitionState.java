@@ -53,15 +53,13 @@ import java.util.function.LongUnaryOperator;
  * heap-held rest ({@link DurableState} names the files and the rules for reopening them). A reopened
  * state maps the files and reads their headers and heap.dat: nothing that grows with the rows.
  *
- * <p>How an operator becomes durable (every join kind's operator does all of it): build the
- * state with the constructor that takes the spec and a layout name; pass {@link #config} (the stored
- * hash seed) to its {@link JoinPredicate}; read references through the store ({@link RowStore#rows},
- * {@link RowStore#record}, {@link RowStore#bucketOf}) and give any {@link TimerWheel} of its own
- * {@link #base}, never the in-memory statics; call {@link #beginMutation()} first in every event
- * method; keep its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
- * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}.
- * The {@link OperatorDriver} does all of this for every kind; the algorithms store rows through
- * {@link #admit} and free them through {@link #retire} or {@link #expire}.
+ * <p>What a durable state asks of its owner, the {@link OperatorDriver} (which does it for every kind): the
+ * spec and a layout name at construction; {@link #config} (the stored hash seed) for its {@link JoinPredicate};
+ * references read through the store ({@link RowStore#rows}, {@link RowStore#record}, {@link RowStore#bucketOf})
+ * and {@link #base} for any {@link TimerWheel} of its own; {@link #beginMutation()} first in every event
+ * method; its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
+ * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}. The
+ * algorithms store rows through {@link #admit} and free them through {@link #retire} or {@link #expire}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
@@ -209,59 +207,21 @@ final class PartitionState implements AutoCloseable
     private StagedCut.DeferredPart cutHead;
 
     /**
-     * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
-     *
-     * @param config       the sizing and limits.
-     * @param bucketLength bytes of a bucket in the key index ({@link BucketDescriptor#LENGTH} or an operator's extension of it).
-     * @param timedRows    whether stored rows are linked into the timer wheel (interval and window joins,
-     *                     regular joins with a state TTL): only then do records carry timer links.
-     * @param counters     the operator's counters: this counts expired rows and reports the state's size.
-     * @param roomMaker    called by {@link #reserve} while the state is at a limit.
-     * @throws IllegalArgumentException when the byte limit leaves no room for rows beside the key index.
-     */
-    PartitionState(
-        final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
-        final RoomMaker roomMaker)
-    {
-        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, 0);
-    }
-
-    /**
-     * As the five-argument constructor, in memory.
-     *
-     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
-     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
-     */
-    PartitionState(
-        final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
-        final RoomMaker roomMaker, final long otherOffHeapBytes)
-    {
-        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, otherOffHeapBytes);
-    }
-
-    /**
-     * As the eight-argument constructor with the timed sides, records of both sides or of neither carrying timer links.
-     *
-     * @param timedRows whether stored rows of both sides may be linked into a timer wheel.
-     */
-    PartitionState(
-        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
-    {
-        this(config, spec, operator, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker,
-            otherOffHeapBytes);
-    }
-
-    /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
      * (created, or reopened as the last {@link #persist} left them).
      *
+     * @param config            the sizing and limits.
      * @param spec              the join, for its fingerprint (durable mode; may be null in memory).
      * @param operator          the operator's name, part of the durable layout.
+     * @param bucketLength      bytes of a bucket in the key index ({@link BucketDescriptor#LENGTH} or an operator's extension of it).
      * @param timedSides        {@link RowStore#TIMED_LEFT} and {@link RowStore#TIMED_RIGHT}: the sides whose rows may be
      *                          linked into a timer wheel, whose records alone carry timer links (part of the durable layout).
-     * @param otherOffHeapBytes as the six-argument constructor.
-     * @throws DurableStateException when the state directory holds state this must not reopen.
+     * @param counters          the operator's counters: this counts expired rows and reports the state's size.
+     * @param roomMaker         called by {@link #reserve} while the state is at a limit.
+     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
+     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
+     * @throws DurableStateException    when the state directory holds state this must not reopen.
+     * @throws IllegalArgumentException when the byte limit leaves no room for rows beside the key index.
      */
     PartitionState(
         final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
@@ -276,7 +236,7 @@ final class PartitionState implements AutoCloseable
         {
             if (spec == null)
             {
-                // An operator built on the in-memory constructors has not said how its own fields persist.
+                // Without a spec there is no fingerprint to hold the files to, nor a say in how the operator's fields persist.
                 throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
                     "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by the operators built on the durable constructor");
             }

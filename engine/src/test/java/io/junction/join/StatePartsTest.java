@@ -4,6 +4,7 @@ import io.junction.api.Side;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
 import io.junction.internal.time.TimerWheelImage;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,8 +65,8 @@ class StatePartsTest
 
     static PartitionState open(final StateConfig config)
     {
-        return new PartitionState(config, DurableStateTest.REGULAR, "state-parts-test", BucketDescriptor.LENGTH, true,
-            new JoinCounters(), PartitionState.NO_ROOM, 0);
+        return new PartitionState(config, DurableStateTest.REGULAR, "state-parts-test", BucketDescriptor.LENGTH,
+            RowStore.TIMED_BOTH, new JoinCounters(), PartitionState.NO_ROOM, 0);
     }
 
     static long hash(final int k)
