@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
+import io.junction.internal.durable.StateFiles;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.state.NativeArena;
@@ -59,11 +60,11 @@ import java.util.OptionalLong;
  */
 final class DurableState
 {
-    static final String ARENA = "arena.dat";
-    static final String INDEX = "index.dat";
-    static final String CHRONICLE_INDEX = "index.cmap";
-    static final String UNIQUE_LEFT = "unique-left.dat";
-    static final String UNIQUE_RIGHT = "unique-right.dat";
+    static final String ARENA = StateFiles.ARENA;
+    static final String INDEX = StateFiles.INDEX;
+    static final String CHRONICLE_INDEX = StateFiles.CHRONICLE_INDEX;
+    static final String UNIQUE_LEFT = StateFiles.UNIQUE_LEFT;
+    static final String UNIQUE_RIGHT = StateFiles.UNIQUE_RIGHT;
     static final String HEAP = "heap.dat";
     static final String MARKER = ChunkSums.MARKER_NAME;
     /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */

@@ -3,17 +3,15 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImageDescriptor;
 import io.junction.internal.durable.HeapImagePart;
-import io.junction.internal.state.ChronicleKeyIndex;
+import io.junction.internal.durable.StateFiles;
 import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
-import io.junction.internal.state.HashKeyIndex;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.MappedPart;
 import io.junction.internal.state.MappedFile;
@@ -25,7 +23,6 @@ import io.junction.internal.state.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.TimerWheelCopy;
-import io.junction.internal.time.TimerWheelImage;
 import io.junction.metrics.HotKey;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -33,9 +30,7 @@ import org.agrona.UnsafeApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -243,9 +238,9 @@ final class PartitionState implements AutoCloseable
             final Durable opened = openDurable(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes);
             this.durable = opened.directory;
             this.config = config.withHashSeed(durable.hashSeed);
-            this.arenaFile = opened.arenaFile;
-            this.index = opened.index;
-            this.store = opened.store;
+            this.arenaFile = opened.files.arenaFile();
+            this.index = opened.files.index();
+            this.store = opened.files.store();
             this.base = store.base();
             this.unmatchableBucket = opened.unmatchableBucket;
             this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
@@ -282,8 +277,7 @@ final class PartitionState implements AutoCloseable
         this.arenaFile = null;
         this.mappedParts = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        final KeyIndex.Kind kind = config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
-        this.index = KeyIndex.create(kind, indexCapacity(config), bucketLength, config.preallocate());
+        this.index = KeyIndex.create(indexKind(config), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
@@ -334,9 +328,7 @@ final class PartitionState implements AutoCloseable
     private static final class Durable
     {
         DurableState directory;
-        MappedFile arenaFile;
-        KeyIndex index;
-        RowStore store;
+        StateFiles files;
         long unmatchableBucket;
         long uniqueLeft;
         long uniqueRight;
@@ -348,18 +340,17 @@ final class PartitionState implements AutoCloseable
         final int timedSides, final long otherOffHeapBytes)
     {
         final long keys = indexCapacity(config);
-        final boolean hash = config.indexKind() != IndexKind.CHRONICLE;
-        final long tableBytes = hash ? HashKeyIndex.tableBytes(keys) : 0;
+        final KeyIndex.Kind kind = indexKind(config);
+        final long tableBytes = KeyIndex.tableBytes(kind, keys);
         // The buckets live in the arena with the rows: its limit is what the in-memory row and bucket arenas share.
         final long arenaLimit = config.maxStateBytes() - tableBytes - otherOffHeapBytes;
         if (arenaLimit < config.chunkSize())
         {
             throw noRoom(config, keys, tableBytes, otherOffHeapBytes);
         }
-        final long layout = DurableState.hash("partition-state/" + DurableState.FORMAT_VERSION + '|' + operator + '|' +
-            bucketLength + '|' + timedLayout(timedSides) + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
-            config.tickShift() + '|' + config.wheelSlots() + '|' + arenaLimit + '|' + config.maxLiveRows() + '|' +
-            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION);
+        final long layout = DurableState.hash(StateFiles.layout(DurableState.FORMAT_VERSION, operator, bucketLength,
+            timedSides, String.valueOf(config.indexKind()), keys, config.chunkSize(), config.tickShift(), config.wheelSlots(),
+            arenaLimit, config.maxLiveRows()));
         final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
         final Durable opened = new Durable();
         opened.directory = directory;
@@ -385,51 +376,13 @@ final class PartitionState implements AutoCloseable
         final boolean reopen = directory.reopened;
         try
         {
-            final Path arenaPath = directory.file(DurableState.ARENA);
-            opened.arenaFile = reopen ? MappedFile.open(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit)
-                : MappedFile.create(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit, NativeArena.HEADER_LENGTH);
-            final NativeArena arena = new NativeArena(opened.arenaFile, config.chunkSize(), arenaLimit, reopen);
-            if (hash)
+            opened.files = StateFiles.open(directory.directory, reopen, kind, keys, bucketLength, config.chunkSize(),
+                arenaLimit, timedSides, indexSize, liveLeft, liveRight);
+            opened.unmatchableBucket = opened.files.unmatchableBucket(reopen, unmatchableOffset, bucketLength);
+            if (opened.unmatchableBucket == 0)
             {
-                final Path tablePath = directory.file(DurableState.INDEX);
-                final MappedFile table = reopen ? MappedFile.open(tablePath, tableBytes)
-                    : MappedFile.create(tablePath, tableBytes, tableBytes);
-                try
-                {
-                    opened.index = new HashKeyIndex(keys, bucketLength, arena, table, indexSize);
-                }
-                catch (final RuntimeException e)
-                {
-                    table.close();
-                    throw e;
-                }
-            }
-            else
-            {
-                final Path mapPath = directory.file(DurableState.CHRONICLE_INDEX);
-                opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
-                restrictToOwner(mapPath);
-            }
-            opened.store = new RowStore(arena, timedSides);
-            opened.store.liveRows(liveLeft, liveRight);
-            if (reopen)
-            {
-                if (!arena.holds(unmatchableOffset, bucketLength))
-                {
-                    throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
-                        "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
-                }
-                opened.unmatchableBucket = arena.base() + unmatchableOffset;
-            }
-            else
-            {
-                final long bucket = arena.allocate(bucketLength);
-                if (bucket == 0)
-                {
-                    throw new IllegalStateException("no room in " + arenaPath + " for the first bucket");
-                }
-                BucketDescriptor.init(arena.base(), bucket, 0);
-                opened.unmatchableBucket = bucket;
+                throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
+                    "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
             }
             return opened;
         }
@@ -445,49 +398,19 @@ final class PartitionState implements AutoCloseable
         }
     }
 
-    /**
-     * The timed sides' part of the durable layout: records of a side without timer links are 24 bytes
-     * shorter, so a state written with other timed sides is refused. Both and neither keep the words of the
-     * layout before timer links were per side ({@code true}, {@code false}): those records are unchanged.
-     */
-    static String timedLayout(final int timedSides)
+    /** The configuration's index kind as the state's ({@link KeyIndex.Kind}: internal.state may not import join). */
+    private static KeyIndex.Kind indexKind(final StateConfig config)
     {
-        switch (timedSides)
-        {
-            case RowStore.TIMED_BOTH:
-                return "true";
-            case RowStore.TIMED_NONE:
-                return "false";
-            case RowStore.TIMED_LEFT:
-                return "timed-left";
-            default:
-                return "timed-right";
-        }
+        return config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
     }
 
     private static void release(final Durable opened)
     {
-        if (opened.index != null)
+        if (opened.files != null)
         {
-            opened.index.close();
-        }
-        if (opened.arenaFile != null)
-        {
-            opened.arenaFile.close();
+            opened.files.close();
         }
         opened.directory.release();
-    }
-
-    private static void restrictToOwner(final Path file) throws IOException
-    {
-        try
-        {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        }
-        catch (final UnsupportedOperationException e)
-        {
-            // Not POSIX: the directory is owner-only already (OwnerOnlyFiles).
-        }
     }
 
     /**
@@ -571,12 +494,9 @@ final class PartitionState implements AutoCloseable
             return uniqueKeys[i];
         }
         final Path path = durable.file(side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
-        MappedFile file = null;
         try
         {
-            file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
-                : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
-            uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
+            uniqueKeys[i] = StateFiles.openUniqueKeys(path, durable.reopened, capacity, base, uniqueSizes[i]);
             seed(uniqueKeys[i]);
             if (durable.reopened && uniqueSizes[i] > 0)
             {
@@ -595,10 +515,6 @@ final class PartitionState implements AutoCloseable
         }
         catch (final IOException e)
         {
-            if (file != null)
-            {
-                file.close();
-            }
             throw new UncheckedIOException("cannot open " + path + ": " + e.getMessage(), e);
         }
     }

@@ -67,6 +67,19 @@ public final class OwnerOnlyFiles
         return file;
     }
 
+    /**
+     * Narrows an existing file, created by a library with the umask's permissions, to its owner.
+     *
+     * @param file the file.
+     * @return the file.
+     * @throws IOException when its permissions cannot be set.
+     */
+    public static Path restrictFile(final Path file) throws IOException
+    {
+        restrict(file, FILE);
+        return file;
+    }
+
     private static FileAttribute<Set<PosixFilePermission>> attribute(final Set<PosixFilePermission> permissions)
     {
         return PosixFilePermissions.asFileAttribute(permissions);
