@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
+import io.junction.internal.durable.HeapImage;
 import io.junction.internal.durable.StateFiles;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
@@ -65,7 +66,7 @@ final class DurableState
     static final String CHRONICLE_INDEX = StateFiles.CHRONICLE_INDEX;
     static final String UNIQUE_LEFT = StateFiles.UNIQUE_LEFT;
     static final String UNIQUE_RIGHT = StateFiles.UNIQUE_RIGHT;
-    static final String HEAP = "heap.dat";
+    static final String HEAP = HeapImage.FILE;
     static final String MARKER = ChunkSums.MARKER_NAME;
     /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */
     static final int FORMAT_VERSION = 1;

@@ -4,11 +4,11 @@ import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.HotKeySketch;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.durable.ChunkSums;
-import io.junction.internal.durable.HeapImageDescriptor;
-import io.junction.internal.durable.HeapImagePart;
+import io.junction.internal.durable.HeapImage;
 import io.junction.internal.durable.StateFiles;
 import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
@@ -22,7 +22,6 @@ import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
-import io.junction.internal.time.TimerWheelCopy;
 import io.junction.metrics.HotKey;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
@@ -60,59 +59,10 @@ import java.util.function.LongUnaryOperator;
  */
 final class PartitionState implements AutoCloseable
 {
-    /**
-     * The operator's own heap-held state, carried across a close and reopen in heap.dat: the image's last
-     * part ({@link HeapImagePart}), after the state's wheel.
-     */
-    interface HeapPart extends HeapImagePart
-    {
-        /** @return the bytes {@link #save} may write beyond the image's fixed room of 64 KiB (0: none). */
-        @Override
-        default int savedLength()
-        {
-            return 0;
-        }
-
-        /**
-         * @return the bytes of the part's head: what {@link #save} writes first and a checkpoint's cut copies
-         *         ({@link #copyHead}) for its writer to encode ({@link #writeHead}); 0: none.
-         */
-        default int headLength()
-        {
-            return 0;
-        }
-
-        /** Partition thread, at a cut: copies the head's fields (plain stores, no encoding). */
-        default void copyHead()
-        {
-        }
-
-        /** The cut's writer: writes the head as {@link #save} would have at {@link #copyHead}, exactly {@link #headLength()} bytes. */
-        default void writeHead(final ByteBuffer out)
-        {
-        }
-
-        /** Writes what {@link #save} writes after the head (all of it when there is none). */
-        default void saveTail(final ByteBuffer out)
-        {
-            save(out);
-        }
-    }
-
     /** Where the arena, the key index and the left side's unique-key index are in {@link #mappedParts}. */
     private static final int ARENA_PART = 0;
     private static final int INDEX_PART = 1;
     private static final int UNIQUE_PART = 2;
-    /** Where the wheel and the operator's part are in {@link #heapParts}: the state's own parts come first. */
-    private static final int WHEEL_PART = 0;
-    /** The counters of heap.dat's state part, after its magic ({@link HeapImageDescriptor}). */
-    private static final int STATE_PART_COUNT = (HeapImageDescriptor.STATE_PART_LENGTH - Integer.BYTES) / Long.BYTES;
-    private static final int OPERATOR_PART = 1;
-
-    /** Marks the start and the end of the state's part of heap.dat ({@link HeapImageDescriptor}). */
-    private static final int HEAP_MAGIC = HeapImageDescriptor.MAGIC;
-    private static final int HEAP_END = HeapImageDescriptor.END;
-
     /** Frees room for one row by the {@link FullPolicy}, for an operator that can evict rows early. */
     interface RoomMaker
     {
@@ -157,11 +107,8 @@ final class PartitionState implements AutoCloseable
      * then); null in memory.
      */
     private final MappedPart[] mappedParts;
-    /**
-     * The parts of heap.dat after the state's own fields, in the order written ({@link HeapImageDescriptor}):
-     * the wheel, then the operator's part, which each {@link #persist}, {@link #stage} and {@link #restore} hands in.
-     */
-    private final HeapImagePart[] heapParts = new HeapImagePart[2];
+    /** Durable mode: writes and reads heap.dat (the state part, the wheel, the operator's part); null in memory. */
+    private final HeapImage heapImage;
     /** {@link #trackedFiles()}' array, null until built and whenever {@link #mappedParts} gains a part (partition thread). */
     private DirtyChunks[] trackedFiles;
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
@@ -183,23 +130,6 @@ final class PartitionState implements AutoCloseable
      * that no cut's pause spins its class.
      */
     private StagedCut.Marker markerEncoder;
-    /**
-     * Durable mode: the array a cut writes the heap image into ({@link HeapImageDescriptor#room}), allocated by
-     * {@link #restore} and grown by a cut only when the operator's part outgrows it (a multi-way join's queue).
-     * Not written while a cut is out: the next {@link #stage} comes after the last one's {@link #staged}.
-     */
-    private byte[] heapImage;
-    /** Durable mode: the wheel as the last cut copied it, for its writer to encode ({@link TimerWheel#copyTo}). */
-    private TimerWheelCopy wheelCopy;
-    /** The state part's counters as the last cut copied them ({@link #copyStatePart}), for its writer. */
-    private final long[] statePartCopy = new long[STATE_PART_COUNT];
-    /** The operator's part of the last cut, whose head that cut's writer encodes. */
-    private HeapPart cutPart;
-    /**
-     * Durable mode: {@link #writeCutHead}, the deferred part of each cut's heap image: the state part, the wheel
-     * and the operator's part's head, from what the cut copied.
-     */
-    private StagedCut.DeferredPart cutHead;
 
     /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
@@ -246,7 +176,7 @@ final class PartitionState implements AutoCloseable
             this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
                 RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base,
                 NativeArena::written);
-            heapParts[WHEEL_PART] = wheel;
+            this.heapImage = new HeapImage(store, index, unmatchableBucket - base, uniqueKeys, wheel);
             this.mappedParts = new MappedPart[UNIQUE_PART + 2];
             mappedParts[ARENA_PART] = store.arena();
             mappedParts[INDEX_PART] = index;
@@ -261,7 +191,7 @@ final class PartitionState implements AutoCloseable
                 uniqueSizes[1] = opened.uniqueRight;
                 try
                 {
-                    loadHeap(heap, 0, OPERATOR_PART);
+                    heapImage.loadWheel(heap);
                 }
                 catch (final RuntimeException | Error e)
                 {
@@ -286,7 +216,7 @@ final class PartitionState implements AutoCloseable
         }
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        heapParts[WHEEL_PART] = wheel;
+        this.heapImage = null;
         RowStore rows = null;
         try
         {
@@ -361,17 +291,18 @@ final class PartitionState implements AutoCloseable
         long unmatchableOffset = 0;
         if (heap != null)
         {
-            if (heap.getInt() != HEAP_MAGIC)
+            final long[] statePart = new long[HeapImage.STATE_PART_COUNT];
+            if (!HeapImage.readStatePart(heap, statePart))
             {
                 directory.release();
                 throw new DurableStateException(directory.file(DurableState.HEAP) + " does not start with the state's part");
             }
-            liveLeft = heap.getLong();
-            liveRight = heap.getLong();
-            indexSize = heap.getLong();
-            unmatchableOffset = heap.getLong();
-            opened.uniqueLeft = heap.getLong();
-            opened.uniqueRight = heap.getLong();
+            liveLeft = statePart[0];
+            liveRight = statePart[1];
+            indexSize = statePart[2];
+            unmatchableOffset = statePart[3];
+            opened.uniqueLeft = statePart[4];
+            opened.uniqueRight = statePart[5];
         }
         final boolean reopen = directory.reopened;
         try
@@ -468,9 +399,7 @@ final class PartitionState implements AutoCloseable
             return;
         }
         final ByteBuffer heap = durable.heap();
-        heapParts[OPERATOR_PART] = part;
-        loadHeap(heap, OPERATOR_PART, heapParts.length);
-        if (heap.remaining() != HeapImageDescriptor.END_LENGTH || heap.getInt() != HEAP_END)
+        if (!heapImage.loadOperatorPart(heap, part))
         {
             throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
         }
@@ -592,11 +521,7 @@ final class PartitionState implements AutoCloseable
             }
             files.put(mapped.fileName(), mapped.fileLength());
         }
-        final ByteBuffer out = ByteBuffer.allocate(heapRoom(part));
-        saveHeap(out, part);
-        final byte[] bytes = new byte[out.position()];
-        out.flip().get(bytes);
-        durable.writeImage(bytes, files, tracked);
+        durable.writeImage(heapImage.save(part), files, tracked);
         imageClean = true;
     }
 
@@ -702,14 +627,7 @@ final class PartitionState implements AutoCloseable
             {
                 prepareCuts(part);
             }
-            final int room = HeapImageDescriptor.room(wheel.savedLength(), part.savedLength());
-            if (heapImage.length < room)
-            {
-                heapImage = new byte[room + room / 2];
-            }
-            final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, heapImage);
-            stageHeap(out, part, cut);
-            cut.heapWritten(out.position());
+            heapImage.stage(part, cut);
             cut.marker(markerEncoder);
             times.heapImageNanos = System.nanoTime() - heapStart;
             return true;
@@ -821,106 +739,11 @@ final class PartitionState implements AutoCloseable
         tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
     }
 
-    /** Writes heap.dat's content: the state's counters, then its {@link #heapParts} (the wheel, the operator's part), the end mark. */
-    private void saveHeap(final ByteBuffer out, final HeapPart part)
-    {
-        saveStatePart(out);
-        heapParts[OPERATOR_PART] = part;
-        for (final HeapImagePart heapPart : heapParts)
-        {
-            heapPart.save(out);
-        }
-        out.putInt(HEAP_END);
-    }
-
-    /**
-     * A cut's heap.dat content, the same bytes as {@link #saveHeap} once its writer has encoded the head: the state
-     * part, the wheel ({@link TimerWheel#copyTo}) and the operator's part's head ({@link HeapPart#copyHead}) are
-     * copied with plain stores and array copies, and left to the writer ({@link StagedCut#heapDeferred},
-     * {@link #writeCutHead}) in a gap that the writer closes; the rest of the operator's part is written here.
-     * Why: the cut runs in the interpreter for a run's first minutes, where each {@code ByteBuffer} store costs
-     * about a microsecond (the ~30 of the counters took 0.16-0.30 ms of W1's pause at the median).
-     */
-    private void stageHeap(final ByteBuffer out, final HeapPart part, final StagedCut cut)
-    {
-        copyStatePart(statePartCopy);
-        wheel.copyTo(wheelCopy);
-        part.copyHead();
-        cutPart = part;
-        heapParts[OPERATOR_PART] = part;
-        final int headLength = HeapImageDescriptor.STATE_PART_LENGTH + wheel.savedLength() + part.headLength();
-        cut.heapDeferred(0, headLength, cutHead);
-        out.position(headLength);
-        part.saveTail(out);
-        out.putInt(HEAP_END);
-    }
-
-    /** The cut's writer: writes the head {@link #stageHeap} copied (state part, wheel, operator's head). */
-    private void writeCutHead(final ByteBuffer out)
-    {
-        writeStatePart(out, statePartCopy);
-        wheelCopy.save(out);
-        cutPart.writeHead(out);
-    }
-
     /** Durable mode: makes what every cut reuses (once, by {@link #restore}, before the first cut). */
     private void prepareCuts(final HeapPart part)
     {
         markerEncoder = durable::marker;
-        heapImage = new byte[HeapImageDescriptor.room(wheel.savedLength(), part.savedLength())];
-        wheelCopy = wheel.newCopy();
-        cutHead = this::writeCutHead;
-    }
-
-    /** Writes heap.dat's state part ({@link HeapImageDescriptor}: the counters before the wheel). */
-    private void saveStatePart(final ByteBuffer out)
-    {
-        copyStatePart(statePartCopy);
-        writeStatePart(out, statePartCopy);
-    }
-
-    /** Copies the state part's counters, in the image's order after the magic. */
-    private void copyStatePart(final long[] into)
-    {
-        into[0] = store.liveRows(Side.LEFT.ordinal());
-        into[1] = store.liveRows(Side.RIGHT.ordinal());
-        into[2] = index.size();
-        into[3] = unmatchableBucket - base;
-        into[4] = uniqueKeys[0] == null ? 0 : uniqueKeys[0].size();
-        into[5] = uniqueKeys[1] == null ? 0 : uniqueKeys[1].size();
-    }
-
-    /** Writes the state part: the magic, then the counters {@link #copyStatePart} copied. */
-    private static void writeStatePart(final ByteBuffer out, final long[] copied)
-    {
-        out.putInt(HEAP_MAGIC);
-        for (int i = 0; i < STATE_PART_COUNT; i++)
-        {
-            out.putLong(copied[i]);
-        }
-    }
-
-    /** Reads heap.dat's parts {@code from} (inclusive) {@code to} (exclusive) of {@link #heapParts}, in their order. */
-    private void loadHeap(final ByteBuffer heap, final int from, final int to)
-    {
-        for (int i = from; i < to; i++)
-        {
-            heapParts[i].load(heap);
-        }
-    }
-
-    /**
-     * @return the bytes of the buffer the heap image is written into ({@link HeapImageDescriptor#room}): the
-     *         state's own parts' lengths, then the operator's.
-     */
-    private int heapRoom(final HeapPart part)
-    {
-        int own = 0;
-        for (int i = 0; i < OPERATOR_PART; i++)
-        {
-            own += heapParts[i].savedLength();
-        }
-        return HeapImageDescriptor.room(own, part.savedLength());
+        heapImage.prepareCuts(part);
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */

@@ -2,6 +2,7 @@ package io.junction.join;
 
 import io.junction.api.Side;
 import io.junction.internal.durable.HeapImageDescriptor;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.RowStore;
@@ -37,7 +38,7 @@ class StatePartsTest
     /** The heap image of the last cut {@link #stages} took, as its writer reads it. */
     private static byte[] lastCutImage;
 
-    static final class FakePart implements PartitionState.HeapPart
+    static final class FakePart implements HeapPart
     {
         long value;
         int saves;
