@@ -10,7 +10,6 @@ import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.HeapImage;
 import io.junction.internal.durable.StateFiles;
-import io.junction.internal.state.CutTimes;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.MappedPart;
@@ -20,6 +19,7 @@ import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
+import io.junction.internal.state.StateCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.metrics.HotKey;
@@ -109,8 +109,8 @@ final class PartitionState implements AutoCloseable
     private final MappedPart[] mappedParts;
     /** Durable mode: writes and reads heap.dat (the state part, the wheel, the operator's part); null in memory. */
     private final HeapImage heapImage;
-    /** {@link #trackedFiles()}' array, null until built and whenever {@link #mappedParts} gains a part (partition thread). */
-    private DirtyChunks[] trackedFiles;
+    /** Durable mode: stages a checkpoint's cut of {@link #mappedParts} and the heap image; null in memory. */
+    private final StateCut stateCut;
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
     private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
     /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
@@ -125,11 +125,6 @@ final class PartitionState implements AutoCloseable
     private ByteBuffer sumScratch;
     /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
     private long lastPersistBytesSummed;
-    /**
-     * Durable mode: encodes a staged cut's marker ({@link DurableState#marker}), made by {@link #restore} so
-     * that no cut's pause spins its class.
-     */
-    private StagedCut.Marker markerEncoder;
 
     /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
@@ -180,6 +175,8 @@ final class PartitionState implements AutoCloseable
             this.mappedParts = new MappedPart[UNIQUE_PART + 2];
             mappedParts[ARENA_PART] = store.arena();
             mappedParts[INDEX_PART] = index;
+            // The marker's encoder is made here, so that no cut's pause spins its class.
+            this.stateCut = new StateCut(mappedParts, store.arena(), durable::marker);
             for (final MappedPart part : mappedParts)
             {
                 seed(part);
@@ -206,6 +203,7 @@ final class PartitionState implements AutoCloseable
         this.durable = null;
         this.arenaFile = null;
         this.mappedParts = null;
+        this.stateCut = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
         this.index = KeyIndex.create(indexKind(config), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
@@ -393,7 +391,7 @@ final class PartitionState implements AutoCloseable
         {
             return;
         }
-        prepareCuts(part);
+        heapImage.prepareCuts(part);
         if (durable.heap() == null)
         {
             return;
@@ -439,7 +437,7 @@ final class PartitionState implements AutoCloseable
                 }
             }
             mappedParts[UNIQUE_PART + i] = uniqueKeys[i];
-            trackedFiles = null;
+            stateCut.partsChanged();
             return uniqueKeys[i];
         }
         catch (final IOException e)
@@ -556,88 +554,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        if (!tracked())
-        {
-            return false;
-        }
-        cut.reset();
-        // Three stamps per cut, on the barrier path only: the pause metric's parts (docs/DURABILITY.md).
-        final CutTimes times = cut.times();
-        times.reset();
-        final long collectStart = System.nanoTime();
-        final DirtyChunks[] tracked = trackedFiles();
-        try
-        {
-            final DirtyChunks arenaDirty = tracked[0];
-            arenaDirty.collect();
-            // The image's header: the bump pointer and free lists at the cut, the dirty flag clear, the map zeros.
-            store.arena().writeHeader();
-            arenaDirty.collectToo(0);
-            // Only a stage-A file (copied at the cut) needs staging memory at the cut; a frozen one needs none.
-            long copied = arenaDirty.copiesAtCut(cut) ? arenaDirty.collectedBytes() : 0;
-            for (int i = 1; i < tracked.length; i++)
-            {
-                tracked[i].collect();
-                copied += tracked[i].copiesAtCut(cut) ? tracked[i].collectedBytes() : 0;
-            }
-            if (copied > cut.maxStagedBytes())
-            {
-                // More than the stage-A pool may hold: given back, for a persist (and a copy) on this thread instead.
-                for (final DirtyChunks dirty : tracked)
-                {
-                    dirty.uncollect();
-                }
-                cut.refused();
-                return false;
-            }
-            final long freezeStart = System.nanoTime();
-            times.collectNanos = freezeStart - collectStart;
-            if (!imageClean)
-            {
-                // The live file changed since its last clean image: its flag is set before the cells freeze
-                // (the image holds it clear: the cut zeroes it, as it zeroes the map).
-                store.arena().markDirty();
-            }
-            for (int i = 0; i < tracked.length; i++)
-            {
-                try
-                {
-                    tracked[i].freeze(cut.addFile(), cut);
-                }
-                catch (final OutOfMemoryError e)
-                {
-                    // No direct memory for a stage-A file's buffers: every mark taken is given back (the chunks
-                    // staged so far and those still collected), for a persist and a copy on this thread instead.
-                    for (int j = 0; j < tracked.length; j++)
-                    {
-                        if (j <= i)
-                        {
-                            tracked[j].restage(cut.file(j));
-                        }
-                        tracked[j].uncollect();
-                    }
-                    cut.dropPool();
-                    cut.refused();
-                    return false;
-                }
-            }
-            final long heapStart = System.nanoTime();
-            times.freezeNanos = heapStart - freezeStart;
-            if (markerEncoder == null)
-            {
-                prepareCuts(part);
-            }
-            heapImage.stage(part, cut);
-            cut.marker(markerEncoder);
-            times.heapImageNanos = System.nanoTime() - heapStart;
-            return true;
-        }
-        catch (final RuntimeException | Error e)
-        {
-            // Marks may have been taken without their chunks staged: the next cut or persist takes every chunk.
-            markAllTracked();
-            throw e;
-        }
+        return stateCut.stage(part, cut, imageClean, heapImage);
     }
 
     /**
@@ -654,81 +571,7 @@ final class PartitionState implements AutoCloseable
         {
             return;
         }
-        for (final DirtyChunks dirty : trackedFiles())
-        {
-            final StagedCut.File file = cut.file(dirty.name());
-            if (file == null)
-            {
-                continue;
-            }
-            if (succeeded)
-            {
-                dirty.install(file);
-            }
-            else
-            {
-                dirty.restage(file);
-            }
-        }
-        if (!succeeded && cut.needsFullCut())
-        {
-            markAllTracked();
-        }
-    }
-
-    /** @return whether every mapped file's writes are tracked, so that the state can stage a cut (a Chronicle Map index's are not). */
-    private boolean tracked()
-    {
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() == null)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * @return the tracked mapped files in the order {@link #stage} stages them: {@link #mappedParts}' order; built
-     *         once for each set of mapped parts (a cut and its install take no array).
-     */
-    private DirtyChunks[] trackedFiles()
-    {
-        if (trackedFiles != null)
-        {
-            return trackedFiles;
-        }
-        int n = 0;
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() != null)
-            {
-                n++;
-            }
-        }
-        final DirtyChunks[] tracked = new DirtyChunks[n];
-        n = 0;
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() != null)
-            {
-                tracked[n++] = part.dirtyChunks();
-            }
-        }
-        trackedFiles = tracked;
-        return tracked;
-    }
-
-    private void markAllTracked()
-    {
-        if (tracked())
-        {
-            for (final DirtyChunks dirty : trackedFiles())
-            {
-                dirty.markAll();
-            }
-        }
+        stateCut.staged(cut, succeeded);
     }
 
     /** Sums a tracked file's collected chunks and adds its sums to {@code tracked}. */
@@ -737,13 +580,6 @@ final class PartitionState implements AutoCloseable
         dirty.sum(sumScratch);
         lastPersistBytesSummed += dirty.bytesSummed();
         tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
-    }
-
-    /** Durable mode: makes what every cut reuses (once, by {@link #restore}, before the first cut). */
-    private void prepareCuts(final HeapPart part)
-    {
-        markerEncoder = durable::marker;
-        heapImage.prepareCuts(part);
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */

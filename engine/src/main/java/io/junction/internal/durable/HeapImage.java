@@ -4,6 +4,7 @@ import io.junction.internal.memory.HeapPart;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
+import io.junction.internal.state.StateCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.internal.time.TimerWheelCopy;
@@ -20,7 +21,7 @@ import java.nio.ByteBuffer;
  * <p>Not thread safe: owned by the partition thread, except {@link #writeCutHead}, which the cut's writer runs
  * while the partition thread does not write the copies it reads (the next cut comes after the last one's end).
  */
-public final class HeapImage
+public final class HeapImage implements StateCut.HeapStage
 {
     /** The file. */
     public static final String FILE = "heap.dat";
@@ -161,12 +162,6 @@ public final class HeapImage
         return HeapImageDescriptor.room(own, part.savedLength());
     }
 
-    /** @return whether {@link #prepareCuts} has run. */
-    public boolean cutsPrepared()
-    {
-        return cutImage != null;
-    }
-
     /** Makes what every cut reuses (once, before the first cut): the image's array, the wheel's copy, the deferred head. */
     public void prepareCuts(final HeapPart part)
     {
@@ -186,8 +181,14 @@ public final class HeapImage
      * @param part the operator's heap-held state.
      * @param cut  the cut, which takes the image.
      */
+    @Override
     public void stage(final HeapPart part, final StagedCut cut)
     {
+        if (cutImage == null)
+        {
+            // An owner that staged a cut before its restore: made once, here.
+            prepareCuts(part);
+        }
         final int room = HeapImageDescriptor.room(wheel.savedLength(), part.savedLength());
         if (cutImage.length < room)
         {
