@@ -3,23 +3,16 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.memory.HeapPart;
+import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.durable.ChunkSums;
-import io.junction.internal.durable.HeapImage;
-import io.junction.internal.durable.StateFiles;
 import io.junction.internal.state.DirtyChunks;
 import io.junction.internal.state.KeyIndex;
-import io.junction.internal.state.MappedPart;
-import io.junction.internal.state.MappedFile;
-import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.state.StagedCut;
-import io.junction.internal.state.StateCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
 import io.junction.metrics.HotKey;
@@ -28,11 +21,7 @@ import org.agrona.UnsafeApi;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -59,10 +48,6 @@ import java.util.function.LongUnaryOperator;
  */
 final class PartitionState implements AutoCloseable
 {
-    /** Where the arena, the key index and the left side's unique-key index are in {@link #mappedParts}. */
-    private static final int ARENA_PART = 0;
-    private static final int INDEX_PART = 1;
-    private static final int UNIQUE_PART = 2;
     /** Frees room for one row by the {@link FullPolicy}, for an operator that can evict rows early. */
     interface RoomMaker
     {
@@ -97,34 +82,18 @@ final class PartitionState implements AutoCloseable
     private boolean closed;
     /** Keeps what {@link #prefetch} and {@link #touch} read, so that the JIT cannot drop the reads. */
     private long touched;
-    /** Durable mode: the directory, else null. */
-    private final DurableState durable;
-    /** Durable mode: the arena's file. */
-    private final MappedFile arenaFile;
-    /**
-     * Durable mode: the mapped files, each persisting itself ({@link MappedPart}), in the fixed order a persist
-     * and a cut take them: the arena, the key index, then each side's unique-key index once opened (null until
-     * then); null in memory.
-     */
-    private final MappedPart[] mappedParts;
-    /** Durable mode: writes and reads heap.dat (the state part, the wheel, the operator's part); null in memory. */
-    private final HeapImage heapImage;
-    /** Durable mode: stages a checkpoint's cut of {@link #mappedParts} and the heap image; null in memory. */
-    private final StateCut stateCut;
+    /** Durable mode: the state directory, its files, heap image and cuts; null in memory. */
+    private final PartitionFiles files;
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
     private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
-    /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
-    private final long[] uniqueSizes = new long[2];
-    /** True while the files are a clean image: the next change must first mark it dirty ({@link #beginMutation}). */
-    private boolean imageClean;
-    /** Set by {@link #admit}: the bucket of the row it stored last. */
+    /**
+     * Set by {@link #admit}: the bucket of the row it stored last. A field rather than a returned holder object:
+     * a reusable holder would be overwritten by the next admit just as this is, and would cost each admit one
+     * more object to load through, for the same single-threaded hand-back.
+     */
     long admittedBucket;
     /** How many times the {@link RoomMaker} has made room: {@link #admit} finds a given bucket again after it did. */
     private long roomsMade;
-    /** Durable mode: a chunk of scratch for summing dirty chunks, taken at the first persist. */
-    private ByteBuffer sumScratch;
-    /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
-    private long lastPersistBytesSummed;
 
     /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
@@ -160,50 +129,17 @@ final class PartitionState implements AutoCloseable
                 throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
                     "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by the operators built on the durable constructor");
             }
-            final Durable opened = openDurable(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes);
-            this.durable = opened.directory;
-            this.config = config.withHashSeed(durable.hashSeed);
-            this.arenaFile = opened.files.arenaFile();
-            this.index = opened.files.index();
-            this.store = opened.files.store();
+            this.files = PartitionFiles.open(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes, uniqueKeys);
+            this.config = config.withHashSeed(files.durable.hashSeed);
+            this.index = files.files.index();
+            this.store = files.files.store();
             this.base = store.base();
-            this.unmatchableBucket = opened.unmatchableBucket;
-            this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-                RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base,
-                NativeArena::written);
-            this.heapImage = new HeapImage(store, index, unmatchableBucket - base, uniqueKeys, wheel);
-            this.mappedParts = new MappedPart[UNIQUE_PART + 2];
-            mappedParts[ARENA_PART] = store.arena();
-            mappedParts[INDEX_PART] = index;
-            // The marker's encoder is made here, so that no cut's pause spins its class.
-            this.stateCut = new StateCut(mappedParts, store.arena(), durable::marker);
-            for (final MappedPart part : mappedParts)
-            {
-                seed(part);
-            }
-            final ByteBuffer heap = durable.heap();
-            if (heap != null)
-            {
-                uniqueSizes[0] = opened.uniqueLeft;
-                uniqueSizes[1] = opened.uniqueRight;
-                try
-                {
-                    heapImage.loadWheel(heap);
-                }
-                catch (final RuntimeException | Error e)
-                {
-                    release(opened);
-                    throw e;
-                }
-                imageClean = true;
-            }
+            this.unmatchableBucket = files.unmatchableBucket;
+            this.wheel = files.wheel;
             return;
         }
         this.config = config;
-        this.durable = null;
-        this.arenaFile = null;
-        this.mappedParts = null;
-        this.stateCut = null;
+        this.files = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
         this.index = KeyIndex.create(indexKind(config), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
@@ -214,7 +150,6 @@ final class PartitionState implements AutoCloseable
         }
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        this.heapImage = null;
         RowStore rows = null;
         try
         {
@@ -236,12 +171,12 @@ final class PartitionState implements AutoCloseable
         BucketDescriptor.init(0, unmatchableBucket, 0);
     }
 
-    private static long indexCapacity(final StateConfig config)
+    static long indexCapacity(final StateConfig config)
     {
         return Math.min(config.maxKeys(), config.maxLiveRows());
     }
 
-    private static IllegalArgumentException noRoom(
+    static IllegalArgumentException noRoom(
         final StateConfig config, final long keys, final long indexBytes, final long otherOffHeapBytes)
     {
         return new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
@@ -252,156 +187,41 @@ final class PartitionState implements AutoCloseable
             (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
     }
 
-    /** What {@link #openDurable} opens, for the constructor's final fields. */
-    private static final class Durable
-    {
-        DurableState directory;
-        StateFiles files;
-        long unmatchableBucket;
-        long uniqueLeft;
-        long uniqueRight;
-    }
-
-    /** Validates the directory, then creates or maps its files; on failure releases what it took. */
-    private static Durable openDurable(
-        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final int timedSides, final long otherOffHeapBytes)
-    {
-        final long keys = indexCapacity(config);
-        final KeyIndex.Kind kind = indexKind(config);
-        final long tableBytes = KeyIndex.tableBytes(kind, keys);
-        // The buckets live in the arena with the rows: its limit is what the in-memory row and bucket arenas share.
-        final long arenaLimit = config.maxStateBytes() - tableBytes - otherOffHeapBytes;
-        if (arenaLimit < config.chunkSize())
-        {
-            throw noRoom(config, keys, tableBytes, otherOffHeapBytes);
-        }
-        final long layout = DurableState.hash(StateFiles.layout(DurableState.FORMAT_VERSION, operator, bucketLength,
-            timedSides, String.valueOf(config.indexKind()), keys, config.chunkSize(), config.tickShift(), config.wheelSlots(),
-            arenaLimit, config.maxLiveRows()));
-        final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
-        final Durable opened = new Durable();
-        opened.directory = directory;
-        final ByteBuffer heap = directory.heap();
-        long liveLeft = 0;
-        long liveRight = 0;
-        long indexSize = 0;
-        long unmatchableOffset = 0;
-        if (heap != null)
-        {
-            final long[] statePart = new long[HeapImage.STATE_PART_COUNT];
-            if (!HeapImage.readStatePart(heap, statePart))
-            {
-                directory.release();
-                throw new DurableStateException(directory.file(DurableState.HEAP) + " does not start with the state's part");
-            }
-            liveLeft = statePart[0];
-            liveRight = statePart[1];
-            indexSize = statePart[2];
-            unmatchableOffset = statePart[3];
-            opened.uniqueLeft = statePart[4];
-            opened.uniqueRight = statePart[5];
-        }
-        final boolean reopen = directory.reopened;
-        try
-        {
-            opened.files = StateFiles.open(directory.directory, reopen, kind, keys, bucketLength, config.chunkSize(),
-                arenaLimit, timedSides, indexSize, liveLeft, liveRight);
-            opened.unmatchableBucket = opened.files.unmatchableBucket(reopen, unmatchableOffset, bucketLength);
-            if (opened.unmatchableBucket == 0)
-            {
-                throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
-                    "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
-            }
-            return opened;
-        }
-        catch (final IOException e)
-        {
-            release(opened);
-            throw new UncheckedIOException("cannot open durable state in " + directory.directory + ": " + e.getMessage(), e);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            release(opened);
-            throw e;
-        }
-    }
-
     /** The configuration's index kind as the state's ({@link KeyIndex.Kind}: internal.state may not import join). */
-    private static KeyIndex.Kind indexKind(final StateConfig config)
+    static KeyIndex.Kind indexKind(final StateConfig config)
     {
         return config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
-    }
-
-    private static void release(final Durable opened)
-    {
-        if (opened.files != null)
-        {
-            opened.files.close();
-        }
-        opened.directory.release();
-    }
-
-    /**
-     * Starts a mapped file's dirty-chunk tracking from the sums its reopen verified; a fresh file is all
-     * zeros already, and a reopened one without sums (a marker of version 1) is summed whole at the next persist.
-     */
-    private void seed(final MappedPart part)
-    {
-        final DirtyChunks dirty = part == null ? null : part.dirtyChunks();
-        if (!durable.reopened || dirty == null)
-        {
-            return;
-        }
-        final ChunkSums.FileSums sums = durable.verifiedSums(part.fileName());
-        if (sums == null)
-        {
-            dirty.markAll();
-            return;
-        }
-        dirty.seed(sums.zeros(), sums.crc32cs(), sums.crc32s());
     }
 
     /** @return true when the state lives in files. */
     boolean durable()
     {
-        return durable != null;
+        return files != null;
     }
 
     /** @return bytes read from the state directory's files to reopen it (0 when fresh or in memory). */
     long bytesReadToOpen()
     {
-        return durable == null ? 0 : durable.bytesRead();
+        return files == null ? 0 : files.durable.bytesRead();
     }
 
     /** @return bytes of the mapped files read to verify their chunk checksums at reopen (0 when fresh or in memory). */
     long bytesVerifiedToOpen()
     {
-        return durable == null ? 0 : durable.bytesVerified();
+        return files == null ? 0 : files.durable.bytesVerified();
     }
 
     /**
      * Reads the operator's part of a reopened state's heap.dat; nothing when fresh or in memory. The
      * operator calls it last in its constructor. Durable mode, fresh or reopened: it also makes what each cut
-     * reuses (the heap image's array, the marker's encoder), so that no cut's pause allocates them.
+     * reuses (the heap image's array, the wheel's copy), so that no cut's pause allocates them.
      */
     void restore(final HeapPart part)
     {
-        if (durable == null)
+        if (files != null)
         {
-            return;
+            files.restore(part);
         }
-        heapImage.prepareCuts(part);
-        if (durable.heap() == null)
-        {
-            return;
-        }
-        final ByteBuffer heap = durable.heap();
-        if (!heapImage.loadOperatorPart(heap, part))
-        {
-            throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
-        }
-        durable.heapRead();
     }
 
     /**
@@ -415,35 +235,12 @@ final class PartitionState implements AutoCloseable
     UniqueKeyIndex uniqueKeyIndex(final Side side, final long capacity)
     {
         final int i = side.ordinal();
-        if (durable == null)
+        if (files == null)
         {
             uniqueKeys[i] = new UniqueKeyIndex(capacity);
             return uniqueKeys[i];
         }
-        final Path path = durable.file(side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
-        try
-        {
-            uniqueKeys[i] = StateFiles.openUniqueKeys(path, durable.reopened, capacity, base, uniqueSizes[i]);
-            seed(uniqueKeys[i]);
-            if (durable.reopened && uniqueSizes[i] > 0)
-            {
-                // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
-                final String wrong = uniqueKeys[i].checkReopened(store.arena());
-                if (wrong != null)
-                {
-                    uniqueKeys[i].close();
-                    uniqueKeys[i] = null;
-                    throw new DurableStateException(path + ": " + wrong + " (damaged state)");
-                }
-            }
-            mappedParts[UNIQUE_PART + i] = uniqueKeys[i];
-            stateCut.partsChanged();
-            return uniqueKeys[i];
-        }
-        catch (final IOException e)
-        {
-            throw new UncheckedIOException("cannot open " + path + ": " + e.getMessage(), e);
-        }
+        return files.openUniqueKeys(side, capacity);
     }
 
     /**
@@ -453,27 +250,10 @@ final class PartitionState implements AutoCloseable
      */
     void beginMutation()
     {
-        if (imageClean)
+        if (files != null)
         {
-            invalidate();
+            files.beginMutation();
         }
-    }
-
-    private void invalidate()
-    {
-        store.arena().markDirty();
-        try
-        {
-            // After every persist, not only after a reopen: the dirty flag is a store into mapped memory that
-            // a power loss may never write back, while the state's pages are; a removed marker stays removed.
-            durable.removeMarker();
-        }
-        catch (final IOException e)
-        {
-            // Still clean: the next event tries again before it changes anything.
-            throw new UncheckedIOException("cannot remove " + durable.file(DurableState.MARKER), e);
-        }
-        imageClean = false;
     }
 
     /**
@@ -487,7 +267,7 @@ final class PartitionState implements AutoCloseable
      */
     void persist(final HeapPart part) throws IOException
     {
-        if (durable == null)
+        if (files == null)
         {
             throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
         }
@@ -495,32 +275,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        durable.removeMarker();
-        if (sumScratch == null)
-        {
-            sumScratch = ByteBuffer.allocateDirect(DirtyChunks.CHUNK_BYTES);
-        }
-        final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
-        final Map<String, Long> files = new LinkedHashMap<>();
-        lastPersistBytesSummed = 0;
-        for (final MappedPart mapped : mappedParts)
-        {
-            if (mapped == null)
-            {
-                continue;
-            }
-            // The arena's collect writes its header between taking its marks and adding the header's chunk.
-            mapped.collect();
-            mapped.force();
-            final DirtyChunks dirty = mapped.dirtyChunks();
-            if (dirty != null)
-            {
-                sum(dirty, mapped.fileName(), tracked);
-            }
-            files.put(mapped.fileName(), mapped.fileLength());
-        }
-        durable.writeImage(heapImage.save(part), files, tracked);
-        imageClean = true;
+        files.persist(part);
     }
 
     /**
@@ -546,7 +301,7 @@ final class PartitionState implements AutoCloseable
      */
     boolean stage(final HeapPart part, final StagedCut cut)
     {
-        if (durable == null)
+        if (files == null)
         {
             throw new IllegalStateException("a checkpoint needs a state directory (StateConfig.withStateDirectory)");
         }
@@ -554,7 +309,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        return stateCut.stage(part, cut, imageClean, heapImage);
+        return files.stage(part, cut);
     }
 
     /**
@@ -571,21 +326,13 @@ final class PartitionState implements AutoCloseable
         {
             return;
         }
-        stateCut.staged(cut, succeeded);
-    }
-
-    /** Sums a tracked file's collected chunks and adds its sums to {@code tracked}. */
-    private void sum(final DirtyChunks dirty, final String name, final Map<String, ChunkSums.FileSums> tracked)
-    {
-        dirty.sum(sumScratch);
-        lastPersistBytesSummed += dirty.bytesSummed();
-        tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
+        files.staged(cut, succeeded);
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */
     long lastPersistBytesSummed()
     {
-        return lastPersistBytesSummed;
+        return files == null ? 0 : files.lastPersistBytesSummed;
     }
 
     /**
@@ -601,7 +348,7 @@ final class PartitionState implements AutoCloseable
             return;
         }
         IOException failure = null;
-        if (durable != null)
+        if (files != null)
         {
             try
             {
@@ -615,7 +362,7 @@ final class PartitionState implements AutoCloseable
         close();
         if (failure != null)
         {
-            throw new UncheckedIOException("cannot persist the state in " + durable.directory + ": " + failure.getMessage(), failure);
+            throw new UncheckedIOException("cannot persist the state in " + files.durable.directory + ": " + failure.getMessage(), failure);
         }
     }
 
@@ -978,14 +725,13 @@ final class PartitionState implements AutoCloseable
         }
         index.close();
         store.close();
-        if (durable == null)
+        if (files == null)
         {
             UnsafeApi.freeMemory(unmatchableBucket);
         }
         else
         {
-            arenaFile.close();
-            durable.release();
+            files.close();
         }
     }
 }
