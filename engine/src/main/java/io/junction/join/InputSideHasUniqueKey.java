@@ -37,7 +37,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     private final Emitter emit;
     /** The side's unique-key fields. */
     private final KeyExtractor fields;
-    private final UniqueKeyIndex index;
+    final UniqueKeyIndex index;
     /** Unique-key bytes of the row being processed, and those of a stored row being compared with them. */
     private final UnsafeBuffer uniqueKey;
     private final UnsafeBuffer storedUniqueKey;
@@ -169,17 +169,5 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     private boolean isRetracted(final long record)
     {
         return state.store.rowEquals(record, retracted.buffer(), retracted.offset(), retracted.length());
-    }
-
-    @Override
-    public RegularJoin.UniqueKeyShape shape()
-    {
-        return RegularJoin.UniqueKeyShape.INDEXED;
-    }
-
-    @Override
-    public UniqueKeyIndex uniqueKeys()
-    {
-        return index;
     }
 }
