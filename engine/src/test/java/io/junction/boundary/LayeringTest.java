@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       files) import nothing of ours: every internal package may import them;</li>
  *   <li>operators ({@code join}) never import {@code runtime};</li>
  *   <li>{@code internal.state} and {@code internal.time} never import {@code join}, {@code api} or
- *       {@code runtime}; {@code internal.time} never imports {@code internal.state};
+ *       {@code runtime}; {@code internal.time} never imports {@code internal.state} or {@code internal.durable}
+ *       (the heap image's parts it implements are {@code internal.memory.HeapPart});
  *       {@code internal.state} never imports {@code internal.durable};</li>
  *   <li>{@code internal.*} never imports {@code join} or {@code runtime};</li>
  *   <li>the engine never imports the tools, the Kafka runner, the JSON formats or the Micrometer binding.</li>
@@ -81,6 +82,7 @@ final class LayeringTest
         assertTrue(forbidden("join", "runtime"));
         assertTrue(forbidden("internal.state", "join"));
         assertTrue(forbidden("internal.time", "internal.state"));
+        assertTrue(forbidden("internal.time", "internal.durable"));
         assertTrue(forbidden("runtime", "tools.replay"));
         assertTrue(forbidden("join", "kafka"));
         assertTrue(!forbidden("join", "internal.state"));
@@ -124,7 +126,7 @@ final class LayeringTest
             }
             if (from.equals("internal.time"))
             {
-                return to.equals("api") || to.equals("internal.state");
+                return to.equals("api") || to.equals("internal.state") || to.equals("internal.durable");
             }
         }
         return false;
