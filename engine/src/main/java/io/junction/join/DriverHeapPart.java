@@ -1,5 +1,6 @@
 package io.junction.join;
 
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.time.WatermarkTracker;
 
@@ -13,7 +14,7 @@ import java.nio.ByteBuffer;
  * <p>Not thread safe: owned by the partition thread, but for the head's copy, which a checkpoint's writer reads
  * between the cut that took it ({@link #copyHead}) and the cut's hand-back.
  */
-final class DriverHeapPart implements PartitionState.HeapPart
+final class DriverHeapPart implements HeapPart
 {
     private final JoinCounters counters;
     private final WatermarkTracker watermarks;

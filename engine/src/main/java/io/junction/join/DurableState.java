@@ -4,6 +4,8 @@ import io.junction.internal.cut.CutFile;
 import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.ChunkSums;
 import io.junction.internal.durable.DirectoryLock;
+import io.junction.internal.durable.HeapImage;
+import io.junction.internal.durable.StateFiles;
 import io.junction.internal.durable.StateDirectory;
 import io.junction.internal.durable.StateMarkerDescriptor;
 import io.junction.internal.io.OwnerOnlyFiles;
@@ -61,12 +63,12 @@ import java.util.OptionalLong;
  */
 final class DurableState
 {
-    static final String ARENA = "arena.dat";
-    static final String INDEX = "index.dat";
-    static final String CHRONICLE_INDEX = "index.cmap";
-    static final String UNIQUE_LEFT = "unique-left.dat";
-    static final String UNIQUE_RIGHT = "unique-right.dat";
-    static final String HEAP = "heap.dat";
+    static final String ARENA = StateFiles.ARENA;
+    static final String INDEX = StateFiles.INDEX;
+    static final String CHRONICLE_INDEX = StateFiles.CHRONICLE_INDEX;
+    static final String UNIQUE_LEFT = StateFiles.UNIQUE_LEFT;
+    static final String UNIQUE_RIGHT = StateFiles.UNIQUE_RIGHT;
+    static final String HEAP = HeapImage.FILE;
     static final String MARKER = ChunkSums.MARKER_NAME;
     /** Version of the files' layouts (part of the layout hash): heap.dat and the mapped files. */
     static final int FORMAT_VERSION = 1;

@@ -3,7 +3,6 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.state.UniqueKeyIndex;
 
 /**
  * The {@link JoinRecordStateView} of a side without a declared unique key (Flink's
@@ -41,17 +40,5 @@ final class InputSideHasNoUniqueKey implements JoinRecordStateView
     @Override
     public void forget(final long record)
     {
-    }
-
-    @Override
-    public RegularJoin.UniqueKeyShape shape()
-    {
-        return RegularJoin.UniqueKeyShape.NONE;
-    }
-
-    @Override
-    public UniqueKeyIndex uniqueKeys()
-    {
-        return null;
     }
 }

@@ -42,7 +42,7 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     private final Emitter emit;
     /** The side's unique-key fields. */
     private final KeyExtractor fields;
-    private final UniqueKeyIndex index;
+    final UniqueKeyIndex index;
     /** Upsert output: any live row of a unique key refuses an insert of it, not only a matchable one of its join key. */
     private final boolean anyLiveRow;
     /** Unique-key bytes of the row being processed, and those of a stored row being compared with them. */
@@ -177,17 +177,5 @@ final class InputSideHasUniqueKey implements JoinRecordStateView
     private boolean isRetracted(final long record)
     {
         return state.store.rowEquals(record, retracted.buffer(), retracted.offset(), retracted.length());
-    }
-
-    @Override
-    public RegularJoin.UniqueKeyShape shape()
-    {
-        return RegularJoin.UniqueKeyShape.INDEXED;
-    }
-
-    @Override
-    public UniqueKeyIndex uniqueKeys()
-    {
-        return index;
     }
 }

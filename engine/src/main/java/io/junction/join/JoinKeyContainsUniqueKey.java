@@ -5,7 +5,6 @@ import io.junction.api.DeadLetterReason;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.KeyExtractor;
-import io.junction.internal.state.UniqueKeyIndex;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 
@@ -97,17 +96,5 @@ final class JoinKeyContainsUniqueKey implements JoinRecordStateView
     @Override
     public void forget(final long record)
     {
-    }
-
-    @Override
-    public RegularJoin.UniqueKeyShape shape()
-    {
-        return RegularJoin.UniqueKeyShape.IN_JOIN_KEY;
-    }
-
-    @Override
-    public UniqueKeyIndex uniqueKeys()
-    {
-        return null;
     }
 }

@@ -3,7 +3,6 @@ package io.junction.join;
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.state.UniqueKeyIndex;
 
 /**
  * How one side of a {@link RegularJoin} keeps its rows by its declared unique key, as Flink's
@@ -54,10 +53,4 @@ interface JoinRecordStateView
      * @param record the record.
      */
     void forget(long record);
-
-    /** @return the view's shape (tests). */
-    RegularJoin.UniqueKeyShape shape();
-
-    /** @return the side's unique-key index, or null when the view has none (tests). */
-    UniqueKeyIndex uniqueKeys();
 }

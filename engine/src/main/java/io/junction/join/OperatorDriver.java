@@ -10,6 +10,7 @@ import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.metrics.JoinCounters;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.time.WatermarkTracker;
 import io.junction.metrics.HotKey;
@@ -86,7 +87,7 @@ final class OperatorDriver implements JoinOperator
     /** The watermarks whose work (expiry, padding, firing) is pending, done in slices or whole. */
     private final WatermarkWorkQueue work;
     /** The heap-held state in durable mode: the counters, the watermarks, then the algorithm's own. */
-    private final PartitionState.HeapPart heapPart;
+    private final HeapPart heapPart;
     /** Whether {@link #prefetch} reads ahead: the kind's buckets are keyed by the routing hash. */
     private final boolean readAhead;
     /** The row in hand's key, its pre-filter and its join-key hash (supplied with the row or computed). */

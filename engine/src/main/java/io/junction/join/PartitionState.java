@@ -3,42 +3,25 @@ package io.junction.join;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
-import io.junction.internal.cut.CutFile;
-import io.junction.internal.cut.CutTimes;
-import io.junction.internal.cut.DirtyChunks;
-import io.junction.internal.cut.StagedCut;
-import io.junction.internal.io.OwnerOnlyFiles;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.metrics.HotKeySketch;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
-import io.junction.internal.durable.ChunkSums;
-import io.junction.internal.durable.HeapImageDescriptor;
-import io.junction.internal.durable.HeapImagePart;
-import io.junction.internal.state.ChronicleKeyIndex;
-import io.junction.internal.state.Chunks;
-import io.junction.internal.state.HashKeyIndex;
+import io.junction.internal.cut.DirtyChunks;
 import io.junction.internal.state.KeyIndex;
-import io.junction.internal.state.MappedPart;
-import io.junction.internal.state.MappedFile;
-import io.junction.internal.state.NativeArena;
 import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowGroup;
 import io.junction.internal.state.RowStore;
+import io.junction.internal.cut.StagedCut;
 import io.junction.internal.state.UniqueKeyIndex;
 import io.junction.internal.time.TimerWheel;
-import io.junction.internal.time.TimerWheelCopy;
-import io.junction.internal.time.TimerWheelImage;
 import io.junction.metrics.HotKey;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -53,73 +36,18 @@ import java.util.function.LongUnaryOperator;
  * heap-held rest ({@link DurableState} names the files and the rules for reopening them). A reopened
  * state maps the files and reads their headers and heap.dat: nothing that grows with the rows.
  *
- * <p>How an operator becomes durable (every join kind's operator does all of it): build the
- * state with the constructor that takes the spec and a layout name; pass {@link #config} (the stored
- * hash seed) to its {@link JoinPredicate}; read references through the store ({@link RowStore#rows},
- * {@link RowStore#record}, {@link RowStore#bucketOf}) and give any {@link TimerWheel} of its own
- * {@link #base}, never the in-memory statics; call {@link #beginMutation()} first in every event
- * method; keep its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
- * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}.
- * The {@link OperatorDriver} does all of this for every kind; the algorithms store rows through
- * {@link #admit} and free them through {@link #retire} or {@link #expire}.
+ * <p>What a durable state asks of its owner, the {@link OperatorDriver} (which does it for every kind): the
+ * spec and a layout name at construction; {@link #config} (the stored hash seed) for its {@link JoinPredicate};
+ * references read through the store ({@link RowStore#rows}, {@link RowStore#record}, {@link RowStore#bucketOf})
+ * and {@link #base} for any {@link TimerWheel} of its own; {@link #beginMutation()} first in every event
+ * method; its own fields (counters, watermarks, extra wheels) in a {@link HeapPart}, read back by
+ * {@link #restore} last in its constructor, written by {@link #persist} and {@link #close(HeapPart)}. The
+ * algorithms store rows through {@link #admit} and free them through {@link #retire} or {@link #expire}.
  *
  * <p>Not thread safe: owned by the partition thread.
  */
 final class PartitionState implements AutoCloseable
 {
-    /**
-     * The operator's own heap-held state, carried across a close and reopen in heap.dat: the image's last
-     * part ({@link HeapImagePart}), after the state's wheel.
-     */
-    interface HeapPart extends HeapImagePart
-    {
-        /** @return the bytes {@link #save} may write beyond the image's fixed room of 64 KiB (0: none). */
-        @Override
-        default int savedLength()
-        {
-            return 0;
-        }
-
-        /**
-         * @return the bytes of the part's head: what {@link #save} writes first and a checkpoint's cut copies
-         *         ({@link #copyHead}) for its writer to encode ({@link #writeHead}); 0: none.
-         */
-        default int headLength()
-        {
-            return 0;
-        }
-
-        /** Partition thread, at a cut: copies the head's fields (plain stores, no encoding). */
-        default void copyHead()
-        {
-        }
-
-        /** The cut's writer: writes the head as {@link #save} would have at {@link #copyHead}, exactly {@link #headLength()} bytes. */
-        default void writeHead(final ByteBuffer out)
-        {
-        }
-
-        /** Writes what {@link #save} writes after the head (all of it when there is none). */
-        default void saveTail(final ByteBuffer out)
-        {
-            save(out);
-        }
-    }
-
-    /** Where the arena, the key index and the left side's unique-key index are in {@link #mappedParts}. */
-    private static final int ARENA_PART = 0;
-    private static final int INDEX_PART = 1;
-    private static final int UNIQUE_PART = 2;
-    /** Where the wheel and the operator's part are in {@link #heapParts}: the state's own parts come first. */
-    private static final int WHEEL_PART = 0;
-    /** The counters of heap.dat's state part, after its magic ({@link HeapImageDescriptor}). */
-    private static final int STATE_PART_COUNT = (HeapImageDescriptor.STATE_PART_LENGTH - Integer.BYTES) / Long.BYTES;
-    private static final int OPERATOR_PART = 1;
-
-    /** Marks the start and the end of the state's part of heap.dat ({@link HeapImageDescriptor}). */
-    private static final int HEAP_MAGIC = HeapImageDescriptor.MAGIC;
-    private static final int HEAP_END = HeapImageDescriptor.END;
-
     /** Frees room for one row by the {@link FullPolicy}, for an operator that can evict rows early. */
     interface RoomMaker
     {
@@ -154,114 +82,35 @@ final class PartitionState implements AutoCloseable
     private boolean closed;
     /** Keeps what {@link #prefetch} and {@link #touch} read, so that the JIT cannot drop the reads. */
     private long touched;
-    /** Durable mode: the directory, else null. */
-    private final DurableState durable;
-    /** Durable mode: the arena's file. */
-    private final MappedFile arenaFile;
-    /**
-     * Durable mode: the mapped files, each persisting itself ({@link MappedPart}), in the fixed order a persist
-     * and a cut take them: the arena, the key index, then each side's unique-key index once opened (null until
-     * then); null in memory.
-     */
-    private final MappedPart[] mappedParts;
-    /**
-     * The parts of heap.dat after the state's own fields, in the order written ({@link HeapImageDescriptor}):
-     * the wheel, then the operator's part, which each {@link #persist}, {@link #stage} and {@link #restore} hands in.
-     */
-    private final HeapImagePart[] heapParts = new HeapImagePart[2];
-    /** {@link #trackedFiles()}' array, null until built and whenever {@link #mappedParts} gains a part (partition thread). */
-    private DirtyChunks[] trackedFiles;
+    /** Durable mode: the state directory, its files, heap image and cuts; null in memory. */
+    private final PartitionFiles files;
     /** Each side's unique-key index, when the operator has one ({@link #uniqueKeyIndex}). */
     private final UniqueKeyIndex[] uniqueKeys = new UniqueKeyIndex[2];
-    /** Sizes of the unique-key indexes of a reopened state, until they are opened. */
-    private final long[] uniqueSizes = new long[2];
-    /** True while the files are a clean image: the next change must first mark it dirty ({@link #beginMutation}). */
-    private boolean imageClean;
-    /** Set by {@link #admit}: the bucket of the row it stored last. */
+    /**
+     * Set by {@link #admit}: the bucket of the row it stored last. A field rather than a returned holder object:
+     * a reusable holder would be overwritten by the next admit just as this is, and would cost each admit one
+     * more object to load through, for the same single-threaded hand-back.
+     */
     long admittedBucket;
     /** How many times the {@link RoomMaker} has made room: {@link #admit} finds a given bucket again after it did. */
     private long roomsMade;
-    /** Durable mode: a chunk of scratch for summing dirty chunks, taken at the first persist. */
-    private ByteBuffer sumScratch;
-    /** Bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks). */
-    private long lastPersistBytesSummed;
-    /**
-     * Durable mode: encodes a staged cut's marker ({@link DurableState#marker}), made by {@link #restore} so
-     * that no cut's pause spins its class.
-     */
-    private StagedCut.Marker markerEncoder;
-    /**
-     * Durable mode: the array a cut writes the heap image into ({@link HeapImageDescriptor#room}), allocated by
-     * {@link #restore} and grown by a cut only when the operator's part outgrows it (a multi-way join's queue).
-     * Not written while a cut is out: the next {@link #stage} comes after the last one's {@link #staged}.
-     */
-    private byte[] heapImage;
-    /** Durable mode: the wheel as the last cut copied it, for its writer to encode ({@link TimerWheel#copyTo}). */
-    private TimerWheelCopy wheelCopy;
-    /** The state part's counters as the last cut copied them ({@link #copyStatePart}), for its writer. */
-    private final long[] statePartCopy = new long[STATE_PART_COUNT];
-    /** The operator's part of the last cut, whose head that cut's writer encodes. */
-    private HeapPart cutPart;
-    /**
-     * Durable mode: {@link #writeCutHead}, the deferred part of each cut's heap image: the state part, the wheel
-     * and the operator's part's head, from what the cut copied.
-     */
-    private StagedCut.DeferredPart cutHead;
-
-    /**
-     * Allocates the state in memory, rows taking what the key index leaves of {@link StateConfig#maxStateBytes()}.
-     *
-     * @param config       the sizing and limits.
-     * @param bucketLength bytes of a bucket in the key index ({@link BucketDescriptor#LENGTH} or an operator's extension of it).
-     * @param timedRows    whether stored rows are linked into the timer wheel (interval and window joins,
-     *                     regular joins with a state TTL): only then do records carry timer links.
-     * @param counters     the operator's counters: this counts expired rows and reports the state's size.
-     * @param roomMaker    called by {@link #reserve} while the state is at a limit.
-     * @throws IllegalArgumentException when the byte limit leaves no room for rows beside the key index.
-     */
-    PartitionState(
-        final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
-        final RoomMaker roomMaker)
-    {
-        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, 0);
-    }
-
-    /**
-     * As the five-argument constructor, in memory.
-     *
-     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
-     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
-     */
-    PartitionState(
-        final StateConfig config, final int bucketLength, final boolean timedRows, final JoinCounters counters,
-        final RoomMaker roomMaker, final long otherOffHeapBytes)
-    {
-        this(config, null, null, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker, otherOffHeapBytes);
-    }
-
-    /**
-     * As the eight-argument constructor with the timed sides, records of both sides or of neither carrying timer links.
-     *
-     * @param timedRows whether stored rows of both sides may be linked into a timer wheel.
-     */
-    PartitionState(
-        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final boolean timedRows, final JoinCounters counters, final RoomMaker roomMaker, final long otherOffHeapBytes)
-    {
-        this(config, spec, operator, bucketLength, timedRows ? RowStore.TIMED_BOTH : RowStore.TIMED_NONE, counters, roomMaker,
-            otherOffHeapBytes);
-    }
 
     /**
      * Allocates the state, in memory or, when the configuration names a state directory, in files there
      * (created, or reopened as the last {@link #persist} left them).
      *
+     * @param config            the sizing and limits.
      * @param spec              the join, for its fingerprint (durable mode; may be null in memory).
      * @param operator          the operator's name, part of the durable layout.
+     * @param bucketLength      bytes of a bucket in the key index ({@link BucketDescriptor#LENGTH} or an operator's extension of it).
      * @param timedSides        {@link RowStore#TIMED_LEFT} and {@link RowStore#TIMED_RIGHT}: the sides whose rows may be
      *                          linked into a timer wheel, whose records alone carry timer links (part of the durable layout).
-     * @param otherOffHeapBytes as the six-argument constructor.
-     * @throws DurableStateException when the state directory holds state this must not reopen.
+     * @param counters          the operator's counters: this counts expired rows and reports the state's size.
+     * @param roomMaker         called by {@link #reserve} while the state is at a limit.
+     * @param otherOffHeapBytes the most off-heap bytes of the operator's own structures beyond the key
+     *                          index (a regular join's unique-key indexes), taken from the rows' byte budget.
+     * @throws DurableStateException    when the state directory holds state this must not reopen.
+     * @throws IllegalArgumentException when the byte limit leaves no room for rows beside the key index.
      */
     PartitionState(
         final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
@@ -276,54 +125,23 @@ final class PartitionState implements AutoCloseable
         {
             if (spec == null)
             {
-                // An operator built on the in-memory constructors has not said how its own fields persist.
+                // Without a spec there is no fingerprint to hold the files to, nor a say in how the operator's fields persist.
                 throw new UnsupportedOperationException("this operator keeps its state in memory only: durable state (" +
                     "StateConfig.stateDirectory " + config.stateDirectory() + ") is supported by the operators built on the durable constructor");
             }
-            final Durable opened = openDurable(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes);
-            this.durable = opened.directory;
-            this.config = config.withHashSeed(durable.hashSeed);
-            this.arenaFile = opened.arenaFile;
-            this.index = opened.index;
-            this.store = opened.store;
+            this.files = PartitionFiles.open(config, spec, operator, bucketLength, timedSides, otherOffHeapBytes, uniqueKeys);
+            this.config = config.withHashSeed(files.durable.hashSeed);
+            this.index = files.files.index();
+            this.store = files.files.store();
             this.base = store.base();
-            this.unmatchableBucket = opened.unmatchableBucket;
-            this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
-                RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET, base,
-                NativeArena::written);
-            heapParts[WHEEL_PART] = wheel;
-            this.mappedParts = new MappedPart[UNIQUE_PART + 2];
-            mappedParts[ARENA_PART] = store.arena();
-            mappedParts[INDEX_PART] = index;
-            for (final MappedPart part : mappedParts)
-            {
-                seed(part);
-            }
-            final ByteBuffer heap = durable.heap();
-            if (heap != null)
-            {
-                uniqueSizes[0] = opened.uniqueLeft;
-                uniqueSizes[1] = opened.uniqueRight;
-                try
-                {
-                    loadHeap(heap, 0, OPERATOR_PART);
-                }
-                catch (final RuntimeException | Error e)
-                {
-                    release(opened);
-                    throw e;
-                }
-                imageClean = true;
-            }
+            this.unmatchableBucket = files.unmatchableBucket;
+            this.wheel = files.wheel;
             return;
         }
         this.config = config;
-        this.durable = null;
-        this.arenaFile = null;
-        this.mappedParts = null;
+        this.files = null;
         // Every key in the index holds at least one live row, so the live-row limit caps the keys too.
-        final KeyIndex.Kind kind = config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
-        this.index = KeyIndex.create(kind, indexCapacity(config), bucketLength, config.preallocate());
+        this.index = KeyIndex.create(indexKind(config), indexCapacity(config), bucketLength, config.preallocate());
         final long rowBytes = config.maxStateBytes() - index.maxOffHeapBytes() - otherOffHeapBytes;
         if (rowBytes < config.chunkSize())
         {
@@ -332,7 +150,6 @@ final class PartitionState implements AutoCloseable
         }
         this.wheel = new TimerWheel(config.tickShift(), config.wheelSlots(),
             RowDescriptor.TIMER_PREV_OFFSET, RowDescriptor.TIMER_NEXT_OFFSET, RowDescriptor.DEADLINE_OFFSET);
-        heapParts[WHEEL_PART] = wheel;
         RowStore rows = null;
         try
         {
@@ -354,12 +171,12 @@ final class PartitionState implements AutoCloseable
         BucketDescriptor.init(0, unmatchableBucket, 0);
     }
 
-    private static long indexCapacity(final StateConfig config)
+    static long indexCapacity(final StateConfig config)
     {
         return Math.min(config.maxKeys(), config.maxLiveRows());
     }
 
-    private static IllegalArgumentException noRoom(
+    static IllegalArgumentException noRoom(
         final StateConfig config, final long keys, final long indexBytes, final long otherOffHeapBytes)
     {
         return new IllegalArgumentException(StateConfig.MAX_BYTES_PROP_NAME + " = " + config.maxStateBytes() +
@@ -370,217 +187,41 @@ final class PartitionState implements AutoCloseable
             (otherOffHeapBytes == 0 ? "" : " or " + StateConfig.MAX_LIVE_ROWS_PROP_NAME));
     }
 
-    /** What {@link #openDurable} opens, for the constructor's final fields. */
-    private static final class Durable
+    /** The configuration's index kind as the state's ({@link KeyIndex.Kind}: internal.state may not import join). */
+    static KeyIndex.Kind indexKind(final StateConfig config)
     {
-        DurableState directory;
-        MappedFile arenaFile;
-        KeyIndex index;
-        RowStore store;
-        long unmatchableBucket;
-        long uniqueLeft;
-        long uniqueRight;
-    }
-
-    /** Validates the directory, then creates or maps its files; on failure releases what it took. */
-    private static Durable openDurable(
-        final StateConfig config, final JoinSpec spec, final String operator, final int bucketLength,
-        final int timedSides, final long otherOffHeapBytes)
-    {
-        final long keys = indexCapacity(config);
-        final boolean hash = config.indexKind() != IndexKind.CHRONICLE;
-        final long tableBytes = hash ? HashKeyIndex.tableBytes(keys) : 0;
-        // The buckets live in the arena with the rows: its limit is what the in-memory row and bucket arenas share.
-        final long arenaLimit = config.maxStateBytes() - tableBytes - otherOffHeapBytes;
-        if (arenaLimit < config.chunkSize())
-        {
-            throw noRoom(config, keys, tableBytes, otherOffHeapBytes);
-        }
-        final long layout = DurableState.hash("partition-state/" + DurableState.FORMAT_VERSION + '|' + operator + '|' +
-            bucketLength + '|' + timedLayout(timedSides) + '|' + config.indexKind() + '|' + keys + '|' + config.chunkSize() + '|' +
-            config.tickShift() + '|' + config.wheelSlots() + '|' + arenaLimit + '|' + config.maxLiveRows() + '|' +
-            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION);
-        final DurableState directory = DurableState.open(config.stateDirectory(), spec.fingerprint(), layout, config);
-        final Durable opened = new Durable();
-        opened.directory = directory;
-        final ByteBuffer heap = directory.heap();
-        long liveLeft = 0;
-        long liveRight = 0;
-        long indexSize = 0;
-        long unmatchableOffset = 0;
-        if (heap != null)
-        {
-            if (heap.getInt() != HEAP_MAGIC)
-            {
-                directory.release();
-                throw new DurableStateException(directory.file(DurableState.HEAP) + " does not start with the state's part");
-            }
-            liveLeft = heap.getLong();
-            liveRight = heap.getLong();
-            indexSize = heap.getLong();
-            unmatchableOffset = heap.getLong();
-            opened.uniqueLeft = heap.getLong();
-            opened.uniqueRight = heap.getLong();
-        }
-        final boolean reopen = directory.reopened;
-        try
-        {
-            final Path arenaPath = directory.file(DurableState.ARENA);
-            opened.arenaFile = reopen ? MappedFile.open(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit)
-                : MappedFile.create(arenaPath, NativeArena.HEADER_LENGTH + arenaLimit, NativeArena.HEADER_LENGTH);
-            final NativeArena arena = new NativeArena(opened.arenaFile, config.chunkSize(), arenaLimit, reopen);
-            if (hash)
-            {
-                final Path tablePath = directory.file(DurableState.INDEX);
-                final MappedFile table = reopen ? MappedFile.open(tablePath, tableBytes)
-                    : MappedFile.create(tablePath, tableBytes, tableBytes);
-                try
-                {
-                    opened.index = new HashKeyIndex(keys, bucketLength, arena, table, indexSize);
-                }
-                catch (final RuntimeException e)
-                {
-                    table.close();
-                    throw e;
-                }
-            }
-            else
-            {
-                final Path mapPath = directory.file(DurableState.CHRONICLE_INDEX);
-                opened.index = new ChronicleKeyIndex(keys, bucketLength, arena, mapPath.toFile(), indexSize);
-                OwnerOnlyFiles.restrictFile(mapPath);
-            }
-            opened.store = new RowStore(arena, timedSides);
-            opened.store.liveRows(liveLeft, liveRight);
-            if (reopen)
-            {
-                if (!arena.holds(unmatchableOffset, bucketLength))
-                {
-                    throw new DurableStateException(directory.file(DurableState.HEAP) + " gives the bucket of unmatchable rows " +
-                        "at " + unmatchableOffset + ", outside the arena's carved memory (damaged state)");
-                }
-                opened.unmatchableBucket = arena.base() + unmatchableOffset;
-            }
-            else
-            {
-                final long bucket = arena.allocate(bucketLength);
-                if (bucket == 0)
-                {
-                    throw new IllegalStateException("no room in " + arenaPath + " for the first bucket");
-                }
-                BucketDescriptor.init(arena.base(), bucket, 0);
-                opened.unmatchableBucket = bucket;
-            }
-            return opened;
-        }
-        catch (final IOException e)
-        {
-            release(opened);
-            // The message names the file (MappedFile's do): a full disk at start is a state error, not an unexpected one.
-            throw new DurableStateException("cannot open durable state in " + directory.directory + ": " + e.getMessage(), e);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            release(opened);
-            throw e;
-        }
-    }
-
-    /**
-     * The timed sides' part of the durable layout: records of a side without timer links are 24 bytes
-     * shorter, so a state written with other timed sides is refused. Both and neither keep the words of the
-     * layout before timer links were per side ({@code true}, {@code false}): those records are unchanged.
-     */
-    static String timedLayout(final int timedSides)
-    {
-        switch (timedSides)
-        {
-            case RowStore.TIMED_BOTH:
-                return "true";
-            case RowStore.TIMED_NONE:
-                return "false";
-            case RowStore.TIMED_LEFT:
-                return "timed-left";
-            default:
-                return "timed-right";
-        }
-    }
-
-    private static void release(final Durable opened)
-    {
-        if (opened.index != null)
-        {
-            opened.index.close();
-        }
-        if (opened.arenaFile != null)
-        {
-            opened.arenaFile.close();
-        }
-        opened.directory.release();
-    }
-
-    /**
-     * Starts a mapped file's dirty-chunk tracking from the sums its reopen verified; a fresh file is all
-     * zeros already, and a reopened one without sums (a marker of version 1) is summed whole at the next persist.
-     */
-    private void seed(final MappedPart part)
-    {
-        final DirtyChunks dirty = part == null ? null : part.dirtyChunks();
-        if (!durable.reopened || dirty == null)
-        {
-            return;
-        }
-        final ChunkSums.FileSums sums = durable.verifiedSums(part.fileName());
-        if (sums == null)
-        {
-            dirty.markAll();
-            return;
-        }
-        dirty.seed(sums.zeros(), sums.crc32cs(), sums.crc32s());
+        return config.indexKind() == IndexKind.CHRONICLE ? KeyIndex.Kind.CHRONICLE : KeyIndex.Kind.HASH;
     }
 
     /** @return true when the state lives in files. */
     boolean durable()
     {
-        return durable != null;
+        return files != null;
     }
 
     /** @return bytes read from the state directory's files to reopen it (0 when fresh or in memory). */
     long bytesReadToOpen()
     {
-        return durable == null ? 0 : durable.bytesRead();
+        return files == null ? 0 : files.durable.bytesRead();
     }
 
     /** @return bytes of the mapped files read to verify their chunk checksums at reopen (0 when fresh or in memory). */
     long bytesVerifiedToOpen()
     {
-        return durable == null ? 0 : durable.bytesVerified();
+        return files == null ? 0 : files.durable.bytesVerified();
     }
 
     /**
      * Reads the operator's part of a reopened state's heap.dat; nothing when fresh or in memory. The
      * operator calls it last in its constructor. Durable mode, fresh or reopened: it also makes what each cut
-     * reuses (the heap image's array, the marker's encoder), so that no cut's pause allocates them.
+     * reuses (the heap image's array, the wheel's copy), so that no cut's pause allocates them.
      */
     void restore(final HeapPart part)
     {
-        if (durable == null)
+        if (files != null)
         {
-            return;
+            files.restore(part);
         }
-        prepareCuts(part);
-        if (durable.heap() == null)
-        {
-            return;
-        }
-        final ByteBuffer heap = durable.heap();
-        heapParts[OPERATOR_PART] = part;
-        loadHeap(heap, OPERATOR_PART, heapParts.length);
-        if (heap.remaining() != HeapImageDescriptor.END_LENGTH || heap.getInt() != HEAP_END)
-        {
-            throw new DurableStateException(durable.file(DurableState.HEAP) + " does not end where the operator's part ends");
-        }
-        durable.heapRead();
     }
 
     /**
@@ -594,42 +235,12 @@ final class PartitionState implements AutoCloseable
     UniqueKeyIndex uniqueKeyIndex(final Side side, final long capacity)
     {
         final int i = side.ordinal();
-        if (durable == null)
+        if (files == null)
         {
             uniqueKeys[i] = new UniqueKeyIndex(capacity);
             return uniqueKeys[i];
         }
-        final Path path = durable.file(side == Side.LEFT ? DurableState.UNIQUE_LEFT : DurableState.UNIQUE_RIGHT);
-        MappedFile file = null;
-        try
-        {
-            file = durable.reopened ? MappedFile.open(path, UniqueKeyIndex.maxOffHeapBytes(capacity))
-                : MappedFile.create(path, UniqueKeyIndex.maxOffHeapBytes(capacity), 0);
-            uniqueKeys[i] = new UniqueKeyIndex(capacity, base, file, uniqueSizes[i]);
-            seed(uniqueKeys[i]);
-            if (durable.reopened && uniqueSizes[i] > 0)
-            {
-                // Before any slot is followed: a damaged reference must not be read (docs/DURABILITY.md).
-                final String wrong = uniqueKeys[i].checkReopened(store.arena());
-                if (wrong != null)
-                {
-                    uniqueKeys[i].close();
-                    uniqueKeys[i] = null;
-                    throw new DurableStateException(path + ": " + wrong + " (damaged state)");
-                }
-            }
-            mappedParts[UNIQUE_PART + i] = uniqueKeys[i];
-            trackedFiles = null;
-            return uniqueKeys[i];
-        }
-        catch (final IOException e)
-        {
-            if (file != null)
-            {
-                file.close();
-            }
-            throw new DurableStateException("cannot open " + path + ": " + e.getMessage(), e);
-        }
+        return files.openUniqueKeys(side, capacity);
     }
 
     /**
@@ -639,27 +250,10 @@ final class PartitionState implements AutoCloseable
      */
     void beginMutation()
     {
-        if (imageClean)
+        if (files != null)
         {
-            invalidate();
+            files.beginMutation();
         }
-    }
-
-    private void invalidate()
-    {
-        store.arena().markDirty();
-        try
-        {
-            // After every persist, not only after a reopen: the dirty flag is a store into mapped memory that
-            // a power loss may never write back, while the state's pages are; a removed marker stays removed.
-            durable.removeMarker();
-        }
-        catch (final IOException e)
-        {
-            // Still clean: the next event tries again before it changes anything.
-            throw new UncheckedIOException("cannot remove " + durable.file(DurableState.MARKER), e);
-        }
-        imageClean = false;
     }
 
     /**
@@ -673,7 +267,7 @@ final class PartitionState implements AutoCloseable
      */
     void persist(final HeapPart part) throws IOException
     {
-        if (durable == null)
+        if (files == null)
         {
             throw new IllegalStateException("persist() needs a state directory (StateConfig.withStateDirectory)");
         }
@@ -681,36 +275,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        durable.removeMarker();
-        if (sumScratch == null)
-        {
-            sumScratch = ByteBuffer.allocateDirect(Chunks.CHUNK_BYTES);
-        }
-        final Map<String, ChunkSums.FileSums> tracked = new LinkedHashMap<>();
-        final Map<String, Long> files = new LinkedHashMap<>();
-        lastPersistBytesSummed = 0;
-        for (final MappedPart mapped : mappedParts)
-        {
-            if (mapped == null)
-            {
-                continue;
-            }
-            // The arena's collect writes its header between taking its marks and adding the header's chunk.
-            mapped.collect();
-            mapped.force();
-            final DirtyChunks dirty = mapped.dirtyChunks();
-            if (dirty != null)
-            {
-                sum(dirty, mapped.fileName(), tracked);
-            }
-            files.put(mapped.fileName(), mapped.fileLength());
-        }
-        final ByteBuffer out = ByteBuffer.allocate(heapRoom(part));
-        saveHeap(out, part);
-        final byte[] bytes = new byte[out.position()];
-        out.flip().get(bytes);
-        durable.writeImage(bytes, files, tracked);
-        imageClean = true;
+        files.persist(part);
     }
 
     /**
@@ -736,7 +301,7 @@ final class PartitionState implements AutoCloseable
      */
     boolean stage(final HeapPart part, final StagedCut cut)
     {
-        if (durable == null)
+        if (files == null)
         {
             throw new IllegalStateException("a checkpoint needs a state directory (StateConfig.withStateDirectory)");
         }
@@ -744,95 +309,7 @@ final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("the state is closed");
         }
-        if (!tracked())
-        {
-            return false;
-        }
-        cut.reset();
-        // Three stamps per cut, on the barrier path only: the pause metric's parts (docs/DURABILITY.md).
-        final CutTimes times = cut.times();
-        times.reset();
-        final long collectStart = System.nanoTime();
-        final DirtyChunks[] tracked = trackedFiles();
-        try
-        {
-            final DirtyChunks arenaDirty = tracked[0];
-            arenaDirty.collect();
-            // The image's header: the bump pointer and free lists at the cut, the dirty flag clear, the map zeros.
-            store.arena().writeHeader();
-            arenaDirty.collectToo(0);
-            // Only a stage-A file (copied at the cut) needs staging memory at the cut; a frozen one needs none.
-            long copied = arenaDirty.copiesAtCut(cut) ? arenaDirty.collectedBytes() : 0;
-            for (int i = 1; i < tracked.length; i++)
-            {
-                tracked[i].collect();
-                copied += tracked[i].copiesAtCut(cut) ? tracked[i].collectedBytes() : 0;
-            }
-            if (copied > cut.maxStagedBytes())
-            {
-                // More than the stage-A pool may hold: given back, for a persist (and a copy) on this thread instead.
-                for (final DirtyChunks dirty : tracked)
-                {
-                    dirty.uncollect();
-                }
-                cut.refused();
-                return false;
-            }
-            final long freezeStart = System.nanoTime();
-            times.collectNanos = freezeStart - collectStart;
-            if (!imageClean)
-            {
-                // The live file changed since its last clean image: its flag is set before the cells freeze
-                // (the image holds it clear: the cut zeroes it, as it zeroes the map).
-                store.arena().markDirty();
-            }
-            for (int i = 0; i < tracked.length; i++)
-            {
-                try
-                {
-                    tracked[i].freeze(cut.addFile(), cut);
-                }
-                catch (final OutOfMemoryError e)
-                {
-                    // No direct memory for a stage-A file's buffers: every mark taken is given back (the chunks
-                    // staged so far and those still collected), for a persist and a copy on this thread instead.
-                    for (int j = 0; j < tracked.length; j++)
-                    {
-                        if (j <= i)
-                        {
-                            tracked[j].restage(cut.file(j));
-                        }
-                        tracked[j].uncollect();
-                    }
-                    cut.dropPool();
-                    cut.refused();
-                    return false;
-                }
-            }
-            final long heapStart = System.nanoTime();
-            times.freezeNanos = heapStart - freezeStart;
-            if (markerEncoder == null)
-            {
-                prepareCuts(part);
-            }
-            final int room = HeapImageDescriptor.room(wheel.savedLength(), part.savedLength());
-            if (heapImage.length < room)
-            {
-                heapImage = new byte[room + room / 2];
-            }
-            final ByteBuffer out = cut.heapBuffer(DurableState.HEAP, heapImage);
-            stageHeap(out, part, cut);
-            cut.heapWritten(out.position());
-            cut.marker(markerEncoder);
-            times.heapImageNanos = System.nanoTime() - heapStart;
-            return true;
-        }
-        catch (final RuntimeException | Error e)
-        {
-            // Marks may have been taken without their chunks staged: the next cut or persist takes every chunk.
-            markAllTracked();
-            throw e;
-        }
+        return files.stage(part, cut);
     }
 
     /**
@@ -849,197 +326,13 @@ final class PartitionState implements AutoCloseable
         {
             return;
         }
-        for (final DirtyChunks dirty : trackedFiles())
-        {
-            final CutFile file = cut.file(dirty.name());
-            if (file == null)
-            {
-                continue;
-            }
-            if (succeeded)
-            {
-                dirty.install(file);
-            }
-            else
-            {
-                dirty.restage(file);
-            }
-        }
-        if (!succeeded && cut.needsFullCut())
-        {
-            markAllTracked();
-        }
-    }
-
-    /** @return whether every mapped file's writes are tracked, so that the state can stage a cut (a Chronicle Map index's are not). */
-    private boolean tracked()
-    {
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() == null)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * @return the tracked mapped files in the order {@link #stage} stages them: {@link #mappedParts}' order; built
-     *         once for each set of mapped parts (a cut and its install take no array).
-     */
-    private DirtyChunks[] trackedFiles()
-    {
-        if (trackedFiles != null)
-        {
-            return trackedFiles;
-        }
-        int n = 0;
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() != null)
-            {
-                n++;
-            }
-        }
-        final DirtyChunks[] tracked = new DirtyChunks[n];
-        n = 0;
-        for (final MappedPart part : mappedParts)
-        {
-            if (part != null && part.dirtyChunks() != null)
-            {
-                tracked[n++] = part.dirtyChunks();
-            }
-        }
-        trackedFiles = tracked;
-        return tracked;
-    }
-
-    private void markAllTracked()
-    {
-        if (tracked())
-        {
-            for (final DirtyChunks dirty : trackedFiles())
-            {
-                dirty.markAll();
-            }
-        }
-    }
-
-    /** Sums a tracked file's collected chunks and adds its sums to {@code tracked}. */
-    private void sum(final DirtyChunks dirty, final String name, final Map<String, ChunkSums.FileSums> tracked)
-    {
-        dirty.sum(sumScratch);
-        lastPersistBytesSummed += dirty.bytesSummed();
-        tracked.put(name, new ChunkSums.FileSums(dirty.summedLength(), dirty.zeros(), dirty.crc32c(), dirty.crc32()));
-    }
-
-    /** Writes heap.dat's content: the state's counters, then its {@link #heapParts} (the wheel, the operator's part), the end mark. */
-    private void saveHeap(final ByteBuffer out, final HeapPart part)
-    {
-        saveStatePart(out);
-        heapParts[OPERATOR_PART] = part;
-        for (final HeapImagePart heapPart : heapParts)
-        {
-            heapPart.save(out);
-        }
-        out.putInt(HEAP_END);
-    }
-
-    /**
-     * A cut's heap.dat content, the same bytes as {@link #saveHeap} once its writer has encoded the head: the state
-     * part, the wheel ({@link TimerWheel#copyTo}) and the operator's part's head ({@link HeapPart#copyHead}) are
-     * copied with plain stores and array copies, and left to the writer ({@link StagedCut#heapDeferred},
-     * {@link #writeCutHead}) in a gap that the writer closes; the rest of the operator's part is written here.
-     * Why: the cut runs in the interpreter for a run's first minutes, where each {@code ByteBuffer} store costs
-     * about a microsecond (the ~30 of the counters took 0.16-0.30 ms of W1's pause at the median).
-     */
-    private void stageHeap(final ByteBuffer out, final HeapPart part, final StagedCut cut)
-    {
-        copyStatePart(statePartCopy);
-        wheel.copyTo(wheelCopy);
-        part.copyHead();
-        cutPart = part;
-        heapParts[OPERATOR_PART] = part;
-        final int headLength = HeapImageDescriptor.STATE_PART_LENGTH + wheel.savedLength() + part.headLength();
-        cut.heapDeferred(0, headLength, cutHead);
-        out.position(headLength);
-        part.saveTail(out);
-        out.putInt(HEAP_END);
-    }
-
-    /** The cut's writer: writes the head {@link #stageHeap} copied (state part, wheel, operator's head). */
-    private void writeCutHead(final ByteBuffer out)
-    {
-        writeStatePart(out, statePartCopy);
-        wheelCopy.save(out);
-        cutPart.writeHead(out);
-    }
-
-    /** Durable mode: makes what every cut reuses (once, by {@link #restore}, before the first cut). */
-    private void prepareCuts(final HeapPart part)
-    {
-        markerEncoder = durable::marker;
-        heapImage = new byte[HeapImageDescriptor.room(wheel.savedLength(), part.savedLength())];
-        wheelCopy = wheel.newCopy();
-        cutHead = this::writeCutHead;
-    }
-
-    /** Writes heap.dat's state part ({@link HeapImageDescriptor}: the counters before the wheel). */
-    private void saveStatePart(final ByteBuffer out)
-    {
-        copyStatePart(statePartCopy);
-        writeStatePart(out, statePartCopy);
-    }
-
-    /** Copies the state part's counters, in the image's order after the magic. */
-    private void copyStatePart(final long[] into)
-    {
-        into[0] = store.liveRows(Side.LEFT.ordinal());
-        into[1] = store.liveRows(Side.RIGHT.ordinal());
-        into[2] = index.size();
-        into[3] = unmatchableBucket - base;
-        into[4] = uniqueKeys[0] == null ? 0 : uniqueKeys[0].size();
-        into[5] = uniqueKeys[1] == null ? 0 : uniqueKeys[1].size();
-    }
-
-    /** Writes the state part: the magic, then the counters {@link #copyStatePart} copied. */
-    private static void writeStatePart(final ByteBuffer out, final long[] copied)
-    {
-        out.putInt(HEAP_MAGIC);
-        for (int i = 0; i < STATE_PART_COUNT; i++)
-        {
-            out.putLong(copied[i]);
-        }
-    }
-
-    /** Reads heap.dat's parts {@code from} (inclusive) {@code to} (exclusive) of {@link #heapParts}, in their order. */
-    private void loadHeap(final ByteBuffer heap, final int from, final int to)
-    {
-        for (int i = from; i < to; i++)
-        {
-            heapParts[i].load(heap);
-        }
-    }
-
-    /**
-     * @return the bytes of the buffer the heap image is written into ({@link HeapImageDescriptor#room}): the
-     *         state's own parts' lengths, then the operator's.
-     */
-    private int heapRoom(final HeapPart part)
-    {
-        int own = 0;
-        for (int i = 0; i < OPERATOR_PART; i++)
-        {
-            own += heapParts[i].savedLength();
-        }
-        return HeapImageDescriptor.room(own, part.savedLength());
+        files.staged(cut, succeeded);
     }
 
     /** @return bytes of the mapped files the last {@link #persist} read and checksummed (its dirty chunks only). */
     long lastPersistBytesSummed()
     {
-        return lastPersistBytesSummed;
+        return files == null ? 0 : files.lastPersistBytesSummed;
     }
 
     /**
@@ -1055,7 +348,7 @@ final class PartitionState implements AutoCloseable
             return;
         }
         IOException failure = null;
-        if (durable != null)
+        if (files != null)
         {
             try
             {
@@ -1069,7 +362,7 @@ final class PartitionState implements AutoCloseable
         close();
         if (failure != null)
         {
-            throw new UncheckedIOException("cannot persist the state in " + durable.directory + ": " + failure.getMessage(), failure);
+            throw new UncheckedIOException("cannot persist the state in " + files.durable.directory + ": " + failure.getMessage(), failure);
         }
     }
 
@@ -1432,14 +725,13 @@ final class PartitionState implements AutoCloseable
         }
         index.close();
         store.close();
-        if (durable == null)
+        if (files == null)
         {
             UnsafeApi.freeMemory(unmatchableBucket);
         }
         else
         {
-            arenaFile.close();
-            durable.release();
+            files.close();
         }
     }
 }

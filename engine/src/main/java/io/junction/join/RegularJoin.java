@@ -97,8 +97,9 @@ final class RegularJoin implements JoinAlgorithm
     private final JoinPredicate predicate;
     private final UpsertFold fold;
     private final RegularRowTimers timers;
-    private final JoinRecordStateView left;
-    private final JoinRecordStateView right;
+    /** Each side's state view, chosen once by its {@link UniqueKeyShape}. */
+    final JoinRecordStateView left;
+    final JoinRecordStateView right;
 
     /**
      * Creates a regular join's operator: its driver over this algorithm.
@@ -243,18 +244,6 @@ final class RegularJoin implements JoinAlgorithm
         {
             fold.flush();
         }
-    }
-
-    /** @return the unique-key index of a side, or null unless its shape is {@link UniqueKeyShape#INDEXED} (tests). */
-    UniqueKeyIndex uniqueKeyIndex(final Side side)
-    {
-        return (side == Side.LEFT ? left : right).uniqueKeys();
-    }
-
-    /** @return the state shape of a side (tests). */
-    UniqueKeyShape uniqueKeyShape(final Side side)
-    {
-        return (side == Side.LEFT ? left : right).shape();
     }
 
     /**

@@ -506,7 +506,7 @@ class DurableStateTest
     {
         final Path state = dir.resolve("state");
         final UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
-            () -> new PartitionState(CONFIG.withStateDirectory(state), BucketDescriptor.LENGTH,
+            () -> PartitionStates.inMemory(CONFIG.withStateDirectory(state), BucketDescriptor.LENGTH,
                 false, new JoinCounters(), PartitionState.NO_ROOM).close());
         assertTrue(refused.getMessage().contains("memory only"), refused.getMessage());
         assertFalse(Files.exists(state), "nothing created");

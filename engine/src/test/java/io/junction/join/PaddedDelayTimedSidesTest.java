@@ -10,6 +10,7 @@ import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.api.WindowSpec;
+import io.junction.internal.durable.StateFiles;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.NativeArena;
@@ -193,7 +194,7 @@ class PaddedDelayTimedSidesTest
                 RowStore.TIMED_BOTH, new JoinCounters(), PartitionState.NO_ROOM, 0).close());
         assertTrue(refused.getMessage().contains("another partition state layout"), refused.getMessage());
         assertTrue(refused.getMessage().contains("timer links"), refused.getMessage());
-        assertNotEquals(PartitionState.timedLayout(RowStore.TIMED_LEFT), PartitionState.timedLayout(RowStore.TIMED_RIGHT));
+        assertNotEquals(StateFiles.timedLayout(RowStore.TIMED_LEFT), StateFiles.timedLayout(RowStore.TIMED_RIGHT));
         // A spec whose sides time differently (a TTL on the right) is another join: refused too.
         final DurableStateException other = assertThrows(DurableStateException.class,
             () -> open(regular(JoinType.LEFT).paddedDelay(DELAY).stateTtl(Side.RIGHT, 5_000).build(),

@@ -50,7 +50,7 @@ class PartitionStateTest
     void reserveRejectsAtTheLiveRowLimitAfterAskingForRoom(final IndexKind index)
     {
         final int[] asked = new int[1];
-        try (PartitionState state = new PartitionState(BASE.withIndex(index).withMaxLiveRows(2), BucketDescriptor.LENGTH,
+        try (PartitionState state = PartitionStates.inMemory(BASE.withIndex(index).withMaxLiveRows(2), BucketDescriptor.LENGTH,
             false, counters, () -> { asked[0]++; return false; }))
         {
             assertNotEquals(0, store(state, key, 1, Side.LEFT, row));
@@ -78,7 +78,7 @@ class PartitionStateTest
             oldest[0] = 0;
             return true;
         };
-        try (PartitionState state = new PartitionState(BASE.withMaxLiveRows(1), BucketDescriptor.LENGTH, false, counters, evict))
+        try (PartitionState state = PartitionStates.inMemory(BASE.withMaxLiveRows(1), BucketDescriptor.LENGTH, false, counters, evict))
         {
             holder[0] = state;
             oldest[0] = store(state, key, 1, Side.LEFT, row);
@@ -95,7 +95,7 @@ class PartitionStateTest
     @Test
     void hasRoomForCountsWhatIsLeftOfTheLimit()
     {
-        try (PartitionState state = new PartitionState(BASE.withMaxLiveRows(3), BucketDescriptor.LENGTH, false, counters,
+        try (PartitionState state = PartitionStates.inMemory(BASE.withMaxLiveRows(3), BucketDescriptor.LENGTH, false, counters,
             PartitionState.NO_ROOM))
         {
             assertTrue(state.hasRoomFor(3));
@@ -110,7 +110,7 @@ class PartitionStateTest
     @EnumSource(IndexKind.class)
     void releaseIfEmptyKeepsABucketWhileEitherSideHoldsARow(final IndexKind index)
     {
-        try (PartitionState state = new PartitionState(BASE.withIndex(index), BucketDescriptor.LENGTH, false, counters,
+        try (PartitionState state = PartitionStates.inMemory(BASE.withIndex(index), BucketDescriptor.LENGTH, false, counters,
             PartitionState.NO_ROOM))
         {
             final long left = store(state, key, 7, Side.LEFT, row);
@@ -133,7 +133,7 @@ class PartitionStateTest
     @Test
     void unmatchableBucketIsNeverReleased()
     {
-        try (PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
+        try (PartitionState state = PartitionStates.inMemory(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
         {
             final long record = state.reserve(Side.LEFT, 0, row);
             assertTrue(state.reserveSlot(state.unmatchableBucket, Side.LEFT, record, 0, row));
@@ -152,7 +152,7 @@ class PartitionStateTest
     @Test
     void expireKeepingBucketLeavesTheBucketToTheCaller()
     {
-        try (PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
+        try (PartitionState state = PartitionStates.inMemory(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM))
         {
             final long record = store(state, key, 5, Side.LEFT, row);
             final long bucket = state.store.bucketOf(record);
@@ -168,7 +168,7 @@ class PartitionStateTest
     @Test
     void refreshCountersReportsLiveRowsBytesAndTimers()
     {
-        try (PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM))
+        try (PartitionState state = PartitionStates.inMemory(BASE, BucketDescriptor.LENGTH, true, counters, PartitionState.NO_ROOM))
         {
             final long record = store(state, key, 1, Side.LEFT, row);
             store(state, key, 2, Side.RIGHT, row);
@@ -188,14 +188,14 @@ class PartitionStateTest
     void byteLimitWithoutRoomForRowsBesideTheIndexIsRejected()
     {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
-            new PartitionState(BASE.withMaxStateBytes(4096), BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM));
+            PartitionStates.inMemory(BASE.withMaxStateBytes(4096), BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM));
         assertTrue(e.getMessage().contains(StateConfig.MAX_BYTES_PROP_NAME), e.getMessage());
     }
 
     @Test
     void closeIsIdempotent()
     {
-        final PartitionState state = new PartitionState(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM);
+        final PartitionState state = PartitionStates.inMemory(BASE, BucketDescriptor.LENGTH, false, counters, PartitionState.NO_ROOM);
         store(state, key, 1, Side.LEFT, row);
         assertTrue(state.store.usedBytes() > 0, "the row is in the store: " + state.store.usedBytes());
         assertTrue(state.store.reservedBytes() > 0, "the store took memory: " + state.store.reservedBytes());

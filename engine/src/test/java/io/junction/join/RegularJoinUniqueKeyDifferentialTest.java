@@ -243,8 +243,8 @@ class RegularJoinUniqueKeyDifferentialTest
              JoinHarness plain = new JoinHarness(plainSpec, config))
         {
             final RegularJoin op = (RegularJoin)((OperatorDriver)declared.operator()).algorithm();
-            assertEquals(shape == Shape.INDEXED ? UniqueKeyShape.INDEXED : UniqueKeyShape.IN_JOIN_KEY, op.uniqueKeyShape(Side.LEFT));
-            assertEquals(shape == Shape.IN_JOIN_KEY ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED, op.uniqueKeyShape(Side.RIGHT));
+            assertEquals(shape == Shape.INDEXED ? UniqueKeyShape.INDEXED : UniqueKeyShape.IN_JOIN_KEY, RegularJoinViews.shape(op, Side.LEFT));
+            assertEquals(shape == Shape.IN_JOIN_KEY ? UniqueKeyShape.IN_JOIN_KEY : UniqueKeyShape.INDEXED, RegularJoinViews.shape(op, Side.RIGHT));
             for (int sequence = 0; sequence < SEQUENCES; sequence++)
             {
                 final String where = "seed=" + SEED + " (-Djunction.test.seed) " + mode + " " + shape + " " + type + " " +
@@ -406,8 +406,8 @@ class RegularJoinUniqueKeyDifferentialTest
             final RegularJoin without = (RegularJoin)((OperatorDriver)plain.operator()).algorithm();
             for (final RegularJoin op : new RegularJoin[] {withKeys, without})
             {
-                final long uniqueKeys = (op.uniqueKeyIndex(Side.LEFT) == null ? 0 : op.uniqueKeyIndex(Side.LEFT).size()) +
-                    (op.uniqueKeyIndex(Side.RIGHT) == null ? 0 : op.uniqueKeyIndex(Side.RIGHT).size());
+                final long uniqueKeys = (RegularJoinViews.uniqueKeys(op, Side.LEFT) == null ? 0 : RegularJoinViews.uniqueKeys(op, Side.LEFT).size()) +
+                    (RegularJoinViews.uniqueKeys(op, Side.RIGHT) == null ? 0 : RegularJoinViews.uniqueKeys(op, Side.RIGHT).size());
                 if (op.state.store.usedBytes() != 0 || op.state.index.size() != 0 || uniqueKeys != 0)
                 {
                     fail(where + ": state not empty after retracting everything: usedBytes=" + op.state.store.usedBytes() +

@@ -212,10 +212,10 @@ class RegularJoinUniqueKeyTest
         try (JoinHarness h = new JoinHarness(spec(JoinType.INNER).leftUniqueKey("id").rightUniqueKey("rid").build(), CONFIG))
         {
             final RegularJoin op = (RegularJoin)((OperatorDriver)h.operator()).algorithm();
-            assertEquals(UniqueKeyShape.IN_JOIN_KEY, op.uniqueKeyShape(Side.LEFT));
-            assertNull(op.uniqueKeyIndex(Side.LEFT), "the join key's bucket is the index");
-            assertEquals(UniqueKeyShape.INDEXED, op.uniqueKeyShape(Side.RIGHT));
-            assertEquals(CONFIG.maxLiveRows(), op.uniqueKeyIndex(Side.RIGHT).capacity(), "capped by the live rows");
+            assertEquals(UniqueKeyShape.IN_JOIN_KEY, RegularJoinViews.shape(op, Side.LEFT));
+            assertNull(RegularJoinViews.uniqueKeys(op, Side.LEFT), "the join key's bucket is the index");
+            assertEquals(UniqueKeyShape.INDEXED, RegularJoinViews.shape(op, Side.RIGHT));
+            assertEquals(CONFIG.maxLiveRows(), RegularJoinViews.uniqueKeys(op, Side.RIGHT).capacity(), "capped by the live rows");
         }
         final JoinSpec composite = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(LEFT, RIGHT)
             .leftKey("id", "k2").rightKey("id", "k2").leftUniqueKey("k2", "id").rightUniqueKey("id", "rid").build();
@@ -331,24 +331,24 @@ class RegularJoinUniqueKeyTest
             t.left("+I", "id", 1, "oid", 7, "price", 10);
             t.right("+I", "id", 1, "rid", 100);
             t.right("+I", "id", 2, "rid", 200);
-            assertEquals(2, t.op().uniqueKeyIndex(Side.RIGHT).size());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.RIGHT).size());
             assertEquals(List.of(
                 "-D " + row("id", 1, "oid", 7, "price", 10) + " " + row("id", 1, "rid", 100),
                 "+I null " + row("id", 1, "rid", 100)), t.left("-U", "id", 1, "oid", 7, "price", 10));
-            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             assertEquals(List.of(
                 "-D null " + row("id", 2, "rid", 200),
                 "+I " + row("id", 2, "oid", 7, "price", 10) + " " + row("id", 2, "rid", 200)),
                 t.left("+U", "id", 2, "oid", 7, "price", 10));
-            assertEquals(1, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(1, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             // a row that can never match is found by its unique key too
             t.right("+I", "rid", 300);
             assertEquals(List.of("-D null " + row("rid", 300)), t.right("-D", "rid", 300));
             t.left("-D", "id", 2, "oid", 7, "price", 10);
             t.right("-D", "id", 1, "rid", 100);
             t.right("-D", "id", 2, "rid", 200);
-            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
-            assertEquals(0, t.op().uniqueKeyIndex(Side.RIGHT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.RIGHT).size());
             assertEquals(0, t.op().state.store.usedBytes());
             assertEquals(0, t.op().state.index.size());
         }
@@ -375,10 +375,10 @@ class RegularJoinUniqueKeyTest
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
             assertEquals(List.of(), t.left("-D", "id", 1, "oid", 9, "price", 10));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             assertEquals(List.of("-D " + row("id", 1, "oid", 7, "price", 10) + " null"),
                 t.left("-D", "id", 1, "oid", 7, "price", 10));
-            assertEquals(1, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(1, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             assertEquals(List.of("+I " + row("id", 3, "oid", 7) + " null"), t.left("+I", "id", 3, "oid", 7), "7 is free again");
         }
     }
@@ -396,7 +396,7 @@ class RegularJoinUniqueKeyTest
             assertEquals(2, t.left("+I", "id", 2, "oid", 7, "price", 10).size(), "joins as undeclared");
             t.left("+I", "oid", 8);
             t.left("+I", "oid", 8, "price", 1);
-            assertEquals(4, t.op().uniqueKeyIndex(Side.LEFT).size(), "one entry per live row");
+            assertEquals(4, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size(), "one entry per live row");
             t.violation(Side.LEFT, "+I", "id", 2, "oid", 7, "price", 11);
             // each retraction finds its own row among those of its unique key
             assertEquals(List.of("-D " + row("id", 2, "oid", 7, "price", 10) + " " + row("id", 2),
@@ -407,7 +407,7 @@ class RegularJoinUniqueKeyTest
             t.left("-D", "oid", 8);
             t.left("-D", "id", 1, "oid", 7, "price", 10);
             t.right("-D", "id", 2);
-            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             assertEquals(0, t.op().state.store.usedBytes());
         }
     }
@@ -421,16 +421,16 @@ class RegularJoinUniqueKeyTest
         {
             t.left("+I", "id", 1, "oid", keys[0]);
             t.left("+I", "id", 1, "oid", keys[1]);
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size(), "a colliding unique key is another key");
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size(), "a colliding unique key is another key");
             t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[1], "price", 1);
             t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[0], "price", 1);
             assertEquals(List.of(), t.left("-D", "id", 2, "oid", keys[0]));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
             t.left("-D", "id", 1, "oid", keys[1]);
-            assertEquals(1, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(1, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             t.violation(Side.LEFT, "+I", "id", 1, "oid", keys[0], "price", 2);
             t.left("-D", "id", 1, "oid", keys[0]);
-            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
         }
     }
 
@@ -441,10 +441,10 @@ class RegularJoinUniqueKeyTest
         {
             t.row(Side.LEFT, 5000, "+I", "id", 1, "oid", 7);
             t.row(Side.LEFT, 5000, "+I", "oid", 8);
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             t.watermark(6001);
             assertEquals(2, t.declared.counters().expiredRows());
-            assertEquals(0, t.op().uniqueKeyIndex(Side.LEFT).size(), "expiry removes rows from the index");
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size(), "expiry removes rows from the index");
             assertEquals(List.of(), t.row(Side.LEFT, 7000, "-D", "id", 1, "oid", 7));
             assertEquals(DeadLetterReason.RETRACTION_NOT_IN_STATE, t.lastDeadLetter());
             t.row(Side.LEFT, 7000, "+I", "id", 2, "oid", 7);
@@ -462,15 +462,15 @@ class RegularJoinUniqueKeyTest
         final StateConfig config = CONFIG.withIndex(index).withMaxLiveRows(2).withFullPolicy(FullPolicy.EXPIRE_OLDEST);
         try (Twin t = new Twin(JoinType.INNER, b -> b.stateTtl(1000), b -> b.leftUniqueKey("oid"), config))
         {
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).capacity());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).capacity());
             t.row(Side.LEFT, 10, "+I", "id", 1, "oid", 1);
             t.row(Side.LEFT, 20, "+I", "id", 2, "oid", 2);
             t.row(Side.LEFT, 30, "+I", "id", 3, "oid", 3);
             assertEquals(1, t.declared.counters().expiredRows(), "the row of ts 10 made room");
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             t.row(Side.LEFT, 40, "+I", "id", 1, "oid", 1);
             assertEquals(0, t.declared.deadLetters().size(), "the evicted row's key is free: " + t.declared.deadLetters().deadLetters());
-            assertEquals(2, t.op().uniqueKeyIndex(Side.LEFT).size());
+            assertEquals(2, RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).size());
             // a violation is rejected before it could evict anything
             t.violation(Side.LEFT, "+I", "id", 3, "oid", 3, "price", 1);
             assertEquals(2, t.declared.counters().expiredRows());
@@ -495,10 +495,10 @@ class RegularJoinUniqueKeyTest
     {
         try (Twin t = new Twin(JoinType.INNER, b -> b.leftUniqueKey("oid").rightUniqueKey("rid")))
         {
-            final long tables = t.op().uniqueKeyIndex(Side.LEFT).offHeapBytes() + t.op().uniqueKeyIndex(Side.RIGHT).offHeapBytes();
+            final long tables = RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).offHeapBytes() + RegularJoinViews.uniqueKeys(t.op(), Side.RIGHT).offHeapBytes();
             assertTrue(tables > 0);
             assertEquals(t.plain.counters().stateBytes() + tables, t.declared.counters().stateBytes());
-            final long caps = 2 * t.op().uniqueKeyIndex(Side.LEFT).maxOffHeapBytes();
+            final long caps = 2 * RegularJoinViews.uniqueKeys(t.op(), Side.LEFT).maxOffHeapBytes();
             assertEquals(t.plain.counters().usedStateBytes() + caps, t.declared.counters().usedStateBytes());
         }
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new JoinHarness(
@@ -531,7 +531,7 @@ class RegularJoinUniqueKeyTest
             t.right("-D", "id", 2, "rid", 10, "budget", 1);
             t.left("-D", "id", 1, "price", 2);
             assertEquals(0, t.op().state.store.usedBytes());
-            assertEquals(0, t.op().uniqueKeyIndex(Side.RIGHT).size());
+            assertEquals(0, RegularJoinViews.uniqueKeys(t.op(), Side.RIGHT).size());
         }
     }
 }

@@ -3,8 +3,10 @@ package io.junction.join;
 import io.junction.api.Side;
 import io.junction.internal.cut.StagedCut;
 import io.junction.internal.durable.HeapImageDescriptor;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.metrics.JoinCounters;
 import io.junction.internal.state.BucketDescriptor;
+import io.junction.internal.state.RowStore;
 import io.junction.internal.time.TimerWheelImage;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +38,7 @@ class StatePartsTest
     /** The heap image of the last cut {@link #stages} took, as its writer reads it. */
     private static byte[] lastCutImage;
 
-    static final class FakePart implements PartitionState.HeapPart
+    static final class FakePart implements HeapPart
     {
         long value;
         int saves;
@@ -64,8 +66,8 @@ class StatePartsTest
 
     static PartitionState open(final StateConfig config)
     {
-        return new PartitionState(config, DurableStateTest.REGULAR, "state-parts-test", BucketDescriptor.LENGTH, true,
-            new JoinCounters(), PartitionState.NO_ROOM, 0);
+        return new PartitionState(config, DurableStateTest.REGULAR, "state-parts-test", BucketDescriptor.LENGTH,
+            RowStore.TIMED_BOTH, new JoinCounters(), PartitionState.NO_ROOM, 0);
     }
 
     static long hash(final int k)

@@ -137,7 +137,7 @@ class UpsertUniqueKeyTest
         try (JoinHarness h = new JoinHarness(spec(type, delay), CONFIG))
         {
             final RegularJoin op = (RegularJoin)((OperatorDriver)h.operator()).algorithm();
-            assertEquals(UniqueKeyShape.INDEXED, op.uniqueKeyShape(side), "upsert output indexes every unique key");
+            assertEquals(UniqueKeyShape.INDEXED, RegularJoinViews.shape(op, side), "upsert output indexes every unique key");
             final String value = side == Side.LEFT ? "v" : "w";
             final Object[] first = earlierRow(side, earlier);
             h.row(side, "+I", 17, first);

@@ -22,7 +22,7 @@ package io.junction.internal.durable;
  * The variable parts are sequential; the buffer a persist writes into is {@link #room} bytes.
  * {@code DescriptorLayoutTest} pins the offsets, derived from the sizes of the fields before each.
  *
- * <p>Constants only: {@code PartitionState} owns the reads and writes.
+ * <p>Constants only: {@link HeapImage} owns the reads and writes.
  */
 public final class HeapImageDescriptor
 {
@@ -59,7 +59,7 @@ public final class HeapImageDescriptor
     }
 
     /**
-     * @param wheelLength the lengths of the state's own parts before the operator's ({@link HeapImagePart#savedLength()}:
+     * @param wheelLength the lengths of the state's own parts before the operator's ({@code HeapPart.savedLength()}:
      *                    its wheel's image, {@code TimerWheel.savedLength()}), weighted by {@link #WHEEL_ROOM_FACTOR}.
      * @param partLength  the bytes the operator's part may write beyond the fixed room ({@code HeapPart.savedLength()}).
      * @return the bytes of the buffer a persist writes the image into.

@@ -1,5 +1,10 @@
 package io.junction.internal.state;
 
+import io.junction.internal.io.OwnerOnlyFiles;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
 /**
  * The partition's join-key index: from the 64-bit hash of a join key to the address of its bucket
  * ({@link BucketDescriptor}) in an off-heap arena. Bucket updates go straight to memory without
@@ -77,6 +82,63 @@ public interface KeyIndex extends AutoCloseable, MappedPart
         return kind == Kind.CHRONICLE
             ? new ChronicleKeyIndex(maxKeys, bucketLength, preallocateBuckets)
             : new HashKeyIndex(maxKeys, bucketLength, preallocateBuckets);
+    }
+
+    /**
+     * @param kind    the implementation.
+     * @param maxKeys the most live keys.
+     * @return bytes of the mapped table file a durable index of this kind takes beside its arena's buckets (0 for
+     *         a Chronicle Map, which sizes its own file).
+     */
+    static long tableBytes(final Kind kind, final long maxKeys)
+    {
+        return kind == Kind.CHRONICLE ? 0 : HashKeyIndex.tableBytes(maxKeys);
+    }
+
+    /**
+     * Opens a durable index whose buckets live in {@code buckets} (a state directory's arena): a mapped table
+     * file ({@link HashKeyIndex}) or a persisted Chronicle Map, created, or reopened at its saved size.
+     *
+     * @param kind         the implementation.
+     * @param maxKeys      the most live keys.
+     * @param bucketLength bytes per bucket.
+     * @param buckets      the arena the buckets are carved from.
+     * @param file         the index's file in the state directory.
+     * @param reopen       whether the file holds a reopened state's index.
+     * @param size         the index's live keys when reopened (0 when created).
+     * @return the index, closing its file when closed.
+     * @throws IOException when the file cannot be created, mapped or made owner-only.
+     */
+    static KeyIndex open(
+        final Kind kind, final long maxKeys, final int bucketLength, final NativeArena buckets, final Path file,
+        final boolean reopen, final long size) throws IOException
+    {
+        if (kind == Kind.CHRONICLE)
+        {
+            final KeyIndex index = new ChronicleKeyIndex(maxKeys, bucketLength, buckets, file.toFile(), size);
+            try
+            {
+                // Chronicle Map creates its file itself, with the umask's permissions.
+                OwnerOnlyFiles.restrictFile(file);
+            }
+            catch (final IOException | RuntimeException e)
+            {
+                index.close();
+                throw e;
+            }
+            return index;
+        }
+        final long tableBytes = HashKeyIndex.tableBytes(maxKeys);
+        final MappedFile table = reopen ? MappedFile.open(file, tableBytes) : MappedFile.create(file, tableBytes, tableBytes);
+        try
+        {
+            return new HashKeyIndex(maxKeys, bucketLength, buckets, table, size);
+        }
+        catch (final RuntimeException e)
+        {
+            table.close();
+            throw e;
+        }
     }
 
     /** @return the most off-heap bytes this index takes at its capacity (Chronicle Map: as created). */

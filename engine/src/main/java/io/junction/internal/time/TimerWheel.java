@@ -1,6 +1,6 @@
 package io.junction.internal.time;
 
-import io.junction.internal.durable.HeapImagePart;
+import io.junction.internal.memory.HeapPart;
 import io.junction.internal.memory.Refs;
 import io.junction.internal.memory.WriteMarks;
 import org.agrona.UnsafeApi;
@@ -40,7 +40,7 @@ import java.util.Arrays;
  *
  * <p>Not thread safe: owned by the partition thread.
  */
-public final class TimerWheel implements HeapImagePart
+public final class TimerWheel implements HeapPart
 {
     /** The most entries {@link #schedule} looks back past from a slot's tail before it gives up sorting the slot. */
     public static final int SORT_STEPS = 16;
