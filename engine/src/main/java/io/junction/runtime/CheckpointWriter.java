@@ -136,7 +136,9 @@ final class CheckpointWriter implements Runnable
         }
         if (thread == null)
         {
-            thread = new Thread(this, "junction-checkpoint-writer-" + partition);
+            // Named after the partition thread that starts it (submit runs there), so the engine's thread-name
+            // prefix or the builder's ThreadFactory names it too, and two engines in one JVM get distinct writers.
+            thread = new Thread(this, Thread.currentThread().getName() + "-checkpoint-writer");
             thread.setDaemon(true);
             thread.start();
         }

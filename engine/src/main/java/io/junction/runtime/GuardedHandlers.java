@@ -61,8 +61,6 @@ final class GuardedHandlers implements ResultHandler, DeadLetterHandler, ExpiryH
     private final AtomicLong progress = new AtomicLong();
     private long progressCount;
     private long handlerErrors;
-    /** Interrupts found set on the partition thread and cleared ({@link #clearInterrupt()}). */
-    private long interruptsCleared;
 
     GuardedHandlers(
         final int partition, final ResultHandler results, final DeadLetterHandler deadLetters,
@@ -264,11 +262,8 @@ final class GuardedHandlers implements ResultHandler, DeadLetterHandler, ExpiryH
         try
         {
             errorHandler.onError(t);
-            if (Thread.interrupted())
-            {
-                // Cleared, counted, not reported again (an error handler that interrupts would report for ever).
-                interruptsCleared++;
-            }
+            // Cleared, not reported again (an error handler that interrupts would report for ever).
+            Thread.interrupted();
         }
         catch (final Throwable e)
         {
@@ -289,31 +284,23 @@ final class GuardedHandlers implements ResultHandler, DeadLetterHandler, ExpiryH
      * The partition thread is not interruptible: an interrupt (a user callback that sets the flag, or
      * another thread's {@code Thread.interrupt()}) would close the channels its file I/O runs on, or end
      * a blocking wait with an exception. So the flag is cleared after every user callback and every event,
-     * and each one found is counted and reported to the error handler (a handler error); the partition goes on.
+     * and each one found is reported to the error handler and counted as a handler error; the partition goes on.
      */
     void clearInterrupt()
     {
         if (Thread.interrupted())
         {
-            interruptsCleared++;
             reportError(new IllegalStateException("partition " + partition + ": its thread's interrupt flag was set " +
                 "(by a handler, a filter or condition, or another thread) and has been cleared: partition threads " +
                 "are not interruptible (an interrupt would close the files of durable state)"));
         }
     }
 
-    /** The wait for the next event ended by an interrupt (a blocking wait strategy): cleared by the wait, counted. */
+    /** The wait for the next event ended by an interrupt (a blocking wait strategy): cleared by the wait, reported. */
     void interruptedWhileWaiting()
     {
-        interruptsCleared++;
         reportError(new IllegalStateException("partition " + partition + ": its thread was interrupted while waiting " +
             "for events; the interrupt is ignored: partition threads are not interruptible"));
-    }
-
-    /** @return interrupts of the partition thread found and cleared (each also a handler error). Thread: the partition's, or after it stopped. */
-    long interruptsCleared()
-    {
-        return interruptsCleared;
     }
 
     /** @return failures of user code and of the error path counted so far. Thread: the partition's. */

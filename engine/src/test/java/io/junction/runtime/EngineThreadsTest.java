@@ -10,6 +10,7 @@ import io.junction.api.Side;
 import io.junction.join.StateConfig;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -89,6 +90,30 @@ class EngineThreadsTest
         for (final String thread : seen.values())
         {
             assertTrue(thread.startsWith("custom-"), thread);
+        }
+    }
+
+    @Test
+    void shouldNameTheCheckpointWritersAfterTheirPartitionThreads(@TempDir final Path root)
+    {
+        try (JoinEngine engine = JoinEngine.builder(LEFT_JOIN)
+            .config(CONFIG.withThreadNamePrefix("orders-join-").withStateRoot(root))
+            .resultHandler((kind, left, right, ts, step) -> { })
+            .start())
+        {
+            engine.checkpoint(new long[] {16}).join();
+            final List<String> writers = new ArrayList<>();
+            for (final Thread thread : Thread.getAllStackTraces().keySet())
+            {
+                if (thread.getName().endsWith("-checkpoint-writer"))
+                {
+                    writers.add(thread.getName());
+                }
+            }
+            writers.sort(null);
+            // another engine's writers in this JVM would carry their own prefix: none starts with this one's but its own
+            assertEquals(List.of("orders-join-0-checkpoint-writer", "orders-join-1-checkpoint-writer"),
+                writers.stream().filter(name -> name.startsWith("orders-join-")).toList());
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.zip.CRC32C;
  * The chunks are handed out in file order, so the files are read front to back by the workers together.
  *
  * <p>Threads: {@link #sum} runs on its caller's thread (a restore's or a reopen's, never a partition's hot
- * path), starts at most {@link #threads()} workers named {@code junction-chunk-sum-N}, and joins them all
+ * path), starts at most {@link #threads()} workers named after the calling thread ({@code <thread>-chunk-sum-N}), and joins them all
  * before it returns or throws; the caller does no I/O itself, so an interrupt of the caller cannot close a
  * channel the workers read (the interrupt is kept for the caller). Each {@link Target}'s arrays are written
  * by the workers, one chunk by one worker, and read by the caller after the join (which orders the writes
@@ -165,7 +165,7 @@ final class ParallelSums
             {
                 final int worker = w;
                 workers[w] = new Thread(() -> failures[worker] = work(targets, channels, order, next, bytes[worker]),
-                    "junction-chunk-sum-" + w);
+                    Thread.currentThread().getName() + "-chunk-sum-" + w); // named after the thread that asked
                 workers[w].setDaemon(true);
                 workers[w].start();
             }

@@ -123,7 +123,7 @@ public final class HashKeyIndex implements KeyIndex
      * points at a bucket of the arena that holds the slot's hash ({@link NativeArena#checkBucket}), and
      * the occupied slots are as many as the live keys the image recorded. One pass over the table; a large
      * table is cut into one range of slots per core (at most {@value #CHECK_MAX_THREADS}), each checked by a
-     * worker named {@code junction-index-check-N} and joined before this returns: the pass is bound by
+     * worker named after the opening thread ({@code <thread>-index-check-N}) and joined before this returns: the pass is bound by
      * faulting in the table's and the arena's pages and by the random reads of the buckets, which the cores
      * share out. The workers only read the mappings (nothing else touches them while the index is built);
      * the damage named is the lowest slot's, as a single pass names it.
@@ -139,7 +139,7 @@ public final class HashKeyIndex implements KeyIndex
         {
             final int worker = w;
             workers[w - 1] = new Thread(() -> wrong[worker] = checkSlots(slots * worker / threads, slots * (worker + 1) / threads,
-                occupied, worker), "junction-index-check-" + w);
+                occupied, worker), Thread.currentThread().getName() + "-index-check-" + w); // after the opening thread
             workers[w - 1].setDaemon(true);
             workers[w - 1].start();
         }
