@@ -522,24 +522,7 @@ public final class RowStore implements AutoCloseable
         {
             return false;
         }
-        final long x = RowDescriptor.keyAddress(a);
-        final long y = RowDescriptor.keyAddress(b);
-        int i = 0;
-        for (; i + 8 <= length; i += 8)
-        {
-            if (UnsafeApi.getLong(x + i) != UnsafeApi.getLong(y + i))
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (UnsafeApi.getByte(x + i) != UnsafeApi.getByte(y + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return NativeBytes.equal(RowDescriptor.keyAddress(a), RowDescriptor.keyAddress(b), length);
     }
 
     /** @return true when the record's row bytes equal {@code [offset, offset + length)} of {@code row}. */
