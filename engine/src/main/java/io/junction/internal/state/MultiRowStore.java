@@ -484,23 +484,7 @@ public final class MultiRowStore implements AutoCloseable
      */
     public static boolean rowEquals(final long record, final DirectBuffer buffer, final int offset, final int length)
     {
-        final long address = MultiRowDescriptor.rowAddress(record);
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            if (UnsafeApi.getLong(address + i) != buffer.getLong(offset + i))
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (UnsafeApi.getByte(address + i) != buffer.getByte(offset + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return NativeBytes.equal(MultiRowDescriptor.rowAddress(record), buffer, offset, length);
     }
 
     /**
@@ -515,24 +499,7 @@ public final class MultiRowStore implements AutoCloseable
         {
             return false;
         }
-        final long x = MultiRowDescriptor.rowAddress(a);
-        final long y = MultiRowDescriptor.rowAddress(b);
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            if (UnsafeApi.getLong(x + i) != UnsafeApi.getLong(y + i))
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (UnsafeApi.getByte(x + i) != UnsafeApi.getByte(y + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return NativeBytes.equal(MultiRowDescriptor.rowAddress(a), MultiRowDescriptor.rowAddress(b), length);
     }
 
     /**
