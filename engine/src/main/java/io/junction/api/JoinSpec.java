@@ -323,7 +323,6 @@ public final class JoinSpec
         /** What the setters collect; {@link #build()} checks it. */
         private final SpecValues draft;
 
-
         private Builder(final JoinKind kind, final JoinType type)
         {
             if (kind == null || type == null)
