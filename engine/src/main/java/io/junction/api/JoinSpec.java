@@ -1,10 +1,7 @@
 package io.junction.api;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * What to join, validated: kind and type, the key fields of each side, per-side
@@ -31,68 +28,12 @@ import java.util.Locale;
  */
 public final class JoinSpec
 {
-    private final JoinKind kind;
-    private final JoinType type;
-    private final Schema leftSchema;
-    private final Schema rightSchema;
-    private final List<String> leftKey;
-    private final List<String> rightKey;
-    private final List<String> leftUniqueKey;
-    private final List<String> rightUniqueKey;
-    private final List<FieldFilter> leftFilter;
-    private final List<FieldFilter> rightFilter;
-    private final List<ConditionTerm> condition;
-    private final List<RowFilter> leftRowFilters;
-    private final List<RowFilter> rightRowFilters;
-    private final List<PairCondition> pairConditions;
-    private final IntervalBounds interval;
-    private final WindowSpec window;
-    private final AsofSpec asof;
-    private final long allowedLateness;
-    private final long leftStateTtl;
-    private final long rightStateTtl;
-    private final CoGroupFunction coGroup;
-    private final Schema coGroupSchema;
-    private final CoGroupBuiltin coGroupBuiltin;
-    private final long paddedDelay;
-    private final OutputMode output;
-    private final ResultKey resultKey;
-    private final boolean padOnExpiry;
-    private final long maxFanOut;
-    /** The inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
-    private final MultiJoinSpec multi;
+    /** The spec's values, frozen ({@link SpecValues#SpecValues(SpecValues)}). */
+    private final SpecValues values;
 
-    private JoinSpec(final Builder b)
+    private JoinSpec(final SpecValues b)
     {
-        kind = b.kind;
-        type = b.type;
-        leftSchema = b.leftSchema;
-        rightSchema = b.rightSchema;
-        leftKey = Collections.unmodifiableList(new ArrayList<>(b.leftKey));
-        rightKey = Collections.unmodifiableList(new ArrayList<>(b.rightKey));
-        leftUniqueKey = Collections.unmodifiableList(new ArrayList<>(b.leftUniqueKey));
-        rightUniqueKey = Collections.unmodifiableList(new ArrayList<>(b.rightUniqueKey));
-        leftFilter = Collections.unmodifiableList(new ArrayList<>(b.leftFilter));
-        rightFilter = Collections.unmodifiableList(new ArrayList<>(b.rightFilter));
-        condition = Collections.unmodifiableList(new ArrayList<>(b.condition));
-        leftRowFilters = Collections.unmodifiableList(new ArrayList<>(b.leftRowFilters));
-        rightRowFilters = Collections.unmodifiableList(new ArrayList<>(b.rightRowFilters));
-        pairConditions = Collections.unmodifiableList(new ArrayList<>(b.pairConditions));
-        interval = b.interval;
-        window = b.window;
-        asof = b.asof;
-        allowedLateness = b.allowedLateness;
-        leftStateTtl = b.leftStateTtl;
-        rightStateTtl = b.rightStateTtl;
-        coGroup = b.coGroup;
-        coGroupSchema = b.coGroupSchema;
-        coGroupBuiltin = b.coGroupBuiltin;
-        paddedDelay = b.paddedDelay;
-        output = b.output;
-        resultKey = b.resultKey;
-        padOnExpiry = b.padOnExpiry;
-        maxFanOut = b.maxFanOut;
-        multi = b.multi;
+        values = new SpecValues(b);
 
         // checked here, as the operators compile them, so that an unknown field fails the build, naming it
         SpecFields.check(this);
@@ -128,38 +69,38 @@ public final class JoinSpec
             .leftKey(multi.key(0).toArray(new String[0]))
             .rightKey(multi.key(1).toArray(new String[0]))
             .maxFanOut(multi.maxFanOut());
-        builder.multi = multi;
+        builder.draft.multi = multi;
         return builder.build();
     }
 
     /** @return the inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
     public MultiJoinSpec multi()
     {
-        return multi;
+        return values.multi;
     }
 
     /** @return the join kind. */
     public JoinKind kind()
     {
-        return kind;
+        return values.kind;
     }
 
     /** @return the join type. */
     public JoinType type()
     {
-        return type;
+        return values.type;
     }
 
     /** @return the schema of the left rows. */
     public Schema leftSchema()
     {
-        return leftSchema;
+        return values.leftSchema;
     }
 
     /** @return the schema of the right rows. */
     public Schema rightSchema()
     {
-        return rightSchema;
+        return values.rightSchema;
     }
 
     /**
@@ -168,31 +109,31 @@ public final class JoinSpec
      */
     public Schema schema(final Side side)
     {
-        return side == Side.LEFT ? leftSchema : rightSchema;
+        return side == Side.LEFT ? values.leftSchema : values.rightSchema;
     }
 
     /** @return the key fields of the left row, in order; unmodifiable. */
     public List<String> leftKey()
     {
-        return leftKey;
+        return values.leftKey;
     }
 
     /** @return the key fields of the right row, in order; unmodifiable. */
     public List<String> rightKey()
     {
-        return rightKey;
+        return values.rightKey;
     }
 
     /** @return the declared unique key of the left rows, in order; empty when none is declared; unmodifiable. */
     public List<String> leftUniqueKey()
     {
-        return leftUniqueKey;
+        return values.leftUniqueKey;
     }
 
     /** @return the declared unique key of the right rows, in order; empty when none is declared; unmodifiable. */
     public List<String> rightUniqueKey()
     {
-        return rightUniqueKey;
+        return values.rightUniqueKey;
     }
 
     /**
@@ -201,25 +142,25 @@ public final class JoinSpec
      */
     public List<String> uniqueKey(final Side side)
     {
-        return side == Side.LEFT ? leftUniqueKey : rightUniqueKey;
+        return side == Side.LEFT ? values.leftUniqueKey : values.rightUniqueKey;
     }
 
     /** @return the pre-join filter terms of the left side (all must hold); unmodifiable. */
     public List<FieldFilter> leftFilter()
     {
-        return leftFilter;
+        return values.leftFilter;
     }
 
     /** @return the pre-join filter terms of the right side (all must hold); unmodifiable. */
     public List<FieldFilter> rightFilter()
     {
-        return rightFilter;
+        return values.rightFilter;
     }
 
     /** @return the post-join condition terms (all must hold); unmodifiable. */
     public List<ConditionTerm> condition()
     {
-        return condition;
+        return values.condition;
     }
 
     /**
@@ -229,43 +170,43 @@ public final class JoinSpec
      */
     public List<RowFilter> rowFilters(final Side side)
     {
-        return side == Side.LEFT ? leftRowFilters : rightRowFilters;
+        return side == Side.LEFT ? values.leftRowFilters : values.rightRowFilters;
     }
 
     /** @return the user post-join conditions ({@link Builder#condition(PairCondition)}), ANDed after the terms; unmodifiable. */
     public List<PairCondition> pairConditions()
     {
-        return pairConditions;
+        return values.pairConditions;
     }
 
     /** @return true when the spec has a user predicate, which the JSON spec (replay) cannot express. */
     public boolean hasUserPredicates()
     {
-        return !leftRowFilters.isEmpty() || !rightRowFilters.isEmpty() || !pairConditions.isEmpty();
+        return !values.leftRowFilters.isEmpty() || !values.rightRowFilters.isEmpty() || !values.pairConditions.isEmpty();
     }
 
     /** @return the interval of an interval join, else null. */
     public IntervalBounds interval()
     {
-        return interval;
+        return values.interval;
     }
 
     /** @return the windows of a window join, else null. */
     public WindowSpec window()
     {
-        return window;
+        return values.window;
     }
 
     /** @return the options of an ASOF join (direction, tolerance, emission), else null. */
     public AsofSpec asof()
     {
-        return asof;
+        return values.asof;
     }
 
     /** @return ms of event time a row may lag the watermark and still be joined (interval, window and asof joins). */
     public long allowedLateness()
     {
-        return allowedLateness;
+        return values.allowedLateness;
     }
 
     /**
@@ -275,7 +216,7 @@ public final class JoinSpec
      */
     public long stateTtl()
     {
-        return leftStateTtl == 0 || rightStateTtl == 0 ? 0 : Math.max(leftStateTtl, rightStateTtl);
+        return values.leftStateTtl == 0 || values.rightStateTtl == 0 ? 0 : Math.max(values.leftStateTtl, values.rightStateTtl);
     }
 
     /**
@@ -284,7 +225,7 @@ public final class JoinSpec
      */
     public long stateTtl(final Side side)
     {
-        return side == Side.LEFT ? leftStateTtl : rightStateTtl;
+        return side == Side.LEFT ? values.leftStateTtl : values.rightStateTtl;
     }
 
     /**
@@ -293,19 +234,19 @@ public final class JoinSpec
      */
     public CoGroupFunction coGroup()
     {
-        return coGroup;
+        return values.coGroup;
     }
 
     /** @return the schema of the coGroup's computed rows ({@link CoGroupCollector#row()}), or null when it emits input rows only. */
     public Schema coGroupSchema()
     {
-        return coGroupSchema;
+        return values.coGroupSchema;
     }
 
     /** @return the built-in the coGroup function is ({@link Builder#coGroup(CoGroupBuiltin)}), or null. */
     public CoGroupBuiltin coGroupBuiltin()
     {
-        return coGroupBuiltin;
+        return values.coGroupBuiltin;
     }
 
     /**
@@ -315,19 +256,19 @@ public final class JoinSpec
      */
     public long paddedDelay()
     {
-        return paddedDelay;
+        return values.paddedDelay;
     }
 
     /** @return true when a padded-row delay is set ({@link Builder#paddedDelay}). */
     public boolean hasPaddedDelay()
     {
-        return paddedDelay >= 0;
+        return values.paddedDelay >= 0;
     }
 
     /** @return how results leave the join: the retraction changelog (default) or upserts by result key. */
     public OutputMode output()
     {
-        return output;
+        return values.output;
     }
 
     /**
@@ -338,13 +279,13 @@ public final class JoinSpec
      */
     public long maxFanOut()
     {
-        return maxFanOut;
+        return values.maxFanOut;
     }
 
     /** @return which unique keys key the results of upsert output, or null for the retraction changelog. */
     public ResultKey resultKey()
     {
-        return resultKey;
+        return values.resultKey;
     }
 
     /**
@@ -353,7 +294,7 @@ public final class JoinSpec
      */
     public boolean padOnExpiry()
     {
-        return padOnExpiry;
+        return values.padOnExpiry;
     }
 
     /**
@@ -367,102 +308,20 @@ public final class JoinSpec
      */
     public long fingerprint()
     {
-        final StringBuilder text = new StringBuilder("junction-spec/1|").append(this)
-            .append(multi == null ? "" : "|" + multi)
-            .append("|left=").append(leftSchema).append("|right=").append(rightSchema)
-            .append("|ttl=").append(leftStateTtl).append(',').append(rightStateTtl)
-            .append("|lateness=").append(allowedLateness)
-            .append("|coGroup=").append(coGroupBuiltin != null ? coGroupBuiltin.name() : coGroup == null ? "-" : "function")
-            .append("|coGroupSchema=").append(coGroupSchema);
-        if (coGroupBuiltin == null && coGroup != null)
-        {
-            appendNames(text.append('|'), List.of(coGroup));
-        }
-        appendNames(text.append("|leftRowFilters="), leftRowFilters);
-        appendNames(text.append("|rightRowFilters="), rightRowFilters);
-        appendNames(text.append("|pairConditions="), pairConditions);
-        long hash = 0xcbf29ce484222325L;
-        final byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-        for (final byte b : bytes)
-        {
-            hash ^= b & 0xFF;
-            hash *= 0x100000001b3L;
-        }
-        return hash;
-    }
-
-    private static void appendNames(final StringBuilder text, final List<?> predicates)
-    {
-        for (final Object predicate : predicates)
-        {
-            final Class<?> type = predicate.getClass();
-            text.append(type.isSynthetic() || type.isAnonymousClass() || type.getName().contains("$$") ? "?" : type.getName())
-                .append(';');
-        }
+        return values.fingerprint();
     }
 
     @Override
     public String toString()
     {
-        return "JoinSpec{" + kind + ' ' + type + " leftKey=" + leftKey + " rightKey=" + rightKey +
-            (leftUniqueKey.isEmpty() ? "" : " leftUniqueKey=" + leftUniqueKey) +
-            (rightUniqueKey.isEmpty() ? "" : " rightUniqueKey=" + rightUniqueKey) +
-            (interval != null ? " interval=" + interval : "") + (window != null ? " window=" + window : "") +
-            (asof != null ? " " + asof : "") +
-            (leftFilter.isEmpty() ? "" : " leftFilter=" + leftFilter) +
-            (rightFilter.isEmpty() ? "" : " rightFilter=" + rightFilter) +
-            (condition.isEmpty() ? "" : " condition=" + condition) +
-            (leftRowFilters.isEmpty() ? "" : " leftRowFilters=" + leftRowFilters.size()) +
-            (rightRowFilters.isEmpty() ? "" : " rightRowFilters=" + rightRowFilters.size()) +
-            (pairConditions.isEmpty() ? "" : " pairConditions=" + pairConditions.size()) +
-            (allowedLateness != 0 ? " allowedLateness=" + allowedLateness : "") +
-            (leftStateTtl == rightStateTtl ? (leftStateTtl != 0 ? " stateTtl=" + leftStateTtl : "")
-                : " leftStateTtl=" + leftStateTtl + " rightStateTtl=" + rightStateTtl) +
-            (coGroup == null ? "" : " coGroup=" + (coGroupBuiltin != null ? coGroupBuiltin.jsonName() : "function")) +
-            (paddedDelay >= 0 ? " paddedDelay=" + paddedDelay : "") +
-            (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
-            (padOnExpiry ? " padOnExpiry" : "") +
-            (maxFanOut > 0 ? " maxFanOut=" + maxFanOut : "") +
-            (multi == null ? "" : " " + multi) + '}';
+        return values.toString();
     }
 
     /** Collects and validates a {@link JoinSpec}. Not thread safe. */
     public static final class Builder
     {
-        private final JoinKind kind;
-        private final JoinType type;
-        private Schema leftSchema;
-        private Schema rightSchema;
-        private final List<String> leftKey = new ArrayList<>();
-        private final List<String> rightKey = new ArrayList<>();
-        private final List<String> leftUniqueKey = new ArrayList<>();
-        private final List<String> rightUniqueKey = new ArrayList<>();
-        /** Set by a call to the unique-key setters, so that a declaration without fields is an error, not "none". */
-        private boolean leftUniqueKeyDeclared;
-        private boolean rightUniqueKeyDeclared;
-        private final List<FieldFilter> leftFilter = new ArrayList<>();
-        private final List<FieldFilter> rightFilter = new ArrayList<>();
-        private final List<ConditionTerm> condition = new ArrayList<>();
-        private final List<RowFilter> leftRowFilters = new ArrayList<>();
-        private final List<RowFilter> rightRowFilters = new ArrayList<>();
-        private final List<PairCondition> pairConditions = new ArrayList<>();
-        private IntervalBounds interval;
-        private WindowSpec window;
-        private AsofSpec asof;
-        private long allowedLateness;
-        private long leftStateTtl;
-        private long rightStateTtl;
-        private CoGroupFunction coGroup;
-        private Schema coGroupSchema;
-        private CoGroupBuiltin coGroupBuiltin;
-        private long paddedDelay = -1;
-        private boolean paddedDelaySet;
-        private OutputMode output = OutputMode.RETRACT;
-        private ResultKey resultKey;
-        private boolean padOnExpiry;
-        private long maxFanOut;
-        /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
-        private MultiJoinSpec multi;
+        /** What the setters collect; {@link #build()} checks it. */
+        private final SpecValues draft;
 
         private Builder(final JoinKind kind, final JoinType type)
         {
@@ -470,8 +329,7 @@ public final class JoinSpec
             {
                 throw new IllegalArgumentException("join kind and type are required: kind=" + kind + " type=" + type);
             }
-            this.kind = kind;
-            this.type = type;
+            draft = new SpecValues(kind, type);
         }
 
         /**
@@ -483,8 +341,8 @@ public final class JoinSpec
          */
         public Builder schemas(final Schema left, final Schema right)
         {
-            this.leftSchema = left;
-            this.rightSchema = right;
+            draft.leftSchema = left;
+            draft.rightSchema = right;
             return this;
         }
 
@@ -496,7 +354,7 @@ public final class JoinSpec
          */
         public Builder leftKey(final String... fields)
         {
-            Collections.addAll(leftKey, fields);
+            Collections.addAll(draft.leftKey, fields);
             return this;
         }
 
@@ -508,7 +366,7 @@ public final class JoinSpec
          */
         public Builder rightKey(final String... fields)
         {
-            Collections.addAll(rightKey, fields);
+            Collections.addAll(draft.rightKey, fields);
             return this;
         }
 
@@ -524,8 +382,8 @@ public final class JoinSpec
          */
         public Builder leftUniqueKey(final String... fields)
         {
-            leftUniqueKeyDeclared = true;
-            Collections.addAll(leftUniqueKey, fields);
+            draft.leftUniqueKeyDeclared = true;
+            Collections.addAll(draft.leftUniqueKey, fields);
             return this;
         }
 
@@ -537,8 +395,8 @@ public final class JoinSpec
          */
         public Builder rightUniqueKey(final String... fields)
         {
-            rightUniqueKeyDeclared = true;
-            Collections.addAll(rightUniqueKey, fields);
+            draft.rightUniqueKeyDeclared = true;
+            Collections.addAll(draft.rightUniqueKey, fields);
             return this;
         }
 
@@ -552,7 +410,7 @@ public final class JoinSpec
          */
         public Builder leftFilter(final String field, final CompareOp op, final Literal value)
         {
-            leftFilter.add(new FieldFilter(field, op, value));
+            draft.leftFilter.add(new FieldFilter(field, op, value));
             return this;
         }
 
@@ -566,7 +424,7 @@ public final class JoinSpec
          */
         public Builder rightFilter(final String field, final CompareOp op, final Literal value)
         {
-            rightFilter.add(new FieldFilter(field, op, value));
+            draft.rightFilter.add(new FieldFilter(field, op, value));
             return this;
         }
 
@@ -580,7 +438,7 @@ public final class JoinSpec
          */
         public Builder condition(final String leftField, final CompareOp op, final String rightField)
         {
-            condition.add(new ConditionTerm(leftField, op, rightField));
+            draft.condition.add(new ConditionTerm(leftField, op, rightField));
             return this;
         }
 
@@ -593,7 +451,7 @@ public final class JoinSpec
          */
         public Builder leftFilter(final FieldFilter filter)
         {
-            leftFilter.add(requireNonNull(filter, "leftFilter"));
+            draft.leftFilter.add(requireNonNull(filter, "leftFilter"));
             return this;
         }
 
@@ -605,7 +463,7 @@ public final class JoinSpec
          */
         public Builder rightFilter(final FieldFilter filter)
         {
-            rightFilter.add(requireNonNull(filter, "rightFilter"));
+            draft.rightFilter.add(requireNonNull(filter, "rightFilter"));
             return this;
         }
 
@@ -618,7 +476,7 @@ public final class JoinSpec
          */
         public Builder leftFilter(final RowFilter filter)
         {
-            leftRowFilters.add(requireNonNull(filter, "leftFilter"));
+            draft.leftRowFilters.add(requireNonNull(filter, "leftFilter"));
             return this;
         }
 
@@ -630,7 +488,7 @@ public final class JoinSpec
          */
         public Builder rightFilter(final RowFilter filter)
         {
-            rightRowFilters.add(requireNonNull(filter, "rightFilter"));
+            draft.rightRowFilters.add(requireNonNull(filter, "rightFilter"));
             return this;
         }
 
@@ -643,7 +501,7 @@ public final class JoinSpec
          */
         public Builder condition(final PairCondition condition)
         {
-            pairConditions.add(requireNonNull(condition, "condition"));
+            draft.pairConditions.add(requireNonNull(condition, "condition"));
             return this;
         }
 
@@ -669,7 +527,7 @@ public final class JoinSpec
          */
         public Builder condition(final String leftField, final long leftOffset, final CompareOp op, final String rightField)
         {
-            condition.add(new ConditionTerm(leftField, leftOffset, op, rightField));
+            draft.condition.add(new ConditionTerm(leftField, leftOffset, op, rightField));
             return this;
         }
 
@@ -681,7 +539,7 @@ public final class JoinSpec
          */
         public Builder interval(final IntervalBounds bounds)
         {
-            this.interval = bounds;
+            draft.interval = bounds;
             return this;
         }
 
@@ -693,7 +551,7 @@ public final class JoinSpec
          */
         public Builder window(final WindowSpec window)
         {
-            this.window = window;
+            draft.window = window;
             return this;
         }
 
@@ -705,7 +563,7 @@ public final class JoinSpec
          */
         public Builder asof(final AsofSpec options)
         {
-            this.asof = requireNonNull(options, "asof");
+            draft.asof = requireNonNull(options, "asof");
             return this;
         }
 
@@ -717,7 +575,7 @@ public final class JoinSpec
          */
         public Builder allowedLateness(final long millis)
         {
-            this.allowedLateness = millis;
+            draft.allowedLateness = millis;
             return this;
         }
 
@@ -729,8 +587,8 @@ public final class JoinSpec
          */
         public Builder stateTtl(final long millis)
         {
-            this.leftStateTtl = millis;
-            this.rightStateTtl = millis;
+            draft.leftStateTtl = millis;
+            draft.rightStateTtl = millis;
             return this;
         }
 
@@ -750,11 +608,11 @@ public final class JoinSpec
             }
             if (side == Side.LEFT)
             {
-                this.leftStateTtl = millis;
+                draft.leftStateTtl = millis;
             }
             else
             {
-                this.rightStateTtl = millis;
+                draft.rightStateTtl = millis;
             }
             return this;
         }
@@ -769,8 +627,8 @@ public final class JoinSpec
          */
         public Builder paddedDelay(final long millis)
         {
-            this.paddedDelay = millis;
-            this.paddedDelaySet = true;
+            draft.paddedDelay = millis;
+            draft.paddedDelaySet = true;
             return this;
         }
 
@@ -783,7 +641,7 @@ public final class JoinSpec
          */
         public Builder output(final OutputMode mode)
         {
-            this.output = requireNonNull(mode, "output");
+            draft.output = requireNonNull(mode, "output");
             return this;
         }
 
@@ -801,7 +659,7 @@ public final class JoinSpec
          */
         public Builder maxFanOut(final long rows)
         {
-            this.maxFanOut = rows;
+            draft.maxFanOut = rows;
             return this;
         }
 
@@ -815,7 +673,7 @@ public final class JoinSpec
          */
         public Builder padOnExpiry(final boolean pad)
         {
-            this.padOnExpiry = pad;
+            draft.padOnExpiry = pad;
             return this;
         }
 
@@ -845,9 +703,9 @@ public final class JoinSpec
          */
         public Builder coGroup(final CoGroupFunction function, final Schema output)
         {
-            this.coGroup = requireNonNull(function, "coGroup");
-            this.coGroupSchema = output;
-            this.coGroupBuiltin = null;
+            draft.coGroup = requireNonNull(function, "coGroup");
+            draft.coGroupSchema = output;
+            draft.coGroupBuiltin = null;
             return this;
         }
 
@@ -860,9 +718,9 @@ public final class JoinSpec
          */
         public Builder coGroup(final CoGroupBuiltin builtin)
         {
-            this.coGroupBuiltin = requireNonNull(builtin, "coGroup");
-            this.coGroup = null;
-            this.coGroupSchema = null;
+            draft.coGroupBuiltin = requireNonNull(builtin, "coGroup");
+            draft.coGroup = null;
+            draft.coGroupSchema = null;
             return this;
         }
 
@@ -877,305 +735,10 @@ public final class JoinSpec
          */
         public JoinSpec build()
         {
-            if (leftSchema == null || rightSchema == null)
-            {
-                throw new IllegalArgumentException("schemas: both sides need a schema");
-            }
-            if (leftKey.isEmpty())
-            {
-                throw new IllegalArgumentException("leftKey: at least one key field is required");
-            }
-            if (leftKey.size() != rightKey.size())
-            {
-                throw new IllegalArgumentException("rightKey: key arity mismatch, leftKey has " + leftKey.size() +
-                    " fields " + leftKey + ", rightKey has " + rightKey.size() + " " + rightKey);
-            }
-            if (allowedLateness < 0)
-            {
-                throw new IllegalArgumentException("allowedLateness must be >= 0: " + allowedLateness);
-            }
-            if (leftStateTtl < 0 || rightStateTtl < 0)
-            {
-                throw new IllegalArgumentException("stateTtl must be >= 0: left " + leftStateTtl + ", right " + rightStateTtl);
-            }
-            switch (kind)
-            {
-                case REGULAR:
-                    if (interval != null)
-                    {
-                        throw new IllegalArgumentException("interval: only for interval joins");
-                    }
-                    if (window != null)
-                    {
-                        throw new IllegalArgumentException("window: only for window joins");
-                    }
-                    break;
-                case INTERVAL:
-                    if (interval == null)
-                    {
-                        throw new IllegalArgumentException("interval: required for an interval join");
-                    }
-                    if (window != null)
-                    {
-                        throw new IllegalArgumentException("window: only for window joins");
-                    }
-                    break;
-                case WINDOW:
-                    if (window == null)
-                    {
-                        throw new IllegalArgumentException("window: required for a window join");
-                    }
-                    if (interval != null)
-                    {
-                        throw new IllegalArgumentException("interval: only for interval joins");
-                    }
-                    break;
-                case MULTI:
-                    checkMulti();
-                    break;
-                case ASOF:
-                    checkAsof();
-                    break;
-                default:
-                    checkVersioned();
-            }
-            if (kind != JoinKind.ASOF && asof != null)
-            {
-                throw new IllegalArgumentException("asof: only for asof joins, this is a " + kind.name().toLowerCase(Locale.ROOT) + " join");
-            }
-            if (kind != JoinKind.REGULAR && (leftStateTtl != 0 || rightStateTtl != 0))
-            {
-                throw new IllegalArgumentException("stateTtl: only for regular joins (interval and window state is bounded by time)");
-            }
-            checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
-            checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
-            checkCoGroup();
-            checkShaping();
-            checkMaxFanOut();
-            final JoinSpec spec = new JoinSpec(this);
+            draft.check();
+            final JoinSpec spec = new JoinSpec(draft);
             SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types
             return spec;
-        }
-
-        /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */
-        private void checkMulti()
-        {
-            if (multi == null)
-            {
-                throw new IllegalArgumentException("multi: a multi-way join is built with JoinSpec.multi(MultiJoinSpec)");
-            }
-            if (interval != null || window != null || allowedLateness != 0 || !leftFilter.isEmpty() || !rightFilter.isEmpty() ||
-                !condition.isEmpty() || !leftRowFilters.isEmpty() || !rightRowFilters.isEmpty() || !pairConditions.isEmpty() ||
-                leftUniqueKeyDeclared || rightUniqueKeyDeclared)
-            {
-                throw new IllegalArgumentException("multi: filters, conditions and TTLs of a multi-way join are per input (MultiJoinSpec)");
-            }
-        }
-
-        /** The output budget: >= 0, and only for the kinds whose rows can join more than one stored row. */
-        private void checkMaxFanOut()
-        {
-            if (maxFanOut < 0)
-            {
-                throw new IllegalArgumentException("maxFanOut must be >= 0 (0: unbounded): " + maxFanOut);
-            }
-            if (maxFanOut > 0 && (kind == JoinKind.TEMPORAL || kind == JoinKind.LOOKUP || kind == JoinKind.ASOF))
-            {
-                throw new IllegalArgumentException("maxFanOut: a " + kind.name().toLowerCase(Locale.ROOT) +
-                    " join emits at most one line per row, so it takes no output budget");
-            }
-            if (maxFanOut > 0 && kind == JoinKind.WINDOW)
-            {
-                // A window's pairs leave when it fires, not when a row arrives: refused rather than left unenforced.
-                throw new IllegalArgumentException("maxFanOut: not supported for window joins and coGroup (a window " +
-                    "emits its pairs when it fires, not per row); bound them with the window's size and junction.state limits");
-            }
-        }
-
-        /** SEMANTICS 4.5-4.7: paddedDelay, upsert output and padOnExpiry, and the result key upsert output needs. */
-        private void checkShaping()
-        {
-            final String typeName = type.name().toLowerCase(Locale.ROOT);
-            final boolean outer = type.isOuter(Side.LEFT) || type.isOuter(Side.RIGHT);
-            if (paddedDelaySet)
-            {
-                if (kind != JoinKind.REGULAR)
-                {
-                    throw new IllegalArgumentException("paddedDelay: only for regular joins");
-                }
-                if (!outer)
-                {
-                    throw new IllegalArgumentException("paddedDelay: only for left, right or full joins (it delays their " +
-                        "padded rows), not " + typeName);
-                }
-                if (paddedDelay < 0)
-                {
-                    throw new IllegalArgumentException("paddedDelay must be >= 0: " + paddedDelay);
-                }
-            }
-            if (padOnExpiry)
-            {
-                if (kind != JoinKind.REGULAR || !outer)
-                {
-                    throw new IllegalArgumentException("padOnExpiry: only for regular left, right or full joins");
-                }
-                if (!(type.isOuter(Side.LEFT) && leftStateTtl > 0) && !(type.isOuter(Side.RIGHT) && rightStateTtl > 0))
-                {
-                    throw new IllegalArgumentException("padOnExpiry: needs a stateTtl on an outer side (rows that never expire " +
-                        "are never padded at expiry)");
-                }
-            }
-            resultKey = null;
-            if (output == OutputMode.UPSERT)
-            {
-                if (kind != JoinKind.REGULAR)
-                {
-                    throw new IllegalArgumentException("output: upsert only for regular joins");
-                }
-                resultKey = resultKey();
-            }
-        }
-
-        /** @return which unique keys key the result, or throws naming why the result is not keyed. */
-        private ResultKey resultKey()
-        {
-            final boolean left = leftUniqueKeyDeclared;
-            final boolean right = rightUniqueKeyDeclared;
-            if (type.isSemiOrAnti())
-            {
-                if (!left)
-                {
-                    throw new IllegalArgumentException("output: upsert output of a " + type.name().toLowerCase(Locale.ROOT) +
-                        " join is keyed by the left row: declare leftUniqueKey");
-                }
-                return ResultKey.LEFT;
-            }
-            if (left && right && (type == JoinType.INNER || type == JoinType.LEFT) && rightKey.containsAll(rightUniqueKey))
-            {
-                return ResultKey.LEFT;
-            }
-            if (left && right && type == JoinType.RIGHT && leftKey.containsAll(leftUniqueKey))
-            {
-                return ResultKey.RIGHT;
-            }
-            if (left && right)
-            {
-                return ResultKey.BOTH;
-            }
-            throw new IllegalArgumentException("output: upsert output needs a keyed result: declare " +
-                (left ? "rightUniqueKey" : right ? "leftUniqueKey" : "leftUniqueKey and rightUniqueKey") +
-                " (a " + type.name().toLowerCase(Locale.ROOT) + " join is keyed by both unique keys, or by one " +
-                "side's when the other side's unique key lies in its join key)");
-        }
-
-        private void checkCoGroup()
-        {
-            if (coGroup == null && coGroupBuiltin == null)
-            {
-                return;
-            }
-            if (kind != JoinKind.WINDOW)
-            {
-                throw new IllegalArgumentException("coGroup: only for window joins");
-            }
-            if (type.isSemiOrAnti())
-            {
-                throw new IllegalArgumentException("coGroup: type must be inner, left, right or full (which groups are " +
-                    "called), not " + type.name().toLowerCase(Locale.ROOT));
-            }
-            if (!condition.isEmpty() || !pairConditions.isEmpty())
-            {
-                throw new IllegalArgumentException("condition: not with coGroup (the function sees every row of a group)");
-            }
-            if (coGroupBuiltin != null)
-            {
-                coGroupSchema = coGroupBuiltin.outputSchema(leftKey);
-                coGroup = coGroupBuiltin.function(leftSchema, leftKey, rightSchema, rightKey);
-            }
-        }
-
-        /**
-         * The temporal and lookup joins' own rules: the right side is a table keyed by {@code rightKey} (its
-         * primary key, which is the join key), the left side a stream; inner and left only, nothing of the
-         * other kinds (their time bound is the version's validity, not an interval, window, lateness or TTL).
-         */
-        private void checkVersioned()
-        {
-            final String name = kind.name().toLowerCase(Locale.ROOT);
-            if (type != JoinType.INNER && type != JoinType.LEFT)
-            {
-                throw new IllegalArgumentException("type: a " + name + " join is inner or left, not " +
-                    type.name().toLowerCase(Locale.ROOT));
-            }
-            if (interval != null)
-            {
-                throw new IllegalArgumentException("interval: only for interval joins, this is a " + name + " join");
-            }
-            if (window != null)
-            {
-                throw new IllegalArgumentException("window: only for window joins, this is a " + name + " join");
-            }
-            if (allowedLateness != 0)
-            {
-                throw new IllegalArgumentException("allowedLateness: not for a " + name + " join (a left row below the " +
-                    "watermark is late, as its version may already be gone)");
-            }
-        }
-
-        /**
-         * The ASOF join's own rules (SEMANTICS 11): its options are required; inner or left only; no interval or
-         * window (its time bound is the direction and tolerance); allowed lateness, filters and a condition apply.
-         */
-        private void checkAsof()
-        {
-            if (asof == null)
-            {
-                throw new IllegalArgumentException("asof: required for an asof join (direction, tolerance, emit)");
-            }
-            if (type != JoinType.INNER && type != JoinType.LEFT)
-            {
-                throw new IllegalArgumentException("type: an asof join is inner or left, not " +
-                    type.name().toLowerCase(Locale.ROOT));
-            }
-            if (interval != null)
-            {
-                throw new IllegalArgumentException("interval: only for interval joins, this is an asof join");
-            }
-            if (window != null)
-            {
-                throw new IllegalArgumentException("window: only for window joins, this is an asof join");
-            }
-        }
-
-        /** The fields' existence in the schema is checked when the spec compiles, as the join key's. */
-        private void checkUniqueKey(final String what, final List<String> fields, final boolean declared)
-        {
-            if (!declared)
-            {
-                return;
-            }
-            if (kind != JoinKind.REGULAR)
-            {
-                throw new IllegalArgumentException(what + ": only for regular joins (interval and window joins take " +
-                    "append-only input, which has no updates to find by key; a temporal or lookup join's right key is " +
-                    "its table's primary key)");
-            }
-            if (fields.isEmpty())
-            {
-                throw new IllegalArgumentException(what + ": at least one field is required");
-            }
-            for (int i = 0; i < fields.size(); i++)
-            {
-                final String field = fields.get(i);
-                if (field == null)
-                {
-                    throw new IllegalArgumentException(what + ": field " + i + " is null");
-                }
-                if (fields.indexOf(field) != i)
-                {
-                    throw new IllegalArgumentException(what + ": duplicate field '" + field + "' in " + fields);
-                }
-            }
         }
     }
 }
