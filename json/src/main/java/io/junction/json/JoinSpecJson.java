@@ -55,7 +55,7 @@ import static io.junction.json.SpecNodes.requiredString;
  * Reads a join spec file ({@code *.join.json}, SEMANTICS 1 "Join spec") into a validated {@link Parsed} spec,
  * which builds the {@link JoinSpec} against a {@link Schema}.
  * <p>
- * SPEC asks that a wrong spec runs nothing and says which field is wrong, so this parser is strict
+ * A wrong spec runs nothing (docs/SEMANTICS.md 1.1) and says which field is wrong, so this parser is strict
  * where a lenient one would silently run a different join: unknown fields at any level, missing
  * required fields, wrong JSON types, unknown ops and key arity mismatches all throw a
  * {@link JoinSpecException} whose message starts with the field's path. The engine's own checks
@@ -67,8 +67,8 @@ import static io.junction.json.SpecNodes.requiredString;
  * A {@link Schema} is immutable, and the replay's schema holds the event log's field names too, so
  * parsing does not take a schema: {@link Parsed#fieldNames()} lists every name the spec uses (keys,
  * unique keys, filter fields, condition fields, in that order), and {@link Parsed#spec(Schema)} builds the spec
- * against a schema that holds them. Java-style comments are allowed in spec files (the SPEC's own
- * example carries them); event logs stay plain JSON.
+ * against a schema that holds them. Java-style comments are allowed in spec files (the spec examples
+ * in docs/SEMANTICS.md carry them); event logs stay plain JSON.
  * <p>
  * Thread safe (stateless; a {@link Parsed} is immutable).
  */
