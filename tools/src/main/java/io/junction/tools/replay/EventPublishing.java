@@ -89,7 +89,7 @@ final class EventPublishing
         return sb.append('}').toString();
     }
 
-    static String writeNode(final JsonNode node)
+    private static String writeNode(final JsonNode node)
     {
         try
         {

@@ -87,7 +87,7 @@ final class ReplayDirectory
      * Checks that the event log starts with the bytes the restored checkpoint consumed (and, after a clean
      * close, is exactly them): a resume of another log would mix two runs.
      */
-    static void checkLog(final Replay.EventSource source, final Spool.Checked record, final long position)
+    private static void checkLog(final Replay.EventSource source, final Spool.Checked record, final long position)
         throws IOException
     {
         final String bytesText = record.member("log_bytes");
@@ -139,7 +139,7 @@ final class ReplayDirectory
 
     /** The file under a durable replay's directory that records what its state was built from. */
     static final String BUILT_WITH = "REPLAY";
-    static final String BUILT_WITH_HEADER = "junction replay state v1";
+    private static final String BUILT_WITH_HEADER = "junction replay state v1";
 
     /**
      * A new durable replay records what its state is built from (the spec, the rows' fields and the options
