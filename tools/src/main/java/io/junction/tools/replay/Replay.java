@@ -1,15 +1,10 @@
 package io.junction.tools.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.junction.api.DeadLetterReason;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.RowFormat;
 import io.junction.api.Schema;
-import io.junction.internal.io.OwnerOnlyFiles;
 import io.junction.join.StateConfig;
-import io.junction.metrics.HotKey;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
@@ -24,27 +19,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
-import io.junction.internal.durable.SmallFiles;
 import io.junction.runtime.CheckpointException;
 import io.junction.runtime.CompletedCheckpoint;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
  * Runs a scenario (SEMANTICS 1: a join spec and an event log) through the real runtime: a
@@ -64,6 +47,10 @@ import java.util.zip.CRC32C;
  * <p>
  * Results are rendered per partition on the partition thread (rows are flyweights) and merged by
  * step, stably, after the engine has closed.
+ * <p>
+ * The run's parts, package-private beside it: {@code FieldNames} (the first pass), {@code EventPublishing}
+ * (publishing an event, and the replay's own dead-letter lines), {@code ReplayOutput} (the collectors and the
+ * merge by step) and {@code ReplayDirectory} (a durable replay's directory and its resume checks).
  * <p>
  * Not thread safe: one run at a time per instance (runs are independent; use one instance per thread).
  */
@@ -260,7 +247,7 @@ public final class Replay
     {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
-        final Carried carried = new Carried(spec.fieldNames());
+        final FieldNames.Carried carried = new FieldNames.Carried(spec.fieldNames());
         // --fields, else the spec's own "schema" (JoinSpecJson checked that it holds the spec's fields)
         final Schema declared = this.declared != null ? this.declared : spec.schema();
         final Schema schema;
@@ -278,7 +265,7 @@ public final class Replay
         }
         else
         {
-            schema = Schema.of(collectNames(spec, events, tsRequired, refusedFirst, carried));
+            schema = Schema.of(FieldNames.collectNames(spec, events, tsRequired, refusedFirst, carried, config.slotCapacity()));
             if (strict && !carried.missing().isEmpty())
             {
                 throw new SpecFieldsNotCarriedException(carried.missing());
@@ -320,51 +307,6 @@ public final class Replay
         return this;
     }
 
-    /** The spec's fields and which of them some accepted row carried (the first pass). */
-    private static final class Carried
-    {
-        private final List<String> specFields;
-        private final Set<String> seen = new HashSet<>();
-        private long rows;
-
-        Carried(final List<String> specFields)
-        {
-            this.specFields = specFields;
-        }
-
-        void row(final JsonNode row)
-        {
-            rows++;
-            if (seen.size() < specFields.size())
-            {
-                for (final String name : specFields)
-                {
-                    if (row.has(name))
-                    {
-                        seen.add(name);
-                    }
-                }
-            }
-        }
-
-        /** @return the spec fields no row carried, in spec order; none when the log has no row */
-        List<String> missing()
-        {
-            final List<String> missing = new ArrayList<>();
-            if (rows > 0)
-            {
-                for (final String name : specFields)
-                {
-                    if (!seen.contains(name))
-                    {
-                        missing.add(name);
-                    }
-                }
-            }
-            return missing;
-        }
-    }
-
     /** A strict replay ({@link #strict(boolean)}) of a log in which no row carries some of the spec's fields. */
     public static final class SpecFieldsNotCarriedException extends IllegalArgumentException
     {
@@ -385,127 +327,19 @@ public final class Replay
         }
     }
 
-    private List<String> collectNames(
-        final JoinSpecJson.Parsed spec, final EventSource events, final boolean tsRequired,
-        final Map<Long, String> refused, final Carried carried) throws IOException
-    {
-        final Map<String, Integer> index = new LinkedHashMap<>();
-        for (final String name : spec.fieldNames())
-        {
-            index.put(name, index.size());
-        }
-        final RowJson sizing = new RowJson(name -> index.getOrDefault(name, -1));
-        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
-        final int slotCapacity = config.slotCapacity();
-        final List<String> added = new ArrayList<>();
-        long step = 0;
-        try (EventLines lines = new EventLines(events.open()))
-        {
-            while (lines.next())
-            {
-                final String line = lines.text();
-                if (line != null && line.isBlank())
-                {
-                    continue;
-                }
-                final long thisStep = step++;
-                if (line == null)
-                {
-                    continue;
-                }
-                final JsonNode row;
-                try
-                {
-                    final ReplayEvent event = ReplayEvent.parse(line, tsRequired, spec.inputNames());
-                    if (event.isWatermark())
-                    {
-                        continue;
-                    }
-                    row = event.row();
-                    RowJson.checkRow(row);
-                }
-                catch (final BadInputException e)
-                {
-                    continue; // the run dead-letters it the same way
-                }
-                carried.row(row);
-                added.clear();
-                for (final Map.Entry<String, JsonNode> field : row.properties())
-                {
-                    if (!index.containsKey(field.getKey()))
-                    {
-                        added.add(field.getKey());
-                    }
-                }
-                if (added.isEmpty())
-                {
-                    continue; // the run encodes it against names that are all there
-                }
-                if (index.size() + added.size() > Schema.MAX_FIELDS)
-                {
-                    refused.put(thisStep, "schema is full: the event log names more than " + Schema.MAX_FIELDS +
-                        " fields, and this row adds " + added.size() + " new one(s) from '" + added.get(0) + "'");
-                    continue;
-                }
-                for (final String name : added)
-                {
-                    index.put(name, index.size());
-                }
-                final int length;
-                try
-                {
-                    length = sizing.encode(row, scratch, 0, scratch.capacity());
-                }
-                catch (final BadInputException e)
-                {
-                    throw new IllegalStateException("a checked row with every name indexed encodes", e);
-                }
-                if (length == RowJson.TOO_LARGE || length > slotCapacity)
-                {
-                    for (final String name : added)
-                    {
-                        index.remove(name);
-                    }
-                    refused.put(thisStep, tooLarge(length));
-                }
-            }
-        }
-        return new ArrayList<>(index.keySet());
-    }
-
     private ReplayResult run(
         final JoinSpec spec, final Schema schema, final EventLines events, final EventSource source,
         final Map<Long, String> refusedFirst) throws IOException
     {
         final int partitions = config.partitions();
-        final PartitionCollector[] collectors = new PartitionCollector[partitions];
         final List<Spool> spools = new ArrayList<>();
         final Path output = durability == null ? null : durability.directory().resolve(OUTPUT);
         if (durability != null)
         {
-            prepareDirectory(output);
-            builtWith(spec, schema);
+            ReplayDirectory.prepareDirectory(durability, output);
+            ReplayDirectory.builtWith(durability, config, spec, schema);
         }
-        for (int p = 0; p < partitions; p++)
-        {
-            if (output == null)
-            {
-                collectors[p] = new PartitionCollector(schema, spec.coGroupSchema());
-            }
-            else
-            {
-                final Spool results = new Spool(output.resolve("p" + p + ".results.jsonl"));
-                final Spool deadLetters = new Spool(output.resolve("p" + p + ".dead.jsonl"));
-                spools.add(results);
-                spools.add(deadLetters);
-                collectors[p] = new PartitionCollector(schema, spec.coGroupSchema(), results, deadLetters);
-            }
-            collectors[p].multiInputs(spec.multi());
-        }
-        for (final PartitionCollector collector : collectors)
-        {
-            collector.output(spec); // SEMANTICS 4.5-4.7: upsert lines
-        }
+        final PartitionCollector[] collectors = ReplayOutput.collectors(spec, schema, output, partitions, spools);
         final Spool refusedSpool = output == null ? null : new Spool(output.resolve("input.dead.jsonl"));
         final AtomicLong errorCount = new AtomicLong();
         final List<String> errors = new ArrayList<>();
@@ -540,7 +374,7 @@ public final class Replay
         }
         catch (final RuntimeException e)
         {
-            closeAll(spools, refusedSpool);
+            ReplayDirectory.closeAll(spools, refusedSpool);
             throw e;
         }
         // Durable: the last step whose output is already in the spools (restored), -1 for none.
@@ -561,26 +395,12 @@ public final class Replay
                 try
                 {
                     // Everything is checked before anything is cut: a refused resume changes nothing.
-                    final List<Spool> all = new ArrayList<>(spools);
-                    all.add(refusedSpool);
-                    final List<Spool.Checked> checked = new ArrayList<>();
-                    for (final Spool spool : all)
-                    {
-                        checked.add(spool.check(resumeAfter));
-                    }
-                    if (resumeAfter >= 0)
-                    {
-                        checkLog(source, checked.get(checked.size() - 1), resumeAfter);
-                    }
-                    for (int i = 0; i < all.size(); i++)
-                    {
-                        all.get(i).cut(checked.get(i));
-                    }
+                    ReplayDirectory.checkAndCut(spools, refusedSpool, source, resumeAfter);
                 }
                 catch (final IOException | RuntimeException e)
                 {
                     engine.close();
-                    closeAll(spools, refusedSpool);
+                    ReplayDirectory.closeAll(spools, refusedSpool);
                     throw e;
                 }
             }
@@ -615,11 +435,11 @@ public final class Replay
                 if (durability != null && step > 0 && step % durability.checkpointEvery() == 0)
                 {
                     checkpoint = checkpoint(engine, checkpoint, step - 1, refused, refusedSpool,
-                        logRecord(bytesBefore, crcBefore, false));
+                        ReplayDirectory.logRecord(bytesBefore, crcBefore, false));
                 }
                 if (line == null)
                 {
-                    refused.add(new StepLine(step, badLine(sb, step,
+                    refused.add(new StepLine(step, EventPublishing.badLine(sb, step,
                         "line " + events.lineNumber() + ": " + events.problem(), events.echo())));
                     step++;
                     continue;
@@ -629,7 +449,7 @@ public final class Replay
                     final ReplayEvent event = ReplayEvent.parse(line, tsRequired, inputs);
                     if (event.isWatermark())
                     {
-                        check(event.side() == null
+                        EventPublishing.check(event.side() == null
                             ? publisher.watermark(event.ts(), step)
                             : event.input() >= 0
                             ? publisher.watermarkInput(event.input(), event.ts(), step)
@@ -640,32 +460,32 @@ public final class Replay
                         final String reason = refusedFirst.get(step);
                         if (reason != null)
                         {
-                            refused.add(new StepLine(step, refusedRow(sb, event, step, reason)));
+                            refused.add(new StepLine(step, EventPublishing.refusedRow(sb, event, step, reason)));
                         }
                         else
                         {
-                            publishRow(publisher, codec, scratch, event, step, refused, sb);
+                            EventPublishing.publishRow(publisher, codec, scratch, event, step, refused, sb);
                         }
                     }
                 }
                 catch (final BadInputException e)
                 {
-                    refused.add(new StepLine(step, badLine(sb, step, "line " + events.lineNumber() + ": " + e.getMessage(), line)));
+                    refused.add(new StepLine(step, EventPublishing.badLine(sb, step, "line " + events.lineNumber() + ": " + e.getMessage(), line)));
                 }
                 step++;
             }
             if (step > resumeAfter)
             {
-                check(publisher.endOfInput(step));
+                EventPublishing.check(publisher.endOfInput(step));
             }
             if (durability != null)
             {
                 // The clean close is the last checkpoint (at the end of input): its beforeCheckpoint hook makes
                 // the partitions' output durable, and the replay's own dead letters are made durable first.
-                awaitCheckpoint(checkpoint);
-                flushRefused(refused, refusedSpool);
+                ReplayDirectory.awaitCheckpoint(checkpoint);
+                ReplayDirectory.flushRefused(refused, refusedSpool);
                 // The clean close consumed the whole log (its end of input was applied).
-                markRefused(refusedSpool, step, logRecord(events.consumed(), events.consumedCrc(), true));
+                ReplayDirectory.markRefused(refusedSpool, step, ReplayDirectory.logRecord(events.consumed(), events.consumedCrc(), true));
                 if (durability.progress() != null)
                 {
                     durability.progress().println("junction replay: closing at step " + step);
@@ -692,47 +512,10 @@ public final class Replay
             }
             if (durability != null)
             {
-                closeAll(spools, refusedSpool);
+                ReplayDirectory.closeAll(spools, refusedSpool);
             }
         }
-        final List<StepLine> results = new ArrayList<>();
-        final List<StepLine> deadLetters = new ArrayList<>(refused);
-        if (output != null)
-        {
-            deadLetters.clear();
-            deadLetters.addAll(Spool.read(output.resolve("input.dead.jsonl")));
-            for (int p = 0; p < partitions; p++)
-            {
-                results.addAll(Spool.read(output.resolve("p" + p + ".results.jsonl")));
-                deadLetters.addAll(Spool.read(output.resolve("p" + p + ".dead.jsonl")));
-            }
-        }
-        for (final PartitionCollector collector : collectors)
-        {
-            results.addAll(collector.results());
-            deadLetters.addAll(collector.deadLetters());
-        }
-        // List.sort is stable: lines of one step keep partition order, and each partition's own order
-        results.sort(Comparator.comparingLong(StepLine::step));
-        deadLetters.sort(Comparator.comparingLong(StepLine::step));
-        final List<String> keptErrors;
-        synchronized (errors)
-        {
-            keptErrors = new ArrayList<>(errors);
-        }
-        final List<List<HotKey>> hotKeys = new ArrayList<>(partitions);
-        for (int p = 0; p < partitions; p++)
-        {
-            hotKeys.add(engine.hotKeys(p));
-        }
-        final List<StepLine> expired = new ArrayList<>();
-        for (final PartitionCollector collector : collectors)
-        {
-            expired.addAll(collector.expired());
-        }
-        expired.sort(Comparator.comparingLong(StepLine::step));
-        return new ReplayResult(step, results, deadLetters, errorCount.get(), keptErrors, engine.metrics(), hotKeys)
-            .withExpired(expired);
+        return ReplayOutput.result(step, output, partitions, collectors, refused, errorCount, errors, engine);
     }
 
     /**
@@ -743,9 +526,9 @@ public final class Replay
         final JoinEngine engine, final CompletableFuture<CompletedCheckpoint> previous,
         final long position, final List<StepLine> refused, final Spool refusedSpool, final String logRecord) throws IOException
     {
-        awaitCheckpoint(previous);
-        flushRefused(refused, refusedSpool);
-        markRefused(refusedSpool, position, logRecord);
+        ReplayDirectory.awaitCheckpoint(previous);
+        ReplayDirectory.flushRefused(refused, refusedSpool);
+        ReplayDirectory.markRefused(refusedSpool, position, logRecord);
         if (durability.progress() != null)
         {
             durability.progress().println("junction replay: checkpoint at step " + position);
@@ -761,166 +544,6 @@ public final class Replay
      * written before the checkpoint is asked for, read on the partition threads at its barrier.
      */
     private volatile long checkpointPosition = -1;
-
-    /** The members of the replay's own spool's checkpoint record that say how much of the log it consumed. */
-    private static String logRecord(final long bytes, final long crc, final boolean end)
-    {
-        return ",\"log_bytes\":" + bytes + ",\"log_crc32c\":\"" + String.format(Locale.ROOT, "%08x", crc) +
-            "\",\"log_end\":" + end;
-    }
-
-    /** Records a checkpoint in the replay's own spool; a failure to write it fails the checkpoint, naming the file. */
-    private static void markRefused(final Spool refusedSpool, final long position, final String logRecord)
-    {
-        try
-        {
-            refusedSpool.mark(position, logRecord);
-        }
-        catch (final UncheckedIOException e)
-        {
-            throw new CheckpointException("checkpoint at step " + position + " failed: " +
-                e.getMessage(), e.getCause());
-        }
-    }
-
-    /**
-     * Checks that the event log starts with the bytes the restored checkpoint consumed (and, after a clean
-     * close, is exactly them): a resume of another log would mix two runs.
-     */
-    private static void checkLog(final EventSource source, final Spool.Checked record, final long position)
-        throws IOException
-    {
-        final String bytesText = record.member("log_bytes");
-        final String crcText = record.member("log_crc32c");
-        if (bytesText == null || crcText == null)
-        {
-            throw new ResumeRefusedException("the checkpoint record at step " + position + " in the replay's spool names no " +
-                "event log (" + record.record() + ")");
-        }
-        final long bytes = Long.parseLong(bytesText);
-        final boolean end = "true".equals(record.member("log_end"));
-        final CRC32C crc = new CRC32C();
-        long read = 0;
-        long total = 0;
-        try (InputStream in = source.open())
-        {
-            final byte[] buffer = new byte[64 * 1024];
-            int n;
-            while ((n = in.read(buffer)) > 0)
-            {
-                final int take = (int) Math.min(n, Math.max(0, bytes - read));
-                crc.update(buffer, 0, take);
-                read += take;
-                total += n;
-                if (!end && read == bytes)
-                {
-                    break;
-                }
-            }
-        }
-        final String what = "the event log " + source.name();
-        if (read < bytes)
-        {
-            throw new ResumeRefusedException(what + " is shorter (" + total + " bytes) than the " + bytes +
-                " bytes the restored checkpoint at step " + position + " consumed: resume with the log the state was built from");
-        }
-        if (!String.format(Locale.ROOT, "%08x", crc.getValue()).equals(crcText))
-        {
-            throw new ResumeRefusedException(what + " is not the one the state was built from: its first " + bytes +
-                " bytes (what the restored checkpoint at step " + position + " consumed) do not match their recorded " +
-                "crc32c " + crcText);
-        }
-        if (end && total != bytes)
-        {
-            throw new ResumeRefusedException(what + " has " + total + " bytes, but the state is a clean close after all " +
-                bytes + " bytes of the log it was built from (its end of input was applied): lines cannot be added after it");
-        }
-    }
-
-    /** The file under a durable replay's directory that records what its state was built from. */
-    static final String BUILT_WITH = "REPLAY";
-    private static final String BUILT_WITH_HEADER = "junction replay state v1";
-
-    /**
-     * A new durable replay records what its state is built from (the spec, the rows' fields and the options
-     * that change results or the state's layout) in {@code DIR/REPLAY}; a resumed one must match it, before
-     * the engine starts, or is refused naming what differs.
-     */
-    private void builtWith(final JoinSpec spec, final Schema schema) throws IOException
-    {
-        final Path file = durability.directory().resolve(BUILT_WITH);
-        final StateConfig state = config.state();
-        final CRC32C names = new CRC32C();
-        names.update(schema.toString().getBytes(StandardCharsets.UTF_8));
-        final Map<String, String> now = new LinkedHashMap<>();
-        // The fields first: the spec's fingerprint covers them too, and they are the likelier cause.
-        now.put("the rows' fields (learnt from the event log, or --fields: count/crc32c)", schema.size() + "/" +
-            String.format(Locale.ROOT, "%08x", names.getValue()));
-        now.put("the join spec (fingerprint)", String.format(Locale.ROOT, "%016x", spec.fingerprint()));
-        now.put("--partitions", Integer.toString(config.partitions()));
-        now.put("--slot-capacity", Integer.toString(config.slotCapacity()));
-        now.put("-D" + EngineConfig.RING_SIZE_PROP_NAME, Integer.toString(config.ringSize()));
-        now.put("--max-keys", Long.toString(state.maxKeys()));
-        now.put("-D" + StateConfig.INDEX_PROP_NAME, String.valueOf(state.indexKind()));
-        now.put("-D" + StateConfig.CHUNK_SIZE_PROP_NAME, Integer.toString(state.chunkSize()));
-        now.put("-D" + StateConfig.TICK_SHIFT_PROP_NAME, Integer.toString(state.tickShift()));
-        now.put("-D" + StateConfig.WHEEL_SLOTS_PROP_NAME, Integer.toString(state.wheelSlots()));
-        now.put("-D" + StateConfig.MAX_KEY_LENGTH_PROP_NAME, Integer.toString(state.maxKeyLength()));
-        now.put("-D" + StateConfig.MAX_LIVE_ROWS_PROP_NAME, Long.toString(state.maxLiveRows()));
-        now.put("-D" + StateConfig.MAX_BYTES_PROP_NAME, Long.toString(state.maxStateBytes()));
-        now.put("-D" + StateConfig.FULL_POLICY_PROP_NAME, String.valueOf(state.fullPolicy()));
-        final List<String> lines = new ArrayList<>();
-        lines.add(BUILT_WITH_HEADER);
-        for (final Map.Entry<String, String> entry : now.entrySet())
-        {
-            lines.add(entry.getKey() + " = " + entry.getValue());
-        }
-        final boolean hasState = Files.exists(durability.directory().resolve(STATE));
-        if (!durability.resume() || !hasState)
-        {
-            // Nothing to resume (a new directory, or a run that stopped before its engine started): a new record.
-            SmallFiles.write(file, lines);
-            return;
-        }
-        if (Files.notExists(file))
-        {
-            throw new ResumeRefusedException(file + " is missing: it records what the state in " + durability.directory() +
-                " was built from (a directory of an older version, or a deleted file: start again in an empty directory)");
-        }
-        final List<String> recorded;
-        try
-        {
-            recorded = SmallFiles.read(file);
-        }
-        catch (final IOException e)
-        {
-            throw new ResumeRefusedException(file + " is damaged: " + e.getMessage());
-        }
-        if (recorded.isEmpty() || !recorded.get(0).equals(BUILT_WITH_HEADER))
-        {
-            throw new ResumeRefusedException(file + " is not a replay's record of its state (" +
-                (recorded.isEmpty() ? "empty" : recorded.get(0)) + ")");
-        }
-        for (int i = 1; i < lines.size(); i++)
-        {
-            final String line = lines.get(i);
-            if (!recorded.contains(line))
-            {
-                final String name = line.substring(0, line.indexOf(" = "));
-                String was = "nothing";
-                for (final String old : recorded)
-                {
-                    if (old.startsWith(name + " = "))
-                    {
-                        was = old.substring(name.length() + 3);
-                    }
-                }
-                throw new ResumeRefusedException("the state in " + durability.directory() + " was built with " + name + " " +
-                    was + ", this run has " + line.substring(name.length() + 3) + " (" + file + "): resume with the " +
-                    "options and log it was built with");
-            }
-        }
-    }
 
     /**
      * A durable replay's {@code --resume} that would not give the output of an uninterrupted run: a spool
@@ -938,17 +561,6 @@ public final class Replay
         }
     }
 
-    /** Makes the replay's own dead letters so far durable in their spool (before a checkpoint covers their steps). */
-    private static void flushRefused(final List<StepLine> refused, final Spool refusedSpool) throws IOException
-    {
-        for (final StepLine line : refused)
-        {
-            refusedSpool.append(line.json());
-        }
-        refused.clear();
-        refusedSpool.flush();
-    }
-
     /** Counts a close that did not complete as a partition error, so that the replay never exits 0 with output missing. */
     private static void closeComplete(final JoinEngine engine, final boolean complete, final AtomicLong errorCount,
         final List<String> errors)
@@ -963,148 +575,4 @@ public final class Replay
         }
     }
 
-    /** A bound on the wait for one checkpoint: a hang is reported (exit status 4), not waited out for ever. */
-    static final long CHECKPOINT_TIMEOUT_MINUTES = 10;
-
-    private static void awaitCheckpoint(
-        final CompletableFuture<CompletedCheckpoint> checkpoint) throws IOException
-    {
-        if (checkpoint == null)
-        {
-            return;
-        }
-        try
-        {
-            checkpoint.get(CHECKPOINT_TIMEOUT_MINUTES, TimeUnit.MINUTES);
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while a checkpoint was written", e);
-        }
-        catch (final ExecutionException e)
-        {
-            if (e.getCause() instanceof CheckpointException failed)
-            {
-                // The state could not be checkpointed (a full disk among the causes): its message names the file.
-                throw new CheckpointException(failed.getMessage(), failed);
-            }
-            throw new IOException(e.getCause().getMessage(), e.getCause());
-        }
-        catch (final TimeoutException e)
-        {
-            throw new IOException("a checkpoint did not complete within " + CHECKPOINT_TIMEOUT_MINUTES + " minutes", e);
-        }
-    }
-
-    /** A new durable replay needs an empty directory; a resumed one the directory of the run it resumes. */
-    private void prepareDirectory(final Path output) throws IOException
-    {
-        final Path directory = durability.directory();
-        if (!durability.resume() && Files.isDirectory(directory))
-        {
-            try (Stream<Path> entries = Files.list(directory))
-            {
-                if (entries.findAny().isPresent())
-                {
-                    throw new IOException(directory + " holds the state of an earlier replay: resume it (--resume) " +
-                        "or give an empty or new directory");
-                }
-            }
-        }
-        OwnerOnlyFiles.createDirectories(output);
-    }
-
-    private static void closeAll(final List<Spool> spools, final Spool refusedSpool) throws IOException
-    {
-        for (final Spool spool : spools)
-        {
-            spool.close();
-        }
-        if (refusedSpool != null)
-        {
-            refusedSpool.close();
-        }
-    }
-
-    private static void publishRow(
-        final Publisher publisher, final RowJson codec, final UnsafeBuffer scratch, final ReplayEvent event,
-        final long step, final List<StepLine> refused, final StringBuilder sb) throws BadInputException
-    {
-        final int length = codec.encode(event.row(), scratch, 0, scratch.capacity());
-        final int code = length == RowJson.TOO_LARGE
-            ? Publisher.ROW_TOO_LARGE
-            : event.input() >= 0
-            ? publisher.publishInput(event.input(), event.kind(), scratch, 0, length, event.ts(), step, System.nanoTime())
-            : publisher.publish(event.side(), event.kind(), scratch, 0, length, event.ts(), step, System.nanoTime());
-        switch (code)
-        {
-            case Publisher.PUBLISHED:
-                return;
-            case Publisher.ROW_TOO_LARGE:
-                refused.add(new StepLine(step, refusedRow(sb, event, step, tooLarge(length))));
-                return;
-            case Publisher.MALFORMED_ROW:
-                refused.add(new StepLine(step, refusedRow(sb, event, step, DeadLetterReason.MALFORMED_ROW.message())));
-                return;
-            case Publisher.SCHEMA_MISMATCH:
-                // The reason's sentence (its code is read from it), then which field and why.
-                refused.add(new StepLine(step, refusedRow(sb, event, step,
-                    DeadLetterReason.SCHEMA_MISMATCH.message() + ": " + publisher.lastRefusal())));
-                return;
-            default:
-                check(code);
-        }
-    }
-
-    private static String tooLarge(final int length)
-    {
-        return DeadLetterReason.ROW_TOO_LARGE.message() + " (row of " +
-            (length == RowJson.TOO_LARGE ? "more than " + RowFormat.MAX_ROW_LENGTH : length) + " bytes)";
-    }
-
-    private static void check(final int code)
-    {
-        if (code != Publisher.PUBLISHED)
-        {
-            throw new IllegalStateException("publisher refused an event with code " + code + " during a replay");
-        }
-    }
-
-    private static String refusedRow(final StringBuilder sb, final ReplayEvent event, final long step, final String reason)
-    {
-        sb.setLength(0);
-        sb.append("{\"step\":").append(step).append(",\"reason\":");
-        RowJson.appendString(sb, reason);
-        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
-        sb.append(",\"side\":");
-        RowJson.appendString(sb, event.sideName());
-        sb.append(",\"op\":\"")
-            .append(event.kind().shortString()).append("\",\"ts\":").append(event.ts()).append(",\"row\":")
-            .append(writeNode(event.row()));
-        return sb.append('}').toString();
-    }
-
-    private static String badLine(final StringBuilder sb, final long step, final String reason, final String line)
-    {
-        sb.setLength(0);
-        sb.append("{\"step\":").append(step).append(",\"reason\":");
-        RowJson.appendString(sb, reason);
-        sb.append(",\"code\":\"").append(DeadLetterCodes.ofText(reason)).append('"');
-        sb.append(",\"line\":");
-        RowJson.appendString(sb, line);
-        return sb.append('}').toString();
-    }
-
-    private static String writeNode(final JsonNode node)
-    {
-        try
-        {
-            return RowJson.mapper().writeValueAsString(node);
-        }
-        catch (final JsonProcessingException e)
-        {
-            throw new IllegalStateException("a parsed JSON tree is always writable", e);
-        }
-    }
 }
