@@ -566,10 +566,49 @@ public final class PartitionSnapshot
     }
 
     /**
-     * A snapshot with every figure, the largest fan-out too; built by the runtime (see the fields for the meaning of
-     * each value, and the constructor above for the others' parameters).
+     * A snapshot with every figure, the largest fan-out too; built by the runtime. Each parameter is the field of
+     * its name, which says what it means.
      *
-     * @param maxFanOut the largest fan-out of an inserted row seen.
+     * @param partition {@link #partition}.
+     * @param rowsIn {@link #rowsIn}.
+     * @param rowsOut {@link #rowsOut}.
+     * @param lateRows {@link #lateRows}.
+     * @param badInputs {@link #badInputs}.
+     * @param expiredRows {@link #expiredRows}.
+     * @param liveLeft {@link #liveLeft}.
+     * @param liveRight {@link #liveRight}.
+     * @param stateBytes {@link #stateBytes}.
+     * @param pendingTimers {@link #pendingTimers}.
+     * @param watermark {@link #watermark}.
+     * @param handlerErrors {@link #handlerErrors}.
+     * @param events {@link #events}.
+     * @param ringOccupancy {@link #ringOccupancy}.
+     * @param ringCapacity {@link #ringCapacity}.
+     * @param deadLetters dead letters by {@link DeadLetterReason#ordinal()} (copied; missing reasons count 0).
+     * @param failed {@link #failed}.
+     * @param usedStateBytes {@link #usedStateBytes}.
+     * @param hashCollisions {@link #hashCollisions}.
+     * @param liveStateBytes {@link #liveStateBytes}.
+     * @param checkpoints {@link #checkpoints}.
+     * @param checkpointFailures {@link #checkpointFailures}.
+     * @param lastCheckpointPauseNanos {@link #lastCheckpointPauseNanos}.
+     * @param maxCheckpointPauseNanos {@link #maxCheckpointPauseNanos}.
+     * @param lastCheckpointBytesWritten {@link #lastCheckpointBytesWritten}.
+     * @param lastCheckpointBytesLinked {@link #lastCheckpointBytesLinked}.
+     * @param userCodeFailures {@link #userCodeFailures}.
+     * @param expiredLeft {@link #expiredLeft}.
+     * @param expiredRight {@link #expiredRight}.
+     * @param evictedRows {@link #evictedRows}.
+     * @param watermarkSlices {@link #watermarkSlices}.
+     * @param maxWatermarkSliceNanos {@link #maxWatermarkSliceNanos}.
+     * @param checkpointWaits {@link #checkpointWaits}.
+     * @param lastCheckpointWriteNanos {@link #lastCheckpointWriteNanos}.
+     * @param maxCheckpointWriteNanos {@link #maxCheckpointWriteNanos}.
+     * @param lastCheckpointBytesStaged {@link #lastCheckpointBytesStaged}.
+     * @param lastCheckpointPauseParts the last pause's parts, ns, by {@link CheckpointPausePart#ordinal()} (copied).
+     * @param checkpointSideWaits {@link #checkpointSideWaits}.
+     * @param checkpointSynchronousFallbacks {@link #checkpointSynchronousFallbacks}.
+     * @param maxFanOut the largest fan-out of an inserted row seen ({@link #maxFanOut}).
      */
     public PartitionSnapshot(
         final int partition, final long rowsIn, final long rowsOut, final long lateRows, final long badInputs,
