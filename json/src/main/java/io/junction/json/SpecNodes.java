@@ -99,7 +99,10 @@ final class SpecNodes
         return closest != null && best <= Math.max(2, closest.length() / 3) ? "; did you mean '" + closest + "'?" : "";
     }
 
-    /** Levenshtein distance (setup only). */
+    /**
+     * Levenshtein distance (setup only). A deliberate copy of {@link Schema}'s private one: this module uses only
+     * the engine's public API, and an edit distance is no part of it.
+     */
     private static int distance(final String a, final String b)
     {
         int[] previous = new int[b.length() + 1];
