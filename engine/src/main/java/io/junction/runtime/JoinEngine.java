@@ -15,8 +15,6 @@ import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -158,8 +156,7 @@ public final class JoinEngine implements AutoCloseable
         rings.start();
         shutdown.awaitStarted();
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
-            rings::depth, rings::size, refusedRows::get,
-            p -> workers[p].isFailed()));
+            rings::depth, rings::size, refusedRows::get, rings::isFailed));
     }
 
     /**
@@ -202,12 +199,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a snapshot of every partition's metrics, as of each partition's last batch. */
     public List<PartitionSnapshot> metrics()
     {
-        final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
-        for (int p = 0; p < metrics.length; p++)
-        {
-            snapshots.add(metrics[p].snapshot(rings.depth(p), rings.size(p), workers[p].isFailed()));
-        }
-        return Collections.unmodifiableList(snapshots);
+        return rings.snapshots(metrics);
     }
 
     /**
@@ -246,7 +238,7 @@ public final class JoinEngine implements AutoCloseable
 
     boolean isFailed(final int partition)
     {
-        return workers[partition].isFailed();
+        return rings.isFailed(partition);
     }
 
     /** Claims the engine for the first thread that publishes, unless it is multi-producer ({@link EngineRequests}). */
@@ -268,12 +260,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return the latencies recorded in every partition since the previous call, merged. */
     public Histogram sampleLatency()
     {
-        final Histogram merged = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
-        for (final LatencyRecorder recorder : latency)
-        {
-            merged.add(recorder.sampleInterval());
-        }
-        return merged;
+        return LatencyRecorder.sampleIntervals(latency);
     }
 
     boolean isClosed()
