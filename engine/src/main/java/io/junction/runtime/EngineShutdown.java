@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threads: the first close runs on the thread that calls it (or, called on a partition thread, on a closer
  * thread of its own); later calls wait for it; {@link #closeUnstarted} and {@link #lockRoot} run on the
- * starting thread. The shortfall and the positions of a clean close are volatile.
+ * starting thread, as does {@link #awaitStarted}. The shortfall and the positions of a clean close are volatile.
  */
 final class EngineShutdown
 {
@@ -32,6 +32,8 @@ final class EngineShutdown
      * letter within this time (or within the close timeout when that is longer).
      */
     static final long PROGRESS_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long start waits for the partition threads at least: a bound on a hang only. */
+    private static final long START_TIMEOUT_MILLIS = 30_000;
 
     private final String name;
     private final EngineConfig config;
@@ -60,6 +62,35 @@ final class EngineShutdown
         this.workers = workers;
         this.checkpoints = checkpoints;
         this.log = log;
+    }
+
+    /**
+     * Waits until every partition thread runs; when one does not start (or the wait is interrupted), closes
+     * the engine and throws. Thread: the starting one, after the rings started.
+     */
+    void awaitStarted()
+    {
+        try
+        {
+            // A bound on a hang only: a ThreadFactory that never runs what it is given.
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                Math.max(START_TIMEOUT_MILLIS, config.closeTimeoutMillis()));
+            for (int p = 0; p < workers.length; p++)
+            {
+                if (!workers[p].awaitStarted(deadline - System.nanoTime()))
+                {
+                    close();
+                    throw new IllegalStateException("partition thread " + p + " did not start: does the ThreadFactory " +
+                        "return a thread that runs the Runnable it is given?");
+                }
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while starting the partition threads", e);
+        }
     }
 
     /** The engine's JMX beans, which the close removes once the partitions have stopped. */

@@ -15,15 +15,11 @@ import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
@@ -58,29 +54,11 @@ import java.util.function.LongSupplier;
  * event (to pin it to a CPU with the affinity library of one's choice, for example).
  *
  * <p>Errors: whatever a partition's operator or handlers throw goes to the error handler (by default a
- * {@link LoggingErrorHandler}, which logs through {@link System.Logger}) and is counted; the partition
- * goes on. A partition thread that dies even so is reported (see {@link PartitionFailedException}).
- *
- * <p>Durable mode ({@link EngineConfig#withStateRoot}): each partition keeps its state in files under
- * {@code <root>/partition-<p>/state/}; {@link #checkpoint(long[])} takes a consistent cut of every
- * partition through its ring, tagged with the caller's input positions; a start on a root that holds
- * state recovers it (the state a clean {@link #close(long[])} left, else the newest checkpoint complete
- * and intact in every partition) and reports the positions to resume the input from
- * ({@link #restoredPositions()}). Output produced after the restored cut is produced again when the input
- * is replayed from there (at-least-once); every result carries the step of its input, so a sink that
- * de-duplicates by step gets exactly-once. {@link #checkpointPartition} and {@link #restorePartition} do
- * the same for one partition while the others go on. A publisher's generated watermarks
- * ({@link Publisher#generateWatermarks}) are not part of a checkpoint: a resumed publisher generates them
- * anew from the rows it publishes. The engine holds an OS lock on {@code <root>/LOCK} from start until
- * every partition thread has stopped: a second engine on the same root (another process, or this JVM
- * before the first one's close has finished) is refused at start with a {@link CheckpointException}
- * naming the lock file.
- *
- * <p>JMX: from start until close the engine's metrics are in the platform MBean server as
- * {@code io.junction:type=JoinEngine,name=<name>} ({@link io.junction.metrics.JoinEngineMXBean}) and
- * {@code io.junction:type=JoinPartition,name=<name>,partition=<p>}
- * ({@link io.junction.metrics.JoinPartitionMXBean}); see {@link Builder#name(String)}. A bean that
- * cannot be registered is logged and the engine runs without it.
+ * {@link LoggingErrorHandler}) and is counted; the partition goes on ({@link PartitionFailedException} if its
+ * thread dies even so). Durable mode ({@link EngineConfig#withStateRoot}): {@link #checkpoint(long[])},
+ * {@link #restoredPositions()}, the per-partition calls and {@link #close(long[])}. The engine's metrics are
+ * JMX beans from start until close ({@link Builder#name(String)}). docs/JAVA_API.md, "The engine at run time",
+ * says how the threads, errors, durable mode, the state root's lock and the JMX beans behave.
  */
 public final class JoinEngine implements AutoCloseable
 {
@@ -97,8 +75,6 @@ public final class JoinEngine implements AutoCloseable
     static final String SEED_FILE = SeedRecord.FILE;
 
     private static final System.Logger LOGGER = System.getLogger("io.junction.runtime");
-    /** How long start waits for the partition threads at least: a bound on a hang only. */
-    private static final long START_TIMEOUT_MILLIS = 30_000;
 
     private final String name;
 
@@ -110,7 +86,6 @@ public final class JoinEngine implements AutoCloseable
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
-    private final AtomicReference<Thread> producer = new AtomicReference<>();
     private final LoggingErrorHandler log = new LoggingErrorHandler();
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
@@ -119,6 +94,8 @@ public final class JoinEngine implements AutoCloseable
     private final CheckpointCoordinator checkpoints;
     /** The close, the undoing of a failed start, and the state root's lock. */
     private final EngineShutdown shutdown;
+    /** The producer claim and the durable API's checks in front of the coordinator. */
+    private final EngineRequests requests;
 
     private JoinEngine(final Builder builder)
     {
@@ -140,6 +117,7 @@ public final class JoinEngine implements AutoCloseable
         latency = new LatencyRecorder[partitions];
         checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
         shutdown = new EngineShutdown(name, config, rings, workers, checkpoints, log);
+        requests = new EngineRequests(config, rings, checkpoints);
         try
         {
             if (checkpoints != null)
@@ -176,30 +154,9 @@ public final class JoinEngine implements AutoCloseable
             throw e;
         }
         rings.start();
-        try
-        {
-            // A bound on a hang only: a ThreadFactory that never runs what it is given.
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-                Math.max(START_TIMEOUT_MILLIS, config.closeTimeoutMillis()));
-            for (int p = 0; p < partitions; p++)
-            {
-                if (!workers[p].awaitStarted(deadline - System.nanoTime()))
-                {
-                    close();
-                    throw new IllegalStateException("partition thread " + p + " did not start: does the ThreadFactory " +
-                        "return a thread that runs the Runnable it is given?");
-                }
-            }
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
-            close();
-            throw new IllegalStateException("interrupted while starting the partition threads", e);
-        }
+        shutdown.awaitStarted();
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
-            rings::depth, rings::size, refusedRows::get,
-            p -> workers[p].isFailed()));
+            rings::depth, rings::size, refusedRows::get, rings::isFailed));
     }
 
     /**
@@ -242,12 +199,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return a snapshot of every partition's metrics, as of each partition's last batch. */
     public List<PartitionSnapshot> metrics()
     {
-        final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
-        for (int p = 0; p < metrics.length; p++)
-        {
-            snapshots.add(metrics[p].snapshot(rings.depth(p), rings.size(p), workers[p].isFailed()));
-        }
-        return Collections.unmodifiableList(snapshots);
+        return rings.snapshots(metrics);
     }
 
     /**
@@ -286,26 +238,13 @@ public final class JoinEngine implements AutoCloseable
 
     boolean isFailed(final int partition)
     {
-        return workers[partition].isFailed();
+        return rings.isFailed(partition);
     }
 
-    /**
-     * Claims the engine for the first thread that publishes, unless its rings are multi-producer:
-     * called once per publisher, so the hot path stays one compare in the publisher.
-     */
+    /** Claims the engine for the first thread that publishes, unless it is multi-producer ({@link EngineRequests}). */
     void claimProducer(final Thread thread)
     {
-        if (config.multiProducer())
-        {
-            return;
-        }
-        final Thread owner = producer.compareAndExchange(null, thread);
-        if (owner != null && owner != thread)
-        {
-            throw new IllegalStateException("single-producer engine: publisher used from thread " + thread.getName() +
-                ", owned by " + owner.getName() + "; configure multiProducer (EngineConfig.withMultiProducer, " +
-                EngineConfig.MULTI_PRODUCER_PROP_NAME + ") to publish from several threads");
-        }
+        requests.claimProducer(thread);
     }
 
     /**
@@ -321,12 +260,7 @@ public final class JoinEngine implements AutoCloseable
     /** @return the latencies recorded in every partition since the previous call, merged. */
     public Histogram sampleLatency()
     {
-        final Histogram merged = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
-        for (final LatencyRecorder recorder : latency)
-        {
-            merged.add(recorder.sampleInterval());
-        }
-        return merged;
+        return LatencyRecorder.sampleIntervals(latency);
     }
 
     boolean isClosed()
@@ -391,18 +325,8 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> checkpoint(final long[] positions)
     {
-        refuseWithCheckpointRoot("checkpoint(positions)");
-        return submit(allPartitions(), positions, CheckpointRequest.Mode.CHECKPOINT);
-    }
-
-    private int[] allPartitions()
-    {
-        final int[] all = new int[rings.count()];
-        for (int p = 0; p < all.length; p++)
-        {
-            all[p] = p;
-        }
-        return all;
+        requests.refuseWithCheckpointRoot("checkpoint(positions)");
+        return requests.submit(requests.allPartitions(), positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     /**
@@ -418,8 +342,8 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> checkpointPartition(final int partition, final long[] positions)
     {
-        checkPartition(partition);
-        return submit(new int[] {partition}, positions, CheckpointRequest.Mode.CHECKPOINT);
+        requests.checkPartition(partition);
+        return requests.submit(new int[] {partition}, positions, CheckpointRequest.Mode.CHECKPOINT);
     }
 
     /**
@@ -439,8 +363,8 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> restorePartition(final int partition)
     {
-        checkPartition(partition);
-        return submit(new int[] {partition}, null, CheckpointRequest.Mode.RESTORE);
+        requests.checkPartition(partition);
+        return requests.submit(new int[] {partition}, null, CheckpointRequest.Mode.RESTORE);
     }
 
     /**
@@ -464,8 +388,8 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition)
     {
-        checkPartition(partition);
-        return submit(new int[] {partition}, null, CheckpointRequest.Mode.TAKE_OVER);
+        requests.checkPartition(partition);
+        return requests.submit(new int[] {partition}, null, CheckpointRequest.Mode.TAKE_OVER);
     }
 
     /**
@@ -496,9 +420,9 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> takeOverPartition(final int partition, final long[] positions)
     {
-        checkPartition(partition);
-        return positions == null ? submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP)
-            : submit(new int[] {partition}, positions, CheckpointRequest.Mode.TAKE_OVER_AT);
+        requests.checkPartition(partition);
+        return positions == null ? requests.submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP)
+            : requests.submit(new int[] {partition}, positions, CheckpointRequest.Mode.TAKE_OVER_AT);
     }
 
     /**
@@ -516,41 +440,8 @@ public final class JoinEngine implements AutoCloseable
      */
     public CompletableFuture<CompletedCheckpoint> dropPartition(final int partition)
     {
-        checkPartition(partition);
-        return submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP);
-    }
-
-    private void refuseWithCheckpointRoot(final String what)
-    {
-        if (config.checkpointRoot() != null)
-        {
-            throw new IllegalStateException(what + " is engine-wide, and the engine has a shared checkpoint root (" +
-                config.checkpointRoot() + ") whose partitions move one at a time: use checkpointPartition");
-        }
-    }
-
-    private void checkPartition(final int partition)
-    {
-        if (partition < 0 || partition >= rings.count())
-        {
-            throw new IllegalArgumentException("no partition " + partition + " (the engine has " + rings.count() + ")");
-        }
-    }
-
-    private CompletableFuture<CompletedCheckpoint> submit(final int[] partitions, final long[] positions,
-        final CheckpointRequest.Mode mode)
-    {
-        if (checkpoints == null)
-        {
-            throw new IllegalStateException("the engine keeps its state in memory: checkpoints need a state root " +
-                "(EngineConfig.withStateRoot, " + EngineConfig.STATE_DIR_PROP_NAME + ")");
-        }
-        if (mode == CheckpointRequest.Mode.CHECKPOINT && positions == null)
-        {
-            throw new IllegalArgumentException("positions are required (an empty array when there are none)");
-        }
-        claimProducer(Thread.currentThread());
-        return checkpoints.submit(partitions, positions, mode, rings);
+        requests.checkPartition(partition);
+        return requests.submit(new int[] {partition}, null, CheckpointRequest.Mode.DROP);
     }
 
     /** A publisher's interval checkpoint; failures are logged (and counted in the partitions' metrics). */
@@ -593,7 +484,7 @@ public final class JoinEngine implements AutoCloseable
         {
             throw new IllegalArgumentException("positions are required (an empty array when there are none)");
         }
-        refuseWithCheckpointRoot("close(positions)");
+        requests.refuseWithCheckpointRoot("close(positions)");
         return shutdown.closeCleanly(positions);
     }
 

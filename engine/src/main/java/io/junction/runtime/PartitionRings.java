@@ -3,8 +3,11 @@ package io.junction.runtime;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.junction.internal.metrics.PartitionMetrics;
+import io.junction.metrics.PartitionSnapshot;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threads: the starting thread creates and starts the rings ({@link #create}, {@link #start}); barriers go in
  * on the producer's thread; the closing thread marks the rings closed ({@link #markClosed}) and halts them; the
- * gauges ({@link #depth}, {@link #backlog}) are read from any thread.
+ * gauges ({@link #depth}, {@link #backlog}, {@link #snapshots}) are read from any thread.
  */
 final class PartitionRings implements CheckpointCoordinator.Barriers
 {
@@ -87,6 +90,20 @@ final class PartitionRings implements CheckpointCoordinator.Barriers
     int count()
     {
         return rings.length;
+    }
+
+    /**
+     * @param metrics the engine's partition metrics.
+     * @return every partition's snapshot: its metrics as of its last batch, with its ring's gauges.
+     */
+    List<PartitionSnapshot> snapshots(final PartitionMetrics[] metrics)
+    {
+        final List<PartitionSnapshot> snapshots = new ArrayList<>(metrics.length);
+        for (int p = 0; p < metrics.length; p++)
+        {
+            snapshots.add(metrics[p].snapshot(depth(p), size(p), workers[p].isFailed()));
+        }
+        return Collections.unmodifiableList(snapshots);
     }
 
     /** @return a partition's ring capacity. */

@@ -28,6 +28,20 @@ public final class LatencyRecorder
         return new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
     }
 
+    /**
+     * @param recorders the recorders to sample (an engine's, one per partition).
+     * @return the values each recorded since its previous {@link #sampleInterval()}, merged.
+     */
+    public static Histogram sampleIntervals(final LatencyRecorder[] recorders)
+    {
+        final Histogram merged = new Histogram(HIGHEST_TRACKABLE_NANOS, 3);
+        for (final LatencyRecorder recorder : recorders)
+        {
+            merged.add(recorder.sampleInterval());
+        }
+        return merged;
+    }
+
     /** Records one latency; called by the partition thread. */
     public void record(final long nanos)
     {
