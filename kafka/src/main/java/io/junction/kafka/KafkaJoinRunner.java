@@ -43,7 +43,7 @@ import javax.management.ObjectName;
  * {@link KafkaJoinConfig#checkpointInterval()}, its offsets committed once the checkpoint is complete.
  *
  * <h2>Multi-way joins</h2>
- * A multi-way join ({@link JoinKind#MULTI}, SEMANTICS 10) reads N co-partitioned topics, named in the spec's input
+ * A multi-way join ({@link io.junction.api.JoinKind#MULTI}, SEMANTICS 10) reads N co-partitioned topics, named in the spec's input
  * order by {@link KafkaJoinConfig.Builder#inputs(List)}: everything above and below holds with "both inputs"
  * read as "every input". Engine partition {@code p} is served only while this member holds partition
  * {@code p} of every input topic (the range assignor gives them to one member; a partly held {@code p} is
