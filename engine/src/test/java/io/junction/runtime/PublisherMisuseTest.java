@@ -130,42 +130,19 @@ class PublisherMisuseTest
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldRefuseBadBoundsEvenWithAgronaBoundsChecksDisabled() throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(System.getProperty("java.home") + "/bin/java");
+        // Were the checks to fail, the JVM would crash: no core dump, and its report in a temporary folder.
+        final List<String> options = new ArrayList<>();
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
-            if (argument.startsWith("--add-") || argument.startsWith("-XX:MaxDirectMemorySize"))
+            if (argument.startsWith("-XX:MaxDirectMemorySize"))
             {
-                command.add(argument);
+                options.add(argument);
             }
         }
-        command.add("-Dagrona.disable.bounds.checks=true");
-        // Were the checks to fail, the JVM would crash: no core dump, and its report in a temporary folder.
-        command.add("-XX:-CreateCoredumpOnCrash");
-        command.add("-XX:ErrorFile=" + System.getProperty("java.io.tmpdir") + "/junction-probe-hs_err_%p.log");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(UncheckedBoundsProbe.class.getName());
-        // The child writes to a file, not a pipe, so a hung child cannot hang the read: wait, then read.
-        final Path log = Files.createTempFile("junction-probe", ".log");
-        try
-        {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
-            if (!process.waitFor(60, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-                fail("the probe did not end within 60 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            final String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertEquals(0, process.exitValue(), output);
-            assertTrue(output.contains(UncheckedBoundsProbe.OK), output);
-        }
-        finally
-        {
-            Files.deleteIfExists(log);
-        }
+        options.addAll(List.of("-Dagrona.disable.bounds.checks=true", "-XX:-CreateCoredumpOnCrash",
+            "-XX:ErrorFile=" + System.getProperty("java.io.tmpdir") + "/junction-probe-hs_err_%p.log"));
+        final String output = ChildJvm.run(options, UncheckedBoundsProbe.class);
+        assertTrue(output.contains(UncheckedBoundsProbe.OK), output);
     }
 
     @Test

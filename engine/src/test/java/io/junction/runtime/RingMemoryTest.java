@@ -90,41 +90,9 @@ class RingMemoryTest
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void directMemoryInUseMakesTheStartRefuseCleanly() throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(System.getProperty("java.home") + "/bin/java");
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-"))
-            {
-                command.add(argument);
-            }
-        }
-        command.add(UsedDirectMemoryProbe.MAX_DIRECT);
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(UsedDirectMemoryProbe.class.getName());
-        // The child writes to a file, not a pipe, so a hung child cannot hang the read: wait, then read.
-        final Path log = Files.createTempFile("junction-direct-probe", ".log");
-        try
-        {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
-            if (!process.waitFor(60, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-                fail("the probe did not end within 60 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            final String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertEquals(0, process.exitValue(), output);
-            assertTrue(output.contains(UsedDirectMemoryProbe.REFUSED), output);
-            assertTrue(output.contains("junction.ring.size") && output.contains(Long.toString(64 * MIB)), output);
-        }
-        finally
-        {
-            Files.deleteIfExists(log);
-        }
+        final String output = ChildJvm.run(List.of(UsedDirectMemoryProbe.MAX_DIRECT, "-Xmx256m"), UsedDirectMemoryProbe.class);
+        assertTrue(output.contains(UsedDirectMemoryProbe.REFUSED), output);
+        assertTrue(output.contains("junction.ring.size") && output.contains(Long.toString(64 * MIB)), output);
     }
 
     @Test
