@@ -67,7 +67,13 @@ public enum DeadLetterReason
      * ({@link JoinSpec.Builder#maxFanOut}, {@link MultiJoinSpec.Builder#maxFanOut}): refused before anything of it
      * is emitted or stored, so the changelog stays exact (last, so that the other reasons keep their ordinals).
      */
-    FANOUT_EXCEEDED("fanout exceeded: the row would join more stored rows than the spec's maxFanOut, so it was neither stored nor joined (SEMANTICS 1.5)");
+    FANOUT_EXCEEDED("fanout exceeded: the row would join more stored rows than the spec's maxFanOut, so it was neither stored nor joined (SEMANTICS 1.5)"),
+    /**
+     * A row whose expansion failed ({@link Expansion}): a field of the wrong type, a new field the row already
+     * has, a throwing table function or more rows than {@code maxExpansion}; nothing of it was emitted or stored
+     * (last, so that the other reasons keep their ordinals).
+     */
+    EXPANSION_FAILED("expansion failed: the row's expansion read a field of the wrong type, would add a field the row already has, ran a table function that threw, or made more rows than maxExpansion; nothing of the row was emitted or stored (SEMANTICS 12)");
 
     private final String message;
 

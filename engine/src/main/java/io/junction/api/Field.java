@@ -69,6 +69,16 @@ public final class Field
 
     /**
      * @param name the field's name.
+     * @return an optional field of arrays (of scalars or of flat objects: docs/SEMANTICS.md 12), never a key,
+     *         filter or condition operand.
+     */
+    public static Field array(final String name)
+    {
+        return new Field(name, FieldType.ARRAY, false);
+    }
+
+    /**
+     * @param name the field's name.
      * @return an optional field of strings.
      */
     public static Field string(final String name)

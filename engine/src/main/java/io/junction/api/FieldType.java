@@ -15,6 +15,13 @@ public final class FieldType
     public static final byte BOOLEAN = 4;
     /** UTF-8 bytes with a 16-bit length prefix. */
     public static final byte STRING = 5;
+    /**
+     * An array of scalars or of flat objects ({@link RowFormat#ARRAY_COUNT_OFFSET the layout}): carried as it
+     * is and compared by value, never a key, filter or condition operand (docs/SEMANTICS.md, "Row expansion").
+     */
+    public static final byte ARRAY = 6;
+    /** An element of an {@link #ARRAY} that is a flat object: named scalar entries. Never a field's own type. */
+    public static final byte OBJECT = 7;
 
     private FieldType()
     {
@@ -27,6 +34,15 @@ public final class FieldType
     public static boolean isNumber(final byte type)
     {
         return type == LONG || type == DOUBLE;
+    }
+
+    /**
+     * @param type a type tag of this class.
+     * @return true for the scalar types a key, filter or condition reads (null included).
+     */
+    public static boolean isScalar(final byte type)
+    {
+        return type >= NULL && type <= STRING;
     }
 
     /**
@@ -49,6 +65,10 @@ public final class FieldType
                 return "boolean";
             case STRING:
                 return "string";
+            case ARRAY:
+                return "array";
+            case OBJECT:
+                return "object";
             default:
                 return "unknown(" + type + ")";
         }

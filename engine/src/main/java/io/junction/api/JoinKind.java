@@ -30,7 +30,12 @@ public enum JoinKind
      * in time in the spec's {@link AsofSpec direction} (within an optional tolerance), emitted once when the
      * watermark proves it final, or eagerly with {@code -U/+U} corrections (SEMANTICS 11); inner and left only.
      */
-    ASOF;
+    ASOF,
+    /**
+     * A row expansion on its own (docs/SEMANTICS.md, "Row expansion"): each left row with each row its
+     * {@link Expansion} makes, SQL's {@code CROSS JOIN UNNEST} and {@code LATERAL TABLE}; no key, no state.
+     */
+    EXPAND;
 
     /**
      * @param name a kind's name such as {@code "interval"}, case-insensitive.

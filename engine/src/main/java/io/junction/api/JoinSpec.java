@@ -73,6 +73,21 @@ public final class JoinSpec
         return builder.build();
     }
 
+    /**
+     * @param side a side.
+     * @return the expansion its rows go through before the join (docs/SEMANTICS.md, "Row expansion"), or null.
+     */
+    public Expansion expansion(final Side side)
+    {
+        return side == Side.LEFT ? values.leftExpand : values.rightExpand;
+    }
+
+    /** @return the standalone kind's expansion ({@link JoinKind#EXPAND}), or null. */
+    public Expansion expand()
+    {
+        return values.expand;
+    }
+
     /** @return the inputs of a {@link JoinKind#MULTI} join; null for every other kind. */
     public MultiJoinSpec multi()
     {
@@ -343,6 +358,47 @@ public final class JoinSpec
         {
             draft.leftSchema = left;
             draft.rightSchema = right;
+            return this;
+        }
+
+        /**
+         * Expands each left row before the join (docs/SEMANTICS.md, "Row expansion"): the rows it makes
+         * take part as left rows, with the input row's step, time and op. Regular, interval, window,
+         * temporal, lookup and ASOF joins. The fields it adds are appended to the left schema.
+         *
+         * @param expansion what each row is expanded to.
+         * @return this builder.
+         */
+        public Builder leftExpand(final Expansion expansion)
+        {
+            draft.leftExpand = expansion;
+            return this;
+        }
+
+        /**
+         * Expands each right row before the join, as {@link #leftExpand}: regular, interval and window joins.
+         *
+         * @param expansion what each row is expanded to.
+         * @return this builder.
+         */
+        public Builder rightExpand(final Expansion expansion)
+        {
+            draft.rightExpand = expansion;
+            return this;
+        }
+
+        /**
+         * The standalone kind's expansion ({@link JoinKind#EXPAND}): each left row is emitted with each row it
+         * makes as {@code (left: the row, right: the new fields)}, kept only where {@code leftFilter} and
+         * {@code condition} (whose right field is a new field) hold; a left expand join emits a row that keeps
+         * nothing once padded. Its schemas: the left one, with the new fields appended, serves both sides.
+         *
+         * @param expansion what each row is expanded to; its {@code outer} is the type's to say.
+         * @return this builder.
+         */
+        public Builder expand(final Expansion expansion)
+        {
+            draft.expand = expansion;
             return this;
         }
 
@@ -735,6 +791,7 @@ public final class JoinSpec
          */
         public JoinSpec build()
         {
+            draft.addExpansionFields();
             draft.check();
             final JoinSpec spec = new JoinSpec(draft);
             SpecTypeCheck.check(spec); // typed schemas: no comparison of incompatible types

@@ -1,13 +1,18 @@
 package io.junction.api;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * A row as plain objects, for users who prefer them to flyweights and for tests: field names to
- * values ({@link Long}, {@link Double}, {@link Boolean}, {@link String} or null), in field order.
+ * values ({@link Long}, {@link Double}, {@link Boolean}, {@link String} or null, or an array of those or
+ * of flat objects of those as an immutable {@link List} of values or of {@code Map<String, Object>}),
+ * in field order.
  * Immutable. A row keeps the number type it was given: {@code Row.of("bid", 101.0).get("bid")} is the
  * {@link Double} 101.0, and a row decoded with a typed schema ({@link RowCodec#decode}) holds a
  * {@link Double} in every double field, though the canonical bytes store a whole 101.0 as a long.
@@ -86,8 +91,63 @@ public final class Row
         {
             return value.toString();
         }
+        if (value instanceof List)
+        {
+            return normaliseArray((List<?>)value);
+        }
         throw new IllegalArgumentException("unsupported field value type " + value.getClass().getName() +
-            ": use Long, Double, Boolean, String or null");
+            ": use Long, Double, Boolean, String, null or a List of those or of Maps of those");
+    }
+
+    /**
+     * An array value (docs/SEMANTICS.md, "Row expansion"): scalars, or flat objects ({@code Map<String, ?>}
+     * of scalars), not both (nulls aside); never an array inside it.
+     */
+    private static List<Object> normaliseArray(final List<?> elements)
+    {
+        final List<Object> out = new ArrayList<>(elements.size());
+        String kind = null;
+        for (final Object element : elements)
+        {
+            final Object value;
+            if (element instanceof Map)
+            {
+                final Map<String, Object> object = new LinkedHashMap<>();
+                for (final Map.Entry<?, ?> e : ((Map<?, ?>)element).entrySet())
+                {
+                    if (!(e.getKey() instanceof String))
+                    {
+                        throw new IllegalArgumentException("an object element's names must be strings: " + e.getKey());
+                    }
+                    final Object entry = normalise(e.getValue());
+                    if (entry instanceof List)
+                    {
+                        throw new IllegalArgumentException("an object element holds scalars only: '" + e.getKey() + "' is a list");
+                    }
+                    object.put((String)e.getKey(), entry);
+                }
+                value = Collections.unmodifiableMap(object);
+            }
+            else
+            {
+                value = normalise(element);
+                if (value instanceof List)
+                {
+                    throw new IllegalArgumentException("arrays do not nest: an element is a list");
+                }
+            }
+            final String elementKind = value instanceof Map ? "object" : "scalar";
+            if (value != null)
+            {
+                if (kind != null && !kind.equals(elementKind))
+                {
+                    throw new IllegalArgumentException("an array holds scalars or objects, not both: it mixes them");
+                }
+                kind = elementKind;
+            }
+            out.add(value);
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** @return the fields in order; absent fields are not in the map, explicit nulls map to null. */
@@ -167,6 +227,24 @@ public final class Row
      */
     private static Object comparable(final Object value)
     {
+        if (value instanceof List)
+        {
+            final List<Object> out = new ArrayList<>();
+            for (final Object element : (List<?>)value)
+            {
+                out.add(comparable(element));
+            }
+            return out;
+        }
+        if (value instanceof Map)
+        {
+            final Map<Object, Object> out = new HashMap<>();
+            for (final Map.Entry<?, ?> e : ((Map<?, ?>)value).entrySet())
+            {
+                out.put(e.getKey(), comparable(e.getValue()));
+            }
+            return out;
+        }
         if (value instanceof Double)
         {
             final double d = (Double)value;

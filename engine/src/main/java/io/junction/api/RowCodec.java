@@ -1,8 +1,10 @@
 package io.junction.api;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,12 +92,133 @@ public final class RowCodec
             {
                 writer.putBoolean(field, (Boolean)value);
             }
+            else if (value instanceof List)
+            {
+                putArray(writer, field, (List<?>)value);
+            }
             else
             {
                 writer.putString(field, (String)value);
             }
         }
         return writer.finish();
+    }
+
+    private static void putArray(final RowWriter writer, final int field, final List<?> elements)
+    {
+        writer.beginArray(field);
+        for (final Object element : elements)
+        {
+            if (element instanceof Map)
+            {
+                writer.beginObject();
+                final List<Map.Entry<?, ?>> entries = new ArrayList<>(((Map<?, ?>)element).entrySet());
+                // Canonical bytes: entries in the order of their names' UTF-8 bytes (RowFormat).
+                entries.sort((a, b) -> java.util.Arrays.compareUnsigned(utf8(a.getKey()), utf8(b.getKey())));
+                for (final Map.Entry<?, ?> e : entries)
+                {
+                    writer.entry((String)e.getKey());
+                    putElement(writer, e.getValue());
+                }
+                writer.endObject();
+            }
+            else
+            {
+                putElement(writer, element);
+            }
+        }
+        writer.endArray();
+    }
+
+    private static byte[] utf8(final Object name)
+    {
+        return ((String)name).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void putElement(final RowWriter writer, final Object value)
+    {
+        if (value == null)
+        {
+            writer.elementNull();
+        }
+        else if (value instanceof Long)
+        {
+            writer.elementLong((Long)value);
+        }
+        else if (value instanceof Double)
+        {
+            final double d = (Double)value;
+            if (Literal.isLongValued(d))
+            {
+                writer.elementLong((long)d);
+            }
+            else
+            {
+                writer.elementDouble(d);
+            }
+        }
+        else if (value instanceof Boolean)
+        {
+            writer.elementBoolean((Boolean)value);
+        }
+        else
+        {
+            writer.elementString((String)value);
+        }
+    }
+
+    /**
+     * Decodes an array value into an immutable list of values or of maps.
+     *
+     * @param buffer holds the array.
+     * @param at     the index of its tag.
+     * @return its elements.
+     */
+    public static List<Object> decodeArray(final DirectBuffer buffer, final int at)
+    {
+        final int count = ArrayValues.count(buffer, at);
+        final List<Object> out = new ArrayList<>(count);
+        int position = ArrayValues.first(at);
+        for (int i = 0; i < count; i++)
+        {
+            if (buffer.getByte(position) == FieldType.OBJECT)
+            {
+                final Map<String, Object> object = new LinkedHashMap<>();
+                int entry = ArrayValues.first(position);
+                for (int k = ArrayValues.count(buffer, position); k > 0; k--)
+                {
+                    final int value = ArrayValues.entryValue(buffer, entry);
+                    object.put(buffer.getStringWithoutLengthUtf8(ArrayValues.entryNameIndex(entry),
+                        ArrayValues.entryNameLength(buffer, entry)), decodeScalar(buffer, value));
+                    entry = ArrayValues.next(buffer, value);
+                }
+                out.add(Collections.unmodifiableMap(object));
+            }
+            else
+            {
+                out.add(decodeScalar(buffer, position));
+            }
+            position = ArrayValues.next(buffer, position);
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private static Object decodeScalar(final DirectBuffer buffer, final int at)
+    {
+        switch (buffer.getByte(at))
+        {
+            case FieldType.LONG:
+                return buffer.getLong(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            case FieldType.DOUBLE:
+                return buffer.getDouble(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+            case FieldType.BOOLEAN:
+                return buffer.getByte(at + RowFormat.TAG_LENGTH) != 0;
+            case FieldType.STRING:
+                return buffer.getStringWithoutLengthUtf8(at + RowFormat.STRING_BYTES_OFFSET,
+                    buffer.getShort(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+            default:
+                return null;
+        }
     }
 
     /**
@@ -159,6 +282,9 @@ public final class RowCodec
                     break;
                 case FieldType.BOOLEAN:
                     fields.put(schema.nameOf(i), view.getBoolean(i));
+                    break;
+                case FieldType.ARRAY:
+                    fields.put(schema.nameOf(i), decodeArray(view.buffer(), view.valueIndex(i)));
                     break;
                 default:
                     fields.put(schema.nameOf(i), view.getString(i));

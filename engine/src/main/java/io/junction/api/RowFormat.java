@@ -10,7 +10,14 @@ package io.junction.api;
  *   +-------------------+-----------------------+----------------------------------------+
  *   offset[i] == 0: field i is absent; else the offset of its tag from the row start.
  *   payload: NULL none | LONG i64 | DOUBLE f64 | BOOLEAN u8 | STRING u16 length + UTF-8 bytes
+ *          | ARRAY u16 length (of what follows) + u16 count + count elements
+ *   element: tag u8 + payload, a scalar as above or
+ *          | OBJECT u16 length (of what follows) + u16 count + count entries
+ *   entry:   u16 name length + UTF-8 name + a scalar value (tag + payload); entries sorted by name bytes
  * </pre>
+ * An array holds scalars or objects, not both (nulls aside), and never an array: the codecs refuse the
+ * rest. Object entries are sorted by the bytes of their names, so that objects equal as JSON values are
+ * equal as bytes.
  * Two rows are equal (for retraction, SEMANTICS 1) when their bytes are equal. {@link RowWriter} writes
  * canonical bytes when fields are put in ascending index order; the codecs do so.
  */
@@ -38,6 +45,16 @@ public final class RowFormat
     public static final int STRING_LENGTH_PREFIX = Short.BYTES;
     /** Offset of a string value's UTF-8 bytes from its tag: after the tag and the length prefix. */
     public static final int STRING_BYTES_OFFSET = TAG_LENGTH + STRING_LENGTH_PREFIX;
+    /** Bytes of the u16 length that starts an {@link FieldType#ARRAY} or {@link FieldType#OBJECT} payload. */
+    public static final int CONTAINER_LENGTH_PREFIX = Short.BYTES;
+    /** Offset, from a container's tag, of its u16 element (or entry) count: after the tag and the length. */
+    public static final int ARRAY_COUNT_OFFSET = TAG_LENGTH + CONTAINER_LENGTH_PREFIX;
+    /** Bytes of a container's element (or entry) count, a u16. */
+    public static final int ARRAY_COUNT_LENGTH = Short.BYTES;
+    /** Offset, from a container's tag, of its first element (or entry). */
+    public static final int ARRAY_ELEMENTS_OFFSET = ARRAY_COUNT_OFFSET + ARRAY_COUNT_LENGTH;
+    /** Bytes of the u16 name length that starts an object entry, before its UTF-8 name and its value. */
+    public static final int ENTRY_NAME_LENGTH_PREFIX = Short.BYTES;
     /** The longest string value in UTF-8 bytes, bounded by its u16 length prefix. */
     public static final int MAX_STRING_LENGTH = 0xFFFF;
     /** The largest row, bounded by the 16-bit offsets. */

@@ -130,6 +130,24 @@ public final class RowView
     }
 
     /**
+     * @param field a present field's index.
+     * @return the absolute index in {@link #buffer()} of its value's tag: where {@link ArrayValues} reads an array.
+     */
+    public int valueIndex(final int field)
+    {
+        return offset + valueOffset(field);
+    }
+
+    /**
+     * @param field a present field's index.
+     * @return the bytes of its value, tag included.
+     */
+    public int valueLength(final int field)
+    {
+        return ArrayValues.valueLength(buffer, offset + valueOffset(field));
+    }
+
+    /**
      * @param field a field index.
      * @return the UTF-8 length of a {@link FieldType#STRING} field.
      */
@@ -304,6 +322,14 @@ public final class RowView
                     payload = at + RowFormat.STRING_BYTES_OFFSET > length ? Integer.MAX_VALUE / 2 :
                         RowFormat.STRING_LENGTH_PREFIX + stringLength(i);
                     break;
+                case FieldType.ARRAY:
+                    final String bad = ArrayValues.validate(buffer, offset + at, offset + length);
+                    if (bad != null)
+                    {
+                        return "field " + i + ": " + bad;
+                    }
+                    payload = ArrayValues.valueLength(buffer, offset + at) - RowFormat.TAG_LENGTH;
+                    break;
                 default:
                     return "field " + i + " has unknown type tag " + type;
             }
@@ -357,6 +383,9 @@ public final class RowView
                     break;
                 case FieldType.BOOLEAN:
                     sb.append(getBoolean(i));
+                    break;
+                case FieldType.ARRAY:
+                    sb.append("[").append(ArrayValues.count(buffer, valueIndex(i))).append(" elements]");
                     break;
                 default:
                     sb.append('"').append(getString(i)).append('"');

@@ -96,6 +96,46 @@ public final class Schema
     }
 
     /**
+     * This schema with the fields a row expansion adds (docs/SEMANTICS.md, "Row expansion") appended as
+     * untyped fields, those it holds already kept where they are. A typed schema must not declare them:
+     * their types are the elements'.
+     *
+     * @param added the new field names.
+     * @param what  the spec field that adds them, for the message.
+     * @return the schema the expanded rows have.
+     * @throws IllegalArgumentException when a typed schema declares one of them.
+     */
+    public Schema withAdded(final List<String> added, final String what)
+    {
+        final List<String> extraNames = new java.util.ArrayList<>();
+        for (final String name : added)
+        {
+            final int index = indexOf(name);
+            if (index >= 0 && (fields[index].type() != Field.ANY || fields[index].isRequired()))
+            {
+                throw new IllegalArgumentException(what + ".as: new field '" + name + "' is declared in the schema: " +
+                    "new fields are not declared (their types are the elements')");
+            }
+            if (index < 0 && !extraNames.contains(name))
+            {
+                extraNames.add(name);
+            }
+        }
+        if (extraNames.isEmpty())
+        {
+            return this;
+        }
+        final String[] allNames = java.util.Arrays.copyOf(names, names.length + extraNames.size());
+        final Field[] allFields = java.util.Arrays.copyOf(fields, fields.length + extraNames.size());
+        for (int i = 0; i < extraNames.size(); i++)
+        {
+            allNames[names.length + i] = extraNames.get(i);
+            allFields[names.length + i] = Field.any(extraNames.get(i));
+        }
+        return new Schema(allNames, allFields);
+    }
+
+    /**
      * @param index a field index of this schema.
      * @return the field: its name, type ({@link Field#ANY} in a names-only schema) and whether it is required.
      */

@@ -49,6 +49,10 @@ final class SpecValues
     long maxFanOut;
     /** Set by {@link JoinSpec#multi(MultiJoinSpec)} only. */
     MultiJoinSpec multi;
+    /** Row expansions (docs/SEMANTICS.md, "Row expansion"): before the join per side, or the standalone kind's. */
+    Expansion leftExpand;
+    Expansion rightExpand;
+    Expansion expand;
 
     /** A builder's draft: empty lists, the defaults. */
     SpecValues(final JoinKind kind, final JoinType type)
@@ -99,6 +103,9 @@ final class SpecValues
         padOnExpiry = b.padOnExpiry;
         maxFanOut = b.maxFanOut;
         multi = b.multi;
+        leftExpand = b.leftExpand;
+        rightExpand = b.rightExpand;
+        expand = b.expand;
         leftUniqueKeyDeclared = b.leftUniqueKeyDeclared;
         rightUniqueKeyDeclared = b.rightUniqueKeyDeclared;
         paddedDelaySet = b.paddedDelaySet;
@@ -163,7 +170,10 @@ final class SpecValues
             (output == OutputMode.UPSERT ? " output=upsert resultKey=" + resultKey : "") +
             (padOnExpiry ? " padOnExpiry" : "") +
             (maxFanOut > 0 ? " maxFanOut=" + maxFanOut : "") +
-            (multi == null ? "" : " " + multi) + '}';
+            (multi == null ? "" : " " + multi) +
+            (leftExpand == null ? "" : " leftExpand=" + leftExpand) +
+            (rightExpand == null ? "" : " rightExpand=" + rightExpand) +
+            (expand == null ? "" : " expand=" + expand) + '}';
     }
 
     /**
@@ -176,6 +186,15 @@ final class SpecValues
         if (leftSchema == null || rightSchema == null)
         {
             throw new IllegalArgumentException("schemas: both sides need a schema");
+        }
+        if (kind == JoinKind.EXPAND)
+        {
+            checkExpand();
+            return;
+        }
+        if (expand != null)
+        {
+            throw new IllegalArgumentException("expand: only for the standalone kind \"expand\"; before a join use leftExpand or rightExpand");
         }
         if (leftKey.isEmpty())
         {
@@ -243,11 +262,133 @@ final class SpecValues
         {
             throw new IllegalArgumentException("stateTtl: only for regular joins (interval and window state is bounded by time)");
         }
+        checkExpansions();
         checkUniqueKey("leftUniqueKey", leftUniqueKey, leftUniqueKeyDeclared);
         checkUniqueKey("rightUniqueKey", rightUniqueKey, rightUniqueKeyDeclared);
         checkCoGroup();
         checkShaping();
         checkMaxFanOut();
+    }
+
+    /** Appends the fields the expansions add to the schemas they add them to (before {@link #check()}). */
+    void addExpansionFields()
+    {
+        if (leftSchema == null || rightSchema == null)
+        {
+            return; // check() says it
+        }
+        if (kind == JoinKind.EXPAND && expand != null)
+        {
+            leftSchema = leftSchema.withAdded(expand.addedFields(), "expand");
+            rightSchema = leftSchema;
+            return;
+        }
+        if (leftExpand != null)
+        {
+            final boolean shared = leftSchema == rightSchema;
+            leftSchema = leftSchema.withAdded(leftExpand.addedFields(), "leftExpand");
+            if (shared)
+            {
+                rightSchema = leftSchema;
+            }
+        }
+        if (rightExpand != null)
+        {
+            final boolean shared = leftSchema == rightSchema;
+            rightSchema = rightSchema.withAdded(rightExpand.addedFields(), "rightExpand");
+            if (shared)
+            {
+                leftSchema = rightSchema;
+            }
+        }
+    }
+
+    /**
+     * The standalone kind: one input, no key, no state; leftFilter and condition are its ON clause, its type
+     * (inner or left) says whether a row that keeps nothing is emitted padded.
+     */
+    private void checkExpand()
+    {
+        if (expand == null)
+        {
+            throw new IllegalArgumentException("expand: required for an expand join");
+        }
+        if (type != JoinType.INNER && type != JoinType.LEFT)
+        {
+            throw new IllegalArgumentException("type: an expand join is inner or left, not " + type.name().toLowerCase(Locale.ROOT));
+        }
+        if (expand.outer())
+        {
+            throw new IllegalArgumentException("expand.outer: an expand join's type says it (left: a row that keeps nothing is emitted padded)");
+        }
+        if (!leftKey.isEmpty() || !rightKey.isEmpty() || interval != null || window != null || asof != null ||
+            !rightFilter.isEmpty() || !rightRowFilters.isEmpty() || leftStateTtl != 0 || rightStateTtl != 0 ||
+            leftUniqueKeyDeclared || rightUniqueKeyDeclared || coGroup != null || paddedDelaySet || padOnExpiry ||
+            output != OutputMode.RETRACT || maxFanOut != 0 || leftExpand != null || rightExpand != null || allowedLateness != 0)
+        {
+            throw new IllegalArgumentException("expand: an expand join takes expand, type, leftFilter and condition only " +
+                "(no keys, interval, window, asof, rightFilter, stateTtl, unique keys, shaping, lateness or other expansions)");
+        }
+        checkAdded(expand, leftSchema, "expand");
+        checkAdded(expand, rightSchema, "expand");
+    }
+
+    /** Before a join: both sides of regular, interval and window joins; the left side of the versioned and ASOF kinds. */
+    private void checkExpansions()
+    {
+        if (rightExpand != null && kind != JoinKind.REGULAR && kind != JoinKind.INTERVAL && kind != JoinKind.WINDOW)
+        {
+            throw new IllegalArgumentException("rightExpand: a " + kind.name().toLowerCase(Locale.ROOT) +
+                " join expands its left side only (leftExpand)");
+        }
+        if ((leftExpand != null || rightExpand != null) && kind == JoinKind.MULTI)
+        {
+            throw new IllegalArgumentException("leftExpand: a multi-way join expands per input (MultiJoinSpec)");
+        }
+        if (leftExpand != null)
+        {
+            checkAdded(leftExpand, leftSchema, "leftExpand");
+        }
+        if (rightExpand != null)
+        {
+            checkAdded(rightExpand, rightSchema, "rightExpand");
+        }
+    }
+
+    /** The field read is in the schema, each added field is, and no added field is named twice or is the field read. */
+    private static void checkAdded(final Expansion e, final Schema schema, final String what)
+    {
+        final List<String> added = e.addedFields();
+        for (int i = 0; i < added.size(); i++)
+        {
+            final String name = added.get(i);
+            if (name.equals(e.field()))
+            {
+                throw new IllegalArgumentException(what + ".as: new field '" + name + "' is the field it expands");
+            }
+            if (added.indexOf(name) != i)
+            {
+                throw new IllegalArgumentException(what + ".as: new field '" + name + "' is named twice");
+            }
+            if (schema.indexOf(name) < 0)
+            {
+                throw new IllegalArgumentException(what + ".as: new field '" + name + "' is not in the schema " + schema);
+            }
+        }
+        if (e.field() != null && schema.indexOf(e.field()) < 0)
+        {
+            throw new IllegalArgumentException(what + ": unknown field '" + e.field() + "' (schema has " + schema + ")");
+        }
+        if (e.field() != null && schema.isTyped())
+        {
+            final byte type = schema.field(schema.indexOf(e.field())).type();
+            final byte wanted = e.kind() == Expansion.Kind.UNNEST ? FieldType.ARRAY : FieldType.STRING;
+            if (type != Field.ANY && type != wanted)
+            {
+                throw new IllegalArgumentException(what + ": field '" + e.field() + "' is declared " + FieldType.name(type) +
+                    (wanted == FieldType.ARRAY ? ", unnest reads an array" : ", split reads a string"));
+            }
+        }
     }
 
     /** A multi-way join is built by {@link JoinSpec#multi(MultiJoinSpec)}: its filters, conditions and TTLs are per input. */

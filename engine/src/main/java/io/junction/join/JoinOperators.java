@@ -79,6 +79,9 @@ public final class JoinOperators
                 return new OperatorDriver(spec, config.withHotKeys(0), results, deadLetters, errors, WindowBuckets.layout(spec),
                     RowStore.TIMED_BOTH, DriverShape.DEFAULT.bucketLength(WindowBucketDescriptor.LENGTH).noReadAhead(),
                     spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
+            case EXPAND:
+                // No state: a durable engine has nothing of it to save, and a restart loses nothing.
+                return new ExpandJoin(spec, config, results, deadLetters, errors == null ? Throwable::printStackTrace : errors);
             default:
                 throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);
         }

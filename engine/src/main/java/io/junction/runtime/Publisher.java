@@ -82,6 +82,12 @@ public final class Publisher
      * ({@link io.junction.api.DeadLetterReason#SCHEMA_MISMATCH}).
      */
     public static final int SCHEMA_MISMATCH = -8;
+    /**
+     * The row's expansion failed (docs/SEMANTICS.md, "Row expansion": a field of the wrong type, a new field
+     * the row already has, a throwing table function, more rows than {@code maxExpansion}); nothing of it was
+     * published. {@link #lastRefusal()} says why.
+     */
+    public static final int EXPANSION_FAILED = -9;
 
     private static final String INVALID_ARGUMENT_REASON = "the arguments do not describe a row inside the buffer " +
         "(a null side, kind, buffer or row, or an offset, length, input or partition out of range)";
@@ -113,6 +119,11 @@ public final class Publisher
     private final TypedRows typed;
     private final Schema leftSchema;
     private final Schema rightSchema;
+    /** The fields each side reads as scalars: an array there is a bad input. */
+    private final ScalarOperands leftOperands;
+    private final ScalarOperands rightOperands;
+    /** Null when the join expands no rows. */
+    private final ExpandingPublish expanding;
     private final int slotCapacity;
     private final RowView view = new RowView();
     /** Why the latest refused publish was refused ({@link #lastRefusal()}): reused, written on refusal only. */
@@ -137,6 +148,9 @@ public final class Publisher
         this.typed = new TypedRows(spec, slotCapacity);
         this.leftSchema = spec.leftSchema();
         this.rightSchema = spec.rightSchema();
+        this.leftOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.LEFT) : null;
+        this.rightOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.RIGHT) : null;
+        this.expanding = spec.multi() == null ? ExpandingPublish.of(spec, slotCapacity, router) : null;
         this.slotCapacity = slotCapacity;
     }
 
@@ -418,6 +432,15 @@ public final class Publisher
             refusal.setLength(0);
             schema.appendMismatch(view, refusal);
             return refuse(SCHEMA_MISMATCH);
+        }
+        if ((side == Side.LEFT ? leftOperands : rightOperands).holdsArray(view, refusal))
+        {
+            return refuse(SCHEMA_MISMATCH);
+        }
+        if (expanding != null && expanding.expands(side))
+        {
+            final int code = expanding.publish(side, kind, view, ts, step, ingestNanos, wait, target, refusal);
+            return code == EXPANSION_FAILED || code == ROW_TOO_LARGE ? refuse(code) : code;
         }
         return router.publish(side, kind, view, row, offset, length, ts, step, ingestNanos, wait, target);
     }

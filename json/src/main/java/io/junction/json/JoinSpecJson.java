@@ -12,6 +12,7 @@ import io.junction.api.AsofSpec;
 import io.junction.api.CoGroupBuiltin;
 import io.junction.api.CompareOp;
 import io.junction.api.ConditionTerm;
+import io.junction.api.Expansion;
 import io.junction.api.FieldFilter;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
@@ -95,7 +96,7 @@ public final class JoinSpecJson
     private static final Set<String> TOP_LEVEL = Set.of(
         "join", "type", "leftKey", "rightKey", "leftUniqueKey", "rightUniqueKey", "interval", "window", "leftFilter", "rightFilter", "condition",
         "allowedLateness", "stateTtl", "leftStateTtl", "rightStateTtl", "coGroup", "asof",
-        "paddedDelay", "output", "padOnExpiry", "schema", "maxFanOut");
+        "paddedDelay", "output", "padOnExpiry", "schema", "maxFanOut", "expand", "leftExpand", "rightExpand");
     private static final Set<String> CONDITION_FIELDS = Set.of("left", "leftOffset", "op", "right");
     private static final Set<String> SCHEMA_FIELD_FIELDS = Set.of("name", "type", "required");
 
@@ -124,7 +125,13 @@ public final class JoinSpecJson
         private final long allowedLateness;
         private final long leftStateTtl;
         private final long rightStateTtl;
-        private final List<String> fieldNames;
+        private List<String> fieldNames;
+        /** The fields the expansions add (docs/SEMANTICS.md 12): in {@link #fieldNames}, never declared by a schema. */
+        private List<String> addedNames = List.of();
+        /** Row expansions, set once by {@link #parse(JsonNode)}: the standalone kind's, or before the join per side. */
+        private Expansion expand;
+        private Expansion leftExpand;
+        private Expansion rightExpand;
         /** Set once by {@link #parse(JsonNode)} before the spec is checked and returned. */
         private CoGroupBuiltin coGroup;
         /** SEMANTICS 4.5-4.7, set once by {@link #parse(JsonNode)}: the padded-row delay (-1: none), the output mode, padOnExpiry. */
@@ -220,6 +227,12 @@ public final class JoinSpecJson
                 names.add(term[2].substring(term[2].indexOf('.') + 1));
             }
             this.fieldNames = List.copyOf(names);
+        }
+
+        /** @return the fields the spec's expansions add (docs/SEMANTICS.md 12), each once; part of {@link #fieldNames()} */
+        public List<String> addedFieldNames()
+        {
+            return addedNames;
         }
 
         /** @return a multi-way join's input names in order, or null for the binary kinds */
@@ -342,6 +355,18 @@ public final class JoinSpecJson
                 builder.paddedDelay(paddedDelay);
             }
             builder.output(output).padOnExpiry(padOnExpiry).maxFanOut(maxFanOut);
+            if (expand != null)
+            {
+                builder.expand(expand);
+            }
+            if (leftExpand != null)
+            {
+                builder.leftExpand(leftExpand);
+            }
+            if (rightExpand != null)
+            {
+                builder.rightExpand(rightExpand);
+            }
             try
             {
                 return builder.build();
@@ -448,7 +473,7 @@ public final class JoinSpecJson
         final JoinKind kind = JoinKind.fromName(kindName);
         if (kind == null)
         {
-            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup, asof or multi)");
+            throw new JoinSpecException("join", "unknown join '" + kindName + "' (expected regular, interval, window, temporal, lookup, asof, multi or expand)");
         }
         final String typeName = requiredString(root, "type", "");
         final JoinType type = JoinType.fromName(typeName);
@@ -457,8 +482,10 @@ public final class JoinSpecJson
             throw new JoinSpecException("type", "unknown type '" + typeName +
                 "' (expected inner, left, right, full, semi or anti)");
         }
-        final List<String> leftKey = keyFields(root, "leftKey");
-        final List<String> rightKey = keyFields(root, "rightKey");
+        // The standalone expansion has one input and no key (docs/SEMANTICS.md 12): expansions() refuses one.
+        final boolean keyed = kind != JoinKind.EXPAND;
+        final List<String> leftKey = keyed || root.has("leftKey") ? keyFields(root, "leftKey") : List.of();
+        final List<String> rightKey = keyed || root.has("rightKey") ? keyFields(root, "rightKey") : List.of();
         if (leftKey.size() != rightKey.size())
         {
             throw new JoinSpecException("rightKey", "key arity mismatch: leftKey has " + leftKey.size() +
@@ -531,10 +558,59 @@ public final class JoinSpecJson
         parsed.asof = asof(root, kind, kindName);
         shaping(root, parsed, kind, kindName);
         parsed.maxFanOut = nonNegative(root, "maxFanOut");
+        expansions(root, parsed, kind);
         declaredSchema(root, parsed);
         // the engine's own checks, now, so that a rejected spec is rejected before any event is read
         parsed.spec();
         return parsed;
+    }
+
+    /** docs/SEMANTICS.md 12: the standalone kind's {@code "expand"}, or {@code "leftExpand"}/{@code "rightExpand"}. */
+    private static void expansions(final JsonNode root, final Parsed parsed, final JoinKind kind)
+    {
+        if (kind == JoinKind.EXPAND)
+        {
+            if (!root.has("expand"))
+            {
+                throw new JoinSpecException("expand", "required for an expand join");
+            }
+            for (final String name : List.of("leftExpand", "rightExpand", "leftKey", "rightKey"))
+            {
+                if (root.has(name))
+                {
+                    throw new JoinSpecException(name, "not for an expand join (one input, no key: expand, type, leftFilter and condition)");
+                }
+            }
+            parsed.expand = SpecExpansions.parse(root.get("expand"), "expand", true);
+        }
+        else if (root.has("expand"))
+        {
+            throw new JoinSpecException("expand", "only for an expand join; before a join use leftExpand or rightExpand");
+        }
+        if (root.has("leftExpand"))
+        {
+            parsed.leftExpand = SpecExpansions.parse(root.get("leftExpand"), "leftExpand", false);
+        }
+        if (root.has("rightExpand"))
+        {
+            parsed.rightExpand = SpecExpansions.parse(root.get("rightExpand"), "rightExpand", false);
+        }
+        final Set<String> names = new LinkedHashSet<>(parsed.fieldNames);
+        final Set<String> added = new LinkedHashSet<>();
+        for (final Expansion e : new Expansion[] {parsed.expand, parsed.leftExpand, parsed.rightExpand})
+        {
+            if (e != null)
+            {
+                if (e.field() != null)
+                {
+                    names.add(e.field());
+                }
+                added.addAll(e.addedFields());
+            }
+        }
+        names.addAll(added);
+        parsed.fieldNames = List.copyOf(names);
+        parsed.addedNames = List.copyOf(added);
     }
 
     /**
@@ -614,13 +690,26 @@ public final class JoinSpecJson
                 case "string":
                     f = Field.string(name);
                     break;
+                case "array":
+                case "array<object>":
+                    f = Field.array(name);
+                    break;
                 default:
                     throw new JoinSpecException(path + ".type", "unknown type '" + type
-                        + "' (expected long, double, boolean, string or any)");
+                        + "' (expected long, double, boolean, string, array, array<object> or any)");
             }
             fields[i] = optionalBoolean(field, "required", path + ".", false) ? f.required() : f;
         }
-        final Schema schema = Schema.of(fields);
+        final Schema declared = Schema.of(fields);
+        for (final String name : parsed.addedNames)
+        {
+            if (declared.indexOf(name) >= 0)
+            {
+                throw new JoinSpecException("schema", "declares '" + name + "', a field the spec's expansion adds: new " +
+                    "fields are not declared (their types are the elements'; an ordinality is a long)");
+            }
+        }
+        final Schema schema = declared.withAdded(parsed.addedNames, "expansion");
         for (final String name : parsed.fieldNames)
         {
             if (schema.indexOf(name) < 0)

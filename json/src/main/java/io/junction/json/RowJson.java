@@ -10,14 +10,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.junction.api.ArrayValues;
 import io.junction.api.FieldType;
+import io.junction.api.RowFormat;
 import io.junction.api.RowView;
 import io.junction.api.RowWriter;
 import io.junction.api.Schema;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -218,24 +225,78 @@ public final class RowJson
 
     private static void checkScalar(final String name, final JsonNode value) throws BadInputException
     {
+        if (value.isArray())
+        {
+            checkArray(name, value);
+            return;
+        }
         if (value.isContainerNode())
         {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) +
-                ": rows are flat objects of strings, numbers, booleans and nulls (SEMANTICS 1)");
+                ": rows are flat objects of strings, numbers, booleans and nulls, or arrays of those or of flat objects");
         }
-        if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue()))
-        {
-            throw new BadInputException("row field '" + name + "': number " + value.asText() + " is outside the double range");
-        }
+        checkNumber(name, value);
         if (!value.isNumber() && !value.isTextual() && !value.isBoolean() && !value.isNull())
         {
             throw new BadInputException("row field '" + name + "' is " + kindOf(value) + ", not a JSON scalar");
         }
     }
 
+    private static void checkNumber(final String name, final JsonNode value) throws BadInputException
+    {
+        if (value.isNumber() && !JsonNumbers.isLong(value) && !Double.isFinite(value.doubleValue()))
+        {
+            throw new BadInputException("row field '" + name + "': number " + value.asText() + " is outside the double range");
+        }
+    }
+
+    /** An array of scalars or of flat objects of scalars, not both (nulls aside): docs/SEMANTICS.md 1. */
+    private static void checkArray(final String name, final JsonNode array) throws BadInputException
+    {
+        String kind = null;
+        int position = 0;
+        for (final JsonNode element : array)
+        {
+            position++;
+            if (element.isArray())
+            {
+                throw new BadInputException("row field '" + name + "': element " + position + " is an array: arrays do not nest");
+            }
+            if (element.isObject())
+            {
+                for (final Map.Entry<String, JsonNode> entry : element.properties())
+                {
+                    if (entry.getValue().isContainerNode())
+                    {
+                        throw new BadInputException("row field '" + name + "': element " + position + " holds " +
+                            kindOf(entry.getValue()) + " in '" + entry.getKey() + "': array objects hold scalars only");
+                    }
+                    checkNumber(name, entry.getValue());
+                }
+            }
+            else
+            {
+                checkNumber(name, element);
+            }
+            if (!element.isNull())
+            {
+                final String elementKind = element.isObject() ? "object" : "scalar";
+                if (kind != null && !kind.equals(elementKind))
+                {
+                    throw new BadInputException("row field '" + name + "' mixes objects and scalars: an array holds one or the other");
+                }
+                kind = elementKind;
+            }
+        }
+    }
+
     private void put(final int index, final JsonNode value)
     {
-        if (value.isNull())
+        if (value.isArray())
+        {
+            putArray(index, value);
+        }
+        else if (value.isNull())
         {
             writer.putNull(index);
         }
@@ -254,6 +315,124 @@ public final class RowJson
         else
         {
             writer.putDouble(index, value.doubleValue());
+        }
+    }
+
+    private void putArray(final int index, final JsonNode array)
+    {
+        writer.beginArray(index);
+        for (final JsonNode element : array)
+        {
+            if (element.isObject())
+            {
+                writer.beginObject();
+                // Canonical bytes: entries in the order of their names' UTF-8 bytes (RowFormat).
+                final List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(element.properties());
+                entries.sort((a, b) -> Arrays.compareUnsigned(
+                    a.getKey().getBytes(StandardCharsets.UTF_8), b.getKey().getBytes(StandardCharsets.UTF_8)));
+                for (final Map.Entry<String, JsonNode> entry : entries)
+                {
+                    writer.entry(entry.getKey());
+                    putElement(entry.getValue());
+                }
+                writer.endObject();
+            }
+            else
+            {
+                putElement(element);
+            }
+        }
+        writer.endArray();
+    }
+
+    private void putElement(final JsonNode value)
+    {
+        if (value.isNull())
+        {
+            writer.elementNull();
+        }
+        else if (value.isBoolean())
+        {
+            writer.elementBoolean(value.booleanValue());
+        }
+        else if (value.isTextual())
+        {
+            writer.elementString(value.textValue());
+        }
+        else if (JsonNumbers.isLong(value))
+        {
+            writer.elementLong(JsonNumbers.longValue(value));
+        }
+        else
+        {
+            writer.elementDouble(value.doubleValue());
+        }
+    }
+
+    /**
+     * Appends an array value as JSON.
+     *
+     * @param buffer holds the array.
+     * @param at     the index of its tag.
+     * @param out    where it is appended.
+     * @return {@code out}.
+     */
+    public static StringBuilder appendArray(final DirectBuffer buffer, final int at, final StringBuilder out)
+    {
+        out.append('[');
+        int position = ArrayValues.first(at);
+        for (int i = ArrayValues.count(buffer, at); i > 0; i--)
+        {
+            if (position != ArrayValues.first(at))
+            {
+                out.append(',');
+            }
+            if (buffer.getByte(position) == FieldType.OBJECT)
+            {
+                out.append('{');
+                int entry = ArrayValues.first(position);
+                for (int k = ArrayValues.count(buffer, position); k > 0; k--)
+                {
+                    if (entry != ArrayValues.first(position))
+                    {
+                        out.append(',');
+                    }
+                    appendString(out, buffer.getStringWithoutLengthUtf8(
+                        ArrayValues.entryNameIndex(entry), ArrayValues.entryNameLength(buffer, entry))).append(':');
+                    final int value = ArrayValues.entryValue(buffer, entry);
+                    appendScalar(buffer, value, out);
+                    entry = ArrayValues.next(buffer, value);
+                }
+                out.append('}');
+            }
+            else
+            {
+                appendScalar(buffer, position, out);
+            }
+            position = ArrayValues.next(buffer, position);
+        }
+        return out.append(']');
+    }
+
+    private static void appendScalar(final DirectBuffer buffer, final int at, final StringBuilder out)
+    {
+        switch (buffer.getByte(at))
+        {
+            case FieldType.LONG:
+                out.append(buffer.getLong(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN));
+                break;
+            case FieldType.DOUBLE:
+                appendDouble(out, buffer.getDouble(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN));
+                break;
+            case FieldType.BOOLEAN:
+                out.append(buffer.getByte(at + RowFormat.TAG_LENGTH) != 0);
+                break;
+            case FieldType.STRING:
+                appendString(out, buffer.getStringWithoutLengthUtf8(at + RowFormat.STRING_BYTES_OFFSET,
+                    buffer.getShort(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN) & 0xFFFF));
+                break;
+            default:
+                out.append("null");
         }
     }
 
@@ -302,6 +481,9 @@ public final class RowJson
                     break;
                 case FieldType.STRING:
                     appendString(out, row.getString(field));
+                    break;
+                case FieldType.ARRAY:
+                    appendArray(row.buffer(), row.valueIndex(field), out);
                     break;
                 default:
                     out.append("null");
@@ -352,6 +534,9 @@ public final class RowJson
                     break;
                 case FieldType.STRING:
                     appendString(out, row.getString(field));
+                    break;
+                case FieldType.ARRAY:
+                    appendArray(row.buffer(), row.valueIndex(field), out);
                     break;
                 default:
                     // validated rows hold no other tag; say so rather than write broken JSON

@@ -45,6 +45,10 @@ final class EventPublishing
                 refused.add(new StepLine(step, refusedRow(sb, event, step,
                     DeadLetterReason.SCHEMA_MISMATCH.message() + ": " + publisher.lastRefusal())));
                 return;
+            case Publisher.EXPANSION_FAILED:
+                refused.add(new StepLine(step, refusedRow(sb, event, step,
+                    DeadLetterReason.EXPANSION_FAILED.message() + ": " + publisher.lastRefusal())));
+                return;
             default:
                 check(code);
         }

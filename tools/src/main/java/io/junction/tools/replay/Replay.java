@@ -247,7 +247,7 @@ public final class Replay
     {
         final boolean tsRequired = tsRequired(spec.kind());
         final Map<Long, String> refusedFirst = new HashMap<>();
-        final FieldNames.Carried carried = new FieldNames.Carried(spec.fieldNames());
+        final FieldNames.Carried carried = new FieldNames.Carried(carriedNames(spec));
         // --fields, else the spec's own "schema" (JoinSpecJson checked that it holds the spec's fields)
         final Schema declared = this.declared != null ? this.declared : spec.schema();
         final Schema schema;
@@ -277,6 +277,14 @@ public final class Replay
             final ReplayResult result = run(joinSpec, schema, lines, events, refusedFirst);
             return declared != null ? result : result.withSpecFieldsNotCarried(carried.missing());
         }
+    }
+
+    /** The spec's fields a row must carry for the spec to mean anything: not those its expansions add. */
+    private static List<String> carriedNames(final JoinSpecJson.Parsed spec)
+    {
+        final List<String> names = new ArrayList<>(spec.fieldNames());
+        names.removeAll(spec.addedFieldNames());
+        return names;
     }
 
     /**
