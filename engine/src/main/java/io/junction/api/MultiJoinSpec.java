@@ -93,6 +93,7 @@ public final class MultiJoinSpec
     private final List<List<String>> keys;
     private final List<List<FieldFilter>> filters;
     private final long[] stateTtl;
+    private final List<Expansion> expansions;
     private final List<Condition> conditions;
     private final long maxFanOut;
 
@@ -101,6 +102,7 @@ public final class MultiJoinSpec
         final int n = b.names.size();
         this.names = Collections.unmodifiableList(new ArrayList<>(b.names));
         this.schemas = Collections.unmodifiableList(new ArrayList<>(b.schemas));
+        this.expansions = Collections.unmodifiableList(new ArrayList<>(b.expansions));
         this.types = Collections.unmodifiableList(new ArrayList<>(b.types));
         final List<List<String>> k = new ArrayList<>(n);
         final List<List<FieldFilter>> f = new ArrayList<>(n);
@@ -188,6 +190,15 @@ public final class MultiJoinSpec
 
     /**
      * @param i an input index, 0-based.
+     * @return the expansion of input {@code i}'s rows before the join (docs/SEMANTICS.md 12), or null.
+     */
+    public Expansion expansion(final int i)
+    {
+        return expansions.get(i);
+    }
+
+    /**
+     * @param i an input index, 0-based.
      * @return the state TTL of input {@code i}, ms of event time, 0 for none.
      */
     public long stateTtl(final int i)
@@ -248,6 +259,7 @@ public final class MultiJoinSpec
         private final List<List<String>> keys = new ArrayList<>();
         private final List<List<FieldFilter>> filters = new ArrayList<>();
         private final List<Long> ttls = new ArrayList<>();
+        private final List<Expansion> expansions = new ArrayList<>();
         private final List<String[]> conditionTerms = new ArrayList<>();
         private final List<CompareOp> conditionOps = new ArrayList<>();
         private long maxFanOut;
@@ -306,6 +318,34 @@ public final class MultiJoinSpec
             keys.add(fields);
             filters.add(new ArrayList<>());
             ttls.add(0L);
+            expansions.add(null);
+            return this;
+        }
+
+        /**
+         * Expands each row of an input before the join (docs/SEMANTICS.md 12): the rows it makes take part as
+         * that input's rows, with the input row's step, time and op; the fields it adds are appended to the
+         * input's schema.
+         *
+         * @param input     the input's name.
+         * @param expansion what each of its rows is expanded to.
+         * @return this builder.
+         */
+        public Builder expand(final String input, final Expansion expansion)
+        {
+            final int i = names.indexOf(input);
+            if (i < 0 || expansion == null)
+            {
+                problem = problem != null ? problem : "expand: " + (i < 0 ? "unknown input '" + input + "'" : "null expansion");
+                return this;
+            }
+            if (expansion.field() != null && schemas.get(i).indexOf(expansion.field()) < 0)
+            {
+                problem = problem != null ? problem : "inputs[" + i + "].expand: unknown field '" + expansion.field() + "'";
+                return this;
+            }
+            expansions.set(i, expansion);
+            schemas.set(i, schemas.get(i).withAdded(expansion.addedFields(), "inputs[" + i + "].expand"));
             return this;
         }
 

@@ -1,8 +1,10 @@
 package io.junction.runtime;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.Expansion;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
+import io.junction.api.MultiJoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.internal.row.RowExpander;
@@ -20,12 +22,14 @@ import io.junction.internal.row.RowExpander;
  */
 final class ExpandingPublish implements RowExpander.Sink
 {
-    private final RowExpander left;
-    private final RowExpander right;
-    /** The standalone kind checks its rows here: true when {@link #left} only checks. */
+    /** By input: a binary kind's side ordinal, or a multi-way join's input; null where the input is not expanded. */
+    private final RowExpander[] expanders;
+    /** The standalone kind checks its rows here: true when {@code expanders[0]} only checks. */
     private final boolean checkOnly;
+    private final boolean multi;
     private final Router router;
 
+    private int input;
     private Side side;
     private ChangeKind kind;
     private long ts;
@@ -39,11 +43,11 @@ final class ExpandingPublish implements RowExpander.Sink
     private long emptied;
     private long failed;
 
-    private ExpandingPublish(final RowExpander left, final RowExpander right, final boolean checkOnly, final Router router)
+    private ExpandingPublish(final RowExpander[] expanders, final boolean checkOnly, final boolean multi, final Router router)
     {
-        this.left = left;
-        this.right = right;
+        this.expanders = expanders;
         this.checkOnly = checkOnly;
+        this.multi = multi;
         this.router = router;
     }
 
@@ -52,24 +56,30 @@ final class ExpandingPublish implements RowExpander.Sink
     {
         if (spec.kind() == JoinKind.EXPAND)
         {
-            return new ExpandingPublish(
-                new RowExpander(spec.expand(), spec.leftSchema(), slotCapacity, false, true), null, true, router);
+            return new ExpandingPublish(new RowExpander[] {
+                new RowExpander(spec.expand(), spec.leftSchema(), slotCapacity, false, true), null}, true, false, router);
         }
-        final RowExpander left = expander(spec, Side.LEFT, slotCapacity);
-        final RowExpander right = expander(spec, Side.RIGHT, slotCapacity);
-        return left == null && right == null ? null : new ExpandingPublish(left, right, false, router);
+        final MultiJoinSpec multi = spec.multi();
+        final int inputs = multi == null ? 2 : multi.inputs();
+        final RowExpander[] expanders = new RowExpander[inputs];
+        boolean any = false;
+        for (int i = 0; i < inputs; i++)
+        {
+            final Expansion e = multi == null ? spec.expansion(Side.of(i)) : multi.expansion(i);
+            if (e != null)
+            {
+                expanders[i] = new RowExpander(e, multi == null ? spec.schema(Side.of(i)) : multi.schema(i), slotCapacity,
+                    e.outer(), false);
+                any = true;
+            }
+        }
+        return any ? new ExpandingPublish(expanders, false, multi != null, router) : null;
     }
 
-    private static RowExpander expander(final JoinSpec spec, final Side side, final int slotCapacity)
+    /** @return whether rows of this input (a side's ordinal) are expanded (or, standalone, checked) here. */
+    boolean expands(final int input)
     {
-        return spec.expansion(side) == null ? null
-            : new RowExpander(spec.expansion(side), spec.schema(side), slotCapacity, spec.expansion(side).outer(), false);
-    }
-
-    /** @return whether rows of this side are expanded (or, standalone, checked) here. */
-    boolean expands(final Side side)
-    {
-        return checkOnly || (side == Side.LEFT ? left : right) != null;
+        return checkOnly || (input >= 0 && input < expanders.length && expanders[input] != null);
     }
 
     /** @return the rows made from published input rows so far (the standalone kind: counted by its partitions). */
@@ -108,7 +118,8 @@ final class ExpandingPublish implements RowExpander.Sink
             refusal.append("an expand join has one input: its rows are left rows");
             return Publisher.EXPANSION_FAILED;
         }
-        final RowExpander expander = side == Side.LEFT ? left : right;
+        final RowExpander expander = expanders[side.ordinal()];
+        this.input = side.ordinal();
         this.side = side;
         this.kind = kind;
         this.ts = ts;
@@ -118,6 +129,34 @@ final class ExpandingPublish implements RowExpander.Sink
         this.target = target;
         this.code = Publisher.PUBLISHED;
         this.made = 0;
+        return expand(expander, row, refusal);
+    }
+
+    /**
+     * Expands and routes one checked row of a multi-way join's input.
+     *
+     * @param refusal where the reason of a refused row is written.
+     * @return as {@link #publish}.
+     */
+    int publishInput(
+        final int input, final ChangeKind kind, final RowView row, final long ts, final long step,
+        final long ingestNanos, final int target, final StringBuilder refusal)
+    {
+        this.input = input;
+        this.side = null;
+        this.kind = kind;
+        this.ts = ts;
+        this.step = step;
+        this.ingestNanos = ingestNanos;
+        this.wait = true;
+        this.target = target;
+        this.code = Publisher.PUBLISHED;
+        this.made = 0;
+        return expand(expanders[input], row, refusal);
+    }
+
+    private int expand(final RowExpander expander, final RowView row, final StringBuilder refusal)
+    {
         final int rows = expander.expand(row, this);
         if (rows == RowExpander.BAD_INPUT || rows == RowExpander.TOO_LARGE)
         {
@@ -150,8 +189,9 @@ final class ExpandingPublish implements RowExpander.Sink
             return true;
         }
         // Only the first made row may be refused for back-pressure: nothing of the input row is out yet.
-        final int result = router.publish(side, kind, row, row.buffer(), row.offset(), row.length(), ts, step, ingestNanos,
-            wait || made > 0, target);
+        final int result = multi
+            ? router.publishInput(input, kind, row, row.buffer(), row.offset(), row.length(), ts, step, ingestNanos, target)
+            : router.publish(side, kind, row, row.buffer(), row.offset(), row.length(), ts, step, ingestNanos, wait || made > 0, target);
         made++;
         if (result != Publisher.PUBLISHED)
         {

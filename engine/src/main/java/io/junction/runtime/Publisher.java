@@ -150,7 +150,7 @@ public final class Publisher
         this.rightSchema = spec.rightSchema();
         this.leftOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.LEFT) : null;
         this.rightOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.RIGHT) : null;
-        this.expanding = spec.multi() == null ? ExpandingPublish.of(spec, slotCapacity, router) : null;
+        this.expanding = ExpandingPublish.of(spec, slotCapacity, router);
         this.slotCapacity = slotCapacity;
     }
 
@@ -437,7 +437,7 @@ public final class Publisher
         {
             return refuse(SCHEMA_MISMATCH);
         }
-        if (expanding != null && expanding.expands(side))
+        if (expanding != null && expanding.expands(side.ordinal()))
         {
             final int code = expanding.publish(side, kind, view, ts, step, ingestNanos, wait, target, refusal);
             return code == EXPANSION_FAILED || code == ROW_TOO_LARGE ? refuse(code) : code;
@@ -670,6 +670,11 @@ public final class Publisher
         if (refused != PUBLISHED)
         {
             return refused;
+        }
+        if (expanding != null && expanding.expands(input))
+        {
+            final int code = expanding.publishInput(input, kind, view, ts, step, ingestNanos, target, refusal);
+            return code == EXPANSION_FAILED || code == ROW_TOO_LARGE ? refuse(code) : code;
         }
         return router.publishInput(input, kind, view, row, offset, length, ts, step, ingestNanos, target);
     }

@@ -226,7 +226,18 @@ public final class JoinSpecJson
                 names.add(term[0].substring(term[0].indexOf('.') + 1));
                 names.add(term[2].substring(term[2].indexOf('.') + 1));
             }
+            final Set<String> added = new LinkedHashSet<>();
+            for (final Expansion e : multi.expansions)
+            {
+                if (e != null)
+                {
+                    names.add(e.field());
+                    added.addAll(e.addedFields());
+                }
+            }
+            names.addAll(added);
             this.fieldNames = List.copyOf(names);
+            this.addedNames = List.copyOf(added);
         }
 
         /** @return the fields the spec's expansions add (docs/SEMANTICS.md 12), each once; part of {@link #fieldNames()} */

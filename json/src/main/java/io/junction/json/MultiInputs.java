@@ -2,6 +2,7 @@ package io.junction.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.CompareOp;
+import io.junction.api.Expansion;
 import io.junction.api.FieldFilter;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
@@ -37,11 +38,15 @@ final class MultiInputs
     final List<String[]> conditions;
     /** The declared output budget of one inserted row (docs/SEMANTICS.md 1.5); 0: unbounded. */
     final long maxFanOut;
+    /** Per input, its rows' expansion before the join (docs/SEMANTICS.md 12), or null. */
+    final List<Expansion> expansions;
 
     MultiInputs(final List<String> names, final List<JoinType> types, final List<List<String>> keys,
-        final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions, final long maxFanOut)
+        final List<List<FieldFilter>> filters, final List<Long> ttls, final List<String[]> conditions, final long maxFanOut,
+        final List<Expansion> expansions)
     {
         this.maxFanOut = maxFanOut;
+        this.expansions = Collections.unmodifiableList(new ArrayList<>(expansions));
         this.names = List.copyOf(names);
         this.types = Collections.unmodifiableList(new ArrayList<>(types));
         this.keys = List.copyOf(keys);
@@ -64,6 +69,10 @@ final class MultiInputs
                 builder.filter(names.get(i), f);
             }
             builder.stateTtl(names.get(i), ttls.get(i));
+            if (expansions.get(i) != null)
+            {
+                builder.expand(names.get(i), expansions.get(i));
+            }
         }
         for (final String[] term : conditions)
         {
@@ -91,7 +100,7 @@ final class MultiInputs
     }
 
     private static final Set<String> MULTI_TOP_LEVEL = Set.of("join", "inputs", "condition", "stateTtl", "schema", "maxFanOut");
-    private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl");
+    private static final Set<String> MULTI_INPUT_FIELDS = Set.of("name", "key", "type", "filter", "stateTtl", "expand");
     private static final Set<String> MULTI_CONDITION_FIELDS = Set.of("left", "op", "right");
 
     /** SEMANTICS 10: {@code "join": "multi"} with {@code "inputs"} and an optional {@code "condition"} over {@code "input.field"}. */
@@ -115,6 +124,7 @@ final class MultiInputs
         final List<List<String>> keys = new ArrayList<>();
         final List<List<FieldFilter>> filters = new ArrayList<>();
         final List<Long> ttls = new ArrayList<>();
+        final List<Expansion> expansions = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++)
         {
             final String path = "inputs[" + i + "]";
@@ -159,6 +169,7 @@ final class MultiInputs
             keys.add(key);
             filters.add(filters(input, "filter", path + "."));
             ttls.add(input.has("stateTtl") ? nonNegative(input, "stateTtl", path + ".") : defaultTtl);
+            expansions.add(input.has("expand") ? SpecExpansions.parse(input.get("expand"), path + ".expand", false) : null);
         }
         final List<String[]> conditions = new ArrayList<>();
         final JsonNode conditionNode = root.get("condition");
@@ -188,7 +199,7 @@ final class MultiInputs
                 conditions.add(new String[] {left, op.symbol(), right});
             }
         }
-        return new MultiInputs(names, types, keys, filters, ttls, conditions, nonNegative(root, "maxFanOut"));
+        return new MultiInputs(names, types, keys, filters, ttls, conditions, nonNegative(root, "maxFanOut"), expansions);
     }
 
     private static int conditionInput(final String operand, final List<String> names, final String path)
