@@ -39,6 +39,7 @@ final class ExpandingPublish implements RowExpander.Sink
     private int target;
     private int code;
     private int made;
+    private long inputs;
     private long produced;
     private long emptied;
     private long failed;
@@ -80,6 +81,12 @@ final class ExpandingPublish implements RowExpander.Sink
     boolean expands(final int input)
     {
         return checkOnly || (input >= 0 && input < expanders.length && expanders[input] != null);
+    }
+
+    /** @return the input rows expanded (the standalone kind: checked) and published so far. */
+    long expandedInputs()
+    {
+        return inputs;
     }
 
     /** @return the rows made from published input rows so far (the standalone kind: counted by its partitions). */
@@ -169,8 +176,14 @@ final class ExpandingPublish implements RowExpander.Sink
         {
             return code;
         }
+        inputs++;
         if (checkOnly)
         {
+            produced += rows;
+            if (rows == 0)
+            {
+                emptied++;
+            }
             return router.publish(side, kind, row, row.buffer(), row.offset(), row.length(), ts, step, ingestNanos, wait, target);
         }
         if (rows == 0)

@@ -418,6 +418,7 @@ public final class Replay
         long logCrc = 0;
         CompletableFuture<CompletedCheckpoint> checkpoint = null;
         boolean cleanClose = false;
+        final long[] expansions = new long[3];
         try
         {
             final Publisher publisher = engine.publisher();
@@ -486,6 +487,9 @@ public final class Replay
             {
                 EventPublishing.check(publisher.endOfInput(step));
             }
+            expansions[0] = publisher.expandedInputs();
+            expansions[1] = publisher.expandedRows();
+            expansions[2] = publisher.emptyExpansions();
             if (durability != null)
             {
                 // The clean close is the last checkpoint (at the end of input): its beforeCheckpoint hook makes
@@ -523,7 +527,8 @@ public final class Replay
                 ReplayDirectory.closeAll(spools, refusedSpool);
             }
         }
-        return ReplayOutput.result(step, output, partitions, collectors, refused, errorCount, errors, engine);
+        return ReplayOutput.result(step, output, partitions, collectors, refused, errorCount, errors, engine)
+            .withExpansions(expansions);
     }
 
     /**

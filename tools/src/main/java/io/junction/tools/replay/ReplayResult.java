@@ -55,6 +55,21 @@ public final class ReplayResult
     private List<StepLine> expired = List.of();
 
     /** Sets the expired rows; the replay's, once, before it hands the result out. */
+    /** Rows expanded before the join (docs/SEMANTICS.md 12): input rows, rows made, input rows that made none. */
+    private long[] expansions = new long[3];
+
+    ReplayResult withExpansions(final long[] counts)
+    {
+        this.expansions = counts.clone();
+        return this;
+    }
+
+    /** @return the input rows the publisher expanded, the rows they made, and those that made none */
+    public long[] expansions()
+    {
+        return expansions.clone();
+    }
+
     ReplayResult withExpired(final List<StepLine> lines)
     {
         this.expired = Collections.unmodifiableList(lines);
@@ -70,7 +85,7 @@ public final class ReplayResult
     /** @return this result, noting the spec fields that no accepted row of the log carried */
     ReplayResult withSpecFieldsNotCarried(final List<String> fields)
     {
-        return new ReplayResult(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, fields).withExpired(expired);
+        return new ReplayResult(steps, results, deadLetters, errorCount, errors, metrics, hotKeys, fields).withExpired(expired).withExpansions(expansions);
     }
 
     /**
@@ -120,6 +135,11 @@ public final class ReplayResult
                 sep = ", ";
             }
             sb.append(')');
+        }
+        if (expansions[0] > 0)
+        {
+            sb.append(", ").append(expansions[0]).append(expansions[0] == 1 ? " row expanded to " : " rows expanded to ")
+                .append(expansions[1]).append(" (").append(expansions[2]).append(" to nothing)");
         }
         if (errorCount > 0)
         {
