@@ -28,6 +28,15 @@ final class SpecTypeCheck
         }
         final List<String> leftKey = spec.leftKey();
         final List<String> rightKey = spec.rightKey();
+        noArray(left, leftKey, "leftKey");
+        noArray(right, rightKey, "rightKey");
+        noArray(left, spec.uniqueKey(Side.LEFT), "leftUniqueKey");
+        noArray(right, spec.uniqueKey(Side.RIGHT), "rightUniqueKey");
+        for (final ConditionTerm term : spec.condition())
+        {
+            noArray(left, List.of(term.leftField()), "condition.left");
+            noArray(right, List.of(term.rightField()), "condition.right");
+        }
         for (int i = 0; i < leftKey.size() && i < rightKey.size(); i++)
         {
             final byte l = typeOf(left, leftKey.get(i));
@@ -74,6 +83,7 @@ final class SpecTypeCheck
             return;
         }
         final byte type = typeOf(schema, filter.field());
+        noArray(schema, List.of(filter.field()), where);
         final List<Literal> values = filter.values();
         if (values != null && !values.isEmpty())
         {
@@ -98,6 +108,19 @@ final class SpecTypeCheck
     }
 
     /** @return the field's type, or {@link Field#ANY} when untyped or not in the schema (build() names that). */
+    /** Arrays are carried, never compared (docs/SEMANTICS.md 12): not a key, filter or condition operand. */
+    private static void noArray(final Schema schema, final List<String> fields, final String where)
+    {
+        for (final String field : fields)
+        {
+            if (typeOf(schema, field) == FieldType.ARRAY)
+            {
+                throw new IllegalArgumentException(where + ": field '" + field + "' is declared an array: arrays are never " +
+                    "keys, filters or condition operands");
+            }
+        }
+    }
+
     private static byte typeOf(final Schema schema, final String name)
     {
         final int index = schema.indexOf(name);
