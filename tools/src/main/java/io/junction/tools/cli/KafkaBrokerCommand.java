@@ -34,6 +34,8 @@ import picocli.CommandLine.Option;
         "3:the broker did not start (its log's last lines say why)"})
 final class KafkaBrokerCommand implements Callable<Integer>
 {
+    private static final String QUIET_WHILE_STARTING = "org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient";
+
     @Option(names = "--port", defaultValue = "9092", paramLabel = "P",
         description = "the broker's port on 127.0.0.1 (default ${DEFAULT-VALUE}; 0: any free port)")
     int port;
@@ -73,6 +75,11 @@ final class KafkaBrokerCommand implements Callable<Integer>
         final Path root = dir != null ? dir : Files.createTempDirectory("junction-kafka-");
         System.err.println("junction kafka broker: starting a broker on 127.0.0.1:" + (port == 0 ? "(any free port)" : port) +
             ", data under " + root.toAbsolutePath());
+        // Connection attempts to the broker while it starts are expected: not a warning each (unless the user asks).
+        if (System.getProperty(QUIET_WHILE_STARTING) == null)
+        {
+            System.setProperty(QUIET_WHILE_STARTING, "error");
+        }
         final KafkaTestBroker broker;
         try
         {
