@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Every Java code block in README.md and docs/*.md is a marked region of code the build compiles (and
  * the examples' tests run), line for line after dedenting, so the docs only ever show code that
  * compiles. The regions: each example's lines between {@code // README:begin NAME} and
- * {@code // README:end NAME} (examples/src/main/java; QuickStart's markers have no name), and the Kafka
+ * {@code // README:end NAME} (examples/src/main/java, and examples/src/test/java for a block that is a test;
+ * QuickStart's markers have no name), and the Kafka
  * runner's example between {@code // --- the README block starts here} and
  * {@code // --- the README block ends here} (kafka/src/test/java/.../KafkaJoinExample.java). Every region
  * must also appear in the docs. When this fails, paste the region into the block.
@@ -81,6 +82,13 @@ class ReadmeSnippetTest
     {
         final Map<String, List<String>> regions = new LinkedHashMap<>();
         try (Stream<Path> files = Files.list(root.resolve("examples/src/main/java/io/junction/examples")))
+        {
+            for (final Path file : (Iterable<Path>)files.filter(p -> p.toString().endsWith(".java")).sorted()::iterator)
+            {
+                regions.putAll(markedRegions(file.getFileName().toString(), Files.readAllLines(file, StandardCharsets.UTF_8)));
+            }
+        }
+        try (Stream<Path> files = Files.list(root.resolve("examples/src/test/java/io/junction/examples")))
         {
             for (final Path file : (Iterable<Path>)files.filter(p -> p.toString().endsWith(".java")).sorted()::iterator)
             {

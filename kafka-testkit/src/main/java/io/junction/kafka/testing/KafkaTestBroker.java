@@ -76,13 +76,37 @@ public final class KafkaTestBroker implements AutoCloseable
      */
     public static KafkaTestBroker start()
     {
-        final Path root = Path.of(System.getProperty("junction.kafka.broker.dir", "target/kafka-brokers")).toAbsolutePath();
-        final Path dataDir = root.resolve("broker-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis() + "-" +
-            COUNTER.incrementAndGet());
+        return start(0, Path.of(System.getProperty("junction.kafka.broker.dir", "target/kafka-brokers")));
+    }
+
+    /**
+     * Starts a broker listening on a port the caller names ({@code junction kafka broker --port}), with its data
+     * directory under {@code root}, and waits until it answers.
+     *
+     * @param port the broker's loopback port, or 0 for a free one.
+     * @param root where its data directory is made (a new {@code broker-...} directory per start).
+     * @return the running broker.
+     * @throws IllegalArgumentException when the port is out of range.
+     * @throws IllegalStateException    with the tail of its log when it does not answer in time or dies.
+     */
+    public static KafkaTestBroker start(final int port, final Path root)
+    {
+        if (port < 0 || port > 65_535)
+        {
+            throw new IllegalArgumentException("a port is in [0, 65535] (0: a free one), not " + port);
+        }
+        final Path dataDir = root.toAbsolutePath().resolve("broker-" + ProcessHandle.current().pid() + "-" +
+            System.currentTimeMillis() + "-" + COUNTER.incrementAndGet());
         try
         {
             Files.createDirectories(dataDir);
             final int[] ports = freePorts(2);
+            if (port != 0)
+            {
+                // The broker's port is the caller's, so that its address is known; the controller keeps a drawn one.
+                ports[1] = ports[1] == port ? ports[0] : ports[1];
+                ports[0] = port;
+            }
             final Path properties = dataDir.resolve("server.properties");
             writeProperties(properties, dataDir.resolve("logs"), ports[0], ports[1]);
             final List<String> command = new ArrayList<>();

@@ -19,16 +19,19 @@ import io.junction.api.RowFormat;
 import java.util.Locale;
 
 /**
- * {@code junction kafka}: Junction as a member of a Kafka consumer group ({@code join}), and loading a replay
- * event log into the two input topics ({@code produce}), keyed as the runner expects.
+ * {@code junction kafka}: Junction as a member of a Kafka consumer group ({@code join}), loading a replay
+ * event log into the two input topics ({@code produce}), keyed as the runner expects, and what trying it takes: a
+ * broker on loopback ({@code broker}), topics ({@code topics}) and the output read back ({@code consume}).
  * <p>
  * Each subcommand is a class of its own ({@link KafkaJoinCommand}, {@link KafkaProduceCommand},
- * {@link KafkaBenchCommand}); this one holds what they share: the exit codes, the connection options
+ * {@link KafkaBenchCommand}, {@link KafkaBrokerCommand}, {@link KafkaTopicsCommand}, {@link KafkaConsumeCommand}); this one holds what they share: the exit codes, the connection options
  * ({@link Connection}), the input topics and the spec read from a command line. All run on the CLI's main thread.
  */
 @Command(name = "kafka", mixinStandardHelpOptions = true,
-    description = "Junction over Kafka topics: run a member of a join's consumer group, or load an event log into the input topics.",
-    subcommands = {KafkaJoinCommand.class, KafkaProduceCommand.class, KafkaBenchCommand.class})
+    description = "Junction over Kafka topics: run a member of a join's consumer group, load an event log into the input " +
+        "topics, and, to try it, start a broker on loopback, create topics and print the output (docs/KAFKA.md).",
+    subcommands = {KafkaJoinCommand.class, KafkaProduceCommand.class, KafkaBenchCommand.class, KafkaBrokerCommand.class,
+        KafkaTopicsCommand.class, KafkaConsumeCommand.class})
 public final class KafkaCommand implements Callable<Integer>
 {
     /** Exit code of a run that ended normally (closed by a signal). */
@@ -43,14 +46,15 @@ public final class KafkaCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        System.err.println("junction kafka: give a subcommand: join, produce or bench (junction kafka --help)");
+        System.err.println("junction kafka: give a subcommand: join, produce or bench, or to try them broker, " +
+            "topics or consume (junction kafka --help)");
         return EXIT_USAGE;
     }
 
     /** Options both subcommands share. */
     static final class Connection
     {
-        @Option(names = "--bootstrap-servers", required = true, paramLabel = "HOST:PORT[,...]",
+        @Option(names = {"--bootstrap-servers", "--bootstrap"}, required = true, paramLabel = "HOST:PORT[,...]",
             description = "the Kafka cluster")
         String bootstrapServers;
 
