@@ -1,6 +1,8 @@
 package io.junction.runtime;
 
 import io.junction.join.IndexKind;
+import net.openhft.chronicle.core.OS;
+import org.agrona.DirectBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -92,8 +94,8 @@ public final class JvmFlags
 
     private static List<Access> accesses(final EngineConfig config)
     {
-        final Module agrona = org.agrona.DirectBuffer.class.getModule();
-        final Module chronicle = net.openhft.chronicle.core.OS.class.getModule();
+        final Module agrona = DirectBuffer.class.getModule();
+        final Module chronicle = OS.class.getModule();
         final boolean durable = config.stateRoot() != null || config.checkpointRoot() != null;
         final boolean chronicleIndex = config.state().indexKind() == IndexKind.CHRONICLE;
         final List<Access> accesses = new ArrayList<>();

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -55,7 +56,7 @@ final class JvmFlagsTest
         {
             manifest.add("--add-exports=" + export + "=ALL-UNNAMED");
         }
-        assertEquals(new java.util.TreeSet<>(documented("all")), new java.util.TreeSet<>(manifest),
+        assertEquals(new TreeSet<>(documented("all")), new TreeSet<>(manifest),
             "junction.jar.addOpens/addExports (the executable jars' manifests) are junction.jvm.flags");
         assertEquals(List.of(), JvmFlags.missing(everything), "Surefire's argLine gives this JVM every flag");
     }
