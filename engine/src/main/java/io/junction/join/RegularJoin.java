@@ -248,8 +248,8 @@ final class RegularJoin implements JoinAlgorithm
 
     /**
      * The sides whose rows {@link RegularRowTimers} may link into the timer wheel, whose records alone carry
-     * timer links: a side with a state TTL, and a padded side with a padded-row delay ({@link #padDelay}, SPEC
-     * 2.7). A left join with {@code paddedDelay} and no TTL times only its left rows: its right records are
+     * timer links: a side with a state TTL, and a padded side with a padded-row delay ({@link #padDelay},
+     * docs/SEMANTICS.md 4.5). A left join with {@code paddedDelay} and no TTL times only its left rows: its right records are
      * 24 bytes shorter.
      *
      * @param spec a regular join.

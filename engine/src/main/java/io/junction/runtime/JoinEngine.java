@@ -745,6 +745,8 @@ public final class JoinEngine implements AutoCloseable
             {
                 throw new IllegalArgumentException("a result handler is required");
             }
+            // Before anything is allocated: a missing --add-exports/--add-opens is one line naming it, not an IllegalAccessError.
+            JvmFlags.check(config);
             return new JoinEngine(this);
         }
     }

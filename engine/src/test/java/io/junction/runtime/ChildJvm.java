@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** Runs a probe's {@code main} in a JVM of its own, with this JVM's {@code --add-*} flags and the test class path. */
+/** Runs a probe's {@code main} in a JVM of its own, with this JVM's {@code --add-*} flags (or given ones) and the test class path. */
 final class ChildJvm
 {
     private ChildJvm()
@@ -26,19 +26,50 @@ final class ChildJvm
      */
     static String run(final List<String> options, final Class<?> main) throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(System.getProperty("java.home") + "/bin/java");
+        final List<String> flags = new ArrayList<>();
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
         {
             if (argument.startsWith("--add-"))
             {
-                command.add(argument);
+                flags.add(argument);
             }
         }
+        final Exit exit = exec(flags, options, main);
+        assertEquals(0, exit.status, exit.output);
+        return exit.output;
+    }
+
+    /** How a child JVM ended: its exit status and what it wrote to its output and error. */
+    static final class Exit
+    {
+        final int status;
+        final String output;
+
+        private Exit(final int status, final String output)
+        {
+            this.status = status;
+            this.output = output;
+        }
+    }
+
+    /**
+     * @param flags   the only {@code --add-*} flags the child gets (none of this JVM's).
+     * @param options JVM options after them (a limit, a property).
+     * @param main    the probe class, run with this JVM's class path.
+     * @param args    the probe's arguments.
+     * @return how the child ended, within 60 s (else the test fails).
+     * @throws Exception when the child cannot be started or its output read.
+     */
+    static Exit exec(final List<String> flags, final List<String> options, final Class<?> main, final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(System.getProperty("java.home") + "/bin/java");
+        command.addAll(flags);
         command.addAll(options);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
+        command.addAll(List.of(args));
         // The child writes to a file, not a pipe, so a hung child cannot hang the read: wait, then read.
         final Path log = Files.createTempFile("junction-probe", ".log");
         try
@@ -51,9 +82,7 @@ final class ChildJvm
                 process.waitFor(10, TimeUnit.SECONDS);
                 fail("the probe did not end within 60 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
             }
-            final String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertEquals(0, process.exitValue(), output);
-            return output;
+            return new Exit(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
         }
         finally
         {

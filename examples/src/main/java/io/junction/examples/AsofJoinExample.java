@@ -1,5 +1,6 @@
 package io.junction.examples;
 
+// README:begin asof-imports
 import io.junction.api.AsofSpec;
 import io.junction.api.ChangeKind;
 import io.junction.api.CollectingResultHandler;
@@ -12,6 +13,7 @@ import io.junction.api.Side;
 import io.junction.runtime.EngineConfig;
 import io.junction.runtime.JoinEngine;
 import io.junction.runtime.Publisher;
+// README:end asof-imports
 
 /**
  * The ASOF-join example of docs/SEMANTICS.md section 11.6, as a program the build compiles and runs (the lines

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * What a company depending on {@code io.junction:junction-engine} gets: `mvn verify` deploys the engine
- * and its parent pom into the file repository {@code target/repo} at the root (as
+ * What a company depending on {@code io.junction:junction-engine} gets: `mvn verify` deploys every library
+ * (engine, json, kafka, micrometer, kafka-testkit), their parent pom and {@code junction-bom} into the file
+ * repository {@code target/repo} at the root (as
  * {@code mvn deploy -DaltDeploymentRepository=local::file:target/repo} would; engine/pom.xml), and this
  * test, run in the examples' integration-test phase, checks that layout as a repository manager would
  * (pom with licence, SCM, developers and URL; jar with its Automatic-Module-Name; sources and javadoc
@@ -162,6 +164,69 @@ class ArtifactLayoutIT
         {
             assertNotNull(javadoc.getEntry("index.html"), "javadoc jar holds the API docs");
         }
+    }
+
+    /** The library modules verify deploys, each with its Automatic-Module-Name and a class of its API. */
+    private static final Map<String, String[]> LIBRARIES = Map.of(
+        "junction-engine", new String[] {"io.junction.engine", "io/junction/runtime/JoinEngine.class"},
+        "junction-json", new String[] {"io.junction.json", "io/junction/json/JoinSpecJson.class"},
+        "junction-kafka", new String[] {"io.junction.kafka", "io/junction/kafka/KafkaJoinRunner.class"},
+        "junction-micrometer", new String[] {"io.junction.micrometer", "io/junction/micrometer/JunctionMetrics.class"},
+        "junction-kafka-testkit", new String[] {"io.junction.kafka.testkit", "io/junction/kafka/testing/KafkaTestBroker.class"});
+
+    @Test
+    void shouldDeployEveryLibraryModuleWithItsParentJarAndChecksums() throws Exception
+    {
+        for (final Map.Entry<String, String[]> library : LIBRARIES.entrySet())
+        {
+            final Path base = artifactBase(repo(), library.getKey());
+            final String pom = Files.readString(file(base, ".pom"));
+            assertTrue(pom.contains("<artifactId>junction-parent</artifactId>"), library.getKey() + " names its parent, deployed beside it");
+            try (JarFile jar = new JarFile(file(base, ".jar").toFile()))
+            {
+                assertEquals(library.getValue()[0], jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name"), library.getKey());
+                assertNotNull(jar.getEntry(library.getValue()[1]), library.getKey() + " holds " + library.getValue()[1]);
+            }
+        }
+    }
+
+    @Test
+    void shouldDeployABomOfEveryLibraryAtTheParentsVersion() throws Exception
+    {
+        final String bom = Files.readString(file(artifactBase(repo(), "junction-bom"), ".pom"));
+        final String parentVersion = tag(Files.readString(repo().resolve("io/junction/junction-parent/maven-metadata.xml")), "latest", "version");
+        assertEquals(parentVersion, tag(Files.readString(repo().resolve("io/junction/junction-bom/maven-metadata.xml")), "latest", "version"),
+            "junction-bom carries the parent's version (bom/pom.xml writes it: a release sets both)");
+        assertTrue(!bom.contains("<parent>"), "the BOM has no parent, whose dependencyManagement an import would take too");
+        final Set<String> managed = new TreeSet<>();
+        final Matcher deps = Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL).matcher(bom);
+        while (deps.find())
+        {
+            managed.add(tag(deps.group(1), "artifactId"));
+            assertEquals("${project.version}", tag(deps.group(1), "version"), "each at the BOM's own version");
+        }
+        assertEquals(new TreeSet<>(LIBRARIES.keySet()), managed, "the BOM manages every deployed library, nothing else");
+    }
+
+    @Test
+    void shouldRunTheToolsJarWithoutJvmFlags(@TempDir final Path work) throws Exception
+    {
+        final Path jar = Path.of(System.getProperty("junction.tools.jar"));
+        assertTrue(Files.isRegularFile(jar), jar + " is built by the tools module's package phase, before the examples' integration tests");
+        try (JarFile file = new JarFile(jar.toFile()))
+        {
+            assertEquals(System.getProperty("junction.jar.addOpens"), file.getManifest().getMainAttributes().getValue("Add-Opens"));
+            assertEquals(System.getProperty("junction.jar.addExports"), file.getManifest().getMainAttributes().getValue("Add-Exports"));
+        }
+        final Path replay = Path.of(System.getProperty("junction.examples.dir"), "replay");
+        final Path log = work.resolve("replay.log");
+        final Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
+            "replay", replay.resolve("shows.join.json").toString(), replay.resolve("shows.events.jsonl").toString())
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the replay exits");
+        final String output = Files.readString(log, StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), "`java -jar` with no JVM flag runs a replay:\n" + output);
+        assertTrue(output.contains("\"step\":3,\"op\":\"+I\""), output);
     }
 
     /** @return groupId:artifactId of the pom's dependencies outside the test scope. */

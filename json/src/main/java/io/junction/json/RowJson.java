@@ -33,7 +33,7 @@ import org.agrona.MutableDirectBuffer;
  * <p>
  * Encoding is canonical, because the engine tells rows apart by their bytes (a retraction must find
  * "an equal row"): fields are written in ascending field-index order whatever their order in the
- * JSON text, and numbers are normalised the way SPEC compares them ({@code 1} equals {@code 1.0}):
+ * JSON text, and numbers are normalised the way docs/SEMANTICS.md compares them ({@code 1} equals {@code 1.0}):
  * a number is a {@link FieldType#LONG} when it is integral and fits one, otherwise the nearest
  * {@link FieldType#DOUBLE} ({@link JsonNumbers}). Field names are looked up in a {@link Schema} shared
  * by both sides, so that a key or condition field has one index whichever side it comes from; a name

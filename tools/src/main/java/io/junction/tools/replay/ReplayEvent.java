@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * One line of an event log (SEMANTICS 1 "Event log"), parsed and checked: a row event or a watermark.
  * <p>
- * The checks are all made here, before anything reaches the engine, because SPEC requires that a bad
+ * The checks are all made here, before anything reaches the engine, because docs/SEMANTICS.md requires that a bad
  * line "never changes state": a line is either a well-formed event or a {@link BadInputException}
  * whose message becomes the dead-letter reason. Row values themselves are checked when the row is
  * encoded ({@link RowJson}). Immutable.

@@ -1,0 +1,147 @@
+package io.junction.examples;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The README's pom snippet ("Maven coordinates") builds a user's project as it says: this test pastes the
+ * snippet, read out of README.md, into an empty project's pom, adds the README's first example (its imports
+ * block and its code block) as a JUnit test, and builds and runs it with Maven against the file repository
+ * {@code target/repo} that {@code mvn -B verify} filled before the examples' integration-test phase. So the
+ * repository URL, the BOM import, the dependency, the compiler plugin's {@code release} and Surefire's
+ * {@code argLine} (the one flag the default path needs) are all checked, and cannot rot.
+ *
+ * <p>One child Maven run, offline: its local repository is a fresh directory, and the build's own local
+ * repository is its only other repository (read as a file repository, releases only), so it finds the plugins
+ * and libraries this build already resolved and nothing is written into the shared one. It calls the goals of
+ * the snippet's plugins by name rather than the {@code test} phase, whose default bindings (the resources
+ * plugin's default version) this build never resolves. Skipped, with a message, when {@code mvn} is not on the
+ * PATH.
+ */
+class MavenSnippetIT
+{
+    /** The placeholder of the README's snippet for the clone's directory. */
+    private static final String REPO_PLACEHOLDER = "file:///path/to/junction/target/repo";
+
+    private static Path readme()
+    {
+        final String readme = System.getProperty("junction.readme");
+        assertNotNull(readme, "junction.readme is set by the examples module's Surefire configuration");
+        return Path.of(readme);
+    }
+
+    /** @return the first ```xml block after the line that starts with heading. */
+    static String xmlBlockAfter(final List<String> lines, final String heading)
+    {
+        int line = lines.indexOf(heading);
+        assertTrue(line >= 0, "README.md has the heading " + heading);
+        while (line < lines.size() && !lines.get(line).trim().equals("```xml"))
+        {
+            line++;
+        }
+        final StringBuilder block = new StringBuilder();
+        for (line++; line < lines.size() && !lines.get(line).trim().equals("```"); line++)
+        {
+            block.append(lines.get(line)).append('\n');
+        }
+        assertTrue(line < lines.size(), "the ```xml block after " + heading + " is closed");
+        return block.toString();
+    }
+
+    private static Path mavenOnPath()
+    {
+        final String path = System.getenv("PATH");
+        if (path != null)
+        {
+            for (final String dir : path.split(File.pathSeparator))
+            {
+                final Path mvn = Path.of(dir, "mvn");
+                if (!dir.isEmpty() && Files.isExecutable(mvn))
+                {
+                    return mvn;
+                }
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void theReadmesPomSnippetBuildsAndRunsTheFirstExampleAgainstTheFileRepository(@TempDir final Path work) throws Exception
+    {
+        final Path mvn = mavenOnPath();
+        assumeTrue(mvn != null, "mvn is not on the PATH: the README's pom snippet is not built here");
+        final Path repo = Path.of(System.getProperty("junction.repo.dir"));
+        assertTrue(Files.isDirectory(repo.resolve("io/junction/junction-bom")),
+            repo + " holds junction-bom: `mvn verify` deploys every library there before the examples' integration tests");
+        final String localRepository = System.getProperty("junction.maven.localRepository");
+        assertNotNull(localRepository, "junction.maven.localRepository is set by the examples module's Surefire configuration");
+
+        final List<String> readme = Files.readAllLines(readme(), StandardCharsets.UTF_8);
+        final String snippet = xmlBlockAfter(readme, "## Maven coordinates");
+        assertEquals(1, snippet.split(REPO_PLACEHOLDER, -1).length - 1, "the snippet names the file repository as " + REPO_PLACEHOLDER);
+        final Path project = Files.createDirectories(work.resolve("app"));
+        Files.writeString(project.resolve("pom.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+            "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n<modelVersion>4.0.0</modelVersion>\n" +
+            "<groupId>com.example</groupId>\n<artifactId>adopter</artifactId>\n<version>1.0</version>\n" +
+            "<properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>\n" +
+            snippet.replace(REPO_PLACEHOLDER, repo.toUri().toString()) + "</project>\n");
+
+        // The README's first example, as the user's first test: its imports block, then its code block.
+        final List<List<String>> blocks = new ArrayList<>(ReadmeSnippetTest.javaBlocks("README.md", readme).values());
+        final StringBuilder test = new StringBuilder("package app;\n\n");
+        blocks.get(0).forEach(line -> test.append(line).append('\n'));
+        test.append("import org.junit.jupiter.api.Test;\n\nclass FirstJoinTest\n{\n    @Test\n    void join()\n    {\n");
+        blocks.get(1).forEach(line -> test.append("        ").append(line).append('\n'));
+        test.append("    }\n}\n");
+        final Path sources = Files.createDirectories(project.resolve("src/test/java/app"));
+        Files.writeString(sources.resolve("FirstJoinTest.java"), test.toString());
+
+        final String seed = Path.of(localRepository).toUri().toString();
+        final Path settings = work.resolve("settings.xml");
+        Files.writeString(settings, "<settings>\n<localRepository>" + work.resolve("m2") + "</localRepository>\n" +
+            "<profiles><profile><id>build-repository</id>\n" +
+            "<repositories><repository><id>build-repository</id><url>" + seed + "</url>" +
+            "<snapshots><enabled>false</enabled></snapshots></repository></repositories>\n" +
+            "<pluginRepositories><pluginRepository><id>build-repository</id><url>" + seed + "</url>" +
+            "<snapshots><enabled>false</enabled></snapshots></pluginRepository></pluginRepositories>\n" +
+            "</profile></profiles>\n<activeProfiles><activeProfile>build-repository</activeProfile></activeProfiles>\n</settings>\n");
+
+        final List<String> command = new ArrayList<>(List.of(mvn.toString(), "-o", "-q", "-B", "-s", settings.toString(),
+            "-Daether.offline.protocols=file", "-Dstyle.color=never",
+            "compiler:compile", "compiler:testCompile", "surefire:test"));
+        final Path log = work.resolve("mvn.log");
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        final Map<String, String> env = builder.environment();
+        env.remove("MAVEN_OPTS");
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        final Process process = builder.start();
+        if (!process.waitFor(300, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            fail("the snippet's build did not end within 300 s:\n" + Files.readString(log, StandardCharsets.UTF_8));
+        }
+        final String output = Files.readString(log, StandardCharsets.UTF_8).replaceAll("\u001b\\[[0-9;]*m", "");
+        assertEquals(0, process.exitValue(), "the README's snippet builds and its first example passes:\n" + output);
+        final List<String> printed = output.lines().filter(l -> l.startsWith("mistyped ") || l.startsWith("+I ")).toList();
+        assertEquals(List.of("mistyped order_id refused: true",
+            "+I {order_id=1, method=\"card\", amount=9.5} {order_id=1, status=\"paid\"}",
+            "+I {order_id=2, method=\"cash\", amount=20.0} null"), printed, "what the README says it prints:\n" + output);
+    }
+}
