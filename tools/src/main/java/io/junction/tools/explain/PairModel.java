@@ -158,7 +158,8 @@ final class PairModel
             final String failed = ex.ownFilter(r);
             if (failed != null)
             {
-                return new Verdict("FILTER_FAILED", failed + " (" + who(r) + "), so it matches nothing");
+                return new Verdict("FILTER_FAILED", failed + " in the " + ex.inputName(r.input) + " row of step " + r.step +
+                    ", so that row matches nothing");
             }
         }
         return null;
@@ -181,7 +182,9 @@ final class PairModel
             final long out = outputWith(l, r);
             if (out >= 0)
             {
-                return new Verdict("MATCHED", "joined: the output line of step " + out + " carries both rows", out);
+                final Verdict window = spec.kind() == JoinKind.WINDOW ? windows.decide(l, r) : null;
+                return new Verdict("MATCHED", (window != null && "MATCHED".equals(window.code()) ? window.detail() + "; "
+                    : "keys equal, filters and condition hold: ") + "the output line of step " + out + " carries both rows", out);
             }
         }
         Verdict v = filters(n, m);
@@ -348,7 +351,7 @@ final class PairModel
         final String failedLeft = ex.ownFilter(l);
         if (failedLeft != null)
         {
-            return new Verdict("FILTER_FAILED", failedLeft + " (" + who(l) + "), so it matches no version");
+            return new Verdict("FILTER_FAILED", failedLeft + " in the left row of step " + l.step + ", so it matches no version");
         }
         if (r.kind == ChangeKind.UPDATE_BEFORE)
         {
@@ -417,7 +420,7 @@ final class PairModel
         final String failedRight = ex.ownFilter(r);
         if (failedRight != null)
         {
-            return new Verdict("FILTER_FAILED", "the version was chosen, but " + failedRight + " (" + who(r) + ")");
+            return new Verdict("FILTER_FAILED", "the version of step " + r.step + " was chosen, but " + failedRight + ", so the left row has no match");
         }
         final Verdict v = condition(l, r);
         if (v != null)
@@ -456,12 +459,12 @@ final class PairModel
         final String failedLeft = ex.ownFilter(l);
         if (failedLeft != null)
         {
-            return new Verdict("FILTER_FAILED", failedLeft + " (" + who(l) + "), so it has no candidate");
+            return new Verdict("FILTER_FAILED", failedLeft + " in the left row of step " + l.step + ", so it has no candidate");
         }
         final String failedRight = ex.ownFilter(r);
         if (failedRight != null)
         {
-            return new Verdict("FILTER_FAILED", failedRight + " (" + who(r) + "), so it is no candidate");
+            return new Verdict("FILTER_FAILED", failedRight + " in the right row of step " + r.step + ", so it is no candidate");
         }
         Verdict v = condition(l, r);
         if (v != null)
