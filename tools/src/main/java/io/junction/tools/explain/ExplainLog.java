@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,7 +145,7 @@ final class ExplainLog
         final ExplainLog log = new ExplainLog(inputNames);
         final int inputs = inputNames == null ? 2 : inputNames.size();
         final long[] inputWatermarks = new long[inputs];
-        java.util.Arrays.fill(inputWatermarks, Long.MIN_VALUE);
+        Arrays.fill(inputWatermarks, Long.MIN_VALUE);
         final List<Long> watermarks = new ArrayList<>();
         final byte[] bytes = Files.readAllBytes(file);
         int start = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF ? 3 : 0;

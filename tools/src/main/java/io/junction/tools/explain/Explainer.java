@@ -242,7 +242,7 @@ public final class Explainer
                 }
                 fate = new Verdict("NO_ROW_WITH_KEY", "no row of " + otherInputs(n.input) + " has the key " +
                     ExplainValues.showKey(keyFields(n.input), key(n)) + (typed.isEmpty() ? "" :
-                    "; the row(s) of step(s) " + join(typed) + " hold the same value as another JSON type, which is another key") + why);
+                    "; the row(s) of step(s) " + join(typed) + " hold the same value as another JSON type, which is another key: send the key as one type on both inputs") + why);
             }
         }
         final StringBuilder sb = new StringBuilder("{\"step\":").append(asked.step).append(",\"fate\":\"").append(fate.code())
@@ -301,7 +301,8 @@ public final class Explainer
         return "its ts " + ExplainValues.time(r.ts) + " is below the join watermark " + ExplainValues.time(w) +
             (a == 0 ? "" : " minus allowedLateness " + ExplainValues.time(a)) + " at step " + r.step +
             (a == 0 ? "" : " (" + ExplainValues.time(ExplainValues.saturatedAdd(w, -a)) + ")") +
-            " by " + ExplainValues.time(ExplainValues.saturatedAdd(ExplainValues.saturatedAdd(w, -a), -r.ts)) + " ms";
+            " by " + ExplainValues.time(ExplainValues.saturatedAdd(ExplainValues.saturatedAdd(w, -a), -r.ts)) + " ms; an " +
+            "allowedLateness of " + ExplainValues.time(ExplainValues.saturatedAdd(w, -r.ts)) + " ms or more would have let it in";
     }
 
     /** The verdict of the explained row {@code n} with the row {@code m} of another input. */
@@ -321,25 +322,25 @@ public final class Explainer
         final JsonNode[] b = key(m);
         if (!ExplainValues.keysEqual(a, b))
         {
-            final String shown = inputName(n.input) + " " + ExplainValues.showKey(keyFields(n.input), a) + " (" +
-                typeNames(a) + "), " + inputName(m.input) + " row of step " + m.step + " " +
-                ExplainValues.showKey(keyFields(m.input), b) + " (" + typeNames(b) + ")";
+            final String shown = "this " + inputName(n.input) + " row has " + typedKey(keyFields(n.input), a) + ", the " +
+                inputName(m.input) + " row of step " + m.step + " has " + typedKey(keyFields(m.input), b);
             if (ExplainValues.keysDifferOnlyInType(a, b))
             {
                 return new Verdict("KEY_TYPE_DIFFERS", "the keys differ only in JSON type: " + shown +
-                    "; a string and a number are different keys (docs/SEMANTICS.md 2.2): make both sides send one type");
+                    "; values of different JSON types are different keys (docs/SEMANTICS.md 2.2): send the key as one type on both inputs");
             }
             return new Verdict("KEY_DIFFERS", "the keys differ: " + shown);
         }
         return model.decide(n, m);
     }
 
-    private static String typeNames(final JsonNode[] key)
+    private static String typedKey(final List<String> fields, final JsonNode[] key)
     {
         final StringBuilder sb = new StringBuilder();
         for (int i = 0; i < key.length; i++)
         {
-            sb.append(i == 0 ? "" : ", ").append(ExplainValues.typeName(key[i]));
+            sb.append(i == 0 ? "" : ", ").append(fields.get(i)).append(' ').append(ExplainValues.show(key[i]))
+                .append(" (a ").append(ExplainValues.typeName(key[i])).append(')');
         }
         return sb.toString();
     }

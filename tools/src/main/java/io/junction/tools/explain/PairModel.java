@@ -12,9 +12,7 @@ import io.junction.tools.explain.Explainer.Verdict;
 import io.junction.tools.explain.ExplainLog.LogRow;
 import io.junction.tools.explain.ExplainLog.OutLine;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import static io.junction.tools.explain.ExplainValues.time;

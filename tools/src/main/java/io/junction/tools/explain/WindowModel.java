@@ -1,5 +1,6 @@
 package io.junction.tools.explain;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.WindowSpec;
 import io.junction.tools.explain.Explainer.Verdict;
 import io.junction.tools.explain.ExplainLog.LineKind;
@@ -115,7 +116,7 @@ final class WindowModel
     private String keyText(final LogRow r)
     {
         final StringBuilder sb = new StringBuilder();
-        for (final com.fasterxml.jackson.databind.JsonNode v : ex.key(r))
+        for (final JsonNode v : ex.key(r))
         {
             sb.append(ExplainValues.canonical(v)).append(ExplainValues.typeName(v)).append('\u0000');
         }
