@@ -8,6 +8,7 @@ import io.junction.api.FieldType;
 import io.junction.api.Literal;
 import io.junction.json.JsonNumbers;
 import io.junction.json.RowJson;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -183,14 +184,32 @@ final class ExplainValues
             }
             final JsonNode text = a[i].isTextual() ? a[i] : b[i].isTextual() ? b[i] : null;
             final JsonNode other = text == a[i] ? b[i] : a[i];
-            if (text == null || other.isTextual() || !(other.isNumber() || other.isBoolean()) ||
-                !text.textValue().equals(text(other)))
+            if (text == null || other.isTextual() || !(other.isNumber() || other.isBoolean()) || !sameText(text.textValue(), other))
             {
                 return false;
             }
             differs = true;
         }
         return differs;
+    }
+
+    /** @return whether a string spells a number or boolean value: {@code "1"}, {@code "1.0"} and {@code "1e0"} all spell 1 */
+    private static boolean sameText(final String text, final JsonNode value)
+    {
+        if (text.equals(text(value)))
+        {
+            return true;
+        }
+        final JsonNode parsed;
+        try
+        {
+            parsed = RowJson.mapper().readTree(text.strip());
+        }
+        catch (final IOException e)
+        {
+            return false;
+        }
+        return parsed != null && parsed.isValueNode() && !parsed.isTextual() && compare(parsed, value) == 0;
     }
 
     /** @return a key as a sentence shows it: one value, or the values in brackets */

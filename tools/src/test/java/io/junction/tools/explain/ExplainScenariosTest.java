@@ -99,8 +99,12 @@ class ExplainScenariosTest
         final ExplainRun run = explain(partitions, REGULAR_INNER, """
             {"side":"left","row":{"k":"1"}}
             {"side":"right","row":{"k":1}}
+            {"side":"left","row":{"k":"1.0"}}
+            {"side":"left","row":{"k":"2"}}
             """, "--step", "1");
         pair(run, 0, "KEY_TYPE_DIFFERS", "string", "number");
+        pair(run, 2, "KEY_TYPE_DIFFERS");
+        assertEquals(null, run.pair(3));
         fate(run, "NO_ROW_WITH_KEY", "null", "[]");
     }
 
