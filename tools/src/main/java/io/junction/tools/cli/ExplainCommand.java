@@ -106,6 +106,13 @@ public final class ExplainCommand implements Callable<Integer>
             err.flush();
             return ReplayCommand.EXIT_SPEC;
         }
+        catch (final IllegalArgumentException e)
+        {
+            // the engine refused its configuration at start, as replay reports it
+            err.println("junction explain: refused to start: " + e.getMessage());
+            err.flush();
+            return ReplayCommand.EXIT_SPEC;
+        }
         catch (final IOException e)
         {
             return ioError(err, "cannot read event log " + eventsFile, e);

@@ -150,7 +150,18 @@ public final class Explainer
         }
         if (with != null && !pairs.containsKey(with.step))
         {
-            pairs.put(with.step, pair(n, with));
+            // a retraction pairs as the row it took back
+            final Long taken = model.retracts.get(with.step);
+            if (taken == null)
+            {
+                pairs.put(with.step, pair(n, with));
+            }
+            else
+            {
+                final Verdict v = pair(n, log.rows.get(taken));
+                pairs.put(with.step, new Verdict(v.code(), "step " + with.step + " retracts the " + inputName(with.input) +
+                    " row of step " + taken + "; of that row: " + v.detail(), v.outputStep()));
+            }
         }
         final List<String> lines = new ArrayList<>();
         boolean matched = false;

@@ -165,6 +165,8 @@ class ExplainScenariosTest
         assertEquals("retraction_not_in_state", bad.fate().get("deadLetter").asText());
         final ExplainRun withBad = explain(partitions, REGULAR_INNER, events, "--step", "2", "--with", "3");
         pair(withBad, 3, "BAD_INPUT", "retraction_not_in_state");
+        final ExplainRun withRetraction = explain(partitions, REGULAR_INNER, events, "--step", "2", "--with", "1");
+        pair(withRetraction, 1, "RETRACTED", "step 1 retracts the right row of step 0");
     }
 
     @ParameterizedTest
@@ -489,6 +491,44 @@ class ExplainScenariosTest
         pair(run, 0, "EXPIRED", "step 6");
         fate(run, "MATCHED", "null", "[7]");
         assertEquals("orders", run.fate().get("input").asText());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void multiWayPairWithoutTheInnerInputBetween(final int partitions) throws IOException
+    {
+        final String spec = "{\"join\":\"multi\",\"inputs\":[{\"name\":\"o\",\"key\":[\"id\"]}," +
+            "{\"name\":\"p\",\"key\":[\"id\"],\"type\":\"inner\"},{\"name\":\"s\",\"key\":[\"id\"],\"type\":\"left\"}]}";
+        final ExplainRun run = explain(partitions, spec, """
+            {"side":"o","row":{"id":1}}
+            {"side":"s","row":{"id":1}}
+            {"side":"s","row":{"id":"1"}}
+            """, "--step", "0");
+        pair(run, 1, "NO_MATCH", "the inner input 'p' has no row of this key");
+        pair(run, 2, "KEY_TYPE_DIFFERS");
+        fate(run, "NO_MATCH", "null", "[]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void asofLateRightRowAndLeftFilter(final int partitions) throws IOException
+    {
+        final String spec = "{\"join\":\"asof\",\"type\":\"left\",\"leftKey\":[\"sym\"],\"rightKey\":[\"sym\"]," +
+            "\"leftFilter\":[{\"field\":\"qty\",\"op\":\">\",\"value\":0}],\"asof\":{\"direction\":\"forward\"}}";
+        final String events = """
+            {"side":"left","ts":100,"row":{"sym":"X","qty":5}}
+            {"watermark":150}
+            {"side":"right","ts":120,"row":{"sym":"X","px":1}}
+            {"side":"right","ts":160,"row":{"sym":"X","px":2}}
+            {"side":"left","ts":170,"row":{"sym":"X","qty":0}}
+            """;
+        final ExplainRun run = explain(partitions, spec, events, "--step", "0");
+        pair(run, 2, "LATE", "below the join watermark 150");
+        pair(run, 3, "MATCHED");
+        fate(run, "MATCHED", "null", "[5]");
+        final ExplainRun filtered = explain(partitions, spec, events, "--step", "4");
+        pair(filtered, 3, "FILTER_FAILED", "left filter qty > 0 failed: qty was 0");
+        fate(filtered, "NO_MATCH", "4", "[4]");
     }
 
     // ------------------------------------------------------------------ refusals
