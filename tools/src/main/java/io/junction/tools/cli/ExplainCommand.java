@@ -79,16 +79,27 @@ public final class ExplainCommand implements Callable<Integer>
         }
         catch (final JoinSpecException e)
         {
+            if (ReplayCommand.looksLikeEventLog(specFile))
+            {
+                throw new ParameterException(spec.commandLine(), specFile + " is an event log, not a join spec: " +
+                    "give the spec first (junction explain SPEC.join.json EVENTS.events.jsonl --step N)");
+            }
             return specError(err, e);
         }
         catch (final IOException e)
         {
             return ioError(err, "cannot read join spec " + specFile, e);
         }
+        if (ReplayCommand.looksLikeJoinSpec(eventsFile))
+        {
+            throw new ParameterException(spec.commandLine(), eventsFile + " is a join spec, not an event log: " +
+                "give the events second (junction explain SPEC.join.json EVENTS.events.jsonl --step N)");
+        }
+        final Explainer explainer = new Explainer(joinSpec, Replay.config(partitions));
         final List<String> lines;
         try
         {
-            lines = new Explainer(joinSpec, Replay.config(partitions)).explain(eventsFile, step, with == null ? -1 : with);
+            lines = explainer.explain(eventsFile, step, with == null ? -1 : with);
         }
         catch (final Explainer.ExplainArgumentException e)
         {
@@ -123,6 +134,17 @@ public final class ExplainCommand implements Callable<Integer>
             out.println(line);
         }
         out.flush();
+        if (explainer.partitionErrorCount() > 0)
+        {
+            err.println("junction explain: " + explainer.partitionErrorCount() +
+                " error(s) in partition threads, the replay's output and so the explanation may be incomplete:");
+            for (final String error : explainer.partitionErrors())
+            {
+                err.println("  " + error);
+            }
+            err.flush();
+            return ReplayCommand.EXIT_ENGINE_ERRORS;
+        }
         return ReplayCommand.EXIT_OK;
     }
 

@@ -59,6 +59,8 @@ public final class Explainer
     private JoinSpec spec;
     private ExplainLog log;
     private PairModel model;
+    private List<String> partitionErrors = List.of();
+    private long partitionErrorCount;
 
     /**
      * @param parsed the join spec
@@ -96,9 +98,23 @@ public final class Explainer
                 inputName(m.input) + ") as --step " + step + ": a pair is a row of another input");
         }
         final ReplayResult result = new Replay(config).run(parsed, Replay.events(events));
+        partitionErrors = result.errors();
+        partitionErrorCount = result.errorCount();
         log.attach(result);
         model = new PairModel(spec, log, this);
         return explain(n, m);
+    }
+
+    /** @return how many errors the last explain's replay counted in partition threads (its output may be incomplete) */
+    public long partitionErrorCount()
+    {
+        return partitionErrorCount;
+    }
+
+    /** @return the first of those errors, as text */
+    public List<String> partitionErrors()
+    {
+        return partitionErrors;
     }
 
     private LogRow rowAt(final String option, final long step)

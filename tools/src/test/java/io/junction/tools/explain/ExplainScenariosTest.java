@@ -565,6 +565,18 @@ class ExplainScenariosTest
 
     @ParameterizedTest
     @ValueSource(ints = {1, 3})
+    void swappedFilesExitTwoSayingWhichIsWhich(final int partitions) throws IOException
+    {
+        final Path spec = Files.writeString(tmp.resolve("w.join.json"), REGULAR_INNER);
+        final Path events = Files.writeString(tmp.resolve("w.events.jsonl"), "{\"side\":\"left\",\"row\":{\"k\":1}}\n");
+        final ExplainRun run = ExplainRun.cli("explain", events.toString(), spec.toString(), "--step", "0",
+            "--partitions", Integer.toString(partitions));
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("is an event log, not a join spec"), run.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
     void aRejectedSpecExitsTwo(final int partitions) throws IOException
     {
         final Path spec = Files.writeString(tmp.resolve("bad.join.json"), "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"]}");
