@@ -123,14 +123,22 @@ final class ExplainLog
     /** @return the first step after {@code from} whose join watermark reaches {@code t}, or the end-of-log step */
     long stepReaching(final long from, final long t)
     {
-        for (long s = Math.max(from + 1, 0); s < steps(); s++)
+        // the join watermark never goes back, so the steps that reach t are a suffix: search for its start
+        int lo = (int) Math.max(from + 1, 0);
+        int hi = (int) steps();
+        while (lo < hi)
         {
-            if (watermarkAfter[(int) s] >= t)
+            final int mid = (lo + hi) >>> 1;
+            if (watermarkAfter[mid] >= t)
             {
-                return s;
+                hi = mid;
+            }
+            else
+            {
+                lo = mid + 1;
             }
         }
-        return steps();
+        return lo;
     }
 
     /**
