@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -478,6 +479,6 @@ final class ExplainValues
     /** @return a time as a sentence shows it: a number, or minus/plus infinity at the ends */
     static String time(final long t)
     {
-        return t == Long.MIN_VALUE ? "-infinity" : t == Long.MAX_VALUE ? "+infinity" : String.format("%,d", t);
+        return t == Long.MIN_VALUE ? "-infinity" : t == Long.MAX_VALUE ? "+infinity" : String.format(Locale.ROOT, "%,d", t);
     }
 }
