@@ -247,6 +247,13 @@ final class PairModel
                 " came at step " + late.step);
         }
         final Long expired = expiredAt.get(early.step);
+        if (expired != null && expired == early.step && early.step < late.step)
+        {
+            return new Verdict("EXPIRED", who(early) + " arrived already past its stateTtl of " +
+                time(ex.stateTtl(early.input)) + " ms (ts " + time(early.ts) + " + " + time(ex.stateTtl(early.input)) +
+                " is below the join watermark " + time(log.watermarkBefore(early.step)) + "), so it joined what was stored " +
+                "then and was not stored for " + who(late) + " to find at step " + late.step);
+        }
         if (expired != null && expired < late.step)
         {
             return new Verdict("EXPIRED", who(early) + " had left state at step " + expired + " by its stateTtl of " +

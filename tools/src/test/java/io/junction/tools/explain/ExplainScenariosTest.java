@@ -183,6 +183,12 @@ class ExplainScenariosTest
         pair(run, 0, "EXPIRED", "stateTtl of 1,000 ms", "step 2");
         pair(run, 1, "MATCHED");
         fate(run, "MATCHED", "null", "[3]");
+        final ExplainRun notStored = explain(partitions, spec, """
+            {"watermark":5000}
+            {"side":"right","ts":0,"row":{"k":1}}
+            {"side":"left","ts":5000,"row":{"k":1}}
+            """, "--step", "2");
+        pair(notStored, 1, "EXPIRED", "arrived already past its stateTtl");
     }
 
     @ParameterizedTest
