@@ -19,7 +19,7 @@ public final class TableRows
     public interface Sink
     {
         /**
-         * @param rows the finished row's values ({@link #type}, {@link #valueIndex}, {@link #valueLength}).
+         * @param rows the finished row's values ({@link TableRows#isSet}, {@link TableRows#valueIndex}, {@link TableRows#valueLength}).
          * @return false to take no more rows from this call of the function.
          */
         boolean onRow(TableRows rows);
