@@ -1,6 +1,10 @@
 package io.junction.kafka;
 
+import io.junction.api.Expansion;
+import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
+import io.junction.api.MultiJoinSpec;
+import io.junction.api.Side;
 import io.junction.runtime.EngineConfig;
 
 import java.nio.file.Path;
@@ -664,6 +668,7 @@ public final class KafkaJoinConfig
             require(spec, "spec");
             require(stateDir, "stateDir");
             require(checkpointDir, "checkpointDir");
+            checkExpansionKeys(spec);
             if (inputs != null)
             {
                 checkInputs();
@@ -759,6 +764,38 @@ public final class KafkaJoinConfig
                 for (int i = 0; i < inputDecoders.size(); i++)
                 {
                     require(inputDecoders.get(i), "inputDecoders[" + i + "]");
+                }
+            }
+        }
+
+        /**
+         * The runner takes each engine partition from one partition of every input topic, keyed by the join key
+         * (docs/KAFKA.md): an expansion that makes a key field would route its rows away from their key's rows.
+         * Expansions whose new fields are no key field run as they are (docs/SEMANTICS.md 12).
+         */
+        static void checkExpansionKeys(final JoinSpec spec)
+        {
+            final MultiJoinSpec multi = spec.multi();
+            final int inputs = multi == null ? 2 : multi.inputs();
+            for (int i = 0; i < inputs; i++)
+            {
+                final Expansion e = multi != null ? multi.expansion(i) : spec.kind() == JoinKind.EXPAND
+                    ? (i == 0 ? spec.expand() : null) : spec.expansion(Side.of(i));
+                final List<String> key = multi != null ? multi.key(i) : i == 0 ? spec.leftKey() : spec.rightKey();
+                if (e == null)
+                {
+                    continue;
+                }
+                for (final String field : e.addedFields())
+                {
+                    if (key.contains(field))
+                    {
+                        throw new IllegalArgumentException("spec: the expansion of " + (multi != null ? "input '" +
+                            multi.names().get(i) + "'" : Side.of(i).name().toLowerCase(java.util.Locale.ROOT) + " rows") +
+                            " makes the key field '" + field + "', so its rows belong to other partitions than the " +
+                            "record's; kafka join takes co-partitioned topics: expand before producing (or key the " +
+                            "topic by a field the expansion keeps)");
+                    }
                 }
             }
         }

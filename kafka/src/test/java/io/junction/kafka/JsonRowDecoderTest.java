@@ -42,4 +42,18 @@ class JsonRowDecoderTest
         assertTrue(header.contains("\"XX\"") && header.contains("junction.kind"), header);
         assertFalse(header.contains("binary row"), header);
     }
+
+    @Test
+    void arraysDecodeToTheBinaryRowAndANestedArrayIsUndecodable()
+    {
+        final int length = decode("{\"k\":1,\"v\":[{\"sku\":\"A\",\"qty\":2},null]}");
+        assertTrue(length > 0, decoder.lastError());
+        final io.junction.api.RowView row = new io.junction.api.RowView().wrap(out, 0, length);
+        assertEquals(null, row.validate());
+        assertEquals(io.junction.api.FieldType.ARRAY, row.type(1));
+        assertEquals(java.util.Arrays.asList(java.util.Map.of("qty", 2L, "sku", "A"), null),
+            io.junction.api.RowCodec.decode(Schema.of("k", "v"), row).get("v"));
+        assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"v\":[[1]]}"));
+        assertTrue(decoder.lastError().contains("do not nest"), decoder.lastError());
+    }
 }

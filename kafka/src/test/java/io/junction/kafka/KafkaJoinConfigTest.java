@@ -73,6 +73,20 @@ class KafkaJoinConfigTest
     }
 
     @Test
+    void shouldRefuseAnExpansionThatMakesAKeyFieldAndRunOneThatDoesNot()
+    {
+        final io.junction.api.Schema schema = io.junction.api.Schema.of("k", "tags", "v");
+        final io.junction.api.JoinSpec keyed = io.junction.api.JoinSpec.builder(io.junction.api.JoinKind.REGULAR,
+                io.junction.api.JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
+            .leftExpand(io.junction.api.Expansion.unnest("tags", "k2")).build();
+        complete().spec(keyed).build();
+        final io.junction.api.JoinSpec expandedKey = io.junction.api.JoinSpec.builder(io.junction.api.JoinKind.REGULAR,
+                io.junction.api.JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
+            .rightExpand(io.junction.api.Expansion.unnest("tags", "k")).build();
+        assertRefused(complete().spec(expandedKey), "the expansion of right rows makes the key field 'k'");
+    }
+
+    @Test
     void shouldPassOtherClientPropertiesThrough()
     {
         assertEquals(6_000, complete().clientProperty("session.timeout.ms", 6_000).build().clientProperties().get("session.timeout.ms"));
