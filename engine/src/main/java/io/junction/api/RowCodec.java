@@ -3,7 +3,10 @@ package io.junction.api;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,7 +117,7 @@ public final class RowCodec
                 writer.beginObject();
                 final List<Map.Entry<?, ?>> entries = new ArrayList<>(((Map<?, ?>)element).entrySet());
                 // Canonical bytes: entries in the order of their names' UTF-8 bytes (RowFormat).
-                entries.sort((a, b) -> java.util.Arrays.compareUnsigned(utf8(a.getKey()), utf8(b.getKey())));
+                entries.sort((a, b) -> Arrays.compareUnsigned(utf8(a.getKey()), utf8(b.getKey())));
                 for (final Map.Entry<?, ?> e : entries)
                 {
                     writer.entry((String)e.getKey());
@@ -132,7 +135,7 @@ public final class RowCodec
 
     private static byte[] utf8(final Object name)
     {
-        return ((String)name).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return ((String)name).getBytes(StandardCharsets.UTF_8);
     }
 
     private static void putElement(final RowWriter writer, final Object value)
@@ -208,14 +211,14 @@ public final class RowCodec
         switch (buffer.getByte(at))
         {
             case FieldType.LONG:
-                return buffer.getLong(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+                return buffer.getLong(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN);
             case FieldType.DOUBLE:
-                return buffer.getDouble(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+                return buffer.getDouble(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN);
             case FieldType.BOOLEAN:
                 return buffer.getByte(at + RowFormat.TAG_LENGTH) != 0;
             case FieldType.STRING:
                 return buffer.getStringWithoutLengthUtf8(at + RowFormat.STRING_BYTES_OFFSET,
-                    buffer.getShort(at + RowFormat.TAG_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+                    buffer.getShort(at + RowFormat.TAG_LENGTH, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
             default:
                 return null;
         }

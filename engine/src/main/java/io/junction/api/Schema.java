@@ -1,5 +1,6 @@
 package io.junction.api;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -107,7 +108,7 @@ public final class Schema
      */
     public Schema withAdded(final List<String> added, final String what)
     {
-        final List<String> extraNames = new java.util.ArrayList<>();
+        final List<String> extraNames = new ArrayList<>();
         for (final String name : added)
         {
             final int index = indexOf(name);
@@ -125,8 +126,8 @@ public final class Schema
         {
             return this;
         }
-        final String[] allNames = java.util.Arrays.copyOf(names, names.length + extraNames.size());
-        final Field[] allFields = java.util.Arrays.copyOf(fields, fields.length + extraNames.size());
+        final String[] allNames = Arrays.copyOf(names, names.length + extraNames.size());
+        final Field[] allFields = Arrays.copyOf(fields, fields.length + extraNames.size());
         for (int i = 0; i < extraNames.size(); i++)
         {
             allNames[names.length + i] = extraNames.get(i);

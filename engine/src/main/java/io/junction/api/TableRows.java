@@ -5,6 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Where a {@link TableFunction} puts the rows it makes: {@link #row()} starts one, the {@code put} methods set
@@ -80,7 +81,7 @@ public final class TableRows
             open = true;
             position = 0;
             overflow = false;
-            java.util.Arrays.fill(lengths, 0);
+            Arrays.fill(lengths, 0);
         }
         return this;
     }

@@ -128,7 +128,10 @@ final class ExpandJoin implements JoinOperator, RowExpander.Sink
         failed = true;
         counters.badInputs++;
         counters.predicateFailures++;
-        errors.onError(e);
+        if (errors != null)
+        {
+            errors.onError(e); // a user condition's failure; the row's dead letter says which row
+        }
         deadLetters.onDeadLetter(Side.LEFT, kind, row, ts, step, reason);
     }
 

@@ -81,7 +81,7 @@ public final class JoinOperators
                     spec.window().kind() == WindowSpec.Kind.SESSION ? SessionWindowJoin::new : TimeWindowJoin::new);
             case EXPAND:
                 // No state: a durable engine has nothing of it to save, and a restart loses nothing.
-                return new ExpandJoin(spec, config, results, deadLetters, errors == null ? Throwable::printStackTrace : errors);
+                return new ExpandJoin(spec, config, results, deadLetters, errors);
             default:
                 throw new IllegalArgumentException("no operator for the join kind " + spec.kind() + ": " + spec);
         }

@@ -26,4 +26,13 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
 
     /** @return rows the publishers refused (too large for a slot, malformed); they reached no partition. */
     long getRefusedRows();
+
+    /** @return input rows expanded before the join (docs/SEMANTICS.md 12) and routed; 0 for a join that expands none. */
+    long getExpandedInputRows();
+
+    /** @return the rows those input rows made. */
+    long getExpandedRows();
+
+    /** @return input rows refused because their expansion failed (dead letters with code {@code expansion_failed}). */
+    long getFailedExpansions();
 }

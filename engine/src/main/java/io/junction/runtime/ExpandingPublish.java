@@ -7,6 +7,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.MultiJoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.metrics.ExpansionCounters;
 import io.junction.internal.row.RowExpander;
 
 /**
@@ -28,6 +29,8 @@ final class ExpandingPublish implements RowExpander.Sink
     private final boolean checkOnly;
     private final boolean multi;
     private final Router router;
+    /** The engine's counts, summed over its publishers. */
+    private final ExpansionCounters counters;
 
     private int input;
     private Side side;
@@ -44,8 +47,10 @@ final class ExpandingPublish implements RowExpander.Sink
     private long emptied;
     private long failed;
 
-    private ExpandingPublish(final RowExpander[] expanders, final boolean checkOnly, final boolean multi, final Router router)
+    private ExpandingPublish(final RowExpander[] expanders, final boolean checkOnly, final boolean multi, final Router router,
+        final ExpansionCounters counters)
     {
+        this.counters = counters;
         this.expanders = expanders;
         this.checkOnly = checkOnly;
         this.multi = multi;
@@ -53,12 +58,12 @@ final class ExpandingPublish implements RowExpander.Sink
     }
 
     /** @return the expansion of a spec, or null when it expands nothing. */
-    static ExpandingPublish of(final JoinSpec spec, final int slotCapacity, final Router router)
+    static ExpandingPublish of(final JoinSpec spec, final int slotCapacity, final Router router, final ExpansionCounters counters)
     {
         if (spec.kind() == JoinKind.EXPAND)
         {
             return new ExpandingPublish(new RowExpander[] {
-                new RowExpander(spec.expand(), spec.leftSchema(), slotCapacity, false, true), null}, true, false, router);
+                new RowExpander(spec.expand(), spec.leftSchema(), slotCapacity, false, true), null}, true, false, router, counters);
         }
         final MultiJoinSpec multi = spec.multi();
         final int inputs = multi == null ? 2 : multi.inputs();
@@ -74,7 +79,7 @@ final class ExpandingPublish implements RowExpander.Sink
                 any = true;
             }
         }
-        return any ? new ExpandingPublish(expanders, false, multi != null, router) : null;
+        return any ? new ExpandingPublish(expanders, false, multi != null, router, counters) : null;
     }
 
     /** @return whether rows of this input (a side's ordinal) are expanded (or, standalone, checked) here. */
@@ -168,6 +173,7 @@ final class ExpandingPublish implements RowExpander.Sink
         if (rows == RowExpander.BAD_INPUT || rows == RowExpander.TOO_LARGE)
         {
             failed++;
+            counters.refused();
             refusal.setLength(0);
             refusal.append(expander.failure());
             return rows == RowExpander.BAD_INPUT ? Publisher.EXPANSION_FAILED : Publisher.ROW_TOO_LARGE;
@@ -177,6 +183,7 @@ final class ExpandingPublish implements RowExpander.Sink
             return code;
         }
         inputs++;
+        counters.expanded(rows);
         if (checkOnly)
         {
             produced += rows;

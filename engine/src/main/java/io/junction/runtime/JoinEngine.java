@@ -5,6 +5,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
 import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.metrics.EngineBeans;
+import io.junction.internal.metrics.ExpansionCounters;
 import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.join.JoinOperator;
@@ -86,6 +87,7 @@ public final class JoinEngine implements AutoCloseable
     private final PartitionMetrics[] metrics;
     private final LatencyRecorder[] latency;
     private final AtomicLong refusedRows = new AtomicLong();
+    private final ExpansionCounters expansions = new ExpansionCounters();
     private final LoggingErrorHandler log = new LoggingErrorHandler();
     /** Null when the idle timeout is off. */
     private final InputIdleness idleness;
@@ -156,7 +158,7 @@ public final class JoinEngine implements AutoCloseable
         rings.start();
         shutdown.awaitStarted();
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
-            rings::depth, rings::size, refusedRows::get, rings::isFailed));
+            rings::depth, rings::size, refusedRows::get, rings::isFailed, expansions));
     }
 
     /**
@@ -229,6 +231,38 @@ public final class JoinEngine implements AutoCloseable
     public long refusedRows()
     {
         return refusedRows.get();
+    }
+
+    /**
+     * @return input rows the publishers expanded before the join (docs/SEMANTICS.md 12; the standalone kind's:
+     *         checked) and routed; 0 for a join that expands nothing.
+     */
+    public long expandedInputRows()
+    {
+        return expansions.inputs();
+    }
+
+    /** @return the rows those input rows made (an outer expansion's padded row counts one). */
+    public long expandedRows()
+    {
+        return expansions.rows();
+    }
+
+    /** @return the expanded input rows that made no row. */
+    public long emptyExpansions()
+    {
+        return expansions.empty();
+    }
+
+    /** @return input rows refused because their expansion failed ({@link Publisher#EXPANSION_FAILED}). */
+    public long failedExpansions()
+    {
+        return expansions.failed();
+    }
+
+    ExpansionCounters expansionCounters()
+    {
+        return expansions;
     }
 
     void countRefused()

@@ -150,7 +150,7 @@ public final class Publisher
         this.rightSchema = spec.rightSchema();
         this.leftOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.LEFT) : null;
         this.rightOperands = spec.multi() == null ? ScalarOperands.of(spec, Side.RIGHT) : null;
-        this.expanding = ExpandingPublish.of(spec, slotCapacity, router);
+        this.expanding = ExpandingPublish.of(spec, slotCapacity, router, engine.expansionCounters());
         this.slotCapacity = slotCapacity;
     }
 

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -791,7 +792,7 @@ public final class KafkaJoinConfig
                     if (key.contains(field))
                     {
                         throw new IllegalArgumentException("spec: the expansion of " + (multi != null ? "input '" +
-                            multi.names().get(i) + "'" : Side.of(i).name().toLowerCase(java.util.Locale.ROOT) + " rows") +
+                            multi.names().get(i) + "'" : Side.of(i).name().toLowerCase(Locale.ROOT) + " rows") +
                             " makes the key field '" + field + "', so its rows belong to other partitions than the " +
                             "record's; kafka join takes co-partitioned topics: expand before producing (or key the " +
                             "topic by a field the expansion keeps)");

@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.api.FieldType;
+import io.junction.api.RowCodec;
 import io.junction.api.RowFormat;
+import io.junction.api.RowView;
 import io.junction.api.Schema;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -48,11 +53,11 @@ class JsonRowDecoderTest
     {
         final int length = decode("{\"k\":1,\"v\":[{\"sku\":\"A\",\"qty\":2},null]}");
         assertTrue(length > 0, decoder.lastError());
-        final io.junction.api.RowView row = new io.junction.api.RowView().wrap(out, 0, length);
+        final RowView row = new RowView().wrap(out, 0, length);
         assertEquals(null, row.validate());
-        assertEquals(io.junction.api.FieldType.ARRAY, row.type(1));
-        assertEquals(java.util.Arrays.asList(java.util.Map.of("qty", 2L, "sku", "A"), null),
-            io.junction.api.RowCodec.decode(Schema.of("k", "v"), row).get("v"));
+        assertEquals(FieldType.ARRAY, row.type(1));
+        assertEquals(Arrays.asList(Map.of("qty", 2L, "sku", "A"), null),
+            RowCodec.decode(Schema.of("k", "v"), row).get("v"));
         assertEquals(RowDecoder.UNDECODABLE, decode("{\"k\":1,\"v\":[[1]]}"));
         assertTrue(decoder.lastError().contains("do not nest"), decoder.lastError());
     }

@@ -1,5 +1,10 @@
 package io.junction.kafka;
 
+import io.junction.api.Expansion;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.Schema;
 import io.junction.runtime.EngineConfig;
 import org.junit.jupiter.api.Test;
 
@@ -75,14 +80,14 @@ class KafkaJoinConfigTest
     @Test
     void shouldRefuseAnExpansionThatMakesAKeyFieldAndRunOneThatDoesNot()
     {
-        final io.junction.api.Schema schema = io.junction.api.Schema.of("k", "tags", "v");
-        final io.junction.api.JoinSpec keyed = io.junction.api.JoinSpec.builder(io.junction.api.JoinKind.REGULAR,
-                io.junction.api.JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
-            .leftExpand(io.junction.api.Expansion.unnest("tags", "k2")).build();
+        final Schema schema = Schema.of("k", "tags", "v");
+        final JoinSpec keyed = JoinSpec.builder(JoinKind.REGULAR,
+                JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
+            .leftExpand(Expansion.unnest("tags", "k2")).build();
         complete().spec(keyed).build();
-        final io.junction.api.JoinSpec expandedKey = io.junction.api.JoinSpec.builder(io.junction.api.JoinKind.REGULAR,
-                io.junction.api.JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
-            .rightExpand(io.junction.api.Expansion.unnest("tags", "k")).build();
+        final JoinSpec expandedKey = JoinSpec.builder(JoinKind.REGULAR,
+                JoinType.LEFT).schemas(schema, schema).leftKey("k").rightKey("k")
+            .rightExpand(Expansion.unnest("tags", "k")).build();
         assertRefused(complete().spec(expandedKey), "the expansion of right rows makes the key field 'k'");
     }
 

@@ -63,12 +63,14 @@ public final class EngineBeans
      * @param ringOccupancy events waiting in a partition's ring
      * @param ringCapacity  slots of a partition's ring
      * @param refusedRows   rows refused by the publishers
+     * @param failed        whether a partition's thread died
+     * @param expansions    the publishers' row-expansion counts
      * @return what to unregister on close
      */
     public static EngineBeans register(
         final String engine, final String operator, final PartitionMetrics[] metrics, final LatencyRecorder[] latency,
         final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final LongSupplier refusedRows,
-        final IntPredicate failed)
+        final IntPredicate failed, final ExpansionCounters expansions)
     {
         final EngineBeans beans = new EngineBeans();
         final MBeanServer server;
@@ -86,7 +88,7 @@ public final class EngineBeans
         {
             partitions[p] = new PartitionBean(engine, metrics[p], new LatencyWindow(latency[p]), ringOccupancy, ringCapacity, failed);
         }
-        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows), engineName(engine));
+        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows, expansions), engineName(engine));
         for (int p = 0; p < partitions.length; p++)
         {
             beans.add(server, partitions[p], partitionName(engine, p));
@@ -531,9 +533,12 @@ public final class EngineBeans
         private final String operator;
         private final PartitionBean[] partitions;
         private final LongSupplier refusedRows;
+        private final ExpansionCounters expansions;
 
-        EngineBean(final String name, final String operator, final PartitionBean[] partitions, final LongSupplier refusedRows)
+        EngineBean(final String name, final String operator, final PartitionBean[] partitions, final LongSupplier refusedRows,
+            final ExpansionCounters expansions)
         {
+            this.expansions = expansions;
             this.name = name;
             this.operator = operator;
             this.partitions = partitions;
@@ -601,6 +606,24 @@ public final class EngineBeans
         public long getRefusedRows()
         {
             return refusedRows.getAsLong();
+        }
+
+        @Override
+        public long getExpandedInputRows()
+        {
+            return expansions.inputs();
+        }
+
+        @Override
+        public long getExpandedRows()
+        {
+            return expansions.rows();
+        }
+
+        @Override
+        public long getFailedExpansions()
+        {
+            return expansions.failed();
         }
 
         @Override

@@ -12,6 +12,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Makes the rows of one {@link Expansion} from an input row (docs/SEMANTICS.md, "Row expansion"): each the
@@ -107,7 +108,7 @@ public final class RowExpander
             added[ordinalityPosition] = indexOf(schema, expansion.ordinality());
         }
         this.addedPosition = new int[schema.size()];
-        java.util.Arrays.fill(addedPosition, -1);
+        Arrays.fill(addedPosition, -1);
         int max = -1;
         for (int k = 0; k < added.length; k++)
         {

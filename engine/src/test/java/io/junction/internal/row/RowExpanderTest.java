@@ -10,6 +10,7 @@ import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -163,7 +164,7 @@ final class RowExpanderTest
         final RowView view = new RowView().wrap(a, 0, la);
         assertEquals(Row.of("tags", List.of(Map.of("a", 2L, "b", 1L))), RowCodec.decode(SCHEMA, view));
         // A damaged array is refused by the publisher's check, never walked off the row.
-        a.putShort(view.valueIndex(1) + 1, (short)200, java.nio.ByteOrder.LITTLE_ENDIAN);
+        a.putShort(view.valueIndex(1) + 1, (short)200, ByteOrder.LITTLE_ENDIAN);
         assertTrue(new RowView().wrap(a, 0, la).validate() != null);
     }
 }
