@@ -118,6 +118,13 @@ class FeatureExamplesTest
     }
 
     @Test
+    void eachAdOfAShowMeetsItsOwnClickThroughLeftExpand()
+    {
+        assertEquals(List.of("0 +I ad1 null", "0 +I ad2 null", "1 +I ad2 c1", "1 -D ad2 null", "2 +I null null"),
+            runInOrder(() -> ExpansionExample.main(new String[0])));
+    }
+
+    @Test
     void aMultiWayJoinReadsEachInputWithItsOwnSchema()
     {
         assertEquals(List.of("1 +I order 1 paid 100"), runInOrder(MultiJoinExample::perInputSchemas));
