@@ -92,7 +92,7 @@ class SemanticsExamplesTest
                 cli.setErr(new PrintWriter(err, true));
                 assertEquals(0, cli.execute("replay", spec.toString(), events.toString(), "--partitions", partitions),
                     name + ": " + err);
-                assertTrue(err.toString().endsWith(" 0 dead letters\n"), name + ": no dead letters: " + err);
+                assertTrue(err.toString().contains(" 0 dead letters"), name + ": no dead letters: " + err);
                 assertSameOutput(name + " (" + partitions + " partitions)", parts.get("output"), out.toString().lines().toList());
             }
         }
