@@ -62,7 +62,7 @@ class DurableKillTest
 {
     private static final long SEED = Long.getLong("junction.kill.seed", 0xC4A5L);
     /** Every kind that has durable state; each runs with 1 partition and with N. */
-    static final String[] KINDS = {"regular", "interval", "window", "session", "asof", "temporal", "multi", "lookup"};
+    static final String[] KINDS = {"regular", "interval", "window", "session", "asof", "temporal", "multi", "lookup", "expand"};
     private static final int MIN_KILLS = 20;
     private static final int EVENTS = 1_200;
     private static final int CHECKPOINT_EVERY = 300;
@@ -165,6 +165,11 @@ class DurableKillTest
         {
             case "regular":
                 return "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}";
+            case "expand":
+                // docs/SEMANTICS.md 12: left rows carry arrays of keys, unnested before the join; their stored
+                // made rows (arrays kept) and their retractions cross every kill.
+                return "{\"join\":\"regular\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
+                    + "\"leftExpand\":{\"unnest\":\"ks\",\"as\":\"k\",\"ordinality\":\"pos\",\"outer\":true}}";
             case "interval":
                 return "{\"join\":\"interval\",\"type\":\"left\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"],"
                     + "\"interval\":{\"lower\":-20,\"upper\":20,\"lowerInclusive\":true,\"upperInclusive\":true}}";
@@ -198,6 +203,7 @@ class DurableKillTest
         switch (kind)
         {
             case "regular":
+            case "expand":
                 return List.of("\"op\":\"-D\"", "\"right\":null");
             case "asof":
                 return List.of("\"op\":\"-U\"", "\"right\":null");
@@ -230,7 +236,9 @@ class DurableKillTest
         switch (kind)
         {
             case "regular":
-                return regularEvents(random, count);
+                return regularEvents(random, count, false);
+            case "expand":
+                return regularEvents(random, count, true);
             case "temporal":
             case "lookup":
                 return tableEvents(kind.equals("temporal"), random, count);
@@ -241,8 +249,8 @@ class DurableKillTest
         }
     }
 
-    /** Rows on 200 keys, a fifth of them retractions of earlier rows. */
-    private static List<String> regularEvents(final Random random, final int count)
+    /** Rows on 200 keys, a fifth of them retractions of earlier rows; with {@code arrays}, left rows hold 0-3 keys. */
+    private static List<String> regularEvents(final Random random, final int count, final boolean arrays)
     {
         final List<String> lines = new ArrayList<>(count);
         final List<List<String>> live = List.of(new ArrayList<>(), new ArrayList<>());
@@ -258,12 +266,24 @@ class DurableKillTest
             }
             else
             {
-                final String row = "{\"k\":" + random.nextInt(200) + ",\"id\":" + i + "}";
+                final String row = arrays && side == 0
+                    ? "{\"ks\":" + keys(random) + ",\"id\":" + i + "}"
+                    : "{\"k\":" + random.nextInt(200) + ",\"id\":" + i + "}";
                 rows.add(row);
                 lines.add("{\"side\":\"" + sideName + "\",\"row\":" + row + "}");
             }
         }
         return lines;
+    }
+
+    private static String keys(final Random random)
+    {
+        final StringBuilder ks = new StringBuilder("[");
+        for (int n = random.nextInt(4), j = 0; j < n; j++)
+        {
+            ks.append(j > 0 ? "," : "").append(random.nextInt(200));
+        }
+        return ks.append(']').toString();
     }
 
     /** Appends: rows on {@link #KEYS} keys, event time rising with a little disorder, a watermark every 50 lines. */
