@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * Row expansion before a join against its definition (docs/SEMANTICS.md 12): a join whose left rows are
  * expanded gives, step by step, what the same join gives over a log in which each left row is replaced, by
  * a brute-force expansion written here, by the rows it makes (each on its own line, mapped back to the input
- * row's step), at 1 and 3 partitions, for regular (with retractions), interval and window joins, unnest and
- * split, outer or not, with and without an ordinality.
+ * row's step), at 1 and 3 partitions, for regular (with retractions), interval, window, ASOF and temporal
+ * joins, unnest and split, outer or not, with and without an ordinality.
  */
 final class ExpansionDifferentialTest
 {
@@ -32,9 +32,10 @@ final class ExpansionDifferentialTest
     {
         final Random random = new Random(SEED);
         int outputs = 0;
-        for (int iteration = 0; iteration < 60; iteration++)
+        final String[] kinds = {"regular", "interval", "window", "asof", "temporal"};
+        for (int iteration = 0; iteration < 75; iteration++)
         {
-            final String kind = new String[] {"regular", "interval", "window"}[iteration % 3];
+            final String kind = kinds[iteration % kinds.length];
             final boolean split = random.nextBoolean();
             final boolean outer = random.nextBoolean();
             final boolean ordinality = random.nextBoolean();
@@ -42,7 +43,8 @@ final class ExpansionDifferentialTest
                 : random.nextBoolean() ? "inner" : "left";
             final String base = "\"type\":\"" + type + "\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]" +
                 (kind.equals("interval") ? ",\"interval\":{\"lower\":-500,\"upper\":500}" : "") +
-                (kind.equals("window") ? ",\"window\":{\"kind\":\"tumbling\",\"size\":1000}" : "");
+                (kind.equals("window") ? ",\"window\":{\"kind\":\"tumbling\",\"size\":1000}" : "") +
+                (kind.equals("asof") ? ",\"asof\":{\"direction\":\"backward\"}" : "");
             final String expansion = (split ? "{\"function\":\"split\",\"args\":[\"ks\",\"|\"],\"as\":\"k\""
                 : "{\"unnest\":\"ks\",\"as\":\"k\"") + (ordinality ? ",\"ordinality\":\"pos\"" : "") +
                 ",\"outer\":" + outer + "}";
