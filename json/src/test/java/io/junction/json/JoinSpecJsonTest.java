@@ -184,7 +184,7 @@ class JoinSpecJsonTest
             "the options are part of the spec's fingerprint (durable state of one is refused by another)");
         final JoinSpecException unknown = assertThrows(JoinSpecException.class, () -> parse(
             "{\"join\":\"streaming\",\"type\":\"inner\",\"leftKey\":[\"k\"],\"rightKey\":[\"k\"]}"));
-        assertTrue(unknown.getMessage().contains("lookup, asof or multi"), unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("lookup, asof, multi or expand"), unknown.getMessage());
     }
 
     @ParameterizedTest(name = "{1}")
