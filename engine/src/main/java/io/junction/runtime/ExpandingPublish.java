@@ -42,10 +42,6 @@ final class ExpandingPublish implements RowExpander.Sink
     private int target;
     private int code;
     private int made;
-    private long inputs;
-    private long produced;
-    private long emptied;
-    private long failed;
 
     private ExpandingPublish(final RowExpander[] expanders, final boolean checkOnly, final boolean multi, final Router router,
         final ExpansionCounters counters)
@@ -88,30 +84,6 @@ final class ExpandingPublish implements RowExpander.Sink
         return checkOnly || (input >= 0 && input < expanders.length && expanders[input] != null);
     }
 
-    /** @return the input rows expanded (the standalone kind: checked) and published so far. */
-    long expandedInputs()
-    {
-        return inputs;
-    }
-
-    /** @return the rows made from published input rows so far (the standalone kind: counted by its partitions). */
-    long producedRows()
-    {
-        return produced;
-    }
-
-    /** @return the input rows that made no row. */
-    long emptyInputs()
-    {
-        return emptied;
-    }
-
-    /** @return the input rows refused because their expansion failed. */
-    long failedInputs()
-    {
-        return failed;
-    }
-
     /**
      * Expands and routes one checked input row.
      *
@@ -125,7 +97,6 @@ final class ExpandingPublish implements RowExpander.Sink
     {
         if (checkOnly && side != Side.LEFT)
         {
-            failed++;
             refusal.setLength(0);
             refusal.append("an expand join has one input: its rows are left rows");
             return Publisher.EXPANSION_FAILED;
@@ -172,7 +143,6 @@ final class ExpandingPublish implements RowExpander.Sink
         final int rows = expander.expand(row, this);
         if (rows == RowExpander.BAD_INPUT || rows == RowExpander.TOO_LARGE)
         {
-            failed++;
             counters.refused();
             refusal.setLength(0);
             refusal.append(expander.failure());
@@ -182,22 +152,11 @@ final class ExpandingPublish implements RowExpander.Sink
         {
             return code;
         }
-        inputs++;
         counters.expanded(rows);
         if (checkOnly)
         {
-            produced += rows;
-            if (rows == 0)
-            {
-                emptied++;
-            }
             return router.publish(side, kind, row, row.buffer(), row.offset(), row.length(), ts, step, ingestNanos, wait, target);
         }
-        if (rows == 0)
-        {
-            emptied++;
-        }
-        produced += rows;
         return Publisher.PUBLISHED;
     }
 

@@ -797,33 +797,6 @@ public final class Publisher
         return refusal;
     }
 
-    /**
-     * @return the input rows this publisher expanded before the join (docs/SEMANTICS.md 12; the standalone
-     *         kind's: checked) and routed; 0 for a join that expands nothing.
-     */
-    public long expandedInputs()
-    {
-        return expanding == null ? 0 : expanding.expandedInputs();
-    }
-
-    /** @return the rows those input rows made (an outer expansion's padded row counts one). */
-    public long expandedRows()
-    {
-        return expanding == null ? 0 : expanding.producedRows();
-    }
-
-    /** @return the input rows that made no row (and so, before a join, took no part in it). */
-    public long emptyExpansions()
-    {
-        return expanding == null ? 0 : expanding.emptyInputs();
-    }
-
-    /** @return the input rows refused because their expansion failed ({@link #EXPANSION_FAILED}). */
-    public long failedExpansions()
-    {
-        return expanding == null ? 0 : expanding.failedInputs();
-    }
-
     private int refuseTooLarge(final int length)
     {
         refusal.setLength(0);

@@ -487,9 +487,9 @@ public final class Replay
             {
                 EventPublishing.check(publisher.endOfInput(step));
             }
-            expansions[0] = publisher.expandedInputs();
-            expansions[1] = publisher.expandedRows();
-            expansions[2] = publisher.emptyExpansions();
+            expansions[0] = engine.expandedInputRows();
+            expansions[1] = engine.expandedRows();
+            expansions[2] = engine.emptyExpansions();
             if (durability != null)
             {
                 // The clean close is the last checkpoint (at the end of input): its beforeCheckpoint hook makes
