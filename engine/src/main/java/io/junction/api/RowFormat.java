@@ -23,6 +23,11 @@ package io.junction.api;
  */
 public final class RowFormat
 {
+    /**
+     * Version of this layout, part of durable state's layout: 2 adds {@link FieldType#ARRAY} values, so a state
+     * written before them (which an older build would read) is refused by name rather than misread.
+     */
+    public static final int VERSION = 2;
     /** Offset of the field-slot count. */
     public static final int FIELD_SLOTS_OFFSET = 0;
     /** Bytes of the field-slot count, a u16. */

@@ -198,7 +198,7 @@ final class DurableState
         {
             throw new DurableStateException(String.format(
                 "%s was written with another partition state layout (%016x, this operator's %016x: index kind, " +
-                "key capacity, chunk size, timer wheel, the sides whose records carry timer links or byte limit differ)%s", markerPath, storedLayout, layout, ADVICE));
+                "key capacity, chunk size, timer wheel, the sides whose records carry timer links, byte limit or row format version differ)%s", markerPath, storedLayout, layout, ADVICE));
         }
         final long seed = m.getLong();
         if (config.hasFixedHashSeed() && config.hashSeed() != seed)

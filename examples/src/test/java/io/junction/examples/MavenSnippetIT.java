@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +111,8 @@ class MavenSnippetIT
         test.append("    }\n}\n");
         final Path sources = Files.createDirectories(project.resolve("src/test/java/app"));
         Files.writeString(sources.resolve("FirstJoinTest.java"), test.toString());
+        // docs/JAVA_API.md's JoinTestDriver test, as the user's second test (its imports as the example's source has them).
+        Files.writeString(sources.resolve("DriverTest.java"), driverTest(readme().resolveSibling("docs").resolve("JAVA_API.md")));
 
         final String seed = Path.of(localRepository).toUri().toString();
         final Path settings = work.resolve("settings.xml");
@@ -139,9 +142,38 @@ class MavenSnippetIT
         }
         final String output = Files.readString(log, StandardCharsets.UTF_8).replaceAll("\u001b\\[[0-9;]*m", "");
         assertEquals(0, process.exitValue(), "the README's snippet builds and its first example passes:\n" + output);
+        assertTrue(Files.isRegularFile(project.resolve("target/surefire-reports/TEST-app.DriverTest.xml")),
+            "the JoinTestDriver test ran in the empty project:\n" + output);
         final List<String> printed = output.lines().filter(l -> l.startsWith("mistyped ") || l.startsWith("+I ")).toList();
         assertEquals(List.of("mistyped order_id refused: true",
             "+I {order_id=1, method=\"card\", amount=9.5} {order_id=1, status=\"paid\"}",
             "+I {order_id=2, method=\"cash\", amount=20.0} null"), printed, "what the README says it prints:\n" + output);
+    }
+
+    /** A test class holding docs/JAVA_API.md's JoinTestDriver block, with the imports its example's source uses. */
+    private static String driverTest(final Path javaApi) throws IOException
+    {
+        List<String> block = null;
+        for (final List<String> candidate : ReadmeSnippetTest.javaBlocks("docs/JAVA_API.md",
+            Files.readAllLines(javaApi, StandardCharsets.UTF_8)).values())
+        {
+            if (String.join("\n", candidate).contains("JoinTestDriver.create"))
+            {
+                block = candidate;
+            }
+        }
+        assertNotNull(block, "docs/JAVA_API.md shows a JoinTestDriver test");
+        final Path example = javaApi.getParent().getParent().resolve("examples/src/test/java/io/junction/examples/TestDriverExampleTest.java");
+        final StringBuilder test = new StringBuilder("package app;\n\n");
+        for (final String line : Files.readAllLines(example, StandardCharsets.UTF_8))
+        {
+            if (line.startsWith("import "))
+            {
+                test.append(line).append('\n');
+            }
+        }
+        test.append("\nclass DriverTest\n{\n");
+        block.forEach(line -> test.append("    ").append(line).append('\n'));
+        return test.append("}\n").toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.junction.internal.durable;
 
+import io.junction.api.RowFormat;
 import io.junction.internal.state.BucketDescriptor;
 import io.junction.internal.state.KeyIndex;
 import io.junction.internal.state.MappedFile;
@@ -70,7 +71,8 @@ public final class StateFiles implements AutoCloseable
         return "partition-state/" + formatVersion + '|' + operator + '|' +
             bucketLength + '|' + timedLayout(timedSides) + '|' + indexKind + '|' + keys + '|' + chunkSize + '|' +
             tickShift + '|' + wheelSlots + '|' + arenaLimit + '|' + maxLiveRows + '|' +
-            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION;
+            RowDescriptor.TIMED_HEADER_LENGTH + '|' + NativeArena.VERSION + "|wheel" + TimerWheelImage.VERSION +
+            "|rows" + RowFormat.VERSION;
     }
 
     /**
