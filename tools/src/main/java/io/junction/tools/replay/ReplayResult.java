@@ -54,7 +54,6 @@ public final class ReplayResult
     /** Rows the join dropped by state TTL or eviction (SEMANTICS 4.5-4.7 visible expiry), ordered by step. */
     private List<StepLine> expired = List.of();
 
-    /** Sets the expired rows; the replay's, once, before it hands the result out. */
     /** Rows expanded before the join (docs/SEMANTICS.md 12): input rows, rows made, input rows that made none. */
     private long[] expansions = new long[3];
 
@@ -70,6 +69,7 @@ public final class ReplayResult
         return expansions.clone();
     }
 
+    /** Sets the expired rows; the replay's, once, before it hands the result out. */
     ReplayResult withExpired(final List<StepLine> lines)
     {
         this.expired = Collections.unmodifiableList(lines);
