@@ -43,7 +43,7 @@ import java.util.Arrays;
  * the events before the run, {@link WorkloadJoin#expectedOutputRows}) and exits with 1 on a mismatch.
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
-    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5, W6) through the engine and report throughput and latency percentiles; " +
+    description = "Drive a workload (W1, W1-big, W2, W3, W4, W5, W6, W8, W8-flat) through the engine and report throughput and latency percentiles; " +
         "check the output row count (inner, left) against the workload's.")
 public final class LoadgenCommand implements Callable<Integer>
 {

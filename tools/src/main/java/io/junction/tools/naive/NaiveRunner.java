@@ -104,6 +104,9 @@ public final class NaiveRunner
                 throw new IllegalArgumentException("no naive temporal join: W5 runs on the engine only");
             case W6:
                 throw new IllegalArgumentException("no naive ASOF join: W6 runs on the engine only");
+            case W8:
+            case W8_FLAT:
+                throw new IllegalArgumentException("no naive join of W8's rows: W8 runs on the engine only");
             default:
                 return new NaiveRegularJoin(type, downstream);
         }

@@ -1,13 +1,16 @@
 package io.junction.tools.perf;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.Expansion;
+import io.junction.api.JoinSpec;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.row.RowExpander;
 import io.junction.join.JoinOperator;
-import io.junction.runtime.EngineConfig;
 import io.junction.join.JoinOperators;
 import io.junction.join.StateConfig;
 import io.junction.metrics.HotKey;
+import io.junction.runtime.EngineConfig;
 import io.junction.tools.workload.EncodedRows;
 import io.junction.tools.workload.EventTape;
 import org.HdrHistogram.Histogram;
@@ -24,6 +27,9 @@ import java.util.Locale;
  */
 public final class DirectRun
 {
+    /** The largest row an expansion makes here: the runtime's default ring slot. */
+    private static final int MADE_ROW_CAPACITY = EngineConfig.SLOT_CAPACITY_DEFAULT;
+
     private DirectRun()
     {
     }
@@ -31,7 +37,7 @@ public final class DirectRun
     /** Runs the tape through a new operator once untimed and once timed; closes both. */
     public static LoadResult run(final EventTape tape, final LoadRun.Options options)
     {
-        final EncodedRows rows = EncodedRows.encode(tape);
+        final EncodedRows rows = EncodedRows.encode(tape, options.workload);
         pass(tape, rows, options, null, new ArrayList<>(1));
         final long[] measured = new long[9];
         final List<List<HotKey>> hotKeys = new ArrayList<>(1);
@@ -56,8 +62,8 @@ public final class DirectRun
             .withMaxKeys(options.maxKeysPerPartition > 0 ? options.maxKeysPerPartition : LoadRun.maxKeysPerPartition(options.workload, 1))
             .withPreallocate(options.preallocatePerPartition > 0 ? options.preallocatePerPartition
                 : LoadRun.preallocatePerPartition(options.workload, 1, tape.rows()));
-        try (JoinOperator join = JoinOperators.create(options.spec != null ? options.spec
-                : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey),
+        final JoinSpec spec = options.spec != null ? options.spec : WorkloadJoin.spec(options.workload, options.type, options.uniqueKey);
+        try (JoinOperator join = JoinOperators.create(spec,
             config,
             (kind, left, right, ts, step) ->
             {
@@ -80,7 +86,8 @@ public final class DirectRun
             }
             final RowView row = new RowView();
             final int n = tape.size();
-            final int rowLength = rows.rowLength();
+            // A side expanded before the join (W8) is expanded here, as the publisher does, each made row a row of it.
+            final ExpandedRows[] expanded = {ExpandedRows.of(spec, Side.LEFT, join), ExpandedRows.of(spec, Side.RIGHT, join)};
             long peakLive = 0;
             long peakLiveBytes = 0;
             final long start = System.nanoTime();
@@ -91,11 +98,21 @@ public final class DirectRun
                 {
                     case EventTape.TYPE_LEFT:
                     case EventTape.TYPE_RIGHT:
-                        row.wrap(rows.buffer(i), rows.offset(i), rowLength);
+                    {
+                        row.wrap(rows.buffer(i), rows.offset(i), rows.length(i));
                         // W4's -U/+U keep their kind; the tape's kinds are ChangeKind's ordinals.
-                        join.onRow(type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT, ChangeKind.fromOrdinal(tape.kind(i)),
-                            row, tape.ts(i), i);
+                        final Side side = type == EventTape.TYPE_LEFT ? Side.LEFT : Side.RIGHT;
+                        final ExpandedRows expansion = expanded[side.ordinal()];
+                        if (expansion != null)
+                        {
+                            expansion.feed(ChangeKind.fromOrdinal(tape.kind(i)), row, tape.ts(i), i);
+                        }
+                        else
+                        {
+                            join.onRow(side, ChangeKind.fromOrdinal(tape.kind(i)), row, tape.ts(i), i);
+                        }
                         break;
+                    }
                     case EventTape.TYPE_WATERMARK:
                         join.onWatermark(tape.ts(i), i);
                         break;
@@ -123,6 +140,54 @@ public final class DirectRun
                 measured[8] = peakLiveBytes;
             }
             hotKeys.add(join.hotKeys());
+        }
+    }
+
+    /**
+     * One side's rows expanded before the operator, as the runtime's publisher expands them
+     * (docs/SEMANTICS.md 12): each made row reaches the operator as a row of that side with the input
+     * row's kind, time and step. Allocates nothing per row.
+     */
+    private static final class ExpandedRows implements RowExpander.Sink
+    {
+        private final RowExpander expander;
+        private final JoinOperator join;
+        private final Side side;
+        private ChangeKind kind;
+        private long ts;
+        private long step;
+
+        private ExpandedRows(final RowExpander expander, final JoinOperator join, final Side side)
+        {
+            this.expander = expander;
+            this.join = join;
+            this.side = side;
+        }
+
+        /** @return the side's expansion, or null when the spec does not expand it */
+        static ExpandedRows of(final JoinSpec spec, final Side side, final JoinOperator join)
+        {
+            final Expansion expansion = spec.expansion(side);
+            return expansion == null ? null
+                : new ExpandedRows(new RowExpander(expansion, spec.schema(side), MADE_ROW_CAPACITY, expansion.outer(), false), join, side);
+        }
+
+        void feed(final ChangeKind kind, final RowView row, final long ts, final long step)
+        {
+            this.kind = kind;
+            this.ts = ts;
+            this.step = step;
+            if (expander.expand(row, this) < 0)
+            {
+                throw new IllegalStateException("a workload row did not expand: " + expander.failure());
+            }
+        }
+
+        @Override
+        public boolean onRow(final RowView row, final int ordinal)
+        {
+            join.onRow(side, kind, row, ts, step);
+            return true;
         }
     }
 }

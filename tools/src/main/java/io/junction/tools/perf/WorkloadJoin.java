@@ -9,6 +9,7 @@ import io.junction.api.Schema;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.RegularJoinCounts;
 import io.junction.tools.workload.W6;
+import io.junction.tools.workload.W8;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 
@@ -16,7 +17,7 @@ import io.junction.tools.workload.Workloads;
 /**
  * The join each benchmark workload runs (WORKLOADS.md): W1 and W1-big are interval joins on
  * {@code key} with {@code right.ts ∈ [left.ts - x, left.ts + x]}, W2, W3 and W4 regular joins on
- * {@code key}, over rows of the workload schema ({@code key, ts, f1, f2, f3}: {@link io.junction.tools.workload.EncodedRows}).
+ * {@code key} (W8 and W8-flat: {@link W8}'s own rows), over rows of the workload schema ({@code key, ts, f1, f2, f3}: {@link io.junction.tools.workload.EncodedRows}).
  */
 public final class WorkloadJoin
 {
@@ -43,6 +44,14 @@ public final class WorkloadJoin
      */
     public static JoinSpec spec(final Workload workload, final JoinType type, final boolean uniqueKey)
     {
+        if (workload == Workload.W8 || workload == Workload.W8_FLAT)
+        {
+            if (uniqueKey)
+            {
+                throw new IllegalArgumentException("unique keys are for regular joins; " + workload.displayName() + " is an interval join");
+            }
+            return workload == Workload.W8 ? W8.spec(type) : W8.flatSpec(type);
+        }
         if (workload == Workload.W6)
         {
             if (uniqueKey)
@@ -114,7 +123,8 @@ public final class WorkloadJoin
     /** @return whether the workload is a regular join (W2, W3, W4), not an interval join (W1, W1-big) or a temporal join (W5). */
     public static boolean isRegular(final Workload workload)
     {
-        return workload != Workload.W1 && workload != Workload.W1_BIG && workload != Workload.W5 && workload != Workload.W6;
+        return workload != Workload.W1 && workload != Workload.W1_BIG && workload != Workload.W5 && workload != Workload.W6
+            && workload != Workload.W8 && workload != Workload.W8_FLAT;
     }
 
     /**
@@ -138,6 +148,8 @@ public final class WorkloadJoin
         {
             case W1:
             case W1_BIG:
+            case W8_FLAT:
+                // W8-flat's left rows are W8's ads: each is W1's impression, one click at most
                 long left = 0;
                 long right = 0;
                 for (int i = 0, n = tape.size(); i < n; i++)
@@ -155,6 +167,13 @@ public final class WorkloadJoin
                 return type == JoinType.INNER ? right : left;
             case W6:
                 return w6ExpectedOutputRows(type, AsofSpec.Emit.FINAL, tape);
+            case W8:
+            {
+                // W8's counting model: a click meets exactly its own ad; the left join emits each ad once
+                final W8.Counts counts = new W8.Counts();
+                tape.replay(counts);
+                return type == JoinType.INNER ? counts.clicks() : counts.ads();
+            }
             case W5:
                 // every order joins the rate valid at its ts (each currency has one from ts 0): one row per order
                 long orders = 0;

@@ -16,6 +16,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ({@link EventTape#kind(int)}), and a W4 {@code -U} encodes to the same bytes as the version it retracts.
  * Chunks of {@value #CHUNK_ROWS} rows keep each array small.
  * <p>
+ * W8's rows carry arrays of 1 to 8 ad ids, so they differ in length ({@link #encode(EventTape, Workload)}):
+ * each chunk then keeps its rows' start offsets beside the bytes, and {@link #length(int)} is per row.
+ * <p>
  * Not thread safe while encoding; read-only afterwards.
  */
 public final class EncodedRows
@@ -33,11 +36,14 @@ public final class EncodedRows
 
     private final UnsafeBuffer[] chunks;
     private final int rowLength;
+    /** Per chunk, where each row starts and, last, where the chunk's bytes end; null when every row is {@link #rowLength} long. */
+    private final int[][] starts;
 
-    private EncodedRows(final UnsafeBuffer[] chunks, final int rowLength)
+    private EncodedRows(final UnsafeBuffer[] chunks, final int rowLength, final int[][] starts)
     {
         this.chunks = chunks;
         this.rowLength = rowLength;
+        this.starts = starts;
     }
 
     /** @return the schema of the encoded rows: {@link #FIELDS} at indices 0 .. 4 */
@@ -79,7 +85,60 @@ public final class EncodedRows
                 throw new IllegalStateException("W1 rows must all encode to " + rowLength + " bytes, row " + i + " took " + length);
             }
         }
-        return new EncodedRows(chunks, rowLength);
+        return new EncodedRows(chunks, rowLength, null);
+    }
+
+    /**
+     * Encodes every row of a workload's tape as that workload's join reads it: W8's and W8-flat's rows
+     * ({@link W8#SHOWS}, {@link W8#FLAT_SHOWS}, {@link W8#CLICKS}), every other workload's as {@link #encode(EventTape)}.
+     *
+     * @param tape     the workload events
+     * @param workload the workload they are
+     * @return the encoded rows, indexed like the tape
+     */
+    public static EncodedRows encode(final EventTape tape, final Workload workload)
+    {
+        if (workload != Workload.W8 && workload != Workload.W8_FLAT)
+        {
+            return encode(tape);
+        }
+        final boolean flat = workload == Workload.W8_FLAT;
+        final RowWriter writer = new RowWriter();
+        final int longest = 512;
+        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[longest]);
+        final int size = tape.size();
+        final UnsafeBuffer[] chunks = new UnsafeBuffer[(size + CHUNK_ROWS - 1) / CHUNK_ROWS];
+        final int[][] starts = new int[chunks.length][];
+        for (int c = 0; c < chunks.length; c++)
+        {
+            final int first = c * CHUNK_ROWS;
+            final int rows = Math.min(CHUNK_ROWS, size - first);
+            final int[] at = new int[rows + 1];
+            for (int r = 0; r < rows; r++)
+            {
+                at[r + 1] = at[r] + encodeEvent(writer, scratch, 0, longest, flat, tape, first + r);
+            }
+            final UnsafeBuffer chunk = new UnsafeBuffer(new byte[at[rows]]);
+            for (int r = 0; r < rows; r++)
+            {
+                encodeEvent(writer, chunk, at[r], at[r + 1] - at[r], flat, tape, first + r);
+            }
+            chunks[c] = chunk;
+            starts[c] = at;
+        }
+        return new EncodedRows(chunks, -1, starts);
+    }
+
+    private static int encodeEvent(
+        final RowWriter writer, final UnsafeBuffer buffer, final int offset, final int capacity, final boolean flat,
+        final EventTape tape, final int i)
+    {
+        final byte type = tape.type(i);
+        if (type != EventTape.TYPE_LEFT && type != EventTape.TYPE_RIGHT)
+        {
+            return 0;
+        }
+        return W8.encode(writer, buffer, offset, capacity, flat, type, tape.key(i), tape.f1(i), tape.ts(i));
     }
 
     private static int encodeOne(
@@ -97,10 +156,25 @@ public final class EncodedRows
             .finish();
     }
 
-    /** @return the length of every encoded row */
+    /** @return the length of every encoded row; -1 when they differ (W8: {@link #length(int)}) */
     public int rowLength()
     {
         return rowLength;
+    }
+
+    /**
+     * @param i tape index of a row
+     * @return its length
+     */
+    public int length(final int i)
+    {
+        if (starts == null)
+        {
+            return rowLength;
+        }
+        final int[] at = starts[i / CHUNK_ROWS];
+        final int r = i % CHUNK_ROWS;
+        return at[r + 1] - at[r];
     }
 
     /**
@@ -118,7 +192,7 @@ public final class EncodedRows
      */
     public int offset(final int i)
     {
-        return (i % CHUNK_ROWS) * rowLength;
+        return starts == null ? (i % CHUNK_ROWS) * rowLength : starts[i / CHUNK_ROWS][i % CHUNK_ROWS];
     }
 
     /** @return bytes held */

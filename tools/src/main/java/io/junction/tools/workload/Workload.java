@@ -23,7 +23,11 @@ public enum Workload
     /** Orders (Zipf currencies) joined with a currency-rate table updated every N ms: a temporal join. */
     W5("W5"),
     /** Trades joined ASOF (backward, tolerance 1 s) with out-of-order quotes over Zipf-hot symbols ({@link W6}). */
-    W6("W6");
+    W6("W6"),
+    /** Shows carrying 1-8 ad ids, unnested before an interval left join to the ads' clicks ({@link W8}). */
+    W8("W8"),
+    /** W8's events with each show pre-expanded into one row per ad: the same join without the expansion ({@link W8#flatten}). */
+    W8_FLAT("W8-flat");
 
     private final String displayName;
 
@@ -33,7 +37,7 @@ public enum Workload
     }
 
     /**
-     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5", "W6"
+     * @return the name used on command lines and in reports: "W1", "W1-big", "W2", "W3", "W4", "W5", "W6", "W8", "W8-flat"
      */
     public String displayName()
     {
@@ -46,7 +50,7 @@ public enum Workload
      *
      * @param name the name
      * @return the workload
-     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5, W6
+     * @throws IllegalArgumentException if the name is not one of W1, W1-big, W2, W3, W4, W5, W6, W8, W8-flat
      */
     public static Workload parse(final String name)
     {
@@ -61,7 +65,7 @@ public enum Workload
                 }
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4, W5, W6");
+        throw new IllegalArgumentException("unknown workload '" + name + "', expected one of W1, W1-big, W2, W3, W4, W5, W6, W8, W8-flat");
     }
 
     /** @return whether the workload is a changelog with retractions (W4), not insert-only (W1-W3; W5's rate updates are {@code +U} only) */

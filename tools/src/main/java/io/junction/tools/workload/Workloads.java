@@ -140,6 +140,16 @@ public final class Workloads
             case W6:
                 W6.generate(intProp(props, W6.TRADES_PROP_NAME, W6.DEFAULT_TRADES), sink);
                 break;
+            case W8:
+                W8.generate(intProp(props, W8.SHOWS_PROP_NAME, W8.DEFAULT_SHOWS), sink);
+                break;
+            case W8_FLAT:
+            {
+                final EventTape shows = new EventTape();
+                W8.generate(intProp(props, W8.SHOWS_PROP_NAME, W8.DEFAULT_SHOWS), shows);
+                W8.flatten(shows, sink);
+                break;
+            }
             default:
                 throw new IllegalArgumentException("unknown workload " + w);
         }

@@ -9,6 +9,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.tools.workload.EventTape;
 import io.junction.tools.workload.W6;
+import io.junction.tools.workload.W8;
 import io.junction.tools.workload.Workload;
 import io.junction.tools.workload.Workloads;
 import java.util.List;
@@ -101,6 +102,45 @@ class LoadRunTest
             assertEquals(expected, WorkloadJoin.expectedOutputRows(Workload.W6, type, tape), "W6's own join is the final one");
         }
         assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(Workload.W6, JoinType.LEFT, true));
+    }
+
+    @ParameterizedTest(name = "{0} {1} p={2} direct {3}")
+    @CsvSource({"W8, INNER, 1, false", "W8, LEFT, 1, false", "W8, LEFT, 2, false", "W8, INNER, 3, false",
+        "W8, LEFT, 1, true", "W8_FLAT, LEFT, 1, false", "W8_FLAT, INNER, 2, false", "W8_FLAT, LEFT, 1, true"})
+    void shouldJoinW8sUnnestedAdsToTheirClicksAsItsModelCounts(final Workload w, final JoinType type, final int partitions,
+                                                              final boolean direct)
+    {
+        final EventTape shows = new EventTape();
+        W8.generate(2_000, shows);
+        final W8.Counts counts = new W8.Counts();
+        shows.replay(counts);
+        assertTrue(counts.clicks() > 1_000 && counts.ads() > 8_000, "the small W8 still has its ads and clicks");
+        final EventTape tape;
+        if (w == Workload.W8_FLAT)
+        {
+            tape = new EventTape();
+            W8.flatten(shows, tape);
+        }
+        else
+        {
+            tape = shows;
+        }
+        final LoadRun.Options options = new LoadRun.Options();
+        options.workload = w;
+        options.type = type;
+        options.partitions = partitions;
+        options.warmupEvents = 0;
+        options.maxKeysPerPartition = 1 << 15;
+        final LoadResult result = direct ? DirectRun.run(tape, options) : LoadRun.run(tape, options);
+        // Inner: each click meets its own ad; left: each ad once, padded when it had no click.
+        assertEquals(type == JoinType.INNER ? counts.clicks() : counts.ads(), result.outputs);
+        assertEquals(WorkloadJoin.expectedOutputRows(w, type, tape), result.outputs);
+        assertEquals(type == JoinType.INNER ? 0 : counts.ads() - counts.clicks(), result.padded);
+        assertEquals(0L, result.lateRows);
+        assertEquals(0L, result.badInputs);
+        assertEquals(0L, result.liveRows, "every show and click expired by the end of input");
+        assertEquals(tape.size(), result.events);
+        assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(w, JoinType.LEFT, true));
     }
 
     @ParameterizedTest(name = "W2 {0}")

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.junction.tools.naive.NaiveJoin;
 import io.junction.tools.naive.NaiveRegularJoin;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import java.util.Arrays;
@@ -841,4 +843,90 @@ class WorkloadsTest
         assertEquals(5_772, W7Bench.bruteForce(live).size(), "join rows at the end: one per live order");
     }
 
+
+    // ---------------------------------------------------------------- W8
+
+    private static final long W8_EVENTS = 948_980;
+    private static final long W8_ADS = 2_248_872;
+    private static final long W8_CLICKS = 448_980;
+
+    @Test
+    void w8IsExactToItsChecksumAndCounts()
+    {
+        final Checksum checksum = new Checksum();
+        final EventTape tape = new EventTape();
+        W8.generate(W8.DEFAULT_SHOWS, tape);
+        tape.replay(checksum);
+        final W8.Counts counts = new W8.Counts();
+        tape.replay(counts);
+        assertEquals("3cafef9d6722463f", checksum.hex());
+        assertEquals(W8_EVENTS, checksum.events());
+        assertEquals(500_000L, checksum.left());
+        assertEquals(W8_ADS, counts.ads(), "ads, the rows the unnest makes and the left join's rows");
+        assertEquals(W8_CLICKS, counts.clicks(), "clicks, the inner join's rows");
+        final Checksum flat = new Checksum();
+        Workloads.generate(Workload.W8_FLAT, new Properties(), flat);
+        assertEquals(W8_ADS, flat.left(), "W8-flat: one left row per ad");
+        assertEquals(W8_CLICKS, flat.right());
+        assertEquals("8bf19b01efde81df", flat.hex());
+    }
+
+    @Test
+    void w8sClicksEachMeetExactlyTheirOwnAdInTime()
+    {
+        final EventTape tape = new EventTape();
+        W8.generate(2_000, tape);
+        // Brute force: every (show, ad) against every click on the ad id, within the interval.
+        final Map<Long, Long> showOfAd = new HashMap<>();
+        final List<long[]> clicks = new ArrayList<>();
+        long maxTs = Long.MIN_VALUE;
+        long lastWatermark = Long.MIN_VALUE;
+        int adsPerShowSeen = 0;
+        for (int i = 0; i < tape.size(); i++)
+        {
+            final byte type = tape.type(i);
+            if (type == EventTape.TYPE_LEFT)
+            {
+                assertEquals(tape.f1(i), tape.ts(i), "show i at ts i");
+                final int k = W8.ads(tape.f1(i));
+                assertTrue(k >= 1 && k <= W8.MAX_ADS);
+                adsPerShowSeen |= 1 << (k - 1);
+                for (int j = 0; j < k; j++)
+                {
+                    assertEquals(null, showOfAd.put(W8.ad(tape.f1(i), j), tape.ts(i)), "ad ids are distinct");
+                }
+            }
+            else if (type == EventTape.TYPE_RIGHT)
+            {
+                clicks.add(new long[] {tape.key(i), tape.ts(i)});
+            }
+            if (type == EventTape.TYPE_LEFT || type == EventTape.TYPE_RIGHT)
+            {
+                assertTrue(tape.ts(i) > lastWatermark, "no row is late");
+                maxTs = Math.max(maxTs, tape.ts(i));
+            }
+            else if (type == EventTape.TYPE_WATERMARK)
+            {
+                assertTrue(tape.ts(i) <= maxTs - Workloads.W1_WATERMARK_LAG_MS);
+                lastWatermark = tape.ts(i);
+            }
+        }
+        assertEquals(0xFF, adsPerShowSeen, "shows of every size from 1 to 8 ads");
+        for (final long[] click : clicks)
+        {
+            int matches = 0;
+            for (final Map.Entry<Long, Long> ad : showOfAd.entrySet())
+            {
+                if (ad.getKey() == click[0] && Math.abs(click[1] - ad.getValue()) <= W8.INTERVAL_MS)
+                {
+                    matches++;
+                }
+            }
+            assertEquals(1, matches, "a click meets its own ad's show only");
+        }
+        final W8.Counts counts = new W8.Counts();
+        tape.replay(counts);
+        assertEquals(clicks.size(), counts.clicks());
+        assertEquals(showOfAd.size(), counts.ads());
+    }
 }
