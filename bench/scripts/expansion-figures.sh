@@ -52,7 +52,6 @@ awk '
       for (i = 2; i <= m; i++) { x = a[i]; j = i - 1; while (j > 0 && a[j] > x) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
       med[key] = a[int((m + 1) / 2)]
     }
-    printf "%-18s %22s %12s  %s\n", "W8 '"$TYPE"' (median of " m ")", "ns per output row", "/ W8-flat", "checks"
     for (key in med) {
       split(key, k, " ")
       flat = med["W8-flat " k[2]]
@@ -60,11 +59,13 @@ awk '
       checks = bad[key] == "" ? "all OK" : "NOT OK:" bad[key]
       printf "%-18s %22.1f %12s  %s\n", key, med[key], ratio, checks
     }
-  }' "$R/w8.txt" | sort | tee "$R/summary.txt"
+  }' "$R/w8.txt" | sort > "$R/summary.tmp"
+printf "%-18s %22s %12s  %s\n" "W8 $TYPE (median of $ROUNDS)" "ns per output row" "/ W8-flat" "checks" | cat - "$R/summary.tmp" | tee "$R/summary.txt"
+rm -f "$R/summary.tmp"
 
 if [ "${SKIP_JMH:-0}" != 1 ]; then
   java -jar bench/target/benchmarks.jar ExpansionBenchmark -wi 2 -w 2 -i 3 -r 2 -f 1 -prof gc -jvmArgsAppend "$FLAGS" \
     > "$R/jmh-ExpansionBenchmark.txt" 2>&1
-  grep -E "^ExpansionBenchmark|gc.alloc.rate.norm" "$R/jmh-ExpansionBenchmark.txt" >> "$R/summary.txt"
+  grep -E "^(Benchmark|ExpansionBenchmark)" "$R/jmh-ExpansionBenchmark.txt" | grep -v ":gc.count\|:gc.alloc.rate " >> "$R/summary.txt"
 fi
 echo "results in $R"
