@@ -14,6 +14,7 @@ import io.junction.api.RowCodec;
 import io.junction.api.RowView;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.internal.row.RowExpander;
 import io.junction.join.JoinOperator;
 import io.junction.join.JoinOperators;
 import io.junction.metrics.OperatorCounters;
@@ -78,6 +79,8 @@ public final class JoinTestDriver implements AutoCloseable
     private final StringBuilder refusal = new StringBuilder();
     private final Collector collector;
     private final JoinOperator operator;
+    /** Per input, its row expansion (docs/SEMANTICS.md 12), or null. */
+    private final ExpandedInput[] expansions;
     private int resultsRead;
     private long step;
     private boolean closed;
@@ -105,6 +108,11 @@ public final class JoinTestDriver implements AutoCloseable
         // The engine's partition worker hands the operator its guarded handlers, which are also the expiry and error
         // handlers; this collector is all three, so the operator runs as it does on a partition thread.
         this.operator = JoinOperators.create(spec, config.state(), collector, collector, collector);
+        this.expansions = new ExpandedInput[inputs];
+        for (int i = 0; i < inputs; i++)
+        {
+            expansions[i] = ExpandedInput.of(spec, i, slotCapacity, operator);
+        }
     }
 
     /**
@@ -174,7 +182,8 @@ public final class JoinTestDriver implements AutoCloseable
      * @param row  the row as objects.
      * @param ts   its event time, ms.
      * @return {@link Publisher#PUBLISHED} when the operator took it, else the publisher's refusal
-     *         ({@link Publisher#SCHEMA_MISMATCH}, {@link Publisher#ROW_TOO_LARGE}, {@link Publisher#INVALID_ARGUMENT});
+     *         ({@link Publisher#SCHEMA_MISMATCH}, {@link Publisher#ROW_TOO_LARGE}, {@link Publisher#INVALID_ARGUMENT},
+     *         {@link Publisher#EXPANSION_FAILED});
      *         {@link #lastRefusal()} says why. A refused row reaches neither the operator nor {@link #deadLetters()}.
      * @throws IllegalStateException on a multi-way join (use {@link #inputRow}) or a closed driver.
      */
@@ -451,18 +460,35 @@ public final class JoinTestDriver implements AutoCloseable
         {
             return refuse(Publisher.MALFORMED_ROW, malformed);
         }
-        if (multi)
-        {
-            operator.onInputRow(input, kind, view, ts, at);
-            return Publisher.PUBLISHED;
-        }
-        if (!schemas[input].conforms(view))
+        if (!multi && !schemas[input].conforms(view))
         {
             refusal.setLength(0);
             schemas[input].appendMismatch(view, refusal);
             return Publisher.SCHEMA_MISMATCH;
         }
-        operator.onRow(Side.of(input), kind, view, ts, at);
+        if (spec.kind() == JoinKind.EXPAND && input != 0)
+        {
+            return refuse(Publisher.EXPANSION_FAILED, "an expand join has one input: its rows are left rows");
+        }
+        final ExpandedInput expansion = expansions[input];
+        if (expansion != null)
+        {
+            final int made = expansion.feed(kind, view, ts, at);
+            if (made < 0)
+            {
+                return refuse(made == RowExpander.TOO_LARGE ? Publisher.ROW_TOO_LARGE : Publisher.EXPANSION_FAILED,
+                    expansion.failure().toString());
+            }
+            return Publisher.PUBLISHED;
+        }
+        if (multi)
+        {
+            operator.onInputRow(input, kind, view, ts, at);
+        }
+        else
+        {
+            operator.onRow(Side.of(input), kind, view, ts, at);
+        }
         return Publisher.PUBLISHED;
     }
 

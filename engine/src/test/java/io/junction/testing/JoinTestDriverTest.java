@@ -5,6 +5,7 @@ import io.junction.api.ChangeKind;
 import io.junction.api.CollectingResultHandler;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.DeadLetterReason;
+import io.junction.api.Expansion;
 import io.junction.api.ExpiryHandler;
 import io.junction.api.ExpiryReason;
 import io.junction.api.IntervalBounds;
@@ -304,6 +305,67 @@ final class JoinTestDriverTest
             lines.add(r.kind().shortString() + " " + r.left().get("show") + " " + (r.right() == null ? null : r.right().get("click")));
         }
         assertEquals(List.of("+I t1 q100", "-U t1 q100", "+U t1 q101", "+I t2 null", "+I t3 null"), lines);
+    }
+
+    private static final Schema SHOWN_ADS = Schema.of("id", "ts", "ads");
+    private static final Schema AD_CLICKS = Schema.of("ad", "ts", "click");
+
+    private static JoinSpec unnestSpec()
+    {
+        return JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(SHOWN_ADS, AD_CLICKS).leftKey("ad").rightKey("ad")
+            .leftExpand(Expansion.unnest("ads", "ad").ordinality("slot")).build();
+    }
+
+    private static List<Event> unnestScenario()
+    {
+        final Row s1 = Row.of("id", 1, "ts", 100L, "ads", List.of("a1", "a2", "a1"));
+        return List.of(
+            Event.row(Side.LEFT, ChangeKind.INSERT, s1, 100),
+            Event.row(Side.RIGHT, ChangeKind.INSERT, Row.of("ad", "a1", "ts", 150L, "click", "c1"), 150),
+            Event.row(Side.LEFT, ChangeKind.INSERT, Row.of("id", 2, "ts", 200L, "ads", List.of()), 200),
+            Event.row(Side.RIGHT, ChangeKind.INSERT, Row.of("ad", "a2", "ts", 250L, "click", "c2"), 250),
+            Event.row(Side.LEFT, ChangeKind.DELETE, s1, 300),
+            Event.endOfInput());
+    }
+
+    @Test
+    void expandsRowsBeforeTheJoinAsThePublisherDoes()
+    {
+        assertSameAsTheEngine(unnestSpec(), unnestScenario());
+        final Outcome outcome = throughDriver(unnestSpec(), unnestScenario());
+        // three made rows padded, a1's two and a2's one re-emitted with their clicks, all retracted by the delete
+        assertEquals(3 + 2 * 2 + 2 + 3, outcome.results().size(), outcome.toString());
+        final JoinSpec standalone = JoinSpec.builder(JoinKind.EXPAND, JoinType.LEFT).schemas(SHOWN_ADS, Schema.of("ad"))
+            .expand(Expansion.unnest("ads", "ad")).build();
+        try (JoinTestDriver driver = JoinTestDriver.create(standalone))
+        {
+            assertEquals(Publisher.PUBLISHED, driver.insert(Side.LEFT, Row.of("id", 1, "ts", 1L, "ads", List.of("x", "y")), 1));
+            assertEquals(Publisher.PUBLISHED, driver.insert(Side.LEFT, Row.of("id", 2, "ts", 2L, "ads", List.of()), 2));
+            assertEquals(3, driver.results().size(), "two made rows, and the row that made none once with right null: " +
+                driver.results());
+        }
+    }
+
+    @Test
+    void refusesARowWhoseExpansionFailsWithNothingOfItJoined()
+    {
+        try (JoinTestDriver driver = JoinTestDriver.create(unnestSpec()))
+        {
+            assertEquals(Publisher.EXPANSION_FAILED, driver.insert(Side.LEFT, Row.of("id", 1, "ts", 1L, "ads", "a1"), 1));
+            assertTrue(driver.lastRefusal().contains("ads"), driver.lastRefusal());
+            assertEquals(Publisher.PUBLISHED, driver.insert(Side.RIGHT, Row.of("ad", "a1", "ts", 2L, "click", "c1"), 2));
+            driver.endOfInput();
+            assertEquals(List.of(), driver.results(), "nothing of the refused row was stored");
+            assertEquals(1, driver.counters().rowsIn(), "only the click reached the operator");
+        }
+        final JoinSpec standalone = JoinSpec.builder(JoinKind.EXPAND, JoinType.INNER).schemas(SHOWN_ADS, Schema.of("ad"))
+            .expand(Expansion.unnest("ads", "ad")).build();
+        try (JoinTestDriver driver = JoinTestDriver.create(standalone))
+        {
+            assertEquals(Publisher.EXPANSION_FAILED, driver.insert(Side.RIGHT, Row.of("ad", "x"), 1));
+            assertEquals(Publisher.EXPANSION_FAILED, driver.insert(Side.LEFT, Row.of("id", 1, "ts", 1L, "ads", 7), 2));
+            assertEquals(List.of(), driver.results());
+        }
     }
 
     @Test

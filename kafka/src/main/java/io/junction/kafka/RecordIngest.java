@@ -134,6 +134,11 @@ final class RecordIngest
                 warn(record, publisher.lastRefusal());
                 deadLetter(p, s, offset, ts, DeadLetterReason.SCHEMA_MISMATCH);
                 break;
+            case Publisher.EXPANSION_FAILED:
+                // the row's expansion (docs/SEMANTICS.md 12) failed: nothing of it was published
+                warn(record, publisher.lastRefusal());
+                deadLetter(p, s, offset, ts, DeadLetterReason.EXPANSION_FAILED);
+                break;
             case Publisher.CLOSED:
                 failure.fail(new KafkaJoinException("the engine closed under the runner"));
                 break;
