@@ -320,4 +320,11 @@ final class IntervalJoin implements JoinAlgorithm
         expiryStep = step;
         state.wheel.expireAll(expiry);
     }
+
+    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 13.2). */
+    @Override
+    public boolean inspectable()
+    {
+        return true;
+    }
 }

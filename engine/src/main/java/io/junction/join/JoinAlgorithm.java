@@ -1,5 +1,7 @@
 package io.junction.join;
 
+import io.junction.internal.state.RowDescriptor;
+
 import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
@@ -177,5 +179,26 @@ interface JoinAlgorithm
     default long pendingTimers()
     {
         return 0;
+    }
+
+    /**
+     * @return whether the kind keeps its rows in the state's buckets of the join key's hash, as the records of
+     *         {@link PartitionState}'s store, so that {@link KeyInspector} lists a key's rows (docs/SEMANTICS.md 13.2);
+     *         false by default: a kind says so only once a test has listed its rows.
+     */
+    default boolean inspectable()
+    {
+        return false;
+    }
+
+    /**
+     * @param record a stored record of the kind's state.
+     * @return the watermark past which it leaves the state or is acted on (its timer's deadline), or
+     *         {@link Long#MAX_VALUE} when no timer holds it; for {@link KeyInspector}. By default its deadline
+     *         field, which a kind that schedules every stored record keeps.
+     */
+    default long due(final long record)
+    {
+        return RowDescriptor.deadline(record);
     }
 }

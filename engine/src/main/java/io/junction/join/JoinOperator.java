@@ -4,6 +4,7 @@ import io.junction.api.ChangeKind;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.metrics.HotKey;
+import io.junction.metrics.KeyState;
 import io.junction.metrics.OperatorCounters;
 
 import java.util.List;
@@ -222,6 +223,22 @@ public interface JoinOperator extends AutoCloseable
     default List<HotKey> hotKeys()
     {
         return List.of();
+    }
+
+    /**
+     * Lists what the state holds of one join key (docs/SEMANTICS.md 13.2): the stored rows of both sides under the
+     * key of {@code row}, each with its time, match count and due time. Allocates its answer; the runtime calls it on
+     * the partition thread between two events ({@code JoinEngine.inspect}), never on the hot path.
+     *
+     * @param side      the side {@code row} is of.
+     * @param row       a row of that side holding the key fields (others may be null).
+     * @param cap       the most rows listed per side.
+     * @param partition the partition this operator serves, to tag each row with.
+     * @return the key's rows, or {@link KeyState#unsupported} for a kind that keeps its state another way.
+     */
+    default KeyState inspect(final Side side, final RowView row, final int cap, final int partition)
+    {
+        return KeyState.unsupported("this join's kind does not list a key's stored rows");
     }
 
     /**

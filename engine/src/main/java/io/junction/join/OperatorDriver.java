@@ -14,11 +14,13 @@ import io.junction.internal.memory.HeapPart;
 import io.junction.internal.row.CompiledJoin;
 import io.junction.internal.time.WatermarkTracker;
 import io.junction.metrics.HotKey;
+import io.junction.metrics.KeyState;
 import io.junction.metrics.OperatorCounters;
 import org.agrona.ErrorHandler;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one operator of the join kinds that are only their {@link JoinAlgorithm}: it owns the counters, the
@@ -97,6 +99,10 @@ final class OperatorDriver implements JoinOperator
      * state's: the configuration's seed is fixed and the state was built (or reopened) with it.
      */
     private final boolean suppliedHashes;
+    /** The join, for {@link #inspect}'s rows' schemas. */
+    private final JoinSpec spec;
+    /** Made by the first {@link #inspect}: nothing of it exists on the hot path. */
+    private KeyInspector inspector;
 
     /**
      * Creates the operator, allocates its off-heap state (or reopens it) and builds the kind's algorithm over it.
@@ -140,6 +146,7 @@ final class OperatorDriver implements JoinOperator
         final ErrorHandler errors, final String layout, final int timedSides, final DriverShape shape,
         final JoinAlgorithm.Factory factory)
     {
+        this.spec = spec;
         this.endMovesWatermarks = shape.endMovesWatermarks;
         this.readAhead = shape.readAhead;
         final CompiledJoin compiled = CompiledJoin.of(spec);
@@ -187,6 +194,20 @@ final class OperatorDriver implements JoinOperator
     DriverInputs inputs()
     {
         return inputs;
+    }
+
+    @Override
+    public KeyState inspect(final Side side, final RowView row, final int cap, final int partition)
+    {
+        if (inputWatermarks != null || !algorithm.inspectable())
+        {
+            return KeyState.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not list a key's stored rows yet");
+        }
+        if (inspector == null)
+        {
+            inspector = new KeyInspector();
+        }
+        return inspector.list(algorithm, state, predicate, spec, side, row, cap, partition);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.junction.api.OutputMode;
 import io.junction.api.ResultHandler;
 import io.junction.api.RowView;
 import io.junction.api.Side;
+import io.junction.internal.state.RowDescriptor;
 import io.junction.internal.state.RowStore;
 import io.junction.internal.state.UniqueKeyIndex;
 import org.agrona.ErrorHandler;
@@ -321,5 +322,19 @@ final class RegularJoin implements JoinAlgorithm
             }
         }
         return bytes;
+    }
+
+    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 13.2). */
+    @Override
+    public boolean inspectable()
+    {
+        return true;
+    }
+
+    /** A row is in the wheel only while its TTL or padded-row delay runs ({@link RowDescriptor#FLAG_IN_TIMER}). */
+    @Override
+    public long due(final long record)
+    {
+        return (RowDescriptor.flags(record) & RowDescriptor.FLAG_IN_TIMER) != 0 ? RowDescriptor.deadline(record) : Long.MAX_VALUE;
     }
 }

@@ -35,4 +35,16 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
 
     /** @return input rows refused because their expansion failed (dead letters with code {@code expansion_failed}). */
     long getFailedExpansions();
+
+    /**
+     * What the engine holds now of one join key (docs/SEMANTICS.md 13.2): {@code JoinEngine.inspect} as JSON, at most
+     * 100 rows per side.
+     *
+     * @param side {@code left} or {@code right}: the side the key's field names are of.
+     * @param key  a JSON object of that side's key fields and values, such as {@code {"log_id": "1"}}.
+     * @return {@code {"left":[{"partition":..,"side":..,"ts":..,"matches":..,"due":..,"row":{..}}],"moreLeft":N,
+     *         "right":[..],"moreRight":N}}, or {@code {"unsupported":"why"}} for a kind that cannot list its rows.
+     * @throws IllegalArgumentException for another side, a key that is no such object, or a field the side lacks.
+     */
+    String inspect(String side, String key);
 }

@@ -3,6 +3,8 @@ package io.junction.runtime;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
+import io.junction.api.Row;
+import io.junction.api.Side;
 import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.ExpansionCounters;
@@ -11,6 +13,7 @@ import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.join.JoinOperator;
 import io.junction.join.StateConfig;
 import io.junction.metrics.HotKey;
+import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
@@ -98,6 +101,8 @@ public final class JoinEngine implements AutoCloseable
     private final EngineShutdown shutdown;
     /** The producer claim and the durable API's checks in front of the coordinator. */
     private final EngineRequests requests;
+    /** {@link #inspect}: the reads of a key's stored rows, asked of the partitions. */
+    private final EngineInspection inspection;
 
     private JoinEngine(final Builder builder)
     {
@@ -120,6 +125,7 @@ public final class JoinEngine implements AutoCloseable
         checkpoints = config.stateRoot() != null ? new CheckpointCoordinator(config, spec.fingerprint()) : null;
         shutdown = new EngineShutdown(name, config, rings, workers, checkpoints, log);
         requests = new EngineRequests(config, rings, checkpoints);
+        inspection = new EngineInspection(spec, rings, workers);
         try
         {
             if (checkpoints != null)
@@ -158,7 +164,7 @@ public final class JoinEngine implements AutoCloseable
         rings.start();
         shutdown.awaitStarted();
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
-            rings::depth, rings::size, refusedRows::get, rings::isFailed, expansions));
+            rings::depth, rings::size, refusedRows::get, rings::isFailed, expansions, inspection::inspectJson));
     }
 
     /**
@@ -218,6 +224,39 @@ public final class JoinEngine implements AutoCloseable
     public List<HotKey> hotKeys(final int partition)
     {
         return metrics[partition].hotKeys();
+    }
+
+    /**
+     * What the engine holds now of one join key (docs/SEMANTICS.md 13.2): the stored rows of both sides under the key
+     * of {@code row}, each with its partition, time, match count and due time, at most {@value EngineInspection#DEFAULT_CAP}
+     * per side ({@link KeyState#moreLeft} and {@link KeyState#moreRight} count the rest). Each partition reads its own
+     * state on its thread between two events, so the answer is consistent per partition and the join never stops
+     * for longer than one such read. Callable from any thread; it waits for the partitions' answers. A kind that
+     * keeps its rows another way (window, temporal, lookup, ASOF, multi-way and expand joins, for now) answers
+     * {@link KeyState#unsupported}.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  a row of that side holding its key fields (the other fields may be left out).
+     * @return the key's stored rows; none for a key the engine holds nothing of.
+     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
+     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
+     */
+    public KeyState inspect(final Side side, final Row row)
+    {
+        return inspection.inspect(side, row, EngineInspection.DEFAULT_CAP);
+    }
+
+    /**
+     * As {@link #inspect(Side, Row)}, listing at most {@code cap} rows per side.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  a row of that side holding its key fields.
+     * @param cap  the most rows listed per side, 1 to {@value EngineInspection#MAX_CAP}.
+     * @return the key's stored rows.
+     */
+    public KeyState inspect(final Side side, final Row row, final int cap)
+    {
+        return inspection.inspect(side, row, cap);
     }
 
     /**

@@ -32,6 +32,8 @@ final class PartitionRings implements CheckpointCoordinator.Barriers
     private final PartitionWorker[] workers;
     private final List<Disruptor<RingSlot>> disruptors = new ArrayList<>();
     private final RingBuffer<RingSlot>[] rings;
+    /** Each partition's wait, to wake a blocked partition thread for its control mailbox ({@link #wake}). */
+    private final UninterruptibleWaitStrategy[] waits;
     /** Set from the start of the first close (or by a failed start): publishers and barriers get {@link Publisher#CLOSED}. */
     private volatile boolean closed;
 
@@ -47,6 +49,7 @@ final class PartitionRings implements CheckpointCoordinator.Barriers
         @SuppressWarnings("unchecked")
         final RingBuffer<RingSlot>[] created = (RingBuffer<RingSlot>[])new RingBuffer<?>[config.partitions()];
         rings = created;
+        waits = new UninterruptibleWaitStrategy[config.partitions()];
     }
 
     /** Creates each partition's Disruptor around its worker; the threads run from {@link #start}. */
@@ -55,10 +58,10 @@ final class PartitionRings implements CheckpointCoordinator.Barriers
         final int slotCapacity = config.slotCapacity();
         for (int p = 0; p < rings.length; p++)
         {
+            waits[p] = new UninterruptibleWaitStrategy(config.waitStrategy().create(), workers[p]);
             final Disruptor<RingSlot> disruptor = new Disruptor<>(
                 () -> new RingSlot(slotCapacity), config.ringSize(), threadFactory(p, userFactory),
-                config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE,
-                new UninterruptibleWaitStrategy(config.waitStrategy().create(), workers[p]));
+                config.multiProducer() ? ProducerType.MULTI : ProducerType.SINGLE, waits[p]);
             disruptor.setDefaultExceptionHandler(workers[p]);
             disruptor.handleEventsWith(workers[p]);
             disruptors.add(disruptor);
@@ -124,6 +127,19 @@ final class PartitionRings implements CheckpointCoordinator.Barriers
     {
         final RingBuffer<RingSlot> ring = rings[partition];
         return ring.getCursor() - ring.getMinimumGatingSequence();
+    }
+
+    /**
+     * Wakes a partition thread that waits for events (a blocking wait strategy sleeps until signalled), so that it
+     * serves its control mailbox; the other strategies look on their own at each turn of their wait.
+     */
+    void wake(final int partition)
+    {
+        final UninterruptibleWaitStrategy wait = waits[partition];
+        if (wait != null)
+        {
+            wait.signalAllWhenBlocking();
+        }
     }
 
     /** Stops a partition's Disruptor once its worker has been asked to stop. */

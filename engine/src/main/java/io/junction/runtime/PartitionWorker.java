@@ -74,6 +74,8 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     private long hotKeysPublishedAt = System.nanoTime();
     /** Set by the end of input: the batch that holds it publishes a report whatever the interval. */
     private boolean hotKeysDue;
+    /** Reads of the state other threads ask for (JoinEngine.inspect), served between two events. */
+    private final PartitionControl control = new PartitionControl();
     private volatile Thread thread;
     private volatile boolean stopRequested;
     private volatile boolean failed;
@@ -149,6 +151,32 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     {
         this.batchSize = batchSize;
         batchStarting = true;
+        serveControl();
+    }
+
+    /**
+     * Runs the reads other threads asked of this partition's state ({@link #control}): at each batch's start, and
+     * from the wait while the ring is empty. On the partition thread only, between two events.
+     */
+    void serveControl()
+    {
+        if (control.pending())
+        {
+            try
+            {
+                control.serve(operator);
+            }
+            catch (final Throwable t)
+            {
+                guards.reportError(t);
+            }
+        }
+    }
+
+    /** @return this partition's control mailbox, for the engine's reads of its state. */
+    PartitionControl control()
+    {
+        return control;
     }
 
     @Override
@@ -432,6 +460,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     public void onShutdown()
     {
         final CheckpointRequest closing = closeRequest;
+        control.failAll("partition " + partition + " stopped before it answered");
         try
         {
             if (!stopRequested || fatal != null)

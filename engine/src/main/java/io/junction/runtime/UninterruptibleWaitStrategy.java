@@ -12,6 +12,11 @@ import com.lmax.disruptor.WaitStrategy;
  * partition (the thread ends, every later publish is refused). Here the interrupt is told to the worker
  * (counted and reported as a handler error) and the wait goes on; halting the ring (an alert) still ends it.
  *
+ * <p>It is also where an idle partition serves its control mailbox ({@link PartitionControl}): every wait strategy
+ * checks its barrier's alert on each turn of its wait (the blocking one after each wake-up, which a request's
+ * {@link #signalAllWhenBlocking} gives it), so the barrier it is handed here first lets the worker run the reads
+ * other threads asked for, on this thread, between two events; then it checks the real barrier's alert.
+ *
  * <p>Thread safe as its delegate: {@link #waitFor} runs on the partition thread, {@link #signalAllWhenBlocking}
  * on publishers'.
  */
@@ -19,6 +24,7 @@ final class UninterruptibleWaitStrategy implements WaitStrategy
 {
     private final WaitStrategy delegate;
     private final PartitionWorker worker;
+    private final ServingBarrier serving = new ServingBarrier();
 
     /**
      * @param delegate the wait strategy of the configured kind.
@@ -39,7 +45,8 @@ final class UninterruptibleWaitStrategy implements WaitStrategy
         {
             try
             {
-                return delegate.waitFor(sequence, cursor, dependentSequence, barrier);
+                serving.barrier = barrier;
+                return delegate.waitFor(sequence, cursor, dependentSequence, serving);
             }
             catch (final InterruptedException e)
             {
@@ -53,5 +60,51 @@ final class UninterruptibleWaitStrategy implements WaitStrategy
     public void signalAllWhenBlocking()
     {
         delegate.signalAllWhenBlocking();
+    }
+
+    /**
+     * The partition's barrier as its wait strategy sees it: each alert check first serves the control mailbox.
+     * One per partition, reused for every wait (the Disruptor hands the same barrier each time).
+     */
+    private final class ServingBarrier implements SequenceBarrier
+    {
+        SequenceBarrier barrier;
+
+        @Override
+        public long waitFor(final long sequence) throws AlertException, InterruptedException, TimeoutException
+        {
+            return barrier.waitFor(sequence);
+        }
+
+        @Override
+        public long getCursor()
+        {
+            return barrier.getCursor();
+        }
+
+        @Override
+        public boolean isAlerted()
+        {
+            return barrier.isAlerted();
+        }
+
+        @Override
+        public void alert()
+        {
+            barrier.alert();
+        }
+
+        @Override
+        public void clearAlert()
+        {
+            barrier.clearAlert();
+        }
+
+        @Override
+        public void checkAlert() throws AlertException
+        {
+            worker.serveControl();
+            barrier.checkAlert();
+        }
     }
 }

@@ -101,6 +101,30 @@ class JoinEngineJmxTest
     }
 
     @Test
+    void inspectIsAnOperationReturningJson() throws Exception
+    {
+        final String name = "jmx-inspect";
+        try (JoinEngine engine = JoinEngine.builder(spec(JoinKind.REGULAR)).name(name).config(config(2))
+            .resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher publisher = engine.publisher();
+            publisher.publish(Side.LEFT, ChangeKind.INSERT, row(1, 10), 5, 0);
+            publisher.publish(Side.RIGHT, ChangeKind.INSERT, row(1, 30), 6, 1);
+            awaitEvents(engineBean(name), 2);
+            final String answer = (String)SERVER.invoke(engineBean(name), "inspect", new Object[] {"left", "{\"k\": 1}"},
+                new String[] {String.class.getName(), String.class.getName()});
+            assertTrue(answer.startsWith("{\"left\":[{\"partition\":") && answer.contains("\"row\":{\"k\":1,\"v\":10}") &&
+                answer.contains("\"row\":{\"k\":1,\"v\":30}") && answer.endsWith("\"moreRight\":0}"), answer);
+            final String none = (String)SERVER.invoke(engineBean(name), "inspect", new Object[] {"right", "{\"k\": 2}"},
+                new String[] {String.class.getName(), String.class.getName()});
+            assertEquals("{\"left\":[],\"moreLeft\":0,\"right\":[],\"moreRight\":0}", none);
+            final Exception bad = assertThrows(Exception.class, () -> SERVER.invoke(engineBean(name), "inspect",
+                new Object[] {"left", "{\"k\": [1]}"}, new String[] {String.class.getName(), String.class.getName()}));
+            assertTrue(String.valueOf(bad.getCause()).contains("scalar"), String.valueOf(bad.getCause()));
+        }
+    }
+
+    @Test
     void regularJoinMetricsAreReadByNameAndGoneAfterClose() throws Exception
     {
         final String name = "jmx-regular";

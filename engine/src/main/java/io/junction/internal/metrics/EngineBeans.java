@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BinaryOperator;
 import java.util.function.IntPredicate;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
@@ -65,12 +66,13 @@ public final class EngineBeans
      * @param refusedRows   rows refused by the publishers
      * @param failed        whether a partition's thread died
      * @param expansions    the publishers' row-expansion counts
+     * @param inspect       the engine's inspect of a key as JSON: (side, key as a JSON object) to the answer
      * @return what to unregister on close
      */
     public static EngineBeans register(
         final String engine, final String operator, final PartitionMetrics[] metrics, final LatencyRecorder[] latency,
         final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final LongSupplier refusedRows,
-        final IntPredicate failed, final ExpansionCounters expansions)
+        final IntPredicate failed, final ExpansionCounters expansions, final BinaryOperator<String> inspect)
     {
         final EngineBeans beans = new EngineBeans();
         final MBeanServer server;
@@ -88,7 +90,7 @@ public final class EngineBeans
         {
             partitions[p] = new PartitionBean(engine, metrics[p], new LatencyWindow(latency[p]), ringOccupancy, ringCapacity, failed);
         }
-        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows, expansions), engineName(engine));
+        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows, expansions, inspect), engineName(engine));
         for (int p = 0; p < partitions.length; p++)
         {
             beans.add(server, partitions[p], partitionName(engine, p));
@@ -534,11 +536,13 @@ public final class EngineBeans
         private final PartitionBean[] partitions;
         private final LongSupplier refusedRows;
         private final ExpansionCounters expansions;
+        private final BinaryOperator<String> inspect;
 
         EngineBean(final String name, final String operator, final PartitionBean[] partitions, final LongSupplier refusedRows,
-            final ExpansionCounters expansions)
+            final ExpansionCounters expansions, final BinaryOperator<String> inspect)
         {
             this.expansions = expansions;
+            this.inspect = inspect;
             this.name = name;
             this.operator = operator;
             this.partitions = partitions;
@@ -624,6 +628,12 @@ public final class EngineBeans
         public long getFailedExpansions()
         {
             return expansions.failed();
+        }
+
+        @Override
+        public String inspect(final String side, final String key)
+        {
+            return inspect.apply(side, key);
         }
 
         @Override

@@ -176,6 +176,16 @@ public final class RowDescriptor
         UnsafeApi.putByte(record + FLAGS_OFFSET, (byte)flags);
     }
 
+    /**
+     * @return a timed record's deadline field (the last one a timer wheel scheduled it at; {@link Long#MAX_VALUE}
+     *         until one does), or {@link Long#MAX_VALUE} for an untimed record. Whether the record is still in a
+     *         wheel is its kind's to say.
+     */
+    public static long deadline(final long record)
+    {
+        return (flags(record) & FLAG_TIMED) != 0 ? UnsafeApi.getLong(record + DEADLINE_OFFSET) : Long.MAX_VALUE;
+    }
+
     /** @return {@link #LEFT} (0) or {@link #RIGHT} (1). */
     public static int side(final long record)
     {

@@ -1,0 +1,152 @@
+package io.junction.runtime;
+
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.Row;
+import io.junction.api.RowCodec;
+import io.junction.api.RowFormat;
+import io.junction.api.RowView;
+import io.junction.api.Side;
+import io.junction.metrics.KeyState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * {@link JoinEngine#inspect}: what a running engine holds of one join key (docs/SEMANTICS.md 13.2). The row that
+ * names the key is checked and encoded on the caller's thread; then every partition is asked, through its control
+ * mailbox ({@link PartitionControl}), to list the key's rows on its own thread between two events (every
+ * partition, because how a key is routed depends on the spec: upsert output, expansions; a partition that holds
+ * none answers with none), and the answers are merged, at most {@code cap} rows per side.
+ *
+ * <p>Threads: any caller's; what it reads of the engine is final, and the partitions read their own state.
+ */
+final class EngineInspection
+{
+    /** The most rows of a side an answer lists unless asked for fewer. */
+    static final int DEFAULT_CAP = 100;
+    /** The most rows of a side an answer may list. */
+    static final int MAX_CAP = 10_000;
+    /** How long a caller waits for a partition's answer: a partition thread is stuck, not merely busy, beyond it. */
+    static final long TIMEOUT_MILLIS = 10_000;
+
+    private final JoinSpec spec;
+    private final PartitionRings rings;
+    private final PartitionWorker[] workers;
+
+    EngineInspection(final JoinSpec spec, final PartitionRings rings, final PartitionWorker[] workers)
+    {
+        this.spec = spec;
+        this.rings = rings;
+        this.workers = workers;
+    }
+
+    KeyState inspect(final Side side, final Row row, final int cap)
+    {
+        if (side == null || row == null)
+        {
+            throw new IllegalArgumentException("inspect needs a side and a row of it holding the key fields, got " + side + ", " + row);
+        }
+        if (cap < 1 || cap > MAX_CAP)
+        {
+            throw new IllegalArgumentException("cap must be 1 to " + MAX_CAP + " rows per side, got " + cap);
+        }
+        if (spec.kind() == JoinKind.MULTI || spec.kind() == JoinKind.EXPAND)
+        {
+            return KeyState.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not list a key's stored rows yet");
+        }
+        final RowCodec codec = new RowCodec(spec.schema(side));
+        final String unknown = codec.unknownField(row);
+        if (unknown != null)
+        {
+            throw new IllegalArgumentException("the " + side.name().toLowerCase(Locale.ROOT) + " side has no field '" + unknown +
+                "' (its fields: " + spec.schema(side) + ")");
+        }
+        // A key field left out would name the null key, which holds nothing: say so rather than answer with nothing.
+        for (final String field : side == Side.LEFT ? spec.leftKey() : spec.rightKey())
+        {
+            if (!row.has(field))
+            {
+                throw new IllegalArgumentException("the row names no value for the " + side.name().toLowerCase(Locale.ROOT) +
+                    " key field '" + field + "'");
+            }
+        }
+        final UnsafeBuffer bytes = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+        final int length = codec.encode(row, bytes, 0, bytes.capacity());
+        if (length < 0)
+        {
+            throw new IllegalArgumentException("the row is larger than a row may be (" + RowFormat.MAX_ROW_LENGTH + " bytes)");
+        }
+        if (rings.isClosed())
+        {
+            throw new IllegalStateException("the engine is closed");
+        }
+        final List<CompletableFuture<KeyState>> answers = new ArrayList<>(workers.length);
+        for (int p = 0; p < workers.length; p++)
+        {
+            final int partition = p;
+            final RowView view = new RowView().wrap(bytes, 0, length);
+            answers.add(workers[p].control().submit(operator -> operator.inspect(side, view, cap, partition)));
+            rings.wake(p);
+        }
+        final List<KeyState> parts = new ArrayList<>(workers.length);
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
+        for (int p = 0; p < answers.size(); p++)
+        {
+            parts.add(await(answers.get(p), p, deadline));
+        }
+        return KeyState.merge(parts, cap);
+    }
+
+    /**
+     * The JMX operation's form ({@code JoinEngineMXBean.inspect}): the side by name and the key as a JSON object.
+     *
+     * @param side {@code left} or {@code right}.
+     * @param key  a JSON object of the side's key fields.
+     * @return the answer as JSON.
+     */
+    String inspectJson(final String side, final String key)
+    {
+        final Side parsed;
+        if ("left".equalsIgnoreCase(side))
+        {
+            parsed = Side.LEFT;
+        }
+        else if ("right".equalsIgnoreCase(side))
+        {
+            parsed = Side.RIGHT;
+        }
+        else
+        {
+            throw new IllegalArgumentException("side must be left or right, got " + side);
+        }
+        return inspect(parsed, KeyJson.parse(key), DEFAULT_CAP).toJson();
+    }
+
+    private static KeyState await(final CompletableFuture<KeyState> answer, final int partition, final long deadline)
+    {
+        try
+        {
+            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while partition " + partition + " answered", e);
+        }
+        catch (final ExecutionException e)
+        {
+            throw new IllegalStateException("partition " + partition + " could not list the key: " + e.getCause().getMessage(),
+                e.getCause());
+        }
+        catch (final TimeoutException e)
+        {
+            throw new IllegalStateException("partition " + partition + " did not answer within " + TIMEOUT_MILLIS + " ms", e);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.junction.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.junction.api.ChangeKind;
+import io.junction.api.IntervalBounds;
+import io.junction.api.JoinKind;
+import io.junction.api.JoinSpec;
+import io.junction.api.JoinType;
+import io.junction.api.Row;
+import io.junction.api.Schema;
+import io.junction.api.Side;
+import io.junction.metrics.KeyState;
+import io.junction.metrics.PartitionSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link JoinEngine#inspect} against running engines (docs/SEMANTICS.md 13.2): a key's stored rows per side with
+ * their match counts and due times, read by the partitions between two events, whatever their wait strategy
+ * (an idle partition blocked in its wait answers too), under load, capped, and refused clearly for bad input.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+final class EngineInspectTest
+{
+    private static final Schema SHOWS = Schema.of("id", "ts", "show");
+    private static final Schema CLICKS = Schema.of("id", "ts", "click");
+
+    private static JoinSpec regular()
+    {
+        return JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id").rightKey("id").build();
+    }
+
+    private static EngineConfig config(final WaitStrategyKind wait)
+    {
+        return EngineConfig.defaults().withPartitions(3).withWaitStrategy(wait);
+    }
+
+    private static long processed(final JoinEngine engine)
+    {
+        long events = 0;
+        for (final PartitionSnapshot p : engine.metrics())
+        {
+            events += p.events;
+        }
+        return events;
+    }
+
+    /** Spins until the partitions have processed {@code expected} events, failing (not hanging) when they never do. */
+    private static void awaitProcessed(final JoinEngine engine, final long expected)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (processed(engine) < expected)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("processed " + processed(engine) + " events, expected " + expected);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static List<String> describe(final List<KeyState.StoredRow> rows)
+    {
+        final List<String> out = new ArrayList<>();
+        for (final KeyState.StoredRow r : rows)
+        {
+            out.add(r.side() + " " + r.row() + " ts " + r.ts() + " matches " + r.matches());
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(WaitStrategyKind.class)
+    void listsAKeysStoredRowsWithTheirMatchCountsOnEveryWaitStrategy(final WaitStrategyKind wait)
+    {
+        try (JoinEngine engine = JoinEngine.builder(regular()).config(config(wait)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 10L, "show", "s1"), 10, 0);
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 11L, "show", "s2"), 11, 1);
+            p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 12L, "click", "c1"), 12, 2);
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 2L, "ts", 13L, "show", "s3"), 13, 3);
+            p.publish(Side.LEFT, ChangeKind.DELETE, Row.of("id", 1L, "ts", 11L, "show", "s2"), 14, 4);
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", "1", "ts", 15L, "show", "string key"), 15, 5);
+            awaitProcessed(engine, 6);
+            // The engine is idle now: every partition waits in its strategy and must still answer.
+            final KeyState one = engine.inspect(Side.LEFT, Row.of("id", 1L));
+            assertTrue(one.supported(), one.toString());
+            assertEquals(List.of("LEFT {id=1, ts=10, show=\"s1\"} ts 10 matches 1"), describe(one.left()));
+            assertEquals(List.of("RIGHT {id=1, ts=12, click=\"c1\"} ts 12 matches 1"), describe(one.right()));
+            assertEquals(0, one.moreLeft + one.moreRight);
+            assertEquals(one.toJson(), engine.inspect(Side.RIGHT, Row.of("id", 1L, "click", "anything")).toJson(),
+                "a right row names the same key");
+            assertEquals(List.of("LEFT {id=\"1\", ts=15, show=\"string key\"} ts 15 matches 0"),
+                describe(engine.inspect(Side.LEFT, Row.of("id", "1")).left()), "\"1\" is another key than 1");
+            final KeyState none = engine.inspect(Side.LEFT, Row.of("id", 99L));
+            assertTrue(none.supported() && none.left().isEmpty() && none.right().isEmpty(), "an unknown key: " + none);
+            assertEquals("{\"left\":[],\"moreLeft\":0,\"right\":[],\"moreRight\":0}", none.toJson());
+        }
+    }
+
+    @Test
+    void capsTheRowsListedAndCountsTheRest()
+    {
+        try (JoinEngine engine = JoinEngine.builder(regular()).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            for (int i = 0; i < 1_000; i++)
+            {
+                p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 7L, "ts", (long) i, "show", "s" + i), i, i);
+            }
+            awaitProcessed(engine, 1_000);
+            final KeyState capped = engine.inspect(Side.LEFT, Row.of("id", 7L), 10);
+            assertEquals(10, capped.left().size());
+            assertEquals(990, capped.moreLeft);
+            assertEquals(1_000, engine.inspect(Side.LEFT, Row.of("id", 7L), 10_000).left().size());
+            assertEquals(100, engine.inspect(Side.LEFT, Row.of("id", 7L)).left().size(), "the default cap");
+            final String json = capped.toJson();
+            assertTrue(json.startsWith("{\"left\":[{\"partition\":") && json.contains("\"moreLeft\":990"), json);
+        }
+    }
+
+    @Test
+    void givesEachIntervalRowItsDueTime()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id").rightKey("id")
+            .interval(IntervalBounds.inclusive(0, 1_000)).build();
+        try (JoinEngine engine = JoinEngine.builder(spec).config(config(WaitStrategyKind.BLOCKING)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 100L, "show", "s1"), 100, 0);
+            p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 600L, "click", "c1"), 600, 1);
+            awaitProcessed(engine, 2);
+            final KeyState state = engine.inspect(Side.LEFT, Row.of("id", 1L));
+            assertEquals(1, state.left().size(), state.toString());
+            assertEquals(1, state.left().get(0).matches());
+            assertTrue(state.left().get(0).due() >= 1_100 && state.left().get(0).due() != KeyState.NEVER_DUE,
+                "the left row can still match a right row up to 1,100: " + state);
+            assertEquals(1, state.right().size(), state.toString());
+        }
+    }
+
+    @Test
+    void answersUnderLoadWithoutDisturbingTheJoin() throws Exception
+    {
+        try (JoinEngine engine = JoinEngine.builder(regular()).config(config(WaitStrategyKind.YIELDING)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final AtomicBoolean stop = new AtomicBoolean();
+            final AtomicReference<Throwable> failure = new AtomicReference<>();
+            final Thread producer = new Thread(() ->
+            {
+                try
+                {
+                    // The producing thread's own publisher (a single-producer engine): the inspecting thread is another.
+                    final Publisher p = engine.publisher();
+                    p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", -1L, "ts", 0L, "show", "fixed"), 0, 0);
+                    long step = 1;
+                    while (!stop.get())
+                    {
+                        p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", step % 500, "ts", step, "show", "x"), step, step);
+                        step++;
+                    }
+                }
+                catch (final Throwable t)
+                {
+                    failure.set(t);
+                }
+            }, "inspect-load");
+            producer.start();
+            awaitProcessed(engine, 1);
+            try
+            {
+                for (int i = 0; i < 200; i++)
+                {
+                    final KeyState fixed = engine.inspect(Side.LEFT, Row.of("id", -1L));
+                    assertEquals(1, fixed.left().size(), "the key nobody touches keeps its one row: " + fixed);
+                    assertFalse(engine.inspect(Side.LEFT, Row.of("id", (long) (i % 500))).left().size() > 100);
+                }
+            }
+            finally
+            {
+                stop.set(true);
+                producer.join();
+            }
+            assertEquals(null, failure.get());
+        }
+    }
+
+    @Test
+    void refusesBadInputClearlyAndSaysWhichKindsItCannotList()
+    {
+        final JoinEngine engine = JoinEngine.builder(regular()).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start();
+        try
+        {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> engine.inspect(Side.LEFT, Row.of("idd", 1L)))
+                .getMessage().contains("idd"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> engine.inspect(Side.LEFT, Row.of("show", "s")))
+                .getMessage().contains("key field 'id'"));
+            assertThrows(IllegalArgumentException.class, () -> engine.inspect(null, Row.of("id", 1L)));
+            assertThrows(IllegalArgumentException.class, () -> engine.inspect(Side.LEFT, Row.of("id", 1L), 0));
+        }
+        finally
+        {
+            engine.close();
+        }
+        assertThrows(IllegalStateException.class, () -> engine.inspect(Side.LEFT, Row.of("id", 1L)));
+        final JoinSpec temporal = JoinSpec.builder(JoinKind.TEMPORAL, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id")
+            .rightKey("id").build();
+        try (JoinEngine other = JoinEngine.builder(temporal).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final KeyState state = other.inspect(Side.LEFT, Row.of("id", 1L));
+            assertFalse(state.supported());
+            assertTrue(state.refusal().contains("temporal"), state.refusal());
+            assertEquals("{\"unsupported\":\"" + state.refusal() + "\"}", state.toJson());
+        }
+    }
+}
