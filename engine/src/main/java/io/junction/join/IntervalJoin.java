@@ -321,7 +321,7 @@ final class IntervalJoin implements JoinAlgorithm
         state.wheel.expireAll(expiry);
     }
 
-    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 13.2). */
+    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 14). */
     @Override
     public boolean inspectable()
     {

@@ -183,7 +183,7 @@ interface JoinAlgorithm
 
     /**
      * @return whether the kind keeps its rows in the state's buckets of the join key's hash, as the records of
-     *         {@link PartitionState}'s store, so that {@link KeyInspector} lists a key's rows (docs/SEMANTICS.md 13.2);
+     *         {@link PartitionState}'s store, so that {@link KeyInspector} lists a key's rows (docs/SEMANTICS.md 14);
      *         false by default: a kind says so only once a test has listed its rows.
      */
     default boolean inspectable()

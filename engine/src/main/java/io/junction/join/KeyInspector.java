@@ -12,7 +12,7 @@ import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Lists what a partition's state holds of one join key (docs/SEMANTICS.md 13.2): the records of both sides
+ * Lists what a partition's state holds of one join key (docs/SEMANTICS.md 14): the records of both sides
  * stored in the key's bucket whose key bytes are the key's (a bucket holds every key of its hash), each with its
  * time, its match count and the deadline of its timer. For the kinds that keep their rows in buckets of the
  * join key's hash ({@link JoinAlgorithm#inspectable()}). Reads only; allocates the answer.

@@ -324,7 +324,7 @@ final class RegularJoin implements JoinAlgorithm
         return bytes;
     }
 
-    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 13.2). */
+    /** Its rows are the store's records in the buckets of their join key's hash (docs/SEMANTICS.md 14). */
     @Override
     public boolean inspectable()
     {

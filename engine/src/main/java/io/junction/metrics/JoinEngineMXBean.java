@@ -37,7 +37,7 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
     long getFailedExpansions();
 
     /**
-     * What the engine holds now of one join key (docs/SEMANTICS.md 13.2): {@code JoinEngine.inspect} as JSON, at most
+     * What the engine holds now of one join key (docs/SEMANTICS.md 14): {@code JoinEngine.inspect} as JSON, at most
      * 100 rows per side.
      *
      * @param side {@code left} or {@code right}: the side the key's field names are of.

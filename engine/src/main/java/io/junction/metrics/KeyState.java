@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a running engine holds of one join key (docs/SEMANTICS.md 13.2, "Asking a running engine"): the stored
+ * What a running engine holds of one join key (docs/SEMANTICS.md 14, "Asking a running engine"): the stored
  * rows of each side with their match counts and due times, read by the partition thread between two events.
  * At most a cap of rows is listed per side; {@link #moreLeft} and {@link #moreRight} count the rest. Immutable.
  */

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * {@link JoinEngine#inspect}: what a running engine holds of one join key (docs/SEMANTICS.md 13.2). The row that
+ * {@link JoinEngine#inspect}: what a running engine holds of one join key (docs/SEMANTICS.md 14). The row that
  * names the key is checked and encoded on the caller's thread; then every partition is asked, through its control
  * mailbox ({@link PartitionControl}), to list the key's rows on its own thread between two events (every
  * partition, because how a key is routed depends on the spec: upsert output, expansions; a partition that holds

@@ -227,7 +227,7 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
-     * What the engine holds now of one join key (docs/SEMANTICS.md 13.2): the stored rows of both sides under the key
+     * What the engine holds now of one join key (docs/SEMANTICS.md 14): the stored rows of both sides under the key
      * of {@code row}, each with its partition, time, match count and due time, at most {@value EngineInspection#DEFAULT_CAP}
      * per side ({@link KeyState#moreLeft} and {@link KeyState#moreRight} count the rest). Each partition reads its own
      * state on its thread between two events, so the answer is consistent per partition and the join never stops

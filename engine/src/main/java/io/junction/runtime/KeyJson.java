@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The key of a JMX inspect (docs/SEMANTICS.md 13.2) as a flat JSON object of scalars, {@code {"log_id": "1", "n": 2}},
+ * The key of a JMX inspect (docs/SEMANTICS.md 14) as a flat JSON object of scalars, {@code {"log_id": "1", "n": 2}},
  * parsed into a {@link Row}: strings, integers (longs), other numbers (doubles), booleans and null, as the replay
  * format reads them. Keys are scalars, so nested values are refused; so is anything after the object.
  *

@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * A partition's control mailbox: short reads of its state that other threads ask the partition thread to run
- * between two events (a key's stored rows, docs/SEMANTICS.md 13.2), so that the state keeps its one writer and is
+ * between two events (a key's stored rows, docs/SEMANTICS.md 14), so that the state keeps its one writer and is
  * read by it alone. The partition thread serves the mailbox at the start of each batch and, while its ring is
  * empty, from its wait ({@link UninterruptibleWaitStrategy}); a request therefore never waits behind more than
  * one batch and never stops the partition for longer than its own read. Unused, it costs the partition one

@@ -16,18 +16,21 @@ import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
- * {@link JoinEngine#inspect} against running engines (docs/SEMANTICS.md 13.2): a key's stored rows per side with
+ * {@link JoinEngine#inspect} against running engines (docs/SEMANTICS.md 14): a key's stored rows per side with
  * their match counts and due times, read by the partitions between two events, whatever their wait strategy
  * (an idle partition blocked in its wait answers too), under load, capped, and refused clearly for bad input.
  */
@@ -113,6 +116,24 @@ final class EngineInspectTest
     }
 
     @Test
+    void theManualsExampleIsWhatTheEngineAnswers() throws Exception
+    {
+        final List<String> manual = Files.readAllLines(Path.of("..", "docs", "SEMANTICS.md"), StandardCharsets.UTF_8);
+        final int marker = manual.indexOf("<!-- inspect-example -->");
+        assertTrue(marker > 0 && manual.get(marker + 1).equals("```json"), "docs/SEMANTICS.md 14 keeps its example");
+        final EngineConfig defaults = config(WaitStrategyKind.SLEEPING);
+        try (JoinEngine engine = JoinEngine.builder(regular()).config(defaults.withState(defaults.state().withHashSeed(0x5eedL)))
+            .resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 10L, "show", "s1"), 10, 0);
+            p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 12L, "click", "c1"), 12, 1);
+            awaitProcessed(engine, 2);
+            assertEquals(manual.get(marker + 2), engine.inspect(Side.LEFT, Row.of("id", 1L)).toJson());
+        }
+    }
+
+    @Test
     void capsTheRowsListedAndCountsTheRest()
     {
         try (JoinEngine engine = JoinEngine.builder(regular()).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start())
@@ -180,9 +201,14 @@ final class EngineInspectTest
                 }
             }, "inspect-load");
             producer.start();
-            awaitProcessed(engine, 1);
             try
             {
+                // The fixed row is the producer's first; once a partition holds it, no later event touches its key.
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (engine.inspect(Side.LEFT, Row.of("id", -1L)).left().isEmpty())
+                {
+                    assertTrue(System.nanoTime() - deadline < 0 && failure.get() == null, "the fixed row never arrived: " + failure.get());
+                }
                 for (int i = 0; i < 200; i++)
                 {
                     final KeyState fixed = engine.inspect(Side.LEFT, Row.of("id", -1L));
