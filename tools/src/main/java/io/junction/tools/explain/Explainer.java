@@ -31,7 +31,9 @@ import java.util.TreeMap;
  * windows, versions, ASOF selection, retractions and state TTL, as docs/SEMANTICS.md defines them) says for
  * each row the explained row was or could have been paired with which rule decided. The answer is one JSON
  * line per such row and one for the row's own fate, the same at any partition count (the model reads the
- * log, and the engine's output per step does not depend on partitions). Not thread safe.
+ * log, and the engine's output per step does not depend on partitions). A row of an expanded input
+ * (docs/SEMANTICS.md section 12) is explained through the rows it made, each decided as a row of its input;
+ * the standalone expand kind is {@link ExpandExplain}'s. Not thread safe.
  */
 public final class Explainer
 {
