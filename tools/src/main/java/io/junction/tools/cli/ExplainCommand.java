@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
         "Explains why the row of one event-log line did or did not match (docs/SEMANTICS.md, \"Explaining a join\").",
         "Runs the log as replay does, then prints one JSON line per row of another input it was or could have been "
             + "paired with (equal key, a key differing only in JSON type, or --with), each with a code and a detail, "
-            + "then the row's fate line."},
+            + "then the row's fate line. A row of an expanded input (leftExpand, rightExpand, an input's expand) is "
+            + "explained through the rows it made (\"made\" on each line); a standalone expand join's row pairs with "
+            + "its own made rows."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:the row was explained",
