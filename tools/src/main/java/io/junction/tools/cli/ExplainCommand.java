@@ -1,8 +1,5 @@
 package io.junction.tools.cli;
 
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.junction.json.JoinSpecException;
 import io.junction.json.JoinSpecJson;
 import io.junction.runtime.EngineConfig;
@@ -33,7 +30,9 @@ import picocli.CommandLine.Spec;
         "Explains why the row of one event-log line did or did not match (docs/SEMANTICS.md, \"Explaining a join\").",
         "Runs the log as replay does, then prints one JSON line per row of another input it was or could have been "
             + "paired with (equal key, a key differing only in JSON type, or --with), each with a code and a detail, "
-            + "then the row's fate line."},
+            + "then the row's fate line. A row of an expanded input (leftExpand, rightExpand, an input's expand) is "
+            + "explained through the rows it made (\"made\" on each line); a standalone expand join's row pairs with "
+            + "its own made rows."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:the row was explained",
@@ -74,15 +73,6 @@ public final class ExplainCommand implements Callable<Integer>
         if (with != null && with < 0)
         {
             throw new ParameterException(spec.commandLine(), "--with must be a step >= 0, got " + with);
-        }
-        final String expansion = expansionField(specFile);
-        if (expansion != null)
-        {
-            err.println("junction explain: " + specFile + ": row expansion (\"" + expansion + "\") is not explained: its " +
-                "output rows are the expanded rows, which the explanation's model does not build; replay the spec, or " +
-                "explain it without the expansion");
-            err.flush();
-            return ReplayCommand.EXIT_SPEC;
         }
         final JoinSpecJson.Parsed joinSpec;
         try
@@ -158,47 +148,6 @@ public final class ExplainCommand implements Callable<Integer>
             return ReplayCommand.EXIT_ENGINE_ERRORS;
         }
         return ReplayCommand.EXIT_OK;
-    }
-
-    /**
-     * @return the field that asks for row expansion (docs/SEMANTICS.md, row expansion) when the spec file has one at
-     *     its top level or in a multi-way input, else null (also for a file that is not a JSON object: the spec's own
-     *     reading reports that)
-     */
-    static String expansionField(final Path file)
-    {
-        final JsonNode root;
-        try
-        {
-            root = JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build().readTree(file.toFile());
-        }
-        catch (final IOException e)
-        {
-            return null;
-        }
-        if (root == null || !root.isObject())
-        {
-            return null;
-        }
-        if ("expand".equals(root.path("join").asText()))
-        {
-            return "join: expand";
-        }
-        for (final String name : List.of("expand", "leftExpand", "rightExpand"))
-        {
-            if (root.has(name))
-            {
-                return name;
-            }
-        }
-        for (final JsonNode input : root.path("inputs"))
-        {
-            if (input.has("expand"))
-            {
-                return "inputs[].expand";
-            }
-        }
-        return null;
     }
 
     private int specError(final PrintWriter err, final JoinSpecException e)

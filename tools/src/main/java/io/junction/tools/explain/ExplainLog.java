@@ -2,6 +2,7 @@ package io.junction.tools.explain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.ChangeKind;
+import io.junction.api.Expansion;
 import io.junction.json.BadInputException;
 import io.junction.json.JsonNumbers;
 import io.junction.json.RowJson;
@@ -40,6 +41,14 @@ final class ExplainLog
         /** The dead letter's code at this step, or null when the row was accepted. */
         String deadLetterCode;
         String deadLetterReason;
+        /** A made row's 1-based position in its input row's expansion, 0 for an outer expansion's padded row, -1 for a log row. */
+        final int made;
+        /** The log row a made row came from; the row itself for a log row. */
+        final LogRow source;
+        /** A log row of an expanded input: the rows it made, in element order (null when its input is not expanded). */
+        List<LogRow> madeRows;
+        /** Why a log row of an expanded input made no rows, an outer expansion's padded row aside (empty, null, absent), or null. */
+        String noRows;
 
         LogRow(final long step, final long line, final int input, final ChangeKind kind, final long ts, final JsonNode row)
         {
@@ -50,6 +59,28 @@ final class ExplainLog
             this.ts = ts;
             this.row = row;
             this.canonical = ExplainValues.canonical(row);
+            this.made = -1;
+            this.source = this;
+        }
+
+        /** A made row of {@code source}, at its step, ts and op. */
+        LogRow(final LogRow source, final int made, final JsonNode row)
+        {
+            this.step = source.step;
+            this.line = source.line;
+            this.input = source.input;
+            this.kind = source.kind;
+            this.ts = source.ts;
+            this.row = row;
+            this.canonical = ExplainValues.canonical(row);
+            this.made = made;
+            this.source = source;
+        }
+
+        /** @return the rows that take part in the join for this log row: its made rows, or itself (also when it is a dead letter) */
+        List<LogRow> joining()
+        {
+            return madeRows == null || !accepted() ? List.of(this) : madeRows;
         }
 
         boolean accumulates()
@@ -92,6 +123,12 @@ final class ExplainLog
     final List<Long> lineNumbers = new ArrayList<>();
     final Map<Long, LogRow> rows = new HashMap<>();
     final List<LogRow> rowList = new ArrayList<>();
+    /**
+     * The rows that take part in the join, by step: each log row, or in its place the rows its expansion made
+     * (docs/SEMANTICS.md section 12); filled by {@link #attach}.
+     */
+    final List<LogRow> joinRows = new ArrayList<>();
+    private final Map<Long, List<LogRow>> joinRowsAt = new HashMap<>();
     final Map<Long, String> badReasons = new HashMap<>();
     /** The join watermark after each step; index {@link #steps()} is the end of the log (+infinity). */
     private long[] watermarkAfter;
@@ -261,19 +298,62 @@ final class ExplainLog
             node.get("row"));
     }
 
+    /** @return the rows that take part in the join at a step (none for a watermark, a bad line, or a row that made none) */
+    List<LogRow> joinRowsAt(final long step)
+    {
+        return joinRowsAt.getOrDefault(step, List.of());
+    }
+
+    /**
+     * Makes the rows of every log row of an expanded input, before {@link #attach} hands the dead letters to them.
+     *
+     * @param expansion each input's expansion (null: not expanded)
+     * @param outer     whether an input row that makes nothing makes one padded row
+     */
+    void expand(final Expansion[] expansion, final boolean[] outer)
+    {
+        for (final LogRow r : rowList)
+        {
+            final Expansion e = expansion[r.input];
+            if (e == null)
+            {
+                continue;
+            }
+            final ExplainExpansion.Made made = ExplainExpansion.expand(e, r.row, outer[r.input], false);
+            r.madeRows = new ArrayList<>();
+            for (int i = 0; i < made.rows().size(); i++)
+            {
+                r.madeRows.add(new LogRow(r, made.positions().get(i), made.rows().get(i)));
+            }
+            r.noRows = made.none() == null ? null : ExplainExpansion.name(e) + " made no rows: " + made.none();
+        }
+    }
+
     /** Takes the dead letters and the output lines of the replay of this log. */
     void attach(final ReplayResult result)
     {
         for (final StepLine line : result.deadLetters())
         {
-            final LogRow row = rows.get(line.step());
-            if (row == null || row.deadLetterCode != null)
+            final LogRow logRow = rows.get(line.step());
+            if (logRow == null)
             {
                 continue;
             }
             final JsonNode node = parse(line.json());
+            // a made row's own dead letter (late, say) carries the made row; the log row's (expansion_failed) the log row
+            final LogRow row = madeRowOf(logRow, node);
+            if (row.deadLetterCode != null)
+            {
+                continue;
+            }
             row.deadLetterCode = node == null || !node.has("code") ? "bad_input" : node.get("code").asText();
             row.deadLetterReason = node == null || !node.has("reason") ? "" : node.get("reason").asText();
+        }
+        for (final LogRow r : rowList)
+        {
+            final List<LogRow> joining = r.joining();
+            joinRows.addAll(joining);
+            joinRowsAt.put(r.step, joining);
         }
         final int inputs = inputNames == null ? 2 : inputNames.size();
         for (final StepLine line : result.results())
@@ -293,6 +373,25 @@ final class ExplainLog
             }
             outputs.add(new OutLine(line.step(), plus, canon, node.has("row") && !node.get("row").isNull()));
         }
+    }
+
+    /** The made row of a log row that a dead letter names by its content, else the log row. */
+    private static LogRow madeRowOf(final LogRow logRow, final JsonNode deadLetter)
+    {
+        if (logRow.madeRows == null || deadLetter == null || !deadLetter.has("row") ||
+            "expansion_failed".equals(deadLetter.path("code").asText()))
+        {
+            return logRow;
+        }
+        final String canonical = ExplainValues.canonical(deadLetter.get("row"));
+        for (final LogRow made : logRow.madeRows)
+        {
+            if (made.deadLetterCode == null && made.canonical.equals(canonical))
+            {
+                return made;
+            }
+        }
+        return logRow;
     }
 
     private static JsonNode parse(final String json)

@@ -2,6 +2,7 @@ package io.junction.tools.explain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.junction.api.ConditionTerm;
+import io.junction.api.Expansion;
 import io.junction.api.FieldFilter;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
@@ -30,7 +31,9 @@ import java.util.TreeMap;
  * windows, versions, ASOF selection, retractions and state TTL, as docs/SEMANTICS.md defines them) says for
  * each row the explained row was or could have been paired with which rule decided. The answer is one JSON
  * line per such row and one for the row's own fate, the same at any partition count (the model reads the
- * log, and the engine's output per step does not depend on partitions). Not thread safe.
+ * log, and the engine's output per step does not depend on partitions). A row of an expanded input
+ * (docs/SEMANTICS.md section 12) is explained through the rows it made, each decided as a row of its input;
+ * the standalone expand kind is {@link ExpandExplain}'s. Not thread safe.
  */
 public final class Explainer
 {
@@ -53,6 +56,9 @@ public final class Explainer
             super(message);
         }
     }
+
+    /** How many made rows a fate's detail names one by one. */
+    private static final int MADE_SHOWN = 8;
 
     private final JoinSpecJson.Parsed parsed;
     private final EngineConfig config;
@@ -97,10 +103,31 @@ public final class Explainer
             throw new ExplainArgumentException("--with " + with + " (line " + m.line + ") is a row of the same input (" +
                 inputName(m.input) + ") as --step " + step + ": a pair is a row of another input");
         }
+        if (m != null && kind == JoinKind.EXPAND)
+        {
+            throw new ExplainArgumentException("--with " + with + ": a standalone expand join has one input, so a row " +
+                "pairs only with the rows it makes; explain --step " + step + " alone");
+        }
+        if (kind != JoinKind.EXPAND)
+        {
+            final int inputs = parsed.inputNames() == null ? 2 : parsed.inputNames().size();
+            final Expansion[] expansions = new Expansion[inputs];
+            final boolean[] outer = new boolean[inputs];
+            for (int i = 0; i < inputs; i++)
+            {
+                expansions[i] = expansion(i);
+                outer[i] = expansions[i] != null && expansions[i].outer();
+            }
+            log.expand(expansions, outer);
+        }
         final ReplayResult result = new Replay(config).run(parsed, Replay.events(events));
         partitionErrors = result.errors();
         partitionErrorCount = result.errorCount();
         log.attach(result);
+        if (kind == JoinKind.EXPAND)
+        {
+            return new ExpandExplain(spec, log, this).explain(n);
+        }
         model = new PairModel(spec, log, this);
         return explain(n, m);
     }
@@ -138,6 +165,21 @@ public final class Explainer
         return log.rows.get(step);
     }
 
+    /** A pair line's other row: its step (a retraction's own, when --with names one) and its made position (-1: none). */
+    private record PairKey(long with, int withMade) implements Comparable<PairKey>
+    {
+        @Override
+        public int compareTo(final PairKey o)
+        {
+            return with != o.with ? Long.compare(with, o.with) : Integer.compare(withMade, o.withMade);
+        }
+    }
+
+    /** A pair's verdict and the row of the other input it was decided against (null: none, it made no rows). */
+    private record Pair(Verdict verdict, LogRow other)
+    {
+    }
+
     private List<String> explain(final LogRow asked, final LogRow with)
     {
         // a retraction is explained as the row it took back (its pairs are that row's)
@@ -149,11 +191,56 @@ public final class Explainer
             n = log.rows.get(target);
             prefix = "step " + asked.step + " retracts the " + inputName(n.input) + " row of step " + n.step + "; of that row: ";
         }
-        final JsonNode[] key = key(n);
-        final TreeMap<Long, Verdict> pairs = new TreeMap<>();
-        for (final LogRow other : log.rowList)
+        // an expanded row is explained through the rows it made, each decided as a row of its input (section 12)
+        final List<LogRow> selves = n.joining();
+        final List<TreeMap<PairKey, Pair>> pairsOf = new ArrayList<>();
+        final List<String> lines = new ArrayList<>();
+        for (final LogRow self : selves)
         {
-            if (other.input == n.input || !other.accumulates() || other.step == n.step || pairs.containsKey(other.step))
+            final TreeMap<PairKey, Pair> pairs = pairs(self, with);
+            pairsOf.add(pairs);
+            for (final Map.Entry<PairKey, Pair> e : pairs.entrySet())
+            {
+                lines.add(pairLine(asked.step, self, e.getKey(), e.getValue().verdict()));
+            }
+        }
+        if (selves.isEmpty() && with != null)
+        {
+            lines.add(pairLine(asked.step, n, new PairKey(with.step, -1), new Verdict("NO_MATCH", "this row takes part in " +
+                "no pair: " + n.noRows)));
+        }
+        lines.add(fate(asked, n, prefix, selves, pairsOf));
+        return lines;
+    }
+
+    private static String pairLine(final long step, final LogRow self, final PairKey key, final Verdict v)
+    {
+        final StringBuilder sb = new StringBuilder("{\"step\":").append(step).append(",\"with\":").append(key.with());
+        if (self.made >= 0)
+        {
+            sb.append(",\"made\":").append(self.made);
+        }
+        if (key.withMade() >= 0)
+        {
+            sb.append(",\"withMade\":").append(key.withMade());
+        }
+        sb.append(",\"code\":\"").append(v.code()).append("\",\"detail\":");
+        RowJson.appendString(sb, v.detail());
+        if (v.outputStep() >= 0)
+        {
+            sb.append(",\"outputStep\":").append(v.outputStep());
+        }
+        return sb.append('}').toString();
+    }
+
+    /** The pairs of one row that joins (a log row, or a row it made): candidates of its key, and the --with row's. */
+    private TreeMap<PairKey, Pair> pairs(final LogRow n, final LogRow with)
+    {
+        final JsonNode[] key = key(n);
+        final TreeMap<PairKey, Pair> pairs = new TreeMap<>();
+        for (final LogRow other : log.joinRows)
+        {
+            if (other.input == n.input || !other.accumulates() || other.step == n.step)
             {
                 continue;
             }
@@ -161,94 +248,131 @@ public final class Explainer
             if (ExplainValues.nullField(key) < 0 && ExplainValues.nullField(otherKey) < 0 &&
                 (ExplainValues.keysEqual(key, otherKey) || ExplainValues.keysDifferOnlyInType(key, otherKey)))
             {
-                pairs.put(other.step, pair(n, other));
+                pairs.put(new PairKey(other.step, other.made), new Pair(pair(n, other), other));
             }
         }
-        if (with != null && !pairs.containsKey(with.step))
+        if (with == null)
         {
-            // a retraction pairs as the row it took back
-            final Long taken = model.retracts.get(with.step);
-            if (taken == null)
-            {
-                pairs.put(with.step, pair(n, with));
-            }
-            else
-            {
-                final Verdict v = pair(n, log.rows.get(taken));
-                pairs.put(with.step, new Verdict(v.code(), "step " + with.step + " retracts the " + inputName(with.input) +
-                    " row of step " + taken + "; of that row: " + v.detail(), v.outputStep()));
-            }
+            return pairs;
         }
-        final List<String> lines = new ArrayList<>();
-        boolean matched = false;
-        boolean keyed = false;
-        for (final Map.Entry<Long, Verdict> e : pairs.entrySet())
+        // a retraction pairs as the row it took back
+        final Long taken = model.retracts.get(with.step);
+        final LogRow of = taken == null ? with : log.rows.get(taken);
+        final String retraction = taken == null ? "" : "step " + with.step + " retracts the " + inputName(with.input) +
+            " row of step " + taken + "; of that row: ";
+        if (of.joining().isEmpty() && !pairs.containsKey(new PairKey(with.step, -1)))
         {
-            final Verdict v = e.getValue();
-            matched |= "MATCHED".equals(v.code());
-            keyed |= ExplainValues.nullField(key) < 0 && ExplainValues.keysEqual(key, key(log.rows.get(e.getKey())));
-            final StringBuilder sb = new StringBuilder("{\"step\":").append(asked.step).append(",\"with\":").append(e.getKey())
-                .append(",\"code\":\"").append(v.code()).append("\",\"detail\":");
-            RowJson.appendString(sb, v.detail());
-            if (v.outputStep() >= 0)
-            {
-                sb.append(",\"outputStep\":").append(v.outputStep());
-            }
-            lines.add(sb.append('}').toString());
+            final Verdict own = ownFate(n, true);
+            pairs.put(new PairKey(with.step, -1), new Pair(own != null ? own : new Verdict("NO_MATCH", retraction + "the " +
+                inputName(of.input) + " row of step " + of.step + " takes part in no pair: " + of.noRows), null));
         }
-        lines.add(fate(asked, n, prefix, pairs, matched, keyed));
-        return lines;
+        for (final LogRow o : of.joining())
+        {
+            final PairKey k = new PairKey(with.step, o.made);
+            if (!pairs.containsKey(k))
+            {
+                final Verdict v = pair(n, o);
+                pairs.put(k, new Pair(new Verdict(v.code(), retraction + v.detail(), v.outputStep()), o));
+            }
+        }
+        return pairs;
     }
 
-    private String fate(final LogRow asked, final LogRow n, final String prefix, final TreeMap<Long, Verdict> pairs,
-        final boolean matchedPair, final boolean keyed)
+    /** What the replay's output says of one joining row: the steps that carry it, its padding, whether it had a partner. */
+    private final class Carried
     {
         final List<Long> outputs = new ArrayList<>();
         long padded = -1;
-        boolean partnered = false;
-        final boolean semiAnti = spec.type() == JoinType.SEMI || spec.type() == JoinType.ANTI;
-        for (final OutLine out : log.outputs)
+        boolean partnered;
+
+        void add(final LogRow n)
         {
-            if (out.step < n.step || !n.canonical.equals(out.rows[n.input]))
+            final boolean semiAnti = spec.type() == JoinType.SEMI || spec.type() == JoinType.ANTI;
+            for (final OutLine out : log.outputs)
             {
-                continue;
-            }
-            if (outputs.isEmpty() || outputs.get(outputs.size() - 1) != out.step)
-            {
-                outputs.add(out.step);
-            }
-            boolean alone = true;
-            for (int i = 0; i < out.rows.length; i++)
-            {
-                alone &= i == n.input || out.rows[i] == null;
-            }
-            if (out.plus && alone && !out.computed && spec.type() != JoinType.SEMI && padded < 0)
-            {
-                padded = out.step;
-            }
-            partnered |= out.plus && !alone && !semiAnti;
-        }
-        final Verdict own = ownFate(asked.accepted() ? n : asked, true);
-        final Verdict fate;
-        if (own != null)
-        {
-            fate = own;
-        }
-        else if (matchedPair || partnered || spec.type() == JoinType.SEMI && n.input == 0 && !outputs.isEmpty())
-        {
-            final List<Long> with = new ArrayList<>();
-            for (final Map.Entry<Long, Verdict> e : pairs.entrySet())
-            {
-                if ("MATCHED".equals(e.getValue().code()))
+                if (out.step < n.step || !n.canonical.equals(out.rows[n.input]))
                 {
-                    with.add(e.getKey());
+                    continue;
                 }
+                if (!outputs.contains(out.step))
+                {
+                    outputs.add(out.step);
+                }
+                boolean alone = true;
+                for (int i = 0; i < out.rows.length; i++)
+                {
+                    alone &= i == n.input || out.rows[i] == null;
+                }
+                if (out.plus && alone && !out.computed && spec.type() != JoinType.SEMI && (padded < 0 || out.step < padded))
+                {
+                    padded = out.step;
+                }
+                partnered |= out.plus && !alone && !semiAnti;
             }
+            outputs.sort(null);
+        }
+    }
+
+    private String fate(final LogRow asked, final LogRow n, final String prefix, final List<LogRow> selves,
+        final List<TreeMap<PairKey, Pair>> pairsOf)
+    {
+        final Carried carried = new Carried();
+        final boolean[] selfMatched = new boolean[selves.size()];
+        final boolean[] selfKeyed = new boolean[selves.size()];
+        final List<Long> with = new ArrayList<>();
+        final List<Long> typed = new ArrayList<>();
+        boolean matched = false;
+        boolean keyed = false;
+        for (int i = 0; i < selves.size(); i++)
+        {
+            final LogRow self = selves.get(i);
+            final Carried own = new Carried();
+            own.add(self);
+            carried.add(self);
+            final JsonNode[] key = key(self);
+            for (final Pair p : pairsOf.get(i).values())
+            {
+                final String code = p.verdict().code();
+                selfMatched[i] |= "MATCHED".equals(code);
+                if ("MATCHED".equals(code) && !with.contains(p.other().step))
+                {
+                    with.add(p.other().step);
+                }
+                if ("KEY_TYPE_DIFFERS".equals(code) && !typed.contains(p.other().step))
+                {
+                    typed.add(p.other().step);
+                }
+                selfKeyed[i] |= p.other() != null && ExplainValues.nullField(key) < 0 && ExplainValues.keysEqual(key, key(p.other()));
+            }
+            selfMatched[i] |= own.partnered || spec.type() == JoinType.SEMI && self.input == 0 && !own.outputs.isEmpty();
+            matched |= selfMatched[i];
+            keyed |= selfKeyed[i];
+        }
+        with.sort(null);
+        typed.sort(null);
+        final boolean expanded = n.madeRows != null && n.accepted();
+        // an expanded row's key is its made rows' (the input row may lack the key field the expansion adds)
+        Verdict fate = expanded && asked.accepted() ? null : ownFate(asked.accepted() ? n : asked, true);
+        LogRow dead = !asked.accepted() ? asked : !n.accepted() ? n : null;
+        if (fate == null && expanded)
+        {
+            if (selves.isEmpty())
+            {
+                fate = new Verdict("NO_MATCH", n.noRows + ", so the row takes part in no pair");
+            }
+            else if (!matched)
+            {
+                fate = sharedOwnFate(selves);
+                dead = fate != null && !selves.get(0).accepted() ? selves.get(0) : null;
+            }
+        }
+        if (fate == null && matched)
+        {
             fate = new Verdict("MATCHED", "the row took part in an output pair" +
                 (with.isEmpty() ? "" : " with the " + (with.size() == 1 ? "row of step " : "rows of steps ") + join(with)) +
-                (outputs.isEmpty() ? "" : "; output lines carry it at step(s) " + join(outputs)));
+                (carried.outputs.isEmpty() ? "" : "; output lines carry it at step(s) " + join(carried.outputs)));
         }
-        else
+        else if (fate == null && !expanded)
         {
             final String ownFilter = ownFilter(n);
             final String why = ownFilter == null ? "" : "; " + ownFilter + ", so it matches nothing";
@@ -259,34 +383,108 @@ public final class Explainer
             }
             else
             {
-                final List<Long> typed = new ArrayList<>();
-                for (final Map.Entry<Long, Verdict> e : pairs.entrySet())
-                {
-                    if ("KEY_TYPE_DIFFERS".equals(e.getValue().code()))
-                    {
-                        typed.add(e.getKey());
-                    }
-                }
                 fate = new Verdict("NO_ROW_WITH_KEY", "no row of " + otherInputs(n.input) + " has the key " +
-                    ExplainValues.showKey(keyFields(n.input), key(n)) + (typed.isEmpty() ? "" :
-                    "; the row(s) of step(s) " + join(typed) + " hold the same value as another JSON type, which is another key: send the key as one type on both inputs") + why);
+                    ExplainValues.showKey(keyFields(n.input), key(n)) + typedNote(typed) + why);
             }
+        }
+        else if (fate == null)
+        {
+            fate = new Verdict(keyed ? "NO_MATCH" : "NO_ROW_WITH_KEY", (keyed ? "rows of the key of a row it made existed, " +
+                "but none matched (the pair lines say why)" : "no row of " + otherInputs(n.input) + " has the key of a row it made") +
+                typedNote(typed));
+        }
+        String detail = fate.detail();
+        if (expanded && !selves.isEmpty())
+        {
+            detail = madeSummary(n, selves, selfMatched, selfKeyed) + detail;
         }
         final StringBuilder sb = new StringBuilder("{\"step\":").append(asked.step).append(",\"fate\":\"").append(fate.code())
             .append("\",\"input\":");
         RowJson.appendString(sb, inputName(asked.input)).append(",\"detail\":");
-        RowJson.appendString(sb, prefix + fate.detail());
-        final LogRow dead = !asked.accepted() ? asked : !n.accepted() ? n : null;
+        RowJson.appendString(sb, prefix + detail);
         if (dead != null)
         {
             sb.append(",\"deadLetter\":\"").append(dead.deadLetterCode).append('"');
         }
-        sb.append(",\"padded\":").append(padded < 0 ? "null" : Long.toString(padded)).append(",\"outputs\":[");
-        for (int i = 0; i < outputs.size(); i++)
+        if (n.madeRows != null)
         {
-            sb.append(i == 0 ? "" : ",").append(outputs.get(i));
+            sb.append(",\"made\":").append(n.accepted() ? n.madeRows.size() : 0);
+        }
+        sb.append(",\"padded\":").append(carried.padded < 0 ? "null" : Long.toString(carried.padded)).append(",\"outputs\":[");
+        for (int i = 0; i < carried.outputs.size(); i++)
+        {
+            sb.append(i == 0 ? "" : ",").append(carried.outputs.get(i));
         }
         return sb.append("]}").toString();
+    }
+
+    private static String typedNote(final List<Long> typed)
+    {
+        return typed.isEmpty() ? "" : "; the row(s) of step(s) " + join(typed) + " hold the same value as another JSON type, " +
+            "which is another key: send the key as one type on both inputs";
+    }
+
+    /** The fate every row an input row made has of its own (all late, all null keys), or null when they differ or have none. */
+    private Verdict sharedOwnFate(final List<LogRow> selves)
+    {
+        String code = null;
+        for (final LogRow self : selves)
+        {
+            final Verdict v = ownFate(self, true);
+            if (v == null || code != null && !code.equals(v.code()))
+            {
+                return null;
+            }
+            code = v.code();
+        }
+        final Verdict first = ownFate(selves.get(0), true);
+        return new Verdict(code, (selves.size() == 1 ? "" : "every row it made: ") + first.detail());
+    }
+
+    /** What became of each row an input row made, for its fate's detail (the first few rows). */
+    private String madeSummary(final LogRow n, final List<LogRow> selves, final boolean[] matched, final boolean[] keyed)
+    {
+        final StringBuilder sb = new StringBuilder("it made ").append(selves.size()).append(selves.size() == 1 ? " row" : " rows")
+            .append(" (").append(ExplainExpansion.name(expansion(n.input))).append(")");
+        final int shown = Math.min(selves.size(), MADE_SHOWN);
+        for (int i = 0; i < shown; i++)
+        {
+            final LogRow self = selves.get(i);
+            final Verdict own = ownFate(self, true);
+            sb.append(i == 0 ? ": " : "; ").append("made row ").append(self.made).append(" (")
+                .append(ExplainValues.showKey(keyFields(self.input), key(self))).append(") ")
+                .append(matched[i] ? "took part in an output pair" : own != null ? ownWords(self, own) : keyed[i]
+                    ? "met rows of its key, none matched" : "has no row of its key");
+        }
+        sb.append(selves.size() > shown ? "; ..." : "");
+        if (n.noRows != null)
+        {
+            sb.append(" (").append(n.noRows).append(", so the outer expansion made its padded row 0)");
+        }
+        return sb.append(". ").toString();
+    }
+
+    private static String ownWords(final LogRow r, final Verdict own)
+    {
+        switch (own.code())
+        {
+            case "LATE":
+                return "was late";
+            case "NULL_KEY":
+                return "has a null key";
+            default:
+                return "was a dead letter '" + r.deadLetterCode + "'";
+        }
+    }
+
+    /** @return the expansion of an input's rows before the join (section 12), or null */
+    Expansion expansion(final int input)
+    {
+        if (spec.kind() == JoinKind.MULTI)
+        {
+            return spec.multi().expansion(input);
+        }
+        return spec.kind() == JoinKind.EXPAND ? null : spec.expansion(input == 0 ? Side.LEFT : Side.RIGHT);
     }
 
     /**
@@ -296,7 +494,7 @@ public final class Explainer
      */
     Verdict ownFate(final LogRow r, final boolean self)
     {
-        final String who = self ? "this row" : "the " + inputName(r.input) + " row of step " + r.step;
+        final String who = self ? (r.made >= 0 ? "made row " + r.made + " of this row" : "this row") : rowName(r);
         if (!r.accepted())
         {
             if ("late".equals(r.deadLetterCode) || "late_window".equals(r.deadLetterCode))
@@ -349,8 +547,10 @@ public final class Explainer
         final JsonNode[] b = key(m);
         if (!ExplainValues.keysEqual(a, b))
         {
-            final String shown = "this " + inputName(n.input) + " row has " + typedKey(keyFields(n.input), a) + ", the " +
-                inputName(m.input) + " row of step " + m.step + " has " + typedKey(keyFields(m.input), b);
+            final String self = n.made >= 0 ? "made row " + n.made + " of this " + inputName(n.input) + " row"
+                : "this " + inputName(n.input) + " row";
+            final String shown = self + " has " + typedKey(keyFields(n.input), a) + ", " + rowName(m) + " has " +
+                typedKey(keyFields(m.input), b);
             if (ExplainValues.keysDifferOnlyInType(a, b))
             {
                 return new Verdict("KEY_TYPE_DIFFERS", "the keys differ only in JSON type: " + shown +
@@ -376,6 +576,12 @@ public final class Explainer
     String ownFilter(final LogRow r)
     {
         return ExplainValues.failedFilter(inputName(r.input), filters(r.input), r.row);
+    }
+
+    /** @return "the right row of step 3", naming a made row's position too */
+    String rowName(final LogRow r)
+    {
+        return "the " + inputName(r.input) + " row of step " + r.step + (r.made >= 0 ? " (made row " + r.made + ")" : "");
     }
 
     String inputName(final int input)

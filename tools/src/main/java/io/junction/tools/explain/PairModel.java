@@ -29,7 +29,7 @@ final class PairModel
     private final ExplainLog log;
     private final Explainer ex;
     /** Regular and multi-way joins: the retraction that took back an accumulating row, and the reverse. */
-    final Map<Long, Long> retractedAt = new HashMap<>();
+    final Map<LogRow, Long> retractedAt = new HashMap<>();
     final Map<Long, Long> retracts = new HashMap<>();
     /** Regular and multi-way joins: the step at which a row left state by stateTtl (its own step: never stored). */
     private final Map<Long, Long> expiredAt = new HashMap<>();
@@ -50,7 +50,7 @@ final class PairModel
     /** Expiry by stateTtl, then which accumulating copy each accepted retraction took back (the oldest live one). */
     private void changelog()
     {
-        for (final LogRow r : log.rowList)
+        for (final LogRow r : log.joinRows)
         {
             final long ttl = ex.stateTtl(r.input);
             if (!r.accepted() || !r.accumulates() || ttl <= 0)
@@ -72,7 +72,7 @@ final class PairModel
             }
         }
         final Map<String, ArrayDeque<LogRow>> live = new HashMap<>();
-        for (final LogRow r : log.rowList)
+        for (final LogRow r : log.joinRows)
         {
             if (!r.accepted())
             {
@@ -91,7 +91,7 @@ final class PairModel
                 final Long expired = expiredAt.get(copy.step);
                 if (expired == null || expired > r.step)
                 {
-                    retractedAt.put(copy.step, r.step);
+                    retractedAt.put(copy, r.step);
                     retracts.put(r.step, copy.step);
                     break;
                 }
@@ -118,7 +118,8 @@ final class PairModel
 
     private String who(final LogRow r)
     {
-        return "the " + ex.inputName(r.input) + " row (step " + r.step + ", ts " + time(r.ts) + ")";
+        return "the " + ex.inputName(r.input) + " row (step " + r.step + (r.made >= 0 ? ", made row " + r.made : "") + ", ts " +
+            time(r.ts) + ")";
     }
 
     /** The first + output line that carries both rows, at or after the later one's step; -1 when none. */
@@ -156,8 +157,7 @@ final class PairModel
             final String failed = ex.ownFilter(r);
             if (failed != null)
             {
-                return new Verdict("FILTER_FAILED", failed + " in the " + ex.inputName(r.input) + " row of step " + r.step +
-                    ", so that row matches nothing");
+                return new Verdict("FILTER_FAILED", failed + " in " + ex.rowName(r) + ", so that row matches nothing");
             }
         }
         return null;
@@ -240,7 +240,7 @@ final class PairModel
     {
         final LogRow early = n.step < m.step ? n : m;
         final LogRow late = early == n ? m : n;
-        final Long retracted = retractedAt.get(early.step);
+        final Long retracted = retractedAt.get(early);
         if (retracted != null && retracted < late.step)
         {
             return new Verdict("RETRACTED", who(early) + " was retracted at step " + retracted + ", before " + who(late) +
@@ -318,7 +318,7 @@ final class PairModel
                 continue;
             }
             boolean any = false;
-            for (final LogRow r : log.rowList)
+            for (final LogRow r : log.joinRows)
             {
                 any |= r.input == k && r.accepted() && r.accumulates() && ExplainValues.keysEqual(ex.key(r), ex.key(n)) &&
                     ex.ownFilter(r) == null;
@@ -364,7 +364,7 @@ final class PairModel
         }
         final long emit = lookup ? l.step : emitStep(l);
         LogRow selected = null;
-        for (final LogRow c : log.rowList)
+        for (final LogRow c : log.joinRows)
         {
             if (c.input != 1 || !c.accepted() || c.kind == ChangeKind.UPDATE_BEFORE || c.step >= emit || !sameKey(c, l))
             {
@@ -442,7 +442,7 @@ final class PairModel
     private long freedStep(final LogRow r)
     {
         long freed = Long.MAX_VALUE;
-        for (final LogRow c : log.rowList)
+        for (final LogRow c : log.joinRows)
         {
             if (c.input != 1 || !c.accepted() || c.kind == ChangeKind.UPDATE_BEFORE || !sameKey(c, r) ||
                 !(c.ts > r.ts || c.ts == r.ts && c.step > r.step))
@@ -565,7 +565,7 @@ final class PairModel
             finalStep[0] = l.step;
             return null;
         }
-        for (final LogRow r : log.rowList)
+        for (final LogRow r : log.joinRows)
         {
             if (r.step < l.step && candidate(l, r) && better(r, best, l, asof.direction()))
             {
@@ -574,13 +574,15 @@ final class PairModel
         }
         for (long s = l.step; s < log.steps(); s++)
         {
-            final LogRow r = log.rows.get(s);
-            if (r != null && s > l.step && candidate(l, r) && better(r, best, l, asof.direction()))
+            for (final LogRow r : log.joinRowsAt(s))
             {
-                best = r;
+                if (s > l.step && candidate(l, r) && better(r, best, l, asof.direction()))
+                {
+                    best = r;
+                }
             }
             final long w = log.watermarkAfter(s);
-            if ((s == l.step || r == null) && w != Long.MIN_VALUE &&
+            if ((s == l.step || log.rows.get(s) == null) && w != Long.MIN_VALUE &&
                 ExplainValues.saturatedAdd(w, -spec.allowedLateness()) > finalTs(l, best, asof))
             {
                 finalStep[0] = s;

@@ -48,8 +48,8 @@ final class WindowModel
     private final WindowSpec window;
     private final ExplainLog log;
     private final Explainer ex;
-    /** Session windows: each accepted non-null-key row's session (follow {@link Session#root()}). */
-    private final Map<Long, Session> sessions = new HashMap<>();
+    /** Session windows: each accepted non-null-key joining row's session (follow {@link Session#root()}). */
+    private final Map<LogRow, Session> sessions = new HashMap<>();
 
     WindowModel(final WindowSpec window, final ExplainLog log, final Explainer ex)
     {
@@ -72,29 +72,36 @@ final class WindowModel
                 fire(open, log.watermarkAfter(s), s);
                 continue;
             }
-            final LogRow r = log.rows.get(s);
-            if (r == null || !r.accepted() || ExplainValues.nullField(ex.key(r)) >= 0)
+            for (final LogRow r : log.joinRowsAt(s))
             {
-                continue;
-            }
-            final String key = keyText(r);
-            final List<Session> list = open.computeIfAbsent(key, k -> new ArrayList<>());
-            final Session own = new Session(r.ts, ExplainValues.saturatedAdd(r.ts, window.gap()));
-            for (int i = list.size() - 1; i >= 0; i--)
-            {
-                final Session o = list.get(i);
-                if (o.start <= own.end && own.start <= o.end)
+                if (r.accepted() && ExplainValues.nullField(ex.key(r)) < 0)
                 {
-                    own.start = Math.min(own.start, o.start);
-                    own.end = Math.max(own.end, o.end);
-                    o.into = own;
-                    list.remove(i);
+                    join(open, r);
                 }
             }
-            list.add(own);
-            sessions.put(r.step, own);
         }
         fire(open, Long.MAX_VALUE, log.steps());
+    }
+
+    /** A row starts a session of its key, merging every unfired one it overlaps. */
+    private void join(final Map<String, List<Session>> open, final LogRow r)
+    {
+        final String key = keyText(r);
+        final List<Session> list = open.computeIfAbsent(key, k -> new ArrayList<>());
+        final Session own = new Session(r.ts, ExplainValues.saturatedAdd(r.ts, window.gap()));
+        for (int i = list.size() - 1; i >= 0; i--)
+        {
+            final Session o = list.get(i);
+            if (o.start <= own.end && own.start <= o.end)
+            {
+                own.start = Math.min(own.start, o.start);
+                own.end = Math.max(own.end, o.end);
+                o.into = own;
+                list.remove(i);
+            }
+        }
+        list.add(own);
+        sessions.put(r, own);
     }
 
     private static void fire(final Map<String, List<Session>> open, final long watermark, final long step)
@@ -170,8 +177,8 @@ final class WindowModel
         final String joined = ex.coGroupName() == null ? "paired" : "grouped together for coGroup '" + ex.coGroupName() + "'";
         if (window.kind() == WindowSpec.Kind.SESSION)
         {
-            final Session a = sessions.get(l.step).root();
-            final Session b = sessions.get(r.step).root();
+            final Session a = sessions.get(l).root();
+            final Session b = sessions.get(r).root();
             if (a == b)
             {
                 return new Verdict("MATCHED", "both rows are in the session " + show(a.start, a.end) + " of their key, " +

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -73,9 +74,12 @@ class ExplainCasesTest
             switch (words[0])
             {
                 case "pair":
-                    final String code = run.pairCode(Long.parseLong(words[1]));
+                    final String code = pairCode(run, words);
                     assertTrue(code != null && ("*".equals(words[2]) || words[2].equals(code)),
                         name + ": expected " + expect + ", got " + run.out());
+                    break;
+                case "made":
+                    assertEquals(words[1], run.fate().path("made").toString(), name + ": " + run.out());
                     break;
                 case "fate":
                     assertEquals(words[1], run.fate().path("fate").asText(), name + ": " + run.out());
@@ -89,6 +93,34 @@ class ExplainCasesTest
             }
         }
         assertEquals(step, run.fate().path("step").asLong());
+    }
+
+    /** {@code pair M CODE [made K] [withMade J]}: the code of that pair line (any line with step M without made or withMade). */
+    private static String pairCode(final ExplainRun run, final String[] words)
+    {
+        final long with = Long.parseLong(words[1]);
+        if (words.length == 3)
+        {
+            return run.pairCode(with);
+        }
+        int made = -1;
+        int withMade = -1;
+        for (int i = 3; i + 1 < words.length; i += 2)
+        {
+            switch (words[i])
+            {
+                case "made":
+                    made = Integer.parseInt(words[i + 1]);
+                    break;
+                case "withMade":
+                    withMade = Integer.parseInt(words[i + 1]);
+                    break;
+                default:
+                    throw new UncheckedIOException(new IOException("unknown pair option '" + words[i] + "'"));
+            }
+        }
+        final JsonNode pair = run.pair(with, made, withMade);
+        return pair == null ? null : pair.get("code").asText();
     }
 
     private static String file(final String name, final String suffix)

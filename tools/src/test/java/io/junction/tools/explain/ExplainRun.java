@@ -96,6 +96,25 @@ final class ExplainRun
         return null;
     }
 
+    /**
+     * @param with     the other row's step
+     * @param made     the explained row's made row ({@code "made"}), or -1 for a line without one
+     * @param withMade the other row's made row ({@code "withMade"}), or -1 for a line without one
+     * @return that pair line of a spec with row expansion, or null
+     */
+    JsonNode pair(final long with, final int made, final int withMade)
+    {
+        for (final JsonNode line : lines)
+        {
+            if (line.has("with") && line.get("with").asLong() == with && line.path("made").asInt(-1) == made &&
+                line.path("withMade").asInt(-1) == withMade)
+            {
+                return line;
+            }
+        }
+        return null;
+    }
+
     /** @return the code of the pair line with the row of that step, or null when there is none */
     String pairCode(final long with)
     {

@@ -583,19 +583,6 @@ class ExplainScenariosTest
 
     @ParameterizedTest
     @ValueSource(ints = {1, 3})
-    void aSpecWithRowExpansionIsRefusedRatherThanExplainedWrong(final int partitions) throws IOException
-    {
-        final Path spec = Files.writeString(tmp.resolve("x.join.json"), "{\"join\":\"regular\",\"type\":\"inner\"," +
-            "\"leftKey\":[\"tag\"],\"rightKey\":[\"tag\"],\"leftExpand\":{\"unnest\":\"tags\",\"as\":\"tag\"}}");
-        final Path events = Files.writeString(tmp.resolve("x.events.jsonl"), "{\"side\":\"left\",\"row\":{\"tags\":[1]}}\n");
-        final ExplainRun run = ExplainRun.cli("explain", spec.toString(), events.toString(), "--step", "0",
-            "--partitions", Integer.toString(partitions));
-        assertEquals(2, run.exit());
-        assertTrue(run.err().contains("row expansion (\"leftExpand\") is not explained"), run.err());
-    }
-
-    @ParameterizedTest
-    @ValueSource(ints = {1, 3})
     void aRejectedSpecExitsTwo(final int partitions) throws IOException
     {
         final Path spec = Files.writeString(tmp.resolve("bad.join.json"), "{\"join\":\"regular\",\"type\":\"inner\",\"leftKey\":[\"k\"]}");
