@@ -327,4 +327,24 @@ final class IntervalJoin implements JoinAlgorithm
     {
         return true;
     }
+
+    /** The interval first (docs/SEMANTICS.md 13: {@code OUTSIDE_INTERVAL}, the bound and by how much), then the condition. */
+    @Override
+    public String explainPair(
+        final JoinPredicate predicate, final Side side, final RowView row, final long ts, final long other,
+        final StringBuilder detail)
+    {
+        final long otherTs = RowDescriptor.ts(other);
+        final long leftTs = side == Side.LEFT ? ts : otherTs;
+        final long rightTs = side == Side.LEFT ? otherTs : ts;
+        if (!inInterval(leftTs, rightTs))
+        {
+            final double diff = (double) rightTs - (double) leftTs;
+            detail.append("right.ts - left.ts is ").append((long) diff).append(" ms, ")
+                .append(diff < lower ? "below the lower bound " + lower + " by " + (long) (lower - diff)
+                    : "above the upper bound " + upper + " by " + (long) (diff - upper)).append(" ms");
+            return "OUTSIDE_INTERVAL";
+        }
+        return KeyInspector.conditionCode(predicate, side, row, other, detail);
+    }
 }

@@ -201,4 +201,24 @@ interface JoinAlgorithm
     {
         return RowDescriptor.deadline(record);
     }
+
+    /**
+     * The code a pair of {@code row} with a stored record of the other side under its key would get now
+     * (docs/SEMANTICS.md 14), for {@link KeyInspector#explain}: by default the join condition's, which is all a
+     * regular join asks of a pair of equal keys; a kind with a time bound tests it first.
+     *
+     * @param predicate the join's predicate (the record is wrapped in its {@code otherRow}).
+     * @param side      the side of {@code row}.
+     * @param row       the explained row.
+     * @param ts        its event time.
+     * @param other     the stored record.
+     * @param detail    where the sentence that says why goes.
+     * @return {@code MATCHED}, {@code CONDITION_FAILED} or the kind's own code.
+     */
+    default String explainPair(
+        final JoinPredicate predicate, final Side side, final RowView row, final long ts, final long other,
+        final StringBuilder detail)
+    {
+        return KeyInspector.conditionCode(predicate, side, row, other, detail);
+    }
 }

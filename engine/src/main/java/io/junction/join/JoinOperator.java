@@ -6,6 +6,7 @@ import io.junction.api.Side;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.OperatorCounters;
+import io.junction.metrics.RowExplanation;
 
 import java.util.List;
 import java.io.IOException;
@@ -239,6 +240,23 @@ public interface JoinOperator extends AutoCloseable
     default KeyState inspect(final Side side, final RowView row, final int cap, final int partition)
     {
         return KeyState.unsupported("this join's kind does not list a key's stored rows");
+    }
+
+    /**
+     * Explains a row against what the state holds of its key (docs/SEMANTICS.md 14): the stored rows of the other
+     * side with the code each pair would get now, and the row's fate so far. Allocates its answer; called on the
+     * partition thread between two events, never on the hot path.
+     *
+     * @param side      the side of {@code row}.
+     * @param row       the row.
+     * @param ts        its event time.
+     * @param cap       the most pairs listed.
+     * @param partition the partition this operator serves.
+     * @return the explanation, or {@link RowExplanation#unsupported} for a kind that keeps its state another way.
+     */
+    default RowExplanation explain(final Side side, final RowView row, final long ts, final int cap, final int partition)
+    {
+        return RowExplanation.unsupported("this join's kind does not explain a row yet");
     }
 
     /**

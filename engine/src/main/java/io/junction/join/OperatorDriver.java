@@ -16,6 +16,7 @@ import io.junction.internal.time.WatermarkTracker;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.OperatorCounters;
+import io.junction.metrics.RowExplanation;
 import org.agrona.ErrorHandler;
 
 import java.io.IOException;
@@ -208,6 +209,20 @@ final class OperatorDriver implements JoinOperator
             inspector = new KeyInspector();
         }
         return inspector.list(algorithm, state, predicate, spec, side, row, cap, partition);
+    }
+
+    @Override
+    public RowExplanation explain(final Side side, final RowView row, final long ts, final int cap, final int partition)
+    {
+        if (inputWatermarks != null || !algorithm.inspectable())
+        {
+            return RowExplanation.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not explain a row yet");
+        }
+        if (inspector == null)
+        {
+            inspector = new KeyInspector();
+        }
+        return inspector.explain(algorithm, state, predicate, spec, side, row, ts, cap, partition);
     }
 
     @Override

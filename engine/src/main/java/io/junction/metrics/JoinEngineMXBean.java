@@ -47,4 +47,16 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
      * @throws IllegalArgumentException for another side, a key that is no such object, or a field the side lacks.
      */
     String inspect(String side, String key);
+
+    /**
+     * Why does this row (not) join (docs/SEMANTICS.md 14)? {@code JoinEngine.explain} as JSON.
+     *
+     * @param side {@code left} or {@code right}.
+     * @param row  the row as a JSON object of scalars.
+     * @param ts   its event time.
+     * @return {@code {"pairs":[{"partition":..,"side":..,"ts":..,"code":..,"detail":..,"row":{..}}],"morePairs":N,
+     *         "fate":"CODE","detail":"..."}}, or {@code {"unsupported":"why"}}.
+     * @throws IllegalArgumentException for another side, a row that is no such object, or a field the side lacks.
+     */
+    String explain(String side, String row, long ts);
 }

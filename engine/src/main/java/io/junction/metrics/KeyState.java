@@ -140,7 +140,10 @@ public final class KeyState
         return right;
     }
 
-    /** @return the rows listed of one side. */
+    /**
+     * @param side a side.
+     * @return the rows listed of that side.
+     */
     public List<StoredRow> rows(final Side side)
     {
         return side == Side.LEFT ? left : right;

@@ -8,6 +8,7 @@ import io.junction.api.RowFormat;
 import io.junction.api.RowView;
 import io.junction.api.Side;
 import io.junction.metrics.KeyState;
+import io.junction.metrics.RowExplanation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,18 +49,63 @@ final class EngineInspection
 
     KeyState inspect(final Side side, final Row row, final int cap)
     {
-        if (side == null || row == null)
-        {
-            throw new IllegalArgumentException("inspect needs a side and a row of it holding the key fields, got " + side + ", " + row);
-        }
-        if (cap < 1 || cap > MAX_CAP)
-        {
-            throw new IllegalArgumentException("cap must be 1 to " + MAX_CAP + " rows per side, got " + cap);
-        }
+        check(side, row, cap);
         if (spec.kind() == JoinKind.MULTI || spec.kind() == JoinKind.EXPAND)
         {
             return KeyState.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not list a key's stored rows yet");
         }
+        final UnsafeBuffer bytes = encode(side, row);
+        final int length = bytes.capacity();
+        final List<CompletableFuture<KeyState>> answers = new ArrayList<>(workers.length);
+        for (int p = 0; p < workers.length; p++)
+        {
+            final int partition = p;
+            final RowView view = new RowView().wrap(bytes, 0, length);
+            answers.add(workers[p].control().submit(operator -> operator.inspect(side, view, cap, partition)));
+            rings.wake(p);
+        }
+        return KeyState.merge(awaitAll(answers), cap);
+    }
+
+    /** {@link JoinEngine#explain}: as {@link #inspect}, each partition explaining the row against its state. */
+    RowExplanation explain(final Side side, final Row row, final long ts, final int cap)
+    {
+        check(side, row, cap);
+        if (spec.kind() == JoinKind.MULTI || spec.kind() == JoinKind.EXPAND)
+        {
+            return RowExplanation.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not explain a row yet");
+        }
+        final UnsafeBuffer bytes = encode(side, row);
+        final List<CompletableFuture<RowExplanation>> answers = new ArrayList<>(workers.length);
+        for (int p = 0; p < workers.length; p++)
+        {
+            final int partition = p;
+            final RowView view = new RowView().wrap(bytes, 0, bytes.capacity());
+            answers.add(workers[p].control().submit(operator -> operator.explain(side, view, ts, cap, partition)));
+            rings.wake(p);
+        }
+        return RowExplanation.merge(awaitAll(answers), cap);
+    }
+
+    private void check(final Side side, final Row row, final int cap)
+    {
+        if (side == null || row == null)
+        {
+            throw new IllegalArgumentException("a side and a row of it holding the key fields are needed, got " + side + ", " + row);
+        }
+        if (cap < 1 || cap > MAX_CAP)
+        {
+            throw new IllegalArgumentException("cap must be 1 to " + MAX_CAP + " rows, got " + cap);
+        }
+        if (rings.isClosed())
+        {
+            throw new IllegalStateException("the engine is closed");
+        }
+    }
+
+    /** @return the row's bytes, checked against the side's schema and key, in a buffer of exactly their length. */
+    private UnsafeBuffer encode(final Side side, final Row row)
+    {
         final RowCodec codec = new RowCodec(spec.schema(side));
         final String unknown = codec.unknownField(row);
         if (unknown != null)
@@ -82,25 +128,33 @@ final class EngineInspection
         {
             throw new IllegalArgumentException("the row is larger than a row may be (" + RowFormat.MAX_ROW_LENGTH + " bytes)");
         }
-        if (rings.isClosed())
+        final UnsafeBuffer exact = new UnsafeBuffer(new byte[length]);
+        exact.putBytes(0, bytes, 0, length);
+        return exact;
+    }
+
+    private static Side side(final String side)
+    {
+        if ("left".equalsIgnoreCase(side))
         {
-            throw new IllegalStateException("the engine is closed");
+            return Side.LEFT;
         }
-        final List<CompletableFuture<KeyState>> answers = new ArrayList<>(workers.length);
-        for (int p = 0; p < workers.length; p++)
+        if ("right".equalsIgnoreCase(side))
         {
-            final int partition = p;
-            final RowView view = new RowView().wrap(bytes, 0, length);
-            answers.add(workers[p].control().submit(operator -> operator.inspect(side, view, cap, partition)));
-            rings.wake(p);
+            return Side.RIGHT;
         }
-        final List<KeyState> parts = new ArrayList<>(workers.length);
+        throw new IllegalArgumentException("side must be left or right, got " + side);
+    }
+
+    private static <T> List<T> awaitAll(final List<CompletableFuture<T>> answers)
+    {
+        final List<T> parts = new ArrayList<>(answers.size());
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
         for (int p = 0; p < answers.size(); p++)
         {
             parts.add(await(answers.get(p), p, deadline));
         }
-        return KeyState.merge(parts, cap);
+        return parts;
     }
 
     /**
@@ -112,23 +166,23 @@ final class EngineInspection
      */
     String inspectJson(final String side, final String key)
     {
-        final Side parsed;
-        if ("left".equalsIgnoreCase(side))
-        {
-            parsed = Side.LEFT;
-        }
-        else if ("right".equalsIgnoreCase(side))
-        {
-            parsed = Side.RIGHT;
-        }
-        else
-        {
-            throw new IllegalArgumentException("side must be left or right, got " + side);
-        }
-        return inspect(parsed, KeyJson.parse(key), DEFAULT_CAP).toJson();
+        return inspect(side(side), KeyJson.parse(key), DEFAULT_CAP).toJson();
     }
 
-    private static KeyState await(final CompletableFuture<KeyState> answer, final int partition, final long deadline)
+    /**
+     * The JMX operation's form of {@link #explain}.
+     *
+     * @param side {@code left} or {@code right}.
+     * @param row  the row as a JSON object of scalars.
+     * @param ts   its event time.
+     * @return the answer as JSON.
+     */
+    String explainJson(final String side, final String row, final long ts)
+    {
+        return explain(side(side), KeyJson.parse(row), ts, DEFAULT_CAP).toJson();
+    }
+
+    private static <T> T await(final CompletableFuture<T> answer, final int partition, final long deadline)
     {
         try
         {

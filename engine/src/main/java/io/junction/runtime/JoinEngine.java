@@ -15,6 +15,7 @@ import io.junction.join.StateConfig;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
+import io.junction.metrics.RowExplanation;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
@@ -164,7 +165,7 @@ public final class JoinEngine implements AutoCloseable
         rings.start();
         shutdown.awaitStarted();
         shutdown.registered(EngineBeans.register(name, operatorName(), metrics, latency,
-            rings::depth, rings::size, refusedRows::get, rings::isFailed, expansions, inspection::inspectJson));
+            rings::depth, rings::size, refusedRows::get, rings::isFailed, expansions, inspection::inspectJson, inspection::explainJson));
     }
 
     /**
@@ -244,6 +245,27 @@ public final class JoinEngine implements AutoCloseable
     public KeyState inspect(final Side side, final Row row)
     {
         return inspection.inspect(side, row, EngineInspection.DEFAULT_CAP);
+    }
+
+    /**
+     * Why does this row (not) join (docs/SEMANTICS.md 14)? Each stored row of the other side under the key of
+     * {@code row} with the code its pair would get if the row came now ({@code MATCHED}, {@code FILTER_FAILED},
+     * {@code CONDITION_FAILED}, {@code OUTSIDE_INTERVAL}), at most {@value EngineInspection#DEFAULT_CAP}, and the
+     * row's fate so far: {@code MATCHED} or {@code PENDING} (what it waits for) when an equal row is stored, else
+     * as if it came now ({@code MATCHED}, {@code NO_MATCH}, {@code NO_ROW_WITH_KEY}), or {@code NULL_KEY}. Read as
+     * {@link #inspect(Side, Row)} reads: by each partition between two events. A user condition it runs counts as
+     * the join's own would.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  the whole row, as it was or would be published.
+     * @param ts   its event time.
+     * @return the explanation, or {@link RowExplanation#unsupported} for a kind that cannot explain yet.
+     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
+     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
+     */
+    public RowExplanation explain(final Side side, final Row row, final long ts)
+    {
+        return inspection.explain(side, row, ts, EngineInspection.DEFAULT_CAP);
     }
 
     /**

@@ -7,15 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.junction.api.ChangeKind;
+import io.junction.api.CompareOp;
 import io.junction.api.IntervalBounds;
 import io.junction.api.JoinKind;
 import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
+import io.junction.api.Literal;
 import io.junction.api.Row;
 import io.junction.api.Schema;
 import io.junction.api.Side;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
+import io.junction.metrics.RowExplanation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +134,69 @@ final class EngineInspectTest
             awaitProcessed(engine, 2);
             assertEquals(manual.get(marker + 2), engine.inspect(Side.LEFT, Row.of("id", 1L)).toJson());
         }
+    }
+
+    @Test
+    void explainsARowAgainstTheStoredRowsOfItsKeyAsTheyWouldBeDecidedNow()
+    {
+        // clicks must come no earlier than their show (condition ts <= ts), shows must be "ok"
+        final JoinSpec spec = JoinSpec.builder(JoinKind.REGULAR, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id").rightKey("id")
+            .condition("ts", CompareOp.LE, "ts").leftFilter("show", CompareOp.NE, Literal.of("bad")).build();
+        try (JoinEngine engine = JoinEngine.builder(spec).config(config(WaitStrategyKind.SLEEPING))
+            .resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 5L, "click", "early"), 5, 0);
+            p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 50L, "click", "late"), 50, 1);
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 2L, "ts", 20L, "show", "waiting"), 20, 2);
+            awaitProcessed(engine, 3);
+            final RowExplanation show = engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 20L, "show", "s1"), 20);
+            assertEquals(List.of("CONDITION_FAILED early", "MATCHED late"), codes(show), show.toString());
+            assertEquals("MATCHED", show.fate(), show.toString());
+            assertTrue(show.fateDetail().contains("not stored") && show.fateDetail().contains("would join 1"), show.fateDetail());
+            final RowExplanation bad = engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 20L, "show", "bad"), 20);
+            assertEquals(List.of("FILTER_FAILED early", "FILTER_FAILED late"), codes(bad));
+            assertEquals("NO_MATCH", bad.fate());
+            final RowExplanation waiting = engine.explain(Side.LEFT, Row.of("id", 2L, "ts", 20L, "show", "waiting"), 20);
+            assertEquals("PENDING", waiting.fate(), waiting.toString());
+            assertTrue(waiting.fateDetail().contains("waits for a right row of its key (it stays until retracted)"), waiting.fateDetail());
+            assertEquals("NO_ROW_WITH_KEY", engine.explain(Side.LEFT, Row.of("id", 3L, "ts", 1L, "show", "x"), 1).fate());
+            assertEquals("NULL_KEY", engine.explain(Side.LEFT, Row.of("id", null, "ts", 1L, "show", "x"), 1).fate());
+            final String json = show.toJson();
+            assertTrue(json.startsWith("{\"pairs\":[{\"partition\":") && json.contains("\"fate\":\"MATCHED\""), json);
+        }
+    }
+
+    @Test
+    void explainsAnIntervalRowByTheBoundItMissesAndHowFar()
+    {
+        final JoinSpec spec = JoinSpec.builder(JoinKind.INTERVAL, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id").rightKey("id")
+            .interval(IntervalBounds.inclusive(0, 1_000)).build();
+        try (JoinEngine engine = JoinEngine.builder(spec).config(config(WaitStrategyKind.BLOCKING))
+            .resultHandler((kind, left, right, ts, step) -> { }).start())
+        {
+            final Publisher p = engine.publisher();
+            p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 100L, "show", "s1"), 100, 0);
+            awaitProcessed(engine, 1);
+            final RowExplanation tooLate = engine.explain(Side.RIGHT, Row.of("id", 1L, "ts", 4_100L, "click", "c"), 4_100);
+            assertEquals(List.of("OUTSIDE_INTERVAL s1"), codes(tooLate), tooLate.toString());
+            assertTrue(tooLate.pairs().get(0).detail().contains("above the upper bound 1000 by 3000 ms"), tooLate.toString());
+            assertEquals("NO_MATCH", tooLate.fate());
+            final RowExplanation stored = engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 100L, "show", "s1"), 100);
+            assertEquals("PENDING", stored.fate(), stored.toString());
+            assertTrue(stored.fateDetail().contains("until the watermark passes 1100"), stored.fateDetail());
+        }
+    }
+
+    private static List<String> codes(final RowExplanation explanation)
+    {
+        final List<String> out = new ArrayList<>();
+        for (final RowExplanation.Pair pair : explanation.pairs())
+        {
+            out.add(pair.code() + " " + pair.row().get(pair.side() == Side.LEFT ? "show" : "click"));
+        }
+        out.sort(null);
+        return out;
     }
 
     @Test

@@ -118,6 +118,9 @@ class JoinEngineJmxTest
             final String none = (String)SERVER.invoke(engineBean(name), "inspect", new Object[] {"right", "{\"k\": 2}"},
                 new String[] {String.class.getName(), String.class.getName()});
             assertEquals("{\"left\":[],\"moreLeft\":0,\"right\":[],\"moreRight\":0}", none);
+            final String why = (String)SERVER.invoke(engineBean(name), "explain", new Object[] {"left", "{\"k\": 1, \"v\": 11}", 7L},
+                new String[] {String.class.getName(), String.class.getName(), long.class.getName()});
+            assertTrue(why.contains("\"code\":\"MATCHED\"") && why.contains("\"fate\":\"MATCHED\""), why);
             final Exception bad = assertThrows(Exception.class, () -> SERVER.invoke(engineBean(name), "inspect",
                 new Object[] {"left", "{\"k\": [1]}"}, new String[] {String.class.getName(), String.class.getName()}));
             assertTrue(String.valueOf(bad.getCause()).contains("scalar"), String.valueOf(bad.getCause()));

@@ -33,6 +33,19 @@ import java.util.regex.Pattern;
  */
 public final class EngineBeans
 {
+    /** The engine's explain of a row as JSON (the JMX operation's form). */
+    @FunctionalInterface
+    public interface RowExplainer
+    {
+        /**
+         * @param side {@code left} or {@code right}.
+         * @param row  the row as a JSON object of scalars.
+         * @param ts   its event time.
+         * @return the answer as JSON.
+         */
+        String explain(String side, String row, long ts);
+    }
+
     /** The JMX domain of every Junction bean. */
     public static final String DOMAIN = "io.junction";
 
@@ -67,12 +80,14 @@ public final class EngineBeans
      * @param failed        whether a partition's thread died
      * @param expansions    the publishers' row-expansion counts
      * @param inspect       the engine's inspect of a key as JSON: (side, key as a JSON object) to the answer
+     * @param explain       the engine's explain of a row as JSON: (side, row as a JSON object, ts) to the answer
      * @return what to unregister on close
      */
     public static EngineBeans register(
         final String engine, final String operator, final PartitionMetrics[] metrics, final LatencyRecorder[] latency,
         final IntToLongFunction ringOccupancy, final IntToLongFunction ringCapacity, final LongSupplier refusedRows,
-        final IntPredicate failed, final ExpansionCounters expansions, final BinaryOperator<String> inspect)
+        final IntPredicate failed, final ExpansionCounters expansions, final BinaryOperator<String> inspect,
+        final RowExplainer explain)
     {
         final EngineBeans beans = new EngineBeans();
         final MBeanServer server;
@@ -90,7 +105,7 @@ public final class EngineBeans
         {
             partitions[p] = new PartitionBean(engine, metrics[p], new LatencyWindow(latency[p]), ringOccupancy, ringCapacity, failed);
         }
-        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows, expansions, inspect), engineName(engine));
+        beans.add(server, new EngineBean(engine, operator, partitions, refusedRows, expansions, inspect, explain), engineName(engine));
         for (int p = 0; p < partitions.length; p++)
         {
             beans.add(server, partitions[p], partitionName(engine, p));
@@ -537,12 +552,14 @@ public final class EngineBeans
         private final LongSupplier refusedRows;
         private final ExpansionCounters expansions;
         private final BinaryOperator<String> inspect;
+        private final RowExplainer explain;
 
         EngineBean(final String name, final String operator, final PartitionBean[] partitions, final LongSupplier refusedRows,
-            final ExpansionCounters expansions, final BinaryOperator<String> inspect)
+            final ExpansionCounters expansions, final BinaryOperator<String> inspect, final RowExplainer explain)
         {
             this.expansions = expansions;
             this.inspect = inspect;
+            this.explain = explain;
             this.name = name;
             this.operator = operator;
             this.partitions = partitions;
@@ -634,6 +651,12 @@ public final class EngineBeans
         public String inspect(final String side, final String key)
         {
             return inspect.apply(side, key);
+        }
+
+        @Override
+        public String explain(final String side, final String row, final long ts)
+        {
+            return explain.explain(side, row, ts);
         }
 
         @Override
