@@ -100,7 +100,7 @@ class MavenSnippetIT
             "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n<modelVersion>4.0.0</modelVersion>\n" +
             "<groupId>com.example</groupId>\n<artifactId>adopter</artifactId>\n<version>1.0</version>\n" +
             "<properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>\n" +
-            snippet.replace(REPO_PLACEHOLDER, repo.toUri().toString()) + "</project>\n");
+            withKafka(snippet.replace(REPO_PLACEHOLDER, repo.toUri().toString())) + "</project>\n");
 
         // The README's first example, as the user's first test: its imports block, then its code block.
         final List<List<String>> blocks = new ArrayList<>(ReadmeSnippetTest.javaBlocks("README.md", readme).values());
@@ -113,6 +113,12 @@ class MavenSnippetIT
         Files.writeString(sources.resolve("FirstJoinTest.java"), test.toString());
         // docs/JAVA_API.md's JoinTestDriver test, as the user's second test (its imports as the example's source has them).
         Files.writeString(sources.resolve("DriverTest.java"), driverTest(readme().resolveSibling("docs").resolve("JAVA_API.md")));
+        // docs/KAFKA.md's Java example (its source, which the kafka module's tests run), as the user's third test: a
+        // Kafka join end to end against the test kit's broker.
+        final Path kafkaSources = Files.createDirectories(project.resolve("src/test/java/io/junction/kafka"));
+        Files.copy(readme().resolveSibling("kafka").resolve("src/test/java/io/junction/kafka/KafkaJoinExample.java"),
+            kafkaSources.resolve("KafkaJoinExample.java"));
+        Files.writeString(kafkaSources.resolve("KafkaJoinTest.java"), KAFKA_TEST);
 
         final String seed = Path.of(localRepository).toUri().toString();
         final Path settings = work.resolve("settings.xml");
@@ -144,6 +150,10 @@ class MavenSnippetIT
         assertEquals(0, process.exitValue(), "the README's snippet builds and its first example passes:\n" + output);
         assertTrue(Files.isRegularFile(project.resolve("target/surefire-reports/TEST-app.DriverTest.xml")),
             "the JoinTestDriver test ran in the empty project:\n" + output);
+        final List<String> kafka = output.lines().filter(l -> l.startsWith("kafka: ")).toList();
+        assertEquals(1, kafka.size(), "the Kafka join ran in the empty project and wrote one result:\n" + output);
+        assertTrue(kafka.get(0).startsWith("kafka: +I {log_id=42, ts=1000, show_params=\"home\"} x {log_id=42, ts=4000, " +
+            "click_params=\"buy\"} at 4000 from "), kafka.get(0));
         final List<String> printed = output.lines().filter(l -> l.startsWith("mistyped ") || l.startsWith("+I ")).toList();
         assertEquals(List.of("mistyped order_id refused: true",
             "+I {order_id=1, method=\"card\", amount=9.5} {order_id=1, status=\"paid\"}",
@@ -175,5 +185,53 @@ class MavenSnippetIT
         test.append("\nclass DriverTest\n{\n");
         block.forEach(line -> test.append("    ").append(line).append('\n'));
         return test.append("}\n").toString();
+    }
+
+    /** The user's Kafka test: the test kit's broker, the topics, docs/KAFKA.md's example, its one result printed. */
+    private static final String KAFKA_TEST = String.join("\n",
+        "package io.junction.kafka;",
+        "",
+        "import static org.junit.jupiter.api.Assertions.assertEquals;",
+        "",
+        "import io.junction.kafka.testing.KafkaTestBroker;",
+        "import java.nio.file.Path;",
+        "import java.util.List;",
+        "import org.junit.jupiter.api.Test;",
+        "import org.junit.jupiter.api.io.TempDir;",
+        "",
+        "class KafkaJoinTest",
+        "{",
+        "    @Test",
+        "    void joinsThroughABroker(@TempDir final Path dir) throws Exception",
+        "    {",
+        "        try (KafkaTestBroker broker = KafkaTestBroker.start())",
+        "        {",
+        "            broker.createTopic(\"shows\", 2);",
+        "            broker.createTopic(\"clicks\", 2);",
+        "            broker.createTopic(\"shows-clicks\", 2);",
+        "            final List<String> printed = KafkaJoinExample.run(broker.bootstrapServers(), dir);",
+        "            printed.forEach(line -> System.out.println(\"kafka: \" + line));",
+        "            assertEquals(1, printed.size());",
+        "        }",
+        "    }",
+        "}",
+        "");
+
+    /**
+     * The snippet as a user of Kafka makes it: junction-kafka and its test kit where the snippet's comment says,
+     * and Surefire's flag line for the Kafka runner's path (docs/CONFIGURATION.md, "JVM flags": durable state's).
+     */
+    private static String withKafka(final String snippet)
+    {
+        final String comment = "<!-- and junction-json, junction-kafka, junction-micrometer, junction-kafka-testkit as needed, without versions -->";
+        assertTrue(snippet.contains(comment), "the snippet says where further modules go: " + comment);
+        final String memoryFlags = "<argLine>--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED</argLine>";
+        assertTrue(snippet.contains(memoryFlags), "the snippet's Surefire flag line: " + memoryFlags);
+        final String durable = System.getProperty("junction.jvm.flags.durable");
+        assertNotNull(durable, "junction.jvm.flags.durable is set by the examples module's Surefire configuration");
+        return snippet.replace(comment,
+                "<dependency><groupId>io.junction</groupId><artifactId>junction-kafka</artifactId></dependency>\n" +
+                "<dependency><groupId>io.junction</groupId><artifactId>junction-kafka-testkit</artifactId><scope>test</scope></dependency>")
+            .replace(memoryFlags, "<argLine>" + durable + "</argLine>");
     }
 }

@@ -12,6 +12,7 @@ import io.junction.api.JoinSpec;
 import io.junction.api.JoinType;
 import io.junction.api.Schema;
 import io.junction.kafka.testing.KafkaTestBroker;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -65,7 +67,7 @@ class KafkaExpansionJoinTest
                 .leftDecoder(new JsonRowDecoder(spec.leftSchema())).rightDecoder(new JsonRowDecoder(spec.rightSchema()))
                 .resultEncoder(new JsonResultEncoder(spec))
                 .deadLetterHandler((partition, side, offset, ts, reason, row) -> deadLetters.add(side + "/" + reason))
-                .groupId("expand-group").leftTopic("expand-left").rightTopic("expand-right")
+                .engineName("kafka-expand").groupId("expand-group").leftTopic("expand-left").rightTopic("expand-right")
                 .outputTopic("expand-out").stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints")).build());
             assertTimeoutPreemptively(HANG_GUARD, () ->
             {
@@ -101,6 +103,11 @@ class KafkaExpansionJoinTest
                 }
                 JoinFixture.await(() -> runner.recordsConsumed() >= 7 && runner.outputsProduced() >= 6 || run.isDone(), 60,
                     () -> "six outputs, got " + runner.outputsProduced());
+                // The running join answers on its engine's JMX bean (docs/SEMANTICS.md 14): order 1's rows were
+                // retracted, its payment is stored; the consumed records may still be on their way to the partition.
+                final ObjectName bean = new ObjectName("io.junction:type=JoinEngine,name=kafka-expand");
+                JoinFixture.await(() -> inspect(bean, "{\"order\": 1}").equals("[]|" + "{\"order\":1,\"ts\":1000,\"paid\":9}"), 60,
+                    () -> "order 1's state: " + inspect(bean, "{\"order\": 1}"));
                 runner.close();
                 run.get();
             });
@@ -123,6 +130,23 @@ class KafkaExpansionJoinTest
             assertEquals(List.of("LEFT/" + DeadLetterReason.EXPANSION_FAILED), new ArrayList<>(deadLetters),
                 "order 3's items is not an array: one dead letter, nothing of it joined");
             assertEquals(1, runner.deadLetters());
+        }
+    }
+
+    /** @return the left rows listed (JSON) and the right rows' row objects, as "LEFT|RIGHT_ROW,...". */
+    private static String inspect(final ObjectName bean, final String key)
+    {
+        try
+        {
+            final JsonNode answer = JSON.readTree((String)ManagementFactory.getPlatformMBeanServer().invoke(bean, "inspect",
+                new Object[] {"right", key}, new String[] {String.class.getName(), String.class.getName()}));
+            final List<String> right = new ArrayList<>();
+            answer.get("right").forEach(r -> right.add(r.get("row").toString()));
+            return answer.get("left").toString() + "|" + String.join(",", right);
+        }
+        catch (final Exception e)
+        {
+            return e.toString();
         }
     }
 

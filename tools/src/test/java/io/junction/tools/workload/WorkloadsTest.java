@@ -743,7 +743,10 @@ class WorkloadsTest
         assertFalse(Workload.W5.isChangelog());
         assertEquals(Workload.W6, Workload.parse("w6"));
         assertFalse(Workload.W6.isChangelog());
-        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W8"));
+        assertEquals(Workload.W8, Workload.parse("w8"));
+        assertEquals(Workload.W8_FLAT, Workload.parse("W8-FLAT"));
+        assertEquals("W8-flat", Workload.W8_FLAT.displayName());
+        assertThrows(IllegalArgumentException.class, () -> Workload.parse("W9"));
         assertThrows(IllegalArgumentException.class, () -> Workload.parse(null));
     }
 
