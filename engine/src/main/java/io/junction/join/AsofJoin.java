@@ -377,4 +377,25 @@ final class AsofJoin implements JoinAlgorithm
         state.wheel.expireAll(fire);
         rightExpiry.advance(Long.MAX_VALUE);
     }
+
+    /** Left rows waiting to be final and the right rows are its bucket's records (docs/SEMANTICS.md 14). */
+    @Override
+    public boolean inspectable()
+    {
+        return true;
+    }
+
+    /** Its count fields hold flags (emitted, padded, scheduled, due), not matches. */
+    @Override
+    public int matches(final long record)
+    {
+        return -1;
+    }
+
+    /** A right row leaves once no left row can select it; a left row is final when the watermark passes its due time. */
+    @Override
+    public long due(final long record)
+    {
+        return PartitionState.sideOf(record) == Side.RIGHT ? rightExpiry.due(record) : RowDescriptor.deadline(record);
+    }
 }

@@ -321,4 +321,13 @@ final class AsofRightExpiry
         store.moveToTimeOrderEdge(record);
         state.expireKeepingBucket(record);
     }
+
+    /**
+     * @param record a right record.
+     * @return the deadline it waits in this wheel for, or {@link Long#MAX_VALUE} when it is not in it.
+     */
+    long due(final long record)
+    {
+        return rightTimers.deadline(record);
+    }
 }

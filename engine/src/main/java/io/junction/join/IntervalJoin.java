@@ -347,4 +347,11 @@ final class IntervalJoin implements JoinAlgorithm
         }
         return KeyInspector.conditionCode(predicate, side, row, other, detail);
     }
+
+    /** Every stored row of the other side under the key is a candidate, decided as {@link #explainPair} does. */
+    @Override
+    public boolean explainable()
+    {
+        return true;
+    }
 }

@@ -221,4 +221,24 @@ interface JoinAlgorithm
     {
         return KeyInspector.conditionCode(predicate, side, row, other, detail);
     }
+
+    /**
+     * @param record a stored record of the kind's state.
+     * @return the rows of the other side it has joined, as the kind counts them for outer padding, or -1 for a kind
+     *         whose count field holds flags instead (temporal, lookup, ASOF); for {@link KeyInspector}.
+     */
+    default int matches(final long record)
+    {
+        return RowDescriptor.count(record);
+    }
+
+    /**
+     * @return whether {@link #explainPair} decides this kind's pairs as the kind does (docs/SEMANTICS.md 14): the
+     *         regular and interval kinds; one that selects among candidates (temporal, lookup, ASOF) would need
+     *         its selection rule first.
+     */
+    default boolean explainable()
+    {
+        return false;
+    }
 }

@@ -80,7 +80,7 @@ final class KeyInspector
             StoredRows.wrap(record, storedBuffer, stored);
             final long deadline = algorithm.due(record);
             into.add(new KeyState.StoredRow(partition, side, RowCodec.decode(spec.schema(side), stored), RowDescriptor.ts(record),
-                RowDescriptor.count(record), deadline == Long.MAX_VALUE ? KeyState.NEVER_DUE : deadline));
+                algorithm.matches(record), deadline == Long.MAX_VALUE ? KeyState.NEVER_DUE : deadline));
         }
         return more;
     }

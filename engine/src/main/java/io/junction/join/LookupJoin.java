@@ -159,4 +159,18 @@ final class LookupJoin implements JoinAlgorithm
     public void onEndOfInput(final long step)
     {
     }
+
+    /** The key's current row is its bucket's right record (docs/SEMANTICS.md 14). */
+    @Override
+    public boolean inspectable()
+    {
+        return true;
+    }
+
+    /** Its count fields hold flags (the filtered bit), not matches. */
+    @Override
+    public int matches(final long record)
+    {
+        return -1;
+    }
 }

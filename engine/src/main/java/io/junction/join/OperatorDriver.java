@@ -214,7 +214,7 @@ final class OperatorDriver implements JoinOperator
     @Override
     public RowExplanation explain(final Side side, final RowView row, final long ts, final int cap, final int partition)
     {
-        if (inputWatermarks != null || !algorithm.inspectable())
+        if (inputWatermarks != null || !algorithm.inspectable() || !algorithm.explainable())
         {
             return RowExplanation.unsupported("a " + spec.kind().name().toLowerCase(Locale.ROOT) + " join does not explain a row yet");
         }

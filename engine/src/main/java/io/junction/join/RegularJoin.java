@@ -337,4 +337,11 @@ final class RegularJoin implements JoinAlgorithm
     {
         return (RowDescriptor.flags(record) & RowDescriptor.FLAG_IN_TIMER) != 0 ? RowDescriptor.deadline(record) : Long.MAX_VALUE;
     }
+
+    /** Every stored row of the other side under the key is a candidate, decided as {@link #explainPair} does. */
+    @Override
+    public boolean explainable()
+    {
+        return true;
+    }
 }

@@ -359,4 +359,25 @@ final class TemporalJoin implements JoinAlgorithm
         state.wheel.expireAll(fire);
         versionTimers.advance(Long.MAX_VALUE, release);
     }
+
+    /** Waiting left rows and the right versions are its bucket's records (docs/SEMANTICS.md 14). */
+    @Override
+    public boolean inspectable()
+    {
+        return true;
+    }
+
+    /** Its count fields hold a version's flags (tombstone, filtered, scheduled), not matches. */
+    @Override
+    public int matches(final long record)
+    {
+        return -1;
+    }
+
+    /** A version leaves when the watermark reaches its key's next change; a left row joins when it passes its ts. */
+    @Override
+    public long due(final long record)
+    {
+        return PartitionState.sideOf(record) == Side.RIGHT ? versionTimers.deadline(record) : RowDescriptor.deadline(record);
+    }
 }

@@ -18,7 +18,10 @@ public final class KeyState
     /** A due time of a row that nothing expires (no TTL, no interval): it stays until retracted. */
     public static final long NEVER_DUE = Long.MAX_VALUE;
 
-    /** One stored row. */
+    /** A match count of a kind that keeps none (its count field holds flags): {@code null} in JSON. */
+    public static final int NOT_COUNTED = -1;
+
+    /** One stored row: its match count is {@link #NOT_COUNTED} for the temporal, lookup and ASOF kinds. */
     public record StoredRow(int partition, Side side, Row row, long ts, int matches, long due)
     {
         /** @return the row as a JSON object: partition, side, ts, matches, due (null when never due), row. */
@@ -26,7 +29,8 @@ public final class KeyState
         {
             final StringBuilder out = new StringBuilder(128);
             out.append("{\"partition\":").append(partition).append(",\"side\":\"").append(side.name().toLowerCase(Locale.ROOT))
-                .append("\",\"ts\":").append(ts).append(",\"matches\":").append(matches).append(",\"due\":")
+                .append("\",\"ts\":").append(ts).append(",\"matches\":").append(matches == NOT_COUNTED ? "null" : Integer.toString(matches))
+                .append(",\"due\":")
                 .append(due == NEVER_DUE ? "null" : Long.toString(due)).append(",\"row\":");
             JsonText.appendRow(out, row);
             return out.append('}').toString();

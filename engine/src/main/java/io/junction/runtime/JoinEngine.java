@@ -233,7 +233,7 @@ public final class JoinEngine implements AutoCloseable
      * per side ({@link KeyState#moreLeft} and {@link KeyState#moreRight} count the rest). Each partition reads its own
      * state on its thread between two events, so the answer is consistent per partition and the join never stops
      * for longer than one such read. Callable from any thread; it waits for the partitions' answers. A kind that
-     * keeps its rows another way (window, temporal, lookup, ASOF, multi-way and expand joins, for now) answers
+     * keeps its rows another way (window, multi-way and expand joins, for now) answers
      * {@link KeyState#unsupported}.
      *
      * @param side the side {@code row} is of.

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.junction.api.AsofSpec;
 import io.junction.api.ChangeKind;
 import io.junction.api.CompareOp;
 import io.junction.api.IntervalBounds;
@@ -16,6 +17,7 @@ import io.junction.api.Literal;
 import io.junction.api.Row;
 import io.junction.api.Schema;
 import io.junction.api.Side;
+import io.junction.api.WindowSpec;
 import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
 import io.junction.metrics.RowExplanation;
@@ -200,6 +202,40 @@ final class EngineInspectTest
     }
 
     @Test
+    void listsTheVersionsAndWaitingRowsOfTemporalLookupAndAsofJoins()
+    {
+        for (final JoinKind kind : new JoinKind[] {JoinKind.TEMPORAL, JoinKind.LOOKUP, JoinKind.ASOF})
+        {
+            final JoinSpec.Builder builder = JoinSpec.builder(kind, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id").rightKey("id");
+            if (kind == JoinKind.ASOF)
+            {
+                builder.asof(AsofSpec.of(AsofSpec.Direction.BACKWARD));
+            }
+            try (JoinEngine engine = JoinEngine.builder(builder.build()).config(config(WaitStrategyKind.SLEEPING))
+                .resultHandler((k, left, right, ts, step) -> { }).start())
+            {
+                final Publisher p = engine.publisher();
+                p.publish(Side.RIGHT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 10L, "click", "v1"), 10, 0);
+                p.publish(Side.RIGHT, kind == JoinKind.ASOF ? ChangeKind.INSERT : ChangeKind.UPDATE_AFTER,
+                    Row.of("id", 1L, "ts", 20L, "click", "v2"), 20, 1);
+                p.publish(Side.LEFT, ChangeKind.INSERT, Row.of("id", 1L, "ts", 30L, "show", "s1"), 30, 2);
+                awaitProcessed(engine, 3);
+                final KeyState state = engine.inspect(Side.LEFT, Row.of("id", 1L));
+                assertTrue(state.supported(), kind + ": " + state);
+                final List<String> right = new ArrayList<>();
+                state.right().forEach(r -> right.add(r.row().get("click") + " at " + r.ts()));
+                right.sort(null);
+                // A lookup join keeps the key's current row only; the others keep the versions a left row may select.
+                assertEquals(kind == JoinKind.LOOKUP ? List.of("v2 at 20") : List.of("v1 at 10", "v2 at 20"), right, kind + ": " + state);
+                assertEquals(kind == JoinKind.LOOKUP ? 0 : 1, state.left().size(), kind + ": the left row waits unless it is a lookup: " + state);
+                assertTrue(state.toJson().contains("\"matches\":null"), kind + " keeps no match count: " + state);
+                assertFalse(engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 30L, "show", "s1"), 30).supported(),
+                    kind + " selects among versions: its pairs are not explained yet");
+            }
+        }
+    }
+
+    @Test
     void capsTheRowsListedAndCountsTheRest()
     {
         try (JoinEngine engine = JoinEngine.builder(regular()).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start())
@@ -309,14 +345,16 @@ final class EngineInspectTest
             engine.close();
         }
         assertThrows(IllegalStateException.class, () -> engine.inspect(Side.LEFT, Row.of("id", 1L)));
-        final JoinSpec temporal = JoinSpec.builder(JoinKind.TEMPORAL, JoinType.LEFT).schemas(SHOWS, CLICKS).leftKey("id")
-            .rightKey("id").build();
-        try (JoinEngine other = JoinEngine.builder(temporal).config(config(WaitStrategyKind.SLEEPING)).resultHandler((kind, left, right, ts, step) -> { }).start())
+        final JoinSpec window = JoinSpec.builder(JoinKind.WINDOW, JoinType.INNER).schemas(SHOWS, CLICKS).leftKey("id")
+            .rightKey("id").window(WindowSpec.tumbling(1_000, 0)).build();
+        try (JoinEngine other = JoinEngine.builder(window).config(config(WaitStrategyKind.SLEEPING))
+            .resultHandler((kind, left, right, ts, step) -> { }).start())
         {
             final KeyState state = other.inspect(Side.LEFT, Row.of("id", 1L));
             assertFalse(state.supported());
-            assertTrue(state.refusal().contains("temporal"), state.refusal());
+            assertTrue(state.refusal().contains("window"), state.refusal());
             assertEquals("{\"unsupported\":\"" + state.refusal() + "\"}", state.toJson());
+            assertFalse(other.explain(Side.LEFT, Row.of("id", 1L), 1).supported());
         }
     }
 }
