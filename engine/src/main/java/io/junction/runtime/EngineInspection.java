@@ -122,8 +122,14 @@ final class EngineInspection
                     " key field '" + field + "'");
             }
         }
-        final UnsafeBuffer bytes = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
-        final int length = codec.encode(row, bytes, 0, bytes.capacity());
+        // A key row is small: a large buffer only for a row that does not fit the first.
+        UnsafeBuffer bytes = new UnsafeBuffer(new byte[1024]);
+        int length = codec.encode(row, bytes, 0, bytes.capacity());
+        if (length < 0)
+        {
+            bytes = new UnsafeBuffer(new byte[RowFormat.MAX_ROW_LENGTH]);
+            length = codec.encode(row, bytes, 0, bytes.capacity());
+        }
         if (length < 0)
         {
             throw new IllegalArgumentException("the row is larger than a row may be (" + RowFormat.MAX_ROW_LENGTH + " bytes)");
