@@ -358,6 +358,19 @@ public final class JoinEngine implements AutoCloseable
         return LatencyRecorder.sampleIntervals(latency);
     }
 
+    /**
+     * Of the ingest-to-emit latencies since the previous call, those of results that watermark work emitted: a
+     * watermark, an input's idleness or the end of input closed their rows, or a slice of an earlier watermark's work
+     * (docs/OPERATIONS.md, "Where the tail comes from"). The rest were emitted at their own row's arrival. Sampled on
+     * its own: a load generator takes it at the same points as {@link #sampleLatency()}.
+     *
+     * @return the values, merged over the partitions.
+     */
+    public Histogram sampleWatermarkLatency()
+    {
+        return LatencyRecorder.sampleWatermarkWorkIntervals(latency);
+    }
+
     boolean isClosed()
     {
         return rings.isClosed();

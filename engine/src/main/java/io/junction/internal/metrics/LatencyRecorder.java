@@ -18,6 +18,9 @@ public final class LatencyRecorder
     public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
 
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, 3);
+    /** Of the values recorded, those of results watermark work emitted, once more: the report's share of the tail. */
+    private final SingleWriterRecorder watermarkWork = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, 3);
+    private Histogram watermarkRecycle;
     private final Histogram pendingApi = newHistogram();
     private final Histogram pendingMonitoring = newHistogram();
     private Histogram recycle;
@@ -46,6 +49,42 @@ public final class LatencyRecorder
     public void record(final long nanos)
     {
         recorder.recordValue(Math.min(Math.max(nanos, 0), HIGHEST_TRACKABLE_NANOS));
+    }
+
+    /**
+     * Records, once more, the latency of a result that watermark work emitted (a watermark, an input's idleness, the
+     * end of input, or a slice of an earlier watermark's work), after {@link #record} has; called by the partition
+     * thread.
+     */
+    public void recordWatermarkWork(final long nanos)
+    {
+        watermarkWork.recordValue(Math.min(Math.max(nanos, 0), HIGHEST_TRACKABLE_NANOS));
+    }
+
+    /**
+     * @return of the values recorded since the previous call, those of results watermark work emitted (a copy the
+     *         caller owns); sampled on its own, by one reader (the engine's API).
+     */
+    public synchronized Histogram sampleWatermarkWorkInterval()
+    {
+        final Histogram interval = watermarkWork.getIntervalHistogram(watermarkRecycle);
+        watermarkRecycle = interval;
+        return interval.copy();
+    }
+
+    /**
+     * @param recorders the recorders to sample (an engine's, one per partition).
+     * @return of the values each recorded since its previous {@link #sampleWatermarkWorkInterval()}, those of results
+     *         watermark work emitted, merged.
+     */
+    public static Histogram sampleWatermarkWorkIntervals(final LatencyRecorder[] recorders)
+    {
+        final Histogram merged = newHistogram();
+        for (final LatencyRecorder recorder : recorders)
+        {
+            merged.add(recorder.sampleWatermarkWorkInterval());
+        }
+        return merged;
     }
 
     /**

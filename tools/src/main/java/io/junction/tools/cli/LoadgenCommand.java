@@ -217,6 +217,13 @@ public final class LoadgenCommand implements Callable<Integer>
         final LoadResult result = run(tape, options, hlog == null ? null : hlog.toPath());
         final List<LatencyReport.Series> series = new ArrayList<>();
         series.add(new LatencyReport.Series(result.label, result.latency, result.achievedRate()));
+        if (result.watermarkLatency().getTotalCount() > 0)
+        {
+            // Where the tail comes from: the results emitted at their own row's arrival, and those watermark work
+            // emitted (a watermark, idleness, or a later slice of a watermark's work closed their rows).
+            series.add(new LatencyReport.Series("  of which at their own row", result.ownEventLatency(), 0));
+            series.add(new LatencyReport.Series("  of which by watermark work", result.watermarkLatency(), 0));
+        }
         LatencyReport.Series floorSeries = null;
         if (floor)
         {

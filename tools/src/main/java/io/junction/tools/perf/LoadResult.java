@@ -1,13 +1,15 @@
 package io.junction.tools.perf;
 
+import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.metrics.HotKey;
 import io.junction.metrics.CheckpointPausePart;
 
 import java.util.List;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
-/** What one load run measured. Immutable once built. */
+/** What one load run measured. Immutable once the run hands it out. */
 public final class LoadResult
 {
     public final String label;
@@ -44,6 +46,47 @@ public final class LoadResult
     public final long[][] checkpointPauseParts;
     /** Durable runs: writes that waited for a checkpoint writer's capture of a frozen chunk, every partition. */
     public final long checkpointSideWaits;
+    /** Of {@link #latency}'s values, those of results watermark work emitted; empty when not measured (direct runs). */
+    private Histogram watermarkLatency = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
+
+    /**
+     * Sets the steady state's latencies of results that watermark work emitted ({@code JoinEngine.sampleWatermarkLatency}).
+     *
+     * @param histogram the values, of the same window as {@link #latency}.
+     * @return this.
+     */
+    LoadResult withWatermarkLatency(final Histogram histogram)
+    {
+        this.watermarkLatency = histogram;
+        return this;
+    }
+
+    /** @return of {@link #latency}'s values, those of results that watermark work emitted. */
+    public Histogram watermarkLatency()
+    {
+        return watermarkLatency;
+    }
+
+    /**
+     * @return of {@link #latency}'s values, those of results emitted at their own row's arrival: the rest once
+     *         {@link #watermarkLatency()} is taken out, value by value (the two are sampled a moment apart, so a value
+     *         never goes below none).
+     */
+    public Histogram ownEventLatency()
+    {
+        final Histogram own = new Histogram(latency.getHighestTrackableValue(), latency.getNumberOfSignificantValueDigits());
+        for (final HistogramIterationValue v : latency.recordedValues())
+        {
+            final long value = v.getValueIteratedTo();
+            final long count = v.getCountAtValueIteratedTo() - watermarkLatency.getCountAtValue(Math.min(value,
+                watermarkLatency.getHighestTrackableValue()));
+            if (count > 0)
+            {
+                own.recordValueWithCount(value, count);
+            }
+        }
+        return own;
+    }
 
     LoadResult(
         final String label, final long offeredRate, final long events, final long measuredEvents,

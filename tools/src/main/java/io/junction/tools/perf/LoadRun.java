@@ -226,6 +226,8 @@ public final class LoadRun
             })
             .start();
         final Histogram total = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
+        // Of total's values, those of results watermark work emitted (sampled at the warm-up's end and the end of input).
+        final Histogram byWatermarks = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
         // Rows are encoded before the clock starts, as WORKLOADS.md asks of every peer: the timed loop
         // only hands bytes to the publisher.
         final EncodedRows rows = EncodedRows.encode(tape, options.workload);
@@ -280,6 +282,7 @@ public final class LoadRun
                         if (i >= warmup)
                         {
                             total.add(sample(engine, lastProgress, System.nanoTime(), options.hlog));
+                            byWatermarks.add(engine.sampleWatermarkLatency());
                         }
                         publisher.endOfInput(i);
                         endOfInputPublished = true;
@@ -287,6 +290,7 @@ public final class LoadRun
                 if (i + 1 == warmup)
                 {
                     engine.sampleLatency();
+                    engine.sampleWatermarkLatency();
                     lastProgress = System.nanoTime();
                     lastProgressEvents = i + 1;
                 }
@@ -332,6 +336,7 @@ public final class LoadRun
         else
         {
             total.add(last);
+            byWatermarks.add(engine.sampleWatermarkLatency());
             flush = new Histogram(LatencyRecorder.HIGHEST_TRACKABLE_NANOS, 3);
         }
         long outputSum = 0;
@@ -363,7 +368,8 @@ public final class LoadRun
         }
         return new LoadResult(options.label(), options.rate, n, n, (end - start) / 1e9, outputSum,
             paddedSum, total, flush, live, bytes, late, bad, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1],
-            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all(), pauses.allParts(), sideWaits);
+            footprint.peakLiveRows, footprint.peakLiveStateBytes, hotKeys, pauses.all(), pauses.allParts(), sideWaits)
+            .withWatermarkLatency(byWatermarks);
     }
 
     /**

@@ -143,6 +143,22 @@ class LoadRunTest
         assertThrows(IllegalArgumentException.class, () -> WorkloadJoin.spec(w, JoinType.LEFT, true));
     }
 
+    @Test
+    void reportsTheResultsOfWatermarkWorkApart()
+    {
+        final EventTape w1 = new EventTape();
+        Workloads.w1(20_000, w1);
+        final LoadResult left = run(Workload.W1, JoinType.LEFT, 1, w1);
+        // W1 left pads every impression without a click when a watermark closes it; its matches come at their click
+        assertTrue(left.watermarkLatency().getTotalCount() > 0, "padded rows closed by watermarks");
+        assertEquals(left.latency.getTotalCount(), left.watermarkLatency().getTotalCount() + left.ownEventLatency().getTotalCount());
+        final EventTape w2 = new EventTape();
+        Workloads.w2(2_000, 500, w2);
+        final LoadResult regular = run(Workload.W2, JoinType.INNER, 1, w2);
+        assertEquals(0, regular.watermarkLatency().getTotalCount(), "a regular join without TTL has no watermark work");
+        assertEquals(regular.latency.getTotalCount(), regular.ownEventLatency().getTotalCount());
+    }
+
     @ParameterizedTest(name = "W2 {0}")
     @CsvSource({"INNER", "LEFT"})
     void shouldProduceW2sOutputRows(final JoinType type)
