@@ -7,6 +7,7 @@ import io.junction.tools.cli.CliLogFormat;
 import io.junction.tools.cli.DemoCommand;
 import io.junction.tools.cli.DurabilityCommand;
 import io.junction.tools.cli.ExplainCommand;
+import io.junction.tools.cli.InspectCommand;
 import io.junction.tools.cli.KafkaCommand;
 import io.junction.tools.cli.MultiBenchCommand;
 import io.junction.tools.cli.LoadgenCommand;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         ReplayCommand.class, DemoCommand.class, LoadgenCommand.class, SweepCommand.class, ReportCommand.class,
         NexmarkCommand.class, SoakCommand.class, DurabilityCommand.class, KafkaCommand.class, MultiBenchCommand.class,
-        ShapingCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class})
+        ShapingCommand.class, ExplainCommand.class, InspectCommand.class, CommandLine.HelpCommand.class})
 public final class JunctionCli implements Runnable
 {
     /** Exit status of a durable state (--state) the engine refused: locked, of another layout, not writable. */

@@ -265,7 +265,7 @@ public final class Replay
         }
         else
         {
-            schema = Schema.of(FieldNames.collectNames(spec, events, tsRequired, refusedFirst, carried, config.slotCapacity()));
+            schema = learnt(spec, events, refusedFirst, carried, config.slotCapacity());
             if (strict && !carried.missing().isEmpty())
             {
                 throw new SpecFieldsNotCarriedException(carried.missing());
@@ -277,6 +277,30 @@ public final class Replay
             final ReplayResult result = run(joinSpec, schema, lines, events, refusedFirst);
             return declared != null ? result : result.withSpecFieldsNotCarried(carried.missing());
         }
+    }
+
+    /** The schema of the names a log's rows carry, as {@link #run} learns it in its first pass. */
+    private static Schema learnt(
+        final JoinSpecJson.Parsed spec, final EventSource events, final Map<Long, String> refusedFirst,
+        final FieldNames.Carried carried, final int slotCapacity) throws IOException
+    {
+        return Schema.of(FieldNames.collectNames(spec, events, tsRequired(spec.kind()), refusedFirst, carried, slotCapacity));
+    }
+
+    /**
+     * The rows' schema a replay of a log runs with, as {@link #run} finds it: the spec's declared {@code schema}, else
+     * the names learnt from the log. For a tool that reopens a durable replay's state (whose identity includes it).
+     *
+     * @param spec         the join.
+     * @param events       the log the replay ran.
+     * @param slotCapacity the replay's ring slot size (a row too large for it adds no name).
+     * @return the schema.
+     * @throws IOException when the log cannot be read.
+     */
+    public static Schema schema(final JoinSpecJson.Parsed spec, final EventSource events, final int slotCapacity) throws IOException
+    {
+        return spec.schema() != null ? spec.schema()
+            : learnt(spec, events, new HashMap<>(), new FieldNames.Carried(carriedNames(spec)), slotCapacity);
     }
 
     /** The spec's fields a row must carry for the spec to mean anything: not those its expansions add. */
