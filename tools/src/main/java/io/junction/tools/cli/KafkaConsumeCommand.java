@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.junction.api.FieldType;
 import io.junction.api.RowView;
 import io.junction.json.RowJson;
+import io.junction.kafka.BinaryResult;
 import io.junction.kafka.KafkaJoinRunner;
 import io.junction.tools.JunctionCli;
 import java.io.IOException;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code junction kafka consume}: prints a topic's records, a join's output above all, one JSON line each: the
  * record's value (with {@code --format json}, the replay's result line without its step) with the record's key in
- * front as {@code "key"} (a binary key row as the array of its values, a JSON key as itself), and a tombstone (an
+ * front as {@code "key"} (a binary key row as the array of its values, a JSON key as itself; a value of the binary
+ * encoding, {@code --format binary}, as its kind, its rows as arrays of their values and its time), and a tombstone (an
  * upsert output's delete) as {@code {"op":"delete","key":...,"kind":"-D","ts":...}}. Reads every partition of the
  * topic without a consumer group ({@code assign}), {@code read_committed} unless {@code -X} says otherwise.
  */
@@ -193,10 +195,39 @@ final class KafkaConsumeCommand implements Callable<Integer>
         else
         {
             line.set("key", key(record.key()));
-            line.put("value_base64", Base64.getEncoder().encodeToString(record.value()));
-            line.put("ts", record.timestamp());
+            final BinaryResult result = binaryResult(record.value());
+            if (result != null)
+            {
+                // The binary encoding's result (--format binary): its rows as arrays of their values (a binary
+                // row has no names), a padded side null.
+                line.put("op", result.kind().shortString());
+                line.set("left", result.left() == null ? JsonNodeFactory.instance.nullNode() : rowValues(result.left()));
+                line.set("right", result.right() == null ? JsonNodeFactory.instance.nullNode() : rowValues(result.right()));
+                line.put("ts", result.timestamp());
+            }
+            else
+            {
+                line.put("value_base64", Base64.getEncoder().encodeToString(record.value()));
+                line.put("ts", record.timestamp());
+            }
         }
         return line.toString();
+    }
+
+    /** @return the value as a binary join result whose rows are well-formed, or null when it is none. */
+    private static BinaryResult binaryResult(final byte[] value)
+    {
+        final BinaryResult result;
+        try
+        {
+            result = BinaryResult.parse(value);
+        }
+        catch (final IllegalArgumentException e)
+        {
+            return null;
+        }
+        return (result.left() == null || rowValues(result.left()) != null) && (result.right() == null || rowValues(result.right()) != null)
+            && (result.left() != null || result.right() != null) ? result : null;
     }
 
     /** @return the bytes as JSON when they are a JSON document, else null. */
@@ -231,10 +262,18 @@ final class KafkaConsumeCommand implements Callable<Integer>
         {
             return json;
         }
-        final RowView row = new RowView().wrap(new UnsafeBuffer(key), 0, key.length);
+        final JsonNode values = rowValues(key);
+        return values != null ? values : JsonNodeFactory.instance.textNode(Base64.getEncoder().encodeToString(key));
+    }
+
+    /** @return a binary row as the array of its values (an array value as its JSON), or null when the bytes are no row. */
+    private static JsonNode rowValues(final byte[] bytes)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final RowView row = new RowView().wrap(buffer, 0, bytes.length);
         if (row.validate() != null)
         {
-            return JsonNodeFactory.instance.textNode(Base64.getEncoder().encodeToString(key));
+            return null;
         }
         final var values = JsonNodeFactory.instance.arrayNode();
         for (int field = 0; field < row.fieldSlots(); field++)
@@ -252,6 +291,11 @@ final class KafkaConsumeCommand implements Callable<Integer>
                     break;
                 case FieldType.STRING:
                     values.add(row.getString(field));
+                    break;
+                case FieldType.ARRAY:
+                case FieldType.OBJECT:
+                    values.add(json(RowJson.appendArray(buffer, row.valueIndex(field), new StringBuilder()).toString()
+                        .getBytes(StandardCharsets.UTF_8)));
                     break;
                 default:
                     values.addNull();

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.junction.api.ChangeKind;
 import io.junction.api.Row;
 import io.junction.api.RowCodec;
 import io.junction.api.Schema;
+import io.junction.kafka.BinaryResult;
 import io.junction.kafka.KafkaJoinRunner;
 import io.junction.tools.JunctionCli;
 import java.io.ByteArrayOutputStream;
@@ -14,8 +16,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -141,6 +145,22 @@ final class KafkaTryCommandsTest
         tombstone.headers().add(KafkaJoinRunner.INPUT_KIND_HEADER, "-D".getBytes(StandardCharsets.UTF_8));
         assertEquals("{\"op\":\"delete\",\"key\":{\"left\":{\"log_id\":2}},\"kind\":\"-D\",\"ts\":1500}",
             KafkaConsumeCommand.line(tombstone));
+    }
+
+    @Test
+    void consumePrintsABinaryResultWithItsRowsAsArraysOfTheirValues()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final int length = new RowCodec(Schema.of("log_id", "ads")).encode(Row.of("log_id", "1", "ads", List.of("a1", "a2")),
+            buffer, 0, 128);
+        final ByteBuffer value = ByteBuffer.allocate(BinaryResult.HEADER_BYTES + length);
+        value.put((byte) ChangeKind.INSERT.ordinal()).putInt(length);
+        final byte[] left = new byte[length];
+        buffer.getBytes(0, left);
+        value.put(left).putInt(-1).putLong(1_500L);
+        assertEquals("{\"key\":null,\"op\":\"+I\",\"left\":[\"1\",[\"a1\",\"a2\"]],\"right\":null,\"ts\":1500}",
+            KafkaConsumeCommand.line(new ConsumerRecord<>("out", 0, 7, 1_500L, TimestampType.CREATE_TIME, 0, 0,
+                null, value.array(), new RecordHeaders(), Optional.empty())));
     }
 
     @Test
