@@ -234,11 +234,21 @@ interface JoinAlgorithm
 
     /**
      * @return whether {@link #explainPair} decides this kind's pairs as the kind does (docs/SEMANTICS.md 14): the
-     *         regular and interval kinds; one that selects among candidates (temporal, lookup, ASOF) would need
-     *         its selection rule first.
+     *         regular, interval, temporal and lookup kinds; the ASOF kind's nearest-candidate rule is not modelled yet.
      */
     default boolean explainable()
     {
         return false;
+    }
+
+    /**
+     * @return whether a stored row has joined the stored rows of the other side it matches (a regular or interval
+     *         join joins a row as it arrives); false for a kind whose stored rows wait to be decided (a temporal
+     *         join's left rows join the version in force when the watermark reaches them): for the fate
+     *         {@link KeyInspector#explain} gives a stored row.
+     */
+    default boolean joinsOnArrival()
+    {
+        return true;
     }
 }

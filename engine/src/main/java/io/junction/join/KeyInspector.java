@@ -168,7 +168,7 @@ final class KeyInspector
     {
         if (own != 0)
         {
-            return RowDescriptor.count(own) > 0 || matched > 0 ? "MATCHED" : "PENDING";
+            return algorithm.joinsOnArrival() && (algorithm.matches(own) > 0 || matched > 0) ? "MATCHED" : "PENDING";
         }
         return matched > 0 ? "MATCHED" : candidates > 0 || !passes ? "NO_MATCH" : "NO_ROW_WITH_KEY";
     }
@@ -180,9 +180,14 @@ final class KeyInspector
         final String others = "the " + name(side.other()) + " rows of its key";
         if (own != 0)
         {
-            if (RowDescriptor.count(own) > 0 || matched > 0)
+            if (!algorithm.joinsOnArrival())
             {
-                return "it is stored and has joined " + others + " (" + Math.max(matched, RowDescriptor.count(own)) + ")";
+                return "it is stored and waits until the watermark passes " + algorithm.due(own) + "; then it joins " +
+                    (matched > 0 ? "the row its pairs call MATCHED" : "nothing of what is stored now (the pairs say why)");
+            }
+            if (algorithm.matches(own) > 0 || matched > 0)
+            {
+                return "it is stored and has joined " + others + " (" + Math.max(matched, algorithm.matches(own)) + ")";
             }
             final long due = algorithm.due(own);
             return "it is stored and has joined nothing yet: it waits for a " + name(side.other()) + " row of its key" +

@@ -173,4 +173,25 @@ final class LookupJoin implements JoinAlgorithm
     {
         return -1;
     }
+
+    /** A left row's one candidate is its key's current row (docs/SEMANTICS.md 13): the lookup at its arrival. */
+    @Override
+    public boolean explainable()
+    {
+        return true;
+    }
+
+    /** The current row fails the right filter ({@code count} 1: it still replaced the one before it), or the condition decides. */
+    @Override
+    public String explainPair(
+        final JoinPredicate predicate, final Side side, final RowView row, final long ts, final long other,
+        final StringBuilder detail)
+    {
+        if (RowDescriptor.count(other) != 0)
+        {
+            detail.append("the key's current row fails the right filter, so it matches nothing");
+            return "FILTER_FAILED";
+        }
+        return KeyInspector.conditionCode(predicate, side, row, other, detail);
+    }
 }

@@ -380,4 +380,70 @@ final class TemporalJoin implements JoinAlgorithm
     {
         return PartitionState.sideOf(record) == Side.RIGHT ? versionTimers.deadline(record) : RowDescriptor.deadline(record);
     }
+
+    /** A left row's pairs are its key's versions, one of which is in force at its ts (docs/SEMANTICS.md 13, 7). */
+    @Override
+    public boolean explainable()
+    {
+        return true;
+    }
+
+    /**
+     * A left row against a stored version: the version in force at its ts ({@link TemporalVersions#versionAt}) is the
+     * candidate (a tombstone: none is in force; a filtered version matches nothing), every other is {@code NOT_SELECTED}.
+     * A right row against a waiting left row: it would be in force at the left row's ts unless it is later than that
+     * ts or a stored version between them is.
+     */
+    @Override
+    public String explainPair(
+        final JoinPredicate predicate, final Side side, final RowView row, final long ts, final long other,
+        final StringBuilder detail)
+    {
+        final long bucket = state.store.bucketOf(other);
+        final int keyLength = RowDescriptor.keyLength(other);
+        final long otherTs = RowDescriptor.ts(other);
+        if (side == Side.RIGHT)
+        {
+            if (ts > otherTs)
+            {
+                detail.append("this version is from ts ").append(ts).append(", after the left row's ts ").append(otherTs)
+                    .append(": it is not in force then");
+                return "NOT_SELECTED";
+            }
+            final long inForce = versions.versionAt(bucket, predicate.key, keyLength, otherTs);
+            if (inForce != 0 && RowDescriptor.ts(inForce) > ts)
+            {
+                detail.append("the version of ts ").append(RowDescriptor.ts(inForce)).append(", later than this one and not after ")
+                    .append("the left row's ts ").append(otherTs).append(", is in force then");
+                return "NOT_SELECTED";
+            }
+            return KeyInspector.conditionCode(predicate, side, row, other, detail);
+        }
+        final long inForce = versions.versionAt(bucket, predicate.key, keyLength, ts);
+        if (other != inForce)
+        {
+            detail.append(otherTs > ts ? "this version is from ts " + otherTs + ", after the left row's ts " + ts
+                : "the version valid at ts " + ts + " is " + (inForce == 0 ? "none" : "the one of ts " + RowDescriptor.ts(inForce)));
+            return "NOT_SELECTED";
+        }
+        final int flags = RowDescriptor.count(other);
+        if ((flags & TOMBSTONE) != 0)
+        {
+            detail.append("a -D at ts ").append(otherTs).append(" ended the key's version: none is in force at ts ").append(ts);
+            return "NOT_SELECTED";
+        }
+        if ((flags & FILTERED) != 0)
+        {
+            detail.append("the version in force fails the right filter, so it matches nothing");
+            return "FILTER_FAILED";
+        }
+        return KeyInspector.conditionCode(predicate, side, row, other, detail);
+    }
+
+    /** A left row waits until the watermark reaches its ts, then joins the version in force. */
+    @Override
+    public boolean joinsOnArrival()
+    {
+        return false;
+    }
 }

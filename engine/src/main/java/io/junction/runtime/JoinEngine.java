@@ -250,7 +250,7 @@ public final class JoinEngine implements AutoCloseable
     /**
      * Why does this row (not) join (docs/SEMANTICS.md 14)? Each stored row of the other side under the key of
      * {@code row} with the code its pair would get if the row came now ({@code MATCHED}, {@code FILTER_FAILED},
-     * {@code CONDITION_FAILED}, {@code OUTSIDE_INTERVAL}), at most {@value EngineInspection#DEFAULT_CAP}, and the
+     * {@code CONDITION_FAILED}, {@code OUTSIDE_INTERVAL}, {@code NOT_SELECTED}), at most {@value EngineInspection#DEFAULT_CAP}, and the
      * row's fate so far: {@code MATCHED} or {@code PENDING} (what it waits for) when an equal row is stored, else
      * as if it came now ({@code MATCHED}, {@code NO_MATCH}, {@code NO_ROW_WITH_KEY}), or {@code NULL_KEY}. Read as
      * {@link #inspect(Side, Row)} reads: by each partition between two events. A user condition it runs counts as
