@@ -14,6 +14,7 @@ import io.junction.internal.time.WatermarkTracker;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.util.Locale;
 
 import static io.junction.join.JoinPredicate.UNMATCHABLE;
 import static io.junction.join.TimeMath.saturatedAdd;
@@ -397,5 +398,73 @@ final class AsofJoin implements JoinAlgorithm
     public long due(final long record)
     {
         return PartitionState.sideOf(record) == Side.RIGHT ? rightExpiry.due(record) : RowDescriptor.deadline(record);
+    }
+
+    /** A left row's pairs are its key's right rows, of which the nearest in range is chosen (docs/SEMANTICS.md 11, 13). */
+    @Override
+    public boolean explainable()
+    {
+        return true;
+    }
+
+    /** A left row waits until it is final (the watermark passes its due time); eager mode's first line is a correction away. */
+    @Override
+    public boolean joinsOnArrival()
+    {
+        return false;
+    }
+
+    /**
+     * A left row against a stored right row: out of the direction or tolerance, {@code OUTSIDE_INTERVAL}; the condition
+     * false, {@code CONDITION_FAILED}; another candidate nearer (or of equal ts and later), {@code NOT_SELECTED}. A right
+     * row against a waiting left row: as if it arrived now, it wins when it is in range, holds the condition and beats
+     * the left row's best candidate so far.
+     */
+    @Override
+    public String explainPair(
+        final JoinPredicate predicate, final Side side, final RowView row, final long ts, final long other,
+        final StringBuilder detail)
+    {
+        final long otherTs = RowDescriptor.ts(other);
+        final long lts = side == Side.LEFT ? ts : otherTs;
+        final long rts = side == Side.LEFT ? otherTs : ts;
+        final String directionName = direction.name().toLowerCase(Locale.ROOT);
+        if (!range.inRange(lts, rts))
+        {
+            detail.append("the right row's ts ").append(rts).append(" is not within the ").append(directionName)
+                .append(" direction and tolerance of the left row's ts ").append(lts);
+            return "OUTSIDE_INTERVAL";
+        }
+        final String code = KeyInspector.conditionCode(predicate, side, row, other, detail);
+        if (!"MATCHED".equals(code))
+        {
+            return code;
+        }
+        final long bucket = state.store.bucketOf(other);
+        final int keyLength = RowDescriptor.keyLength(other);
+        detail.setLength(0);
+        if (side == Side.LEFT)
+        {
+            final long best = search.bestFor(bucket, predicate.key, keyLength, row, ts, 0);
+            if (best != other)
+            {
+                detail.append("the right row of ts ").append(best == 0 ? "none" : Long.toString(RowDescriptor.ts(best)))
+                    .append(" is chosen instead (nearer in the ").append(directionName)
+                    .append(" direction, or of equal ts and later)");
+                return "NOT_SELECTED";
+            }
+            detail.append("the nearest right row in range: they would join");
+            return "MATCHED";
+        }
+        StoredRows.wrap(other, storedLeftBuffer, storedLeft);
+        final long best = search.bestFor(bucket, predicate.key, keyLength, storedLeft, lts, 0);
+        if (best != 0 && !range.beats(lts, rts, RowDescriptor.ts(best)))
+        {
+            detail.append("the left row's candidate of ts ").append(RowDescriptor.ts(best)).append(" is nearer in the ")
+                .append(directionName).append(" direction");
+            return "NOT_SELECTED";
+        }
+        detail.append("it would be the left row's nearest right row in range");
+        return "MATCHED";
     }
 }

@@ -234,7 +234,7 @@ interface JoinAlgorithm
 
     /**
      * @return whether {@link #explainPair} decides this kind's pairs as the kind does (docs/SEMANTICS.md 14): the
-     *         regular, interval, temporal and lookup kinds; the ASOF kind's nearest-candidate rule is not modelled yet.
+     *         regular, interval, temporal, lookup and ASOF kinds (each deciding as it selects).
      */
     default boolean explainable()
     {

@@ -230,13 +230,18 @@ final class EngineInspectTest
                 assertEquals(kind == JoinKind.LOOKUP ? 0 : 1, state.left().size(), kind + ": the left row waits unless it is a lookup: " + state);
                 assertTrue(state.toJson().contains("\"matches\":null"), kind + " keeps no match count: " + state);
                 final RowExplanation at30 = engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 30L, "show", "s1"), 30);
-                if (kind == JoinKind.ASOF)
-                {
-                    assertFalse(at30.supported(), "the ASOF join's nearest-candidate rule is not explained yet");
-                    continue;
-                }
                 assertEquals(kind == JoinKind.LOOKUP ? List.of("MATCHED v2") : List.of("MATCHED v2", "NOT_SELECTED v1"),
                     codes(at30), kind + ": " + at30);
+                if (kind == JoinKind.ASOF)
+                {
+                    assertEquals("PENDING", at30.fate(), "the stored left row waits to be final: " + at30);
+                    final RowExplanation at15 = engine.explain(Side.LEFT, Row.of("id", 1L, "ts", 15L, "show", "s0"), 15);
+                    assertEquals(List.of("MATCHED v1", "OUTSIDE_INTERVAL v2"), codes(at15), "backward: " + at15);
+                    final RowExplanation nearer = engine.explain(Side.RIGHT, Row.of("id", 1L, "ts", 25L, "click", "v3"), 25);
+                    assertEquals(List.of("MATCHED s1"), codes(nearer), "a nearer quote would win: " + nearer);
+                    final RowExplanation older = engine.explain(Side.RIGHT, Row.of("id", 1L, "ts", 15L, "click", "v0"), 15);
+                    assertEquals(List.of("NOT_SELECTED s1"), codes(older), "an older quote loses to v2: " + older);
+                }
                 if (kind == JoinKind.TEMPORAL)
                 {
                     assertEquals("PENDING", at30.fate(), "the stored left row waits for the watermark: " + at30);
