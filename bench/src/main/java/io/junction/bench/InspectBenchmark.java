@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Asking a running engine (docs/SEMANTICS.md 14): {@code JoinEngine.inspect} and {@code explain} of a key with
+ * Asking a running engine (docs/SEMANTICS.md 14): {@code JoinEngine.inspection()}'s {@code inspect} and {@code explain} of a key with
  * {@code rows} stored rows on each side of a regular left join, from the benchmark thread, the partition thread
  * idle in its wait (sleeping strategy, 2 partitions). One operation is one whole answer: the request through the
  * control mailbox, the partitions' reads between two events, the rows decoded and merged (all of them listed,
@@ -95,12 +95,12 @@ public class InspectBenchmark
     @Benchmark
     public KeyState inspect()
     {
-        return engine.inspect(Side.LEFT, key, rows);
+        return engine.inspection().inspect(Side.LEFT, key, rows);
     }
 
     @Benchmark
     public RowExplanation explain()
     {
-        return engine.explain(Side.LEFT, probe, 1);
+        return engine.inspection().explain(Side.LEFT, probe, 1);
     }
 }

@@ -229,7 +229,7 @@ public interface JoinOperator extends AutoCloseable
     /**
      * Lists what the state holds of one join key (docs/SEMANTICS.md 14): the stored rows of both sides under the
      * key of {@code row}, each with its time, match count and due time. Allocates its answer; the runtime calls it on
-     * the partition thread between two events ({@code JoinEngine.inspect}), never on the hot path.
+     * the partition thread between two events ({@code JoinEngine.inspection()}), never on the hot path.
      *
      * @param side      the side {@code row} is of.
      * @param row       a row of that side holding the key fields (others may be null).

@@ -37,7 +37,7 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
     long getFailedExpansions();
 
     /**
-     * What the engine holds now of one join key (docs/SEMANTICS.md 14): {@code JoinEngine.inspect} as JSON, at most
+     * What the engine holds now of one join key (docs/SEMANTICS.md 14): {@code JoinEngine.inspection().inspect} as JSON, at most
      * 100 rows per side.
      *
      * @param side {@code left} or {@code right}: the side the key's field names are of.
@@ -49,7 +49,7 @@ public interface JoinEngineMXBean extends JoinMetricsMXBean
     String inspect(String side, String key);
 
     /**
-     * Why does this row (not) join (docs/SEMANTICS.md 14)? {@code JoinEngine.explain} as JSON.
+     * Why does this row (not) join (docs/SEMANTICS.md 14)? {@code JoinEngine.inspection().explain} as JSON.
      *
      * @param side {@code left} or {@code right}.
      * @param row  the row as a JSON object of scalars.

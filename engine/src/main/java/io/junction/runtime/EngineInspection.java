@@ -19,20 +19,21 @@ import java.util.concurrent.TimeoutException;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * {@link JoinEngine#inspect}: what a running engine holds of one join key (docs/SEMANTICS.md 14). The row that
- * names the key is checked and encoded on the caller's thread; then every partition is asked, through its control
+ * A running engine's answers about its state (docs/SEMANTICS.md 14, {@link JoinEngine#inspection()}): what it holds of
+ * one join key ({@link #inspect}) and why a row does or does not join ({@link #explain}). The row that names the key
+ * is checked and encoded on the caller's thread; then every partition is asked, through its control
  * mailbox ({@link PartitionControl}), to list the key's rows on its own thread between two events (every
  * partition, because how a key is routed depends on the spec: upsert output, expansions; a partition that holds
  * none answers with none), and the answers are merged, at most {@code cap} rows per side.
  *
  * <p>Threads: any caller's; what it reads of the engine is final, and the partitions read their own state.
  */
-final class EngineInspection
+public final class EngineInspection
 {
     /** The most rows of a side an answer lists unless asked for fewer. */
-    static final int DEFAULT_CAP = 100;
+    public static final int DEFAULT_CAP = 100;
     /** The most rows of a side an answer may list. */
-    static final int MAX_CAP = 10_000;
+    public static final int MAX_CAP = 10_000;
     /** How long a caller waits for a partition's answer: a partition thread is stuck, not merely busy, beyond it. */
     static final long TIMEOUT_MILLIS = 10_000;
 
@@ -47,7 +48,34 @@ final class EngineInspection
         this.workers = workers;
     }
 
-    KeyState inspect(final Side side, final Row row, final int cap)
+    /**
+     * What the engine holds now of one join key: the stored rows of both sides under the key of {@code row}, each with
+     * its partition, time, match count and due time, at most {@value #DEFAULT_CAP} per side ({@link KeyState#moreLeft}
+     * and {@link KeyState#moreRight} count the rest). Each partition reads its own state on its thread between two
+     * events, so the answer is consistent per partition and the join never stops for longer than one such read; the
+     * caller waits for the partitions' answers. A kind that keeps its rows another way (window, multi-way and expand
+     * joins, for now) answers {@link KeyState#unsupported}.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  a row of that side holding its key fields (the other fields may be left out).
+     * @return the key's stored rows; none for a key the engine holds nothing of.
+     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
+     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
+     */
+    public KeyState inspect(final Side side, final Row row)
+    {
+        return inspect(side, row, DEFAULT_CAP);
+    }
+
+    /**
+     * As {@link #inspect(Side, Row)}, listing at most {@code cap} rows per side.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  a row of that side holding its key fields.
+     * @param cap  the most rows listed per side, 1 to {@value #MAX_CAP}.
+     * @return the key's stored rows.
+     */
+    public KeyState inspect(final Side side, final Row row, final int cap)
     {
         check(side, row, cap);
         if (spec.kind() == JoinKind.MULTI || spec.kind() == JoinKind.EXPAND)
@@ -67,8 +95,27 @@ final class EngineInspection
         return KeyState.merge(awaitAll(answers), cap);
     }
 
-    /** {@link JoinEngine#explain}: as {@link #inspect}, each partition explaining the row against its state. */
-    RowExplanation explain(final Side side, final Row row, final long ts, final int cap)
+    /**
+     * Why does this row (not) join? Each stored row of the other side under the key of {@code row} with the code its
+     * pair would get if the row came now ({@code MATCHED}, {@code FILTER_FAILED}, {@code CONDITION_FAILED},
+     * {@code OUTSIDE_INTERVAL}, {@code NOT_SELECTED}), at most {@value #DEFAULT_CAP}, and the row's fate so far:
+     * {@code MATCHED} or {@code PENDING} (what it waits for) when an equal row is stored, else as if it came now
+     * ({@code MATCHED}, {@code NO_MATCH}, {@code NO_ROW_WITH_KEY}), or {@code NULL_KEY}. Read as {@link #inspect}
+     * reads. A user condition it runs counts as the join's own would.
+     *
+     * @param side the side {@code row} is of.
+     * @param row  the whole row, as it was or would be published.
+     * @param ts   its event time.
+     * @return the explanation, or {@link RowExplanation#unsupported} for a kind that cannot explain yet.
+     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
+     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
+     */
+    public RowExplanation explain(final Side side, final Row row, final long ts)
+    {
+        return explain(side, row, ts, DEFAULT_CAP);
+    }
+
+    private RowExplanation explain(final Side side, final Row row, final long ts, final int cap)
     {
         check(side, row, cap);
         if (spec.kind() == JoinKind.MULTI || spec.kind() == JoinKind.EXPAND)

@@ -3,8 +3,6 @@ package io.junction.runtime;
 import io.junction.api.DeadLetterHandler;
 import io.junction.api.JoinSpec;
 import io.junction.api.ResultHandler;
-import io.junction.api.Row;
-import io.junction.api.Side;
 import io.junction.internal.durable.SeedRecord;
 import io.junction.internal.metrics.EngineBeans;
 import io.junction.internal.metrics.ExpansionCounters;
@@ -12,10 +10,9 @@ import io.junction.internal.metrics.LatencyRecorder;
 import io.junction.internal.metrics.PartitionMetrics;
 import io.junction.join.JoinOperator;
 import io.junction.join.StateConfig;
+import io.junction.metrics.ExpansionCounts;
 import io.junction.metrics.HotKey;
-import io.junction.metrics.KeyState;
 import io.junction.metrics.PartitionSnapshot;
-import io.junction.metrics.RowExplanation;
 import org.HdrHistogram.Histogram;
 import org.agrona.ErrorHandler;
 
@@ -228,58 +225,14 @@ public final class JoinEngine implements AutoCloseable
     }
 
     /**
-     * What the engine holds now of one join key (docs/SEMANTICS.md 14): the stored rows of both sides under the key
-     * of {@code row}, each with its partition, time, match count and due time, at most {@value EngineInspection#DEFAULT_CAP}
-     * per side ({@link KeyState#moreLeft} and {@link KeyState#moreRight} count the rest). Each partition reads its own
-     * state on its thread between two events, so the answer is consistent per partition and the join never stops
-     * for longer than one such read. Callable from any thread; it waits for the partitions' answers. A kind that
-     * keeps its rows another way (window, multi-way and expand joins, for now) answers
-     * {@link KeyState#unsupported}.
-     *
-     * @param side the side {@code row} is of.
-     * @param row  a row of that side holding its key fields (the other fields may be left out).
-     * @return the key's stored rows; none for a key the engine holds nothing of.
-     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
-     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
+     * @return the engine's answers to "why does this row (not) join?" and "what is stored under this key?", asked
+     *         of its partitions between two events (docs/SEMANTICS.md 14); callable from any thread.
      */
-    public KeyState inspect(final Side side, final Row row)
+    public EngineInspection inspection()
     {
-        return inspection.inspect(side, row, EngineInspection.DEFAULT_CAP);
+        return inspection;
     }
 
-    /**
-     * Why does this row (not) join (docs/SEMANTICS.md 14)? Each stored row of the other side under the key of
-     * {@code row} with the code its pair would get if the row came now ({@code MATCHED}, {@code FILTER_FAILED},
-     * {@code CONDITION_FAILED}, {@code OUTSIDE_INTERVAL}, {@code NOT_SELECTED}), at most {@value EngineInspection#DEFAULT_CAP}, and the
-     * row's fate so far: {@code MATCHED} or {@code PENDING} (what it waits for) when an equal row is stored, else
-     * as if it came now ({@code MATCHED}, {@code NO_MATCH}, {@code NO_ROW_WITH_KEY}), or {@code NULL_KEY}. Read as
-     * {@link #inspect(Side, Row)} reads: by each partition between two events. A user condition it runs counts as
-     * the join's own would.
-     *
-     * @param side the side {@code row} is of.
-     * @param row  the whole row, as it was or would be published.
-     * @param ts   its event time.
-     * @return the explanation, or {@link RowExplanation#unsupported} for a kind that cannot explain yet.
-     * @throws IllegalArgumentException for a field the side does not have or a key field left out.
-     * @throws IllegalStateException when the engine is closed or a partition does not answer within 10 s.
-     */
-    public RowExplanation explain(final Side side, final Row row, final long ts)
-    {
-        return inspection.explain(side, row, ts, EngineInspection.DEFAULT_CAP);
-    }
-
-    /**
-     * As {@link #inspect(Side, Row)}, listing at most {@code cap} rows per side.
-     *
-     * @param side the side {@code row} is of.
-     * @param row  a row of that side holding its key fields.
-     * @param cap  the most rows listed per side, 1 to {@value EngineInspection#MAX_CAP}.
-     * @return the key's stored rows.
-     */
-    public KeyState inspect(final Side side, final Row row, final int cap)
-    {
-        return inspection.inspect(side, row, cap);
-    }
 
     /**
      * @return rows that publishers refused at the door (larger than a slot, malformed, or arguments
@@ -294,31 +247,10 @@ public final class JoinEngine implements AutoCloseable
         return refusedRows.get();
     }
 
-    /**
-     * @return input rows the publishers expanded before the join (docs/SEMANTICS.md 12; the standalone kind's:
-     *         checked) and routed; 0 for a join that expands nothing.
-     */
-    public long expandedInputRows()
+    /** @return the publishers' row-expansion counts (docs/SEMANTICS.md 12): input rows, rows made, none made, failed. */
+    public ExpansionCounts expansions()
     {
-        return expansions.inputs();
-    }
-
-    /** @return the rows those input rows made (an outer expansion's padded row counts one). */
-    public long expandedRows()
-    {
-        return expansions.rows();
-    }
-
-    /** @return the expanded input rows that made no row. */
-    public long emptyExpansions()
-    {
-        return expansions.empty();
-    }
-
-    /** @return input rows refused because their expansion failed ({@link Publisher#EXPANSION_FAILED}). */
-    public long failedExpansions()
-    {
-        return expansions.failed();
+        return expansions;
     }
 
     ExpansionCounters expansionCounters()

@@ -74,7 +74,7 @@ final class PartitionWorker implements EventHandler<RingSlot>, ExceptionHandler<
     private long hotKeysPublishedAt = System.nanoTime();
     /** Set by the end of input: the batch that holds it publishes a report whatever the interval. */
     private boolean hotKeysDue;
-    /** Reads of the state other threads ask for (JoinEngine.inspect), served between two events. */
+    /** Reads of the state other threads ask for (JoinEngine.inspection()), served between two events. */
     private final PartitionControl control = new PartitionControl();
     private volatile Thread thread;
     private volatile boolean stopRequested;

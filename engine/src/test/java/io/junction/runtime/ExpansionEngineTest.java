@@ -48,9 +48,9 @@ final class ExpansionEngineTest
             assertEquals(Publisher.PUBLISHED, publisher.publish(Side.LEFT, ChangeKind.INSERT,
                 Row.of("log_id", "3", "ad_ids", List.of()), 0, 3));
             assertEquals(Publisher.PUBLISHED, publisher.endOfInput(4));
-            assertEquals(2, engine.expandedInputRows());
-            assertEquals(4, engine.expandedRows());
-            assertEquals(1, engine.failedExpansions());
+            assertEquals(2, engine.expansions().inputs());
+            assertEquals(4, engine.expansions().rows());
+            assertEquals(1, engine.expansions().failed());
             final ObjectName bean = new ObjectName("io.junction:type=JoinEngine,name=expansion-jmx");
             assertEquals(4L, ManagementFactory.getPlatformMBeanServer().getAttribute(bean, "ExpandedRows"));
             assertEquals(1L, ManagementFactory.getPlatformMBeanServer().getAttribute(bean, "FailedExpansions"));

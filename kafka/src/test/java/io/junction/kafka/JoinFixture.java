@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -307,5 +308,26 @@ final class JoinFixture
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
+    }
+
+    /** Runs a runner's {@code run()} on a daemon thread; the future completes when it returns, or with what it threw. */
+    static CompletableFuture<Void> runInBackground(final KafkaJoinRunner runner, final String name)
+    {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final Thread thread = new Thread(() ->
+        {
+            try
+            {
+                runner.run();
+                done.complete(null);
+            }
+            catch (final Throwable e)
+            {
+                done.completeExceptionally(e);
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        return done;
     }
 }

@@ -71,21 +71,7 @@ class KafkaExpansionJoinTest
                 .outputTopic("expand-out").stateDir(dir.resolve("state")).checkpointDir(dir.resolve("checkpoints")).build());
             assertTimeoutPreemptively(HANG_GUARD, () ->
             {
-                final CompletableFuture<Void> run = new CompletableFuture<>();
-                final Thread thread = new Thread(() ->
-                {
-                    try
-                    {
-                        runner.run();
-                        run.complete(null);
-                    }
-                    catch (final Throwable e)
-                    {
-                        run.completeExceptionally(e);
-                    }
-                }, "runner-expand");
-                thread.setDaemon(true);
-                thread.start();
+                final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-expand");
                 try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
                     new ByteArraySerializer(), new ByteArraySerializer()))

@@ -89,26 +89,6 @@ class KafkaJoinRunnerTest
             .checkpointDir(dir.resolve("checkpoints"));
     }
 
-    private static CompletableFuture<Void> runInBackground(final KafkaJoinRunner runner, final String name)
-    {
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-        final Thread thread = new Thread(() ->
-        {
-            try
-            {
-                runner.run();
-                done.complete(null);
-            }
-            catch (final Throwable e)
-            {
-                done.completeExceptionally(e);
-            }
-        }, name);
-        thread.setDaemon(true);
-        thread.start();
-        return done;
-    }
-
     private static List<Event> ofSide(final List<Event> events, final boolean left)
     {
         final List<Event> side = new ArrayList<>();
@@ -151,7 +131,7 @@ class KafkaJoinRunnerTest
             .build());
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-single");
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-single");
             JoinFixture.await(() -> runner.outputsProduced() >= expected.size() && runner.deadLetters() >= 3 || run.isDone(),
                 120, () -> "the runner's outputs (" + runner.outputsProduced() + " of " + expected.size() + ")");
             runner.close();
@@ -242,7 +222,7 @@ class KafkaJoinRunnerTest
             .build());
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-misrouted");
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-misrouted");
             JoinFixture.await(() -> runner.recordsConsumed() >= events.size() + 4 && runner.outputsProduced() >= expected.size() || run.isDone(),
                 120, () -> "the runner's records (" + runner.recordsConsumed() + " of " + (events.size() + 4) + ")");
             // The runner's counters are in JMX while it runs, misrouted among them.
@@ -290,12 +270,12 @@ class KafkaJoinRunnerTest
         final KafkaJoinRunner b = new KafkaJoinRunner(config("moving", dir, "b").build());
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> runA = runInBackground(a, "runner-a");
+            final CompletableFuture<Void> runA = JoinFixture.runInBackground(a, "runner-a");
             JoinFixture.produce(broker, "moving-left", "moving-right", first);
             JoinFixture.await(() -> a.outputsProduced() >= firstResults || runA.isDone(), 120,
                 () -> "member a's outputs of the first half (" + a.outputsProduced() + " of " + firstResults + ")");
 
-            final CompletableFuture<Void> runB = runInBackground(b, "runner-b");
+            final CompletableFuture<Void> runB = JoinFixture.runInBackground(b, "runner-b");
             JoinFixture.await(() -> a.servedPartitions() > 0 && b.servedPartitions() > 0 &&
                     a.servedPartitions() + b.servedPartitions() == 4 || runA.isDone() || runB.isDone(), 120,
                 () -> "the partitions shared by both members (a " + a.servedPartitions() + ", b " + b.servedPartitions() + ")");
@@ -335,7 +315,7 @@ class KafkaJoinRunnerTest
         final long closing = n - 1 - JoinFixture.UPPER - 10;
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-idle");
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-idle");
             JoinFixture.await(() -> runner.outputsProduced() >= closing || run.isDone(), 120,
                 () -> "padded outputs (" + runner.outputsProduced() + " of at least " + closing + ")");
             runner.close();
@@ -369,7 +349,7 @@ class KafkaJoinRunnerTest
             .build());
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-changelog");
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-changelog");
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer()))
             {
@@ -466,7 +446,7 @@ class KafkaJoinRunnerTest
         final KafkaJoinRunner runner = new KafkaJoinRunner(config("deleted", JoinFixture.freshDir("deleted"), "a").build());
         final ExecutionException e = assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-deleted");
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-deleted");
             JoinFixture.await(() -> runner.recordsConsumed() == events.size() || run.isDone(), 120, () -> "the input consumed");
             broker.deleteTopic("deleted-right");
             return assertThrows(ExecutionException.class, () -> run.get(120, TimeUnit.SECONDS));

@@ -220,26 +220,6 @@ class KafkaMultiJoinRunnerTest
             .checkpointDir(dir.resolve("checkpoints"));
     }
 
-    private static CompletableFuture<Void> runInBackground(final KafkaJoinRunner runner, final String name)
-    {
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-        final Thread thread = new Thread(() ->
-        {
-            try
-            {
-                runner.run();
-                done.complete(null);
-            }
-            catch (final Throwable e)
-            {
-                done.completeExceptionally(e);
-            }
-        }, name);
-        thread.setDaemon(true);
-        thread.start();
-        return done;
-    }
-
     private static String payloadOf(final BinaryMultiResult result, final int input)
     {
         final RowView view = result.view(input);
@@ -287,7 +267,7 @@ class KafkaMultiJoinRunnerTest
     {
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, name);
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, name);
             JoinFixture.await(() -> runner.recordsConsumed() >= records || run.isDone(), 120,
                 () -> "the runner's input (" + runner.recordsConsumed() + " of " + records + ")");
             // The close's last checkpoint flushes every output of what was read.
@@ -399,7 +379,7 @@ class KafkaMultiJoinRunnerTest
             .spec(spec).idleTimeoutMillis(300).build());
         assertTimeoutPreemptively(HANG_GUARD, () ->
         {
-            final CompletableFuture<Void> run = runInBackground(runner, "runner-" + prefix);
+            final CompletableFuture<Void> run = JoinFixture.runInBackground(runner, "runner-" + prefix);
             // The first order and payment read before anything at ts 1000 is written: the inputs are read
             // concurrently, and a payment read after the join watermark passed its TTL would never be stored.
             produce(prefix, new ArrayList<>(List.of(new Change(0, "+I", 1, 11, 0), new Change(1, "+I", 1, 21, 0))));

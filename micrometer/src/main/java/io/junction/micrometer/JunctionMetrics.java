@@ -98,13 +98,13 @@ public final class JunctionMetrics implements MeterBinder
         FunctionCounter.builder("junction.engine.refused.rows", this, m -> engine.refusedRows())
             .description("rows publishers refused at the door (too large, malformed, not fitting the schema)")
             .tags(tags).register(registry);
-        FunctionCounter.builder("junction.engine.expansion.inputs", this, m -> engine.expandedInputRows())
+        FunctionCounter.builder("junction.engine.expansion.inputs", this, m -> engine.expansions().inputs())
             .description("input rows expanded before the join (array unnest, split, table functions) and routed")
             .tags(tags).register(registry);
-        FunctionCounter.builder("junction.engine.expansion.rows", this, m -> engine.expandedRows())
+        FunctionCounter.builder("junction.engine.expansion.rows", this, m -> engine.expansions().rows())
             .description("rows the expanded input rows made")
             .tags(tags).register(registry);
-        FunctionCounter.builder("junction.engine.expansion.failed", this, m -> engine.failedExpansions())
+        FunctionCounter.builder("junction.engine.expansion.failed", this, m -> engine.expansions().failed())
             .description("input rows refused because their expansion failed (dead letters expansion_failed)")
             .tags(tags).register(registry);
         final int partitions = engine.config().partitions();

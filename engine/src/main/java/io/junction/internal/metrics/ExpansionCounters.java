@@ -1,12 +1,13 @@
 package io.junction.internal.metrics;
 
+import io.junction.metrics.ExpansionCounts;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An engine's row-expansion counts (docs/SEMANTICS.md 12), summed over its publishers: written by the
  * publishing threads once per expanded input row, read by JMX and Micrometer from any thread.
  */
-public final class ExpansionCounters
+public final class ExpansionCounters implements ExpansionCounts
 {
     private final AtomicLong inputs = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
@@ -38,24 +39,28 @@ public final class ExpansionCounters
     }
 
     /** @return the input rows expanded and published. */
+    @Override
     public long inputs()
     {
         return inputs.get();
     }
 
     /** @return the rows they made. */
+    @Override
     public long rows()
     {
         return rows.get();
     }
 
     /** @return the input rows that made no row. */
+    @Override
     public long empty()
     {
         return empty.get();
     }
 
     /** @return the input rows refused because their expansion failed. */
+    @Override
     public long failed()
     {
         return failed.get();

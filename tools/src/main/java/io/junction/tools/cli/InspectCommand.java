@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
  * {@code junction inspect SPEC ROOT --side S --key JSON}: what a durable state root holds of one join key
  * (docs/SEMANTICS.md 14), offline. The root is never written: it is copied (under its lock, when it has one, so that
  * no engine starts on it meanwhile) and the copy is opened as an engine restores it (a clean close's state, else the
- * newest complete checkpoint), asked with {@code JoinEngine.inspect}, closed and deleted. A root that a running
+ * newest complete checkpoint), asked with {@code JoinEngine.inspection().inspect}, closed and deleted. A root that a running
  * engine holds is refused.
  */
 @Command(
@@ -153,7 +153,7 @@ public final class InspectCommand implements Callable<Integer>
             try (JoinEngine engine = JoinEngine.builder(join).config(config)
                 .resultHandler((kind, left, right, ts, step) -> { }).start())
             {
-                state = engine.inspect(keySide, keyRow, cap);
+                state = engine.inspection().inspect(keySide, keyRow, cap);
             }
             catch (final IllegalArgumentException e)
             {

@@ -276,7 +276,7 @@ public final class LoadRun
                         // one burst). Its latency is reported on its own so that it neither hides in nor
                         // dominates the steady state: wait until everything before it is processed.
                         // A row expanded before the join (W8) is as many ring events as the rows it made.
-                        awaitProcessed(engine, published - engine.expandedInputRows() + engine.expandedRows()
+                        awaitProcessed(engine, published - engine.expansions().inputs() + engine.expansions().rows()
                             + broadcasts * partitions);
                         footprint.sample(engine);
                         if (i >= warmup)

@@ -511,9 +511,9 @@ public final class Replay
             {
                 EventPublishing.check(publisher.endOfInput(step));
             }
-            expansions[0] = engine.expandedInputRows();
-            expansions[1] = engine.expandedRows();
-            expansions[2] = engine.emptyExpansions();
+            expansions[0] = engine.expansions().inputs();
+            expansions[1] = engine.expansions().rows();
+            expansions[2] = engine.expansions().empty();
             if (durability != null)
             {
                 // The clean close is the last checkpoint (at the end of input): its beforeCheckpoint hook makes
